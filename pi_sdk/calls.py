@@ -1,0 +1,102 @@
+"""Top-level calls: ``stream()``, ``complete()``, ``complete_sync()`` and helpers providers share."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from typing import Any
+
+from .event_stream import AssistantMessageEventStream
+from .options import StreamOptions
+from .registry import get_api_key, get_api_provider
+from .types import AssistantMessage, Context, Model
+
+__all__ = ["apply_payload_hooks", "complete", "complete_sync", "resolve_api_key", "stream"]
+
+
+def stream(
+    model: Model, context: Context, options: StreamOptions | None = None
+) -> AssistantMessageEventStream:
+    """Call ``model`` and return its normalized event stream.
+
+    Args:
+        model: The model; ``model.api`` picks the registered provider.
+        context: System prompt, messages and tools.
+        options: Per-call options (abort signal, reasoning level, max tokens, ...).
+
+    Returns:
+        An :class:`AssistantMessageEventStream`. Nothing is sent until it is iterated (or
+        ``result()`` is awaited). Once it runs, failures are data: the stream ends with an
+        ``error`` event and the message has ``stop_reason`` ``"error"`` or ``"aborted"``.
+
+    Raises:
+        ProviderNotFoundError: no provider is registered for ``model.api`` (pi-mono throws
+            synchronously here too).
+    """
+    options = options or StreamOptions()
+    provider = get_api_provider(model.api)
+    return AssistantMessageEventStream(
+        lambda: provider.stream(model, context, options),
+        model=model,
+        signal=options.signal,
+        max_retries=options.max_retries,
+        max_retry_delay_ms=options.max_retry_delay_ms,
+    )
+
+
+async def complete(
+    model: Model, context: Context, options: StreamOptions | None = None
+) -> AssistantMessage:
+    """Call ``model`` and return the final message (``await stream(...).result()``).
+
+    Never raises for API failures; check ``stop_reason`` or call ``raise_for_error()``.
+    """
+    return await stream(model, context, options).result()
+
+
+def complete_sync(
+    model: Model, context: Context, options: StreamOptions | None = None
+) -> AssistantMessage:
+    """Synchronous :func:`complete` for scripts.
+
+    Raises:
+        RuntimeError: called from inside a running event loop (use ``await complete(...)``).
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(complete(model, context, options))
+    raise RuntimeError(
+        "complete_sync() cannot run inside a running event loop; use `await pi_sdk.complete(...)`"
+    )
+
+
+def resolve_api_key(model: Model, options: StreamOptions) -> str | None:
+    """Return ``options.api_key``, else the ``get_api_key`` plugin answer for ``model.provider``."""
+    return options.api_key or get_api_key(model.provider)
+
+
+async def apply_payload_hooks(
+    payload: dict[str, Any], model: Model, options: StreamOptions
+) -> dict[str, Any]:
+    """Run the ``on_payload`` plugin hooks, then ``options.on_payload``; return the final payload.
+
+    Each hook may mutate the payload in place or return a replacement; async hooks are awaited.
+    Providers call this just before sending (pi-mono ``onPayload``).
+    """
+    from .plugins import get_plugin_manager
+
+    hook = get_plugin_manager().hook.on_payload
+    for impl in reversed(hook.get_hookimpls()):  # registration order
+        result = impl.function(payload=payload, model=model)
+        if inspect.isawaitable(result):
+            result = await result
+        if isinstance(result, dict):
+            payload = result  # pyright: ignore[reportUnknownVariableType]
+    if options.on_payload is not None:
+        result = options.on_payload(payload, model)
+        if inspect.isawaitable(result):
+            result = await result
+        if isinstance(result, dict):
+            payload = result  # pyright: ignore[reportUnknownVariableType]
+    return payload

@@ -1,0 +1,332 @@
+"""The stream object a call returns: async-iterable events, ``await result()``, and the contract.
+
+:class:`AssistantMessageEventStream` wraps a provider's async generator and *enforces* pi-mono's
+event protocol (pi-spec §2) whatever the provider does:
+
+* ``start`` comes first (synthesized when the provider did not send one);
+* ``*_start`` / ``*_delta`` / ``*_end`` nest per ``content_index``;
+* exactly one terminal ``done`` or ``error`` ends the stream, and nothing follows it;
+* a provider exception, a stream that ends without a terminal event, or an abort becomes one
+  ``error`` event whose message keeps the partial content and usage;
+* a retryable failure before any content (:class:`ProviderError` with ``retryable``) is retried
+  with exponential backoff (tenacity), honouring ``retry-after``.
+
+Events are pulled: nothing runs ahead of the consumer, and leaving early (``break``,
+``async with``, ``aclose()``) closes the provider generator and with it the HTTP response.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Generator
+from typing import Any
+
+from tenacity import wait_exponential, wait_random
+
+from .abort import AbortSignal
+from .events import AssistantMessageEvent, DoneEvent, ErrorEvent, StartEvent
+from .types import AssistantMessage, Model
+
+__all__ = ["AssistantMessageEventStream", "ProviderError", "new_assistant_message"]
+
+_START_KIND = {"text_start": "text", "thinking_start": "thinking", "toolcall_start": "toolcall"}
+_CONT_KIND = {
+    "text_delta": "text",
+    "text_end": "text",
+    "thinking_delta": "thinking",
+    "thinking_end": "thinking",
+    "toolcall_delta": "toolcall",
+    "toolcall_end": "toolcall",
+}
+_RETRY_WAIT = wait_exponential(multiplier=0.5, max=30) + wait_random(0, 0.25)
+
+
+class ProviderError(Exception):
+    """A failure a provider reports; its text becomes the message's ``error_message``.
+
+    Args:
+        message: What went wrong, with the vendor's own message (never an API key).
+        status: HTTP status, if any.
+        retryable: Whether a retry may succeed (408, 409, 429, 5xx, connection errors).
+        retry_after_ms: The server's requested wait in milliseconds, if it sent one.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        retryable: bool = False,
+        retry_after_ms: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retryable = retryable
+        self.retry_after_ms = retry_after_ms
+
+
+def new_assistant_message(model: Model) -> AssistantMessage:
+    """Return the empty output message a provider starts from (pi-spec §4.0 step 1)."""
+    return AssistantMessage(api=model.api, provider=model.provider, model=model.id)
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return text if text else type(exc).__name__
+
+
+class _Aborted(Exception):
+    pass
+
+
+class AssistantMessageEventStream:
+    """Events of one call; ``async for`` them, then (or instead) ``await result()``.
+
+    Example:
+        ```python
+        async with pi_sdk.stream(model, context) as events:
+            async for event in events:
+                if event.type == "text_delta":
+                    print(event.delta, end="")
+            message = await events.result()
+        ```
+
+    One consumer at a time. ``result()`` drains whatever was not consumed and returns the final
+    message; it never raises for API failures (the message carries them).
+    """
+
+    def __init__(
+        self,
+        start: Callable[[], AsyncIterator[AssistantMessageEvent]],
+        *,
+        model: Model,
+        signal: AbortSignal | None = None,
+        max_retries: int = 0,
+        max_retry_delay_ms: int = 60_000,
+    ) -> None:
+        """Wrap a provider.
+
+        Args:
+            start: Called (again on each retry) to start the provider's async generator.
+            model: The model called; used for the message when the provider fails before
+                producing one.
+            signal: Abort signal; aborting ends the stream with ``stop_reason == "aborted"``.
+            max_retries: Retries of a retryable :class:`ProviderError` raised before any event.
+            max_retry_delay_ms: Cap on one retry wait (0: no cap).
+        """
+        self._start = start
+        self._model = model
+        self._signal = signal
+        self._max_retries = max_retries
+        self._max_retry_delay_ms = max_retry_delay_ms
+        self._source: AsyncIterator[AssistantMessageEvent] | None = None
+        self._partial: AssistantMessage | None = None
+        self._result: AssistantMessage | None = None
+        self._iterating = False
+        self._events = self._run()
+        self._waiter: asyncio.Task[Any] | None = None
+        self._abort_requested = False
+
+    # -- public API ------------------------------------------------------------------------
+
+    def __aiter__(self) -> AsyncIterator[AssistantMessageEvent]:
+        if self._iterating:
+            raise RuntimeError("this stream is already being iterated (one consumer at a time)")
+        self._iterating = True
+        return self._events
+
+    async def result(self) -> AssistantMessage:
+        """Consume the remaining events and return the final assistant message."""
+        if self._result is None:
+            async for _ in self._events:
+                pass
+        assert self._result is not None
+        return self._result
+
+    def __await__(self) -> Generator[Any, None, AssistantMessage]:
+        return self.result().__await__()
+
+    async def aclose(self) -> None:
+        """Stop early: close the provider generator (and its HTTP response)."""
+        await self._events.aclose()
+
+    async def __aenter__(self) -> AssistantMessageEventStream:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    # -- machinery -------------------------------------------------------------------------
+
+    def _on_abort(self) -> None:
+        self._abort_requested = True
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.cancel()
+
+    async def _next(self, source: AsyncIterator[AssistantMessageEvent]) -> AssistantMessageEvent:
+        """``anext(source)``, interrupted by an abort (raises :class:`_Aborted`)."""
+        if self._abort_requested:
+            raise _Aborted
+        task = asyncio.current_task()
+        self._waiter = task
+        try:
+            return await source.__anext__()
+        except asyncio.CancelledError:
+            if self._abort_requested and task is not None and task.cancelling() > 0:
+                task.uncancel()
+                raise _Aborted from None
+            raise
+        finally:
+            self._waiter = None
+
+    def _message(self) -> AssistantMessage:
+        if self._partial is None:
+            self._partial = new_assistant_message(self._model)
+        return self._partial
+
+    def _fail(self, reason: str, text: str) -> ErrorEvent:
+        message = self._message()
+        aborted = reason == "aborted" or (self._signal is not None and self._signal.aborted)
+        message.stop_reason = "aborted" if aborted else "error"
+        if aborted and (self._signal is not None and self._signal.reason) and reason == "aborted":
+            text = self._signal.reason
+        message.error_message = text
+        self._result = message
+        return ErrorEvent(reason=message.stop_reason, error=message)  # pyright: ignore[reportArgumentType]
+
+    async def _retry_wait(self, attempt: int, error: ProviderError) -> None:
+        wait_s: float = _RETRY_WAIT(_RetryState(attempt))  # pyright: ignore[reportArgumentType]
+        if error.retry_after_ms is not None:
+            wait_s = max(wait_s, error.retry_after_ms / 1000)
+        if self._max_retry_delay_ms:
+            wait_s = min(wait_s, self._max_retry_delay_ms / 1000)
+        if self._signal is None:
+            await asyncio.sleep(wait_s)
+            return
+        try:
+            await asyncio.wait_for(self._signal.wait(), timeout=wait_s)
+        except TimeoutError:
+            return
+        raise _Aborted
+
+    async def _run(self) -> AsyncIterator[AssistantMessageEvent]:
+        remove = self._signal.add_callback(self._on_abort) if self._signal is not None else None
+        started = False
+        open_blocks: dict[int, str] = {}
+        attempt = 0
+        source: AsyncIterator[AssistantMessageEvent] | None = None
+        try:
+            while True:
+                try:
+                    if source is None:
+                        if self._abort_requested:
+                            raise _Aborted
+                        source = self._start()
+                    event = await self._next(source)
+                except StopAsyncIteration:
+                    if not started:
+                        started = True
+                        yield StartEvent(partial=self._message())
+                    yield self._fail("error", "stream ended without a terminal event")
+                    return
+                except _Aborted:
+                    if not started:
+                        yield StartEvent(partial=self._message())
+                    yield self._fail("aborted", "Request was aborted")
+                    return
+                except ProviderError as exc:
+                    if not started and exc.retryable and attempt < self._max_retries:
+                        attempt += 1
+                        await _aclose(source)
+                        source = None
+                        try:
+                            await self._retry_wait(attempt, exc)
+                        except _Aborted:
+                            yield StartEvent(partial=self._message())
+                            yield self._fail("aborted", "Request was aborted")
+                            return
+                        continue
+                    if not started:
+                        yield StartEvent(partial=self._message())
+                    yield self._fail("error", _describe(exc))
+                    return
+                except Exception as exc:  # noqa: BLE001 - the contract: failures are data
+                    if not started:
+                        yield StartEvent(partial=self._message())
+                    yield self._fail("error", _describe(exc))
+                    return
+
+                kind = event.type
+                if kind == "start":
+                    self._partial = event.partial
+                    if started:
+                        continue
+                    started = True
+                    yield event
+                    continue
+                if not started:
+                    started = True
+                    self._partial = event.partial
+                    yield StartEvent(partial=event.partial)
+                if kind == "done" or kind == "error":
+                    final = event.message  # pyright: ignore[reportAttributeAccessIssue]
+                    self._partial = final
+                    if kind == "done" and final.stop_reason in ("error", "aborted"):
+                        yield self._fail(final.stop_reason, final.error_message or "unknown error")
+                    elif kind == "done" and event.reason != final.stop_reason:  # pyright: ignore[reportAttributeAccessIssue]
+                        yield self._fail("error", f"done reason {event.reason!r} != stop_reason")  # pyright: ignore[reportAttributeAccessIssue]
+                    elif kind == "error" and final.stop_reason not in ("error", "aborted"):
+                        final.stop_reason = event.reason  # pyright: ignore[reportAttributeAccessIssue]
+                        self._result = final
+                        yield event
+                    else:
+                        if kind == "error" and final.error_message is None:
+                            final.error_message = "unknown error"
+                        self._result = final
+                        yield event
+                    return
+                index = event.content_index  # pyright: ignore[reportAttributeAccessIssue]
+                block_kind = _START_KIND.get(kind)
+                if block_kind is not None:
+                    if index in open_blocks:
+                        yield self._fail("error", f"protocol violation: {kind} for open block {index}")
+                        return
+                    open_blocks[index] = block_kind
+                else:
+                    block_kind = _CONT_KIND[kind]
+                    if open_blocks.get(index) != block_kind:
+                        yield self._fail(
+                            "error", f"protocol violation: {kind} without {block_kind} start at {index}"
+                        )
+                        return
+                    if kind.endswith("_end"):
+                        del open_blocks[index]
+                self._partial = event.partial
+                yield event
+        finally:
+            if remove is not None:
+                remove()
+            await _aclose(source)
+            if self._result is None:
+                # Consumer left early: record the partial as aborted-by-consumer.
+                message = self._message()
+                if message.stop_reason not in ("error", "aborted"):
+                    message.stop_reason = "aborted"
+                    message.error_message = message.error_message or "stream closed by the consumer"
+                self._result = message
+
+
+async def _aclose(source: AsyncIterator[AssistantMessageEvent] | None) -> None:
+    close = getattr(source, "aclose", None)
+    if close is not None:
+        try:
+            await close()
+        except Exception:  # noqa: BLE001 - closing must not mask the real outcome
+            pass
+
+
+class _RetryState:
+    """The slice of tenacity's RetryCallState that its wait strategies read."""
+
+    def __init__(self, attempt: int) -> None:
+        self.attempt_number = attempt

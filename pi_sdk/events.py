@@ -1,0 +1,204 @@
+"""The normalized streaming events every provider produces (pi-mono ``AssistantMessageEvent``).
+
+A call yields ``start``, then per content block ``*_start``, ``*_delta``..., ``*_end``, then exactly
+one terminal ``done`` or ``error``. Every event carries ``partial``: the assistant message being
+built, the same mutable object throughout one call (pi-mono behaviour; copy it to keep a
+snapshot). Events are light slotted dataclasses; :func:`event_to_dict` gives pi-mono's JSON shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from .types import AssistantMessage, ToolCall
+
+__all__ = [
+    "AssistantMessageEvent",
+    "DoneEvent",
+    "ErrorEvent",
+    "StartEvent",
+    "TextDeltaEvent",
+    "TextEndEvent",
+    "TextStartEvent",
+    "ThinkingDeltaEvent",
+    "ThinkingEndEvent",
+    "ThinkingStartEvent",
+    "ToolCallDeltaEvent",
+    "ToolCallEndEvent",
+    "ToolCallStartEvent",
+    "event_to_dict",
+]
+
+_slots = {"slots": True, "kw_only": True}
+
+
+@dataclass(**_slots)
+class StartEvent:
+    """The call started; ``partial`` has no content yet."""
+
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["start"] = "start"
+
+
+@dataclass(**_slots)
+class TextStartEvent:
+    """A text block was appended at ``content_index``."""
+
+    content_index: int
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["text_start"] = "text_start"
+
+
+@dataclass(**_slots)
+class TextDeltaEvent:
+    """``delta`` was appended to the text block at ``content_index``."""
+
+    content_index: int
+    delta: str
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["text_delta"] = "text_delta"
+
+
+@dataclass(**_slots)
+class TextEndEvent:
+    """The text block at ``content_index`` is complete; ``content`` is its full text."""
+
+    content_index: int
+    content: str
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["text_end"] = "text_end"
+
+
+@dataclass(**_slots)
+class ThinkingStartEvent:
+    """A thinking block was appended at ``content_index``."""
+
+    content_index: int
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["thinking_start"] = "thinking_start"
+
+
+@dataclass(**_slots)
+class ThinkingDeltaEvent:
+    """``delta`` was appended to the thinking block at ``content_index``."""
+
+    content_index: int
+    delta: str
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["thinking_delta"] = "thinking_delta"
+
+
+@dataclass(**_slots)
+class ThinkingEndEvent:
+    """The thinking block at ``content_index`` is complete; ``content`` is its full text."""
+
+    content_index: int
+    content: str
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["thinking_end"] = "thinking_end"
+
+
+@dataclass(**_slots)
+class ToolCallStartEvent:
+    """A tool-call block was appended at ``content_index`` (id and name known)."""
+
+    content_index: int
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["toolcall_start"] = "toolcall_start"
+
+
+@dataclass(**_slots)
+class ToolCallDeltaEvent:
+    """A raw JSON fragment of the arguments arrived; ``partial`` holds the parsed-so-far dict."""
+
+    content_index: int
+    delta: str
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["toolcall_delta"] = "toolcall_delta"
+
+
+@dataclass(**_slots)
+class ToolCallEndEvent:
+    """The tool call at ``content_index`` is complete; ``tool_call`` has the final arguments."""
+
+    content_index: int
+    tool_call: ToolCall
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["toolcall_end"] = "toolcall_end"
+
+
+@dataclass(**_slots)
+class DoneEvent:
+    """The call ended normally. ``reason == message.stop_reason``."""
+
+    reason: Literal["stop", "length", "toolUse"]
+    message: AssistantMessage
+    type: Literal["done"] = "done"
+
+    @property
+    def partial(self) -> AssistantMessage:
+        """The final message (same object as ``message``)."""
+        return self.message
+
+
+@dataclass(**_slots)
+class ErrorEvent:
+    """The call failed or was aborted.
+
+    ``error`` is the final assistant message (pi-mono naming): ``stop_reason == reason``,
+    ``error_message`` set, partial content and usage kept.
+    """
+
+    reason: Literal["error", "aborted"]
+    error: AssistantMessage
+    type: Literal["error"] = "error"
+
+    @property
+    def partial(self) -> AssistantMessage:
+        """The final message (same object as ``error``)."""
+        return self.error
+
+    @property
+    def message(self) -> AssistantMessage:
+        """The final message (same object as ``error``)."""
+        return self.error
+
+
+AssistantMessageEvent: TypeAlias = (
+    StartEvent
+    | TextStartEvent
+    | TextDeltaEvent
+    | TextEndEvent
+    | ThinkingStartEvent
+    | ThinkingDeltaEvent
+    | ThinkingEndEvent
+    | ToolCallStartEvent
+    | ToolCallDeltaEvent
+    | ToolCallEndEvent
+    | DoneEvent
+    | ErrorEvent
+)
+
+_WIRE_NAMES = {
+    "content_index": "contentIndex",
+    "tool_call": "toolCall",
+}
+
+
+def event_to_dict(event: AssistantMessageEvent, *, include_partial: bool = True) -> dict[str, Any]:
+    """Return the event in pi-mono's JSON shape (``{"type": "text_delta", "contentIndex": 0, ...}``).
+
+    Args:
+        event: Any assistant-message event.
+        include_partial: Include ``partial`` (the message so far). pi-mono's proxy protocol strips
+            it; terminal events always carry their message.
+    """
+    out: dict[str, Any] = {"type": event.type}
+    for name in event.__slots__:  # pyright: ignore[reportAttributeAccessIssue]
+        if name == "type" or (name == "partial" and not include_partial):
+            continue
+        value = getattr(event, name)
+        key = _WIRE_NAMES.get(name, name)
+        out[key] = value.model_dump(mode="json") if hasattr(value, "model_dump") else value
+    return out

@@ -1,0 +1,67 @@
+"""Per-call options shared by every provider (pi-mono ``StreamOptions`` + ``SimpleStreamOptions``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from .abort import AbortSignal
+from .types import CacheRetention, Model, ThinkingLevel
+
+__all__ = ["ForeignReasoning", "PayloadHook", "StreamOptions"]
+
+PayloadHook: TypeAlias = Callable[[dict[str, Any], Model], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"]
+"""``on_payload(payload, model)``: sync or async; a non-``None`` return replaces the payload."""
+
+ForeignReasoning: TypeAlias = Literal["drop", "text", "tagged"]
+"""What happens to thinking from another model when history is replayed (pi-spec §5)."""
+
+
+@dataclass(kw_only=True)
+class StreamOptions:
+    """Options for one call to ``stream()`` / ``complete()``.
+
+    Every field is optional; providers ignore what their API lacks. ``reasoning`` is pi-mono's
+    unified "simple" level, mapped per provider (pi-spec §3.3); ``provider_options`` carries
+    API-specific keys (e.g. Anthropic ``tool_choice``, ``effort``).
+    """
+
+    temperature: float | None = None
+    max_tokens: int | None = None
+    """Output token cap. Default: the provider's rule (pi-spec §3.3)."""
+    signal: AbortSignal | None = None
+    """Abort signal held by the caller (``AbortController().signal``)."""
+    api_key: str | None = None
+    """Overrides the key found through the ``get_api_key`` plugin hook / environment."""
+    reasoning: ThinkingLevel | None = None
+    """Unified reasoning level; ``None`` means thinking off."""
+    thinking_budgets: dict[str, int] | None = None
+    """Token budgets per level (``minimal``..``high``) for budget-based models."""
+    cache_retention: CacheRetention | None = None
+    """``None`` means ``"short"``, or ``"long"`` when ``PI_CACHE_RETENTION=long``."""
+    session_id: str | None = None
+    """Used for prompt-cache keys and affinity (OpenAI Responses ``prompt_cache_key``)."""
+    on_payload: PayloadHook | None = None
+    headers: dict[str, str] | None = None
+    """Extra HTTP headers, merged last."""
+    metadata: dict[str, Any] | None = None
+    max_retries: int = 2
+    """Retries of a retryable failure (HTTP 408/409/429/5xx, connection errors) that happens
+    before any content arrived. pi-sdk owns retries; the vendor SDKs' own are turned off."""
+    max_retry_delay_ms: int = 60_000
+    """Cap on one retry wait, milliseconds; 0 disables the cap."""
+    foreign_reasoning: ForeignReasoning = "text"
+    """Thinking from another model: ``drop`` it, send it as plain ``text`` (pi-mono), or as
+    ``tagged`` text (``<thinking>...</thinking>``)."""
+    client: Any = None
+    """A pre-built vendor SDK client to use instead of building one (proxies, tests)."""
+    provider_options: dict[str, Any] = field(default_factory=dict[str, Any])
+    """API-specific options; each provider documents the keys it reads."""
+
+    def resolved_cache_retention(self) -> CacheRetention:
+        """``cache_retention``, defaulting from ``PI_CACHE_RETENTION`` then ``"short"``."""
+        if self.cache_retention is not None:
+            return self.cache_retention
+        return "long" if os.environ.get("PI_CACHE_RETENTION") == "long" else "short"

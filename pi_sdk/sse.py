@@ -1,0 +1,63 @@
+"""Server-sent events from raw bytes, for providers that read the stream themselves.
+
+The vendor SDKs build a typed object per chunk that we would throw away; reading the bytes and
+``json.loads``-ing each ``data:`` field is several times cheaper. Follows the WHATWG SSE parsing
+rules: lines end in LF, CRLF or CR; ``event:`` and ``data:`` (joined with LF) fields; comments
+start with ``:``; an event is dispatched on a blank line; an unfinished event at the end of the
+stream is discarded (a cut stream never yields half an event).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator
+from dataclasses import dataclass
+
+__all__ = ["ServerSentEvent", "iter_sse"]
+
+
+@dataclass(slots=True)
+class ServerSentEvent:
+    """One dispatched event: ``event`` name (``"message"`` when absent) and ``data`` text."""
+
+    event: str
+    data: str
+
+
+async def iter_sse(chunks: AsyncIterable[bytes]) -> AsyncIterator[ServerSentEvent]:
+    """Yield the events of an SSE byte stream, chunked however the transport delivers it."""
+    pending = b""
+    event = ""
+    data: list[str] = []
+    async for chunk in chunks:
+        blob = pending + chunk if pending else chunk
+        if b"\r" in blob:
+            # A CR at the end may be the first half of CRLF: keep it for the next chunk.
+            held = b"\r" if blob.endswith(b"\r") else b""
+            if held:
+                blob = blob[:-1]
+            blob = blob.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        else:
+            held = b""
+        start = 0
+        while True:
+            end = blob.find(b"\n", start)
+            if end < 0:
+                break
+            line = blob[start:end]
+            start = end + 1
+            if not line:
+                if data:
+                    yield ServerSentEvent(event or "message", "\n".join(data))
+                event = ""
+                data = []
+                continue
+            if line[0] == 58:  # b":" comment
+                continue
+            name, sep, value = line.decode("utf-8", errors="replace").partition(":")
+            if sep and value[:1] == " ":
+                value = value[1:]
+            if name == "data":
+                data.append(value)
+            elif name == "event":
+                event = value
+        pending = blob[start:] + held

@@ -1,0 +1,292 @@
+"""Message, content, usage, model and context types, in pi-mono's JSON shape.
+
+Every type is a pydantic v2 model. Python attributes are snake_case; the JSON (``model_dump`` /
+``model_dump_json`` / ``model_validate``) uses pi-mono's camelCase names and values (``toolCall``,
+``toolResult``, ``stopReason: "toolUse"``, epoch-millisecond ``timestamp``), so sessions and proxy
+streams interoperate with pi-mono (``packages/ai/src/types.ts``). Fields that are ``None`` are left
+out of the JSON, as pi-mono leaves ``undefined`` fields out. Unknown fields are kept (``extra``), so
+a round trip never loses a field a newer pi-mono or a vendor added.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic.alias_generators import to_camel
+
+__all__ = [
+    "Api",
+    "AssistantContent",
+    "AssistantMessage",
+    "CacheRetention",
+    "Context",
+    "Cost",
+    "ImageContent",
+    "Message",
+    "Model",
+    "ModelCost",
+    "StopReason",
+    "TextContent",
+    "ThinkingContent",
+    "ThinkingLevel",
+    "Tool",
+    "ToolCall",
+    "ToolResultMessage",
+    "Usage",
+    "UserMessage",
+    "now_ms",
+]
+
+Api: TypeAlias = str
+"""Wire API id, e.g. ``"anthropic-messages"``, ``"openai-responses"``, ``"google-generative-ai"``."""
+
+StopReason: TypeAlias = Literal["stop", "length", "toolUse", "error", "aborted"]
+"""Why an assistant message ended (pi-mono ``StopReason``)."""
+
+ThinkingLevel: TypeAlias = Literal["minimal", "low", "medium", "high", "xhigh"]
+"""Unified reasoning level, mapped per provider (pi-spec §3.3)."""
+
+CacheRetention: TypeAlias = Literal["none", "short", "long"]
+"""Prompt-cache retention preference (pi-mono ``CacheRetention``)."""
+
+
+def now_ms() -> int:
+    """Return the current time in milliseconds since the Unix epoch."""
+    return time.time_ns() // 1_000_000
+
+
+class WireModel(BaseModel):
+    """Base of every wire type: camelCase JSON aliases, ``None`` fields omitted, extras kept."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        serialize_by_alias=True,
+        extra="allow",
+    )
+
+    @model_serializer(mode="wrap")
+    def _drop_none(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if v is not None}  # pyright: ignore[reportUnknownVariableType]
+        return data
+
+
+# --- content blocks -------------------------------------------------------------------------
+
+
+class TextContent(WireModel):
+    """Visible text. JSON: ``{"type": "text", "text", "textSignature"?}``."""
+
+    type: Literal["text"] = "text"
+    text: str = ""
+    text_signature: str | None = None
+    """Provider metadata: OpenAI Responses message item id (JSON ``{"v":1,"id":...}``), Google
+    ``thoughtSignature`` of a text part. Opaque; replayed only to the model that minted it."""
+
+
+class ThinkingContent(WireModel):
+    """Reasoning text. JSON: ``{"type": "thinking", "thinking", "thinkingSignature"?, "redacted"?}``."""
+
+    type: Literal["thinking"] = "thinking"
+    thinking: str = ""
+    thinking_signature: str | None = None
+    """Opaque signature to send back next turn: Anthropic ``signature`` (or the redacted ``data``),
+    the OpenAI Responses reasoning item as JSON, a Gemini ``thoughtSignature``."""
+    redacted: bool | None = None
+    """True for Anthropic ``redacted_thinking``; the payload is in ``thinking_signature``."""
+
+
+class ImageContent(WireModel):
+    """An image. JSON: ``{"type": "image", "data" (base64, no data: prefix), "mimeType"}``."""
+
+    type: Literal["image"] = "image"
+    data: str
+    mime_type: str
+
+
+class ToolCall(WireModel):
+    """A tool call requested by the model. JSON: ``{"type": "toolCall", "id", "name", "arguments"}``."""
+
+    type: Literal["toolCall"] = "toolCall"
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict[str, Any])
+    """Parsed JSON arguments; during streaming, the best partial parse (always a dict)."""
+    thought_signature: str | None = None
+    """Gemini function-call thought signature (or OpenRouter encrypted reasoning detail)."""
+
+
+AssistantContent: TypeAlias = Annotated[
+    TextContent | ThinkingContent | ToolCall, Field(discriminator="type")
+]
+UserContent: TypeAlias = Annotated[TextContent | ImageContent, Field(discriminator="type")]
+
+
+# --- usage ----------------------------------------------------------------------------------
+
+
+class Cost(WireModel):
+    """Cost of one call in USD, split like :class:`Usage`."""
+
+    input: float = 0.0
+    output: float = 0.0
+    cache_read: float = 0.0
+    cache_write: float = 0.0
+    total: float = 0.0
+
+
+class Usage(WireModel):
+    """Token usage of one call.
+
+    ``input`` counts non-cached input tokens; ``cache_read`` / ``cache_write`` count tokens read
+    from / written to the prompt cache; ``output`` counts every generated token, reasoning
+    included; ``total_tokens`` is the sum of the four.
+    """
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    total_tokens: int = 0
+    cost: Cost = Field(default_factory=Cost)
+
+    def update_total(self) -> None:
+        """Recompute ``total_tokens`` as input + output + cache_read + cache_write."""
+        self.total_tokens = self.input + self.output + self.cache_read + self.cache_write
+
+
+# --- messages -------------------------------------------------------------------------------
+
+
+class UserMessage(WireModel):
+    """A user turn. ``content`` is a string or a list of text and image blocks."""
+
+    role: Literal["user"] = "user"
+    content: str | list[UserContent]
+    timestamp: int = Field(default_factory=now_ms)
+    """Milliseconds since the Unix epoch."""
+
+
+class AssistantMessage(WireModel):
+    """A model reply, complete or partial.
+
+    Once a call has started, failures are data: ``stop_reason`` is ``"error"`` or ``"aborted"``,
+    ``error_message`` says why, and the partial content and usage are kept.
+    """
+
+    role: Literal["assistant"] = "assistant"
+    content: list[AssistantContent] = Field(default_factory=list[AssistantContent])
+    api: Api
+    provider: str
+    model: str
+    """The model id the request named."""
+    usage: Usage = Field(default_factory=Usage)
+    stop_reason: StopReason = "stop"
+    error_message: str | None = None
+    timestamp: int = Field(default_factory=now_ms)
+    """Milliseconds since the Unix epoch, taken when the request started."""
+
+    def raise_for_error(self) -> AssistantMessage:
+        """Raise :class:`pi_sdk.AssistantError` if this message ended in an error or abort.
+
+        Returns:
+            ``self``, so calls chain (``(await complete(...)).raise_for_error()``).
+
+        Raises:
+            AbortedError: ``stop_reason == "aborted"``.
+            AssistantError: ``stop_reason == "error"``.
+        """
+        from .errors import AbortedError, AssistantError
+
+        if self.stop_reason == "aborted":
+            raise AbortedError(self)
+        if self.stop_reason == "error":
+            raise AssistantError(self)
+        return self
+
+    @property
+    def text(self) -> str:
+        """The visible text blocks concatenated, in order."""
+        return "".join(b.text for b in self.content if isinstance(b, TextContent))
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """The tool-call blocks, in order."""
+        return [b for b in self.content if isinstance(b, ToolCall)]
+
+
+class ToolResultMessage(WireModel):
+    """The result of one tool call, sent back to the model."""
+
+    role: Literal["toolResult"] = "toolResult"
+    tool_call_id: str
+    tool_name: str
+    content: list[UserContent] = Field(default_factory=list[UserContent])
+    details: Any = None
+    """Free-form data for the application (UI, logs); never sent to the model."""
+    is_error: bool = False
+    timestamp: int = Field(default_factory=now_ms)
+
+
+Message: TypeAlias = Annotated[
+    UserMessage | AssistantMessage | ToolResultMessage, Field(discriminator="role")
+]
+"""Any LLM message (pi-mono ``Message``), discriminated by ``role``."""
+
+
+# --- tools, context, models -----------------------------------------------------------------
+
+
+class Tool(WireModel):
+    """A tool the model may call. ``parameters`` is a JSON Schema object."""
+
+    name: str
+    description: str = ""
+    parameters: dict[str, Any] = Field(
+        default_factory=lambda: {"type": "object", "properties": {}}
+    )
+
+
+class Context(WireModel):
+    """Everything sent to a model: system prompt, messages and tools. Plain JSON data."""
+
+    system_prompt: str | None = None
+    messages: list[Message] = Field(default_factory=list[Message])
+    tools: list[Tool] | None = None
+
+
+class ModelCost(WireModel):
+    """Prices in USD per million tokens."""
+
+    input: float = 0.0
+    output: float = 0.0
+    cache_read: float = 0.0
+    cache_write: float = 0.0
+
+
+class Model(WireModel):
+    """A model a wire API can call (pi-mono ``Model``).
+
+    ``api`` selects the registered provider implementation; ``provider`` names who serves it
+    (used for API-key lookup and cross-provider history rules). ``compat`` holds API-specific
+    flags, e.g. the OpenAI Chat Completions compat flags (pi-spec §1.7).
+    """
+
+    id: str
+    name: str = ""
+    api: Api
+    provider: str
+    base_url: str = ""
+    reasoning: bool = False
+    input: list[Literal["text", "image"]] = Field(default_factory=lambda: ["text"])  # pyright: ignore[reportUnknownLambdaType]
+    cost: ModelCost = Field(default_factory=ModelCost)
+    context_window: int = 128_000
+    """Tokens."""
+    max_tokens: int = 16_384
+    """Maximum output tokens."""
+    headers: dict[str, str] | None = None
+    compat: dict[str, Any] | None = None
