@@ -28,11 +28,12 @@ async def iter_sse(chunks: AsyncIterable[bytes]) -> AsyncIterator[ServerSentEven
     pending = b""
     event = ""
     data: list[str] = []
-    async for chunk in chunks:
+    async for chunk in _with_end_marker(chunks):
         blob = pending + chunk if pending else chunk
         if b"\r" in blob:
-            # A CR at the end may be the first half of CRLF: keep it for the next chunk.
-            held = b"\r" if blob.endswith(b"\r") else b""
+            # A CR at the end may be the first half of CRLF: keep it for the next chunk
+            # (the empty end marker releases it).
+            held = b"\r" if blob.endswith(b"\r") and chunk else b""
             if held:
                 blob = blob[:-1]
             blob = blob.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
@@ -61,3 +62,10 @@ async def iter_sse(chunks: AsyncIterable[bytes]) -> AsyncIterator[ServerSentEven
             elif name == "event":
                 event = value
         pending = blob[start:] + held
+
+
+async def _with_end_marker(chunks: AsyncIterable[bytes]) -> AsyncIterator[bytes]:
+    async for chunk in chunks:
+        if chunk:
+            yield chunk
+    yield b""

@@ -1,0 +1,312 @@
+"""The stream object enforces pi-mono's event contract whatever a provider does."""
+
+import asyncio
+
+import pytest
+
+from pi_sdk import (
+    AbortController,
+    ApiProvider,
+    Context,
+    DoneEvent,
+    ErrorEvent,
+    Model,
+    ProviderError,
+    ProviderNotFoundError,
+    StartEvent,
+    StreamOptions,
+    TextContent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    UserMessage,
+    complete,
+    complete_sync,
+    new_assistant_message,
+    register_api_provider,
+    stream,
+)
+
+MODEL = Model(id="m1", api="test-contract", provider="testco")
+CTX = Context(messages=[UserMessage(content="hi")])
+
+
+class Script:
+    """A provider whose behaviour each test sets; counts starts and closes."""
+
+    def __init__(self):
+        self.behaviour = None
+        self.starts = 0
+        self.closed = 0
+
+    async def stream(self, model, context, options):
+        self.starts += 1
+        try:
+            async for event in self.behaviour(model):
+                yield event
+        finally:
+            self.closed += 1
+
+
+@pytest.fixture
+def script():
+    s = Script()
+    register_api_provider(ApiProvider(api="test-contract", stream=s.stream), replace=True)
+    return s
+
+
+def text_events(out, words):
+    out.content.append(TextContent(text=""))
+    yield TextStartEvent(content_index=0, partial=out)
+    for w in words:
+        out.content[0].text += w
+        yield TextDeltaEvent(content_index=0, delta=w, partial=out)
+
+
+async def collect(s):
+    return [e async for e in s]
+
+
+async def test_normal_stream_passes_through(script):
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        for e in text_events(out, ["a", "b"]):
+            yield e
+        yield TextEndEvent(content_index=0, content="ab", partial=out)
+        yield DoneEvent(reason="stop", message=out)
+
+    script.behaviour = behaviour
+    s = stream(MODEL, CTX)
+    events = await collect(s)
+    assert [e.type for e in events] == [
+        "start", "text_start", "text_delta", "text_delta", "text_end", "done"
+    ]
+    result = await s.result()
+    assert result.text == "ab" and result.stop_reason == "stop"
+    assert script.closed == 1
+
+
+async def test_exception_mid_stream_becomes_one_error_event_with_partial_kept(script):
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        out.usage.input = 7
+        yield StartEvent(partial=out)
+        for e in text_events(out, ["par", "tial"]):
+            yield e
+        raise ValueError("connection reset by peer")
+
+    script.behaviour = behaviour
+    events = await collect(stream(MODEL, CTX))
+    assert [e.type for e in events][-1] == "error"
+    assert sum(e.type in ("done", "error") for e in events) == 1
+    final = events[-1]
+    assert isinstance(final, ErrorEvent) and final.reason == "error"
+    assert final.error.text == "partial"
+    assert final.error.usage.input == 7
+    assert final.error.error_message == "connection reset by peer"
+
+
+async def test_missing_start_is_synthesized_and_missing_terminal_becomes_error(script):
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        for e in text_events(out, ["x"]):
+            yield e
+
+    script.behaviour = behaviour
+    events = await collect(stream(MODEL, CTX))
+    assert [e.type for e in events] == ["start", "text_start", "text_delta", "error"]
+    assert "without a terminal event" in events[-1].error.error_message
+    assert events[-1].error.text == "x"
+
+
+async def test_failure_before_any_event_still_gives_start_then_error(script):
+    async def behaviour(model):
+        raise ProviderError("401 invalid x-api-key", status=401)
+        yield  # pragma: no cover
+
+    script.behaviour = behaviour
+    message = await complete(MODEL, CTX)
+    assert message.stop_reason == "error"
+    assert message.error_message == "401 invalid x-api-key"
+    assert (message.api, message.provider, message.model) == ("test-contract", "testco", "m1")
+
+
+async def test_done_with_error_stop_reason_is_turned_into_error_event(script):
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        out.stop_reason = "error"
+        out.error_message = "refused"
+        yield DoneEvent(reason="stop", message=out)
+
+    script.behaviour = behaviour
+    events = await collect(stream(MODEL, CTX))
+    assert events[-1].type == "error" and events[-1].error.error_message == "refused"
+
+
+async def test_events_after_terminal_are_dropped_and_source_closed(script):
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        yield DoneEvent(reason="stop", message=out)
+        yield TextStartEvent(content_index=0, partial=out)
+
+    script.behaviour = behaviour
+    events = await collect(stream(MODEL, CTX))
+    assert [e.type for e in events] == ["start", "done"]
+    assert script.closed == 1
+
+
+async def test_protocol_violation_ends_in_error(script):
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        yield TextDeltaEvent(content_index=3, delta="x", partial=out)
+
+    script.behaviour = behaviour
+    events = await collect(stream(MODEL, CTX))
+    assert events[-1].type == "error"
+    assert "protocol violation" in events[-1].error.error_message
+
+
+async def test_abort_while_provider_waits_ends_aborted_and_closes_source(script):
+    reached = asyncio.Event()
+
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        for e in text_events(out, ["so far"]):
+            yield e
+        reached.set()
+        await asyncio.sleep(3600)
+        yield DoneEvent(reason="stop", message=out)  # pragma: no cover
+
+    script.behaviour = behaviour
+    controller = AbortController()
+    s = stream(MODEL, CTX, StreamOptions(signal=controller.signal))
+
+    async def abort_soon():
+        await reached.wait()
+        controller.abort()
+
+    task = asyncio.create_task(abort_soon())
+    events = await asyncio.wait_for(collect(s), timeout=5)
+    await task
+    assert events[-1].type == "error" and events[-1].reason == "aborted"
+    assert events[-1].error.stop_reason == "aborted"
+    assert events[-1].error.text == "so far"
+    assert script.closed == 1
+
+
+async def test_already_aborted_signal_never_starts_the_provider(script):
+    async def behaviour(model):  # pragma: no cover
+        yield StartEvent(partial=new_assistant_message(model))
+
+    script.behaviour = behaviour
+    controller = AbortController()
+    controller.abort()
+    message = await complete(MODEL, CTX, StreamOptions(signal=controller.signal))
+    assert message.stop_reason == "aborted"
+    assert script.starts == 0
+
+
+async def test_outer_cancellation_is_not_swallowed(script):
+    async def behaviour(model):
+        yield StartEvent(partial=new_assistant_message(model))
+        await asyncio.sleep(3600)
+
+    script.behaviour = behaviour
+    task = asyncio.create_task(complete(MODEL, CTX))
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert script.closed == 1
+
+
+async def test_breaking_out_early_closes_the_provider(script):
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        for e in text_events(out, ["a"] * 100):
+            yield e
+
+    script.behaviour = behaviour
+    async with stream(MODEL, CTX) as s:
+        async for event in s:
+            if event.type == "text_delta":
+                break
+    assert script.closed == 1
+    assert (await s.result()).stop_reason == "aborted"
+
+
+async def test_retryable_error_before_start_is_retried(script):
+    attempts = []
+
+    async def behaviour(model):
+        attempts.append(1)
+        if len(attempts) < 3:
+            raise ProviderError("429 rate limited", status=429, retryable=True, retry_after_ms=1)
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        yield DoneEvent(reason="stop", message=out)
+
+    script.behaviour = behaviour
+    opts = StreamOptions(max_retries=2, max_retry_delay_ms=1)
+    message = await complete(MODEL, CTX, opts)
+    assert message.stop_reason == "stop" and len(attempts) == 3
+
+    attempts.clear()
+    message = await complete(MODEL, CTX, StreamOptions(max_retries=1, max_retry_delay_ms=1))
+    assert message.stop_reason == "error" and "429" in message.error_message
+    assert len(attempts) == 2
+
+
+async def test_non_retryable_error_is_not_retried(script):
+    attempts = []
+
+    async def behaviour(model):
+        attempts.append(1)
+        raise ProviderError("400 bad request", status=400)
+        yield  # pragma: no cover
+
+    script.behaviour = behaviour
+    message = await complete(MODEL, CTX, StreamOptions(max_retries=3, max_retry_delay_ms=1))
+    assert message.stop_reason == "error" and len(attempts) == 1
+
+
+def test_unknown_api_raises_synchronously():
+    with pytest.raises(ProviderNotFoundError, match="no-such-api"):
+        stream(Model(id="x", api="no-such-api", provider="p"), CTX)
+
+
+async def test_one_consumer_at_a_time(script):
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        yield DoneEvent(reason="stop", message=out)
+
+    script.behaviour = behaviour
+    s = stream(MODEL, CTX)
+    aiter(s)
+    with pytest.raises(RuntimeError, match="one consumer"):
+        aiter(s)
+
+
+async def test_complete_sync_refuses_inside_a_running_loop(script):
+    with pytest.raises(RuntimeError, match="await pi_sdk.complete"):
+        complete_sync(MODEL, CTX)
+
+
+def test_complete_sync_runs_from_plain_code(script):
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        for e in text_events(out, ["sync"]):
+            yield e
+        yield TextEndEvent(content_index=0, content="sync", partial=out)
+        yield DoneEvent(reason="stop", message=out)
+
+    script.behaviour = behaviour
+    assert complete_sync(MODEL, CTX).text == "sync"

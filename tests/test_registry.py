@@ -1,0 +1,62 @@
+import pytest
+
+from pi_sdk import (
+    ApiProvider,
+    ConfigurationError,
+    Model,
+    ModelCost,
+    ModelNotFoundError,
+    Usage,
+    calculate_cost,
+    get_api_provider,
+    get_model,
+    get_models,
+    register_api_provider,
+    register_model,
+    unregister_api_providers,
+)
+
+
+async def _noop(model, context, options):  # pragma: no cover - never iterated
+    yield None
+
+
+async def _other(model, context, options):  # pragma: no cover
+    yield None
+
+
+def test_second_provider_for_an_api_needs_replace():
+    register_api_provider(ApiProvider(api="test-registry", stream=_noop), source_id="a", replace=True)
+    with pytest.raises(ConfigurationError, match="replace=True"):
+        register_api_provider(ApiProvider(api="test-registry", stream=_other))
+    register_api_provider(ApiProvider(api="test-registry", stream=_other), replace=True, source_id="b")
+    assert get_api_provider("test-registry").stream is _other
+    unregister_api_providers("b")
+    with pytest.raises(LookupError):
+        get_api_provider("test-registry")
+
+
+def test_custom_model_registration_and_lookup_with_suggestions():
+    model = Model(id="my-proxy-model", api="openai-completions", provider="my-proxy",
+                  base_url="http://127.0.0.1:8080/v1")
+    register_model(model)
+    assert get_model("my-proxy", "my-proxy-model") is model
+    assert model in get_models("my-proxy")
+    with pytest.raises(ModelNotFoundError, match="did you mean my-proxy-model"):
+        get_model("my-proxy", "my-proxy-modle")
+    with pytest.raises(ModelNotFoundError, match="no models registered"):
+        get_model("nobody", "x")
+    with pytest.raises(ConfigurationError):
+        register_model(model, replace=False)
+
+
+def test_calculate_cost_uses_usd_per_million_tokens():
+    model = Model(id="m", api="a", provider="p",
+                  cost=ModelCost(input=3, output=15, cache_read=0.3, cache_write=3.75))
+    usage = Usage(input=1_000_000, output=2_000, cache_read=10_000, cache_write=4_000)
+    calculate_cost(model, usage)
+    assert usage.cost.input == pytest.approx(3.0)
+    assert usage.cost.output == pytest.approx(0.03)
+    assert usage.cost.cache_read == pytest.approx(0.003)
+    assert usage.cost.cache_write == pytest.approx(0.015)
+    assert usage.cost.total == pytest.approx(3.048)

@@ -1,0 +1,61 @@
+import random
+
+import pytest
+
+from pi_sdk import iter_sse
+
+BODY = (
+    b": keep-alive comment\n"
+    b"event: message_start\n"
+    b'data: {"type":"message_start","text":"h\xc3\xa9llo \xf0\x9f\x98\x80"}\n'
+    b"\n"
+    b"data: line one\n"
+    b"data: line two\n"
+    b"\n"
+    b"event: ping\r\n"
+    b"data: {}\r\n"
+    b"\r\n"
+    b"event: cr_only\r"
+    b"data:nospace\r"
+    b"\r"
+)
+EXPECTED = [
+    ("message_start", '{"type":"message_start","text":"héllo 😀"}'),
+    ("message", "line one\nline two"),
+    ("ping", "{}"),
+    ("cr_only", "nospace"),
+]
+
+
+async def _collect(chunks):
+    async def gen():
+        for c in chunks:
+            yield c
+
+    return [(e.event, e.data) async for e in iter_sse(gen())]
+
+
+async def test_whole_body():
+    assert await _collect([BODY]) == EXPECTED
+
+
+@pytest.mark.parametrize("cut", range(1, len(BODY)))
+async def test_every_split_point_gives_the_same_events(cut):
+    assert await _collect([BODY[:cut], BODY[cut:]]) == EXPECTED
+
+
+async def test_byte_by_byte_and_random_chunks():
+    assert await _collect([BODY[i : i + 1] for i in range(len(BODY))]) == EXPECTED
+    rng = random.Random(7)
+    for _ in range(50):
+        chunks, i = [], 0
+        while i < len(BODY):
+            n = rng.randint(1, 9)
+            chunks.append(BODY[i : i + n])
+            i += n
+        assert await _collect(chunks) == EXPECTED
+
+
+async def test_unfinished_event_at_end_is_discarded():
+    truncated = b'event: a\ndata: {"x": 1}\n\nevent: b\ndata: {"y": '
+    assert await _collect([truncated]) == [("a", '{"x": 1}')]

@@ -1,0 +1,143 @@
+import json
+
+import pytest
+from pydantic import TypeAdapter, ValidationError
+
+from pi_sdk import (
+    AssistantMessage,
+    Context,
+    ImageContent,
+    Message,
+    Model,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
+
+MESSAGES = TypeAdapter(list[Message])
+
+
+def _assistant() -> AssistantMessage:
+    return AssistantMessage(
+        api="anthropic-messages",
+        provider="anthropic",
+        model="claude-x",
+        content=[
+            ThinkingContent(thinking="hmm", thinking_signature="c2lnbmF0dXJl+/="),
+            ThinkingContent(thinking="[Reasoning redacted]", thinking_signature="opaque", redacted=True),
+            TextContent(text="hi", text_signature='{"v":1,"id":"msg_1"}'),
+            ToolCall(id="toolu_1", name="read", arguments={"path": "a.txt", "n": [1, 2.5, None]}),
+        ],
+        usage=Usage(input=10, output=5, cache_read=3, cache_write=2, total_tokens=20),
+        stop_reason="toolUse",
+        timestamp=1_700_000_000_123,
+    )
+
+
+def test_assistant_message_json_uses_pi_mono_names():
+    data = json.loads(_assistant().model_dump_json())
+    assert data["role"] == "assistant"
+    assert data["stopReason"] == "toolUse"
+    assert "errorMessage" not in data  # None fields are omitted, like pi-mono's undefined
+    assert data["timestamp"] == 1_700_000_000_123
+    assert data["usage"]["cacheRead"] == 3 and data["usage"]["totalTokens"] == 20
+    assert data["content"][0] == {
+        "type": "thinking",
+        "thinking": "hmm",
+        "thinkingSignature": "c2lnbmF0dXJl+/=",
+    }
+    assert data["content"][1]["redacted"] is True
+    assert data["content"][2]["textSignature"] == '{"v":1,"id":"msg_1"}'
+    assert data["content"][3]["type"] == "toolCall"
+
+
+def test_round_trip_is_exact_including_opaque_and_unknown_fields():
+    original = _assistant()
+    raw = original.model_dump_json()
+    loaded = AssistantMessage.model_validate_json(raw)
+    assert loaded == original
+    assert loaded.model_dump_json() == raw
+    # Fields a newer pi-mono or a plugin adds survive a round trip.
+    data = json.loads(raw)
+    data["responseId"] = "resp_9"
+    data["content"][0]["futureField"] = {"x": 1}
+    again = AssistantMessage.model_validate(data)
+    assert json.loads(again.model_dump_json())["responseId"] == "resp_9"
+    assert json.loads(again.model_dump_json())["content"][0]["futureField"] == {"x": 1}
+
+
+def test_message_union_discriminates_by_role_and_accepts_pi_json():
+    pi_json = [
+        {"role": "user", "content": "hello", "timestamp": 1},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "look"},
+                {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+            ],
+            "timestamp": 2,
+        },
+        json.loads(_assistant().model_dump_json()),
+        {
+            "role": "toolResult",
+            "toolCallId": "toolu_1",
+            "toolName": "read",
+            "content": [{"type": "text", "text": "file"}],
+            "isError": False,
+            "details": {"bytes": 4},
+            "timestamp": 3,
+        },
+    ]
+    messages = MESSAGES.validate_python(pi_json)
+    assert [type(m) for m in messages] == [UserMessage, UserMessage, AssistantMessage, ToolResultMessage]
+    assert isinstance(messages[1].content[1], ImageContent)
+    assert messages[1].content[1].mime_type == "image/png"
+    assert MESSAGES.dump_python(messages, mode="json") == pi_json
+
+
+def test_invalid_messages_are_rejected_with_a_clear_error():
+    with pytest.raises(ValidationError):
+        MESSAGES.validate_python([{"role": "robot", "content": "x"}])
+    with pytest.raises(ValidationError):
+        AssistantMessage.model_validate({"role": "assistant", "content": [], "stopReason": "weird",
+                                         "api": "a", "provider": "p", "model": "m"})
+
+
+def test_snake_case_attributes_and_helpers():
+    message = _assistant()
+    assert message.stop_reason == "toolUse"
+    assert message.text == "hi"
+    assert [c.name for c in message.tool_calls] == ["read"]
+    usage = Usage(input=1, output=2, cache_read=3, cache_write=4)
+    usage.update_total()
+    assert usage.total_tokens == 10
+
+
+def test_model_and_context_round_trip():
+    model = Model.model_validate({
+        "id": "m", "name": "M", "api": "openai-completions", "provider": "groq",
+        "baseUrl": "https://x/v1", "reasoning": True, "input": ["text", "image"],
+        "cost": {"input": 1, "output": 2, "cacheRead": 0.1, "cacheWrite": 0},
+        "contextWindow": 1000, "maxTokens": 100, "compat": {"supportsStore": False},
+    })
+    assert model.base_url == "https://x/v1" and model.cost.cache_read == 0.1
+    assert Model.model_validate_json(model.model_dump_json()) == model
+    ctx = Context(system_prompt="s", messages=[UserMessage(content="u")])
+    assert json.loads(ctx.model_dump_json())["systemPrompt"] == "s"
+    assert Context.model_validate_json(ctx.model_dump_json()) == ctx
+
+
+def test_raise_for_error():
+    from pi_sdk import AbortedError, AssistantError
+
+    ok = _assistant()
+    assert ok.raise_for_error() is ok
+    bad = _assistant().model_copy(update={"stop_reason": "error", "error_message": "429 slow down"})
+    with pytest.raises(AssistantError, match="429 slow down") as info:
+        bad.raise_for_error()
+    assert info.value.assistant_message is bad
+    with pytest.raises(AbortedError):
+        _assistant().model_copy(update={"stop_reason": "aborted"}).raise_for_error()
