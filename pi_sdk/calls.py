@@ -1,4 +1,4 @@
-"""Top-level calls: ``stream()``, ``complete()``, ``complete_sync()`` and helpers providers share."""
+"""Top-level calls: stream(), complete(), complete_sync() and helpers providers share."""
 
 from __future__ import annotations
 
@@ -98,5 +98,5 @@ async def apply_payload_hooks(
         if inspect.isawaitable(result):
             result = await result
         if isinstance(result, dict):
-            payload = result  # pyright: ignore[reportUnknownVariableType]
+            payload = result
     return payload

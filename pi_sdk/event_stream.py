@@ -18,7 +18,7 @@ Events are pulled: nothing runs ahead of the consumer, and leaving early (``brea
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Generator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator
 from typing import Any
 
 from tenacity import wait_exponential, wait_random
@@ -192,7 +192,24 @@ class AssistantMessageEventStream:
             text = self._signal.reason
         message.error_message = text
         self._result = message
-        return ErrorEvent(reason=message.stop_reason, error=message)  # pyright: ignore[reportArgumentType]
+        return ErrorEvent(reason=message.stop_reason, error=message)
+
+    def _finish(self, event: DoneEvent | ErrorEvent) -> DoneEvent | ErrorEvent:
+        """Check a provider's terminal event; a ``done`` carrying a failure becomes ``error``."""
+        final = event.message
+        self._partial = final
+        if isinstance(event, DoneEvent):
+            if final.stop_reason == "error" or final.stop_reason == "aborted":
+                return self._fail(final.stop_reason, final.error_message or "unknown error")
+            if event.reason != final.stop_reason:
+                return self._fail("error", f"done reason {event.reason!r} != {final.stop_reason!r}")
+        else:
+            if final.stop_reason != "error" and final.stop_reason != "aborted":
+                final.stop_reason = event.reason
+            if final.error_message is None:
+                final.error_message = "unknown error"
+        self._result = final
+        return event
 
     async def _retry_wait(self, attempt: int, error: ProviderError) -> None:
         wait_s: float = _RETRY_WAIT(_RetryState(attempt))  # pyright: ignore[reportArgumentType]
@@ -209,7 +226,7 @@ class AssistantMessageEventStream:
             return
         raise _Aborted
 
-    async def _run(self) -> AsyncIterator[AssistantMessageEvent]:
+    async def _run(self) -> AsyncGenerator[AssistantMessageEvent, None]:
         remove = self._signal.add_callback(self._on_abort) if self._signal is not None else None
         started = False
         open_blocks: dict[int, str] = {}
@@ -256,47 +273,35 @@ class AssistantMessageEventStream:
                     yield self._fail("error", _describe(exc))
                     return
 
-                kind = event.type
-                if kind == "start":
+                if isinstance(event, StartEvent):
                     self._partial = event.partial
-                    if started:
-                        continue
-                    started = True
-                    yield event
+                    if not started:
+                        started = True
+                        yield event
                     continue
                 if not started:
                     started = True
                     self._partial = event.partial
                     yield StartEvent(partial=event.partial)
-                if kind == "done" or kind == "error":
-                    final = event.message  # pyright: ignore[reportAttributeAccessIssue]
-                    self._partial = final
-                    if kind == "done" and final.stop_reason in ("error", "aborted"):
-                        yield self._fail(final.stop_reason, final.error_message or "unknown error")
-                    elif kind == "done" and event.reason != final.stop_reason:  # pyright: ignore[reportAttributeAccessIssue]
-                        yield self._fail("error", f"done reason {event.reason!r} != stop_reason")  # pyright: ignore[reportAttributeAccessIssue]
-                    elif kind == "error" and final.stop_reason not in ("error", "aborted"):
-                        final.stop_reason = event.reason  # pyright: ignore[reportAttributeAccessIssue]
-                        self._result = final
-                        yield event
-                    else:
-                        if kind == "error" and final.error_message is None:
-                            final.error_message = "unknown error"
-                        self._result = final
-                        yield event
+                if isinstance(event, DoneEvent | ErrorEvent):
+                    yield self._finish(event)
                     return
-                index = event.content_index  # pyright: ignore[reportAttributeAccessIssue]
+                kind = event.type
+                index = event.content_index
                 block_kind = _START_KIND.get(kind)
                 if block_kind is not None:
                     if index in open_blocks:
-                        yield self._fail("error", f"protocol violation: {kind} for open block {index}")
+                        yield self._fail(
+                            "error", f"protocol violation: {kind} for open block {index}"
+                        )
                         return
                     open_blocks[index] = block_kind
                 else:
                     block_kind = _CONT_KIND[kind]
                     if open_blocks.get(index) != block_kind:
                         yield self._fail(
-                            "error", f"protocol violation: {kind} without {block_kind} start at {index}"
+                            "error",
+                            f"protocol violation: {kind} without {block_kind} start at {index}",
                         )
                         return
                     if kind.endswith("_end"):

@@ -8,7 +8,7 @@ snapshot). Events are light slotted dataclasses; :func:`event_to_dict` gives pi-
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypeAlias
 
 from .types import AssistantMessage, ToolCall
@@ -30,10 +30,8 @@ __all__ = [
     "event_to_dict",
 ]
 
-_slots = {"slots": True, "kw_only": True}
 
-
-@dataclass(**_slots)
+@dataclass(slots=True, kw_only=True)
 class StartEvent:
     """The call started; ``partial`` has no content yet."""
 
@@ -41,7 +39,7 @@ class StartEvent:
     type: Literal["start"] = "start"
 
 
-@dataclass(**_slots)
+@dataclass(slots=True, kw_only=True)
 class TextStartEvent:
     """A text block was appended at ``content_index``."""
 
@@ -50,7 +48,7 @@ class TextStartEvent:
     type: Literal["text_start"] = "text_start"
 
 
-@dataclass(**_slots)
+@dataclass(slots=True, kw_only=True)
 class TextDeltaEvent:
     """``delta`` was appended to the text block at ``content_index``."""
 
@@ -60,7 +58,7 @@ class TextDeltaEvent:
     type: Literal["text_delta"] = "text_delta"
 
 
-@dataclass(**_slots)
+@dataclass(slots=True, kw_only=True)
 class TextEndEvent:
     """The text block at ``content_index`` is complete; ``content`` is its full text."""
 
@@ -70,7 +68,7 @@ class TextEndEvent:
     type: Literal["text_end"] = "text_end"
 
 
-@dataclass(**_slots)
+@dataclass(slots=True, kw_only=True)
 class ThinkingStartEvent:
     """A thinking block was appended at ``content_index``."""
 
@@ -79,7 +77,7 @@ class ThinkingStartEvent:
     type: Literal["thinking_start"] = "thinking_start"
 
 
-@dataclass(**_slots)
+@dataclass(slots=True, kw_only=True)
 class ThinkingDeltaEvent:
     """``delta`` was appended to the thinking block at ``content_index``."""
 
@@ -89,7 +87,7 @@ class ThinkingDeltaEvent:
     type: Literal["thinking_delta"] = "thinking_delta"
 
 
-@dataclass(**_slots)
+@dataclass(slots=True, kw_only=True)
 class ThinkingEndEvent:
     """The thinking block at ``content_index`` is complete; ``content`` is its full text."""
 
@@ -99,7 +97,7 @@ class ThinkingEndEvent:
     type: Literal["thinking_end"] = "thinking_end"
 
 
-@dataclass(**_slots)
+@dataclass(slots=True, kw_only=True)
 class ToolCallStartEvent:
     """A tool-call block was appended at ``content_index`` (id and name known)."""
 
@@ -108,7 +106,7 @@ class ToolCallStartEvent:
     type: Literal["toolcall_start"] = "toolcall_start"
 
 
-@dataclass(**_slots)
+@dataclass(slots=True, kw_only=True)
 class ToolCallDeltaEvent:
     """A raw JSON fragment of the arguments arrived; ``partial`` holds the parsed-so-far dict."""
 
@@ -118,7 +116,7 @@ class ToolCallDeltaEvent:
     type: Literal["toolcall_delta"] = "toolcall_delta"
 
 
-@dataclass(**_slots)
+@dataclass(slots=True, kw_only=True)
 class ToolCallEndEvent:
     """The tool call at ``content_index`` is complete; ``tool_call`` has the final arguments."""
 
@@ -128,7 +126,7 @@ class ToolCallEndEvent:
     type: Literal["toolcall_end"] = "toolcall_end"
 
 
-@dataclass(**_slots)
+@dataclass(slots=True, kw_only=True)
 class DoneEvent:
     """The call ended normally. ``reason == message.stop_reason``."""
 
@@ -142,7 +140,7 @@ class DoneEvent:
         return self.message
 
 
-@dataclass(**_slots)
+@dataclass(slots=True, kw_only=True)
 class ErrorEvent:
     """The call failed or was aborted.
 
@@ -187,7 +185,7 @@ _WIRE_NAMES = {
 
 
 def event_to_dict(event: AssistantMessageEvent, *, include_partial: bool = True) -> dict[str, Any]:
-    """Return the event in pi-mono's JSON shape (``{"type": "text_delta", "contentIndex": 0, ...}``).
+    """Return the event in pi-mono's JSON shape, e.g. ``{"type": "text_delta", "contentIndex": 0}``.
 
     Args:
         event: Any assistant-message event.
@@ -195,7 +193,8 @@ def event_to_dict(event: AssistantMessageEvent, *, include_partial: bool = True)
             it; terminal events always carry their message.
     """
     out: dict[str, Any] = {"type": event.type}
-    for name in event.__slots__:  # pyright: ignore[reportAttributeAccessIssue]
+    for f in fields(event):
+        name = f.name
         if name == "type" or (name == "partial" and not include_partial):
             continue
         value = getattr(event, name)

@@ -1,4 +1,4 @@
-"""Per-call options shared by every provider (pi-mono ``StreamOptions`` + ``SimpleStreamOptions``)."""
+"""Per-call options shared by every provider (pi-mono StreamOptions + SimpleStreamOptions)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from .types import CacheRetention, Model, ThinkingLevel
 
 __all__ = ["ForeignReasoning", "PayloadHook", "StreamOptions"]
 
-PayloadHook: TypeAlias = Callable[[dict[str, Any], Model], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"]
+PayloadHook: TypeAlias = Callable[
+    [dict[str, Any], Model], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"
+]
 """``on_payload(payload, model)``: sync or async; a non-``None`` return replaces the payload."""
 
 ForeignReasoning: TypeAlias = Literal["drop", "text", "tagged"]

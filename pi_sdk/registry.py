@@ -37,7 +37,9 @@ __all__ = [
     "unregister_api_providers",
 ]
 
-StreamFunction: TypeAlias = Callable[[Model, Context, StreamOptions], AsyncIterator[AssistantMessageEvent]]
+StreamFunction: TypeAlias = Callable[
+    [Model, Context, StreamOptions], AsyncIterator[AssistantMessageEvent]
+]
 """``stream(model, context, options)``: an async generator of events.
 
 Contract: yield ``start`` once the request is accepted (HTTP headers in), then content events,

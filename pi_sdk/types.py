@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 Api: TypeAlias = str
-"""Wire API id, e.g. ``"anthropic-messages"``, ``"openai-responses"``, ``"google-generative-ai"``."""
+"""Wire API id, e.g. ``"anthropic-messages"``, ``"openai-responses"``."""
 
 StopReason: TypeAlias = Literal["stop", "length", "toolUse", "error", "aborted"]
 """Why an assistant message ended (pi-mono ``StopReason``)."""
@@ -89,7 +89,10 @@ class TextContent(WireModel):
 
 
 class ThinkingContent(WireModel):
-    """Reasoning text. JSON: ``{"type": "thinking", "thinking", "thinkingSignature"?, "redacted"?}``."""
+    """Reasoning text.
+
+    JSON: ``{"type": "thinking", "thinking", "thinkingSignature"?, "redacted"?}``.
+    """
 
     type: Literal["thinking"] = "thinking"
     thinking: str = ""
@@ -109,7 +112,10 @@ class ImageContent(WireModel):
 
 
 class ToolCall(WireModel):
-    """A tool call requested by the model. JSON: ``{"type": "toolCall", "id", "name", "arguments"}``."""
+    """A tool call requested by the model.
+
+    JSON: ``{"type": "toolCall", "id", "name", "arguments", "thoughtSignature"?}``.
+    """
 
     type: Literal["toolCall"] = "toolCall"
     id: str
@@ -246,9 +252,7 @@ class Tool(WireModel):
 
     name: str
     description: str = ""
-    parameters: dict[str, Any] = Field(
-        default_factory=lambda: {"type": "object", "properties": {}}
-    )
+    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
 
 
 class Context(WireModel):
@@ -282,7 +286,7 @@ class Model(WireModel):
     provider: str
     base_url: str = ""
     reasoning: bool = False
-    input: list[Literal["text", "image"]] = Field(default_factory=lambda: ["text"])  # pyright: ignore[reportUnknownLambdaType]
+    input: list[Literal["text", "image"]] = Field(default_factory=lambda: ["text"])
     cost: ModelCost = Field(default_factory=ModelCost)
     context_window: int = 128_000
     """Tokens."""

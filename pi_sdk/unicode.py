@@ -10,7 +10,7 @@ _LONE = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc
 
 
 def sanitize_surrogates(text: str) -> str:
-    """Return ``text`` without unpaired surrogate code points; valid pairs are kept.
+    r"""Return ``text`` without unpaired surrogate code points; valid pairs are kept.
 
     A ``str`` holds surrogates only when decoded with ``surrogatepass`` or from JSON escapes
     such as ``"\\ud83d"``; sending one makes ``json.dumps(..., ensure_ascii=False)`` or UTF-8

@@ -80,7 +80,12 @@ async def test_normal_stream_passes_through(script):
     s = stream(MODEL, CTX)
     events = await collect(s)
     assert [e.type for e in events] == [
-        "start", "text_start", "text_delta", "text_delta", "text_end", "done"
+        "start",
+        "text_start",
+        "text_delta",
+        "text_delta",
+        "text_end",
+        "done",
     ]
     result = await s.result()
     assert result.text == "ab" and result.stop_reason == "stop"

@@ -26,10 +26,14 @@ async def _other(model, context, options):  # pragma: no cover
 
 
 def test_second_provider_for_an_api_needs_replace():
-    register_api_provider(ApiProvider(api="test-registry", stream=_noop), source_id="a", replace=True)
+    register_api_provider(
+        ApiProvider(api="test-registry", stream=_noop), source_id="a", replace=True
+    )
     with pytest.raises(ConfigurationError, match="replace=True"):
         register_api_provider(ApiProvider(api="test-registry", stream=_other))
-    register_api_provider(ApiProvider(api="test-registry", stream=_other), replace=True, source_id="b")
+    register_api_provider(
+        ApiProvider(api="test-registry", stream=_other), replace=True, source_id="b"
+    )
     assert get_api_provider("test-registry").stream is _other
     unregister_api_providers("b")
     with pytest.raises(LookupError):
@@ -37,8 +41,12 @@ def test_second_provider_for_an_api_needs_replace():
 
 
 def test_custom_model_registration_and_lookup_with_suggestions():
-    model = Model(id="my-proxy-model", api="openai-completions", provider="my-proxy",
-                  base_url="http://127.0.0.1:8080/v1")
+    model = Model(
+        id="my-proxy-model",
+        api="openai-completions",
+        provider="my-proxy",
+        base_url="http://127.0.0.1:8080/v1",
+    )
     register_model(model)
     assert get_model("my-proxy", "my-proxy-model") is model
     assert model in get_models("my-proxy")
@@ -51,8 +59,12 @@ def test_custom_model_registration_and_lookup_with_suggestions():
 
 
 def test_calculate_cost_uses_usd_per_million_tokens():
-    model = Model(id="m", api="a", provider="p",
-                  cost=ModelCost(input=3, output=15, cache_read=0.3, cache_write=3.75))
+    model = Model(
+        id="m",
+        api="a",
+        provider="p",
+        cost=ModelCost(input=3, output=15, cache_read=0.3, cache_write=3.75),
+    )
     usage = Usage(input=1_000_000, output=2_000, cache_read=10_000, cache_write=4_000)
     calculate_cost(model, usage)
     assert usage.cost.input == pytest.approx(3.0)

@@ -27,7 +27,9 @@ def _assistant() -> AssistantMessage:
         model="claude-x",
         content=[
             ThinkingContent(thinking="hmm", thinking_signature="c2lnbmF0dXJl+/="),
-            ThinkingContent(thinking="[Reasoning redacted]", thinking_signature="opaque", redacted=True),
+            ThinkingContent(
+                thinking="[Reasoning redacted]", thinking_signature="opaque", redacted=True
+            ),
             TextContent(text="hi", text_signature='{"v":1,"id":"msg_1"}'),
             ToolCall(id="toolu_1", name="read", arguments={"path": "a.txt", "n": [1, 2.5, None]}),
         ],
@@ -92,7 +94,12 @@ def test_message_union_discriminates_by_role_and_accepts_pi_json():
         },
     ]
     messages = MESSAGES.validate_python(pi_json)
-    assert [type(m) for m in messages] == [UserMessage, UserMessage, AssistantMessage, ToolResultMessage]
+    assert [type(m) for m in messages] == [
+        UserMessage,
+        UserMessage,
+        AssistantMessage,
+        ToolResultMessage,
+    ]
     assert isinstance(messages[1].content[1], ImageContent)
     assert messages[1].content[1].mime_type == "image/png"
     assert MESSAGES.dump_python(messages, mode="json") == pi_json
@@ -102,8 +109,16 @@ def test_invalid_messages_are_rejected_with_a_clear_error():
     with pytest.raises(ValidationError):
         MESSAGES.validate_python([{"role": "robot", "content": "x"}])
     with pytest.raises(ValidationError):
-        AssistantMessage.model_validate({"role": "assistant", "content": [], "stopReason": "weird",
-                                         "api": "a", "provider": "p", "model": "m"})
+        AssistantMessage.model_validate(
+            {
+                "role": "assistant",
+                "content": [],
+                "stopReason": "weird",
+                "api": "a",
+                "provider": "p",
+                "model": "m",
+            }
+        )
 
 
 def test_snake_case_attributes_and_helpers():
@@ -117,12 +132,21 @@ def test_snake_case_attributes_and_helpers():
 
 
 def test_model_and_context_round_trip():
-    model = Model.model_validate({
-        "id": "m", "name": "M", "api": "openai-completions", "provider": "groq",
-        "baseUrl": "https://x/v1", "reasoning": True, "input": ["text", "image"],
-        "cost": {"input": 1, "output": 2, "cacheRead": 0.1, "cacheWrite": 0},
-        "contextWindow": 1000, "maxTokens": 100, "compat": {"supportsStore": False},
-    })
+    model = Model.model_validate(
+        {
+            "id": "m",
+            "name": "M",
+            "api": "openai-completions",
+            "provider": "groq",
+            "baseUrl": "https://x/v1",
+            "reasoning": True,
+            "input": ["text", "image"],
+            "cost": {"input": 1, "output": 2, "cacheRead": 0.1, "cacheWrite": 0},
+            "contextWindow": 1000,
+            "maxTokens": 100,
+            "compat": {"supportsStore": False},
+        }
+    )
     assert model.base_url == "https://x/v1" and model.cost.cache_read == 0.1
     assert Model.model_validate_json(model.model_dump_json()) == model
     ctx = Context(system_prompt="s", messages=[UserMessage(content="u")])
