@@ -21,8 +21,6 @@ import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator
 from typing import Any
 
-from tenacity import wait_exponential, wait_random
-
 from .abort import AbortSignal
 from .events import AssistantMessageEvent, DoneEvent, ErrorEvent, StartEvent
 from .types import AssistantMessage, Model
@@ -38,7 +36,6 @@ _CONT_KIND = {
     "toolcall_delta": "toolcall",
     "toolcall_end": "toolcall",
 }
-_RETRY_WAIT = wait_exponential(multiplier=0.5, max=30) + wait_random(0, 0.25)
 
 
 class ProviderError(Exception):
@@ -212,7 +209,10 @@ class AssistantMessageEventStream:
         return event
 
     async def _retry_wait(self, attempt: int, error: ProviderError) -> None:
-        wait_s: float = _RETRY_WAIT(_RetryState(attempt))  # pyright: ignore[reportArgumentType]
+        from tenacity import wait_exponential, wait_random  # lazy: only retries need it
+
+        strategy = wait_exponential(multiplier=0.5, max=30) + wait_random(0, 0.25)
+        wait_s: float = strategy(_RetryState(attempt))  # pyright: ignore[reportArgumentType]
         if error.retry_after_ms is not None:
             wait_s = max(wait_s, error.retry_after_ms / 1000)
         if self._max_retry_delay_ms:

@@ -65,6 +65,7 @@ class WireModel(BaseModel):
         populate_by_name=True,
         serialize_by_alias=True,
         extra="allow",
+        defer_build=True,
     )
 
     @model_serializer(mode="wrap")
