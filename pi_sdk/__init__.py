@@ -55,7 +55,7 @@ from .registry import (
     unregister_api_providers,
 )
 from .sse import ServerSentEvent, iter_sse
-from .transform import is_same_model, transform_messages
+from .transform import is_same_model, is_same_source, signature_origin, transform_messages
 from .types import (
     AssistantMessage,
     Context,
@@ -151,6 +151,7 @@ __all__ = [
     "get_providers",
     "hookimpl",
     "is_same_model",
+    "is_same_source",
     "iter_sse",
     "load_models_json",
     "new_assistant_message",
@@ -160,6 +161,7 @@ __all__ = [
     "register_model",
     "resolve_api_key",
     "sanitize_surrogates",
+    "signature_origin",
     "stream",
     "transform_messages",
     "unregister_api_providers",

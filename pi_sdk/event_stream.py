@@ -62,9 +62,21 @@ class ProviderError(Exception):
         self.retry_after_ms = retry_after_ms
 
 
-def new_assistant_message(model: Model) -> AssistantMessage:
-    """Return the empty output message a provider starts from (pi-spec §4.0 step 1)."""
-    return AssistantMessage(api=model.api, provider=model.provider, model=model.id)
+def new_assistant_message(model: Model, *, base_url: str | None = None) -> AssistantMessage:
+    """Return the empty output message a provider starts from (pi-spec §4.0 step 1).
+
+    The message is stamped with ``signature_origin(model, base_url)`` so its signatures are only
+    replayed to the same endpoint; pass ``base_url`` when the request goes somewhere other than
+    ``model.base_url`` (e.g. a custom client).
+    """
+    from .transform import signature_origin
+
+    return AssistantMessage(
+        api=model.api,
+        provider=model.provider,
+        model=model.id,
+        signature_origin=signature_origin(model, base_url),
+    )
 
 
 def _describe(exc: BaseException) -> str:

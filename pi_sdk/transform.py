@@ -1,47 +1,153 @@
 """Cross-provider history transform: make any stored history valid for the target model.
 
-Every provider calls :func:`transform_messages` before converting messages to its wire format
-(pi-mono ``transformMessages``, pi-spec §5). Two passes:
+Every provider calls :func:`transform_messages` on ``context.messages`` before converting them to
+its wire format (pi-mono ``transformMessages``, pi-spec §5). The stored transcript is never
+changed; the result is a new list that may share unchanged message and block objects with the
+input, so treat it as read-only.
 
-1. per assistant message, by whether it came from the same provider, API and model: thinking
-   keeps its signature only for the same model, otherwise follows the foreign-reasoning policy;
-   redacted thinking from another model is dropped; text signatures and tool-call thought
-   signatures are dropped for another model; tool-call ids are normalized for the target and the
-   same mapping is applied to their results;
-2. errored and aborted assistant turns are skipped, and a tool call left without a result gets a
-   synthetic error result before the next user or assistant message.
+Rules, per message, in one pass:
 
-The input list and its messages are never mutated.
+* **Assistant turns** whose ``stop_reason`` is ``error`` or ``aborted`` are skipped, with their tool
+  calls (an aborted stream cut mid-thinking never reaches the wire). A turn left with no content
+  is skipped too (vendors reject empty assistant messages).
+* A turn is from the **same source** (:func:`is_same_source`) when provider, API and model id
+  match the target (pi-mono) *and*, when the turn records where its signatures were minted
+  (``AssistantMessage.signature_origin``, see :func:`signature_origin`), that origin is the
+  target's. A signature minted by a proxy, Bedrock or another host is thus never replayed to a
+  host that would reject it. Turns without an origin (pi-mono, older files) are judged as pi-mono
+  does.
+* **Thinking**, same source: kept with its signature. An empty or whitespace signature counts as
+  *unsigned*: the block is kept with ``thinking_signature=None`` (never ``""``), or dropped when its
+  text is blank too. Redacted thinking is kept only when signed by the same source.
+* **Thinking**, other source: redacted thinking is dropped; otherwise the per-call
+  ``foreign_reasoning`` policy applies: ``"text"`` (pi-mono: a plain text block), ``"tagged"``
+  (text wrapped in ``<thinking>…</thinking>``) or ``"drop"``. Blank thinking is dropped.
+* **Text**, other source: ``text_signature`` dropped. **Tool calls**, other source:
+  ``thought_signature`` dropped and the id normalized for the target (:mod:`pi_sdk.tool_call_ids`).
+* **Tool-call ids**: empty ids and ids already used by an earlier call get a deterministic
+  replacement (``call_<hash of message timestamp, model, position, name>``), also for the same
+  source. One mapping is applied to a call and to its result; results with a repeated original id
+  (Gemini id-less calls) are matched in order, preferring the same tool name.
+* **Tool results**: a result whose call is not among the pending calls of the preceding kept
+  assistant turn (its turn was skipped, or a user message came between) or that repeats an
+  earlier result is dropped: every vendor rejects such a result. A pending call without a result
+  gets a synthetic error result (``"No result provided"``) before the next user or assistant
+  message; calls still pending at the end of the history get none (their results may follow).
+* **Images** sent to a model whose ``input`` lacks ``"image"`` become the text
+  :data:`IMAGE_PLACEHOLDER_TEXT`, in user messages and in tool results.
+* **Lone surrogates** are removed from every string that can reach the wire: text, thinking,
+  tool-call names and arguments (keys and values, recursively), tool names and result text.
+* **Reasoning replay for OpenAI-compatible servers.** A ``openai-completions`` model with
+  ``model.compat["requiresReasoningContent"] = True`` (:data:`REQUIRES_REASONING_CONTENT`; DeepSeek
+  thinking mode, Kimi) must get its reasoning back in the assistant message's
+  ``reasoning_content`` field during tool-call loops. For such a target, foreign thinking (policy
+  ``text`` or ``tagged``) stays a :class:`ThinkingContent` with
+  ``thinking_signature="reasoning_content"`` instead of becoming text. The completions adapter
+  then sends, on every assistant message with ``tool_calls``, ``reasoning_content`` = the joined
+  thinking text, ``""`` when there is none.
+
+Adapter contract: after this function, every ``ThinkingContent`` has a non-empty signature the
+target accepts, or ``thinking_signature is None`` (unsigned: send it as text, or in the API's
+unsigned reasoning field, never as a signed block with an empty signature); tool-call ids are
+non-empty, unique in the history and valid for the target. An adapter that sends to a base URL
+other than ``model.base_url`` (a custom ``StreamOptions.client``) passes
+``origin=signature_origin(model, base_url=<actual URL>)`` here and to
+:func:`pi_sdk.new_assistant_message`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeAlias
+import re
+from typing import Any, cast
+from urllib.parse import urlsplit
 
 from .options import ForeignReasoning
+from .tool_call_ids import ToolCallIdNormalizer, normalizer_for_api, short_hash
 from .types import (
     AssistantContent,
     AssistantMessage,
+    ImageContent,
     Message,
     Model,
     TextContent,
     ThinkingContent,
     ToolCall,
     ToolResultMessage,
+    UserContent,
     UserMessage,
 )
+from .unicode import sanitize_surrogates
 
-__all__ = ["NO_RESULT_TEXT", "ToolCallIdNormalizer", "is_same_model", "transform_messages"]
-
-ToolCallIdNormalizer: TypeAlias = Callable[[str, Model, AssistantMessage], str]
-"""``normalize(id, target_model, source_message) -> id`` valid for the target API."""
+__all__ = [
+    "IMAGE_PLACEHOLDER_TEXT",
+    "NO_RESULT_TEXT",
+    "REASONING_CONTENT_FIELD",
+    "REQUIRES_REASONING_CONTENT",
+    "ToolCallIdNormalizer",
+    "is_same_model",
+    "is_same_source",
+    "signature_origin",
+    "transform_messages",
+]
 
 NO_RESULT_TEXT = "No result provided"
+"""Text of the synthetic error result of a tool call that has none (pi-mono)."""
+
+IMAGE_PLACEHOLDER_TEXT = "(image omitted: this model does not accept images)"
+"""Text that replaces an image sent to a text-only model."""
+
+REQUIRES_REASONING_CONTENT = "requiresReasoningContent"
+"""``model.compat`` flag (bool) of OpenAI-compatible servers that need reasoning passed back."""
+
+REASONING_CONTENT_FIELD = "reasoning_content"
+"""Assistant-message field that carries replayed reasoning for those servers."""
+
+_DEFAULT_BASE_URLS = {
+    "anthropic-messages": "https://api.anthropic.com",
+    "openai-responses": "https://api.openai.com",
+    "openai-completions": "https://api.openai.com",
+    "google-generative-ai": "https://generativelanguage.googleapis.com",
+}
+_VERSION_SUFFIX = re.compile(r"/v\d+(?:alpha|beta)?\d*$")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _normalize_base_url(url: str) -> str:
+    url = url.strip()
+    if not url:
+        return ""
+    parts = urlsplit(url if "://" in url else f"https://{url}")
+    host = (parts.hostname or "").lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    scheme = parts.scheme.lower()
+    netloc = host if port is None or _DEFAULT_PORTS.get(scheme) == port else f"{host}:{port}"
+    path = _VERSION_SUFFIX.sub("", parts.path.rstrip("/"))
+    return f"{scheme}://{netloc}{path}"
+
+
+def signature_origin(model: Model, base_url: str | None = None) -> str:
+    """Return the origin a signature minted by ``model`` is bound to: ``"<api>@<base URL>"``.
+
+    The base URL is ``base_url`` if given (the URL actually called), else ``model.base_url``, else
+    the API's public endpoint. It is normalized: scheme and host lower-cased, default port,
+    user info, query (an API key in ``?key=`` never lands in a session file), fragment, trailing
+    ``/`` and a trailing version segment (``/v1``, ``/v1beta``) removed. Example:
+    ``"anthropic-messages@https://api.anthropic.com"``.
+
+    :func:`pi_sdk.new_assistant_message` stamps it on every new message as
+    ``AssistantMessage.signature_origin`` (JSON ``signatureOrigin``; pi-mono ignores and keeps
+    it), and :func:`transform_messages` replays signatures only to the same origin.
+    """
+    url = model.base_url if base_url is None else base_url
+    normalized = _normalize_base_url(url) or _DEFAULT_BASE_URLS.get(model.api, "")
+    return f"{model.api}@{normalized}"
 
 
 def is_same_model(message: AssistantMessage, model: Model) -> bool:
-    """True when ``message`` came from ``model``'s provider, API and id."""
+    """True when ``message`` came from ``model``'s provider, API and id (pi-mono)."""
     return (
         message.provider == model.provider
         and message.api == model.api
@@ -49,51 +155,241 @@ def is_same_model(message: AssistantMessage, model: Model) -> bool:
     )
 
 
-def _foreign_thinking(block: ThinkingContent, policy: ForeignReasoning) -> TextContent | None:
-    if policy == "drop" or not block.thinking.strip():
-        return None
-    if policy == "tagged":
-        return TextContent(text=f"<thinking>\n{block.thinking}\n</thinking>")
-    return TextContent(text=block.thinking)
+def is_same_source(message: AssistantMessage, model: Model, origin: str | None = None) -> bool:
+    """True when ``message``'s signatures may be replayed to ``model``.
+
+    Args:
+        message: A stored assistant turn.
+        model: The target model.
+        origin: The target's origin; default ``signature_origin(model)``.
+
+    Returns:
+        :func:`is_same_model`, and, when the message records a ``signature_origin``, that it
+        equals the target's origin. A message without one (pi-mono, older sessions) is trusted as
+        pi-mono trusts it.
+    """
+    if not is_same_model(message, model):
+        return False
+    if not message.signature_origin:
+        return True
+    return message.signature_origin == (origin or signature_origin(model))
 
 
-def _convert_assistant(
-    message: AssistantMessage,
-    model: Model,
-    normalize: ToolCallIdNormalizer | None,
-    policy: ForeignReasoning,
-    id_map: dict[str, str],
-) -> AssistantMessage:
-    same = is_same_model(message, model)
-    content: list[AssistantContent] = []
-    for block in message.content:
-        if isinstance(block, ThinkingContent):
-            if block.redacted:
-                if same:
-                    content.append(block)
-                continue
-            signed = bool(block.thinking_signature)
-            if same and signed:
-                content.append(block)
-            elif not block.thinking.strip():
-                continue
-            elif same:
-                content.append(block.model_copy(update={"thinking_signature": None}))
-            else:
-                converted = _foreign_thinking(block, policy)
-                if converted is not None:
-                    content.append(converted)
-        elif isinstance(block, TextContent):
-            content.append(block if same else TextContent(text=block.text))
+def _clean(value: Any) -> Any:
+    """Return ``value`` (JSON data) with lone surrogates removed; the same object if unchanged."""
+    if isinstance(value, str):
+        return sanitize_surrogates(value)
+    if isinstance(value, dict):
+        items = cast(dict[Any, Any], value)
+        changed = False
+        cleaned: dict[Any, Any] = {}
+        for key, item in items.items():
+            new_key, new_item = _clean(key), _clean(item)
+            changed = changed or new_key is not key or new_item is not item
+            cleaned[new_key] = new_item
+        return cleaned if changed else items
+    if isinstance(value, list):
+        seq = cast(list[Any], value)
+        cleaned_list = [_clean(v) for v in seq]
+        unchanged = all(a is b for a, b in zip(seq, cleaned_list, strict=True))
+        return seq if unchanged else cleaned_list
+    return value
+
+
+def _signature(value: str | None) -> str | None:
+    return value if value and value.strip() else None
+
+
+class _Transformer:
+    def __init__(
+        self,
+        model: Model,
+        normalize: ToolCallIdNormalizer | None,
+        policy: ForeignReasoning,
+        origin: str,
+    ) -> None:
+        self.model = model
+        self.normalize = normalize
+        self.policy = policy
+        self.origin = origin
+        self.text_only = "image" not in model.input
+        self.reasoning_field = bool((model.compat or {}).get(REQUIRES_REASONING_CONTENT))
+        self.used_ids: set[str] = set()
+        self.id_map: dict[str, str] = {}
+        self.turn_map: dict[str, list[tuple[str, str]]] = {}
+        self.pending: dict[str, ToolCall] = {}
+        self.pending_timestamp = 0
+        self.seen: set[str] = set()
+        self.out: list[Message] = []
+
+    # --- tool-call ids ---------------------------------------------------------------------
+
+    def _claim_id(
+        self, call: ToolCall, message: AssistantMessage, position: int, same: bool
+    ) -> str:
+        original = call.id
+        seed = f"{message.timestamp}|{message.model}|{position}|{call.name}"
+        if not original.strip():
+            candidate = "call_" + short_hash(seed)
+            if self.normalize is not None:
+                candidate = self.normalize(candidate, self.model, message)
+        elif same or self.normalize is None:
+            candidate = original
         else:
-            if same:
-                content.append(block)
-                continue
-            new_id = normalize(block.id, model, message) if normalize is not None else block.id
-            if new_id != block.id:
-                id_map[block.id] = new_id
-            content.append(block.model_copy(update={"id": new_id, "thought_signature": None}))
-    return message.model_copy(update={"content": content})
+            candidate = self.normalize(original, self.model, message)
+        attempt = 0
+        while candidate in self.used_ids:
+            attempt += 1
+            candidate = "call_" + short_hash(f"{original}#{attempt}|{seed}")
+            if self.normalize is not None:
+                candidate = self.normalize(candidate, self.model, message)
+        self.used_ids.add(candidate)
+        self.id_map[original] = candidate
+        self.turn_map.setdefault(original, []).append((call.name, candidate))
+        return candidate
+
+    def _result_id(self, result: ToolResultMessage) -> str:
+        entries = self.turn_map.get(result.tool_call_id)
+        if entries:
+            for i, (name, _) in enumerate(entries):
+                if name == result.tool_name:
+                    return entries.pop(i)[1]
+            return entries.pop(0)[1]
+        return self.id_map.get(result.tool_call_id, result.tool_call_id)
+
+    # --- blocks ----------------------------------------------------------------------------
+
+    def _thinking(self, block: ThinkingContent, same: bool) -> AssistantContent | None:
+        signature = _signature(block.thinking_signature)
+        if block.redacted:
+            if not (same and signature):
+                return None
+            return (
+                block
+                if signature == block.thinking_signature
+                else block.model_copy(update={"thinking_signature": signature})
+            )
+        text = sanitize_surrogates(block.thinking)
+        if same and signature:
+            if text is block.thinking and signature == block.thinking_signature:
+                return block
+            return block.model_copy(update={"thinking": text, "thinking_signature": signature})
+        if not text.strip():
+            return None
+        if same:
+            return block.model_copy(update={"thinking": text, "thinking_signature": None})
+        if self.policy == "drop":
+            return None
+        if self.reasoning_field:
+            return ThinkingContent(thinking=text, thinking_signature=REASONING_CONTENT_FIELD)
+        if self.policy == "tagged":
+            return TextContent(text=f"<thinking>\n{text}\n</thinking>")
+        return TextContent(text=text)
+
+    def _text(self, block: TextContent, same: bool) -> TextContent:
+        text = sanitize_surrogates(block.text)
+        if not same:
+            return TextContent(text=text)
+        signature = _signature(block.text_signature)
+        if text is block.text and signature == block.text_signature:
+            return block
+        return block.model_copy(update={"text": text, "text_signature": signature})
+
+    def _tool_call(
+        self, block: ToolCall, message: AssistantMessage, position: int, same: bool
+    ) -> ToolCall:
+        new_id = self._claim_id(block, message, position, same)
+        update: dict[str, Any] = {}
+        if new_id != block.id:
+            update["id"] = new_id
+        name = sanitize_surrogates(block.name)
+        if name is not block.name:
+            update["name"] = name
+        arguments = _clean(block.arguments)
+        if arguments is not block.arguments:
+            update["arguments"] = arguments
+        signature = _signature(block.thought_signature) if same else None
+        if signature != block.thought_signature:
+            update["thought_signature"] = signature
+        return block.model_copy(update=update) if update else block
+
+    def _user_content(self, content: list[UserContent]) -> list[UserContent]:
+        out: list[UserContent] = []
+        for block in content:
+            if isinstance(block, ImageContent):
+                out.append(TextContent(text=IMAGE_PLACEHOLDER_TEXT) if self.text_only else block)
+            else:
+                text = sanitize_surrogates(block.text)
+                out.append(block if text is block.text else block.model_copy(update={"text": text}))
+        return out if any(a is not b for a, b in zip(out, content, strict=True)) else content
+
+    # --- messages --------------------------------------------------------------------------
+
+    def flush(self) -> None:
+        for call_id, call in self.pending.items():
+            if call_id not in self.seen:
+                self.out.append(
+                    ToolResultMessage(
+                        tool_call_id=call_id,
+                        tool_name=call.name,
+                        content=[TextContent(text=NO_RESULT_TEXT)],
+                        is_error=True,
+                        timestamp=self.pending_timestamp,
+                    )
+                )
+        self.pending = {}
+        self.seen = set()
+
+    def assistant(self, message: AssistantMessage) -> None:
+        self.flush()
+        self.turn_map = {}
+        if message.stop_reason in ("error", "aborted"):
+            return
+        same = is_same_source(message, self.model, self.origin)
+        content: list[AssistantContent] = []
+        for position, block in enumerate(message.content):
+            if isinstance(block, ThinkingContent):
+                converted = self._thinking(block, same)
+            elif isinstance(block, TextContent):
+                converted = self._text(block, same)
+            else:
+                converted = self._tool_call(block, message, position, same)
+                self.pending[converted.id] = converted
+            if converted is not None:
+                content.append(converted)
+        if not content:
+            return
+        self.pending_timestamp = message.timestamp
+        unchanged = len(content) == len(message.content) and all(
+            a is b for a, b in zip(content, message.content, strict=True)
+        )
+        self.out.append(message if unchanged else message.model_copy(update={"content": content}))
+
+    def tool_result(self, message: ToolResultMessage) -> None:
+        new_id = self._result_id(message)
+        if new_id not in self.pending or new_id in self.seen:
+            return
+        self.seen.add(new_id)
+        update: dict[str, Any] = {}
+        if new_id != message.tool_call_id:
+            update["tool_call_id"] = new_id
+        name = sanitize_surrogates(message.tool_name)
+        if name is not message.tool_name:
+            update["tool_name"] = name
+        content = self._user_content(message.content)
+        if content is not message.content:
+            update["content"] = content
+        self.out.append(message.model_copy(update=update) if update else message)
+
+    def user(self, message: UserMessage) -> None:
+        self.flush()
+        if isinstance(message.content, str):
+            content: str | list[UserContent] = sanitize_surrogates(message.content)
+        else:
+            content = self._user_content(message.content)
+        if content is not message.content:
+            message = message.model_copy(update={"content": content})
+        self.out.append(message)
 
 
 def transform_messages(
@@ -102,56 +398,40 @@ def transform_messages(
     *,
     normalize_tool_call_id: ToolCallIdNormalizer | None = None,
     foreign_reasoning: ForeignReasoning = "text",
+    origin: str | None = None,
 ) -> list[Message]:
-    """Return a copy of ``messages`` that is valid history for ``model`` (pi-spec §5).
+    """Return a copy of ``messages`` that is valid history for ``model`` (pi-spec §5, improved).
+
+    See the module docstring for every rule.
 
     Args:
-        messages: Stored history (any provider's messages, in order).
+        messages: Stored history (any provider's messages, in order). Not mutated.
         model: The target model.
-        normalize_tool_call_id: Maps a foreign tool-call id to one the target API accepts.
-        foreign_reasoning: ``drop``, ``text`` (pi-mono) or ``tagged`` for other models' thinking.
+        normalize_tool_call_id: Maps a foreign tool-call id to one the target API accepts
+            (``normalize(id, model, source_message)``). ``None`` uses the default for
+            ``model.api`` (:func:`pi_sdk.tool_call_ids.normalizer_for_api`); unknown APIs keep ids.
+        foreign_reasoning: Policy for another source's thinking: ``"drop"``, ``"text"`` (pi-mono,
+            the default) or ``"tagged"`` (``<thinking>…</thinking>`` text).
+        origin: Where this request goes, as :func:`signature_origin` returns it; default
+            ``signature_origin(model)``.
+
+    Returns:
+        A new list; unchanged messages and blocks may be the input's own objects.
+
+    Example:
+        ```python
+        messages = transform_messages(
+            context.messages, model, foreign_reasoning=options.foreign_reasoning
+        )
+        ```
     """
-    id_map: dict[str, str] = {}
-    first: list[Message] = []
+    normalize = normalize_tool_call_id or normalizer_for_api(model.api)
+    state = _Transformer(model, normalize, foreign_reasoning, origin or signature_origin(model))
     for message in messages:
         if isinstance(message, AssistantMessage):
-            first.append(
-                _convert_assistant(message, model, normalize_tool_call_id, foreign_reasoning, id_map)
-            )
-        elif isinstance(message, ToolResultMessage) and message.tool_call_id in id_map:
-            first.append(message.model_copy(update={"tool_call_id": id_map[message.tool_call_id]}))
-        else:
-            first.append(message)
-
-    result: list[Message] = []
-    pending: list[ToolCall] = []
-    seen: set[str] = set()
-
-    def flush() -> None:
-        for call in pending:
-            if call.id not in seen:
-                result.append(
-                    ToolResultMessage(
-                        tool_call_id=call.id,
-                        tool_name=call.name,
-                        content=[TextContent(text=NO_RESULT_TEXT)],
-                        is_error=True,
-                    )
-                )
-        pending.clear()
-        seen.clear()
-
-    for message in first:
-        if isinstance(message, AssistantMessage):
-            flush()
-            if message.stop_reason in ("error", "aborted"):
-                continue
-            pending.extend(b for b in message.content if isinstance(b, ToolCall))
-            result.append(message)
+            state.assistant(message)
         elif isinstance(message, ToolResultMessage):
-            seen.add(message.tool_call_id)
-            result.append(message)
-        elif isinstance(message, UserMessage):  # pyright: ignore[reportUnnecessaryIsInstance]
-            flush()
-            result.append(message)
-    return result
+            state.tool_result(message)
+        else:
+            state.user(message)
+    return state.out
