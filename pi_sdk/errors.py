@@ -11,6 +11,7 @@ explicit ``raise_for_error()`` opt-in::
     │   └── PluginLoadError         a plugin failed to load (names the plugin)
     ├── AgentBusyError              also RuntimeError: prompt()/continue_() while a run is active
     ├── SessionFileError            also ValueError: a session file that cannot be loaded
+    ├── ToolArgumentsError          also ValueError: tool-call arguments that fail the schema
     └── AssistantError              raised only by ``AssistantMessage.raise_for_error()``
         └── AbortedError            ``stop_reason == "aborted"``
 """
@@ -32,6 +33,7 @@ __all__ = [
     "PluginLoadError",
     "ProviderNotFoundError",
     "SessionFileError",
+    "ToolArgumentsError",
 ]
 
 
@@ -66,6 +68,10 @@ class AgentBusyError(PiSdkError, RuntimeError):
 
 class SessionFileError(PiSdkError, ValueError):
     """A session file is malformed or from a newer format version; nothing was loaded."""
+
+
+class ToolArgumentsError(PiSdkError, ValueError):
+    """Tool-call arguments failed validation; the text is pi-mono's (it is shown to the model)."""
 
 
 class AssistantError(PiSdkError):
