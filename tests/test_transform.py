@@ -1,0 +1,579 @@
+"""transform_messages: each history shape of issue 7 ("Done when"), plus pi-spec §5 rules."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import string
+from typing import Any
+
+import pytest
+
+from pi_sdk import (
+    AssistantMessage,
+    ImageContent,
+    Message,
+    Model,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    is_same_source,
+    new_assistant_message,
+    signature_origin,
+    transform_messages,
+)
+from pi_sdk.tool_call_ids import (
+    normalize_anthropic_id,
+    normalize_mistral_id,
+    normalize_openai_completions_id,
+    normalize_openai_responses_id,
+    normalizer_for_api,
+    short_hash,
+)
+from pi_sdk.transform import IMAGE_PLACEHOLDER_TEXT, NO_RESULT_TEXT, REQUIRES_REASONING_CONTENT
+
+ANTHROPIC_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+CLAUDE = Model(
+    id="claude-sonnet-4-5",
+    api="anthropic-messages",
+    provider="anthropic",
+    base_url="https://api.anthropic.com",
+    reasoning=True,
+    input=["text", "image"],
+)
+GPT = Model(
+    id="gpt-5",
+    api="openai-responses",
+    provider="openai",
+    base_url="https://api.openai.com/v1",
+    reasoning=True,
+    input=["text", "image"],
+)
+GEMINI = Model(
+    id="gemini-2.5-flash",
+    api="google-generative-ai",
+    provider="google",
+    base_url="https://generativelanguage.googleapis.com/v1beta",
+    reasoning=True,
+    input=["text", "image"],
+)
+CHAT = Model(
+    id="gpt-4o-mini",
+    api="openai-completions",
+    provider="openai",
+    base_url="https://api.openai.com/v1",
+    input=["text"],
+)
+DEEPSEEK = Model(
+    id="deepseek-reasoner",
+    api="openai-completions",
+    provider="deepseek",
+    base_url="https://api.deepseek.com",
+    reasoning=True,
+    compat={REQUIRES_REASONING_CONTENT: True},
+)
+
+REASONING_ITEM = json.dumps(
+    {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAAB..."}
+)
+
+
+def assistant(
+    model: Model, *content: Any, stop: str = "toolUse", ts: int = 1000
+) -> AssistantMessage:
+    message = new_assistant_message(model)
+    message.content = list(content)
+    message.stop_reason = stop  # type: ignore[assignment]
+    message.timestamp = ts
+    return message
+
+
+def result(
+    call_id: str, name: str = "get_weather", text: str = "sunny", **kw: Any
+) -> ToolResultMessage:
+    return ToolResultMessage(
+        tool_call_id=call_id, tool_name=name, content=[TextContent(text=text)], timestamp=2000, **kw
+    )
+
+
+def dump(messages: list[Message]) -> list[dict[str, Any]]:
+    return [json.loads(json.dumps(m.model_dump(mode="json"))) for m in messages]
+
+
+def calls(messages: list[Message]) -> list[ToolCall]:
+    return [c for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls]
+
+
+def results(messages: list[Message]) -> list[ToolResultMessage]:
+    return [m for m in messages if isinstance(m, ToolResultMessage)]
+
+
+# --- Done when: thinking + tool call from OpenAI Responses sent to Anthropic -------------------
+
+
+def responses_turn() -> list[Message]:
+    return [
+        UserMessage(content="weather in Paris?", timestamp=1),
+        assistant(
+            GPT,
+            ThinkingContent(thinking="User wants weather.", thinking_signature=REASONING_ITEM),
+            TextContent(text="Checking.", text_signature='{"v":1,"id":"msg_1"}'),
+            ToolCall(
+                id="call_AbC123|fc_0123456789abcdef",
+                name="get_weather",
+                arguments={"city": "Paris"},
+            ),
+        ),
+        result("call_AbC123|fc_0123456789abcdef"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("policy", "expected"),
+    [
+        ("text", [{"type": "text", "text": "User wants weather."}]),
+        ("tagged", [{"type": "text", "text": "<thinking>\nUser wants weather.\n</thinking>"}]),
+        ("drop", []),
+    ],
+)
+def test_responses_reasoning_and_pipe_ids_to_anthropic(policy: Any, expected: list[Any]) -> None:
+    history = responses_turn()
+    out = transform_messages(history, CLAUDE, foreign_reasoning=policy)
+    turn = out[1]
+    assert isinstance(turn, AssistantMessage)
+    blocks = [b.model_dump(mode="json") for b in turn.content]
+    assert blocks[: len(expected)] == expected
+    assert blocks[len(expected)] == {"type": "text", "text": "Checking."}  # textSignature dropped
+    (call,) = turn.tool_calls
+    assert ANTHROPIC_ID.match(call.id)
+    assert "|" not in call.id and call.thought_signature is None
+    assert [r.tool_call_id for r in results(out)] == [call.id]
+    assert REASONING_ITEM not in json.dumps(dump(out))  # the foreign signature never leaves
+
+
+# --- Done when: a 79-char id and another sharing its first 64 sent to Anthropic ----------------
+
+
+def test_long_ids_sharing_a_prefix_stay_distinct_and_results_follow() -> None:
+    base = "toolu_" + "x" * 58  # 64 characters
+    long_a = base + "A" * 15  # 79 characters
+    long_b = base + "B" * 3
+    source = Model(id="other", api="openai-completions", provider="some-proxy")
+    history: list[Message] = [
+        UserMessage(content="go"),
+        assistant(
+            source,
+            ToolCall(id=long_a, name="f", arguments={}),
+            ToolCall(id=long_b, name="g", arguments={}),
+        ),
+        result(long_b, name="g", text="B"),
+        result(long_a, name="f", text="A"),
+    ]
+    out = transform_messages(history, CLAUDE)
+    ids = [c.id for c in calls(out)]
+    assert len(set(ids)) == 2 and all(ANTHROPIC_ID.match(i) for i in ids)
+    by_id = {r.tool_call_id: r.content[0].text for r in results(out)}  # type: ignore[union-attr]
+    assert by_id == {ids[0]: "A", ids[1]: "B"}
+    assert out == transform_messages(history, CLAUDE)  # deterministic (prompt caching)
+
+
+# --- Done when: an empty tool-call id ----------------------------------------------------------
+
+
+def test_empty_tool_call_id_replaced_deterministically() -> None:
+    source = Model(id="m", api="openai-completions", provider="local")
+    history: list[Message] = [
+        UserMessage(content="go"),
+        assistant(source, ToolCall(id="", name="f", arguments={"x": 1})),
+        result("", name="f"),
+        UserMessage(content="again"),
+    ]
+    for target in (CLAUDE, GPT, CHAT, GEMINI, source):
+        out = transform_messages(history, target)
+        (call,) = calls(out)
+        assert call.id.strip() and ANTHROPIC_ID.match(call.id)
+        assert [r.tool_call_id for r in results(out)] == [call.id]  # matched, no synthetic result
+        assert calls(transform_messages(history, target))[0].id == call.id
+
+
+# --- Done when: a Gemini turn with two id-less calls to the same function sent to OpenAI -------
+
+
+@pytest.mark.parametrize("target", [GPT, CHAT])
+def test_gemini_idless_parallel_calls_to_openai(target: Model) -> None:
+    history: list[Message] = [
+        UserMessage(content="weather in Paris and Rome?"),
+        assistant(
+            GEMINI,
+            ToolCall(
+                id="", name="get_weather", arguments={"city": "Paris"}, thought_signature="c2ln"
+            ),
+            ToolCall(id="", name="get_weather", arguments={"city": "Rome"}),
+        ),
+        result("", text="Paris: sunny"),
+        result("", text="Rome: rain"),
+    ]
+    out = transform_messages(history, target)
+    first, second = calls(out)
+    assert first.id != second.id
+    assert first.thought_signature is None
+    texts = {r.tool_call_id: r.content[0].text for r in results(out)}  # type: ignore[union-attr]
+    assert texts == {first.id: "Paris: sunny", second.id: "Rome: rain"}
+    limit = 40 if target.api == "openai-completions" else 64
+    assert all(len(i) <= limit and "|" not in i for i in (first.id, second.id))
+
+
+def test_repeated_ids_matched_by_tool_name_first() -> None:
+    history: list[Message] = [
+        UserMessage(content="x"),
+        assistant(
+            GEMINI, ToolCall(id="", name="a", arguments={}), ToolCall(id="", name="b", arguments={})
+        ),
+        result("", name="b", text="from b"),
+        result("", name="a", text="from a"),
+    ]
+    out = transform_messages(history, CLAUDE)
+    call_a, call_b = calls(out)
+    texts = {r.tool_call_id: r.content[0].text for r in results(out)}  # type: ignore[union-attr]
+    assert texts == {call_a.id: "from a", call_b.id: "from b"}
+
+
+def test_id_reused_in_a_later_turn_gets_a_fresh_id() -> None:
+    history: list[Message] = [
+        UserMessage(content="x"),
+        assistant(GEMINI, ToolCall(id="get_weather", name="get_weather", arguments={}), ts=1),
+        result("get_weather", text="one"),
+        assistant(GEMINI, ToolCall(id="get_weather", name="get_weather", arguments={}), ts=2),
+        result("get_weather", text="two"),
+    ]
+    out = transform_messages(history, CLAUDE)
+    first, second = calls(out)
+    assert first.id == "get_weather" and second.id != first.id
+    assert [(r.tool_call_id, r.content[0].text) for r in results(out)] == [  # type: ignore[union-attr]
+        (first.id, "one"),
+        (second.id, "two"),
+    ]
+
+
+# --- Done when: a stream cut mid-thinking then replayed ----------------------------------------
+
+
+def test_stream_cut_mid_thinking_is_not_replayed() -> None:
+    cut = assistant(
+        CLAUDE, ThinkingContent(thinking="Let me thi", thinking_signature=""), stop="aborted"
+    )
+    history: list[Message] = [UserMessage(content="q"), cut, UserMessage(content="q again")]
+    out = transform_messages(history, CLAUDE)
+    assert [m.role for m in out] == ["user", "user"]
+    assert '"thinkingSignature": ""' not in json.dumps(dump(out))
+
+
+@pytest.mark.parametrize("signature", ["", "   ", None])
+def test_unsigned_same_model_thinking_never_carries_an_empty_signature(
+    signature: str | None,
+) -> None:
+    turn = assistant(
+        CLAUDE,
+        ThinkingContent(thinking="partial thought", thinking_signature=signature),
+        ThinkingContent(thinking="  ", thinking_signature=signature),
+        ThinkingContent(
+            thinking="[Reasoning redacted]", thinking_signature=signature, redacted=True
+        ),
+        TextContent(text="answer", text_signature=signature),
+        stop="stop",
+    )
+    out = transform_messages([UserMessage(content="q"), turn], CLAUDE)
+    (kept,) = [m for m in out if isinstance(m, AssistantMessage)]
+    assert [b.model_dump(mode="json") for b in kept.content] == [
+        {"type": "thinking", "thinking": "partial thought"},
+        {"type": "text", "text": "answer"},
+    ]
+
+
+def test_same_source_keeps_signatures_and_ids_untouched() -> None:
+    turn = assistant(
+        CLAUDE,
+        ThinkingContent(thinking="", thinking_signature="EqQBCkYI"),  # signed, empty text kept
+        ThinkingContent(
+            thinking="[Reasoning redacted]", thinking_signature="opaque", redacted=True
+        ),
+        ToolCall(id="toolu_01", name="f", arguments={}),
+    )
+    history: list[Message] = [UserMessage(content="q"), turn, result("toolu_01", name="f")]
+    out = transform_messages(history, CLAUDE)
+    assert out[1] is turn and out[2] is history[2]
+
+
+# --- Done when: a Bedrock- or proxy-minted signature sent to a different host ------------------
+
+
+def test_proxy_minted_signature_not_replayed_to_another_host() -> None:
+    proxy = CLAUDE.model_copy(update={"base_url": "https://llm-proxy.example.com/anthropic"})
+    turn = assistant(
+        proxy,
+        ThinkingContent(thinking="reasoning", thinking_signature="sig-from-proxy"),
+        ThinkingContent(thinking="[Reasoning redacted]", thinking_signature="data", redacted=True),
+        TextContent(text="done"),
+        stop="stop",
+    )
+    assert turn.signature_origin == "anthropic-messages@https://llm-proxy.example.com/anthropic"
+    history: list[Message] = [UserMessage(content="q"), turn]
+    to_vendor = transform_messages(history, CLAUDE)[1]
+    assert isinstance(to_vendor, AssistantMessage)
+    assert [b.model_dump(mode="json") for b in to_vendor.content] == [
+        {"type": "text", "text": "reasoning"},
+        {"type": "text", "text": "done"},
+    ]
+    # the same proxy again: replayed as is
+    assert transform_messages(history, proxy)[1] is turn
+    # a message from pi-mono (no origin recorded) keeps pi-mono's rule
+    legacy = turn.model_copy(update={"signature_origin": None})
+    assert transform_messages([UserMessage(content="q"), legacy], CLAUDE)[1] is legacy
+
+
+def test_bedrock_minted_signature_not_replayed_to_anthropic() -> None:
+    bedrock = Model(
+        id=CLAUDE.id,
+        api="bedrock-converse-stream",
+        provider="amazon-bedrock",
+        base_url="https://bedrock-runtime.us-east-1.amazonaws.com",
+    )
+    turn = assistant(
+        bedrock, ThinkingContent(thinking="hm", thinking_signature="bedrock-sig"), stop="stop"
+    )
+    out = transform_messages([UserMessage(content="q"), turn], CLAUDE)
+    assert "bedrock-sig" not in json.dumps(dump(out))
+
+
+def test_custom_client_origin_is_honoured() -> None:
+    actual = "http://127.0.0.1:8080/v1"
+    message = new_assistant_message(CLAUDE, base_url=actual)
+    message.content = [ThinkingContent(thinking="x", thinking_signature="s")]
+    assert not is_same_source(message, CLAUDE)
+    assert is_same_source(message, CLAUDE, signature_origin(CLAUDE, base_url=actual))
+    out = transform_messages([message], CLAUDE, origin=signature_origin(CLAUDE, base_url=actual))
+    assert out == [message]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("https://api.anthropic.com", "https://API.anthropic.com:443/", True),
+        ("https://api.openai.com/v1", "https://api.openai.com", True),
+        ("", "https://api.anthropic.com", True),  # empty = the API's public endpoint
+        ("https://user:pw@proxy.example.com/x?key=secret", "https://proxy.example.com/x", True),
+        ("https://api.anthropic.com", "https://proxy.example.com", False),
+        ("http://127.0.0.1:8080", "http://127.0.0.1:8081", False),
+    ],
+)
+def test_signature_origin_normalization(a: str, b: str, same: bool) -> None:
+    origin_a = signature_origin(CLAUDE, base_url=a)
+    assert (origin_a == signature_origin(CLAUDE, base_url=b)) is same
+    assert "secret" not in origin_a and "pw" not in origin_a
+
+
+# --- Done when: a lone surrogate in a tool result ----------------------------------------------
+
+
+def test_lone_surrogates_removed_everywhere_pairs_kept() -> None:
+    source = Model(id="m", api="openai-completions", provider="local")
+    history: list[Message] = [
+        UserMessage(content="hi \ud83d there 😀"),
+        assistant(
+            source,
+            ThinkingContent(thinking="think \udc00"),
+            TextContent(text="text \ud800"),
+            ToolCall(id="c1", name="f", arguments={"k\ud800": ["v\udfff", {"n": "😀\ud83d"}]}),
+        ),
+        ToolResultMessage(
+            tool_call_id="c1", tool_name="f", content=[TextContent(text="out\ud83d put 😀")]
+        ),
+    ]
+    before = repr(history)
+    out = transform_messages(history, CLAUDE)
+    encoded = json.dumps(dump(out), ensure_ascii=False).encode("utf-8")  # raises on a lone one
+    decoded = json.loads(encoded)
+    assert decoded[0]["content"] == "hi  there 😀"
+    assert decoded[1]["content"][2]["arguments"] == {"k": ["v", {"n": "😀"}]}
+    assert decoded[2]["content"][0]["text"] == "out put 😀"
+    assert repr(history) == before  # input not mutated
+
+
+# --- Done when: an image tool result sent to a text-only model ---------------------------------
+
+
+def test_images_to_text_only_model_become_placeholders() -> None:
+    image = ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
+    history: list[Message] = [
+        UserMessage(content=[TextContent(text="look"), image]),
+        assistant(CLAUDE, ToolCall(id="toolu_1", name="screenshot", arguments={})),
+        ToolResultMessage(tool_call_id="toolu_1", tool_name="screenshot", content=[image]),
+    ]
+    out = transform_messages(history, CHAT)  # input: ["text"]
+    assert "iVBORw0KGgo=" not in json.dumps(dump(out))
+    assert out[0].content[1] == TextContent(text=IMAGE_PLACEHOLDER_TEXT)  # type: ignore[index]
+    assert out[2].content == [TextContent(text=IMAGE_PLACEHOLDER_TEXT)]  # type: ignore[union-attr]
+    vision = transform_messages(history, GPT)
+    assert vision[0] is history[0] and vision[2].content == [image]  # type: ignore[union-attr]
+
+
+# --- pass 2: orphans, errored turns -------------------------------------------------------------
+
+
+def test_orphaned_call_gets_synthetic_error_result_before_next_user_message() -> None:
+    history: list[Message] = [
+        UserMessage(content="q"),
+        assistant(
+            CLAUDE,
+            ToolCall(id="toolu_a", name="f", arguments={}),
+            ToolCall(id="toolu_b", name="g", arguments={}),
+        ),
+        result("toolu_a", name="f"),
+        UserMessage(content="never mind"),
+    ]
+    out = transform_messages(history, CLAUDE)
+    assert [m.role for m in out] == ["user", "assistant", "toolResult", "toolResult", "user"]
+    synthetic = out[3]
+    assert isinstance(synthetic, ToolResultMessage)
+    assert (synthetic.tool_call_id, synthetic.tool_name, synthetic.is_error) == (
+        "toolu_b",
+        "g",
+        True,
+    )
+    assert synthetic.content == [TextContent(text=NO_RESULT_TEXT)]
+
+
+def test_trailing_pending_calls_get_no_synthetic_result() -> None:
+    history: list[Message] = [
+        UserMessage(content="q"),
+        assistant(CLAUDE, ToolCall(id="toolu_a", name="f", arguments={})),
+    ]
+    assert [m.role for m in transform_messages(history, CLAUDE)] == ["user", "assistant"]
+
+
+def test_errored_turn_skipped_with_its_results_and_orphan_results_dropped() -> None:
+    history: list[Message] = [
+        UserMessage(content="q"),
+        assistant(CLAUDE, ToolCall(id="toolu_x", name="f", arguments={}), stop="error"),
+        result("toolu_x", name="f"),
+        result("toolu_nobody", name="f"),
+        UserMessage(content="retry"),
+        assistant(CLAUDE, ToolCall(id="toolu_y", name="f", arguments={})),
+        result("toolu_y", name="f", text="first"),
+        result("toolu_y", name="f", text="duplicate"),
+    ]
+    out = transform_messages(history, GPT)
+    assert [m.role for m in out] == ["user", "user", "assistant", "toolResult"]
+    assert out[3].content[0].text == "first"  # type: ignore[union-attr]
+
+
+def test_assistant_turn_left_empty_is_skipped() -> None:
+    turn = assistant(
+        GPT,
+        ThinkingContent(thinking="only thoughts", thinking_signature=REASONING_ITEM),
+        stop="stop",
+    )
+    history: list[Message] = [UserMessage(content="a"), turn, UserMessage(content="b")]
+    assert [m.role for m in transform_messages(history, CLAUDE, foreign_reasoning="drop")] == [
+        "user",
+        "user",
+    ]
+
+
+# --- reasoning_content replay flag --------------------------------------------------------------
+
+
+def test_requires_reasoning_content_keeps_foreign_thinking_as_reasoning() -> None:
+    history: list[Message] = [
+        UserMessage(content="q"),
+        assistant(
+            CLAUDE,
+            ThinkingContent(thinking="step by step", thinking_signature="anthropic-sig"),
+            ToolCall(id="toolu_1", name="f", arguments={}),
+        ),
+        result("toolu_1", name="f"),
+    ]
+    turn = transform_messages(history, DEEPSEEK)[1]
+    assert isinstance(turn, AssistantMessage)
+    assert turn.content[0] == ThinkingContent(
+        thinking="step by step", thinking_signature="reasoning_content"
+    )
+    dropped = transform_messages(history, DEEPSEEK, foreign_reasoning="drop")[1]
+    assert not any(isinstance(b, ThinkingContent) for b in dropped.content)  # type: ignore[union-attr]
+    # without the flag: plain text (pi-mono)
+    plain = transform_messages(history, CHAT)[1]
+    assert plain.content[0] == TextContent(text="step by step")  # type: ignore[union-attr]
+
+
+# --- no mutation, JSON round trip ---------------------------------------------------------------
+
+
+def test_input_history_is_never_mutated() -> None:
+    history = responses_turn() + [UserMessage(content="next")]
+    snapshot = json.dumps(dump(history))
+    for target in (CLAUDE, GPT, GEMINI, CHAT, DEEPSEEK):
+        transform_messages(history, target, foreign_reasoning="tagged")
+    assert json.dumps(dump(history)) == snapshot
+
+
+def test_signature_origin_round_trips_through_json() -> None:
+    turn = assistant(CLAUDE, TextContent(text="x"))
+    data = turn.model_dump(mode="json")
+    assert data["signatureOrigin"] == "anthropic-messages@https://api.anthropic.com"
+    assert AssistantMessage.model_validate(data) == turn
+
+
+# --- the normalizers ----------------------------------------------------------------------------
+
+
+def _random_ids(count: int) -> list[str]:
+    rng = random.Random(7)
+    alphabet = string.ascii_letters + string.digits + "_-|.:+/=@ é"
+    ids = {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 120))) for _ in range(count)}
+    prefix = "call_" + "p" * 70
+    ids |= {prefix + str(i) for i in range(50)}  # long ids sharing a 75-char prefix
+    ids |= {"a.b", "a:b", "a_b", "a|b", "a|c"}
+    return sorted(ids)
+
+
+@pytest.mark.parametrize(
+    ("normalize", "valid"),
+    [
+        (normalize_anthropic_id, re.compile(r"^[a-zA-Z0-9_-]{1,64}$")),
+        (normalize_openai_responses_id, re.compile(r"^[a-zA-Z0-9_-]{1,64}$")),
+        (normalize_openai_completions_id, re.compile(r"^[a-zA-Z0-9_-]{1,40}$")),
+        (normalize_mistral_id, re.compile(r"^[a-zA-Z0-9]{9}$")),
+    ],
+)
+def test_normalizers_valid_and_injective(normalize: Any, valid: re.Pattern[str]) -> None:
+    source = assistant(CLAUDE)
+    ids = _random_ids(2000)
+    out = {i: normalize(i, CLAUDE, source) for i in ids}
+    assert all(valid.match(v) for v in out.values()), [
+        v for v in out.values() if not valid.match(v)
+    ][:3]
+    assert len(set(out.values())) == len(ids)
+    for original, normalized in out.items():  # valid ids pass unchanged
+        if valid.match(original):
+            assert normalized == original
+
+
+def test_responses_normalizer_drops_a_foreign_item_id() -> None:
+    normalized = normalize_openai_responses_id("call_abc|fc_123", GPT, assistant(GPT))
+    assert normalized.startswith("call_abc_") and "|" not in normalized
+
+
+def test_short_hash_is_stable() -> None:
+    assert short_hash("call_x|fc_y") == short_hash("call_x|fc_y")
+    assert len(short_hash("x")) == 10 and len(short_hash("x", 9)) == 9
+    assert short_hash("a") != short_hash("b")
+
+
+def test_default_normalizer_per_api() -> None:
+    assert normalizer_for_api("anthropic-messages") is normalize_anthropic_id
+    assert normalizer_for_api("openai-completions") is normalize_openai_completions_id
+    assert normalizer_for_api("some-custom-api") is None
