@@ -1,0 +1,449 @@
+"""Anthropic Messages streaming: send through the ``anthropic`` SDK, read the raw SSE body.
+
+The SDK provides the client, auth, the request and the typed HTTP errors; the response body is
+read here as raw server-sent events (:func:`pi_sdk.iter_sse` + ``json.loads``), a fraction of
+the cost of the SDK's typed per-event objects. The SDK is imported lazily, inside
+:func:`stream_anthropic_messages`. Request building lives in :mod:`pi_sdk_anthropic.request`.
+
+Behaviour follows pi-mono ``providers/anthropic.ts`` (pi-spec §4.1) with the deviations listed
+in ``docs/providers/anthropic.md``. Wire facts: Anthropic's streaming guide
+(https://docs.anthropic.com/en/docs/build-with-claude/streaming): event types
+``message_start``, ``content_block_start/_delta/_stop``, ``message_delta``, ``message_stop``,
+``ping`` and ``error``; new event and block types may be added and must be tolerated.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+from collections.abc import AsyncIterator, Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from pi_sdk import (
+    AssistantMessage,
+    AssistantMessageEvent,
+    ConfigurationError,
+    Context,
+    DoneEvent,
+    Model,
+    ProviderError,
+    StartEvent,
+    StopReason,
+    StreamOptions,
+    TextContent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingContent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingStartEvent,
+    ToolCall,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    apply_payload_hooks,
+    calculate_cost,
+    iter_sse,
+    new_assistant_message,
+    resolve_api_key,
+)
+
+from .request import (
+    MESSAGES_PATH,
+    REDACTED_THINKING_TEXT,
+    build_headers,
+    build_request,
+    from_claude_code_name,
+    is_oauth_token,
+)
+
+if TYPE_CHECKING:
+    from pi_sdk import IncrementalJsonParser
+
+__all__ = ["map_stop_reason", "stream_anthropic_messages"]
+
+_RETRYABLE_STATUS = frozenset({408, 409, 429})
+
+_STOP_REASONS: dict[str, StopReason] = {
+    "end_turn": "stop",
+    "pause_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "tool_use": "toolUse",
+    "refusal": "error",
+    "sensitive": "error",
+}
+
+
+def map_stop_reason(reason: str) -> StopReason | None:
+    """Map an Anthropic ``stop_reason`` to ours; ``None`` for a value this module does not know.
+
+    ``end_turn``/``pause_turn``/``stop_sequence`` -> ``stop``, ``max_tokens`` -> ``length``,
+    ``tool_use`` -> ``toolUse``, ``refusal``/``sensitive`` -> ``error`` (pi-mono
+    ``mapStopReason``; the caller turns ``None`` into an error, as pi-mono does).
+    """
+    return _STOP_REASONS.get(reason)
+
+
+# --- HTTP -------------------------------------------------------------------------------------
+
+
+def _retry_after_ms(headers: Mapping[str, str]) -> float | None:
+    """Parse ``retry-after-ms`` / ``retry-after`` (seconds or HTTP date) into milliseconds."""
+    value = headers.get("retry-after-ms")
+    if value is not None:
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value) * 1000)
+    except ValueError:
+        parsed = email.utils.parsedate_tz(value)
+        if parsed is None:
+            return None
+        return max(0.0, (email.utils.mktime_tz(parsed) - time.time()) * 1000)
+
+
+def _status_error(exc: Any) -> ProviderError:
+    """Turn an ``anthropic.APIStatusError`` into a :class:`pi_sdk.ProviderError`.
+
+    The text is ``"<status> <error type>: <vendor message>"``; ``retryable`` follows the
+    server's ``x-should-retry`` header, else 408/409/429/5xx (the SDK's own policy).
+    """
+    status: int = exc.status_code
+    headers: Mapping[str, str] = exc.response.headers
+    vendor_message: str | None = exc.api_message
+    error_type: str | None = exc.type
+    if vendor_message:
+        text = (
+            f"{status} {error_type}: {vendor_message}"
+            if error_type
+            else f"{status} {vendor_message}"
+        )
+    else:
+        text = str(exc.message) if str(status) in str(exc.message) else f"{status} {exc.message}"
+    should_retry = headers.get("x-should-retry")
+    if should_retry in ("true", "false"):
+        retryable = should_retry == "true"
+    else:
+        retryable = status in _RETRYABLE_STATUS or status >= 500
+    return ProviderError(
+        text, status=status, retryable=retryable, retry_after_ms=_retry_after_ms(headers)
+    )
+
+
+async def _open_stream(client: Any, payload: dict[str, Any], headers: dict[str, str]) -> Any:
+    """Send the request through the SDK and return the raw, unread ``httpx2.Response``.
+
+    ``client.post(..., cast_to=httpx2.Response, stream=True)`` keeps the SDK's auth, default
+    headers, request building and status-error mapping, and hands back the response before
+    its body is read (``AsyncAPIClient._process_response`` returns it as is for that
+    ``cast_to``). The SDK's retries are off for this request (``max_retries=0``).
+    """
+    import anthropic
+    import httpx2
+
+    try:
+        response: object = await client.post(
+            MESSAGES_PATH,
+            cast_to=httpx2.Response,
+            body=payload,
+            options={"headers": headers, "max_retries": 0},
+            stream=True,
+            stream_cls=anthropic.AsyncStream[Any],
+        )
+    except anthropic.APIStatusError as exc:
+        raise _status_error(exc) from None
+    except anthropic.APIConnectionError as exc:
+        cause = exc.__cause__
+        detail = f": {type(cause).__name__}: {cause}" if cause is not None else ""
+        raise ProviderError(f"{exc.message}{detail}", retryable=True) from None
+    if not isinstance(response, httpx2.Response):
+        raise TypeError(f"expected an httpx2.Response from the SDK, got {type(response).__name__}")
+    return response
+
+
+def _build_client(model: Model, api_key: str) -> Any:
+    from anthropic import AsyncAnthropic
+
+    base_url = model.base_url or None
+    if is_oauth_token(api_key) or model.provider == "github-copilot":
+        return AsyncAnthropic(auth_token=api_key, base_url=base_url, max_retries=0)
+    return AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=0)
+
+
+# --- stream -----------------------------------------------------------------------------------
+
+
+class _Open:
+    """Per vendor block index: where the block is in ``content`` and its streaming state."""
+
+    __slots__ = ("block", "content_index", "kind", "parser", "start_input")
+
+    def __init__(self, kind: str, content_index: int, block: Any) -> None:
+        self.kind = kind
+        self.content_index = content_index
+        self.block = block
+        self.parser: IncrementalJsonParser | None = None
+        self.start_input: dict[str, Any] | None = None
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    """``value`` if it is a JSON object, else ``{}`` (absent or ``null`` wire fields)."""
+    return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
+
+
+_USAGE_FIELDS = (
+    ("input_tokens", "input"),
+    ("output_tokens", "output"),
+    ("cache_read_input_tokens", "cache_read"),
+    ("cache_creation_input_tokens", "cache_write"),
+)
+
+
+def _merge_usage(out: AssistantMessage, model: Model, usage: Any, *, only_present: bool) -> None:
+    """Copy Anthropic usage into ``out.usage`` and price it.
+
+    ``message_start`` sets every field (missing ones count as 0); ``message_delta`` updates only
+    the fields it carries as integers, so a proxy that omits ``input_tokens`` there keeps the
+    ``message_start`` value (pi-mono).
+    """
+    fields = _dict(usage)
+    if not fields and only_present:
+        return
+    target = out.usage
+    for wire, name in _USAGE_FIELDS:
+        value = fields.get(wire)
+        if isinstance(value, int):
+            setattr(target, name, value)
+        elif not only_present:
+            setattr(target, name, 0)
+    target.update_total()
+    calculate_cost(model, target)
+
+
+def _stop_error_text(reason: str, details: Any) -> str:
+    """The error text for a stop reason that ends in ``error`` (refusal, unknown, ...)."""
+    if reason == "refusal":
+        text = "The model refused to respond (stop_reason: refusal)"
+    elif reason == "sensitive":
+        text = "The response was stopped by Anthropic's safety system (stop_reason: sensitive)"
+    else:
+        text = f"Unhandled stop reason: {reason}"
+    fields = _dict(details)
+    extra = "; ".join(str(fields[k]) for k in ("category", "explanation") if fields.get(k))
+    return f"{text}: {extra}" if extra else text
+
+
+def _error_event_text(data: dict[str, Any], raw: str) -> str:
+    error = _dict(data.get("error"))
+    message = error.get("message")
+    if not message:
+        return f"stream error event: {raw[:500]}"
+    return f"{error.get('type') or 'error'}: {message}"
+
+
+async def stream_anthropic_messages(
+    model: Model, context: Context, options: StreamOptions
+) -> AsyncIterator[AssistantMessageEvent]:
+    """Call the Messages API and yield normalized events (the ``anthropic-messages`` provider).
+
+    Contract (:data:`pi_sdk.StreamFunction`): ``start`` once the HTTP headers are in, then
+    block events, then ``done``; failures raise (:class:`pi_sdk.ProviderError` for HTTP errors,
+    with ``status``, ``retryable`` and ``retry_after_ms``) and the core turns them into the
+    terminal ``error`` event with the partial message kept.
+
+    Stream mapping (pi-spec §4.1):
+
+    * ``text`` -> text block; ``thinking`` -> thinking block whose ``thinking_signature``
+      collects the ``signature_delta`` events (which emit no event);
+    * ``redacted_thinking`` -> a thinking block reading ``[Reasoning redacted]`` (also sent as
+      its one delta) with ``redacted=True`` and the opaque ``data`` as ``thinking_signature``;
+    * ``tool_use`` -> tool call; ``input_json_delta`` fragments feed an
+      :class:`pi_sdk.IncrementalJsonParser` whose live dict *is* ``block.arguments``; with no
+      fragment at all, the block-start ``input`` is kept;
+    * server-side blocks (``server_tool_use``, ``web_search_tool_result``, ...) and any other
+      unknown block type stay out of ``content``, with their deltas; unknown event and delta
+      types are ignored (Anthropic may add them);
+    * usage from ``message_start``, then the non-null fields of ``message_delta``; cost from
+      the model's prices;
+    * ``refusal``, ``sensitive`` and unknown stop reasons, an in-stream ``error`` event, and a
+      body that ends before ``message_stop`` raise :class:`pi_sdk.ProviderError`.
+
+    Raises:
+        ProviderError: HTTP error, connection failure, in-stream error, refused or cut stream.
+        ConfigurationError: no API key and no ``options.client``; bad ``provider_options``.
+    """
+    from pi_sdk import IncrementalJsonParser
+
+    api_key = resolve_api_key(model, options)
+    client: Any = options.client
+    owned = client is None
+    if client is None:
+        if not api_key:
+            raise ConfigurationError(
+                f"No API key for provider {model.provider!r}: set ANTHROPIC_API_KEY (or "
+                "ANTHROPIC_OAUTH_TOKEN), pass StreamOptions(api_key=...) or options.client"
+            )
+        client = _build_client(model, api_key)
+    oauth = is_oauth_token(api_key) and model.provider != "github-copilot"
+    response: Any = None
+    try:
+        payload = build_request(model, context, options, oauth=oauth)
+        payload = await apply_payload_hooks(payload, model, options)
+        headers = build_headers(model, options, api_key)
+        response = await _open_stream(client, payload, headers)
+
+        out = new_assistant_message(model)
+        content = out.content
+        yield StartEvent(partial=out)
+
+        blocks: dict[int, _Open] = {}
+        vendor_stop: str | None = None
+        stop_details: Any = None
+        finished = False
+        loads = json.loads
+        async for sse in iter_sse(response.aiter_bytes()):
+            decoded: Any = loads(sse.data)
+            if not isinstance(decoded, dict):
+                raise ProviderError(f"malformed stream event: {sse.data[:200]}")
+            data = cast("dict[str, Any]", decoded)
+            kind = data.get("type")
+            if kind == "content_block_delta":
+                state = blocks.get(data["index"])
+                if state is None:
+                    continue  # a delta of a block kept out of content (server tools, ...)
+                delta = _dict(data["delta"])
+                delta_type = delta.get("type")
+                ci = state.content_index
+                if delta_type == "text_delta" and state.kind == "text":
+                    piece: str = delta["text"]
+                    state.block.text += piece
+                    yield TextDeltaEvent(content_index=ci, delta=piece, partial=out)
+                elif delta_type == "input_json_delta" and state.kind == "tool":
+                    piece = delta["partial_json"]
+                    assert state.parser is not None
+                    state.parser.feed(piece)
+                    yield ToolCallDeltaEvent(content_index=ci, delta=piece, partial=out)
+                elif delta_type == "thinking_delta" and state.kind == "thinking":
+                    piece = delta["thinking"]
+                    state.block.thinking += piece
+                    yield ThinkingDeltaEvent(content_index=ci, delta=piece, partial=out)
+                elif delta_type == "signature_delta" and state.kind == "thinking":
+                    signature: str = delta["signature"]
+                    state.block.thinking_signature = (
+                        state.block.thinking_signature or ""
+                    ) + signature
+                elif delta_type in ("text_delta", "input_json_delta", "thinking_delta"):
+                    raise ProviderError(
+                        f"stream protocol error: {delta_type} for a {state.kind} block"
+                    )
+                # Other delta types (citations_delta, ...) carry no pi content.
+            elif kind == "content_block_start":
+                vendor_block = _dict(data["content_block"])
+                block_type = vendor_block.get("type")
+                ci = len(content)
+                if block_type == "text":
+                    text = TextContent(text="")
+                    content.append(text)
+                    blocks[data["index"]] = _Open("text", ci, text)
+                    yield TextStartEvent(content_index=ci, partial=out)
+                    initial: str = vendor_block.get("text") or ""
+                    if initial:
+                        text.text = initial
+                        yield TextDeltaEvent(content_index=ci, delta=initial, partial=out)
+                elif block_type == "thinking":
+                    thinking = ThinkingContent(
+                        thinking_signature=vendor_block.get("signature") or None
+                    )
+                    content.append(thinking)
+                    blocks[data["index"]] = _Open("thinking", ci, thinking)
+                    yield ThinkingStartEvent(content_index=ci, partial=out)
+                    initial = vendor_block.get("thinking") or ""
+                    if initial:
+                        thinking.thinking = initial
+                        yield ThinkingDeltaEvent(content_index=ci, delta=initial, partial=out)
+                elif block_type == "redacted_thinking":
+                    thinking = ThinkingContent(
+                        thinking=REDACTED_THINKING_TEXT,
+                        thinking_signature=vendor_block.get("data") or "",
+                        redacted=True,
+                    )
+                    content.append(thinking)
+                    blocks[data["index"]] = _Open("thinking", ci, thinking)
+                    yield ThinkingStartEvent(content_index=ci, partial=out)
+                    yield ThinkingDeltaEvent(
+                        content_index=ci, delta=REDACTED_THINKING_TEXT, partial=out
+                    )
+                elif block_type == "tool_use":
+                    name: str = vendor_block.get("name") or ""
+                    call = ToolCall(
+                        id=vendor_block.get("id") or "",
+                        name=from_claude_code_name(name, context) if oauth else name,
+                    )
+                    state = _Open("tool", ci, call)
+                    state.parser = IncrementalJsonParser()
+                    state.start_input = _dict(vendor_block.get("input"))
+                    call.arguments = state.parser.value
+                    content.append(call)
+                    blocks[data["index"]] = state
+                    yield ToolCallStartEvent(content_index=ci, partial=out)
+                # Any other block type is server-side or unknown: not pi content.
+            elif kind == "content_block_stop":
+                state = blocks.pop(data["index"], None)
+                if state is None:
+                    continue
+                ci = state.content_index
+                if state.kind == "text":
+                    yield TextEndEvent(content_index=ci, content=state.block.text, partial=out)
+                elif state.kind == "thinking":
+                    yield ThinkingEndEvent(
+                        content_index=ci, content=state.block.thinking, partial=out
+                    )
+                else:
+                    parser = state.parser
+                    assert parser is not None
+                    parser.finish()  # value becomes the full parse, or keeps the best partial
+                    if not parser.raw.strip() and state.start_input:
+                        state.block.arguments = state.start_input
+                    yield ToolCallEndEvent(content_index=ci, tool_call=state.block, partial=out)
+            elif kind == "message_start":
+                usage = _dict(data.get("message")).get("usage")
+                _merge_usage(out, model, usage, only_present=False)
+            elif kind == "message_delta":
+                delta = _dict(data.get("delta"))
+                reason = delta.get("stop_reason")
+                if isinstance(reason, str):
+                    vendor_stop = reason
+                    stop_details = delta.get("stop_details")
+                _merge_usage(out, model, data.get("usage"), only_present=True)
+            elif kind == "message_stop":
+                finished = True
+                break
+            elif kind == "error":
+                raise ProviderError(_error_event_text(data, sse.data))
+            # ping and event types added later are ignored (Anthropic's versioning policy).
+
+        if not finished:
+            raise ProviderError("stream ended before message_stop (connection closed early?)")
+        stop: StopReason = "stop"
+        if vendor_stop is not None:
+            mapped = map_stop_reason(vendor_stop)
+            if mapped is None or mapped == "error" or mapped == "aborted":
+                raise ProviderError(_stop_error_text(vendor_stop, stop_details))
+            stop = mapped
+        if stop == "stop" and any(isinstance(b, ToolCall) for b in content):
+            stop = "toolUse"  # a reply with tool calls that ended normally (conformance rule)
+        out.stop_reason = stop
+        yield DoneEvent(reason=stop, message=out)
+    finally:
+        if response is not None:
+            await response.aclose()
+        if owned:
+            await client.close()

@@ -1,0 +1,449 @@
+"""Anthropic Messages requests: the ``POST /v1/messages`` body and headers, from pi types.
+
+pi-mono ``providers/anthropic.ts`` ``buildParams`` / ``convertMessages`` / ``createClient`` and
+``streamSimpleAnthropic`` (pi-spec §4.1, §3.3), with the deviations listed in
+``docs/providers/anthropic.md``. Pure functions: no I/O and no vendor SDK, so they can be unit
+tested and reused (e.g. by an ``on_payload`` hook author who wants to see what is sent).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Literal, cast
+from urllib.parse import urlsplit
+
+from pi_sdk import (
+    AssistantMessage,
+    ConfigurationError,
+    Context,
+    ImageContent,
+    Model,
+    ModelNotFoundError,
+    StreamOptions,
+    TextContent,
+    ThinkingContent,
+    ToolResultMessage,
+    UserMessage,
+    get_model,
+    sanitize_surrogates,
+    transform_messages,
+)
+
+__all__ = [
+    "API",
+    "MESSAGES_PATH",
+    "PROVIDER_OPTION_KEYS",
+    "REDACTED_THINKING_TEXT",
+    "build_headers",
+    "build_request",
+    "convert_messages",
+    "from_claude_code_name",
+    "is_adaptive_model",
+    "is_oauth_token",
+    "normalize_tool_call_id",
+    "recognize_request",
+]
+
+API = "anthropic-messages"
+"""The wire API id."""
+
+MESSAGES_PATH = "/v1/messages"
+"""Path of the endpoint, relative to ``Model.base_url``."""
+
+PROVIDER_OPTION_KEYS = frozenset(
+    {"thinking_enabled", "thinking_budget_tokens", "effort", "interleaved_thinking", "tool_choice"}
+)
+"""Keys of ``StreamOptions.provider_options`` this API reads (pi-mono ``AnthropicOptions``)."""
+
+REDACTED_THINKING_TEXT = "[Reasoning redacted]"
+"""The ``thinking`` text of a redacted-thinking block (pi-mono)."""
+
+_BETA_FINE_GRAINED = "fine-grained-tool-streaming-2025-05-14"
+_BETA_INTERLEAVED = "interleaved-thinking-2025-05-14"
+_OAUTH_BETAS = ("claude-code-20250219", "oauth-2025-04-20")
+_CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
+_CLAUDE_CODE_VERSION = "2.1.75"
+_CLAUDE_CODE_TOOLS = (
+    "Read Write Edit Bash Grep Glob AskUserQuestion EnterPlanMode ExitPlanMode KillShell "
+    "NotebookEdit Skill Task TaskOutput TodoWrite WebFetch WebSearch"
+).split()
+_CLAUDE_CODE_BY_LOWER = {name.lower(): name for name in _CLAUDE_CODE_TOOLS}
+_ADAPTIVE_MARKERS = ("opus-4-6", "opus-4.6", "sonnet-4-6", "sonnet-4.6")
+_DEFAULT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
+_EFFORT_BY_LEVEL = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
+_ID_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+
+_SEE_IMAGE_TEXT = "(see attached image)"
+
+
+# --- small helpers ----------------------------------------------------------------------------
+
+
+def is_adaptive_model(model: Model) -> bool:
+    """True for models that take ``thinking: {"type": "adaptive"}`` (pi-mono: Opus/Sonnet 4.6)."""
+    return any(marker in model.id for marker in _ADAPTIVE_MARKERS)
+
+
+def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMessage) -> str:
+    """Map a foreign tool-call id to one Anthropic accepts: ``[a-zA-Z0-9_-]``, at most 64 chars.
+
+    Every other character becomes ``_`` (pi-mono ``normalizeToolCallId`` for Anthropic).
+    """
+    del model, source
+    return _ID_UNSAFE.sub("_", tool_call_id)[:64]
+
+
+def is_oauth_token(api_key: str | None) -> bool:
+    """True for a Claude Code OAuth token (contains ``sk-ant-oat``), sent as a Bearer token."""
+    return api_key is not None and "sk-ant-oat" in api_key
+
+
+def _to_claude_code_name(name: str) -> str:
+    return _CLAUDE_CODE_BY_LOWER.get(name.lower(), name)
+
+
+def from_claude_code_name(name: str, context: Context) -> str:
+    """Map a tool name the model sent in OAuth mode back to the caller's tool name.
+
+    A tool in ``context.tools`` that matches case-insensitively wins; otherwise the name is
+    kept (pi-mono ``fromClaudeCodeName``).
+    """
+    lowered = name.lower()
+    for tool in context.tools or ():
+        if tool.name.lower() == lowered:
+            return tool.name
+    return name
+
+
+def _adjust_max_tokens_for_thinking(
+    base_max: int, model_max: int, level: str, budgets: Mapping[str, int] | None
+) -> tuple[int, int]:
+    """Return ``(max_tokens, thinking_budget)`` for a budget-based model (pi-spec §3.3)."""
+    level = "high" if level == "xhigh" else level
+    budget = {**_DEFAULT_BUDGETS, **(budgets or {})}[level]
+    max_tokens = min(base_max + budget, model_max)
+    if max_tokens <= budget:
+        budget = max(0, max_tokens - 1024)
+    return max_tokens, budget
+
+
+# --- request ----------------------------------------------------------------------------------
+
+
+def _cache_control(model: Model, options: StreamOptions) -> dict[str, Any] | None:
+    retention = options.resolved_cache_retention()
+    if retention == "none":
+        return None
+    control: dict[str, Any] = {"type": "ephemeral"}
+    if retention == "long" and "api.anthropic.com" in model.base_url:
+        control["ttl"] = "1h"
+    return control
+
+
+def _image_block(image: ImageContent) -> dict[str, Any]:
+    return {
+        "type": "image",
+        "source": {"type": "base64", "media_type": image.mime_type, "data": image.data},
+    }
+
+
+def _user_content(message: UserMessage, model: Model) -> str | list[dict[str, Any]] | None:
+    if isinstance(message.content, str):
+        return sanitize_surrogates(message.content) if message.content.strip() else None
+    blocks: list[dict[str, Any]] = []
+    for block in message.content:
+        if isinstance(block, TextContent):
+            if block.text.strip():
+                blocks.append({"type": "text", "text": sanitize_surrogates(block.text)})
+        elif "image" in model.input:
+            blocks.append(_image_block(block))
+    return blocks or None
+
+
+def _assistant_content(message: AssistantMessage, oauth: bool) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    for block in message.content:
+        if isinstance(block, TextContent):
+            if block.text.strip():
+                blocks.append({"type": "text", "text": sanitize_surrogates(block.text)})
+        elif isinstance(block, ThinkingContent):
+            if block.redacted:
+                blocks.append({"type": "redacted_thinking", "data": block.thinking_signature or ""})
+            elif not block.thinking.strip():
+                continue
+            elif not (block.thinking_signature or "").strip():
+                # Unsigned thinking (e.g. from an aborted stream) is replayed as plain text,
+                # without tags, so the model does not start imitating them (pi-mono).
+                blocks.append({"type": "text", "text": sanitize_surrogates(block.thinking)})
+            else:
+                blocks.append(
+                    {
+                        "type": "thinking",
+                        "thinking": sanitize_surrogates(block.thinking),
+                        "signature": block.thinking_signature,
+                    }
+                )
+        else:
+            blocks.append(
+                {
+                    "type": "tool_use",
+                    "id": block.id,
+                    "name": _to_claude_code_name(block.name) if oauth else block.name,
+                    "input": block.arguments,
+                }
+            )
+    return blocks
+
+
+def _tool_result_block(message: ToolResultMessage) -> dict[str, Any]:
+    texts = [b.text for b in message.content if isinstance(b, TextContent)]
+    images = [b for b in message.content if isinstance(b, ImageContent)]
+    content: str | list[dict[str, Any]]
+    if not images:
+        content = sanitize_surrogates("\n".join(texts))
+    else:
+        parts: list[dict[str, Any]] = []
+        if not texts:
+            parts.append({"type": "text", "text": _SEE_IMAGE_TEXT})
+        for block in message.content:
+            if isinstance(block, TextContent):
+                parts.append({"type": "text", "text": sanitize_surrogates(block.text)})
+            else:
+                parts.append(_image_block(block))
+        content = parts
+    return {
+        "type": "tool_result",
+        "tool_use_id": message.tool_call_id,
+        "content": content,
+        "is_error": message.is_error,
+    }
+
+
+def convert_messages(
+    context: Context,
+    model: Model,
+    *,
+    oauth: bool = False,
+    cache_control: dict[str, Any] | None = None,
+    foreign_reasoning: Literal["drop", "text", "tagged"] = "text",
+) -> list[dict[str, Any]]:
+    """Convert pi messages to Anthropic ``messages`` (pi-mono ``convertMessages``).
+
+    :func:`pi_sdk.transform_messages` runs first with :func:`normalize_tool_call_id`. Blank
+    text and thinking are dropped, images are dropped for text-only models (not in tool
+    results), unsigned thinking becomes plain text, consecutive tool results merge into one
+    user message, and with ``cache_control`` the last block of a final user message gets it.
+
+    Returns:
+        A list of ``{"role": "user" | "assistant", "content": ...}`` dicts.
+    """
+    history = transform_messages(
+        context.messages,
+        model,
+        normalize_tool_call_id=normalize_tool_call_id,
+        foreign_reasoning=foreign_reasoning,
+    )
+    out: list[dict[str, Any]] = []
+    index = 0
+    while index < len(history):
+        message = history[index]
+        index += 1
+        if isinstance(message, UserMessage):
+            content = _user_content(message, model)
+            if content is not None:
+                out.append({"role": "user", "content": content})
+        elif isinstance(message, AssistantMessage):
+            blocks = _assistant_content(message, oauth)
+            if blocks:
+                out.append({"role": "assistant", "content": blocks})
+        else:
+            results = [_tool_result_block(message)]
+            while index < len(history) and isinstance(history[index], ToolResultMessage):
+                following = history[index]
+                assert isinstance(following, ToolResultMessage)
+                results.append(_tool_result_block(following))
+                index += 1
+            out.append({"role": "user", "content": results})
+    if cache_control is not None and out and out[-1]["role"] == "user":
+        last = out[-1]
+        last_content: str | list[dict[str, Any]] = last["content"]
+        if isinstance(last_content, str):
+            last_content = [{"type": "text", "text": last_content}]
+            last["content"] = last_content
+        last_content[-1]["cache_control"] = dict(cache_control)
+    return out
+
+
+def _provider_options(options: StreamOptions) -> dict[str, Any]:
+    unknown = sorted(set(options.provider_options) - PROVIDER_OPTION_KEYS)
+    if unknown:
+        raise ConfigurationError(
+            f"unknown anthropic-messages provider_options {unknown}; "
+            f"known: {sorted(PROVIDER_OPTION_KEYS)}"
+        )
+    return options.provider_options
+
+
+def build_request(
+    model: Model, context: Context, options: StreamOptions, *, oauth: bool = False
+) -> dict[str, Any]:
+    """Build the ``POST /v1/messages`` body (pi-mono ``buildParams`` + ``streamSimpleAnthropic``).
+
+    Args:
+        model: Target model (``id``, ``max_tokens``, ``reasoning``, ``input``, ``base_url``).
+        context: System prompt, messages and tools.
+        options: ``max_tokens`` (default ``min(model.max_tokens, 32000)``), ``reasoning``
+            (unified level; thinking off when ``None``), ``thinking_budgets``, ``temperature``
+            (sent only while thinking is off), ``cache_retention``, ``metadata`` (``user_id``),
+            and ``provider_options``: ``thinking_enabled``, ``thinking_budget_tokens``,
+            ``effort`` (``low``/``medium``/``high``/``max``), ``interleaved_thinking``,
+            ``tool_choice`` (``"auto"``/``"any"``/``"none"`` or ``{"type": "tool", "name"}``).
+            Explicit provider options win over what ``reasoning`` implies.
+        oauth: Claude Code OAuth mode (identity system block, canonical tool-name casing).
+
+    Returns:
+        The JSON body, with ``"stream": true``.
+
+    Raises:
+        ConfigurationError: an unknown ``provider_options`` key.
+    """
+    extra = _provider_options(options)
+    adaptive = is_adaptive_model(model)
+    max_tokens = options.max_tokens or min(model.max_tokens, 32_000)
+    thinking_enabled = False
+    budget: int | None = None
+    effort: str | None = None
+    level = options.reasoning
+    if level is not None and model.reasoning:
+        thinking_enabled = True
+        if adaptive:
+            effort = (
+                "max"
+                if level == "xhigh" and "opus" in model.id
+                else _EFFORT_BY_LEVEL.get(level, "high")
+            )
+        else:
+            max_tokens, budget = _adjust_max_tokens_for_thinking(
+                max_tokens, model.max_tokens, level, options.thinking_budgets
+            )
+    if "thinking_enabled" in extra:
+        thinking_enabled = bool(extra["thinking_enabled"])
+    budget = extra.get("thinking_budget_tokens", budget)
+    effort = extra.get("effort", effort)
+
+    cache_control = _cache_control(model, options)
+    payload: dict[str, Any] = {"model": model.id, "max_tokens": max_tokens, "stream": True}
+    system: list[dict[str, Any]] = []
+    if oauth:
+        system.append({"type": "text", "text": _CLAUDE_CODE_IDENTITY})
+    if context.system_prompt:
+        system.append({"type": "text", "text": sanitize_surrogates(context.system_prompt)})
+    if system:
+        if cache_control is not None:
+            for block in system:
+                block["cache_control"] = dict(cache_control)
+        payload["system"] = system
+    payload["messages"] = convert_messages(
+        context,
+        model,
+        oauth=oauth,
+        cache_control=cache_control,
+        foreign_reasoning=options.foreign_reasoning,
+    )
+    if options.temperature is not None and not thinking_enabled:
+        payload["temperature"] = options.temperature
+    if context.tools is not None:
+        payload["tools"] = [
+            {
+                "name": _to_claude_code_name(tool.name) if oauth else tool.name,
+                "description": tool.description,
+                "input_schema": {
+                    "type": "object",
+                    "properties": tool.parameters.get("properties") or {},
+                    "required": tool.parameters.get("required") or [],
+                },
+            }
+            for tool in context.tools
+        ]
+    if thinking_enabled and model.reasoning:
+        if adaptive:
+            payload["thinking"] = {"type": "adaptive"}
+            if effort:
+                payload["output_config"] = {"effort": effort}
+        else:
+            payload["thinking"] = {"type": "enabled", "budget_tokens": budget or 1024}
+    user_id = (options.metadata or {}).get("user_id")
+    if isinstance(user_id, str):
+        payload["metadata"] = {"user_id": user_id}
+    tool_choice = extra.get("tool_choice")
+    if isinstance(tool_choice, str):
+        payload["tool_choice"] = {"type": tool_choice}
+    elif tool_choice is not None:
+        payload["tool_choice"] = tool_choice
+    return payload
+
+
+def build_headers(model: Model, options: StreamOptions, api_key: str | None) -> dict[str, str]:
+    """Return the per-request HTTP headers: betas, OAuth/Copilot extras, model and call headers.
+
+    Merge order (later wins): defaults, ``model.headers``, ``options.headers`` (pi-mono
+    ``createClient``). Auth headers are the SDK's job and never appear here.
+    """
+    interleaved = bool(options.provider_options.get("interleaved_thinking", True))
+    needs_interleaved = interleaved and not is_adaptive_model(model)
+    betas: list[str] = []
+    headers: dict[str, str] = {}
+    if model.provider == "github-copilot":
+        headers["accept"] = "application/json"
+        headers["anthropic-dangerous-direct-browser-access"] = "true"
+    elif is_oauth_token(api_key):
+        betas.extend(_OAUTH_BETAS)
+        betas.append(_BETA_FINE_GRAINED)
+        headers["accept"] = "application/json"
+        headers["anthropic-dangerous-direct-browser-access"] = "true"
+        headers["user-agent"] = f"claude-cli/{_CLAUDE_CODE_VERSION}"
+        headers["x-app"] = "cli"
+    else:
+        betas.append(_BETA_FINE_GRAINED)
+    if needs_interleaved:
+        betas.append(_BETA_INTERLEAVED)
+    if betas:
+        headers["anthropic-beta"] = ",".join(betas)
+    headers.update(model.headers or {})
+    headers.update(options.headers or {})
+    return headers
+
+
+# --- recorded requests ------------------------------------------------------------------------
+
+
+def recognize_request(method: str, uri: str, body: Any) -> Model | None:
+    """Return the model that sent a recorded ``POST .../v1/messages`` request, else ``None``.
+
+    Used by ``pi-sdk replay``: the model id comes from the body, ``base_url`` is the URI up to
+    ``/v1/messages`` (query dropped), and catalog data (prices, limits) is used when the id is
+    a registered ``anthropic`` model.
+    """
+    if method.upper() != "POST":
+        return None
+    parts = urlsplit(uri)
+    if not parts.path.endswith(MESSAGES_PATH) or not isinstance(body, dict):
+        return None
+    model_id: Any = cast("dict[str, Any]", body).get("model")
+    if not isinstance(model_id, str) or not model_id:
+        return None
+    base_url = f"{parts.scheme}://{parts.netloc}{parts.path[: -len(MESSAGES_PATH)]}"
+    try:
+        known = get_model("anthropic", model_id)
+    except ModelNotFoundError:
+        return Model(
+            id=model_id,
+            name=model_id,
+            api=API,
+            provider="anthropic",
+            base_url=base_url,
+            reasoning=True,
+            input=["text", "image"],
+        )
+    return known.model_copy(update={"base_url": base_url})
