@@ -84,13 +84,10 @@ async def apply_payload_hooks(
     Each hook may mutate the payload in place or return a replacement; async hooks are awaited.
     Providers call this just before sending (pi-mono ``onPayload``).
     """
-    from .plugins import get_plugin_manager
+    from .plugins import call_hook_implementation, hook_implementations
 
-    hook = get_plugin_manager().hook.on_payload
-    for impl in reversed(hook.get_hookimpls()):  # registration order
-        result = impl.function(payload=payload, model=model)
-        if inspect.isawaitable(result):
-            result = await result
+    for impl in hook_implementations("on_payload"):  # plugin order (see pi_sdk.plugins)
+        result = await call_hook_implementation(impl, payload=payload, model=model)
         if isinstance(result, dict):
             payload = result  # pyright: ignore[reportUnknownVariableType]
     if options.on_payload is not None:

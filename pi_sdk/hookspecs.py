@@ -1,93 +1,208 @@
-"""The plugin contract: pluggy hook specifications (the plugin reference).
+"""The plugin contract: pluggy hook specifications. This module is the plugin reference.
 
-Plugins are distributions with an entry point in the ``pi_sdk`` group whose module defines
-functions marked ``@pi_sdk.hookimpl`` with these names. Every hook is called with keyword
-arguments only; an implementation may accept any subset of them (pluggy), so specs can grow.
+A plugin is a module (or any object) with functions marked ``@pi_sdk.hookimpl`` and named after
+the hooks below, published through an entry point in the ``pi_sdk`` group (see
+:mod:`pi_sdk.plugins`)::
+
+    import pi_sdk
+
+    @pi_sdk.hookimpl
+    def get_api_key(provider):
+        return os.environ.get("ECHO_API_KEY") if provider == "echo" else None
+
+Rules common to every hook:
+
+* **Keyword arguments only.** pi-sdk calls every hook with keyword arguments. An implementation
+  declares the parameters it wants, by name, as plain parameters: any subset of the spec's, in
+  any order (pluggy's opt-in arguments), so a spec can gain arguments without breaking plugins.
+  Keyword-only parameters (after ``*``) are rejected at registration: pluggy never passes them.
+* **Plugin order.** Where several plugins answer, they run in pluggy's call order:
+  ``@hookimpl(tryfirst=True)`` implementations first, then the others from the most recently
+  registered plugin to the earliest, then ``trylast=True`` ones (entry-point plugins register in
+  alphabetical order of entry-point name). Pin a position with ``tryfirst`` / ``trylast``.
+* **Sync or async.** ``on_payload``, ``before_tool_call`` and ``after_tool_call`` may be
+  ``async def``: pi-sdk awaits any awaitable an implementation returns. The registration hooks
+  and ``get_api_key`` run synchronously and must be plain ``def`` (rejected otherwise).
+* **Unknown names are errors.** An implementation whose name matches no hook here is rejected
+  when the plugin loads (with a did-you-mean), unless marked ``@hookimpl(optionalhook=True)``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 if TYPE_CHECKING:
+    from .abort import AbortSignal
+    from .agent_types import (
+        AfterToolCallContext,
+        AfterToolCallResult,
+        BeforeToolCallContext,
+        BeforeToolCallResult,
+    )
     from .types import Model
 
-__all__ = ["hookimpl", "hookspec"]
+__all__ = [
+    "after_tool_call",
+    "before_tool_call",
+    "get_api_key",
+    "hookimpl",
+    "hookspec",
+    "on_payload",
+    "register_api_providers",
+    "register_message_types",
+    "register_models",
+]
 
 hookspec = pluggy.HookspecMarker("pi_sdk")
+"""Marks a hook specification (pi-sdk's own use)."""
 hookimpl = pluggy.HookimplMarker("pi_sdk")
+"""Marks a hook implementation in a plugin; re-exported as ``pi_sdk.hookimpl``."""
 
 
 @hookspec
 def register_api_providers(register: Callable[..., None]) -> None:
-    """Register wire-API implementations.
+    """Register wire-API implementations (pi-mono ``registerApiProvider``).
 
-    Call ``register(ApiProvider(api=..., stream=...))`` once per API the plugin implements.
-    A second provider for the same ``api`` is rejected unless ``register(provider, replace=True)``.
-    The provider's ``stream`` must import its vendor SDK lazily (importing ``pi_sdk`` and the
-    plugin's top-level module must stay cheap).
+    Called once per plugin manager, on the first registry access (``pi_sdk.stream``,
+    ``pi_sdk.get_api_provider``, ...), never at import.
+
+    Args:
+        register: ``register(provider: pi_sdk.ApiProvider, *, replace: bool = False)``; call it
+            once per API the plugin implements. ``provider.api`` is the key (e.g.
+            ``"anthropic-messages"``); one API can serve many providers' models.
+
+    Raises:
+        ConfigurationError: (from ``register``) another plugin already serves that ``api`` and
+            ``replace`` is false. pi-mono overwrites silently; pi-sdk refuses so a clash is
+            visible.
+
+    The provider's ``stream`` function must import its vendor SDK lazily (inside the function):
+    importing ``pi_sdk`` and the plugin's top-level module must stay cheap.
     """
 
 
 @hookspec
 def register_models(register: Callable[..., None]) -> None:
-    """Register catalog models: call ``register(model)`` with a :class:`pi_sdk.Model` each.
+    """Register catalog models (pi-mono ``models.generated.ts``).
 
-    Models are keyed by ``(provider, id)``; a later registration of the same key replaces the
-    earlier one only with ``register(model, replace=True)``.
+    Called once per plugin manager, on the first registry access.
+
+    Args:
+        register: ``register(model: pi_sdk.Model, *, replace: bool = True)``. Models are keyed
+            by ``(model.provider, model.id)``; a later registration of the same key replaces the
+            earlier one unless ``replace=False`` (then ``ConfigurationError``).
     """
 
 
 @hookspec(firstresult=True)
 def get_api_key(provider: str) -> str | None:
-    """Return the API key for ``provider`` (e.g. from the environment), or ``None``.
+    """Return the API key for ``provider`` (e.g. ``"anthropic"``), or ``None`` if unknown.
 
-    The first non-``None`` answer wins. An explicit ``StreamOptions.api_key`` always wins over
-    every plugin.
+    Combination: the first non-``None`` answer in plugin order wins and the rest are not
+    called (pluggy ``firstresult``). An explicit ``StreamOptions.api_key`` always wins over every
+    plugin. Each provider package answers for its own environment variables, so the core names
+    no vendor (pi-mono ``getEnvApiKey``). Must be a plain ``def``; never log the key.
+
+    Args:
+        provider: The model's ``provider`` field.
+
+    Returns:
+        The key, or ``None`` to let the next plugin answer.
     """
 
 
 @hookspec
-def on_payload(payload: dict[str, Any], model: Model) -> dict[str, Any] | None:
-    """Inspect or change the request body just before it is sent.
+def on_payload(
+    payload: dict[str, Any], model: Model
+) -> dict[str, Any] | None | Awaitable[dict[str, Any] | None]:
+    """Inspect or change a request body just before a provider sends it (pi-mono ``onPayload``).
 
-    Mutate ``payload`` in place or return a replacement dict; plugins run in registration
-    order, each seeing the previous one's result, then ``StreamOptions.on_payload`` runs last.
-    An implementation may be ``async def``; its awaitable is awaited.
+    Combination: implementations run one after another in plugin order, each seeing the payload
+    the previous one left: mutate ``payload`` in place, or return a replacement dict (``None``
+    keeps it). ``StreamOptions.on_payload`` runs last. May be ``async def``.
+
+    Args:
+        payload: The vendor request body (JSON-ready dict), API key not included.
+        model: The model being called.
+
+    Returns:
+        ``None`` or a replacement payload (or an awaitable of either).
     """
 
 
 @hookspec
-def before_tool_call(context: Any) -> Any:
-    """Inspect a validated tool call before it runs; may block it.
+def before_tool_call(
+    context: BeforeToolCallContext, signal: AbortSignal | None
+) -> BeforeToolCallResult | None | Awaitable[BeforeToolCallResult | None]:
+    """Inspect a validated tool call before it runs; may block it (pi-mono ``beforeToolCall``).
 
-    ``context`` is a :class:`pi_sdk.BeforeToolCallContext`. Return ``None`` to allow, or a
-    :class:`pi_sdk.BeforeToolCallResult` with ``block=True`` and a ``reason``. Any blocking answer
-    wins, with its reason (the first in plugin order); the call becomes an error tool result the
-    model can read. An implementation may be ``async def``.
+    Called by the agent loop for every tool call whose tool exists and whose arguments
+    validated, before the Agent's own ``before_tool_call`` callable. May be ``async def``.
+
+    Combination: implementations run in plugin order and **any block wins**: the first answer
+    with ``block=True`` stops the others from running, and its ``reason`` (default "Tool
+    execution was blocked") becomes the text of the error tool result the model reads; the tool
+    does not run and ``after_tool_call`` is not called. An implementation that raises blocks the
+    call too (fail closed), with a reason naming the plugin and the error.
+
+    Args:
+        context: A :class:`pi_sdk.BeforeToolCallContext`: ``assistant_message`` (the message
+            holding the call), ``tool_call`` (the raw block), ``args`` (validated arguments),
+            ``context`` (the agent context: system prompt, messages, tools).
+        signal: The run's abort signal (honour it in anything slow, e.g. asking a human).
+
+    Returns:
+        ``None`` to allow, or a :class:`pi_sdk.BeforeToolCallResult` (or an awaitable of either).
     """
 
 
 @hookspec
-def after_tool_call(context: Any) -> Any:
-    """Inspect or change a tool result after it ran.
+def after_tool_call(
+    context: AfterToolCallContext, signal: AbortSignal | None
+) -> AfterToolCallResult | None | Awaitable[AfterToolCallResult | None]:
+    """Inspect or change a tool result after the tool ran (pi-mono ``afterToolCall``).
 
-    ``context`` is a :class:`pi_sdk.AfterToolCallContext`. Return ``None`` to keep the result, or
-    a :class:`pi_sdk.AfterToolCallResult` whose set fields (``content``, ``details``,
-    ``is_error``, ``terminate``) replace the result's. Answers apply in plugin order, each on top
-    of the previous. An implementation may be ``async def``.
+    Called by the agent loop for every executed tool call (blocked, unknown or invalid calls
+    never ran and are not passed here), before the Agent's own ``after_tool_call`` callable.
+    May be ``async def``.
+
+    Combination: **changes apply in plugin order**. Each field of the returned
+    :class:`pi_sdk.AfterToolCallResult` that is not ``None`` (``content``, ``details``,
+    ``is_error``, ``terminate``) replaces the current value (a replacement, not a merge), and
+    the next implementation's ``context`` already shows the result so far. ``None`` keeps the
+    result. An exception propagates (pi-mono behaviour) with a note naming the plugin; the Agent
+    records it as an error assistant message.
+
+    Args:
+        context: A :class:`pi_sdk.AfterToolCallContext`: the fields of
+            :class:`pi_sdk.BeforeToolCallContext` plus ``result`` (the tool's result so far)
+            and ``is_error``.
+        signal: The run's abort signal.
+
+    Returns:
+        ``None`` or a :class:`pi_sdk.AfterToolCallResult` (or an awaitable of either).
     """
 
 
 @hookspec
 def register_message_types(register: Callable[..., None]) -> None:
-    """Register custom agent message types.
+    """Register custom agent message types with their ``convert_to_llm`` mapping.
 
-    Call ``register(message_type, convert_to_llm)`` where ``message_type`` is a pydantic model
-    with a ``role`` ``Literal`` field other than ``user``/``assistant``/``toolResult`` and
-    ``convert_to_llm(message) -> list[Message]`` maps one such message to what the model sees
-    (an empty list hides it from the model). The transcript keeps the custom type.
+    A custom message lives in the agent transcript as its own type (and in session JSON, where
+    its ``role`` selects the type on load); the model sees only what ``convert_to_llm`` makes
+    of it. Use it for e.g. a bash-execution record or a compaction summary shown to the model as
+    a user message. Called when the plugin is registered into the active plugin manager (or
+    when its manager becomes active); the types leave the registry with the plugin.
+
+    Args:
+        register: ``register(message_type, convert_to_llm)``. ``message_type`` is a pydantic
+            model with a ``role: Literal["<your-role>"]`` field (a role other than ``user``,
+            ``assistant``, ``toolResult``; pick a distinctive one, e.g. ``"bashExecution"``).
+            ``convert_to_llm(message) -> list[pi_sdk.Message]`` maps one such message to what
+            the model sees; an empty list hides it. It must not raise. Registering the same
+            pair twice is a no-op; another type for a taken role raises
+            ``ConfigurationError``.
     """
