@@ -48,6 +48,7 @@ from pi_sdk import (
     iter_sse,
     new_assistant_message,
     resolve_api_key,
+    signature_origin,
 )
 
 from .request import (
@@ -293,14 +294,17 @@ async def stream_anthropic_messages(
             )
         client = _build_client(model, api_key)
     oauth = is_oauth_token(api_key) and model.provider != "github-copilot"
+    # A caller's client may point elsewhere than model.base_url: signatures are tied to it.
+    base_url = None if owned else str(getattr(client, "base_url", "") or "") or None
+    origin = None if base_url is None else signature_origin(model, base_url)
     response: Any = None
     try:
-        payload = build_request(model, context, options, oauth=oauth)
+        payload = build_request(model, context, options, oauth=oauth, origin=origin)
         payload = await apply_payload_hooks(payload, model, options)
         headers = build_headers(model, options, api_key)
         response = await _open_stream(client, payload, headers)
 
-        out = new_assistant_message(model)
+        out = new_assistant_message(model, base_url=base_url)
         content = out.content
         yield StartEvent(partial=out)
 

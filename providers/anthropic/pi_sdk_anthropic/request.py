@@ -8,15 +8,15 @@ tested and reused (e.g. by an ``on_payload`` hook author who wants to see what i
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from typing import Any, Literal, cast
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from pi_sdk import (
     AssistantMessage,
     ConfigurationError,
     Context,
+    ForeignReasoning,
     ImageContent,
     Model,
     ModelNotFoundError,
@@ -41,7 +41,6 @@ __all__ = [
     "from_claude_code_name",
     "is_adaptive_model",
     "is_oauth_token",
-    "normalize_tool_call_id",
     "recognize_request",
 ]
 
@@ -72,7 +71,6 @@ _CLAUDE_CODE_BY_LOWER = {name.lower(): name for name in _CLAUDE_CODE_TOOLS}
 _ADAPTIVE_MARKERS = ("opus-4-6", "opus-4.6", "sonnet-4-6", "sonnet-4.6")
 _DEFAULT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
 _EFFORT_BY_LEVEL = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
-_ID_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
 
 _SEE_IMAGE_TEXT = "(see attached image)"
 
@@ -83,15 +81,6 @@ _SEE_IMAGE_TEXT = "(see attached image)"
 def is_adaptive_model(model: Model) -> bool:
     """True for models that take ``thinking: {"type": "adaptive"}`` (pi-mono: Opus/Sonnet 4.6)."""
     return any(marker in model.id for marker in _ADAPTIVE_MARKERS)
-
-
-def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMessage) -> str:
-    """Map a foreign tool-call id to one Anthropic accepts: ``[a-zA-Z0-9_-]``, at most 64 chars.
-
-    Every other character becomes ``_`` (pi-mono ``normalizeToolCallId`` for Anthropic).
-    """
-    del model, source
-    return _ID_UNSAFE.sub("_", tool_call_id)[:64]
 
 
 def is_oauth_token(api_key: str | None) -> bool:
@@ -148,7 +137,7 @@ def _image_block(image: ImageContent) -> dict[str, Any]:
     }
 
 
-def _user_content(message: UserMessage, model: Model) -> str | list[dict[str, Any]] | None:
+def _user_content(message: UserMessage) -> str | list[dict[str, Any]] | None:
     if isinstance(message.content, str):
         return sanitize_surrogates(message.content) if message.content.strip() else None
     blocks: list[dict[str, Any]] = []
@@ -156,7 +145,7 @@ def _user_content(message: UserMessage, model: Model) -> str | list[dict[str, An
         if isinstance(block, TextContent):
             if block.text.strip():
                 blocks.append({"type": "text", "text": sanitize_surrogates(block.text)})
-        elif "image" in model.input:
+        else:
             blocks.append(_image_block(block))
     return blocks or None
 
@@ -226,23 +215,23 @@ def convert_messages(
     *,
     oauth: bool = False,
     cache_control: dict[str, Any] | None = None,
-    foreign_reasoning: Literal["drop", "text", "tagged"] = "text",
+    foreign_reasoning: ForeignReasoning = "text",
+    origin: str | None = None,
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Anthropic ``messages`` (pi-mono ``convertMessages``).
 
-    :func:`pi_sdk.transform_messages` runs first with :func:`normalize_tool_call_id`. Blank
-    text and thinking are dropped, images are dropped for text-only models (not in tool
-    results), unsigned thinking becomes plain text, consecutive tool results merge into one
-    user message, and with ``cache_control`` the last block of a final user message gets it.
+    :func:`pi_sdk.transform_messages` runs first (Anthropic tool-call ids, foreign thinking per
+    ``foreign_reasoning``, images for text-only models, orphaned tool calls; ``origin`` is where
+    the request goes, see :func:`pi_sdk.signature_origin`). Then blank text and thinking are
+    dropped, unsigned thinking becomes plain text, redacted thinking goes back as
+    ``redacted_thinking``, consecutive tool results merge into one user message, and with
+    ``cache_control`` the last block of a final user message gets it.
 
     Returns:
         A list of ``{"role": "user" | "assistant", "content": ...}`` dicts.
     """
     history = transform_messages(
-        context.messages,
-        model,
-        normalize_tool_call_id=normalize_tool_call_id,
-        foreign_reasoning=foreign_reasoning,
+        context.messages, model, foreign_reasoning=foreign_reasoning, origin=origin
     )
     out: list[dict[str, Any]] = []
     index = 0
@@ -250,7 +239,7 @@ def convert_messages(
         message = history[index]
         index += 1
         if isinstance(message, UserMessage):
-            content = _user_content(message, model)
+            content = _user_content(message)
             if content is not None:
                 out.append({"role": "user", "content": content})
         elif isinstance(message, AssistantMessage):
@@ -286,7 +275,12 @@ def _provider_options(options: StreamOptions) -> dict[str, Any]:
 
 
 def build_request(
-    model: Model, context: Context, options: StreamOptions, *, oauth: bool = False
+    model: Model,
+    context: Context,
+    options: StreamOptions,
+    *,
+    oauth: bool = False,
+    origin: str | None = None,
 ) -> dict[str, Any]:
     """Build the ``POST /v1/messages`` body (pi-mono ``buildParams`` + ``streamSimpleAnthropic``).
 
@@ -301,6 +295,8 @@ def build_request(
             ``tool_choice`` (``"auto"``/``"any"``/``"none"`` or ``{"type": "tool", "name"}``).
             Explicit provider options win over what ``reasoning`` implies.
         oauth: Claude Code OAuth mode (identity system block, canonical tool-name casing).
+        origin: Where the request goes (:func:`pi_sdk.signature_origin`), when that is not
+            ``model.base_url``.
 
     Returns:
         The JSON body, with ``"stream": true``.
@@ -350,6 +346,7 @@ def build_request(
         oauth=oauth,
         cache_control=cache_control,
         foreign_reasoning=options.foreign_reasoning,
+        origin=origin,
     )
     if options.temperature is not None and not thinking_enabled:
         payload["temperature"] = options.temperature
