@@ -79,6 +79,7 @@ from .unicode import sanitize_surrogates
 
 if TYPE_CHECKING:
     from .partial_json import IncrementalJsonParser, parse_partial_json
+    from .session import load_session, save_session
 
 
 def __getattr__(name: str) -> Any:
@@ -87,6 +88,10 @@ def __getattr__(name: str) -> Any:
         from . import partial_json
 
         return getattr(partial_json, name)
+    if name in ("load_session", "save_session"):  # session files: loaded on first use
+        from . import session
+
+        return getattr(session, name)
     raise AttributeError(f"module 'pi_sdk' has no attribute {name!r}")
 
 __all__ = [
@@ -154,6 +159,7 @@ __all__ = [
     "is_same_source",
     "iter_sse",
     "load_models_json",
+    "load_session",
     "new_assistant_message",
     "now_ms",
     "parse_partial_json",
@@ -161,6 +167,7 @@ __all__ = [
     "register_model",
     "resolve_api_key",
     "sanitize_surrogates",
+    "save_session",
     "signature_origin",
     "stream",
     "transform_messages",

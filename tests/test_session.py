@@ -1,0 +1,253 @@
+"""Session files: exact round trip, custom messages, all-or-nothing loading, atomic saving."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+from pydantic import BaseModel
+
+from pi_sdk import (
+    AssistantMessage,
+    ImageContent,
+    SessionFileError,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
+from pi_sdk.session import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    dumps_session,
+    load_session,
+    loads_session,
+    save_session,
+)
+
+REASONING_ITEM = json.dumps(
+    {
+        "type": "reasoning",
+        "id": "rs_68c1",
+        "summary": [{"type": "summary_text", "text": "Plan"}],
+        "encrypted_content": "gAAAAABo" + "x" * 200,
+    }
+)
+
+
+def rich_transcript() -> list[Any]:
+    """Every opaque field a provider or a plugin may store."""
+    usage = Usage(input=12, output=34, cache_read=5, cache_write=6, total_tokens=57)
+    usage.cost.total = 0.1 + 0.2  # a float that must survive bit for bit
+    return [
+        UserMessage(
+            content=[
+                TextContent(text="héllo \u2028 line-sep, emoji 😀, lone \ud83d"),
+                ImageContent(data="iVBORw0KGgo=", mime_type="image/png"),
+            ],
+            timestamp=1_733_000_000_000,
+        ),
+        AssistantMessage(
+            api="anthropic-messages",
+            provider="anthropic",
+            model="claude-sonnet-4-5",
+            signature_origin="anthropic-messages@https://api.anthropic.com",
+            content=[
+                ThinkingContent(thinking="think", thinking_signature="EqQBCkYIBxgCKkA="),
+                ThinkingContent(
+                    thinking="[Reasoning redacted]", thinking_signature="opaque", redacted=True
+                ),
+                TextContent(text="calling", text_signature='{"v":1,"id":"msg_1"}'),
+                ToolCall(
+                    id="toolu_01",
+                    name="get_weather",
+                    arguments={"city": "Paris", "nested": {"list": [1, 2.5, None, True]}},
+                    thought_signature="c2lnbmF0dXJl",
+                ),
+            ],
+            usage=usage,
+            stop_reason="toolUse",
+            timestamp=1_733_000_000_001,
+        ),
+        ToolResultMessage(
+            tool_call_id="toolu_01",
+            tool_name="get_weather",
+            content=[TextContent(text="sunny")],
+            details={"raw": {"temp": 21.5}, "units": ["C"]},
+            timestamp=1_733_000_000_002,
+        ),
+        AssistantMessage.model_validate(
+            {
+                "role": "assistant",
+                "api": "openai-responses",
+                "provider": "openai",
+                "model": "gpt-5",
+                "content": [
+                    {"type": "thinking", "thinking": "", "thinkingSignature": REASONING_ITEM},
+                    {
+                        "type": "toolCall",
+                        "id": "call_1|fc_2",
+                        "name": "f",
+                        "arguments": {},
+                        "partialJson": "{}",
+                        "vendorBlockField": [1],
+                    },
+                ],
+                "stopReason": "toolUse",
+                "timestamp": 1_733_000_000_003,
+                "futurePiMonoField": {"kept": True},
+            }
+        ),
+    ]
+
+
+def test_exact_round_trip_of_every_opaque_field(tmp_path: Path) -> None:
+    messages = rich_transcript()
+    path = tmp_path / "s.jsonl"
+    save_session(path, messages, metadata={"model": {"provider": "anthropic", "id": "x"}})
+    loaded = load_session(path)
+    assert loaded.messages == messages
+    assert [type(m) for m in loaded.messages] == [type(m) for m in messages]
+    assert loaded.metadata == {"model": {"provider": "anthropic", "id": "x"}}
+    assert loaded.version == FORMAT_VERSION
+    # byte-stable: saving what was loaded writes the same file
+    again = tmp_path / "again.jsonl"
+    save_session(again, loaded.messages, metadata=loaded.metadata)
+    assert again.read_bytes() == path.read_bytes()
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert json.loads(lines[0]) == {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "metadata": {"model": {"provider": "anthropic", "id": "x"}},
+    }
+    assert len([line for line in lines if line]) == 1 + len(messages)
+    # pi-mono's JSON shape on each line
+    assistant_line = json.loads(lines[2])
+    assert assistant_line["stopReason"] == "toolUse"
+    assert assistant_line["content"][3]["type"] == "toolCall"
+    assert json.loads(lines[4])["futurePiMonoField"] == {"kept": True}
+
+
+def test_lone_surrogate_escaped_other_text_readable(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    save_session(path, [UserMessage(content="é \ud800"), UserMessage(content="plain é")])
+    raw = path.read_bytes()
+    raw.decode("utf-8")  # valid UTF-8 even with a lone surrogate inside
+    assert "plain é".encode() in raw
+    assert load_session(path).messages[0].content == "é \ud800"
+
+
+class Note(BaseModel):
+    role: Literal["note"] = "note"
+    text: str
+    timestamp: int = 0
+
+
+def test_custom_messages_registered_and_unregistered(tmp_path: Path) -> None:
+    messages_module = pytest.importorskip("pi_sdk.messages")
+    raw_entry = {"role": "bashExecution", "command": "ls", "output": "a\nb", "exitCode": 0}
+    messages = [UserMessage(content="hi"), Note(text="remember this"), raw_entry]
+    path = tmp_path / "s.jsonl"
+    messages_module.register_message_type(Note, lambda n: [UserMessage(content=n.text)])
+    try:
+        save_session(path, messages)
+        loaded = load_session(path).messages
+        assert loaded == messages and isinstance(loaded[1], Note)
+        assert loaded[2] == raw_entry and isinstance(loaded[2], dict)
+    finally:
+        messages_module.unregister_message_type(Note)
+    unregistered = load_session(path).messages  # nobody knows "note" now: kept as its dict
+    assert unregistered[1] == {"role": "note", "text": "remember this", "timestamp": 0}
+    save_session(path, unregistered)
+    assert load_session(path).messages == unregistered
+
+
+def _header(version: Any = FORMAT_VERSION) -> str:
+    return json.dumps({"format": FORMAT_NAME, "version": version, "metadata": {}})
+
+
+GOOD = json.dumps({"role": "user", "content": "ok", "timestamp": 1})
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("", "empty"),
+        ("not json\n" + GOOD, "line 1"),
+        (json.dumps({"format": "other", "version": 1}) + "\n", "header"),
+        (_header("1") + "\n", "invalid format version"),
+        (_header(0) + "\n", "invalid format version"),
+        (_header(FORMAT_VERSION + 1) + "\n" + GOOD, "newer"),
+        (_header() + "\n" + GOOD + "\n{broken", "line 3: invalid JSON"),
+        (_header() + "\n" + GOOD + "\n[1, 2]", "line 3: not a message"),
+        (_header() + "\n" + json.dumps({"content": "no role"}), "line 2: not a message"),
+        (
+            _header() + "\n" + GOOD + "\n" + json.dumps({"role": "assistant", "content": []}),
+            "line 3: invalid assistant message",
+        ),
+        (
+            _header() + "\n" + json.dumps({"role": "toolResult", "toolName": "f"}),
+            "line 2: invalid toolResult message",
+        ),
+    ],
+)
+def test_malformed_files_raise_and_load_nothing(tmp_path: Path, text: str, fragment: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SessionFileError, match=fragment) as info:
+        load_session(path)
+    assert str(path) in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_non_utf8_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(_header().encode() + b"\n\xff\xfe")
+    with pytest.raises(SessionFileError, match="UTF-8"):
+        load_session(path)
+
+
+def test_crlf_and_blank_lines_tolerated() -> None:
+    text = _header() + "\r\n" + GOOD + "\r\n\r\n" + GOOD + "\r\n"
+    assert len(loads_session(text).messages) == 2
+
+
+def test_unsavable_transcript_writes_nothing_and_keeps_old_file(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    save_session(path, [UserMessage(content="v1")])
+    before = path.read_bytes()
+    bad_details = ToolResultMessage(tool_call_id="a", tool_name="f", details={"x": float("nan")})
+    for bad in ([UserMessage(content="v2"), bad_details], [UserMessage(content="v2"), object()]):
+        with pytest.raises(SessionFileError, match="message 1"):
+            save_session(path, bad)
+    with pytest.raises(SessionFileError, match="metadata"):
+        save_session(path, [], metadata={"x": {1, 2}})
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["s.jsonl"]  # no temporary file left behind
+
+
+def test_write_failure_leaves_previous_file_intact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "s.jsonl"
+    save_session(path, [UserMessage(content="v1")])
+    before = path.read_bytes()
+
+    def failing_replace(src: str, dst: str) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(OSError, match="disk full"):
+        save_session(path, [UserMessage(content="v2")])
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["s.jsonl"]
+
+
+def test_dumps_is_deterministic() -> None:
+    messages = rich_transcript()
+    assert dumps_session(messages) == dumps_session(loads_session(dumps_session(messages)).messages)
