@@ -1,0 +1,91 @@
+"""One call, the same for the Gemini API and Vertex AI: build, send, read, normalize.
+
+The API modules (:mod:`.generative_ai`, :mod:`.vertex`) differ only in how they pick the
+client and the URL; both hand over to :func:`run_stream` (pi-spec §4.0 steps 2-3).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from pi_sdk import (
+    AssistantMessageEvent,
+    Context,
+    Model,
+    ProviderError,
+    StartEvent,
+    StreamOptions,
+    apply_payload_hooks,
+    iter_sse,
+    new_assistant_message,
+)
+
+from ._shared import build_request
+from ._stream import ResponseNormalizer
+
+__all__ = ["STREAM_METHOD", "model_path", "request_headers", "run_stream"]
+
+STREAM_METHOD = "streamGenerateContent?alt=sse"
+
+
+def model_path(model_id: str) -> str:
+    """Return the resource path of a model id: ``models/<id>`` unless it already has a prefix."""
+    return model_id if "/" in model_id else f"models/{model_id}"
+
+
+def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
+    """Return ``model.headers`` merged with ``options.headers`` (the call's win)."""
+    headers: dict[str, str] = dict(model.headers or {})
+    if options.headers:
+        headers.update(options.headers)
+    return headers
+
+
+async def run_stream(
+    model: Model,
+    context: Context,
+    options: StreamOptions,
+    connect: Callable[[], tuple[Any, str]],
+) -> AsyncIterator[AssistantMessageEvent]:
+    """Stream one ``streamGenerateContent`` call as pi-sdk events.
+
+    Args:
+        model: The model called.
+        context: What to send.
+        options: Per-call options.
+        connect: Returns ``(google.genai.Client, full request URL)``; called after the request
+            body is built, so configuration errors surface before any I/O.
+
+    Yields:
+        ``start`` once the HTTP response headers are in, then block events, then ``done``.
+
+    Raises:
+        ProviderError: HTTP, connection and in-stream errors, error-type finish reasons,
+            blocked prompts and cut-off streams (the stream wrapper turns them into the terminal
+            ``error`` event, keeping partial content).
+        ConfigurationError: Missing key/project, bad options or tool schemas.
+    """
+    from ._transport import send
+
+    payload = build_request(model, context, options)
+    client, url = connect()
+    payload = await apply_payload_hooks(payload, model, options)
+    response = await send(client, url, payload, request_headers(model, options))
+    try:
+        output = new_assistant_message(model)
+        yield StartEvent(partial=output)
+        normalizer = ResponseNormalizer(model, output)
+        async for event in iter_sse(response.aiter_bytes()):
+            try:
+                chunk = json.loads(event.data)
+            except json.JSONDecodeError as exc:
+                raise ProviderError(f"Gemini sent a stream event that is not JSON: {exc}") from None
+            if isinstance(chunk, dict):
+                for item in normalizer.feed(chunk):  # pyright: ignore[reportUnknownArgumentType]
+                    yield item
+        for item in normalizer.finish(streamed=True):
+            yield item
+    finally:
+        await response.aclose()

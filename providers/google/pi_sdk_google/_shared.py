@@ -1,0 +1,377 @@
+"""Request building shared by the Gemini API and Vertex AI (pi-spec §4.7-4.8).
+
+pi-mono ``google-shared.ts`` and ``google.ts``.
+
+:func:`build_request` turns a :class:`pi_sdk.Context` into the ``generateContent`` wire body
+(camelCase JSON, exactly what is sent and what ``on_payload`` hooks see)::
+
+    {"contents": [...], "systemInstruction": {...}, "generationConfig": {...},
+     "tools": [{"functionDeclarations": [...]}], "toolConfig": {...}}
+
+Rules that differ from pi-mono are marked "(pi-sdk)":
+
+* thought signatures are echoed on the exact part they came with (text, thought or function
+  call), for the same model only, and only when they look like base64 (pi-mono);
+* a model turn whose first function call carries no signature, sent to a model that validates
+  them (Gemini 3 and later), gets the documented placeholder ``skip_thought_signature_validator``
+  on that first call only: Gemini validates the first function call of each step, and the value
+  is the one both the Gemini API and Vertex AI document (pi-mono puts it on every unsigned call);
+* consecutive tool results form one user turn whose function responses follow the order of the
+  calls in the preceding model turn, matched by tool-call id, whatever order the results were
+  recorded in (pi-sdk: parallel tools finish out of order; Gemini pairs responses by position);
+* ``functionCall.id`` / ``functionResponse.id`` are sent for ids Gemini issued (same model) and
+  always for ``claude-*`` / ``gpt-oss-*`` models; ids pi-sdk synthesized are never sent (pi-sdk);
+* tool-result images go into ``functionResponse.parts`` on Gemini 3 and later, and otherwise
+  into one user turn after the function responses (pi-sdk: pi-mono adds one turn per result,
+  which splits the responses of parallel calls across turns).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pi_sdk import (
+    AssistantMessage,
+    ConfigurationError,
+    Context,
+    ImageContent,
+    Model,
+    StreamOptions,
+    TextContent,
+    ThinkingContent,
+    ThinkingLevel,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    is_same_model,
+    sanitize_surrogates,
+    transform_messages,
+)
+
+from ._schema import to_gemini_parameters
+
+__all__ = [
+    "SYNTHETIC_ID_PREFIX",
+    "THOUGHT_SIGNATURE_PLACEHOLDER",
+    "build_request",
+    "convert_messages",
+    "convert_tools",
+    "is_valid_thought_signature",
+    "requires_thought_signatures",
+    "thinking_config",
+]
+
+THOUGHT_SIGNATURE_PLACEHOLDER = "skip_thought_signature_validator"
+"""Dummy signature both the Gemini API ("Thought signatures" FAQ) and Vertex AI ("Thought
+signatures", manual handling) document for function calls that Gemini did not produce."""
+
+SYNTHETIC_ID_PREFIX = "gemini_call_"
+"""Prefix of the tool-call ids pi-sdk makes up when Gemini sends a call without one."""
+
+DEFAULT_MAX_TOKENS_CAP = 32_000
+"""``maxOutputTokens`` when the caller sets none: ``min(model.max_tokens, 32000)`` (pi-mono)."""
+
+_BASE64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$")
+_GEMINI_MAJOR = re.compile(r"gemini-(\d+)")
+_GEMINI3_PRO = re.compile(r"gemini-3(?:\.\d+)?-pro")
+_GEMINI3_FLASH = re.compile(r"gemini-3(?:\.\d+)?-flash")
+_ID_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+_TOOL_CHOICE = {"auto": "AUTO", "none": "NONE", "any": "ANY", "required": "ANY"}
+_BUDGETS_25_PRO = {"minimal": 128, "low": 2048, "medium": 8192, "high": 32768}
+_BUDGETS_25_FLASH = {"minimal": 128, "low": 2048, "medium": 8192, "high": 24576}
+
+
+# --- model families --------------------------------------------------------------------------
+
+
+def _gemini_major(model_id: str) -> int | None:
+    match = _GEMINI_MAJOR.search(model_id.lower())
+    return int(match.group(1)) if match else None
+
+
+def requires_thought_signatures(model_id: str) -> bool:
+    """True for Gemini 3 and later, which reject an unsigned first function call (HTTP 400)."""
+    major = _gemini_major(model_id)
+    return major is not None and major >= 3
+
+
+def _requires_tool_call_id(model_id: str) -> bool:
+    # pi-mono: Claude and gpt-oss models served through Google APIs need ids on calls/results.
+    return model_id.startswith(("claude-", "gpt-oss-"))
+
+
+def is_valid_thought_signature(signature: str | None) -> bool:
+    """True for a non-empty base64 string (pi-mono ``isValidThoughtSignature``)."""
+    return bool(signature) and len(signature) % 4 == 0 and bool(_BASE64.match(signature or ""))
+
+
+def _normalize_tool_call_id(call_id: str, model: Model, source: AssistantMessage) -> str:
+    return _ID_UNSAFE.sub("_", call_id)[:64]
+
+
+# --- thinking -----------------------------------------------------------------------------------
+
+
+def thinking_config(model: Model, options: StreamOptions) -> dict[str, Any] | None:
+    """Return ``generationConfig.thinkingConfig`` for ``options`` (pi-spec §3.3), or ``None``.
+
+    ``provider_options["thinking"]`` (``{"enabled", "budget_tokens", "level"}``, pi-mono
+    ``GoogleOptions.thinking``) wins when given. Otherwise ``options.reasoning`` maps as pi-mono's
+    ``streamSimple``: ``None`` or a non-reasoning model sends nothing (the model's default);
+    ``xhigh`` is clamped to ``high``; Gemini 3 Pro takes ``thinkingLevel`` LOW (minimal, low) or
+    HIGH (medium, high); Gemini 3 Flash takes MINIMAL/LOW/MEDIUM/HIGH; other models take
+    ``thinkingBudget`` tokens from ``options.thinking_budgets``, else 128/2048/8192/32768
+    (2.5 Pro), 128/2048/8192/24576 (2.5 Flash), else -1 (dynamic).
+    """
+    override = options.provider_options.get("thinking")
+    if override is not None:
+        if not isinstance(override, dict):
+            raise ConfigurationError(
+                "provider_options['thinking'] must be a dict like {'enabled': True, 'level': 'LOW'}"
+            )
+        settings: dict[str, Any] = override  # pyright: ignore[reportUnknownVariableType]
+        if not settings.get("enabled", True) or not model.reasoning:
+            return None
+        config: dict[str, Any] = {"includeThoughts": True}
+        if settings.get("level") is not None:
+            config["thinkingLevel"] = str(settings["level"]).upper()
+        elif settings.get("budget_tokens") is not None:
+            config["thinkingBudget"] = int(settings["budget_tokens"])
+        return config
+    if options.reasoning is None or not model.reasoning:
+        return None
+    level: ThinkingLevel = "high" if options.reasoning == "xhigh" else options.reasoning
+    model_id = model.id.lower()
+    if _GEMINI3_PRO.search(model_id):
+        return {
+            "includeThoughts": True,
+            "thinkingLevel": "LOW" if level in ("minimal", "low") else "HIGH",
+        }
+    if _GEMINI3_FLASH.search(model_id):
+        return {"includeThoughts": True, "thinkingLevel": level.upper()}
+    custom = options.thinking_budgets or {}
+    if level in custom:
+        budget = custom[level]
+    elif "2.5-pro" in model_id:
+        budget = _BUDGETS_25_PRO[level]
+    elif "2.5-flash" in model_id:
+        budget = _BUDGETS_25_FLASH[level]
+    else:
+        budget = -1
+    return {"includeThoughts": True, "thinkingBudget": budget}
+
+
+# --- messages -----------------------------------------------------------------------------------
+
+
+def _image_part(image: ImageContent) -> dict[str, Any]:
+    return {"inlineData": {"mimeType": image.mime_type, "data": image.data}}
+
+
+def _user_content(message: UserMessage, images: bool) -> dict[str, Any] | None:
+    if isinstance(message.content, str):
+        parts: list[dict[str, Any]] = (
+            [{"text": sanitize_surrogates(message.content)}] if message.content else []
+        )
+    else:
+        parts = []
+        for block in message.content:
+            if isinstance(block, TextContent):
+                if block.text:
+                    parts.append({"text": sanitize_surrogates(block.text)})
+            elif images:
+                parts.append(_image_part(block))
+    return {"role": "user", "parts": parts} if parts else None
+
+
+class _Converter:
+    """Walks the transformed history once, keeping what tool results need from their calls."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.images = "image" in model.input
+        self.multimodal_responses = requires_thought_signatures(model.id)
+        self.contents: list[dict[str, Any]] = []
+        self.sent_ids: dict[str, str | None] = {}
+        """tool_call_id -> the id sent on its functionCall (``None``: sent without one)."""
+        self.call_order: dict[str, int] = {}
+        self.results: list[ToolResultMessage] = []
+
+    def assistant(self, message: AssistantMessage) -> None:
+        same = is_same_model(message, self.model)
+        send_ids = _requires_tool_call_id(self.model.id)
+        parts: list[dict[str, Any]] = []
+        first_call: dict[str, Any] | None = None
+        self.call_order = {}
+        for block in message.content:
+            if isinstance(block, TextContent):
+                if not block.text.strip():
+                    continue
+                part: dict[str, Any] = {"text": sanitize_surrogates(block.text)}
+                if same and is_valid_thought_signature(block.text_signature):
+                    part["thoughtSignature"] = block.text_signature
+            elif isinstance(block, ThinkingContent):
+                if not block.thinking.strip():
+                    continue
+                # transform_messages already turned other models' thinking into text.
+                part = {"thought": True, "text": sanitize_surrogates(block.thinking)}
+                if same and is_valid_thought_signature(block.thinking_signature):
+                    part["thoughtSignature"] = block.thinking_signature
+            else:
+                part = self._function_call(block, same, send_ids)
+                if first_call is None:
+                    first_call = part
+            parts.append(part)
+        if (
+            first_call is not None
+            and "thoughtSignature" not in first_call
+            and requires_thought_signatures(self.model.id)
+        ):
+            first_call["thoughtSignature"] = THOUGHT_SIGNATURE_PLACEHOLDER
+        if parts:
+            self.contents.append({"role": "model", "parts": parts})
+
+    def _function_call(self, call: ToolCall, same: bool, send_ids: bool) -> dict[str, Any]:
+        function: dict[str, Any] = {"name": call.name, "args": call.arguments or {}}
+        vendor_id = same and not call.id.startswith(SYNTHETIC_ID_PREFIX)
+        if send_ids or vendor_id:
+            function["id"] = call.id
+        self.sent_ids[call.id] = function.get("id")
+        self.call_order.setdefault(call.id, len(self.call_order))
+        part: dict[str, Any] = {"functionCall": function}
+        if same and is_valid_thought_signature(call.thought_signature):
+            part["thoughtSignature"] = call.thought_signature
+        return part
+
+    def flush_results(self) -> None:
+        if not self.results:
+            return
+        unknown = len(self.call_order)
+        ordered = sorted(self.results, key=lambda r: self.call_order.get(r.tool_call_id, unknown))
+        self.results = []
+        parts: list[dict[str, Any]] = []
+        trailing: list[dict[str, Any]] = []
+        for result in ordered:
+            texts = [b.text for b in result.content if isinstance(b, TextContent)]
+            text = sanitize_surrogates("\n".join(texts))
+            images = (
+                [_image_part(b) for b in result.content if isinstance(b, ImageContent)]
+                if self.images
+                else []
+            )
+            value = text if text else ("(see attached image)" if images else "")
+            response: dict[str, Any] = {
+                "name": result.tool_name,
+                "response": {"error": value} if result.is_error else {"output": value},
+            }
+            sent_id = self.sent_ids.get(result.tool_call_id)
+            if sent_id is not None:
+                response["id"] = sent_id
+            elif _requires_tool_call_id(self.model.id):
+                response["id"] = result.tool_call_id
+            if images and self.multimodal_responses:
+                response["parts"] = images
+            elif images:
+                trailing.extend([{"text": "Tool result image:"}, *images])
+            parts.append({"functionResponse": response})
+        self.contents.append({"role": "user", "parts": parts})
+        if trailing:
+            self.contents.append({"role": "user", "parts": trailing})
+
+
+def convert_messages(
+    model: Model, context: Context, options: StreamOptions
+) -> list[dict[str, Any]]:
+    """Return Gemini ``contents`` for ``context.messages``, after :func:`pi_sdk.transform_messages`.
+
+    User text and images become ``user`` parts (images dropped for text-only models, empty
+    turns skipped); assistant text, thinking and tool calls become ``model`` parts (blank text and
+    thinking skipped); tool results become ``functionResponse`` parts (module docstring).
+    """
+    messages = transform_messages(
+        context.messages,
+        model,
+        normalize_tool_call_id=_normalize_tool_call_id
+        if _requires_tool_call_id(model.id)
+        else None,
+        foreign_reasoning=options.foreign_reasoning,
+    )
+    converter = _Converter(model)
+    for message in messages:
+        if isinstance(message, ToolResultMessage):
+            converter.results.append(message)
+            continue
+        converter.flush_results()
+        if isinstance(message, UserMessage):
+            content = _user_content(message, converter.images)
+            if content is not None:
+                converter.contents.append(content)
+        else:
+            converter.assistant(message)
+    converter.flush_results()
+    return converter.contents
+
+
+def convert_tools(context: Context) -> list[dict[str, Any]] | None:
+    """Return ``tools`` (one ``functionDeclarations`` entry), or ``None`` without tools."""
+    if not context.tools:
+        return None
+    declarations: list[dict[str, Any]] = []
+    for tool in context.tools:
+        declaration: dict[str, Any] = {"name": tool.name}
+        if tool.description:
+            declaration["description"] = tool.description
+        declaration["parametersJsonSchema"] = to_gemini_parameters(tool.parameters, tool.name)
+        declarations.append(declaration)
+    return [{"functionDeclarations": declarations}]
+
+
+def _tool_config(options: StreamOptions) -> dict[str, Any] | None:
+    choice = options.provider_options.get("tool_choice")
+    if choice is None:
+        return None
+    mode = _TOOL_CHOICE.get(str(choice).lower())
+    if mode is None:
+        raise ConfigurationError(
+            f"provider_options['tool_choice'] must be one of 'auto', 'none', 'any'; got {choice!r}"
+        )
+    return {"functionCallingConfig": {"mode": mode}}
+
+
+def build_request(model: Model, context: Context, options: StreamOptions) -> dict[str, Any]:
+    """Return the ``generateContent`` / ``streamGenerateContent`` request body.
+
+    Args:
+        model: Target model; its id, ``input`` and ``reasoning`` shape the body.
+        context: System prompt, messages and tools.
+        options: ``temperature``, ``max_tokens`` (default ``min(model.max_tokens, 32000)``),
+            ``reasoning`` / ``thinking_budgets``, ``foreign_reasoning``, and
+            ``provider_options`` ``tool_choice`` and ``thinking``.
+
+    Raises:
+        ConfigurationError: A bad ``provider_options`` value or a tool schema that is not an
+            object schema.
+    """
+    payload: dict[str, Any] = {"contents": convert_messages(model, context, options)}
+    if context.system_prompt:
+        payload["systemInstruction"] = {
+            "parts": [{"text": sanitize_surrogates(context.system_prompt)}]
+        }
+    generation: dict[str, Any] = {}
+    if options.temperature is not None:
+        generation["temperature"] = options.temperature
+    generation["maxOutputTokens"] = options.max_tokens or min(
+        model.max_tokens, DEFAULT_MAX_TOKENS_CAP
+    )
+    thinking = thinking_config(model, options)
+    if thinking is not None:
+        generation["thinkingConfig"] = thinking
+    payload["generationConfig"] = generation
+    tools = convert_tools(context)
+    if tools is not None:
+        payload["tools"] = tools
+        tool_config = _tool_config(options)
+        if tool_config is not None:
+            payload["toolConfig"] = tool_config
+    return payload
