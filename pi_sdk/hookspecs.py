@@ -140,7 +140,8 @@ def before_tool_call(
     """Inspect a validated tool call before it runs; may block it (pi-mono ``beforeToolCall``).
 
     Called by the agent loop for every tool call whose tool exists and whose arguments
-    validated, before the Agent's own ``before_tool_call`` callable. May be ``async def``.
+    validated, after the Agent's own ``before_tool_call`` callable allowed it (a block there
+    means no plugin is asked). May be ``async def``.
 
     Combination: implementations run in plugin order and **any block wins**: the first answer
     with ``block=True`` stops the others from running, and its ``reason`` (default "Tool
@@ -166,8 +167,8 @@ def after_tool_call(
     """Inspect or change a tool result after the tool ran (pi-mono ``afterToolCall``).
 
     Called by the agent loop for every executed tool call (blocked, unknown or invalid calls
-    never ran and are not passed here), before the Agent's own ``after_tool_call`` callable.
-    May be ``async def``.
+    never ran and are not passed here), after the Agent's own ``after_tool_call`` callable, so
+    plugins see its changes. May be ``async def``.
 
     Combination: **changes apply in plugin order**. Each field of the returned
     :class:`pi_sdk.AfterToolCallResult` that is not ``None`` (``content``, ``details``,

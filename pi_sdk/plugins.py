@@ -60,6 +60,8 @@ __all__ = [
     "LOAD_PLUGINS_ENV",
     "PluginInfo",
     "PluginManager",
+    "call_after_tool_call_plugins",
+    "call_before_tool_call_plugins",
     "call_hook_implementation",
     "describe_plugins",
     "get_plugin_manager",
@@ -67,8 +69,6 @@ __all__ = [
     "load_plugins",
     "plugin_load_errors",
     "restore_plugin_manager",
-    "run_after_tool_call_hooks",
-    "run_before_tool_call_hooks",
     "set_plugin_manager",
     "use_plugin_manager",
 ]
@@ -480,7 +480,7 @@ BLOCKED_REASON = "Tool execution was blocked"
 """The error text of a blocked call whose plugin gave no reason (pi-mono's wording)."""
 
 
-async def run_before_tool_call_hooks(
+async def call_before_tool_call_plugins(
     context: BeforeToolCallContext, signal: AbortSignal | None = None
 ) -> BeforeToolCallResult | None:
     """Ask every plugin's ``before_tool_call`` about one call; any block wins.
@@ -489,7 +489,8 @@ async def run_before_tool_call_hooks(
     ``block=True`` is returned at once (later plugins are not asked); its ``reason`` defaults to
     :data:`BLOCKED_REASON`. An implementation that raises, or answers something other than
     ``None`` / :class:`pi_sdk.BeforeToolCallResult`, blocks the call (fail closed) with a reason
-    naming the plugin. The agent loop calls this before the Agent's own ``before_tool_call``.
+    naming the plugin. The agent loop calls this after the Agent's own ``before_tool_call``
+    callable allowed the call.
 
     Args:
         context: The call about to run.
@@ -522,15 +523,16 @@ async def run_before_tool_call_hooks(
     return None
 
 
-async def run_after_tool_call_hooks(
+async def call_after_tool_call_plugins(
     context: AfterToolCallContext, signal: AbortSignal | None = None
 ) -> AfterToolCallResult | None:
     """Let every plugin's ``after_tool_call`` change one result; changes apply in plugin order.
 
     Each implementation sees ``context`` with the result as the previous ones left it (a new
     :class:`pi_sdk.AgentToolResult`; the original is not mutated). Every field of an answer
-    that is not ``None`` replaces the current value. The agent loop calls this before the
-    Agent's own ``after_tool_call`` and applies the returned fields the same way.
+    that is not ``None`` replaces the current value. The agent loop calls this after the
+    Agent's own ``after_tool_call`` callable (plugins see its changes) and applies the returned
+    fields the same way.
 
     Args:
         context: The call that ran, with its result.
