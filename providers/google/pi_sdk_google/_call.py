@@ -20,6 +20,7 @@ from pi_sdk import (
     apply_payload_hooks,
     iter_sse,
     new_assistant_message,
+    signature_origin,
 )
 
 from ._shared import build_request
@@ -47,7 +48,7 @@ async def run_stream(
     model: Model,
     context: Context,
     options: StreamOptions,
-    connect: Callable[[], tuple[Any, str]],
+    connect: Callable[[], tuple[Any, str, str]],
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one ``streamGenerateContent`` call as pi-sdk events.
 
@@ -55,8 +56,10 @@ async def run_stream(
         model: The model called.
         context: What to send.
         options: Per-call options.
-        connect: Returns ``(google.genai.Client, full request URL)``; called after the request
-            body is built, so configuration errors surface before any I/O.
+        connect: Returns ``(google.genai.Client, base URL, full request URL)``, the base URL
+            being the part before the model resource; it binds the signatures of the reply
+            (:func:`pi_sdk.signature_origin`). Configuration errors raised here come before any
+            I/O.
 
     Yields:
         ``start`` once the HTTP response headers are in, then block events, then ``done``.
@@ -69,12 +72,12 @@ async def run_stream(
     """
     from ._transport import send
 
-    payload = build_request(model, context, options)
-    client, url = connect()
+    client, base_url, url = connect()
+    payload = build_request(model, context, options, signature_origin(model, base_url))
     payload = await apply_payload_hooks(payload, model, options)
     response = await send(client, url, payload, request_headers(model, options))
     try:
-        output = new_assistant_message(model)
+        output = new_assistant_message(model, base_url=base_url)
         yield StartEvent(partial=output)
         normalizer = ResponseNormalizer(model, output)
         async for event in iter_sse(response.aiter_bytes()):

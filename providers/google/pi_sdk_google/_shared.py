@@ -44,8 +44,9 @@ from pi_sdk import (
     ToolCall,
     ToolResultMessage,
     UserMessage,
-    is_same_model,
+    is_same_source,
     sanitize_surrogates,
+    signature_origin,
     transform_messages,
 )
 
@@ -76,7 +77,6 @@ _BASE64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$")
 _GEMINI_MAJOR = re.compile(r"gemini-(\d+)")
 _GEMINI3_PRO = re.compile(r"gemini-3(?:\.\d+)?-pro")
 _GEMINI3_FLASH = re.compile(r"gemini-3(?:\.\d+)?-flash")
-_ID_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
 _TOOL_CHOICE = {"auto": "AUTO", "none": "NONE", "any": "ANY", "required": "ANY"}
 _BUDGETS_25_PRO = {"minimal": 128, "low": 2048, "medium": 8192, "high": 32768}
 _BUDGETS_25_FLASH = {"minimal": 128, "low": 2048, "medium": 8192, "high": 24576}
@@ -104,10 +104,6 @@ def _requires_tool_call_id(model_id: str) -> bool:
 def is_valid_thought_signature(signature: str | None) -> bool:
     """True for a non-empty base64 string (pi-mono ``isValidThoughtSignature``)."""
     return bool(signature) and len(signature) % 4 == 0 and bool(_BASE64.match(signature or ""))
-
-
-def _normalize_tool_call_id(call_id: str, model: Model, source: AssistantMessage) -> str:
-    return _ID_UNSAFE.sub("_", call_id)[:64]
 
 
 # --- thinking -----------------------------------------------------------------------------------
@@ -169,18 +165,16 @@ def _image_part(image: ImageContent) -> dict[str, Any]:
     return {"inlineData": {"mimeType": image.mime_type, "data": image.data}}
 
 
-def _user_content(message: UserMessage, images: bool) -> dict[str, Any] | None:
+def _user_content(message: UserMessage) -> dict[str, Any] | None:
     if isinstance(message.content, str):
-        parts: list[dict[str, Any]] = (
-            [{"text": sanitize_surrogates(message.content)}] if message.content else []
-        )
+        parts: list[dict[str, Any]] = [{"text": message.content}] if message.content else []
     else:
         parts = []
         for block in message.content:
             if isinstance(block, TextContent):
                 if block.text:
-                    parts.append({"text": sanitize_surrogates(block.text)})
-            elif images:
+                    parts.append({"text": block.text})
+            else:  # transform_messages already replaced images for text-only models
                 parts.append(_image_part(block))
     return {"role": "user", "parts": parts} if parts else None
 
@@ -188,9 +182,9 @@ def _user_content(message: UserMessage, images: bool) -> dict[str, Any] | None:
 class _Converter:
     """Walks the transformed history once, keeping what tool results need from their calls."""
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, origin: str) -> None:
         self.model = model
-        self.images = "image" in model.input
+        self.origin = origin
         self.multimodal_responses = requires_thought_signatures(model.id)
         self.contents: list[dict[str, Any]] = []
         self.sent_ids: dict[str, str | None] = {}
@@ -199,7 +193,7 @@ class _Converter:
         self.results: list[ToolResultMessage] = []
 
     def assistant(self, message: AssistantMessage) -> None:
-        same = is_same_model(message, self.model)
+        same = is_same_source(message, self.model, self.origin)
         send_ids = _requires_tool_call_id(self.model.id)
         parts: list[dict[str, Any]] = []
         first_call: dict[str, Any] | None = None
@@ -208,14 +202,14 @@ class _Converter:
             if isinstance(block, TextContent):
                 if not block.text.strip():
                     continue
-                part: dict[str, Any] = {"text": sanitize_surrogates(block.text)}
+                part: dict[str, Any] = {"text": block.text}
                 if same and is_valid_thought_signature(block.text_signature):
                     part["thoughtSignature"] = block.text_signature
             elif isinstance(block, ThinkingContent):
                 if not block.thinking.strip():
                     continue
                 # transform_messages already turned other models' thinking into text.
-                part = {"thought": True, "text": sanitize_surrogates(block.thinking)}
+                part = {"thought": True, "text": block.thinking}
                 if same and is_valid_thought_signature(block.thinking_signature):
                     part["thoughtSignature"] = block.thinking_signature
             else:
@@ -254,12 +248,8 @@ class _Converter:
         trailing: list[dict[str, Any]] = []
         for result in ordered:
             texts = [b.text for b in result.content if isinstance(b, TextContent)]
-            text = sanitize_surrogates("\n".join(texts))
-            images = (
-                [_image_part(b) for b in result.content if isinstance(b, ImageContent)]
-                if self.images
-                else []
-            )
+            text = "\n".join(texts)
+            images = [_image_part(b) for b in result.content if isinstance(b, ImageContent)]
             value = text if text else ("(see attached image)" if images else "")
             response: dict[str, Any] = {
                 "name": result.tool_name,
@@ -281,30 +271,36 @@ class _Converter:
 
 
 def convert_messages(
-    model: Model, context: Context, options: StreamOptions
+    model: Model, context: Context, options: StreamOptions, origin: str | None = None
 ) -> list[dict[str, Any]]:
     """Return Gemini ``contents`` for ``context.messages``, after :func:`pi_sdk.transform_messages`.
 
-    User text and images become ``user`` parts (images dropped for text-only models, empty
-    turns skipped); assistant text, thinking and tool calls become ``model`` parts (blank text and
-    thinking skipped); tool results become ``functionResponse`` parts (module docstring).
+    The transform makes the history valid for ``model`` first (signatures only from the same
+    source, ids filled and normalized, lone surrogates removed, images replaced for text-only
+    models, orphan results dropped, missing results synthesized). Then user text and images
+    become ``user`` parts (empty turns skipped); assistant text, thinking and tool calls become
+    ``model`` parts (blank text and thinking skipped); tool results become ``functionResponse``
+    parts (module docstring).
+
+    Args:
+        model: The target model.
+        context: The messages to convert.
+        options: ``foreign_reasoning`` is applied to other models' thinking.
+        origin: Where the request goes (:func:`pi_sdk.signature_origin` of the URL actually
+            called); default ``signature_origin(model)``.
     """
+    origin = origin or signature_origin(model)
     messages = transform_messages(
-        context.messages,
-        model,
-        normalize_tool_call_id=_normalize_tool_call_id
-        if _requires_tool_call_id(model.id)
-        else None,
-        foreign_reasoning=options.foreign_reasoning,
+        context.messages, model, foreign_reasoning=options.foreign_reasoning, origin=origin
     )
-    converter = _Converter(model)
+    converter = _Converter(model, origin)
     for message in messages:
         if isinstance(message, ToolResultMessage):
             converter.results.append(message)
             continue
         converter.flush_results()
         if isinstance(message, UserMessage):
-            content = _user_content(message, converter.images)
+            content = _user_content(message)
             if content is not None:
                 converter.contents.append(content)
         else:
@@ -339,7 +335,9 @@ def _tool_config(options: StreamOptions) -> dict[str, Any] | None:
     return {"functionCallingConfig": {"mode": mode}}
 
 
-def build_request(model: Model, context: Context, options: StreamOptions) -> dict[str, Any]:
+def build_request(
+    model: Model, context: Context, options: StreamOptions, origin: str | None = None
+) -> dict[str, Any]:
     """Return the ``generateContent`` / ``streamGenerateContent`` request body.
 
     Args:
@@ -348,12 +346,13 @@ def build_request(model: Model, context: Context, options: StreamOptions) -> dic
         options: ``temperature``, ``max_tokens`` (default ``min(model.max_tokens, 32000)``),
             ``reasoning`` / ``thinking_budgets``, ``foreign_reasoning``, and
             ``provider_options`` ``tool_choice`` and ``thinking``.
+        origin: Where the request goes (see :func:`convert_messages`).
 
     Raises:
         ConfigurationError: A bad ``provider_options`` value or a tool schema that is not an
             object schema.
     """
-    payload: dict[str, Any] = {"contents": convert_messages(model, context, options)}
+    payload: dict[str, Any] = {"contents": convert_messages(model, context, options, origin)}
     if context.system_prompt:
         payload["systemInstruction"] = {
             "parts": [{"text": sanitize_surrogates(context.system_prompt)}]

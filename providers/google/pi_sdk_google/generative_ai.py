@@ -29,6 +29,7 @@ from ._shared import requires_thought_signatures
 __all__ = [
     "API",
     "DEFAULT_BASE_URL",
+    "base_url",
     "recognize_generative_ai",
     "request_url",
     "stream_google_generative_ai",
@@ -53,15 +54,19 @@ def _client_base_url(client: Any) -> str | None:
     return f"{str(base).rstrip('/')}/{version}" if version else str(base).rstrip("/")
 
 
-def request_url(model: Model, client: Any = None) -> str:
-    """Return the streaming URL: ``<base_url>/models/<id>:streamGenerateContent?alt=sse``.
+def base_url(model: Model, client: Any = None) -> str:
+    """Return the URL prefix before ``/models/<id>``, API version included.
 
     ``model.base_url`` includes the API version (``https://generativelanguage.googleapis.com/v1beta``,
     as pi-mono's catalog has it); when it is empty, a caller's client's base URL and version
     are used, else :data:`DEFAULT_BASE_URL`.
     """
-    base = model.base_url.rstrip("/") or _client_base_url(client) or DEFAULT_BASE_URL
-    return f"{base}/{model_path(model.id)}:{STREAM_METHOD}"
+    return model.base_url.rstrip("/") or _client_base_url(client) or DEFAULT_BASE_URL
+
+
+def request_url(model: Model, client: Any = None) -> str:
+    """Return the streaming URL: ``<base_url>/models/<id>:streamGenerateContent?alt=sse``."""
+    return f"{base_url(model, client)}/{model_path(model.id)}:{STREAM_METHOD}"
 
 
 def stream_google_generative_ai(
@@ -83,7 +88,7 @@ def stream_google_generative_ai(
         finish reasons, cut-off streams) end it with the terminal ``error`` event.
     """
 
-    def connect() -> tuple[Any, str]:
+    def connect() -> tuple[Any, str, str]:
         client = options.client
         if client is None:
             from ._transport import get_client
@@ -97,7 +102,8 @@ def stream_google_generative_ai(
             client = get_client(
                 vertex=False, api_key=api_key, timeout_ms=options.provider_options.get("timeout_ms")
             )
-        return client, request_url(model, client)
+        base = base_url(model, client)
+        return client, base, f"{base}/{model_path(model.id)}:{STREAM_METHOD}"
 
     return run_stream(model, context, options, connect)
 
@@ -116,7 +122,7 @@ def recognize_generative_ai(method: str, uri: str, body: Any) -> Model | None:
     match = _PATH.match(parts.path)
     if match is None:
         return None
-    base_url = f"{parts.scheme}://{parts.netloc}{match['prefix'] or ''}/{match['version']}"
+    recorded_base = f"{parts.scheme}://{parts.netloc}{match['prefix'] or ''}/{match['version']}"
     resource = match["model"]
     model_id = resource.removeprefix("models/")
     try:
@@ -127,8 +133,8 @@ def recognize_generative_ai(method: str, uri: str, body: Any) -> Model | None:
             name=model_id,
             api=API,
             provider="google",
-            base_url=base_url,
+            base_url=recorded_base,
             reasoning=requires_thought_signatures(model_id) or "2.5" in model_id,
             input=["text", "image"],
         )
-    return known.model_copy(update={"base_url": base_url})
+    return known.model_copy(update={"base_url": recorded_base})

@@ -46,7 +46,7 @@ from pi_sdk import (
 from ._call import STREAM_METHOD, run_stream
 from ._shared import requires_thought_signatures
 
-__all__ = ["API", "AUTHENTICATED_MARKER", "recognize_vertex", "request_url", "stream_google_vertex"]
+__all__ = ["API", "AUTHENTICATED_MARKER", "base_url", "recognize_vertex", "stream_google_vertex"]
 
 API = "google-vertex"
 AUTHENTICATED_MARKER = "<authenticated>"
@@ -102,7 +102,7 @@ def _location(options: StreamOptions) -> str:
     )
 
 
-def request_url(
+def base_url(
     model: Model,
     *,
     api_key: str | None,
@@ -110,7 +110,7 @@ def request_url(
     location: str,
     api_version: str | None,
 ) -> str:
-    """Return the streaming URL for ``model`` (rules in the module docstring).
+    """Return the URL prefix before ``/publishers/...`` (rules in the module docstring).
 
     Raises:
         ConfigurationError: Credentials mode without a project.
@@ -130,7 +130,7 @@ def request_url(
             f"{_host(base, location)}/{api_version or 'v1beta1'}"
             f"/projects/{project}/locations/{location}"
         )
-    return f"{prefix}/{_model_resource(model.id)}:{STREAM_METHOD}"
+    return prefix
 
 
 def stream_google_vertex(
@@ -149,7 +149,7 @@ def stream_google_vertex(
         An async generator of events; failures end it with the terminal ``error`` event.
     """
 
-    def connect() -> tuple[Any, str]:
+    def connect() -> tuple[Any, str, str]:
         provider = options.provider_options
         client = options.client
         if client is not None:  # the caller's client decides the auth mode
@@ -167,7 +167,7 @@ def stream_google_vertex(
         resource = _RESOURCE.search(urlsplit(base).path) if base else None
         if resource is not None:  # the URL names them: it decides
             project, location = resource["project"], resource["location"]
-        url = request_url(
+        base = base_url(
             model,
             api_key=api_key,
             project=project,
@@ -185,7 +185,7 @@ def stream_google_vertex(
                 credentials=provider.get("credentials"),
                 timeout_ms=provider.get("timeout_ms"),
             )
-        return client, url
+        return client, base, f"{base}/{_model_resource(model.id)}:{STREAM_METHOD}"
 
     return run_stream(model, context, options, connect)
 
@@ -204,7 +204,7 @@ def recognize_vertex(method: str, uri: str, body: Any) -> Model | None:
     match = _PATH.match(parts.path)
     if match is None:
         return None
-    base_url = (
+    recorded_base = (
         f"{parts.scheme}://{parts.netloc}{match['prefix'] or ''}/{match['version']}"
         f"{match['resource'] or ''}"
     )
@@ -219,8 +219,8 @@ def recognize_vertex(method: str, uri: str, body: Any) -> Model | None:
             name=model_id,
             api=API,
             provider="google-vertex",
-            base_url=base_url,
+            base_url=recorded_base,
             reasoning=requires_thought_signatures(model_id) or "2.5" in model_id,
             input=["text", "image"],
         )
-    return known.model_copy(update={"base_url": base_url})
+    return known.model_copy(update={"base_url": recorded_base})
