@@ -12,10 +12,12 @@ Rules that differ from pi-mono are marked "(pi-sdk)":
 
 * thought signatures are echoed on the exact part they came with (text, thought or function
   call), for the same model only, and only when they look like base64 (pi-mono);
-* a model turn whose first function call carries no signature, sent to a model that validates
-  them (Gemini 3 and later), gets the documented placeholder ``skip_thought_signature_validator``
-  on that first call only: Gemini validates the first function call of each step, and the value
-  is the one both the Gemini API and Vertex AI document (pi-mono puts it on every unsigned call);
+* a model turn whose function calls carry no signature at all (another model's turn, or one that
+  lost its signatures), sent to a model that validates them (Gemini 3 and later), gets the
+  documented placeholder ``skip_thought_signature_validator`` on its first call only: Gemini
+  validates the first function call of each step and signs only that one of parallel calls; the
+  value is the one both the Gemini API and Vertex AI document (pi-mono puts it on every unsigned
+  call, including the unsigned parallel calls of Gemini's own turns);
 * consecutive tool results form one user turn whose function responses follow the order of the
   calls in the preceding model turn, matched by tool-call id, whatever order the results were
   recorded in (pi-sdk: parallel tools finish out of order; Gemini pairs responses by position);
@@ -197,6 +199,7 @@ class _Converter:
         send_ids = _requires_tool_call_id(self.model.id)
         parts: list[dict[str, Any]] = []
         first_call: dict[str, Any] | None = None
+        signed_call = False
         self.call_order = {}
         for block in message.content:
             if isinstance(block, TextContent):
@@ -216,10 +219,11 @@ class _Converter:
                 part = self._function_call(block, same, send_ids)
                 if first_call is None:
                     first_call = part
+                signed_call = signed_call or "thoughtSignature" in part
             parts.append(part)
         if (
             first_call is not None
-            and "thoughtSignature" not in first_call
+            and not signed_call
             and requires_thought_signatures(self.model.id)
         ):
             first_call["thoughtSignature"] = THOUGHT_SIGNATURE_PLACEHOLDER

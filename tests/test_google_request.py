@@ -1,0 +1,553 @@
+"""Google request building: contents, tool calls and results, signatures, schemas, thinking."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from pi_sdk_google._schema import to_gemini_parameters
+from pi_sdk_google._shared import (
+    SYNTHETIC_ID_PREFIX,
+    THOUGHT_SIGNATURE_PLACEHOLDER,
+    build_request,
+    thinking_config,
+)
+
+from pi_sdk import (
+    AssistantMessage,
+    ConfigurationError,
+    Context,
+    ImageContent,
+    Model,
+    StreamOptions,
+    TextContent,
+    ThinkingContent,
+    Tool,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+
+SIG_A = "c2lnbmF0dXJlLWE="  # base64, as Gemini sends them
+SIG_B = "c2lnbmF0dXJlLWI="
+PNG = "iVBORw0KGgo="
+
+
+def gemini(model_id: str, *, reasoning: bool = True, images: bool = True, **extra: Any) -> Model:
+    return Model(
+        id=model_id,
+        api="google-generative-ai",
+        provider="google",
+        base_url="https://generativelanguage.googleapis.com/v1beta",
+        reasoning=reasoning,
+        input=["text", "image"] if images else ["text"],
+        max_tokens=65_536,
+        **extra,
+    )
+
+
+def reply(model: Model, *content: Any, **fields: Any) -> AssistantMessage:
+    return AssistantMessage(
+        api=model.api,
+        provider=model.provider,
+        model=model.id,
+        content=list(content),
+        stop_reason=fields.pop("stop_reason", "toolUse"),
+        **fields,
+    )
+
+
+def result(call_id: str, name: str, *content: Any, is_error: bool = False) -> ToolResultMessage:
+    return ToolResultMessage(
+        tool_call_id=call_id, tool_name=name, content=list(content), is_error=is_error
+    )
+
+
+def contents(model: Model, *messages: Any, **options: Any) -> list[dict[str, Any]]:
+    return build_request(model, Context(messages=list(messages)), StreamOptions(**options))[
+        "contents"
+    ]
+
+
+WEATHER = Tool(
+    name="weather",
+    description="Weather for a city.",
+    parameters={"type": "object", "properties": {"city": {"type": "string"}}},
+)
+
+
+# --- parallel calls and their results ---------------------------------------------------------
+
+
+def test_parallel_calls_to_one_function_get_results_in_call_order() -> None:
+    model = gemini("gemini-2.5-flash")
+    first, second = f"{SYNTHETIC_ID_PREFIX}1_aa", f"{SYNTHETIC_ID_PREFIX}2_bb"
+    out = contents(
+        model,
+        UserMessage(content="Weather in Paris and Rome?"),
+        reply(
+            model,
+            ToolCall(id=first, name="weather", arguments={"city": "Paris"}),
+            ToolCall(id=second, name="weather", arguments={"city": "Rome"}),
+        ),
+        # Recorded in completion order: Rome finished first.
+        result(second, "weather", TextContent(text="sunny")),
+        result(first, "weather", TextContent(text="rain")),
+    )
+    calls = [p["functionCall"] for p in out[1]["parts"]]
+    assert [c["args"]["city"] for c in calls] == ["Paris", "Rome"]
+    assert all("id" not in c for c in calls), "ids pi-sdk made up are not Gemini's to match"
+    assert out[2]["role"] == "user"
+    responses = [p["functionResponse"] for p in out[2]["parts"]]
+    assert [r["response"] for r in responses] == [{"output": "rain"}, {"output": "sunny"}]
+    assert [r["name"] for r in responses] == ["weather", "weather"]
+    assert len(out) == 3, "both responses share one user turn"
+
+
+def test_vendor_issued_ids_are_echoed_on_calls_and_their_results() -> None:
+    model = gemini("gemini-3-flash-preview")
+    out = contents(
+        model,
+        UserMessage(content="go"),
+        reply(
+            model,
+            ToolCall(
+                id="fc-1", name="weather", arguments={"city": "Paris"}, thought_signature=SIG_A
+            ),
+            ToolCall(id="fc-2", name="weather", arguments={"city": "Rome"}),
+        ),
+        result("fc-2", "weather", TextContent(text="sunny")),
+        result("fc-1", "weather", TextContent(text="rain")),
+    )
+    assert [p["functionCall"]["id"] for p in out[1]["parts"]] == ["fc-1", "fc-2"]
+    responses = [p["functionResponse"] for p in out[2]["parts"]]
+    assert [(r["id"], r["response"]["output"]) for r in responses] == [
+        ("fc-1", "rain"),
+        ("fc-2", "sunny"),
+    ]
+
+
+def test_id_less_parallel_calls_from_history_stay_distinct_and_ordered() -> None:
+    # pi-mono sessions can hold Gemini calls with repeated ids; results match by order.
+    model = gemini("gemini-2.5-flash")
+    out = contents(
+        model,
+        UserMessage(content="go"),
+        reply(
+            model,
+            ToolCall(id="dup", name="weather", arguments={"city": "Paris"}),
+            ToolCall(id="dup", name="weather", arguments={"city": "Rome"}),
+        ),
+        result("dup", "weather", TextContent(text="rain")),
+        result("dup", "weather", TextContent(text="sunny")),
+    )
+    responses = [p["functionResponse"]["response"]["output"] for p in out[2]["parts"]]
+    assert responses == ["rain", "sunny"]
+
+
+def test_missing_result_gets_a_synthetic_error_response() -> None:
+    model = gemini("gemini-2.5-flash")
+    out = contents(
+        model,
+        UserMessage(content="go"),
+        reply(model, ToolCall(id=f"{SYNTHETIC_ID_PREFIX}1", name="weather", arguments={})),
+        UserMessage(content="never mind"),
+    )
+    assert out[2]["parts"][0]["functionResponse"]["response"] == {"error": "No result provided"}
+    assert out[3] == {"role": "user", "parts": [{"text": "never mind"}]}
+
+
+def test_error_result_uses_error_key() -> None:
+    model = gemini("gemini-2.5-flash")
+    out = contents(
+        model,
+        UserMessage(content="go"),
+        reply(model, ToolCall(id="c", name="weather", arguments={})),
+        result("c", "weather", TextContent(text="boom"), is_error=True),
+    )
+    assert out[2]["parts"][0]["functionResponse"]["response"] == {"error": "boom"}
+
+
+# --- thought signatures -----------------------------------------------------------------------
+
+
+def test_thought_signature_stays_on_its_function_call_part_for_the_same_model() -> None:
+    # Gemini 3 signs the first of parallel calls only (Gemini API "Thought signatures").
+    model = gemini("gemini-3-flash-preview")
+    out = contents(
+        model,
+        UserMessage(content="go"),
+        reply(
+            model,
+            TextContent(text="Checking.", text_signature=SIG_B),
+            ToolCall(id="a", name="weather", arguments={"city": "Paris"}, thought_signature=SIG_A),
+            ToolCall(id="b", name="weather", arguments={"city": "Rome"}),
+        ),
+        result("a", "weather", TextContent(text="rain")),
+        result("b", "weather", TextContent(text="sun")),
+    )
+    parts = out[1]["parts"]
+    assert parts[0] == {"text": "Checking.", "thoughtSignature": SIG_B}
+    assert parts[1]["thoughtSignature"] == SIG_A
+    assert parts[1]["functionCall"]["args"] == {"city": "Paris"}
+    assert "thoughtSignature" not in parts[2], "the unsigned call stays unsigned"
+
+
+def test_same_model_signature_on_a_later_call_is_echoed_where_it_was() -> None:
+    model = gemini("gemini-3-flash-preview")
+    out = contents(
+        model,
+        UserMessage(content="go"),
+        reply(
+            model,
+            ToolCall(id="a", name="weather", arguments={}),
+            ToolCall(id="b", name="weather", arguments={}, thought_signature=SIG_A),
+        ),
+        result("a", "weather", TextContent(text="rain")),
+        result("b", "weather", TextContent(text="sun")),
+    )
+    parts = out[1]["parts"]
+    assert "thoughtSignature" not in parts[0]
+    assert parts[1]["thoughtSignature"] == SIG_A
+
+
+def test_unsigned_same_model_turn_to_gemini_3_gets_the_placeholder() -> None:
+    model = gemini("gemini-3-flash-preview")
+    out = contents(
+        model,
+        UserMessage(content="go"),
+        reply(model, ToolCall(id="a", name="weather", arguments={})),
+        result("a", "weather", TextContent(text="rain")),
+    )
+    assert out[1]["parts"][0]["thoughtSignature"] == THOUGHT_SIGNATURE_PLACEHOLDER
+
+
+def test_thought_signature_is_dropped_for_another_model() -> None:
+    source = gemini("gemini-2.5-pro")
+    target = gemini("gemini-2.5-flash")
+    out = contents(
+        target,
+        UserMessage(content="go"),
+        reply(
+            source,
+            ThinkingContent(thinking="plan", thinking_signature=SIG_B),
+            ToolCall(id="a", name="weather", arguments={}, thought_signature=SIG_A),
+        ),
+        result("a", "weather", TextContent(text="rain")),
+    )
+    parts = out[1]["parts"]
+    assert parts[0] == {"text": "plan"}, "foreign thinking becomes plain text"
+    assert all("thoughtSignature" not in p for p in parts)
+
+
+def test_signature_bound_to_another_endpoint_is_not_replayed() -> None:
+    model = gemini("gemini-2.5-flash")
+    proxied = reply(
+        model,
+        ToolCall(id="a", name="weather", arguments={}, thought_signature=SIG_A),
+        signature_origin="google-generative-ai@https://proxy.example.com",
+    )
+    out = contents(
+        model, UserMessage(content="go"), proxied, result("a", "weather", TextContent(text="x"))
+    )
+    assert "thoughtSignature" not in out[1]["parts"][0]
+
+
+def test_same_model_thinking_part_keeps_its_signature() -> None:
+    model = gemini("gemini-2.5-pro")
+    out = contents(
+        model,
+        UserMessage(content="hi"),
+        reply(
+            model,
+            ThinkingContent(thinking="hmm", thinking_signature=SIG_A),
+            TextContent(text="Hello"),
+            stop_reason="stop",
+        ),
+    )
+    assert out[1]["parts"] == [
+        {"thought": True, "text": "hmm", "thoughtSignature": SIG_A},
+        {"text": "Hello"},
+    ]
+
+
+def test_non_base64_signature_is_not_sent() -> None:
+    model = gemini("gemini-2.5-pro")
+    out = contents(
+        model,
+        UserMessage(content="hi"),
+        reply(model, TextContent(text="Hello", text_signature="msg_123|x"), stop_reason="stop"),
+    )
+    assert out[1]["parts"] == [{"text": "Hello"}]
+
+
+def test_foreign_function_calls_to_gemini_3_get_the_placeholder_on_the_first_call() -> None:
+    claude = Model(id="claude-sonnet-4-5", api="anthropic-messages", provider="anthropic")
+    target = gemini("gemini-3-pro-preview")
+    out = contents(
+        target,
+        UserMessage(content="go"),
+        reply(
+            claude,
+            TextContent(text="Let me check."),
+            ToolCall(id="toolu_1", name="weather", arguments={"city": "Paris"}),
+            ToolCall(id="toolu_2", name="weather", arguments={"city": "Rome"}),
+        ),
+        result("toolu_1", "weather", TextContent(text="rain")),
+        result("toolu_2", "weather", TextContent(text="sun")),
+    )
+    parts = out[1]["parts"]
+    assert "thoughtSignature" not in parts[0]
+    assert parts[1]["thoughtSignature"] == THOUGHT_SIGNATURE_PLACEHOLDER
+    assert "thoughtSignature" not in parts[2]
+    assert THOUGHT_SIGNATURE_PLACEHOLDER == "skip_thought_signature_validator"
+
+
+def test_models_before_gemini_3_get_no_placeholder() -> None:
+    claude = Model(id="claude-sonnet-4-5", api="anthropic-messages", provider="anthropic")
+    out = contents(
+        gemini("gemini-2.5-flash"),
+        UserMessage(content="go"),
+        reply(claude, ToolCall(id="toolu_1", name="weather", arguments={})),
+        result("toolu_1", "weather", TextContent(text="rain")),
+    )
+    assert "thoughtSignature" not in out[1]["parts"][0]
+
+
+# --- images -----------------------------------------------------------------------------------
+
+
+def test_tool_result_image_goes_into_the_function_response_on_gemini_3() -> None:
+    model = gemini("gemini-3-flash-preview")
+    out = contents(
+        model,
+        UserMessage(content="screenshot"),
+        reply(model, ToolCall(id="s", name="shot", arguments={}, thought_signature=SIG_A)),
+        result("s", "shot", ImageContent(data=PNG, mime_type="image/png")),
+    )
+    response = out[2]["parts"][0]["functionResponse"]
+    assert response["response"] == {"output": "(see attached image)"}
+    assert response["parts"] == [{"inlineData": {"mimeType": "image/png", "data": PNG}}]
+    assert len(out) == 3
+
+
+def test_tool_result_images_follow_all_responses_on_older_models() -> None:
+    model = gemini("gemini-2.5-flash")
+    out = contents(
+        model,
+        UserMessage(content="screenshots"),
+        reply(
+            model,
+            ToolCall(id="a", name="shot", arguments={}),
+            ToolCall(id="b", name="shot", arguments={}),
+        ),
+        result(
+            "a", "shot", TextContent(text="first"), ImageContent(data=PNG, mime_type="image/png")
+        ),
+        result("b", "shot", TextContent(text="second")),
+    )
+    assert [p["functionResponse"]["response"]["output"] for p in out[2]["parts"]] == [
+        "first",
+        "second",
+    ]
+    assert "parts" not in out[2]["parts"][0]["functionResponse"]
+    assert out[3] == {
+        "role": "user",
+        "parts": [
+            {"text": "Tool result image:"},
+            {"inlineData": {"mimeType": "image/png", "data": PNG}},
+        ],
+    }
+
+
+def test_images_for_a_text_only_model_are_replaced_by_text() -> None:
+    model = gemini("gemma-3-27b-it", images=False, reasoning=False)
+    out = contents(
+        model,
+        UserMessage(
+            content=[TextContent(text="look"), ImageContent(data=PNG, mime_type="image/png")]
+        ),
+    )
+    assert all("inlineData" not in p for p in out[0]["parts"])
+    assert out[0]["parts"][0] == {"text": "look"}
+
+
+def test_user_image_becomes_inline_data() -> None:
+    out = contents(
+        gemini("gemini-2.5-flash"),
+        UserMessage(
+            content=[ImageContent(data=PNG, mime_type="image/jpeg"), TextContent(text="?")]
+        ),
+    )
+    assert out[0]["parts"] == [
+        {"inlineData": {"mimeType": "image/jpeg", "data": PNG}},
+        {"text": "?"},
+    ]
+
+
+# --- request shape ----------------------------------------------------------------------------
+
+
+def test_request_has_system_instruction_generation_config_and_tools() -> None:
+    model = gemini("gemini-2.5-flash")
+    body = build_request(
+        model,
+        Context(
+            system_prompt="Be brief.",
+            messages=[UserMessage(content="hi")],
+            tools=[WEATHER],
+        ),
+        StreamOptions(temperature=0.2, provider_options={"tool_choice": "any"}),
+    )
+    assert body["systemInstruction"] == {"parts": [{"text": "Be brief."}]}
+    assert body["generationConfig"] == {"temperature": 0.2, "maxOutputTokens": 32_000}
+    declaration = body["tools"][0]["functionDeclarations"][0]
+    assert declaration["name"] == "weather"
+    assert declaration["parametersJsonSchema"]["properties"] == {"city": {"type": "string"}}
+    assert body["toolConfig"] == {"functionCallingConfig": {"mode": "ANY"}}
+
+
+def test_explicit_max_tokens_and_small_model_limit() -> None:
+    small = gemini("gemini-2.0-flash", reasoning=False).model_copy(update={"max_tokens": 8192})
+    ctx = Context(messages=[UserMessage(content="hi")])
+    assert build_request(small, ctx, StreamOptions())["generationConfig"]["maxOutputTokens"] == 8192
+    explicit = build_request(small, ctx, StreamOptions(max_tokens=100))
+    assert explicit["generationConfig"]["maxOutputTokens"] == 100
+
+
+def test_invalid_tool_choice_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError, match="tool_choice"):
+        build_request(
+            gemini("gemini-2.5-flash"),
+            Context(messages=[UserMessage(content="hi")], tools=[WEATHER]),
+            StreamOptions(provider_options={"tool_choice": "sometimes"}),
+        )
+
+
+def test_errored_turns_and_blank_text_are_not_sent() -> None:
+    model = gemini("gemini-2.5-flash")
+    out = contents(
+        model,
+        UserMessage(content="hi"),
+        reply(model, TextContent(text="partial"), stop_reason="error", error_message="boom"),
+        UserMessage(content="again"),
+        reply(model, TextContent(text="  "), TextContent(text="ok"), stop_reason="stop"),
+    )
+    assert [c["role"] for c in out] == ["user", "user", "model"]
+    assert out[2]["parts"] == [{"text": "ok"}]
+
+
+# --- JSON Schema conversion -------------------------------------------------------------------
+
+
+def test_schema_conversion_rules() -> None:
+    schema: dict[str, Any] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "urn:tool",
+        "type": "object",
+        "properties": {
+            "$id": {"type": "string", "$comment": "a property really named $id"},
+            "mode": {"const": "fast"},
+            "target": {
+                "oneOf": [
+                    {"type": "string", "$schema": "x"},
+                    {"$ref": "#/$defs/point"},
+                ]
+            },
+            "tags": {"type": "array", "items": {"type": "string", "const": "a", "enum": ["a"]}},
+            "extra": {"type": ["string", "null"], "default": {"$schema": "data, kept"}},
+        },
+        "$defs": {"point": {"type": "object", "properties": {"x": {"type": "number"}}}},
+        "additionalProperties": False,
+        "required": ["mode"],
+    }
+    original = copy.deepcopy(schema)
+    out = to_gemini_parameters(schema, "t")
+    assert schema == original, "the tool's own schema is not mutated"
+    assert "$schema" not in out and "$id" not in out
+    assert out["properties"]["$id"] == {"type": "string"}
+    assert out["properties"]["mode"] == {"enum": ["fast"]}
+    assert out["properties"]["target"] == {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/point"}]}
+    assert out["properties"]["tags"]["items"] == {"type": "string", "enum": ["a"]}
+    assert out["properties"]["extra"]["default"] == {"$schema": "data, kept"}
+    assert out["$defs"] == original["$defs"]
+    assert out["additionalProperties"] is False and out["required"] == ["mode"]
+
+
+def test_schema_with_both_unions_keeps_both() -> None:
+    out = to_gemini_parameters(
+        {
+            "type": "object",
+            "properties": {"v": {"anyOf": [{"type": "string"}], "oneOf": [{"type": "integer"}]}},
+        },
+        "t",
+    )
+    v = out["properties"]["v"]
+    assert v["anyOf"] == [{"type": "string"}]
+    assert v["allOf"] == [{"anyOf": [{"type": "integer"}]}]
+
+
+@pytest.mark.parametrize(
+    ("schema", "expected"),
+    [
+        ({}, {"type": "object", "properties": {}}),
+        (
+            {"properties": {"a": {"type": "string"}}},
+            {"type": "object", "properties": {"a": {"type": "string"}}},
+        ),
+        ({"type": ["object", "null"]}, {"type": ["object", "null"]}),
+    ],
+)
+def test_schema_root_becomes_an_object(schema: dict[str, Any], expected: dict[str, Any]) -> None:
+    assert to_gemini_parameters(schema, "t") == expected
+
+
+def test_non_object_root_schema_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError, match="'list_tool'.*object"):
+        to_gemini_parameters({"type": "array", "items": {"type": "string"}}, "list_tool")
+
+
+# --- thinking config per model family ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("model_id", "level", "expected"),
+    [
+        ("gemini-3-pro-preview", "minimal", {"thinkingLevel": "LOW"}),
+        ("gemini-3-pro-preview", "low", {"thinkingLevel": "LOW"}),
+        ("gemini-3-pro-preview", "medium", {"thinkingLevel": "HIGH"}),
+        ("gemini-3.1-pro-preview", "xhigh", {"thinkingLevel": "HIGH"}),
+        ("gemini-3-flash-preview", "minimal", {"thinkingLevel": "MINIMAL"}),
+        ("gemini-3-flash-preview", "medium", {"thinkingLevel": "MEDIUM"}),
+        ("gemini-3.1-flash-lite-preview", "low", {"thinkingLevel": "LOW"}),
+        ("gemini-2.5-pro", "minimal", {"thinkingBudget": 128}),
+        ("gemini-2.5-pro", "high", {"thinkingBudget": 32768}),
+        ("gemini-2.5-flash", "high", {"thinkingBudget": 24576}),
+        ("gemini-2.5-flash-lite", "xhigh", {"thinkingBudget": 24576}),
+        ("gemini-flash-latest", "medium", {"thinkingBudget": -1}),
+    ],
+)
+def test_thinking_config_per_family(model_id: str, level: Any, expected: dict[str, Any]) -> None:
+    config = thinking_config(gemini(model_id), StreamOptions(reasoning=level))
+    assert config == {"includeThoughts": True, **expected}
+
+
+def test_thinking_off_or_unsupported_sends_no_config() -> None:
+    assert thinking_config(gemini("gemini-2.5-pro"), StreamOptions()) is None
+    non_reasoning = gemini("gemini-2.0-flash", reasoning=False)
+    assert thinking_config(non_reasoning, StreamOptions(reasoning="high")) is None
+
+
+def test_custom_budgets_and_explicit_thinking_option() -> None:
+    model = gemini("gemini-2.5-pro")
+    custom = StreamOptions(reasoning="low", thinking_budgets={"low": 999})
+    assert thinking_config(model, custom) == {"includeThoughts": True, "thinkingBudget": 999}
+    level = StreamOptions(provider_options={"thinking": {"enabled": True, "level": "minimal"}})
+    assert thinking_config(model, level) == {"includeThoughts": True, "thinkingLevel": "MINIMAL"}
+    budget = StreamOptions(reasoning="high", provider_options={"thinking": {"budget_tokens": 0}})
+    assert thinking_config(model, budget) == {"includeThoughts": True, "thinkingBudget": 0}
+    off = StreamOptions(reasoning="high", provider_options={"thinking": {"enabled": False}})
+    assert thinking_config(model, off) is None
+    body = build_request(model, Context(messages=[UserMessage(content="q")]), custom)
+    assert body["generationConfig"]["thinkingConfig"]["thinkingBudget"] == 999
