@@ -112,7 +112,7 @@ class PluginManager(pluggy.PluginManager):
         self.distributions: dict[str, tuple[str, str]] = {}
         """Plugin name -> (distribution name, version), for entry-point plugins."""
         self._lock = threading.RLock()
-        self._message_types_bound = False
+        self._active = False
 
     def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
         """Return pluggy's options for ``plugin.name`` after pi-sdk's checks (see class doc)."""
@@ -148,7 +148,10 @@ class PluginManager(pluggy.PluginManager):
         return opts
 
     def register(self, plugin: object, name: str | None = None) -> str | None:
-        """Register ``plugin`` (see pluggy); an active manager feeds its message types at once.
+        """Register ``plugin`` (see pluggy); in the active manager it takes effect at once.
+
+        Its message types enter the message-type registry now; its providers and models enter
+        the registries now if they were already filled (else on their first access).
 
         Raises:
             pluggy.PluginValidationError: a hook implementation breaks a rule (class doc).
@@ -157,9 +160,10 @@ class PluginManager(pluggy.PluginManager):
                 the plugin is not left registered.
         """
         plugin_name = super().register(plugin, name)
-        if plugin_name is not None and self._message_types_bound:
+        if plugin_name is not None and self._active:
             try:
                 self._feed_message_types(plugin_name)
+                self._feed_registry(plugin_name)
             except BaseException:
                 self.unregister(name=plugin_name)
                 raise
@@ -169,7 +173,7 @@ class PluginManager(pluggy.PluginManager):
         """Unregister a plugin (see pluggy) and forget the message types it registered."""
         if name is None and plugin is not None:
             name = self.get_name(plugin)
-        if name is not None and self._message_types_bound:
+        if name is not None and self._active:
             from .messages import unregister_message_types
 
             unregister_message_types(_message_source(name))
@@ -181,30 +185,42 @@ class PluginManager(pluggy.PluginManager):
         Plugins registered later are fed as they register. Called when the manager becomes
         active; :meth:`unbind_message_types` undoes it.
         """
-        if self._message_types_bound:
+        if self._active:
             return
-        self._message_types_bound = True
+        self._active = True
         for name, plugin in self.list_name_plugin():
             if plugin is not None:
                 self._feed_message_types(name)
 
     def unbind_message_types(self) -> None:
         """Forget the message types this manager's plugins registered (manager deactivated)."""
-        if not self._message_types_bound:
+        if not self._active:
             return
-        self._message_types_bound = False
+        self._active = False
         from .messages import unregister_message_types
 
         for name, _plugin in self.list_name_plugin():
             unregister_message_types(_message_source(name))
 
     def _feed_message_types(self, plugin_name: str) -> None:
+        self._call_own(plugin_name, "register_message_types", _message_registrar(plugin_name))
+
+    def _feed_registry(self, plugin_name: str) -> None:
+        """A plugin registered after the registries filled contributes at once."""
+        from . import registry
+
+        if not registry.is_loaded():
+            return  # the first access will ask every plugin, this one included
+        self._call_own(plugin_name, "register_api_providers", registry.register_api_provider)
+        self._call_own(plugin_name, "register_models", registry.register_model)
+
+    def _call_own(self, plugin_name: str, hook_name: str, register: Callable[..., None]) -> None:
+        """Call one plugin's implementation of a ``register_*`` hook."""
         plugin = self.get_plugin(plugin_name)
-        kwargs = {"register": _message_registrar(plugin_name)}
-        caller: pluggy.HookCaller = self.hook.register_message_types
+        caller: pluggy.HookCaller = getattr(self.hook, hook_name)
         for impl in caller.get_hookimpls():
             if impl.plugin is plugin:
-                impl.function(*[kwargs[a] for a in impl.argnames])
+                impl.function(*[register for _ in impl.argnames])  # the spec has one argument
 
     def load_entry_points(self) -> None:
         """Register every plugin of the ``pi_sdk`` entry-point group, once (idempotent).

@@ -86,6 +86,11 @@ def _ensure_loaded() -> None:
     hook.register_models(register=register_model)
 
 
+def is_loaded() -> bool:
+    """Whether the plugins' registrations are in (the first access since :func:`reset` ran)."""
+    return _loaded
+
+
 def reset() -> None:
     """Forget every registration; plugins register again on next access."""
     global _loaded
