@@ -15,8 +15,9 @@ raises ``errors.APIError`` for HTTP errors; it returns the open ``httpx2.Respons
 read with :func:`pi_sdk.iter_sse`. These are private SDK names, so the dependency is pinned to the
 tested major version and ``tests/test_google_transport.py`` checks that they still exist.
 
-Clients are expensive (about 90 ms each: TLS contexts), so they are cached per event loop (an
-httpx connection pool belongs to one loop) and per configuration, 16 at most per loop.
+A default ``google.genai.Client`` costs about 90 ms to build (it loads the CA bundle into three
+TLS contexts). Ours share one TLS context and one (unused) sync client, and are cached per event
+loop (an httpx connection pool belongs to one loop) and per configuration, 16 at most per loop.
 """
 
 from __future__ import annotations
@@ -83,6 +84,8 @@ def _new_client(
     http_options = types.HttpOptions(
         httpx_async_client=httpx2.AsyncClient(verify=_shared_ssl_context(), follow_redirects=True),
         httpx_client=_shared_sync_client(),
+        # Only read for the Live API's websockets; given, the SDK skips building a TLS context.
+        async_client_args={"ssl": _shared_ssl_context()},
         retry_options=types.HttpRetryOptions(attempts=1),
         timeout=timeout_ms,
     )
