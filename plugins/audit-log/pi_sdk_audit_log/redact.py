@@ -1,0 +1,176 @@
+"""Secret redaction for audit records: by key name, by value pattern, and by known value.
+
+:class:`Redactor` returns a redacted copy of any JSON-like value (dicts, lists, strings,
+scalars); the input is never mutated. Three rules, all configurable:
+
+* **keys**: a mapping entry whose key names a secret (``api_key``, ``Authorization``,
+  ``x-api-key``, ``password``, ``*_token``, ``cookie``, ...) has its whole value replaced;
+* **patterns**: substrings of any string that look like credentials are replaced: vendor API
+  keys (``sk-...``, ``sk-ant-...``, ``AIza...``), GitHub/Slack/AWS tokens, JWTs, bearer tokens,
+  auth headers written inline (``-H "x-api-key: ..."``), ``key=`` / ``token=`` query
+  parameters, ``password=...`` assignments and PEM private keys;
+* **values**: exact secret strings (by default the values of environment variables whose names
+  end in ``_API_KEY``, ``_TOKEN``, ``_SECRET``, ``_PASSWORD`` or ``_ACCESS_KEY``, at least 8
+  characters long) are replaced wherever they appear.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+
+__all__ = ["DEFAULT_PATTERNS", "DEFAULT_SECRET_KEYS", "REDACTED", "Redactor"]
+
+REDACTED = "[REDACTED]"
+"""What a secret is replaced with."""
+
+DEFAULT_SECRET_KEYS = frozenset(
+    {
+        "api_key",
+        "apikey",
+        "x_api_key",
+        "x_goog_api_key",
+        "authorization",
+        "proxy_authorization",
+        "password",
+        "passwd",
+        "secret",
+        "client_secret",
+        "token",
+        "access_token",
+        "refresh_token",
+        "id_token",
+        "session_token",
+        "auth_token",
+        "cookie",
+        "set_cookie",
+        "private_key",
+        "credentials",
+    }
+)
+"""Key names (normalized: lower case, ``-`` as ``_``) whose values are always redacted."""
+
+_SECRET_KEY_SUFFIX = re.compile(r"(?:^|_)(?:api_?key|token|secret|password|private_?key)$")
+
+DEFAULT_PATTERNS: tuple[str, ...] = (
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
+    r"\bsk-(?:ant-|proj-|svcacct-)?[A-Za-z0-9_\-]{16,}",
+    r"\bAIza[0-9A-Za-z_\-]{35}",
+    r"\bgh[pousr]_[A-Za-z0-9]{36,}",
+    r"\bgithub_pat_[A-Za-z0-9_]{22,}",
+    r"\bxox[abprs]-[A-Za-z0-9\-]{10,}",
+    r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
+    r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+    r"(?i)\b(?:authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|cookie)"
+    r"\s*:\s*(?P<s>[^\r\n\"']+)",
+    r"(?i)\b(?:bearer|basic)\s+(?P<s>[A-Za-z0-9._~+/=\-]{8,})",
+    r"(?i)[?&](?:key|api_key|apikey|access_token|token)=(?P<s>[^&\s\"']+)",
+    r"(?i)\b(?:password|passwd|secret|api_key|apikey|access_token|auth_token|token)[\"']?"
+    r"\s*[=:]\s*[\"']?(?P<s>[^\s\"'&;,]{4,})",
+)
+"""Regular expressions for credentials inside free text. A match becomes :data:`REDACTED`; when
+the pattern has a group named ``s``, only that group does (``Authorization: [REDACTED]``)."""
+
+_ENV_SECRET_NAME = re.compile(r"(?:_API_KEY|_TOKEN|_SECRET|_PASSWORD|_ACCESS_KEY)$")
+_MIN_ENV_SECRET = 8
+
+
+def _replace(match: re.Match[str]) -> str:
+    if "s" not in match.re.groupindex or match.start("s") < 0:
+        return REDACTED
+    offset = match.start()
+    whole = match.group(0)
+    return whole[: match.start("s") - offset] + REDACTED + whole[match.end("s") - offset :]
+
+
+def _normalize_key(key: str) -> str:
+    return key.strip().lower().replace("-", "_")
+
+
+class Redactor:
+    r"""Redacts secrets from JSON-like values.
+
+    Example:
+        ```python
+        redactor = Redactor(keys={"x-internal-auth"}, patterns=[r"\bacct-\d{6}\b"])
+        redactor.redact({"headers": {"Authorization": "Bearer abc"}, "note": "acct-123456"})
+        # {"headers": {"Authorization": "[REDACTED]"}, "note": "[REDACTED]"}
+        ```
+    """
+
+    def __init__(
+        self,
+        *,
+        keys: Iterable[str] = (),
+        patterns: Iterable[str] = (),
+        values: Iterable[str] = (),
+        default_keys: bool = True,
+        default_patterns: bool = True,
+        environment_values: bool = True,
+    ) -> None:
+        """Configure the three rules.
+
+        Args:
+            keys: Extra key names to redact (compared lower-case, ``-`` equal to ``_``).
+            patterns: Extra regular expressions; each match is replaced.
+            values: Exact secret strings to replace wherever they appear.
+            default_keys: Include :data:`DEFAULT_SECRET_KEYS` and the ``*_token`` /
+                ``*_api_key`` / ``*_secret`` / ``*_password`` suffix rule.
+            default_patterns: Include :data:`DEFAULT_PATTERNS`.
+            environment_values: Also redact the current values of secret-looking environment
+                variables (read once, here).
+
+        Raises:
+            re.error: a pattern is not a valid regular expression.
+        """
+        self._keys = frozenset(_normalize_key(k) for k in keys)
+        self._default_keys = default_keys
+        sources = [*(DEFAULT_PATTERNS if default_patterns else ()), *patterns]
+        self._patterns = [re.compile(p) for p in sources]
+        secret_values = {v for v in values if v}
+        if environment_values:
+            secret_values |= {
+                value
+                for name, value in os.environ.items()
+                if _ENV_SECRET_NAME.search(name.upper()) and len(value) >= _MIN_ENV_SECRET
+            }
+        # Longest first, so a secret that contains another is replaced whole.
+        self._values = sorted(secret_values, key=len, reverse=True)
+
+    def is_secret_key(self, key: str) -> bool:
+        """Return whether a mapping entry named ``key`` holds a secret."""
+        normalized = _normalize_key(key)
+        if normalized in self._keys:
+            return True
+        if not self._default_keys:
+            return False
+        if normalized in DEFAULT_SECRET_KEYS:
+            return True
+        return _SECRET_KEY_SUFFIX.search(normalized) is not None
+
+    def redact_text(self, text: str) -> str:
+        """Return ``text`` with every known secret value and credential pattern replaced."""
+        for value in self._values:
+            if value in text:
+                text = text.replace(value, REDACTED)
+        for pattern in self._patterns:
+            text = pattern.sub(_replace, text)
+        return text
+
+    def redact(self, value: Any) -> Any:
+        """Return a redacted copy of a JSON-like value (dict keys are kept, values replaced)."""
+        if isinstance(value, str):
+            return self.redact_text(value)
+        if isinstance(value, Mapping):
+            out: dict[Any, Any] = {}
+            for key, item in cast(Mapping[Any, Any], value).items():
+                if isinstance(key, str) and self.is_secret_key(key) and item not in (None, ""):
+                    out[key] = REDACTED
+                else:
+                    out[key] = self.redact(item)
+            return out
+        if isinstance(value, (list, tuple)):
+            return [self.redact(item) for item in cast(Iterable[Any], value)]
+        return value

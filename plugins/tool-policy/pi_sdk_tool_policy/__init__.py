@@ -1,0 +1,100 @@
+"""pi-sdk-tool-policy: allow / deny / ask rules for an agent's tool calls.
+
+Installed, this plugin implements the ``before_tool_call`` hook for every Agent in the process
+with the *active policy*:
+
+* the policy passed to :func:`configure` (``configure(None)`` switches it off again), else
+* the file named by ``PI_SDK_TOOL_POLICY`` (TOML or JSON, read once on the first tool call;
+  a broken file blocks every call with a reason naming the file, it never fails open), else
+* nothing: every call is allowed.
+
+The same :class:`ToolPolicy` also works without the plugin, as an Agent's own callback:
+``Agent(..., before_tool_call=policy.before_tool_call)``. See :mod:`pi_sdk_tool_policy.policy`
+for rule matching.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from pi_sdk import AbortSignal, hookimpl
+from pi_sdk.agent_types import BeforeToolCallContext, BeforeToolCallResult
+
+from .policy import Action, ApprovalRequest, Approver, Decision, Rule, ToolPolicy
+
+__all__ = [
+    "POLICY_ENV",
+    "Action",
+    "ApprovalRequest",
+    "Approver",
+    "Decision",
+    "Rule",
+    "ToolPolicy",
+    "active_policy",
+    "before_tool_call",
+    "configure",
+]
+
+POLICY_ENV = "PI_SDK_TOOL_POLICY"
+"""Environment variable naming the policy file used when :func:`configure` was not called."""
+
+_lock = threading.Lock()
+_configured = False
+_policy: ToolPolicy | None = None
+_file_error: str | None = None
+
+
+def configure(policy: ToolPolicy | None) -> None:
+    """Set the policy the plugin enforces (``None``: none, every call allowed).
+
+    Overrides ``PI_SDK_TOOL_POLICY`` until :func:`reset` is called.
+    """
+    global _configured, _policy, _file_error
+    with _lock:
+        _configured, _policy, _file_error = True, policy, None
+
+
+def reset() -> None:
+    """Forget :func:`configure` and any policy file read; the next call reads the env again."""
+    global _configured, _policy, _file_error
+    with _lock:
+        _configured, _policy, _file_error = False, None, None
+
+
+def active_policy() -> ToolPolicy | None:
+    """Return the policy the hook enforces now, reading ``PI_SDK_TOOL_POLICY`` on first use.
+
+    Raises:
+        ConfigurationError: the policy file named by the environment variable is invalid.
+    """
+    global _configured, _policy, _file_error
+    with _lock:
+        if not _configured:
+            _configured = True
+            path = os.environ.get(POLICY_ENV)
+            if path:
+                try:
+                    _policy = ToolPolicy.from_file(path)
+                except Exception as exc:  # noqa: BLE001 - kept and reported on every call
+                    _file_error = str(exc)
+        if _file_error is not None:
+            from pi_sdk import ConfigurationError
+
+            raise ConfigurationError(_file_error)
+        return _policy
+
+
+@hookimpl
+async def before_tool_call(
+    context: BeforeToolCallContext, signal: AbortSignal | None
+) -> BeforeToolCallResult | None:
+    """Apply the active policy to one tool call (the plugin's only hook).
+
+    A policy file that cannot be read blocks the call (fail closed) with a reason naming the
+    file: the plugin manager turns the raised error into a blocking result.
+    """
+    policy = active_policy()
+    if policy is None:
+        return None
+    return await policy.before_tool_call(context, signal)
