@@ -1,0 +1,416 @@
+"""Agent-loop types: tool results, the loop context and config, hook contexts, and AgentEvent.
+
+pi-mono ``packages/agent/src/types.ts`` (pi-spec §8.1). Events are light slotted dataclasses
+discriminated by ``type``; :func:`agent_event_to_dict` gives pi-mono's JSON shape (camelCase
+keys, messages as their wire JSON), so event logs and UIs interoperate with pi-mono.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
+
+from .abort import AbortSignal
+from .events import AssistantMessageEvent, event_to_dict
+from .messages import AgentMessage, default_convert_to_llm
+from .options import StreamOptions
+from .types import (
+    AssistantMessage,
+    Context,
+    ImageContent,
+    Message,
+    Model,
+    TextContent,
+    ToolCall,
+    ToolResultMessage,
+)
+
+if TYPE_CHECKING:
+    from .tools import AgentTool
+
+__all__ = [
+    "AfterToolCall",
+    "AfterToolCallContext",
+    "AfterToolCallResult",
+    "AgentContext",
+    "AgentEndEvent",
+    "AgentEvent",
+    "AgentLoopConfig",
+    "AgentStartEvent",
+    "AgentStreamFn",
+    "AgentThinkingLevel",
+    "AgentToolResult",
+    "AssistantStream",
+    "BeforeToolCall",
+    "BeforeToolCallContext",
+    "BeforeToolCallResult",
+    "ConvertToLlm",
+    "GetApiKey",
+    "MessageEndEvent",
+    "MessageSource",
+    "MessageStartEvent",
+    "MessageUpdateEvent",
+    "QueueMode",
+    "ToolExecutionEndEvent",
+    "ToolExecutionMode",
+    "ToolExecutionStartEvent",
+    "ToolExecutionUpdateEvent",
+    "ToolResultContent",
+    "ToolUpdateCallback",
+    "TransformContext",
+    "TurnEndEvent",
+    "TurnStartEvent",
+    "agent_event_to_dict",
+]
+
+AgentThinkingLevel: TypeAlias = Literal["off", "minimal", "low", "medium", "high", "xhigh"]
+"""The agent's thinking level: pi-ai's levels plus ``"off"`` (no reasoning requested)."""
+
+ToolExecutionMode: TypeAlias = Literal["sequential", "parallel"]
+"""How the tool calls of one assistant message run; pi-mono's default is ``"parallel"``."""
+
+QueueMode: TypeAlias = Literal["all", "one-at-a-time"]
+"""How many queued steering/follow-up messages one poll takes: all, or the oldest one."""
+
+ToolResultContent: TypeAlias = TextContent | ImageContent
+
+
+@dataclass(kw_only=True, slots=True)
+class AgentToolResult:
+    """What a tool returns (pi-mono ``AgentToolResult``); also a partial result in updates."""
+
+    content: list[ToolResultContent] = field(default_factory=list[ToolResultContent])
+    """Text and image blocks the model sees."""
+    details: Any = None
+    """Free-form data for the application (UI, logs); never sent to the model."""
+    terminate: bool = False
+    """Ask the loop to stop after this batch: when every tool call of one assistant message
+    asks for it, the model is not called again for these results (pi-sdk extension)."""
+
+    @classmethod
+    def text(cls, text: str, *, details: Any = None, terminate: bool = False) -> AgentToolResult:
+        """Return a result holding one text block."""
+        return cls(content=[TextContent(text=text)], details=details, terminate=terminate)
+
+
+ToolUpdateCallback: TypeAlias = Callable[[AgentToolResult], None]
+"""``on_update(partial_result)``: stream progress; emits ``tool_execution_update``.
+
+Fire-and-forget and thread-safe: the event is delivered in call order, and before the tool's
+``tool_execution_end``.
+"""
+
+
+@dataclass(kw_only=True, slots=True)
+class AgentContext:
+    """What the loop works on: system prompt, transcript and tools (pi-mono ``AgentContext``)."""
+
+    system_prompt: str = ""
+    messages: list[AgentMessage] = field(default_factory=list[AgentMessage])
+    tools: list[AgentTool] = field(default_factory=list["AgentTool"])
+
+
+# --- tool-call hooks -------------------------------------------------------------------------
+
+
+@dataclass(kw_only=True, slots=True)
+class BeforeToolCallContext:
+    """Input of ``before_tool_call``: a validated call about to run."""
+
+    assistant_message: AssistantMessage
+    """The message that requested the call (already in the transcript)."""
+    tool_call: ToolCall
+    """The raw tool-call block."""
+    args: Any
+    """The validated (and coerced) arguments the tool will receive."""
+    context: AgentContext
+
+
+@dataclass(kw_only=True, slots=True)
+class BeforeToolCallResult:
+    """Answer of ``before_tool_call``; ``None`` (or ``block=False``) lets the call run."""
+
+    block: bool = False
+    reason: str | None = None
+    """Shown to the model as the error result; default "Tool execution was blocked"."""
+
+
+@dataclass(kw_only=True, slots=True)
+class AfterToolCallContext:
+    """Input of ``after_tool_call``: a call that ran, with its result."""
+
+    assistant_message: AssistantMessage
+    tool_call: ToolCall
+    args: Any
+    result: AgentToolResult
+    is_error: bool
+    context: AgentContext
+
+
+@dataclass(kw_only=True, slots=True)
+class AfterToolCallResult:
+    """Answer of ``after_tool_call``: each field that is not ``None`` replaces the result's.
+
+    ``content`` and ``details`` replace wholesale (no merge), as in pi-mono.
+    """
+
+    content: list[ToolResultContent] | None = None
+    details: Any = None
+    is_error: bool | None = None
+    terminate: bool | None = None
+
+
+BeforeToolCall: TypeAlias = Callable[
+    [BeforeToolCallContext, AbortSignal],
+    "BeforeToolCallResult | None | Awaitable[BeforeToolCallResult | None]",
+]
+"""``before_tool_call(context, signal)``, sync or async.
+
+Contract: return ``None`` to allow, or ``BeforeToolCallResult(block=True, reason=...)``. An
+exception becomes an error tool result with its message (pi-mono).
+"""
+
+AfterToolCall: TypeAlias = Callable[
+    [AfterToolCallContext, AbortSignal],
+    "AfterToolCallResult | None | Awaitable[AfterToolCallResult | None]",
+]
+"""``after_tool_call(context, signal)``, sync or async.
+
+Contract: return ``None`` to keep the result. Must not raise: an exception ends the run with an
+error assistant message (pi-mono propagates it; pi-sdk ends the event stream cleanly).
+"""
+
+ConvertToLlm: TypeAlias = Callable[
+    [list[AgentMessage]], "Sequence[Message] | Awaitable[Sequence[Message]]"
+]
+"""``convert_to_llm(messages) -> list[Message]``, sync or async.
+
+Contract: the only place custom messages become LLM messages; must not raise (an exception
+ends the run with an error assistant message). Default :func:`pi_sdk.default_convert_to_llm`.
+"""
+
+TransformContext: TypeAlias = Callable[
+    [list[AgentMessage], AbortSignal], "Sequence[AgentMessage] | Awaitable[Sequence[AgentMessage]]"
+]
+"""``transform_context(messages, signal)``, sync or async: prune or inject before each call.
+
+Runs before ``convert_to_llm``; its result is used for that one call and does not replace the
+transcript. Contract: must not raise.
+"""
+
+GetApiKey: TypeAlias = Callable[[str], "str | None | Awaitable[str | None]"]
+"""``get_api_key(provider)``, sync or async, called before every model call (short-lived
+OAuth tokens); ``None`` falls back to ``StreamOptions.api_key`` and then the plugins."""
+
+MessageSource: TypeAlias = Callable[
+    [], "Sequence[AgentMessage] | Awaitable[Sequence[AgentMessage]]"
+]
+"""``get_steering_messages()`` / ``get_follow_up_messages()``: messages to inject now."""
+
+
+class AssistantStream(Protocol):
+    """What a stream function returns: :class:`pi_sdk.AssistantMessageEventStream` or alike."""
+
+    def __aiter__(self) -> AsyncIterator[AssistantMessageEvent]: ...  # noqa: D105
+
+    async def result(self) -> AssistantMessage:
+        """Return the final message."""
+        ...
+
+
+AgentStreamFn: TypeAlias = Callable[
+    [Model, Context, StreamOptions], "AssistantStream | Awaitable[AssistantStream]"
+]
+"""``stream_fn(model, context, options)``; default :func:`pi_sdk.stream`.
+
+Contract: failures after the call starts are reported inside the stream (an ``error`` event),
+not raised. A raise is still caught and becomes an error assistant message.
+"""
+
+
+@dataclass(kw_only=True)
+class AgentLoopConfig(StreamOptions):
+    """Configuration of one agent-loop run (pi-mono ``AgentLoopConfig``).
+
+    Every :class:`pi_sdk.StreamOptions` field is forwarded to each model call (``signal`` and
+    ``api_key`` are filled per call).
+    """
+
+    model: Model
+    convert_to_llm: ConvertToLlm = default_convert_to_llm
+    transform_context: TransformContext | None = None
+    get_api_key: GetApiKey | None = None
+    get_steering_messages: MessageSource | None = None
+    """Polled at the start, after each tool (preparation) and after each turn."""
+    get_follow_up_messages: MessageSource | None = None
+    """Polled only when the agent would otherwise stop."""
+    tool_execution: ToolExecutionMode = "parallel"
+    before_tool_call: BeforeToolCall | None = None
+    after_tool_call: AfterToolCall | None = None
+
+
+# --- events ----------------------------------------------------------------------------------
+
+_slots: dict[str, Any] = {"slots": True, "kw_only": True}
+
+
+@dataclass(**_slots)
+class AgentStartEvent:
+    """A run started."""
+
+    type: Literal["agent_start"] = "agent_start"
+
+
+@dataclass(**_slots)
+class AgentEndEvent:
+    """A run ended; ``messages`` are the new messages it produced, in transcript order."""
+
+    messages: list[AgentMessage]
+    type: Literal["agent_end"] = "agent_end"
+
+
+@dataclass(**_slots)
+class TurnStartEvent:
+    """A turn (one assistant response plus its tool executions) started."""
+
+    type: Literal["turn_start"] = "turn_start"
+
+
+@dataclass(**_slots)
+class TurnEndEvent:
+    """A turn ended: its assistant ``message`` and the ``tool_results`` it produced."""
+
+    message: AgentMessage
+    tool_results: list[ToolResultMessage]
+    type: Literal["turn_end"] = "turn_end"
+
+
+@dataclass(**_slots)
+class MessageStartEvent:
+    """A message entered the transcript (assistant messages: streaming begins)."""
+
+    message: AgentMessage
+    type: Literal["message_start"] = "message_start"
+
+
+@dataclass(**_slots)
+class MessageUpdateEvent:
+    """The streaming assistant message changed; ``assistant_message_event`` says how.
+
+    ``message`` is the live partial message (the same object across updates); copy it to keep
+    a snapshot.
+    """
+
+    message: AssistantMessage
+    assistant_message_event: AssistantMessageEvent = field(repr=False)
+    type: Literal["message_update"] = "message_update"
+
+
+@dataclass(**_slots)
+class MessageEndEvent:
+    """A message is final (the only point where it is added to an Agent's state)."""
+
+    message: AgentMessage
+    type: Literal["message_end"] = "message_end"
+
+
+@dataclass(**_slots)
+class ToolExecutionStartEvent:
+    """A tool call is about to be prepared; ``args`` are the raw arguments from the model."""
+
+    tool_call_id: str
+    tool_name: str
+    args: dict[str, Any]
+    type: Literal["tool_execution_start"] = "tool_execution_start"
+
+
+@dataclass(**_slots)
+class ToolExecutionUpdateEvent:
+    """A running tool reported progress through ``on_update``."""
+
+    tool_call_id: str
+    tool_name: str
+    args: dict[str, Any]
+    partial_result: AgentToolResult
+    type: Literal["tool_execution_update"] = "tool_execution_update"
+
+
+@dataclass(**_slots)
+class ToolExecutionEndEvent:
+    """A tool call finished (ran, failed, was blocked, skipped or not found)."""
+
+    tool_call_id: str
+    tool_name: str
+    result: AgentToolResult
+    is_error: bool
+    type: Literal["tool_execution_end"] = "tool_execution_end"
+
+
+AgentEvent: TypeAlias = (
+    AgentStartEvent
+    | AgentEndEvent
+    | TurnStartEvent
+    | TurnEndEvent
+    | MessageStartEvent
+    | MessageUpdateEvent
+    | MessageEndEvent
+    | ToolExecutionStartEvent
+    | ToolExecutionUpdateEvent
+    | ToolExecutionEndEvent
+)
+"""Every event of an agent run (pi-mono ``AgentEvent``), discriminated by ``type``."""
+
+_WIRE_NAMES = {
+    "tool_results": "toolResults",
+    "assistant_message_event": "assistantMessageEvent",
+    "tool_call_id": "toolCallId",
+    "tool_name": "toolName",
+    "partial_result": "partialResult",
+    "is_error": "isError",
+}
+
+
+def _jsonable(value: Any) -> Any:
+    from pydantic_core import to_jsonable_python
+
+    return to_jsonable_python(value, by_alias=True, fallback=repr)
+
+
+def _tool_result_to_dict(result: AgentToolResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "content": [block.model_dump(mode="json") for block in result.content],
+        "details": _jsonable(result.details),
+    }
+    if result.terminate:
+        out["terminate"] = True
+    return out
+
+
+def _value_to_json(value: Any, include_partial: bool) -> Any:
+    if isinstance(value, AgentToolResult):
+        return _tool_result_to_dict(value)
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    if isinstance(value, list):
+        return [_value_to_json(v, include_partial) for v in value]  # pyright: ignore[reportUnknownVariableType]
+    if hasattr(value, "partial") and hasattr(value, "__slots__"):
+        return event_to_dict(value, include_partial=include_partial)
+    return _jsonable(value)
+
+
+def agent_event_to_dict(event: AgentEvent, *, include_partial: bool = True) -> dict[str, Any]:
+    """Return the event in pi-mono's JSON shape, e.g. ``{"type": "tool_execution_end", ...}``.
+
+    Args:
+        event: Any agent event.
+        include_partial: For ``message_update``, include the underlying assistant-message
+            event's ``partial`` (pi-mono does; it duplicates ``message``).
+    """
+    out: dict[str, Any] = {"type": event.type}
+    names: tuple[str, ...] = getattr(event, "__slots__")  # noqa: B009 - slots dataclasses
+    for name in names:
+        if name == "type":
+            continue
+        out[_WIRE_NAMES.get(name, name)] = _value_to_json(getattr(event, name), include_partial)
+    return out

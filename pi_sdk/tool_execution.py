@@ -1,0 +1,428 @@
+"""Running the tool calls of one assistant message (pi-mono ``executeToolCalls``, pi-spec §8.5).
+
+Per call: ``tool_execution_start``; *prepare* (find the tool, validate the arguments, ask the
+``before_tool_call`` callable and plugin hooks); *execute* (``tool.execute`` with the abort signal
+and an update callback); *finalize* (the ``after_tool_call`` callable and plugin hooks); then
+``tool_execution_end`` and the tool-result message (``message_start`` / ``message_end``).
+
+Failures are results, never exceptions: an unknown tool, invalid arguments, a blocked call, a
+hook that raises in preparation and a tool that raises all become an error tool result the model
+can read. The one exception is ``after_tool_call``: a raise there ends the run (pi-mono), and the
+loop turns it into an error assistant message.
+
+Modes:
+
+* ``sequential``: prepare, execute and finalize one call at a time; steering is polled after
+  each call, and a steering message skips the remaining calls;
+* ``parallel`` (default): prepare every call in order (steering polled after each preparation;
+  a steering message skips every call not yet run), run the prepared calls concurrently, then
+  finalize and emit the outcomes **in source order**. pi-mono emits immediate outcomes (not
+  found, invalid, blocked) before the executed ones (pi-spec §10.1 #14); pi-sdk keeps the tool
+  results in the order of the tool calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import inspect
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from .abort import AbortSignal
+from .agent_types import (
+    AfterToolCallContext,
+    AfterToolCallResult,
+    AgentContext,
+    AgentEvent,
+    AgentLoopConfig,
+    AgentToolResult,
+    BeforeToolCallContext,
+    BeforeToolCallResult,
+    MessageEndEvent,
+    MessageStartEvent,
+    ToolExecutionEndEvent,
+    ToolExecutionStartEvent,
+    ToolExecutionUpdateEvent,
+)
+from .messages import AgentMessage
+from .tools import AgentTool, find_tool, to_tool_result
+from .types import AssistantMessage, TextContent, ToolCall, ToolResultMessage
+
+__all__ = [
+    "BLOCKED_TEXT",
+    "SKIPPED_TEXT",
+    "ToolBatchResult",
+    "execute_tool_calls",
+    "resolve",
+    "run_after_tool_call_hooks",
+    "run_before_tool_call_hooks",
+]
+
+SKIPPED_TEXT = "Skipped due to queued user message."
+"""Error text of a tool call skipped because a steering message arrived (pi-mono)."""
+BLOCKED_TEXT = "Tool execution was blocked"
+"""Error text of a blocked call whose hook gave no reason (pi-mono)."""
+
+Emit = Callable[[AgentEvent], Coroutine[Any, Any, None]]
+PollSteering = Callable[[], Awaitable[list[AgentMessage]]]
+T = TypeVar("T")
+
+
+async def resolve(value: T | Awaitable[T]) -> T:
+    """Await ``value`` if it is awaitable (sync-or-async callbacks)."""
+    if inspect.isawaitable(value):
+        return await value
+    return value
+
+
+def _describe(exc: BaseException) -> str:
+    return str(exc) or type(exc).__name__
+
+
+def _error_result(text: str) -> AgentToolResult:
+    return AgentToolResult(content=[TextContent(text=text)], details={})
+
+
+@dataclass(kw_only=True, slots=True)
+class ToolBatchResult:
+    """Outcome of one assistant message's tool calls."""
+
+    tool_results: list[ToolResultMessage]
+    """One result per tool call, in the order of the calls."""
+    steering_messages: list[AgentMessage] | None = None
+    """Steering messages polled during the batch, to inject before the next model call."""
+    terminate: bool = False
+    """Every call's result asked to terminate: do not call the model for these results."""
+
+
+@dataclass(slots=True)
+class _Immediate:
+    tool_call: ToolCall
+    result: AgentToolResult
+    is_error: bool = True
+
+
+@dataclass(slots=True)
+class _Prepared:
+    tool_call: ToolCall
+    tool: AgentTool
+    args: Any
+
+
+# --- hooks: the one call site for callables and plugins ---------------------------------------
+
+
+async def run_before_tool_call_hooks(
+    context: BeforeToolCallContext, config: AgentLoopConfig, signal: AbortSignal
+) -> BeforeToolCallResult | None:
+    """Ask ``config.before_tool_call``, then the ``before_tool_call`` plugins; first block wins.
+
+    The plugins are asked only when the callable allowed the call; they fail closed (a plugin
+    that raises blocks the call, see :func:`pi_sdk.plugins.call_before_tool_call_plugins`).
+
+    Returns:
+        The first answer with ``block=True``, or ``None`` to let the call run.
+
+    Raises:
+        Whatever the callable raises (the caller turns it into an error result, as pi-mono).
+    """
+    from .plugins import call_before_tool_call_plugins
+
+    if config.before_tool_call is not None:
+        answer = await resolve(config.before_tool_call(context, signal))
+        if answer is not None and answer.block:
+            return answer
+    return await call_before_tool_call_plugins(context, signal)
+
+
+def _apply_after(
+    answer: AfterToolCallResult | None, result: AgentToolResult, is_error: bool
+) -> tuple[AgentToolResult, bool]:
+    if answer is None:
+        return result, is_error
+    result = AgentToolResult(
+        content=list(answer.content) if answer.content is not None else result.content,
+        details=answer.details if answer.details is not None else result.details,
+        terminate=answer.terminate if answer.terminate is not None else result.terminate,
+    )
+    return result, answer.is_error if answer.is_error is not None else is_error
+
+
+async def run_after_tool_call_hooks(
+    context: AfterToolCallContext, config: AgentLoopConfig, signal: AbortSignal
+) -> tuple[AgentToolResult, bool]:
+    """Apply ``config.after_tool_call``, then the ``after_tool_call`` plugins in plugin order.
+
+    The plugins see the result as the callable left it; a field that is not ``None`` in an
+    answer replaces the result's (pi-mono).
+
+    Returns:
+        The final ``(result, is_error)``.
+
+    Raises:
+        Whatever the callable or a plugin raises (the run then ends with an error message).
+    """
+    from .plugins import call_after_tool_call_plugins
+
+    result, is_error = context.result, context.is_error
+    if config.after_tool_call is not None:
+        answer = await resolve(config.after_tool_call(context, signal))
+        result, is_error = _apply_after(answer, result, is_error)
+        context = dataclasses.replace(context, result=result, is_error=is_error)
+    answer = await call_after_tool_call_plugins(context, signal)
+    return _apply_after(answer, result, is_error)
+
+
+# --- progress updates -------------------------------------------------------------------------
+
+
+class _Updates:
+    """The ``on_update`` callback of one call: ordered, thread-safe, drained before the end."""
+
+    def __init__(self, emit: Emit, tool_call: ToolCall) -> None:
+        self._emit = emit
+        self._tool_call = tool_call
+        self._loop = asyncio.get_running_loop()
+        self._pending: set[asyncio.Task[None]] = set()
+
+    def push(self, partial: AgentToolResult) -> None:
+        try:
+            on_loop = asyncio.get_running_loop() is self._loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop:
+            self._schedule(partial)
+        else:
+            self._loop.call_soon_threadsafe(self._schedule, partial)
+
+    def _schedule(self, partial: AgentToolResult) -> None:
+        event = ToolExecutionUpdateEvent(
+            tool_call_id=self._tool_call.id,
+            tool_name=self._tool_call.name,
+            args=self._tool_call.arguments,
+            partial_result=partial,
+        )
+        task = self._loop.create_task(self._emit(event))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def drain(self) -> None:
+        while self._pending:
+            await asyncio.gather(*self._pending)
+
+
+# --- one call ---------------------------------------------------------------------------------
+
+
+class _Batch:
+    def __init__(
+        self,
+        context: AgentContext,
+        message: AssistantMessage,
+        config: AgentLoopConfig,
+        signal: AbortSignal,
+        emit: Emit,
+        poll_steering: PollSteering | None,
+        on_result: Callable[[ToolResultMessage], None] | None,
+    ) -> None:
+        self.on_result = on_result
+        self.context = context
+        self.message = message
+        self.config = config
+        self.signal = signal
+        self.emit = emit
+        self.poll_steering = poll_steering
+        self.terminate_flags: list[bool] = []
+
+    async def start(self, tool_call: ToolCall) -> None:
+        await self.emit(
+            ToolExecutionStartEvent(
+                tool_call_id=tool_call.id, tool_name=tool_call.name, args=tool_call.arguments
+            )
+        )
+
+    async def prepare(self, tool_call: ToolCall) -> _Immediate | _Prepared:
+        found = find_tool(self.context.tools, tool_call.name)
+        if found is None:
+            return _Immediate(tool_call, _error_result(f"Tool {tool_call.name} not found"))
+        try:
+            args = found.validate_arguments(tool_call.arguments)
+            before = await run_before_tool_call_hooks(
+                BeforeToolCallContext(
+                    assistant_message=self.message,
+                    tool_call=tool_call,
+                    args=args,
+                    context=self.context,
+                ),
+                self.config,
+                self.signal,
+            )
+        except Exception as exc:  # noqa: BLE001 - pi-mono: becomes the call's error result
+            return _Immediate(tool_call, _error_result(_describe(exc)))
+        if before is not None:
+            return _Immediate(tool_call, _error_result(before.reason or BLOCKED_TEXT))
+        return _Prepared(tool_call, found, args)
+
+    async def execute(self, prepared: _Prepared) -> tuple[AgentToolResult, bool]:
+        updates = _Updates(self.emit, prepared.tool_call)
+        try:
+            value = await prepared.tool.execute(
+                prepared.tool_call.id, prepared.args, self.signal, updates.push
+            )
+            return to_tool_result(value), False
+        except Exception as exc:  # noqa: BLE001 - tools report failure by raising
+            return _error_result(_describe(exc)), True
+        finally:
+            await updates.drain()
+
+    async def finalize(
+        self, prepared: _Prepared, result: AgentToolResult, is_error: bool
+    ) -> ToolResultMessage:
+        result, is_error = await run_after_tool_call_hooks(
+            AfterToolCallContext(
+                assistant_message=self.message,
+                tool_call=prepared.tool_call,
+                args=prepared.args,
+                result=result,
+                is_error=is_error,
+                context=self.context,
+            ),
+            self.config,
+            self.signal,
+        )
+        return await self.outcome(prepared.tool_call, result, is_error)
+
+    async def outcome(
+        self, tool_call: ToolCall, result: AgentToolResult, is_error: bool
+    ) -> ToolResultMessage:
+        await self.emit(
+            ToolExecutionEndEvent(
+                tool_call_id=tool_call.id,
+                tool_name=tool_call.name,
+                result=result,
+                is_error=is_error,
+            )
+        )
+        message = ToolResultMessage(
+            tool_call_id=tool_call.id,
+            tool_name=tool_call.name,
+            content=list(result.content),
+            details=result.details,
+            is_error=is_error,
+        )
+        self.terminate_flags.append(result.terminate and not is_error)
+        await self.emit(MessageStartEvent(message=message))
+        await self.emit(MessageEndEvent(message=message))
+        if self.on_result is not None:
+            self.on_result(message)
+        return message
+
+    async def skip(self, tool_call: ToolCall, *, emit_start: bool) -> ToolResultMessage:
+        if emit_start:
+            await self.start(tool_call)
+        return await self.outcome(tool_call, _error_result(SKIPPED_TEXT), True)
+
+    async def steering(self) -> list[AgentMessage]:
+        if self.poll_steering is None:
+            return []
+        return await self.poll_steering()
+
+
+# --- modes ------------------------------------------------------------------------------------
+
+
+async def _sequential(batch: _Batch, calls: Sequence[ToolCall]) -> ToolBatchResult:
+    results: list[ToolResultMessage] = []
+    for index, tool_call in enumerate(calls):
+        await batch.start(tool_call)
+        prepared = await batch.prepare(tool_call)
+        if isinstance(prepared, _Immediate):
+            results.append(await batch.outcome(tool_call, prepared.result, prepared.is_error))
+        else:
+            result, is_error = await batch.execute(prepared)
+            results.append(await batch.finalize(prepared, result, is_error))
+        steering = await batch.steering()
+        if steering:
+            for rest in calls[index + 1 :]:
+                results.append(await batch.skip(rest, emit_start=True))
+            return ToolBatchResult(tool_results=results, steering_messages=steering)
+    return ToolBatchResult(tool_results=results)
+
+
+async def _parallel(batch: _Batch, calls: Sequence[ToolCall]) -> ToolBatchResult:
+    outcomes: list[_Immediate | _Prepared] = []
+    results: list[ToolResultMessage] = []
+    steering: list[AgentMessage] = []
+    for tool_call in calls:
+        await batch.start(tool_call)
+        outcomes.append(await batch.prepare(tool_call))
+        steering = await batch.steering()
+        if steering:
+            break
+    if steering:
+        for outcome in outcomes:
+            if isinstance(outcome, _Immediate):
+                results.append(await batch.outcome(outcome.tool_call, outcome.result, True))
+            else:
+                results.append(await batch.skip(outcome.tool_call, emit_start=False))
+        for rest in calls[len(outcomes) :]:
+            results.append(await batch.skip(rest, emit_start=True))
+        return ToolBatchResult(tool_results=results, steering_messages=steering)
+
+    tasks = {
+        i: asyncio.ensure_future(batch.execute(o))
+        for i, o in enumerate(outcomes)
+        if isinstance(o, _Prepared)
+    }
+    try:
+        for i, outcome in enumerate(outcomes):
+            if isinstance(outcome, _Immediate):
+                results.append(await batch.outcome(outcome.tool_call, outcome.result, True))
+            else:
+                result, is_error = await tasks[i]
+                results.append(await batch.finalize(outcome, result, is_error))
+    except BaseException:
+        for task in tasks.values():
+            task.cancel()
+        await asyncio.gather(*tasks.values(), return_exceptions=True)
+        raise
+    return ToolBatchResult(tool_results=results, steering_messages=await batch.steering() or None)
+
+
+async def execute_tool_calls(
+    context: AgentContext,
+    message: AssistantMessage,
+    config: AgentLoopConfig,
+    signal: AbortSignal,
+    emit: Emit,
+    poll_steering: PollSteering | None = None,
+    on_result: Callable[[ToolResultMessage], None] | None = None,
+) -> ToolBatchResult:
+    """Run every tool call of ``message`` in ``config.tool_execution`` mode.
+
+    Args:
+        context: The loop's working context (tools, transcript for hooks).
+        message: The assistant message whose tool calls run.
+        config: Hooks and mode.
+        signal: The run's abort signal, passed to tools and hooks.
+        emit: Awaited for every event.
+        poll_steering: Returns queued steering messages (empty when none).
+        on_result: Called with each tool-result message right after its ``message_end``.
+
+    Returns:
+        The tool-result messages in call order, steering messages seen, and whether every
+        result asked to terminate.
+
+    Raises:
+        Whatever an ``after_tool_call`` callable or hook raises (running calls are cancelled).
+    """
+    calls = message.tool_calls
+    batch = _Batch(context, message, config, signal, emit, poll_steering, on_result)
+    if config.tool_execution == "sequential":
+        outcome = await _sequential(batch, calls)
+    else:
+        outcome = await _parallel(batch, calls)
+    outcome.terminate = bool(batch.terminate_flags) and all(batch.terminate_flags)
+    return outcome
