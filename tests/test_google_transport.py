@@ -1,0 +1,271 @@
+"""Google transport, plugin hooks, replay recognizers and Vertex AI URL rules."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from typing import Any
+
+import pi_sdk_google
+import pytest
+from pi_sdk_google import _transport, vertex
+from pi_sdk_google.generative_ai import recognize_generative_ai
+from pi_sdk_google.vertex import recognize_vertex
+
+import pi_sdk
+from pi_sdk import ConfigurationError, Model, StreamOptions
+
+# --- transport ----------------------------------------------------------------------------------
+
+
+def test_importing_the_plugin_imports_no_vendor_sdk() -> None:
+    code = (
+        "import sys, pi_sdk, pi_sdk_google; "
+        "bad = [m for m in sys.modules if m.startswith(('google.genai', 'httpx2', 'aiohttp'))]; "
+        "print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_private_sdk_names_the_transport_relies_on_exist() -> None:
+    # _transport.py sends through these; a google-genai release that drops them must fail here.
+    from google.genai import _api_client  # pyright: ignore[reportPrivateUsage]
+
+    assert {"headers", "url", "method", "data", "timeout"} <= set(
+        _api_client.HttpRequest.__dataclass_fields__
+    )
+    assert asyncio.iscoroutinefunction(_api_client.BaseApiClient._async_request)  # pyright: ignore[reportPrivateUsage]
+    assert callable(_api_client.BaseApiClient._use_aiohttp)  # pyright: ignore[reportPrivateUsage]
+
+
+async def test_clients_are_pinned_to_httpx2_without_sdk_retries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import httpx2
+    from google.genai import _api_client  # pyright: ignore[reportPrivateUsage]
+
+    # As if aiohttp were installed: the SDK would otherwise switch to it.
+    monkeypatch.setattr(_api_client, "has_aiohttp", True)
+    for kwargs in (
+        {"vertex": False, "api_key": "pin-1"},
+        {"vertex": True, "api_key": "pin-2"},
+        {"vertex": True, "api_key": None, "project": "p", "location": "us-central1"},
+    ):
+        client = _transport.get_client(**kwargs)  # type: ignore[arg-type]
+        api = client._api_client  # pyright: ignore[reportPrivateUsage]
+        assert api._use_aiohttp() is False  # pyright: ignore[reportPrivateUsage]
+        assert isinstance(api._async_httpx_client, httpx2.AsyncClient)  # pyright: ignore[reportPrivateUsage]
+        assert api._http_options.retry_options.attempts == 1  # pyright: ignore[reportPrivateUsage]
+        assert api._async_retry.stop.max_attempt_number == 1  # pyright: ignore[reportPrivateUsage]
+
+
+async def test_clients_are_cached_per_configuration() -> None:
+    first = _transport.get_client(vertex=False, api_key="cache-a")
+    assert _transport.get_client(vertex=False, api_key="cache-a") is first
+    assert _transport.get_client(vertex=False, api_key="cache-b") is not first
+    vertex_client = _transport.get_client(vertex=True, api_key=None, project="p", location="l")
+    assert vertex_client is not first
+
+
+def test_clients_are_not_shared_across_event_loops() -> None:
+    async def build() -> Any:
+        return _transport.get_client(vertex=False, api_key="loop-key")
+
+    assert asyncio.run(build()) is not asyncio.run(build())
+
+
+def test_cache_is_bounded() -> None:
+    async def fill() -> int:
+        for i in range(40):
+            _transport.get_client(vertex=False, api_key=f"bounded-{i}")
+        return len(_transport._clients[asyncio.get_running_loop()])  # pyright: ignore[reportPrivateUsage]
+
+    assert asyncio.run(fill()) == 16
+
+
+# --- plugin hooks -------------------------------------------------------------------------------
+
+
+def test_api_keys_come_from_the_documented_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", "gem")
+    monkeypatch.setenv("GOOGLE_CLOUD_API_KEY", "vert")
+    assert pi_sdk_google.get_api_key("google") == "gem"
+    assert pi_sdk_google.get_api_key("google-vertex") == "vert"
+    assert pi_sdk_google.get_api_key("anthropic") is None
+    monkeypatch.delenv("GOOGLE_CLOUD_API_KEY")
+    monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", "/tmp/adc.json")
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    assert pi_sdk_google.get_api_key("google-vertex") is None, "never '<authenticated>'"
+
+
+def test_plugin_registers_both_apis_and_the_catalog(plugin_manager: Any) -> None:
+    plugin_manager.register(pi_sdk_google, name="google")
+    assert pi_sdk.get_api_provider("google-generative-ai").recognize is recognize_generative_ai
+    assert pi_sdk.get_api_provider("google-vertex").recognize is recognize_vertex
+    assert len(pi_sdk.get_models("google")) == 24
+    assert len(pi_sdk.get_models("google-vertex")) == 12
+    flash = pi_sdk.get_model("google", "gemini-2.5-flash")
+    assert flash.api == "google-generative-ai" and flash.reasoning
+
+
+# --- replay recognizers -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("uri", "model_id", "base_url"),
+    [
+        (
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse",
+            "gemini-2.0-flash",
+            "https://generativelanguage.googleapis.com/v1beta",
+        ),
+        (
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-3.6-flahs:generateContent",
+            "gemini-3.6-flahs",
+            "https://generativelanguage.googleapis.com/v1beta",
+        ),
+        (
+            "http://localhost:8080/proxy/v1/tunedModels/my-tune:streamGenerateContent",
+            "tunedModels/my-tune",
+            "http://localhost:8080/proxy/v1",
+        ),
+    ],
+)
+def test_recognize_gemini_requests(
+    plugin_manager: Any, uri: str, model_id: str, base_url: str
+) -> None:
+    plugin_manager.register(pi_sdk_google, name="google")
+    model = recognize_generative_ai("POST", uri, None)
+    assert model is not None
+    assert (model.id, model.base_url, model.api, model.provider) == (
+        model_id,
+        base_url,
+        "google-generative-ai",
+        "google",
+    )
+
+
+def test_recognized_catalog_model_keeps_its_prices(plugin_manager: Any) -> None:
+    plugin_manager.register(pi_sdk_google, name="google")
+    uri = "https://x.test/v1beta/models/gemini-2.5-flash:streamGenerateContent"
+    model = recognize_generative_ai("POST", uri, None)
+    assert model is not None and model.cost == pi_sdk.get_model("google", "gemini-2.5-flash").cost
+
+
+@pytest.mark.parametrize(
+    ("uri", "model_id", "base_url"),
+    [
+        (
+            "https://europe-west4-aiplatform.googleapis.com/v1beta1/projects/scrubbed-project/"
+            "locations/europe-west4/publishers/google/models/gemini-2.5-flash:generateContent",
+            "gemini-2.5-flash",
+            "https://europe-west4-aiplatform.googleapis.com/v1beta1/projects/scrubbed-project/"
+            "locations/europe-west4",
+        ),
+        (
+            "https://us-central1-aiplatform.googleapis.com/v1/projects/scrubbed-project/locations/"
+            "us-central1/publishers/google/models/gemini-2.5-pro:generateContent?%24alt=json",
+            "gemini-2.5-pro",
+            "https://us-central1-aiplatform.googleapis.com/v1/projects/scrubbed-project/"
+            "locations/us-central1",
+        ),
+        (
+            "https://aiplatform.googleapis.com/v1/publishers/google/models/gemini-3-pro-preview:"
+            "streamGenerateContent?alt=sse",
+            "gemini-3-pro-preview",
+            "https://aiplatform.googleapis.com/v1",
+        ),
+    ],
+)
+def test_recognize_vertex_requests(
+    plugin_manager: Any, uri: str, model_id: str, base_url: str
+) -> None:
+    plugin_manager.register(pi_sdk_google, name="google")
+    model = recognize_vertex("POST", uri, None)
+    assert model is not None
+    assert (model.id, model.base_url, model.api) == (model_id, base_url, "google-vertex")
+    # The recognized base URL is used verbatim: replay calls the recorded path.
+    assert vertex.base_url(model, api_key=None, project=None, location="x", api_version=None) == (
+        base_url
+    )
+
+
+@pytest.mark.parametrize(
+    ("method", "uri"),
+    [
+        (
+            "GET",
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent",
+        ),
+        (
+            "POST",
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:countTokens",
+        ),
+        ("POST", "https://api.anthropic.com/v1/messages"),
+        ("POST", "https://api.openai.com/v1/chat/completions"),
+    ],
+)
+def test_recognizers_decline_other_requests(method: str, uri: str) -> None:
+    assert recognize_generative_ai(method, uri, None) is None
+    assert recognize_vertex(method, uri, None) is None
+
+
+def test_gemini_recognizer_does_not_take_vertex_paths() -> None:
+    uri = (
+        "https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/l/publishers/"
+        "google/models/gemini-2.5-pro:streamGenerateContent"
+    )
+    assert recognize_generative_ai("POST", uri, None) is None
+
+
+# --- Vertex AI URLs and authentication ----------------------------------------------------------
+
+
+def vertex_model(base_url: str = "https://{location}-aiplatform.googleapis.com") -> Model:
+    return Model(
+        id="gemini-2.5-pro", api="google-vertex", provider="google-vertex", base_url=base_url
+    )
+
+
+def test_vertex_express_mode_url() -> None:
+    base = vertex.base_url(
+        vertex_model(), api_key="k", project=None, location="us-central1", api_version=None
+    )
+    assert base == "https://aiplatform.googleapis.com/v1"
+
+
+def test_vertex_credentials_mode_url() -> None:
+    regional = vertex.base_url(
+        vertex_model(), api_key=None, project="p1", location="us-east5", api_version=None
+    )
+    assert (
+        regional
+        == "https://us-east5-aiplatform.googleapis.com/v1beta1/projects/p1/locations/us-east5"
+    )
+    global_ = vertex.base_url(
+        vertex_model(), api_key=None, project="p1", location="global", api_version="v1"
+    )
+    assert global_ == "https://aiplatform.googleapis.com/v1/projects/p1/locations/global"
+
+
+def test_vertex_without_project_or_key_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError, match="project"):
+        vertex.base_url(
+            vertex_model(), api_key=None, project=None, location="global", api_version=None
+        )
+
+
+async def test_vertex_ignores_the_authenticated_marker(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GOOGLE_CLOUD_API_KEY", raising=False)
+    monkeypatch.delenv("GOOGLE_CLOUD_PROJECT", raising=False)
+    monkeypatch.delenv("GCLOUD_PROJECT", raising=False)
+    target = vertex_model()
+    options = StreamOptions(api_key="<authenticated>", max_retries=0)
+    message = await pi_sdk.AssistantMessageEventStream(
+        lambda: vertex.stream_google_vertex(target, pi_sdk.Context(), options), model=target
+    ).result()
+    # Treated as "no key": credentials mode, which needs a project.
+    assert message.stop_reason == "error"
+    assert "requires a project" in (message.error_message or "")
