@@ -1,0 +1,99 @@
+"""Request-building helpers both OpenAI wire APIs share: options, efforts, limits, images."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any, cast
+
+from pi_sdk import (
+    ConfigurationError,
+    ImageContent,
+    Model,
+    StreamOptions,
+    TextContent,
+    ToolResultMessage,
+)
+
+__all__ = [
+    "DEFAULT_MAX_TOKENS_CAP",
+    "EFFORTS",
+    "as_dict",
+    "as_list",
+    "check_provider_options",
+    "data_url",
+    "max_output_tokens",
+    "reasoning_effort",
+    "tool_result_text",
+]
+
+DEFAULT_MAX_TOKENS_CAP = 32_000
+"""Output cap sent when ``options.max_tokens`` is unset: ``min(model.max_tokens, 32000)`` tokens
+(pi-mono ``buildBaseOptions``: the simple API always sends a cap)."""
+
+EFFORTS = ("minimal", "low", "medium", "high", "xhigh")
+_XHIGH_MARKERS = ("gpt-5.2", "gpt-5.3", "gpt-5.4", "opus-4-6", "opus-4.6")
+
+
+def check_provider_options(options: StreamOptions, known: Collection[str], api: str) -> None:
+    """Reject ``provider_options`` keys this API does not read.
+
+    Raises:
+        ConfigurationError: an unknown key (a typo would otherwise be silently ignored).
+    """
+    unknown = sorted(set(options.provider_options) - set(known))
+    if unknown:
+        raise ConfigurationError(
+            f"{api}: unknown provider_options {', '.join(map(repr, unknown))}"
+            f" (known: {', '.join(sorted(known))})"
+        )
+
+
+def reasoning_effort(model: Model, options: StreamOptions) -> str | None:
+    """Return the reasoning effort to request, or ``None`` for "thinking off".
+
+    ``provider_options["reasoning_effort"]`` wins (sent as given). Otherwise the unified
+    ``options.reasoning`` level: ``xhigh`` is kept only for models that accept it (ids containing
+    gpt-5.2/5.3/5.4 or opus-4-6/4.6, pi-mono ``supportsXhigh``) and becomes ``high`` elsewhere
+    (pi-spec §3.3). Always ``None`` for a model without ``reasoning``.
+
+    Raises:
+        ConfigurationError: ``reasoning_effort`` is not a string.
+    """
+    if not model.reasoning:
+        return None
+    explicit: Any = options.provider_options.get("reasoning_effort")
+    if explicit is not None:
+        if not isinstance(explicit, str):
+            raise ConfigurationError(f"reasoning_effort must be a string, got {explicit!r}")
+        return explicit
+    level = options.reasoning
+    if level == "xhigh" and not any(marker in model.id for marker in _XHIGH_MARKERS):
+        return "high"
+    return level
+
+
+def max_output_tokens(model: Model, options: StreamOptions) -> int:
+    """``options.max_tokens``, else ``min(model.max_tokens, 32000)`` (tokens)."""
+    if options.max_tokens is not None:
+        return options.max_tokens
+    return min(model.max_tokens, DEFAULT_MAX_TOKENS_CAP)
+
+
+def data_url(image: ImageContent) -> str:
+    """Return ``data:<mime>;base64,<data>`` for an image block."""
+    return f"data:{image.mime_type};base64,{image.data}"
+
+
+def tool_result_text(message: ToolResultMessage) -> str:
+    """The text blocks of a tool result joined with a newline (pi-mono)."""
+    return "\n".join(b.text for b in message.content if isinstance(b, TextContent))
+
+
+def as_dict(value: object) -> dict[str, Any]:
+    """``value`` if it is a JSON object, else ``{}`` (typed access to parsed JSON)."""
+    return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
+
+
+def as_list(value: object) -> list[Any]:
+    """``value`` if it is a JSON array, else ``[]``."""
+    return cast("list[Any]", value) if isinstance(value, list) else []

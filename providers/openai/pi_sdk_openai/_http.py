@@ -1,0 +1,260 @@
+"""The HTTP edge both wire APIs share: client, request, raw response bytes, error mapping.
+
+The ``openai`` SDK builds the client (auth, base URL, headers), sends the request and turns HTTP
+errors into its exception types; we take the raw ``httpx2.Response`` back
+(``client.post(..., cast_to=httpx2.Response, stream=True)``, the SDK's documented way to reach
+an endpoint without its typed wrappers) and read the bytes ourselves. The SDK's own retries are
+off (``max_retries=0``): pi-sdk's stream wrapper owns retries, so each failure is retried once,
+by one owner, with one backoff policy. The SDK is imported inside the functions, never at module
+import time.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pi_sdk import (
+    AssistantMessage,
+    AssistantMessageEvent,
+    Model,
+    ProviderError,
+    StartEvent,
+    StreamOptions,
+    apply_payload_hooks,
+    iter_sse,
+    new_assistant_message,
+    resolve_api_key,
+    signature_origin,
+)
+
+from .compat import is_local_base_url
+
+if TYPE_CHECKING:
+    import httpx2
+    from openai import AsyncOpenAI
+
+__all__ = [
+    "ENV_API_KEYS",
+    "WireDecoder",
+    "get_client",
+    "iter_body",
+    "open_response",
+    "request_headers",
+    "run_stream",
+]
+
+ENV_API_KEYS: Mapping[str, str] = {
+    "openai": "OPENAI_API_KEY",
+    "groq": "GROQ_API_KEY",
+    "cerebras": "CEREBRAS_API_KEY",
+    "xai": "XAI_API_KEY",
+    "openrouter": "OPENROUTER_API_KEY",
+    "zai": "ZAI_API_KEY",
+    "huggingface": "HF_TOKEN",
+    "deepseek": "DEEPSEEK_API_KEY",
+}
+"""Environment variable holding each provider's key (pi-spec §7.2; DeepSeek added)."""
+
+_LOCAL_PLACEHOLDER_KEY = "pi-sdk-no-key"
+_RETRYABLE = frozenset({408, 409, 429})
+
+
+def get_client(model: Model, options: StreamOptions) -> AsyncOpenAI:
+    """Return ``options.client``, or a new ``AsyncOpenAI`` for ``model.base_url``.
+
+    The key is ``options.api_key``, else the ``get_api_key`` plugin answer for
+    ``model.provider``. pi-mono falls back to ``OPENAI_API_KEY`` for *every* provider; we do
+    not, so an OpenAI key is never sent to another vendor. A server on this machine (Ollama,
+    LM Studio, llama.cpp, vLLM) needs no key and gets a placeholder.
+
+    Raises:
+        ProviderError: no key could be found, or ``options.client`` is not an async client.
+    """
+    from openai import AsyncOpenAI
+
+    if options.client is not None:
+        if not isinstance(options.client, AsyncOpenAI):
+            raise ProviderError(
+                "StreamOptions.client must be an openai.AsyncOpenAI (or AsyncAzureOpenAI),"
+                f" got {type(options.client).__name__}"
+            )
+        return options.client
+    key = resolve_api_key(model, options)
+    if not key:
+        if not is_local_base_url(model.base_url):
+            env = ENV_API_KEYS.get(model.provider)
+            where = f"set {env} or pass" if env else "pass"
+            raise ProviderError(
+                f"No API key for provider {model.provider!r}: {where} StreamOptions(api_key=...)"
+            )
+        key = _LOCAL_PLACEHOLDER_KEY
+    return AsyncOpenAI(api_key=key, base_url=model.base_url or None, max_retries=0)
+
+
+def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
+    """Per-request headers: ``model.headers``, then ``options.headers`` (later wins)."""
+    return {**(model.headers or {}), **(options.headers or {})}
+
+
+def _retry_after_ms(headers: Mapping[str, str]) -> float | None:
+    value = headers.get("retry-after-ms")
+    if value is not None:
+        try:
+            return max(float(value), 0.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(float(value) * 1000, 0.0)
+    except ValueError:
+        pass
+    parsed = email.utils.parsedate_tz(value)
+    if parsed is None:
+        return None
+    return max((email.utils.mktime_tz(parsed) - time.time()) * 1000, 0.0)
+
+
+def _status_error(exc: Any) -> ProviderError:
+    status: int = exc.status_code
+    message = str(exc.message)
+    body = exc.body
+    if isinstance(body, dict):
+        metadata = body.get("metadata")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        raw = metadata.get("raw") if isinstance(metadata, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        if isinstance(raw, str) and raw:
+            message = f"{message}\n{raw}"  # OpenRouter puts the upstream error here
+    return ProviderError(
+        message,
+        status=status,
+        retryable=status in _RETRYABLE or status >= 500,
+        retry_after_ms=_retry_after_ms(exc.response.headers),
+    )
+
+
+async def open_response(
+    client: AsyncOpenAI, path: str, payload: dict[str, Any], headers: Mapping[str, str]
+) -> httpx2.Response:
+    """POST ``payload`` to ``path`` and return the unread response once its headers are in.
+
+    Raises:
+        ProviderError: HTTP 4xx/5xx (``status`` set; the vendor's message in the text;
+            retryable for 408, 409, 429 and 5xx, with ``retry_after_ms`` from ``retry-after-ms``
+            / ``retry-after``), or a connection failure / timeout (retryable).
+    """
+    import httpx2
+    from openai import APIConnectionError, APIStatusError
+
+    try:
+        return await client.post(
+            path,
+            cast_to=httpx2.Response,
+            body=payload,
+            stream=True,
+            options={"headers": dict(headers)},
+        )
+    except APIStatusError as exc:
+        raise _status_error(exc) from exc
+    except APIConnectionError as exc:
+        raise ProviderError(f"{exc.message} ({type(exc).__name__})", retryable=True) from exc
+
+
+async def iter_body(response: httpx2.Response) -> AsyncIterator[bytes]:
+    """Yield the response body; a dropped connection becomes a retryable ``ProviderError``."""
+    import httpx2
+
+    try:
+        async for chunk in response.aiter_bytes():
+            yield chunk
+    except httpx2.TransportError as exc:
+        raise ProviderError(
+            f"connection lost while reading the response: {type(exc).__name__}: {exc}",
+            retryable=True,
+        ) from exc
+
+
+class WireDecoder(Protocol):
+    """Turns one API's response into pi events for one output message."""
+
+    def feed(self, data: Any) -> list[AssistantMessageEvent]:
+        """Consume one parsed SSE ``data`` object; return the events it produces."""
+        ...
+
+    def feed_body(self, body: Any) -> list[AssistantMessageEvent]:
+        """Consume a whole non-streamed JSON response (a server that ignored ``stream``)."""
+        ...
+
+    def finish(self, *, saw_done: bool) -> list[AssistantMessageEvent]:
+        """Close open blocks and return the remaining events, ending with ``done``/``error``.
+
+        ``saw_done`` tells whether the body ended with the ``[DONE]`` marker (always true for
+        a JSON body). Raises :class:`pi_sdk.ProviderError` when the response is incomplete.
+        """
+        ...
+
+
+def _loads(data: str) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError:
+        raise ProviderError(f"malformed JSON in the response stream: {data[:200]!r}") from None
+
+
+async def run_stream(
+    model: Model,
+    options: StreamOptions,
+    *,
+    path: str,
+    build_payload: Callable[[str], dict[str, Any]],
+    decoder: Callable[[AssistantMessage], WireDecoder],
+) -> AsyncIterator[AssistantMessageEvent]:
+    """The stream function body both APIs share (pi-spec §4.0).
+
+    Builds the client, the payload (``build_payload(origin)``, ``origin`` being the
+    :func:`pi_sdk.signature_origin` of the URL actually called), runs the payload hooks, sends
+    the request, yields ``start`` once the headers are in, then feeds the decoder every SSE event
+    (or the whole body when the server answered with JSON) and yields what it returns. The
+    response, and a client built here, are closed on every exit path (end, error, abort).
+    """
+    client = get_client(model, options)
+    owned = options.client is None
+    base_url = None if owned else str(client.base_url)
+    response: httpx2.Response | None = None
+    try:
+        payload = build_payload(signature_origin(model, base_url))
+        payload = await apply_payload_hooks(payload, model, options)
+        response = await open_response(client, path, payload, request_headers(model, options))
+        output = new_assistant_message(model, base_url=base_url)
+        yield StartEvent(partial=output)
+        state = decoder(output)
+        saw_done = False
+        if "application/json" in response.headers.get("content-type", ""):
+            body = b"".join([chunk async for chunk in iter_body(response)])
+            for event in state.feed_body(_loads(body.decode("utf-8", errors="replace"))):
+                yield event
+            saw_done = True
+        else:
+            loads = json.loads
+            async for sse in iter_sse(iter_body(response)):
+                data = sse.data
+                if data == "[DONE]":
+                    saw_done = True
+                    break
+                try:
+                    parsed = loads(data)
+                except ValueError:
+                    parsed = _loads(data)
+                for event in state.feed(parsed):
+                    yield event
+        for event in state.finish(saw_done=saw_done):
+            yield event
+    finally:
+        if response is not None:
+            await response.aclose()
+        if owned:
+            await client.close()

@@ -1,0 +1,647 @@
+"""OpenAI Responses API: history → ``input`` items, tools, and the stream decoder.
+
+Kept apart from :mod:`pi_sdk_openai.responses` (request options, the stream function) because
+every Responses flavour (OpenAI, OpenRouter, Azure) shares it (pi-mono
+``openai-responses-shared.ts``, pi-spec §4.3).
+
+Conventions for what pi-sdk stores (pi-mono's, so sessions interoperate):
+
+* a text block from a ``message`` output item has ``text_signature`` = TextSignatureV1, the
+  JSON ``{"v":1,"id":"<message item id>","phase":...}`` (``phase`` only when the API sent one);
+* a thinking block from a ``reasoning`` item has ``thinking_signature`` = the whole item as JSON,
+  but only when the item carries ``encrypted_content``: with ``store: false`` (what pi-sdk sends)
+  an item without it cannot be replayed, so it is not a signature;
+* a tool call id is ``"<call_id>|<function_call item id>"``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pi_sdk import (
+    AssistantMessage,
+    AssistantMessageEvent,
+    Context,
+    DoneEvent,
+    ErrorEvent,
+    ImageContent,
+    Model,
+    ProviderError,
+    TextContent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingContent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingStartEvent,
+    Tool,
+    ToolCall,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    ToolResultMessage,
+    UserMessage,
+    calculate_cost,
+    sanitize_surrogates,
+    transform_messages,
+)
+
+from ._common import as_dict, as_list, data_url, tool_result_text
+
+__all__ = [
+    "ResponsesDecoder",
+    "convert_responses_input",
+    "convert_responses_tools",
+    "parse_text_signature",
+    "text_signature",
+]
+
+SERVICE_TIER_PRICE = {"flex": 0.5, "priority": 2.0}
+"""Cost multiplier per service tier (pi-mono ``applyServiceTierPricing``)."""
+
+
+# --- request ----------------------------------------------------------------------------------
+
+
+def text_signature(item_id: str, phase: str | None = None) -> str:
+    """Return the TextSignatureV1 JSON for a message item id (pi-mono's compact form)."""
+    fields: dict[str, Any] = {"v": 1, "id": item_id}
+    if phase:
+        fields["phase"] = phase
+    return json.dumps(fields, separators=(",", ":"))
+
+
+def parse_text_signature(signature: str | None) -> tuple[str | None, str | None]:
+    """Return ``(item id, phase)`` from a TextSignatureV1 JSON or a legacy bare id."""
+    if not signature:
+        return None, None
+    if not signature.startswith("{"):
+        return signature, None
+    try:
+        fields = as_dict(json.loads(signature))
+    except ValueError:
+        return None, None
+    item_id, phase = fields.get("id"), fields.get("phase")
+    return (
+        item_id if isinstance(item_id, str) and item_id else None,
+        phase if isinstance(phase, str) and phase else None,
+    )
+
+
+def _reasoning_item(signature: str | None) -> dict[str, Any] | None:
+    if not signature:
+        return None
+    try:
+        item = as_dict(json.loads(signature))
+    except ValueError:
+        return None
+    return item if item.get("type") == "reasoning" else None
+
+
+def _user_items(message: UserMessage) -> dict[str, Any] | None:
+    if isinstance(message.content, str):
+        parts: list[dict[str, Any]] = [{"type": "input_text", "text": message.content}]
+    else:
+        parts = [
+            {"type": "input_text", "text": b.text}
+            if isinstance(b, TextContent)
+            else {"type": "input_image", "detail": "auto", "image_url": data_url(b)}
+            for b in message.content
+        ]
+    return {"role": "user", "content": parts} if parts else None
+
+
+def _assistant_items(message: AssistantMessage) -> list[dict[str, Any]]:
+    reasoning = [
+        _reasoning_item(b.thinking_signature)
+        for b in message.content
+        if isinstance(b, ThinkingContent)
+    ]
+    # Output item ids go back only with the reasoning items they belong to: OpenAI rejects a
+    # msg_/fc_ item whose reasoning item is missing, and items without ids are always accepted.
+    keep_ids = any(item is not None for item in reasoning)
+    items: list[dict[str, Any]] = []
+    for block in message.content:
+        if isinstance(block, ThinkingContent):
+            item = _reasoning_item(block.thinking_signature)
+            if item is not None:
+                items.append(item)
+        elif isinstance(block, TextContent):
+            if not block.text:
+                continue
+            item_id, phase = parse_text_signature(block.text_signature)
+            if item_id and keep_ids:
+                entry: dict[str, Any] = {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": block.text, "annotations": []}],
+                    "status": "completed",
+                    "id": item_id,
+                }
+                if phase:
+                    entry["phase"] = phase
+                items.append(entry)
+            else:
+                items.append({"type": "message", "role": "assistant", "content": block.text})
+        else:
+            call_id, _, item_id = block.id.partition("|")
+            entry = {
+                "type": "function_call",
+                "call_id": call_id,
+                "name": block.name,
+                "arguments": json.dumps(block.arguments, ensure_ascii=False),
+            }
+            if item_id and keep_ids:
+                entry["id"] = item_id
+            items.append(entry)
+    return items
+
+
+def _tool_result_item(message: ToolResultMessage) -> dict[str, Any]:
+    text = tool_result_text(message)
+    images = [b for b in message.content if isinstance(b, ImageContent)]
+    output: str | list[dict[str, Any]]
+    if images:
+        output = [{"type": "input_text", "text": text}] if text else []
+        output.extend(
+            {"type": "input_image", "detail": "auto", "image_url": data_url(image)}
+            for image in images
+        )
+    else:
+        output = text or "(no output)"
+    return {
+        "type": "function_call_output",
+        "call_id": message.tool_call_id.partition("|")[0],
+        "output": output,
+    }
+
+
+def convert_responses_input(
+    model: Model,
+    context: Context,
+    *,
+    foreign_reasoning: Literal["drop", "text", "tagged"] = "text",
+    origin: str | None = None,
+) -> list[dict[str, Any]]:
+    """Convert the system prompt and history to Responses ``input`` items (pi-spec §4.3).
+
+    The history first goes through :func:`pi_sdk.transform_messages`, so reasoning items and
+    output item ids survive only for the same model and endpoint; tool-call ids of other models
+    become a bare ``call_id``. Then:
+
+    * system prompt: role ``developer`` for reasoning models, else ``system``;
+    * user: ``input_text`` / ``input_image`` parts;
+    * assistant: each reasoning item (the stored JSON, with ``encrypted_content``) right before
+      the items that followed it; text as an output ``message`` item with its id and phase when
+      the turn replays reasoning, else as a plain assistant message; tool calls as
+      ``function_call`` items (``id`` only alongside replayed reasoning);
+    * tool result: ``function_call_output`` whose ``output`` is the text, or a list of
+      ``input_text`` and ``input_image`` parts when the result has images (they stay in the
+      output; pi-mono does the same).
+    """
+    history = transform_messages(
+        context.messages, model, foreign_reasoning=foreign_reasoning, origin=origin
+    )
+    items: list[dict[str, Any]] = []
+    if context.system_prompt:
+        role = "developer" if model.reasoning else "system"
+        items.append({"role": role, "content": sanitize_surrogates(context.system_prompt)})
+    for message in history:
+        if isinstance(message, UserMessage):
+            entry = _user_items(message)
+            if entry is not None:
+                items.append(entry)
+        elif isinstance(message, AssistantMessage):
+            items.extend(_assistant_items(message))
+        else:
+            items.append(_tool_result_item(message))
+    return items
+
+
+def convert_responses_tools(tools: list[Tool], *, strict: bool = False) -> list[dict[str, Any]]:
+    """Return Responses function tools (``strict: false`` by default, as pi-mono sends)."""
+    return [
+        {
+            "type": "function",
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+            "strict": strict,
+        }
+        for tool in tools
+    ]
+
+
+# --- stream -----------------------------------------------------------------------------------
+
+
+class _Item:
+    """One output item of the response and the block it became (``block`` None: ignored)."""
+
+    __slots__ = ("block", "content_index", "done", "kind", "parser", "raw", "refusal", "summary")
+
+    def __init__(self, kind: str, block: Any, content_index: int) -> None:
+        self.kind = kind
+        self.block = block
+        self.content_index = content_index
+        self.parser: Any = None
+        self.summary: list[str] = []
+        self.raw = ""
+        self.refusal = ""
+        self.done = False
+
+
+class ResponsesDecoder:
+    r"""Turns Responses API stream events (parsed JSON) into pi events for one message.
+
+    Each output item becomes one block, tracked by ``output_index`` (or item id), so items whose
+    events interleave (OpenRouter streams a message while its reasoning item is still open) stay
+    apart:
+
+    * ``reasoning`` → thinking: summary text deltas, with ``"\n\n"`` between summary parts;
+      without a summary, the raw ``reasoning_text`` deltas (gpt-oss on OpenRouter). At
+      ``output_item.done`` the text becomes the item's summary parts joined with ``"\n\n"``
+      (else its reasoning text), and the item JSON becomes the signature if it has
+      ``encrypted_content``.
+    * ``message`` → text (``output_text`` deltas; the done item's text is authoritative);
+      ``refusal`` deltas are collected apart and end the reply as an error with the refusal as
+      its message. The text signature is the item id (TextSignatureV1).
+    * ``function_call`` → tool call ``"<call_id>|<item id>"``, arguments streamed into an
+      incremental parser; ``arguments.done`` / the done item win if they differ.
+    * Other items (web search, file search, ...) are server-side tools: not content.
+    * ``response.completed`` / ``incomplete`` set usage (``input`` = input tokens minus cached,
+      ``cache_read`` = cached, ``output`` = output tokens), cost (with the service tier's price
+      multiplier) and the stop reason: ``completed`` → stop (toolUse with tool calls),
+      ``incomplete`` → length (error for a content filter). ``response.failed`` and ``error``
+      events raise :class:`pi_sdk.ProviderError`; so does a stream that ends before a terminal
+      event.
+    """
+
+    def __init__(
+        self, model: Model, output: AssistantMessage, *, service_tier: str | None = None
+    ) -> None:
+        """Decode into ``output``; ``service_tier`` is the requested tier (for pricing)."""
+        from pi_sdk import IncrementalJsonParser
+
+        self._parser_cls = IncrementalJsonParser
+        self.model = model
+        self.output = output
+        self.requested_tier = service_tier
+        self.response_model: str | None = None
+        """The model id the server reported."""
+        self.usage_reported = False
+        self.status: str | None = None
+        self.incomplete_reason: str | None = None
+        self._content = output.content
+        self._items: dict[Any, _Item] = {}
+        self._by_id: dict[str, _Item] = {}
+        self._has_calls = False
+        self._terminal = False
+        self._handlers: dict[str, Callable[[dict[str, Any], list[AssistantMessageEvent]], None]] = {
+            "response.output_text.delta": self._text_delta,
+            "response.function_call_arguments.delta": self._arguments_delta,
+            "response.reasoning_summary_text.delta": self._summary_delta,
+            "response.reasoning_text.delta": self._reasoning_text_delta,
+            "response.refusal.delta": self._refusal_delta,
+            "response.reasoning_summary_part.added": self._summary_part,
+            "response.function_call_arguments.done": self._arguments_done,
+            "response.output_item.added": self._item_added,
+            "response.output_item.done": self._item_done,
+            "response.created": self._meta,
+            "response.in_progress": self._meta,
+            "response.completed": self._completed,
+            "response.incomplete": self._completed,
+            "response.failed": self._failed,
+            "error": self._error,
+        }
+
+    # -- items ----------------------------------------------------------------------------------
+
+    def _find(self, data: dict[str, Any]) -> _Item | None:
+        item = self._items.get(data.get("output_index"))
+        if item is None:
+            item = self._by_id.get(data.get("item_id") or "")
+        return item
+
+    def _item_added(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
+        vendor = as_dict(data.get("item"))
+        kind = str(vendor.get("type") or "")
+        item_id = str(vendor.get("id") or "")
+        index = len(self._content)
+        out = self.output
+        if kind == "reasoning":
+            slot = _Item(kind, ThinkingContent(thinking=""), index)
+            events.append(ThinkingStartEvent(content_index=index, partial=out))
+        elif kind == "message":
+            slot = _Item(kind, TextContent(text=""), index)
+            events.append(TextStartEvent(content_index=index, partial=out))
+        elif kind == "function_call":
+            parser = self._parser_cls()
+            call_id = str(vendor.get("call_id") or "")
+            call = ToolCall(
+                id=f"{call_id}|{item_id}" if item_id else call_id,
+                name=str(vendor.get("name") or ""),
+            )
+            call.arguments = parser.value  # the live dict (validation would copy it)
+            slot = _Item(kind, call, index)
+            slot.parser = parser
+            self._has_calls = True
+            events.append(ToolCallStartEvent(content_index=index, partial=out))
+            arguments = vendor.get("arguments")
+            if isinstance(arguments, str) and arguments:
+                parser.feed(arguments)
+                events.append(ToolCallDeltaEvent(content_index=index, delta=arguments, partial=out))
+        else:
+            slot = _Item(kind, None, -1)
+        if slot.block is not None:
+            self._content.append(slot.block)
+        key = data.get("output_index")
+        self._items[key if isinstance(key, int) else item_id] = slot
+        if item_id:
+            self._by_id[item_id] = slot
+
+    def _text_delta(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
+        slot = self._find(data)
+        piece = data.get("delta")
+        if slot is not None and slot.kind == "message" and isinstance(piece, str) and piece:
+            slot.block.text += piece
+            events.append(
+                TextDeltaEvent(content_index=slot.content_index, delta=piece, partial=self.output)
+            )
+
+    def _refusal_delta(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
+        slot = self._find(data)
+        piece = data.get("delta")
+        if slot is not None and isinstance(piece, str):
+            slot.refusal += piece
+
+    def _thinking_delta(self, slot: _Item, piece: str, events: list[AssistantMessageEvent]) -> None:
+        slot.block.thinking += piece
+        events.append(
+            ThinkingDeltaEvent(content_index=slot.content_index, delta=piece, partial=self.output)
+        )
+
+    def _summary_part(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
+        slot = self._find(data)
+        if slot is None or slot.kind != "reasoning":
+            return
+        if slot.summary:
+            self._thinking_delta(slot, "\n\n", events)
+        slot.summary.append("")
+
+    def _summary_delta(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
+        slot = self._find(data)
+        piece = data.get("delta")
+        if slot is None or slot.kind != "reasoning" or not isinstance(piece, str) or not piece:
+            return
+        if not slot.summary:
+            slot.summary.append("")
+        slot.summary[-1] += piece
+        self._thinking_delta(slot, piece, events)
+
+    def _reasoning_text_delta(
+        self, data: dict[str, Any], events: list[AssistantMessageEvent]
+    ) -> None:
+        slot = self._find(data)
+        piece = data.get("delta")
+        if slot is None or slot.kind != "reasoning" or not isinstance(piece, str) or not piece:
+            return
+        slot.raw += piece
+        if not slot.summary:
+            self._thinking_delta(slot, piece, events)
+
+    def _arguments_delta(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
+        slot = self._find(data)
+        piece = data.get("delta")
+        if slot is None or slot.kind != "function_call" or not isinstance(piece, str) or not piece:
+            return
+        slot.parser.feed(piece)
+        events.append(
+            ToolCallDeltaEvent(content_index=slot.content_index, delta=piece, partial=self.output)
+        )
+
+    def _settle_arguments(
+        self, slot: _Item, final: Any, events: list[AssistantMessageEvent]
+    ) -> None:
+        """Make the call's arguments equal the server's final ``arguments`` string."""
+        if not isinstance(final, str) or final == slot.parser.raw:
+            return
+        if final.startswith(slot.parser.raw):
+            rest = final[len(slot.parser.raw) :]
+            slot.parser.feed(rest)
+            events.append(
+                ToolCallDeltaEvent(
+                    content_index=slot.content_index, delta=rest, partial=self.output
+                )
+            )
+            return
+        parser = self._parser_cls()
+        parser.feed(final)
+        slot.parser = parser
+        slot.block.arguments = parser.value
+
+    def _arguments_done(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
+        slot = self._find(data)
+        if slot is not None and slot.kind == "function_call":
+            self._settle_arguments(slot, data.get("arguments"), events)
+
+    def _settle_text(self, slot: _Item, final: str, events: list[AssistantMessageEvent]) -> None:
+        """Make the block's text equal ``final``, emitting the missing tail as a delta."""
+        block = slot.block
+        current: str = block.thinking if slot.kind == "reasoning" else block.text
+        if final == current:
+            return
+        if final.startswith(current) and slot.kind == "reasoning":
+            self._thinking_delta(slot, final[len(current) :], events)
+            return
+        if final.startswith(current):
+            rest = final[len(current) :]
+            block.text = final
+            events.append(
+                TextDeltaEvent(content_index=slot.content_index, delta=rest, partial=self.output)
+            )
+            return
+        if slot.kind == "reasoning":
+            block.thinking = final
+        else:
+            block.text = final
+
+    def _item_done(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
+        vendor = as_dict(data.get("item"))
+        slot = self._find({"output_index": data.get("output_index"), "item_id": vendor.get("id")})
+        if slot is None:
+            self._item_added(data, events)
+            slot = self._find(
+                {"output_index": data.get("output_index"), "item_id": vendor.get("id")}
+            )
+        if slot is None or slot.done or slot.block is None:
+            return
+        self._close(slot, vendor, events)
+
+    def _close(
+        self, slot: _Item, vendor: dict[str, Any], events: list[AssistantMessageEvent]
+    ) -> None:
+        slot.done = True
+        index = slot.content_index
+        out = self.output
+        if slot.kind == "reasoning":
+            summary = [as_dict(p).get("text") for p in as_list(vendor.get("summary"))]
+            texts = [t for t in summary if isinstance(t, str)]
+            raw = [as_dict(p).get("text") for p in as_list(vendor.get("content"))]
+            if texts:
+                self._settle_text(slot, "\n\n".join(texts), events)
+            elif any(isinstance(t, str) and t for t in raw):
+                self._settle_text(slot, "".join(t for t in raw if isinstance(t, str)), events)
+            if vendor.get("encrypted_content"):
+                slot.block.thinking_signature = json.dumps(vendor, ensure_ascii=False)
+            events.append(
+                ThinkingEndEvent(content_index=index, content=slot.block.thinking, partial=out)
+            )
+        elif slot.kind == "message":
+            parts = [as_dict(p) for p in as_list(vendor.get("content"))]
+            if parts:
+                text = "".join(
+                    str(p.get("text") or "") for p in parts if p.get("type") == "output_text"
+                )
+                self._settle_text(slot, text, events)
+                refusal = "".join(
+                    str(p.get("refusal") or "") for p in parts if p.get("type") == "refusal"
+                )
+                slot.refusal = refusal or slot.refusal
+            item_id = vendor.get("id")
+            if isinstance(item_id, str) and item_id:
+                phase = vendor.get("phase")
+                slot.block.text_signature = text_signature(
+                    item_id, phase if isinstance(phase, str) else None
+                )
+            events.append(TextEndEvent(content_index=index, content=slot.block.text, partial=out))
+        else:
+            if "arguments" in vendor:
+                self._settle_arguments(slot, vendor.get("arguments"), events)
+            slot.parser.finish()  # value becomes the full parse, or keeps the best partial
+            events.append(ToolCallEndEvent(content_index=index, tool_call=slot.block, partial=out))
+
+    # -- response -------------------------------------------------------------------------------
+
+    def _meta(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
+        response = as_dict(data.get("response"))
+        if self.response_model is None and response.get("model"):
+            self.response_model = str(response["model"])
+
+    def _usage(self, response: dict[str, Any]) -> None:
+        usage = as_dict(response.get("usage"))
+        if not usage:
+            return
+        cached = int(as_dict(usage.get("input_tokens_details")).get("cached_tokens") or 0)
+        target = self.output.usage
+        target.input = max(int(usage.get("input_tokens") or 0) - cached, 0)
+        target.output = int(usage.get("output_tokens") or 0)
+        target.cache_read = cached
+        target.cache_write = 0
+        target.update_total()
+        calculate_cost(self.model, target)
+        tier = response.get("service_tier") or self.requested_tier
+        factor = SERVICE_TIER_PRICE.get(tier) if isinstance(tier, str) else None
+        if factor is not None:
+            cost = target.cost
+            cost.input *= factor
+            cost.output *= factor
+            cost.cache_read *= factor
+            cost.cache_write *= factor
+            cost.total = cost.input + cost.output + cost.cache_read + cost.cache_write
+        self.usage_reported = True
+
+    def _completed(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
+        response = as_dict(data.get("response"))
+        self._meta(data, events)
+        self._usage(response)
+        status = response.get("status")
+        self.status = status if isinstance(status, str) else None
+        reason = as_dict(response.get("incomplete_details")).get("reason")
+        self.incomplete_reason = reason if isinstance(reason, str) else None
+        self._terminal = True
+        if self.status in ("failed", "cancelled"):
+            self._failed(data, events)
+
+    def _failed(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
+        response = as_dict(data.get("response"))
+        self._usage(response)
+        error = as_dict(response.get("error"))
+        if error:
+            code = error.get("code") or "unknown"
+            raise ProviderError(f"{code}: {error.get('message') or 'no message'}")
+        reason = as_dict(response.get("incomplete_details")).get("reason")
+        if reason:
+            raise ProviderError(f"incomplete: {reason}")
+        raise ProviderError(f"response {response.get('status') or 'failed'} (no error details)")
+
+    def _error(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
+        error = as_dict(data.get("error")) or data
+        code = error.get("code") or error.get("type") or "error"
+        raise ProviderError(f"{code}: {error.get('message') or json.dumps(data)}")
+
+    # -- WireDecoder ----------------------------------------------------------------------------
+
+    def feed(self, data: Any) -> list[AssistantMessageEvent]:
+        """Consume one stream event; return its events."""
+        event = as_dict(data)
+        if event is not data:
+            raise ProviderError(f"malformed stream event: {data!r:.200}")
+        events: list[AssistantMessageEvent] = []
+        handler = self._handlers.get(event.get("type") or "")
+        if handler is not None:
+            handler(event, events)
+        return events
+
+    def feed_body(self, body: Any) -> list[AssistantMessageEvent]:
+        """Consume a non-streamed ``response`` object: each output item added and done."""
+        response = as_dict(body)
+        if response is not body:
+            raise ProviderError(f"malformed response body: {body!r:.200}")
+        if response.get("error") and response.get("status") in (None, "failed"):
+            self._failed({"response": response}, [])
+        events: list[AssistantMessageEvent] = []
+        for index, item in enumerate(as_list(response.get("output"))):
+            self._item_added({"output_index": index, "item": item}, events)
+            self._item_done({"output_index": index, "item": item}, events)
+        self._completed({"response": response}, events)
+        return events
+
+    def finish(self, *, saw_done: bool) -> list[AssistantMessageEvent]:
+        """Close open blocks and end the message with ``done`` or ``error``.
+
+        Raises:
+            ProviderError: the stream ended before ``response.completed``/``incomplete``.
+        """
+        del saw_done  # the terminal event, not [DONE] (OpenAI sends none), marks the end
+        if not self._terminal:
+            raise ProviderError(
+                "the response stream ended before response.completed: the reply is incomplete"
+                " (connection closed early?)"
+            )
+        events: list[AssistantMessageEvent] = []
+        for slot in self._items.values():
+            if not slot.done and slot.block is not None:
+                self._close(slot, {}, events)
+        out = self.output
+        refusal = "".join(slot.refusal for slot in self._items.values())
+        stop: Literal["stop", "length", "toolUse", "error"] = "stop"
+        if self.status == "incomplete":
+            stop = "length"
+            if self.incomplete_reason == "content_filter":
+                stop = "error"
+                out.error_message = "The reply was blocked by the content filter (incomplete)"
+        elif self._has_calls:
+            stop = "toolUse"
+        if refusal:
+            stop = "error"
+            out.error_message = refusal
+        out.stop_reason = stop
+        if stop == "error":
+            events.append(ErrorEvent(reason="error", error=out))
+        else:
+            events.append(DoneEvent(reason=stop, message=out))
+        return events
