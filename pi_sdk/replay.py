@@ -7,8 +7,8 @@ decided by asking every registered :class:`pi_sdk.ApiProvider` to ``recognize`` 
 request (or only the one named with ``api=``); the core knows no vendor.
 
 An interaction whose recorded request did not ask for a stream is consumed without a call, so
-later interactions still line up, and reported as skipped: pi-sdk only streams. HTTP error
-responses are played whatever the request asked for, since the error body is the same.
+later interactions still line up, and reported as skipped: pi-sdk only streams (and a
+streaming request may not even match it: some APIs use another path to stream).
 
 vcrpy is imported on first use, not with :mod:`pi_sdk`.
 """
@@ -82,8 +82,8 @@ class RecordedInteraction:
 
     @property
     def playable(self) -> bool:
-        """Streamed, or an HTTP error (whose body does not depend on streaming)."""
-        return self.streamed or self.status >= 400
+        """Whether a (streaming) call can replay it: the recorded request was streamed."""
+        return self.streamed
 
     @property
     def display_uri(self) -> str:

@@ -1,0 +1,164 @@
+"""Replay every shared conformance cassette through the registered adapters.
+
+Parametrized over every ``<api>/<name>.yaml`` x interaction in the conformance folder
+(``PI_SDK_CONFORMANCE_DIR``, default ``../shared/conformance``): the final message must match
+the interaction's ``expect`` and the events must keep pi-spec §2's invariants. Also, for APIs
+with a client factory in ``conformance_check.CLIENT_FACTORIES``: every streamed body cut at
+sampled byte offsets ends in one ``error`` event with the partial content kept.
+
+Skips: an API whose provider package is not installed (named in the message); an interaction
+whose recorded request was not streamed (pi-sdk only streams; a streaming request may not even
+match it, e.g. Gemini's ``:streamGenerateContent`` path). Non-streamed HTTP *error* responses
+are still checked: their recorded body is served through the vendor client on a test transport
+(the error body does not depend on streaming). The folder absent: skip;
+``PI_SDK_CONFORMANCE_DIR`` set to a missing folder: failure.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conformance_check import (
+    CLIENT_FACTORIES,
+    PROVIDER_PACKAGES,
+    Case,
+    ChunkedTransport,
+    ConformanceDirMissing,
+    Reply,
+    assert_valid_event_sequence,
+    check_message,
+    collect,
+    conformance_dir,
+    load_cases,
+    model_for,
+    provider_for,
+    recorded_reply,
+    run_interaction,
+)
+
+import pi_sdk
+from pi_sdk import StreamOptions, TextContent, ThinkingContent, ToolCall
+from pi_sdk.replay import load_cassette
+
+try:
+    ROOT = conformance_dir()
+    DIR_ERROR = None
+except ConformanceDirMissing as exc:
+    ROOT = None
+    DIR_ERROR = str(exc)
+
+CASES = load_cases(ROOT) if ROOT is not None else []
+
+
+def test_conformance_folder_present():
+    if DIR_ERROR is not None:
+        pytest.fail(DIR_ERROR)
+    if ROOT is None:
+        pytest.skip("conformance folder absent (set PI_SDK_CONFORMANCE_DIR to require it)")
+    assert CASES, f"no cassettes with .expected.json under {ROOT}"
+
+
+def _require(case: Case) -> None:
+    if provider_for(case.api) is None:
+        package = PROVIDER_PACKAGES.get(case.api, f"a provider package for {case.api}")
+        pytest.skip(f"API {case.api} not registered: install {package}")
+    if not case.playable:
+        pytest.skip("recorded request was not streamed; pi-sdk only streams")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+async def test_conformance(case: Case):
+    _require(case)
+    run = await run_interaction(case)
+    assert_valid_event_sequence(run.events)
+    problems = check_message(case.api, run.message, case.expect, run.events)
+    assert not problems, "\n".join([case.id, *problems, *case.notes])
+
+
+# --- recorded HTTP errors of non-streamed requests --------------------------------------------
+
+NONSTREAM_ERRORS = [c for c in CASES if not c.stream and c.status >= 400]
+
+
+@pytest.mark.parametrize("case", NONSTREAM_ERRORS, ids=[c.id for c in NONSTREAM_ERRORS])
+async def test_recorded_http_error_through_client(case: Case):
+    if provider_for(case.api) is None:
+        pytest.skip(f"API {case.api} not registered: install {PROVIDER_PACKAGES.get(case.api)}")
+    factory = CLIENT_FACTORIES.get(case.api)
+    if factory is None:
+        pytest.skip(f"no client factory for {case.api} in conformance_check.CLIENT_FACTORIES")
+    model = model_for(case.api, load_cassette(case.cassette)[case.index])
+    transport = ChunkedTransport([recorded_reply(case)])
+    client = factory(transport, model.base_url)
+    try:
+        options = StreamOptions(api_key="test-key", max_retries=0, client=client)
+        events, message = await collect(pi_sdk.stream(model, pi_sdk.Context(), options))
+    finally:
+        await client.close()
+    assert_valid_event_sequence(events)
+    problems = check_message(case.api, message, case.expect, events)
+    assert not problems, "\n".join([case.id, *problems, *case.notes])
+    assert len(transport.requests) == 1
+
+
+# --- truncated bodies -------------------------------------------------------------------------
+
+STREAMED_200 = [c for c in CASES if c.stream and c.status == 200]
+
+
+def _offsets(body: bytes, count: int = 12) -> list[int]:
+    """Cut points: start, inside a multi-byte UTF-8 character, mid-line, the very end, random."""
+    rng = random.Random(len(body))
+    picks = {0, 1, len(body) - 1}
+    multibyte = [i for i, b in enumerate(body) if 0x80 <= b < 0xC0]  # continuation bytes
+    picks.update(rng.sample(multibyte, min(2, len(multibyte))))
+    data_lines = [i + len(b"data: ") + 3 for i in range(len(body)) if body.startswith(b"data: ", i)]
+    picks.update(rng.sample(data_lines, min(3, len(data_lines))))
+    while len(picks) < count:
+        picks.add(rng.randrange(len(body)))
+    return sorted(o for o in picks if 0 <= o < len(body))
+
+
+def _prefix(short: str, full: str, what: str) -> None:
+    assert full.startswith(short), f"{what}: {short!r} is not a prefix of {full!r}"
+
+
+@pytest.mark.parametrize("case", STREAMED_200, ids=[c.id for c in STREAMED_200])
+async def test_truncated_stream_ends_in_one_error_event(case: Case):
+    _require(case)
+    factory = CLIENT_FACTORIES.get(case.api)
+    if factory is None:
+        pytest.skip(f"no client factory for {case.api} in conformance_check.CLIENT_FACTORIES")
+    reply = recorded_reply(case)
+    model = model_for(case.api, load_cassette(case.cassette)[case.index])
+    full_run = await run_interaction(case)
+    full = full_run.message
+    for offset in _offsets(reply.body):
+        cut = Reply(status=200, body=reply.body[:offset], headers=reply.headers)
+        transport = ChunkedTransport([cut], chunk_size=7)
+        client = factory(transport, model.base_url)
+        try:
+            options = StreamOptions(api_key="test-key", max_retries=0, client=client)
+            events, message = await collect(pi_sdk.stream(model, pi_sdk.Context(), options))
+        finally:
+            await client.close()
+        where = f"{case.id} cut at {offset}/{len(reply.body)}"
+        assert [e.type for e in events].count("error") == 1, where
+        assert events[-1].type == "error", where
+        assert message.stop_reason == "error" and message.error_message, where
+        assert_valid_event_sequence(events)
+        assert transport.closed == 1, f"{where}: response not closed"
+        # Partial content is kept: every block is a prefix of the full run's block.
+        assert len(message.content) <= len(full.content), where
+        for got, want in zip(message.content, full.content, strict=False):
+            assert type(got) is type(want), where
+            if isinstance(got, TextContent):
+                _prefix(got.text, want.text, where)  # type: ignore[union-attr]
+            elif isinstance(got, ThinkingContent):
+                _prefix(got.thinking, want.thinking, where)  # type: ignore[union-attr]
+            elif isinstance(got, ToolCall):
+                assert (got.id, got.name) == (want.id, want.name), where  # type: ignore[union-attr]
+        if offset == len(reply.body) - 1:
+            # Only the final blank line is missing: all content arrived, yet no message_stop.
+            assert message.content == full.content, where
