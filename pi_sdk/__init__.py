@@ -19,6 +19,7 @@ from .errors import (
     PluginLoadError,
     ProviderNotFoundError,
     SessionFileError,
+    ToolArgumentsError,
 )
 from .event_stream import AssistantMessageEventStream, ProviderError, new_assistant_message
 from .events import (
@@ -78,8 +79,91 @@ from .types import (
 from .unicode import sanitize_surrogates
 
 if TYPE_CHECKING:
+    from .agent import Agent, AgentListener, AgentState
+    from .agent_loop import AgentEventStream, agent_loop, agent_loop_continue
+    from .agent_types import (
+        AfterToolCallContext,
+        AfterToolCallResult,
+        AgentContext,
+        AgentEndEvent,
+        AgentEvent,
+        AgentLoopConfig,
+        AgentStartEvent,
+        AgentThinkingLevel,
+        AgentToolResult,
+        BeforeToolCallContext,
+        BeforeToolCallResult,
+        MessageEndEvent,
+        MessageStartEvent,
+        MessageUpdateEvent,
+        QueueMode,
+        ToolExecutionEndEvent,
+        ToolExecutionMode,
+        ToolExecutionStartEvent,
+        ToolExecutionUpdateEvent,
+        ToolUpdateCallback,
+        TurnEndEvent,
+        TurnStartEvent,
+        agent_event_to_dict,
+    )
+    from .messages import (
+        AgentMessage,
+        agent_message_from_dict,
+        default_convert_to_llm,
+        get_message_types,
+        register_message_type,
+        unregister_message_type,
+    )
     from .partial_json import IncrementalJsonParser, parse_partial_json
+    from .scripted import ScriptedCall, ScriptedProvider, ScriptedReply
     from .session import load_session, save_session
+    from .tools import AgentTool, to_tool_result, tool
+
+
+_AGENT_CORE = {
+    "Agent": "agent",
+    "AgentListener": "agent",
+    "AgentState": "agent",
+    "AgentEventStream": "agent_loop",
+    "agent_loop": "agent_loop",
+    "agent_loop_continue": "agent_loop",
+    "AfterToolCallContext": "agent_types",
+    "AfterToolCallResult": "agent_types",
+    "AgentContext": "agent_types",
+    "AgentEndEvent": "agent_types",
+    "AgentEvent": "agent_types",
+    "AgentLoopConfig": "agent_types",
+    "AgentStartEvent": "agent_types",
+    "AgentThinkingLevel": "agent_types",
+    "AgentToolResult": "agent_types",
+    "BeforeToolCallContext": "agent_types",
+    "BeforeToolCallResult": "agent_types",
+    "MessageEndEvent": "agent_types",
+    "MessageStartEvent": "agent_types",
+    "MessageUpdateEvent": "agent_types",
+    "QueueMode": "agent_types",
+    "ToolExecutionEndEvent": "agent_types",
+    "ToolExecutionMode": "agent_types",
+    "ToolExecutionStartEvent": "agent_types",
+    "ToolExecutionUpdateEvent": "agent_types",
+    "ToolUpdateCallback": "agent_types",
+    "TurnEndEvent": "agent_types",
+    "TurnStartEvent": "agent_types",
+    "agent_event_to_dict": "agent_types",
+    "AgentMessage": "messages",
+    "agent_message_from_dict": "messages",
+    "default_convert_to_llm": "messages",
+    "get_message_types": "messages",
+    "register_message_type": "messages",
+    "unregister_message_type": "messages",
+    "ScriptedCall": "scripted",
+    "ScriptedProvider": "scripted",
+    "ScriptedReply": "scripted",
+    "AgentTool": "tools",
+    "to_tool_result": "tools",
+    "tool": "tools",
+}
+"""Agent-core names, imported on first use so ``import pi_sdk`` stays cheap."""
 
 
 def __getattr__(name: str) -> Any:
@@ -92,18 +176,39 @@ def __getattr__(name: str) -> Any:
         from . import session
 
         return getattr(session, name)
+    if name in _AGENT_CORE:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_AGENT_CORE[name]}", __name__), name)
     raise AttributeError(f"module 'pi_sdk' has no attribute {name!r}")
 
 __all__ = [
     "AbortController",
     "AbortSignal",
     "AbortedError",
+    "AfterToolCallContext",
+    "AfterToolCallResult",
+    "Agent",
     "AgentBusyError",
+    "AgentContext",
+    "AgentEndEvent",
+    "AgentEvent",
+    "AgentEventStream",
+    "AgentListener",
+    "AgentLoopConfig",
+    "AgentMessage",
+    "AgentStartEvent",
+    "AgentState",
+    "AgentThinkingLevel",
+    "AgentTool",
+    "AgentToolResult",
     "ApiProvider",
     "AssistantError",
     "AssistantMessage",
     "AssistantMessageEvent",
     "AssistantMessageEventStream",
+    "BeforeToolCallContext",
+    "BeforeToolCallResult",
     "ConfigurationError",
     "Context",
     "Cost",
@@ -113,6 +218,9 @@ __all__ = [
     "ImageContent",
     "IncrementalJsonParser",
     "Message",
+    "MessageEndEvent",
+    "MessageStartEvent",
+    "MessageUpdateEvent",
     "Model",
     "ModelCost",
     "ModelNotFoundError",
@@ -120,6 +228,10 @@ __all__ = [
     "PluginLoadError",
     "ProviderError",
     "ProviderNotFoundError",
+    "QueueMode",
+    "ScriptedCall",
+    "ScriptedProvider",
+    "ScriptedReply",
     "ServerSentEvent",
     "SessionFileError",
     "StartEvent",
@@ -136,21 +248,35 @@ __all__ = [
     "ThinkingLevel",
     "ThinkingStartEvent",
     "Tool",
+    "ToolArgumentsError",
     "ToolCall",
     "ToolCallDeltaEvent",
     "ToolCallEndEvent",
     "ToolCallStartEvent",
+    "ToolExecutionEndEvent",
+    "ToolExecutionMode",
+    "ToolExecutionStartEvent",
+    "ToolExecutionUpdateEvent",
     "ToolResultMessage",
+    "ToolUpdateCallback",
+    "TurnEndEvent",
+    "TurnStartEvent",
     "Usage",
     "UserMessage",
+    "agent_event_to_dict",
+    "agent_loop",
+    "agent_loop_continue",
+    "agent_message_from_dict",
     "apply_payload_hooks",
     "calculate_cost",
     "complete",
     "complete_sync",
+    "default_convert_to_llm",
     "event_to_dict",
     "get_api_key",
     "get_api_provider",
     "get_api_providers",
+    "get_message_types",
     "get_model",
     "get_models",
     "get_providers",
@@ -164,12 +290,16 @@ __all__ = [
     "now_ms",
     "parse_partial_json",
     "register_api_provider",
+    "register_message_type",
     "register_model",
     "resolve_api_key",
     "sanitize_surrogates",
     "save_session",
     "signature_origin",
     "stream",
+    "to_tool_result",
+    "tool",
     "transform_messages",
     "unregister_api_providers",
+    "unregister_message_type",
 ]

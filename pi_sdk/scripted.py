@@ -1,0 +1,364 @@
+"""A scripted provider: replay prepared assistant replies, offline, for tests and examples.
+
+:class:`ScriptedProvider` is a real provider (API id ``"scripted"``, registered like any other),
+so code under test runs exactly as it would against a vendor: the same
+:class:`pi_sdk.AssistantMessageEventStream`, the same event protocol, aborts and errors. Each
+model call takes the next :class:`ScriptedReply` and streams it: text and thinking in small
+deltas, tool-call arguments as raw JSON fragments (parsed incrementally, as providers do),
+optional delays, a failure after some content, or a wait until the call is aborted. Every call
+is recorded (:attr:`ScriptedProvider.calls`) so a test can assert what the model saw.
+
+Example:
+    ```python
+    provider = ScriptedProvider([
+        ScriptedReply.tool_call("get_weather", {"city": "Paris"}),
+        "It is sunny in Paris.",                      # a plain string is a text reply
+    ])
+    agent = pi_sdk.Agent(model=provider.model, tools=[get_weather])
+    await agent.prompt("Weather in Paris?")
+    assert provider.calls[1].messages[-1].role == "toolResult"
+    ```
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import weakref
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+from .abort import AbortSignal
+from .errors import ProviderNotFoundError
+from .event_stream import AssistantMessageEventStream, ProviderError, new_assistant_message
+from .events import (
+    AssistantMessageEvent,
+    DoneEvent,
+    StartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+from .options import StreamOptions
+from .registry import ApiProvider, get_api_provider, register_api_provider
+from .types import (
+    AssistantMessage,
+    Context,
+    Message,
+    Model,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    Usage,
+)
+
+__all__ = ["SCRIPTED_API", "ScriptedCall", "ScriptedProvider", "ScriptedReply", "ScriptedStep"]
+
+SCRIPTED_API = "scripted"
+"""The API id the scripted provider registers."""
+
+ScriptedBlock: TypeAlias = TextContent | ThinkingContent | ToolCall
+
+
+@dataclass(kw_only=True)
+class ScriptedReply:
+    """One scripted assistant reply.
+
+    Blocks in ``content`` are templates: each call streams fresh copies. A :class:`ToolCall`
+    with an empty ``id`` gets ``call_<n>``.
+
+    Attributes:
+        content: Text, thinking and tool-call blocks, streamed in order.
+        stop_reason: ``"stop"``, ``"length"`` or ``"toolUse"``; default ``"toolUse"`` when the
+            content has a tool call, else ``"stop"``.
+        error: If set, the call fails with this message after streaming ``content``
+            (``stop_reason == "error"``, partial content kept).
+        wait_for_abort: After ``content``, block until the call is aborted (``stop_reason ==
+            "aborted"``, partial content kept). Without an abort signal it blocks forever.
+        delay_ms: Sleep before each event, milliseconds (abortable).
+        chunk_size: Characters per text/thinking delta and per tool-argument JSON fragment;
+            ``0`` sends each block in one delta.
+        usage: Usage to report (default all zero).
+    """
+
+    content: Sequence[ScriptedBlock] = ()
+    stop_reason: Literal["stop", "length", "toolUse"] | None = None
+    error: str | None = None
+    wait_for_abort: bool = False
+    delay_ms: float = 0
+    chunk_size: int = 8
+    usage: Usage | None = None
+
+    @classmethod
+    def text(cls, text: str, **options: Any) -> ScriptedReply:
+        """A reply with one text block; ``options`` are the other fields."""
+        return cls(content=[TextContent(text=text)], **options)
+
+    @classmethod
+    def tool_call(
+        cls,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        id: str = "",  # noqa: A002 - the wire field's name
+        text: str | None = None,
+        **options: Any,
+    ) -> ScriptedReply:
+        """A reply calling one tool, optionally after some text."""
+        blocks: list[ScriptedBlock] = [TextContent(text=text)] if text else []
+        blocks.append(ToolCall(id=id, name=name, arguments=arguments or {}))
+        return cls(content=blocks, **options)
+
+    @classmethod
+    def failure(
+        cls, message: str, content: Sequence[ScriptedBlock] = (), **options: Any
+    ) -> ScriptedReply:
+        """A reply that streams ``content`` and then fails with ``message``."""
+        return cls(content=content, error=message, **options)
+
+    @classmethod
+    def until_aborted(cls, content: Sequence[ScriptedBlock] = (), **options: Any) -> ScriptedReply:
+        """A reply that streams ``content`` and then waits until the call is aborted."""
+        return cls(content=content, wait_for_abort=True, **options)
+
+
+@dataclass(kw_only=True)
+class ScriptedCall:
+    """One recorded model call."""
+
+    model: Model
+    context: Context
+    """A deep copy of the context as the provider received it."""
+    options: StreamOptions
+
+    @property
+    def messages(self) -> list[Message]:
+        """The history the model saw: ``context.messages`` after ``transform_messages``.
+
+        Errored and aborted turns are dropped and orphaned tool calls answered, as every
+        provider does before sending.
+        """
+        from .transform import transform_messages
+
+        return transform_messages(list(self.context.messages), self.model)
+
+
+ScriptedStep: TypeAlias = "ScriptedReply | str | Callable[[ScriptedCall], ScriptedReply | str]"
+"""A script entry: a reply, a string (a text reply), or a function of the call giving one."""
+
+_instances: weakref.WeakValueDictionary[str, ScriptedProvider] = weakref.WeakValueDictionary()
+_ids = itertools.count(1)
+
+
+async def _dispatch(
+    model: Model, context: Context, options: StreamOptions
+) -> AsyncIterator[AssistantMessageEvent]:
+    provider = _instances.get(model.id)
+    if provider is None:
+        raise ProviderError(f"no ScriptedProvider is alive for scripted model {model.id!r}")
+    async for event in provider.stream(model, context, options):
+        yield event
+
+
+def ensure_registered() -> None:
+    """Register the ``"scripted"`` API provider if it is not (idempotent)."""
+    try:
+        existing = get_api_provider(SCRIPTED_API)
+    except ProviderNotFoundError:
+        existing = None
+    if existing is None or existing.stream is not _dispatch:
+        register_api_provider(
+            ApiProvider(api=SCRIPTED_API, stream=_dispatch, source_id="pi_sdk.scripted")
+        )
+
+
+class ScriptedProvider:
+    """Replays scripted replies as real event streams and records every call.
+
+    Args:
+        replies: The script, consumed one entry per model call. A string is a text reply; a
+            callable receives the :class:`ScriptedCall` and returns the reply (dynamic answers).
+        model_id: Id of :attr:`model` (default ``scripted-<n>``, unique per instance). Calls
+            are routed to the provider by this id.
+        provider: ``model.provider`` (default ``"scripted"``).
+        reasoning: ``model.reasoning``.
+
+    Raises:
+        ConfigurationError: another provider already serves the ``"scripted"`` API.
+    """
+
+    def __init__(
+        self,
+        replies: Iterable[ScriptedStep] = (),
+        *,
+        model_id: str | None = None,
+        provider: str = "scripted",
+        reasoning: bool = False,
+    ) -> None:
+        """Create the provider and register the ``"scripted"`` API if needed."""
+        self._script: deque[ScriptedStep] = deque(replies)
+        self.calls: list[ScriptedCall] = []
+        """Every call so far, in order."""
+        self.model = Model(
+            id=model_id or f"scripted-{next(_ids)}",
+            name="Scripted model",
+            api=SCRIPTED_API,
+            provider=provider,
+            reasoning=reasoning,
+            input=["text", "image"],
+        )
+        """The model to hand to ``pi_sdk.stream`` / ``Agent``; calls route back here."""
+        self._tool_ids = itertools.count(1)
+        _instances[self.model.id] = self
+        ensure_registered()
+
+    def __repr__(self) -> str:
+        return f"ScriptedProvider(model_id={self.model.id!r}, remaining={len(self._script)})"
+
+    def add(self, *replies: ScriptedStep) -> None:
+        """Append replies to the script."""
+        self._script.extend(replies)
+
+    @property
+    def remaining(self) -> int:
+        """How many scripted replies are left."""
+        return len(self._script)
+
+    def stream_fn(
+        self, model: Model, context: Context, options: StreamOptions | None = None
+    ) -> AssistantMessageEventStream:
+        """Like :func:`pi_sdk.stream`, without the registry (usable as an agent ``stream_fn``)."""
+        options = options or StreamOptions()
+        return AssistantMessageEventStream(
+            lambda: self.stream(model, context, options),
+            model=model,
+            signal=options.signal,
+            max_retries=0,
+        )
+
+    async def stream(
+        self, model: Model, context: Context, options: StreamOptions
+    ) -> AsyncIterator[AssistantMessageEvent]:
+        """The provider's stream function: record the call, then stream the next reply.
+
+        Raises:
+            ProviderError: the script is exhausted, or the reply has ``error`` set (the stream
+                wrapper turns both into an ``error`` event).
+        """
+        call = ScriptedCall(model=model, context=context.model_copy(deep=True), options=options)
+        self.calls.append(call)
+        if not self._script:
+            raise ProviderError(
+                f"ScriptedProvider {model.id!r} has no reply left for call {len(self.calls)}"
+                f" ({len(self.calls) - 1} were scripted)"
+            )
+        step = self._script.popleft()
+        reply = step(call) if callable(step) else step
+        if isinstance(reply, str):
+            reply = ScriptedReply.text(reply)
+        async for event in self._play(reply, model, options.signal):
+            yield event
+
+    async def _play(
+        self, reply: ScriptedReply, model: Model, signal: AbortSignal | None
+    ) -> AsyncIterator[AssistantMessageEvent]:
+        message = new_assistant_message(model)
+        await _pause(reply)
+        yield StartEvent(partial=message)
+        for template in reply.content:
+            async for event in self._block(template, message, reply):
+                yield event
+        if reply.error is not None:
+            await _pause(reply)
+            raise ProviderError(reply.error)
+        if reply.wait_for_abort:
+            if signal is None:
+                await asyncio.Event().wait()
+            else:
+                await signal.wait()
+            raise ProviderError("Request was aborted")
+        if reply.usage is not None:
+            message.usage = reply.usage.model_copy(deep=True)
+        has_tool_calls = any(isinstance(b, ToolCall) for b in message.content)
+        message.stop_reason = reply.stop_reason or ("toolUse" if has_tool_calls else "stop")
+        await _pause(reply)
+        yield DoneEvent(reason=message.stop_reason, message=message)
+
+    async def _block(
+        self, template: ScriptedBlock, message: AssistantMessage, reply: ScriptedReply
+    ) -> AsyncIterator[AssistantMessageEvent]:
+        index = len(message.content)
+        if isinstance(template, ToolCall):
+            async for event in self._tool_call(template, message, reply, index):
+                yield event
+            return
+        if isinstance(template, TextContent):
+            text_block = TextContent(text_signature=template.text_signature)
+            message.content.append(text_block)
+            await _pause(reply)
+            yield TextStartEvent(content_index=index, partial=message)
+            for chunk in _chunks(template.text, reply.chunk_size):
+                text_block.text += chunk
+                await _pause(reply)
+                yield TextDeltaEvent(content_index=index, delta=chunk, partial=message)
+            await _pause(reply)
+            yield TextEndEvent(content_index=index, content=text_block.text, partial=message)
+            return
+        thinking = ThinkingContent(
+            thinking_signature=template.thinking_signature, redacted=template.redacted
+        )
+        message.content.append(thinking)
+        await _pause(reply)
+        yield ThinkingStartEvent(content_index=index, partial=message)
+        for chunk in _chunks(template.thinking, reply.chunk_size):
+            thinking.thinking += chunk
+            await _pause(reply)
+            yield ThinkingDeltaEvent(content_index=index, delta=chunk, partial=message)
+        await _pause(reply)
+        yield ThinkingEndEvent(content_index=index, content=thinking.thinking, partial=message)
+
+    async def _tool_call(
+        self, template: ToolCall, message: AssistantMessage, reply: ScriptedReply, index: int
+    ) -> AsyncIterator[AssistantMessageEvent]:
+        from .partial_json import IncrementalJsonParser
+
+        parser = IncrementalJsonParser()
+        block = ToolCall(
+            id=template.id or f"call_{next(self._tool_ids)}",
+            name=template.name,
+            arguments=parser.value,
+            thought_signature=template.thought_signature,
+        )
+        message.content.append(block)
+        await _pause(reply)
+        yield ToolCallStartEvent(content_index=index, partial=message)
+        for fragment in _chunks(
+            json.dumps(template.arguments, ensure_ascii=False), reply.chunk_size
+        ):
+            parser.feed(fragment)
+            await _pause(reply)
+            yield ToolCallDeltaEvent(content_index=index, delta=fragment, partial=message)
+        final = parser.finish()
+        block.arguments = final if final is not None else dict(template.arguments)
+        await _pause(reply)
+        yield ToolCallEndEvent(content_index=index, tool_call=block, partial=message)
+
+
+def _chunks(text: str, size: int) -> list[str]:
+    if size <= 0 or len(text) <= size:
+        return [text] if text else []
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+async def _pause(reply: ScriptedReply) -> None:
+    if reply.delay_ms > 0:
+        await asyncio.sleep(reply.delay_ms / 1000)
