@@ -202,7 +202,20 @@ def _google_signature_present(message: AssistantMessage) -> bool:
     return texts or _default_signature_present(message)
 
 
+def _completions_signature_present(message: AssistantMessage) -> bool:
+    # pi-ai stores the name of the delta field reasoning came in (``reasoning_content``...) in
+    # ``thinking_signature``: a field name, not a signature (conformance README).
+    fields = ("reasoning_content", "reasoning", "reasoning_text")
+    thinking = any(
+        isinstance(b, ThinkingContent) and b.thinking_signature not in (None, "", *fields)
+        for b in message.content
+    )
+    tools = any(isinstance(b, ToolCall) and bool(b.thought_signature) for b in message.content)
+    return thinking or tools
+
+
 SIGNATURE_PRESENT: dict[str, Callable[[AssistantMessage], bool]] = {
+    "openai-completions": _completions_signature_present,
     "google-generative-ai": _google_signature_present,
     "google-vertex": _google_signature_present,
 }
@@ -469,8 +482,51 @@ def _anthropic_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> An
     )
 
 
+class _GoogleClient:
+    """A ``google.genai.Client``'s request machinery (all the adapter uses) + an async close."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._api_client = client._api_client
+
+    async def close(self) -> None:
+        await self._client.aio.aclose()
+
+
+def _google_client(vertex: bool) -> Callable[[httpx2.AsyncBaseTransport, str], Any]:
+    def factory(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
+        # The adapter builds the URL from model.base_url; the client brings auth and transport.
+        from google import genai
+        from google.genai import types
+
+        options = types.HttpOptions(
+            httpx_async_client=httpx2.AsyncClient(transport=transport),
+            retry_options=types.HttpRetryOptions(attempts=1),
+        )
+        return _GoogleClient(
+            genai.Client(vertexai=vertex, api_key="test-key", http_options=options)
+        )
+
+    return factory
+
+
+def _openai_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
+    from openai import AsyncOpenAI
+
+    return AsyncOpenAI(
+        api_key="test-key",
+        base_url=base_url,
+        max_retries=0,
+        http_client=httpx2.AsyncClient(transport=transport),
+    )
+
+
 CLIENT_FACTORIES: dict[str, Callable[[httpx2.AsyncBaseTransport, str], Any]] = {
     "anthropic-messages": _anthropic_client,
+    "openai-completions": _openai_client,
+    "openai-responses": _openai_client,
+    "google-generative-ai": _google_client(vertex=False),
+    "google-vertex": _google_client(vertex=True),
 }
 """api -> ``factory(transport, base_url)`` building the vendor SDK client ``StreamOptions.client``
 takes, so a test can serve any body through the real adapter."""

@@ -1,0 +1,522 @@
+"""The anthropic-messages adapter on hand-made streams, through the real SDK client.
+
+Bodies are served by ``conformance_check.ChunkedTransport`` (small chunks, counted closes) via
+an ``AsyncAnthropic`` handed over in ``StreamOptions.client``; nothing leaves the process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+import anthropic
+import httpx2
+import pytest
+from conformance_check import (
+    ChunkedTransport,
+    Reply,
+    assert_valid_event_sequence,
+    collect,
+    conformance_dir,
+    load_cases,
+    run_interaction,
+)
+from pi_sdk_anthropic.messages import _status_error  # pyright: ignore[reportPrivateUsage]
+
+import pi_sdk
+from pi_sdk import (
+    AbortController,
+    Context,
+    Model,
+    StreamOptions,
+    TextContent,
+    ThinkingContent,
+    Tool,
+    ToolCall,
+    UserMessage,
+)
+
+BASE = "https://api.anthropic.test"
+MODEL = Model(
+    id="claude-test-1",
+    api="anthropic-messages",
+    provider="anthropic",
+    base_url=BASE,
+    reasoning=True,
+    input=["text", "image"],
+)
+CTX = Context(messages=[UserMessage(content="hi")])
+SSE_HEADERS = {"content-type": "text/event-stream; charset=utf-8"}
+JSON_HEADERS = {"content-type": "application/json"}
+
+
+def sse(*events: dict[str, Any]) -> bytes:
+    return "".join(
+        f"event: {e['type']}\ndata: {json.dumps(e, ensure_ascii=False)}\n\n" for e in events
+    ).encode()
+
+
+def start(input_tokens: int = 10, **usage: int) -> dict[str, Any]:
+    return {
+        "type": "message_start",
+        "message": {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-test-1-20990101",
+            "content": [],
+            "usage": {"input_tokens": input_tokens, "output_tokens": 1, **usage},
+        },
+    }
+
+
+def block(index: int, **content: Any) -> dict[str, Any]:
+    return {"type": "content_block_start", "index": index, "content_block": content}
+
+
+def delta(index: int, **payload: Any) -> dict[str, Any]:
+    return {"type": "content_block_delta", "index": index, "delta": payload}
+
+
+def stop(index: int) -> dict[str, Any]:
+    return {"type": "content_block_stop", "index": index}
+
+
+def end(reason: str | None, **usage: Any) -> list[dict[str, Any]]:
+    return [
+        {"type": "message_delta", "delta": {"stop_reason": reason}, "usage": usage},
+        {"type": "message_stop"},
+    ]
+
+
+def text_reply(*pieces: str, reason: str = "end_turn") -> bytes:
+    events = [start(), block(0, type="text", text="")]
+    events += [delta(0, type="text_delta", text=p) for p in pieces]
+    events += [stop(0), *end(reason, output_tokens=5)]
+    return sse(*events)
+
+
+def client_for(transport: ChunkedTransport) -> anthropic.AsyncAnthropic:
+    return anthropic.AsyncAnthropic(
+        api_key="test-key",
+        base_url=BASE,
+        max_retries=0,
+        http_client=httpx2.AsyncClient(transport=transport),
+    )
+
+
+async def run(
+    replies: list[Reply],
+    *,
+    model: Model = MODEL,
+    context: Context = CTX,
+    watch: Callable[[Any], None] | None = None,
+    **options: Any,
+) -> tuple[list[Any], pi_sdk.AssistantMessage, ChunkedTransport]:
+    """Serve ``replies`` to one call; ``watch(event)`` sees each event as it arrives."""
+    transport = ChunkedTransport(replies, chunk_size=options.pop("chunk_size", 9))
+    client = client_for(transport)
+    events: list[Any] = []
+    try:
+        opts = StreamOptions(client=client, max_retries=options.pop("max_retries", 0), **options)
+        stream = pi_sdk.stream(model, context, opts)
+        async for event in stream:
+            events.append(event)
+            if watch is not None:
+                watch(event)
+        message = await stream.result()
+    finally:
+        await client.close()
+    assert_valid_event_sequence(events)
+    return events, message, transport
+
+
+def ok(body: bytes, **kw: Any) -> Reply:
+    return Reply(status=200, body=body, headers=SSE_HEADERS, **kw)
+
+
+def http_error(status: int, kind: str, message: str, **headers: str) -> Reply:
+    body = json.dumps({"type": "error", "error": {"type": kind, "message": message}}).encode()
+    return Reply(status=status, body=body, headers={**JSON_HEADERS, **headers})
+
+
+# --- content ----------------------------------------------------------------------------------
+
+
+async def test_text_usage_and_cost_from_model_prices():
+    model = MODEL.model_copy(
+        update={"cost": pi_sdk.ModelCost(input=3, output=15, cache_read=0.3, cache_write=3.75)}
+    )
+    body = sse(
+        start(100, cache_read_input_tokens=1000, cache_creation_input_tokens=200),
+        block(0, type="text", text=""),
+        delta(0, type="text_delta", text="Héllo "),
+        delta(0, type="text_delta", text="wörld ☂️"),
+        stop(0),
+        # A proxy sending nulls must not erase message_start's numbers.
+        *end("end_turn", input_tokens=None, cache_read_input_tokens=None, output_tokens=42),
+    )
+    events, message, _ = await run([ok(body)], model=model)
+    assert message.stop_reason == "stop" and message.text == "Héllo wörld ☂️"
+    u = message.usage
+    assert (u.input, u.output, u.cache_read, u.cache_write) == (100, 42, 1000, 200)
+    assert u.total_tokens == 1342
+    assert u.cost.input == pytest.approx(100 * 3 / 1e6)
+    assert u.cost.output == pytest.approx(42 * 15 / 1e6)
+    assert u.cost.cache_read == pytest.approx(1000 * 0.3 / 1e6)
+    assert u.cost.cache_write == pytest.approx(200 * 3.75 / 1e6)
+    assert u.cost.total == pytest.approx(
+        u.cost.input + u.cost.output + u.cost.cache_read + u.cost.cache_write
+    )
+    assert message.model == "claude-test-1"  # the requested id (pi-mono), not the vendor's
+
+
+async def test_thinking_signature_redacted_and_tool_call():
+    body = sse(
+        start(),
+        block(0, type="thinking", thinking="", signature=""),
+        delta(0, type="thinking_delta", thinking="Let me "),
+        delta(0, type="thinking_delta", thinking="think."),
+        delta(0, type="signature_delta", signature="c2ln"),
+        delta(0, type="signature_delta", signature="bmF0dXJl"),
+        stop(0),
+        block(1, type="redacted_thinking", data="opaque-blob"),
+        stop(1),
+        block(2, type="tool_use", id="toolu_1", name="lookup", input={}),
+        *[
+            delta(2, type="input_json_delta", partial_json=p)
+            for p in ('{"q": "pa', 'ris", "n": 3', "}")
+        ],
+        stop(2),
+        *end("tool_use", output_tokens=30),
+    )
+    seen: list[dict[str, Any]] = []
+
+    def watch(event: Any) -> None:
+        if event.type == "toolcall_delta":
+            arguments = event.partial.content[event.content_index].arguments
+            assert isinstance(arguments, dict)
+            seen.append(json.loads(json.dumps(arguments)))
+
+    _, message, _ = await run([ok(body)], watch=watch)
+    thinking, redacted, call = message.content
+    assert isinstance(thinking, ThinkingContent) and thinking.thinking == "Let me think."
+    assert thinking.thinking_signature == "c2lnbmF0dXJl" and not thinking.redacted
+    assert isinstance(redacted, ThinkingContent) and redacted.redacted
+    assert (
+        redacted.thinking == "[Reasoning redacted]" and redacted.thinking_signature == "opaque-blob"
+    )
+    assert isinstance(call, ToolCall) and call.arguments == {"q": "paris", "n": 3}
+    assert message.stop_reason == "toolUse"
+    # The arguments are a dict at every delta, growing as fragments arrive.
+    assert seen == [{"q": "pa"}, {"q": "paris"}, {"q": "paris", "n": 3}]
+    # Round trip keeps the opaque signatures.
+    again = pi_sdk.AssistantMessage.model_validate_json(message.model_dump_json())
+    assert again == message
+
+
+async def test_server_tool_blocks_and_unknown_events_stay_out_of_content():
+    body = sse(
+        start(),
+        block(0, type="server_tool_use", id="srvtoolu_1", name="web_search", input={}),
+        delta(0, type="input_json_delta", partial_json='{"query": "weather"}'),
+        stop(0),
+        block(1, type="web_search_tool_result", tool_use_id="srvtoolu_1", content=[]),
+        stop(1),
+        {"type": "brand_new_event", "foo": 1},
+        block(2, type="text", text=""),
+        delta(2, type="text_delta", text="Sunny"),
+        delta(2, type="citations_delta", citation={"type": "web_search_result_location"}),
+        stop(2),
+        *end("end_turn", output_tokens=3),
+    )
+    events, message, _ = await run([ok(body)])
+    assert [type(b) for b in message.content] == [TextContent]
+    assert message.text == "Sunny" and message.stop_reason == "stop"
+    assert [e.content_index for e in events if e.type == "text_start"] == [0]
+
+
+async def test_tool_use_input_without_deltas_is_kept():
+    body = sse(
+        start(),
+        block(0, type="tool_use", id="toolu_2", name="now", input={"tz": "UTC"}),
+        stop(0),
+        *end("tool_use", output_tokens=3),
+    )
+    _, message, _ = await run([ok(body)])
+    assert message.tool_calls[0].arguments == {"tz": "UTC"}
+
+
+async def test_max_tokens_cut_tool_arguments_keep_best_partial():
+    body = sse(
+        start(),
+        block(0, type="tool_use", id="toolu_3", name="write", input={}),
+        delta(0, type="input_json_delta", partial_json='{"path": "a.py", "content": "print('),
+        stop(0),
+        *end("max_tokens", output_tokens=8),
+    )
+    events, message, _ = await run([ok(body)])
+    assert message.stop_reason == "length"
+    assert message.tool_calls[0].arguments == {"path": "a.py", "content": "print("}
+
+
+async def test_large_tool_arguments_stream_in_16_byte_fragments():
+    payload = json.dumps({"rows": [{"i": i, "text": "x" * 40} for i in range(400)]})
+    pieces = [payload[i : i + 16] for i in range(0, len(payload), 16)]
+    body = sse(
+        start(),
+        block(0, type="tool_use", id="toolu_4", name="store", input={}),
+        *[delta(0, type="input_json_delta", partial_json=p) for p in pieces],
+        stop(0),
+        *end("tool_use", output_tokens=9000),
+    )
+    sizes: list[int] = []
+
+    def watch(event: Any) -> None:
+        if event.type == "toolcall_delta":
+            arguments = event.partial.content[0].arguments
+            assert isinstance(arguments, dict)
+            sizes.append(len(arguments.get("rows", [])))
+
+    _, message, _ = await run([ok(body)], chunk_size=4096, watch=watch)
+    assert message.tool_calls[0].arguments == json.loads(payload)
+    assert sizes == sorted(sizes) and sizes[-1] == 400 and sizes[len(sizes) // 2] > 100
+
+
+# --- stop reasons and errors ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reason", "needle"),
+    [
+        ("refusal", "refused"),
+        ("sensitive", "stop_reason: sensitive"),
+        ("model_context_window_exceeded", "Unhandled stop reason: model_context_window_exceeded"),
+    ],
+)
+async def test_error_stop_reasons_keep_text(reason: str, needle: str):
+    _, message, _ = await run([ok(text_reply("Partial ", "answer", reason=reason))])
+    assert message.stop_reason == "error"
+    assert needle in (message.error_message or "")
+    assert message.text == "Partial answer"
+
+
+async def test_in_stream_error_event_keeps_partial_content():
+    body = text_reply("Half").split(b"event: content_block_stop")[0] + sse(
+        {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    )
+    events, message, transport = await run([ok(body)])
+    assert message.stop_reason == "error"
+    assert message.error_message == "overloaded_error: Overloaded"
+    assert message.text == "Half" and message.usage.input == 10
+    assert transport.closed == 1
+
+
+@pytest.mark.parametrize(
+    ("status", "kind"),
+    [(400, "invalid_request_error"), (401, "authentication_error"), (404, "not_found_error"),
+     (429, "rate_limit_error"), (500, "api_error"), (529, "overloaded_error")],
+)  # fmt: skip
+async def test_http_error_keeps_status_and_vendor_message(status: int, kind: str):
+    _, message, transport = await run([http_error(status, kind, f"vendor says {status}")])
+    assert message.stop_reason == "error"
+    assert message.error_message == f"{status} {kind}: vendor says {status}"
+    assert "test-key" not in message.error_message
+    assert len(transport.requests) == 1
+
+
+async def test_retryable_http_error_is_retried_then_succeeds():
+    replies = [http_error(529, "overloaded_error", "Overloaded"), ok(text_reply("fine"))]
+    _, message, transport = await run(replies, max_retries=2, max_retry_delay_ms=1)
+    assert message.stop_reason == "stop" and message.text == "fine"
+    assert len(transport.requests) == 2
+
+
+async def test_server_can_forbid_a_retry():
+    replies = [http_error(429, "rate_limit_error", "slow down", **{"x-should-retry": "false"})]
+    _, message, transport = await run(replies, max_retries=3, max_retry_delay_ms=1)
+    assert message.stop_reason == "error" and len(transport.requests) == 1
+
+
+async def test_400_is_not_retried():
+    replies = [http_error(400, "invalid_request_error", "bad"), ok(text_reply("never"))]
+    _, message, transport = await run(replies, max_retries=3, max_retry_delay_ms=1)
+    assert message.stop_reason == "error" and len(transport.requests) == 1
+
+
+def test_retry_after_headers_become_milliseconds():
+    def error(headers: dict[str, str]) -> pi_sdk.ProviderError:
+        response = httpx2.Response(
+            429,
+            headers=headers,
+            json={"type": "error", "error": {"type": "rate_limit_error", "message": "m"}},
+            request=httpx2.Request("POST", BASE),
+        )
+        body = response.json()
+        return _status_error(anthropic.RateLimitError("x", response=response, body=body))
+
+    assert error({"retry-after": "2"}).retry_after_ms == 2000
+    assert error({"retry-after-ms": "1500", "retry-after": "9"}).retry_after_ms == 1500
+    assert error({}).retry_after_ms is None
+    assert error({}).retryable and error({}).status == 429
+
+
+async def test_connection_error_is_retryable_and_reported():
+    class Failing(ChunkedTransport):
+        async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+            self.requests.append(request)
+            if len(self.requests) == 1:
+                raise httpx2.ConnectError("connection refused")
+            return await super().handle_async_request(request)
+
+    transport = Failing([ok(text_reply("after retry"))])
+    client = client_for(transport)
+    try:
+        opts = StreamOptions(client=client, max_retries=1, max_retry_delay_ms=1)
+        _, message = await collect(pi_sdk.stream(MODEL, CTX, opts))
+        transport.requests.clear()
+        _, failed = await collect(
+            pi_sdk.stream(MODEL, CTX, StreamOptions(client=client, max_retries=0))
+        )
+    finally:
+        await client.close()
+    assert message.text == "after retry"
+    assert failed.stop_reason == "error" and "connection refused" in (failed.error_message or "")
+
+
+async def test_stream_without_message_stop_is_an_error():
+    body = text_reply("cut").split(b"event: message_stop")[0]
+    _, message, _ = await run([ok(body)])
+    assert message.stop_reason == "error" and "message_stop" in (message.error_message or "")
+    assert message.text == "cut"
+
+
+async def test_missing_api_key_is_a_clear_error(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_OAUTH_TOKEN", raising=False)
+    message = await pi_sdk.complete(MODEL, CTX, StreamOptions(max_retries=0))
+    assert message.stop_reason == "error"
+    assert "ANTHROPIC_API_KEY" in (message.error_message or "")
+
+
+# --- lifecycle --------------------------------------------------------------------------------
+
+
+async def test_leaving_early_closes_the_http_response():
+    body = text_reply(*[f"word{i} " for i in range(200)])
+    for how in ("async_with", "aclose"):
+        transport = ChunkedTransport([ok(body)], chunk_size=32)
+        client = client_for(transport)
+        try:
+            stream = pi_sdk.stream(MODEL, CTX, StreamOptions(client=client, max_retries=0))
+            if how == "async_with":
+                async with stream as events:
+                    async for event in events:
+                        if event.type == "text_delta":
+                            break
+            else:
+                async for event in stream:
+                    if event.type == "text_delta":
+                        break
+                await stream.aclose()
+            message = await stream.result()
+        finally:
+            await client.close()
+        assert transport.closed == 1, how
+        assert transport.bytes_served < len(body), how
+        assert message.stop_reason == "aborted" and message.text.startswith("word0"), how
+
+
+async def test_abort_mid_stream_keeps_partial_content():
+    body = text_reply("Hello ", "there ", "and ", "more")
+    stall_at = body.index(b"event: content_block_delta", body.index(b"there"))
+    transport = ChunkedTransport([ok(body, stall_after=stall_at)], chunk_size=11)
+    client = client_for(transport)
+    controller = AbortController()
+    try:
+        opts = StreamOptions(client=client, max_retries=0, signal=controller.signal)
+        stream = pi_sdk.stream(MODEL, CTX, opts)
+        events = []
+        async for event in stream:
+            events.append(event)
+            if event.type == "text_delta" and event.delta == "there ":
+                asyncio.get_running_loop().call_later(0.01, controller.abort)
+        message = await stream.result()
+    finally:
+        await client.close()
+    assert_valid_event_sequence(events)
+    assert message.stop_reason == "aborted"
+    assert message.text == "Hello there " and message.usage.input == 10
+    assert transport.closed == 1
+
+
+async def test_rate_limit_cassette_retried_within_one_call():
+    root = conformance_dir()
+    if root is None:
+        pytest.skip("conformance folder absent")
+    case = next(
+        c for c in load_cases(root, "anthropic-messages") if c.name.startswith("rate_limit")
+    )
+    final = next(
+        c for c in load_cases(root, "anthropic-messages") if c.name == case.name and c.index == 2
+    )
+    opts = StreamOptions(api_key="dummy", max_retries=2, max_retry_delay_ms=1)
+    run_ = await run_interaction(case, options=opts)
+    assert run_.played == 3  # both 429s and the success, in one call
+    assert run_.message.stop_reason == "stop"
+    assert run_.message.text == final.expect["text"]
+
+
+# --- the request on the wire ------------------------------------------------------------------
+
+
+async def test_request_on_the_wire(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    context = Context(
+        system_prompt="Be brief.",
+        messages=[UserMessage(content="weather?")],
+        tools=[Tool(name="get_weather", parameters={"type": "object", "properties": {}})],
+    )
+    _, message, transport = await run(
+        [ok(text_reply("ok"))], context=context, reasoning="low", headers={"x-trace": "t1"}
+    )
+    request = transport.requests[0]
+    assert request.url.path == "/v1/messages"
+    body = json.loads(request.content)
+    assert body["stream"] is True and body["model"] == "claude-test-1"
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
+    assert body["system"][0]["text"] == "Be brief."
+    assert request.headers["anthropic-beta"] == (
+        "fine-grained-tool-streaming-2025-05-14,interleaved-thinking-2025-05-14"
+    )
+    assert request.headers["x-trace"] == "t1"
+    assert request.headers["x-stainless-retry-count"] == "0"
+    assert message.text == "ok"
+
+
+async def test_oauth_tool_names_map_back_to_the_callers_tools():
+    body = sse(
+        start(),
+        block(0, type="tool_use", id="toolu_5", name="Read", input={}),
+        delta(0, type="input_json_delta", partial_json='{"path": "x"}'),
+        stop(0),
+        *end("tool_use", output_tokens=4),
+    )
+    transport = ChunkedTransport([ok(body)])
+    client = anthropic.AsyncAnthropic(
+        auth_token="sk-ant-oat01-test", base_url=BASE, max_retries=0,
+        http_client=httpx2.AsyncClient(transport=transport),
+    )  # fmt: skip
+    context = Context(messages=[UserMessage(content="read x")], tools=[Tool(name="read")])
+    try:
+        opts = StreamOptions(client=client, api_key="sk-ant-oat01-test", max_retries=0)
+        _, message = await collect(pi_sdk.stream(MODEL, context, opts))
+    finally:
+        await client.close()
+    assert message.tool_calls[0].name == "read"
+    sent = json.loads(transport.requests[0].content)
+    assert sent["tools"][0]["name"] == "Read"
+    assert sent["system"][0]["text"].startswith("You are Claude Code")
+    assert "oauth-2025-04-20" in transport.requests[0].headers["anthropic-beta"]
