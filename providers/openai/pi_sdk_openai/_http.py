@@ -198,6 +198,27 @@ class WireDecoder(Protocol):
         ...
 
 
+class _TailTracker:
+    """Pass bytes through, remembering the last few, to tell a clean end from a cut one."""
+
+    __slots__ = ("_chunks", "_tail")
+
+    def __init__(self, chunks: AsyncIterator[bytes]) -> None:
+        self._chunks = chunks
+        self._tail = b""
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._chunks:
+            if chunk:
+                self._tail = (self._tail + chunk[-4:])[-4:]
+            yield chunk
+
+    def ended_on_event_boundary(self) -> bool:
+        """True for an empty body or one that ends with a blank line (SSE event boundary)."""
+        tail = self._tail
+        return not tail or tail.endswith((b"\n\n", b"\r\r", b"\r\n\r\n", b"\n\r\n"))
+
+
 def _loads(data: str) -> Any:
     try:
         return json.loads(data)
@@ -240,7 +261,8 @@ async def run_stream(
             saw_done = True
         else:
             loads = json.loads
-            async for sse in iter_sse(iter_body(response)):
+            body = _TailTracker(iter_body(response))
+            async for sse in iter_sse(body):
                 data = sse.data
                 if data == "[DONE]":
                     saw_done = True
@@ -251,6 +273,12 @@ async def run_stream(
                     parsed = _loads(data)
                 for event in state.feed(parsed):
                     yield event
+            else:
+                if not body.ended_on_event_boundary():
+                    raise ProviderError(
+                        "the response stream was cut in the middle of an event: the reply is"
+                        " incomplete (connection closed early?)"
+                    )
         for event in state.finish(saw_done=saw_done):
             yield event
     finally:
