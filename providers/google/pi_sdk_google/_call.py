@@ -31,6 +31,29 @@ __all__ = ["STREAM_METHOD", "model_path", "request_headers", "run_stream"]
 STREAM_METHOD = "streamGenerateContent?alt=sse"
 
 
+class _LineEnding:
+    """Notices a body that stops between the CR and LF of a CRLF line ending.
+
+    Gemini ends every SSE line with CRLF. A body that stops right after a CR still ends the
+    last event under the SSE rules (a lone CR is a line ending), so that event is dispatched,
+    but the server did not finish writing: the cut is reported instead of a clean end.
+    """
+
+    def __init__(self) -> None:
+        self.crlf = False
+        self.cut = False
+
+    async def watch(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        last = b""
+        async for chunk in chunks:
+            if chunk:
+                if not self.crlf:
+                    self.crlf = b"\r\n" in chunk or (last.endswith(b"\r") and chunk[:1] == b"\n")
+                last = chunk
+            yield chunk
+        self.cut = self.crlf and last.endswith(b"\r")
+
+
 def model_path(model_id: str) -> str:
     """Return the resource path of a model id: ``models/<id>`` unless it already has a prefix."""
     return model_id if "/" in model_id else f"models/{model_id}"
@@ -80,7 +103,8 @@ async def run_stream(
         output = new_assistant_message(model, base_url=base_url)
         yield StartEvent(partial=output)
         normalizer = ResponseNormalizer(model, output)
-        async for event in iter_sse(response.aiter_bytes()):
+        ending = _LineEnding()
+        async for event in iter_sse(ending.watch(response.aiter_bytes())):
             try:
                 chunk = json.loads(event.data)
             except json.JSONDecodeError as exc:
@@ -88,6 +112,10 @@ async def run_stream(
             if isinstance(chunk, dict):
                 for item in normalizer.feed(chunk):  # pyright: ignore[reportUnknownArgumentType]
                     yield item
+        if ending.cut:
+            raise ProviderError(
+                "the Gemini stream was cut inside a CRLF line ending (incomplete response)"
+            )
         for item in normalizer.finish(streamed=True):
             yield item
     finally:

@@ -9,8 +9,10 @@ events as it goes:
   with (the latest non-empty one wins, pi-mono ``retainThoughtSignature``);
 * a ``functionCall`` part arrives whole: ``toolcall_start``, one ``toolcall_delta`` with the
   arguments' JSON, ``toolcall_end``; missing ``args`` become ``{}``; a call without an id (or
-  repeating one already used in this reply) gets a unique ``gemini_call_<n>_<hex>`` id, so
-  parallel calls to the same function stay distinct and keep their order;
+  repeating one already used in this reply) gets ``gemini_call_<responseId>_<n>``, ``n``
+  counting the reply's calls from 1: unique, in order, so parallel calls to the same function
+  stay distinct, and the same on every replay of a recorded response (random hex stands in for
+  a missing ``responseId``);
 * only the candidate with index 0 counts; other part kinds (``executableCode``, inline output
   data) are not content blocks and are skipped;
 * ``usageMetadata`` is cumulative: each one replaces the last (a later one without counts does
@@ -27,7 +29,6 @@ events as it goes:
 
 from __future__ import annotations
 
-import itertools
 import json
 import secrets
 from collections.abc import Iterator
@@ -59,7 +60,6 @@ from ._shared import SYNTHETIC_ID_PREFIX
 __all__ = ["ResponseNormalizer", "as_dict", "finish_reason_message", "provider_error_from_body"]
 
 _RETRYABLE = frozenset({408, 409, 429})
-_counter = itertools.count(1)
 
 _FINISH_EXPLANATIONS = {
     "SAFETY": "the response was flagged by the safety filters",
@@ -116,10 +116,6 @@ def provider_error_from_body(error: Any, status: int | None = None) -> ProviderE
     return ProviderError(text, status=status, retryable=retryable)
 
 
-def _new_call_id() -> str:
-    return f"{SYNTHETIC_ID_PREFIX}{next(_counter)}_{secrets.token_hex(4)}"
-
-
 def _count(metadata: dict[str, Any], key: str) -> int:
     value = metadata.get(key)
     return value if isinstance(value, int) else 0
@@ -139,6 +135,8 @@ class ResponseNormalizer:
         self._block: TextContent | ThinkingContent | None = None
         self._index = -1
         self._ids: set[str] = set()
+        self._calls = 0
+        self._response_id: str | None = None
         self._has_tool_call = False
         self.finish_reason: str | None = None
         self._finish_message: str | None = None
@@ -159,6 +157,8 @@ class ResponseNormalizer:
             raise provider_error_from_body(chunk["error"])
         if self.response_model is None and chunk.get("modelVersion"):
             self.response_model = str(chunk["modelVersion"])
+        if self._response_id is None and chunk.get("responseId"):
+            self._response_id = str(chunk["responseId"])
         usage = as_dict(chunk.get("usageMetadata"))
         if usage is not None:
             self._apply_usage(usage)
@@ -252,9 +252,12 @@ class ResponseNormalizer:
         arguments: dict[str, Any] = (
             cast(dict[str, Any], raw_args) if isinstance(raw_args, dict) else {}
         )
+        self._calls += 1
         call_id = call.get("id")
         if not isinstance(call_id, str) or not call_id or call_id in self._ids:
-            call_id = _new_call_id()
+            if self._response_id is None:
+                self._response_id = secrets.token_hex(8)
+            call_id = f"{SYNTHETIC_ID_PREFIX}{self._response_id}_{self._calls}"
         self._ids.add(call_id)
         tool_call = ToolCall(
             id=call_id,
