@@ -31,6 +31,8 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+from pydantic import PrivateAttr
+
 from .abort import AbortSignal
 from .errors import ProviderNotFoundError
 from .event_stream import AssistantMessageEventStream, ProviderError, new_assistant_message
@@ -61,7 +63,14 @@ from .types import (
     Usage,
 )
 
-__all__ = ["SCRIPTED_API", "ScriptedCall", "ScriptedProvider", "ScriptedReply", "ScriptedStep"]
+__all__ = [
+    "SCRIPTED_API",
+    "ScriptedCall",
+    "ScriptedModel",
+    "ScriptedProvider",
+    "ScriptedReply",
+    "ScriptedStep",
+]
 
 SCRIPTED_API = "scripted"
 """The API id the scripted provider registers."""
@@ -159,10 +168,22 @@ _instances: weakref.WeakValueDictionary[str, ScriptedProvider] = weakref.WeakVal
 _ids = itertools.count(1)
 
 
+class ScriptedModel(Model):
+    """The :class:`pi_sdk.Model` of a :class:`ScriptedProvider`; it keeps its provider alive.
+
+    ``ScriptedProvider([...]).model`` therefore works without holding on to the provider. A
+    model rebuilt from JSON finds its provider by ``id`` while that provider is alive.
+    """
+
+    _provider: ScriptedProvider | None = PrivateAttr(default=None)
+
+
 async def _dispatch(
     model: Model, context: Context, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
-    provider = _instances.get(model.id)
+    provider: ScriptedProvider | None = getattr(model, "_provider", None)
+    if provider is None:
+        provider = _instances.get(model.id)
     if provider is None:
         raise ProviderError(f"no ScriptedProvider is alive for scripted model {model.id!r}")
     async for event in provider.stream(model, context, options):
@@ -208,7 +229,7 @@ class ScriptedProvider:
         self._script: deque[ScriptedStep] = deque(replies)
         self.calls: list[ScriptedCall] = []
         """Every call so far, in order."""
-        self.model = Model(
+        self.model = ScriptedModel(
             id=model_id or f"scripted-{next(_ids)}",
             name="Scripted model",
             api=SCRIPTED_API,
@@ -217,12 +238,20 @@ class ScriptedProvider:
             input=["text", "image"],
         )
         """The model to hand to ``pi_sdk.stream`` / ``Agent``; calls route back here."""
+        self.model._provider = self  # pyright: ignore[reportPrivateUsage]
         self._tool_ids = itertools.count(1)
         _instances[self.model.id] = self
         ensure_registered()
 
     def __repr__(self) -> str:
         return f"ScriptedProvider(model_id={self.model.id!r}, remaining={len(self._script)})"
+
+    def register(self) -> None:
+        """Register the ``"scripted"`` API again, e.g. after the plugin manager was replaced.
+
+        Not needed with :meth:`stream_fn`, which bypasses the registry.
+        """
+        ensure_registered()
 
     def add(self, *replies: ScriptedStep) -> None:
         """Append replies to the script."""
@@ -335,9 +364,9 @@ class ScriptedProvider:
         block = ToolCall(
             id=template.id or f"call_{next(self._tool_ids)}",
             name=template.name,
-            arguments=parser.value,
             thought_signature=template.thought_signature,
         )
+        block.arguments = parser.value  # the parser's live dict (validation would copy it)
         message.content.append(block)
         await _pause(reply)
         yield ToolCallStartEvent(content_index=index, partial=message)
