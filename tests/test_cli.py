@@ -1,0 +1,131 @@
+"""The ``pi-sdk`` command: replay, demo, models, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pi_sdk.cli import DEMO_CASSETTE, main
+
+
+def _cassette(path: Path, uri: str, body: str, response: str, content_type: str) -> Path:
+    path.write_text(
+        "interactions:\n"
+        "- request:\n"
+        f"    body: '{body}'\n"
+        "    headers: {}\n"
+        "    method: POST\n"
+        f"    uri: {uri}\n"
+        "  response:\n"
+        f"    body: {{string: '{response}'}}\n"
+        f"    headers: {{content-type: [{content_type}]}}\n"
+        "    status: {code: 200, message: OK}\n"
+        "version: 1\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pi_sdk.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"NO_COLOR": "1", "PATH": ""},
+    )
+
+
+def _errors(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if not line.startswith("pi-sdk: warning:")]
+
+
+def test_demo_streams_thinking_tool_call_and_summary(capsys: pytest.CaptureFixture[str]):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "thinking The user wants the weather in Paris" in out
+    assert "tool call get_weather" in out
+    assert "stop reason toolUse" in out and "stop reason stop" in out
+    assert "input 486 · output 131" in out and "cost       $" in out
+    assert "Yes — take an umbrella ☂️" in out
+    assert "\033[" not in out  # no colour when not a terminal
+
+
+def test_colour_can_be_forced(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert main(["replay", str(DEMO_CASSETTE)]) == 0
+    assert "\033[" in capsys.readouterr().out
+
+
+def test_json_lines_are_wire_events_with_interaction(capsys: pytest.CaptureFixture[str]):
+    assert main(["replay", "--json", str(DEMO_CASSETTE)]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for index in (0, 1):
+        mine = [r for r in records if r["interaction"] == index]
+        assert mine[0]["type"] == "start" and mine[-1]["type"] == "done"
+        final = mine[-1]["message"]
+        text = "".join(r["delta"] for r in mine if r["type"] == "text_delta")
+        assert text == "".join(b["text"] for b in final["content"] if b["type"] == "text")
+        assert all("partial" not in r for r in mine)
+    first = [r for r in records if r["interaction"] == 0]
+    assert first[-1]["reason"] == "toolUse"
+    assert first[-1]["message"]["stopReason"] == "toolUse"  # pi-mono's camelCase wire names
+    end = next(r for r in first if r["type"] == "toolcall_end")
+    assert end["toolCall"]["arguments"] == {"city": "Paris", "unit": "celsius"}
+    assert "contentIndex" in end
+
+
+def test_models_table_and_json(capsys: pytest.CaptureFixture[str]):
+    assert main(["models", "--provider", "anthropic"]) == 0
+    out = capsys.readouterr().out
+    assert "claude-sonnet-4-5" in out and "$/M in" in out
+    assert main(["models", "--provider", "anthropic", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rows and all(r["provider"] == "anthropic" and "contextWindow" in r for r in rows)
+
+
+def test_non_streamed_interaction_is_skipped_with_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    path = _cassette(
+        tmp_path / "c.yaml",
+        "https://api.anthropic.com/v1/messages",
+        '{"model": "claude-sonnet-4-5", "stream": false}',
+        '{"type": "message"}',
+        "application/json",
+    )
+    assert main(["replay", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "interaction 0: the recorded request was not streamed" in captured.err
+    assert captured.out == ""
+
+
+@pytest.mark.parametrize("case", ["missing", "directory", "garbage", "unknown_api", "bad_api_flag"])
+def test_bad_input_is_one_line_exit_2(tmp_path: Path, case: str):
+    args: list[str]
+    if case == "missing":
+        args = ["replay", str(tmp_path / "nope.yaml")]
+    elif case == "directory":
+        args = ["replay", str(tmp_path)]
+    elif case == "garbage":
+        (tmp_path / "g.yaml").write_text("{{{ not yaml", encoding="utf-8")
+        args = ["replay", str(tmp_path / "g.yaml")]
+    elif case == "unknown_api":
+        path = _cassette(
+            tmp_path / "u.yaml", "https://llm.example/v9/generate?key=abc123secret",
+            '{"stream": true}', "data: {}", "text/event-stream",
+        )  # fmt: skip
+        args = ["replay", str(path)]
+    else:
+        args = ["replay", "--api", "no-such-api", str(DEMO_CASSETTE)]
+    result = _run(*args)
+    assert result.returncode == 2, result
+    errors = _errors(result.stderr)
+    assert len(errors) == 1 and errors[0].startswith("pi-sdk: error: "), result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    assert "abc123secret" not in result.stderr  # query strings never reach messages
