@@ -11,28 +11,29 @@ import pytest
 
 import pi_sdk
 from pi_sdk import (
+    AfterToolCallContext,
+    AfterToolCallResult,
+    AgentContext,
+    AgentToolResult,
     ApiProvider,
+    AssistantMessage,
+    BeforeToolCallContext,
+    BeforeToolCallResult,
     ConfigurationError,
     Model,
     StreamOptions,
     TextContent,
+    ToolCall,
     UserMessage,
+    agent_message_from_dict,
     apply_payload_hooks,
     get_api_providers,
+    get_message_types,
     get_model,
     get_models,
     hookimpl,
     resolve_api_key,
 )
-from pi_sdk.agent_types import (
-    AfterToolCallContext,
-    AfterToolCallResult,
-    AgentContext,
-    AgentToolResult,
-    BeforeToolCallContext,
-    BeforeToolCallResult,
-)
-from pi_sdk.messages import agent_message_from_dict, get_message_types
 from pi_sdk.plugins import (
     BLOCKED_REASON,
     LOAD_PLUGINS_ENV,
@@ -47,7 +48,6 @@ from pi_sdk.plugins import (
     set_plugin_manager,
     use_plugin_manager,
 )
-from pi_sdk.types import AssistantMessage, ToolCall
 
 # --- fake installed distributions -----------------------------------------------------------
 

@@ -17,8 +17,7 @@ from __future__ import annotations
 import os
 import threading
 
-from pi_sdk import AbortSignal, hookimpl
-from pi_sdk.agent_types import AfterToolCallContext, AgentEvent
+from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent, hookimpl
 
 from .log import DEFAULT_SKIPPED_EVENTS, AuditLog
 from .redact import DEFAULT_PATTERNS, DEFAULT_SECRET_KEYS, REDACTED, Redactor

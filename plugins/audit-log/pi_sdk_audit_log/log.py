@@ -28,8 +28,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any, TextIO
 
-from pi_sdk import AbortSignal, now_ms
-from pi_sdk.agent_types import AfterToolCallContext, AgentEvent, agent_event_to_dict
+from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent, agent_event_to_dict, now_ms
 
 from .redact import Redactor
 

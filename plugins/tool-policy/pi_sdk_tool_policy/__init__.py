@@ -18,8 +18,7 @@ from __future__ import annotations
 import os
 import threading
 
-from pi_sdk import AbortSignal, hookimpl
-from pi_sdk.agent_types import BeforeToolCallContext, BeforeToolCallResult
+from pi_sdk import AbortSignal, BeforeToolCallContext, BeforeToolCallResult, hookimpl
 
 from .policy import Action, ApprovalRequest, Approver, Decision, Rule, ToolPolicy
 

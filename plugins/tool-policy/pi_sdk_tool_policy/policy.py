@@ -32,8 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast, get_args
 
-from pi_sdk import AbortSignal, ConfigurationError
-from pi_sdk.agent_types import BeforeToolCallContext, BeforeToolCallResult
+from pi_sdk import AbortSignal, BeforeToolCallContext, BeforeToolCallResult, ConfigurationError
 
 __all__ = [
     "Action",

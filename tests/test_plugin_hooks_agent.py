@@ -1,0 +1,169 @@
+"""Plugin hooks in real Agent runs on the scripted provider (issue 6, "Done when")."""
+
+import asyncio
+import json
+from typing import Literal
+
+import pytest
+from pydantic import BaseModel
+
+from pi_sdk import (
+    AfterToolCallResult,
+    Agent,
+    BeforeToolCallResult,
+    ScriptedProvider,
+    ScriptedReply,
+    TextContent,
+    ToolResultMessage,
+    UserMessage,
+    agent_message_from_dict,
+    hookimpl,
+    tool,
+)
+
+
+@pytest.fixture
+def ran():
+    return []
+
+
+@pytest.fixture
+def shell(ran):
+    @tool
+    async def bash(command: str) -> str:
+        """Run a shell command.
+
+        Args:
+            command: The command line.
+        """
+        ran.append(command)
+        return f"ran {command}"
+
+    return bash
+
+
+def _text(message):
+    content = message.content
+    return content if isinstance(content, str) else "".join(b.text for b in content)
+
+
+def _tool_results(agent):
+    return [m for m in agent.state.messages if isinstance(m, ToolResultMessage)]
+
+
+async def test_a_blocking_plugin_turns_the_call_into_an_error_result_with_its_reason(
+    plugin_manager, shell, ran
+):
+    class Guard:
+        @hookimpl
+        def before_tool_call(self, context):
+            if "rm" in context.tool_call.arguments["command"]:
+                return BeforeToolCallResult(block=True, reason="rm is not allowed here")
+            return None
+
+    plugin_manager.register(Guard(), name="guard")
+    provider = ScriptedProvider(
+        [ScriptedReply.tool_call("bash", {"command": "rm -rf /tmp/x"}), "understood"]
+    )
+    agent = Agent(model=provider.model, tools=[shell])
+    await agent.prompt("clean up")
+
+    assert ran == []  # the tool never ran
+    [result] = _tool_results(agent)
+    assert result.is_error
+    assert result.content == [TextContent(text="rm is not allowed here")]
+    seen = provider.calls[1].messages[-1]  # the model reads the reason
+    assert isinstance(seen, ToolResultMessage) and seen.content[0].text == "rm is not allowed here"
+
+
+async def test_async_hook_implementations_are_awaited(plugin_manager, shell, ran):
+    order = []
+
+    class Slow:
+        @hookimpl
+        async def before_tool_call(self, context, signal):
+            await asyncio.sleep(0.01)
+            order.append(("before", signal is not None))
+            return None
+
+        @hookimpl
+        async def after_tool_call(self, context):
+            await asyncio.sleep(0.01)
+            order.append("after")
+            text = context.result.content[0].text
+            return AfterToolCallResult(content=[TextContent(text=f"{text} (checked)")])
+
+    plugin_manager.register(Slow(), name="slow")
+    provider = ScriptedProvider([ScriptedReply.tool_call("bash", {"command": "ls"}), "done"])
+    agent = Agent(model=provider.model, tools=[shell])
+    await agent.prompt("list")
+
+    assert ran == ["ls"]
+    assert order == [("before", True), "after"]
+    [result] = _tool_results(agent)
+    assert result.content[0].text == "ran ls (checked)"
+
+
+async def test_two_after_tool_call_plugins_apply_their_changes_in_plugin_order(
+    plugin_manager, shell
+):
+    def appender(tag, **marker):
+        class Plugin:
+            @hookimpl(**marker)
+            def after_tool_call(self, context):
+                text = context.result.content[0].text
+                return AfterToolCallResult(content=[TextContent(text=f"{text}+{tag}")])
+
+        return Plugin()
+
+    plugin_manager.register(appender("trylast", trylast=True), name="z")
+    plugin_manager.register(appender("first"), name="a")
+    plugin_manager.register(appender("second"), name="b")  # registered later: runs earlier
+    provider = ScriptedProvider([ScriptedReply.tool_call("bash", {"command": "ls"}), "ok"])
+    agent = Agent(model=provider.model, tools=[shell])
+    await agent.prompt("go")
+
+    [result] = _tool_results(agent)
+    assert result.content[0].text == "ran ls+second+first+trylast"
+
+
+class Reminder(BaseModel):
+    role: Literal["reminder"] = "reminder"
+    text: str
+    priority: int = 0
+
+
+def _reminder_to_llm(message):
+    return [UserMessage(content=f"<reminder priority={message.priority}>{message.text}</reminder>")]
+
+
+async def test_a_plugin_message_type_survives_json_and_reaches_the_model_converted(
+    plugin_manager,
+):
+    class Reminders:
+        @hookimpl
+        def register_message_types(self, register):
+            register(Reminder, _reminder_to_llm)
+
+    plugin_manager.register(Reminders(), name="reminders")
+    provider = ScriptedProvider(["noted", "still noted"])
+    agent = Agent(model=provider.model)
+    agent.messages = [Reminder(text="tests first", priority=2)]
+    await agent.prompt("hello")
+
+    [first_call] = provider.calls
+    texts = [_text(m) for m in first_call.messages if isinstance(m, UserMessage)]
+    assert texts == ["<reminder priority=2>tests first</reminder>", "hello"]
+
+    # The transcript keeps the custom type; a JSON round trip gives the same transcript back.
+    transcript = list(agent.messages)
+    assert isinstance(transcript[0], Reminder)
+    dumped = json.dumps([m.model_dump(mode="json") for m in transcript])
+    loaded = [agent_message_from_dict(d) for d in json.loads(dumped)]
+    assert loaded == transcript
+    assert isinstance(loaded[0], Reminder) and loaded[0].priority == 2
+
+    # A new agent on the loaded transcript shows the model the same converted message.
+    agent2 = Agent(model=provider.model, messages=loaded)
+    await agent2.prompt("again")
+    assert _text(provider.calls[1].messages[0]) == "<reminder priority=2>tests first</reminder>"
