@@ -14,7 +14,7 @@ from __future__ import annotations
 import email.utils
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pi_sdk import (
@@ -233,7 +233,7 @@ async def run_stream(
     path: str,
     build_payload: Callable[[str], dict[str, Any]],
     decoder: Callable[[AssistantMessage], WireDecoder],
-) -> AsyncIterator[AssistantMessageEvent]:
+) -> AsyncGenerator[AssistantMessageEvent, None]:
     """The stream function body both APIs share (pi-spec §4.0).
 
     Builds the client, the payload (``build_payload(origin)``, ``origin`` being the

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from typing import Any, Literal
 
 from pi_sdk import (
@@ -686,7 +687,7 @@ async def stream_openai_completions(
     client built from ``model.base_url`` and the API key.
     """
     compat = resolve_compat(model)
-    events = run_stream(
+    stream = run_stream(
         model,
         options,
         path=PATH,
@@ -695,5 +696,6 @@ async def stream_openai_completions(
         ),
         decoder=lambda output: CompletionsDecoder(model, output),
     )
-    async for event in events:
-        yield event
+    async with aclosing(stream) as events:  # closes the response when the consumer stops early
+        async for event in events:
+            yield event

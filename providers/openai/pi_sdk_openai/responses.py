@@ -21,6 +21,7 @@ that no catalog model has (they are named ``GPT-5...``), so it never fires in pi
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from typing import Any
 
 from pi_sdk import AssistantMessageEvent, ConfigurationError, Context, Model, StreamOptions
@@ -116,7 +117,7 @@ async def stream_openai_responses(
     ``openai.AsyncOpenAI``) replaces the client built from ``model.base_url`` and the API key.
     """
     tier = _string_option(options, "service_tier")
-    events = run_stream(
+    stream = run_stream(
         model,
         options,
         path=PATH,
@@ -125,5 +126,6 @@ async def stream_openai_responses(
         ),
         decoder=lambda output: ResponsesDecoder(model, output, service_tier=tier),
     )
-    async for event in events:
-        yield event
+    async with aclosing(stream) as events:  # closes the response when the consumer stops early
+        async for event in events:
+            yield event
