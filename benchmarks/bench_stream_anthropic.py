@@ -1,0 +1,277 @@
+"""Benchmark the anthropic-messages adapter against the anthropic SDK on the same bytes.
+
+1. CPU per streamed chunk (one SSE event = one chunk): pi-sdk's adapter (raw bytes ->
+   ``iter_sse`` -> ``json.loads`` -> normalized events with a live message) versus the SDK's own
+   typed iteration of the same body, ``messages.create(stream=True)`` (one pydantic object per
+   event) and ``messages.stream()`` (typed events plus an accumulated snapshot). Same in-memory
+   transport, same body, same run; the floor (transport + ``iter_sse`` + ``json.loads`` only)
+   is printed too.
+2. Tool arguments: a 200 KB JSON object streamed in 16-byte ``input_json_delta`` events through
+   the whole adapter, against 20 KB; the ratio of times is ~10 for linear parsing, ~100 for
+   quadratic re-parsing (what pi-mono does).
+
+Run: ``uv run python benchmarks/bench_stream_anthropic.py``. Numbers are CPU time
+(``time.process_time``), best of several rounds. No network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anthropic
+import httpx2
+
+import pi_sdk
+from pi_sdk import Context, Model, StreamOptions, UserMessage
+
+BASE = "https://api.anthropic.bench"
+MODEL = Model(
+    id="claude-bench", api="anthropic-messages", provider="anthropic", base_url=BASE, reasoning=True
+)
+CTX = Context(messages=[UserMessage(content="bench")])
+REQUEST = {
+    "model": "claude-bench",
+    "max_tokens": 1024,
+    "messages": [{"role": "user", "content": "bench"}],
+}
+
+
+# --- bodies -----------------------------------------------------------------------------------
+
+
+def _event(data: dict[str, Any]) -> bytes:
+    return f"event: {data['type']}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+
+
+def _start() -> dict[str, Any]:
+    return {
+        "type": "message_start",
+        "message": {
+            "id": "msg_bench",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-bench",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {
+                "input_tokens": 1000,
+                "output_tokens": 1,
+                "cache_read_input_tokens": 0,
+                "cache_creation_input_tokens": 0,
+            },
+        },
+    }
+
+
+def _delta(index: int, **delta: Any) -> dict[str, Any]:
+    return {"type": "content_block_delta", "index": index, "delta": delta}
+
+
+def mixed_body(thinking: int = 300, text: int = 1500, tool: int = 200) -> list[bytes]:
+    """A realistic reply: thinking + signature, a long text, a tool call; one chunk per event."""
+    events = [
+        _start(),
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "thinking", "thinking": "", "signature": ""},
+        },
+    ]
+    events += [
+        _delta(0, type="thinking_delta", thinking=f"step {i}, considering ")
+        for i in range(thinking)
+    ]
+    events += [
+        _delta(0, type="signature_delta", signature="c2ln" * 100),
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
+    ]
+    events += [_delta(1, type="text_delta", text=f"word{i} é ") for i in range(text)]
+    events += [
+        {"type": "content_block_stop", "index": 1},
+        {
+            "type": "content_block_start",
+            "index": 2,
+            "content_block": {"type": "tool_use", "id": "toolu_bench", "name": "save", "input": {}},
+        },
+    ]
+    args = json.dumps({"items": [{"id": i, "label": f"item {i}"} for i in range(tool)]})
+    events += [
+        _delta(2, type="input_json_delta", partial_json=args[i : i + 16])
+        for i in range(0, len(args), 16)
+    ]
+    events += [
+        {"type": "content_block_stop", "index": 2},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+            "usage": {"output_tokens": 4000},
+        },
+        {"type": "message_stop"},
+    ]
+    return [_event(e) for e in events]
+
+
+def tool_body(size: int) -> list[bytes]:
+    """One tool call whose arguments are a JSON object of ~``size`` bytes, in 16-byte deltas."""
+    row = {"name": "x" * 30, "value": 12345, "tags": ["a", "b"]}
+    count = max(1, size // len(json.dumps(row)))
+    args = json.dumps({"rows": [dict(row, i=i) for i in range(count)]})
+    events = [
+        _start(),
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "tool_use", "id": "toolu_big", "name": "store", "input": {}},
+        },
+    ]
+    events += [
+        _delta(0, type="input_json_delta", partial_json=args[i : i + 16])
+        for i in range(0, len(args), 16)
+    ]
+    events += [
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use"},
+            "usage": {"output_tokens": 1},
+        },
+        {"type": "message_stop"},
+    ]
+    return [_event(e) for e in events]
+
+
+# --- transport --------------------------------------------------------------------------------
+
+
+class _Body(httpx2.AsyncByteStream):
+    def __init__(self, chunks: list[bytes]) -> None:
+        self._chunks = chunks
+
+    async def __aiter__(self):  # type: ignore[override]
+        for chunk in self._chunks:
+            yield chunk
+
+
+class MemoryTransport(httpx2.AsyncBaseTransport):
+    """Serves the same chunk list to every request."""
+
+    def __init__(self, chunks: list[bytes]) -> None:
+        self.chunks = chunks
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(
+            200, headers={"content-type": "text/event-stream"}, stream=_Body(self.chunks)
+        )
+
+
+def client_for(chunks: list[bytes]) -> anthropic.AsyncAnthropic:
+    return anthropic.AsyncAnthropic(
+        api_key="bench",
+        base_url=BASE,
+        max_retries=0,
+        http_client=httpx2.AsyncClient(transport=MemoryTransport(chunks)),
+    )
+
+
+# --- the contenders ---------------------------------------------------------------------------
+
+
+async def run_adapter(client: anthropic.AsyncAnthropic) -> int:
+    stream = pi_sdk.stream(MODEL, CTX, StreamOptions(client=client, max_retries=0))
+    count = 0
+    async for _ in stream:
+        count += 1
+    message = await stream.result()
+    assert message.stop_reason == "toolUse", message.error_message
+    return count
+
+
+async def run_sdk_raw(client: anthropic.AsyncAnthropic) -> int:
+    count = 0
+    stream = await client.messages.create(**REQUEST, stream=True)  # type: ignore[arg-type]
+    async for _ in stream:
+        count += 1
+    return count
+
+
+async def run_sdk_helper(client: anthropic.AsyncAnthropic) -> int:
+    count = 0
+    async with client.messages.stream(**REQUEST) as stream:  # type: ignore[arg-type]
+        async for _ in stream:
+            count += 1
+        await stream.get_final_message()
+    return count
+
+
+async def run_floor(client: anthropic.AsyncAnthropic) -> int:
+    response = await client.post(
+        "/v1/messages",
+        cast_to=httpx2.Response,
+        body=REQUEST,
+        stream=True,
+        stream_cls=anthropic.AsyncStream[Any],
+    )
+    count = 0
+    async for sse in pi_sdk.iter_sse(response.aiter_bytes()):
+        json.loads(sse.data)
+        count += 1
+    await response.aclose()
+    return count
+
+
+async def cpu_time(
+    fn: Callable[[anthropic.AsyncAnthropic], Awaitable[int]], chunks: list[bytes], rounds: int = 7
+) -> float:
+    """Best CPU seconds of ``rounds`` runs (client built outside the timed part)."""
+    best = float("inf")
+    for _ in range(rounds):
+        client = client_for(chunks)
+        await fn(client)  # warm the client's connection machinery
+        gc.collect()
+        start = time.process_time()
+        await fn(client)
+        best = min(best, time.process_time() - start)
+        await client.close()
+    return best
+
+
+async def main() -> None:
+    chunks = mixed_body()
+    n = len(chunks)
+    size_kb = sum(map(len, chunks)) / 1024
+    print(f"1. CPU per streamed chunk ({n} SSE events, {size_kb:.0f} KB, one chunk each)")
+    results = {}
+    for name, fn in (
+        ("floor: transport + iter_sse + json.loads", run_floor),
+        ("pi-sdk adapter (normalized events + live message)", run_adapter),
+        ("anthropic SDK messages.create(stream=True)", run_sdk_raw),
+        ("anthropic SDK messages.stream() helper", run_sdk_helper),
+    ):
+        seconds = await cpu_time(fn, chunks)
+        results[name] = seconds
+        print(f"   {name:52s} {seconds / n * 1e6:7.1f} µs/chunk")
+    ours = results["pi-sdk adapter (normalized events + live message)"]
+    raw = results["anthropic SDK messages.create(stream=True)"]
+    helper = results["anthropic SDK messages.stream() helper"]
+    print(f"   ratio adapter / SDK create(stream=True): {ours / raw:.2f}")
+    print(f"   ratio adapter / SDK stream() helper:     {ours / helper:.2f}")
+
+    print("2. Tool arguments in 16-byte input_json_delta events, through the whole adapter")
+    times = {}
+    for size in (20_000, 200_000):
+        body = tool_body(size)
+        times[size] = await cpu_time(run_adapter, body, rounds=5)
+        print(f"   {size // 1000:4d} KB: {len(body) - 5:6d} deltas, {times[size] * 1000:8.1f} ms")
+    ratio = times[200_000] / times[20_000]
+    print(f"   time(200 KB) / time(20 KB) = {ratio:.1f} (linear ≈ 10, quadratic ≈ 100)")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
