@@ -80,7 +80,6 @@ from .unicode import sanitize_surrogates
 
 if TYPE_CHECKING:
     from .agent import Agent, AgentListener, AgentState
-    from .agent_loop import AgentEventStream, agent_loop, agent_loop_continue
     from .agent_types import (
         AfterToolCallContext,
         AfterToolCallResult,
@@ -106,6 +105,7 @@ if TYPE_CHECKING:
         TurnStartEvent,
         agent_event_to_dict,
     )
+    from .loop import AgentEventStream, agent_loop, agent_loop_continue
     from .messages import (
         AgentMessage,
         agent_message_from_dict,
@@ -124,9 +124,9 @@ _AGENT_CORE = {
     "Agent": "agent",
     "AgentListener": "agent",
     "AgentState": "agent",
-    "AgentEventStream": "agent_loop",
-    "agent_loop": "agent_loop",
-    "agent_loop_continue": "agent_loop",
+    "AgentEventStream": "loop",
+    "agent_loop": "loop",
+    "agent_loop_continue": "loop",
     "AfterToolCallContext": "agent_types",
     "AfterToolCallResult": "agent_types",
     "AgentContext": "agent_types",

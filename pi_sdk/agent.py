@@ -1,7 +1,7 @@
 """The stateful Agent: a transcript, queues and listeners around the agent loop (pi-spec §8.6).
 
 pi-mono ``agent.ts``. An :class:`Agent` owns its state (system prompt, model, thinking level,
-tools, transcript and the runtime fields of the current run), runs :func:`pi_sdk.run_agent_loop`
+tools, transcript and the runtime fields of the current run), runs the agent loop
 for ``prompt()`` / ``continue_()``, queues steering and follow-up messages, and reports every
 event to its listeners.
 
@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from .abort import AbortController, AbortSignal
-from .agent_loop import run_agent_loop, run_agent_loop_continue
 from .agent_types import (
     AfterToolCall,
     AgentContext,
@@ -50,6 +49,7 @@ from .agent_types import (
 )
 from .errors import AgentBusyError, ConfigurationError
 from .event_stream import new_assistant_message
+from .loop import run_agent_loop, run_agent_loop_continue
 from .messages import AgentMessage, default_convert_to_llm
 from .options import StreamOptions
 from .tools import AgentTool

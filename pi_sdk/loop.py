@@ -288,9 +288,9 @@ async def run_agent_loop(
     Returns:
         The new messages of the run (prompts first), as in ``agent_end``.
     """
-    working = dataclasses.replace(context, messages=[*context.messages, *prompts])
+    working = dataclasses.replace(context, messages=list(context.messages))
     run = _Run(working, config, emit, _signal(signal, config), stream_fn)
-    return await run.run(prompts)
+    return await run.run(prompts)  # appends each prompt to the working messages
 
 
 async def run_agent_loop_continue(

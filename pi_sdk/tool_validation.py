@@ -314,7 +314,7 @@ def _error_lines(errors: Iterable[ValidationError]) -> list[tuple[str, str]]:
         if not path and error.validator == "required":
             path = _missing_property(error)
         lines.append((path or "root", _ajv_message(error)))
-    return lines
+    return sorted(lines, key=lambda line: line[0])
 
 
 def validate_arguments(
@@ -335,7 +335,6 @@ def validate_arguments(
     coerced = _coerce(copy.deepcopy(arguments), schema, schema, validator, 0)
     errors = list(validator.iter_errors(coerced))
     if errors:
-        errors.sort(key=lambda e: [str(p) for p in e.absolute_path])
         raise ToolArgumentsError(
             format_validation_error(tool_name, _error_lines(errors), arguments)
         )
