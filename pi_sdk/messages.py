@@ -148,7 +148,8 @@ def unregister_message_types(source_id: str) -> None:
 
 
 def get_message_types() -> dict[str, type[BaseModel]]:
-    """Return the registered custom message types keyed by role."""
+    """Return the registered custom message types keyed by role (installed plugins' included)."""
+    _load_plugin_types()
     return {role: entry.message_type for role, entry in _by_role.items()}
 
 
@@ -157,11 +158,22 @@ def is_llm_message(message: object) -> bool:
     return isinstance(message, _LLM_TYPES)
 
 
-def _entry_for(message: object) -> _Entry | None:
+def _load_plugin_types() -> bool:
+    """Load the installed plugins (once) so their message types are registered; True if new."""
+    from .plugins import get_plugin_manager
+
+    before = len(_by_type)
+    get_plugin_manager()
+    return len(_by_type) != before
+
+
+def _entry_for(message: object, *, load: bool = True) -> _Entry | None:
     for cls in type(message).__mro__:
         entry = _by_type.get(cls)
         if entry is not None:
             return entry
+    if load and _load_plugin_types():
+        return _entry_for(message, load=False)
     return None
 
 
@@ -206,6 +218,8 @@ def agent_message_from_dict(data: Mapping[str, Any]) -> AgentMessage:
             _adapter.append(TypeAdapter(Message))
         return _adapter[0].validate_python(data)
     entry = _by_role.get(role) if isinstance(role, str) else None
+    if entry is None and isinstance(role, str) and _load_plugin_types():
+        entry = _by_role.get(role)
     if entry is None:
         known = ", ".join(sorted(LLM_ROLES | set(_by_role)))
         raise ConfigurationError(f"unknown message role {role!r} (known: {known})")

@@ -150,7 +150,7 @@ class Note(BaseModel):
 
 def test_custom_messages_registered_and_unregistered(tmp_path: Path) -> None:
     messages_module = pytest.importorskip("pi_sdk.messages")
-    raw_entry = {"role": "bashExecution", "command": "ls", "output": "a\nb", "exitCode": 0}
+    raw_entry = {"role": "appOnlyRecord", "command": "ls", "output": "a\nb", "exitCode": 0}
     messages = [UserMessage(content="hi"), Note(text="remember this"), raw_entry]
     path = tmp_path / "s.jsonl"
     messages_module.register_message_type(Note, lambda n: [UserMessage(content=n.text)])

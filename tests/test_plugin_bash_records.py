@@ -1,0 +1,146 @@
+"""pi-sdk-bash-records: the record type, its conversion, run_bash, and an Agent run."""
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pi_sdk_bash_records
+import pytest
+from pi_sdk_bash_records import BashExecution, bash_execution_to_messages, render, run_bash
+
+from pi_sdk import (
+    AbortController,
+    Agent,
+    ScriptedProvider,
+    UserMessage,
+    agent_message_from_dict,
+    default_convert_to_llm,
+    get_message_types,
+)
+
+
+def _text(message):
+    content = message.content
+    return content if isinstance(content, str) else "".join(b.text for b in content)
+
+
+def test_the_record_renders_as_one_user_message():
+    ok = BashExecution(command="ls", output="a.py\nb.py\n", exit_code=0, timestamp=5)
+    [message] = bash_execution_to_messages(ok)
+    assert isinstance(message, UserMessage) and message.timestamp == 5
+    assert _text(message) == "Ran `ls`\n```\na.py\nb.py\n```"
+
+    failed = BashExecution(command="make", output="", exit_code=2)
+    assert render(failed) == "Ran `make`\n(no output)\nCommand exited with code 2"
+    cut = BashExecution(
+        command="yes", output="y", cancelled=True, truncated=True, full_output_path="/tmp/o.log"
+    )
+    assert render(cut).endswith("(command cancelled)\n[Output truncated. Full output: /tmp/o.log]")
+    assert bash_execution_to_messages(BashExecution(command="x", exclude_from_context=True)) == []
+
+
+def test_the_record_json_uses_camel_case_and_round_trips(plugin_manager):
+    plugin_manager.register(pi_sdk_bash_records, name="bash-records")
+    record = BashExecution(command="ls", output="x", exit_code=0, full_output_path="/f")
+    data = json.loads(record.model_dump_json())
+    assert data["role"] == "bashExecution" and data["exitCode"] == 0
+    assert data["fullOutputPath"] == "/f" and "exit_code" not in data
+    loaded = agent_message_from_dict(data)
+    assert isinstance(loaded, BashExecution) and loaded == record
+
+
+async def test_run_bash_records_output_and_exit_code(tmp_path):
+    record = await run_bash("echo out; echo err >&2; exit 3", cwd=tmp_path)
+    assert record.exit_code == 3 and not record.cancelled and not record.truncated
+    assert record.output.splitlines() == ["out", "err"]
+    assert record.command == "echo out; echo err >&2; exit 3"
+
+
+async def test_run_bash_keeps_the_tail_of_long_output_and_saves_the_rest():
+    record = await run_bash("seq 1 2000", max_output_chars=100)
+    assert record.truncated and record.exit_code == 0
+    assert len(record.output) == 100 and record.output.endswith("1999\n2000\n")
+    full = Path(record.full_output_path)
+    try:
+        assert full.read_text().splitlines() == [str(i) for i in range(1, 2001)]
+    finally:
+        full.unlink()
+
+
+async def test_run_bash_stops_on_timeout_and_on_abort():
+    record = await run_bash("sleep 30", timeout=0.2)
+    assert record.cancelled and record.exit_code is None
+
+    controller = AbortController()
+    task = asyncio.ensure_future(run_bash("echo started; sleep 30", signal=controller.signal))
+    await asyncio.sleep(0.2)
+    controller.abort()
+    record = await asyncio.wait_for(task, timeout=10)
+    assert record.cancelled and record.exit_code is None
+    assert record.output == "started\n"
+
+
+async def test_in_an_agent_run_the_model_sees_a_user_message_and_the_transcript_keeps_the_record(
+    plugin_manager,
+):
+    plugin_manager.register(pi_sdk_bash_records, name="bash-records")
+    record = await run_bash("printf 'FAIL test_x\\n'; exit 1")
+    provider = ScriptedProvider(["test_x failed", "ok"])
+    agent = Agent(model=provider.model, messages=[record])
+    await agent.prompt("why did it fail?")
+
+    seen = provider.calls[0].messages
+    assert [m.role for m in seen] == ["user", "user"]
+    assert _text(seen[0]) == "Ran `printf 'FAIL test_x\\n'; exit 1`\n```\nFAIL test_x\n```\n" + (
+        "Command exited with code 1"
+    )
+    transcript = list(agent.messages)
+    assert isinstance(transcript[0], BashExecution)
+    assert [getattr(m, "role", None) for m in transcript] == ["bashExecution", "user", "assistant"]
+
+    loaded = [agent_message_from_dict(m.model_dump(mode="json")) for m in transcript]
+    assert loaded == transcript
+    assert default_convert_to_llm(loaded)[0].content == seen[0].content
+
+
+def test_an_installed_plugin_registers_its_type_lazily_in_a_fresh_process(tmp_path):
+    """Entry-point loading, end to end: nothing registered at import, the type on first use."""
+    script = tmp_path / "check.py"
+    script.write_text(
+        "import sys, pi_sdk\n"
+        "assert 'pi_sdk_bash_records' not in sys.modules\n"
+        "message = pi_sdk.agent_message_from_dict(\n"
+        "    {'role': 'bashExecution', 'command': 'ls', 'output': 'a', 'exitCode': 0})\n"
+        "print(type(message).__module__, type(message).__name__)\n"
+        "print(pi_sdk.default_convert_to_llm([message])[0].content[0].text.splitlines()[0])\n"
+    )
+    env = {"PATH": "/usr/bin:/bin", "PI_SDK_LOAD_PLUGINS": "bash-records"}
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "pi_sdk_bash_records.record BashExecution",
+        "Ran `ls`",
+    ]
+
+
+def test_the_message_type_is_registered_through_the_hook(plugin_manager):
+    assert "bashExecution" not in get_message_types()
+    plugin_manager.register(pi_sdk_bash_records, name="bash-records")
+    assert get_message_types()["bashExecution"] is BashExecution
+    plugin_manager.unregister(name="bash-records")
+    assert "bashExecution" not in get_message_types()
+
+
+@pytest.mark.parametrize(
+    "bad", [{"role": "bashExecution"}, {"role": "bashExecution", "command": 3}]
+)
+def test_invalid_records_are_rejected(plugin_manager, bad):
+    from pydantic import ValidationError
+
+    plugin_manager.register(pi_sdk_bash_records, name="bash-records")
+    with pytest.raises(ValidationError):
+        agent_message_from_dict(bad)
