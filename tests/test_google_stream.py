@@ -383,7 +383,7 @@ async def test_blocked_prompt_is_an_error_naming_the_reason() -> None:
 async def test_in_stream_error_object_keeps_partial_text() -> None:
     transport = ChunkedTransport(
         ok(
-            candidate({"text": "Hello"}),
+            candidate({"text": "Hello"}, usageMetadata={"promptTokenCount": 10}),
             {
                 "error": {
                     "code": 503,
@@ -397,6 +397,7 @@ async def test_in_stream_error_object_keeps_partial_text() -> None:
     check_protocol(events)
     assert message.stop_reason == "error" and message.text == "Hello"
     assert "503 UNAVAILABLE: The model is overloaded." in (message.error_message or "")
+    assert message.usage.input == 10 and message.usage.cost.input == pytest.approx(10 / 1e6)
 
 
 async def test_other_candidates_are_ignored() -> None:
@@ -506,3 +507,22 @@ async def test_missing_api_key_is_a_clear_error(monkeypatch: pytest.MonkeyPatch)
     message = await stream.result()
     assert message.stop_reason == "error"
     assert "GEMINI_API_KEY" in (message.error_message or "")
+
+
+async def test_leaving_early_keeps_usage_and_cost() -> None:
+    first = candidate(
+        {"text": "one"}, usageMetadata={"promptTokenCount": 10, "candidatesTokenCount": 1}
+    )
+    transport = ChunkedTransport(ok(first, candidate({"text": " two"}, finish="STOP")))
+    target = model()
+    options = StreamOptions(client=transport.client(vertex=False))
+    stream = pi_sdk.AssistantMessageEventStream(
+        lambda: stream_google_generative_ai(target, CONTEXT, options), model=target
+    )
+    async for event in stream:
+        if event.type == "text_delta":
+            break
+    await stream.aclose()
+    message = await stream.result()
+    assert message.stop_reason == "aborted" and message.text == "one"
+    assert message.usage.output == 1 and message.usage.cost.total > 0

@@ -99,10 +99,10 @@ async def run_stream(
     payload = build_request(model, context, options, signature_origin(model, base_url))
     payload = await apply_payload_hooks(payload, model, options)
     response = await send(client, url, payload, request_headers(model, options))
+    output = new_assistant_message(model, base_url=base_url)
+    normalizer = ResponseNormalizer(model, output)
     try:
-        output = new_assistant_message(model, base_url=base_url)
         yield StartEvent(partial=output)
-        normalizer = ResponseNormalizer(model, output)
         ending = _LineEnding()
         async for event in iter_sse(ending.watch(response.aiter_bytes())):
             try:
@@ -119,4 +119,5 @@ async def run_stream(
         for item in normalizer.finish(streamed=True):
             yield item
     finally:
+        normalizer.price_usage()  # also on errors, aborts and early exits: usage is kept
         await response.aclose()

@@ -18,7 +18,8 @@ events as it goes:
 * ``usageMetadata`` is cumulative: each one replaces the last (a later one without counts does
   not erase it). ``input = promptTokenCount + toolUsePromptTokenCount - cachedContentTokenCount``,
   ``output = candidatesTokenCount + thoughtsTokenCount``, ``cache_read = cachedContentTokenCount``
-  (pi-sdk conformance convention; pi-mono does not subtract the cached tokens);
+  (pi-sdk conformance convention; pi-mono does not subtract the cached tokens); token counts
+  are live during the stream, the cost is set when it ends (``ResponseNormalizer.price_usage``);
 * ``finishReason`` STOP (or, for a single non-streamed response, none) is ``stop``, MAX_TOKENS
   is ``length``, everything else is ``error`` with a message naming the reason; a reply with a
   tool call that ended with ``stop`` is ``toolUse`` (pi-sdk: pi-mono also turns error-type
@@ -60,6 +61,9 @@ from ._shared import SYNTHETIC_ID_PREFIX
 __all__ = ["ResponseNormalizer", "as_dict", "finish_reason_message", "provider_error_from_body"]
 
 _RETRYABLE = frozenset({408, 409, 429})
+_COUNTED = frozenset(
+    {"promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "totalTokenCount"}
+)
 
 _FINISH_EXPLANATIONS = {
     "SAFETY": "the response was flagged by the safety filters",
@@ -136,6 +140,7 @@ class ResponseNormalizer:
         self._index = -1
         self._ids: set[str] = set()
         self._calls = 0
+        self._priced = True
         self._response_id: str | None = None
         self._has_tool_call = False
         self.finish_reason: str | None = None
@@ -277,28 +282,37 @@ class ResponseNormalizer:
         yield ToolCallEndEvent(content_index=index, tool_call=tool_call, partial=self._output)
 
     def _apply_usage(self, metadata: dict[str, Any]) -> None:
-        counted = (
-            "promptTokenCount",
-            "candidatesTokenCount",
-            "thoughtsTokenCount",
-            "totalTokenCount",
-        )
-        if not any(key in metadata for key in counted):
+        if not _COUNTED.intersection(metadata):
             return  # e.g. Vertex's {"trafficType": ...} only: keep what we had
         cached = _count(metadata, "cachedContentTokenCount")
-        usage = self._output.usage
-        usage.input = (
-            _count(metadata, "promptTokenCount")
+        counts = {
+            "input": _count(metadata, "promptTokenCount")
             + _count(metadata, "toolUsePromptTokenCount")
-            - cached
-        )
-        usage.output = _count(metadata, "candidatesTokenCount") + _count(
-            metadata, "thoughtsTokenCount"
-        )
-        usage.cache_read = cached
-        usage.cache_write = 0
-        usage.update_total()
-        calculate_cost(self._model, usage)
+            - cached,
+            "output": _count(metadata, "candidatesTokenCount")
+            + _count(metadata, "thoughtsTokenCount"),
+            "cache_read": cached,
+        }
+        usage = self._output.usage
+        # Usually only the output count moves between chunks; a pydantic field write costs
+        # about a microsecond, so unchanged fields are not rewritten.
+        for name, value in counts.items():
+            if getattr(usage, name) != value:
+                setattr(usage, name, value)
+        total = counts["input"] + counts["output"] + counts["cache_read"] + usage.cache_write
+        if usage.total_tokens != total:
+            usage.total_tokens = total
+        self._priced = False
+
+    def price_usage(self) -> None:
+        """Set ``usage.cost`` from the current token counts (idempotent; once per call).
+
+        Token counts are updated chunk by chunk; the cost only when the stream ends (done,
+        error, abort or early exit), which saves ten pydantic field writes per chunk.
+        """
+        if not self._priced:
+            self._priced = True
+            calculate_cost(self._model, self._output.usage)
 
     # -- end --------------------------------------------------------------------------------
 
@@ -314,6 +328,7 @@ class ResponseNormalizer:
                 ended without a finish reason; the output keeps its content and usage.
         """
         yield from self._close()
+        self.price_usage()
         output = self._output
         if self._block_reason is not None and not output.content:
             detail = f": {self._block_message}" if self._block_message else ""
