@@ -327,10 +327,9 @@ class FunctionTool(AgentTool):
                 )
             annotation = hints.get(param.name, Any)
             default = ... if param.default is param.empty else param.default
-            fields[param.name] = (
-                annotation,
-                Field(default=default, description=doc_params.get(param.name)),
-            )
+            described = param.name in doc_params
+            extra: dict[str, Any] = {"description": doc_params[param.name]} if described else {}
+            fields[param.name] = (annotation, Field(default, **extra))
         tool_name = name or function.__name__
         model = create_model(
             f"{tool_name}_arguments",
