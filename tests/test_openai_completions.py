@@ -13,10 +13,10 @@ import subprocess
 import sys
 from typing import Any
 
-import httpx2
+import openai_fakes as fakes
 import pytest
-from conformance_check import ChunkedTransport, Reply, assert_valid_event_sequence, collect
-from openai import AsyncOpenAI
+from conformance_check import ChunkedTransport, Reply, assert_valid_event_sequence
+from openai_fakes import BASE, JSON, SSE, client_on
 from pi_sdk_openai import (
     CompletionsDecoder,
     build_completions_payload,
@@ -41,8 +41,6 @@ from pi_sdk import (
     UserMessage,
 )
 
-BASE = "https://api.example.test/v1"
-SSE = {"content-type": "text/event-stream"}
 IMAGE = ImageContent(data="aGVsbG8=", mime_type="image/png")
 TOOL = Tool(
     name="get_weather",
@@ -550,30 +548,8 @@ def usage(prompt: int, completion: int, cached: int = 0, reasoning: int = 0) -> 
     }
 
 
-def client_on(transport: ChunkedTransport) -> AsyncOpenAI:
-    return AsyncOpenAI(
-        api_key="test-key",
-        base_url=BASE,
-        max_retries=0,
-        http_client=httpx2.AsyncClient(transport=transport),
-    )
-
-
-async def run(
-    body: bytes | list[Reply], m: Model | None = None, chunk_size: int = 5, **options: Any
-):
-    replies = body if isinstance(body, list) else [Reply(200, body, SSE)]
-    transport = ChunkedTransport(replies, chunk_size=chunk_size)
-    client = client_on(transport)
-    try:
-        opts = StreamOptions(client=client, max_retries=0, **options)
-        events, message = await collect(
-            pi_sdk.stream(m or model(), Context(messages=[UserMessage(content="hi")]), opts)
-        )
-    finally:
-        await client.close()
-    assert_valid_event_sequence(events)
-    return events, message, transport
+async def run(body: bytes | list[Reply], m: Model | None = None, **options: Any):
+    return await fakes.run(m or model(), body, **options)
 
 
 async def test_payload_hook_sees_the_final_body_and_request_goes_to_base_url():
@@ -834,7 +810,7 @@ async def test_json_body_from_a_server_that_ignored_stream():
         ],
         "usage": usage(10, 5),
     }
-    reply = Reply(200, json.dumps(completion).encode(), {"content-type": "application/json"})
+    reply = Reply(200, json.dumps(completion).encode(), JSON)
     _, message, _ = await run([reply])
     assert [type(b).__name__ for b in message.content] == [
         "ThinkingContent",
