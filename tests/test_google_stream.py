@@ -526,3 +526,18 @@ async def test_leaving_early_keeps_usage_and_cost() -> None:
     message = await stream.result()
     assert message.stop_reason == "aborted" and message.text == "one"
     assert message.usage.output == 1 and message.usage.cost.total > 0
+
+
+async def test_unknown_provider_option_is_a_configuration_error() -> None:
+    transport = ChunkedTransport(ok(candidate({"text": "ok"}, finish="STOP")))
+    _, message = await run(transport, provider_options={"toolchoice": "any"})
+    assert message.stop_reason == "error"
+    assert "toolchoice" in (message.error_message or "") and "tool_choice" in (
+        message.error_message or ""
+    )
+    assert transport.requests == [], "nothing is sent"
+    vertex_transport = ChunkedTransport(ok(candidate({"text": "ok"}, finish="STOP")))
+    _, fine = await run(
+        vertex_transport, model(vertex=True), provider_options={"location": "europe-west4"}
+    )
+    assert fine.stop_reason == "stop"

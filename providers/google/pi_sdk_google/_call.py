@@ -12,6 +12,7 @@ from typing import Any
 
 from pi_sdk import (
     AssistantMessageEvent,
+    ConfigurationError,
     Context,
     Model,
     ProviderError,
@@ -26,9 +27,32 @@ from pi_sdk import (
 from ._shared import build_request
 from ._stream import ResponseNormalizer
 
-__all__ = ["STREAM_METHOD", "model_path", "request_headers", "run_stream"]
+__all__ = [
+    "COMMON_OPTIONS",
+    "STREAM_METHOD",
+    "check_provider_options",
+    "model_path",
+    "request_headers",
+    "run_stream",
+]
 
 STREAM_METHOD = "streamGenerateContent?alt=sse"
+COMMON_OPTIONS = frozenset({"tool_choice", "thinking", "timeout_ms"})
+"""``provider_options`` keys both Google APIs read."""
+
+
+def check_provider_options(options: StreamOptions, allowed: frozenset[str], api: str) -> None:
+    """Reject ``provider_options`` keys the API does not read, so a typo is not silently lost.
+
+    Raises:
+        ConfigurationError: An unknown key; the message lists the known ones.
+    """
+    unknown = sorted(set(options.provider_options) - allowed)
+    if unknown:
+        raise ConfigurationError(
+            f"unknown provider_options for {api}: {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(allowed))})"
+        )
 
 
 class _LineEnding:

@@ -23,7 +23,7 @@ from pi_sdk import (
     resolve_api_key,
 )
 
-from ._call import STREAM_METHOD, model_path, run_stream
+from ._call import COMMON_OPTIONS, STREAM_METHOD, check_provider_options, model_path, run_stream
 from ._shared import requires_thought_signatures
 
 __all__ = [
@@ -81,7 +81,8 @@ def stream_google_generative_ai(
             ``client`` (a ``google.genai.Client`` to use instead of a cached pinned one; its own
             retry settings then apply), and ``provider_options``: ``tool_choice``
             (``"auto"``/``"none"``/``"any"``), ``thinking`` (``{"enabled", "budget_tokens",
-            "level"}``), ``timeout_ms`` (per-read HTTP timeout, milliseconds).
+            "level"}``), ``timeout_ms`` (per-read HTTP timeout, milliseconds); other keys are a
+            ``ConfigurationError``.
 
     Returns:
         An async generator of events. Errors (no key, HTTP errors, blocked prompts, error-type
@@ -89,6 +90,7 @@ def stream_google_generative_ai(
     """
 
     def connect() -> tuple[Any, str, str]:
+        check_provider_options(options, COMMON_OPTIONS, API)
         client = options.client
         if client is None:
             from ._transport import get_client

@@ -43,7 +43,7 @@ from pi_sdk import (
     resolve_api_key,
 )
 
-from ._call import STREAM_METHOD, run_stream
+from ._call import COMMON_OPTIONS, STREAM_METHOD, check_provider_options, run_stream
 from ._shared import requires_thought_signatures
 
 __all__ = ["API", "AUTHENTICATED_MARKER", "base_url", "recognize_vertex", "stream_google_vertex"]
@@ -52,6 +52,7 @@ API = "google-vertex"
 AUTHENTICATED_MARKER = "<authenticated>"
 """pi-mono's ``getEnvApiKey("google-vertex")`` answer meaning "credentials exist"; not a key."""
 
+_OPTIONS = COMMON_OPTIONS | {"project", "location", "credentials", "api_version"}
 _GLOBAL_HOST = "https://aiplatform.googleapis.com"
 _REGIONAL_HOST = "https://{location}-aiplatform.googleapis.com"
 _VERSION_SUFFIX = re.compile(r"/v\d+(?:alpha|beta)?\d*$")
@@ -150,6 +151,7 @@ def stream_google_vertex(
     """
 
     def connect() -> tuple[Any, str, str]:
+        check_provider_options(options, _OPTIONS, API)
         provider = options.provider_options
         client = options.client
         if client is not None:  # the caller's client decides the auth mode
