@@ -4,6 +4,7 @@
 pi-sdk replay CASSETTE [--api API] [--json]   play a vcrpy cassette through the real adapters
 pi-sdk demo [--json]                          the same on tests/cassettes/anthropic_demo.yaml
 pi-sdk models [--provider P] [--json]         the registered models and their prices
+pi-sdk plugins [--json]                       installed plugins and the hooks each implements
 ```
 
 Output for people streams each call's text live (colour on a terminal, unless ``NO_COLOR`` is
@@ -282,6 +283,32 @@ def _models(provider: str | None, as_json: bool, out: TextIO) -> int:
     return 0
 
 
+def _plugins(as_json: bool, out: TextIO) -> int:
+    from .plugins import describe_plugins
+
+    infos = describe_plugins()
+    if as_json:
+        for info in infos:
+            out.write(json.dumps(info.to_dict(), ensure_ascii=False) + "\n")
+        return 0
+    style = _Style(_use_colour(out))
+    header = ("plugin", "distribution", "version")
+    rows = [(i.name, i.distribution or "-", i.version or "-") for i in infos]
+    widths = [max(len(r[c]) for r in (header, *rows)) for c in range(len(header))]
+
+    def fmt(row: Sequence[str]) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
+
+    out.write(style(fmt(header) + "  hooks", BOLD) + "\n")
+    for info, row in zip(infos, rows, strict=True):
+        hooks = style(f"failed to load: {info.error}", RED) if info.error else ", ".join(info.hooks)
+        out.write(f"{fmt(row)}  {hooks}\n")
+    failed = sum(1 for i in infos if i.error)
+    summary = f"{len(infos)} plugins" + (f" · {failed} failed to load" if failed else "")
+    out.write(style(summary, DIM) + "\n")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pi-sdk", description="pi-sdk: one streaming event protocol for every LLM vendor."
@@ -298,6 +325,8 @@ def _parser() -> argparse.ArgumentParser:
     models = commands.add_parser("models", help="list the registered model catalog")
     models.add_argument("--provider", help="only this provider's models, e.g. anthropic")
     models.add_argument("--json", action="store_true", help="one JSON model per line")
+    plugins = commands.add_parser("plugins", help="list installed plugins and the hooks of each")
+    plugins.add_argument("--json", action="store_true", help="one JSON plugin per line")
     return parser
 
 
@@ -317,6 +346,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _load_registry(err)
         if args.command == "models":
             return _models(args.provider, args.json, out)
+        if args.command == "plugins":
+            return _plugins(args.json, out)
         if args.command == "demo":
             if not DEMO_CASSETTE.is_file():
                 raise _UsageError(

@@ -621,6 +621,17 @@ class PluginInfo:
     error: str | None = None
     """Why it failed to load; ``hooks`` is then empty."""
 
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON shape ``pi-sdk plugins --json`` prints (``hooks`` as a list)."""
+        return {
+            "name": self.name,
+            "distribution": self.distribution,
+            "version": self.version,
+            "module": self.module,
+            "hooks": list(self.hooks),
+            "error": self.error,
+        }
+
 
 def describe_plugins() -> list[PluginInfo]:
     """List the active manager's plugins, loaded and failed, sorted by name.
@@ -646,5 +657,6 @@ def describe_plugins() -> list[PluginInfo]:
             )
         )
     for error in pm.load_errors:
-        infos.append(PluginInfo(name=error.plugin, hooks=(), error=str(error.cause)))
+        cause = f"{type(error.cause).__name__}: {error.cause}"
+        infos.append(PluginInfo(name=error.plugin, hooks=(), error=cause))
     return sorted(infos, key=lambda i: i.name)

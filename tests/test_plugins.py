@@ -508,3 +508,48 @@ def test_a_message_role_clash_rejects_the_second_plugin(plugin_manager):
     with pytest.raises(ConfigurationError, match="already registered"):
         plugin_manager.register(second, name="second")
     assert not plugin_manager.has_plugin("second")
+
+
+# --- `pi-sdk plugins` ------------------------------------------------------------------------
+
+
+def test_cli_lists_plugins_with_their_hooks_and_failures(fake_site, capsys):
+    from pi_sdk.cli import main
+
+    with use_plugin_manager(load_entry_points=True):
+        assert main(["plugins"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0].split() == ["plugin", "distribution", "version", "hooks"]
+    rows = {line.split()[0]: line for line in lines[1:-1]}
+    assert rows["good"].split() == ["good", "pi-sdk-fake-good", "1.0", "register_models"]
+    assert "failed to load: ImportError: the fake vendor SDK is not installed" in rows["broken"]
+    assert "failed to load: PluginValidationError" in rows["typo"]
+    assert rows["anthropic"].split()[1:] == [
+        "pi-sdk-anthropic",
+        "0.1.0",
+        "get_api_key,",
+        "register_api_providers,",
+        "register_models",
+    ]
+    assert lines[-1] == f"{len(rows)} plugins · 2 failed to load"
+    assert "pi-sdk: warning: plugin 'broken' failed to load" in captured.err
+
+
+def test_cli_plugins_json(fake_site, capsys):
+    import json
+
+    from pi_sdk.cli import main
+
+    with use_plugin_manager(load_entry_points=True):
+        assert main(["plugins", "--json"]) == 0
+    records = {r["name"]: r for r in map(json.loads, capsys.readouterr().out.splitlines())}
+    assert records["good"] == {
+        "name": "good",
+        "distribution": "pi-sdk-fake-good",
+        "version": "1.0",
+        "module": "pi_test_fake_good",
+        "hooks": ["register_models"],
+        "error": None,
+    }
+    assert records["broken"]["hooks"] == [] and "ImportError" in records["broken"]["error"]
