@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pi_sdk_anthropic import build_headers, build_request
 
 from pi_sdk import (
     AssistantMessage,
@@ -35,7 +36,6 @@ from pi_sdk import (
     UserMessage,
     get_model,
 )
-from pi_sdk_anthropic import build_headers, build_request
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "cassettes" / "anthropic_demo.yaml"
 MODEL_ID = "claude-sonnet-4-5-20250929"
@@ -96,8 +96,11 @@ def _message_start(msg_id: str, input_tokens: int, cache_read: int) -> tuple[str
 
 
 def _block(index: int, block: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    return "content_block_start", {"type": "content_block_start", "index": index,
-                                   "content_block": block}  # fmt: skip
+    return "content_block_start", {
+        "type": "content_block_start",
+        "index": index,
+        "content_block": block,
+    }
 
 
 def _delta(index: int, delta: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -135,9 +138,13 @@ def first_response(signature: str) -> str:
     events.append(
         _block(
             2,
-            {"type": "tool_use", "id": "toolu_demo01GetWeatherParis", "name": "get_weather",
-             "input": {}},
-        )  # fmt: skip
+            {
+                "type": "tool_use",
+                "id": "toolu_demo01GetWeatherParis",
+                "name": "get_weather",
+                "input": {},
+            },
+        )
     )
     events.append(_delta(2, {"type": "input_json_delta", "partial_json": ""}))
     events += [_delta(2, {"type": "input_json_delta", "partial_json": p}) for p in TOOL_ARGS]
@@ -151,8 +158,9 @@ def second_response() -> str:
     events.append(_block(0, {"type": "text", "text": ""}))
     events += [_delta(0, {"type": "text_delta", "text": t}) for t in TEXT_2]
     events.append(_stop(0))
-    events += _end("end_turn", {"input_tokens": 62, "cache_read_input_tokens": 612,
-                                "output_tokens": 48})  # fmt: skip
+    events += _end(
+        "end_turn", {"input_tokens": 62, "cache_read_input_tokens": 612, "output_tokens": 48}
+    )
     return _sse(events)
 
 
@@ -210,8 +218,12 @@ def interaction(context: Context, body: str, request_id: str) -> dict[str, Any]:
     model = get_model("anthropic", MODEL_ID)
     options = StreamOptions(reasoning="medium")
     payload = build_request(model, context, options)
-    headers = {"accept": "application/json", "content-type": "application/json",
-               "anthropic-version": "2023-06-01", **build_headers(model, options, None)}  # fmt: skip
+    headers = {
+        "accept": "application/json",
+        "content-type": "application/json",
+        "anthropic-version": "2023-06-01",
+        **build_headers(model, options, None),
+    }
     return {
         "request": {
             "body": json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
