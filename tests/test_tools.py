@@ -13,7 +13,6 @@ from pi_sdk import AgentTool, AgentToolResult, ToolArgumentsError
 from pi_sdk.tool_validation import coerce_arguments, validate_arguments
 from pi_sdk.tools import schema_from_model, to_tool_result, validate_tool_call
 
-
 SIGNAL = pi_sdk.AbortController().signal
 
 

@@ -1,0 +1,491 @@
+"""The stateful Agent (pi-spec §8.6), offline on the scripted provider."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import runpy
+from pathlib import Path
+
+import pytest
+from agent_support import isolated_plugins, roles, text_of, user  # noqa: F401 - autouse fixture
+
+import pi_sdk
+from pi_sdk import (
+    AfterToolCallResult,
+    Agent,
+    AgentBusyError,
+    AgentToolResult,
+    BeforeToolCallResult,
+    ScriptedProvider,
+    ScriptedReply,
+)
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "agent_example.py"
+
+
+@pi_sdk.tool
+async def ping() -> str:
+    """Answer pong."""
+    return "pong"
+
+
+def two_pings() -> ScriptedReply:
+    return ScriptedReply(
+        content=[
+            pi_sdk.ToolCall(id="tool-1", name="ping", arguments={}),
+            pi_sdk.ToolCall(id="tool-2", name="ping", arguments={}),
+        ]
+    )
+
+
+def agent_for(*replies, **options) -> tuple[Agent, ScriptedProvider]:
+    provider = ScriptedProvider(replies)
+    return Agent(model=provider.model, **options), provider
+
+
+async def until(predicate, what: str) -> None:
+    for _ in range(1000):
+        if predicate():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(f"never happened: {what}")
+
+
+# --- state ---------------------------------------------------------------------------------------
+
+
+async def test_plain_prompt_fills_the_transcript_and_returns_new_messages():
+    agent, provider = agent_for("Hello!", system_prompt="Be brief.")
+    new = await agent.prompt("hi")
+    assert roles(new) == ["user", "assistant"]
+    assert list(agent.state.messages) == new
+    assert text_of(agent.state.messages[-1]) == "Hello!"
+    assert provider.calls[0].context.system_prompt == "Be brief."
+    assert not agent.state.is_streaming and agent.state.stream_message is None
+    assert agent.state.error is None and not agent.is_running
+
+
+async def test_lists_are_copied_on_assignment_and_snapshots_stay_put():
+    tools = [ping]
+    history = [user("old")]
+    agent, _ = agent_for("answer", tools=tools, messages=history)
+    tools.append(ping)
+    history.append(user("leak"))
+    assert len(agent.tools) == 1 and len(agent.messages) == 1
+    snapshot = agent.state.messages
+    await agent.prompt("new")
+    assert len(snapshot) == 1  # a list read earlier is never changed
+    assert len(agent.state.messages) == 3
+    agent.state.messages = history
+    history.clear()
+    assert len(agent.messages) == 2
+
+
+def test_runtime_fields_are_read_only():
+    agent = Agent()
+    for name in ("is_streaming", "stream_message", "pending_tool_calls", "error"):
+        with pytest.raises(AttributeError):
+            setattr(agent.state, name, None)
+    agent.system_prompt = "x"
+    agent.thinking_level = "high"
+    assert (agent.state.system_prompt, agent.state.thinking_level) == ("x", "high")
+
+
+async def test_prompt_accepts_text_with_images_a_message_or_a_list():
+    agent, provider = agent_for("a", "b", "c")
+    image = pi_sdk.ImageContent(data="aGk=", mime_type="image/png")
+    await agent.prompt("look", images=[image])
+    sent = provider.calls[0].context.messages[0]
+    assert [b.type for b in sent.content] == ["text", "image"]
+    await agent.prompt(user("single"))
+    await agent.prompt([user("one"), user("two")])
+    assert [text_of(m) for m in provider.calls[2].context.messages[-2:]] == ["one", "two"]
+
+
+async def test_thinking_level_and_stream_options_reach_the_provider():
+    options = pi_sdk.StreamOptions(session_id="s-1", temperature=0.1, max_tokens=99)
+    agent, provider = agent_for("a", "b", thinking_level="medium", stream_options=options)
+    await agent.prompt("x")
+    agent.thinking_level = "off"
+    await agent.prompt("y")
+    first, second = (c.options for c in provider.calls)
+    assert (first.reasoning, first.session_id, first.temperature, first.max_tokens) == (
+        "medium", "s-1", 0.1, 99,
+    )  # fmt: skip
+    assert second.reasoning is None
+    assert options.signal is None  # the template is not modified
+
+
+async def test_no_model_is_a_clear_error():
+    with pytest.raises(pi_sdk.ConfigurationError, match="No model configured"):
+        await Agent().prompt("x")
+
+
+# --- listeners -----------------------------------------------------------------------------------
+
+
+async def test_listeners_run_in_order_awaited_with_state_already_reduced():
+    agent, _ = agent_for(ScriptedReply.tool_call("ping"), "done", "again", tools=[ping])
+    log: list[str] = []
+
+    async def first(event, signal):
+        assert isinstance(signal, pi_sdk.AbortSignal)
+        if event.type == "message_end":
+            # Reduced before listeners run: the message is already in the transcript.
+            assert agent.state.messages[-1] is event.message
+        if event.type == "tool_execution_start":
+            assert event.tool_call_id in agent.state.pending_tool_calls
+        await asyncio.sleep(0)  # awaited: the second listener waits for this one
+        log.append(f"first:{event.type}")
+
+    def second(event):  # the one-argument form works too
+        log.append(f"second:{event.type}")
+
+    agent.subscribe(first)
+    unsubscribe = agent.subscribe(second)
+    await agent.prompt("x")
+    assert log[:4] == [
+        "first:agent_start",
+        "second:agent_start",
+        "first:turn_start",
+        "second:turn_start",
+    ]
+    pairs = list(zip(log[::2], log[1::2], strict=True))
+    assert all(a == "first:" + b.removeprefix("second:") for a, b in pairs)
+    assert log[-1] == "second:agent_end"
+    unsubscribe()
+    before = len(log)
+    await agent.prompt("y")
+    assert log[before:] and all(entry.startswith("first:") for entry in log[before:])
+
+
+async def test_a_raising_listener_is_logged_and_the_run_completes(caplog):
+    agent, _ = agent_for(ScriptedReply.tool_call("ping"), "done", tools=[ping])
+    seen: list[str] = []
+
+    def broken(event, signal):
+        raise RuntimeError("ui crashed")
+
+    agent.subscribe(broken)
+    agent.subscribe(lambda event, signal: seen.append(event.type))
+    with caplog.at_level(logging.ERROR, logger="pi_sdk.agent"):
+        await agent.prompt("x")
+    assert roles(agent.state.messages) == ["user", "assistant", "toolResult", "assistant"]
+    assert seen[-1] == "agent_end"
+    assert "ui crashed" in caplog.text and "the run continues" in caplog.text
+
+
+async def test_wait_for_idle_resolves_after_agent_end_listeners_finished():
+    agent, _ = agent_for("done")
+    release = asyncio.Event()
+    order: list[str] = []
+
+    async def slow_end(event, signal):
+        if event.type == "agent_end":
+            assert not agent.state.is_streaming  # pi-mono: cleared on agent_end
+            await release.wait()
+            order.append("listener finished")
+
+    agent.subscribe(slow_end)
+    run = asyncio.create_task(agent.prompt("x"))
+    await until(lambda: not agent.state.is_streaming and agent.is_running, "agent_end reached")
+
+    async def waiter():
+        await agent.wait_for_idle()
+        order.append("idle")
+
+    waiting = asyncio.create_task(waiter())
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert order == [] and agent.is_running
+    release.set()
+    await waiting
+    await run
+    assert order == ["listener finished", "idle"]
+    await agent.wait_for_idle()  # idle: returns at once
+
+
+# --- busy, queues, continue ----------------------------------------------------------------------
+
+
+async def test_prompt_and_continue_while_running_raise_with_guidance():
+    agent, _ = agent_for(ScriptedReply.until_aborted())
+    run = asyncio.create_task(agent.prompt("x"))
+    await until(lambda: agent.state.stream_message is not None, "streaming")
+    with pytest.raises(AgentBusyError, match=r"Use steer\(\) or follow_up\(\).*wait_for_idle"):
+        await agent.prompt("again")
+    with pytest.raises(AgentBusyError, match=r"wait_for_idle\(\)"):
+        await agent.continue_()
+    with pytest.raises(AgentBusyError, match=r"abort\(\)"):
+        agent.reset()
+    assert isinstance(AgentBusyError("x"), RuntimeError)
+    agent.abort()
+    await run
+    assert roles(agent.state.messages) == ["user", "assistant"]
+
+
+async def test_steering_during_tools_skips_the_rest_and_is_sent_next():
+    agent, provider = agent_for(
+        two_pings(), "ok, changing course", tools=[ping], tool_execution="sequential"
+    )
+
+    def steer_after_first(event, signal):
+        if event.type == "tool_execution_end" and event.tool_call_id == "tool-1":
+            agent.steer("actually, stop")
+
+    agent.subscribe(steer_after_first)
+    await agent.prompt("ping twice")
+    messages = agent.state.messages
+    assert roles(messages) == ["user", "assistant", "toolResult", "toolResult", "user", "assistant"]
+    assert not messages[2].is_error
+    assert (
+        messages[3].is_error
+        and messages[3].content[0].text == "Skipped due to queued user message."
+    )
+    assert text_of(provider.calls[1].context.messages[-1]) == "actually, stop"
+    assert not agent.has_queued_messages()
+
+
+@pytest.mark.parametrize(("mode", "calls"), [("one-at-a-time", 3), ("all", 2)])
+async def test_follow_up_queue_modes(mode, calls):
+    agent, provider = agent_for("a", "b", "c", follow_up_mode=mode)
+    agent.follow_up("second")
+    agent.follow_up(user("third"))
+    await agent.prompt("first")
+    assert len(provider.calls) == calls
+    assert [text_of(m) for m in agent.state.messages if m.role == "user"] == [
+        "first",
+        "second",
+        "third",
+    ]
+
+
+async def test_steering_mode_all_takes_every_queued_message_at_once():
+    agent, provider = agent_for("a", steering_mode="all")
+    agent.steer("s1")
+    agent.steer("s2")
+    await agent.prompt("p")
+    assert [text_of(m) for m in provider.calls[0].context.messages] == ["p", "s1", "s2"]
+
+
+async def test_continue_from_an_assistant_tail_with_queued_messages():
+    agent, provider = agent_for("first", "after s1", "after s2", "after follow-up", "after later")
+    await agent.prompt("hello")
+    agent.steer("s1")
+    agent.steer("s2")
+    agent.follow_up("follow-up")
+    await agent.continue_()
+    # One steering message per poll, and the initial poll is skipped (s1 was just dequeued).
+    assert [text_of(m) for m in provider.calls[1].context.messages] == ["hello", "first", "s1"]
+    assert text_of(provider.calls[2].context.messages[-1]) == "s2"
+    # Follow-ups only when the agent would stop.
+    assert text_of(provider.calls[3].context.messages[-1]) == "follow-up"
+    assert [text_of(m) for m in agent.state.messages] == [
+        "hello", "first", "s1", "after s1", "s2", "after s2", "follow-up", "after follow-up",
+    ]  # fmt: skip
+    assert not agent.has_queued_messages()
+    agent.follow_up("later")
+    await agent.continue_()
+    assert text_of(provider.calls[4].context.messages[-1]) == "later"
+    assert text_of(agent.state.messages[-1]) == "after later"
+
+
+async def test_continue_validation_errors():
+    agent, _ = agent_for("x")
+    with pytest.raises(pi_sdk.ConfigurationError, match="No messages to continue from"):
+        await agent.continue_()
+    await agent.prompt("q")
+    with pytest.raises(
+        pi_sdk.ConfigurationError, match="Cannot continue from message role: assistant"
+    ):
+        await agent.continue_()
+    agent.messages = [*agent.messages, user("new question")]
+    agent.model = None
+    with pytest.raises(pi_sdk.ConfigurationError, match="No model"):
+        await agent.continue_()
+
+
+async def test_continue_from_a_user_or_tool_result_tail():
+    agent, provider = agent_for("answer", messages=[user("pending question")])
+    new = await agent.continue_()
+    assert roles(new) == ["assistant"]
+    assert text_of(provider.calls[0].context.messages[0]) == "pending question"
+
+
+# --- failures and recovery -----------------------------------------------------------------------
+
+
+async def test_a_failed_call_lands_in_the_transcript_and_continue_retries_it():
+    agent, provider = agent_for(ScriptedReply.failure("overloaded"), "second try worked")
+    await agent.prompt("question")
+    failed = agent.state.messages[-1]
+    assert failed.stop_reason == "error" and failed.error_message == "overloaded"
+    assert agent.state.error == "overloaded"
+    await agent.continue_()
+    assert roles(agent.state.messages) == ["user", "assistant", "assistant"]  # nothing lost
+    assert text_of(agent.state.messages[-1]) == "second try worked"
+    assert agent.state.error is None
+    assert roles(provider.calls[1].messages) == ["user"]  # the failed turn is not sent again
+
+
+async def test_a_raising_callback_becomes_an_error_message_and_continue_recovers():
+    broken = True
+
+    def convert(messages):
+        if broken:
+            raise ValueError("converter bug")
+        return pi_sdk.default_convert_to_llm(messages)
+
+    agent, provider = agent_for("recovered", convert_to_llm=convert)
+    await agent.prompt("x")
+    assert agent.state.messages[-1].error_message == "converter bug"
+    assert provider.calls == []
+    broken = False
+    await agent.continue_()
+    assert text_of(agent.state.messages[-1]) == "recovered"
+
+
+async def test_a_failure_outside_the_loop_still_ends_in_an_error_message(monkeypatch):
+    import pi_sdk.agent as agent_module
+
+    async def explode(*args, **kwargs):
+        raise RuntimeError("internal")
+
+    monkeypatch.setattr(agent_module, "run_agent_loop", explode)
+    agent, _ = agent_for("x")
+    events: list[str] = []
+    agent.subscribe(lambda e, s: events.append(e.type))
+    new = await agent.prompt("hi")
+    assert events == ["agent_end"]  # pi-mono: only agent_end for this path
+    assert new[0].stop_reason == "error" and new[0].error_message == "internal"
+    assert agent.state.messages[-1] is new[0] and agent.state.error == "internal"
+    assert not agent.is_running
+
+
+async def test_abort_mid_stream_keeps_the_partial_and_continue_works():
+    partial = [pi_sdk.TextContent(text="Once upon a time")]
+    agent, provider = agent_for(ScriptedReply.until_aborted(partial), "The end.")
+
+    def abort_when_text_arrived(event, signal):
+        if event.type == "message_update" and event.assistant_message_event.type == "text_end":
+            agent.abort()
+
+    agent.subscribe(abort_when_text_arrived)
+    await agent.prompt("tell a story")
+    last = agent.state.messages[-1]
+    assert last.stop_reason == "aborted" and text_of(last) == "Once upon a time"
+    assert not agent.is_running and not agent.state.is_streaming
+    assert agent.state.pending_tool_calls == frozenset()
+    await agent.continue_()
+    assert text_of(agent.state.messages[-1]) == "The end."
+
+
+async def test_abort_mid_tool_reaches_the_tool_and_continue_works():
+    started = asyncio.Event()
+
+    @pi_sdk.tool
+    async def long_job(signal: pi_sdk.AbortSignal) -> str:
+        """Run for a long time."""
+        started.set()
+        await signal.wait()
+        return "stopped early"
+
+    agent, provider = agent_for(ScriptedReply.tool_call("long_job"), "resumed", tools=[long_job])
+    run = asyncio.create_task(agent.prompt("go"))
+    await asyncio.wait_for(started.wait(), timeout=5)
+    assert agent.state.pending_tool_calls == {"call_1"}
+    agent.abort()
+    await run
+    assert roles(agent.state.messages) == ["user", "assistant", "toolResult", "assistant"]
+    assert agent.state.messages[2].content[0].text == "stopped early"
+    assert agent.state.messages[3].stop_reason == "aborted"
+    assert len(provider.calls) == 1 and not agent.is_running
+    await agent.continue_()
+    assert text_of(agent.state.messages[-1]) == "resumed"
+    assert roles(provider.calls[1].messages) == ["user", "assistant", "toolResult"]
+
+
+async def test_cancelling_the_prompt_task_aborts_the_run_cleanly():
+    agent, _ = agent_for(ScriptedReply.until_aborted([pi_sdk.TextContent(text="partial")]))
+    run = asyncio.create_task(agent.prompt("x"))
+    await until(lambda: agent.state.stream_message is not None, "streaming")
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    last = agent.state.messages[-1]
+    assert last.stop_reason == "aborted" and text_of(last) == "partial"
+    assert not agent.is_running
+
+
+def test_reset_clears_transcript_queues_and_error_but_keeps_model_and_tools():
+    agent, _ = agent_for(ScriptedReply.failure("x"), tools=[ping], system_prompt="sp")
+    agent.prompt_sync("q")
+    agent.steer("s")
+    agent.follow_up("f")
+    assert agent.state.error == "x"
+    agent.reset()
+    assert agent.messages == [] and agent.state.error is None and not agent.has_queued_messages()
+    assert agent.model is not None and agent.tools == [ping] and agent.system_prompt == "sp"
+
+
+# --- sync convenience, hooks, docs ------------------------------------------------------------
+
+
+def test_prompt_sync_runs_from_synchronous_code():
+    agent, _ = agent_for("sync answer", "again")
+    new = agent.prompt_sync("hi")
+    assert text_of(new[-1]) == "sync answer"
+    agent.messages = [*agent.messages, user("more")]
+    assert text_of(agent.continue_sync()[-1]) == "again"
+
+
+async def test_prompt_sync_refuses_inside_a_running_loop():
+    agent, provider = agent_for("x")
+    with pytest.raises(RuntimeError, match=r"await agent.prompt\(\)"):
+        agent.prompt_sync("hi")
+    with pytest.raises(RuntimeError, match=r"await agent.continue_\(\)"):
+        agent.continue_sync()
+    assert provider.calls == [] and agent.messages == []
+
+
+async def test_agent_before_and_after_tool_call_callables():
+    def before(ctx, signal):
+        if ctx.tool_call.id == "tool-2":
+            return BeforeToolCallResult(block=True, reason="only one ping allowed")
+        return None
+
+    async def after(ctx, signal):
+        return AfterToolCallResult(details={"checked": True}, terminate=True)
+
+    agent, provider = agent_for(
+        two_pings(), "never", tools=[ping], before_tool_call=before, after_tool_call=after
+    )
+    await agent.prompt("x")
+    first, second = agent.state.messages[2:4]
+    assert first.content[0].text == "pong" and first.details == {"checked": True}
+    assert second.is_error and second.content[0].text == "only one ping allowed"
+    assert len(provider.calls) == 2  # the blocked call did not ask to terminate: the loop goes on
+
+
+async def test_every_tool_asking_to_terminate_stops_the_agent():
+    @pi_sdk.tool
+    async def finish(summary: str) -> AgentToolResult:
+        """Finish the task."""
+        return AgentToolResult.text(summary, terminate=True)
+
+    agent, provider = agent_for(
+        ScriptedReply.tool_call("finish", {"summary": "all done"}), tools=[finish]
+    )
+    await agent.prompt("work")
+    assert roles(agent.state.messages) == ["user", "assistant", "toolResult"]
+    assert len(provider.calls) == 1 and not agent.is_running
+
+
+def test_the_documented_example_runs_and_prints_the_event_stream(capsys):
+    runpy.run_path(str(EXAMPLE), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "agent_start" in out and "agent_end" in out
+    assert "tool_execution_start get_weather {'city': 'Paris'}" in out
+    assert "tool_execution_end get_weather -> Paris: 21°C, sunny" in out
+    assert "It is 21°C and sunny in Paris." in out
