@@ -143,7 +143,7 @@ def test_lone_surrogate_escaped_other_text_readable(tmp_path: Path) -> None:
 
 
 class Note(BaseModel):
-    role: Literal["note"] = "note"
+    role: Literal["piTestSessionNote"] = "piTestSessionNote"
     text: str
     timestamp: int = 0
 
@@ -162,7 +162,7 @@ def test_custom_messages_registered_and_unregistered(tmp_path: Path) -> None:
     finally:
         messages_module.unregister_message_type(Note)
     unregistered = load_session(path).messages  # nobody knows "note" now: kept as its dict
-    assert unregistered[1] == {"role": "note", "text": "remember this", "timestamp": 0}
+    assert unregistered[1] == {"role": "piTestSessionNote", "text": "remember this", "timestamp": 0}
     save_session(path, unregistered)
     assert load_session(path).messages == unregistered
 

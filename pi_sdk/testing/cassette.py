@@ -1,0 +1,286 @@
+"""One test's cassette: vcrpy configured to record provider traffic safely and replay it strictly.
+
+Used by the pytest plugin (:mod:`pi_sdk.testing.pytest_plugin`); usable directly::
+
+    with open_cassette(Path("tests/cassettes/x.yaml"), recording=False) as session:
+        ...  # run provider calls
+    assert not session.problems()
+
+Recording (``recording=True``): every request goes to the network and is stored; the file is
+written only if :attr:`CassetteSession.save` is still true at exit (the plugin clears it when the
+test failed), atomically (temporary file + rename), after scrubbing (:mod:`pi_sdk.testing.scrub`).
+
+Replaying: requests are answered from the file in order, each interaction at most once; a request
+that matches nothing is refused and remembered (:attr:`CassetteSession.misses`, with the first
+difference from the closest recorded request), IP connections are blocked
+(:mod:`pi_sdk.testing.network`), and :meth:`CassetteSession.problems` lists misses, blocked
+connections and interactions left unplayed.
+
+Requests match on method, scheme, host, port, path and query (after the ``key`` parameter is
+removed). With ``match_body=True`` the JSON request bodies must be equal too (compared as parsed
+JSON, so key order does not matter).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import tempfile
+from collections.abc import Generator, Iterable
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+from .network import block_network
+from .scrub import (
+    SCRUBBED_QUERY_PARAMETERS,
+    SCRUBBED_REQUEST_HEADERS,
+    SCRUBBED_RESPONSE_HEADERS,
+    scrub_text,
+    secrets_from_environ,
+    split_credential,
+    strip_query_parameters,
+)
+
+__all__ = ["CassetteSession", "json_body_difference", "open_cassette"]
+
+# vcrpy ships no type information: reach it through ``Any``.
+_vcr: Any = importlib.import_module("vcr")
+_vcr_cassette: Any = importlib.import_module("vcr.cassette")
+_vcr_persisters: Any = importlib.import_module("vcr.persisters.filesystem")
+_vcr_serialize: Any = importlib.import_module("vcr.serialize")
+
+_MATCH_ON = ("method", "scheme", "host", "port", "path", "query")
+
+
+@dataclass
+class CassetteSession:
+    """State of one open cassette."""
+
+    path: Path
+    """The cassette file."""
+    recording: bool
+    """True while recording real traffic, False while replaying."""
+    cassette: Any = None
+    """The vcrpy ``Cassette`` (``.requests``, ``.responses``, ``.play_counts``)."""
+    save: bool = True
+    """Recording only: write the file at exit. Cleared when the test failed."""
+    secrets: set[str] = field(default_factory=set[str])
+    """Credential values seen in requests (scrubbed from the file)."""
+    misses: list[str] = field(default_factory=list[str])
+    """Replay only: requests that matched no recorded interaction."""
+    blocked: list[str] = field(default_factory=list[str])
+    """Replay only: network connections that were refused."""
+
+    def unplayed(self) -> list[str]:
+        """Replay only: ``"METHOD uri"`` of recorded interactions no request used."""
+        if self.recording or self.cassette is None:
+            return []
+        counts = cast(dict[int, int], self.cassette.play_counts)
+        requests = cast(list[Any], self.cassette.requests)
+        return [f"{r.method} {r.uri}" for i, r in enumerate(requests) if not counts.get(i)]
+
+    def problems(self) -> list[str]:
+        """Replay only: every reason the test must fail, one line each (empty when clean)."""
+        if self.recording:
+            return []
+        lines = [f"request not in cassette {self.path}: {m}" for m in self.misses]
+        lines += [f"network connection blocked: {b}" for b in self.blocked]
+        lines += [f"recorded interaction never requested: {u}" for u in self.unplayed()]
+        return lines
+
+    def recorded_json_bodies(self) -> list[Any]:
+        """The request bodies in the cassette, parsed as JSON (``None`` for an empty body)."""
+        return [_json_or_bytes(r.body) for r in cast(list[Any], self.cassette.requests)]
+
+
+def _json_or_bytes(body: Any) -> Any:
+    if body is None or body == b"" or body == "":
+        return None
+    try:
+        return json.loads(body)
+    except (TypeError, ValueError):
+        return body
+
+
+def json_body_difference(live: Any, recorded: Any, path: str = "$") -> str | None:
+    """Return the first difference between two JSON values as ``"<path>: <a> != <b>"``, or None."""
+    if isinstance(live, dict) and isinstance(recorded, dict):
+        a, b = cast(dict[str, Any], live), cast(dict[str, Any], recorded)
+        for key in sorted(set(a) | set(b)):
+            if key not in a or key not in b:
+                side = "only in the recording" if key not in a else "only in the live request"
+                return f"{path}.{key}: {side}"
+            found = json_body_difference(a[key], b[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(live, list) and isinstance(recorded, list):
+        a_list, b_list = cast(list[Any], live), cast(list[Any], recorded)
+        for i, (x, y) in enumerate(zip(a_list, b_list, strict=False)):
+            found = json_body_difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        if len(a_list) != len(b_list):
+            return f"{path}: {len(a_list)} items live, {len(b_list)} recorded"
+        return None
+    if live != recorded:
+        return f"{path}: {_short(live)} != {_short(recorded)} (live != recorded)"
+    return None
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, bytes) else repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _json_body_matcher(r1: Any, r2: Any) -> None:
+    if _json_or_bytes(r1.body) != _json_or_bytes(r2.body):
+        raise AssertionError("request bodies differ")
+
+
+class _Persister:
+    """Loads nothing while recording (a fresh recording); saves atomically, and only if allowed."""
+
+    def __init__(self, session: CassetteSession) -> None:
+        self.session = session
+
+    def load_cassette(self, cassette_path: str, serializer: Any) -> Any:
+        if self.session.recording:
+            raise _vcr_persisters.CassetteNotFoundError()
+        return _vcr_persisters.FilesystemPersister.load_cassette(cassette_path, serializer)
+
+    def save_cassette(self, cassette_path: str, cassette_dict: Any, serializer: Any) -> None:
+        if not (self.session.recording and self.session.save):
+            return
+        data = cast(str, _vcr_serialize.serialize(cassette_dict, serializer))
+        target = Path(cassette_path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(data)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def _cassette_class(session: CassetteSession, match_body: bool) -> Any:
+    base: Any = _vcr_cassette.Cassette
+
+    def can_play_response_for(self: Any, request: Any) -> bool:
+        found = bool(base.can_play_response_for(self, request))
+        if not found and not session.recording:
+            filtered = self._before_record_request(request)
+            if filtered is not None:
+                session.misses.append(_describe_miss(self, filtered, match_body))
+        return found
+
+    return type("TrackingCassette", (base,), {"can_play_response_for": can_play_response_for})
+
+
+def _describe_miss(cassette: Any, request: Any, match_body: bool) -> str:
+    line = f"{request.method} {request.uri}"
+    if not match_body:
+        return line
+    for index, recorded in enumerate(cast(list[Any], cassette.requests)):
+        same_target = recorded.method == request.method and recorded.uri == request.uri
+        if same_target and not cassette.play_counts.get(index):
+            diff = json_body_difference(_json_or_bytes(request.body), _json_or_bytes(recorded.body))
+            return f"{line} (body differs from recorded interaction {index}: {diff})"
+    return line
+
+
+def _make_hooks(session: CassetteSession) -> tuple[Any, Any, Any]:
+    def before_record_request(request: Any) -> Any:
+        for name in list(request.headers):
+            if str(name).lower() in SCRUBBED_REQUEST_HEADERS:
+                session.secrets |= split_credential(str(request.headers[name]))
+                del request.headers[name]
+        uri, removed = strip_query_parameters(request.uri, SCRUBBED_QUERY_PARAMETERS)
+        if removed or uri != request.uri:
+            session.secrets |= removed
+            request.uri = uri
+        return request
+
+    def before_record_response(response: Any) -> Any:
+        headers = cast(dict[str, Any], response.get("headers") or {})
+        response["headers"] = {
+            k: v for k, v in headers.items() if k.lower() not in SCRUBBED_RESPONSE_HEADERS
+        }
+        return response
+
+    def before_save_interaction(request: Any, response: Any) -> Any:
+        secrets = session.secrets | secrets_from_environ()
+        request.uri = scrub_text(request.uri, secrets)
+        if request.body is not None:
+            request.body = scrub_text(request.body, secrets)
+        for name in list(request.headers):
+            request.headers[name] = scrub_text(request.headers[name], secrets)
+        return request, scrub_text(response, secrets)
+
+    return before_record_request, before_record_response, before_save_interaction
+
+
+@contextmanager
+def open_cassette(
+    path: Path,
+    *,
+    recording: bool,
+    allowed_hosts: Iterable[str] = (),
+    match_body: bool = False,
+    **vcr_options: Any,
+) -> Generator[CassetteSession]:
+    """Open ``path`` for recording or replay for the duration of the ``with`` block.
+
+    Args:
+        path: The cassette file (YAML, vcrpy's format). Replay requires it to exist.
+        recording: Record real traffic (``True``) or replay (``False``).
+        allowed_hosts: Replay only: hosts the network guard lets through.
+        match_body: Also match requests on their JSON body.
+        **vcr_options: Extra ``vcr.VCR.use_cassette`` options (e.g. ``match_on``); hooks given
+            here run after pi-sdk's scrubbing.
+
+    Yields:
+        The :class:`CassetteSession`; check :meth:`CassetteSession.problems` after the calls.
+
+    Raises:
+        FileNotFoundError: replaying and ``path`` does not exist.
+    """
+    if not recording and not path.is_file():
+        raise FileNotFoundError(f"no cassette at {path}")
+    session = CassetteSession(path=path, recording=recording)
+    request_hook, response_hook, save_hook = _make_hooks(session)
+    recorder: Any = _vcr.VCR(decode_compressed_response=True)
+    match_on = tuple(vcr_options.pop("match_on", _MATCH_ON))
+    if match_body:
+        recorder.register_matcher("pi_json_body", _json_body_matcher)
+        match_on += ("pi_json_body",)
+
+    def chain(own: Any, key: str) -> list[Any]:
+        extra = vcr_options.pop(key, None)
+        if extra is None:
+            return [own]
+        return [own, *(extra if isinstance(extra, list | tuple) else [extra])]
+
+    config: dict[str, Any] = recorder.get_merged_config(
+        path=str(path),
+        record_mode="all" if recording else "none",
+        match_on=match_on,
+        persister=_Persister(session),
+        before_record_request=chain(request_hook, "before_record_request"),
+        before_record_response=chain(response_hook, "before_record_response"),
+        before_save_interaction=chain(save_hook, "before_save_interaction"),
+        **vcr_options,
+    )
+    context: Any = _vcr_cassette.CassetteContextDecorator.from_args(
+        _cassette_class(session, match_body), **config
+    )
+    with ExitStack() as stack:
+        session.cassette = stack.enter_context(context)
+        if not recording:
+            stack.enter_context(block_network(allowed_hosts, on_block=session.blocked.append))
+        yield session

@@ -1,0 +1,203 @@
+"""pytest plugin: record a test's provider traffic once with real keys, replay it offline forever.
+
+Registered through the ``pytest11`` entry point ``pi_sdk``; see ``docs/testing.md``.
+
+* ``@pytest.mark.pi_vcr`` (or requesting the ``pi_cassette`` fixture) puts the test's HTTP traffic
+  (everything made through ``httpx2``, which the OpenAI, Anthropic and Google SDKs use) on a
+  cassette: ``<test dir>/cassettes/<test module>/<test name>.yaml``. Marker keywords:
+  ``name`` (the file stem, or ``"<module>/<stem>"`` for another module's cassette),
+  ``allowed_hosts`` (hosts reachable on replay), ``match_body`` (requests must also carry the
+  recorded JSON body), and any vcrpy ``use_cassette`` option. The ``pi_vcr_config`` fixture
+  returns defaults for all of them.
+* Default: **replay**. The cassette must exist; API keys not set in the environment are set to a
+  dummy (``pi-sdk-replay-key``) so providers build their requests; outgoing IP connections are
+  blocked; and the test **fails** if a request is not in the cassette, a connection was blocked,
+  or a recorded interaction was never requested.
+* ``--pi-record`` (or ``PI_SDK_RECORD=1``): **record**. Requests go to the real servers with the
+  keys from the environment; a passing test rewrites its cassette (scrubbed: see
+  :mod:`pi_sdk.testing.scrub`), a failing one leaves the old file untouched.
+  ``--pi-record-missing`` (``PI_SDK_RECORD=missing``) records only tests without a cassette.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Generator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from .cassette import CassetteSession
+
+__all__ = [
+    "RECORD_ENV",
+    "REPLAY_API_KEY",
+    "REPLAY_KEY_ENV_VARS",
+    "pi_cassette",
+    "pi_recording",
+    "pi_vcr_config",
+]
+
+RECORD_ENV = "PI_SDK_RECORD"
+"""Environment variable equivalent of ``--pi-record``: ``1``/``all`` or ``missing``."""
+
+REPLAY_API_KEY = "pi-sdk-replay-key"
+"""Dummy key set on replay for every variable of :data:`REPLAY_KEY_ENV_VARS` that is unset."""
+
+REPLAY_KEY_ENV_VARS = (
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+    "AZURE_OPENAI_API_KEY",
+    "GEMINI_API_KEY",
+    "GROQ_API_KEY",
+    "CEREBRAS_API_KEY",
+    "XAI_API_KEY",
+    "OPENROUTER_API_KEY",
+    "AI_GATEWAY_API_KEY",
+    "ZAI_API_KEY",
+    "MISTRAL_API_KEY",
+    "DEEPSEEK_API_KEY",
+    "MINIMAX_API_KEY",
+    "KIMI_API_KEY",
+    "OPENCODE_API_KEY",
+    "HF_TOKEN",
+)
+"""API-key variables read by pi-sdk providers (pi-spec §7.2), OAuth tokens excluded."""
+
+_SESSION_KEY = pytest.StashKey["CassetteSession"]()
+_UNSAFE_NAME = re.compile(r"[^\w.\-\[\]=,+]+")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Add ``--pi-record`` and the ``pi_cassette_dir`` ini option."""
+    group = parser.getgroup("pi-sdk", "pi-sdk recorded provider traffic")
+    group.addoption(
+        "--pi-record",
+        action="store_true",
+        help="record the provider traffic of pi_vcr tests with the real API keys from the "
+        "environment and rewrite their cassettes (default: replay offline). "
+        f"Env: {RECORD_ENV}=1.",
+    )
+    group.addoption(
+        "--pi-record-missing",
+        action="store_true",
+        help="record only the pi_vcr tests that have no cassette yet; replay the others. "
+        f"Env: {RECORD_ENV}=missing.",
+    )
+    parser.addini(
+        "pi_cassette_dir",
+        "cassette folder, relative to each test file (default: cassettes)",
+        default="cassettes",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the ``pi_vcr`` marker."""
+    config.addinivalue_line(
+        "markers",
+        "pi_vcr(name=None, allowed_hosts=(), match_body=False, **vcr_options): record the "
+        "test's provider traffic with --pi-record, replay it offline otherwise (pi-sdk).",
+    )
+
+
+def record_mode(config: pytest.Config) -> str | None:
+    """Return ``"all"``, ``"missing"`` or ``None`` (replay) from ``--pi-record`` / the env."""
+    if config.getoption("--pi-record", default=False):
+        return "all"
+    if config.getoption("--pi-record-missing", default=False):
+        return "missing"
+    env = os.environ.get(RECORD_ENV, "").strip().lower()
+    if env in ("1", "true", "yes", "all"):
+        return "all"
+    if env == "missing":
+        return "missing"
+    return None
+
+
+def _cassette_path(request: pytest.FixtureRequest, name: str | None) -> Path:
+    folder = Path(request.path).parent / str(request.config.getini("pi_cassette_dir"))
+    if name and "/" in name:  # "<module>/<stem>": another module's cassette
+        parts = [_UNSAFE_NAME.sub("_", p) for p in name.split("/") if p not in ("", ".", "..")]
+        return folder.joinpath(*parts).with_suffix(".yaml")
+    stem = _UNSAFE_NAME.sub("_", name or request.node.name)
+    return folder / Path(request.path).stem / f"{stem}.yaml"
+
+
+@pytest.fixture
+def pi_vcr_config() -> dict[str, Any]:
+    """Default ``pi_vcr`` options for the tests in scope; override it in a ``conftest.py``."""
+    return {}
+
+
+@pytest.fixture
+def pi_recording(request: pytest.FixtureRequest) -> bool:
+    """True when this test's cassette is being recorded (real network), False on replay."""
+    session = request.node.stash.get(_SESSION_KEY, None)
+    if session is not None:
+        return session.recording
+    return record_mode(request.config) is not None
+
+
+@pytest.fixture
+def pi_cassette(
+    request: pytest.FixtureRequest,
+    pi_vcr_config: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> Generator[CassetteSession]:
+    """Record or replay this test's HTTP traffic; yields a :class:`CassetteSession`.
+
+    The session exposes ``path``, ``recording``, ``cassette`` (vcrpy's, with ``.requests``)
+    and ``recorded_json_bodies()``. Failing conditions are checked after the test body.
+    """
+    from .cassette import open_cassette
+
+    marker = request.node.get_closest_marker("pi_vcr")
+    options: dict[str, Any] = {**pi_vcr_config, **(marker.kwargs if marker else {})}
+    path = _cassette_path(request, options.pop("name", None))
+    mode = record_mode(request.config)
+    recording = mode == "all" or (mode == "missing" and not path.is_file())
+    if not recording:
+        if not path.is_file():
+            pytest.fail(
+                f"no cassette at {path}. Record it once with the provider API keys in the "
+                f"environment: pytest --pi-record {request.node.nodeid!r}",
+                pytrace=False,
+            )
+        for variable in REPLAY_KEY_ENV_VARS:
+            if not os.environ.get(variable):
+                monkeypatch.setenv(variable, REPLAY_API_KEY)
+    with open_cassette(path, recording=recording, **options) as session:
+        request.node.stash[_SESSION_KEY] = session
+        try:
+            yield session
+        finally:
+            del request.node.stash[_SESSION_KEY]
+
+
+@pytest.fixture(autouse=True)
+def _pi_vcr_marker(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("pi_vcr") is not None:
+        request.getfixturevalue("pi_cassette")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    """Fail a replayed test that missed, blocked or left unplayed any interaction."""
+    try:
+        result = yield
+    except BaseException:
+        session = item.stash.get(_SESSION_KEY, None)
+        if session is not None:
+            session.save = False  # never save a recording of a failed test
+            if session.problems():
+                item.add_report_section("call", "pi-sdk cassette", "\n".join(session.problems()))
+        raise
+    session = item.stash.get(_SESSION_KEY, None)
+    if session is not None:
+        problems = session.problems()
+        if problems:
+            pytest.fail("\n".join(problems), pytrace=False)
+    return result

@@ -1,0 +1,264 @@
+"""The pi-sdk pytest plugin, end to end: record through a loopback fake server, replay offline.
+
+The inner test files run in a subprocess (a fresh pytest that loads the plugin through its
+``pytest11`` entry point), first with ``--pi-record`` against a fake SSE server bound to
+127.0.0.1, then in replay with no server at all and the network guard on.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pi_sdk.testing.network import NetworkBlockedError, block_network
+from pi_sdk.testing.scrub import (
+    PLACEHOLDER,
+    scrub_text,
+    secrets_from_environ,
+    split_credential,
+    strip_query_parameters,
+)
+
+SECRET = "sk-fake-0123456789abcdef-SECRET"
+SSE = (
+    "event: message_start\n"
+    'data: {"type":"message_start","message":{"id":"msg_1"}}\n\n'
+    "event: content_block_delta\n"
+    'data: {"type":"content_block_delta","delta":{"text":"Hi \u00e9 \U0001f600"}}\n\n'
+)
+
+CONFTEST = textwrap.dedent(
+    """
+    import os
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    import pytest
+
+    PORT = int(os.environ["FAKE_PORT"])
+    SSE = SSE_PLACEHOLDER
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["content-length"]))
+            body = SSE + 'data: {"echo":"' + self.headers["x-api-key"] + '"}\\n\\n'
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream; charset=utf-8")
+            self.send_header("set-cookie", "session=abcdefgh12345678")
+            self.send_header("openai-organization", "org-private-1234")
+            self.send_header("x-request-id", "req_42")
+            self.end_headers()
+            self.wfile.write(body.encode("utf-8"))
+
+        def log_message(self, *args):
+            pass
+
+    @pytest.fixture
+    def fake_vendor(pi_recording):
+        if not pi_recording:  # replay: no server, the cassette answers
+            yield f"http://127.0.0.1:{PORT}"
+            return
+        server = ThreadingHTTPServer(("127.0.0.1", PORT), Handler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        yield f"http://127.0.0.1:{PORT}"
+        server.shutdown()
+        server.server_close()
+
+    def call(base_url, path="/v1/messages"):
+        import httpx2
+
+        key = os.environ["FAKE_VENDOR_API_KEY"]
+        headers = {
+            "authorization": f"Bearer {key}",
+            "x-api-key": key,
+            "x-goog-api-key": key,
+            "cookie": "sid=cookievalue123",
+            "openai-organization": "org-private-1234",
+        }
+        with httpx2.Client() as client:
+            with client.stream(
+                "POST", f"{base_url}{path}?alt=sse&key={key}", headers=headers,
+                json={"model": "fake", "stream": True},
+            ) as response:
+                return b"".join(response.iter_bytes()).decode("utf-8")
+    """
+).replace("SSE_PLACEHOLDER", repr(SSE))
+
+RECORD_TESTS = textwrap.dedent(
+    """
+    import pytest
+    from conftest import SSE, call
+
+    @pytest.mark.pi_vcr
+    def test_stream(fake_vendor):
+        body = call(fake_vendor)
+        assert body.startswith(SSE)
+
+    @pytest.mark.pi_vcr
+    def test_failing_recording(fake_vendor):
+        call(fake_vendor)
+        assert False, "a failed recording must not be saved"
+    """
+)
+
+REPLAY_PROBLEMS = textwrap.dedent(
+    """
+    import socket
+    import pytest
+    from conftest import PORT, call
+
+    @pytest.mark.pi_vcr(name="test_vendor/test_stream")
+    def test_leaves_interaction_unplayed(fake_vendor):
+        pass
+
+    @pytest.mark.pi_vcr(name="test_vendor/test_stream")
+    def test_unrecorded_request(fake_vendor):
+        call(fake_vendor)
+        try:
+            call(fake_vendor, path="/v1/other")
+        except Exception:
+            pass  # the library error is swallowed: the plugin still fails the test
+
+    @pytest.mark.pi_vcr(name="test_vendor/test_stream")
+    def test_raw_socket(fake_vendor):
+        call(fake_vendor)
+        try:
+            socket.create_connection(("127.0.0.1", PORT), timeout=1)
+        except Exception:
+            pass
+
+    @pytest.mark.pi_vcr(name="never_recorded")
+    def test_missing_cassette(fake_vendor):
+        call(fake_vendor)
+    """
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _run(folder: Path, port: int, *args: str) -> dict[str, str | None]:
+    """Run pytest in ``folder``; return {test name: failure message or None if it passed}."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PI_SDK_RECORD", "PYTEST_ADDOPTS")}
+    env.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
+    env.update(FAKE_PORT=str(port), FAKE_VENDOR_API_KEY=SECRET)
+    report = folder / "report.xml"
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}", *args],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    outcomes: dict[str, str | None] = {}
+    for case in ET.parse(report).getroot().iter("testcase"):
+        problem = case.find("failure")
+        if problem is None:
+            problem = case.find("error")
+        outcomes[case.attrib["name"]] = (
+            None if problem is None else problem.attrib.get("message", "")
+        )
+    return outcomes
+
+
+def test_record_scrub_and_replay_offline(tmp_path: Path) -> None:
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    (tmp_path / "test_vendor.py").write_text(RECORD_TESTS)
+    port = _free_port()
+
+    recorded = _run(tmp_path, port, "--pi-record", "test_vendor.py")
+    assert recorded["test_stream"] is None
+    assert recorded["test_failing_recording"] is not None
+    folder = tmp_path / "cassettes" / "test_vendor"
+    assert sorted(p.name for p in folder.iterdir()) == ["test_stream.yaml"]  # failed: not saved
+
+    text = (folder / "test_stream.yaml").read_text(encoding="utf-8")
+    assert SECRET not in text
+    assert "cookievalue123" not in text and "abcdefgh12345678" not in text
+    assert "org-private-1234" not in text
+    (interaction,) = yaml.safe_load(text)["interactions"]
+    request, response = interaction["request"], interaction["response"]
+    assert {h.lower() for h in request["headers"]}.isdisjoint(
+        {"authorization", "x-api-key", "x-goog-api-key", "cookie", "openai-organization"}
+    )
+    assert "key=" not in request["uri"] and request["uri"].endswith("/v1/messages?alt=sse")
+    assert {h.lower() for h in response["headers"]}.isdisjoint(
+        {"set-cookie", "openai-organization"}
+    )
+    assert response["headers"]["x-request-id"] == ["req_42"]
+    # SSE stored verbatim (as text), the echoed key replaced
+    assert response["body"]["string"] == SSE + 'data: {"echo":"' + PLACEHOLDER + '"}\n\n'
+
+    # Replay: no server runs; the same test passes from the cassette alone.
+    (tmp_path / "test_vendor.py").write_text(
+        RECORD_TESTS.split("@pytest.mark.pi_vcr\ndef test_failing")[0]
+    )
+    (tmp_path / "test_problems.py").write_text(REPLAY_PROBLEMS)
+    replayed = _run(tmp_path, port)
+    assert replayed["test_stream"] is None
+    assert "recorded interaction never requested: POST" in (
+        replayed["test_leaves_interaction_unplayed"] or ""
+    )
+    assert "request not in cassette" in (replayed["test_unrecorded_request"] or "")
+    assert "/v1/other" in (replayed["test_unrecorded_request"] or "")
+    assert f"network connection blocked: 127.0.0.1:{port}" in (replayed["test_raw_socket"] or "")
+    assert "no cassette at" in (replayed["test_missing_cassette"] or "")
+    assert "--pi-record" in (replayed["test_missing_cassette"] or "")
+    assert (folder / "test_stream.yaml").read_text(encoding="utf-8") == text  # replay never writes
+
+
+# --- the building blocks --------------------------------------------------------------------
+
+
+def test_block_network_blocks_ip_sockets_and_restores() -> None:
+    blocked: list[str] = []
+    with block_network(on_block=blocked.append):
+        with pytest.raises(NetworkBlockedError, match="203.0.113.9:443"):
+            socket.create_connection(("203.0.113.9", 443), timeout=1)
+        left, right = socket.socketpair()  # asyncio's self-pipe keeps working
+        left.close()
+        right.close()
+    assert blocked == ["203.0.113.9:443"]
+    assert socket.socket.connect.__qualname__ == "socket.connect" or "block_network" not in (
+        socket.socket.connect.__qualname__
+    )
+
+
+def test_block_network_allows_listed_hosts() -> None:
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        with block_network(allowed_hosts=["127.0.0.1"]):
+            socket.create_connection(server.getsockname(), timeout=1).close()
+
+
+def test_scrub_helpers() -> None:
+    assert split_credential("Bearer sk-abcdefgh123") == {"Bearer sk-abcdefgh123", "sk-abcdefgh123"}
+    assert split_credential("short") == set()
+    uri, removed = strip_query_parameters("https://x/v1?alt=sse&KEY=AIzaSyA-123456&b=2", ["key"])
+    assert uri == "https://x/v1?alt=sse&b=2" and removed == {"AIzaSyA-123456"}
+    assert strip_query_parameters("https://x/v1?alt=sse", ["key"]) == (
+        "https://x/v1?alt=sse",
+        set(),
+    )
+    data = {"a": [b"xx sk-abcdefgh123 yy", "sk-abcdefgh123"], "sk-abcdefgh123": 1}
+    assert scrub_text(data, {"sk-abcdefgh123"}) == {
+        "a": [f"xx {PLACEHOLDER} yy".encode(), PLACEHOLDER],
+        PLACEHOLDER: 1,
+    }
+    env = {"OPENAI_API_KEY": "sk-live-123456789", "HOME": "/root/abcdefgh", "X_TOKEN": "tok"}
+    assert secrets_from_environ(env) == {"sk-live-123456789"}
