@@ -303,6 +303,26 @@ async def test_error_stop_reasons_keep_text(reason: str, needle: str):
     assert message.text == "Partial answer"
 
 
+async def test_refusal_details_are_in_the_error_text():
+    body = text_reply("I can").split(b"event: message_delta")[0] + sse(
+        {
+            "type": "message_delta",
+            "delta": {
+                "stop_reason": "refusal",
+                "stop_details": {"type": "refusal", "category": "cyber", "explanation": "Nope."},
+            },
+            "usage": {"output_tokens": 2},
+        },
+        {"type": "message_stop"},
+    )
+    _, message, _ = await run([ok(body)])
+    assert message.stop_reason == "error" and message.text == "I can"
+    assert message.error_message == (
+        "The model refused to respond (stop_reason: refusal): cyber; Nope."
+    )
+    assert message.usage.output == 2
+
+
 async def test_in_stream_error_event_keeps_partial_content():
     body = text_reply("Half").split(b"event: content_block_stop")[0] + sse(
         {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
