@@ -9,8 +9,10 @@ chunks, and check every event sequence against pi-spec §2's invariants.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import openai_fakes as fakes
@@ -942,3 +944,17 @@ def test_recognizer():
         provider.recognize("GET", "https://api.openai.com/v1/chat/completions", {"model": "x"})
         is None
     )
+
+
+def test_custom_server_example_runs_offline():
+    example = Path(__file__).resolve().parents[1] / "docs/examples/openai_compatible_server.py"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_COMPAT_")}
+    out = subprocess.run(
+        [sys.executable, str(example)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        timeout=60,
+    )
+    assert out.stdout.splitlines() == ["Hello there, friend!", "stop_reason=stop tokens=16"]
