@@ -541,3 +541,43 @@ async def test_unknown_provider_option_is_a_configuration_error() -> None:
         vertex_transport, model(vertex=True), provider_options={"location": "europe-west4"}
     )
     assert fine.stop_reason == "stop"
+
+
+async def test_signature_only_part_joins_the_open_block() -> None:
+    transport = ChunkedTransport(
+        ok(
+            candidate({"text": "Hi"}),
+            candidate({"thoughtSignature": "QUJD"}),
+            candidate({"executableCode": {"code": "1"}, "thoughtSignature": "REVG"}, finish="STOP"),
+        )
+    )
+    events, message = await run(transport)
+    check_protocol(events)
+    assert message.text == "Hi"
+    assert message.content[0].text_signature == "REVG"  # type: ignore[union-attr]
+
+
+async def test_abort_mid_stream_keeps_text_and_closes_the_response() -> None:
+    from conformance_check import ChunkedTransport as StallingTransport
+    from conformance_check import Reply
+
+    body = sse(candidate({"text": "Hello"}), candidate({"text": " world"}, finish="STOP"))
+    stalled = StallingTransport([Reply(200, body, SSE_HEADERS, stall_after=len(body) // 2)])
+    client = client_for(stalled)  # type: ignore[arg-type]
+    controller = pi_sdk.AbortController()
+    options = StreamOptions(client=client, signal=controller.signal)
+    target = model()
+    stream = pi_sdk.AssistantMessageEventStream(
+        lambda: stream_google_generative_ai(target, CONTEXT, options),
+        model=target,
+        signal=controller.signal,
+    )
+    events: list[AssistantMessageEvent] = []
+    async for event in stream:
+        events.append(event)
+        if event.type == "text_delta":
+            controller.abort()
+    message = await stream.result()
+    check_protocol(events)
+    assert message.stop_reason == "aborted" and message.text == "Hello"
+    assert stalled.closed == 1

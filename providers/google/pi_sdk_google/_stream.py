@@ -227,6 +227,12 @@ class ResponseNormalizer:
         call = part.get("functionCall")
         if isinstance(call, dict):
             yield from self._function_call(cast(dict[str, Any], call), signature)
+        elif signature and self._block is not None:
+            # A part that carries only a signature belongs to the block being built.
+            if isinstance(self._block, ThinkingContent):
+                self._block.thinking_signature = signature
+            else:
+                self._block.text_signature = signature
 
     def _open(self, thinking: bool) -> AssistantMessageEvent:
         block: TextContent | ThinkingContent = ThinkingContent() if thinking else TextContent()
