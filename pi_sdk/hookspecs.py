@@ -2,13 +2,17 @@
 
 A plugin is a module (or any object) with functions marked ``@pi_sdk.hookimpl`` and named after
 the hooks below, published through an entry point in the ``pi_sdk`` group (see
-:mod:`pi_sdk.plugins`)::
+``pi_sdk.plugins``):
 
-    import pi_sdk
+```python
+import os
 
-    @pi_sdk.hookimpl
-    def get_api_key(provider):
-        return os.environ.get("ECHO_API_KEY") if provider == "echo" else None
+import pi_sdk
+
+@pi_sdk.hookimpl
+def get_api_key(provider):
+    return os.environ.get("ECHO_API_KEY") if provider == "echo" else None
+```
 
 Rules common to every hook:
 

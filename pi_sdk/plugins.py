@@ -1,11 +1,13 @@
 """The plugin manager: lazy, idempotent loading of the ``pi_sdk`` entry-point group.
 
 Every extension of pi-sdk, the built-in providers included, is a plugin: a module (or any
-object) with ``@pi_sdk.hookimpl`` functions named after the hooks in :mod:`pi_sdk.hookspecs`,
-published through an entry point::
+object) with ``@pi_sdk.hookimpl`` functions named after the hooks in ``pi_sdk.hookspecs``,
+published through an entry point in its ``pyproject.toml``:
 
-    [project.entry-points.pi_sdk]
-    echo = "pi_sdk_echo"
+```toml
+[project.entry-points.pi_sdk]
+echo = "pi_sdk_echo"
+```
 
 Loading happens once, on first use of the registries or hooks (never at ``import pi_sdk``).
 ``PI_SDK_LOAD_PLUGINS="a,b"`` restricts loading to the named plugins (entry-point names or
@@ -476,7 +478,7 @@ async def call_hook_implementation(impl: pluggy.HookImpl, /, **kwargs: Any) -> A
     can grow without breaking older plugins.
 
     Raises:
-        Whatever the implementation raises, with a note naming the plugin and hook.
+        Exception: Whatever the implementation raises, with a note naming the plugin and hook.
     """
     args = [kwargs[name] for name in impl.argnames]
     extra = {name: kwargs[name] for name in impl.kwargnames if name in kwargs}

@@ -130,3 +130,43 @@ async def test_the_guide_provider_drives_an_agent_tool_round_trip(echo):
     result = next(m for m in agent.messages if isinstance(m, ToolResultMessage))
     assert result.content[0].text == "contents of a.py"
     assert agent.messages[-1].text == "read said: contents of a.py"
+
+
+@pytest.fixture
+def trim_guide(tmp_path, monkeypatch):
+    files = extract("writing-a-hook-plugin.md", tmp_path)
+    assert set(files) == {"pi_sdk_trim.py", "test_trim.py"}
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import pi_sdk_trim
+    import test_trim
+
+    yield pi_sdk_trim, test_trim
+    for name in ("pi_sdk_trim", "test_trim"):
+        sys.modules.pop(name, None)
+
+
+async def test_the_hook_plugin_guide_test_passes_as_printed(trim_guide, monkeypatch):
+    _, guide_test = trim_guide
+    await guide_test.test_long_output_is_trimmed_and_disabled_tools_are_refused(monkeypatch)
+
+
+async def test_the_hook_plugin_guide_plugin_leaves_short_output_alone(trim_guide, plugin_manager):
+    trim, _ = trim_guide
+    plugin_manager.register(trim, name="trim")
+
+    @tool
+    def echo(text: str) -> str:
+        """Echo.
+
+        Args:
+            text: What to echo.
+        """
+        return text
+
+    from pi_sdk import ScriptedProvider, ScriptedReply
+
+    provider = ScriptedProvider([ScriptedReply.tool_call("echo", {"text": "short"}), "ok"])
+    agent = Agent(model=provider.model, tools=[echo])
+    await agent.prompt("go")
+    result = next(m for m in agent.messages if isinstance(m, ToolResultMessage))
+    assert result.content[0].text == "short" and not result.is_error
