@@ -78,6 +78,7 @@ async def test_plain_reply_event_sequence_and_result():
     assert context.messages == []  # the caller's context is not mutated
     seen = provider.calls[0].context
     assert seen.system_prompt == "Be kind." and seen.tools is None
+    assert [text_of(m) for m in seen.messages] == ["hi"]  # each prompt sent once
 
 
 async def test_message_update_carries_the_assistant_event_and_live_message():
