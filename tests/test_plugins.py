@@ -291,6 +291,24 @@ def test_every_installed_plugin_loads_and_every_hookimpl_has_a_spec(monkeypatch)
         assert hooks["bash-records"] == {"register_message_types"}
 
 
+def test_every_builtin_provider_arrives_through_a_plugin_hook(monkeypatch):
+    """The core registers no vendor: each API provider and model comes from a plugin package."""
+    monkeypatch.delenv(LOAD_PLUGINS_ENV, raising=False)
+    with use_plugin_manager(load_entry_points=True) as pm:
+        _load_quietly()
+        plugin_modules = {getattr(p, "__name__", "") for _, p in pm.list_name_plugin()}
+        providers = get_api_providers()
+        assert {"anthropic-messages", "openai-responses", "google-generative-ai"} <= {
+            p.api for p in providers
+        }
+        for provider in providers:
+            package = provider.stream.__module__.split(".")[0]
+            assert package in plugin_modules and package != "pi_sdk", provider.api
+        assert {m.provider for m in get_models()} >= {"anthropic", "openai", "google"}
+    with use_plugin_manager():  # the same core with no plugin knows no provider and no model
+        assert get_api_providers() == [] and get_models() == []
+
+
 # --- order and combination ------------------------------------------------------------------
 
 
