@@ -540,3 +540,11 @@ async def test_oauth_tool_names_map_back_to_the_callers_tools():
     assert sent["tools"][0]["name"] == "Read"
     assert sent["system"][0]["text"].startswith("You are Claude Code")
     assert "oauth-2025-04-20" in transport.requests[0].headers["anthropic-beta"]
+
+
+async def test_non_json_error_body_is_kept_short():
+    page = b"<html><body>" + b"Bad gateway " * 500 + b"</body></html>"
+    reply = Reply(status=502, body=page, headers={"content-type": "text/html"})
+    _, message, _ = await run([reply])
+    assert message.stop_reason == "error"
+    assert "502" in (message.error_message or "") and len(message.error_message or "") <= 510

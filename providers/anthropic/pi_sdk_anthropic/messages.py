@@ -127,8 +127,9 @@ def _status_error(exc: Any) -> ProviderError:
             if error_type
             else f"{status} {vendor_message}"
         )
-    else:
-        text = str(exc.message) if str(status) in str(exc.message) else f"{status} {exc.message}"
+    else:  # not Anthropic's JSON error shape (e.g. a proxy's HTML page): keep it short
+        raw = " ".join(str(exc.message).split())[:500]
+        text = raw if str(status) in raw else f"{status} {raw}"
     should_retry = headers.get("x-should-retry")
     if should_retry in ("true", "false"):
         retryable = should_retry == "true"
