@@ -214,20 +214,7 @@ def _completions_signature_present(message: AssistantMessage) -> bool:
     return thinking or tools
 
 
-def _completions_signature_present(message: AssistantMessage) -> bool:
-    # pi-ai stores the name of the delta field reasoning came in (``reasoning_content``...) in
-    # ``thinking_signature``: a field name, not a signature (conformance README).
-    fields = ("reasoning_content", "reasoning", "reasoning_text")
-    thinking = any(
-        isinstance(b, ThinkingContent) and b.thinking_signature not in (None, "", *fields)
-        for b in message.content
-    )
-    tools = any(isinstance(b, ToolCall) and bool(b.thought_signature) for b in message.content)
-    return thinking or tools
-
-
 SIGNATURE_PRESENT: dict[str, Callable[[AssistantMessage], bool]] = {
-    "openai-completions": _completions_signature_present,
     "openai-completions": _completions_signature_present,
     "google-generative-ai": _google_signature_present,
     "google-vertex": _google_signature_present,
@@ -534,21 +521,8 @@ def _openai_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
     )
 
 
-def _openai_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
-    from openai import AsyncOpenAI
-
-    return AsyncOpenAI(
-        api_key="test-key",
-        base_url=base_url,
-        max_retries=0,
-        http_client=httpx2.AsyncClient(transport=transport),
-    )
-
-
 CLIENT_FACTORIES: dict[str, Callable[[httpx2.AsyncBaseTransport, str], Any]] = {
     "anthropic-messages": _anthropic_client,
-    "openai-completions": _openai_client,
-    "openai-responses": _openai_client,
     "openai-completions": _openai_client,
     "openai-responses": _openai_client,
     "google-generative-ai": _google_client(vertex=False),
