@@ -606,3 +606,10 @@ def test_recognizer():
         provider.recognize("POST", "https://api.openai.com/v1/chat/completions", {"model": "x"})
         is None
     )
+
+
+async def test_items_left_open_are_finished_from_the_completed_response():
+    body = sse(added(0, MESSAGE), text_delta(0, "Hel"), completed(output=[message_done("Hello")]))
+    _, message, _ = await run(model(), body)
+    assert message.text == "Hello" and message.stop_reason == "stop"
+    assert json.loads(message.content[0].text_signature or "") == {"v": 1, "id": "msg_1"}  # type: ignore[union-attr]

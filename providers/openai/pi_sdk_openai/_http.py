@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pi_sdk import (
     AssistantMessage,
     AssistantMessageEvent,
+    ConfigurationError,
     Model,
     ProviderError,
     StartEvent,
@@ -72,13 +73,14 @@ def get_client(model: Model, options: StreamOptions) -> AsyncOpenAI:
     LM Studio, llama.cpp, vLLM) needs no key and gets a placeholder.
 
     Raises:
-        ProviderError: no key could be found, or ``options.client`` is not an async client.
+        ConfigurationError: no key could be found, or ``options.client`` is not an async
+            client (reported as the call's ``error`` event, before any request).
     """
     from openai import AsyncOpenAI
 
     if options.client is not None:
         if not isinstance(options.client, AsyncOpenAI):
-            raise ProviderError(
+            raise ConfigurationError(
                 "StreamOptions.client must be an openai.AsyncOpenAI (or AsyncAzureOpenAI),"
                 f" got {type(options.client).__name__}"
             )
@@ -88,7 +90,7 @@ def get_client(model: Model, options: StreamOptions) -> AsyncOpenAI:
         if not is_local_base_url(model.base_url):
             env = ENV_API_KEYS.get(model.provider)
             where = f"set {env} or pass" if env else "pass"
-            raise ProviderError(
+            raise ConfigurationError(
                 f"No API key for provider {model.provider!r}: {where} StreamOptions(api_key=...)"
             )
         key = _LOCAL_PLACEHOLDER_KEY

@@ -565,6 +565,13 @@ class ResponsesDecoder:
         self._terminal = True
         if self.status in ("failed", "cancelled"):
             self._failed(data, events)
+        # Items the stream opened but never finished: the response's own copy finishes them.
+        for index, vendor in enumerate(as_list(response.get("output"))):
+            slot = self._items.get(index)
+            item = as_dict(vendor)
+            if slot is not None and not slot.done and slot.block is not None:
+                if item.get("type") == slot.kind:
+                    self._close(slot, item, events)
 
     def _failed(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
         response = as_dict(data.get("response"))
