@@ -318,6 +318,11 @@ class Agent:
         Listeners run in registration order, each awaited before the next, after the state
         was updated for the event; the loop waits for them (back-pressure). A listener that
         raises is logged and skipped for that event. Nothing is emitted on subscribe.
+
+        A listener must not await ``prompt()``, ``continue_()`` or ``wait_for_idle()`` of its
+        own agent (the run is waiting for the listener): queue with ``steer()`` /
+        ``follow_up()``, or start a task (``asyncio.create_task(agent.prompt(...))`` from an
+        ``agent_end`` listener starts once the run is over).
         """
         entry = (listener, _takes_signal(listener))
         self._listeners.append(entry)

@@ -489,3 +489,17 @@ def test_the_documented_example_runs_and_prints_the_event_stream(capsys):
     assert "tool_execution_start get_weather {'city': 'Paris'}" in out
     assert "tool_execution_end get_weather -> Paris: 21°C, sunny" in out
     assert "It is 21°C and sunny in Paris." in out
+
+
+async def test_a_task_started_from_an_agent_end_listener_runs_after_the_run():
+    agent, provider = agent_for("first", "second")
+    tasks: list[asyncio.Task] = []
+
+    def chain(event, signal):
+        if event.type == "agent_end" and len(provider.calls) == 1:
+            tasks.append(asyncio.create_task(agent.prompt("next")))
+
+    agent.subscribe(chain)
+    await agent.prompt("start")
+    await tasks[0]
+    assert [text_of(m) for m in agent.state.messages] == ["start", "first", "next", "second"]
