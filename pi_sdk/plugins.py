@@ -181,11 +181,12 @@ class PluginManager(pluggy.PluginManager):
             unregister_message_types(_message_source(name))
         return super().unregister(plugin, name)
 
-    def bind_message_types(self) -> None:
-        """Feed every plugin's ``register_message_types`` into :mod:`pi_sdk.messages`.
+    def activate(self) -> None:
+        """Connect this manager to the registries (it became the active manager).
 
-        Plugins registered later are fed as they register. Called when the manager becomes
-        active; :meth:`unbind_message_types` undoes it.
+        Every plugin's ``register_message_types`` feeds :mod:`pi_sdk.messages` now, and from
+        here on a plugin registered later takes effect at once (:meth:`register`). Idempotent;
+        :func:`set_plugin_manager` / :func:`restore_plugin_manager` call it.
         """
         if self._active:
             return
@@ -194,8 +195,8 @@ class PluginManager(pluggy.PluginManager):
             if plugin is not None:
                 self._feed_message_types(name)
 
-    def unbind_message_types(self) -> None:
-        """Forget the message types this manager's plugins registered (manager deactivated)."""
+    def deactivate(self) -> None:
+        """Disconnect from the registries: forget the message types its plugins registered."""
         if not self._active:
             return
         self._active = False
@@ -290,6 +291,7 @@ def _message_source(plugin_name: str) -> str:
 
 def _message_registrar(plugin_name: str) -> Callable[..., None]:
     """The ``register`` callback handed to one plugin's ``register_message_types``."""
+    from .errors import ConfigurationError
     from .messages import get_message_types, register_message_type
 
     def register(
@@ -298,14 +300,14 @@ def _message_registrar(plugin_name: str) -> Callable[..., None]:
         *,
         replace: bool = False,
     ) -> None:
-        known = get_message_types()
-        same = any(t is message_type for t in known.values())
-        register_message_type(
-            message_type,
-            convert_to_llm,
-            replace=replace or same,
-            source_id=_message_source(plugin_name),
-        )
+        source = _message_source(plugin_name)
+        try:
+            register_message_type(message_type, convert_to_llm, replace=replace, source_id=source)
+        except ConfigurationError:
+            if not any(t is message_type for t in get_message_types().values()):
+                raise  # another type holds the role
+            # The same type again (e.g. the manager became active again): refresh it.
+            register_message_type(message_type, convert_to_llm, replace=True, source_id=source)
 
     return register
 
@@ -356,7 +358,7 @@ def get_plugin_manager() -> PluginManager:
         with _pm_lock:
             if _pm is None:
                 _pm = PluginManager()
-                _pm.bind_message_types()
+                _pm.activate()
             pm = _pm
     if not pm.entry_points_loaded:
         pm.load_entry_points()
@@ -414,10 +416,10 @@ def restore_plugin_manager(pm: PluginManager | None) -> PluginManager | None:
     with _pm_lock:
         previous, _pm = _pm, pm
         if previous is not None:
-            previous.unbind_message_types()
+            previous.deactivate()
         registry.reset()
         if pm is not None:
-            pm.bind_message_types()
+            pm.activate()
     return previous
 
 
