@@ -1,0 +1,528 @@
+r"""Incremental parsing of streamed tool-call arguments into a live ``dict`` (pi-spec §6.1, §2.2.6).
+
+This module has one job: turn the raw JSON fragments of a streamed tool call (the ``delta`` of
+each ``toolcall_delta`` event) into a ``dict[str, Any]`` that a consumer can show at any moment,
+in total time linear in the size of the stream. pi-mono re-parses the whole accumulated buffer
+with the ``partial-json`` package on every delta, which is quadratic over a stream;
+`IncrementalJsonParser` looks only at the new characters of each fragment, each a bounded
+number of times, and keeps its state between fragments.
+
+The live value follows ``partial-json``'s "allow all" mode, as used by pi-mono:
+
+- an unterminated string shows its text so far: ``{"a": "hel`` gives ``{"a": "hel"}``;
+- a key that is not complete, or whose value has not started, is absent: ``{"a": 1, "b`` and
+  ``{"a": 1, "b":`` both give ``{"a": 1}``;
+- objects and arrays appear as soon as they are opened: ``{"a": [{`` gives ``{"a": [{}]}``;
+- numbers and ``true``/``false``/``null`` (and ``NaN``/``Infinity``/``-Infinity``, which
+  `json.loads` accepts) appear once complete, i.e. once a delimiter follows them. At the end of
+  the stream a trailing number counts, with a dangling ``.``, ``e`` or ``e+`` dropped.
+
+Deliberate differences from ``partial-json``:
+
+- partial numbers and literals are not shown (``{"n": 12`` does not show ``1`` then ``12``);
+- an escape sequence still arriving (``\u00``) is held back, and so is a high-surrogate escape
+  (``\ud83d``) until the next character shows whether a low surrogate completes the pair, so the
+  live value never shows half an escape or half of a surrogate pair;
+- raw control characters inside strings are kept in the live value; strict JSON rejects them,
+  so `IncrementalJsonParser.finish` then returns ``None`` and leaves the decision to the caller.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Final, cast
+
+__all__ = ["IncrementalJsonParser", "parse_partial_json"]
+
+_WHITESPACE: Final = " \t\n\r"
+_WHITESPACE_RUN: Final = re.compile(r"[ \t\n\r]*")
+# String content made of ordinary characters and complete, valid escapes; stops at the closing
+# quote, at an invalid escape, or at an escape cut by the end of the fragment.
+_STRING_BODY: Final = re.compile(r'[^"\\]*(?:(?:\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})[^"\\]*)*')
+_ESCAPE: Final = re.compile(r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})')
+_ESCAPE_PREFIX: Final = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?")
+_SCALAR_BODY: Final = re.compile(r"[0-9A-Za-z.+\-]*")
+_SCALAR_START: Final = frozenset("-0123456789tfnNI")
+_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_NUMBER_DANGLING: Final = re.compile(r"\.|[eE][+-]?")
+_LITERALS: Final[dict[str, Any]] = {
+    "true": True,
+    "false": False,
+    "null": None,
+    "NaN": float("nan"),
+    "Infinity": float("inf"),
+    "-Infinity": float("-inf"),
+}
+_LENIENT_DECODER: Final = json.JSONDecoder(strict=False)
+
+#: An in-progress string value is refreshed once its unshown part reaches
+#: ``max(_REFRESH_MIN, shown // _REFRESH_DIVISOR)`` raw characters (always while it is shorter
+#: than ``_REFRESH_MIN``).
+_REFRESH_MIN: Final = 256
+_REFRESH_DIVISOR: Final = 8
+
+# Scanner states.
+_VALUE: Final = 0  # a value must come (document start, after ":" or after "," in an array)
+_VALUE_OR_CLOSE: Final = 1  # just after "["
+_KEY_OR_CLOSE: Final = 2  # just after "{"
+_KEY: Final = 3  # after "," in an object
+_COLON: Final = 4
+_AFTER_VALUE: Final = 5  # "," or the closing bracket of the innermost container
+_STRING: Final = 6
+_SCALAR: Final = 7  # inside a number or literal
+_DONE: Final = 8  # the root object is closed; only whitespace may follow
+_IGNORED: Final = 9  # the root is not an object: nothing more to build
+_FAILED: Final = 10  # syntax error: nothing more to build
+
+
+class IncrementalJsonParser:
+    r"""Parse a JSON object fed in arbitrary fragments, exposing the partial result as it grows.
+
+    ```python
+    parser = IncrementalJsonParser()
+    for delta in ('{"path": "a.py", "cont', 'ent": "print(1)', '"}'):
+        parser.feed(delta)
+        show(parser.value)  # {"path": "a.py"}, then {"path": "a.py", "content": "print(1)"}
+    arguments = parser.finish()  # the json.loads result, or None if the text is not a JSON object
+    ```
+
+    Cost: `feed` never looks back at earlier fragments. Runs of ordinary characters inside
+    strings and runs of whitespace are skipped at C speed (`str.find` and compiled regular
+    expressions); structural characters are handled one by one.
+
+    Keeping a huge string value current would mean building a new, longer ``str`` on every
+    fragment, which is quadratic. So at the end of each `feed` an in-progress string value is
+    refreshed in `value` only if the text shown so far is shorter than 256 characters, or if
+    the raw text received but not yet shown is at least ``max(256, m // 8)`` characters, ``m``
+    being the length shown. A refresh copies the ``m`` characters already shown: under the
+    second rule that is at most about 8 copies per newly shown character, under the first at
+    most 256 per call, so a stream costs O(total length + 256 x number of feed calls), which is
+    linear.
+
+    How far behind a streamed string value can be: after any `feed`, the raw (still escaped)
+    text of the string that has been received but is not yet in `value` is
+
+    - while fewer than 256 characters are shown: only an escape sequence still in progress,
+      at most 11 raw characters (a high-surrogate escape ``\ud83d`` waiting for its low half,
+      plus up to 5 characters of an incomplete escape such as ``\ude0``);
+    - from 256 shown characters ``m`` on: fewer than ``max(256, m // 8) + 5`` raw characters,
+      i.e. the value shows at least about 8/9 of what has arrived.
+
+    A string is exact as soon as its closing quote has been fed, and an unterminated one is
+    brought up to date by `finish`.
+    """
+
+    def __init__(self) -> None:
+        """Start with an empty buffer and an empty `value`."""
+        self._root: dict[str, Any] = {}
+        self._error: str | None = None
+        self._parts: list[str] = []
+        self._joined: str | None = ""
+        self._fed = 0
+        self._finished = False
+        self._result: dict[str, Any] | None = None
+        # Parser state.
+        self._state = _VALUE
+        self._stack: list[dict[str, Any] | list[Any]] = []
+        self._key = ""
+        self._string_is_key = False
+        self._string_shown = ""
+        self._string_raw: list[str] = []
+        self._string_raw_len = 0
+        self._escape = ""
+        self._scalar: list[str] = []
+        # Characters examined or copied: instrumentation for the linear-cost tests.
+        self._scanned = 0
+
+    @property
+    def value(self) -> dict[str, Any]:
+        """The partial object built so far, always a ``dict``.
+
+        It is the same ``dict`` object for the parser's whole life, mutated in place (nested
+        containers too) as fragments arrive; it stays ``{}`` when the text is not a JSON object.
+        Deep-copy it to keep a snapshot.
+        """
+        return self._root
+
+    @property
+    def raw(self) -> str:
+        """The exact concatenation of every fragment fed so far.
+
+        Joined on first access after new fragments and cached; reading it after every fragment
+        would make the stream quadratic.
+        """
+        if self._joined is None:
+            self._joined = "".join(self._parts)
+            self._parts = [self._joined]
+        return self._joined
+
+    @property
+    def error(self) -> str | None:
+        """A short description of the syntax error that stopped the parser, else ``None``.
+
+        Once set, `feed` only records fragments in `raw`; `value` keeps what it had.
+        """
+        return self._error
+
+    def feed(self, fragment: str) -> None:
+        """Consume the next fragment of the JSON text.
+
+        Never raises on bad input: a syntax error sets `error` and freezes `value`.
+
+        Args:
+            fragment: The next piece of the raw JSON text, cut anywhere (inside a string, an
+                escape sequence or a number included). An empty fragment is ignored.
+
+        Raises:
+            RuntimeError: If called after `finish`.
+        """
+        if self._finished:
+            raise RuntimeError("IncrementalJsonParser.feed() called after finish()")
+        if not fragment:
+            return
+        self._parts.append(fragment)
+        self._joined = None
+        offset = self._fed
+        self._fed += len(fragment)
+        if self._state >= _IGNORED:
+            return
+        self._scan(fragment, offset)
+        if self._state == _STRING and self._string_raw_len and not self._string_is_key:
+            shown = len(self._string_shown)
+            unshown = self._string_raw_len
+            # Refresh iff shown < 256 or unshown >= max(256, shown // 8): see the class notes.
+            if shown < _REFRESH_MIN or (
+                unshown >= _REFRESH_MIN and unshown >= shown // _REFRESH_DIVISOR
+            ):
+                self._refresh_string()
+
+    def finish(self) -> dict[str, Any] | None:
+        """End the stream and return the complete arguments, or ``None`` if they are not valid.
+
+        The whole raw text is parsed once with `json.loads`. A JSON object is returned and
+        becomes `value` (the same ``dict``, updated in place); an empty or whitespace-only text
+        and JSON ``null`` give ``{}``. Anything else (invalid or incomplete JSON, or a JSON value
+        that is not an object) gives ``None``, and `value` keeps the best partial object,
+        brought up to date: an unterminated string shows all its text and a trailing number
+        counts. Calling it again returns the same result.
+
+        Returns:
+            The parsed object, or ``None`` when the text is not a JSON object.
+        """
+        if self._finished:
+            return self._result
+        self._finished = True
+        self._settle()
+        text = self.raw
+        if not text.strip():
+            self._result = self._root
+            return self._result
+        try:
+            parsed: Any = json.loads(text)
+        except RecursionError:
+            # Deeper nesting than the C decoder allows; our parser has no recursion limit.
+            if self._state == _DONE:
+                self._result = self._root
+            return self._result
+        except ValueError:
+            return None
+        if parsed is None:
+            self._result = self._root
+        elif isinstance(parsed, dict):
+            self._root.clear()
+            self._root.update(cast("dict[str, Any]", parsed))
+            self._result = self._root
+        return self._result
+
+    def _settle(self) -> None:
+        """Bring `value` up to date at the end of the stream, whatever the text was."""
+        state = self._state
+        if state == _STRING:
+            self._escape = ""
+            if not self._string_is_key:
+                self._refresh_string()
+        elif state == _SCALAR and self._stack:
+            token = "".join(self._scalar)
+            ok, number = _scalar_value(token)
+            if not ok:
+                match = _NUMBER.match(token)
+                if match is None or not _is_dangling(token[match.end() :]):
+                    return
+                ok, number = _scalar_value(match.group())
+            if ok:
+                self._add_value(number)
+
+    def _fail(self, state: int, message: str) -> None:
+        """Stop on a syntax error, showing what was valid of a string in progress."""
+        self._error = message
+        if state == _STRING and not self._string_is_key:
+            self._refresh_string()
+        self._state = _FAILED
+
+    def _add_value(self, item: Any) -> None:
+        """Put a value into the innermost container, under the current key for an object."""
+        top = self._stack[-1]
+        if isinstance(top, dict):
+            top[self._key] = item
+        else:
+            top.append(item)
+
+    def _scan(self, text: str, offset: int) -> None:
+        """Advance the state machine over one fragment; ``offset`` is where it starts."""
+        end = len(text)
+        pos = 0
+        state = self._state
+        stack = self._stack
+        while pos < end:
+            if state == _STRING:
+                if self._escape:
+                    resumed = self._resume_escape(text, pos)
+                    if resumed < 0:
+                        self._fail(state, f"invalid escape sequence at offset {offset + pos}")
+                        return
+                    pos = resumed
+                    if self._escape:
+                        break
+                match = _STRING_BODY.match(text, pos)  # always matches, maybe empty
+                stop = match.end() if match else pos
+                if stop > pos:
+                    self._string_raw.append(text[pos:stop])
+                    self._string_raw_len += stop - pos
+                if stop == end:
+                    pos = end
+                    break
+                if text[stop] == '"':
+                    pos = stop + 1
+                    state = self._close_string()
+                    continue
+                tail = text[stop:]
+                if len(tail) < 6 and _ESCAPE_PREFIX.fullmatch(tail):
+                    self._escape = tail
+                    pos = end
+                    break
+                self._scanned += stop
+                self._fail(state, f"invalid escape sequence at offset {offset + stop}")
+                return
+            if state == _SCALAR:
+                match = _SCALAR_BODY.match(text, pos)
+                stop = match.end() if match else pos
+                if stop == end:
+                    self._scalar.append(text[pos:])
+                    pos = end
+                    break
+                if self._scalar:  # begun in an earlier fragment
+                    self._scalar.append(text[pos:stop])
+                    token = "".join(self._scalar)
+                    self._scalar = []
+                else:
+                    token = text[pos:stop]
+                pos = stop
+                ok, item = _scalar_value(token)
+                if not ok:
+                    self._scanned += pos
+                    self._fail(state, f"invalid literal {token[:20]!r} at offset {offset + pos}")
+                    return
+                self._add_value(item)
+                state = _AFTER_VALUE
+                continue
+            char = text[pos]
+            if char in _WHITESPACE:
+                pos += 1
+                if pos < end and text[pos] in _WHITESPACE:
+                    match = _WHITESPACE_RUN.match(text, pos)
+                    pos = match.end() if match else pos
+                continue
+            if state == _AFTER_VALUE:
+                top = stack[-1]
+                is_object = isinstance(top, dict)
+                if char == ",":
+                    state = _KEY if is_object else _VALUE
+                elif char == ("}" if is_object else "]"):
+                    stack.pop()
+                    state = _AFTER_VALUE if stack else _DONE
+                else:
+                    break
+            elif state == _VALUE or state == _VALUE_OR_CLOSE:
+                if not stack:  # the document's root value
+                    if char == "{":
+                        stack.append(self._root)
+                        state = _KEY_OR_CLOSE
+                    elif char in _SCALAR_START or char == "[" or char == '"':
+                        self._state = _IGNORED
+                        return
+                    else:
+                        break
+                elif char == '"':
+                    quote = text.find('"', pos + 1)
+                    if quote > 0 and text.find("\\", pos + 1, quote) < 0:
+                        # Fast path: the whole string is in this fragment, without escapes.
+                        self._add_value(text[pos + 1 : quote])
+                        pos = quote + 1
+                        state = _AFTER_VALUE
+                        continue
+                    self._add_value("")
+                    self._open_string(is_key=False)
+                    state = _STRING
+                elif char == "{":
+                    child: dict[str, Any] = {}
+                    self._add_value(child)
+                    stack.append(child)
+                    state = _KEY_OR_CLOSE
+                elif char == "[":
+                    items: list[Any] = []
+                    self._add_value(items)
+                    stack.append(items)
+                    state = _VALUE_OR_CLOSE
+                elif char in _SCALAR_START:
+                    state = _SCALAR
+                    continue  # the scalar scan reads this character
+                elif char == "]" and state == _VALUE_OR_CLOSE:
+                    stack.pop()
+                    state = _AFTER_VALUE
+                else:
+                    break
+            elif state == _KEY or state == _KEY_OR_CLOSE:
+                if char == '"':
+                    quote = text.find('"', pos + 1)
+                    if quote > 0 and text.find("\\", pos + 1, quote) < 0:
+                        self._key = text[pos + 1 : quote]  # fast path, as for values
+                        pos = quote + 1
+                        state = _COLON
+                        continue
+                    self._open_string(is_key=True)
+                    state = _STRING
+                elif char == "}" and state == _KEY_OR_CLOSE:
+                    stack.pop()
+                    state = _AFTER_VALUE if stack else _DONE
+                else:
+                    break
+            elif state == _COLON:
+                if char != ":":
+                    break
+                state = _VALUE
+            else:  # _DONE
+                break
+            pos += 1
+        self._scanned += pos
+        if pos < end:
+            self._fail(state, f"unexpected {text[pos]!r} at offset {offset + pos}")
+        else:
+            self._state = state
+
+    def _open_string(self, *, is_key: bool) -> None:
+        self._string_is_key = is_key
+        self._string_shown = ""
+        self._string_raw = []
+        self._string_raw_len = 0
+
+    def _close_string(self) -> int:
+        """Finish the current string; return the state that follows it."""
+        text = self._string_shown + self._take_raw(hold_surrogate=False)
+        self._scanned += len(text)
+        self._string_shown = ""
+        if self._string_is_key:
+            self._key = text
+            return _COLON
+        top = self._stack[-1]
+        if isinstance(top, dict):
+            top[self._key] = text
+        else:
+            top[-1] = text
+        return _AFTER_VALUE
+
+    def _refresh_string(self) -> None:
+        """Show the in-progress string value's text received so far (see the class notes)."""
+        text = self._string_shown + self._take_raw(hold_surrogate=True)
+        self._scanned += len(text)
+        self._string_shown = text
+        top = self._stack[-1]
+        if isinstance(top, dict):
+            top[self._key] = text
+        else:
+            top[-1] = text
+
+    def _take_raw(self, *, hold_surrogate: bool) -> str:
+        """Decode and drop the unshown raw text of the current string.
+
+        With ``hold_surrogate``, a final high-surrogate escape stays raw (its low half may come
+        next) and is left unshown.
+        """
+        pieces = self._string_raw
+        if not pieces:
+            return ""
+        raw = pieces[0] if len(pieces) == 1 else "".join(pieces)
+        self._scanned += len(raw)
+        # The scan has checked every escape, so this cannot fail.
+        decoded: str = _LENIENT_DECODER.raw_decode(f'"{raw}"')[0] if "\\" in raw else raw
+        last = decoded[-1:]
+        if hold_surrogate and "\ud800" <= last <= "\udbff" and raw[-1] != last:
+            self._string_raw = [raw[-6:]]
+            self._string_raw_len = 6
+            return decoded[:-1]
+        self._string_raw = []
+        self._string_raw_len = 0
+        return decoded
+
+    def _resume_escape(self, text: str, pos: int) -> int:
+        """Complete an escape cut by the previous fragment; return the new position or -1."""
+        pending = self._escape
+        window = pending + text[pos : pos + 5]
+        self._scanned += len(window)
+        match = _ESCAPE.match(window)
+        if match is not None:
+            self._string_raw.append(match.group())
+            self._string_raw_len += match.end()
+            self._escape = ""
+            return pos + match.end() - len(pending)
+        if _ESCAPE_PREFIX.fullmatch(window):
+            # Still incomplete: it took the rest of this (short) fragment.
+            self._escape = window
+            return pos + len(window) - len(pending)
+        return -1
+
+
+def _scalar_value(token: str) -> tuple[bool, Any]:
+    """Convert a whole number or literal token as `json.loads` would; ``(False, None)`` if bad."""
+    if token in _LITERALS:
+        return True, _LITERALS[token]
+    if _NUMBER.fullmatch(token) is None:
+        return False, None
+    try:
+        if "." in token or "e" in token or "E" in token:
+            return True, float(token)
+        return True, int(token)
+    except ValueError:  # an integer longer than sys.get_int_max_str_digits()
+        return False, None
+
+
+def _is_dangling(rest: str) -> bool:
+    """Tell whether ``rest`` is an unfinished fraction or exponent (``.``, ``e``, ``e-``)."""
+    return not rest or _NUMBER_DANGLING.fullmatch(rest) is not None
+
+
+def parse_partial_json(text: str | None) -> dict[str, Any]:
+    """Parse possibly incomplete JSON arguments into a ``dict``; never raises.
+
+    pi-mono's ``parseStreamingJson``: strict `json.loads` first; if that fails, the same best
+    partial object as feeding ``text`` to an `IncrementalJsonParser` and finishing it.
+
+    Args:
+        text: The raw JSON text so far; ``None``, empty or whitespace-only gives ``{}``.
+
+    Returns:
+        The parsed object, the best partial object, or ``{}`` (JSON ``null``, a value that is
+        not an object, or nothing usable).
+    """
+    if not text or text.isspace():
+        return {}
+    try:
+        parsed: Any = json.loads(text)
+    except (ValueError, RecursionError):
+        pass
+    else:
+        return cast("dict[str, Any]", parsed) if isinstance(parsed, dict) else {}
+    parser = IncrementalJsonParser()
+    parser.feed(text)
+    parser.finish()
+    return parser.value
