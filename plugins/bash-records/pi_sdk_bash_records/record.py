@@ -33,7 +33,11 @@ class BashExecution(BaseModel):
     """
 
     model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, serialize_by_alias=True, extra="allow"
+        alias_generator=to_camel,
+        populate_by_name=True,
+        serialize_by_alias=True,
+        extra="allow",
+        defer_build=True,  # the schema is built on first use, not when the plugin loads
     )
 
     role: Literal["bashExecution"] = BASH_EXECUTION_ROLE
