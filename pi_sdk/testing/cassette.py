@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+import yaml
+
 from .network import block_network
 from .scrub import (
     SCRUBBED_QUERY_PARAMETERS,
@@ -44,13 +46,46 @@ from .scrub import (
     strip_query_parameters,
 )
 
-__all__ = ["CassetteSession", "json_body_difference", "open_cassette"]
+__all__ = ["CassetteSession", "ReadableYaml", "json_body_difference", "open_cassette"]
 
 # vcrpy ships no type information: reach it through ``Any``.
 _vcr: Any = importlib.import_module("vcr")
 _vcr_cassette: Any = importlib.import_module("vcr.cassette")
 _vcr_persisters: Any = importlib.import_module("vcr.persisters.filesystem")
 _vcr_serialize: Any = importlib.import_module("vcr.serialize")
+_vcr_yaml: Any = importlib.import_module("vcr.serializers.yamlserializer")
+
+
+class _ReadableYamlDumper(yaml.SafeDumper):
+    """YAML with multi-line strings (SSE bodies) as literal blocks, so cassettes diff well."""
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    if "\n" in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")  # pyright: ignore[reportUnknownMemberType]
+    return dumper.represent_str(value)
+
+
+_ReadableYamlDumper.add_representer(str, _represent_str)
+
+
+class ReadableYaml:
+    """vcrpy serializer: vcrpy's YAML format and (safe) loader; block-style multi-line strings.
+
+    PyYAML falls back to a quoted scalar when a string cannot be a literal block (e.g. trailing
+    spaces), so every body still loads back byte for byte.
+    """
+
+    @staticmethod
+    def deserialize(cassette_string: str) -> Any:
+        """Load a cassette (any vcrpy YAML cassette)."""
+        return _vcr_yaml.deserialize(cassette_string)
+
+    @staticmethod
+    def serialize(cassette_dict: Any) -> str:
+        """Dump a cassette."""
+        return yaml.dump(cassette_dict, Dumper=_ReadableYamlDumper, allow_unicode=True)
+
 
 _MATCH_ON = ("method", "scheme", "host", "port", "path", "query")
 
@@ -255,6 +290,7 @@ def open_cassette(
     session = CassetteSession(path=path, recording=recording)
     request_hook, response_hook, save_hook = _make_hooks(session)
     recorder: Any = _vcr.VCR(decode_compressed_response=True)
+    recorder.register_serializer("pi_yaml", ReadableYaml)
     match_on = tuple(vcr_options.pop("match_on", _MATCH_ON))
     if match_body:
         recorder.register_matcher("pi_json_body", _json_body_matcher)
@@ -268,6 +304,7 @@ def open_cassette(
 
     config: dict[str, Any] = recorder.get_merged_config(
         path=str(path),
+        serializer=vcr_options.pop("serializer", "pi_yaml"),
         record_mode="all" if recording else "none",
         match_on=match_on,
         persister=_Persister(session),

@@ -1,0 +1,136 @@
+"""One conversation that migrates across four wire APIs, shared by its test and its generator.
+
+``tests/test_migration.py`` replays it from
+``tests/cassettes/test_migration/migration_session.yaml``, which
+``scripts/make_migration_cassette.py`` wrote by running this same scenario against scripted
+vendor responses. The turns:
+
+1. Anthropic Messages (``claude-sonnet-4-5``, thinking on): "weather in Paris?" → thinking
+   (signed) + text + ``tool_use`` → tool result → answer.             (requests 0, 1)
+2. ``agent.model`` = OpenAI Responses (``gpt-5``): "And in Rome?" → encrypted reasoning item +
+   ``function_call`` (``call_…|fc_…``) → tool result → answer.          (requests 2, 3)
+3. ``agent.model`` = Gemini (``gemini-2.5-flash``): "Berlin and Vienna?" → a thought + two
+   id-less ``functionCall``\\ s to the same function (thought signature on the first) → two
+   results → answer.                                                  (requests 4, 5)
+4. The transcript is saved to a session file, loaded back, and a **new** Agent continues on an
+   OpenAI-compatible chat server that requires reasoning passed back (DeepSeek,
+   ``compat.requiresReasoningContent``): ``reasoning_content`` + ``tool_calls`` → tool result →
+   answer.                                                            (requests 6, 7)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pi_sdk
+from pi_sdk import Agent, Model, get_model
+from pi_sdk.messages import AgentMessage
+from pi_sdk.session import Session, load_session, save_session
+
+CASSETTE_NAME = "test_migration/migration_session"
+CASSETTE = Path(__file__).parent / "cassettes" / f"{CASSETTE_NAME}.yaml"
+
+SYSTEM_PROMPT = "You are a concise travel assistant. Use get_weather for current conditions."
+PROMPTS = (
+    "What's the weather in Paris right now?",
+    "And in Rome?",
+    "How about Berlin and Vienna?",
+    "Which of these is warmest? Check Lisbon too.",
+)
+WEATHER = {
+    "Paris": "18 °C, sunny",
+    "Rome": "24 °C, clear",
+    "Berlin": "12 °C, light rain",
+    "Vienna": "15 °C, cloudy",
+    "Lisbon": "26 °C, sunny",
+}
+
+DEEPSEEK = Model(
+    id="deepseek-reasoner",
+    name="DeepSeek Reasoner",
+    api="openai-completions",
+    provider="deepseek",
+    base_url="https://api.deepseek.com",
+    reasoning=True,
+    input=["text"],
+    context_window=128_000,
+    max_tokens=32_000,
+    compat={"requiresReasoningContent": True},
+)
+
+
+@pi_sdk.tool
+async def get_weather(city: str) -> str:
+    """Return the current weather of a city.
+
+    Args:
+        city: The city name, e.g. "Paris".
+    """
+    return f"{city}: {WEATHER[city]}"
+
+
+def models() -> tuple[Model, Model, Model, Model]:
+    """Anthropic, OpenAI Responses, Gemini and the chat-server model, in migration order."""
+    return (
+        get_model("anthropic", "claude-sonnet-4-5"),
+        get_model("openai", "gpt-5"),
+        get_model("google", "gemini-2.5-flash"),
+        DEEPSEEK,
+    )
+
+
+def as_json(messages: Any) -> list[Any]:
+    """Messages as their exact wire JSON (opaque fields included)."""
+    return [json.loads(json.dumps(m.model_dump(mode="json"))) for m in messages]
+
+
+@dataclass
+class MigrationRun:
+    """What the scenario produced."""
+
+    agent: Agent
+    """The agent that continued on the chat server (its transcript is the whole session)."""
+    transcripts: list[list[Any]]
+    """The transcript's JSON after each provider's turn (Anthropic, Responses, Gemini, chat)."""
+    saved: list[AgentMessage]
+    """The transcript that was written to the session file (after the Gemini turn)."""
+    loaded: Session
+    """The session file, loaded back."""
+    session_path: Path
+
+
+async def run_migration(folder: Path) -> MigrationRun:
+    """Run the four-provider conversation; the session file is written in ``folder``."""
+    anthropic, responses, gemini, chat = models()
+    agent = Agent(
+        model=anthropic,
+        system_prompt=SYSTEM_PROMPT,
+        thinking_level="medium",
+        tools=[get_weather],
+        tool_execution="sequential",
+    )
+    transcripts: list[list[Any]] = []
+    for model, prompt in zip((anthropic, responses, gemini), PROMPTS, strict=False):
+        agent.model = model
+        await agent.prompt(prompt)
+        transcripts.append(as_json(agent.messages))
+
+    session_path = folder / "migration.jsonl"
+    saved = list(agent.messages)
+    save_session(session_path, saved, metadata={"model": {"provider": "google", "id": gemini.id}})
+    loaded = load_session(session_path)
+
+    resumed = Agent(
+        model=chat,
+        system_prompt=SYSTEM_PROMPT,
+        thinking_level="medium",
+        tools=[get_weather],
+        tool_execution="sequential",
+        messages=loaded.messages,
+    )
+    await resumed.prompt(PROMPTS[3])
+    transcripts.append(as_json(resumed.messages))
+    return MigrationRun(resumed, transcripts, saved, loaded, session_path)
