@@ -1,4 +1,4 @@
-"""Developer sessions: tests, lint, typecheck, docs, record. Thin wrappers over the same commands."""
+"""Developer sessions: tests, lint, typecheck, docs, record (thin wrappers over the commands)."""
 
 import nox
 
