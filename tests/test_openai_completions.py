@@ -958,3 +958,25 @@ def test_custom_server_example_runs_offline():
         timeout=60,
     )
     assert out.stdout.splitlines() == ["Hello there, friend!", "stop_reason=stop tokens=16"]
+
+
+async def test_partial_text_is_exact_at_every_event_and_the_block_still_serializes():
+    pieces = ["a", "bé", "c" * 300, "\n", "d"]
+    body = sse(*[chunk({"content": p}) for p in pieces], chunk({}, "stop"))
+    transport = ChunkedTransport([Reply(200, body, SSE)], chunk_size=1)
+    client = client_on(transport)
+    so_far = ""
+    try:
+        options = StreamOptions(client=client, max_retries=0)
+        stream = pi_sdk.stream(model(), Context(messages=[UserMessage(content="hi")]), options)
+        async for event in stream:
+            if event.type == "text_delta":
+                so_far += event.delta
+                assert event.partial.content[event.content_index].text == so_far
+        message = await stream.result()
+    finally:
+        await client.close()
+    assert so_far == message.text == "".join(pieces)
+    block = message.content[0]
+    assert TextContent.model_validate(block.model_dump()) == block
+    assert block.model_dump(by_alias=True) == {"type": "text", "text": "".join(pieces)}

@@ -49,7 +49,7 @@ from pi_sdk import (
     transform_messages,
 )
 
-from ._common import as_dict, as_list, data_url, tool_result_text
+from ._common import append_text, as_dict, as_list, data_url, tool_result_text
 
 __all__ = [
     "ResponsesDecoder",
@@ -241,15 +241,14 @@ def convert_responses_tools(tools: list[Tool], *, strict: bool = False) -> list[
 class _Item:
     """One output item of the response and the block it became (``block`` None: ignored)."""
 
-    __slots__ = ("block", "content_index", "done", "kind", "parser", "raw", "refusal", "summary")
+    __slots__ = ("block", "content_index", "done", "kind", "parser", "refusal", "summary_parts")
 
     def __init__(self, kind: str, block: Any, content_index: int) -> None:
         self.kind = kind
         self.block = block
         self.content_index = content_index
         self.parser: Any = None
-        self.summary: list[str] = []
-        self.raw = ""
+        self.summary_parts = 0
         self.refusal = ""
         self.done = False
 
@@ -367,7 +366,7 @@ class ResponsesDecoder:
         slot = self._find(data)
         piece = data.get("delta")
         if slot is not None and slot.kind == "message" and isinstance(piece, str) and piece:
-            slot.block.text += piece
+            append_text(slot.block, piece)
             events.append(
                 TextDeltaEvent(content_index=slot.content_index, delta=piece, partial=self.output)
             )
@@ -379,7 +378,7 @@ class ResponsesDecoder:
             slot.refusal += piece
 
     def _thinking_delta(self, slot: _Item, piece: str, events: list[AssistantMessageEvent]) -> None:
-        slot.block.thinking += piece
+        append_text(slot.block, piece)
         events.append(
             ThinkingDeltaEvent(content_index=slot.content_index, delta=piece, partial=self.output)
         )
@@ -388,18 +387,16 @@ class ResponsesDecoder:
         slot = self._find(data)
         if slot is None or slot.kind != "reasoning":
             return
-        if slot.summary:
+        if slot.summary_parts:
             self._thinking_delta(slot, "\n\n", events)
-        slot.summary.append("")
+        slot.summary_parts += 1
 
     def _summary_delta(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
         slot = self._find(data)
         piece = data.get("delta")
         if slot is None or slot.kind != "reasoning" or not isinstance(piece, str) or not piece:
             return
-        if not slot.summary:
-            slot.summary.append("")
-        slot.summary[-1] += piece
+        slot.summary_parts = slot.summary_parts or 1
         self._thinking_delta(slot, piece, events)
 
     def _reasoning_text_delta(
@@ -409,8 +406,7 @@ class ResponsesDecoder:
         piece = data.get("delta")
         if slot is None or slot.kind != "reasoning" or not isinstance(piece, str) or not piece:
             return
-        slot.raw += piece
-        if not slot.summary:
+        if not slot.summary_parts:
             self._thinking_delta(slot, piece, events)
 
     def _arguments_delta(self, data: dict[str, Any], events: list[AssistantMessageEvent]) -> None:

@@ -61,6 +61,7 @@ from pi_sdk import (
 )
 
 from ._common import (
+    append_text,
     as_dict,
     as_list,
     check_provider_options,
@@ -585,7 +586,7 @@ class CompletionsDecoder:
                     events.append(
                         ThinkingStartEvent(content_index=self._thinking_index, partial=out)
                     )
-                block.thinking += piece
+                append_text(block, piece)
                 events.append(
                     ThinkingDeltaEvent(content_index=self._thinking_index, delta=piece, partial=out)
                 )
@@ -599,7 +600,7 @@ class CompletionsDecoder:
                 self._text_index = len(self._content)
                 self._content.append(text)
                 events.append(TextStartEvent(content_index=self._text_index, partial=out))
-            text.text += piece
+            append_text(text, piece)
             events.append(TextDeltaEvent(content_index=self._text_index, delta=piece, partial=out))
         refusal = delta.get("refusal")
         if refusal and isinstance(refusal, str):
