@@ -221,11 +221,8 @@ class _TailTracker:
         return not tail or tail.endswith((b"\n\n", b"\r\r", b"\r\n\r\n", b"\n\r\n"))
 
 
-def _loads(data: str) -> Any:
-    try:
-        return json.loads(data)
-    except ValueError:
-        raise ProviderError(f"malformed JSON in the response stream: {data[:200]!r}") from None
+def _malformed(data: str) -> ProviderError:
+    return ProviderError(f"malformed JSON in the response: {data[:200]!r}")
 
 
 async def run_stream(
@@ -256,15 +253,20 @@ async def run_stream(
         yield StartEvent(partial=output)
         state = decoder(output)
         saw_done = False
+        loads = json.loads
         if "application/json" in response.headers.get("content-type", ""):
-            body = b"".join([chunk async for chunk in iter_body(response)])
-            for event in state.feed_body(_loads(body.decode("utf-8", errors="replace"))):
+            raw = b"".join([chunk async for chunk in iter_body(response)])
+            text = raw.decode("utf-8", errors="replace")
+            try:
+                document = loads(text)
+            except ValueError:
+                raise _malformed(text) from None
+            for event in state.feed_body(document):
                 yield event
             saw_done = True
         else:
-            loads = json.loads
-            body = _TailTracker(iter_body(response))
-            async for sse in iter_sse(body):
+            tracked = _TailTracker(iter_body(response))
+            async for sse in iter_sse(tracked):
                 data = sse.data
                 if data == "[DONE]":
                     saw_done = True
@@ -272,11 +274,11 @@ async def run_stream(
                 try:
                     parsed = loads(data)
                 except ValueError:
-                    parsed = _loads(data)
+                    raise _malformed(data) from None
                 for event in state.feed(parsed):
                     yield event
             else:
-                if not body.ended_on_event_boundary():
+                if not tracked.ended_on_event_boundary():
                     raise ProviderError(
                         "the response stream was cut in the middle of an event: the reply is"
                         " incomplete (connection closed early?)"
