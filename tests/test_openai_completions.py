@@ -983,7 +983,7 @@ async def test_partial_text_is_exact_at_every_event_and_the_block_still_serializ
 
 
 async def test_malformed_json_event_is_an_error_that_keeps_the_text():
-    body = sse(chunk({"content": "ok so far"})) + b"data: {not json\n\ndata: [DONE]\n\n"
+    body = sse(chunk({"content": "ok so far"}), done=False) + b"data: {not json\n\ndata: [DONE]\n\n"
     _, message, _ = await run(body)
     assert message.stop_reason == "error" and "malformed JSON" in (message.error_message or "")
     assert message.text == "ok so far"
