@@ -8,11 +8,9 @@ every provider arrives through the same hooks (pi-mono ``api-registry.ts``, ``mo
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, TypeAlias
 
 from .errors import ConfigurationError, ModelNotFoundError, ProviderNotFoundError
@@ -173,6 +171,8 @@ def get_model(provider: str, model_id: str) -> Model:
         return _models[(provider, model_id)]
     except KeyError:
         ids = [m for p, m in _models if p == provider]
+        import difflib
+
         hint = difflib.get_close_matches(model_id, ids, n=3)
         extra = f"; did you mean {', '.join(hint)}?" if hint else ""
         if not ids:
@@ -213,6 +213,8 @@ def calculate_cost(model: Model, usage: Usage) -> None:
 
 def load_models_json(package: str, resource: str = "models.json") -> list[Model]:
     """Read a provider package's generated catalog (``{"models": [...]}`` in pi-mono's shape)."""
+    from importlib import resources  # lazy: keeps `import pi_sdk` cheap
+
     text = resources.files(package).joinpath(resource).read_text(encoding="utf-8")
     data = json.loads(text)
     return [Model.model_validate(m) for m in data["models"]]
