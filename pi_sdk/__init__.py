@@ -21,7 +21,12 @@ from .errors import (
     SessionFileError,
     ToolArgumentsError,
 )
-from .event_stream import AssistantMessageEventStream, ProviderError, new_assistant_message
+from .event_stream import (
+    AssistantMessageEventStream,
+    ProviderError,
+    new_assistant_message,
+    retry_after_ms,
+)
 from .events import (
     AssistantMessageEvent,
     DoneEvent,
@@ -182,6 +187,7 @@ def __getattr__(name: str) -> Any:
         return getattr(importlib.import_module(f".{_AGENT_CORE[name]}", __name__), name)
     raise AttributeError(f"module 'pi_sdk' has no attribute {name!r}")
 
+
 __all__ = [
     "AbortController",
     "AbortSignal",
@@ -293,6 +299,7 @@ __all__ = [
     "register_message_type",
     "register_model",
     "resolve_api_key",
+    "retry_after_ms",
     "sanitize_surrogates",
     "save_session",
     "signature_origin",

@@ -23,7 +23,6 @@ from conformance_check import (
     load_cases,
     run_interaction,
 )
-from pi_sdk_anthropic.messages import _status_error  # pyright: ignore[reportPrivateUsage]
 
 import pi_sdk
 from pi_sdk import (
@@ -364,23 +363,6 @@ async def test_400_is_not_retried():
     replies = [http_error(400, "invalid_request_error", "bad"), ok(text_reply("never"))]
     _, message, transport = await run(replies, max_retries=3, max_retry_delay_ms=1)
     assert message.stop_reason == "error" and len(transport.requests) == 1
-
-
-def test_retry_after_headers_become_milliseconds():
-    def error(headers: dict[str, str]) -> pi_sdk.ProviderError:
-        response = httpx2.Response(
-            429,
-            headers=headers,
-            json={"type": "error", "error": {"type": "rate_limit_error", "message": "m"}},
-            request=httpx2.Request("POST", BASE),
-        )
-        body = response.json()
-        return _status_error(anthropic.RateLimitError("x", response=response, body=body))
-
-    assert error({"retry-after": "2"}).retry_after_ms == 2000
-    assert error({"retry-after-ms": "1500", "retry-after": "9"}).retry_after_ms == 1500
-    assert error({}).retry_after_ms is None
-    assert error({}).retryable and error({}).status == 429
 
 
 async def test_connection_error_is_retryable_and_reported():

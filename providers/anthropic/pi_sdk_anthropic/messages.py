@@ -14,9 +14,7 @@ in ``docs/providers/anthropic.md``. Wire facts: Anthropic's streaming guide
 
 from __future__ import annotations
 
-import email.utils
 import json
-import time
 from collections.abc import AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -65,8 +63,6 @@ if TYPE_CHECKING:
 
 __all__ = ["map_stop_reason", "stream_anthropic_messages"]
 
-_RETRYABLE_STATUS = frozenset({408, 409, 429})
-
 _STOP_REASONS: dict[str, StopReason] = {
     "end_turn": "stop",
     "pause_turn": "stop",
@@ -91,31 +87,11 @@ def map_stop_reason(reason: str) -> StopReason | None:
 # --- HTTP -------------------------------------------------------------------------------------
 
 
-def _retry_after_ms(headers: Mapping[str, str]) -> float | None:
-    """Parse ``retry-after-ms`` / ``retry-after`` (seconds or HTTP date) into milliseconds."""
-    value = headers.get("retry-after-ms")
-    if value is not None:
-        try:
-            return max(0.0, float(value))
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value) * 1000)
-    except ValueError:
-        parsed = email.utils.parsedate_tz(value)
-        if parsed is None:
-            return None
-        return max(0.0, (email.utils.mktime_tz(parsed) - time.time()) * 1000)
-
-
 def _status_error(exc: Any) -> ProviderError:
     """Turn an ``anthropic.APIStatusError`` into a :class:`pi_sdk.ProviderError`.
 
-    The text is ``"<status> <error type>: <vendor message>"``; ``retryable`` follows the
-    server's ``x-should-retry`` header, else 408/409/429/5xx (the SDK's own policy).
+    The text is ``"<status> <error type>: <vendor message>"``; retry classification and
+    ``retry-after`` come from :meth:`pi_sdk.ProviderError.from_http`.
     """
     status: int = exc.status_code
     headers: Mapping[str, str] = exc.response.headers
@@ -130,14 +106,7 @@ def _status_error(exc: Any) -> ProviderError:
     else:  # not Anthropic's JSON error shape (e.g. a proxy's HTML page): keep it short
         raw = " ".join(str(exc.message).split())[:500]
         text = raw if str(status) in raw else f"{status} {raw}"
-    should_retry = headers.get("x-should-retry")
-    if should_retry in ("true", "false"):
-        retryable = should_retry == "true"
-    else:
-        retryable = status in _RETRYABLE_STATUS or status >= 500
-    return ProviderError(
-        text, status=status, retryable=retryable, retry_after_ms=_retry_after_ms(headers)
-    )
+    return ProviderError.from_http(status, text, headers)
 
 
 async def _open_stream(client: Any, payload: dict[str, Any], headers: dict[str, str]) -> Any:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 from pi_sdk import (
@@ -60,7 +60,6 @@ from ._shared import SYNTHETIC_ID_PREFIX
 
 __all__ = ["ResponseNormalizer", "as_dict", "finish_reason_message", "provider_error_from_body"]
 
-_RETRYABLE = frozenset({408, 409, 429})
 _COUNTED = frozenset(
     {"promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "totalTokenCount"}
 )
@@ -102,12 +101,24 @@ def finish_reason_message(reason: str, detail: str | None = None) -> str:
     return text
 
 
-def provider_error_from_body(error: Any, status: int | None = None) -> ProviderError:
+def provider_error_from_body(
+    error: Any,
+    status: int | None = None,
+    headers: Mapping[str, str] | None = None,
+    *,
+    retry_delay_ms: float | None = None,
+) -> ProviderError:
     """Return a :class:`pi_sdk.ProviderError` for a Google error object.
 
-    ``error`` is the ``{"code", "message", "status"}`` object of an error body.
+    Args:
+        error: The ``{"code", "message", "status"}`` object of an error body.
+        status: The HTTP status; default: the body's ``code``.
+        headers: The HTTP response headers (``retry-after``), if any.
+        retry_delay_ms: The body's ``RetryInfo.retryDelay`` in milliseconds, used when the
+            headers name no wait.
 
-    Retryable for 408, 409, 429 and 5xx (HTTP status or the body's ``code``).
+    With a status, retry classification is :meth:`pi_sdk.ProviderError.from_http` (408, 409,
+    429 and 5xx are retryable); without one, the error is not retryable.
     """
     body = as_dict(error) or {}
     code = body.get("code")
@@ -116,8 +127,9 @@ def provider_error_from_body(error: Any, status: int | None = None) -> ProviderE
     message = body.get("message") or (str(error) if error else "unknown error")
     prefix = " ".join(str(x) for x in (status, label) if x)
     text = f"Gemini API error {prefix}: {message}" if prefix else f"Gemini API error: {message}"
-    retryable = status is not None and (status in _RETRYABLE or status >= 500)
-    return ProviderError(text, status=status, retryable=retryable)
+    if status is None:
+        return ProviderError(text)
+    return ProviderError.from_http(status, text, headers, fallback_retry_after_ms=retry_delay_ms)
 
 
 def _count(metadata: dict[str, Any], key: str) -> int:

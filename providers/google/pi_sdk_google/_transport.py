@@ -23,11 +23,9 @@ loop (an httpx connection pool belongs to one loop) and per configuration, 16 at
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import json
 import re
 import ssl
-import time
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Hashable
@@ -182,21 +180,8 @@ class RawResponse:
             response.release()
 
 
-def _retry_after_ms(exc: Any) -> float | None:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    value = headers.get("retry-after") if headers is not None else None
-    if value:
-        try:
-            return max(0.0, float(value) * 1000)
-        except ValueError:
-            try:
-                when = email.utils.parsedate_to_datetime(value).timestamp()
-            except (TypeError, ValueError):
-                when = None
-            if when is not None:
-                return max(0.0, (when - time.time()) * 1000)
-    # google.rpc.RetryInfo in the error details: {"retryDelay": "37s"}
+def _retry_delay_ms(exc: Any) -> float | None:
+    """The ``google.rpc.RetryInfo`` wait in an error body (``{"retryDelay": "37s"}``), in ms."""
     error = as_dict((as_dict(getattr(exc, "details", None)) or {}).get("error")) or {}
     items = error.get("details")
     for item in cast(list[Any], items) if isinstance(items, list) else []:
@@ -215,9 +200,13 @@ def _error_from_api(exc: Any) -> ProviderError:
             "message": getattr(exc, "message", None) or str(exc),
             "status": getattr(exc, "status", None),
         }
-    error = provider_error_from_body(body, status=getattr(exc, "code", None))
-    error.retry_after_ms = _retry_after_ms(exc)
-    return error
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    return provider_error_from_body(
+        body,
+        status=getattr(exc, "code", None),
+        headers=headers,
+        retry_delay_ms=_retry_delay_ms(exc),
+    )
 
 
 async def send(client: Any, url: str, body: dict[str, Any], headers: dict[str, str]) -> RawResponse:

@@ -11,9 +11,7 @@ import time.
 
 from __future__ import annotations
 
-import email.utils
 import json
-import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -61,7 +59,6 @@ ENV_API_KEYS: Mapping[str, str] = {
 """Environment variable holding each provider's key (pi-spec §7.2; DeepSeek added)."""
 
 _LOCAL_PLACEHOLDER_KEY = "pi-sdk-no-key"
-_RETRYABLE = frozenset({408, 409, 429})
 
 
 def get_client(model: Model, options: StreamOptions) -> AsyncOpenAI:
@@ -102,26 +99,6 @@ def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
     return {**(model.headers or {}), **(options.headers or {})}
 
 
-def _retry_after_ms(headers: Mapping[str, str]) -> float | None:
-    value = headers.get("retry-after-ms")
-    if value is not None:
-        try:
-            return max(float(value), 0.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(float(value) * 1000, 0.0)
-    except ValueError:
-        pass
-    parsed = email.utils.parsedate_tz(value)
-    if parsed is None:
-        return None
-    return max((email.utils.mktime_tz(parsed) - time.time()) * 1000, 0.0)
-
-
 def _status_error(exc: Any) -> ProviderError:
     status: int = exc.status_code
     message = str(exc.message)
@@ -131,12 +108,7 @@ def _status_error(exc: Any) -> ProviderError:
         raw = metadata.get("raw") if isinstance(metadata, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
         if isinstance(raw, str) and raw:
             message = f"{message}\n{raw}"  # OpenRouter puts the upstream error here
-    return ProviderError(
-        message,
-        status=status,
-        retryable=status in _RETRYABLE or status >= 500,
-        retry_after_ms=_retry_after_ms(exc.response.headers),
-    )
+    return ProviderError.from_http(status, message, exc.response.headers)
 
 
 async def open_response(
@@ -146,8 +118,9 @@ async def open_response(
 
     Raises:
         ProviderError: HTTP 4xx/5xx (``status`` set; the vendor's message in the text;
-            retryable for 408, 409, 429 and 5xx, with ``retry_after_ms`` from ``retry-after-ms``
-            / ``retry-after``), or a connection failure / timeout (retryable).
+            classified by :meth:`pi_sdk.ProviderError.from_http`: ``x-should-retry``, else
+            retryable for 408, 409, 429 and 5xx, ``retry_after_ms`` from ``retry-after-ms`` /
+            ``retry-after``), or a connection failure / timeout (retryable).
     """
     import httpx2
     from openai import APIConnectionError, APIStatusError

@@ -1,0 +1,147 @@
+"""One retry policy for every provider: ``ProviderError.from_http`` and ``retry_after_ms``.
+
+The core owns retry classification (408/409/429/5xx, ``x-should-retry``) and the parsing of
+``retry-after-ms`` / ``retry-after``; each provider only builds its error text. The last tests run
+the same HTTP errors through every installed adapter to check they all use it.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+from typing import Any
+
+import httpx2
+import pytest
+from conformance_check import CLIENT_FACTORIES, ChunkedTransport, Reply, collect
+
+import pi_sdk
+from pi_sdk import Context, Model, ProviderError, StreamOptions, UserMessage, retry_after_ms
+
+# --- retry_after_ms ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({"retry-after-ms": "1500"}, 1500.0),
+        ({"retry-after-ms": "1500", "retry-after": "9"}, 1500.0),  # the ms header wins
+        ({"retry-after": "2"}, 2000.0),
+        ({"retry-after": "0.25"}, 250.0),
+        ({"Retry-After": "3"}, 3000.0),  # names are case-insensitive in a plain dict
+        ({"retry-after-ms": "-5"}, 0.0),
+        ({"retry-after": "-1"}, 0.0),
+        ({"retry-after-ms": "soon", "retry-after": "4"}, 4000.0),  # bad ms value: fall back
+        ({"retry-after-ms": "inf"}, None),  # never "wait forever"
+        ({"retry-after": "nan"}, None),
+        ({"retry-after": "tomorrow"}, None),
+        ({"retry-after": ""}, None),
+        ({}, None),
+        (None, None),
+    ],
+)
+def test_retry_after_ms(headers: dict[str, str] | None, expected: float | None) -> None:
+    assert retry_after_ms(headers) == expected
+
+
+def test_retry_after_http_date() -> None:
+    future = email.utils.formatdate(time.time() + 30, usegmt=True)
+    wait = retry_after_ms({"retry-after": future})
+    assert wait is not None and 28_000 <= wait <= 31_000
+    past = email.utils.formatdate(time.time() - 3600, usegmt=True)
+    assert retry_after_ms({"retry-after": past}) == 0.0
+    # "-0000" parses to a naive datetime: still read as GMT, not local time
+    naive = email.utils.formatdate(time.time() + 30).rsplit(" ", 1)[0] + " -0000"
+    wait = retry_after_ms({"retry-after": naive})
+    assert wait is not None and 28_000 <= wait <= 31_000
+
+
+def test_retry_after_reads_httpx_headers() -> None:
+    headers = httpx2.Headers({"Retry-After-Ms": "12"})
+    assert retry_after_ms(headers) == 12.0
+
+
+# --- ProviderError.from_http ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "retryable"),
+    [(400, False), (401, False), (403, False), (404, False), (408, True), (409, True),
+     (413, False), (422, False), (429, True), (500, True), (502, True), (503, True),
+     (529, True)],
+)  # fmt: skip
+def test_from_http_classifies_status(status: int, retryable: bool) -> None:
+    error = ProviderError.from_http(status, f"{status} boom")
+    assert (error.status, error.retryable, str(error)) == (status, retryable, f"{status} boom")
+    assert error.retry_after_ms is None
+
+
+@pytest.mark.parametrize(("value", "retryable"), [("false", False), ("False ", False)])
+def test_server_can_forbid_a_retry(value: str, retryable: bool) -> None:
+    assert ProviderError.from_http(503, "x", {"x-should-retry": value}).retryable is retryable
+
+
+def test_server_can_ask_for_a_retry() -> None:
+    assert ProviderError.from_http(400, "x", {"X-Should-Retry": "true"}).retryable is True
+    # Anything but true/false: the status decides.
+    assert ProviderError.from_http(400, "x", {"x-should-retry": "maybe"}).retryable is False
+
+
+def test_header_wait_wins_over_the_body_wait() -> None:
+    both = ProviderError.from_http(429, "x", {"retry-after": "1"}, fallback_retry_after_ms=37_000)
+    assert both.retry_after_ms == 1000
+    body_only = ProviderError.from_http(429, "x", {}, fallback_retry_after_ms=37_000)
+    assert body_only.retry_after_ms == 37_000
+
+
+# --- every adapter uses it --------------------------------------------------------------------
+
+ADAPTERS: dict[str, tuple[Model, Any]] = {
+    "anthropic-messages": (
+        Model(id="claude-x", api="anthropic-messages", provider="anthropic",
+              base_url="https://api.anthropic.test"),
+        lambda status: {"type": "error", "error": {"type": "api_error", "message": "nope"}},
+    ),
+    "openai-completions": (
+        Model(id="gpt-x", api="openai-completions", provider="openai",
+              base_url="https://api.openai.test/v1"),
+        lambda status: {"error": {"message": "nope", "type": "server_error"}},
+    ),
+    "openai-responses": (
+        Model(id="gpt-x", api="openai-responses", provider="openai",
+              base_url="https://api.openai.test/v1"),
+        lambda status: {"error": {"message": "nope", "type": "server_error"}},
+    ),
+    "google-generative-ai": (
+        Model(id="gemini-x", api="google-generative-ai", provider="google",
+              base_url="https://generativelanguage.test/v1beta"),
+        lambda status: {"error": {"code": status, "message": "nope", "status": "UNAVAILABLE"}},
+    ),
+}  # fmt: skip
+
+
+async def _attempts(api: str, status: int, headers: dict[str, str], max_retries: int) -> int:
+    model, body = ADAPTERS[api]
+    reply = Reply(
+        status, json.dumps(body(status)).encode(), {"content-type": "application/json", **headers}
+    )
+    transport = ChunkedTransport([reply])
+    client = CLIENT_FACTORIES[api](transport, model.base_url)
+    try:
+        options = StreamOptions(client=client, max_retries=max_retries, max_retry_delay_ms=1)
+        context = Context(messages=[UserMessage(content="hi")])
+        _, message = await collect(pi_sdk.stream(model, context, options))
+    finally:
+        await client.close()
+    assert message.stop_reason == "error" and str(status) in (message.error_message or "")
+    assert "nope" in (message.error_message or "")
+    return len(transport.requests)
+
+
+@pytest.mark.parametrize("api", sorted(ADAPTERS))
+async def test_every_adapter_retries_by_the_shared_policy(api: str) -> None:
+    assert await _attempts(api, 409, {"retry-after-ms": "0"}, max_retries=2) == 3
+    assert await _attempts(api, 503, {"x-should-retry": "false"}, max_retries=2) == 1
+    assert await _attempts(api, 400, {"x-should-retry": "true"}, max_retries=1) == 2
+    assert await _attempts(api, 422, {}, max_retries=2) == 1
