@@ -9,6 +9,9 @@
 2. Tool arguments: a 200 KB JSON object streamed in 16-byte ``input_json_delta`` events through
    the whole adapter, against 20 KB; the ratio of times is ~10 for linear parsing, ~100 for
    quadratic re-parsing (what pi-mono does).
+3. Long text: µs per ``text_delta`` through the whole adapter for a reply of 50 KB and of
+   500 KB (equal for linear appending, ~10x for copying the text per delta), and the same two
+   sizes for ``TextContent.append`` against ``block.text += piece`` alone (the baseline).
 
 Run: ``uv run python benchmarks/bench_stream_anthropic.py``. Numbers are CPU time
 (``time.process_time``), best of several rounds. No network.
@@ -147,6 +150,22 @@ def tool_body(size: int) -> list[bytes]:
     return [_event(e) for e in events]
 
 
+def text_body(size: int, piece: str = "word é ") -> list[bytes]:
+    """One text block of ~``size`` bytes of text, one ``text_delta`` per 8-byte piece."""
+    count = max(1, size // len(piece.encode()))
+    events = [
+        _start(),
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    ]
+    events += [_delta(0, type="text_delta", text=piece) for _ in range(count)]
+    events += [
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {}},
+        {"type": "message_stop"},
+    ]
+    return [_event(e) for e in events]
+
+
 # --- transport --------------------------------------------------------------------------------
 
 
@@ -183,14 +202,34 @@ def client_for(chunks: list[bytes]) -> anthropic.AsyncAnthropic:
 # --- the contenders ---------------------------------------------------------------------------
 
 
-async def run_adapter(client: anthropic.AsyncAnthropic) -> int:
+async def run_adapter(client: anthropic.AsyncAnthropic, expect: str = "toolUse") -> int:
     stream = pi_sdk.stream(MODEL, CTX, StreamOptions(client=client, max_retries=0))
     count = 0
     async for _ in stream:
         count += 1
     message = await stream.result()
-    assert message.stop_reason == "toolUse", message.error_message
+    assert message.stop_reason == expect, message.error_message
     return count
+
+
+async def run_adapter_text(client: anthropic.AsyncAnthropic) -> int:
+    return await run_adapter(client, expect="stop")
+
+
+def append_cost(size: int, deltas: int = 5_000) -> tuple[float, float]:
+    """µs per 8-byte append onto ``size`` bytes of text: ``append`` and ``+=``."""
+    results: list[float] = []
+    for use_append in (True, False):
+        block = pi_sdk.TextContent(text="x" * size)
+        start = time.process_time()
+        if use_append:
+            for _ in range(deltas):
+                block.append("word é ")
+        else:
+            for _ in range(deltas):
+                block.text += "word é "
+        results.append((time.process_time() - start) / deltas * 1e6)
+    return results[0], results[1]
 
 
 async def run_sdk_raw(client: anthropic.AsyncAnthropic) -> int:
@@ -271,6 +310,23 @@ async def main() -> None:
         print(f"   {size // 1000:4d} KB: {len(body) - 5:6d} deltas, {times[size] * 1000:8.1f} ms")
     ratio = times[200_000] / times[20_000]
     print(f"   time(200 KB) / time(20 KB) = {ratio:.1f} (linear ≈ 10, quadratic ≈ 100)")
+
+    print("3. Long text, one 8-byte text_delta per event, through the whole adapter")
+    per_delta = {}
+    for size in (50_000, 500_000):
+        body = text_body(size)
+        deltas = len(body) - 5
+        seconds = await cpu_time(run_adapter_text, body, rounds=3)
+        per_delta[size] = seconds / deltas * 1e6
+        print(f"   {size // 1000:4d} KB: {deltas:6d} deltas, {per_delta[size]:6.2f} µs/delta")
+    ratio = per_delta[500_000] / per_delta[50_000]
+    print(f"   µs/delta(500 KB) / µs/delta(50 KB) = {ratio:.2f} (linear ≈ 1, copying ≈ 10)")
+    for size in (50_000, 500_000):
+        ours, copying = append_cost(size)
+        print(
+            f"   onto {size // 1000:3d} KB: TextContent.append {ours:6.2f} µs/delta,"
+            f" block.text += {copying:6.2f} µs/delta (baseline)"
+        )
 
 
 if __name__ == "__main__":

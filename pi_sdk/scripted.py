@@ -336,7 +336,7 @@ class ScriptedProvider:
             await _pause(reply)
             yield TextStartEvent(content_index=index, partial=message)
             for chunk in _chunks(template.text, reply.chunk_size):
-                text_block.text += chunk
+                text_block.append(chunk)
                 await _pause(reply)
                 yield TextDeltaEvent(content_index=index, delta=chunk, partial=message)
             await _pause(reply)
@@ -349,7 +349,7 @@ class ScriptedProvider:
         await _pause(reply)
         yield ThinkingStartEvent(content_index=index, partial=message)
         for chunk in _chunks(template.thinking, reply.chunk_size):
-            thinking.thinking += chunk
+            thinking.append(chunk)
             await _pause(reply)
             yield ThinkingDeltaEvent(content_index=index, delta=chunk, partial=message)
         await _pause(reply)

@@ -165,3 +165,43 @@ def test_raise_for_error():
     assert info.value.assistant_message is bad
     with pytest.raises(AbortedError):
         _assistant().model_copy(update={"stop_reason": "aborted"}).raise_for_error()
+
+
+# --- appending streamed text -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("block", "field"), [(TextContent(), "text"), (ThinkingContent(), "thinking")]
+)
+def test_append_builds_the_text_from_many_pieces(block: TextContent | ThinkingContent, field: str):
+    pieces = [f"w{i} é{'🙂' if i % 97 == 0 else ''}\n" for i in range(20_000)]
+    message = AssistantMessage(api="x", provider="x", model="x", content=[block])
+    seen_lengths = 0
+    for piece in pieces:
+        block.append(piece)
+        # The partial is exact after every delta (no deferred join).
+        seen_lengths += len(piece)
+        assert len(getattr(message.content[0], field)) == seen_lengths
+    assert getattr(block, field) == "".join(pieces)
+    assert field in block.model_fields_set
+    dumped = message.model_dump(mode="json")["content"][0]
+    assert dumped[field] == "".join(pieces)
+
+
+def test_append_rejects_a_non_string_and_keeps_the_text():
+    block = TextContent(text="kept")
+    with pytest.raises(TypeError, match="text piece must be a str, got bytes"):
+        block.append(b"x")  # type: ignore[arg-type]
+    assert block.text == "kept"
+    thinking = ThinkingContent(thinking="kept")
+    with pytest.raises(TypeError, match="thinking piece must be a str, got NoneType"):
+        thinking.append(None)  # type: ignore[arg-type]
+    assert thinking.thinking == "kept" and thinking.model_dump()["thinking"] == "kept"
+
+
+def test_append_leaves_other_references_untouched():
+    block = TextContent(text="abc")
+    before = block.text
+    copy = block.model_copy()
+    block.append("def")
+    assert (before, copy.text, block.text) == ("abc", "abc", "abcdef")

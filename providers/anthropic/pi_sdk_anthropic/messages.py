@@ -298,7 +298,7 @@ async def stream_anthropic_messages(
                 ci = state.content_index
                 if delta_type == "text_delta" and state.kind == "text":
                     piece: str = delta["text"]
-                    state.block.text += piece
+                    state.block.append(piece)
                     yield TextDeltaEvent(content_index=ci, delta=piece, partial=out)
                 elif delta_type == "input_json_delta" and state.kind == "tool":
                     piece = delta["partial_json"]
@@ -307,7 +307,7 @@ async def stream_anthropic_messages(
                     yield ToolCallDeltaEvent(content_index=ci, delta=piece, partial=out)
                 elif delta_type == "thinking_delta" and state.kind == "thinking":
                     piece = delta["thinking"]
-                    state.block.thinking += piece
+                    state.block.append(piece)
                     yield ThinkingDeltaEvent(content_index=ci, delta=piece, partial=out)
                 elif delta_type == "signature_delta" and state.kind == "thinking":
                     signature: str = delta["signature"]

@@ -221,7 +221,7 @@ class ResponseNormalizer:
                 assert block is not None
             if isinstance(block, ThinkingContent):
                 if text:
-                    block.thinking += text
+                    block.append(text)
                     yield ThinkingDeltaEvent(
                         content_index=self._index, delta=text, partial=self._output
                     )
@@ -229,7 +229,7 @@ class ResponseNormalizer:
                     block.thinking_signature = signature
             else:
                 if text:
-                    block.text += text
+                    block.append(text)
                     yield TextDeltaEvent(
                         content_index=self._index, delta=text, partial=self._output
                     )

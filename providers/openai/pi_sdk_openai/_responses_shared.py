@@ -49,7 +49,7 @@ from pi_sdk import (
     transform_messages,
 )
 
-from ._common import append_text, as_dict, as_list, data_url, tool_result_text
+from ._common import as_dict, as_list, data_url, tool_result_text
 
 __all__ = [
     "ResponsesDecoder",
@@ -366,7 +366,7 @@ class ResponsesDecoder:
         slot = self._find(data)
         piece = data.get("delta")
         if slot is not None and slot.kind == "message" and isinstance(piece, str) and piece:
-            append_text(slot.block, piece)
+            slot.block.append(piece)
             events.append(
                 TextDeltaEvent(content_index=slot.content_index, delta=piece, partial=self.output)
             )
@@ -378,7 +378,7 @@ class ResponsesDecoder:
             slot.refusal += piece
 
     def _thinking_delta(self, slot: _Item, piece: str, events: list[AssistantMessageEvent]) -> None:
-        append_text(slot.block, piece)
+        slot.block.append(piece)
         events.append(
             ThinkingDeltaEvent(content_index=slot.content_index, delta=piece, partial=self.output)
         )

@@ -61,7 +61,6 @@ from pi_sdk import (
 )
 
 from ._common import (
-    append_text,
     as_dict,
     as_list,
     check_provider_options,
@@ -586,7 +585,7 @@ class CompletionsDecoder:
                     events.append(
                         ThinkingStartEvent(content_index=self._thinking_index, partial=out)
                     )
-                append_text(block, piece)
+                block.append(piece)
                 events.append(
                     ThinkingDeltaEvent(content_index=self._thinking_index, delta=piece, partial=out)
                 )
@@ -600,7 +599,7 @@ class CompletionsDecoder:
                 self._text_index = len(self._content)
                 self._content.append(text)
                 events.append(TextStartEvent(content_index=self._text_index, partial=out))
-            append_text(text, piece)
+            text.append(piece)
             events.append(TextDeltaEvent(content_index=self._text_index, delta=piece, partial=out))
         refusal = delta.get("refusal")
         if refusal and isinstance(refusal, str):
