@@ -61,6 +61,7 @@ from .registry import (
     unregister_api_providers,
 )
 from .sse import ServerSentEvent, iter_sse
+from .tool_call_ids import ToolCallIdNormalizer, fit_id, sanitize_tool_call_id, short_hash
 from .transform import is_same_model, is_same_source, signature_origin, transform_messages
 from .types import (
     AssistantMessage,
@@ -258,6 +259,7 @@ __all__ = [
     "ToolCall",
     "ToolCallDeltaEvent",
     "ToolCallEndEvent",
+    "ToolCallIdNormalizer",
     "ToolCallStartEvent",
     "ToolExecutionEndEvent",
     "ToolExecutionMode",
@@ -279,6 +281,7 @@ __all__ = [
     "complete_sync",
     "default_convert_to_llm",
     "event_to_dict",
+    "fit_id",
     "get_api_key",
     "get_api_provider",
     "get_api_providers",
@@ -301,7 +304,9 @@ __all__ = [
     "resolve_api_key",
     "retry_after_ms",
     "sanitize_surrogates",
+    "sanitize_tool_call_id",
     "save_session",
+    "short_hash",
     "signature_origin",
     "stream",
     "to_tool_result",

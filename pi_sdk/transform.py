@@ -23,7 +23,8 @@ Rules, per message, in one pass:
   ``foreign_reasoning`` policy applies: ``"text"`` (pi-mono: a plain text block), ``"tagged"``
   (text wrapped in ``<thinking>…</thinking>``) or ``"drop"``. Blank thinking is dropped.
 * **Text**, other source: ``text_signature`` dropped. **Tool calls**, other source:
-  ``thought_signature`` dropped and the id normalized for the target (:mod:`pi_sdk.tool_call_ids`).
+  ``thought_signature`` dropped and the id normalized for the target by the adapter's
+  ``normalize_tool_call_id`` (built from :mod:`pi_sdk.tool_call_ids`).
 * **Tool-call ids**: empty ids and ids already used by an earlier call get a deterministic
   replacement (``call_<hash of message timestamp, model, position, name>``), also for the same
   source. One mapping is applied to a call and to its result; results with a repeated original id
@@ -62,7 +63,7 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 from .options import ForeignReasoning
-from .tool_call_ids import ToolCallIdNormalizer, normalizer_for_api, short_hash
+from .tool_call_ids import ToolCallIdNormalizer, short_hash
 from .types import (
     AssistantContent,
     AssistantMessage,
@@ -408,8 +409,9 @@ def transform_messages(
         messages: Stored history (any provider's messages, in order). Not mutated.
         model: The target model.
         normalize_tool_call_id: Maps a foreign tool-call id to one the target API accepts
-            (``normalize(id, model, source_message)``). ``None`` uses the default for
-            ``model.api`` (:func:`pi_sdk.tool_call_ids.normalizer_for_api`); unknown APIs keep ids.
+            (``normalize(id, model, source_message)``). Each provider adapter passes its API's
+            normalizer, built from :mod:`pi_sdk.tool_call_ids`; ``None`` keeps foreign ids as
+            they are (empty and duplicated ids are still replaced).
         foreign_reasoning: Policy for another source's thinking: ``"drop"``, ``"text"`` (pi-mono,
             the default) or ``"tagged"`` (``<thinking>…</thinking>`` text).
         origin: Where this request goes, as :func:`signature_origin` returns it; default
@@ -425,8 +427,9 @@ def transform_messages(
         )
         ```
     """
-    normalize = normalize_tool_call_id or normalizer_for_api(model.api)
-    state = _Transformer(model, normalize, foreign_reasoning, origin or signature_origin(model))
+    state = _Transformer(
+        model, normalize_tool_call_id, foreign_reasoning, origin or signature_origin(model)
+    )
     for message in messages:
         if isinstance(message, AssistantMessage):
             state.assistant(message)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import random
 import re
-import string
 from typing import Any
 
 import pytest
+from pi_sdk_anthropic import normalize_tool_call_id as anthropic_ids
+from pi_sdk_google import normalize_tool_call_id as google_ids
+from pi_sdk_openai import normalize_completions_tool_call_id, normalize_responses_tool_call_id
 
 from pi_sdk import (
     AssistantMessage,
@@ -25,14 +26,7 @@ from pi_sdk import (
     signature_origin,
     transform_messages,
 )
-from pi_sdk.tool_call_ids import (
-    normalize_anthropic_id,
-    normalize_mistral_id,
-    normalize_openai_completions_id,
-    normalize_openai_responses_id,
-    normalizer_for_api,
-    short_hash,
-)
+from pi_sdk.tool_call_ids import ToolCallIdNormalizer
 from pi_sdk.transform import IMAGE_PLACEHOLDER_TEXT, NO_RESULT_TEXT, REQUIRES_REASONING_CONTENT
 
 ANTHROPIC_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -76,6 +70,22 @@ DEEPSEEK = Model(
     reasoning=True,
     compat={REQUIRES_REASONING_CONTENT: True},
 )
+
+ADAPTER_IDS: dict[str, ToolCallIdNormalizer] = {
+    "anthropic-messages": anthropic_ids,
+    "openai-responses": normalize_responses_tool_call_id,
+    "openai-completions": normalize_completions_tool_call_id,
+    "google-generative-ai": google_ids,
+}
+"""The normalizer each target's adapter passes to ``transform_messages``."""
+
+
+def transform(messages: list[Message], target: Model, **kwargs: Any) -> list[Message]:
+    """``transform_messages`` as the target's adapter calls it (with its id normalizer)."""
+    return transform_messages(
+        messages, target, normalize_tool_call_id=ADAPTER_IDS[target.api], **kwargs
+    )
+
 
 REASONING_ITEM = json.dumps(
     {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAAB..."}
@@ -142,7 +152,7 @@ def responses_turn() -> list[Message]:
 )
 def test_responses_reasoning_and_pipe_ids_to_anthropic(policy: Any, expected: list[Any]) -> None:
     history = responses_turn()
-    out = transform_messages(history, CLAUDE, foreign_reasoning=policy)
+    out = transform(history, CLAUDE, foreign_reasoning=policy)
     turn = out[1]
     assert isinstance(turn, AssistantMessage)
     blocks = [b.model_dump(mode="json") for b in turn.content]
@@ -173,12 +183,12 @@ def test_long_ids_sharing_a_prefix_stay_distinct_and_results_follow() -> None:
         result(long_b, name="g", text="B"),
         result(long_a, name="f", text="A"),
     ]
-    out = transform_messages(history, CLAUDE)
+    out = transform(history, CLAUDE)
     ids = [c.id for c in calls(out)]
     assert len(set(ids)) == 2 and all(ANTHROPIC_ID.match(i) for i in ids)
     by_id = {r.tool_call_id: r.content[0].text for r in results(out)}  # type: ignore[union-attr]
     assert by_id == {ids[0]: "A", ids[1]: "B"}
-    assert out == transform_messages(history, CLAUDE)  # deterministic (prompt caching)
+    assert out == transform(history, CLAUDE)  # deterministic (prompt caching)
 
 
 # --- Done when: an empty tool-call id ----------------------------------------------------------
@@ -193,11 +203,11 @@ def test_empty_tool_call_id_replaced_deterministically() -> None:
         UserMessage(content="again"),
     ]
     for target in (CLAUDE, GPT, CHAT, GEMINI, source):
-        out = transform_messages(history, target)
+        out = transform(history, target)
         (call,) = calls(out)
         assert call.id.strip() and ANTHROPIC_ID.match(call.id)
         assert [r.tool_call_id for r in results(out)] == [call.id]  # matched, no synthetic result
-        assert calls(transform_messages(history, target))[0].id == call.id
+        assert calls(transform(history, target))[0].id == call.id
 
 
 # --- Done when: a Gemini turn with two id-less calls to the same function sent to OpenAI -------
@@ -217,7 +227,7 @@ def test_gemini_idless_parallel_calls_to_openai(target: Model) -> None:
         result("", text="Paris: sunny"),
         result("", text="Rome: rain"),
     ]
-    out = transform_messages(history, target)
+    out = transform(history, target)
     first, second = calls(out)
     assert first.id != second.id
     assert first.thought_signature is None
@@ -236,7 +246,7 @@ def test_repeated_ids_matched_by_tool_name_first() -> None:
         result("", name="b", text="from b"),
         result("", name="a", text="from a"),
     ]
-    out = transform_messages(history, CLAUDE)
+    out = transform(history, CLAUDE)
     call_a, call_b = calls(out)
     texts = {r.tool_call_id: r.content[0].text for r in results(out)}  # type: ignore[union-attr]
     assert texts == {call_a.id: "from a", call_b.id: "from b"}
@@ -250,7 +260,7 @@ def test_id_reused_in_a_later_turn_gets_a_fresh_id() -> None:
         assistant(GEMINI, ToolCall(id="get_weather", name="get_weather", arguments={}), ts=2),
         result("get_weather", text="two"),
     ]
-    out = transform_messages(history, CLAUDE)
+    out = transform(history, CLAUDE)
     first, second = calls(out)
     assert first.id == "get_weather" and second.id != first.id
     assert [(r.tool_call_id, r.content[0].text) for r in results(out)] == [  # type: ignore[union-attr]
@@ -267,7 +277,7 @@ def test_stream_cut_mid_thinking_is_not_replayed() -> None:
         CLAUDE, ThinkingContent(thinking="Let me thi", thinking_signature=""), stop="aborted"
     )
     history: list[Message] = [UserMessage(content="q"), cut, UserMessage(content="q again")]
-    out = transform_messages(history, CLAUDE)
+    out = transform(history, CLAUDE)
     assert [m.role for m in out] == ["user", "user"]
     assert '"thinkingSignature": ""' not in json.dumps(dump(out))
 
@@ -286,7 +296,7 @@ def test_unsigned_same_model_thinking_never_carries_an_empty_signature(
         TextContent(text="answer", text_signature=signature),
         stop="stop",
     )
-    out = transform_messages([UserMessage(content="q"), turn], CLAUDE)
+    out = transform([UserMessage(content="q"), turn], CLAUDE)
     (kept,) = [m for m in out if isinstance(m, AssistantMessage)]
     assert [b.model_dump(mode="json") for b in kept.content] == [
         {"type": "thinking", "thinking": "partial thought"},
@@ -304,7 +314,7 @@ def test_same_source_keeps_signatures_and_ids_untouched() -> None:
         ToolCall(id="toolu_01", name="f", arguments={}),
     )
     history: list[Message] = [UserMessage(content="q"), turn, result("toolu_01", name="f")]
-    out = transform_messages(history, CLAUDE)
+    out = transform(history, CLAUDE)
     assert out[1] is turn and out[2] is history[2]
 
 
@@ -322,17 +332,17 @@ def test_proxy_minted_signature_not_replayed_to_another_host() -> None:
     )
     assert turn.signature_origin == "anthropic-messages@https://llm-proxy.example.com/anthropic"
     history: list[Message] = [UserMessage(content="q"), turn]
-    to_vendor = transform_messages(history, CLAUDE)[1]
+    to_vendor = transform(history, CLAUDE)[1]
     assert isinstance(to_vendor, AssistantMessage)
     assert [b.model_dump(mode="json") for b in to_vendor.content] == [
         {"type": "text", "text": "reasoning"},
         {"type": "text", "text": "done"},
     ]
     # the same proxy again: replayed as is
-    assert transform_messages(history, proxy)[1] is turn
+    assert transform(history, proxy)[1] is turn
     # a message from pi-mono (no origin recorded) keeps pi-mono's rule
     legacy = turn.model_copy(update={"signature_origin": None})
-    assert transform_messages([UserMessage(content="q"), legacy], CLAUDE)[1] is legacy
+    assert transform([UserMessage(content="q"), legacy], CLAUDE)[1] is legacy
 
 
 def test_bedrock_minted_signature_not_replayed_to_anthropic() -> None:
@@ -345,7 +355,7 @@ def test_bedrock_minted_signature_not_replayed_to_anthropic() -> None:
     turn = assistant(
         bedrock, ThinkingContent(thinking="hm", thinking_signature="bedrock-sig"), stop="stop"
     )
-    out = transform_messages([UserMessage(content="q"), turn], CLAUDE)
+    out = transform([UserMessage(content="q"), turn], CLAUDE)
     assert "bedrock-sig" not in json.dumps(dump(out))
 
 
@@ -355,7 +365,7 @@ def test_custom_client_origin_is_honoured() -> None:
     message.content = [ThinkingContent(thinking="x", thinking_signature="s")]
     assert not is_same_source(message, CLAUDE)
     assert is_same_source(message, CLAUDE, signature_origin(CLAUDE, base_url=actual))
-    out = transform_messages([message], CLAUDE, origin=signature_origin(CLAUDE, base_url=actual))
+    out = transform([message], CLAUDE, origin=signature_origin(CLAUDE, base_url=actual))
     assert out == [message]
 
 
@@ -394,7 +404,7 @@ def test_lone_surrogates_removed_everywhere_pairs_kept() -> None:
         ),
     ]
     before = repr(history)
-    out = transform_messages(history, CLAUDE)
+    out = transform(history, CLAUDE)
     encoded = json.dumps(dump(out), ensure_ascii=False).encode("utf-8")  # raises on a lone one
     decoded = json.loads(encoded)
     assert decoded[0]["content"] == "hi  there 😀"
@@ -413,11 +423,11 @@ def test_images_to_text_only_model_become_placeholders() -> None:
         assistant(CLAUDE, ToolCall(id="toolu_1", name="screenshot", arguments={})),
         ToolResultMessage(tool_call_id="toolu_1", tool_name="screenshot", content=[image]),
     ]
-    out = transform_messages(history, CHAT)  # input: ["text"]
+    out = transform(history, CHAT)  # input: ["text"]
     assert "iVBORw0KGgo=" not in json.dumps(dump(out))
     assert out[0].content[1] == TextContent(text=IMAGE_PLACEHOLDER_TEXT)  # type: ignore[index]
     assert out[2].content == [TextContent(text=IMAGE_PLACEHOLDER_TEXT)]  # type: ignore[union-attr]
-    vision = transform_messages(history, GPT)
+    vision = transform(history, GPT)
     assert vision[0] is history[0] and vision[2].content == [image]  # type: ignore[union-attr]
 
 
@@ -435,7 +445,7 @@ def test_orphaned_call_gets_synthetic_error_result_before_next_user_message() ->
         result("toolu_a", name="f"),
         UserMessage(content="never mind"),
     ]
-    out = transform_messages(history, CLAUDE)
+    out = transform(history, CLAUDE)
     assert [m.role for m in out] == ["user", "assistant", "toolResult", "toolResult", "user"]
     synthetic = out[3]
     assert isinstance(synthetic, ToolResultMessage)
@@ -452,7 +462,7 @@ def test_trailing_pending_calls_get_no_synthetic_result() -> None:
         UserMessage(content="q"),
         assistant(CLAUDE, ToolCall(id="toolu_a", name="f", arguments={})),
     ]
-    assert [m.role for m in transform_messages(history, CLAUDE)] == ["user", "assistant"]
+    assert [m.role for m in transform(history, CLAUDE)] == ["user", "assistant"]
 
 
 def test_errored_turn_skipped_with_its_results_and_orphan_results_dropped() -> None:
@@ -466,7 +476,7 @@ def test_errored_turn_skipped_with_its_results_and_orphan_results_dropped() -> N
         result("toolu_y", name="f", text="first"),
         result("toolu_y", name="f", text="duplicate"),
     ]
-    out = transform_messages(history, GPT)
+    out = transform(history, GPT)
     assert [m.role for m in out] == ["user", "user", "assistant", "toolResult"]
     assert out[3].content[0].text == "first"  # type: ignore[union-attr]
 
@@ -478,7 +488,7 @@ def test_assistant_turn_left_empty_is_skipped() -> None:
         stop="stop",
     )
     history: list[Message] = [UserMessage(content="a"), turn, UserMessage(content="b")]
-    assert [m.role for m in transform_messages(history, CLAUDE, foreign_reasoning="drop")] == [
+    assert [m.role for m in transform(history, CLAUDE, foreign_reasoning="drop")] == [
         "user",
         "user",
     ]
@@ -497,15 +507,15 @@ def test_requires_reasoning_content_keeps_foreign_thinking_as_reasoning() -> Non
         ),
         result("toolu_1", name="f"),
     ]
-    turn = transform_messages(history, DEEPSEEK)[1]
+    turn = transform(history, DEEPSEEK)[1]
     assert isinstance(turn, AssistantMessage)
     assert turn.content[0] == ThinkingContent(
         thinking="step by step", thinking_signature="reasoning_content"
     )
-    dropped = transform_messages(history, DEEPSEEK, foreign_reasoning="drop")[1]
+    dropped = transform(history, DEEPSEEK, foreign_reasoning="drop")[1]
     assert not any(isinstance(b, ThinkingContent) for b in dropped.content)  # type: ignore[union-attr]
     # without the flag: plain text (pi-mono)
-    plain = transform_messages(history, CHAT)[1]
+    plain = transform(history, CHAT)[1]
     assert plain.content[0] == TextContent(text="step by step")  # type: ignore[union-attr]
 
 
@@ -516,7 +526,7 @@ def test_input_history_is_never_mutated() -> None:
     history = responses_turn() + [UserMessage(content="next")]
     snapshot = json.dumps(dump(history))
     for target in (CLAUDE, GPT, GEMINI, CHAT, DEEPSEEK):
-        transform_messages(history, target, foreign_reasoning="tagged")
+        transform(history, target, foreign_reasoning="tagged")
     assert json.dumps(dump(history)) == snapshot
 
 
@@ -525,55 +535,3 @@ def test_signature_origin_round_trips_through_json() -> None:
     data = turn.model_dump(mode="json")
     assert data["signatureOrigin"] == "anthropic-messages@https://api.anthropic.com"
     assert AssistantMessage.model_validate(data) == turn
-
-
-# --- the normalizers ----------------------------------------------------------------------------
-
-
-def _random_ids(count: int) -> list[str]:
-    rng = random.Random(7)
-    alphabet = string.ascii_letters + string.digits + "_-|.:+/=@ é"
-    ids = {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 120))) for _ in range(count)}
-    prefix = "call_" + "p" * 70
-    ids |= {prefix + str(i) for i in range(50)}  # long ids sharing a 75-char prefix
-    ids |= {"a.b", "a:b", "a_b", "a|b", "a|c"}
-    return sorted(ids)
-
-
-@pytest.mark.parametrize(
-    ("normalize", "valid"),
-    [
-        (normalize_anthropic_id, re.compile(r"^[a-zA-Z0-9_-]{1,64}$")),
-        (normalize_openai_responses_id, re.compile(r"^[a-zA-Z0-9_-]{1,64}$")),
-        (normalize_openai_completions_id, re.compile(r"^[a-zA-Z0-9_-]{1,40}$")),
-        (normalize_mistral_id, re.compile(r"^[a-zA-Z0-9]{9}$")),
-    ],
-)
-def test_normalizers_valid_and_injective(normalize: Any, valid: re.Pattern[str]) -> None:
-    source = assistant(CLAUDE)
-    ids = _random_ids(2000)
-    out = {i: normalize(i, CLAUDE, source) for i in ids}
-    assert all(valid.match(v) for v in out.values()), [
-        v for v in out.values() if not valid.match(v)
-    ][:3]
-    assert len(set(out.values())) == len(ids)
-    for original, normalized in out.items():  # valid ids pass unchanged
-        if valid.match(original):
-            assert normalized == original
-
-
-def test_responses_normalizer_drops_a_foreign_item_id() -> None:
-    normalized = normalize_openai_responses_id("call_abc|fc_123", GPT, assistant(GPT))
-    assert normalized.startswith("call_abc_") and "|" not in normalized
-
-
-def test_short_hash_is_stable() -> None:
-    assert short_hash("call_x|fc_y") == short_hash("call_x|fc_y")
-    assert len(short_hash("x")) == 10 and len(short_hash("x", 9)) == 9
-    assert short_hash("a") != short_hash("b")
-
-
-def test_default_normalizer_per_api() -> None:
-    assert normalizer_for_api("anthropic-messages") is normalize_anthropic_id
-    assert normalizer_for_api("openai-completions") is normalize_openai_completions_id
-    assert normalizer_for_api("some-custom-api") is None

@@ -20,7 +20,14 @@ from collections.abc import Callable
 from pi_sdk import ApiProvider, hookimpl, load_models_json
 
 from .messages import stream_anthropic_messages
-from .request import API, build_headers, build_request, convert_messages, recognize_request
+from .request import (
+    API,
+    build_headers,
+    build_request,
+    convert_messages,
+    normalize_tool_call_id,
+    recognize_request,
+)
 
 __all__ = [
     "API",
@@ -28,6 +35,7 @@ __all__ = [
     "build_request",
     "convert_messages",
     "get_api_key",
+    "normalize_tool_call_id",
     "recognize_request",
     "register_api_providers",
     "register_models",

@@ -27,6 +27,7 @@ from pi_sdk import (
     UserMessage,
     get_model,
     sanitize_surrogates,
+    sanitize_tool_call_id,
     transform_messages,
 )
 
@@ -41,6 +42,7 @@ __all__ = [
     "from_claude_code_name",
     "is_adaptive_model",
     "is_oauth_token",
+    "normalize_tool_call_id",
     "recognize_request",
 ]
 
@@ -57,6 +59,23 @@ PROVIDER_OPTION_KEYS = frozenset(
 
 REDACTED_THINKING_TEXT = "[Reasoning redacted]"
 """The ``thinking`` text of a redacted-thinking block (pi-mono)."""
+
+TOOL_CALL_ID_MAX_LEN = 64
+"""Anthropic's limit on a ``tool_use`` id, in characters (``^[a-zA-Z0-9_-]+$``)."""
+
+
+def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMessage) -> str:
+    """Make another model's tool-call id valid for Anthropic: ``^[a-zA-Z0-9_-]+$``, ≤ 64 chars.
+
+    A valid id is kept; any other gets ``_`` for each other character, is cut and gets a hash of
+    the original (:func:`pi_sdk.sanitize_tool_call_id`), so distinct ids stay distinct. An
+    OpenAI Responses id ``call_…|fc_…`` keeps both parts (pi-mono ``normalizeToolCallId`` of
+    ``anthropic.ts``; pi-spec §4.1). The :data:`pi_sdk.ToolCallIdNormalizer` passed to
+    :func:`pi_sdk.transform_messages`.
+    """
+    del model, source
+    return sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
+
 
 _BETA_FINE_GRAINED = "fine-grained-tool-streaming-2025-05-14"
 _BETA_INTERLEAVED = "interleaved-thinking-2025-05-14"
@@ -231,7 +250,11 @@ def convert_messages(
         A list of ``{"role": "user" | "assistant", "content": ...}`` dicts.
     """
     history = transform_messages(
-        context.messages, model, foreign_reasoning=foreign_reasoning, origin=origin
+        context.messages,
+        model,
+        normalize_tool_call_id=normalize_tool_call_id,
+        foreign_reasoning=foreign_reasoning,
+        origin=origin,
     )
     out: list[dict[str, Any]] = []
     index = 0

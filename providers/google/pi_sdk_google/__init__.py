@@ -19,11 +19,13 @@ from typing import Any
 
 import pi_sdk
 
+from ._shared import normalize_tool_call_id
 from .generative_ai import recognize_generative_ai, stream_google_generative_ai
 from .vertex import recognize_vertex, stream_google_vertex
 
 __all__ = [
     "get_api_key",
+    "normalize_tool_call_id",
     "recognize_generative_ai",
     "recognize_vertex",
     "register_api_providers",

@@ -48,6 +48,7 @@ from pi_sdk import (
     UserMessage,
     is_same_source,
     sanitize_surrogates,
+    sanitize_tool_call_id,
     signature_origin,
     transform_messages,
 )
@@ -61,9 +62,28 @@ __all__ = [
     "convert_messages",
     "convert_tools",
     "is_valid_thought_signature",
+    "normalize_tool_call_id",
     "requires_thought_signatures",
     "thinking_config",
 ]
+
+TOOL_CALL_ID_MAX_LEN = 64
+"""Longest tool-call id sent, in characters (the Anthropic shape ``claude-*`` models on Vertex
+require; Gemini itself accepts it)."""
+
+
+def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMessage) -> str:
+    """Make another model's tool-call id valid for Gemini / Vertex: ``[a-zA-Z0-9_-]``, ≤ 64.
+
+    Gemini matches function responses by name and order and its ids are optional, but
+    ``claude-*`` models on Vertex need Anthropic's id shape, so every foreign id gets it (pi-mono
+    ``google-shared.ts``; pi-spec §4.7). Valid ids are kept; others are sanitized with a hash
+    suffix (:func:`pi_sdk.sanitize_tool_call_id`). The :data:`pi_sdk.ToolCallIdNormalizer`
+    passed to :func:`pi_sdk.transform_messages`.
+    """
+    del model, source
+    return sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
+
 
 THOUGHT_SIGNATURE_PLACEHOLDER = "skip_thought_signature_validator"
 """Dummy signature both the Gemini API ("Thought signatures" FAQ) and Vertex AI ("Thought
@@ -295,7 +315,11 @@ def convert_messages(
     """
     origin = origin or signature_origin(model)
     messages = transform_messages(
-        context.messages, model, foreign_reasoning=options.foreign_reasoning, origin=origin
+        context.messages,
+        model,
+        normalize_tool_call_id=normalize_tool_call_id,
+        foreign_reasoning=options.foreign_reasoning,
+        origin=origin,
     )
     converter = _Converter(model, origin)
     for message in messages:

@@ -26,7 +26,11 @@ from urllib.parse import urlsplit
 
 from pi_sdk import ApiProvider, Model, ModelNotFoundError, get_model, hookimpl, load_models_json
 
-from ._common import as_dict
+from ._common import (
+    as_dict,
+    normalize_completions_tool_call_id,
+    normalize_responses_tool_call_id,
+)
 from ._http import ENV_API_KEYS
 from .compat import CompletionsCompat, detect_compat, resolve_compat
 from .completions import (
@@ -44,6 +48,8 @@ __all__ = [
     "build_responses_payload",
     "detect_compat",
     "get_api_key",
+    "normalize_completions_tool_call_id",
+    "normalize_responses_tool_call_id",
     "provider_for_host",
     "recognize_completions_request",
     "recognize_responses_request",

@@ -49,7 +49,13 @@ from pi_sdk import (
     transform_messages,
 )
 
-from ._common import as_dict, as_list, data_url, tool_result_text
+from ._common import (
+    as_dict,
+    as_list,
+    data_url,
+    normalize_responses_tool_call_id,
+    tool_result_text,
+)
 
 __all__ = [
     "ResponsesDecoder",
@@ -203,7 +209,11 @@ def convert_responses_input(
       output; pi-mono does the same).
     """
     history = transform_messages(
-        context.messages, model, foreign_reasoning=foreign_reasoning, origin=origin
+        context.messages,
+        model,
+        normalize_tool_call_id=normalize_responses_tool_call_id,
+        foreign_reasoning=foreign_reasoning,
+        origin=origin,
     )
     items: list[dict[str, Any]] = []
     if context.system_prompt:

@@ -66,6 +66,7 @@ from ._common import (
     check_provider_options,
     data_url,
     max_output_tokens,
+    normalize_completions_tool_call_id,
     reasoning_effort,
     tool_result_text,
 )
@@ -213,7 +214,11 @@ def convert_completions_messages(
     compat = compat or resolve_compat(model)
     policy = options.foreign_reasoning if options is not None else "text"
     history: list[Message] = transform_messages(
-        context.messages, model, foreign_reasoning=policy, origin=origin
+        context.messages,
+        model,
+        normalize_tool_call_id=normalize_completions_tool_call_id,
+        foreign_reasoning=policy,
+        origin=origin,
     )
     out: list[dict[str, Any]] = []
     if context.system_prompt:
