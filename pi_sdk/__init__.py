@@ -21,12 +21,7 @@ from .errors import (
     SessionFileError,
     ToolArgumentsError,
 )
-from .event_stream import (
-    AssistantMessageEventStream,
-    ProviderError,
-    new_assistant_message,
-    retry_after_ms,
-)
+from .event_stream import AssistantMessageEventStream, new_assistant_message
 from .events import (
     AssistantMessageEvent,
     DoneEvent,
@@ -45,6 +40,8 @@ from .events import (
 )
 from .hookspecs import hookimpl
 from .options import ForeignReasoning, StreamOptions
+from .provider_errors import RETRYABLE_STATUS, ProviderError, retry_after_ms
+from .redact import REDACTED, Redactor, redact_text
 from .registry import (
     ApiProvider,
     StreamFunction,
@@ -236,6 +233,9 @@ __all__ = [
     "ProviderError",
     "ProviderNotFoundError",
     "QueueMode",
+    "REDACTED",
+    "RETRYABLE_STATUS",
+    "Redactor",
     "ScriptedCall",
     "ScriptedProvider",
     "ScriptedReply",
@@ -298,6 +298,7 @@ __all__ = [
     "new_assistant_message",
     "now_ms",
     "parse_partial_json",
+    "redact_text",
     "register_api_provider",
     "register_message_type",
     "register_model",

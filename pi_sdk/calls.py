@@ -41,6 +41,8 @@ def stream(
         signal=options.signal,
         max_retries=options.max_retries,
         max_retry_delay_ms=options.max_retry_delay_ms,
+        timeout_ms=options.timeout_ms,
+        secrets=lambda: (options.api_key, get_api_key(model.provider)),
     )
 
 

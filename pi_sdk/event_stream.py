@@ -18,29 +18,30 @@ Events are pulled: nothing runs ahead of the consumer, and leaving early (``brea
 from __future__ import annotations
 
 import asyncio
-import datetime
-import email.utils
-import math
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterable
 from typing import Any
 
 from .abort import AbortSignal
-from .events import AssistantMessageEvent, DoneEvent, ErrorEvent, StartEvent
-from .types import AssistantMessage, Model
+from .events import (
+    AssistantMessageEvent,
+    DoneEvent,
+    ErrorEvent,
+    StartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+from .provider_errors import ProviderError
+from .types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall
 
-__all__ = [
-    "RETRYABLE_STATUS",
-    "AssistantMessageEventStream",
-    "ProviderError",
-    "new_assistant_message",
-    "retry_after_ms",
-]
-
-RETRYABLE_STATUS = frozenset({408, 409, 429})
-"""HTTP statuses below 500 worth a retry: request timeout, conflict, rate limit (every 5xx is
-retryable too). The policy the vendor SDKs share (``anthropic``/``openai`` ``_should_retry``,
-``google-genai`` ``HttpRetryOptions`` defaults)."""
+__all__ = ["AssistantMessageEventStream", "new_assistant_message"]
 
 _START_KIND = {"text_start": "text", "thinking_start": "thinking", "toolcall_start": "toolcall"}
 _CONT_KIND = {
@@ -51,121 +52,6 @@ _CONT_KIND = {
     "toolcall_delta": "toolcall",
     "toolcall_end": "toolcall",
 }
-
-
-class ProviderError(Exception):
-    """A failure a provider reports; its text becomes the message's ``error_message``.
-
-    Args:
-        message: What went wrong, with the vendor's own message (never an API key).
-        status: HTTP status, if any.
-        retryable: Whether a retry may succeed (408, 409, 429, 5xx, connection errors).
-        retry_after_ms: The server's requested wait in milliseconds, if it sent one.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int | None = None,
-        retryable: bool = False,
-        retry_after_ms: float | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retryable = retryable
-        self.retry_after_ms = retry_after_ms
-
-    @classmethod
-    def from_http(
-        cls,
-        status: int,
-        message: str,
-        headers: Mapping[str, str] | None = None,
-        *,
-        fallback_retry_after_ms: float | None = None,
-    ) -> ProviderError:
-        """Return the error for an HTTP error response, classified for retries.
-
-        Every provider builds its HTTP errors here, so the retry policy is one piece of code:
-
-        * ``retryable``: the server's ``x-should-retry: true|false`` header when present (an
-          Anthropic and OpenAI convention), else 408, 409, 429 and every 5xx
-          (:data:`RETRYABLE_STATUS`);
-        * ``retry_after_ms``: the server's wait from ``headers`` (:func:`retry_after_ms`), else
-          ``fallback_retry_after_ms`` (a wait the vendor put in the error body, e.g.
-          Google's ``RetryInfo.retryDelay``).
-
-        Args:
-            status: The HTTP status code.
-            message: The error text (status and vendor message; never an API key).
-            headers: The response headers; any mapping, names matched case-insensitively.
-            fallback_retry_after_ms: Wait in milliseconds when the headers name none.
-        """
-        should_retry = _header(headers, "x-should-retry")
-        if should_retry is not None and should_retry.strip().lower() in ("true", "false"):
-            retryable = should_retry.strip().lower() == "true"
-        else:
-            retryable = status in RETRYABLE_STATUS or status >= 500
-        wait = retry_after_ms(headers)
-        return cls(
-            message,
-            status=status,
-            retryable=retryable,
-            retry_after_ms=wait if wait is not None else fallback_retry_after_ms,
-        )
-
-
-def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
-    """``headers[name]``, case-insensitively (``name`` lower-case); ``None`` when absent."""
-    if not headers:
-        return None
-    value = headers.get(name)
-    if value is not None:
-        return value
-    for key, found in headers.items():
-        if key.lower() == name:
-            return found
-    return None
-
-
-def retry_after_ms(headers: Mapping[str, str] | None) -> float | None:
-    """Return the wait a server asked for before a retry, in milliseconds, or ``None``.
-
-    Reads ``retry-after-ms`` (milliseconds; an OpenAI/Anthropic extension), then ``retry-after``
-    as delay-seconds or as an HTTP-date (RFC 9110 §10.2.3; a date in the past gives 0). Names
-    match case-insensitively. Negative values become 0; unparsable, infinite or NaN values are
-    ignored (``None``), so a bad header never makes a caller wait forever.
-
-    Args:
-        headers: Response headers (``httpx2.Headers``, a ``dict``, aiohttp's multidict, ...).
-    """
-    value = _header(headers, "retry-after-ms")
-    if value is not None:
-        wait = _finite(value)
-        if wait is not None:
-            return max(0.0, wait)
-    value = _header(headers, "retry-after")
-    if value is None:
-        return None
-    seconds = _finite(value)
-    if seconds is not None:
-        return max(0.0, seconds * 1000)
-    try:
-        when = email.utils.parsedate_to_datetime(value.strip())
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:  # "-0000": RFC 9110 dates are in GMT
-        when = when.replace(tzinfo=datetime.UTC)
-    return max(0.0, (when.timestamp() - time.time()) * 1000)
-
-
-def _finite(text: str) -> float | None:
-    try:
-        number = float(text)
-    except ValueError:
-        return None
-    return number if math.isfinite(number) else None
 
 
 def new_assistant_message(model: Model, *, base_url: str | None = None) -> AssistantMessage:
@@ -194,6 +80,26 @@ class _Aborted(Exception):
     pass
 
 
+class _TimedOut(Exception):
+    pass
+
+
+_EVENT_TYPES = (
+    StartEvent,
+    TextStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    ThinkingStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ToolCallStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    DoneEvent,
+    ErrorEvent,
+)
+
+
 class AssistantMessageEventStream:
     """Events of one call; ``async for`` them, then (or instead) ``await result()``.
 
@@ -218,6 +124,8 @@ class AssistantMessageEventStream:
         signal: AbortSignal | None = None,
         max_retries: int = 0,
         max_retry_delay_ms: int = 60_000,
+        timeout_ms: float | None = None,
+        secrets: Callable[[], Iterable[str | None]] | None = None,
     ) -> None:
         """Wrap a provider.
 
@@ -228,6 +136,11 @@ class AssistantMessageEventStream:
             signal: Abort signal; aborting ends the stream with ``stop_reason == "aborted"``.
             max_retries: Retries of a retryable :class:`ProviderError` raised before any event.
             max_retry_delay_ms: Cap on one retry wait (0: no cap).
+            timeout_ms: Longest wait, in milliseconds, for the provider's next event (the
+                first one includes connecting and the response headers); ``None``: no limit.
+                A timeout before the response started is retryable.
+            secrets: Returns the values to redact from error messages (e.g. the API key);
+                called only when the stream fails.
         """
         self._start = start
         self._model = model
@@ -241,6 +154,11 @@ class AssistantMessageEventStream:
         self._events = self._run()
         self._waiter: asyncio.Task[Any] | None = None
         self._abort_requested = False
+        self._timeout_s = timeout_ms / 1000 if timeout_ms else None
+        self._timeout_requested = False
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._progress = 0.0
+        self._secrets = secrets
 
     # -- public API ------------------------------------------------------------------------
 
@@ -278,19 +196,49 @@ class AssistantMessageEventStream:
         if self._waiter is not None and not self._waiter.done():
             self._waiter.cancel()
 
+    def _on_watchdog(self) -> None:
+        """Timer callback: time out a read that made no progress for ``timeout_ms``."""
+        assert self._timeout_s is not None
+        idle = time.monotonic() - self._progress
+        waiter = self._waiter
+        if idle < self._timeout_s or waiter is None:
+            self._watchdog = asyncio.get_running_loop().call_later(
+                max(self._timeout_s - idle, 0.001), self._on_watchdog
+            )
+            return
+        self._watchdog = None
+        self._timeout_requested = True
+        if not waiter.done():
+            waiter.cancel()
+
     async def _next(self, source: AsyncIterator[AssistantMessageEvent]) -> AssistantMessageEvent:
-        """``anext(source)``, interrupted by an abort (raises :class:`_Aborted`)."""
+        """Return ``anext(source)``; an abort or a timeout raises ``_Aborted`` / ``_TimedOut``."""
         if self._abort_requested:
             raise _Aborted
         task = asyncio.current_task()
         self._waiter = task
+        if self._timeout_s is not None:
+            self._progress = time.monotonic()
+            if self._watchdog is None:
+                self._watchdog = asyncio.get_running_loop().call_later(
+                    self._timeout_s, self._on_watchdog
+                )
         try:
             return await source.__anext__()
         except asyncio.CancelledError:
-            if self._abort_requested and task is not None and task.cancelling() > 0:
-                task.uncancel()
-                raise _Aborted from None
-            raise
+            if task is not None and task.cancelling() > 0:
+                if self._abort_requested:
+                    task.uncancel()
+                    raise _Aborted from None
+                if self._timeout_requested:
+                    task.uncancel()
+                    self._timeout_requested = False
+                    raise _TimedOut from None
+                raise
+            # The provider raised CancelledError itself, nobody cancelled us: a provider bug.
+            raise RuntimeError(
+                "the provider raised CancelledError without a cancellation"
+            ) from None
         finally:
             self._waiter = None
 
@@ -305,9 +253,18 @@ class AssistantMessageEventStream:
         message.stop_reason = "aborted" if aborted else "error"
         if aborted and (self._signal is not None and self._signal.reason) and reason == "aborted":
             text = self._signal.reason
-        message.error_message = text
+        message.error_message = self._redact(text)
         self._result = message
         return ErrorEvent(reason=message.stop_reason, error=message)
+
+    def _redact(self, text: str) -> str:
+        from .redact import redact_text  # lazy: only failures need it
+
+        try:
+            known = list(self._secrets()) if self._secrets is not None else []
+        except Exception:  # noqa: BLE001 - redaction must not replace the real error
+            known = []
+        return redact_text(text, known)
 
     def _finish(self, event: DoneEvent | ErrorEvent) -> DoneEvent | ErrorEvent:
         """Check a provider's terminal event; a ``done`` carrying a failure becomes ``error``."""
@@ -321,10 +278,33 @@ class AssistantMessageEventStream:
         else:
             if final.stop_reason != "error" and final.stop_reason != "aborted":
                 final.stop_reason = event.reason
-            if final.error_message is None:
-                final.error_message = "unknown error"
+            final.error_message = self._redact(final.error_message or "unknown error")
         self._result = final
         return event
+
+    def _close_blocks(
+        self, message: AssistantMessage, open_blocks: dict[int, str]
+    ) -> list[AssistantMessageEvent]:
+        """The ``*_end`` events for blocks still open at ``done`` (removed from ``open_blocks``)."""
+        events: list[AssistantMessageEvent] = []
+        for index in sorted(open_blocks):
+            block = message.content[index] if index < len(message.content) else None
+            if isinstance(block, TextContent) and open_blocks[index] == "text":
+                events.append(
+                    TextEndEvent(content_index=index, content=block.text, partial=message)
+                )
+            elif isinstance(block, ThinkingContent) and open_blocks[index] == "thinking":
+                events.append(
+                    ThinkingEndEvent(content_index=index, content=block.thinking, partial=message)
+                )
+            elif isinstance(block, ToolCall) and open_blocks[index] == "toolcall":
+                events.append(
+                    ToolCallEndEvent(content_index=index, tool_call=block, partial=message)
+                )
+            else:
+                continue
+            del open_blocks[index]
+        return events
 
     async def _retry_wait(self, attempt: int, error: ProviderError) -> None:
         from tenacity import wait_exponential, wait_random  # lazy: only retries need it
@@ -369,6 +349,24 @@ class AssistantMessageEventStream:
                         yield StartEvent(partial=self._message())
                     yield self._fail("aborted", "Request was aborted")
                     return
+                except _TimedOut:
+                    assert self._timeout_s is not None
+                    waited = f"{self._timeout_s * 1000:.0f} ms"
+                    exc = ProviderError(
+                        f"timed out: no response from the provider within {waited}"
+                        if not started
+                        else f"timed out: the provider sent nothing for {waited}",
+                        retryable=not started,
+                    )
+                    if not started and attempt < self._max_retries:
+                        attempt += 1
+                        await _aclose(source)
+                        source = None
+                        continue
+                    if not started:
+                        yield StartEvent(partial=self._message())
+                    yield self._fail("error", str(exc))
+                    return
                 except ProviderError as exc:
                     if not started and exc.retryable and attempt < self._max_retries:
                         attempt += 1
@@ -391,6 +389,16 @@ class AssistantMessageEventStream:
                     yield self._fail("error", _describe(exc))
                     return
 
+                if not isinstance(event, _EVENT_TYPES):  # pyright: ignore[reportUnnecessaryIsInstance]
+                    if not started:
+                        started = True
+                        yield StartEvent(partial=self._message())
+                    yield self._fail(
+                        "error",
+                        f"protocol violation: the provider yielded {type(event).__name__},"
+                        " not an event",
+                    )
+                    return
                 if isinstance(event, StartEvent):
                     self._partial = event.partial
                     if not started:
@@ -402,6 +410,13 @@ class AssistantMessageEventStream:
                     self._partial = event.partial
                     yield StartEvent(partial=event.partial)
                 if isinstance(event, DoneEvent | ErrorEvent):
+                    if isinstance(event, DoneEvent) and open_blocks:
+                        # Blocks the provider left open are closed before ``done``.
+                        for closing in self._close_blocks(event.message, open_blocks):
+                            yield closing
+                        if open_blocks:
+                            yield self._fail("error", "protocol violation: open block at done")
+                            return
                     yield self._finish(event)
                     return
                 kind = event.type
@@ -427,6 +442,9 @@ class AssistantMessageEventStream:
                 self._partial = event.partial
                 yield event
         finally:
+            if self._watchdog is not None:
+                self._watchdog.cancel()
+                self._watchdog = None
             if remove is not None:
                 remove()
             await _aclose(source)

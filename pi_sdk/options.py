@@ -54,6 +54,10 @@ class StreamOptions:
     before any content arrived. pi-sdk owns retries; the vendor SDKs' own are turned off."""
     max_retry_delay_ms: int = 60_000
     """Cap on one retry wait, milliseconds; 0 disables the cap."""
+    timeout_ms: float | None = 600_000
+    """Longest wait, in milliseconds, for the response to start (connect + headers) and then
+    for each next event; exceeded, the call ends with an ``error`` event (retried first when the
+    response had not started). ``None`` waits forever. Default 10 minutes, the vendor SDKs'."""
     foreign_reasoning: ForeignReasoning = "text"
     """Thinking from another model: ``drop`` it, send it as plain ``text`` (pi-mono), or as
     ``tagged`` text (``<thinking>...</thinking>``)."""
@@ -67,3 +71,17 @@ class StreamOptions:
         if self.cache_retention is not None:
             return self.cache_retention
         return "long" if os.environ.get("PI_CACHE_RETENTION") == "long" else "short"
+
+    def __repr__(self) -> str:
+        # Never show credentials: the API key and header values are masked.
+        fields: list[str] = []
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if value is None or (name == "provider_options" and not value):
+                continue
+            if name == "api_key":
+                value = "***"
+            elif name == "headers":
+                value = dict.fromkeys(value, "***")
+            fields.append(f"{name}={value!r}")
+        return f"StreamOptions({', '.join(fields)})"

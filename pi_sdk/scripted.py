@@ -35,7 +35,7 @@ from pydantic import PrivateAttr
 
 from .abort import AbortSignal
 from .errors import ProviderNotFoundError
-from .event_stream import AssistantMessageEventStream, ProviderError, new_assistant_message
+from .event_stream import AssistantMessageEventStream, new_assistant_message
 from .events import (
     AssistantMessageEvent,
     DoneEvent,
@@ -51,6 +51,7 @@ from .events import (
     ToolCallStartEvent,
 )
 from .options import StreamOptions
+from .provider_errors import ProviderError
 from .registry import ApiProvider, get_api_provider, register_api_provider
 from .types import (
     AssistantMessage,

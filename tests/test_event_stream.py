@@ -315,3 +315,138 @@ def test_complete_sync_runs_from_plain_code(script):
 
     script.behaviour = behaviour
     assert complete_sync(MODEL, CTX).text == "sync"
+
+
+async def test_a_provider_that_stops_sending_times_out_with_partial_kept(script):
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        for e in text_events(out, ["half"]):
+            yield e
+        await asyncio.sleep(3600)
+        yield DoneEvent(reason="stop", message=out)  # pragma: no cover
+
+    script.behaviour = behaviour
+    message = await asyncio.wait_for(
+        complete(MODEL, CTX, StreamOptions(timeout_ms=50)), timeout=5
+    )
+    assert message.stop_reason == "error"
+    assert "sent nothing for 50 ms" in message.error_message
+    assert message.text == "half"
+    assert script.closed == 1
+
+
+async def test_a_timeout_before_the_response_starts_is_retried(script):
+    attempts = []
+
+    async def behaviour(model):
+        attempts.append(1)
+        if len(attempts) == 1:
+            await asyncio.sleep(3600)
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        yield DoneEvent(reason="stop", message=out)
+
+    script.behaviour = behaviour
+    opts = StreamOptions(timeout_ms=50, max_retries=1, max_retry_delay_ms=1)
+    message = await asyncio.wait_for(complete(MODEL, CTX, opts), timeout=5)
+    assert message.stop_reason == "stop" and len(attempts) == 2
+
+    attempts.clear()
+    opts = StreamOptions(timeout_ms=50, max_retries=0)
+
+    async def never(model):
+        attempts.append(1)
+        await asyncio.sleep(3600)
+        yield  # pragma: no cover
+
+    script.behaviour = never
+    message = await asyncio.wait_for(complete(MODEL, CTX, opts), timeout=5)
+    assert message.stop_reason == "error" and "no response" in message.error_message
+
+
+async def test_steady_events_never_time_out(script):
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        out.content.append(TextContent(text=""))
+        yield TextStartEvent(content_index=0, partial=out)
+        for _ in range(8):  # 8 x 20 ms > the 50 ms timeout, but each gap is shorter
+            await asyncio.sleep(0.02)
+            out.content[0].text += "."
+            yield TextDeltaEvent(content_index=0, delta=".", partial=out)
+        yield TextEndEvent(content_index=0, content=out.content[0].text, partial=out)
+        yield DoneEvent(reason="stop", message=out)
+
+    script.behaviour = behaviour
+    message = await complete(MODEL, CTX, StreamOptions(timeout_ms=50))
+    assert message.stop_reason == "stop" and message.text == "........"
+
+
+async def test_a_provider_yielding_a_non_event_ends_in_error(script):
+    async def behaviour(model):
+        yield StartEvent(partial=new_assistant_message(model))
+        yield {"type": "text_delta"}
+
+    script.behaviour = behaviour
+    events = await collect(stream(MODEL, CTX))
+    assert [e.type for e in events] == ["start", "error"]
+    assert "yielded dict, not an event" in events[-1].error.error_message
+
+
+async def test_a_provider_raising_cancelled_error_by_itself_is_an_error_not_a_cancel(script):
+    async def behaviour(model):
+        yield StartEvent(partial=new_assistant_message(model))
+        raise asyncio.CancelledError
+
+    script.behaviour = behaviour
+    message = await complete(MODEL, CTX)
+    assert message.stop_reason == "error"
+    assert "CancelledError" in message.error_message
+
+
+async def test_blocks_left_open_at_done_are_closed_first(script):
+    from pi_sdk import ToolCall, ToolCallStartEvent
+
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        for e in text_events(out, ["hi"]):
+            yield e
+        out.content.append(ToolCall(id="t1", name="f", arguments={"a": 1}))
+        yield ToolCallStartEvent(content_index=1, partial=out)
+        out.stop_reason = "toolUse"
+        yield DoneEvent(reason="toolUse", message=out)
+
+    script.behaviour = behaviour
+    events = await collect(stream(MODEL, CTX))
+    assert [e.type for e in events] == [
+        "start", "text_start", "text_delta", "toolcall_start", "text_end", "toolcall_end", "done"
+    ]
+    assert events[4].content == "hi"
+    assert events[5].tool_call.arguments == {"a": 1}
+
+
+async def test_api_keys_never_reach_error_messages(script, monkeypatch):
+    monkeypatch.setenv("TESTCO_API_KEY", "tc-live-0123456789abcdef")
+
+    async def behaviour(model):
+        raise ProviderError(
+            "401: invalid key sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAA and "
+            "tc-live-0123456789abcdef and my-explicit-key-123"
+        )
+        yield  # pragma: no cover
+
+    script.behaviour = behaviour
+    message = await complete(MODEL, CTX, StreamOptions(api_key="my-explicit-key-123"))
+    assert message.stop_reason == "error" and message.error_message.startswith("401")
+    for secret in ("sk-ant-api03-AAAA", "tc-live-0123456789abcdef", "my-explicit-key-123"):
+        assert secret not in message.error_message
+    assert "[REDACTED]" in message.error_message
+
+
+def test_stream_options_repr_masks_credentials():
+    opts = StreamOptions(api_key="sk-secret-value-123", headers={"Authorization": "Bearer x"})
+    text = repr(opts)
+    assert "sk-secret-value-123" not in text and "Bearer x" not in text
+    assert "api_key='***'" in text and "'Authorization': '***'" in text

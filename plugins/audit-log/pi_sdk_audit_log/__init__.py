@@ -20,7 +20,7 @@ import threading
 from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent, hookimpl
 
 from .log import DEFAULT_SKIPPED_EVENTS, AuditLog
-from .redact import DEFAULT_PATTERNS, DEFAULT_SECRET_KEYS, REDACTED, Redactor
+from pi_sdk.redact import DEFAULT_PATTERNS, DEFAULT_SECRET_KEYS, REDACTED, Redactor
 
 __all__ = [
     "AUDIT_LOG_ENV",

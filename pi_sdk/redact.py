@@ -1,4 +1,7 @@
-"""Secret redaction for audit records: by key name, by value pattern, and by known value.
+"""Secret redaction: by key name, by value pattern, and by known value.
+
+Used by the core for every error message a call produces (vendors echo keys in error bodies) and
+by plugins (e.g. ``pi-sdk-audit-log``) for whatever they write.
 
 :class:`Redactor` returns a redacted copy of any JSON-like value (dicts, lists, strings,
 scalars); the input is never mutated. Three rules, all configurable:
@@ -21,7 +24,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
-__all__ = ["DEFAULT_PATTERNS", "DEFAULT_SECRET_KEYS", "REDACTED", "Redactor"]
+__all__ = ["DEFAULT_PATTERNS", "DEFAULT_SECRET_KEYS", "REDACTED", "Redactor", "redact_text"]
 
 REDACTED = "[REDACTED]"
 """What a secret is replaced with."""
@@ -174,3 +177,13 @@ class Redactor:
         if isinstance(value, (list, tuple)):
             return [self.redact(item) for item in cast(Iterable[Any], value)]
         return value
+
+
+def redact_text(text: str, values: Iterable[str | None] = ()) -> str:
+    """Return ``text`` with credentials replaced by :data:`REDACTED`.
+
+    Applies :data:`DEFAULT_PATTERNS`, the exact ``values`` given (e.g. the API key of the call),
+    and the values of secret-looking environment variables.
+    """
+    known = [v for v in values if v]
+    return Redactor(values=known).redact(text)
