@@ -79,6 +79,7 @@ from .types import (
     UserMessage,
     now_ms,
 )
+from .vendor_import import import_vendor
 from .unicode import sanitize_surrogates
 
 if TYPE_CHECKING:
@@ -290,6 +291,7 @@ __all__ = [
     "get_models",
     "get_providers",
     "hookimpl",
+    "import_vendor",
     "is_same_model",
     "is_same_source",
     "iter_sse",

@@ -130,8 +130,10 @@ def get_api_provider(api: str) -> ApiProvider:
     except KeyError:
         known = ", ".join(sorted(_providers)) or "none"
         raise ProviderNotFoundError(
-            f"No API provider registered for api: {api} (registered: {known}). "
-            "Install the provider package, e.g. pi-sdk-anthropic, or register one."
+            f"No API provider registered for api: {api} (registered: {known}). Provider "
+            "packages (pi-sdk-anthropic, pi-sdk-openai, pi-sdk-google, ...) register through the "
+            "pi_sdk entry-point group when installed; with a plugin manager of your own, "
+            "register their modules in it (or call register_api_provider)."
         ) from None
 
 
