@@ -24,6 +24,7 @@ from pi_sdk import (
 from pi_sdk.session import (
     FORMAT_NAME,
     FORMAT_VERSION,
+    MAX_NESTING,
     dumps_session,
     load_session,
     loads_session,
@@ -194,6 +195,44 @@ GOOD = json.dumps({"role": "user", "content": "ok", "timestamp": 1})
             _header() + "\n" + json.dumps({"role": "toolResult", "toolName": "f"}),
             "line 2: invalid toolResult message",
         ),
+        # The real problem, in the file's terms: not the first branch of a union that failed.
+        (
+            _header() + "\n" + json.dumps({"role": "user", "content": [{"type": "audio"}]}),
+            r"line 2: invalid user message: content\[0\]: unknown block type 'audio'"
+            r" \(expected 'text', 'image'\)$",
+        ),
+        (
+            _header() + "\n" + json.dumps({"role": "user", "content": 42}),
+            r"line 2: invalid user message: content: Input should be a valid string or a valid"
+            r" list \(got number\)$",
+        ),
+        (
+            _header() + "\n" + GOOD + "\n" + json.dumps({"role": "user", "content": [{"x": 1}]}),
+            r"line 3: invalid user message: content\[0\]: a block without a 'type'$",
+        ),
+        (
+            _header()
+            + "\n"
+            + json.dumps({"role": "user", "content": [{"type": "image", "data": "iVBO"}]}),
+            r"line 2: invalid user message: content\[0\]\.mimeType: Field required$",
+        ),
+        (
+            _header() + "\n" + json.dumps({"role": "assistant", "content": []}),
+            r"assistant message: api: Field required \(\+2 more: provider, model\)$",
+        ),
+        # Load refuses what save refuses (strict JSON), with a SessionFileError.
+        (_header() + "\n" + GOOD.replace('"ok"', "NaN"), "line 2: NaN is not JSON"),
+        (_header() + "\n" + GOOD.replace('"ok"', "[-Infinity]"), "line 2: -Infinity is not JSON"),
+        (_header() + "\n" + GOOD.replace('"ok"', "1e400"), "line 2: number 1e400 is out of float"),
+        (_header().replace("{}", '{"x": Infinity}') + "\n", "line 1: Infinity is not JSON"),
+        (
+            _header() + "\n" + GOOD.replace('"ok"', "[" * 100_000 + "]" * 100_000),
+            f"line 2: nested deeper than {MAX_NESTING} levels",
+        ),
+        (
+            _header().replace("{}", "[" * 5_000 + "]" * 5_000) + "\n",
+            f"line 1: nested deeper than {MAX_NESTING} levels",
+        ),
     ],
 )
 def test_malformed_files_raise_and_load_nothing(tmp_path: Path, text: str, fragment: str) -> None:
@@ -210,6 +249,78 @@ def test_non_utf8_file(tmp_path: Path) -> None:
     path.write_bytes(_header().encode() + b"\n\xff\xfe")
     with pytest.raises(SessionFileError, match="UTF-8"):
         load_session(path)
+
+
+def test_byte_order_mark_tolerated(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    messages = rich_transcript()
+    save_session(path, messages)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())  # as some Windows editors save
+    assert load_session(path).messages == messages
+    assert loads_session(path.read_text(encoding="utf-8")).messages == messages
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 0
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _json_text(value: Any) -> str:
+    """JSON text for ``value``, NaN and Infinity included; iterative for nested lists."""
+    depth = 0
+    while isinstance(value, list) and len(value) == 1:
+        value, depth = value[0], depth + 1
+    return "[" * depth + json.dumps(value, allow_nan=True) + "]" * depth
+
+
+@pytest.mark.parametrize(
+    ("details", "accepted"),
+    [
+        pytest.param(float("nan"), False, id="nan"),
+        pytest.param(float("inf"), False, id="inf"),
+        pytest.param(-float("inf"), False, id="-inf"),
+        pytest.param({"x": [1.5, float("nan")]}, False, id="nan-inside"),
+        # The message object is the line's first level: details may nest limit - 1 deep.
+        pytest.param(_nested(MAX_NESTING - 1), True, id="at-limit"),
+        pytest.param(_nested(MAX_NESTING), False, id="over-limit"),
+        pytest.param(_nested(5_000), False, id="far-over-limit"),
+        pytest.param([1e308, -1e308, 5e-324], True, id="extreme-floats"),
+        pytest.param({"deep": _nested(200), "wide": [_nested(50)] * 100}, True, id="deep-wide"),
+    ],
+)
+def test_load_and_save_accept_the_same_values(tmp_path: Path, details: Any, accepted: bool) -> None:
+    """Whatever save refuses, load refuses too (and the other way round); both say why."""
+    message = ToolResultMessage(tool_call_id="a", tool_name="f", details=details, timestamp=1)
+    path = tmp_path / "s.jsonl"
+    try:
+        save_session(path, [message])
+    except SessionFileError as exc:
+        save_error: SessionFileError | None = exc
+    else:
+        save_error = None
+    # The same entry written by hand (Python's json writes NaN / Infinity when allowed).
+    line = json.dumps(
+        {**message.model_dump(by_alias=True), "details": "DETAILS"}, allow_nan=True
+    ).replace('"DETAILS"', _json_text(details))
+    try:
+        loaded = loads_session(_header() + "\n" + line + "\n")
+    except SessionFileError as exc:
+        load_error: SessionFileError | None = exc
+    else:
+        load_error = None
+        assert loaded.messages == [message]
+    assert (save_error is None, load_error is None) == (accepted, accepted), (
+        save_error,
+        load_error,
+    )
+    if save_error is not None:
+        assert not path.exists()
+        assert "message 0" in str(save_error)
+        assert str(load_error).startswith("line 2: ")
+    else:
+        assert load_session(path).messages == [message]
 
 
 def test_crlf_and_blank_lines_tolerated() -> None:
@@ -246,6 +357,23 @@ def test_write_failure_leaves_previous_file_intact(
         save_session(path, [UserMessage(content="v2")])
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["s.jsonl"]
+
+
+@pytest.mark.parametrize("where", ["missing folder", "folder is a file", "target is a folder"])
+def test_os_errors_name_the_target_not_the_temporary_file(tmp_path: Path, where: str) -> None:
+    (tmp_path / "a_file").write_text("x")
+    (tmp_path / "a_folder").mkdir()
+    target = {
+        "missing folder": tmp_path / "nope" / "s.jsonl",
+        "folder is a file": tmp_path / "a_file" / "s.jsonl",
+        "target is a folder": tmp_path / "a_folder",
+    }[where]
+    with pytest.raises(OSError) as info:
+        save_session(target, [UserMessage(content="hi")])
+    assert info.value.filename == str(target)
+    assert str(target) in str(info.value) and ".tmp" not in str(info.value)
+    assert sorted(os.listdir(tmp_path)) == ["a_file", "a_folder"]
+    assert os.listdir(tmp_path / "a_folder") == []
 
 
 def test_dumps_is_deterministic() -> None:
