@@ -209,6 +209,12 @@ def _header(index: int, model: Model, method: str, uri: str, style: _Style) -> s
 # --- commands ---------------------------------------------------------------------------------
 
 
+_WHOLE_DOCUMENT_NOTE = (
+    "interaction {index}: the recorded answer is a whole JSON document, not a stream;"
+    " its events are replayed from that document"
+)
+
+
 async def _replay(path: Path, api: str | None, as_json: bool, out: TextIO, err: TextIO) -> int:
     from .replay import replay
 
@@ -216,11 +222,10 @@ async def _replay(path: Path, api: str | None, as_json: bool, out: TextIO, err: 
     played = 0
     async for call in replay(path, api=api):
         item = call.interaction
-        if call.events is None or call.model is None:
-            err.write(f"pi-sdk: note: {call.skipped}\n")
-            continue
         played += 1
         if as_json:
+            if item.whole_document:  # stdout stays pure JSON lines
+                err.write(f"pi-sdk: note: {_WHOLE_DOCUMENT_NOTE.format(index=item.index)}\n")
             async for event in call.events:
                 record = event_to_dict(event, include_partial=False)
                 record["interaction"] = item.index
@@ -230,6 +235,9 @@ async def _replay(path: Path, api: str | None, as_json: bool, out: TextIO, err: 
         if played > 1:
             out.write("\n")
         out.write(_header(item.index, call.model, item.method, item.display_uri, style) + "\n")
+        if item.whole_document:
+            note = _WHOLE_DOCUMENT_NOTE.format(index=item.index).split(": ", 1)[1]
+            out.write(style(f"({note})", DIM) + "\n")
         printer = _LivePrinter(out, style)
         async for event in call.events:
             printer.event(event)

@@ -1,14 +1,15 @@
 """Replay a recorded vcrpy cassette through the registered providers (``pi-sdk replay``).
 
 Each recorded interaction is played as one model call, in order, through the real provider
-stream function, with vcrpy serving the recorded response (``record_mode="none"``, matching on
-method and path, each interaction played once). Which provider and model make the call is
-decided by asking every registered :class:`pi_sdk.ApiProvider` to ``recognize`` the recorded
-request (or only the one named with ``api=``); the core knows no vendor.
+stream function, with vcrpy serving the recorded response (``record_mode="none"``, each
+interaction played once, matching on method and :func:`same_endpoint`). Which provider and model
+make the call is decided by asking every registered :class:`pi_sdk.ApiProvider` to ``recognize``
+the recorded request (or only the one named with ``api=``); the core knows no vendor.
 
-An interaction whose recorded request did not ask for a stream is consumed without a call, so
-later interactions still line up, and reported as skipped: pi-sdk only streams (and a
-streaming request may not even match it: some APIs use another path to stream).
+pi-sdk always asks for a stream. An interaction recorded without one (its answer is one JSON
+document) is played through the same streaming call: vcrpy serves the recorded document, and
+the adapters accept such an answer, as they accept it from a server that ignores
+``"stream": true``. :attr:`RecordedInteraction.whole_document` tells which answers those are.
 
 vcrpy is imported on first use, not with :mod:`pi_sdk`.
 """
@@ -40,6 +41,8 @@ __all__ = [
     "plan_replay",
     "replay",
     "replay_all",
+    "replay_vcr",
+    "same_endpoint",
 ]
 
 DUMMY_API_KEY = "replay-dummy-key"
@@ -49,7 +52,37 @@ _REPLAY_CONTEXT = Context(
     messages=[UserMessage(content="(replayed call: the response comes from the cassette)")]
 )
 # RPC-style streaming method names, e.g. ``.../models/x:streamGenerateContent``.
-_STREAM_METHOD = re.compile(r":stream[A-Za-z]*$", re.IGNORECASE)
+_STREAM_METHOD = re.compile(r":stream([A-Za-z]*)$", re.IGNORECASE)
+
+
+def _endpoint(path: str) -> str:
+    """``path`` with an RPC-style streaming method named as its one-shot twin, lower-cased."""
+    return _STREAM_METHOD.sub(lambda m: ":" + m.group(1), path).lower()
+
+
+def same_endpoint(r1: Any, r2: Any) -> bool:
+    """Vcrpy matcher: same path, counting ``:streamX`` and ``:x`` as one endpoint.
+
+    Some APIs stream from a sibling RPC method (Google's AIP custom methods:
+    ``:streamGenerateContent`` next to ``:generateContent``); a streaming call must still match
+    an interaction recorded with the one-shot method. Paths compare case-insensitively after
+    that renaming; query strings are ignored (they may hold a ``key=``).
+    """
+    return _endpoint(str(r1.path)) == _endpoint(str(r2.path))
+
+
+def replay_vcr() -> Any:
+    """Return the ``vcr.VCR`` that replays cassettes for pi-sdk calls.
+
+    ``record_mode="none"`` (never the network) and ``match_on=["method", "same_endpoint"]``
+    (:func:`same_endpoint`): recorded requests were made by other clients, so bodies, headers,
+    hosts and query strings are not compared. Use with ``allow_playback_repeats=False`` so
+    interactions on one endpoint are served in recorded order, once each.
+    """
+    vcr = _vcr_module("vcr")
+    recorder: Any = vcr.VCR(record_mode="none", match_on=["method", "same_endpoint"])
+    recorder.register_matcher("same_endpoint", same_endpoint)
+    return recorder
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,9 +114,13 @@ class RecordedInteraction:
         return self.content_type.startswith("text/event-stream")
 
     @property
-    def playable(self) -> bool:
-        """Whether a (streaming) call can replay it: the recorded request was streamed."""
-        return self.streamed
+    def whole_document(self) -> bool:
+        """Whether the recorded answer is one JSON document rather than a stream.
+
+        True for a successful (status < 400) ``application/json`` response: a request recorded
+        without a stream, or a server that ignored ``"stream": true``.
+        """
+        return self.status < 400 and "json" in self.content_type
 
     @property
     def display_uri(self) -> str:
@@ -94,15 +131,13 @@ class RecordedInteraction:
 
 @dataclass(kw_only=True)
 class ReplayCall:
-    """One interaction of a running replay: iterate ``events``, unless ``skipped``."""
+    """One interaction of a running replay: iterate ``events``."""
 
     interaction: RecordedInteraction
-    provider: ApiProvider | None
-    model: Model | None
-    events: AssistantMessageEventStream | None
-    """The call's event stream; ``None`` when skipped."""
-    skipped: str | None = None
-    """Why the interaction was not played, else ``None``."""
+    provider: ApiProvider
+    model: Model
+    events: AssistantMessageEventStream
+    """The call's event stream."""
 
 
 @dataclass(kw_only=True)
@@ -110,11 +145,10 @@ class ReplayResult:
     """The outcome of one interaction, collected by :func:`replay_all`."""
 
     interaction: RecordedInteraction
-    model: Model | None
+    model: Model
     events: list[AssistantMessageEvent] = field(default_factory=list[AssistantMessageEvent])
     message: AssistantMessage | None = None
-    """The final message; ``None`` when skipped."""
-    skipped: str | None = None
+    """The final message (set once the call's events are consumed)."""
 
 
 def _serializer_for(path: Path) -> str:
@@ -203,8 +237,8 @@ def _recognize(provider: ApiProvider, item: RecordedInteraction) -> Model | None
 
 def plan_replay(
     interactions: list[RecordedInteraction], *, api: str | None = None
-) -> list[tuple[RecordedInteraction, ApiProvider | None, Model | None]]:
-    """Decide the provider and model of every playable interaction, before anything runs.
+) -> list[tuple[RecordedInteraction, ApiProvider, Model]]:
+    """Decide the provider and model of every interaction, before anything runs.
 
     Args:
         interactions: From :func:`load_cassette`.
@@ -212,20 +246,16 @@ def plan_replay(
             whose ``recognize`` accepts the request.
 
     Returns:
-        ``(interaction, provider, model)`` per interaction; provider and model are ``None`` for
-        interactions that will be skipped.
+        ``(interaction, provider, model)`` per interaction.
 
     Raises:
         ProviderNotFoundError: ``api`` is not registered, or no registered provider recognizes
-            a playable request (its provider package is probably not installed).
+            a request (its provider package is probably not installed).
         ConfigurationError: the provider named by ``api`` cannot derive a model from a request.
     """
     chosen = [get_api_provider(api)] if api is not None else get_api_providers()
-    plan: list[tuple[RecordedInteraction, ApiProvider | None, Model | None]] = []
+    plan: list[tuple[RecordedInteraction, ApiProvider, Model]] = []
     for item in interactions:
-        if not item.playable:
-            plan.append((item, None, None))
-            continue
         found: tuple[ApiProvider, Model] | None = None
         for provider in chosen:
             model = _recognize(provider, item)
@@ -245,13 +275,6 @@ def plan_replay(
     return plan
 
 
-def _skip_reason(item: RecordedInteraction) -> str:
-    return (
-        f"interaction {item.index}: the recorded request was not streamed "
-        "(pi-sdk only streams); skipped"
-    )
-
-
 async def replay(
     path: str | Path,
     *,
@@ -266,8 +289,7 @@ async def replay(
     Example:
         ```python
         async for call in replay("tests/cassettes/anthropic_demo.yaml"):
-            if call.events is not None:
-                message = await call.events.result()
+            message = await call.events.result()
         ```
 
     Args:
@@ -280,27 +302,13 @@ async def replay(
         ConfigurationError: bad path or not a cassette (before anything is played).
         ProviderNotFoundError: no provider for a recorded request (before anything is played).
     """
-    vcr = _vcr_module("vcr")
     path = Path(path)
     plan = plan_replay(load_cassette(path), api=api)
     call_options = options or StreamOptions(api_key=DUMMY_API_KEY, max_retries=0)
-    recorder = vcr.VCR(record_mode="none", match_on=["method", "path"])
-    with recorder.use_cassette(
+    with replay_vcr().use_cassette(
         str(path), serializer=_serializer_for(path), allow_playback_repeats=False
-    ) as cassette_:
-        cassette: Any = cassette_
-        recorded: list[Any] = cassette.requests
+    ):
         for item, provider, model in plan:
-            if provider is None or model is None:
-                cassette.play_response(recorded[item.index])  # consume it: later calls line up
-                yield ReplayCall(
-                    interaction=item,
-                    provider=None,
-                    model=None,
-                    events=None,
-                    skipped=_skip_reason(item),
-                )
-                continue
             events = stream(model, _REPLAY_CONTEXT, call_options)
             yield ReplayCall(interaction=item, provider=provider, model=model, events=events)
             await events.result()
@@ -317,10 +325,9 @@ async def replay_all(
     """
     results: list[ReplayResult] = []
     async for call in replay(path, api=api, options=options):
-        result = ReplayResult(interaction=call.interaction, model=call.model, skipped=call.skipped)
-        if call.events is not None:
-            async for event in call.events:
-                result.events.append(event)
-            result.message = await call.events.result()
+        result = ReplayResult(interaction=call.interaction, model=call.model)
+        async for event in call.events:
+            result.events.append(event)
+        result.message = await call.events.result()
         results.append(result)
     return results

@@ -2,7 +2,10 @@
 
 * :func:`conformance_dir` / :func:`load_cases`: the shared cassettes and their ``expect``;
 * :func:`run_interaction`: play one recorded interaction through the real adapter (vcrpy,
-  match on method + path, earlier interactions consumed so the i-th call gets interaction i);
+  :func:`pi_sdk.replay.replay_vcr`: match on method + endpoint, earlier interactions consumed so
+  the i-th call gets interaction i). Interactions recorded without a stream are played through
+  the same streaming call: vcrpy serves the recorded JSON document, which every adapter accepts
+  (as from a server that ignores ``"stream": true``);
 * :func:`check_message`: compare a final message with ``expect`` (the conventions of
   ``conformance/README.md``);
 * :func:`assert_valid_event_sequence`: the event-order invariants of pi-spec §2;
@@ -42,7 +45,7 @@ from pi_sdk import (
     ToolCall,
     UserMessage,
 )
-from pi_sdk.replay import DUMMY_API_KEY, RecordedInteraction, load_cassette
+from pi_sdk.replay import DUMMY_API_KEY, RecordedInteraction, load_cassette, replay_vcr
 
 ENV_VAR = "PI_SDK_CONFORMANCE_DIR"
 DEFAULT_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "conformance"
@@ -97,11 +100,6 @@ class Case:
     @property
     def id(self) -> str:
         return f"{self.api}/{self.name}[{self.index}]"
-
-    @property
-    def playable(self) -> bool:
-        """Whether vcrpy can serve it to a streaming call: the recorded request was streamed."""
-        return self.stream
 
 
 def load_cases(root: Path, api: str | None = None) -> list[Case]:
@@ -169,15 +167,14 @@ async def run_interaction(
 ) -> Run:
     """Play interaction ``case.index`` of its cassette through the registered adapter.
 
-    Earlier interactions are marked played without a call, so vcrpy (matching method + path,
-    each interaction once) serves interaction ``case.index`` to this call.
+    Earlier interactions are marked played without a call, so vcrpy (matching method +
+    endpoint, each interaction once) serves interaction ``case.index`` to this call, streamed
+    or not.
     """
-    import vcr
-
     interactions = load_cassette(case.cassette)
     model = model or model_for(case.api, interactions[case.index])
     options = options or StreamOptions(api_key=DUMMY_API_KEY, max_retries=0)
-    recorder = vcr.VCR(record_mode="none", match_on=["method", "path"])
+    recorder = replay_vcr()
     with recorder.use_cassette(str(case.cassette), allow_playback_repeats=False) as cassette:
         for earlier in range(case.index):
             cassette.play_response(cassette.requests[earlier])

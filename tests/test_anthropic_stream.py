@@ -530,3 +530,111 @@ async def test_non_json_error_body_is_kept_short():
     _, message, _ = await run([reply])
     assert message.stop_reason == "error"
     assert "502" in (message.error_message or "") and len(message.error_message or "") <= 510
+
+
+# --- a whole JSON message instead of a stream -------------------------------------------------
+
+
+def _document(**fields: Any) -> Reply:
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-test-1-20990101",
+        "stop_sequence": None,
+        **fields,
+    }
+    return Reply(status=200, body=json.dumps(message).encode(), headers=JSON_HEADERS)
+
+
+def _comparable(message: pi_sdk.AssistantMessage) -> dict[str, Any]:
+    data = message.model_dump(mode="json")
+    del data["timestamp"]
+    return data
+
+
+async def test_json_message_gives_the_same_message_and_events_as_its_stream():
+    usage = {"input_tokens": 10, "output_tokens": 30, "cache_read_input_tokens": 4,
+             "cache_creation_input_tokens": 2}  # fmt: skip
+    streamed = sse(
+        start(cache_read_input_tokens=4, cache_creation_input_tokens=2),
+        block(0, type="thinking", thinking="", signature=""),
+        delta(0, type="thinking_delta", thinking="Let me think."),
+        delta(0, type="signature_delta", signature="c2lnbmF0dXJl"),
+        stop(0),
+        block(1, type="redacted_thinking", data="opaque-blob"),
+        stop(1),
+        block(2, type="server_tool_use", id="srvtoolu_1", name="web_search", input={}),
+        delta(2, type="input_json_delta", partial_json='{"query": "x"}'),
+        stop(2),
+        block(3, type="text", text=""),
+        delta(3, type="text_delta", text="Héllo ☂"),
+        stop(3),
+        block(4, type="tool_use", id="toolu_1", name="lookup", input={}),
+        delta(4, type="input_json_delta", partial_json='{"q": "paris", "n": 3}'),
+        stop(4),
+        *end("tool_use", output_tokens=30),
+    )
+    document = _document(
+        content=[
+            {"type": "thinking", "thinking": "Let me think.", "signature": "c2lnbmF0dXJl"},
+            {"type": "redacted_thinking", "data": "opaque-blob"},
+            {
+                "type": "server_tool_use",
+                "id": "srvtoolu_1",
+                "name": "web_search",
+                "input": {"query": "x"},
+            },
+            {"type": "text", "text": "Héllo ☂", "citations": None},
+            {
+                "type": "tool_use",
+                "id": "toolu_1",
+                "name": "lookup",
+                "input": {"q": "paris", "n": 3},
+            },
+        ],  # fmt: skip
+        stop_reason="tool_use",
+        usage=usage,
+    )
+    stream_events, from_stream, _ = await run([ok(streamed)])
+    json_events, from_json, _ = await run([document], chunk_size=5)
+    assert _comparable(from_json) == _comparable(from_stream)
+    assert [e.type for e in json_events] == [e.type for e in stream_events]
+    assert from_json.stop_reason == "toolUse" and from_json.usage.cache_write == 2
+    assert [type(b).__name__ for b in from_json.content] == [
+        "ThinkingContent", "ThinkingContent", "TextContent", "ToolCall",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("reason", "stop_reason", "needle"),
+    [("end_turn", "stop", None), ("max_tokens", "length", None),
+     ("refusal", "error", "refused"), ("something_new", "error", "something_new")],
+)  # fmt: skip
+async def test_json_message_stop_reasons(reason: str, stop_reason: str, needle: str | None):
+    document = _document(
+        content=[{"type": "text", "text": "partial"}],
+        stop_reason=reason,
+        usage={"input_tokens": 3, "output_tokens": 2},
+    )
+    _, message, _ = await run([document])
+    assert message.stop_reason == stop_reason and message.text == "partial"
+    assert message.usage.total_tokens == 5
+    if needle is not None:
+        assert needle in (message.error_message or "")
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        (b'{"type": "error", "error": {"type": "overloaded_error", "message": "busy"}}',
+         "overloaded_error: busy"),
+        (b'{"type": "message", "content": [{"type": "text", "te', "malformed JSON response"),
+        (b'{"type": "completion", "completion": "hi"}', "not a message"),
+        (b"[]", "not a message"),
+    ],
+)  # fmt: skip
+async def test_bad_or_error_json_answer_is_a_clear_error(body: bytes, needle: str):
+    events, message, transport = await run([Reply(200, body, JSON_HEADERS)])
+    assert [e.type for e in events] == ["start", "error"]
+    assert needle in (message.error_message or "") and transport.closed == 1

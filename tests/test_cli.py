@@ -89,20 +89,52 @@ def test_models_table_and_json(capsys: pytest.CaptureFixture[str]):
     assert rows and all(r["provider"] == "anthropic" and "contextWindow" in r for r in rows)
 
 
-def test_non_streamed_interaction_is_skipped_with_a_note(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-):
-    path = _cassette(
+_MESSAGE = (
+    '{"type": "message", "id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5",'
+    ' "content": [{"type": "text", "text": "Hello there"}], "stop_reason": "end_turn",'
+    ' "usage": {"input_tokens": 7, "output_tokens": 3}}'
+)
+
+
+def _whole_document_cassette(tmp_path: Path) -> Path:
+    """One Anthropic interaction recorded without a stream: the answer is a JSON document."""
+    return _cassette(
         tmp_path / "c.yaml",
         "https://api.anthropic.com/v1/messages",
         '{"model": "claude-sonnet-4-5", "stream": false}',
-        '{"type": "message"}',
+        _MESSAGE.replace("'", "''"),
         "application/json",
     )
-    assert main(["replay", str(path)]) == 0
+
+
+def test_non_streamed_interaction_is_played_with_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    assert main(["replay", str(_whole_document_cassette(tmp_path))]) == 0
     captured = capsys.readouterr()
-    assert "interaction 0: the recorded request was not streamed" in captured.err
-    assert captured.out == ""
+    assert "interaction 0" in captured.out and "anthropic-messages" in captured.out
+    assert "the recorded answer is a whole JSON document, not a stream" in captured.out
+    assert "Hello there" in captured.out and "stop reason stop" in captured.out
+    assert "input 7 · output 3" in captured.out
+
+
+def test_non_streamed_interaction_as_json_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    assert main(["replay", "--json", str(_whole_document_cassette(tmp_path))]) == 0
+    captured = capsys.readouterr()
+    records = [json.loads(line) for line in captured.out.splitlines()]  # stdout: JSON only
+    assert [r["type"] for r in records] == [
+        "start", "text_start", "text_delta", "text_end", "done",
+    ]  # fmt: skip
+    assert records[2]["delta"] == "Hello there"
+    assert "pi-sdk: note: interaction 0: the recorded answer is a whole JSON document" in (
+        captured.err
+    )
+
+
+def test_streamed_interaction_has_no_whole_document_note(capsys: pytest.CaptureFixture[str]):
+    assert main(["replay", str(DEMO_CASSETTE)]) == 0
+    captured = capsys.readouterr()
+    assert "JSON document" not in captured.out + captured.err
 
 
 @pytest.mark.parametrize("case", ["missing", "directory", "garbage", "unknown_api", "bad_api_flag"])

@@ -2,16 +2,22 @@
 
 Parametrized over every ``<api>/<name>.yaml`` x interaction in the conformance folder
 (``PI_SDK_CONFORMANCE_DIR``, default ``../shared/conformance``): the final message must match
-the interaction's ``expect`` and the events must keep pi-spec §2's invariants. Also, for APIs
-with a client factory in ``conformance_check.CLIENT_FACTORIES``: every streamed body cut at
-sampled byte offsets ends in one ``error`` event with the partial content kept.
+the interaction's ``expect`` and the events must keep pi-spec §2's invariants.
 
-Skips: an API whose provider package is not installed (named in the message); an interaction
-whose recorded request was not streamed (pi-sdk only streams; a streaming request may not even
-match it, e.g. Gemini's ``:streamGenerateContent`` path). Non-streamed HTTP *error* responses
-are still checked: their recorded body is served through the vendor client on a test transport
-(the error body does not depend on streaming). The folder absent: skip;
-``PI_SDK_CONFORMANCE_DIR`` set to a missing folder: failure.
+Every interaction is played through the same streaming call, whether or not its recorded
+request asked for a stream: pi-sdk always asks for one, and servers and proxies sometimes
+ignore ``"stream": true`` and answer with one JSON document, which every adapter turns into the
+normal event sequence. vcrpy serves the recorded document (matching ``:streamGenerateContent``
+to a recorded ``:generateContent``, :func:`pi_sdk.replay.same_endpoint`).
+
+Also, for APIs with a client factory in ``conformance_check.CLIENT_FACTORIES``: every recorded
+JSON document served in small chunks through the vendor client gives the same result, and every
+successful body (SSE or JSON) cut at sampled byte offsets ends in one ``error`` event with the
+partial content kept.
+
+Skips: only an API whose provider package is not installed (named in the message), or one with
+no client factory for the transport tests. The folder absent: skip; ``PI_SDK_CONFORMANCE_DIR``
+set to a missing folder: failure.
 """
 
 from __future__ import annotations
@@ -63,8 +69,14 @@ def _require(case: Case) -> None:
     if provider_for(case.api) is None:
         package = PROVIDER_PACKAGES.get(case.api, f"a provider package for {case.api}")
         pytest.skip(f"API {case.api} not registered: install {package}")
-    if not case.playable:
-        pytest.skip("recorded request was not streamed; pi-sdk only streams")
+
+
+def _factory(case: Case):
+    _require(case)
+    factory = CLIENT_FACTORIES.get(case.api)
+    if factory is None:
+        pytest.skip(f"no client factory for {case.api} in conformance_check.CLIENT_FACTORIES")
+    return factory
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -74,22 +86,21 @@ async def test_conformance(case: Case):
     assert_valid_event_sequence(run.events)
     problems = check_message(case.api, run.message, case.expect, run.events)
     assert not problems, "\n".join([case.id, *problems, *case.notes])
+    assert run.played == 1, f"{case.id}: {run.played} interactions played (a retry?)"
 
 
-# --- recorded HTTP errors of non-streamed requests --------------------------------------------
+# --- whole JSON documents in chunks -----------------------------------------------------------
 
-NONSTREAM_ERRORS = [c for c in CASES if not c.stream and c.status >= 400]
+DOCUMENTS = [c for c in CASES if not c.stream]
 
 
-@pytest.mark.parametrize("case", NONSTREAM_ERRORS, ids=[c.id for c in NONSTREAM_ERRORS])
-async def test_recorded_http_error_through_client(case: Case):
-    if provider_for(case.api) is None:
-        pytest.skip(f"API {case.api} not registered: install {PROVIDER_PACKAGES.get(case.api)}")
-    factory = CLIENT_FACTORIES.get(case.api)
-    if factory is None:
-        pytest.skip(f"no client factory for {case.api} in conformance_check.CLIENT_FACTORIES")
+@pytest.mark.parametrize("case", DOCUMENTS, ids=[c.id for c in DOCUMENTS])
+async def test_json_document_in_chunks_through_the_client(case: Case):
+    """The same answer, arriving in 64-byte chunks through the vendor client, gives the same
+    result (an adapter must read the whole document, not its first chunk)."""
+    factory = _factory(case)
     model = model_for(case.api, load_cassette(case.cassette)[case.index])
-    transport = ChunkedTransport([recorded_reply(case)])
+    transport = ChunkedTransport([recorded_reply(case)], chunk_size=64)
     client = factory(transport, model.base_url)
     try:
         options = StreamOptions(api_key="test-key", max_retries=0, client=client)
@@ -99,12 +110,12 @@ async def test_recorded_http_error_through_client(case: Case):
     assert_valid_event_sequence(events)
     problems = check_message(case.api, message, case.expect, events)
     assert not problems, "\n".join([case.id, *problems, *case.notes])
-    assert len(transport.requests) == 1
+    assert len(transport.requests) == 1 and transport.closed == 1
 
 
 # --- truncated bodies -------------------------------------------------------------------------
 
-STREAMED_200 = [c for c in CASES if c.stream and c.status == 200]
+ANSWERS_200 = [c for c in CASES if c.status == 200]
 
 
 def _offsets(body: bytes, count: int = 12) -> list[int]:
@@ -124,12 +135,9 @@ def _prefix(short: str, full: str, what: str) -> None:
     assert full.startswith(short), f"{what}: {short!r} is not a prefix of {full!r}"
 
 
-@pytest.mark.parametrize("case", STREAMED_200, ids=[c.id for c in STREAMED_200])
-async def test_truncated_stream_ends_in_one_error_event(case: Case):
-    _require(case)
-    factory = CLIENT_FACTORIES.get(case.api)
-    if factory is None:
-        pytest.skip(f"no client factory for {case.api} in conformance_check.CLIENT_FACTORIES")
+@pytest.mark.parametrize("case", ANSWERS_200, ids=[c.id for c in ANSWERS_200])
+async def test_truncated_body_ends_in_one_error_event(case: Case):
+    factory = _factory(case)
     reply = recorded_reply(case)
     model = model_for(case.api, load_cassette(case.cassette)[case.index])
     full_run = await run_interaction(case)
@@ -159,6 +167,8 @@ async def test_truncated_stream_ends_in_one_error_event(case: Case):
                 _prefix(got.thinking, want.thinking, where)  # type: ignore[union-attr]
             elif isinstance(got, ToolCall):
                 assert (got.id, got.name) == (want.id, want.name), where  # type: ignore[union-attr]
-        if offset == len(reply.body) - 1:
+        if not case.stream:
+            assert not message.content, f"{where}: content from a cut JSON document"
+        elif offset == len(reply.body) - 1:
             # Only the final blank line is missing: all content arrived, yet no message_stop.
             assert message.content == full.content, where

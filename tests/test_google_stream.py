@@ -581,3 +581,60 @@ async def test_abort_mid_stream_keeps_text_and_closes_the_response() -> None:
     check_protocol(events)
     assert message.stop_reason == "aborted" and message.text == "Hello"
     assert stalled.closed == 1
+
+
+# --- a whole JSON document instead of a stream ------------------------------------------------
+
+JSON_HEADERS = {"content-type": "application/json; charset=UTF-8"}
+
+
+def _comparable(message: AssistantMessage) -> dict[str, Any]:
+    data = message.model_dump(mode="json")
+    del data["timestamp"]
+    return data
+
+
+async def test_json_array_answer_matches_the_same_chunks_streamed() -> None:
+    usage = {"promptTokenCount": 9, "candidatesTokenCount": 4, "thoughtsTokenCount": 2}
+    chunks = [
+        candidate({"text": "Plan", "thought": True, "thoughtSignature": "c2ln"}),
+        candidate({"text": "Héllo "}, responseId="r1"),
+        candidate(
+            {"text": "there"},
+            {"functionCall": {"name": "lookup", "args": {"q": "x"}}},
+            finish="STOP",
+            usageMetadata=usage,
+        ),
+    ]
+    streamed_events, streamed = await run(ChunkedTransport(ok(*chunks)))
+    whole = (200, json.dumps(chunks).encode(), JSON_HEADERS)
+    json_events, from_json = await run(ChunkedTransport(whole, size=11))
+    check_protocol(json_events)
+    assert _comparable(from_json) == _comparable(streamed)
+    assert [e.type for e in json_events] == [e.type for e in streamed_events]
+    assert from_json.stop_reason == "toolUse" and from_json.usage.output == 6
+
+
+async def test_json_object_answer_without_finish_reason_is_a_complete_reply() -> None:
+    document = candidate({"text": "ok"}, usageMetadata={"promptTokenCount": 1})
+    events, message = await run(
+        ChunkedTransport((200, json.dumps(document).encode(), JSON_HEADERS))
+    )
+    check_protocol(events)
+    assert message.stop_reason == "stop" and message.text == "ok"
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        (b'{"error": {"code": 503, "message": "busy", "status": "UNAVAILABLE"}}',
+         "503 UNAVAILABLE: busy"),
+        (b'{"candidates": [', "not JSON"),
+        (b'"hello"', "unexpected JSON response"),
+        (b'[{"candidates": []}, 3]', "unexpected JSON response"),
+    ],
+)  # fmt: skip
+async def test_bad_or_error_json_answer_is_a_clear_error(body: bytes, needle: str) -> None:
+    events, message = await run(ChunkedTransport((200, body, JSON_HEADERS)))
+    assert [e.type for e in events] == ["start", "error"]
+    assert needle in (message.error_message or ""), message.error_message

@@ -15,7 +15,7 @@ in ``docs/providers/anthropic.md``. Wire facts: Anthropic's streaming guide
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from pi_sdk import (
@@ -61,7 +61,7 @@ from .request import (
 if TYPE_CHECKING:
     from pi_sdk import IncrementalJsonParser
 
-__all__ = ["map_stop_reason", "stream_anthropic_messages"]
+__all__ = ["map_stop_reason", "message_as_events", "stream_anthropic_messages"]
 
 _STOP_REASONS: dict[str, StopReason] = {
     "end_turn": "stop",
@@ -212,12 +212,111 @@ def _stop_error_text(reason: str, details: Any) -> str:
     return f"{text}: {extra}" if extra else text
 
 
-def _error_event_text(data: dict[str, Any], raw: str) -> str:
+def _error_event_text(data: dict[str, Any]) -> str:
     error = _dict(data.get("error"))
     message = error.get("message")
     if not message:
-        return f"stream error event: {raw[:500]}"
+        return f"stream error event: {json.dumps(data, ensure_ascii=False)[:500]}"
     return f"{error.get('type') or 'error'}: {message}"
+
+
+# --- response bodies --------------------------------------------------------------------------
+
+
+async def _sse_events(response: Any) -> AsyncIterator[dict[str, Any]]:
+    """The JSON object of every server-sent event of a streamed body."""
+    loads = json.loads
+    async for sse in iter_sse(response.aiter_bytes()):
+        try:
+            decoded: Any = loads(sse.data)
+        except ValueError:
+            raise ProviderError(f"malformed stream event: {sse.data[:200]!r}") from None
+        if not isinstance(decoded, dict):
+            raise ProviderError(f"malformed stream event: {sse.data[:200]!r}")
+        yield cast("dict[str, Any]", decoded)
+
+
+def _event(kind: str, **fields: Any) -> dict[str, Any]:
+    return {"type": kind, **fields}
+
+
+def message_as_events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Return the stream events a whole Messages API ``message`` object would have come as.
+
+    For a server or proxy that ignored ``"stream": true`` and answered with one JSON document
+    (HTTP 200, ``application/json``): the answer then goes through the same mapping as a stream,
+    so both give the same message and events. ``message_start`` (usage), then per content block
+    ``content_block_start`` / ``_delta`` / ``_stop``: a ``text`` block's text as one
+    ``text_delta``; a ``thinking`` block's text as one ``thinking_delta`` and its ``signature``
+    as one ``signature_delta``; a ``tool_use`` block's ``input`` as one ``input_json_delta``;
+    other blocks (``redacted_thinking``, server tools, unknown types) as they are, with no
+    delta. Then ``message_delta`` (``stop_reason``, ``stop_details``, usage) and
+    ``message_stop``. Block shapes: the Messages API reference ("Response" of
+    ``POST /v1/messages``); event shapes: Anthropic's streaming guide.
+
+    Args:
+        message: The decoded JSON body (``{"type": "message", "content": [...], ...}``).
+    """
+    usage = _dict(message.get("usage"))
+    yield _event("message_start", message={**message, "content": [], "stop_reason": None})
+    raw_content = message.get("content")
+    blocks = cast("list[Any]", raw_content) if isinstance(raw_content, list) else []
+    for index, raw_block in enumerate(blocks):
+        block = _dict(raw_block)
+        kind = block.get("type")
+        if kind == "text":
+            yield _event("content_block_start", index=index, content_block={**block, "text": ""})
+            text = block.get("text")
+            if isinstance(text, str) and text:
+                delta = {"type": "text_delta", "text": text}
+                yield _event("content_block_delta", index=index, delta=delta)
+        elif kind == "thinking":
+            start: dict[str, Any] = {**block, "thinking": "", "signature": ""}
+            yield _event("content_block_start", index=index, content_block=start)
+            thinking = block.get("thinking")
+            if isinstance(thinking, str) and thinking:
+                delta = {"type": "thinking_delta", "thinking": thinking}
+                yield _event("content_block_delta", index=index, delta=delta)
+            signature = block.get("signature")
+            if isinstance(signature, str) and signature:
+                delta = {"type": "signature_delta", "signature": signature}
+                yield _event("content_block_delta", index=index, delta=delta)
+        elif kind == "tool_use":
+            start = {**block, "input": {}}
+            yield _event("content_block_start", index=index, content_block=start)
+            arguments = block.get("input")
+            if isinstance(arguments, dict) and arguments:
+                piece = json.dumps(arguments, ensure_ascii=False)
+                delta = {"type": "input_json_delta", "partial_json": piece}
+                yield _event("content_block_delta", index=index, delta=delta)
+        else:
+            yield _event("content_block_start", index=index, content_block=block)
+        yield _event("content_block_stop", index=index)
+    delta = {"stop_reason": message.get("stop_reason"), "stop_details": message.get("stop_details")}
+    yield _event("message_delta", delta=delta, usage=usage)
+    yield _event("message_stop")
+
+
+async def _json_events(response: Any) -> AsyncIterator[dict[str, Any]]:
+    """The events of a whole JSON answer (:func:`message_as_events`).
+
+    Raises:
+        ProviderError: the body is not JSON, is an ``{"type": "error"}`` object, or is not a
+            ``message`` object.
+    """
+    raw: bytes = await response.aread()
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        decoded: Any = json.loads(text)
+    except ValueError:
+        raise ProviderError(f"malformed JSON response: {text[:200]!r}") from None
+    body = _dict(decoded)
+    if body.get("type") == "error":
+        raise ProviderError(_error_event_text(body))
+    if body.get("type") != "message" or not isinstance(body.get("content"), list):
+        raise ProviderError(f"unexpected JSON response (not a message): {text[:200]!r}")
+    for data in message_as_events(body):
+        yield data
 
 
 async def stream_anthropic_messages(
@@ -282,12 +381,10 @@ async def stream_anthropic_messages(
         vendor_stop: str | None = None
         stop_details: Any = None
         finished = False
-        loads = json.loads
-        async for sse in iter_sse(response.aiter_bytes()):
-            decoded: Any = loads(sse.data)
-            if not isinstance(decoded, dict):
-                raise ProviderError(f"malformed stream event: {sse.data[:200]}")
-            data = cast("dict[str, Any]", decoded)
+        content_type: str = response.headers.get("content-type", "")
+        whole = "application/json" in content_type.lower()
+        source = _json_events(response) if whole else _sse_events(response)
+        async for data in source:
             kind = data.get("type")
             if kind == "content_block_delta":
                 state = blocks.get(data["index"])
@@ -401,7 +498,7 @@ async def stream_anthropic_messages(
                 finished = True
                 break
             elif kind == "error":
-                raise ProviderError(_error_event_text(data, sse.data))
+                raise ProviderError(_error_event_text(data))
             # ping and event types added later are ignored (Anthropic's versioning policy).
 
         if not finished:

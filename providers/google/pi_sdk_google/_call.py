@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, cast
 
 from pi_sdk import (
     AssistantMessageEvent,
@@ -78,6 +78,23 @@ class _LineEnding:
         self.cut = self.crlf and last.endswith(b"\r")
 
 
+def _json_chunks(raw: bytes) -> list[dict[str, Any]]:
+    """The response objects of a whole JSON body: one object, or an array of them.
+
+    Raises:
+        ProviderError: The body is not JSON, or is neither an object nor an array of objects.
+    """
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        document: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProviderError(f"Gemini sent a response that is not JSON: {exc}") from None
+    items = cast(list[Any], document) if isinstance(document, list) else [document]
+    if not all(isinstance(item, dict) for item in items):
+        raise ProviderError(f"Gemini sent an unexpected JSON response: {text[:200]!r}")
+    return cast(list[dict[str, Any]], items)
+
+
 def model_path(model_id: str) -> str:
     """Return the resource path of a model id: ``models/<id>`` unless it already has a prefix."""
     return model_id if "/" in model_id else f"models/{model_id}"
@@ -127,6 +144,15 @@ async def run_stream(
     normalizer = ResponseNormalizer(model, output)
     try:
         yield StartEvent(partial=output)
+        if "application/json" in response.content_type:
+            # The server ignored alt=sse: one JSON document, a GenerateContentResponse (the
+            # generateContent shape) or an array of them (streamGenerateContent without SSE).
+            for chunk in _json_chunks(await response.aread()):
+                for item in normalizer.feed(chunk):
+                    yield item
+            for item in normalizer.finish(streamed=False):
+                yield item
+            return
         ending = _LineEnding()
         async for event in iter_sse(ending.watch(response.aiter_bytes())):
             try:

@@ -156,6 +156,13 @@ class RawResponse:
     def __init__(self, response: Any) -> None:
         self._response = response
 
+    @property
+    def content_type(self) -> str:
+        """The response's ``content-type``, lower-cased (``""`` when absent)."""
+        headers = getattr(self._response, "headers", None)
+        value = headers.get("content-type") if headers is not None else None
+        return str(value or "").lower()
+
     async def aiter_bytes(self) -> AsyncIterator[bytes]:
         """Yield the body as it arrives (httpx2/httpx, or aiohttp for a caller's client)."""
         response = self._response
