@@ -10,7 +10,9 @@ Differences from pi-mono, on purpose:
 * listeners may be ``async``; each event's listeners are awaited one after the other, in
   registration order, after the state was updated for that event. A listener that raises is
   logged (logger ``pi_sdk.agent``) and the run continues: a broken UI callback must not corrupt
-  the transcript;
+  the transcript. Its first failure in a run is logged with the traceback, later ones in the
+  same run one line each at DEBUG and counted in one WARNING line after ``agent_end``, so a
+  listener failing on every delta does not flood the log;
 * ``wait_for_idle()`` resolves only after every listener has finished with ``agent_end``;
 * ``continue_()`` from an assistant message that ended in ``error`` or ``aborted`` retries the
   turn: the failed message stays in the transcript (nothing is lost), and the providers drop it
@@ -27,11 +29,12 @@ import asyncio
 import dataclasses
 import inspect
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from .abort import AbortController, AbortSignal
+from .abort import AbortController
 from .agent_types import (
     AfterToolCall,
     AgentContext,
@@ -155,11 +158,25 @@ class AgentState:
 
 
 @dataclass(eq=False)
+class _ListenerFailures:
+    """A listener's failures after the first one (whose traceback was logged) in one run."""
+
+    listener: AgentListener
+    later: Counter[str] = field(default_factory=Counter[str])
+    """Event type -> failures."""
+    last_error: str = ""
+
+
+@dataclass(eq=False)
 class _ActiveRun:
     controller: AbortController
     done: asyncio.Future[None]
     steering_polled: bool = False
     new_messages: list[AgentMessage] = field(default_factory=list[AgentMessage])
+    listener_failures: dict[int, _ListenerFailures] = field(
+        default_factory=dict[int, _ListenerFailures]
+    )
+    """``id(listener)`` -> failures in this run."""
 
 
 def _takes_signal(listener: AgentListener) -> bool:
@@ -317,7 +334,11 @@ class Agent:
 
         Listeners run in registration order, each awaited before the next, after the state
         was updated for the event; the loop waits for them (back-pressure). A listener that
-        raises is logged and skipped for that event. Nothing is emitted on subscribe.
+        raises is skipped for that event and the run continues. It is logged on the
+        ``pi_sdk.agent`` logger: its first failure in a run at ERROR with the traceback, later
+        failures in the same run one line each at DEBUG, and, when there were later failures,
+        one WARNING line after ``agent_end`` with their count per event type and the last
+        error. Nothing is emitted on subscribe.
 
         A listener must not await ``prompt()``, ``continue_()`` or ``wait_for_idle()`` of its
         own agent (the run is waiting for the listener): queue with ``steer()`` /
@@ -333,16 +354,17 @@ class Agent:
 
         return unsubscribe
 
-    async def _notify(self, event: AgentEvent, signal: AbortSignal) -> None:
+    async def _notify(self, event: AgentEvent, run: _ActiveRun) -> None:
+        signal = run.controller.signal
         for listener, takes_signal in list(self._listeners):
             try:
                 result = listener(event, signal) if takes_signal else listener(event)
                 if inspect.isawaitable(result):
                     await result
-            except Exception:
-                logger.exception(
-                    "agent listener %r raised on %s; the run continues", listener, event.type
-                )
+            except Exception as exc:
+                _log_listener_failure(run, listener, event.type, exc)
+        if event.type == "agent_end":
+            _log_repeated_listener_failures(run)
 
     def _reduce(self, event: AgentEvent) -> None:
         runtime = self._runtime
@@ -582,7 +604,7 @@ class Agent:
 
         async def emit(event: AgentEvent) -> None:
             self._reduce(event)
-            await self._notify(event, signal)
+            await self._notify(event, run)
 
         model = self._require_model()
         try:
@@ -603,7 +625,7 @@ class Agent:
             self._runtime.messages = [*self._runtime.messages, message]
             self._runtime.error = message.error_message
             self._runtime.is_streaming = False
-            await self._notify(AgentEndEvent(messages=[message]), signal)
+            await self._notify(AgentEndEvent(messages=[message]), run)
             return [message]
         finally:
             self._runtime.is_streaming = False
@@ -612,6 +634,42 @@ class Agent:
             self._run = None
             if not run.done.done():
                 run.done.set_result(None)
+
+
+def _log_listener_failure(
+    run: _ActiveRun, listener: AgentListener, event_type: str, exc: Exception
+) -> None:
+    # Keyed by id(): the record holds the listener, so the id is not reused during the run.
+    failures = run.listener_failures.get(id(listener))
+    if failures is None:
+        run.listener_failures[id(listener)] = _ListenerFailures(listener)
+        logger.error(
+            "agent listener %r raised on %s; the run continues (later failures of this"
+            " listener in this run are counted, not traced)",
+            listener,
+            event_type,
+            exc_info=exc,
+        )
+        return
+    failures.later[event_type] += 1
+    failures.last_error = f"{type(exc).__name__}: {exc}"
+    logger.debug("agent listener %r raised again on %s: %s", listener, event_type, exc)
+
+
+def _log_repeated_listener_failures(run: _ActiveRun) -> None:
+    for failures in run.listener_failures.values():
+        if failures.later:
+            count = failures.later.total()
+            per_event = ", ".join(f"{t} x{n}" for t, n in failures.later.items())
+            logger.warning(
+                "agent listener %r raised %d more %s in this run (%s); last error: %s",
+                failures.listener,
+                count,
+                "time" if count == 1 else "times",
+                per_event,
+                failures.last_error,
+            )
+    run.listener_failures.clear()
 
 
 def _as_message(message: AgentMessage | str) -> AgentMessage:

@@ -176,6 +176,62 @@ async def test_a_raising_listener_is_logged_and_the_run_completes(caplog):
     assert "ui crashed" in caplog.text and "the run continues" in caplog.text
 
 
+async def test_a_listener_failing_on_every_event_logs_one_traceback_per_run(caplog):
+    agent, _ = agent_for(
+        ScriptedReply.tool_call("ping"), "a long answer, many deltas", "again", tools=[ping]
+    )
+    events: list[str] = []
+
+    def broken(event, signal):
+        raise RuntimeError(f"ui crashed on {event.type}")
+
+    failed: list[str] = []
+
+    def fails_once(event):
+        if event.type == "turn_start" and not failed:
+            failed.append(event.type)
+            raise KeyError("only once")
+
+    agent.subscribe(broken)
+    agent.subscribe(fails_once)
+    agent.subscribe(lambda event: events.append(event.type))
+
+    def records(level: int, name: str) -> list[logging.LogRecord]:
+        return [r for r in caplog.records if r.levelno == level and name in r.getMessage()]
+
+    with caplog.at_level(logging.DEBUG, logger="pi_sdk.agent"):
+        await agent.prompt("x")
+    later = len(events) - 1
+    assert later > 10  # deltas included: the case that flooded the log
+
+    traced = records(logging.ERROR, "broken")
+    assert len(traced) == 1 and traced[0].exc_info is not None
+    assert "raised on agent_start" in traced[0].getMessage()
+    assert "ui crashed on agent_start" in caplog.text  # the traceback's last line
+    one_liners = records(logging.DEBUG, "broken")
+    assert len(one_liners) == later and all(r.exc_info is None for r in one_liners)
+    assert "raised again on message_update: ui crashed on message_update" in caplog.text
+    (summary,) = records(logging.WARNING, "broken")
+    assert f"raised {later} more times in this run" in summary.getMessage()
+    counts = {t: events.count(t) - (t == "agent_start") for t in set(events)}
+    for event_type, count in counts.items():
+        if count:
+            assert f"{event_type} x{count}" in summary.getMessage()
+    assert summary.getMessage().endswith("last error: RuntimeError: ui crashed on agent_end")
+    # The summary comes after the agent_end listeners ran.
+    assert caplog.records[-1] is summary
+
+    # A listener that failed once: its traceback, and no summary line.
+    assert len(records(logging.ERROR, "fails_once")) == 1
+    assert not records(logging.WARNING, "fails_once")
+
+    # Per run: the next run logs the first failure with its traceback again.
+    caplog.clear()
+    await agent.prompt("y")
+    assert len(records(logging.ERROR, "broken")) == 1
+    assert len(records(logging.WARNING, "broken")) == 1
+
+
 async def test_wait_for_idle_resolves_after_agent_end_listeners_finished():
     agent, _ = agent_for("done")
     release = asyncio.Event()
