@@ -9,7 +9,9 @@ Behaviour follows pi-mono ``providers/anthropic.ts`` (pi-spec §4.1) with the de
 in ``docs/providers/anthropic.md``. Wire facts: Anthropic's streaming guide
 (https://docs.anthropic.com/en/docs/build-with-claude/streaming): event types
 ``message_start``, ``content_block_start/_delta/_stop``, ``message_delta``, ``message_stop``,
-``ping`` and ``error``; new event and block types may be added and must be tolerated.
+``ping`` and ``error``; new event and block types may be added and must be tolerated. A whole
+JSON ``message`` answer (a server that ignored ``"stream": true``) is mapped through the same
+code, as the events it would have streamed.
 """
 
 from __future__ import annotations
@@ -344,7 +346,10 @@ async def stream_anthropic_messages(
     * usage from ``message_start``, then the non-null fields of ``message_delta``; cost from
       the model's prices;
     * ``refusal``, ``sensitive`` and unknown stop reasons, an in-stream ``error`` event, and a
-      body that ends before ``message_stop`` raise :class:`pi_sdk.ProviderError`.
+      body that ends before ``message_stop`` raise :class:`pi_sdk.ProviderError`;
+    * an ``application/json`` answer (a server or proxy that ignored ``"stream": true``) is
+      read whole and turned into the events it would have streamed
+      (:func:`message_as_events`), so it follows the same mapping.
 
     Raises:
         ProviderError: HTTP error, connection failure, in-stream error, refused or cut stream.

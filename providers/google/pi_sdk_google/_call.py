@@ -126,7 +126,10 @@ async def run_stream(
             I/O.
 
     Yields:
-        ``start`` once the HTTP response headers are in, then block events, then ``done``.
+        ``start`` once the HTTP response headers are in, then block events, then ``done``. An
+        ``application/json`` answer (the server ignored ``alt=sse``: one
+        ``GenerateContentResponse`` or an array of them) is read whole and fed to the same
+        :class:`ResponseNormalizer`, as a complete reply (no finish reason means ``stop``).
 
     Raises:
         ProviderError: HTTP, connection and in-stream errors, error-type finish reasons,
