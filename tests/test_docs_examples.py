@@ -8,11 +8,15 @@ only works inside this repository fails here.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 _TITLED_BLOCK = re.compile(r'^```(\w+) title="([^"]+)"\n(.*?)^```$', re.M | re.S)
@@ -61,3 +65,75 @@ def test_the_session_example_runs_as_printed(tmp_path: Path) -> None:
     lines = (tmp_path / "chat.jsonl").read_text(encoding="utf-8").splitlines()
     assert lines[0] == '{"format":"pi-sdk-session","version":1,"metadata":{"model":"scripted-1"}}'
     assert len(lines) == 3
+
+
+def test_the_hook_plugin_guide_test_passes_with_plain_pytest(tmp_path: Path) -> None:
+    """The guide promises: the two files side by side, ``pytest``, no plugin, no configuration."""
+    files = titled_blocks("plugins/writing-a-hook-plugin.md")
+    assert set(files) == {"pi_sdk_trim.py", "test_trim.py"}
+    write_files(files, tmp_path)
+    result = run(
+        ["-m", "pytest", "-c", os.devnull, "--rootdir", str(tmp_path), "-p", "no:asyncio"],
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 passed" in result.stdout and "warning" not in result.stdout
+
+
+ANSWER = "The capital of France is Paris."
+
+
+def anthropic_cassette() -> dict[str, Any]:
+    """What ``--pi-record`` stores for the testing guide's example (Anthropic streaming format)."""
+    events = [
+        ("message_start", {"message": {"id": "msg_1", "model": "claude-sonnet-4-5",
+                                       "role": "assistant", "content": [],
+                                       "usage": {"input_tokens": 12, "output_tokens": 1}}}),
+        ("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}}),
+        ("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": ANSWER}}),
+        ("content_block_stop", {"index": 0}),
+        ("message_delta", {"delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 8}}),
+        ("message_stop", {}),
+    ]  # fmt: skip
+    body = "".join(
+        f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n" for name, data in events
+    )
+    return {
+        "version": 1,
+        "interactions": [
+            {
+                "request": {
+                    "method": "POST",
+                    "uri": "https://api.anthropic.com/v1/messages",
+                    "body": None,
+                    "headers": {"content-type": ["application/json"]},
+                },
+                "response": {
+                    "status": {"code": 200, "message": "OK"},
+                    "headers": {"content-type": ["text/event-stream; charset=utf-8"]},
+                    "body": {"string": body},
+                },
+            }
+        ],
+    }
+
+
+def test_the_testing_guide_example_passes_with_its_documented_setup(tmp_path: Path) -> None:
+    """``tests/test_weather.py`` + the documented ``pyproject.toml``, replayed from a cassette."""
+    files = titled_blocks("testing.md")
+    assert set(files) == {"pyproject.toml", "tests/test_weather.py"}
+    write_files(files, tmp_path)
+    cassette = tmp_path / "tests" / "cassettes" / "test_weather" / "test_weather_answer.yaml"
+    cassette.parent.mkdir(parents=True)
+    cassette.write_text(yaml.safe_dump(anthropic_cassette()), encoding="utf-8")
+
+    result = run(["-m", "pytest"], tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 passed" in result.stdout and "warning" not in result.stdout
+
+    # The guide's claim about the configuration it asks for.
+    (tmp_path / "pyproject.toml").unlink()
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")  # stop the search here
+    result = run(["-m", "pytest"], tmp_path)
+    assert result.returncode != 0
+    assert "async def functions are not natively supported" in result.stdout

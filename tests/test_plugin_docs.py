@@ -1,4 +1,8 @@
-"""The plugin guides' code runs as printed: extracted from the Markdown, registered, exercised."""
+"""The plugin guides' code runs as printed: extracted from the Markdown, registered, exercised.
+
+The hook guide's own test file is run by ``test_docs_examples.py``, in an empty folder with plain
+pytest, the way a reader runs it.
+"""
 
 import re
 import sys
@@ -134,25 +138,18 @@ async def test_the_guide_provider_drives_an_agent_tool_round_trip(echo):
 
 @pytest.fixture
 def trim_guide(tmp_path, monkeypatch):
+    """The guide's pi_sdk_trim module (its test file runs in test_docs_examples.py)."""
     files = extract("writing-a-hook-plugin.md", tmp_path)
     assert set(files) == {"pi_sdk_trim.py", "test_trim.py"}
     monkeypatch.syspath_prepend(str(tmp_path))
     import pi_sdk_trim
-    import test_trim
 
-    yield pi_sdk_trim, test_trim
-    for name in ("pi_sdk_trim", "test_trim"):
-        sys.modules.pop(name, None)
-
-
-async def test_the_hook_plugin_guide_test_passes_as_printed(trim_guide, monkeypatch):
-    _, guide_test = trim_guide
-    await guide_test.test_long_output_is_trimmed_and_disabled_tools_are_refused(monkeypatch)
+    yield pi_sdk_trim
+    sys.modules.pop("pi_sdk_trim", None)
 
 
 async def test_the_hook_plugin_guide_plugin_leaves_short_output_alone(trim_guide, plugin_manager):
-    trim, _ = trim_guide
-    plugin_manager.register(trim, name="trim")
+    plugin_manager.register(trim_guide, name="trim")
 
     @tool
     def echo(text: str) -> str:
