@@ -215,11 +215,15 @@ _WHOLE_DOCUMENT_NOTE = (
 )
 
 
-async def _replay(path: Path, api: str | None, as_json: bool, out: TextIO, err: TextIO) -> int:
+async def _replay(
+    path: Path, api: str | None, as_json: bool, out: TextIO, err: TextIO, *, strict: bool = False
+) -> int:
+    """Play a cassette; with ``strict``, exit 1 when a call ends in ``error`` / ``aborted``."""
     from .replay import replay
 
     style = _Style(_use_colour(out) and not as_json)
     played = 0
+    failed: list[int] = []
     async for call in replay(path, api=api):
         item = call.interaction
         played += 1
@@ -231,6 +235,8 @@ async def _replay(path: Path, api: str | None, as_json: bool, out: TextIO, err: 
                 record["interaction"] = item.index
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
             out.flush()
+            if (await call.events.result()).stop_reason in ("error", "aborted"):
+                failed.append(item.index)
             continue
         if played > 1:
             out.write("\n")
@@ -244,6 +250,14 @@ async def _replay(path: Path, api: str | None, as_json: bool, out: TextIO, err: 
         message = await call.events.result()
         out.write("\n".join(_summary(message, style)) + "\n")
         out.flush()
+        if message.stop_reason in ("error", "aborted"):
+            failed.append(item.index)
+    if strict and failed:
+        err.write(
+            f"pi-sdk: error: interaction(s) {', '.join(map(str, failed))} ended in an error;"
+            " the demo should replay cleanly (is the installation complete?)\n"
+        )
+        return 1
     return 0
 
 
@@ -298,7 +312,7 @@ def _plugins(as_json: bool, out: TextIO) -> int:
     if as_json:
         for info in infos:
             out.write(json.dumps(info.to_dict(), ensure_ascii=False) + "\n")
-        return 0
+        return 1 if any(i.error for i in infos) else 0
     style = _Style(_use_colour(out))
     header = ("plugin", "distribution", "version")
     rows = [(i.name, i.distribution or "-", i.version or "-") for i in infos]
@@ -314,7 +328,7 @@ def _plugins(as_json: bool, out: TextIO) -> int:
     failed = sum(1 for i in infos if i.error)
     summary = f"{len(infos)} plugins" + (f" · {failed} failed to load" if failed else "")
     out.write(style(summary, DIM) + "\n")
-    return 0
+    return 1 if failed else 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -345,8 +359,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: Arguments without the program name; default ``sys.argv[1:]``.
 
     Returns:
-        The exit status: 0 on success, 2 for a usage or input error (bad path, unknown API,
-        a cassette no installed provider understands), 130 when interrupted.
+        The exit status: 0 on success; 1 when ``demo`` has a call that ended in an error or
+        ``plugins`` has a plugin that failed to load; 2 for a usage or input error (bad path,
+        unknown API, a cassette no installed provider understands); 130 when interrupted.
     """
     args = _parser().parse_args(argv)
     out, err = sys.stdout, sys.stderr
@@ -362,7 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"demo cassette not found at {DEMO_CASSETTE} "
                     "(`pi-sdk demo` runs from a source checkout of pi-sdk)"
                 )
-            return asyncio.run(_replay(DEMO_CASSETTE, None, args.json, out, err))
+            return asyncio.run(_replay(DEMO_CASSETTE, None, args.json, out, err, strict=True))
         return asyncio.run(_replay(args.cassette, args.api, args.json, out, err))
     except (PiSdkError, _UsageError) as exc:
         out.flush()

@@ -161,3 +161,35 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, case: str):
     assert len(errors) == 1 and errors[0].startswith("pi-sdk: error: "), result.stderr
     assert "Traceback" not in result.stderr and result.stdout == ""
     assert "abc123secret" not in result.stderr  # query strings never reach messages
+
+
+def test_demo_fails_loudly_when_a_call_ends_in_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    # A broken installation: the Anthropic adapter fails on every call.
+    import pi_sdk_anthropic.messages as messages
+
+    async def broken(*args: object, **kwargs: object):
+        raise RuntimeError("simulated broken install")
+        yield  # pragma: no cover
+
+    monkeypatch.setattr(messages, "stream_anthropic_messages", broken)
+    from pi_sdk import ApiProvider, get_api_provider, register_api_provider
+
+    original = get_api_provider("anthropic-messages")
+    register_api_provider(
+        ApiProvider(api="anthropic-messages", stream=broken, recognize=original.recognize),
+        replace=True,
+    )
+    try:
+        assert main(["demo"]) == 1
+    finally:
+        register_api_provider(original, replace=True)
+    captured = capsys.readouterr()
+    assert "simulated broken install" in captured.out
+    assert "ended in an error" in captured.err
+
+
+def test_plugins_exit_0_when_all_load(capsys: pytest.CaptureFixture[str]):
+    assert main(["plugins"]) == 0
+    assert "failed to load" not in capsys.readouterr().out
