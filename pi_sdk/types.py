@@ -95,6 +95,13 @@ def _append_field(block: BaseModel, name: str, piece: str) -> None:
         raise TypeError(f"{name} piece must be a str, got {type(piece).__name__}")
     fields: dict[str, Any] = vars(block)
     value: str = fields.pop(name)
+    if piece and value and "\udc00" <= piece[0] <= "\udfff" and "\ud800" <= value[-1] <= "\udbff":
+        # A surrogate pair split across two deltas (JSON "\\ud83d" then "\\ude00"): join the
+        # halves into the one code point they encode, so the text stays valid Unicode.
+        pair = value[-1] + piece[0]
+        joined = pair.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+        value = value[:-1] + joined
+        piece = piece[1:]
     value += piece
     fields[name] = value
     block.__pydantic_fields_set__.add(name)

@@ -205,3 +205,19 @@ def test_append_leaves_other_references_untouched():
     copy = block.model_copy()
     block.append("def")
     assert (before, copy.text, block.text) == ("abc", "abc", "abcdef")
+
+
+def test_append_joins_a_surrogate_pair_split_across_deltas():
+    import json as _json
+
+    block = TextContent(text="smile ")
+    block.append(_json.loads('"\\ud83d"'))  # high half alone, as a vendor may stream it
+    block.append(_json.loads('"\\ude00 ok"'))
+    assert block.text == "smile \U0001f600 ok"
+    block.model_dump_json()  # valid Unicode again: serializes
+    thinking = ThinkingContent(thinking="\ud83d")
+    thinking.append("\ude00")
+    assert thinking.thinking == "\U0001f600"
+    lone = TextContent(text="a")
+    lone.append("\ude00")  # a lone low surrogate with nothing to pair stays as it was
+    assert lone.text == "a\ude00"
