@@ -1,5 +1,7 @@
 """Shared fixtures."""
 
+import functools
+
 import pytest
 
 from pi_sdk.plugins import PluginManager, use_plugin_manager
@@ -14,3 +16,55 @@ def plugin_manager():
     """
     with use_plugin_manager(PluginManager()) as pm:
         yield pm
+
+
+# --- one summary line when the shared conformance folder is absent -------------------------------
+# A standalone clone has no ../shared/conformance: every test that needs it skips, each with its
+# own reason and line (and pytest adds "got empty parameter set" for the parametrized ones). The
+# hooks below fold those skips into one line naming the folder and how to run them, and say it in
+# the header too. PI_SDK_CONFORMANCE_DIR set to a missing folder is a failure (test_conformance).
+
+
+@functools.cache
+def _conformance_absent() -> str | None:
+    """The one skip reason, or ``None`` when the folder is there (or required by the env var)."""
+    import conformance_check
+
+    try:
+        if conformance_check.conformance_dir() is not None:
+            return None
+    except conformance_check.ConformanceDirMissing:
+        return None
+    return (
+        f"conformance cassettes not found at {conformance_check.DEFAULT_DIR}: the tests that"
+        f" replay them are skipped (set {conformance_check.ENV_VAR} to a conformance folder to"
+        " run them)"
+    )
+
+
+def _uses_conformance(item: pytest.Item, reason: str) -> bool:
+    if "conformance" in reason.lower():
+        return True
+    module = getattr(item, "module", None)
+    if module is None or "empty parameter set" not in reason:
+        return False
+    values = vars(module).values()
+    return any(getattr(value, "__module__", None) == "conformance_check" for value in values)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    reason = _conformance_absent()
+    return f"pi-sdk: {reason}" if reason else None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    report = yield
+    if report.skipped and isinstance(report.longrepr, tuple):
+        reason = _conformance_absent()
+        if reason and _uses_conformance(item, report.longrepr[2]):
+            import conformance_check
+
+            # No line number: pytest folds equal (path, line, reason) skips into one line.
+            report.longrepr = (conformance_check.__file__, None, reason)
+    return report
