@@ -79,8 +79,8 @@ from .types import (
     UserMessage,
     now_ms,
 )
-from .vendor_import import import_vendor
 from .unicode import sanitize_surrogates
+from .vendor_import import import_vendor
 
 if TYPE_CHECKING:
     from .agent import Agent, AgentListener, AgentState

@@ -18,9 +18,9 @@ import os
 import threading
 
 from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent, hookimpl
+from pi_sdk.redact import DEFAULT_PATTERNS, DEFAULT_SECRET_KEYS, REDACTED, Redactor
 
 from .log import DEFAULT_SKIPPED_EVENTS, AuditLog
-from pi_sdk.redact import DEFAULT_PATTERNS, DEFAULT_SECRET_KEYS, REDACTED, Redactor
 
 __all__ = [
     "AUDIT_LOG_ENV",

@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent, agent_event_to_dict, now_ms
-
 from pi_sdk.redact import Redactor
 
 __all__ = ["DEFAULT_SKIPPED_EVENTS", "AuditLog"]
