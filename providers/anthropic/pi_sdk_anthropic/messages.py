@@ -45,6 +45,7 @@ from pi_sdk import (
     ToolCallStartEvent,
     apply_payload_hooks,
     calculate_cost,
+    import_vendor,
     iter_sse,
     new_assistant_message,
     resolve_api_key,
@@ -357,6 +358,8 @@ async def stream_anthropic_messages(
     """
     from pi_sdk import IncrementalJsonParser
 
+    # The first import of the SDK (about 1.2 s) runs in a worker thread, not on the event loop.
+    await import_vendor("anthropic")
     api_key = resolve_api_key(model, options)
     client: Any = options.client
     owned = client is None

@@ -19,6 +19,7 @@ from pi_sdk import (
     StartEvent,
     StreamOptions,
     apply_payload_hooks,
+    import_vendor,
     iter_sse,
     new_assistant_message,
     signature_origin,
@@ -139,6 +140,8 @@ async def run_stream(
     """
     from ._transport import send
 
+    # The first import of the SDK (about 0.6 s) runs in a worker thread, not on the event loop.
+    await import_vendor("google.genai")
     client, base_url, url = connect()
     payload = build_request(model, context, options, signature_origin(model, base_url))
     payload = await apply_payload_hooks(payload, model, options)

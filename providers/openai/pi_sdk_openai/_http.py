@@ -24,6 +24,7 @@ from pi_sdk import (
     StartEvent,
     StreamOptions,
     apply_payload_hooks,
+    import_vendor,
     iter_sse,
     new_assistant_message,
     resolve_api_key,
@@ -214,6 +215,8 @@ async def run_stream(
     (or the whole body when the server answered with JSON) and yields what it returns. The
     response, and a client built here, are closed on every exit path (end, error, abort).
     """
+    # The first import of the SDK runs in a worker thread, not on the event loop.
+    await import_vendor("openai")
     client = get_client(model, options)
     owned = options.client is None
     base_url = None if owned else str(client.base_url)
