@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .abort import AbortController, AbortSignal
 from .calls import apply_payload_hooks, complete, complete_sync, resolve_api_key, stream
+from .client_cache import ClientCache, shared_in_thread
 from .errors import (
     AbortedError,
     AgentBusyError,
@@ -57,6 +58,7 @@ from .registry import (
     register_model,
     unregister_api_providers,
 )
+from .response_body import ResponseBody
 from .sse import ServerSentEvent, iter_sse
 from .tool_call_ids import ToolCallIdNormalizer, fit_id, sanitize_tool_call_id, short_hash
 from .transform import is_same_model, is_same_source, signature_origin, transform_messages
@@ -214,6 +216,7 @@ __all__ = [
     "AssistantMessageEventStream",
     "BeforeToolCallContext",
     "BeforeToolCallResult",
+    "ClientCache",
     "ConfigurationError",
     "Context",
     "Cost",
@@ -237,6 +240,7 @@ __all__ = [
     "REDACTED",
     "RETRYABLE_STATUS",
     "Redactor",
+    "ResponseBody",
     "ScriptedCall",
     "ScriptedProvider",
     "ScriptedReply",
@@ -309,6 +313,7 @@ __all__ = [
     "sanitize_surrogates",
     "sanitize_tool_call_id",
     "save_session",
+    "shared_in_thread",
     "short_hash",
     "signature_origin",
     "stream",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, cast
 
 from pi_sdk import (
@@ -28,6 +29,7 @@ from pi_sdk import (
     DoneEvent,
     Model,
     ProviderError,
+    ResponseBody,
     StartEvent,
     StopReason,
     StreamOptions,
@@ -52,6 +54,7 @@ from pi_sdk import (
     signature_origin,
 )
 
+from ._client import client_lease
 from .request import (
     MESSAGES_PATH,
     REDACTED_THINKING_TEXT,
@@ -143,15 +146,6 @@ async def _open_stream(client: Any, payload: dict[str, Any], headers: dict[str, 
     return response
 
 
-def _build_client(model: Model, api_key: str) -> Any:
-    from anthropic import AsyncAnthropic
-
-    base_url = model.base_url or None
-    if is_oauth_token(api_key) or model.provider == "github-copilot":
-        return AsyncAnthropic(auth_token=api_key, base_url=base_url, max_retries=0)
-    return AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=0)
-
-
 # --- stream -----------------------------------------------------------------------------------
 
 
@@ -226,10 +220,10 @@ def _error_event_text(data: dict[str, Any]) -> str:
 # --- response bodies --------------------------------------------------------------------------
 
 
-async def _sse_events(response: Any) -> AsyncIterator[dict[str, Any]]:
+async def _sse_events(body: ResponseBody) -> AsyncIterator[dict[str, Any]]:
     """The JSON object of every server-sent event of a streamed body."""
     loads = json.loads
-    async for sse in iter_sse(response.aiter_bytes()):
+    async for sse in iter_sse(body):
         try:
             decoded: Any = loads(sse.data)
         except ValueError:
@@ -300,25 +294,25 @@ def message_as_events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield _event("message_stop")
 
 
-async def _json_events(response: Any) -> AsyncIterator[dict[str, Any]]:
+async def _json_events(body: ResponseBody) -> AsyncIterator[dict[str, Any]]:
     """The events of a whole JSON answer (:func:`message_as_events`).
 
     Raises:
         ProviderError: the body is not JSON, is an ``{"type": "error"}`` object, or is not a
             ``message`` object.
     """
-    raw: bytes = await response.aread()
+    raw = b"".join([chunk async for chunk in body])
     text = raw.decode("utf-8", errors="replace")
     try:
         decoded: Any = json.loads(text)
     except ValueError:
         raise ProviderError(f"malformed JSON response: {text[:200]!r}") from None
-    body = _dict(decoded)
-    if body.get("type") == "error":
-        raise ProviderError(_error_event_text(body))
-    if body.get("type") != "message" or not isinstance(body.get("content"), list):
+    document = _dict(decoded)
+    if document.get("type") == "error":
+        raise ProviderError(_error_event_text(document))
+    if document.get("type") != "message" or not isinstance(document.get("content"), list):
         raise ProviderError(f"unexpected JSON response (not a message): {text[:200]!r}")
-    for data in message_as_events(body):
+    for data in message_as_events(document):
         yield data
 
 
@@ -363,166 +357,177 @@ async def stream_anthropic_messages(
     api_key = resolve_api_key(model, options)
     client: Any = options.client
     owned = client is None
+    lease: AbstractContextManager[Any] = nullcontext(client)
     if client is None:
         if not api_key:
             raise ConfigurationError(
                 f"No API key for provider {model.provider!r}: set ANTHROPIC_API_KEY (or "
                 "ANTHROPIC_OAUTH_TOKEN), pass StreamOptions(api_key=...) or options.client"
             )
-        client = _build_client(model, api_key)
+        bearer = is_oauth_token(api_key) or model.provider == "github-copilot"
+        lease = await client_lease(model, api_key, bearer=bearer)
     oauth = is_oauth_token(api_key) and model.provider != "github-copilot"
-    # A caller's client may point elsewhere than model.base_url: signatures are tied to it.
-    base_url = None if owned else str(getattr(client, "base_url", "") or "") or None
-    origin = None if base_url is None else signature_origin(model, base_url)
+    import httpx2
+
     response: Any = None
-    try:
-        payload = build_request(model, context, options, oauth=oauth, origin=origin)
-        payload = await apply_payload_hooks(payload, model, options)
-        headers = build_headers(model, options, api_key)
-        response = await _open_stream(client, payload, headers)
+    body: ResponseBody | None = None
+    finished = False
+    with lease as client:
+        try:
+            # A caller's client may point elsewhere than model.base_url: signatures are tied to it.
+            base_url = None if owned else str(getattr(client, "base_url", "") or "") or None
+            origin = None if base_url is None else signature_origin(model, base_url)
+            payload = build_request(model, context, options, oauth=oauth, origin=origin)
+            payload = await apply_payload_hooks(payload, model, options)
+            headers = build_headers(model, options, api_key)
+            response = await _open_stream(client, payload, headers)
 
-        out = new_assistant_message(model, base_url=base_url)
-        content = out.content
-        yield StartEvent(partial=out)
+            out = new_assistant_message(model, base_url=base_url)
+            content = out.content
+            yield StartEvent(partial=out)
 
-        blocks: dict[int, _Open] = {}
-        vendor_stop: str | None = None
-        stop_details: Any = None
-        finished = False
-        content_type: str = response.headers.get("content-type", "")
-        whole = "application/json" in content_type.lower()
-        source = _json_events(response) if whole else _sse_events(response)
-        async for data in source:
-            kind = data.get("type")
-            if kind == "content_block_delta":
-                state = blocks.get(data["index"])
-                if state is None:
-                    continue  # a delta of a block kept out of content (server tools, ...)
-                delta = _dict(data["delta"])
-                delta_type = delta.get("type")
-                ci = state.content_index
-                if delta_type == "text_delta" and state.kind == "text":
-                    piece: str = delta["text"]
-                    state.block.append(piece)
-                    yield TextDeltaEvent(content_index=ci, delta=piece, partial=out)
-                elif delta_type == "input_json_delta" and state.kind == "tool":
-                    piece = delta["partial_json"]
-                    assert state.parser is not None
-                    state.parser.feed(piece)
-                    yield ToolCallDeltaEvent(content_index=ci, delta=piece, partial=out)
-                elif delta_type == "thinking_delta" and state.kind == "thinking":
-                    piece = delta["thinking"]
-                    state.block.append(piece)
-                    yield ThinkingDeltaEvent(content_index=ci, delta=piece, partial=out)
-                elif delta_type == "signature_delta" and state.kind == "thinking":
-                    signature: str = delta["signature"]
-                    state.block.thinking_signature = (
-                        state.block.thinking_signature or ""
-                    ) + signature
-                elif delta_type in ("text_delta", "input_json_delta", "thinking_delta"):
-                    raise ProviderError(
-                        f"stream protocol error: {delta_type} for a {state.kind} block"
-                    )
-                # Other delta types (citations_delta, ...) carry no pi content.
-            elif kind == "content_block_start":
-                vendor_block = _dict(data["content_block"])
-                block_type = vendor_block.get("type")
-                ci = len(content)
-                if block_type == "text":
-                    text = TextContent(text="")
-                    content.append(text)
-                    blocks[data["index"]] = _Open("text", ci, text)
-                    yield TextStartEvent(content_index=ci, partial=out)
-                    initial: str = vendor_block.get("text") or ""
-                    if initial:
-                        text.text = initial
-                        yield TextDeltaEvent(content_index=ci, delta=initial, partial=out)
-                elif block_type == "thinking":
-                    thinking = ThinkingContent(
-                        thinking_signature=vendor_block.get("signature") or None
-                    )
-                    content.append(thinking)
-                    blocks[data["index"]] = _Open("thinking", ci, thinking)
-                    yield ThinkingStartEvent(content_index=ci, partial=out)
-                    initial = vendor_block.get("thinking") or ""
-                    if initial:
-                        thinking.thinking = initial
-                        yield ThinkingDeltaEvent(content_index=ci, delta=initial, partial=out)
-                elif block_type == "redacted_thinking":
-                    thinking = ThinkingContent(
-                        thinking=REDACTED_THINKING_TEXT,
-                        thinking_signature=vendor_block.get("data") or "",
-                        redacted=True,
-                    )
-                    content.append(thinking)
-                    blocks[data["index"]] = _Open("thinking", ci, thinking)
-                    yield ThinkingStartEvent(content_index=ci, partial=out)
-                    yield ThinkingDeltaEvent(
-                        content_index=ci, delta=REDACTED_THINKING_TEXT, partial=out
-                    )
-                elif block_type == "tool_use":
-                    name: str = vendor_block.get("name") or ""
-                    call = ToolCall(
-                        id=vendor_block.get("id") or "",
-                        name=from_claude_code_name(name, context) if oauth else name,
-                    )
-                    state = _Open("tool", ci, call)
-                    state.parser = IncrementalJsonParser()
-                    state.start_input = _dict(vendor_block.get("input"))
-                    call.arguments = state.parser.value
-                    content.append(call)
-                    blocks[data["index"]] = state
-                    yield ToolCallStartEvent(content_index=ci, partial=out)
-                # Any other block type is server-side or unknown: not pi content.
-            elif kind == "content_block_stop":
-                state = blocks.pop(data["index"], None)
-                if state is None:
-                    continue
-                ci = state.content_index
-                if state.kind == "text":
-                    yield TextEndEvent(content_index=ci, content=state.block.text, partial=out)
-                elif state.kind == "thinking":
-                    yield ThinkingEndEvent(
-                        content_index=ci, content=state.block.thinking, partial=out
-                    )
-                else:
-                    parser = state.parser
-                    assert parser is not None
-                    parser.finish()  # value becomes the full parse, or keeps the best partial
-                    if not parser.raw.strip() and state.start_input:
-                        state.block.arguments = state.start_input
-                    yield ToolCallEndEvent(content_index=ci, tool_call=state.block, partial=out)
-            elif kind == "message_start":
-                usage = _dict(data.get("message")).get("usage")
-                _merge_usage(out, model, usage, only_present=False)
-            elif kind == "message_delta":
-                delta = _dict(data.get("delta"))
-                reason = delta.get("stop_reason")
-                if isinstance(reason, str):
-                    vendor_stop = reason
-                    stop_details = delta.get("stop_details")
-                _merge_usage(out, model, data.get("usage"), only_present=True)
-            elif kind == "message_stop":
-                finished = True
-                break
-            elif kind == "error":
-                raise ProviderError(_error_event_text(data))
-            # ping and event types added later are ignored (Anthropic's versioning policy).
+            blocks: dict[int, _Open] = {}
+            vendor_stop: str | None = None
+            stop_details: Any = None
+            content_type: str = response.headers.get("content-type", "")
+            whole = "application/json" in content_type.lower()
+            body = ResponseBody(response.aiter_bytes(), transport_errors=(httpx2.TransportError,))
+            source = _json_events(body) if whole else _sse_events(body)
+            async for data in source:
+                kind = data.get("type")
+                if kind == "content_block_delta":
+                    state = blocks.get(data["index"])
+                    if state is None:
+                        continue  # a delta of a block kept out of content (server tools, ...)
+                    delta = _dict(data["delta"])
+                    delta_type = delta.get("type")
+                    ci = state.content_index
+                    if delta_type == "text_delta" and state.kind == "text":
+                        piece: str = delta["text"]
+                        state.block.append(piece)
+                        yield TextDeltaEvent(content_index=ci, delta=piece, partial=out)
+                    elif delta_type == "input_json_delta" and state.kind == "tool":
+                        piece = delta["partial_json"]
+                        assert state.parser is not None
+                        state.parser.feed(piece)
+                        yield ToolCallDeltaEvent(content_index=ci, delta=piece, partial=out)
+                    elif delta_type == "thinking_delta" and state.kind == "thinking":
+                        piece = delta["thinking"]
+                        state.block.append(piece)
+                        yield ThinkingDeltaEvent(content_index=ci, delta=piece, partial=out)
+                    elif delta_type == "signature_delta" and state.kind == "thinking":
+                        signature: str = delta["signature"]
+                        state.block.thinking_signature = (
+                            state.block.thinking_signature or ""
+                        ) + signature
+                    elif delta_type in ("text_delta", "input_json_delta", "thinking_delta"):
+                        raise ProviderError(
+                            f"stream protocol error: {delta_type} for a {state.kind} block"
+                        )
+                    # Other delta types (citations_delta, ...) carry no pi content.
+                elif kind == "content_block_start":
+                    vendor_block = _dict(data["content_block"])
+                    block_type = vendor_block.get("type")
+                    ci = len(content)
+                    if block_type == "text":
+                        text = TextContent(text="")
+                        content.append(text)
+                        blocks[data["index"]] = _Open("text", ci, text)
+                        yield TextStartEvent(content_index=ci, partial=out)
+                        initial: str = vendor_block.get("text") or ""
+                        if initial:
+                            text.text = initial
+                            yield TextDeltaEvent(content_index=ci, delta=initial, partial=out)
+                    elif block_type == "thinking":
+                        thinking = ThinkingContent(
+                            thinking_signature=vendor_block.get("signature") or None
+                        )
+                        content.append(thinking)
+                        blocks[data["index"]] = _Open("thinking", ci, thinking)
+                        yield ThinkingStartEvent(content_index=ci, partial=out)
+                        initial = vendor_block.get("thinking") or ""
+                        if initial:
+                            thinking.thinking = initial
+                            yield ThinkingDeltaEvent(content_index=ci, delta=initial, partial=out)
+                    elif block_type == "redacted_thinking":
+                        thinking = ThinkingContent(
+                            thinking=REDACTED_THINKING_TEXT,
+                            thinking_signature=vendor_block.get("data") or "",
+                            redacted=True,
+                        )
+                        content.append(thinking)
+                        blocks[data["index"]] = _Open("thinking", ci, thinking)
+                        yield ThinkingStartEvent(content_index=ci, partial=out)
+                        yield ThinkingDeltaEvent(
+                            content_index=ci, delta=REDACTED_THINKING_TEXT, partial=out
+                        )
+                    elif block_type == "tool_use":
+                        name: str = vendor_block.get("name") or ""
+                        call = ToolCall(
+                            id=vendor_block.get("id") or "",
+                            name=from_claude_code_name(name, context) if oauth else name,
+                        )
+                        state = _Open("tool", ci, call)
+                        state.parser = IncrementalJsonParser()
+                        state.start_input = _dict(vendor_block.get("input"))
+                        call.arguments = state.parser.value
+                        content.append(call)
+                        blocks[data["index"]] = state
+                        yield ToolCallStartEvent(content_index=ci, partial=out)
+                    # Any other block type is server-side or unknown: not pi content.
+                elif kind == "content_block_stop":
+                    state = blocks.pop(data["index"], None)
+                    if state is None:
+                        continue
+                    ci = state.content_index
+                    if state.kind == "text":
+                        yield TextEndEvent(content_index=ci, content=state.block.text, partial=out)
+                    elif state.kind == "thinking":
+                        yield ThinkingEndEvent(
+                            content_index=ci, content=state.block.thinking, partial=out
+                        )
+                    else:
+                        parser = state.parser
+                        assert parser is not None
+                        parser.finish()  # value becomes the full parse, or keeps the best partial
+                        if not parser.raw.strip() and state.start_input:
+                            state.block.arguments = state.start_input
+                        yield ToolCallEndEvent(content_index=ci, tool_call=state.block, partial=out)
+                elif kind == "message_start":
+                    usage = _dict(data.get("message")).get("usage")
+                    _merge_usage(out, model, usage, only_present=False)
+                elif kind == "message_delta":
+                    delta = _dict(data.get("delta"))
+                    reason = delta.get("stop_reason")
+                    if isinstance(reason, str):
+                        vendor_stop = reason
+                        stop_details = delta.get("stop_details")
+                    _merge_usage(out, model, data.get("usage"), only_present=True)
+                elif kind == "message_stop":
+                    finished = True
+                    break
+                elif kind == "error":
+                    raise ProviderError(_error_event_text(data))
+                # ping and event types added later are ignored (Anthropic's versioning policy).
 
-        if not finished:
-            raise ProviderError("stream ended before message_stop (connection closed early?)")
-        stop: StopReason = "stop"
-        if vendor_stop is not None:
-            mapped = map_stop_reason(vendor_stop)
-            if mapped is None or mapped == "error" or mapped == "aborted":
-                raise ProviderError(_stop_error_text(vendor_stop, stop_details))
-            stop = mapped
-        if stop == "stop" and any(isinstance(b, ToolCall) for b in content):
-            stop = "toolUse"  # a reply with tool calls that ended normally (conformance rule)
-        out.stop_reason = stop
-        yield DoneEvent(reason=stop, message=out)
-    finally:
-        if response is not None:
-            await response.aclose()
-        if owned:
-            await client.close()
+            if not finished:
+                raise ProviderError("stream ended before message_stop (connection closed early?)")
+            stop: StopReason = "stop"
+            if vendor_stop is not None:
+                mapped = map_stop_reason(vendor_stop)
+                if mapped is None or mapped == "error" or mapped == "aborted":
+                    raise ProviderError(_stop_error_text(vendor_stop, stop_details))
+                stop = mapped
+            if stop == "stop" and any(isinstance(b, ToolCall) for b in content):
+                stop = "toolUse"  # a reply with tool calls that ended normally (conformance rule)
+            out.stop_reason = stop
+            yield DoneEvent(reason=stop, message=out)
+        finally:
+            if response is not None:
+                try:
+                    if (
+                        finished and body is not None
+                    ):  # complete: the connection goes back to the pool
+                        await body.drain()
+                finally:
+                    await response.aclose()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractContextManager
 from typing import Any, cast
 
 from pi_sdk import (
@@ -113,7 +114,7 @@ async def run_stream(
     model: Model,
     context: Context,
     options: StreamOptions,
-    connect: Callable[[], tuple[Any, str, str]],
+    connect: Callable[[], tuple[AbstractContextManager[Any], str, str]],
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one ``streamGenerateContent`` call as pi-sdk events.
 
@@ -121,8 +122,10 @@ async def run_stream(
         model: The model called.
         context: What to send.
         options: Per-call options.
-        connect: Returns ``(google.genai.Client, base URL, full request URL)``, the base URL
-            being the part before the model resource; it binds the signatures of the reply
+        connect: Returns ``(lease, base URL, full request URL)``: ``lease`` is a context
+            manager giving the ``google.genai.Client`` for the call (a cached one from
+            :func:`._transport.get_client`, or ``nullcontext(options.client)``); the base URL is
+            the part before the model resource and binds the signatures of the reply
             (:func:`pi_sdk.signature_origin`). Configuration errors raised here come before any
             I/O.
 
@@ -138,42 +141,46 @@ async def run_stream(
             ``error`` event, keeping partial content).
         ConfigurationError: Missing key/project, bad options or tool schemas.
     """
-    from ._transport import send
+    from ._transport import prepare, send
 
     # The first import of the SDK (about 0.6 s) runs in a worker thread, not on the event loop.
     await import_vendor("google.genai")
-    client, base_url, url = connect()
-    payload = build_request(model, context, options, signature_origin(model, base_url))
-    payload = await apply_payload_hooks(payload, model, options)
-    response = await send(client, url, payload, request_headers(model, options))
-    output = new_assistant_message(model, base_url=base_url)
-    normalizer = ResponseNormalizer(model, output)
-    try:
-        yield StartEvent(partial=output)
-        if "application/json" in response.content_type:
-            # The server ignored alt=sse: one JSON document, a GenerateContentResponse (the
-            # generateContent shape) or an array of them (streamGenerateContent without SSE).
-            for chunk in _json_chunks(await response.aread()):
-                for item in normalizer.feed(chunk):
+    await prepare()
+    lease, base_url, url = connect()
+    with lease as client:
+        payload = build_request(model, context, options, signature_origin(model, base_url))
+        payload = await apply_payload_hooks(payload, model, options)
+        response = await send(client, url, payload, request_headers(model, options))
+        output = new_assistant_message(model, base_url=base_url)
+        normalizer = ResponseNormalizer(model, output)
+        try:
+            yield StartEvent(partial=output)
+            if "application/json" in response.content_type:
+                # The server ignored alt=sse: one JSON document, a GenerateContentResponse (the
+                # generateContent shape) or an array of them (streamGenerateContent without SSE).
+                for chunk in _json_chunks(await response.aread()):
+                    for item in normalizer.feed(chunk):
+                        yield item
+                for item in normalizer.finish(streamed=False):
                     yield item
-            for item in normalizer.finish(streamed=False):
+                return
+            ending = _LineEnding()
+            async for event in iter_sse(ending.watch(response.aiter_bytes())):
+                try:
+                    chunk = json.loads(event.data)
+                except json.JSONDecodeError as exc:
+                    raise ProviderError(
+                        f"Gemini sent a stream event that is not JSON: {exc}"
+                    ) from None
+                if isinstance(chunk, dict):
+                    for item in normalizer.feed(chunk):  # pyright: ignore[reportUnknownArgumentType]
+                        yield item
+            if ending.cut:
+                raise ProviderError(
+                    "the Gemini stream was cut inside a CRLF line ending (incomplete response)"
+                )
+            for item in normalizer.finish(streamed=True):
                 yield item
-            return
-        ending = _LineEnding()
-        async for event in iter_sse(ending.watch(response.aiter_bytes())):
-            try:
-                chunk = json.loads(event.data)
-            except json.JSONDecodeError as exc:
-                raise ProviderError(f"Gemini sent a stream event that is not JSON: {exc}") from None
-            if isinstance(chunk, dict):
-                for item in normalizer.feed(chunk):  # pyright: ignore[reportUnknownArgumentType]
-                    yield item
-        if ending.cut:
-            raise ProviderError(
-                "the Gemini stream was cut inside a CRLF line ending (incomplete response)"
-            )
-        for item in normalizer.finish(streamed=True):
-            yield item
-    finally:
-        normalizer.price_usage()  # also on errors, aborts and early exits: usage is kept
-        await response.aclose()
+        finally:
+            normalizer.price_usage()  # also on errors, aborts and early exits: usage is kept
+            await response.aclose()

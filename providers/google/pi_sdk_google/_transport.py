@@ -16,43 +16,71 @@ read with :func:`pi_sdk.iter_sse`. These are private SDK names, so the dependenc
 tested major version and ``tests/test_google_transport.py`` checks that they still exist.
 
 A default ``google.genai.Client`` costs about 90 ms to build (it loads the CA bundle into three
-TLS contexts). Ours share one TLS context and one (unused) sync client, and are cached per event
-loop (an httpx connection pool belongs to one loop) and per configuration, 16 at most per loop.
+TLS contexts). Ours share one TLS context (built once per process, in a worker thread, and
+shared with the other providers) and one (unused) sync client, and are kept in a
+:class:`pi_sdk.ClientCache`: per event loop (an httpx connection pool belongs to one loop) and
+per configuration, 16 at most per loop, closed when their loop shuts down.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import ssl
-import weakref
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Hashable
+from collections.abc import AsyncIterator, Generator
+from contextlib import contextmanager
 from typing import Any, cast
 
-from pi_sdk import ConfigurationError, ProviderError
+from pi_sdk import ClientCache, ConfigurationError, ProviderError, shared_in_thread
 
 from ._stream import as_dict, provider_error_from_body
 
-__all__ = ["RawResponse", "get_client", "send"]
+__all__ = ["RawResponse", "get_client", "prepare", "send"]
 
-_MAX_CLIENTS_PER_LOOP = 16
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, OrderedDict[Hashable, Any]] = (
-    weakref.WeakKeyDictionary()
-)
+SSL_CONTEXT = "httpx2.ssl_context"
+"""Name of the process-wide TLS context every provider shares (:func:`pi_sdk.shared_in_thread`)."""
+
 _ssl_context: ssl.SSLContext | None = None
 _sync_client: Any = None
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)s$")
 
 
+class _Pinned:
+    """A cached ``google.genai.Client`` and the ``httpx2.AsyncClient`` it sends through."""
+
+    __slots__ = ("client", "credentials", "http")
+
+    def __init__(self, client: Any, http: Any, credentials: Any) -> None:
+        self.client = client
+        self.http = http
+        self.credentials = credentials  # kept alive: its id() is part of the cache key
+
+
+async def _close(pinned: _Pinned) -> None:
+    # The SDK leaves a caller-given httpx client open (it is ours to close).
+    await pinned.http.aclose()
+
+
+_CLIENTS: ClientCache[_Pinned] = ClientCache(_close)
+
+
+def _create_ssl_context() -> ssl.SSLContext:
+    import httpx2
+
+    return httpx2.create_ssl_context()
+
+
 def _shared_ssl_context() -> ssl.SSLContext:
     global _ssl_context
-    if _ssl_context is None:
-        import httpx2
-
-        _ssl_context = httpx2.create_ssl_context()
+    if _ssl_context is None:  # get_client() called without prepare(): build it here
+        _ssl_context = _create_ssl_context()
     return _ssl_context
+
+
+def _new_sync_client() -> Any:
+    import httpx2
+
+    return httpx2.Client(verify=_shared_ssl_context())
 
 
 def _shared_sync_client() -> Any:
@@ -60,10 +88,20 @@ def _shared_sync_client() -> Any:
     # sends through it, so all cached clients share one.
     global _sync_client
     if _sync_client is None:
-        import httpx2
-
-        _sync_client = httpx2.Client(verify=_shared_ssl_context())
+        _sync_client = _new_sync_client()
     return _sync_client
+
+
+async def prepare() -> None:
+    """Build the shared TLS context and sync client once per process, in a worker thread.
+
+    Awaited by every call before :func:`get_client`, so building a client never loads the CA
+    bundle on the event loop.
+    """
+    global _ssl_context, _sync_client
+    if _sync_client is None:
+        _ssl_context = await shared_in_thread(SSL_CONTEXT, _create_ssl_context)
+        _sync_client = await shared_in_thread("pi_sdk_google.sync_client", _new_sync_client)
 
 
 def _new_client(
@@ -74,13 +112,14 @@ def _new_client(
     location: str | None,
     credentials: Any,
     timeout_ms: int | None,
-) -> Any:
+) -> _Pinned:
     import httpx2
     from google import genai
     from google.genai import types
 
+    http = httpx2.AsyncClient(verify=_shared_ssl_context(), follow_redirects=True)
     http_options = types.HttpOptions(
-        httpx_async_client=httpx2.AsyncClient(verify=_shared_ssl_context(), follow_redirects=True),
+        httpx_async_client=http,
         httpx_client=_shared_sync_client(),
         # Only read for the Live API's websockets; given, the SDK skips building a TLS context.
         async_client_args={"ssl": _shared_ssl_context()},
@@ -88,18 +127,21 @@ def _new_client(
         timeout=timeout_ms,
     )
     if not vertex:
-        return genai.Client(vertexai=False, api_key=api_key, http_options=http_options)
-    if api_key:
-        return genai.Client(vertexai=True, api_key=api_key, http_options=http_options)
-    return genai.Client(
-        vertexai=True,
-        project=project,
-        location=location,
-        credentials=credentials,
-        http_options=http_options,
-    )
+        client = genai.Client(vertexai=False, api_key=api_key, http_options=http_options)
+    elif api_key:
+        client = genai.Client(vertexai=True, api_key=api_key, http_options=http_options)
+    else:
+        client = genai.Client(
+            vertexai=True,
+            project=project,
+            location=location,
+            credentials=credentials,
+            http_options=http_options,
+        )
+    return _Pinned(client, http, credentials)
 
 
+@contextmanager
 def get_client(
     *,
     vertex: bool,
@@ -108,8 +150,12 @@ def get_client(
     location: str | None = None,
     credentials: Any = None,
     timeout_ms: int | None = None,
-) -> Any:
-    """Return a cached ``google.genai.Client`` for this configuration and running event loop.
+) -> Generator[Any, None, None]:
+    """Lease the cached ``google.genai.Client`` for this configuration and running event loop.
+
+    Clients live in a :class:`pi_sdk.ClientCache` (per event loop and configuration, 16 per
+    loop, closed when the loop shuts down; the API key kept only as a digest). Use it as a
+    context manager held for the whole call; await :func:`prepare` first.
 
     Args:
         vertex: Vertex AI (``True``) or the Gemini API.
@@ -124,30 +170,24 @@ def get_client(
     Raises:
         ConfigurationError: ``google-genai`` rejected the configuration.
     """
-    loop = asyncio.get_running_loop()
-    cache = _clients.get(loop)
-    if cache is None:
-        cache = _clients[loop] = OrderedDict()
-    key = (vertex, api_key, project, location, id(credentials) if credentials else None, timeout_ms)
-    client = cache.get(key)
-    if client is not None and (credentials is None or client[1] is credentials):
-        cache.move_to_end(key)
-        return client[0]
-    try:
-        built = _new_client(
-            vertex=vertex,
-            api_key=api_key,
-            project=project,
-            location=location,
-            credentials=credentials,
-            timeout_ms=timeout_ms,
-        )
-    except ValueError as exc:  # the SDK's own configuration checks
-        raise ConfigurationError(f"google-genai could not build a client: {exc}") from None
-    cache[key] = (built, credentials)
-    while len(cache) > _MAX_CLIENTS_PER_LOOP:
-        cache.popitem(last=False)
-    return built
+
+    def build() -> _Pinned:
+        try:
+            return _new_client(
+                vertex=vertex,
+                api_key=api_key,
+                project=project,
+                location=location,
+                credentials=credentials,
+                timeout_ms=timeout_ms,
+            )
+        except ValueError as exc:  # the SDK's own configuration checks
+            raise ConfigurationError(f"google-genai could not build a client: {exc}") from None
+
+    # The cached client keeps ``credentials`` alive, so its id() cannot be reused meanwhile.
+    key = (vertex, project, location, id(credentials) if credentials else None, timeout_ms)
+    with _CLIENTS.lease(key, build, secret=api_key) as pinned:
+        yield pinned.client
 
 
 class RawResponse:

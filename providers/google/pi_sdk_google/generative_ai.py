@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -89,9 +90,10 @@ def stream_google_generative_ai(
         finish reasons, cut-off streams) end it with the terminal ``error`` event.
     """
 
-    def connect() -> tuple[Any, str, str]:
+    def connect() -> tuple[AbstractContextManager[Any], str, str]:
         check_provider_options(options, COMMON_OPTIONS, API)
         client = options.client
+        lease: AbstractContextManager[Any] = nullcontext(client)
         if client is None:
             from ._transport import get_client
 
@@ -101,11 +103,11 @@ def stream_google_generative_ai(
                     f"No API key for provider {model.provider}: set GEMINI_API_KEY or pass "
                     "StreamOptions(api_key=...)"
                 )
-            client = get_client(
+            lease = get_client(
                 vertex=False, api_key=api_key, timeout_ms=options.provider_options.get("timeout_ms")
             )
         base = base_url(model, client)
-        return client, base, f"{base}/{model_path(model.id)}:{STREAM_METHOD}"
+        return lease, base, f"{base}/{model_path(model.id)}:{STREAM_METHOD}"
 
     return run_stream(model, context, options, connect)
 

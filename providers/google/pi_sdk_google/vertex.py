@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import AsyncIterator
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -150,7 +151,7 @@ def stream_google_vertex(
         An async generator of events; failures end it with the terminal ``error`` event.
     """
 
-    def connect() -> tuple[Any, str, str]:
+    def connect() -> tuple[AbstractContextManager[Any], str, str]:
         check_provider_options(options, _OPTIONS, API)
         provider = options.provider_options
         client = options.client
@@ -176,10 +177,11 @@ def stream_google_vertex(
             location=location,
             api_version=provider.get("api_version"),
         )
+        lease: AbstractContextManager[Any] = nullcontext(client)
         if client is None:
             from ._transport import get_client
 
-            client = get_client(
+            lease = get_client(
                 vertex=True,
                 api_key=api_key,
                 project=project,
@@ -187,7 +189,7 @@ def stream_google_vertex(
                 credentials=provider.get("credentials"),
                 timeout_ms=provider.get("timeout_ms"),
             )
-        return client, base, f"{base}/{_model_resource(model.id)}:{STREAM_METHOD}"
+        return lease, base, f"{base}/{_model_resource(model.id)}:{STREAM_METHOD}"
 
     return run_stream(model, context, options, connect)
 

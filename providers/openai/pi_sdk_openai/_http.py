@@ -12,15 +12,18 @@ import time.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
+from contextlib import AbstractContextManager, aclosing, nullcontext
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pi_sdk import (
     AssistantMessage,
     AssistantMessageEvent,
+    ClientCache,
     ConfigurationError,
     Model,
     ProviderError,
+    ResponseBody,
     StartEvent,
     StreamOptions,
     apply_payload_hooks,
@@ -28,6 +31,7 @@ from pi_sdk import (
     iter_sse,
     new_assistant_message,
     resolve_api_key,
+    shared_in_thread,
     signature_origin,
 )
 
@@ -41,7 +45,6 @@ __all__ = [
     "ENV_API_KEYS",
     "WireDecoder",
     "get_client",
-    "iter_body",
     "open_response",
     "request_headers",
     "run_stream",
@@ -62,27 +65,44 @@ ENV_API_KEYS: Mapping[str, str] = {
 _LOCAL_PLACEHOLDER_KEY = "pi-sdk-no-key"
 
 
-def get_client(model: Model, options: StreamOptions) -> AsyncOpenAI:
-    """Return ``options.client``, or a new ``AsyncOpenAI`` for ``model.base_url``.
+async def _close(client: AsyncOpenAI) -> None:
+    await client.close()
 
-    The key is ``options.api_key``, else the ``get_api_key`` plugin answer for
-    ``model.provider``. pi-mono falls back to ``OPENAI_API_KEY`` for *every* provider; we do
-    not, so an OpenAI key is never sent to another vendor. A server on this machine (Ollama,
-    LM Studio, llama.cpp, vLLM) needs no key and gets a placeholder.
+
+_CLIENTS: ClientCache[AsyncOpenAI] = ClientCache(_close)
+_SSL_CONTEXT = "httpx2.ssl_context"
+"""The process-wide TLS context every provider shares (:func:`pi_sdk.shared_in_thread`)."""
+
+
+def _ssl_context() -> Any:
+    import httpx2
+
+    return httpx2.create_ssl_context()
+
+
+async def get_client(model: Model, options: StreamOptions) -> AbstractContextManager[AsyncOpenAI]:
+    """Return a lease on ``options.client``, or on the cached ``AsyncOpenAI`` for the model.
+
+    Clients are kept per event loop, base URL and key (:class:`pi_sdk.ClientCache`; the key is
+    kept only as a digest), share one TLS context, and have the SDK's retries off; hold the
+    lease for the whole call. The key is ``options.api_key``, else the ``get_api_key`` plugin
+    answer for ``model.provider``. pi-mono falls back to ``OPENAI_API_KEY`` for *every*
+    provider; we do not, so an OpenAI key is never sent to another vendor. A server on this
+    machine (Ollama, LM Studio, llama.cpp, vLLM) needs no key and gets a placeholder.
 
     Raises:
         ConfigurationError: no key could be found, or ``options.client`` is not an async
             client (reported as the call's ``error`` event, before any request).
     """
-    from openai import AsyncOpenAI
+    import openai
 
     if options.client is not None:
-        if not isinstance(options.client, AsyncOpenAI):
+        if not isinstance(options.client, openai.AsyncOpenAI):
             raise ConfigurationError(
                 "StreamOptions.client must be an openai.AsyncOpenAI (or AsyncAzureOpenAI),"
                 f" got {type(options.client).__name__}"
             )
-        return options.client
+        return nullcontext(options.client)
     key = resolve_api_key(model, options)
     if not key:
         if not is_local_base_url(model.base_url):
@@ -92,7 +112,18 @@ def get_client(model: Model, options: StreamOptions) -> AsyncOpenAI:
                 f"No API key for provider {model.provider!r}: {where} StreamOptions(api_key=...)"
             )
         key = _LOCAL_PLACEHOLDER_KEY
-    return AsyncOpenAI(api_key=key, base_url=model.base_url or None, max_retries=0)
+    verify = await shared_in_thread(_SSL_CONTEXT, _ssl_context)
+    base_url = model.base_url or None
+
+    def build() -> AsyncOpenAI:
+        return openai.AsyncOpenAI(
+            api_key=key,
+            base_url=base_url,
+            max_retries=0,
+            http_client=openai.DefaultAsyncHttpxClient(verify=verify),
+        )
+
+    return _CLIENTS.lease(base_url, build, secret=key)
 
 
 def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
@@ -140,20 +171,6 @@ async def open_response(
         raise ProviderError(f"{exc.message} ({type(exc).__name__})", retryable=True) from exc
 
 
-async def iter_body(response: httpx2.Response) -> AsyncIterator[bytes]:
-    """Yield the response body; a dropped connection becomes a retryable ``ProviderError``."""
-    import httpx2
-
-    try:
-        async for chunk in response.aiter_bytes():
-            yield chunk
-    except httpx2.TransportError as exc:
-        raise ProviderError(
-            f"connection lost while reading the response: {type(exc).__name__}: {exc}",
-            retryable=True,
-        ) from exc
-
-
 class WireDecoder(Protocol):
     """Turns one API's response into pi events for one output message."""
 
@@ -172,27 +189,6 @@ class WireDecoder(Protocol):
         a JSON body). Raises :class:`pi_sdk.ProviderError` when the response is incomplete.
         """
         ...
-
-
-class _TailTracker:
-    """Pass bytes through, remembering the last few, to tell a clean end from a cut one."""
-
-    __slots__ = ("_chunks", "_tail")
-
-    def __init__(self, chunks: AsyncIterator[bytes]) -> None:
-        self._chunks = chunks
-        self._tail = b""
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self._chunks:
-            if chunk:
-                self._tail = (self._tail + chunk[-4:])[-4:]
-            yield chunk
-
-    def ended_on_event_boundary(self) -> bool:
-        """True for an empty body or one that ends with a blank line (SSE event boundary)."""
-        tail = self._tail
-        return not tail or tail.endswith((b"\n\n", b"\r\r", b"\r\n\r\n", b"\n\r\n"))
 
 
 def _malformed(data: str) -> ProviderError:
@@ -217,52 +213,73 @@ async def run_stream(
     """
     # The first import of the SDK runs in a worker thread, not on the event loop.
     await import_vendor("openai")
-    client = get_client(model, options)
+    import httpx2
+
     owned = options.client is None
-    base_url = None if owned else str(client.base_url)
     response: httpx2.Response | None = None
-    try:
-        payload = build_payload(signature_origin(model, base_url))
-        payload = await apply_payload_hooks(payload, model, options)
-        response = await open_response(client, path, payload, request_headers(model, options))
-        output = new_assistant_message(model, base_url=base_url)
-        yield StartEvent(partial=output)
-        state = decoder(output)
-        saw_done = False
-        loads = json.loads
-        if "application/json" in response.headers.get("content-type", ""):
-            raw = b"".join([chunk async for chunk in iter_body(response)])
-            text = raw.decode("utf-8", errors="replace")
-            try:
-                document = loads(text)
-            except ValueError:
-                raise _malformed(text) from None
-            for event in state.feed_body(document):
-                yield event
-            saw_done = True
-        else:
-            tracked = _TailTracker(iter_body(response))
-            async for sse in iter_sse(tracked):
-                data = sse.data
-                if data == "[DONE]":
-                    saw_done = True
-                    break
-                try:
-                    parsed = loads(data)
-                except ValueError:
-                    raise _malformed(data) from None
-                for event in state.feed(parsed):
+    body: ResponseBody | None = None
+    complete = False
+    with await get_client(model, options) as client:
+        try:
+            base_url = None if owned else str(client.base_url)
+            payload = build_payload(signature_origin(model, base_url))
+            payload = await apply_payload_hooks(payload, model, options)
+            headers = request_headers(model, options)
+            response = await open_response(client, path, payload, headers)
+            body = ResponseBody(response.aiter_bytes(), transport_errors=(httpx2.TransportError,))
+            is_json = "application/json" in response.headers.get("content-type", "")
+            output = new_assistant_message(model, base_url=base_url)
+            yield StartEvent(partial=output)
+            async with aclosing(_read(body, is_json, decoder(output))) as events:
+                async for event in events:
+                    if event.type == "done" or event.type == "error":
+                        complete = True  # the reply is complete (the consumer may stop here)
                     yield event
-            else:
-                if not tracked.ended_on_event_boundary():
-                    raise ProviderError(
-                        "the response stream was cut in the middle of an event: the reply is"
-                        " incomplete (connection closed early?)"
-                    )
-        for event in state.finish(saw_done=saw_done):
+        finally:
+            if response is not None:
+                try:
+                    if complete and body is not None:  # the connection goes back to the pool
+                        await body.drain()
+                finally:
+                    await response.aclose()
+
+
+async def _read(
+    body: ResponseBody, is_json: bool, state: WireDecoder
+) -> AsyncGenerator[AssistantMessageEvent, None]:
+    """Feed the body to ``state`` (SSE events, or one JSON document) and yield its events.
+
+    An SSE body is read up to the ``[DONE]`` marker; nothing after it is read as events.
+    """
+    saw_done = False
+    loads = json.loads
+    if is_json:
+        raw = b"".join([chunk async for chunk in body])
+        text = raw.decode("utf-8", errors="replace")
+        try:
+            document = loads(text)
+        except ValueError:
+            raise _malformed(text) from None
+        for event in state.feed_body(document):
             yield event
-    finally:
-        if response is not None:
-            await response.aclose()
-        if owned:
-            await client.close()
+        saw_done = True
+    else:
+        async for sse in iter_sse(body):
+            data = sse.data
+            if data == "[DONE]":
+                saw_done = True
+                break
+            try:
+                parsed = loads(data)
+            except ValueError:
+                raise _malformed(data) from None
+            for event in state.feed(parsed):
+                yield event
+        else:
+            if not body.ended_on_event_boundary():
+                raise ProviderError(
+                    "the response stream was cut in the middle of an event: the reply is"
+                    " incomplete (connection closed early?)"
+                )
+    for event in state.finish(saw_done=saw_done):
+        yield event

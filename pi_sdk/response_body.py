@@ -1,0 +1,102 @@
+"""The body of a vendor's HTTP response, as a provider reads it.
+
+Providers read response bytes themselves (:func:`pi_sdk.iter_sse` + ``json.loads``);
+:class:`ResponseBody` wraps those bytes with what every provider needs around them:
+
+* the bytes, chunk by chunk, with the transport's errors turned into a retryable
+  :class:`pi_sdk.ProviderError`;
+* :meth:`ResponseBody.drain`: after the vendor's terminal event (``message_stop``, ``[DONE]``,
+  ``response.completed``, a Gemini ``finishReason``) the reply is complete and the call ends
+  there; what is left of the body (normally just the end of the chunked encoding) is read,
+  briefly and bounded, so the HTTP connection goes back to the pool instead of being dropped. A
+  server that keeps the connection open, or keeps sending, costs at most
+  :data:`DRAIN_TIMEOUT_S` and the connection is then closed;
+* :meth:`ResponseBody.ended_on_event_boundary`: whether the body ended with a blank line (a
+  server-sent-event boundary), to tell a clean end from a cut one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterable, AsyncIterator
+
+from .provider_errors import ProviderError
+
+__all__ = ["DRAIN_LIMIT_BYTES", "DRAIN_TIMEOUT_S", "ResponseBody"]
+
+DRAIN_TIMEOUT_S = 0.1
+"""Longest wait, in seconds, for the rest of a body after the vendor's terminal event."""
+
+DRAIN_LIMIT_BYTES = 64 * 1024
+"""Most bytes read (and discarded) after the terminal event before the connection is dropped."""
+
+
+class ResponseBody:
+    """The bytes of one response body (an async iterator of ``bytes``).
+
+    Args:
+        chunks: The body as the transport delivers it (``response.aiter_bytes()``).
+        transport_errors: The transport's exception types for a lost connection (for httpx2:
+            ``(httpx2.TransportError,)``); raised while reading, they become a
+            :class:`pi_sdk.ProviderError` with ``retryable=True``.
+    """
+
+    __slots__ = ("_chunks", "_errors", "_tail", "received")
+
+    def __init__(
+        self,
+        chunks: AsyncIterable[bytes],
+        *,
+        transport_errors: tuple[type[BaseException], ...] = (),
+    ) -> None:
+        self._chunks: AsyncIterator[bytes] = aiter(chunks)
+        self._errors = transport_errors
+        self._tail = b""
+        self.received = 0
+        """Bytes read so far."""
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self
+
+    async def __anext__(self) -> bytes:
+        try:
+            chunk = await anext(self._chunks)
+        except StopAsyncIteration:
+            raise
+        except self._errors as exc:
+            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            raise ProviderError(
+                f"connection lost while reading the response: {detail}", retryable=True
+            ) from exc
+        if chunk:
+            self.received += len(chunk)
+            self._tail = (self._tail + chunk[-4:])[-4:]
+        return chunk
+
+    def ended_on_event_boundary(self) -> bool:
+        """True for an empty body or one whose bytes so far end with a blank line."""
+        tail = self._tail
+        return not tail or tail.endswith((b"\n\n", b"\r\r", b"\r\n\r\n", b"\n\r\n"))
+
+    async def drain(
+        self, *, timeout_s: float = DRAIN_TIMEOUT_S, limit: int = DRAIN_LIMIT_BYTES
+    ) -> bool:
+        """Read and discard the rest of the body, for at most ``timeout_s`` and ``limit`` bytes.
+
+        Call it after the vendor's terminal event, before closing the response: a body read to
+        its end lets the HTTP client reuse the connection. Never raises for the body's own
+        errors (the reply is already complete).
+
+        Returns:
+            True when the body ended within the bounds.
+        """
+        read = 0
+        try:
+            async with asyncio.timeout(timeout_s):
+                async for chunk in self._chunks:
+                    read += len(chunk)
+                    if read > limit:
+                        return False
+        except Exception:  # noqa: BLE001 - the reply is complete already (TimeoutError too)
+            return False
+        return True

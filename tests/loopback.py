@@ -1,0 +1,255 @@
+"""A scripted HTTP/1.1 server on 127.0.0.1 for provider tests that need real sockets.
+
+Tests that exercise what an in-process transport cannot show (TCP connection reuse, a connection
+reset before the response, a server that keeps the connection open after the last event) run the
+adapters against this server through the normal client path (no ``StreamOptions.client``).
+
+Each request gets the next :class:`Step` (the last one repeats). A step sends a status line,
+headers and body parts with chunked encoding, then ends as scripted: ``"keep"`` (finish the body,
+keep the connection alive), ``"hang"`` (send nothing more until the server stops), ``"rst"``
+(reset the connection: TCP RST) or ``"close"`` (close the socket). ``rst_before_headers`` resets
+the connection as soon as the request has been read, before any byte of the response.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import struct
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "APIS",
+    "LoopbackServer",
+    "Step",
+    "json_step",
+    "model_at",
+    "sse_step",
+    "text_events",
+    "text_reply",
+]
+
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+}
+
+
+@dataclass
+class Step:
+    """One scripted response."""
+
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict[str, str])
+    parts: list[bytes] = field(default_factory=list[bytes])
+    end: Literal["keep", "hang", "rst", "close"] = "keep"
+    rst_before_headers: bool = False
+
+
+def sse_step(events: list[Any], *, end: Literal["keep", "hang", "rst", "close"] = "keep") -> Step:
+    """A ``text/event-stream`` reply: each item is a JSON object (``data: <json>``) or raw bytes."""
+    parts = [
+        item if isinstance(item, bytes) else f"data: {json.dumps(item)}\n\n".encode()
+        for item in events
+    ]
+    return Step(headers={"content-type": "text/event-stream"}, parts=parts, end=end)
+
+
+def json_step(status: int, body: Any, headers: dict[str, str] | None = None) -> Step:
+    """A JSON reply (``body`` as JSON; ``bytes`` sent as is with ``text/html``)."""
+    if isinstance(body, bytes):
+        return Step(status, {"content-type": "text/html", **(headers or {})}, [body])
+    data = json.dumps(body).encode()
+    return Step(status, {"content-type": "application/json", **(headers or {})}, [data])
+
+
+class LoopbackServer:
+    """Serve ``steps`` on 127.0.0.1; counts connections and records requests.
+
+    Use as ``async with LoopbackServer([...]) as server:``; ``server.url`` is the base URL.
+    """
+
+    def __init__(self, steps: list[Step]) -> None:
+        self.steps = steps
+        self.connections = 0
+        self.requests: list[tuple[str, str, bytes]] = []
+        self._server: asyncio.Server | None = None
+        self._stop = asyncio.Event()
+        self._handlers: set[asyncio.Task[None]] = set()
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None
+        port = self._server.sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}"
+
+    async def __aenter__(self) -> LoopbackServer:
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._stop.set()
+        assert self._server is not None
+        self._server.close()
+        for task in list(self._handlers):
+            task.cancel()
+        await asyncio.gather(*self._handlers, return_exceptions=True)
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._handlers.add(task)
+        self.connections += 1
+        try:
+            while True:
+                try:
+                    head = await reader.readuntil(b"\r\n\r\n")
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    return
+                lines = head.decode("latin-1").split("\r\n")
+                method, target, _ = lines[0].split(" ", 2)
+                length = 0
+                for line in lines[1:]:
+                    name, _, value = line.partition(":")
+                    if name.strip().lower() == "content-length":
+                        length = int(value.strip())
+                body = await reader.readexactly(length) if length else b""
+                self.requests.append((method, target, body))
+                step = self.steps[min(len(self.requests), len(self.steps)) - 1]
+                if not await self._respond(writer, step):
+                    return
+        except (ConnectionError, asyncio.CancelledError):
+            return
+        finally:
+            self._handlers.discard(task)
+            writer.close()
+
+    async def _respond(self, writer: asyncio.StreamWriter, step: Step) -> bool:
+        if step.rst_before_headers:
+            _reset(writer)
+            return False
+        reason = _REASONS.get(step.status, "Unknown")
+        head = f"HTTP/1.1 {step.status} {reason}\r\ntransfer-encoding: chunked\r\n"
+        for name, value in step.headers.items():
+            head += f"{name}: {value}\r\n"
+        writer.write((head + "\r\n").encode("latin-1"))
+        for part in step.parts:
+            if part:
+                writer.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+        await writer.drain()
+        if step.end == "hang":
+            await self._stop.wait()
+            return False
+        if step.end == "rst":
+            _reset(writer)
+            return False
+        if step.end == "close":
+            writer.close()
+            return False
+        writer.write(b"0\r\n\r\n")
+        await writer.drain()
+        return True
+
+
+def _reset(writer: asyncio.StreamWriter) -> None:
+    sock = writer.get_extra_info("socket")
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()
+
+
+# --- minimal replies per wire API ----------------------------------------------------------------
+
+APIS = ("anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai")
+"""The four wire APIs, for parametrized tests."""
+
+_CATALOG = {
+    # api -> (provider, model id, path prefix the adapter appends its endpoint to)
+    "anthropic-messages": ("anthropic", "claude-sonnet-4-5", ""),
+    "openai-completions": ("openai", "gpt-4o-mini", "/v1"),
+    "openai-responses": ("openai", "gpt-5", "/v1"),
+    "google-generative-ai": ("google", "gemini-2.5-flash", "/v1beta"),
+}
+
+
+def model_at(api: str, base: str) -> Any:
+    """The catalog model of ``api``'s test provider, sending to ``base`` (the server's URL)."""
+    import pi_sdk
+
+    provider, model_id, prefix = _CATALOG[api]
+    model = pi_sdk.get_model(provider, model_id)
+    return model.model_copy(update={"api": api, "base_url": base + prefix})
+
+
+def text_events(api: str, pieces: list[str]) -> tuple[list[Any], list[Any]]:
+    """``(body events, terminal events)`` of a text reply made of ``pieces`` on ``api``.
+
+    The terminal part is the vendor's end of the reply (``message_stop``, ``[DONE]``,
+    ``response.completed``, the chunk with ``finishReason``), so a test can put more after it.
+    """
+    text = "".join(pieces)
+    if api == "anthropic-messages":
+        usage = {"input_tokens": 5, "output_tokens": 0}
+        body: list[Any] = [
+            {"type": "message_start", "message": {"id": "msg_1", "usage": usage}},
+            {"type": "content_block_start", "index": 0, "content_block": {"type": "text"}},
+        ]
+        body += [
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}
+            for p in pieces
+        ]
+        body += [
+            {"type": "content_block_stop", "index": 0},
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "end_turn"},
+                "usage": {"output_tokens": 3},
+            },
+        ]
+        return body, [{"type": "message_stop"}]
+    if api == "openai-completions":
+        body = [{"choices": [{"index": 0, "delta": {"content": p}}]} for p in pieces]
+        body.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+        return body, [b"data: [DONE]\n\n"]
+    if api == "openai-responses":
+        item = {"type": "message", "id": "msg_1", "role": "assistant", "content": []}
+        done = {**item, "content": [{"type": "output_text", "text": text, "annotations": []}]}
+        body = [
+            {"type": "response.created", "response": {"id": "resp_1", "model": "gpt-5"}},
+            {"type": "response.output_item.added", "output_index": 0, "item": item},
+        ]
+        body += [
+            {
+                "type": "response.output_text.delta",
+                "output_index": 0,
+                "item_id": "msg_1",
+                "delta": p,
+            }
+            for p in pieces
+        ]
+        body.append({"type": "response.output_item.done", "output_index": 0, "item": done})
+        usage = {"input_tokens": 5, "output_tokens": 3}
+        completed = {"id": "resp_1", "status": "completed", "usage": usage, "output": [done]}
+        return body, [{"type": "response.completed", "response": completed}]
+    body = [
+        {"candidates": [{"index": 0, "content": {"role": "model", "parts": [{"text": p}]}}]}
+        for p in pieces
+    ]
+    final = {
+        "candidates": [
+            {"index": 0, "content": {"role": "model", "parts": []}, "finishReason": "STOP"}
+        ],
+        "usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 3, "totalTokenCount": 8},
+    }
+    return body, [final]
+
+
+def text_reply(api: str, text: str = "Hello", **kwargs: Any) -> Step:
+    """A complete streamed text reply on ``api``."""
+    body, terminal = text_events(api, [text[: len(text) // 2], text[len(text) // 2 :]])
+    return sse_step(body + terminal, **kwargs)

@@ -1,0 +1,169 @@
+"""pi_sdk.ClientCache, pi_sdk.shared_in_thread and pi_sdk.ResponseBody (core, vendor-neutral)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import threading
+from collections.abc import AsyncIterator
+
+import pytest
+
+from pi_sdk import ClientCache, ProviderError, ResponseBody, shared_in_thread
+
+
+class FakeClient:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.closed = False
+
+
+async def _close(client: FakeClient) -> None:
+    client.closed = True
+
+
+def _get(cache: ClientCache[FakeClient], key: str, secret: str | None = None) -> FakeClient:
+    with cache.lease(key, lambda: FakeClient(key), secret=secret) as client:
+        return client
+
+
+async def test_one_client_per_key_and_secret_and_no_secret_kept() -> None:
+    cache: ClientCache[FakeClient] = ClientCache(_close)
+    first = _get(cache, "https://a", "sk-secret-1")
+    assert _get(cache, "https://a", "sk-secret-1") is first
+    assert _get(cache, "https://a", "sk-secret-2") is not first
+    assert _get(cache, "https://b", "sk-secret-1") is not first
+    assert len(cache) == 3
+    kept = repr(cache) + repr(cache._loops)  # pyright: ignore[reportPrivateUsage]
+    for clients in cache._loops.values():  # pyright: ignore[reportPrivateUsage]
+        kept += repr(list(clients.entries))
+    assert "sk-secret" not in kept
+
+
+async def test_least_recently_used_client_is_evicted_and_closed() -> None:
+    cache: ClientCache[FakeClient] = ClientCache(_close, max_per_loop=2)
+    a = _get(cache, "a")
+    b = _get(cache, "b")
+    assert _get(cache, "a") is a  # a is now the most recent
+    c = _get(cache, "c")  # evicts b
+    await asyncio.sleep(0)  # the close runs as a task
+    assert b.closed and not a.closed and not c.closed
+    assert _get(cache, "b") is not b
+    assert len(cache) == 2
+
+
+async def test_an_evicted_client_in_use_is_closed_after_its_last_lease() -> None:
+    cache: ClientCache[FakeClient] = ClientCache(_close, max_per_loop=1)
+    with cache.lease("a", lambda: FakeClient("a")) as a:
+        _get(cache, "b")  # evicts a while it is leased
+        await asyncio.sleep(0)
+        assert not a.closed
+    await asyncio.sleep(0)
+    assert a.closed
+
+
+async def test_aclose_closes_the_clients_of_the_running_loop() -> None:
+    cache: ClientCache[FakeClient] = ClientCache(_close)
+    a = _get(cache, "a")
+    await cache.aclose()
+    assert a.closed and len(cache) == 0
+    assert _get(cache, "a") is not a
+
+
+def test_clients_are_per_loop_and_closed_when_the_loop_shuts_down() -> None:
+    cache: ClientCache[FakeClient] = ClientCache(_close)
+
+    async def use() -> FakeClient:
+        return _get(cache, "a")
+
+    first = asyncio.run(use())
+    second = asyncio.run(use())
+    assert first is not second
+    assert first.closed and second.closed
+    assert len(cache._loops) == 0  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_loop_closed_without_shutdown_is_dropped_on_next_use() -> None:
+    cache: ClientCache[FakeClient] = ClientCache(_close)
+
+    async def use() -> FakeClient:
+        return _get(cache, "a")
+
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(use())
+    finally:
+        loop.close()  # no shutdown_asyncgens(): the cache cannot close its clients
+    assert loop in cache._loops  # pyright: ignore[reportPrivateUsage]
+    asyncio.run(use())
+    gc.collect()
+    assert loop not in cache._loops  # pyright: ignore[reportPrivateUsage]
+
+
+def test_lease_needs_a_running_loop() -> None:
+    cache: ClientCache[FakeClient] = ClientCache(_close)
+    with pytest.raises(RuntimeError), cache.lease("a", lambda: FakeClient("a")):
+        pass
+
+
+async def test_shared_in_thread_builds_once_off_the_event_loop() -> None:
+    calls: list[str] = []
+
+    def factory() -> object:
+        calls.append(threading.current_thread().name)
+        return object()
+
+    name = "test_client_cache.value"
+    values = await asyncio.gather(*(shared_in_thread(name, factory) for _ in range(20)))
+    assert all(value is values[0] for value in values)
+    assert len(calls) == 1 and calls[0] != threading.main_thread().name
+    assert await shared_in_thread(name, factory) is values[0]
+
+
+# --- ResponseBody -------------------------------------------------------------------------------
+
+
+class LostConnection(Exception):
+    pass
+
+
+async def _body(parts: list[bytes], *, then: str = "end") -> AsyncIterator[bytes]:
+    for part in parts:
+        yield part
+    if then == "hang":
+        await asyncio.Event().wait()
+    if then == "lost":
+        raise LostConnection("peer reset")
+    while then == "forever":
+        yield b"x" * 1024
+
+
+async def test_drain_reads_the_rest_of_a_body_that_ends() -> None:
+    body = ResponseBody(_body([b"data: 1\n\n", b"data: 2\n\n", b"tail"]))
+    assert await anext(body) == b"data: 1\n\n"
+    assert await body.drain() is True
+    with pytest.raises(StopAsyncIteration):
+        await anext(body)
+
+
+@pytest.mark.parametrize("then", ["hang", "forever", "lost"])
+async def test_drain_gives_up_on_a_body_that_does_not_end(then: str) -> None:
+    body = ResponseBody(_body([b"data: 1\n\n"], then=then), transport_errors=(LostConnection,))
+    await anext(body)
+    assert await body.drain(timeout_s=0.05, limit=16 * 1024) is False
+
+
+async def test_transport_errors_become_retryable_provider_errors() -> None:
+    body = ResponseBody(_body([b"data: 1\n"], then="lost"), transport_errors=(LostConnection,))
+    assert await anext(body) == b"data: 1\n"
+    with pytest.raises(ProviderError) as caught:
+        await anext(body)
+    assert caught.value.retryable
+    assert "LostConnection: peer reset" in str(caught.value)
+    assert not body.ended_on_event_boundary()
+
+
+async def test_event_boundary() -> None:
+    body = ResponseBody(_body([b"data: 1\r\n", b"\r\n"]))
+    assert [chunk async for chunk in body] == [b"data: 1\r\n", b"\r\n"]
+    assert body.ended_on_event_boundary() and body.received == 11
