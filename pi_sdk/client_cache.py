@@ -7,6 +7,8 @@ instead:
 
 * one cache per provider package, one client per **event loop** (an HTTP connection pool belongs
   to the loop that opened it) and per **configuration** (base URL, auth mode, API key, ...);
+* a client is built in a worker thread (constructing an SDK client loads modules, builds pydantic
+  schemas, may read credentials), once however many calls ask for it at the same time;
 * the API key never appears in a key: pass it as ``secret`` and only a digest is kept, so a
   ``repr`` of the cache or of its keys cannot leak it;
 * at most ``max_per_loop`` clients per loop, least recently used first out; a client pushed out
@@ -27,8 +29,8 @@ import hashlib
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncGenerator, Awaitable, Callable, Generator, Hashable
-from contextlib import contextmanager
+from collections.abc import AsyncGenerator, Awaitable, Callable, Hashable
+from contextlib import asynccontextmanager
 from typing import Any, Generic, TypeVar
 
 __all__ = ["ClientCache", "shared_in_thread"]
@@ -84,10 +86,11 @@ class _Entry(Generic[T]):
 class _LoopClients(Generic[T]):
     """The clients of one event loop, and the async generator that closes them at shutdown."""
 
-    __slots__ = ("closer", "closing", "entries", "retired")
+    __slots__ = ("building", "closer", "closing", "entries", "retired")
 
     def __init__(self) -> None:
         self.entries: OrderedDict[Hashable, _Entry[T]] = OrderedDict()
+        self.building: dict[Hashable, asyncio.Task[_Entry[T]]] = {}
         self.retired: list[_Entry[T]] = []
         self.closing: set[asyncio.Task[None]] = set()
         self.closer: AsyncGenerator[None, None] | None = None
@@ -100,7 +103,7 @@ class ClientCache(Generic[T]):
         ```python
         _CLIENTS: ClientCache[AsyncAnthropic] = ClientCache(lambda client: client.close())
 
-        with _CLIENTS.lease((base_url, "api_key"), build, secret=api_key) as client:
+        async with _CLIENTS.lease((base_url, "api_key"), build, secret=api_key) as client:
             response = await client.post(...)
         ```
 
@@ -131,35 +134,35 @@ class ClientCache(Generic[T]):
         clients = self._loops.get(loop)
         return len(clients.entries) if clients is not None else 0
 
-    @contextmanager
-    def lease(
+    @asynccontextmanager
+    async def lease(
         self, key: Hashable, build: Callable[[], T], *, secret: str | None = None
-    ) -> Generator[T, None, None]:
+    ) -> AsyncGenerator[T, None]:
         """Use the client for ``(key, secret)`` on the running loop, building it on first use.
 
-        Hold the lease for the whole call (request and body): a client pushed out of the cache
-        meanwhile is closed only after its last lease ends.
+        ``async with cache.lease(key, build, secret=api_key) as client:``. Hold the lease for
+        the whole call (request and body): a client pushed out of the cache meanwhile is closed
+        only after its last lease ends.
 
         Args:
             key: The configuration that makes a client different (base URL, auth mode,
                 options); hashable, and must not contain the API key.
-            build: Builds the client; called synchronously, on the loop, so it must be cheap
-                (build costly shared parts with :func:`shared_in_thread` first).
+            build: Builds the client. It runs in a worker thread (SDK clients load modules,
+                build pydantic schemas or read credentials on construction: 20-130 ms that
+                would otherwise stall the event loop); concurrent first leases of one key share
+                one build. It must not need the running loop.
             secret: The API key or token; only a digest of it is kept.
 
         Raises:
             RuntimeError: no running event loop.
+            Exception: whatever ``build`` raises (nothing is cached then).
         """
         loop = asyncio.get_running_loop()
         clients = self._clients(loop)
         full_key = (key, _digest(secret))
         entry = clients.entries.get(full_key)
         if entry is None:
-            entry = _Entry(build())
-            clients.entries[full_key] = entry
-            while len(clients.entries) > self._max:
-                _, old = clients.entries.popitem(last=False)
-                self._retire(loop, clients, old)
+            entry = await self._build(loop, clients, full_key, build)
         else:
             clients.entries.move_to_end(full_key)
         entry.leases += 1
@@ -223,6 +226,40 @@ class ClientCache(Generic[T]):
             await self._close(client)
         except Exception:  # noqa: BLE001 - a failing close must not break the caller
             pass
+
+    async def _build(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        clients: _LoopClients[T],
+        full_key: Hashable,
+        build: Callable[[], T],
+    ) -> _Entry[T]:
+        while True:
+            task = clients.building.get(full_key)
+            if task is None:
+                task = loop.create_task(self._insert(loop, clients, full_key, build))
+                clients.building[full_key] = task
+            # Shielded: a caller cancelled meanwhile does not cancel the build others wait for.
+            entry = await asyncio.shield(task)
+            if not entry.retired:  # (pushed out meanwhile: build again)
+                return entry
+
+    async def _insert(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        clients: _LoopClients[T],
+        full_key: Hashable,
+        build: Callable[[], T],
+    ) -> _Entry[T]:
+        try:
+            entry = _Entry(await asyncio.to_thread(build))
+        finally:
+            clients.building.pop(full_key, None)
+        clients.entries[full_key] = entry
+        while len(clients.entries) > self._max:
+            _, old = clients.entries.popitem(last=False)
+            self._retire(loop, clients, old)
+        return entry
 
     def _retire(
         self, loop: asyncio.AbstractEventLoop, clients: _LoopClients[T], entry: _Entry[T]

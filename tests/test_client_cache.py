@@ -22,17 +22,17 @@ async def _close(client: FakeClient) -> None:
     client.closed = True
 
 
-def _get(cache: ClientCache[FakeClient], key: str, secret: str | None = None) -> FakeClient:
-    with cache.lease(key, lambda: FakeClient(key), secret=secret) as client:
+async def _get(cache: ClientCache[FakeClient], key: str, secret: str | None = None) -> FakeClient:
+    async with cache.lease(key, lambda: FakeClient(key), secret=secret) as client:
         return client
 
 
 async def test_one_client_per_key_and_secret_and_no_secret_kept() -> None:
     cache: ClientCache[FakeClient] = ClientCache(_close)
-    first = _get(cache, "https://a", "sk-secret-1")
-    assert _get(cache, "https://a", "sk-secret-1") is first
-    assert _get(cache, "https://a", "sk-secret-2") is not first
-    assert _get(cache, "https://b", "sk-secret-1") is not first
+    first = await _get(cache, "https://a", "sk-secret-1")
+    assert await _get(cache, "https://a", "sk-secret-1") is first
+    assert await _get(cache, "https://a", "sk-secret-2") is not first
+    assert await _get(cache, "https://b", "sk-secret-1") is not first
     assert len(cache) == 3
     kept = repr(cache) + repr(cache._loops)  # pyright: ignore[reportPrivateUsage]
     for clients in cache._loops.values():  # pyright: ignore[reportPrivateUsage]
@@ -42,20 +42,20 @@ async def test_one_client_per_key_and_secret_and_no_secret_kept() -> None:
 
 async def test_least_recently_used_client_is_evicted_and_closed() -> None:
     cache: ClientCache[FakeClient] = ClientCache(_close, max_per_loop=2)
-    a = _get(cache, "a")
-    b = _get(cache, "b")
-    assert _get(cache, "a") is a  # a is now the most recent
-    c = _get(cache, "c")  # evicts b
+    a = await _get(cache, "a")
+    b = await _get(cache, "b")
+    assert await _get(cache, "a") is a  # a is now the most recent
+    c = await _get(cache, "c")  # evicts b
     await asyncio.sleep(0)  # the close runs as a task
     assert b.closed and not a.closed and not c.closed
-    assert _get(cache, "b") is not b
+    assert await _get(cache, "b") is not b
     assert len(cache) == 2
 
 
 async def test_an_evicted_client_in_use_is_closed_after_its_last_lease() -> None:
     cache: ClientCache[FakeClient] = ClientCache(_close, max_per_loop=1)
-    with cache.lease("a", lambda: FakeClient("a")) as a:
-        _get(cache, "b")  # evicts a while it is leased
+    async with cache.lease("a", lambda: FakeClient("a")) as a:
+        await _get(cache, "b")  # evicts a while it is leased
         await asyncio.sleep(0)
         assert not a.closed
     await asyncio.sleep(0)
@@ -64,17 +64,17 @@ async def test_an_evicted_client_in_use_is_closed_after_its_last_lease() -> None
 
 async def test_aclose_closes_the_clients_of_the_running_loop() -> None:
     cache: ClientCache[FakeClient] = ClientCache(_close)
-    a = _get(cache, "a")
+    a = await _get(cache, "a")
     await cache.aclose()
     assert a.closed and len(cache) == 0
-    assert _get(cache, "a") is not a
+    assert await _get(cache, "a") is not a
 
 
 def test_clients_are_per_loop_and_closed_when_the_loop_shuts_down() -> None:
     cache: ClientCache[FakeClient] = ClientCache(_close)
 
     async def use() -> FakeClient:
-        return _get(cache, "a")
+        return await _get(cache, "a")
 
     first = asyncio.run(use())
     second = asyncio.run(use())
@@ -87,7 +87,7 @@ def test_a_loop_closed_without_shutdown_is_dropped_on_next_use() -> None:
     cache: ClientCache[FakeClient] = ClientCache(_close)
 
     async def use() -> FakeClient:
-        return _get(cache, "a")
+        return await _get(cache, "a")
 
     loop = asyncio.new_event_loop()
     try:
@@ -100,10 +100,35 @@ def test_a_loop_closed_without_shutdown_is_dropped_on_next_use() -> None:
     assert loop not in cache._loops  # pyright: ignore[reportPrivateUsage]
 
 
-def test_lease_needs_a_running_loop() -> None:
+async def test_concurrent_first_leases_share_one_build_off_the_loop() -> None:
     cache: ClientCache[FakeClient] = ClientCache(_close)
-    with pytest.raises(RuntimeError), cache.lease("a", lambda: FakeClient("a")):
-        pass
+    built_in: list[str] = []
+
+    def build() -> FakeClient:
+        built_in.append(threading.current_thread().name)
+        return FakeClient("a")
+
+    async def use() -> FakeClient:
+        async with cache.lease("a", build, secret="k") as client:
+            await asyncio.sleep(0)
+            return client
+
+    clients = await asyncio.gather(*(use() for _ in range(50)))
+    assert all(client is clients[0] for client in clients)
+    assert len(built_in) == 1 and built_in[0] != threading.main_thread().name
+
+
+async def test_a_failed_build_is_not_cached() -> None:
+    cache: ClientCache[FakeClient] = ClientCache(_close)
+
+    def broken() -> FakeClient:
+        raise ValueError("bad configuration")
+
+    with pytest.raises(ValueError, match="bad configuration"):
+        async with cache.lease("a", broken):
+            pass
+    assert len(cache) == 0
+    assert (await _get(cache, "a")).name == "a"
 
 
 async def test_shared_in_thread_builds_once_off_the_event_loop() -> None:

@@ -53,7 +53,7 @@ async def test_clients_are_pinned_to_httpx2_without_sdk_retries(
         {"vertex": True, "api_key": "pin-2"},
         {"vertex": True, "api_key": None, "project": "p", "location": "us-central1"},
     ):
-        with _transport.get_client(**kwargs) as client:  # type: ignore[arg-type]
+        async with _transport.get_client(**kwargs) as client:  # type: ignore[arg-type]
             api = client._api_client  # pyright: ignore[reportPrivateUsage]
             assert api._use_aiohttp() is False  # pyright: ignore[reportPrivateUsage]
             assert isinstance(api._async_httpx_client, httpx2.AsyncClient)  # pyright: ignore[reportPrivateUsage]
@@ -61,23 +61,23 @@ async def test_clients_are_pinned_to_httpx2_without_sdk_retries(
             assert api._async_retry.stop.max_attempt_number == 1  # pyright: ignore[reportPrivateUsage]
 
 
-def _lease(**kwargs: Any) -> Any:
-    with _transport.get_client(**kwargs) as client:
+async def _lease(**kwargs: Any) -> Any:
+    async with _transport.get_client(**kwargs) as client:
         return client
 
 
 async def test_clients_are_cached_per_configuration() -> None:
-    first = _lease(vertex=False, api_key="cache-a")
-    assert _lease(vertex=False, api_key="cache-a") is first
-    assert _lease(vertex=False, api_key="cache-b") is not first
-    vertex_client = _lease(vertex=True, api_key=None, project="p", location="l")
+    first = await _lease(vertex=False, api_key="cache-a")
+    assert await _lease(vertex=False, api_key="cache-a") is first
+    assert await _lease(vertex=False, api_key="cache-b") is not first
+    vertex_client = await _lease(vertex=True, api_key=None, project="p", location="l")
     assert vertex_client is not first
     assert "cache-a" not in repr(_transport._CLIENTS)  # pyright: ignore[reportPrivateUsage]
 
 
 def test_clients_are_not_shared_across_event_loops() -> None:
     async def build() -> Any:
-        return _lease(vertex=False, api_key="loop-key")
+        return await _lease(vertex=False, api_key="loop-key")
 
     assert asyncio.run(build()) is not asyncio.run(build())
 
@@ -85,7 +85,7 @@ def test_clients_are_not_shared_across_event_loops() -> None:
 def test_cache_is_bounded() -> None:
     async def fill() -> int:
         for i in range(40):
-            _lease(vertex=False, api_key=f"bounded-{i}")
+            await _lease(vertex=False, api_key=f"bounded-{i}")
         return len(_transport._CLIENTS)  # pyright: ignore[reportPrivateUsage]
 
     assert asyncio.run(fill()) == 16

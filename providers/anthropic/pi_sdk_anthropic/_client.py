@@ -8,7 +8,7 @@ in a worker thread. The SDK's own retries are off (``max_retries=0``): pi-sdk ow
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from pi_sdk import ClientCache, Model, shared_in_thread
@@ -33,7 +33,9 @@ def _ssl_context() -> Any:
     return httpx2.create_ssl_context()
 
 
-async def client_lease(model: Model, api_key: str, *, bearer: bool) -> AbstractContextManager[Any]:
+async def client_lease(
+    model: Model, api_key: str, *, bearer: bool
+) -> AbstractAsyncContextManager[Any]:
     """Return a lease on the ``AsyncAnthropic`` for ``model.base_url`` and this key.
 
     Args:
@@ -44,7 +46,8 @@ async def client_lease(model: Model, api_key: str, *, bearer: bool) -> AbstractC
             ``x-api-key`` (Claude Code OAuth tokens, GitHub Copilot).
 
     Returns:
-        A context manager; hold it for the whole call (request and body).
+        An async context manager (the client is built in a worker thread on first use); hold it
+        for the whole call (request and body).
     """
     import anthropic
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Iterator, Mapping
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, cast
 
 from pi_sdk import (
@@ -357,7 +357,7 @@ async def stream_anthropic_messages(
     api_key = resolve_api_key(model, options)
     client: Any = options.client
     owned = client is None
-    lease: AbstractContextManager[Any] = nullcontext(client)
+    lease: AbstractAsyncContextManager[Any] = nullcontext(client)
     if client is None:
         if not api_key:
             raise ConfigurationError(
@@ -372,7 +372,7 @@ async def stream_anthropic_messages(
     response: Any = None
     body: ResponseBody | None = None
     finished = False
-    with lease as client:
+    async with lease as client:
         try:
             # A caller's client may point elsewhere than model.base_url: signatures are tied to it.
             base_url = None if owned else str(getattr(client, "base_url", "") or "") or None

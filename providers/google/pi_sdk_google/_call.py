@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
 from pi_sdk import (
@@ -114,7 +114,7 @@ async def run_stream(
     model: Model,
     context: Context,
     options: StreamOptions,
-    connect: Callable[[], tuple[AbstractContextManager[Any], str, str]],
+    connect: Callable[[], tuple[AbstractAsyncContextManager[Any], str, str]],
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one ``streamGenerateContent`` call as pi-sdk events.
 
@@ -147,7 +147,7 @@ async def run_stream(
     await import_vendor("google.genai")
     await prepare()
     lease, base_url, url = connect()
-    with lease as client:
+    async with lease as client:
         payload = build_request(model, context, options, signature_origin(model, base_url))
         payload = await apply_payload_hooks(payload, model, options)
         response = await send(client, url, payload, request_headers(model, options))

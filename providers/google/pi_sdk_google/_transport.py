@@ -27,8 +27,8 @@ from __future__ import annotations
 import json
 import re
 import ssl
-from collections.abc import AsyncIterator, Generator
-from contextlib import contextmanager
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any, cast
 
 from pi_sdk import ClientCache, ConfigurationError, ProviderError, shared_in_thread
@@ -141,8 +141,8 @@ def _new_client(
     return _Pinned(client, http, credentials)
 
 
-@contextmanager
-def get_client(
+@asynccontextmanager
+async def get_client(
     *,
     vertex: bool,
     api_key: str | None,
@@ -150,12 +150,13 @@ def get_client(
     location: str | None = None,
     credentials: Any = None,
     timeout_ms: int | None = None,
-) -> Generator[Any, None, None]:
+) -> AsyncGenerator[Any, None]:
     """Lease the cached ``google.genai.Client`` for this configuration and running event loop.
 
     Clients live in a :class:`pi_sdk.ClientCache` (per event loop and configuration, 16 per
-    loop, closed when the loop shuts down; the API key kept only as a digest). Use it as a
-    context manager held for the whole call; await :func:`prepare` first.
+    loop, built in a worker thread, closed when the loop shuts down; the API key kept only as a
+    digest). Use it as an async context manager held for the whole call; await :func:`prepare`
+    first.
 
     Args:
         vertex: Vertex AI (``True``) or the Gemini API.
@@ -186,7 +187,7 @@ def get_client(
 
     # The cached client keeps ``credentials`` alive, so its id() cannot be reused meanwhile.
     key = (vertex, project, location, id(credentials) if credentials else None, timeout_ms)
-    with _CLIENTS.lease(key, build, secret=api_key) as pinned:
+    async with _CLIENTS.lease(key, build, secret=api_key) as pinned:
         yield pinned.client
 
 

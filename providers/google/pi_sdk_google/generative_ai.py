@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -90,10 +90,10 @@ def stream_google_generative_ai(
         finish reasons, cut-off streams) end it with the terminal ``error`` event.
     """
 
-    def connect() -> tuple[AbstractContextManager[Any], str, str]:
+    def connect() -> tuple[AbstractAsyncContextManager[Any], str, str]:
         check_provider_options(options, COMMON_OPTIONS, API)
         client = options.client
-        lease: AbstractContextManager[Any] = nullcontext(client)
+        lease: AbstractAsyncContextManager[Any] = nullcontext(client)
         if client is None:
             from ._transport import get_client
 

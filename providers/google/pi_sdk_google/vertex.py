@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import AsyncIterator
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -151,7 +151,7 @@ def stream_google_vertex(
         An async generator of events; failures end it with the terminal ``error`` event.
     """
 
-    def connect() -> tuple[AbstractContextManager[Any], str, str]:
+    def connect() -> tuple[AbstractAsyncContextManager[Any], str, str]:
         check_provider_options(options, _OPTIONS, API)
         provider = options.provider_options
         client = options.client
@@ -177,7 +177,7 @@ def stream_google_vertex(
             location=location,
             api_version=provider.get("api_version"),
         )
-        lease: AbstractContextManager[Any] = nullcontext(client)
+        lease: AbstractAsyncContextManager[Any] = nullcontext(client)
         if client is None:
             from ._transport import get_client
 

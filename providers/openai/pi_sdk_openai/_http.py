@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncGenerator, Callable, Mapping
-from contextlib import AbstractContextManager, aclosing, nullcontext
+from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pi_sdk import (
@@ -80,12 +80,15 @@ def _ssl_context() -> Any:
     return httpx2.create_ssl_context()
 
 
-async def get_client(model: Model, options: StreamOptions) -> AbstractContextManager[AsyncOpenAI]:
+async def get_client(
+    model: Model, options: StreamOptions
+) -> AbstractAsyncContextManager[AsyncOpenAI]:
     """Return a lease on ``options.client``, or on the cached ``AsyncOpenAI`` for the model.
 
     Clients are kept per event loop, base URL and key (:class:`pi_sdk.ClientCache`; the key is
     kept only as a digest), share one TLS context, and have the SDK's retries off; hold the
-    lease for the whole call. The key is ``options.api_key``, else the ``get_api_key`` plugin
+    lease (an async context manager) for the whole call; a new client is built in a worker
+    thread. The key is ``options.api_key``, else the ``get_api_key`` plugin
     answer for ``model.provider``. pi-mono falls back to ``OPENAI_API_KEY`` for *every*
     provider; we do not, so an OpenAI key is never sent to another vendor. A server on this
     machine (Ollama, LM Studio, llama.cpp, vLLM) needs no key and gets a placeholder.
@@ -219,7 +222,7 @@ async def run_stream(
     response: httpx2.Response | None = None
     body: ResponseBody | None = None
     complete = False
-    with await get_client(model, options) as client:
+    async with await get_client(model, options) as client:
         try:
             base_url = None if owned else str(client.base_url)
             payload = build_payload(signature_origin(model, base_url))
