@@ -156,6 +156,7 @@ class AssistantMessageEventStream:
         self._abort_requested = False
         self._timeout_s = timeout_ms / 1000 if timeout_ms else None
         self._timeout_requested = False
+        self._cancels_sent = 0
         self._watchdog: asyncio.TimerHandle | None = None
         self._progress = 0.0
         self._secrets = secrets
@@ -193,8 +194,14 @@ class AssistantMessageEventStream:
 
     def _on_abort(self) -> None:
         self._abort_requested = True
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.cancel()
+        self._interrupt()
+
+    def _interrupt(self) -> None:
+        """Cancel the pending read (the waiter task), counting the cancellation as ours."""
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            self._cancels_sent += 1
+            waiter.cancel()
 
     def _on_watchdog(self) -> None:
         """Timer callback: time out a read that made no progress for ``timeout_ms``."""
@@ -208,8 +215,7 @@ class AssistantMessageEventStream:
             return
         self._watchdog = None
         self._timeout_requested = True
-        if not waiter.done():
-            waiter.cancel()
+        self._interrupt()
 
     async def _next(self, source: AsyncIterator[AssistantMessageEvent]) -> AssistantMessageEvent:
         """Return ``anext(source)``; an abort or a timeout raises ``_Aborted`` / ``_TimedOut``."""
@@ -227,11 +233,18 @@ class AssistantMessageEventStream:
             return await source.__anext__()
         except asyncio.CancelledError:
             if task is not None and task.cancelling() > 0:
+                # Take back only the cancellations we sent; one from outside (task.cancel(),
+                # asyncio.timeout) still pending must propagate, never be swallowed.
+                remaining = task.cancelling()
+                while self._cancels_sent and remaining:
+                    remaining = task.uncancel()
+                    self._cancels_sent -= 1
+                self._cancels_sent = 0
+                if remaining:
+                    raise
                 if self._abort_requested:
-                    task.uncancel()
                     raise _Aborted from None
                 if self._timeout_requested:
-                    task.uncancel()
                     self._timeout_requested = False
                     raise _TimedOut from None
                 raise

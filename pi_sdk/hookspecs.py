@@ -34,7 +34,7 @@ Rules common to every hook:
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
@@ -46,9 +46,12 @@ if TYPE_CHECKING:
         BeforeToolCallContext,
         BeforeToolCallResult,
     )
+    from .registry import ApiProvider
     from .types import Model
 
 __all__ = [
+    "RegisterApiProvider",
+    "RegisterModel",
     "after_tool_call",
     "before_tool_call",
     "get_api_key",
@@ -60,6 +63,23 @@ __all__ = [
     "register_models",
 ]
 
+
+class RegisterApiProvider(Protocol):
+    """The ``register`` callable handed to ``register_api_providers`` (annotate with it)."""
+
+    def __call__(self, provider: ApiProvider, *, replace: bool = False) -> None:
+        """Register ``provider`` (see :func:`pi_sdk.register_api_provider`)."""
+        ...
+
+
+class RegisterModel(Protocol):
+    """The ``register`` callable handed to ``register_models`` (annotate with it)."""
+
+    def __call__(self, model: Model, *, replace: bool = True) -> None:
+        """Register ``model`` (see :func:`pi_sdk.register_model`)."""
+        ...
+
+
 hookspec = pluggy.HookspecMarker("pi_sdk")
 """Marks a hook specification (pi-sdk's own use)."""
 hookimpl = pluggy.HookimplMarker("pi_sdk")
@@ -67,7 +87,7 @@ hookimpl = pluggy.HookimplMarker("pi_sdk")
 
 
 @hookspec
-def register_api_providers(register: Callable[..., None]) -> None:
+def register_api_providers(register: RegisterApiProvider) -> None:
     """Register wire-API implementations (pi-mono ``registerApiProvider``).
 
     Called once per plugin manager, on the first registry access (``pi_sdk.stream``,
@@ -89,7 +109,7 @@ def register_api_providers(register: Callable[..., None]) -> None:
 
 
 @hookspec
-def register_models(register: Callable[..., None]) -> None:
+def register_models(register: RegisterModel) -> None:
     """Register catalog models (pi-mono ``models.generated.ts``).
 
     Called once per plugin manager, on the first registry access.

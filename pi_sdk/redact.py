@@ -71,7 +71,7 @@ DEFAULT_PATTERNS: tuple[str, ...] = (
     r"(?i)\b(?:bearer|basic)\s+(?P<s>[A-Za-z0-9._~+/=\-]{8,})",
     r"(?i)[?&](?:key|api_key|apikey|access_token|token)=(?P<s>[^&\s\"']+)",
     r"(?i)\b(?:password|passwd|secret|api_key|apikey|access_token|auth_token|token)[\"']?"
-    r"\s*[=:]\s*[\"']?(?P<s>[^\s\"'&;,]{4,})",
+    r"\s*[=:]\s*[\"']?(?P<s>(?=[^\s\"'&;,()]*[A-Za-z0-9])[^\s\"'&;,()]{6,})",
 )
 """Regular expressions for credentials inside free text. A match becomes :data:`REDACTED`; when
 the pattern has a group named ``s``, only that group does (``Authorization: [REDACTED]``)."""

@@ -103,9 +103,17 @@ def register_api_provider(
     """Register a wire-API implementation.
 
     Raises:
+        TypeError: ``provider`` is not an :class:`ApiProvider`, or its ``stream`` is not an
+            async generator function.
         ConfigurationError: another provider already serves ``provider.api`` and ``replace`` is
             false (pi-mono overwrites silently; we refuse, so a clash is visible).
     """
+    if not isinstance(provider, ApiProvider):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(
+            f"register_api_provider() takes an ApiProvider, got {type(provider).__name__}"
+            " (models go to register_model / the register_models hook)"
+        )
+    _check_stream_function(provider)
     _ensure_loaded()
     if source_id is not None:
         provider = dataclasses.replace(provider, source_id=source_id)
@@ -116,6 +124,23 @@ def register_api_provider(
             f" (by {existing.source_id or 'unknown'}); pass replace=True to override it"
         )
     _providers[provider.api] = provider
+
+
+def _check_stream_function(provider: ApiProvider) -> None:
+    """Reject a ``stream`` that is not an async generator function, with a clear message."""
+    import inspect
+
+    function: Any = provider.stream
+    target = getattr(function, "__func__", function)
+    # Other callables (async generator functions, partials, objects returning an async
+    # iterator) are accepted; a coroutine or a sync generator can never be iterated with anext.
+    if not (inspect.iscoroutinefunction(target) or inspect.isgeneratorfunction(target)):
+        return
+    raise TypeError(
+        f"ApiProvider(api={provider.api!r}).stream must be an async generator function"
+        " (`async def stream(model, context, options): ... yield event`), got"
+        f" {getattr(target, '__qualname__', type(function).__name__)}"
+    )
 
 
 def get_api_provider(api: str) -> ApiProvider:
@@ -153,8 +178,11 @@ def register_model(model: Model, *, replace: bool = True) -> None:
     """Register a model under ``(model.provider, model.id)``, e.g. a custom proxy model.
 
     Raises:
+        TypeError: ``model`` is not a :class:`Model`.
         ConfigurationError: the key exists and ``replace`` is false.
     """
+    if not isinstance(model, Model):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"register_model() takes a Model, got {type(model).__name__}")
     _ensure_loaded()
     key = (model.provider, model.id)
     if key in _models and not replace:

@@ -450,3 +450,34 @@ def test_stream_options_repr_masks_credentials():
     text = repr(opts)
     assert "sk-secret-value-123" not in text and "Bearer x" not in text
     assert "api_key='***'" in text and "'Authorization': '***'" in text
+
+
+async def test_an_outer_cancel_racing_an_abort_still_cancels_the_task(script):
+    reached = asyncio.Event()
+
+    async def behaviour(model):
+        yield StartEvent(partial=new_assistant_message(model))
+        reached.set()
+        await asyncio.sleep(3600)
+        yield  # pragma: no cover
+
+    script.behaviour = behaviour
+    controller = AbortController()
+    task = asyncio.create_task(complete(MODEL, CTX, StreamOptions(signal=controller.signal)))
+    await reached.wait()
+    controller.abort()  # our cancellation of the pending read ...
+    task.cancel()  # ... and the caller's, in the same tick
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+async def test_an_outer_asyncio_timeout_is_not_swallowed_by_the_stream_timeout(script):
+    async def behaviour(model):
+        yield StartEvent(partial=new_assistant_message(model))
+        await asyncio.sleep(3600)
+        yield  # pragma: no cover
+
+    script.behaviour = behaviour
+    with pytest.raises(TimeoutError):
+        async with asyncio.timeout(0.1):
+            await complete(MODEL, CTX, StreamOptions(timeout_ms=100))

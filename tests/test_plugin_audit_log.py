@@ -209,3 +209,11 @@ async def test_a_configured_log_as_agent_callbacks_without_the_plugin(plugin_man
     records = [json.loads(line) for line in stream.getvalue().splitlines()]
     assert sum(r["kind"] == "toolCall" for r in records) == 1
     assert any(r["kind"] == "event" and r["event"]["type"] == "message_update" for r in records)
+
+
+def test_redaction_leaves_placeholders_and_prose_alone():
+    from pi_sdk import redact_text
+
+    text = "pass StreamOptions(api_key=...) or set ANTHROPIC_API_KEY"
+    assert redact_text(text) == text
+    assert "s3cr3t-value" not in redact_text("api_key=s3cr3t-value")

@@ -72,3 +72,24 @@ def test_calculate_cost_uses_usd_per_million_tokens():
     assert usage.cost.cache_read == pytest.approx(0.003)
     assert usage.cost.cache_write == pytest.approx(0.015)
     assert usage.cost.total == pytest.approx(3.048)
+
+
+def test_registering_the_wrong_thing_fails_at_once_with_a_clear_message():
+    with pytest.raises(TypeError, match="takes an ApiProvider, got Model"):
+        register_api_provider(Model(id="m", api="a", provider="p"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="takes a Model, got ApiProvider"):
+        register_model(ApiProvider(api="x", stream=_noop))  # type: ignore[arg-type]
+
+
+async def _coroutine_stream(model, context, options):  # forgot to yield
+    return None
+
+
+def _sync_generator_stream(model, context, options):
+    yield None
+
+
+@pytest.mark.parametrize("bad", [_coroutine_stream, _sync_generator_stream])
+def test_a_stream_function_that_is_not_an_async_generator_is_rejected(bad):
+    with pytest.raises(TypeError, match="must be an async generator function"):
+        register_api_provider(ApiProvider(api="test-bad-stream", stream=bad))

@@ -221,3 +221,11 @@ def test_append_joins_a_surrogate_pair_split_across_deltas():
     lone = TextContent(text="a")
     lone.append("\ude00")  # a lone low surrogate with nothing to pair stays as it was
     assert lone.text == "a\ude00"
+
+
+def test_append_keeps_the_json_field_order():
+    block = ThinkingContent(thinking="", thinking_signature="sig")
+    block.append("more")
+    assert list(json.loads(block.model_dump_json())) == ["type", "thinking", "thinkingSignature"]
+    again = ThinkingContent.model_validate_json(block.model_dump_json())
+    assert again.model_dump_json() == block.model_dump_json()
