@@ -19,6 +19,12 @@ Modes:
   finalize and emit the outcomes **in source order**. pi-mono emits immediate outcomes (not
   found, invalid, blocked) before the executed ones (pi-spec §10.1 #14); pi-sdk keeps the tool
   results in the order of the tool calls.
+
+Abort (a pi-sdk addition; pi-mono only passes the signal on, pi-spec §8.5): once the run's
+signal is aborted, no call that has not started executing is started. Each gets the error result
+:data:`ABORTED_TEXT`, like a steering skip: in ``sequential`` mode the calls after the one that
+was running, in ``parallel`` mode every call when the abort comes during the prepare phase.
+Calls already executing see the signal and must honour it themselves.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ from .tools import AgentTool, find_tool, to_tool_result
 from .types import AssistantMessage, TextContent, ToolCall, ToolResultMessage
 
 __all__ = [
+    "ABORTED_TEXT",
     "BLOCKED_TEXT",
     "SKIPPED_TEXT",
     "ToolBatchResult",
@@ -62,6 +69,8 @@ __all__ = [
 
 SKIPPED_TEXT = "Skipped due to queued user message."
 """Error text of a tool call skipped because a steering message arrived (pi-mono)."""
+ABORTED_TEXT = "Skipped because the run was aborted."
+"""Error text of a tool call not started because the run's signal was aborted (pi-sdk)."""
 BLOCKED_TEXT = "Tool execution was blocked"
 """Error text of a blocked call whose hook gave no reason (pi-mono)."""
 
@@ -319,10 +328,16 @@ class _Batch:
             self.on_result(message)
         return message
 
-    async def skip(self, tool_call: ToolCall, *, emit_start: bool) -> ToolResultMessage:
+    async def skip(
+        self, tool_call: ToolCall, *, emit_start: bool, text: str = SKIPPED_TEXT
+    ) -> ToolResultMessage:
         if emit_start:
             await self.start(tool_call)
-        return await self.outcome(tool_call, _error_result(SKIPPED_TEXT), True)
+        return await self.outcome(tool_call, _error_result(text), True)
+
+    @property
+    def aborted(self) -> bool:
+        return self.signal.aborted
 
     async def steering(self) -> list[AgentMessage]:
         if self.poll_steering is None:
@@ -336,10 +351,16 @@ class _Batch:
 async def _sequential(batch: _Batch, calls: Sequence[ToolCall]) -> ToolBatchResult:
     results: list[ToolResultMessage] = []
     for index, tool_call in enumerate(calls):
+        if batch.aborted:
+            for rest in calls[index:]:
+                results.append(await batch.skip(rest, emit_start=True, text=ABORTED_TEXT))
+            return ToolBatchResult(tool_results=results)
         await batch.start(tool_call)
         prepared = await batch.prepare(tool_call)
         if isinstance(prepared, _Immediate):
             results.append(await batch.outcome(tool_call, prepared.result, prepared.is_error))
+        elif batch.aborted:  # aborted while a before_tool_call hook ran
+            results.append(await batch.skip(tool_call, emit_start=False, text=ABORTED_TEXT))
         else:
             result, is_error = await batch.execute(prepared)
             results.append(await batch.finalize(prepared, result, is_error))
@@ -356,20 +377,23 @@ async def _parallel(batch: _Batch, calls: Sequence[ToolCall]) -> ToolBatchResult
     results: list[ToolResultMessage] = []
     steering: list[AgentMessage] = []
     for tool_call in calls:
+        if batch.aborted:
+            break
         await batch.start(tool_call)
         outcomes.append(await batch.prepare(tool_call))
         steering = await batch.steering()
         if steering:
             break
-    if steering:
+    if steering or batch.aborted:
+        text = ABORTED_TEXT if batch.aborted else SKIPPED_TEXT
         for outcome in outcomes:
             if isinstance(outcome, _Immediate):
                 results.append(await batch.outcome(outcome.tool_call, outcome.result, True))
             else:
-                results.append(await batch.skip(outcome.tool_call, emit_start=False))
+                results.append(await batch.skip(outcome.tool_call, emit_start=False, text=text))
         for rest in calls[len(outcomes) :]:
-            results.append(await batch.skip(rest, emit_start=True))
-        return ToolBatchResult(tool_results=results, steering_messages=steering)
+            results.append(await batch.skip(rest, emit_start=True, text=text))
+        return ToolBatchResult(tool_results=results, steering_messages=steering or None)
 
     tasks = {
         i: asyncio.ensure_future(batch.execute(o))

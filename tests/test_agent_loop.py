@@ -21,7 +21,7 @@ from pi_sdk import (
     agent_loop,
     agent_loop_continue,
 )
-from pi_sdk.tool_execution import SKIPPED_TEXT
+from pi_sdk.tool_execution import ABORTED_TEXT, SKIPPED_TEXT
 
 
 class Note(BaseModel):
@@ -718,6 +718,54 @@ async def test_abort_during_tools_ends_with_an_aborted_message_without_another_c
     assert new[2].is_error and new[2].content[0].text == "interrupted"
     assert new[3].stop_reason == "aborted"
     assert len(provider.calls) == 1
+
+
+@pytest.mark.parametrize(
+    ("mode", "abort_in", "expected_ran"),
+    [
+        ("sequential", "tool", ["tool-1"]),
+        ("sequential", "before_tool_call", []),
+        ("parallel", "before_tool_call", []),
+        ("parallel", "tool", ["tool-1", "tool-2"]),  # both were already executing
+    ],
+)
+async def test_no_tool_call_starts_after_an_abort(mode, abort_in, expected_ran):
+    # QA: after the user pressed stop, sequential execution still ran the next (side-effecting)
+    # tool. A call not yet executing is skipped with an error result; in parallel mode an abort
+    # during the prepare phase (before_tool_call) means nothing is executed.
+    controller = pi_sdk.AbortController()
+    ran: list[str] = []
+
+    async def run(call_id, args, signal, on_update):
+        ran.append(call_id)
+        if abort_in == "tool":
+            controller.abort()
+        await asyncio.sleep(0)
+        return AgentToolResult.text(f"ran {call_id}")
+
+    def before(context, signal):
+        if abort_in == "before_tool_call":
+            controller.abort()
+
+    tools = [pi_sdk.AgentTool(name=n, execute=run) for n in ("a", "b")]
+    provider = ScriptedProvider([two_calls(), "never"])
+    cfg = config(provider, tool_execution=mode, before_tool_call=before)
+    stream = agent_loop([user("x")], AgentContext(tools=tools), cfg, signal=controller.signal)
+    events = await collect(stream)
+    new = await stream.result()
+    assert ran == expected_ran
+    results = [m for m in new if m.role == "toolResult"]
+    assert [r.tool_call_id for r in results] == ["tool-1", "tool-2"]
+    for result in results:
+        if result.tool_call_id in ran:
+            assert not result.is_error and text_of(result) == f"ran {result.tool_call_id}"
+        else:
+            assert result.is_error and text_of(result) == ABORTED_TEXT
+    assert ABORTED_TEXT == "Skipped because the run was aborted."
+    starts = [e.tool_call_id for e in events if e.type == "tool_execution_start"]
+    ends = [e.tool_call_id for e in events if e.type == "tool_execution_end"]
+    assert starts == ends == ["tool-1", "tool-2"]  # one start and one end per call
+    assert new[-1].stop_reason == "aborted" and len(provider.calls) == 1
 
 
 async def test_event_stream_aclose_stops_the_run():
