@@ -50,9 +50,10 @@ Rules, per message, in one pass:
 Adapter contract: after this function, every ``ThinkingContent`` has a non-empty signature the
 target accepts, or ``thinking_signature is None`` (unsigned: send it as text, or in the API's
 unsigned reasoning field, never as a signed block with an empty signature); tool-call ids are
-non-empty, unique in the history and valid for the target. An adapter that sends to a base URL
-other than ``model.base_url`` (a custom ``StreamOptions.client``) passes
-``origin=signature_origin(model, base_url=<actual URL>)`` here and to
+non-empty, unique in the history and valid for the target. An adapter passes the base URL it
+actually sends to (its client's, which may differ from ``model.base_url``: a custom
+``StreamOptions.client``, an SDK default for an empty ``model.base_url``) as
+``origin=signature_origin(model, base_url=<actual URL>)`` here and as ``base_url=`` to
 :func:`pi_sdk.new_assistant_message`.
 """
 
@@ -103,12 +104,6 @@ REQUIRES_REASONING_CONTENT = "requiresReasoningContent"
 REASONING_CONTENT_FIELD = "reasoning_content"
 """Assistant-message field that carries replayed reasoning for those servers."""
 
-_DEFAULT_BASE_URLS = {
-    "anthropic-messages": "https://api.anthropic.com",
-    "openai-responses": "https://api.openai.com",
-    "openai-completions": "https://api.openai.com",
-    "google-generative-ai": "https://generativelanguage.googleapis.com",
-}
 _VERSION_SUFFIX = re.compile(r"/v\d+(?:alpha|beta)?\d*$")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -132,8 +127,10 @@ def _normalize_base_url(url: str) -> str:
 def signature_origin(model: Model, base_url: str | None = None) -> str:
     """Return the origin a signature minted by ``model`` is bound to: ``"<api>@<base URL>"``.
 
-    The base URL is ``base_url`` if given (the URL actually called), else ``model.base_url``, else
-    the API's public endpoint. It is normalized: scheme and host lower-cased, default port,
+    The base URL is ``base_url`` if given and not empty (the URL actually called), else
+    ``model.base_url``; with neither, the origin is ``"<api>@"`` (core knows no vendor
+    endpoints: a provider passes the URL it calls, e.g. its SDK client's default). It is
+    normalized: scheme and host lower-cased, default port,
     user info, query (an API key in ``?key=`` never lands in a session file), fragment, trailing
     ``/`` and a trailing version segment (``/v1``, ``/v1beta``) removed. Example:
     ``"anthropic-messages@https://api.anthropic.com"``.
@@ -142,9 +139,7 @@ def signature_origin(model: Model, base_url: str | None = None) -> str:
     ``AssistantMessage.signature_origin`` (JSON ``signatureOrigin``; pi-mono ignores and keeps
     it), and :func:`transform_messages` replays signatures only to the same origin.
     """
-    url = model.base_url if base_url is None else base_url
-    normalized = _normalize_base_url(url) or _DEFAULT_BASE_URLS.get(model.api, "")
-    return f"{model.api}@{normalized}"
+    return f"{model.api}@{_normalize_base_url(base_url or model.base_url)}"
 
 
 def is_same_model(message: AssistantMessage, model: Model) -> bool:

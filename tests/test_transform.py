@@ -535,3 +535,16 @@ def test_signature_origin_round_trips_through_json() -> None:
     data = turn.model_dump(mode="json")
     assert data["signatureOrigin"] == "anthropic-messages@https://api.anthropic.com"
     assert AssistantMessage.model_validate(data) == turn
+
+
+@pytest.mark.parametrize(
+    "api", ["anthropic-messages", "openai-responses", "openai-completions", "google-generative-ai"]
+)
+def test_core_knows_no_vendor_endpoint(api: str) -> None:
+    # A model without a base URL has no origin in core: the provider passes the URL it calls.
+    model = Model(id="m", api=api, provider="p", base_url="")
+    assert signature_origin(model) == f"{api}@"
+    called = "https://Example.test:443/v1/"
+    assert signature_origin(model, base_url=called) == f"{api}@https://example.test"
+    # An empty base_url argument means "not given": the model's own URL counts.
+    assert signature_origin(CLAUDE, base_url="") == signature_origin(CLAUDE)

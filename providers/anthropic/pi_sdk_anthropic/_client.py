@@ -2,12 +2,14 @@
 
 A new ``AsyncAnthropic`` per call costs 30-75 ms on the event loop (its TLS context loads the CA
 bundle) and a new TCP/TLS connection. Clients are kept in a :class:`pi_sdk.ClientCache` keyed by
-base URL, auth mode and (as a digest) the key; they share one TLS context, built once per process
-in a worker thread. The SDK's own retries are off (``max_retries=0``): pi-sdk owns retries.
+base URL, auth mode and (as a digest) the key and the SDK's environment variables; they share
+one TLS context, built once per process in a worker thread. The SDK's own retries are off
+(``max_retries=0``): pi-sdk owns retries.
 """
 
 from __future__ import annotations
 
+import os
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -25,6 +27,9 @@ async def _close(client: Any) -> None:
 
 
 _CLIENTS: ClientCache[Any] = ClientCache(_close)
+_CLIENT_ENV = ("ANTHROPIC_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS")
+"""Environment variables the SDK reads when it builds a client: part of the cache key (as a
+digest, with the key: custom headers may hold credentials)."""
 
 
 def _ssl_context() -> Any:
@@ -64,4 +69,5 @@ async def client_lease(
             api_key=api_key, base_url=base_url, max_retries=0, http_client=http_client
         )
 
-    return _CLIENTS.lease((base_url, "bearer" if bearer else "api_key"), build, secret=api_key)
+    secret = "\0".join([api_key, *(os.environ.get(name) or "" for name in _CLIENT_ENV)])
+    return _CLIENTS.lease((base_url, "bearer" if bearer else "api_key"), build, secret=secret)

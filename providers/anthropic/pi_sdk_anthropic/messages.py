@@ -356,7 +356,6 @@ async def stream_anthropic_messages(
     await import_vendor("anthropic")
     api_key = resolve_api_key(model, options)
     client: Any = options.client
-    owned = client is None
     lease: AbstractAsyncContextManager[Any] = nullcontext(client)
     if client is None:
         if not api_key:
@@ -374,9 +373,10 @@ async def stream_anthropic_messages(
     finished = False
     async with lease as client:
         try:
-            # A caller's client may point elsewhere than model.base_url: signatures are tied to it.
-            base_url = None if owned else str(getattr(client, "base_url", "") or "") or None
-            origin = None if base_url is None else signature_origin(model, base_url)
+            # Signatures are tied to the URL actually called: the client's (a caller's client,
+            # or the SDK default / ANTHROPIC_BASE_URL when model.base_url is empty).
+            base_url = str(getattr(client, "base_url", "") or "") or None
+            origin = signature_origin(model, base_url)
             payload = build_request(model, context, options, oauth=oauth, origin=origin)
             payload = await apply_payload_hooks(payload, model, options)
             headers = build_headers(model, options, api_key)

@@ -12,6 +12,7 @@ import time.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncGenerator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
 from typing import TYPE_CHECKING, Any, Protocol
@@ -70,6 +71,15 @@ async def _close(client: AsyncOpenAI) -> None:
 
 
 _CLIENTS: ClientCache[AsyncOpenAI] = ClientCache(_close)
+_CLIENT_ENV = (
+    "OPENAI_BASE_URL",
+    "OPENAI_ORG_ID",
+    "OPENAI_PROJECT_ID",
+    "OPENAI_CUSTOM_HEADERS",
+    "OPENAI_ADMIN_KEY",
+)
+"""Environment variables the SDK reads when it builds a client: part of the cache key (as a
+digest, with the key: some are credentials)."""
 _SSL_CONTEXT = "httpx2.ssl_context"
 """The process-wide TLS context every provider shares (:func:`pi_sdk.shared_in_thread`)."""
 
@@ -126,7 +136,8 @@ async def get_client(
             http_client=openai.DefaultAsyncHttpxClient(verify=verify),
         )
 
-    return _CLIENTS.lease(base_url, build, secret=key)
+    secret = "\0".join([key, *(os.environ.get(name) or "" for name in _CLIENT_ENV)])
+    return _CLIENTS.lease(base_url, build, secret=secret)
 
 
 def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
@@ -218,13 +229,14 @@ async def run_stream(
     await import_vendor("openai")
     import httpx2
 
-    owned = options.client is None
     response: httpx2.Response | None = None
     body: ResponseBody | None = None
     complete = False
     async with await get_client(model, options) as client:
         try:
-            base_url = None if owned else str(client.base_url)
+            # Signatures are tied to the URL actually called (a caller's client, or the SDK
+            # default / OPENAI_BASE_URL when model.base_url is empty).
+            base_url = str(client.base_url)
             payload = build_payload(signature_origin(model, base_url))
             payload = await apply_payload_hooks(payload, model, options)
             headers = request_headers(model, options)
