@@ -114,6 +114,7 @@ if TYPE_CHECKING:
     from .loop import AgentEventStream, agent_loop, agent_loop_continue
     from .messages import (
         AgentMessage,
+        CustomAgentMessage,
         agent_message_from_dict,
         default_convert_to_llm,
         get_message_types,
@@ -157,6 +158,7 @@ _AGENT_CORE = {
     "TurnStartEvent": "agent_types",
     "agent_event_to_dict": "agent_types",
     "AgentMessage": "messages",
+    "CustomAgentMessage": "messages",
     "agent_message_from_dict": "messages",
     "default_convert_to_llm": "messages",
     "get_message_types": "messages",
@@ -220,6 +222,7 @@ __all__ = [
     "ConfigurationError",
     "Context",
     "Cost",
+    "CustomAgentMessage",
     "DoneEvent",
     "ErrorEvent",
     "ForeignReasoning",

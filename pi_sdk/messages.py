@@ -2,7 +2,8 @@
 
 An agent transcript holds :data:`AgentMessage` values: the three LLM messages (``user``,
 ``assistant``, ``toolResult``) or any pydantic model whose ``role`` is something else (a UI
-notice, a compaction summary, a bash-execution record...). Custom messages never reach a model
+notice, a compaction summary, a bash-execution record...) and which, like the LLM messages, has
+a ``timestamp`` (:class:`CustomAgentMessage`). Custom messages never reach a model
 directly: before every model call the agent loop runs ``convert_to_llm`` (pi-mono
 ``convertToLlm``, pi-spec §8.1), and :func:`default_convert_to_llm` is the default.
 
@@ -16,6 +17,7 @@ Example:
     class Note(BaseModel):
         role: Literal["note"] = "note"
         text: str
+        timestamp: int = Field(default_factory=pi_sdk.now_ms)
 
     pi_sdk.register_message_type(Note, lambda n: [UserMessage(content=f"[note] {n.text}")])
     ```
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias, TypeVar, get_args
+from typing import Any, Protocol, TypeAlias, TypeVar, cast, get_args
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -34,6 +36,7 @@ from .types import AssistantMessage, Message, ToolResultMessage, UserMessage
 
 __all__ = [
     "AgentMessage",
+    "CustomAgentMessage",
     "LLM_ROLES",
     "MessageConverter",
     "agent_message_from_dict",
@@ -46,8 +49,37 @@ __all__ = [
     "unregister_message_types",
 ]
 
-AgentMessage: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage | BaseModel
-"""A transcript entry: an LLM message, or a custom pydantic model with its own ``role``."""
+class CustomAgentMessage(Protocol):
+    """What the type checker knows of a custom transcript entry: a ``role`` and a ``timestamp``.
+
+    Any object with these two attributes fits (structural typing); in practice a pydantic model,
+    since registration, conversion and session files need one::
+
+        class Note(BaseModel):
+            role: Literal["note"] = "note"
+            text: str
+            timestamp: int = Field(default_factory=pi_sdk.now_ms)
+
+    With it, ``m.role`` and ``m.timestamp`` type-check on every :data:`AgentMessage`; anything
+    else is read after narrowing (``isinstance(m, Note)``, ``isinstance(m, AssistantMessage)``).
+    A model without ``timestamp`` still works at run time (nothing in pi-sdk reads it; only
+    ``role`` is checked by :func:`register_message_type`), but a type checker rejects it where
+    an :data:`AgentMessage` is expected.
+    """
+
+    @property
+    def role(self) -> str:
+        """The message's own role: not ``user``, ``assistant`` or ``toolResult``."""
+        ...
+
+    @property
+    def timestamp(self) -> int:
+        """Milliseconds since the Unix epoch, as on the LLM messages (pi-mono)."""
+        ...
+
+
+AgentMessage: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage | CustomAgentMessage
+"""A transcript entry: an LLM message, or a custom message (:class:`CustomAgentMessage`)."""
 
 MessageConverter: TypeAlias = Callable[[Any], Sequence[Message]]
 """``convert(message) -> list[Message]``: what the model sees for one custom message.
@@ -223,4 +255,5 @@ def agent_message_from_dict(data: Mapping[str, Any]) -> AgentMessage:
     if entry is None:
         known = ", ".join(sorted(LLM_ROLES | set(_by_role)))
         raise ConfigurationError(f"unknown message role {role!r} (known: {known})")
-    return entry.message_type.model_validate(data)
+    # A registered type has a role; its timestamp is the type's promise (CustomAgentMessage).
+    return cast(AgentMessage, entry.message_type.model_validate(data))

@@ -137,3 +137,52 @@ def test_the_testing_guide_example_passes_with_its_documented_setup(tmp_path: Pa
     result = run(["-m", "pytest"], tmp_path)
     assert result.returncode != 0
     assert "async def functions are not natively supported" in result.stdout
+
+
+# --- the printed examples as a reader's linters see them ----------------------------------------
+
+PAGES_WITH_FILES = (
+    "sessions.md",
+    "testing.md",
+    "plugins/writing-a-hook-plugin.md",
+    "plugins/writing-a-provider.md",
+)
+
+
+def write_python_files(root: Path) -> list[Path]:
+    """Each page's titled Python blocks in a folder of its own (one reader's project per page)."""
+    folders: list[Path] = []
+    for page in PAGES_WITH_FILES:
+        files = {t: b for t, b in titled_blocks(page).items() if t.endswith(".py")}
+        assert files, f"{page} has no titled Python block"
+        folder = root / page.replace("/", "_").removesuffix(".md")
+        write_files(files, folder)
+        folders.append(folder)
+    return folders
+
+
+def test_the_printed_examples_type_check_in_a_readers_project(tmp_path: Path) -> None:
+    """QA: ``agent.messages[-1].text`` and ``m.role`` in the examples were pyright errors.
+
+    pyright in standard mode (what a reader's project runs), against this environment's
+    pi-sdk, on every file the docs tell the reader to create and on docs/examples.
+    """
+    folders = write_python_files(tmp_path)
+    examples = tmp_path / "examples"
+    write_files({p.name: p.read_text("utf-8") for p in (DOCS / "examples").glob("*.py")}, examples)
+    config = {
+        "typeCheckingMode": "standard",
+        "pythonVersion": "3.11",
+        "executionEnvironments": [{"root": f.name} for f in [*folders, examples]],
+    }
+    (tmp_path / "pyrightconfig.json").write_text(json.dumps(config), encoding="utf-8")
+    result = run(["-m", "pyright", "--pythonpath", sys.executable, "--outputjson"], tmp_path)
+    report = json.loads(result.stdout)
+    problems = [
+        f"{Path(d['file']).relative_to(tmp_path)}:{d['range']['start']['line'] + 1}: {d['message']}"
+        for d in report["generalDiagnostics"]
+        if d["severity"] == "error"
+    ]
+    assert problems == []
+    assert report["summary"]["filesAnalyzed"] >= 7
+

@@ -32,7 +32,8 @@ def show(event: pi_sdk.AgentEvent) -> None:
             print(f"{event.type} {name} {args}")
         case pi_sdk.ToolExecutionEndEvent(tool_name=name, result=result, is_error=failed):
             status = "error" if failed else "->"
-            print(f"{event.type} {name} {status} {result.content[0].text}")
+            text = "".join(b.text for b in result.content if isinstance(b, pi_sdk.TextContent))
+            print(f"{event.type} {name} {status} {text}")
         case _:
             print(event.type)
 
@@ -53,8 +54,10 @@ async def main() -> None:
     agent.subscribe(show)
     await agent.prompt("What's the weather in Paris?")
 
-    print("transcript:", [m.role for m in agent.state.messages])
-    print("answer:", agent.state.messages[-1].text)
+    print("transcript:", [m.role for m in agent.messages])  # every message has a role
+    answer = agent.messages[-1]
+    if isinstance(answer, pi_sdk.AssistantMessage):  # narrow before reading assistant fields
+        print("answer:", answer.text)
     # What the model saw on its second call: the question, its tool call, the result.
     print("second call saw:", [m.role for m in provider.calls[1].messages])
 
