@@ -186,3 +186,16 @@ def test_the_printed_examples_type_check_in_a_readers_project(tmp_path: Path) ->
     assert problems == []
     assert report["summary"]["filesAnalyzed"] >= 7
 
+
+def test_the_printed_examples_pass_ruff_in_a_readers_project(tmp_path: Path) -> None:
+    """QA: the provider guide's stream.py failed ruff I001 (import sorting) when copied out.
+
+    ruff with the rules this repository uses, but nothing of its configuration (``--isolated``),
+    run from the reader's project folder, so the reader's own package is first-party and
+    ``pi_sdk`` is third-party.
+    """
+    for folder in write_python_files(tmp_path):
+        args = ["check", "--isolated", "--no-cache", "--line-length", "100"]
+        args += ["--select", "E,F,I,B,UP", "--target-version", "py311", "."]
+        result = run(["-m", "ruff", *args], folder)
+        assert result.returncode == 0, f"{folder.name}:\n{result.stdout}{result.stderr}"
