@@ -215,6 +215,7 @@ def text_events(api: str, pieces: list[str]) -> tuple[list[Any], list[Any]]:
     if api == "openai-completions":
         body = [{"choices": [{"index": 0, "delta": {"content": p}}]} for p in pieces]
         body.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+        body.append({"choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 3}})
         return body, [b"data: [DONE]\n\n"]
     if api == "openai-responses":
         item = {"type": "message", "id": "msg_1", "role": "assistant", "content": []}

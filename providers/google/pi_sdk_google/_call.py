@@ -17,6 +17,7 @@ from pi_sdk import (
     Context,
     Model,
     ProviderError,
+    ResponseBody,
     StartEvent,
     StreamOptions,
     apply_payload_hooks,
@@ -55,29 +56,6 @@ def check_provider_options(options: StreamOptions, allowed: frozenset[str], api:
             f"unknown provider_options for {api}: {', '.join(unknown)} "
             f"(known: {', '.join(sorted(allowed))})"
         )
-
-
-class _LineEnding:
-    """Notices a body that stops between the CR and LF of a CRLF line ending.
-
-    Gemini ends every SSE line with CRLF. A body that stops right after a CR still ends the
-    last event under the SSE rules (a lone CR is a line ending), so that event is dispatched,
-    but the server did not finish writing: the cut is reported instead of a clean end.
-    """
-
-    def __init__(self) -> None:
-        self.crlf = False
-        self.cut = False
-
-    async def watch(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
-        last = b""
-        async for chunk in chunks:
-            if chunk:
-                if not self.crlf:
-                    self.crlf = b"\r\n" in chunk or (last.endswith(b"\r") and chunk[:1] == b"\n")
-                last = chunk
-            yield chunk
-        self.cut = self.crlf and last.endswith(b"\r")
 
 
 def _json_chunks(raw: bytes) -> list[dict[str, Any]]:
@@ -153,34 +131,54 @@ async def run_stream(
         response = await send(client, url, payload, request_headers(model, options))
         output = new_assistant_message(model, base_url=base_url)
         normalizer = ResponseNormalizer(model, output)
+        body = ResponseBody(response.aiter_bytes(), transport_errors=_transport_errors())
+        complete = False
         try:
             yield StartEvent(partial=output)
-            if "application/json" in response.content_type:
+            streamed = "application/json" not in response.content_type
+            if not streamed:
                 # The server ignored alt=sse: one JSON document, a GenerateContentResponse (the
                 # generateContent shape) or an array of them (streamGenerateContent without SSE).
-                for chunk in _json_chunks(await response.aread()):
+                for chunk in _json_chunks(b"".join([part async for part in body])):
                     for item in normalizer.feed(chunk):
                         yield item
-                for item in normalizer.finish(streamed=False):
-                    yield item
-                return
-            ending = _LineEnding()
-            async for event in iter_sse(ending.watch(response.aiter_bytes())):
-                try:
-                    chunk = json.loads(event.data)
-                except json.JSONDecodeError as exc:
-                    raise ProviderError(
-                        f"Gemini sent a stream event that is not JSON: {exc}"
-                    ) from None
-                if isinstance(chunk, dict):
-                    for item in normalizer.feed(chunk):  # pyright: ignore[reportUnknownArgumentType]
-                        yield item
-            if ending.cut:
-                raise ProviderError(
-                    "the Gemini stream was cut inside a CRLF line ending (incomplete response)"
-                )
-            for item in normalizer.finish(streamed=True):
+            else:
+                async for event in iter_sse(body):
+                    try:
+                        chunk = json.loads(event.data)
+                    except json.JSONDecodeError as exc:
+                        raise ProviderError(
+                            f"Gemini sent a stream event that is not JSON: {exc}"
+                        ) from None
+                    if isinstance(chunk, dict):
+                        for item in normalizer.feed(chunk):  # pyright: ignore[reportUnknownArgumentType]
+                            yield item
+                    if normalizer.finish_reason is not None:
+                        # The chunk with the finish reason ends the reply (its usage included:
+                        # usageMetadata is cumulative and comes with it); nothing after it is
+                        # read, so content sent later is not merged into this reply.
+                        break
+            for item in normalizer.finish(streamed=streamed):
+                if item.type == "done":
+                    complete = True  # the consumer may stop at done: the reply is complete
                 yield item
         finally:
             normalizer.price_usage()  # also on errors, aborts and early exits: usage is kept
-            await response.aclose()
+            try:
+                if complete:  # let the connection go back to the pool
+                    await body.drain()
+            finally:
+                await response.aclose()
+
+
+def _transport_errors() -> tuple[type[BaseException], ...]:
+    """Exception types of a lost connection: httpx2's, and aiohttp's for a caller's client."""
+    import sys
+
+    import httpx2
+
+    errors: tuple[type[BaseException], ...] = (httpx2.TransportError,)
+    aiohttp = sys.modules.get("aiohttp")
+    if aiohttp is not None:
+        errors += (aiohttp.ClientError,)
+    return errors

@@ -188,6 +188,15 @@ async def open_response(
 class WireDecoder(Protocol):
     """Turns one API's response into pi events for one output message."""
 
+    @property
+    def terminal(self) -> bool:
+        """True once the API's own terminal event was fed; nothing after it is read.
+
+        Responses: ``response.completed``. Chat Completions has none in its chunks: ``[DONE]``
+        ends it.
+        """
+        ...
+
     def feed(self, data: Any) -> list[AssistantMessageEvent]:
         """Consume one parsed SSE ``data`` object; return the events it produces."""
         ...
@@ -264,7 +273,8 @@ async def _read(
 ) -> AsyncGenerator[AssistantMessageEvent, None]:
     """Feed the body to ``state`` (SSE events, or one JSON document) and yield its events.
 
-    An SSE body is read up to the ``[DONE]`` marker; nothing after it is read as events.
+    An SSE body is read up to the ``[DONE]`` marker or the API's terminal event
+    (:attr:`WireDecoder.terminal`); nothing after it is read as events.
     """
     saw_done = False
     loads = json.loads
@@ -290,6 +300,8 @@ async def _read(
                 raise _malformed(data) from None
             for event in state.feed(parsed):
                 yield event
+            if state.terminal:
+                break  # the reply is complete: events after it are not merged into it
         else:
             if not body.ended_on_event_boundary():
                 raise ProviderError(

@@ -598,6 +598,15 @@ class ResponsesDecoder:
 
     # -- WireDecoder ----------------------------------------------------------------------------
 
+    @property
+    def terminal(self) -> bool:
+        """True once ``response.completed`` or ``response.incomplete`` was fed.
+
+        The reply is then complete and the stream is not read further (``response.failed`` and
+        ``error`` raise instead).
+        """
+        return self._terminal
+
     def feed(self, data: Any) -> list[AssistantMessageEvent]:
         """Consume one stream event; return its events."""
         event = as_dict(data)

@@ -546,6 +546,14 @@ class CompletionsDecoder:
 
     # -- WireDecoder ----------------------------------------------------------------------------
 
+    @property
+    def terminal(self) -> bool:
+        """Always False: a chunk never ends the stream, the ``[DONE]`` marker does.
+
+        (The usage chunk comes after the one with ``finish_reason``.)
+        """
+        return False
+
     def feed(self, data: Any) -> list[AssistantMessageEvent]:
         """Consume one chunk; return its events."""
         chunk = as_dict(data)
