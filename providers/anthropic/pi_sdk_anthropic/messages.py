@@ -224,6 +224,8 @@ async def _sse_events(body: ResponseBody) -> AsyncIterator[dict[str, Any]]:
     """The JSON object of every server-sent event of a streamed body."""
     loads = json.loads
     async for sse in iter_sse(body):
+        if not sse.data.strip():
+            continue  # an empty ``data:`` field (keep-alive from a proxy) carries no event
         try:
             decoded: Any = loads(sse.data)
         except ValueError:

@@ -144,6 +144,8 @@ async def run_stream(
                         yield item
             else:
                 async for event in iter_sse(body):
+                    if not event.data.strip():
+                        continue  # an empty ``data:`` field (keep-alive) carries no event
                     try:
                         chunk = json.loads(event.data)
                     except json.JSONDecodeError as exc:

@@ -291,6 +291,8 @@ async def _read(
     else:
         async for sse in iter_sse(body):
             data = sse.data
+            if not data.strip():
+                continue  # an empty ``data:`` field (keep-alive from a proxy) carries no event
             if data == "[DONE]":
                 saw_done = True
                 break
