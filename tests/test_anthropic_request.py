@@ -325,3 +325,31 @@ def test_registered_through_the_entry_point():
     assert provider.recognize is recognize_request
     model = pi_sdk.get_model("anthropic", "claude-sonnet-4-5")
     assert model.api == "anthropic-messages" and model.reasoning
+
+
+def _tool_loop(*first: object, model: str) -> Context:
+    call = ToolCall(id="toolu_1", name="get_weather", arguments={"city": "Paris"})
+    return Context(
+        messages=[
+            UserMessage(content="weather?"),
+            _assistant(*first, TextContent(text="checking"), call, model=model, stop_reason="toolUse"),
+            ToolResultMessage(tool_call_id="toolu_1", tool_name="get_weather",
+                              content=[TextContent(text="sunny")]),
+        ]
+    )  # fmt: skip
+
+
+def test_thinking_is_off_for_a_tool_loop_whose_turn_has_no_thinking():
+    # History from another model (Gemini made the call): Anthropic would reject thinking here.
+    foreign = body(context=_tool_loop(model="gemini-2.5-pro"), reasoning="medium")
+    assert "thinking" not in foreign
+    assert foreign["messages"][1]["content"][0]["type"] == "text"
+    # The same loop from Claude itself, with its signed thinking first: thinking stays on.
+    signed = ThinkingContent(thinking="let me check", thinking_signature="c2ln")
+    own = body(context=_tool_loop(signed, model="claude-sonnet-4-5"), reasoning="medium")
+    assert own["thinking"]["type"] == "enabled"
+    assert own["messages"][1]["content"][0]["type"] == "thinking"
+    # A new user turn starts a new loop: thinking on again.
+    after = _tool_loop(model="gemini-2.5-pro")
+    after.messages.append(UserMessage(content="and tomorrow?"))
+    assert body(context=after, reasoning="medium")["thinking"]["type"] == "enabled"

@@ -386,6 +386,12 @@ def build_request(
             }
             for tool in context.tools
         ]
+    if thinking_enabled and model.reasoning and _tool_loop_without_thinking(payload["messages"]):
+        # Anthropic requires the assistant turn that made the pending tool calls to start with a
+        # (signed) thinking block when thinking is on; history from another model, or an
+        # aborted turn, has none, and the API would answer 400. This request goes without
+        # thinking; the next user turn starts a new loop where thinking is on again.
+        thinking_enabled = False
     if thinking_enabled and model.reasoning:
         if adaptive:
             payload["thinking"] = {"type": "adaptive"}
@@ -402,6 +408,29 @@ def build_request(
     elif tool_choice is not None:
         payload["tool_choice"] = tool_choice
     return payload
+
+
+def _tool_loop_without_thinking(messages: list[dict[str, Any]]) -> bool:
+    """True when the request continues a tool loop whose assistant turn has no thinking first.
+
+    Anthropic's extended-thinking rule (docs: "Extended thinking with tool use"): while a tool
+    loop is in progress (the last message carries ``tool_result`` blocks), the preceding
+    assistant turn must begin with ``thinking`` or ``redacted_thinking``.
+    """
+    if len(messages) < 2 or messages[-1].get("role") != "user":
+        return False
+    last = messages[-1].get("content")
+    if not isinstance(last, list):
+        return False
+    blocks = cast(list[dict[str, Any]], last)
+    if not any(block.get("type") == "tool_result" for block in blocks):
+        return False
+    previous = messages[-2]
+    content = previous.get("content")
+    if previous.get("role") != "assistant" or not isinstance(content, list) or not content:
+        return False
+    first = cast(list[dict[str, Any]], content)[0]
+    return first.get("type") not in ("thinking", "redacted_thinking")
 
 
 def build_headers(model: Model, options: StreamOptions, api_key: str | None) -> dict[str, str]:
