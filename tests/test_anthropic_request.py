@@ -332,7 +332,8 @@ def _tool_loop(*first: object, model: str) -> Context:
     return Context(
         messages=[
             UserMessage(content="weather?"),
-            _assistant(*first, TextContent(text="checking"), call, model=model, stop_reason="toolUse"),
+            _assistant(*first, TextContent(text="checking"), call, model=model,
+                       stop_reason="toolUse"),
             ToolResultMessage(tool_call_id="toolu_1", tool_name="get_weather",
                               content=[TextContent(text="sunny")]),
         ]
