@@ -25,7 +25,7 @@ async def test_empty_data_events_are_skipped(api: str) -> None:
         message = await pi_sdk.complete(
             model_at(api, server.url),
             Context(messages=[UserMessage(content="hi")]),
-            StreamOptions(api_key="k", max_retries=0),
+            StreamOptions(api_key="test-key-123", max_retries=0),
         )
     assert message.stop_reason == "stop", message.error_message
     assert [block.model_dump()["text"] for block in message.content] == ["Hello"]

@@ -23,7 +23,7 @@ CONTEXT = Context(messages=[UserMessage(content="hi")])
 async def _call(api: str, events: list[Any], end: Any) -> tuple[list[str], AssistantMessage]:
     async with LoopbackServer([sse_step(events, end=end)]) as server:
         stream = pi_sdk.stream(
-            model_at(api, server.url), CONTEXT, StreamOptions(api_key="k", max_retries=0)
+            model_at(api, server.url), CONTEXT, StreamOptions(api_key="test-key-123", max_retries=0)
         )
 
         async def consume() -> list[str]:

@@ -209,6 +209,14 @@ def _stop_error_text(reason: str, details: Any) -> str:
     return f"{text}: {extra}" if extra else text
 
 
+def _orphan_text(kind: str, index: Any) -> str:
+    """The error for a block event whose block is not open: the reply would silently lose it."""
+    return (
+        f"malformed stream: {kind} for block {index!r}, which is not open (no"
+        " content_block_start before it, or already stopped)"
+    )
+
+
 def _error_event_text(data: dict[str, Any]) -> str:
     error = _dict(data.get("error"))
     message = error.get("message")
@@ -389,6 +397,7 @@ async def stream_anthropic_messages(
             yield StartEvent(partial=out)
 
             blocks: dict[int, _Open] = {}
+            ignored: set[Any] = set()  # indices of blocks kept out of content
             vendor_stop: str | None = None
             stop_details: Any = None
             content_type: str = response.headers.get("content-type", "")
@@ -400,7 +409,9 @@ async def stream_anthropic_messages(
                 if kind == "content_block_delta":
                     state = blocks.get(data["index"])
                     if state is None:
-                        continue  # a delta of a block kept out of content (server tools, ...)
+                        if data["index"] in ignored:
+                            continue  # a delta of a block kept out of content (server tools)
+                        raise ProviderError(_orphan_text("content_block_delta", data["index"]))
                     delta = _dict(data["delta"])
                     delta_type = delta.get("type")
                     ci = state.content_index
@@ -428,6 +439,11 @@ async def stream_anthropic_messages(
                         )
                     # Other delta types (citations_delta, ...) carry no pi content.
                 elif kind == "content_block_start":
+                    if data["index"] in blocks:
+                        raise ProviderError(
+                            f"malformed stream: content_block_start for block {data['index']!r},"
+                            " which is already open"
+                        )
                     vendor_block = _dict(data["content_block"])
                     block_type = vendor_block.get("type")
                     ci = len(content)
@@ -476,11 +492,14 @@ async def stream_anthropic_messages(
                         content.append(call)
                         blocks[data["index"]] = state
                         yield ToolCallStartEvent(content_index=ci, partial=out)
-                    # Any other block type is server-side or unknown: not pi content.
+                    else:  # server-side or unknown: not pi content, nor are its deltas
+                        ignored.add(data["index"])
                 elif kind == "content_block_stop":
                     state = blocks.pop(data["index"], None)
                     if state is None:
-                        continue
+                        if data["index"] in ignored:
+                            continue
+                        raise ProviderError(_orphan_text("content_block_stop", data["index"]))
                     ci = state.content_index
                     if state.kind == "text":
                         yield TextEndEvent(content_index=ci, content=state.block.text, partial=out)

@@ -155,6 +155,7 @@ class ResponseNormalizer:
         self._priced = True
         self._response_id: str | None = None
         self._has_tool_call = False
+        self._candidates = 0
         self.finish_reason: str | None = None
         self._finish_message: str | None = None
         self._block_reason: str | None = None
@@ -186,6 +187,7 @@ class ResponseNormalizer:
         candidate = self._first_candidate(chunk.get("candidates"))
         if candidate is None:
             return
+        self._candidates += 1
         content = as_dict(candidate.get("content"))
         parts = content.get("parts") if content is not None else None
         if isinstance(parts, list):
@@ -342,8 +344,9 @@ class ResponseNormalizer:
                 ``finishReason`` means the stream was cut short.
 
         Raises:
-            ProviderError: A blocked prompt, an error-type finish reason, or a stream that
-                ended without a finish reason; the output keeps its content and usage.
+            ProviderError: A blocked prompt, an error-type finish reason, a stream that ended
+                without a finish reason, or a response without any candidate; the output keeps
+                its content and usage.
         """
         yield from self._close()
         self.price_usage()
@@ -355,6 +358,11 @@ class ResponseNormalizer:
         if reason is None and streamed:
             raise ProviderError(
                 "the Gemini stream ended before a finish reason arrived (incomplete response)"
+            )
+        if not self._candidates and self._block_reason is None:
+            raise ProviderError(
+                "Gemini sent a response without candidates: not a GenerateContentResponse"
+                " (a proxy's answer?), nothing to return"
             )
         if reason is None or reason == "STOP":
             output.stop_reason = "toolUse" if self._has_tool_call else "stop"

@@ -625,6 +625,11 @@ class ResponsesDecoder:
             raise ProviderError(f"malformed response body: {body!r:.200}")
         if response.get("error") and response.get("status") in (None, "failed"):
             self._failed({"response": response}, [])
+        if not isinstance(response.get("output"), list):
+            raise ProviderError(
+                "the JSON response is not a Responses API response (no output): "
+                f"{json.dumps(response, ensure_ascii=False)[:200]}"
+            )
         events: list[AssistantMessageEvent] = []
         for index, item in enumerate(as_list(response.get("output"))):
             self._item_added({"output_index": index, "item": item}, events)
@@ -636,13 +641,19 @@ class ResponsesDecoder:
         """Close open blocks and end the message with ``done`` or ``error``.
 
         Raises:
-            ProviderError: the stream ended before ``response.completed``/``incomplete``.
+            ProviderError: the stream ended before ``response.completed``/``incomplete``, or a
+                completed response had no output item at all (nothing to return).
         """
         del saw_done  # the terminal event, not [DONE] (OpenAI sends none), marks the end
         if not self._terminal:
             raise ProviderError(
                 "the response stream ended before response.completed: the reply is incomplete"
                 " (connection closed early?)"
+            )
+        if not self._items and self.status != "incomplete":
+            raise ProviderError(
+                f"the response ({self.status or 'no status'}) has no output items: nothing to"
+                " return"
             )
         events: list[AssistantMessageEvent] = []
         for slot in self._items.values():

@@ -435,6 +435,7 @@ class CompletionsDecoder:
         self._thinking_index = -1
         self._open_calls: dict[Any, _ToolSlot] = {}
         self._calls: list[_ToolSlot] = []
+        self._choices = 0
 
     # -- blocks ---------------------------------------------------------------------------------
 
@@ -566,20 +567,23 @@ class CompletionsDecoder:
         if error:
             raise ProviderError(error_text(error))
         usage = chunk.get("usage")
-        choices = chunk.get("choices")
+        choices = as_list(chunk.get("choices"))
         if choices:
-            choice = choices[0]
+            choice = as_dict(choices[0])
             if choice.get("index", 0) != 0:
-                choice = next((c for c in choices if c.get("index") == 0), None)
+                found = next((c for c in choices if as_dict(c).get("index") == 0), None)
+                choice = as_dict(found) if found is not None else None
             if choice is not None:
+                self._choices += 1
                 if usage is None:
                     usage = choice.get("usage")
-                delta = choice.get("delta") or choice.get("message")
+                delta = as_dict(choice.get("delta") or choice.get("message"))
                 if delta:
                     self._delta(delta, events)
                 reason = choice.get("finish_reason")
                 if reason:
                     self.finish_reason = str(reason)
+        usage = as_dict(usage)
         if usage:
             self._usage(usage)
         return events
@@ -630,6 +634,11 @@ class CompletionsDecoder:
         completion = as_dict(body)
         if completion is not body:
             raise ProviderError(f"malformed response body: {body!r:.200}")
+        if not completion.get("error") and not as_list(completion.get("choices")):
+            raise ProviderError(
+                "the JSON response is not a chat completion (no choices): "
+                f"{json.dumps(completion, ensure_ascii=False)[:200]}"
+            )
         choices: list[dict[str, Any]] = []
         for choice in as_list(completion.get("choices")):
             fields = as_dict(choice)
@@ -648,12 +657,18 @@ class CompletionsDecoder:
 
         Raises:
             ProviderError: the stream ended without ``[DONE]``: the response is incomplete
-                (a dropped connection or a proxy cut it), so it must not pass as complete.
+                (a dropped connection or a proxy cut it), so it must not pass as complete; or
+                no chunk carried a choice (not a chat completion: nothing to return).
         """
         if not saw_done:
             raise ProviderError(
                 "the response stream ended before [DONE]: the reply is incomplete"
                 " (connection closed early?)"
+            )
+        if not self._choices:
+            raise ProviderError(
+                "the response stream had no choices: not a chat completion stream (a proxy's"
+                " answer?), nothing to return"
             )
         events: list[AssistantMessageEvent] = []
         self._close_thinking(events)

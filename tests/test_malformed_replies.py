@@ -1,0 +1,137 @@
+"""Malformed replies end in an error; they never pass for an empty success.
+
+QA trials t02/t08: a 200 JSON body that is not a reply (``{"hello": "proxy"}``) became
+``done``/``stop`` with empty content on both OpenAI APIs and Gemini, and an Anthropic delta sent
+before its ``content_block_start`` was silently dropped. Legitimate edge cases stay successes:
+a Chat Completions stream ending with ``[DONE]`` without a finish reason (conformance rule), a
+Responses reply cut by the token limit before any output, Anthropic server-tool blocks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from loopback import LoopbackServer, Step, json_step, model_at, sse_step
+
+import pi_sdk
+from pi_sdk import AssistantMessage, Context, StreamOptions, UserMessage
+
+
+async def _call(api: str, step: Step) -> AssistantMessage:
+    async with LoopbackServer([step]) as server:
+        return await pi_sdk.complete(
+            model_at(api, server.url),
+            Context(messages=[UserMessage(content="hi")]),
+            StreamOptions(api_key="test-key-123", max_retries=0),
+        )
+
+
+@pytest.mark.parametrize(
+    ("api", "expected"),
+    [
+        ("openai-completions", "not a chat completion (no choices)"),
+        ("openai-responses", "not a Responses API response (no output)"),
+        ("google-generative-ai", "without candidates"),
+        ("anthropic-messages", "not a message"),
+    ],
+)
+async def test_a_json_body_that_is_not_a_reply_is_an_error(api: str, expected: str) -> None:
+    message = await _call(api, json_step(200, {"hello": "proxy"}))
+    assert message.stop_reason == "error"
+    assert expected in (message.error_message or "")
+    assert "proxy" in (message.error_message or "")  # an excerpt of what came instead
+
+
+async def test_a_chat_stream_without_any_choice_is_an_error() -> None:
+    message = await _call("openai-completions", sse_step([b"data: [DONE]\n\n"]))
+    assert message.stop_reason == "error"
+    assert "no choices" in (message.error_message or "")
+
+
+async def test_a_chat_stream_without_finish_reason_is_still_stop() -> None:
+    chunk = {"choices": [{"index": 0, "delta": {"content": "Hello"}}]}
+    message = await _call("openai-completions", sse_step([chunk, b"data: [DONE]\n\n"]))
+    assert (message.stop_reason, message.text) == ("stop", "Hello")
+
+
+def _responses(status: str, output: list[Any]) -> Step:
+    response = {"id": "r", "status": status, "output": output}
+    if status == "incomplete":
+        response["incomplete_details"] = {"reason": "max_output_tokens"}
+    return sse_step(
+        [
+            {"type": "response.created", "response": {"id": "r"}},
+            {"type": f"response.{status}", "response": response},
+        ]
+    )
+
+
+async def test_a_completed_response_without_output_is_an_error() -> None:
+    message = await _call("openai-responses", _responses("completed", []))
+    assert message.stop_reason == "error"
+    assert "no output items" in (message.error_message or "")
+
+
+async def test_an_incomplete_response_without_output_is_length() -> None:
+    message = await _call("openai-responses", _responses("incomplete", []))
+    assert message.stop_reason == "length", message.error_message
+
+
+def _anthropic(*events: dict[str, Any]) -> Step:
+    start = {"type": "message_start", "message": {"usage": {"input_tokens": 1}}}
+    end = [
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {}},
+        {"type": "message_stop"},
+    ]
+    return sse_step([start, *events, *end])
+
+
+def _text_start(index: int) -> dict[str, Any]:
+    return {"type": "content_block_start", "index": index, "content_block": {"type": "text"}}
+
+
+def _text_delta(index: int, text: str) -> dict[str, Any]:
+    delta = {"type": "text_delta", "text": text}
+    return {"type": "content_block_delta", "index": index, "delta": delta}
+
+
+def _stop(index: int) -> dict[str, Any]:
+    return {"type": "content_block_stop", "index": index}
+
+
+@pytest.mark.parametrize(
+    "events",
+    [
+        # a delta before its block starts
+        [_text_delta(0, "Hel"), _text_start(0), _text_delta(0, "lo"), _stop(0)],
+        # a delta after its block stopped
+        [_text_start(0), _text_delta(0, "Hel"), _stop(0), _text_delta(0, "lo")],
+        # a stop for a block that never started
+        [_text_start(0), _text_delta(0, "Hello"), _stop(0), _stop(1)],
+        # a block started twice
+        [_text_start(0), _text_delta(0, "Hel"), _text_start(0), _text_delta(0, "lo"), _stop(0)],
+    ],
+    ids=["delta-before-start", "delta-after-stop", "stop-without-start", "started-twice"],
+)
+async def test_anthropic_block_events_out_of_order_are_errors(events: list[Any]) -> None:
+    message = await _call("anthropic-messages", _anthropic(*events))
+    assert message.stop_reason == "error"
+    assert "malformed stream: content_block_" in (message.error_message or "")
+
+
+async def test_anthropic_server_tool_blocks_and_their_deltas_are_skipped() -> None:
+    server_tool = {"type": "server_tool_use", "id": "srv", "name": "web_search", "input": {}}
+    delta = {"type": "input_json_delta", "partial_json": '{"q": 1}'}
+    message = await _call(
+        "anthropic-messages",
+        _anthropic(
+            {"type": "content_block_start", "index": 0, "content_block": server_tool},
+            {"type": "content_block_delta", "index": 0, "delta": delta},
+            _stop(0),
+            _text_start(1),
+            _text_delta(1, "Hello"),
+            _stop(1),
+        ),
+    )
+    assert (message.stop_reason, message.text) == ("stop", "Hello")
