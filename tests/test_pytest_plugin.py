@@ -142,6 +142,83 @@ REPLAY_PROBLEMS = textwrap.dedent(
     """
 )
 
+REPLAY_KEYS_AND_MISSES = textwrap.dedent(
+    """
+    import asyncio
+    import json
+
+    import httpx2
+    import pytest
+
+    import pi_sdk
+    from conftest import call
+    from pi_sdk.plugins import get_plugin_manager
+    from pi_sdk.testing.pytest_plugin import REPLAY_API_KEY
+
+
+    class Vault:
+        @pi_sdk.hookimpl
+        def get_api_key(self, provider):
+            return "vault-key" if provider == "vaulted" else None
+
+
+    @pytest.fixture
+    def vault():
+        manager = get_plugin_manager()
+        plugin = Vault()
+        manager.register(plugin, name="vault")
+        yield
+        manager.unregister(plugin)
+
+
+    @pytest.mark.pi_vcr(name="test_vendor/test_stream")
+    def test_every_provider_gets_the_dummy_key(fake_vendor, vault):
+        call(fake_vendor)
+        # A plugin provider's key, Vertex's key (GOOGLE_CLOUD_API_KEY is unset): the dummy.
+        assert pi_sdk.get_api_key("echo-plugin-provider") == REPLAY_API_KEY
+        assert pi_sdk.get_api_key("google-vertex") == REPLAY_API_KEY
+        assert pi_sdk.get_api_key("vaulted") == "vault-key"  # a real answer is kept
+
+
+    @pytest.mark.pi_vcr(name="test_vendor/test_stream", replay_api_key=None)
+    def test_no_dummy_key_when_turned_off(fake_vendor):
+        call(fake_vendor)
+        assert pi_sdk.get_api_key("echo-plugin-provider") is None
+
+
+    def test_no_dummy_key_outside_a_cassette():
+        assert pi_sdk.get_api_key("echo-plugin-provider") is None
+
+
+    @pytest.mark.pi_vcr(name="test_vendor/test_stream")
+    def test_a_miss_is_answered_at_once(fake_vendor, pi_cassette):
+        call(fake_vendor)
+        with httpx2.Client() as client:
+            response = client.get(f"{fake_vendor}/v1/models")
+        assert response.status_code == 404
+        assert response.headers["x-should-retry"] == "false"
+        message = response.json()["error"]["message"]
+        assert f"GET {fake_vendor}/v1/models" in message
+        assert f"0. POST {fake_vendor}/v1/messages?alt=sse (played)" in message
+        assert len(pi_cassette.misses) == 1
+
+
+    @pytest.mark.pi_vcr(name="test_vendor/test_stream")
+    def test_a_provider_does_not_retry_a_miss(fake_vendor, pi_cassette):
+        call(fake_vendor)
+        model = pi_sdk.get_model("anthropic", "claude-sonnet-4-5").model_copy(
+            update={"base_url": fake_vendor}
+        )
+        context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content="hi")])
+        options = pi_sdk.StreamOptions(max_retries=3, max_retry_delay_ms=1)
+        message = asyncio.run(pi_sdk.complete(model, context, options))
+        assert message.stop_reason == "error"
+        assert f"POST {fake_vendor}/v1/messages" in message.error_message
+        assert "Recorded: 0. POST" in message.error_message
+        assert len(pi_cassette.misses) == 1  # one attempt: max_retries=3 did not retry it
+    """
+)
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -151,7 +228,8 @@ def _free_port() -> int:
 
 def _run(folder: Path, port: int, *args: str) -> dict[str, str | None]:
     """Run pytest in ``folder``; return {test name: failure message or None if it passed}."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PI_SDK_RECORD", "PYTEST_ADDOPTS")}
+    drop = ("PI_SDK_RECORD", "PYTEST_ADDOPTS")
+    env = {k: v for k, v in os.environ.items() if k not in drop and not k.endswith("_API_KEY")}
     env.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
     env.update(FAKE_PORT=str(port), FAKE_VENDOR_API_KEY=SECRET)
     report = folder / "report.xml"
@@ -208,6 +286,7 @@ def test_record_scrub_and_replay_offline(tmp_path: Path) -> None:
         RECORD_TESTS.split("@pytest.mark.pi_vcr\ndef test_failing")[0]
     )
     (tmp_path / "test_problems.py").write_text(REPLAY_PROBLEMS)
+    (tmp_path / "test_replay_keys.py").write_text(REPLAY_KEYS_AND_MISSES)
     replayed = _run(tmp_path, port)
     assert replayed["test_stream"] is None
     assert "recorded interaction never requested: POST" in (
@@ -215,10 +294,24 @@ def test_record_scrub_and_replay_offline(tmp_path: Path) -> None:
     )
     assert "request not in cassette" in (replayed["test_unrecorded_request"] or "")
     assert "/v1/other" in (replayed["test_unrecorded_request"] or "")
-    assert f"network connection blocked: 127.0.0.1:{port}" in (replayed["test_raw_socket"] or "")
+    assert f"network access blocked: 127.0.0.1:{port}" in (replayed["test_raw_socket"] or "")
     assert "no cassette at" in (replayed["test_missing_cassette"] or "")
     assert "--pi-record" in (replayed["test_missing_cassette"] or "")
     assert (folder / "test_stream.yaml").read_text(encoding="utf-8") == text  # replay never writes
+
+    # QA: no dummy key for Vertex or plugin providers (Vertex changed auth mode and missed).
+    assert replayed["test_every_provider_gets_the_dummy_key"] is None
+    assert replayed["test_no_dummy_key_when_turned_off"] is None
+    assert replayed["test_no_dummy_key_outside_a_cassette"] is None
+    # QA: a miss was a retried connection error; now one non-retryable answer naming it. The
+    # inner asserts passed (else the failure is theirs); the plugin then fails the test.
+    miss = replayed["test_a_miss_is_answered_at_once"] or ""
+    assert miss.startswith("Failed: request not in cassette")
+    assert f"GET http://127.0.0.1:{port}/v1/models" in miss
+    assert "recorded in test_stream.yaml: 0. POST" in miss
+    retried = replayed["test_a_provider_does_not_retry_a_miss"] or ""
+    assert retried.startswith("Failed: request not in cassette")
+    assert retried.count("not in cassette") == 1
 
 
 # --- the building blocks --------------------------------------------------------------------
@@ -244,6 +337,48 @@ def test_block_network_allows_listed_hosts() -> None:
         server.listen(1)
         with block_network(allowed_hosts=["127.0.0.1"]):
             socket.create_connection(server.getsockname(), timeout=1).close()
+
+
+def test_block_network_blocks_udp_and_dns_but_not_loopback() -> None:
+    # QA: the guard saw only connect(); a UDP datagram and a DNS lookup left the machine.
+    blocked: list[str] = []
+    with block_network(on_block=blocked.append):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+            with pytest.raises(NetworkBlockedError, match="UDP datagram to 203.0.113.9:53"):
+                udp.sendto(b"x", ("203.0.113.9", 53))
+            with pytest.raises(NetworkBlockedError):
+                udp.sendto(b"x", 0, ("203.0.113.9", 53))
+            with pytest.raises(NetworkBlockedError):
+                udp.sendmsg([b"x"], [], 0, ("203.0.113.9", 53))
+            with pytest.raises(NetworkBlockedError):
+                udp.connect(("203.0.113.9", 53))
+            udp.sendto(b"x", ("127.0.0.1", 9))  # loopback: stays on the machine
+        for lookup in (
+            lambda: socket.getaddrinfo("pi-sdk.invalid", 443),
+            lambda: socket.gethostbyname("pi-sdk.invalid"),
+            lambda: socket.gethostbyname_ex("pi-sdk.invalid"),
+        ):
+            with pytest.raises(NetworkBlockedError, match="DNS lookup of pi-sdk.invalid"):
+                lookup()
+        assert socket.getaddrinfo("localhost", 80)  # no DNS query for these
+        assert socket.getaddrinfo("127.0.0.1", 80)
+        assert socket.getaddrinfo("203.0.113.9", 443)  # a literal: the connect is checked
+    assert blocked == ["UDP datagram to 203.0.113.9:53"] * 4 + ["DNS lookup of pi-sdk.invalid"] * 3
+    # Restored exactly: socket.socket inherits these from _socket.socket again.
+    assert "sendto" not in vars(socket.socket) and "connect" not in vars(socket.socket)
+    assert socket.getaddrinfo.__module__ == "socket"
+
+
+def test_block_network_allows_a_listed_name_and_its_addresses() -> None:
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+        with block_network(allowed_hosts=["localhost"]):
+            socket.create_connection(("localhost", port), timeout=1).close()  # resolved: allowed
+        with block_network():
+            with pytest.raises(NetworkBlockedError, match=f":{port}"):
+                socket.create_connection(("localhost", port), timeout=1)
 
 
 def test_scrub_helpers() -> None:

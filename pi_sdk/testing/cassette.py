@@ -11,10 +11,13 @@ written only if :attr:`CassetteSession.save` is still true at exit (the plugin c
 test failed), atomically (temporary file + rename), after scrubbing (:mod:`pi_sdk.testing.scrub`).
 
 Replaying: requests are answered from the file in order, each interaction at most once; a request
-that matches nothing is refused and remembered (:attr:`CassetteSession.misses`, with the first
-difference from the closest recorded request), IP connections are blocked
+that matches nothing is remembered (:attr:`CassetteSession.misses`, with the first difference
+from the closest recorded request) and answered at once with a non-retryable HTTP error
+(:data:`MISS_STATUS`, ``x-should-retry: false``) whose message names the request and lists the
+recorded ones: the vendor SDKs would wrap an exception into a retryable connection error, and
+the call would be retried before failing. Network access is blocked
 (:mod:`pi_sdk.testing.network`), and :meth:`CassetteSession.problems` lists misses, blocked
-connections and interactions left unplayed.
+attempts and interactions left unplayed.
 
 Requests match on method, scheme, host, port, path and query (after the ``key`` parameter is
 removed). With ``match_body=True`` the JSON request bodies must be equal too (compared as parsed
@@ -46,7 +49,17 @@ from .scrub import (
     strip_query_parameters,
 )
 
-__all__ = ["CassetteSession", "ReadableYaml", "json_body_difference", "open_cassette"]
+__all__ = [
+    "MISS_STATUS",
+    "CassetteSession",
+    "ReadableYaml",
+    "json_body_difference",
+    "open_cassette",
+]
+
+MISS_STATUS = 404
+"""HTTP status of the answer to a replayed request that is not in the cassette."""
+_MAX_LISTED = 5
 
 # vcrpy ships no type information: reach it through ``Any``.
 _vcr: Any = importlib.import_module("vcr")
@@ -122,7 +135,9 @@ class CassetteSession:
         if self.recording:
             return []
         lines = [f"request not in cassette {self.path}: {m}" for m in self.misses]
-        lines += [f"network connection blocked: {b}" for b in self.blocked]
+        if self.misses:
+            lines.append(f"recorded in {self.path.name}: {recorded_listing(self.cassette)}")
+        lines += [f"network access blocked: {b}" for b in self.blocked]
         lines += [f"recorded interaction never requested: {u}" for u in self.unplayed()]
         return lines
 
@@ -204,29 +219,85 @@ class _Persister:
 
 
 def _cassette_class(session: CassetteSession, match_body: bool) -> Any:
+    """Return vcrpy's ``Cassette`` class answering a replay miss with :func:`_miss_response`.
+
+    The stubs ask ``can_play_response_for`` (urllib3's twice: on connect and on the response),
+    then ``play_response`` with the same request object; a miss is counted once per request.
+    """
     base: Any = _vcr_cassette.Cassette
 
     def can_play_response_for(self: Any, request: Any) -> bool:
-        found = bool(base.can_play_response_for(self, request))
-        if not found and not session.recording:
-            filtered = self._before_record_request(request)
-            if filtered is not None:
-                session.misses.append(_describe_miss(self, filtered, match_body))
-        return found
+        if base.can_play_response_for(self, request):
+            return True
+        if session.recording:
+            return False
+        filtered = self._before_record_request(request)
+        if filtered is None:  # a host vcrpy was told to ignore: it goes to the (guarded) network
+            return False
+        pending = getattr(self, "_pi_miss", None)
+        if pending is None or pending[0] is not request:
+            description = _describe_miss(self, filtered, match_body)
+            session.misses.append(description)
+            self._pi_miss = (request, _miss_response(session.path, description, self))
+        return True
 
-    return type("TrackingCassette", (base,), {"can_play_response_for": can_play_response_for})
+    def play_response(self: Any, request: Any) -> Any:
+        pending = getattr(self, "_pi_miss", None)
+        if pending is not None and pending[0] is request:
+            self._pi_miss = None
+            return pending[1]
+        return base.play_response(self, request)
+
+    methods = {"can_play_response_for": can_play_response_for, "play_response": play_response}
+    return type("TrackingCassette", (base,), methods)
 
 
 def _describe_miss(cassette: Any, request: Any, match_body: bool) -> str:
     line = f"{request.method} {request.uri}"
-    if not match_body:
-        return line
-    for index, recorded in enumerate(cast(list[Any], cassette.requests)):
-        same_target = recorded.method == request.method and recorded.uri == request.uri
-        if same_target and not cassette.play_counts.get(index):
-            diff = json_body_difference(_json_or_bytes(request.body), _json_or_bytes(recorded.body))
-            return f"{line} (body differs from recorded interaction {index}: {diff})"
+    requests = cast(list[Any], cassette.requests)
+    same = [i for i, r in enumerate(requests) if (r.method, r.uri) == (request.method, request.uri)]
+    unplayed = [i for i in same if not cassette.play_counts.get(i)]
+    if match_body and unplayed:
+        index = unplayed[0]
+        diff = json_body_difference(
+            _json_or_bytes(request.body), _json_or_bytes(requests[index].body)
+        )
+        return f"{line} (body differs from recorded interaction {index}: {diff})"
+    if same and not unplayed:
+        played = ", ".join(str(i) for i in same)
+        return f"{line} (recorded interaction {played} already played; each answers once)"
     return line
+
+
+def recorded_listing(cassette: Any) -> str:
+    """The recorded requests as ``"0. POST https://... (played), 1. ..."`` (at most 5 shown)."""
+    if cassette is None or not cassette.requests:
+        return "no interactions"
+    requests = cast(list[Any], cassette.requests)
+    counts = cast(dict[int, int], cassette.play_counts)
+    shown = [
+        f"{i}. {r.method} {r.uri} ({'played' if counts.get(i) else 'not played'})"
+        for i, r in enumerate(requests[:_MAX_LISTED])
+    ]
+    if len(requests) > _MAX_LISTED:
+        shown.append(f"... {len(requests) - _MAX_LISTED} more")
+    return ", ".join(shown)
+
+
+def _miss_response(path: Path, description: str, cassette: Any) -> dict[str, Any]:
+    """A vendor-shaped JSON error (Anthropic, OpenAI and Google read ``error.message``)."""
+    message = (
+        f"pi-sdk replay: request not in cassette {path}: {description}. "
+        f"Recorded: {recorded_listing(cassette)}. "
+        "Record it again with --pi-record if the request changed on purpose."
+    )
+    error = {"type": "pi_sdk_cassette_miss", "message": message, "code": MISS_STATUS}
+    body = {"type": "error", "error": {**error, "status": "NOT_FOUND"}}
+    return {
+        "status": {"code": MISS_STATUS, "message": "Not Found"},
+        "headers": {"content-type": ["application/json"], "x-should-retry": ["false"]},
+        "body": {"string": json.dumps(body).encode("utf-8")},
+    }
 
 
 def _make_hooks(session: CassetteSession) -> tuple[Any, Any, Any]:

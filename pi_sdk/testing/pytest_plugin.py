@@ -7,12 +7,16 @@ Registered through the ``pytest11`` entry point ``pi_sdk``; see ``docs/testing.m
   cassette: ``<test dir>/cassettes/<test module>/<test name>.yaml``. Marker keywords:
   ``name`` (the file stem, or ``"<module>/<stem>"`` for another module's cassette),
   ``allowed_hosts`` (hosts reachable on replay), ``match_body`` (requests must also carry the
-  recorded JSON body), and any vcrpy ``use_cassette`` option. The ``pi_vcr_config`` fixture
-  returns defaults for all of them.
-* Default: **replay**. The cassette must exist; API keys not set in the environment are set to a
-  dummy (``pi-sdk-replay-key``) so providers build their requests; outgoing IP connections are
-  blocked; and the test **fails** if a request is not in the cassette, a connection was blocked,
-  or a recorded interaction was never requested.
+  recorded JSON body), ``replay_api_key`` (the dummy key, ``None`` for none), and any vcrpy
+  ``use_cassette`` option. The ``pi_vcr_config`` fixture returns defaults for all of them.
+* Default: **replay**. The cassette must exist. Every provider gets a dummy key
+  (``pi-sdk-replay-key``) when no plugin knows one: a ``get_api_key`` hook wrapper answers for
+  any provider, plugin providers included; the vendor SDKs' own variables
+  (:data:`REPLAY_KEY_ENV_VARS`) are set to it too, for clients the test builds itself. Network
+  access is blocked (:mod:`pi_sdk.testing.network`). A request that is not in the cassette gets
+  an immediate, non-retryable HTTP error naming it and the recorded ones. The test **fails** if a
+  request was not in the cassette, network access was blocked, or a recorded interaction was
+  never requested.
 * ``--pi-record`` (or ``PI_SDK_RECORD=1``): **record**. Requests go to the real servers with the
   keys from the environment; a passing test rewrites its cassette (scrubbed: see
   :mod:`pi_sdk.testing.scrub`), a failing one leaves the old file untouched.
@@ -24,10 +28,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Generator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from ..hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from .cassette import CassetteSession
@@ -45,27 +52,18 @@ RECORD_ENV = "PI_SDK_RECORD"
 """Environment variable equivalent of ``--pi-record``: ``1``/``all`` or ``missing``."""
 
 REPLAY_API_KEY = "pi-sdk-replay-key"
-"""Dummy key set on replay for every variable of :data:`REPLAY_KEY_ENV_VARS` that is unset."""
+"""Dummy key on replay: the ``get_api_key`` answer for any provider no plugin answers for, and
+the value of every unset variable of :data:`REPLAY_KEY_ENV_VARS`."""
 
 REPLAY_KEY_ENV_VARS = (
     "ANTHROPIC_API_KEY",
     "OPENAI_API_KEY",
     "AZURE_OPENAI_API_KEY",
     "GEMINI_API_KEY",
-    "GROQ_API_KEY",
-    "CEREBRAS_API_KEY",
-    "XAI_API_KEY",
-    "OPENROUTER_API_KEY",
-    "AI_GATEWAY_API_KEY",
-    "ZAI_API_KEY",
-    "MISTRAL_API_KEY",
-    "DEEPSEEK_API_KEY",
-    "MINIMAX_API_KEY",
-    "KIMI_API_KEY",
-    "OPENCODE_API_KEY",
-    "HF_TOKEN",
 )
-"""API-key variables read by pi-sdk providers (pi-spec §7.2), OAuth tokens excluded."""
+"""Variables the vendor SDKs read themselves when a test builds a client without a key (e.g.
+``openai.AsyncOpenAI()`` raises without ``OPENAI_API_KEY``). pi-sdk providers need none of them
+on replay: they get the dummy through the ``get_api_key`` hook."""
 
 _SESSION_KEY = pytest.StashKey["CassetteSession"]()
 _UNSAFE_NAME = re.compile(r"[^\w.\-\[\]=,+]+")
@@ -98,7 +96,8 @@ def pytest_configure(config: pytest.Config) -> None:
     """Register the ``pi_vcr`` marker."""
     config.addinivalue_line(
         "markers",
-        "pi_vcr(name=None, allowed_hosts=(), match_body=False, **vcr_options): record the "
+        "pi_vcr(name=None, allowed_hosts=(), match_body=False, replay_api_key=..., "
+        "**vcr_options): record the "
         "test's provider traffic with --pi-record, replay it offline otherwise (pi-sdk).",
     )
 
@@ -157,24 +156,55 @@ def pi_cassette(
     marker = request.node.get_closest_marker("pi_vcr")
     options: dict[str, Any] = {**pi_vcr_config, **(marker.kwargs if marker else {})}
     path = _cassette_path(request, options.pop("name", None))
+    replay_key = options.pop("replay_api_key", REPLAY_API_KEY)
     mode = record_mode(request.config)
     recording = mode == "all" or (mode == "missing" and not path.is_file())
-    if not recording:
-        if not path.is_file():
-            pytest.fail(
-                f"no cassette at {path}. Record it once with the provider API keys in the "
-                f"environment: pytest --pi-record {request.node.nodeid!r}",
-                pytrace=False,
-            )
-        for variable in REPLAY_KEY_ENV_VARS:
-            if not os.environ.get(variable):
-                monkeypatch.setenv(variable, REPLAY_API_KEY)
-    with open_cassette(path, recording=recording, **options) as session:
+    with ExitStack() as stack:
+        if not recording:
+            if not path.is_file():
+                pytest.fail(
+                    f"no cassette at {path}. Record it once with the provider API keys in the "
+                    f"environment: pytest --pi-record {request.node.nodeid!r}",
+                    pytrace=False,
+                )
+            if replay_key:
+                for variable in REPLAY_KEY_ENV_VARS:
+                    if not os.environ.get(variable):
+                        monkeypatch.setenv(variable, replay_key)
+                stack.enter_context(_replay_keys(str(replay_key)))
+        session = stack.enter_context(open_cassette(path, recording=recording, **options))
         request.node.stash[_SESSION_KEY] = session
         try:
             yield session
         finally:
             del request.node.stash[_SESSION_KEY]
+
+
+class _ReplayKeys:
+    """pi-sdk plugin active while a cassette is replayed: a key for every provider."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    @hookimpl(wrapper=True)
+    def get_api_key(self, provider: str) -> Generator[None, str | None, str | None]:
+        """Return the other plugins' answer, else the dummy key (whatever the provider)."""
+        answer = yield
+        return answer or self.key
+
+
+@contextmanager
+def _replay_keys(key: str) -> Generator[None]:
+    """Register :class:`_ReplayKeys` in the active plugin manager for the block."""
+    from ..plugins import get_plugin_manager
+
+    manager = get_plugin_manager()
+    plugin = _ReplayKeys(key)
+    manager.register(plugin, name=f"pi-sdk-replay-keys-{id(plugin)}")
+    try:
+        yield
+    finally:
+        manager.unregister(plugin)
 
 
 @pytest.fixture(autouse=True)
