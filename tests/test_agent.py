@@ -303,6 +303,54 @@ async def test_steering_during_tools_skips_the_rest_and_is_sent_next():
     assert not agent.has_queued_messages()
 
 
+async def test_steering_in_parallel_mode_once_the_tools_run_skips_nothing():
+    # docs/agent.md: parallel mode polls steering only while preparing the calls; a steer()
+    # made while they execute lets every call finish and goes in after their results.
+    release = asyncio.Event()
+    ran: list[str] = []
+
+    async def slow(call_id, args, signal, on_update):
+        ran.append(call_id)
+        await release.wait()
+        return AgentToolResult.text(f"done {call_id}")
+
+    agent, provider = agent_for(
+        two_pings(), "ok", tools=[pi_sdk.AgentTool(name="ping", execute=slow)]
+    )
+    run = asyncio.create_task(agent.prompt("ping twice"))
+    await until(lambda: len(ran) == 2, "both tools running")
+    agent.steer("actually, stop")
+    release.set()
+    await run
+    messages = agent.state.messages
+    assert roles(messages) == ["user", "assistant", "toolResult", "toolResult", "user", "assistant"]
+    assert [text_of(m) for m in messages[2:4]] == ["done tool-1", "done tool-2"]
+    assert not messages[2].is_error and not messages[3].is_error
+    assert text_of(provider.calls[1].context.messages[-1]) == "actually, stop"
+
+
+async def test_a_model_assigned_during_a_run_is_used_from_the_next_run():
+    # docs/agent.md: the run keeps the model it started with, tool loop included.
+    second = ScriptedProvider(["from the second model"])
+
+    async def switch(call_id, args, signal, on_update):
+        agent.model = second.model
+        return AgentToolResult.text("switched")
+
+    agent, first = agent_for(
+        ScriptedReply.tool_call("switch"),
+        "from the first model",
+        tools=[pi_sdk.AgentTool(name="switch", execute=switch)],
+    )
+    await agent.prompt("go")
+    assert len(first.calls) == 2 and second.calls == []
+    assert text_of(agent.messages[-1]) == "from the first model"
+    assert agent.model is second.model
+    await agent.prompt("again")
+    assert len(first.calls) == 2 and len(second.calls) == 1
+    assert text_of(agent.messages[-1]) == "from the second model"
+
+
 @pytest.mark.parametrize(("mode", "calls"), [("one-at-a-time", 3), ("all", 2)])
 async def test_follow_up_queue_modes(mode, calls):
     agent, provider = agent_for("a", "b", "c", follow_up_mode=mode)
