@@ -92,6 +92,9 @@ REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
 """Delta fields compatible servers put reasoning in, in priority order (pi-mono: chutes.ai
 sends duplicates, so only the first non-empty one of a delta counts)."""
 
+TEXT_BLOCK_SEPARATOR = "\n\n"
+"""Between the text blocks of one assistant turn, sent as one ``content`` string."""
+
 AFTER_TOOL_RESULTS_TEXT = "I have processed the tool results."
 ATTACHED_IMAGES_TEXT = "Attached image(s) from tool result:"
 
@@ -126,7 +129,9 @@ def _assistant_message(
                 thinking.append(block)
         else:
             calls.append(block)
-    text = "".join(texts)
+    # Blocks are kept apart (pi-mono joins them with "", gluing e.g. another model's thinking,
+    # now text, to the answer: "claude thinksfrom claude").
+    text = TEXT_BLOCK_SEPARATOR.join(texts)
     entry: dict[str, Any] = {"role": "assistant"}
     content: str | None = text or ("" if compat.requires_assistant_after_tool_result else None)
     reasoning: str | None = None
