@@ -226,6 +226,11 @@ class UserMessage(WireModel):
     timestamp: int = Field(default_factory=now_ms)
     """Milliseconds since the Unix epoch."""
 
+    @property
+    def text(self) -> str:
+        """The text of the message: ``content`` itself, or its text blocks concatenated."""
+        return _joined_text(self.content)
+
 
 class AssistantMessage(WireModel):
     """A model reply, complete or partial.
@@ -289,6 +294,17 @@ class ToolResultMessage(WireModel):
     """Free-form data for the application (UI, logs); never sent to the model."""
     is_error: bool = False
     timestamp: int = Field(default_factory=now_ms)
+
+    @property
+    def text(self) -> str:
+        """The text blocks of the result concatenated, in order (images left out)."""
+        return _joined_text(self.content)
+
+
+def _joined_text(content: str | list[UserContent]) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(b.text for b in content if isinstance(b, TextContent))
 
 
 Message: TypeAlias = Annotated[

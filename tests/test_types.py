@@ -229,3 +229,13 @@ def test_append_keeps_the_json_field_order():
     assert list(json.loads(block.model_dump_json())) == ["type", "thinking", "thinkingSignature"]
     again = ThinkingContent.model_validate_json(block.model_dump_json())
     assert again.model_dump_json() == block.model_dump_json()
+
+
+def test_text_of_user_and_tool_result_messages():
+    png = ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
+    assert UserMessage(content="plain").text == "plain"
+    assert UserMessage(content=[TextContent(text="a"), png, TextContent(text="b")]).text == "ab"
+    result = ToolResultMessage(
+        tool_call_id="t", tool_name="f", content=[TextContent(text="42"), png]
+    )
+    assert result.text == "42"
