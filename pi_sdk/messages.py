@@ -49,6 +49,7 @@ __all__ = [
     "unregister_message_types",
 ]
 
+
 class CustomAgentMessage(Protocol):
     """What the type checker knows of a custom transcript entry: a ``role`` and a ``timestamp``.
 

@@ -327,9 +327,7 @@ async def test_a_provider_that_stops_sending_times_out_with_partial_kept(script)
         yield DoneEvent(reason="stop", message=out)  # pragma: no cover
 
     script.behaviour = behaviour
-    message = await asyncio.wait_for(
-        complete(MODEL, CTX, StreamOptions(timeout_ms=50)), timeout=5
-    )
+    message = await asyncio.wait_for(complete(MODEL, CTX, StreamOptions(timeout_ms=50)), timeout=5)
     assert message.stop_reason == "error"
     assert "sent nothing for 50 ms" in message.error_message
     assert message.text == "half"
@@ -421,7 +419,13 @@ async def test_blocks_left_open_at_done_are_closed_first(script):
     script.behaviour = behaviour
     events = await collect(stream(MODEL, CTX))
     assert [e.type for e in events] == [
-        "start", "text_start", "text_delta", "toolcall_start", "text_end", "toolcall_end", "done"
+        "start",
+        "text_start",
+        "text_delta",
+        "toolcall_start",
+        "text_end",
+        "toolcall_end",
+        "done",
     ]
     assert events[4].content == "hi"
     assert events[5].tool_call.arguments == {"a": 1}
