@@ -41,7 +41,17 @@ from .events import (
 )
 from .hookspecs import hookimpl
 from .options import ForeignReasoning, StreamOptions
-from .provider_errors import RETRYABLE_STATUS, ProviderError, retry_after_ms
+from .provider_errors import (
+    RETRYABLE_STATUS,
+    ConnectionPhase,
+    ProviderError,
+    body_excerpt,
+    connection_error,
+    describe_exception,
+    http_error_message,
+    malformed_event_error,
+    retry_after_ms,
+)
 from .redact import REDACTED, Redactor, redact_text
 from .registry import (
     ApiProvider,
@@ -220,6 +230,7 @@ __all__ = [
     "BeforeToolCallResult",
     "ClientCache",
     "ConfigurationError",
+    "ConnectionPhase",
     "Context",
     "Cost",
     "CustomAgentMessage",
@@ -284,10 +295,13 @@ __all__ = [
     "agent_loop_continue",
     "agent_message_from_dict",
     "apply_payload_hooks",
+    "body_excerpt",
     "calculate_cost",
     "complete",
     "complete_sync",
+    "connection_error",
     "default_convert_to_llm",
+    "describe_exception",
     "event_to_dict",
     "fit_id",
     "get_api_key",
@@ -298,12 +312,14 @@ __all__ = [
     "get_models",
     "get_providers",
     "hookimpl",
+    "http_error_message",
     "import_vendor",
     "is_same_model",
     "is_same_source",
     "iter_sse",
     "load_models_json",
     "load_session",
+    "malformed_event_error",
     "new_assistant_message",
     "now_ms",
     "parse_partial_json",

@@ -3,8 +3,12 @@
 Providers read response bytes themselves (:func:`pi_sdk.iter_sse` + ``json.loads``);
 :class:`ResponseBody` wraps those bytes with what every provider needs around them:
 
+* :meth:`ResponseBody.start`: the first bytes are read before the provider yields ``start``. A
+  connection the server drops after the headers but before any byte of the body (QA trial t04)
+  then fails before the call started, as "connection closed by the server before the
+  response", and the core retries it like any connection error (the vendor SDKs retry it too);
 * the bytes, chunk by chunk, with the transport's errors turned into a retryable
-  :class:`pi_sdk.ProviderError`;
+  :class:`pi_sdk.ProviderError` (:func:`pi_sdk.connection_error`);
 * :meth:`ResponseBody.drain`: after the vendor's terminal event (``message_stop``, ``[DONE]``,
   ``response.completed``, a Gemini ``finishReason``) the reply is complete and the call ends
   there; what is left of the body (normally just the end of the chunked encoding) is read,
@@ -20,7 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterable, AsyncIterator
 
-from .provider_errors import ProviderError
+from .provider_errors import connection_error
 
 __all__ = ["DRAIN_LIMIT_BYTES", "DRAIN_TIMEOUT_S", "ResponseBody"]
 
@@ -39,39 +43,76 @@ class ResponseBody:
         transport_errors: The transport's exception types for a lost connection (for httpx2:
             ``(httpx2.TransportError,)``); raised while reading, they become a
             :class:`pi_sdk.ProviderError` with ``retryable=True``.
+        timeout_errors: Those of them that mean "gave up waiting" (``httpx2.TimeoutException``),
+            for the error text.
     """
 
-    __slots__ = ("_chunks", "_errors", "_tail", "received")
+    __slots__ = ("_chunks", "_errors", "_first", "_tail", "_timeouts", "received")
 
     def __init__(
         self,
         chunks: AsyncIterable[bytes],
         *,
         transport_errors: tuple[type[BaseException], ...] = (),
+        timeout_errors: tuple[type[BaseException], ...] = (),
     ) -> None:
         self._chunks: AsyncIterator[bytes] = aiter(chunks)
         self._errors = transport_errors
+        self._timeouts = timeout_errors
+        self._first: bytes | None = None
         self._tail = b""
         self.received = 0
         """Bytes read so far."""
+
+    async def start(self) -> None:
+        """Wait for the first bytes of the body (or its end, for an empty body).
+
+        Call it before yielding ``start``: a failure here happens before the call started, so
+        the core may retry it.
+
+        Raises:
+            ProviderError: the connection failed before any byte of the body arrived
+                ("connection closed by the server before the response: ...", retryable).
+        """
+        if self._first is not None or self.received:
+            return
+        try:
+            chunk = b""
+            while not chunk:
+                chunk = await anext(self._chunks)
+        except StopAsyncIteration:
+            self._first = b""
+            return
+        except self._errors as exc:
+            timed_out = isinstance(exc, self._timeouts)
+            raise connection_error(exc, "request", timed_out=timed_out) from exc
+        self._first = chunk
+        self._count(chunk)
 
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self
 
     async def __anext__(self) -> bytes:
+        first = self._first
+        if first is not None:
+            self._first = None
+            if first:
+                return first
+            raise StopAsyncIteration
         try:
             chunk = await anext(self._chunks)
         except StopAsyncIteration:
             raise
         except self._errors as exc:
-            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-            raise ProviderError(
-                f"connection lost while reading the response: {detail}", retryable=True
-            ) from exc
+            phase = "body" if self.received else "request"
+            raise connection_error(exc, phase, timed_out=isinstance(exc, self._timeouts)) from exc
+        self._count(chunk)
+        return chunk
+
+    def _count(self, chunk: bytes) -> None:
         if chunk:
             self.received += len(chunk)
             self._tail = (self._tail + chunk[-4:])[-4:]
-        return chunk
 
     def ended_on_event_boundary(self) -> bool:
         """True for an empty body or one whose bytes so far end with a blank line."""
@@ -91,6 +132,7 @@ class ResponseBody:
             True when the body ended within the bounds.
         """
         read = 0
+        self._first = None
         try:
             async with asyncio.timeout(timeout_s):
                 async for chunk in self._chunks:

@@ -341,7 +341,10 @@ async def test_in_stream_error_event_keeps_partial_content():
 async def test_http_error_keeps_status_and_vendor_message(status: int, kind: str):
     _, message, transport = await run([http_error(status, kind, f"vendor says {status}")])
     assert message.stop_reason == "error"
-    assert message.error_message == f"{status} {kind}: vendor says {status}"
+    phrase = {400: "Bad Request", 401: "Unauthorized", 404: "Not Found"}.get(status)
+    phrase = phrase or {429: "Too Many Requests", 500: "Internal Server Error"}.get(status)
+    head = f"{status} {phrase}" if phrase else str(status)  # 529 has no standard phrase
+    assert message.error_message == f"{head}: {kind}: vendor says {status}"
     assert "test-key" not in message.error_message
     assert len(transport.requests) == 1
 
@@ -529,7 +532,9 @@ async def test_non_json_error_body_is_kept_short():
     reply = Reply(status=502, body=page, headers={"content-type": "text/html"})
     _, message, _ = await run([reply])
     assert message.stop_reason == "error"
-    assert "502" in (message.error_message or "") and len(message.error_message or "") <= 510
+    text = message.error_message or ""
+    assert text.startswith("502 Bad Gateway: Bad gateway Bad gateway")
+    assert "<" not in text and "  " not in text and len(text) <= 320
 
 
 # --- a whole JSON message instead of a stream -------------------------------------------------

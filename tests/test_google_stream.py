@@ -429,8 +429,7 @@ async def test_http_error_carries_vendor_message_and_is_not_retried_when_permane
     events, message = await run(transport, max_retries=3)
     assert [e.type for e in events] == ["start", "error"]
     assert (
-        message.error_message
-        == "Gemini API error 400 INVALID_ARGUMENT: Invalid value at temperature"
+        message.error_message == "400 Bad Request: INVALID_ARGUMENT: Invalid value at temperature"
     )
     assert len(transport.requests) == 1
 
@@ -630,7 +629,7 @@ async def test_json_object_answer_without_finish_reason_is_a_complete_reply() ->
     [
         (b'{"error": {"code": 503, "message": "busy", "status": "UNAVAILABLE"}}',
          "503 UNAVAILABLE: busy"),
-        (b'{"candidates": [', "not JSON"),
+        (b'{"candidates": [', "malformed JSON response"),
         (b'"hello"', "unexpected JSON response"),
         (b'[{"candidates": []}, 3]', "unexpected JSON response"),
     ],

@@ -985,5 +985,8 @@ async def test_partial_text_is_exact_at_every_event_and_the_block_still_serializ
 async def test_malformed_json_event_is_an_error_that_keeps_the_text():
     body = sse(chunk({"content": "ok so far"}), done=False) + b"data: {not json\n\ndata: [DONE]\n\n"
     _, message, _ = await run(body)
-    assert message.stop_reason == "error" and "malformed JSON" in (message.error_message or "")
+    text = message.error_message or ""
+    # Which event, why, and what came instead.
+    assert message.stop_reason == "error" and text.startswith("malformed stream event #2 ")
+    assert "Expecting property name" in text and "'{not json'" in text
     assert message.text == "ok so far"

@@ -17,7 +17,7 @@ code, as the events it would have streamed.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator
 from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, cast
 
@@ -25,6 +25,7 @@ from pi_sdk import (
     AssistantMessage,
     AssistantMessageEvent,
     ConfigurationError,
+    ConnectionPhase,
     Context,
     DoneEvent,
     Model,
@@ -46,9 +47,13 @@ from pi_sdk import (
     ToolCallEndEvent,
     ToolCallStartEvent,
     apply_payload_hooks,
+    body_excerpt,
     calculate_cost,
+    connection_error,
+    http_error_message,
     import_vendor,
     iter_sse,
+    malformed_event_error,
     new_assistant_message,
     resolve_api_key,
     signature_origin,
@@ -96,23 +101,47 @@ def map_stop_reason(reason: str) -> StopReason | None:
 def _status_error(exc: Any) -> ProviderError:
     """Turn an ``anthropic.APIStatusError`` into a :class:`pi_sdk.ProviderError`.
 
-    The text is ``"<status> <error type>: <vendor message>"``; retry classification and
-    ``retry-after`` come from :meth:`pi_sdk.ProviderError.from_http`.
+    The text is :func:`pi_sdk.http_error_message`'s: ``"<status> <reason>: <error type>:
+    <vendor message>"``, or a short excerpt of a body that is not Anthropic's JSON error (a
+    proxy's HTML page). Retry classification and ``retry-after`` come from
+    :meth:`pi_sdk.ProviderError.from_http`.
     """
     status: int = exc.status_code
-    headers: Mapping[str, str] = exc.response.headers
-    vendor_message: str | None = exc.api_message
-    error_type: str | None = exc.type
-    if vendor_message:
-        text = (
-            f"{status} {error_type}: {vendor_message}"
-            if error_type
-            else f"{status} {vendor_message}"
-        )
-    else:  # not Anthropic's JSON error shape (e.g. a proxy's HTML page): keep it short
-        raw = " ".join(str(exc.message).split())[:500]
-        text = raw if str(status) in raw else f"{status} {raw}"
-    return ProviderError.from_http(status, text, headers)
+    response: Any = exc.response
+    error = _dict(_dict(exc.body).get("error"))
+    message = error.get("message")
+    text = http_error_message(
+        status,
+        reason=getattr(response, "reason_phrase", None),
+        code=error.get("type") if isinstance(message, str) else None,
+        message=message if isinstance(message, str) else None,
+        body=_response_text(response) if not isinstance(message, str) else None,
+    )
+    return ProviderError.from_http(status, text, response.headers)
+
+
+def _response_text(response: Any) -> str:
+    """The body of a read error response ('' when it was not read)."""
+    try:
+        return str(response.text)
+    except Exception:  # noqa: BLE001 - httpx2.ResponseNotRead: nothing to show
+        return ""
+
+
+def _connection_error(exc: Any) -> ProviderError:
+    """Turn an ``anthropic.APIConnectionError`` (or ``APITimeoutError``) into a retryable error.
+
+    Its cause is the transport's exception: a failed connect, or a connection the server closed
+    after the request was sent, before the response (:func:`pi_sdk.connection_error`).
+    """
+    import httpx2
+
+    cause: BaseException = exc.__cause__ or exc
+    phase: ConnectionPhase = (
+        "connect" if isinstance(cause, httpx2.ConnectError | httpx2.ConnectTimeout) else "request"
+    )
+    timed_out = isinstance(cause, httpx2.TimeoutException) or "Timeout" in type(exc).__name__
+    return connection_error(cause, phase, timed_out=timed_out)
 
 
 async def _open_stream(client: Any, payload: dict[str, Any], headers: dict[str, str]) -> Any:
@@ -138,9 +167,7 @@ async def _open_stream(client: Any, payload: dict[str, Any], headers: dict[str, 
     except anthropic.APIStatusError as exc:
         raise _status_error(exc) from None
     except anthropic.APIConnectionError as exc:
-        cause = exc.__cause__
-        detail = f": {type(cause).__name__}: {cause}" if cause is not None else ""
-        raise ProviderError(f"{exc.message}{detail}", retryable=True) from None
+        raise _connection_error(exc) from None
     if not isinstance(response, httpx2.Response):
         raise TypeError(f"expected an httpx2.Response from the SDK, got {type(response).__name__}")
     return response
@@ -209,6 +236,29 @@ def _stop_error_text(reason: str, details: Any) -> str:
     return f"{text}: {extra}" if extra else text
 
 
+def _field(data: dict[str, Any], key: str, kind: str) -> Any:
+    """``data[key]``; a missing field is a malformed event, named in the error."""
+    try:
+        return data[key]
+    except KeyError:
+        raise ProviderError(f"malformed {kind} event: missing {key!r}") from None
+
+
+def _object(data: dict[str, Any], key: str, kind: str) -> dict[str, Any]:
+    value = _field(data, key, kind)
+    if not isinstance(value, dict):
+        raise ProviderError(f"malformed {kind} event: {key!r} is not an object")
+    return cast("dict[str, Any]", value)
+
+
+def _delta_text(delta: dict[str, Any], key: str) -> str:
+    """A string field of a ``content_block_delta``'s ``delta``."""
+    value = _field(delta, key, "content_block_delta")
+    if not isinstance(value, str):
+        raise ProviderError(f"malformed content_block_delta event: delta {key!r} is not a string")
+    return value
+
+
 def _orphan_text(kind: str, index: Any) -> str:
     """The error for a block event whose block is not open: the reply would silently lose it."""
     return (
@@ -229,17 +279,28 @@ def _error_event_text(data: dict[str, Any]) -> str:
 
 
 async def _sse_events(body: ResponseBody) -> AsyncIterator[dict[str, Any]]:
-    """The JSON object of every server-sent event of a streamed body."""
+    """The JSON object of every server-sent event of a streamed body.
+
+    Raises:
+        ProviderError: an event is not a JSON object (:func:`pi_sdk.malformed_event_error`:
+            which event, why, an excerpt).
+    """
     loads = json.loads
+    number = 0
     async for sse in iter_sse(body):
+        number += 1
         if not sse.data.strip():
             continue  # an empty ``data:`` field (keep-alive from a proxy) carries no event
         try:
             decoded: Any = loads(sse.data)
-        except ValueError:
-            raise ProviderError(f"malformed stream event: {sse.data[:200]!r}") from None
+        except ValueError as exc:
+            raise malformed_event_error(
+                sse.data, event=sse.event, number=number, error=exc
+            ) from None
         if not isinstance(decoded, dict):
-            raise ProviderError(f"malformed stream event: {sse.data[:200]!r}")
+            raise malformed_event_error(
+                sse.data, event=sse.event, number=number, error=ValueError("not a JSON object")
+            )
         yield cast("dict[str, Any]", decoded)
 
 
@@ -315,13 +376,15 @@ async def _json_events(body: ResponseBody) -> AsyncIterator[dict[str, Any]]:
     text = raw.decode("utf-8", errors="replace")
     try:
         decoded: Any = json.loads(text)
-    except ValueError:
-        raise ProviderError(f"malformed JSON response: {text[:200]!r}") from None
+    except ValueError as exc:
+        raise ProviderError(
+            f"malformed JSON response: {exc}; body: {body_excerpt(text)!r}"
+        ) from None
     document = _dict(decoded)
     if document.get("type") == "error":
         raise ProviderError(_error_event_text(document))
     if document.get("type") != "message" or not isinstance(document.get("content"), list):
-        raise ProviderError(f"unexpected JSON response (not a message): {text[:200]!r}")
+        raise ProviderError(f"unexpected JSON response (not a message): {body_excerpt(text)!r}")
     for data in message_as_events(document):
         yield data
 
@@ -402,34 +465,39 @@ async def stream_anthropic_messages(
             stop_details: Any = None
             content_type: str = response.headers.get("content-type", "")
             whole = "application/json" in content_type.lower()
-            body = ResponseBody(response.aiter_bytes(), transport_errors=(httpx2.TransportError,))
+            body = ResponseBody(
+                response.aiter_bytes(),
+                transport_errors=(httpx2.TransportError,),
+                timeout_errors=(httpx2.TimeoutException,),
+            )
             source = _json_events(body) if whole else _sse_events(body)
             async for data in source:
                 kind = data.get("type")
                 if kind == "content_block_delta":
-                    state = blocks.get(data["index"])
+                    index = _field(data, "index", kind)
+                    state = blocks.get(index)
                     if state is None:
-                        if data["index"] in ignored:
+                        if index in ignored:
                             continue  # a delta of a block kept out of content (server tools)
-                        raise ProviderError(_orphan_text("content_block_delta", data["index"]))
-                    delta = _dict(data["delta"])
+                        raise ProviderError(_orphan_text(kind, index))
+                    delta = _object(data, "delta", kind)
                     delta_type = delta.get("type")
                     ci = state.content_index
                     if delta_type == "text_delta" and state.kind == "text":
-                        piece: str = delta["text"]
+                        piece = _delta_text(delta, "text")
                         state.block.append(piece)
                         yield TextDeltaEvent(content_index=ci, delta=piece, partial=out)
                     elif delta_type == "input_json_delta" and state.kind == "tool":
-                        piece = delta["partial_json"]
+                        piece = _delta_text(delta, "partial_json")
                         assert state.parser is not None
                         state.parser.feed(piece)
                         yield ToolCallDeltaEvent(content_index=ci, delta=piece, partial=out)
                     elif delta_type == "thinking_delta" and state.kind == "thinking":
-                        piece = delta["thinking"]
+                        piece = _delta_text(delta, "thinking")
                         state.block.append(piece)
                         yield ThinkingDeltaEvent(content_index=ci, delta=piece, partial=out)
                     elif delta_type == "signature_delta" and state.kind == "thinking":
-                        signature: str = delta["signature"]
+                        signature = _delta_text(delta, "signature")
                         state.block.thinking_signature = (
                             state.block.thinking_signature or ""
                         ) + signature
@@ -439,18 +507,19 @@ async def stream_anthropic_messages(
                         )
                     # Other delta types (citations_delta, ...) carry no pi content.
                 elif kind == "content_block_start":
-                    if data["index"] in blocks:
+                    index = _field(data, "index", kind)
+                    if index in blocks:
                         raise ProviderError(
-                            f"malformed stream: content_block_start for block {data['index']!r},"
-                            " which is already open"
+                            f"malformed stream: content_block_start for block {index!r}, which is"
+                            " already open"
                         )
-                    vendor_block = _dict(data["content_block"])
+                    vendor_block = _object(data, "content_block", kind)
                     block_type = vendor_block.get("type")
                     ci = len(content)
                     if block_type == "text":
                         text = TextContent(text="")
                         content.append(text)
-                        blocks[data["index"]] = _Open("text", ci, text)
+                        blocks[index] = _Open("text", ci, text)
                         yield TextStartEvent(content_index=ci, partial=out)
                         initial: str = vendor_block.get("text") or ""
                         if initial:
@@ -461,7 +530,7 @@ async def stream_anthropic_messages(
                             thinking_signature=vendor_block.get("signature") or None
                         )
                         content.append(thinking)
-                        blocks[data["index"]] = _Open("thinking", ci, thinking)
+                        blocks[index] = _Open("thinking", ci, thinking)
                         yield ThinkingStartEvent(content_index=ci, partial=out)
                         initial = vendor_block.get("thinking") or ""
                         if initial:
@@ -474,7 +543,7 @@ async def stream_anthropic_messages(
                             redacted=True,
                         )
                         content.append(thinking)
-                        blocks[data["index"]] = _Open("thinking", ci, thinking)
+                        blocks[index] = _Open("thinking", ci, thinking)
                         yield ThinkingStartEvent(content_index=ci, partial=out)
                         yield ThinkingDeltaEvent(
                             content_index=ci, delta=REDACTED_THINKING_TEXT, partial=out
@@ -490,16 +559,17 @@ async def stream_anthropic_messages(
                         state.start_input = _dict(vendor_block.get("input"))
                         call.arguments = state.parser.value
                         content.append(call)
-                        blocks[data["index"]] = state
+                        blocks[index] = state
                         yield ToolCallStartEvent(content_index=ci, partial=out)
                     else:  # server-side or unknown: not pi content, nor are its deltas
-                        ignored.add(data["index"])
+                        ignored.add(index)
                 elif kind == "content_block_stop":
-                    state = blocks.pop(data["index"], None)
+                    index = _field(data, "index", kind)
+                    state = blocks.pop(index, None)
                     if state is None:
-                        if data["index"] in ignored:
+                        if index in ignored:
                             continue
-                        raise ProviderError(_orphan_text("content_block_stop", data["index"]))
+                        raise ProviderError(_orphan_text(kind, index))
                     ci = state.content_index
                     if state.kind == "text":
                         yield TextEndEvent(content_index=ci, content=state.block.text, partial=out)

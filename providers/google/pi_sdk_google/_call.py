@@ -21,8 +21,10 @@ from pi_sdk import (
     StartEvent,
     StreamOptions,
     apply_payload_hooks,
+    body_excerpt,
     import_vendor,
     iter_sse,
+    malformed_event_error,
     new_assistant_message,
     signature_origin,
 )
@@ -68,10 +70,12 @@ def _json_chunks(raw: bytes) -> list[dict[str, Any]]:
     try:
         document: Any = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ProviderError(f"Gemini sent a response that is not JSON: {exc}") from None
+        raise ProviderError(
+            f"malformed JSON response: {exc}; body: {body_excerpt(text)!r}"
+        ) from None
     items = cast(list[Any], document) if isinstance(document, list) else [document]
     if not all(isinstance(item, dict) for item in items):
-        raise ProviderError(f"Gemini sent an unexpected JSON response: {text[:200]!r}")
+        raise ProviderError(f"Gemini sent an unexpected JSON response: {body_excerpt(text)!r}")
     return cast(list[dict[str, Any]], items)
 
 
@@ -131,7 +135,10 @@ async def run_stream(
         response = await send(client, url, payload, request_headers(model, options))
         output = new_assistant_message(model, base_url=base_url)
         normalizer = ResponseNormalizer(model, output)
-        body = ResponseBody(response.aiter_bytes(), transport_errors=_transport_errors())
+        errors, timeouts = _transport_errors()
+        body = ResponseBody(
+            response.aiter_bytes(), transport_errors=errors, timeout_errors=timeouts
+        )
         complete = False
         try:
             yield StartEvent(partial=output)
@@ -143,14 +150,16 @@ async def run_stream(
                     for item in normalizer.feed(chunk):
                         yield item
             else:
+                number = 0
                 async for event in iter_sse(body):
+                    number += 1
                     if not event.data.strip():
                         continue  # an empty ``data:`` field (keep-alive) carries no event
                     try:
                         chunk = json.loads(event.data)
                     except json.JSONDecodeError as exc:
-                        raise ProviderError(
-                            f"Gemini sent a stream event that is not JSON: {exc}"
+                        raise malformed_event_error(
+                            event.data, event=event.event, number=number, error=exc
                         ) from None
                     if isinstance(chunk, dict):
                         for item in normalizer.feed(chunk):  # pyright: ignore[reportUnknownArgumentType]
@@ -173,14 +182,22 @@ async def run_stream(
                 await response.aclose()
 
 
-def _transport_errors() -> tuple[type[BaseException], ...]:
-    """Exception types of a lost connection: httpx2's, and aiohttp's for a caller's client."""
+_Errors = tuple[type[BaseException], ...]
+
+
+def _transport_errors() -> tuple[_Errors, _Errors]:
+    """Exception types of a lost connection, and those of them that are timeouts.
+
+    httpx2's, and aiohttp's for a caller's client that sends through aiohttp.
+    """
     import sys
 
     import httpx2
 
-    errors: tuple[type[BaseException], ...] = (httpx2.TransportError,)
+    errors: _Errors = (httpx2.TransportError,)
+    timeouts: _Errors = (httpx2.TimeoutException,)
     aiohttp = sys.modules.get("aiohttp")
     if aiohttp is not None:
         errors += (aiohttp.ClientError,)
-    return errors
+        timeouts += (aiohttp.ServerTimeoutError,)
+    return errors, timeouts

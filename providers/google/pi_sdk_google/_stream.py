@@ -53,6 +53,7 @@ from pi_sdk import (
     ToolCallDeltaEvent,
     ToolCallEndEvent,
     ToolCallStartEvent,
+    body_excerpt,
     calculate_cost,
 )
 
@@ -108,7 +109,10 @@ def provider_error_from_body(
     *,
     retry_delay_ms: float | None = None,
 ) -> ProviderError:
-    """Return a :class:`pi_sdk.ProviderError` for a Google error object.
+    """Return a :class:`pi_sdk.ProviderError` for a Google error object sent in the stream.
+
+    The text is ``"<code> <status>: <message>"`` (``"503 UNAVAILABLE: The model is
+    overloaded."``), as the in-stream errors of the other APIs read.
 
     Args:
         error: The ``{"code", "message", "status"}`` object of an error body.
@@ -126,7 +130,8 @@ def provider_error_from_body(
     label = body.get("status")
     message = body.get("message") or (str(error) if error else "unknown error")
     prefix = " ".join(str(x) for x in (status, label) if x)
-    text = f"Gemini API error {prefix}: {message}" if prefix else f"Gemini API error: {message}"
+    message = body_excerpt(str(message))
+    text = f"{prefix}: {message}" if prefix else f"Gemini stream error: {message}"
     if status is None:
         return ProviderError(text)
     return ProviderError.from_http(status, text, headers, fallback_retry_after_ms=retry_delay_ms)

@@ -31,9 +31,18 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, cast
 
-from pi_sdk import ClientCache, ConfigurationError, ProviderError, shared_in_thread
+from pi_sdk import (
+    ClientCache,
+    ConfigurationError,
+    ConnectionPhase,
+    ProviderError,
+    body_excerpt,
+    connection_error,
+    http_error_message,
+    shared_in_thread,
+)
 
-from ._stream import as_dict, provider_error_from_body
+from ._stream import as_dict
 
 __all__ = ["RawResponse", "get_client", "prepare", "send"]
 
@@ -241,19 +250,41 @@ def _retry_delay_ms(exc: Any) -> float | None:
 
 
 def _error_from_api(exc: Any) -> ProviderError:
-    details = as_dict(getattr(exc, "details", None))
-    body = as_dict(details.get("error", details)) if details is not None else None
-    if body is None or not body.get("message"):
-        body = {
-            "message": getattr(exc, "message", None) or str(exc),
-            "status": getattr(exc, "status", None),
-        }
-    headers = getattr(getattr(exc, "response", None), "headers", None)
-    return provider_error_from_body(
-        body,
-        status=getattr(exc, "code", None),
-        headers=headers,
-        retry_delay_ms=_retry_delay_ms(exc),
+    """Turn a ``google.genai.errors.APIError`` (an HTTP error) into a :class:`pi_sdk.ProviderError`.
+
+    The text is :func:`pi_sdk.http_error_message`'s: ``"<status> <reason>: <status name>:
+    <vendor message>"`` from Google's JSON error, or a short excerpt of another body (the SDK
+    keeps a non-JSON body whole as its message: an HTML page of 16 KB). Retries:
+    :meth:`pi_sdk.ProviderError.from_http`, with ``RetryInfo.retryDelay`` as the fallback wait.
+    """
+    details: Any = getattr(exc, "details", None)
+    if isinstance(details, list) and details:
+        details = cast(list[Any], details)[0]
+    fields = as_dict(details) or {}
+    error = as_dict(fields.get("error")) or {}
+    response = getattr(exc, "response", None)
+    reason = getattr(response, "reason_phrase", None)
+    message = error.get("message")
+    if isinstance(message, str) and message:
+        code, body = error.get("status"), None
+    else:
+        raw = fields.get("message")
+        message = code = None
+        body = raw if isinstance(raw, str) else (getattr(exc, "message", None) or str(exc))
+        reason = reason or fields.get("status")
+    status = getattr(exc, "code", None)
+    if not isinstance(status, int):
+        return ProviderError(f"Gemini API error: {body_excerpt(message or body)}")
+    text = http_error_message(
+        status,
+        reason=reason if isinstance(reason, str) else None,
+        code=code,
+        message=message,
+        body=body,
+    )
+    headers = getattr(response, "headers", None)
+    return ProviderError.from_http(
+        status, text, headers, fallback_retry_after_ms=_retry_delay_ms(exc)
     )
 
 
@@ -290,10 +321,12 @@ async def send(client: Any, url: str, body: dict[str, Any], headers: dict[str, s
         response = await api._async_request(http_request=request, stream=True)
     except errors.APIError as exc:
         raise _error_from_api(exc) from None
-    except (httpx2.TimeoutException, httpx2.TransportError) as exc:
-        raise ProviderError(
-            f"connection to Google failed: {type(exc).__name__}: {exc}", retryable=True
-        ) from None
+    except httpx2.TransportError as exc:
+        phase: ConnectionPhase = (
+            "connect" if isinstance(exc, httpx2.ConnectError | httpx2.ConnectTimeout) else "request"
+        )
+        timed_out = isinstance(exc, httpx2.TimeoutException)
+        raise connection_error(exc, phase, timed_out=timed_out) from None
     except auth_exceptions.TransportError as exc:
         raise ProviderError(f"Google credentials refresh failed: {exc}", retryable=True) from None
     except auth_exceptions.GoogleAuthError as exc:

@@ -22,20 +22,26 @@ from pi_sdk import (
     AssistantMessageEvent,
     ClientCache,
     ConfigurationError,
+    ConnectionPhase,
     Model,
     ProviderError,
     ResponseBody,
     StartEvent,
     StreamOptions,
     apply_payload_hooks,
+    body_excerpt,
+    connection_error,
+    http_error_message,
     import_vendor,
     iter_sse,
+    malformed_event_error,
     new_assistant_message,
     resolve_api_key,
     shared_in_thread,
     signature_origin,
 )
 
+from ._common import as_dict
 from .compat import is_local_base_url
 
 if TYPE_CHECKING:
@@ -146,15 +152,54 @@ def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
 
 
 def _status_error(exc: Any) -> ProviderError:
+    """Turn an ``openai.APIStatusError`` into a :class:`pi_sdk.ProviderError`.
+
+    The text is :func:`pi_sdk.http_error_message`'s: ``"<status> <reason>: <error code>:
+    <vendor message>"`` from the JSON error object, or a short excerpt of another body (a
+    proxy's HTML page); OpenRouter's ``metadata.raw`` (the upstream provider's own error)
+    follows on a new line. Retries: :meth:`pi_sdk.ProviderError.from_http`.
+    """
     status: int = exc.status_code
-    message = str(exc.message)
-    body = exc.body
-    if isinstance(body, dict):
-        metadata = body.get("metadata")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-        raw = metadata.get("raw") if isinstance(metadata, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-        if isinstance(raw, str) and raw:
-            message = f"{message}\n{raw}"  # OpenRouter puts the upstream error here
-    return ProviderError.from_http(status, message, exc.response.headers)
+    response: Any = exc.response
+    error = as_dict(exc.body)  # the SDK hands over the "error" object of a JSON body
+    message = error.get("message")
+    has_message = isinstance(message, str) and bool(message)
+    code = error.get("code") or error.get("type")
+    text = http_error_message(
+        status,
+        reason=getattr(response, "reason_phrase", None),
+        code=code if has_message else None,
+        message=message if has_message else None,
+        body=None if has_message else _response_text(response, exc.body),
+    )
+    raw = as_dict(error.get("metadata")).get("raw")
+    if isinstance(raw, str) and raw:
+        text = f"{text}\n{body_excerpt(raw)}"  # OpenRouter puts the upstream error here
+    return ProviderError.from_http(status, text, response.headers)
+
+
+def _response_text(response: Any, body: object) -> str:
+    """The body of a read error response ('' when it was not read)."""
+    try:
+        return str(response.text)
+    except Exception:  # noqa: BLE001 - httpx2.ResponseNotRead: fall back to the SDK's copy
+        return body if isinstance(body, str) else ""
+
+
+def _connection_error(exc: Any) -> ProviderError:
+    """Turn an ``openai.APIConnectionError`` (or ``APITimeoutError``) into a retryable error.
+
+    Its cause is the transport's exception: a failed connect, or a connection the server closed
+    after the request was sent, before the response (:func:`pi_sdk.connection_error`).
+    """
+    import httpx2
+
+    cause: BaseException = exc.__cause__ or exc
+    phase: ConnectionPhase = (
+        "connect" if isinstance(cause, httpx2.ConnectError | httpx2.ConnectTimeout) else "request"
+    )
+    timed_out = isinstance(cause, httpx2.TimeoutException) or "Timeout" in type(exc).__name__
+    return connection_error(cause, phase, timed_out=timed_out)
 
 
 async def open_response(
@@ -182,7 +227,7 @@ async def open_response(
     except APIStatusError as exc:
         raise _status_error(exc) from exc
     except APIConnectionError as exc:
-        raise ProviderError(f"{exc.message} ({type(exc).__name__})", retryable=True) from exc
+        raise _connection_error(exc) from exc
 
 
 class WireDecoder(Protocol):
@@ -214,8 +259,8 @@ class WireDecoder(Protocol):
         ...
 
 
-def _malformed(data: str) -> ProviderError:
-    return ProviderError(f"malformed JSON in the response: {data[:200]!r}")
+def _malformed_body(text: str, error: ValueError) -> ProviderError:
+    return ProviderError(f"malformed JSON response: {error}; body: {body_excerpt(text)!r}")
 
 
 async def run_stream(
@@ -250,7 +295,11 @@ async def run_stream(
             payload = await apply_payload_hooks(payload, model, options)
             headers = request_headers(model, options)
             response = await open_response(client, path, payload, headers)
-            body = ResponseBody(response.aiter_bytes(), transport_errors=(httpx2.TransportError,))
+            body = ResponseBody(
+                response.aiter_bytes(),
+                transport_errors=(httpx2.TransportError,),
+                timeout_errors=(httpx2.TimeoutException,),
+            )
             is_json = "application/json" in response.headers.get("content-type", "")
             output = new_assistant_message(model, base_url=base_url)
             yield StartEvent(partial=output)
@@ -283,13 +332,15 @@ async def _read(
         text = raw.decode("utf-8", errors="replace")
         try:
             document = loads(text)
-        except ValueError:
-            raise _malformed(text) from None
+        except ValueError as exc:
+            raise _malformed_body(text, exc) from None
         for event in state.feed_body(document):
             yield event
         saw_done = True
     else:
+        number = 0
         async for sse in iter_sse(body):
+            number += 1
             data = sse.data
             if not data.strip():
                 continue  # an empty ``data:`` field (keep-alive from a proxy) carries no event
@@ -298,8 +349,10 @@ async def _read(
                 break
             try:
                 parsed = loads(data)
-            except ValueError:
-                raise _malformed(data) from None
+            except ValueError as exc:
+                raise malformed_event_error(
+                    data, event=sse.event, number=number, error=exc
+                ) from None
             for event in state.feed(parsed):
                 yield event
             if state.terminal:

@@ -1,0 +1,192 @@
+"""Error text: one wording for the same failure on every wire API (pi_sdk.provider_errors).
+
+QA trials t02/t04: an HTML 5xx page went verbatim into ``error_message`` on Gemini (16 KB) while
+OpenAI kept only "Error code: 500"; a reset connection read "ReadError"; a missing Anthropic
+field read "'delta'" (a bare KeyError); bad JSON did not say which event.
+"""
+
+from __future__ import annotations
+
+import errno
+from typing import Any
+
+import pytest
+from loopback import APIS, LoopbackServer, Step, json_step, model_at, sse_step, text_events
+
+import pi_sdk
+from pi_sdk import (
+    AssistantMessage,
+    Context,
+    ProviderError,
+    StreamOptions,
+    UserMessage,
+    body_excerpt,
+    connection_error,
+    describe_exception,
+    http_error_message,
+    malformed_event_error,
+)
+
+PAGE = (
+    b"<!DOCTYPE html><html><head><title>500 Internal Server Error</title>"
+    b"<style>body { color: red }</style><script>var x = '<b>';</script></head><body>"
+    b"<h1>Internal   Server\n\nError</h1>"
+    + b"<p>upstream &amp; friends failed</p>" * 400
+    + b"</body></html>"
+)
+
+
+# --- core helpers -------------------------------------------------------------------------------
+
+
+def test_body_excerpt_of_an_html_page_is_short_text() -> None:
+    text = body_excerpt(PAGE)
+    assert text.startswith("500 Internal Server Error Internal Server Error upstream & friends")
+    assert "<" not in text and "color" not in text and "var x" not in text
+    assert "  " not in text and "\n" not in text
+    assert len(text) <= 300 and text.endswith("…")
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (None, ""),
+        (b"", ""),
+        (b"  plain\n\ttext  ", "plain text"),
+        ('{"a":  1,\n "b": "<x>"}', '{"a": 1, "b": "<x>"}'),  # not HTML: tags kept
+        (b"\xff\xfebad bytes", "\ufffd\ufffdbad bytes"),
+    ],
+)
+def test_body_excerpt_shapes(body: Any, expected: str) -> None:
+    assert body_excerpt(body) == expected
+
+
+def test_http_error_message() -> None:
+    assert (
+        http_error_message(429, code="rate_limit_error", message="Slow\n down", body=b"ignored")
+        == "429 Too Many Requests: rate_limit_error: Slow down"
+    )
+    assert http_error_message(502, body=b"") == "502 Bad Gateway"
+    assert http_error_message(502, reason="Bad Proxy", body=b"<h1>oops</h1>") == (
+        "502 Bad Proxy: oops"
+    )
+    assert http_error_message(529, message="Overloaded") == "529: Overloaded"
+
+
+def test_describe_exception_names_the_os_error_under_a_transport_error() -> None:
+    try:
+        try:
+            raise ConnectionResetError(errno.ECONNRESET, "Connection reset by peer")
+        except OSError as inner:
+            raise RuntimeError("") from inner  # like httpx2.ReadError("")
+    except RuntimeError as outer:
+        assert describe_exception(outer) == "RuntimeError: [Errno 104] Connection reset by peer"
+    assert describe_exception(ValueError("boom")) == "ValueError: boom"
+
+
+@pytest.mark.parametrize(
+    ("phase", "timed_out", "start"),
+    [
+        ("connect", False, "could not connect to the server: "),
+        ("request", False, "connection closed by the server before the response: "),
+        ("body", False, "connection lost while reading the response: "),
+        ("request", True, "timed out waiting for the response: "),
+    ],
+)
+def test_connection_errors_are_retryable_and_say_when(
+    phase: Any, timed_out: bool, start: str
+) -> None:
+    error = connection_error(OSError("gone"), phase, timed_out=timed_out)
+    assert isinstance(error, ProviderError) and error.retryable
+    assert str(error) == f"{start}OSError: gone"
+
+
+def test_malformed_event_error_says_which_event() -> None:
+    error = malformed_event_error("{nope", event="content_block_delta", number=3, error=None)
+    assert str(error) == "malformed stream event #3 ('content_block_delta'); data: '{nope'"
+
+
+# --- every adapter ------------------------------------------------------------------------------
+
+
+async def _call(api: str, step: Step) -> AssistantMessage:
+    async with LoopbackServer([step]) as server:
+        return await pi_sdk.complete(
+            model_at(api, server.url),
+            Context(messages=[UserMessage(content="hi")]),
+            StreamOptions(api_key="test-key-123", max_retries=0),
+        )
+
+
+async def test_an_html_error_page_reads_the_same_on_every_api() -> None:
+    texts = {api: (await _call(api, json_step(500, PAGE))).error_message for api in APIS}
+    expected = f"500 Internal Server Error: {body_excerpt(PAGE)}"
+    assert texts == dict.fromkeys(APIS, expected)
+
+
+VENDOR_429 = {
+    "anthropic-messages": (
+        {"type": "error", "error": {"type": "rate_limit_error", "message": "Slow down"}},
+        "rate_limit_error",
+    ),
+    "openai-completions": (
+        {"error": {"message": "Slow down", "type": "requests", "code": "rate_limit_exceeded"}},
+        "rate_limit_exceeded",
+    ),
+    "openai-responses": (
+        {"error": {"message": "Slow down", "type": "requests", "code": "rate_limit_exceeded"}},
+        "rate_limit_exceeded",
+    ),
+    "google-generative-ai": (
+        {"error": {"code": 429, "message": "Slow down", "status": "RESOURCE_EXHAUSTED"}},
+        "RESOURCE_EXHAUSTED",
+    ),
+}
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_a_vendor_json_error_keeps_status_reason_code_and_message(api: str) -> None:
+    body, code = VENDOR_429[api]
+    message = await _call(api, json_step(429, body))
+    assert message.error_message == f"429 Too Many Requests: {code}: Slow down"
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_bad_json_in_the_stream_names_the_event(api: str) -> None:
+    events, terminal = text_events(api, ["Hel", "lo"])
+    message = await _call(api, sse_step([events[0], b"data: {nope\n\n", *events[1:], *terminal]))
+    text = message.error_message or ""
+    assert text.startswith("malformed stream event #2 ("), text
+    assert "Expecting property name" in text and text.endswith("data: '{nope'")
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_a_connection_reset_mid_body_says_what_happened(api: str) -> None:
+    events, _ = text_events(api, ["Hel", "lo"])
+    message = await _call(api, sse_step(events, end="rst"))
+    text = message.error_message or ""
+    assert text.startswith("connection lost while reading the response: ReadError"), text
+    assert "reset" in text.lower()  # the OS error, not just "ReadError"
+
+
+@pytest.mark.parametrize(
+    ("delta_event", "expected"),
+    [
+        ({"type": "content_block_delta", "index": 0}, "missing 'delta'"),
+        ({"type": "content_block_delta", "delta": {"type": "text_delta"}}, "missing 'index'"),
+        (
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta"}},
+            "missing 'text'",
+        ),
+        (
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": 1}},
+            "delta 'text' is not a string",
+        ),
+    ],
+)
+async def test_a_missing_anthropic_field_is_named(
+    delta_event: dict[str, Any], expected: str
+) -> None:
+    events, terminal = text_events("anthropic-messages", ["Hel", "lo"])
+    message = await _call("anthropic-messages", sse_step([*events[:2], delta_event, *terminal]))
+    assert message.error_message == f"malformed content_block_delta event: {expected}"
