@@ -394,8 +394,8 @@ async def stream_anthropic_messages(
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Call the Messages API and yield normalized events (the ``anthropic-messages`` provider).
 
-    Contract (:data:`pi_sdk.StreamFunction`): ``start`` once the HTTP headers are in, then
-    block events, then ``done``; failures raise (:class:`pi_sdk.ProviderError` for HTTP errors,
+    Contract (:data:`pi_sdk.StreamFunction`): ``start`` once the body's first bytes are in,
+    then block events, then ``done``; failures raise (:class:`pi_sdk.ProviderError` for HTTP errors,
     with ``status``, ``retryable`` and ``retry_after_ms``) and the core turns them into the
     terminal ``error`` event with the partial message kept.
 
@@ -454,6 +454,14 @@ async def stream_anthropic_messages(
             payload = await apply_payload_hooks(payload, model, options)
             headers = build_headers(model, options, api_key)
             response = await _open_stream(client, payload, headers)
+            body = ResponseBody(
+                response.aiter_bytes(),
+                transport_errors=(httpx2.TransportError,),
+                timeout_errors=(httpx2.TimeoutException,),
+            )
+            # The reply has begun once its first bytes are in: a connection dropped before
+            # them fails here, before start, and is retried.
+            await body.start()
 
             out = new_assistant_message(model, base_url=base_url)
             content = out.content
@@ -465,11 +473,6 @@ async def stream_anthropic_messages(
             stop_details: Any = None
             content_type: str = response.headers.get("content-type", "")
             whole = "application/json" in content_type.lower()
-            body = ResponseBody(
-                response.aiter_bytes(),
-                transport_errors=(httpx2.TransportError,),
-                timeout_errors=(httpx2.TimeoutException,),
-            )
             source = _json_events(body) if whole else _sse_events(body)
             async for data in source:
                 kind = data.get("type")

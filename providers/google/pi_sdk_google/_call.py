@@ -112,7 +112,7 @@ async def run_stream(
             I/O.
 
     Yields:
-        ``start`` once the HTTP response headers are in, then block events, then ``done``. An
+        ``start`` once the first bytes of the response are in, then block events, then ``done``. An
         ``application/json`` answer (the server ignored ``alt=sse``: one
         ``GenerateContentResponse`` or an array of them) is read whole and fed to the same
         :class:`ResponseNormalizer`, as a complete reply (no finish reason means ``stop``).
@@ -141,6 +141,9 @@ async def run_stream(
         )
         complete = False
         try:
+            # The reply has begun once its first bytes are in: a connection dropped before
+            # them fails here, before start, and is retried.
+            await body.start()
             yield StartEvent(partial=output)
             streamed = "application/json" not in response.content_type
             if not streamed:

@@ -275,9 +275,10 @@ async def run_stream(
 
     Builds the client, the payload (``build_payload(origin)``, ``origin`` being the
     :func:`pi_sdk.signature_origin` of the URL actually called), runs the payload hooks, sends
-    the request, yields ``start`` once the headers are in, then feeds the decoder every SSE event
-    (or the whole body when the server answered with JSON) and yields what it returns. The
-    response, and a client built here, are closed on every exit path (end, error, abort).
+    the request, yields ``start`` once the body's first bytes are in, then feeds the decoder
+    every SSE event (or the whole body when the server answered with JSON) and yields what it
+    returns. The response is closed on every exit path (end, error, abort); a complete one is
+    drained first so its connection is reused.
     """
     # The first import of the SDK runs in a worker thread, not on the event loop.
     await import_vendor("openai")
@@ -300,6 +301,9 @@ async def run_stream(
                 transport_errors=(httpx2.TransportError,),
                 timeout_errors=(httpx2.TimeoutException,),
             )
+            # The reply has begun once its first bytes are in: a connection dropped before
+            # them fails here, before start, and is retried.
+            await body.start()
             is_json = "application/json" in response.headers.get("content-type", "")
             output = new_assistant_message(model, base_url=base_url)
             yield StartEvent(partial=output)

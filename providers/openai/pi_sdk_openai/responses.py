@@ -110,7 +110,7 @@ async def stream_openai_responses(
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Call a Responses endpoint and yield normalized events (``openai-responses``).
 
-    Contract (:data:`pi_sdk.StreamFunction`): ``start`` once the HTTP headers are in, then block
+    Contract (:data:`pi_sdk.StreamFunction`): ``start`` once the response body begins, then block
     events, then ``done`` (or ``error`` for refusals). HTTP errors, ``response.failed``, ``error``
     events and cut streams raise :class:`pi_sdk.ProviderError`; the core turns them into the
     terminal ``error`` event with the partial message kept. ``options.client`` (an
