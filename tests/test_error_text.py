@@ -190,3 +190,12 @@ async def test_a_missing_anthropic_field_is_named(
     events, terminal = text_events("anthropic-messages", ["Hel", "lo"])
     message = await _call("anthropic-messages", sse_step([*events[:2], delta_event, *terminal]))
     assert message.error_message == f"malformed content_block_delta event: {expected}"
+
+
+@pytest.mark.parametrize("data", [b"data: [1, 2]\n\n", b"data: null\n\n", b'data: "x"\n\n'])
+@pytest.mark.parametrize("api", APIS)
+async def test_an_event_that_is_not_a_json_object_is_an_error(api: str, data: bytes) -> None:
+    events, terminal = text_events(api, ["Hel", "lo"])
+    message = await _call(api, sse_step([events[0], data, *events[1:], *terminal]))
+    text = message.error_message or ""
+    assert text.startswith("malformed stream event #2 (") and "not a JSON object" in text, text

@@ -164,9 +164,15 @@ async def run_stream(
                         raise malformed_event_error(
                             event.data, event=event.event, number=number, error=exc
                         ) from None
-                    if isinstance(chunk, dict):
-                        for item in normalizer.feed(chunk):  # pyright: ignore[reportUnknownArgumentType]
-                            yield item
+                    if not isinstance(chunk, dict):
+                        raise malformed_event_error(
+                            event.data,
+                            event=event.event,
+                            number=number,
+                            error=ValueError("not a JSON object"),
+                        )
+                    for item in normalizer.feed(chunk):  # pyright: ignore[reportUnknownArgumentType]
+                        yield item
                     if normalizer.finish_reason is not None:
                         # The chunk with the finish reason ends the reply (its usage included:
                         # usageMetadata is cumulative and comes with it); nothing after it is

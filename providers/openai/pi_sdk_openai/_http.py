@@ -357,6 +357,10 @@ async def _read(
                 raise malformed_event_error(
                     data, event=sse.event, number=number, error=exc
                 ) from None
+            if not isinstance(parsed, dict):
+                raise malformed_event_error(
+                    data, event=sse.event, number=number, error=ValueError("not a JSON object")
+                )
             for event in state.feed(parsed):
                 yield event
             if state.terminal:
