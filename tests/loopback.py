@@ -34,6 +34,7 @@ __all__ = [
 _REASONS = {
     200: "OK",
     400: "Bad Request",
+    404: "Not Found",
     429: "Too Many Requests",
     500: "Internal Server Error",
     502: "Bad Gateway",

@@ -199,3 +199,9 @@ async def test_an_event_that_is_not_a_json_object_is_an_error(api: str, data: by
     message = await _call(api, sse_step([events[0], data, *events[1:], *terminal]))
     text = message.error_message or ""
     assert text.startswith("malformed stream event #2 (") and "not a JSON object" in text, text
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_a_json_body_of_another_shape_is_shown_as_it_came(api: str) -> None:
+    message = await _call(api, json_step(404, {"error": "no route /v1"}))
+    assert message.error_message == '404 Not Found: {"error": "no route /v1"}'

@@ -268,10 +268,17 @@ def _error_from_api(exc: Any) -> ProviderError:
     if isinstance(message, str) and message:
         code, body = error.get("status"), None
     else:
+        # Not Google's error shape: the SDK keeps a non-JSON body as {"message": <text>,
+        # "status": <reason phrase>}; any other JSON document is shown as it came.
         raw = fields.get("message")
         message = code = None
-        body = raw if isinstance(raw, str) else (getattr(exc, "message", None) or str(exc))
-        reason = reason or fields.get("status")
+        if isinstance(raw, str) and "error" not in fields:
+            body = raw
+            reason = reason or fields.get("status")
+        elif fields:
+            body = json.dumps(fields, ensure_ascii=False)
+        else:
+            body = getattr(exc, "message", None) or str(exc)
     status = getattr(exc, "code", None)
     if not isinstance(status, int):
         return ProviderError(f"Gemini API error: {body_excerpt(message or body)}")
