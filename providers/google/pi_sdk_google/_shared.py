@@ -39,6 +39,7 @@ from pi_sdk import (
     Context,
     ImageContent,
     Model,
+    ModelNotFoundError,
     StreamOptions,
     TextContent,
     ThinkingContent,
@@ -46,6 +47,7 @@ from pi_sdk import (
     ToolCall,
     ToolResultMessage,
     UserMessage,
+    get_model,
     is_same_source,
     sanitize_surrogates,
     sanitize_tool_call_id,
@@ -116,6 +118,28 @@ def requires_thought_signatures(model_id: str) -> bool:
     """True for Gemini 3 and later, which reject an unsigned first function call (HTTP 400)."""
     major = _gemini_major(model_id)
     return major is not None and major >= 3
+
+
+def recorded_model(provider: str, api: str, model_id: str, base_url: str) -> Model:
+    """The model a recorded request was sent to (``recognize``): the catalog's, else a stand-in.
+
+    The catalog entry keeps its prices and limits with ``base_url`` set to where the recording
+    went; an id the catalog lacks gets a model with text and image input, reasoning on for
+    thinking-capable families.
+    """
+    try:
+        known = get_model(provider, model_id)
+    except ModelNotFoundError:
+        return Model(
+            id=model_id,
+            name=model_id,
+            api=api,
+            provider=provider,
+            base_url=base_url,
+            reasoning=requires_thought_signatures(model_id) or "2.5" in model_id,
+            input=["text", "image"],
+        )
+    return known.model_copy(update={"base_url": base_url})
 
 
 def _requires_tool_call_id(model_id: str) -> bool:

@@ -18,14 +18,12 @@ from pi_sdk import (
     ConfigurationError,
     Context,
     Model,
-    ModelNotFoundError,
     StreamOptions,
-    get_model,
     resolve_api_key,
 )
 
 from ._call import COMMON_OPTIONS, STREAM_METHOD, check_provider_options, model_path, run_stream
-from ._shared import requires_thought_signatures
+from ._shared import recorded_model
 
 __all__ = [
     "API",
@@ -129,16 +127,4 @@ def recognize_generative_ai(method: str, uri: str, body: Any) -> Model | None:
     recorded_base = f"{parts.scheme}://{parts.netloc}{match['prefix'] or ''}/{match['version']}"
     resource = match["model"]
     model_id = resource.removeprefix("models/")
-    try:
-        known = get_model("google", model_id)
-    except ModelNotFoundError:
-        return Model(
-            id=model_id,
-            name=model_id,
-            api=API,
-            provider="google",
-            base_url=recorded_base,
-            reasoning=requires_thought_signatures(model_id) or "2.5" in model_id,
-            input=["text", "image"],
-        )
-    return known.model_copy(update={"base_url": recorded_base})
+    return recorded_model("google", API, model_id, recorded_base)

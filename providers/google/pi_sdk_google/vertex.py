@@ -38,14 +38,12 @@ from pi_sdk import (
     ConfigurationError,
     Context,
     Model,
-    ModelNotFoundError,
     StreamOptions,
-    get_model,
     resolve_api_key,
 )
 
 from ._call import COMMON_OPTIONS, STREAM_METHOD, check_provider_options, run_stream
-from ._shared import requires_thought_signatures
+from ._shared import recorded_model
 
 __all__ = ["API", "AUTHENTICATED_MARKER", "base_url", "recognize_vertex", "stream_google_vertex"]
 
@@ -215,16 +213,4 @@ def recognize_vertex(method: str, uri: str, body: Any) -> Model | None:
     model_id = match["model"]
     if match["publisher"] != "google":
         model_id = f"publishers/{match['publisher']}/models/{model_id}"
-    try:
-        known = get_model("google-vertex", model_id)
-    except ModelNotFoundError:
-        return Model(
-            id=model_id,
-            name=model_id,
-            api=API,
-            provider="google-vertex",
-            base_url=recorded_base,
-            reasoning=requires_thought_signatures(model_id) or "2.5" in model_id,
-            input=["text", "image"],
-        )
-    return known.model_copy(update={"base_url": recorded_base})
+    return recorded_model("google-vertex", API, model_id, recorded_base)
