@@ -85,17 +85,27 @@ async def apply_payload_hooks(
 
     Each hook may mutate the payload in place or return a replacement; async hooks are awaited.
     Providers call this just before sending (pi-mono ``onPayload``).
+
+    Raises:
+        TypeError: a hook returned something other than ``None`` or a dict (the call then ends
+            in an ``error`` event naming the hook; nothing is sent).
     """
     from .plugins import call_hook_implementation, hook_implementations
 
     for impl in hook_implementations("on_payload"):  # plugin order (see pi_sdk.plugins)
         result = await call_hook_implementation(impl, payload=payload, model=model)
-        if isinstance(result, dict):
-            payload = result  # pyright: ignore[reportUnknownVariableType]
+        payload = _payload_result(result, payload, f"on_payload of plugin {impl.plugin_name!r}")
     if options.on_payload is not None:
         result = options.on_payload(payload, model)
         if inspect.isawaitable(result):
             result = await result
-        if isinstance(result, dict):
-            payload = result
+        payload = _payload_result(result, payload, "StreamOptions.on_payload")
     return payload
+
+
+def _payload_result(result: object, payload: dict[str, Any], hook: str) -> dict[str, Any]:
+    if result is None:
+        return payload
+    if isinstance(result, dict):
+        return result  # pyright: ignore[reportUnknownVariableType]
+    raise TypeError(f"{hook} returned {type(result).__name__}; return None or a dict")

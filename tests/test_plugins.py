@@ -374,6 +374,19 @@ async def test_on_payload_hooks_chain_in_plugin_order_with_opt_in_arguments(plug
     assert [name for name, _ in seen] == ["only_payload", "replaces"]
 
 
+async def test_an_on_payload_hook_returning_a_non_dict_is_a_clear_error(plugin_manager):
+    def bad(payload):
+        return "not a payload"
+
+    plugin_manager.register(types.SimpleNamespace(on_payload=hookimpl(bad)), name="badhook")
+    model = Model(id="m", api="a", provider="p")
+    with pytest.raises(TypeError, match="on_payload of plugin 'badhook' returned str"):
+        await apply_payload_hooks({"steps": []}, model, StreamOptions())
+    with pytest.raises(TypeError, match="StreamOptions.on_payload returned list"):
+        plugin_manager.unregister(name="badhook")
+        await apply_payload_hooks({}, model, StreamOptions(on_payload=lambda p, m: [p]))
+
+
 def _before_context(name="bash", args=None):
     call = ToolCall(id="call_1", name=name, arguments=args or {"command": "ls"})
     message = AssistantMessage(api="a", provider="p", model="m", content=[call])
