@@ -20,10 +20,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
+from _memory_transport import MemoryTransport, split
 from google import genai
 from google.genai import types
 
@@ -51,28 +52,9 @@ def body(chunks: int) -> bytes:
     return b"".join(lines)
 
 
-class _Body(httpx2.AsyncByteStream):
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        for i in range(0, len(self.data), 4096):
-            yield self.data[i : i + 4096]
-
-
-class Transport(httpx2.AsyncBaseTransport):
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        await request.aread()
-        headers = {"content-type": "text/event-stream"}
-        return httpx2.Response(200, headers=headers, stream=_Body(self.data))
-
-
 def make_client(data: bytes) -> genai.Client:
     options = types.HttpOptions(
-        httpx_async_client=httpx2.AsyncClient(transport=Transport(data)),
+        httpx_async_client=httpx2.AsyncClient(transport=MemoryTransport(split(data))),
         retry_options=types.HttpRetryOptions(attempts=1),
     )
     return genai.Client(api_key="bench-key", http_options=options)

@@ -28,6 +28,7 @@ from typing import Any
 
 import anthropic
 import httpx2
+from _memory_transport import MemoryTransport
 
 import pi_sdk
 from pi_sdk import Context, Model, StreamOptions, UserMessage
@@ -167,27 +168,6 @@ def text_body(size: int, piece: str = "word é ") -> list[bytes]:
 
 
 # --- transport --------------------------------------------------------------------------------
-
-
-class _Body(httpx2.AsyncByteStream):
-    def __init__(self, chunks: list[bytes]) -> None:
-        self._chunks = chunks
-
-    async def __aiter__(self):  # type: ignore[override]
-        for chunk in self._chunks:
-            yield chunk
-
-
-class MemoryTransport(httpx2.AsyncBaseTransport):
-    """Serves the same chunk list to every request."""
-
-    def __init__(self, chunks: list[bytes]) -> None:
-        self.chunks = chunks
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(
-            200, headers={"content-type": "text/event-stream"}, stream=_Body(self.chunks)
-        )
 
 
 def client_for(chunks: list[bytes]) -> anthropic.AsyncAnthropic:

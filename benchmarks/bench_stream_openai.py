@@ -24,10 +24,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
+from _memory_transport import MemoryTransport, split
 from openai import AsyncOpenAI
 
 import pi_sdk
@@ -92,30 +93,11 @@ def tool_body() -> bytes:
     return _body(chunks)
 
 
-class _Body(httpx2.AsyncByteStream):
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        for i in range(0, len(self.data), 4096):
-            yield self.data[i : i + 4096]
-
-
-class Transport(httpx2.AsyncBaseTransport):
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        await request.aread()
-        headers = {"content-type": "text/event-stream"}
-        return httpx2.Response(200, headers=headers, stream=_Body(self.data))
-
-
 def make_client(data: bytes) -> AsyncOpenAI:
     return AsyncOpenAI(
         api_key="bench-key",
         max_retries=0,
-        http_client=httpx2.AsyncClient(transport=Transport(data)),
+        http_client=httpx2.AsyncClient(transport=MemoryTransport(split(data))),
     )
 
 
