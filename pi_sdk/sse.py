@@ -3,12 +3,17 @@
 The vendor SDKs build a typed object per chunk that we would throw away; reading the bytes and
 ``json.loads``-ing each ``data:`` field is several times cheaper. Follows the WHATWG SSE parsing
 rules: lines end in LF, CRLF or CR; ``event:`` and ``data:`` (joined with LF) fields; comments
-start with ``:``; an event is dispatched on a blank line; an unfinished event at the end of the
-stream is discarded (a cut stream never yields half an event).
+start with ``:``; an event is dispatched on a blank line. At the end of the stream an event
+without its blank line is dispatched only when its data is a whole JSON document or the
+``[DONE]`` sentinel of OpenAI-style servers (servers and
+proxies do end a body ``data: {...}`` with no blank line; the anthropic SDK's own tests expect that
+last event to count); anything else unfinished is discarded, so a cut stream never yields half an
+event.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass
 
@@ -39,6 +44,8 @@ async def iter_sse(chunks: AsyncIterable[bytes]) -> AsyncIterator[ServerSentEven
             blob = blob.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         else:
             held = b""
+        if not chunk and blob and not blob.endswith(b"\n"):
+            blob += b"\n"  # end of stream: the last line is whole even without its newline
         start = 0
         while True:
             end = blob.find(b"\n", start)
@@ -62,6 +69,18 @@ async def iter_sse(chunks: AsyncIterable[bytes]) -> AsyncIterator[ServerSentEven
             elif name == "event":
                 event = value
         pending = blob[start:] + held
+    if data and _is_whole_json("\n".join(data)):
+        yield ServerSentEvent(event or "message", "\n".join(data))
+
+
+def _is_whole_json(text: str) -> bool:
+    if text == "[DONE]":
+        return True
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 async def _with_end_marker(chunks: AsyncIterable[bytes]) -> AsyncIterator[bytes]:

@@ -59,3 +59,23 @@ async def test_byte_by_byte_and_random_chunks():
 async def test_unfinished_event_at_end_is_discarded():
     truncated = b'event: a\ndata: {"x": 1}\n\nevent: b\ndata: {"y": '
     assert await _collect([truncated]) == [("a", '{"x": 1}')]
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [b'data: {"y": 2}', b'data: {"y": 2}\n', b'data: {"y": 2}\r', b"data: [DONE]", b"data: [DONE]\n"],
+)
+async def test_last_event_without_blank_line_counts_when_its_data_is_whole(tail: bytes):
+    """A body may end ``data: {...}`` with no blank line (a real Anthropic recording ends so)."""
+    body = b'event: a\ndata: {"x": 1}\n\nevent: b\n' + tail
+    events = await _collect([body])
+    assert events[0] == ("a", '{"x": 1}')
+    assert events[1] == ("b", tail.partition(b": ")[2].strip().decode())
+    # The same split into single bytes: the end-of-stream rule does not depend on chunking.
+    assert await _collect([bytes([b]) for b in body]) == events
+
+
+@pytest.mark.parametrize("tail", [b'data: {"y": 2', b"data: [DON", b"data: not json"])
+async def test_last_event_without_blank_line_is_dropped_when_its_data_is_cut(tail: bytes):
+    body = b'event: a\ndata: {"x": 1}\n\nevent: b\n' + tail
+    assert await _collect([body]) == [("a", '{"x": 1}')]
