@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 
 import pi_sdk
 from pi_sdk import ScriptedProvider, ScriptedReply
-from pi_sdk.plugins import PluginManager, use_plugin_manager
+from pi_sdk.plugins._manager import PluginManager, use_plugin_manager
 
 ANSWER = "The weather in Paris is sunny, 21 degrees, with a light breeze from the west. " * 4
 

@@ -7,10 +7,40 @@ A Python take on pi-mono's pi-ai and pi-agent-core. Provider packages (``pi-sdk-
 
 from typing import TYPE_CHECKING, Any
 
-from .abort import AbortController, AbortSignal
-from .calls import apply_payload_hooks, complete, complete_sync, resolve_api_key, stream
-from .client_cache import ClientCache, shared_in_thread
-from .errors import (
+from pi_sdk._abort import AbortController, AbortSignal
+from pi_sdk._calls import apply_payload_hooks, complete, complete_sync, resolve_api_key, stream
+from pi_sdk._event_stream import AssistantMessageEventStream, new_assistant_message
+from pi_sdk._ids import ToolCallIdNormalizer, fit_id, sanitize_tool_call_id, short_hash
+from pi_sdk._provider_errors import (
+    RETRYABLE_STATUS,
+    ConnectionPhase,
+    ProviderError,
+    body_excerpt,
+    connection_error,
+    describe_exception,
+    http_error_message,
+    malformed_event_error,
+    retry_after_ms,
+)
+from pi_sdk._redact import REDACTED, Redactor, redact_text
+from pi_sdk._registry import (
+    ApiProvider,
+    StreamFunction,
+    calculate_cost,
+    get_api_key,
+    get_api_provider,
+    get_api_providers,
+    get_model,
+    get_models,
+    get_providers,
+    load_models_json,
+    register_api_provider,
+    register_model,
+    unregister_api_providers,
+)
+from pi_sdk._transform import is_same_model, is_same_source, signature_origin, transform_messages
+from pi_sdk._unicode import sanitize_surrogates
+from pi_sdk.errors import (
     AbortedError,
     AgentBusyError,
     AssistantError,
@@ -22,8 +52,7 @@ from .errors import (
     SessionFileError,
     ToolArgumentsError,
 )
-from .event_stream import AssistantMessageEventStream, new_assistant_message
-from .events import (
+from pi_sdk.events import (
     AssistantMessageEvent,
     DoneEvent,
     ErrorEvent,
@@ -39,40 +68,13 @@ from .events import (
     ToolCallStartEvent,
     event_to_dict,
 )
-from .hookspecs import hookimpl
-from .options import ForeignReasoning, StreamOptions
-from .provider_errors import (
-    RETRYABLE_STATUS,
-    ConnectionPhase,
-    ProviderError,
-    body_excerpt,
-    connection_error,
-    describe_exception,
-    http_error_message,
-    malformed_event_error,
-    retry_after_ms,
-)
-from .redact import REDACTED, Redactor, redact_text
-from .registry import (
-    ApiProvider,
-    StreamFunction,
-    calculate_cost,
-    get_api_key,
-    get_api_provider,
-    get_api_providers,
-    get_model,
-    get_models,
-    get_providers,
-    load_models_json,
-    register_api_provider,
-    register_model,
-    unregister_api_providers,
-)
-from .response_body import ResponseBody
-from .sse import ServerSentEvent, iter_sse
-from .tool_call_ids import ToolCallIdNormalizer, fit_id, sanitize_tool_call_id, short_hash
-from .transform import is_same_model, is_same_source, signature_origin, transform_messages
-from .types import (
+from pi_sdk.options import ForeignReasoning, StreamOptions
+from pi_sdk.plugins.hookspecs import hookimpl
+from pi_sdk.provider._clients import ClientCache, shared_in_thread
+from pi_sdk.provider._response_body import ResponseBody
+from pi_sdk.provider._sse import ServerSentEvent, iter_sse
+from pi_sdk.provider._vendor_import import import_vendor
+from pi_sdk.types import (
     AssistantMessage,
     Context,
     Cost,
@@ -91,12 +93,22 @@ from .types import (
     UserMessage,
     now_ms,
 )
-from .unicode import sanitize_surrogates
-from .vendor_import import import_vendor
 
 if TYPE_CHECKING:
-    from .agent import Agent, AgentListener, AgentState
-    from .agent_types import (
+    from pi_sdk.agent._agent import Agent, AgentListener, AgentState
+    from pi_sdk.agent._loop import AgentEventStream, agent_loop, agent_loop_continue
+    from pi_sdk.agent._messages import (
+        AgentMessage,
+        CustomAgentMessage,
+        agent_message_from_dict,
+        default_convert_to_llm,
+        get_message_types,
+        register_message_type,
+        unregister_message_type,
+    )
+    from pi_sdk.agent._session import load_session, save_session
+    from pi_sdk.agent._tools import AgentTool, to_tool_result, tool
+    from pi_sdk.agent._types import (
         AfterToolCallContext,
         AfterToolCallResult,
         AgentContext,
@@ -121,65 +133,53 @@ if TYPE_CHECKING:
         TurnStartEvent,
         agent_event_to_dict,
     )
-    from .loop import AgentEventStream, agent_loop, agent_loop_continue
-    from .messages import (
-        AgentMessage,
-        CustomAgentMessage,
-        agent_message_from_dict,
-        default_convert_to_llm,
-        get_message_types,
-        register_message_type,
-        unregister_message_type,
-    )
-    from .partial_json import IncrementalJsonParser, parse_partial_json
-    from .scripted import ScriptedCall, ScriptedProvider, ScriptedReply
-    from .session import load_session, save_session
-    from .tools import AgentTool, to_tool_result, tool
+    from pi_sdk.provider._partial_json import IncrementalJsonParser, parse_partial_json
+    from pi_sdk.testing._scripted import ScriptedCall, ScriptedProvider, ScriptedReply
 
 
 _AGENT_CORE = {
-    "Agent": "agent",
-    "AgentListener": "agent",
-    "AgentState": "agent",
-    "AgentEventStream": "loop",
-    "agent_loop": "loop",
-    "agent_loop_continue": "loop",
-    "AfterToolCallContext": "agent_types",
-    "AfterToolCallResult": "agent_types",
-    "AgentContext": "agent_types",
-    "AgentEndEvent": "agent_types",
-    "AgentEvent": "agent_types",
-    "AgentLoopConfig": "agent_types",
-    "AgentStartEvent": "agent_types",
-    "AgentThinkingLevel": "agent_types",
-    "AgentToolResult": "agent_types",
-    "BeforeToolCallContext": "agent_types",
-    "BeforeToolCallResult": "agent_types",
-    "MessageEndEvent": "agent_types",
-    "MessageStartEvent": "agent_types",
-    "MessageUpdateEvent": "agent_types",
-    "QueueMode": "agent_types",
-    "ToolExecutionEndEvent": "agent_types",
-    "ToolExecutionMode": "agent_types",
-    "ToolExecutionStartEvent": "agent_types",
-    "ToolExecutionUpdateEvent": "agent_types",
-    "ToolUpdateCallback": "agent_types",
-    "TurnEndEvent": "agent_types",
-    "TurnStartEvent": "agent_types",
-    "agent_event_to_dict": "agent_types",
-    "AgentMessage": "messages",
-    "CustomAgentMessage": "messages",
-    "agent_message_from_dict": "messages",
-    "default_convert_to_llm": "messages",
-    "get_message_types": "messages",
-    "register_message_type": "messages",
-    "unregister_message_type": "messages",
-    "ScriptedCall": "scripted",
-    "ScriptedProvider": "scripted",
-    "ScriptedReply": "scripted",
-    "AgentTool": "tools",
-    "to_tool_result": "tools",
-    "tool": "tools",
+    "Agent": "agent._agent",
+    "AgentListener": "agent._agent",
+    "AgentState": "agent._agent",
+    "AgentEventStream": "agent._loop",
+    "agent_loop": "agent._loop",
+    "agent_loop_continue": "agent._loop",
+    "AfterToolCallContext": "agent._types",
+    "AfterToolCallResult": "agent._types",
+    "AgentContext": "agent._types",
+    "AgentEndEvent": "agent._types",
+    "AgentEvent": "agent._types",
+    "AgentLoopConfig": "agent._types",
+    "AgentStartEvent": "agent._types",
+    "AgentThinkingLevel": "agent._types",
+    "AgentToolResult": "agent._types",
+    "BeforeToolCallContext": "agent._types",
+    "BeforeToolCallResult": "agent._types",
+    "MessageEndEvent": "agent._types",
+    "MessageStartEvent": "agent._types",
+    "MessageUpdateEvent": "agent._types",
+    "QueueMode": "agent._types",
+    "ToolExecutionEndEvent": "agent._types",
+    "ToolExecutionMode": "agent._types",
+    "ToolExecutionStartEvent": "agent._types",
+    "ToolExecutionUpdateEvent": "agent._types",
+    "ToolUpdateCallback": "agent._types",
+    "TurnEndEvent": "agent._types",
+    "TurnStartEvent": "agent._types",
+    "agent_event_to_dict": "agent._types",
+    "AgentMessage": "agent._messages",
+    "CustomAgentMessage": "agent._messages",
+    "agent_message_from_dict": "agent._messages",
+    "default_convert_to_llm": "agent._messages",
+    "get_message_types": "agent._messages",
+    "register_message_type": "agent._messages",
+    "unregister_message_type": "agent._messages",
+    "ScriptedCall": "testing._scripted",
+    "ScriptedProvider": "testing._scripted",
+    "ScriptedReply": "testing._scripted",
+    "AgentTool": "agent._tools",
+    "to_tool_result": "agent._tools",
+    "tool": "agent._tools",
 }
 """Agent-core names, imported on first use so ``import pi_sdk`` stays cheap."""
 
@@ -187,11 +187,11 @@ _AGENT_CORE = {
 def __getattr__(name: str) -> Any:
     # Loaded on first use: only providers that stream tool arguments need it.
     if name in ("IncrementalJsonParser", "parse_partial_json"):
-        from . import partial_json
+        from pi_sdk.provider import _partial_json as partial_json
 
         return getattr(partial_json, name)
     if name in ("load_session", "save_session"):  # session files: loaded on first use
-        from . import session
+        from pi_sdk.agent import _session as session
 
         return getattr(session, name)
     if name in _AGENT_CORE:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .types import AssistantMessage
+    from pi_sdk.types import AssistantMessage
 
 __all__ = [
     "AbortedError",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypeAlias
 
-from .types import AssistantMessage, ToolCall
+from pi_sdk.types import AssistantMessage, ToolCall
 
 __all__ = [
     "AssistantMessageEvent",

@@ -7,8 +7,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from .abort import AbortSignal
-from .types import CacheRetention, Model, ThinkingLevel
+from pi_sdk._abort import AbortSignal
+from pi_sdk.types import CacheRetention, Model, ThinkingLevel
 
 __all__ = ["ForeignReasoning", "PayloadHook", "StreamOptions"]
 

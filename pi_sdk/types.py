@@ -264,7 +264,7 @@ class AssistantMessage(WireModel):
             AbortedError: ``stop_reason == "aborted"``.
             AssistantError: ``stop_reason == "error"``.
         """
-        from .errors import AbortedError, AssistantError
+        from pi_sdk.errors import AbortedError, AssistantError
 
         if self.stop_reason == "aborted":
             raise AbortedError(self)

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 import pi_sdk
-from pi_sdk.agent_types import AgentEvent, AgentLoopConfig
-from pi_sdk.plugins import PluginManager, use_plugin_manager
+from pi_sdk.agent._types import AgentEvent, AgentLoopConfig
+from pi_sdk.plugins._manager import PluginManager, use_plugin_manager
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@
 
 * :func:`conformance_dir` / :func:`load_cases`: the shared cassettes and their ``expect``;
 * :func:`run_interaction`: play one recorded interaction through the real adapter (vcrpy,
-  :func:`pi_sdk.replay.replay_vcr`: match on method + endpoint, earlier interactions consumed so
+  :func:`pi_sdk.testing._replay.replay_vcr`: match on method + endpoint, earlier interactions consumed so
   the i-th call gets interaction i). Interactions recorded without a stream are played through
   the same streaming call: vcrpy serves the recorded JSON document, which every adapter accepts
   (as from a server that ignores ``"stream": true``);
@@ -45,7 +45,7 @@ from pi_sdk import (
     ToolCall,
     UserMessage,
 )
-from pi_sdk.replay import DUMMY_API_KEY, RecordedInteraction, load_cassette, replay_vcr
+from pi_sdk.testing._replay import DUMMY_API_KEY, RecordedInteraction, load_cassette, replay_vcr
 
 ENV_VAR = "PI_SDK_CONFORMANCE_DIR"
 DEFAULT_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "conformance"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_sdk.cli import DEMO_CASSETTE, main
+from pi_sdk._cli import DEMO_CASSETTE, main
 
 
 def _cassette(path: Path, uri: str, body: str, response: str, content_type: str) -> Path:
@@ -32,7 +32,7 @@ def _cassette(path: Path, uri: str, body: str, response: str, content_type: str)
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pi_sdk.cli", *args],
+        [sys.executable, "-m", "pi_sdk._cli", *args],
         capture_output=True,
         text=True,
         timeout=120,

@@ -19,7 +19,7 @@ import pytest
 from migration_scenario import CASSETTE_NAME, WEATHER, as_json, models, run_migration
 
 from pi_sdk import AssistantMessage, ThinkingContent, ToolCall, ToolResultMessage
-from pi_sdk.testing.cassette import CassetteSession
+from pi_sdk.testing._cassette import CassetteSession
 
 pytestmark = pytest.mark.pi_vcr(name=CASSETTE_NAME, match_body=True)
 

@@ -1,4 +1,4 @@
-"""Tests for pi_sdk.partial_json: fragmentation invariance, live partial values, linear cost."""
+"""Tests for pi_sdk.provider._partial_json: fragmentation invariance, live partial values, linear cost."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from pi_sdk import partial_json
-from pi_sdk.partial_json import IncrementalJsonParser, parse_partial_json
+from pi_sdk.provider import _partial_json as partial_json
+from pi_sdk.provider._partial_json import IncrementalJsonParser, parse_partial_json
 
 DOCS = [
     r"{}",

@@ -34,7 +34,7 @@ from pi_sdk import (
     hookimpl,
     resolve_api_key,
 )
-from pi_sdk.plugins import (
+from pi_sdk.plugins._manager import (
     BLOCKED_REASON,
     LOAD_PLUGINS_ENV,
     PluginManager,
@@ -209,7 +209,7 @@ def test_set_plugin_manager_adopts_a_plain_pluggy_manager():
     try:
         assert pi_sdk.get_api_key("adopted") == "k-adopted"
     finally:
-        pi_sdk.plugins.restore_plugin_manager(previous)
+        pi_sdk.plugins._manager.restore_plugin_manager(previous)
 
 
 # --- validation at registration --------------------------------------------------------------
@@ -545,7 +545,7 @@ def test_a_message_role_clash_rejects_the_second_plugin(plugin_manager):
 
 
 def test_cli_lists_plugins_with_their_hooks_and_failures(fake_site, capsys):
-    from pi_sdk.cli import main
+    from pi_sdk._cli import main
 
     with use_plugin_manager(load_entry_points=True):
         assert main(["plugins"]) == 1  # a plugin failed to load
@@ -570,7 +570,7 @@ def test_cli_lists_plugins_with_their_hooks_and_failures(fake_site, capsys):
 def test_cli_plugins_json(fake_site, capsys):
     import json
 
-    from pi_sdk.cli import main
+    from pi_sdk._cli import main
 
     with use_plugin_manager(load_entry_points=True):
         assert main(["plugins", "--json"]) == 1  # a plugin failed to load

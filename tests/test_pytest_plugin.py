@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pi_sdk.testing.network import NetworkBlockedError, block_network
-from pi_sdk.testing.scrub import (
+from pi_sdk.testing._network import NetworkBlockedError, block_network
+from pi_sdk.testing._scrub import (
     PLACEHOLDER,
     scrub_text,
     secrets_from_environ,
@@ -152,7 +152,7 @@ REPLAY_KEYS_AND_MISSES = textwrap.dedent(
 
     import pi_sdk
     from conftest import call
-    from pi_sdk.plugins import get_plugin_manager
+    from pi_sdk.plugins._manager import get_plugin_manager
     from pi_sdk.testing.pytest_plugin import REPLAY_API_KEY
 
 

@@ -1,4 +1,4 @@
-"""``pi_sdk.replay``: endpoint matching and whole-JSON answers played through streaming calls."""
+"""``pi_sdk.testing._replay``: endpoint matching and whole-JSON answers played through streaming calls."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from conformance_check import ConformanceDirMissing, conformance_dir
 
-from pi_sdk.replay import load_cassette, replay_all, same_endpoint
+from pi_sdk.testing._replay import load_cassette, replay_all, same_endpoint
 
 
 def _request(path: str) -> SimpleNamespace:

@@ -11,7 +11,7 @@ from agent_support import isolated_plugins, user  # noqa: F401 - autouse fixture
 import pi_sdk
 from pi_sdk import ScriptedProvider, ScriptedReply
 from pi_sdk.events import AssistantMessageEvent
-from pi_sdk.plugins import PluginManager, use_plugin_manager
+from pi_sdk.plugins._manager import PluginManager, use_plugin_manager
 
 
 def ctx(*texts: str) -> pi_sdk.Context:
@@ -183,7 +183,7 @@ async def test_two_providers_route_by_model_id():
     assert first.model.id != second.model.id
     assert (await pi_sdk.complete(second.model, ctx("x"))).text == "from second"
     assert (await pi_sdk.complete(first.model, ctx("x"))).text == "from first"
-    assert pi_sdk.get_api_provider("scripted").source_id == "pi_sdk.scripted"
+    assert pi_sdk.get_api_provider("scripted").source_id == "pi_sdk.testing._scripted"
 
 
 async def test_model_rebuilt_from_json_routes_while_its_provider_lives():

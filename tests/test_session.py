@@ -21,7 +21,7 @@ from pi_sdk import (
     Usage,
     UserMessage,
 )
-from pi_sdk.session import (
+from pi_sdk.agent._session import (
     FORMAT_NAME,
     FORMAT_VERSION,
     MAX_NESTING,
@@ -150,7 +150,7 @@ class Note(BaseModel):
 
 
 def test_custom_messages_registered_and_unregistered(tmp_path: Path) -> None:
-    messages_module = pytest.importorskip("pi_sdk.messages")
+    messages_module = pytest.importorskip("pi_sdk.agent._messages")
     raw_entry = {"role": "appOnlyRecord", "command": "ls", "output": "a\nb", "exitCode": 0}
     messages = [UserMessage(content="hi"), Note(text="remember this"), raw_entry]
     path = tmp_path / "s.jsonl"

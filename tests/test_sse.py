@@ -63,7 +63,13 @@ async def test_unfinished_event_at_end_is_discarded():
 
 @pytest.mark.parametrize(
     "tail",
-    [b'data: {"y": 2}', b'data: {"y": 2}\n', b'data: {"y": 2}\r', b"data: [DONE]", b"data: [DONE]\n"],
+    [
+        b'data: {"y": 2}',
+        b'data: {"y": 2}\n',
+        b'data: {"y": 2}\r',
+        b"data: [DONE]",
+        b"data: [DONE]\n",
+    ],
 )
 async def test_last_event_without_blank_line_counts_when_its_data_is_whole(tail: bytes):
     """A body may end ``data: {...}`` with no blank line (a real Anthropic recording ends so)."""

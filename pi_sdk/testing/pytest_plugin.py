@@ -13,13 +13,13 @@ Registered through the ``pytest11`` entry point ``pi_sdk``; see ``docs/testing.m
   (``pi-sdk-replay-key``) when no plugin knows one: a ``get_api_key`` hook wrapper answers for
   any provider, plugin providers included; the vendor SDKs' own variables
   (:data:`REPLAY_KEY_ENV_VARS`) are set to it too, for clients the test builds itself. Network
-  access is blocked (:mod:`pi_sdk.testing.network`). A request that is not in the cassette gets
+  access is blocked (:mod:`pi_sdk.testing._network`). A request that is not in the cassette gets
   an immediate, non-retryable HTTP error naming it and the recorded ones. The test **fails** if a
   request was not in the cassette, network access was blocked, or a recorded interaction was
   never requested.
 * ``--pi-record`` (or ``PI_SDK_RECORD=1``): **record**. Requests go to the real servers with the
   keys from the environment; a passing test rewrites its cassette (scrubbed: see
-  :mod:`pi_sdk.testing.scrub`), a failing one leaves the old file untouched.
+  :mod:`pi_sdk.testing._scrub`), a failing one leaves the old file untouched.
   ``--pi-record-missing`` (``PI_SDK_RECORD=missing``) records only tests without a cassette.
 """
 
@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ..hookspecs import hookimpl
+from pi_sdk.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:
-    from .cassette import CassetteSession
+    from pi_sdk.testing._cassette import CassetteSession
 
 __all__ = [
     "RECORD_ENV",
@@ -151,7 +151,7 @@ def pi_cassette(
     The session exposes ``path``, ``recording``, ``cassette`` (vcrpy's, with ``.requests``)
     and ``recorded_json_bodies()``. Failing conditions are checked after the test body.
     """
-    from .cassette import open_cassette
+    from pi_sdk.testing._cassette import open_cassette
 
     marker = request.node.get_closest_marker("pi_vcr")
     options: dict[str, Any] = {**pi_vcr_config, **(marker.kwargs if marker else {})}
@@ -196,7 +196,7 @@ class _ReplayKeys:
 @contextmanager
 def _replay_keys(key: str) -> Generator[None]:
     """Register :class:`_ReplayKeys` in the active plugin manager for the block."""
-    from ..plugins import get_plugin_manager
+    from pi_sdk.plugins._manager import get_plugin_manager
 
     manager = get_plugin_manager()
     plugin = _ReplayKeys(key)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from pi_sdk import ApiProvider, hookimpl, load_models_json
+from pi_sdk.provider import ApiProvider, hookimpl, load_models_json
 
 from .messages import stream_anthropic_messages
 from .request import (

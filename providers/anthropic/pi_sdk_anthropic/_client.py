@@ -13,7 +13,7 @@ import os
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-from pi_sdk import ClientCache, Model, shared_in_thread
+from pi_sdk.provider import ClientCache, Model, shared_in_thread
 
 __all__ = ["SSL_CONTEXT", "client_lease"]
 

@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, cast
 
-from pi_sdk import (
+from pi_sdk.provider import (
     AssistantMessage,
     AssistantMessageEvent,
     ConfigurationError,
@@ -70,7 +70,7 @@ from .request import (
 )
 
 if TYPE_CHECKING:
-    from pi_sdk import IncrementalJsonParser
+    from pi_sdk.provider import IncrementalJsonParser
 
 __all__ = ["map_stop_reason", "message_as_events", "stream_anthropic_messages"]
 
@@ -423,7 +423,7 @@ async def stream_anthropic_messages(
         ProviderError: HTTP error, connection failure, in-stream error, refused or cut stream.
         ConfigurationError: no API key and no ``options.client``; bad ``provider_options``.
     """
-    from pi_sdk import IncrementalJsonParser
+    from pi_sdk.provider import IncrementalJsonParser
 
     # The first import of the SDK (about 1.2 s) runs in a worker thread, not on the event loop.
     await import_vendor("anthropic")

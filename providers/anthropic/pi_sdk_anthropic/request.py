@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from pi_sdk import (
+from pi_sdk.provider import (
     AssistantMessage,
     ConfigurationError,
     Context,

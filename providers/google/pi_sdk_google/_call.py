@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
-from pi_sdk import (
+from pi_sdk.provider import (
     AssistantMessageEvent,
     ConfigurationError,
     Context,

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pi_sdk import (
+from pi_sdk.provider import (
     AssistantMessage,
     ConfigurationError,
     Context,

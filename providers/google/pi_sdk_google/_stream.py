@@ -35,7 +35,7 @@ import secrets
 from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
-from pi_sdk import (
+from pi_sdk.provider import (
     AssistantMessage,
     AssistantMessageEvent,
     DoneEvent,

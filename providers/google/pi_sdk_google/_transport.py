@@ -31,7 +31,7 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, cast
 
-from pi_sdk import (
+from pi_sdk.provider import (
     ClientCache,
     ConfigurationError,
     ConnectionPhase,

@@ -33,7 +33,7 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 from urllib.parse import urlsplit
 
-from pi_sdk import (
+from pi_sdk.provider import (
     AssistantMessageEvent,
     ConfigurationError,
     Context,

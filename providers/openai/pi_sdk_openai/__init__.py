@@ -24,7 +24,14 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from pi_sdk import ApiProvider, Model, ModelNotFoundError, get_model, hookimpl, load_models_json
+from pi_sdk.provider import (
+    ApiProvider,
+    Model,
+    ModelNotFoundError,
+    get_model,
+    hookimpl,
+    load_models_json,
+)
 
 from ._common import (
     as_dict,

@@ -6,7 +6,7 @@ import re
 from collections.abc import Collection
 from typing import Any, cast
 
-from pi_sdk import (
+from pi_sdk.provider import (
     AssistantMessage,
     ConfigurationError,
     ImageContent,

@@ -17,7 +17,7 @@ from collections.abc import AsyncGenerator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pi_sdk import (
+from pi_sdk.provider import (
     AssistantMessage,
     AssistantMessageEvent,
     ClientCache,

@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pi_sdk import (
+from pi_sdk.provider import (
     AssistantMessage,
     AssistantMessageEvent,
     Context,
@@ -293,7 +293,7 @@ class ResponsesDecoder:
         self, model: Model, output: AssistantMessage, *, service_tier: str | None = None
     ) -> None:
         """Decode into ``output``; ``service_tier`` is the requested tier (for pricing)."""
-        from pi_sdk import IncrementalJsonParser
+        from pi_sdk.provider import IncrementalJsonParser
 
         self._parser_cls = IncrementalJsonParser
         self.model = model

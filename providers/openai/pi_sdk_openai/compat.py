@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 from urllib.parse import urlsplit
 
-from pi_sdk import ConfigurationError, Model
+from pi_sdk.provider import ConfigurationError, Model
 
 __all__ = [
     "CompletionsCompat",
@@ -77,7 +77,7 @@ class CompletionsCompat:
     """Send ``reasoning_content`` (the turn's thinking, ``""`` if none) on every assistant message
     with tool calls (DeepSeek thinking mode, Kimi). Never auto-detected: the core's history
     transform reads this flag from ``model.compat`` to keep other models' thinking as reasoning
-    (see :mod:`pi_sdk.transform`)."""
+    (see :mod:`pi_sdk._transform`)."""
 
 
 _CAMEL = {

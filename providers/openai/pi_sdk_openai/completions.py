@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator
 from contextlib import aclosing
 from typing import Any, Literal
 
-from pi_sdk import (
+from pi_sdk.provider import (
     AssistantMessage,
     AssistantMessageEvent,
     Context,
@@ -423,7 +423,7 @@ class CompletionsDecoder:
 
     def __init__(self, model: Model, output: AssistantMessage) -> None:
         """Decode into ``output`` (the message every event carries)."""
-        from pi_sdk import IncrementalJsonParser
+        from pi_sdk.provider import IncrementalJsonParser
 
         self._parser_cls = IncrementalJsonParser
         self.model = model

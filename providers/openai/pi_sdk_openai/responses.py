@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator
 from contextlib import aclosing
 from typing import Any
 
-from pi_sdk import AssistantMessageEvent, ConfigurationError, Context, Model, StreamOptions
+from pi_sdk.provider import AssistantMessageEvent, ConfigurationError, Context, Model, StreamOptions
 
 from ._common import check_provider_options, max_output_tokens, reasoning_effort
 from ._http import run_stream

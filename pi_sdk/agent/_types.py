@@ -11,11 +11,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
-from .abort import AbortSignal
-from .events import AssistantMessageEvent, event_to_dict
-from .messages import AgentMessage, default_convert_to_llm
-from .options import StreamOptions
-from .types import (
+from pi_sdk._abort import AbortSignal
+from pi_sdk.agent._messages import AgentMessage, default_convert_to_llm
+from pi_sdk.events import AssistantMessageEvent, event_to_dict
+from pi_sdk.options import StreamOptions
+from pi_sdk.types import (
     AssistantMessage,
     Context,
     ImageContent,
@@ -27,7 +27,7 @@ from .types import (
 )
 
 if TYPE_CHECKING:
-    from .tools import AgentTool
+    from pi_sdk.agent._tools import AgentTool
 
 __all__ = [
     "AfterToolCall",

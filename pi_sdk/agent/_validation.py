@@ -37,7 +37,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from .errors import ToolArgumentsError
+from pi_sdk.errors import ToolArgumentsError
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError

@@ -8,7 +8,7 @@ Used by the pytest plugin (:mod:`pi_sdk.testing.pytest_plugin`); usable directly
 
 Recording (``recording=True``): every request goes to the network and is stored; the file is
 written only if :attr:`CassetteSession.save` is still true at exit (the plugin clears it when the
-test failed), atomically (temporary file + rename), after scrubbing (:mod:`pi_sdk.testing.scrub`).
+test failed), atomically (temporary file + rename), after scrubbing (:mod:`pi_sdk.testing._scrub`).
 
 Replaying: requests are answered from the file in order, each interaction at most once; a request
 that matches nothing is remembered (:attr:`CassetteSession.misses`, with the first difference
@@ -16,7 +16,7 @@ from the closest recorded request) and answered at once with a non-retryable HTT
 (:data:`MISS_STATUS`, ``x-should-retry: false``) whose message names the request and lists the
 recorded ones: the vendor SDKs would wrap an exception into a retryable connection error, and
 the call would be retried before failing. Network access is blocked
-(:mod:`pi_sdk.testing.network`), and :meth:`CassetteSession.problems` lists misses, blocked
+(:mod:`pi_sdk.testing._network`), and :meth:`CassetteSession.problems` lists misses, blocked
 attempts and interactions left unplayed.
 
 Requests match on method, scheme, host, port, path and query (after the ``key`` parameter is
@@ -38,8 +38,8 @@ from typing import Any, cast
 
 import yaml
 
-from .network import block_network
-from .scrub import (
+from pi_sdk.testing._network import block_network
+from pi_sdk.testing._scrub import (
     SCRUBBED_QUERY_PARAMETERS,
     SCRUBBED_REQUEST_HEADERS,
     SCRUBBED_RESPONSE_HEADERS,

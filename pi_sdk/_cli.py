@@ -27,8 +27,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from .errors import PiSdkError
-from .events import (
+from pi_sdk._registry import get_api_providers, get_models
+from pi_sdk.errors import PiSdkError
+from pi_sdk.events import (
     AssistantMessageEvent,
     DoneEvent,
     ErrorEvent,
@@ -43,8 +44,7 @@ from .events import (
     ToolCallStartEvent,
     event_to_dict,
 )
-from .registry import get_api_providers, get_models
-from .types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall
+from pi_sdk.types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall
 
 __all__ = ["DEMO_CASSETTE", "main"]
 
@@ -219,7 +219,7 @@ async def _replay(
     path: Path, api: str | None, as_json: bool, out: TextIO, err: TextIO, *, strict: bool = False
 ) -> int:
     """Play a cassette; with ``strict``, exit 1 when a call ends in ``error`` / ``aborted``."""
-    from .replay import replay
+    from pi_sdk.testing._replay import replay
 
     style = _Style(_use_colour(out) and not as_json)
     played = 0
@@ -306,7 +306,7 @@ def _models(provider: str | None, as_json: bool, out: TextIO) -> int:
 
 
 def _plugins(as_json: bool, out: TextIO) -> int:
-    from .plugins import describe_plugins
+    from pi_sdk.plugins._manager import describe_plugins
 
     infos = describe_plugins()
     if as_json:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable
 from typing import TypeAlias
 
-from .types import AssistantMessage, Model
+from pi_sdk.types import AssistantMessage, Model
 
 __all__ = [
     "DEFAULT_ALLOWED",

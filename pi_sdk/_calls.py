@@ -6,10 +6,10 @@ import asyncio
 import inspect
 from typing import Any
 
-from .event_stream import AssistantMessageEventStream
-from .options import StreamOptions
-from .registry import get_api_key, get_api_provider
-from .types import AssistantMessage, Context, Model
+from pi_sdk._event_stream import AssistantMessageEventStream
+from pi_sdk._registry import get_api_key, get_api_provider
+from pi_sdk.options import StreamOptions
+from pi_sdk.types import AssistantMessage, Context, Model
 
 __all__ = ["apply_payload_hooks", "complete", "complete_sync", "resolve_api_key", "stream"]
 
@@ -90,9 +90,9 @@ async def apply_payload_hooks(
         TypeError: a hook returned something other than ``None`` or a dict (the call then ends
             in an ``error`` event naming the hook; nothing is sent).
     """
-    from .plugins import call_hook_implementation, hook_implementations
+    from pi_sdk.plugins._manager import call_hook_implementation, hook_implementations
 
-    for impl in hook_implementations("on_payload"):  # plugin order (see pi_sdk.plugins)
+    for impl in hook_implementations("on_payload"):  # plugin order (see pi_sdk.plugins._manager)
         result = await call_hook_implementation(impl, payload=payload, model=model)
         payload = _payload_result(result, payload, f"on_payload of plugin {impl.plugin_name!r}")
     if options.on_payload is not None:

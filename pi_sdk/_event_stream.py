@@ -22,8 +22,9 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterable
 from typing import Any
 
-from .abort import AbortSignal
-from .events import (
+from pi_sdk._abort import AbortSignal
+from pi_sdk._provider_errors import ProviderError
+from pi_sdk.events import (
     AssistantMessageEvent,
     DoneEvent,
     ErrorEvent,
@@ -38,8 +39,7 @@ from .events import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
-from .provider_errors import ProviderError
-from .types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall
+from pi_sdk.types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall
 
 __all__ = ["AssistantMessageEventStream", "new_assistant_message"]
 
@@ -61,7 +61,7 @@ def new_assistant_message(model: Model, *, base_url: str | None = None) -> Assis
     replayed to the same endpoint; pass ``base_url`` when the request goes somewhere other than
     ``model.base_url`` (e.g. a custom client).
     """
-    from .transform import signature_origin
+    from pi_sdk._transform import signature_origin
 
     return AssistantMessage(
         api=model.api,
@@ -271,7 +271,7 @@ class AssistantMessageEventStream:
         return ErrorEvent(reason=message.stop_reason, error=message)
 
     def _redact(self, text: str) -> str:
-        from .redact import redact_text  # lazy: only failures need it
+        from pi_sdk._redact import redact_text  # lazy: only failures need it
 
         try:
             known = list(self._secrets()) if self._secrets is not None else []

@@ -31,8 +31,8 @@ from typing import Any, Protocol, TypeAlias, TypeVar, cast, get_args
 
 from pydantic import BaseModel, TypeAdapter
 
-from .errors import ConfigurationError
-from .types import AssistantMessage, Message, ToolResultMessage, UserMessage
+from pi_sdk.errors import ConfigurationError
+from pi_sdk.types import AssistantMessage, Message, ToolResultMessage, UserMessage
 
 __all__ = [
     "AgentMessage",
@@ -193,7 +193,7 @@ def is_llm_message(message: object) -> bool:
 
 def _load_plugin_types() -> bool:
     """Load the installed plugins (once) so their message types are registered; True if new."""
-    from .plugins import get_plugin_manager
+    from pi_sdk.plugins._manager import get_plugin_manager
 
     before = len(_by_type)
     get_plugin_manager()

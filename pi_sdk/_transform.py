@@ -24,7 +24,7 @@ Rules, per message, in one pass:
   (text wrapped in ``<thinking>…</thinking>``) or ``"drop"``. Blank thinking is dropped.
 * **Text**, other source: ``text_signature`` dropped. **Tool calls**, other source:
   ``thought_signature`` dropped and the id normalized for the target by the adapter's
-  ``normalize_tool_call_id`` (built from :mod:`pi_sdk.tool_call_ids`).
+  ``normalize_tool_call_id`` (built from :mod:`pi_sdk._ids`).
 * **Tool-call ids**: empty ids and ids already used by an earlier call get a deterministic
   replacement (``call_<hash of message timestamp, model, position, name>``), also for the same
   source. One mapping is applied to a call and to its result; results with a repeated original id
@@ -63,9 +63,10 @@ import re
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from .options import ForeignReasoning
-from .tool_call_ids import ToolCallIdNormalizer, short_hash
-from .types import (
+from pi_sdk._ids import ToolCallIdNormalizer, short_hash
+from pi_sdk._unicode import sanitize_surrogates
+from pi_sdk.options import ForeignReasoning
+from pi_sdk.types import (
     AssistantContent,
     AssistantMessage,
     ImageContent,
@@ -78,7 +79,6 @@ from .types import (
     UserContent,
     UserMessage,
 )
-from .unicode import sanitize_surrogates
 
 __all__ = [
     "IMAGE_PLACEHOLDER_TEXT",
@@ -405,7 +405,7 @@ def transform_messages(
         model: The target model.
         normalize_tool_call_id: Maps a foreign tool-call id to one the target API accepts
             (``normalize(id, model, source_message)``). Each provider adapter passes its API's
-            normalizer, built from :mod:`pi_sdk.tool_call_ids`; ``None`` keeps foreign ids as
+            normalizer, built from :mod:`pi_sdk._ids`; ``None`` keeps foreign ids as
             they are (empty and duplicated ids are still replaced).
         foreign_reasoning: Policy for another source's thinking: ``"drop"``, ``"text"`` (pi-mono,
             the default) or ``"tagged"`` (``<thinking>…</thinking>`` text).

@@ -51,8 +51,8 @@ from typing import Any, cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from .errors import ConfigurationError, SessionFileError
-from .types import Message, WireModel
+from pi_sdk.errors import ConfigurationError, SessionFileError
+from pi_sdk.types import Message, WireModel
 
 __all__ = [
     "FORMAT_NAME",
@@ -257,7 +257,7 @@ def _llm_message(data: dict[str, Any]) -> Message:
 
 def _entry_from_json(data: dict[str, Any]) -> Any:
     try:
-        from .messages import agent_message_from_dict
+        from pi_sdk.agent._messages import agent_message_from_dict
     except ImportError:  # pragma: no cover - the registry ships with pi_sdk
         if data["role"] in ("user", "assistant", "toolResult"):
             return _llm_message(data)

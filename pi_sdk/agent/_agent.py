@@ -9,7 +9,7 @@ Differences from pi-mono, on purpose:
 
 * listeners may be ``async``; each event's listeners are awaited one after the other, in
   registration order, after the state was updated for that event. A listener that raises is
-  logged (logger ``pi_sdk.agent``) and the run continues: a broken UI callback must not corrupt
+  logged (logger ``pi_sdk.agent._agent``) and the run continues: a broken UI callback must not corrupt
   the transcript. Its first failure in a run is logged with the traceback, later ones in the
   same run one line each at DEBUG and counted in one WARNING line after ``agent_end``, so a
   listener failing on every delta does not flood the log;
@@ -34,8 +34,12 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from .abort import AbortController
-from .agent_types import (
+from pi_sdk._abort import AbortController
+from pi_sdk._event_stream import new_assistant_message
+from pi_sdk.agent._loop import run_agent_loop, run_agent_loop_continue
+from pi_sdk.agent._messages import AgentMessage, default_convert_to_llm
+from pi_sdk.agent._tools import AgentTool
+from pi_sdk.agent._types import (
     AfterToolCall,
     AgentContext,
     AgentEndEvent,
@@ -50,17 +54,13 @@ from .agent_types import (
     ToolExecutionMode,
     TransformContext,
 )
-from .errors import AgentBusyError, ConfigurationError
-from .event_stream import new_assistant_message
-from .loop import run_agent_loop, run_agent_loop_continue
-from .messages import AgentMessage, default_convert_to_llm
-from .options import StreamOptions
-from .tools import AgentTool
-from .types import AssistantMessage, ImageContent, Model, TextContent, UserMessage
+from pi_sdk.errors import AgentBusyError, ConfigurationError
+from pi_sdk.options import StreamOptions
+from pi_sdk.types import AssistantMessage, ImageContent, Model, TextContent, UserMessage
 
 __all__ = ["Agent", "AgentListener", "AgentState"]
 
-logger = logging.getLogger("pi_sdk.agent")
+logger = logging.getLogger("pi_sdk.agent._agent")
 
 AgentListener: TypeAlias = Callable[..., "Awaitable[None] | None"]
 """``listener(event, signal)`` (or ``listener(event)``), sync or async; return value ignored.
@@ -335,7 +335,7 @@ class Agent:
         Listeners run in registration order, each awaited before the next, after the state
         was updated for the event; the loop waits for them (back-pressure). A listener that
         raises is skipped for that event and the run continues. It is logged on the
-        ``pi_sdk.agent`` logger: its first failure in a run at ERROR with the traceback, later
+        ``pi_sdk.agent._agent`` logger: its first failure in a run at ERROR with the traceback, later
         failures in the same run one line each at DEBUG, and, when there were later failures,
         one WARNING line after ``agent_end`` with their count per event type and the last
         error. Nothing is emitted on subscribe.

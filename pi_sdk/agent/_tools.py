@@ -9,7 +9,7 @@ pi-mono ``AgentTool`` (pi-spec §8.1). A tool is built one of three ways:
   docstring (Google style ``Args:`` give the parameter descriptions).
 
 Arguments from the model are coerced and validated before the tool runs (pi-spec §6.2, see
-:mod:`pi_sdk.tool_validation`); a failure is shown to the model as an error tool result. Tools
+:mod:`pi_sdk.agent._validation`); a failure is shown to the model as an error tool result. Tools
 report failure by raising: the loop turns the exception into an error result.
 
 Example:
@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast, get_type_hints, overload
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from .abort import AbortSignal
-from .agent_types import AgentToolResult, ToolResultContent, ToolUpdateCallback
-from .errors import ToolArgumentsError
-from .types import ImageContent, TextContent, Tool, ToolCall
+from pi_sdk._abort import AbortSignal
+from pi_sdk.agent._types import AgentToolResult, ToolResultContent, ToolUpdateCallback
+from pi_sdk.errors import ToolArgumentsError
+from pi_sdk.types import ImageContent, TextContent, Tool, ToolCall
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -157,7 +157,11 @@ class AgentTool:
             ToolArgumentsError: the arguments do not fit; the text is pi-mono's and is shown
                 to the model.
         """
-        from .tool_validation import compile_validator, format_validation_error, validate_arguments
+        from pi_sdk.agent._validation import (
+            compile_validator,
+            format_validation_error,
+            validate_arguments,
+        )
 
         if self._validator is None:
             self._validator = compile_validator(self.parameters)

@@ -36,8 +36,10 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .abort import AbortSignal
-from .agent_types import (
+from pi_sdk._abort import AbortSignal
+from pi_sdk.agent._messages import AgentMessage
+from pi_sdk.agent._tools import AgentTool, find_tool, to_tool_result
+from pi_sdk.agent._types import (
     AfterToolCallContext,
     AfterToolCallResult,
     AgentContext,
@@ -52,9 +54,7 @@ from .agent_types import (
     ToolExecutionStartEvent,
     ToolExecutionUpdateEvent,
 )
-from .messages import AgentMessage
-from .tools import AgentTool, find_tool, to_tool_result
-from .types import AssistantMessage, TextContent, ToolCall, ToolResultMessage
+from pi_sdk.types import AssistantMessage, TextContent, ToolCall, ToolResultMessage
 
 __all__ = [
     "ABORTED_TEXT",
@@ -129,7 +129,7 @@ async def run_before_tool_call_hooks(
     """Ask ``config.before_tool_call``, then the ``before_tool_call`` plugins; first block wins.
 
     The plugins are asked only when the callable allowed the call; they fail closed (a plugin
-    that raises blocks the call, see :func:`pi_sdk.plugins.call_before_tool_call_plugins`).
+    that raises blocks the call, see :func:`pi_sdk.plugins._manager.call_before_tool_call_plugins`).
 
     Returns:
         The first answer with ``block=True``, or ``None`` to let the call run.
@@ -137,7 +137,7 @@ async def run_before_tool_call_hooks(
     Raises:
         Whatever the callable raises (the caller turns it into an error result, as pi-mono).
     """
-    from .plugins import call_before_tool_call_plugins
+    from pi_sdk.plugins._manager import call_before_tool_call_plugins
 
     if config.before_tool_call is not None:
         answer = await resolve(config.before_tool_call(context, signal))
@@ -173,7 +173,7 @@ async def run_after_tool_call_hooks(
     Raises:
         Whatever the callable or a plugin raises (the run then ends with an error message).
     """
-    from .plugins import call_after_tool_call_plugins
+    from pi_sdk.plugins._manager import call_after_tool_call_plugins
 
     result, is_error = context.result, context.is_error
     if config.after_tool_call is not None:

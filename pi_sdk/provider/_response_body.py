@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterable, AsyncIterator
 
-from .provider_errors import connection_error
+from pi_sdk._provider_errors import connection_error
 
 __all__ = ["DRAIN_LIMIT_BYTES", "DRAIN_TIMEOUT_S", "ResponseBody"]
 

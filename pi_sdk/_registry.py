@@ -13,10 +13,10 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from .errors import ConfigurationError, ModelNotFoundError, ProviderNotFoundError
-from .events import AssistantMessageEvent
-from .options import StreamOptions
-from .types import Context, Model, Usage
+from pi_sdk.errors import ConfigurationError, ModelNotFoundError, ProviderNotFoundError
+from pi_sdk.events import AssistantMessageEvent
+from pi_sdk.options import StreamOptions
+from pi_sdk.types import Context, Model, Usage
 
 __all__ = [
     "ApiProvider",
@@ -77,7 +77,7 @@ def _ensure_loaded() -> None:
     if _loaded:
         return
     _loaded = True
-    from .plugins import get_plugin_manager
+    from pi_sdk.plugins._manager import get_plugin_manager
 
     hook = get_plugin_manager().hook
     hook.register_api_providers(register=register_api_provider)
@@ -224,7 +224,7 @@ def get_providers() -> list[str]:
 
 def get_api_key(provider: str) -> str | None:
     """Return the API key for ``provider`` from the ``get_api_key`` plugin hook (first answer)."""
-    from .plugins import get_plugin_manager
+    from pi_sdk.plugins._manager import get_plugin_manager
 
     key: Any = get_plugin_manager().hook.get_api_key(provider=provider)
     return key if isinstance(key, str) and key else None

@@ -33,10 +33,12 @@ from typing import Any, Literal, TypeAlias
 
 from pydantic import PrivateAttr
 
-from .abort import AbortSignal
-from .errors import ProviderNotFoundError
-from .event_stream import AssistantMessageEventStream, new_assistant_message
-from .events import (
+from pi_sdk._abort import AbortSignal
+from pi_sdk._event_stream import AssistantMessageEventStream, new_assistant_message
+from pi_sdk._provider_errors import ProviderError
+from pi_sdk._registry import ApiProvider, get_api_provider, register_api_provider
+from pi_sdk.errors import ProviderNotFoundError
+from pi_sdk.events import (
     AssistantMessageEvent,
     DoneEvent,
     StartEvent,
@@ -50,10 +52,8 @@ from .events import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
-from .options import StreamOptions
-from .provider_errors import ProviderError
-from .registry import ApiProvider, get_api_provider, register_api_provider
-from .types import (
+from pi_sdk.options import StreamOptions
+from pi_sdk.types import (
     AssistantMessage,
     Context,
     Message,
@@ -157,7 +157,7 @@ class ScriptedCall:
         Errored and aborted turns are dropped and orphaned tool calls answered, as every
         provider does before sending.
         """
-        from .transform import transform_messages
+        from pi_sdk._transform import transform_messages
 
         return transform_messages(list(self.context.messages), self.model)
 
@@ -199,7 +199,7 @@ def ensure_registered() -> None:
         existing = None
     if existing is None or existing.stream is not _dispatch:
         register_api_provider(
-            ApiProvider(api=SCRIPTED_API, stream=_dispatch, source_id="pi_sdk.scripted")
+            ApiProvider(api=SCRIPTED_API, stream=_dispatch, source_id="pi_sdk.testing._scripted")
         )
 
 
@@ -359,7 +359,7 @@ class ScriptedProvider:
     async def _tool_call(
         self, template: ToolCall, message: AssistantMessage, reply: ScriptedReply, index: int
     ) -> AsyncIterator[AssistantMessageEvent]:
-        from .partial_json import IncrementalJsonParser
+        from pi_sdk.provider._partial_json import IncrementalJsonParser
 
         parser = IncrementalJsonParser()
         block = ToolCall(

@@ -26,8 +26,11 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
-from .abort import AbortController, AbortSignal
-from .agent_types import (
+from pi_sdk._abort import AbortController, AbortSignal
+from pi_sdk._event_stream import new_assistant_message
+from pi_sdk.agent._messages import AgentMessage
+from pi_sdk.agent._tool_calls import execute_tool_calls, resolve
+from pi_sdk.agent._types import (
     AgentContext,
     AgentEndEvent,
     AgentEvent,
@@ -40,12 +43,9 @@ from .agent_types import (
     TurnEndEvent,
     TurnStartEvent,
 )
-from .errors import ConfigurationError
-from .event_stream import new_assistant_message
-from .messages import AgentMessage
-from .options import StreamOptions
-from .tool_execution import execute_tool_calls, resolve
-from .types import AssistantMessage, Context, ToolResultMessage
+from pi_sdk.errors import ConfigurationError
+from pi_sdk.options import StreamOptions
+from pi_sdk.types import AssistantMessage, Context, ToolResultMessage
 
 __all__ = [
     "AgentEventStream",
@@ -55,7 +55,7 @@ __all__ = [
     "run_agent_loop_continue",
 ]
 
-logger = logging.getLogger("pi_sdk.agent")
+logger = logging.getLogger("pi_sdk.agent._agent")
 
 Emit = Callable[[AgentEvent], Awaitable[None]]
 _STREAM_OPTION_FIELDS = tuple(f.name for f in dataclasses.fields(StreamOptions))
@@ -195,7 +195,7 @@ class _Run:
             return final
 
         if self.stream_fn is None:
-            from .calls import stream as default_stream_fn
+            from pi_sdk._calls import stream as default_stream_fn
 
             response: Any = default_stream_fn(config.model, llm_context, options)
         else:

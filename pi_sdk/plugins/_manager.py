@@ -1,7 +1,7 @@
 """The plugin manager: lazy, idempotent loading of the ``pi_sdk`` entry-point group.
 
 Every extension of pi-sdk, the built-in providers included, is a plugin: a module (or any
-object) with ``@pi_sdk.hookimpl`` functions named after the hooks in ``pi_sdk.hookspecs``,
+object) with ``@pi_sdk.hookimpl`` functions named after the hooks in ``pi_sdk.plugins.hookspecs``,
 published through an entry point in its ``pyproject.toml``:
 
 ```toml
@@ -41,20 +41,20 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from . import hookspecs
-from .errors import PluginLoadError
+from pi_sdk.errors import PluginLoadError
+from pi_sdk.plugins import hookspecs
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from .abort import AbortSignal
-    from .agent_types import (
+    from pi_sdk._abort import AbortSignal
+    from pi_sdk.agent._types import (
         AfterToolCallContext,
         AfterToolCallResult,
         BeforeToolCallContext,
         BeforeToolCallResult,
     )
-    from .types import Message
+    from pi_sdk.types import Message
 
 __all__ = [
     "BLOCKED_REASON",
@@ -176,7 +176,7 @@ class PluginManager(pluggy.PluginManager):
         if name is None and plugin is not None:
             name = self.get_name(plugin)
         if name is not None and self._active:
-            from .messages import unregister_message_types
+            from pi_sdk.agent._messages import unregister_message_types
 
             unregister_message_types(_message_source(name))
         return super().unregister(plugin, name)
@@ -184,7 +184,7 @@ class PluginManager(pluggy.PluginManager):
     def activate(self) -> None:
         """Connect this manager to the registries (it became the active manager).
 
-        Every plugin's ``register_message_types`` feeds :mod:`pi_sdk.messages` now, and from
+        Every plugin's ``register_message_types`` feeds :mod:`pi_sdk.agent._messages` now, and from
         here on a plugin registered later takes effect at once (:meth:`register`). Idempotent;
         :func:`set_plugin_manager` / :func:`restore_plugin_manager` call it.
         """
@@ -200,7 +200,7 @@ class PluginManager(pluggy.PluginManager):
         if not self._active:
             return
         self._active = False
-        from .messages import unregister_message_types
+        from pi_sdk.agent._messages import unregister_message_types
 
         for name, _plugin in self.list_name_plugin():
             unregister_message_types(_message_source(name))
@@ -210,7 +210,7 @@ class PluginManager(pluggy.PluginManager):
 
     def _feed_registry(self, plugin_name: str) -> None:
         """A plugin registered after the registries filled contributes at once."""
-        from . import registry
+        from pi_sdk import _registry as registry
 
         if not registry.is_loaded():
             return  # the first access will ask every plugin, this one included
@@ -291,8 +291,8 @@ def _message_source(plugin_name: str) -> str:
 
 def _message_registrar(plugin_name: str) -> Callable[..., None]:
     """The ``register`` callback handed to one plugin's ``register_message_types``."""
-    from .errors import ConfigurationError
-    from .messages import get_message_types, register_message_type
+    from pi_sdk.agent._messages import get_message_types, register_message_type
+    from pi_sdk.errors import ConfigurationError
 
     def register(
         message_type: type[BaseModel],
@@ -411,7 +411,7 @@ def restore_plugin_manager(pm: PluginManager | None) -> PluginManager | None:
         The manager that was active before.
     """
     global _pm
-    from . import registry
+    from pi_sdk import _registry as registry
 
     with _pm_lock:
         previous, _pm = _pm, pm
@@ -519,7 +519,7 @@ async def call_before_tool_call_plugins(
     Returns:
         The blocking answer, or ``None`` when every plugin allowed the call.
     """
-    from .agent_types import BeforeToolCallResult
+    from pi_sdk.agent._types import BeforeToolCallResult
 
     for impl in hook_implementations("before_tool_call"):
         try:
@@ -568,7 +568,7 @@ async def call_after_tool_call_plugins(
         Exception: whatever an implementation raised, with a note naming the plugin (pi-mono
             lets ``afterToolCall`` errors propagate).
     """
-    from .agent_types import AfterToolCallResult, AgentToolResult
+    from pi_sdk.agent._types import AfterToolCallResult, AgentToolResult
 
     impls = hook_implementations("after_tool_call")
     combined = AfterToolCallResult()

@@ -2,7 +2,7 @@
 
 A plugin is a module (or any object) with functions marked ``@pi_sdk.hookimpl`` and named after
 the hooks below, published through an entry point in the ``pi_sdk`` group (see
-``pi_sdk.plugins``):
+``pi_sdk.plugins._manager``):
 
 ```python
 import os
@@ -39,15 +39,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 import pluggy
 
 if TYPE_CHECKING:
-    from .abort import AbortSignal
-    from .agent_types import (
+    from pi_sdk._abort import AbortSignal
+    from pi_sdk._registry import ApiProvider
+    from pi_sdk.agent._types import (
         AfterToolCallContext,
         AfterToolCallResult,
         BeforeToolCallContext,
         BeforeToolCallResult,
     )
-    from .registry import ApiProvider
-    from .types import Model
+    from pi_sdk.types import Model
 
 __all__ = [
     "RegisterApiProvider",

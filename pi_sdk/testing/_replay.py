@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from .calls import stream
-from .errors import ConfigurationError, ProviderNotFoundError
-from .event_stream import AssistantMessageEventStream
-from .events import AssistantMessageEvent
-from .options import StreamOptions
-from .registry import ApiProvider, get_api_provider, get_api_providers
-from .types import AssistantMessage, Context, Model, UserMessage
+from pi_sdk._calls import stream
+from pi_sdk._event_stream import AssistantMessageEventStream
+from pi_sdk._registry import ApiProvider, get_api_provider, get_api_providers
+from pi_sdk.errors import ConfigurationError, ProviderNotFoundError
+from pi_sdk.events import AssistantMessageEvent
+from pi_sdk.options import StreamOptions
+from pi_sdk.types import AssistantMessage, Context, Model, UserMessage
 
 __all__ = [
     "DUMMY_API_KEY",
