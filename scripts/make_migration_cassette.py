@@ -1,6 +1,6 @@
 """Write tests/cassettes/test_migration/migration_session.yaml: a cross-provider migration.
 
-The conversation is ``tests/migration_scenario.py``, run through the real Agent and the real
+The conversation is ``tests/_support/migration.py``, run through the real Agent and the real
 provider adapters. Only the vendors are scripted: this script answers each request with a
 response written here in that vendor's streaming wire format (Anthropic Messages SSE, OpenAI
 Responses SSE, Gemini ``streamGenerateContent?alt=sse``, OpenAI Chat Completions chunks as

@@ -28,7 +28,7 @@ def plugin_manager():
 @functools.cache
 def _conformance_absent() -> str | None:
     """The one skip reason, or ``None`` when the folder is there (or required by the env var)."""
-    import conformance_check
+    from _support import conformance as conformance_check
 
     try:
         if conformance_check.conformance_dir() is not None:
@@ -49,7 +49,7 @@ def _uses_conformance(item: pytest.Item, reason: str) -> bool:
     if module is None or "empty parameter set" not in reason:
         return False
     values = vars(module).values()
-    return any(getattr(value, "__module__", None) == "conformance_check" for value in values)
+    return any(getattr(value, "__module__", None) == "_support.conformance" for value in values)
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -63,7 +63,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     if report.skipped and isinstance(report.longrepr, tuple):
         reason = _conformance_absent()
         if reason and _uses_conformance(item, report.longrepr[2]):
-            import conformance_check
+            from _support import conformance as conformance_check
 
             # No line number: pytest folds equal (path, line, reason) skips into one line.
             report.longrepr = (conformance_check.__file__, None, reason)

@@ -3,7 +3,7 @@
 Replayed offline with the project's own pytest plugin (``pi_vcr``, ``match_body=True``): every
 request the adapters send after converting the history must equal the recorded one (a mismatch
 fails with the first differing JSON path), and the recorded bodies are checked below for what the
-conversion must guarantee. The scenario is ``tests/migration_scenario.py``; the cassette was
+conversion must guarantee. The scenario is ``tests/_support/migration.py``; the cassette was
 written by ``scripts/make_migration_cassette.py`` (rerun it after a deliberate change to what
 the adapters send, and review the diff).
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from migration_scenario import CASSETTE_NAME, WEATHER, as_json, models, run_migration
+from _support.migration import CASSETTE_NAME, WEATHER, as_json, models, run_migration
 
 from pi_sdk import AssistantMessage, ThinkingContent, ToolCall, ToolResultMessage
 from pi_sdk.testing._cassette import CassetteSession

@@ -13,7 +13,7 @@ machinery one level down: ``BaseApiClient._async_request(HttpRequest, stream=Tru
 auth (API-key header, or an OAuth token from Google Cloud credentials for Vertex AI), sends, and
 raises ``errors.APIError`` for HTTP errors; it returns the open ``httpx2.Response``, whose bytes we
 read with :func:`pi_sdk.iter_sse`. These are private SDK names, so the dependency is pinned to the
-tested major version and ``tests/test_google_transport.py`` checks that they still exist.
+tested major version and ``tests/providers/google/test_google_transport.py`` checks that they still exist.
 
 A default ``google.genai.Client`` costs about 90 ms to build (it loads the CA bundle into three
 TLS contexts). Ours share one TLS context (built once per process, in a worker thread, and

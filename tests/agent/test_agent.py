@@ -8,7 +8,7 @@ import runpy
 from pathlib import Path
 
 import pytest
-from agent_support import isolated_plugins, roles, text_of, user  # noqa: F401 - autouse fixture
+from _support.agent import isolated_plugins, roles, text_of, user  # noqa: F401 - autouse fixture
 
 import pi_sdk
 from pi_sdk import (
@@ -21,7 +21,7 @@ from pi_sdk import (
     ScriptedReply,
 )
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "agent_example.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "agent_example.py"
 
 
 @pi_sdk.tool

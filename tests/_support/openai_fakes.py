@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import httpx2
-from conformance_check import ChunkedTransport, Reply, assert_valid_event_sequence, collect
 from openai import AsyncOpenAI
 
 import pi_sdk
+from _support.conformance import ChunkedTransport, Reply, assert_valid_event_sequence, collect
 from pi_sdk import AssistantMessage, Context, Model, StreamOptions, UserMessage
 
 BASE = "https://api.example.test/v1"

@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import openai_fakes as fakes
 import pytest
-from conformance_check import ChunkedTransport, Reply, assert_valid_event_sequence
-from openai_fakes import BASE, JSON, SSE, client_on
+from _support import openai_fakes as fakes
+from _support.conformance import ChunkedTransport, Reply, assert_valid_event_sequence
+from _support.openai_fakes import BASE, JSON, SSE, client_on
 from pi_sdk_openai import (
     CompletionsDecoder,
     build_completions_payload,
@@ -947,7 +947,7 @@ def test_recognizer():
 
 
 def test_custom_server_example_runs_offline():
-    example = Path(__file__).resolve().parents[1] / "docs/examples/openai_compatible_server.py"
+    example = Path(__file__).resolve().parents[3] / "docs/examples/openai_compatible_server.py"
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_COMPAT_")}
     out = subprocess.run(
         [sys.executable, str(example)],

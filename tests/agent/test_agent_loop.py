@@ -7,7 +7,7 @@ import threading
 from typing import Any, Literal
 
 import pytest
-from agent_support import collect, config, isolated_plugins, kinds, roles, text_of, user  # noqa: F401
+from _support.agent import collect, config, isolated_plugins, kinds, roles, text_of, user  # noqa: F401
 from pydantic import BaseModel
 
 import pi_sdk

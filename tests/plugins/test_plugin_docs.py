@@ -23,7 +23,7 @@ from pi_sdk import (
     tool,
 )
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "plugins"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "plugins"
 _BLOCK = re.compile(r'^```(\w+) title="([^"]+)"\n(.*?)^```$', re.M | re.S)
 
 

@@ -31,7 +31,9 @@ from pi_sdk import (
 )
 
 CONFORMANCE = Path(
-    os.environ.get("PI_SDK_CONFORMANCE_DIR", Path(__file__).parents[2] / "shared" / "conformance")
+    os.environ.get(
+        "PI_SDK_CONFORMANCE_DIR", Path(__file__).resolve().parents[4] / "shared" / "conformance"
+    )
 )
 
 
@@ -560,8 +562,8 @@ async def test_signature_only_part_joins_the_open_block() -> None:
 
 
 async def test_abort_mid_stream_keeps_text_and_closes_the_response() -> None:
-    from conformance_check import ChunkedTransport as StallingTransport
-    from conformance_check import Reply
+    from _support.conformance import ChunkedTransport as StallingTransport
+    from _support.conformance import Reply
 
     body = sse(candidate({"text": "Hello"}), candidate({"text": " world"}, finish="STOP"))
     stalled = StallingTransport([Reply(200, body, SSE_HEADERS, stall_after=len(body) // 2)])

@@ -11,7 +11,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from loopback import APIS, LoopbackServer, model_at, text_reply
+from _support.loopback import APIS, LoopbackServer, model_at, text_reply
 
 import pi_sdk
 from pi_sdk import Context, StreamOptions, UserMessage

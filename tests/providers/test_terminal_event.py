@@ -12,7 +12,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from loopback import APIS, LoopbackServer, model_at, sse_step, text_events
+from _support.loopback import APIS, LoopbackServer, model_at, sse_step, text_events
 
 import pi_sdk
 from pi_sdk import AssistantMessage, Context, StreamOptions, UserMessage

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FILES = {
     "anthropic": ROOT / "providers/anthropic/pi_sdk_anthropic/models.json",
     "openai": ROOT / "providers/openai/pi_sdk_openai/models.json",

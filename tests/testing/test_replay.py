@@ -6,7 +6,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from conformance_check import ConformanceDirMissing, conformance_dir
+from _support.conformance import ConformanceDirMissing, conformance_dir
 
 from pi_sdk.testing._replay import load_cassette, replay_all, same_endpoint
 

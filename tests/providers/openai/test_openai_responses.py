@@ -11,8 +11,8 @@ import json
 from typing import Any
 
 import pytest
-from conformance_check import Reply
-from openai_fakes import JSON, run
+from _support.conformance import Reply
+from _support.openai_fakes import JSON, run
 from pi_sdk_openai import ResponsesDecoder, build_responses_payload
 
 import pi_sdk

@@ -14,7 +14,7 @@ from typing import Any
 import anthropic
 import httpx2
 import pytest
-from conformance_check import (
+from _support.conformance import (
     ChunkedTransport,
     Reply,
     assert_valid_event_sequence,

@@ -13,7 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 
 
 def test_absent_conformance_folder_is_one_clear_skip_line(tmp_path: Path) -> None:
@@ -25,7 +25,7 @@ def test_absent_conformance_folder_is_one_clear_skip_line(tmp_path: Path) -> Non
             from pathlib import Path
 
             sys.path.insert(0, {str(TESTS)!r})
-            import conformance_check
+            from _support import conformance as conformance_check
 
             conformance_check.DEFAULT_DIR = Path({str(missing)!r})
             """
@@ -34,7 +34,7 @@ def test_absent_conformance_folder_is_one_clear_skip_line(tmp_path: Path) -> Non
     )
     files = sorted(
         str(path)
-        for path in TESTS.glob("test_*.py")
+        for path in TESTS.rglob("test_*.py")
         if path != Path(__file__).resolve() and "conformance_dir" in path.read_text("utf-8")
     )
     assert len(files) >= 3, files

@@ -10,7 +10,7 @@ happens before the call started and the core retries it.
 from __future__ import annotations
 
 import pytest
-from loopback import APIS, LoopbackServer, Step, model_at, text_reply
+from _support.loopback import APIS, LoopbackServer, Step, model_at, text_reply
 
 import pi_sdk
 from pi_sdk import AssistantMessage, Context, StreamOptions, UserMessage

@@ -6,7 +6,7 @@ import asyncio
 import json
 
 import pytest
-from agent_support import isolated_plugins, user  # noqa: F401 - autouse fixture
+from _support.agent import isolated_plugins, user  # noqa: F401 - autouse fixture
 
 import pi_sdk
 from pi_sdk import ScriptedProvider, ScriptedReply

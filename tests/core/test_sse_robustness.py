@@ -9,7 +9,7 @@ carries nothing and is skipped; comments, unknown fields and blank lines are ign
 from __future__ import annotations
 
 import pytest
-from loopback import APIS, LoopbackServer, model_at, sse_step, text_events
+from _support.loopback import APIS, LoopbackServer, model_at, sse_step, text_events
 
 import pi_sdk
 from pi_sdk import Context, StreamOptions, UserMessage

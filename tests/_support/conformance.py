@@ -48,7 +48,7 @@ from pi_sdk import (
 from pi_sdk.testing._replay import DUMMY_API_KEY, RecordedInteraction, load_cassette, replay_vcr
 
 ENV_VAR = "PI_SDK_CONFORMANCE_DIR"
-DEFAULT_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "conformance"
+DEFAULT_DIR = Path(__file__).resolve().parents[3] / "shared" / "conformance"
 
 PROVIDER_PACKAGES = {
     "anthropic-messages": "pi-sdk-anthropic",

@@ -11,7 +11,7 @@ import errno
 from typing import Any
 
 import pytest
-from loopback import APIS, LoopbackServer, Step, json_step, model_at, sse_step, text_events
+from _support.loopback import APIS, LoopbackServer, Step, json_step, model_at, sse_step, text_events
 
 import pi_sdk
 from pi_sdk import (

@@ -28,7 +28,7 @@ from collections.abc import AsyncIterator
 from typing import Any, cast
 
 import pytest
-from conformance_check import (
+from _support.conformance import (
     CLIENT_FACTORIES,
     PROVIDER_PACKAGES,
     Case,

@@ -9,7 +9,7 @@ HTTP error (a blocked prompt), ``expect`` only says that the text should name th
 from __future__ import annotations
 
 import pytest
-from conformance_check import ConformanceDirMissing, conformance_dir, load_cases, run_interaction
+from _support.conformance import ConformanceDirMissing, conformance_dir, load_cases, run_interaction
 
 try:
     ROOT = conformance_dir()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-CASSETTES = Path(__file__).resolve().parent / "cassettes"
+CASSETTES = Path(__file__).resolve().parents[1] / "cassettes"
 
 KEY_PATTERNS = {
     "Anthropic key": re.compile(r"sk-ant-[A-Za-z0-9_\-]{8,}"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from loopback import LoopbackServer, Step, json_step, model_at, sse_step
+from _support.loopback import LoopbackServer, Step, json_step, model_at, sse_step
 
 import pi_sdk
 from pi_sdk import AssistantMessage, Context, StreamOptions, UserMessage

@@ -8,7 +8,7 @@ provider passes that URL as the origin of the reply's signatures.
 from __future__ import annotations
 
 import pytest
-from loopback import LoopbackServer, model_at, text_reply
+from _support.loopback import LoopbackServer, model_at, text_reply
 
 import pi_sdk
 from pi_sdk import Context, StreamOptions, UserMessage

@@ -31,7 +31,7 @@ from pi_sdk.agent._messages import AgentMessage
 from pi_sdk.agent._session import Session, load_session, save_session
 
 CASSETTE_NAME = "test_migration/migration_session"
-CASSETTE = Path(__file__).parent / "cassettes" / f"{CASSETTE_NAME}.yaml"
+CASSETTE = Path(__file__).resolve().parents[1] / "cassettes" / f"{CASSETTE_NAME}.yaml"
 
 SYSTEM_PROMPT = "You are a concise travel assistant. Use get_weather for current conditions."
 PROMPTS = (

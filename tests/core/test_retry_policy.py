@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from conformance_check import CLIENT_FACTORIES, ChunkedTransport, Reply, collect
+from _support.conformance import CLIENT_FACTORIES, ChunkedTransport, Reply, collect
 
 import pi_sdk
 from pi_sdk import Context, Model, ProviderError, StreamOptions, UserMessage, retry_after_ms

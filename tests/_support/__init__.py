@@ -1,0 +1,1 @@
+"""Helpers shared by the tests (fakes, loopback vendors, conformance and migration cases)."""
