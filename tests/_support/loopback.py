@@ -20,6 +20,8 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from _support.wire import APIS, Text, Tokens, wire_for
+
 __all__ = [
     "APIS",
     "LoopbackServer",
@@ -164,27 +166,12 @@ def _reset(writer: asyncio.StreamWriter) -> None:
     writer.transport.abort()
 
 
-# --- minimal replies per wire API ----------------------------------------------------------------
-
-APIS = ("anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai")
-"""The four wire APIs, for parametrized tests."""
-
-_CATALOG = {
-    # api -> (provider, model id, path prefix the adapter appends its endpoint to)
-    "anthropic-messages": ("anthropic", "claude-sonnet-4-5", ""),
-    "openai-completions": ("openai", "gpt-4o-mini", "/v1"),
-    "openai-responses": ("openai", "gpt-5", "/v1"),
-    "google-generative-ai": ("google", "gemini-2.5-flash", "/v1beta"),
-}
+# --- minimal replies per wire API (the APIs and their wire formats: _support.wire) ----------
 
 
 def model_at(api: str, base: str) -> Any:
     """The catalog model of ``api``'s test provider, sending to ``base`` (the server's URL)."""
-    import pi_sdk
-
-    provider, model_id, prefix = _CATALOG[api]
-    model = pi_sdk.get_model(provider, model_id)
-    return model.model_copy(update={"api": api, "base_url": base + prefix})
+    return wire_for(api).model(base)
 
 
 def text_events(api: str, pieces: list[str]) -> tuple[list[Any], list[Any]]:
@@ -192,63 +179,9 @@ def text_events(api: str, pieces: list[str]) -> tuple[list[Any], list[Any]]:
 
     The terminal part is the vendor's end of the reply (``message_stop``, ``[DONE]``,
     ``response.completed``, the chunk with ``finishReason``), so a test can put more after it.
+    Usage: 5 input tokens, 3 output tokens.
     """
-    text = "".join(pieces)
-    if api == "anthropic-messages":
-        usage = {"input_tokens": 5, "output_tokens": 0}
-        body: list[Any] = [
-            {"type": "message_start", "message": {"id": "msg_1", "usage": usage}},
-            {"type": "content_block_start", "index": 0, "content_block": {"type": "text"}},
-        ]
-        body += [
-            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}
-            for p in pieces
-        ]
-        body += [
-            {"type": "content_block_stop", "index": 0},
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": "end_turn"},
-                "usage": {"output_tokens": 3},
-            },
-        ]
-        return body, [{"type": "message_stop"}]
-    if api == "openai-completions":
-        body = [{"choices": [{"index": 0, "delta": {"content": p}}]} for p in pieces]
-        body.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
-        body.append({"choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 3}})
-        return body, [b"data: [DONE]\n\n"]
-    if api == "openai-responses":
-        item = {"type": "message", "id": "msg_1", "role": "assistant", "content": []}
-        done = {**item, "content": [{"type": "output_text", "text": text, "annotations": []}]}
-        body = [
-            {"type": "response.created", "response": {"id": "resp_1", "model": "gpt-5"}},
-            {"type": "response.output_item.added", "output_index": 0, "item": item},
-        ]
-        body += [
-            {
-                "type": "response.output_text.delta",
-                "output_index": 0,
-                "item_id": "msg_1",
-                "delta": p,
-            }
-            for p in pieces
-        ]
-        body.append({"type": "response.output_item.done", "output_index": 0, "item": done})
-        usage = {"input_tokens": 5, "output_tokens": 3}
-        completed = {"id": "resp_1", "status": "completed", "usage": usage, "output": [done]}
-        return body, [{"type": "response.completed", "response": completed}]
-    body = [
-        {"candidates": [{"index": 0, "content": {"role": "model", "parts": [{"text": p}]}}]}
-        for p in pieces
-    ]
-    final = {
-        "candidates": [
-            {"index": 0, "content": {"role": "model", "parts": []}, "finishReason": "STOP"}
-        ],
-        "usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 3, "totalTokenCount": 8},
-    }
-    return body, [final]
+    return wire_for(api).events([Text(tuple(pieces))], Tokens())
 
 
 def text_reply(api: str, text: str = "Hello", **kwargs: Any) -> Step:

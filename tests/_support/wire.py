@@ -1,0 +1,695 @@
+"""How to say a reply in each wire API we speak: the one list of APIs the provider tests run on.
+
+A reply is described vendor-neutrally as a list of blocks (:class:`Text`, :class:`Thinking`,
+:class:`Calls`) plus :class:`Tokens`; each :class:`Wire` turns that into its vendor's streamed
+events (:meth:`Wire.events`) or its whole JSON answer (:meth:`Wire.document`), and says what
+pi-sdk makes of the vendor-specific parts (tool-call ids, signatures, error texts). A new wire
+API (Bedrock, Mistral, Azure Responses, ...) joins every cross-API test by adding one subclass to
+:data:`WIRES`; a scenario its wire format cannot express goes in its ``not_applicable`` with the
+reason.
+
+Wire facts: Anthropic's streaming guide (``message_start`` ... ``message_stop``), OpenAI's
+Chat Completions streaming (``chat.completion.chunk``, ``[DONE]``) and Responses streaming events
+(``response.output_item.added`` ... ``response.completed``), Gemini's ``streamGenerateContent``
+(``GenerateContentResponse`` chunks, ``finishReason``, ``usageMetadata``).
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+__all__ = [
+    "APIS",
+    "WIRES",
+    "Block",
+    "Call",
+    "Calls",
+    "Text",
+    "Thinking",
+    "Tokens",
+    "Wire",
+    "wire_for",
+]
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """Usage as pi-sdk reports it: ``input`` excludes the ``cache_read`` tokens."""
+
+    input: int = 5
+    output: int = 3
+    cache_read: int = 0
+
+    @property
+    def prompt(self) -> int:
+        """What OpenAI and Gemini call the prompt tokens (cached ones included)."""
+        return self.input + self.cache_read
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text block streamed as ``pieces``."""
+
+    pieces: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return "".join(self.pieces)
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """A reasoning block streamed as ``pieces``, with the vendor's opaque ``signature``."""
+
+    pieces: tuple[str, ...]
+    signature: str = "sig-1"
+
+    @property
+    def text(self) -> str:
+        return "".join(self.pieces)
+
+
+@dataclass(frozen=True)
+class Call:
+    """One tool call: the vendor's id, the tool name, its arguments' JSON in ``pieces``."""
+
+    id: str
+    name: str
+    pieces: tuple[str, ...]
+
+    @property
+    def raw(self) -> str:
+        return "".join(self.pieces)
+
+    @property
+    def arguments(self) -> JSON:
+        return json.loads(self.raw)
+
+
+@dataclass(frozen=True)
+class Calls:
+    """Tool calls in a row; ``interleaved``: their argument fragments alternate on the wire."""
+
+    calls: tuple[Call, ...]
+    interleaved: bool = False
+
+
+Block = Text | Thinking | Calls
+
+
+def _round_robin(calls: tuple[Call, ...]) -> Iterator[tuple[int, Call, int, str]]:
+    """``(call number, call, piece number, piece)``, one piece of each call in turn."""
+    longest = max(len(call.pieces) for call in calls)
+    for piece_number in range(longest):
+        for number, call in enumerate(calls):
+            if piece_number < len(call.pieces):
+                yield number, call, piece_number, call.pieces[piece_number]
+
+
+def _in_order(calls: tuple[Call, ...]) -> Iterator[tuple[int, Call, int, str]]:
+    for number, call in enumerate(calls):
+        for piece_number, piece in enumerate(call.pieces):
+            yield number, call, piece_number, piece
+
+
+def _has_calls(blocks: list[Block]) -> bool:
+    return any(isinstance(block, Calls) for block in blocks)
+
+
+class Wire(ABC):
+    """One wire API: its test model, reply shapes and what pi-sdk makes of them."""
+
+    api: ClassVar[str]
+    provider: ClassVar[str]
+    model_id: ClassVar[str]
+    prefix: ClassVar[str]
+    """Path the adapter appends its endpoint to (``model.base_url`` = server URL + prefix)."""
+    path: ClassVar[str]
+    """The request target the adapter sends to, relative to the server."""
+    terminal_name: ClassVar[str]
+    """What a cut reply lacks, as the error names it (``stream ended before <this>``)."""
+    not_a_reply: ClassVar[str]
+    """Part of the error for a 200 JSON body that is not a reply."""
+    not_applicable: ClassVar[Mapping[str, str]] = {}
+    """Scenario name -> why this wire format cannot express it."""
+
+    def model(self, base: str) -> Any:
+        """The catalog model of this API's test provider, sending to ``base`` (a server URL)."""
+        import pi_sdk
+
+        model = pi_sdk.get_model(self.provider, self.model_id)
+        return model.model_copy(update={"api": self.api, "base_url": base + self.prefix})
+
+    @abstractmethod
+    def events(self, blocks: list[Block], tokens: Tokens) -> tuple[list[Any], list[Any]]:
+        """``(body events, terminal events)`` of a streamed reply made of ``blocks``.
+
+        The terminal part is the vendor's end of the reply, so a test can put more after it.
+        Items are JSON objects (sent as ``data: <json>``) or raw SSE bytes.
+        """
+
+    @abstractmethod
+    def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
+        """The whole JSON answer of the same reply (a server that ignored streaming)."""
+
+    @abstractmethod
+    def opening(self, piece: str) -> list[Any]:
+        """The events that begin a reply and stream one text ``piece``, nothing closed."""
+
+    @abstractmethod
+    def http_error(self, status: int, message: str) -> tuple[JSON, str]:
+        """``(body, code)``: the vendor's JSON error body and the code pi-sdk shows for it."""
+
+    @abstractmethod
+    def stream_error(self, message: str) -> tuple[JSON, str]:
+        """``(event, error text)``: an error event inside a stream and pi-sdk's text of it."""
+
+    def call_ids(self, blocks: list[Block]) -> list[str]:
+        """The pi-sdk ids of the reply's tool calls, in order (default: the vendor's)."""
+        return [call.id for block in blocks if isinstance(block, Calls) for call in block.calls]
+
+    def signature(self, block: Thinking) -> str | None:
+        """The ``thinking_signature`` pi-sdk keeps for ``block`` (default: the vendor's)."""
+        return block.signature
+
+
+# --- Anthropic Messages ------------------------------------------------------------------------
+
+
+class AnthropicMessages(Wire):
+    api = "anthropic-messages"
+    provider = "anthropic"
+    model_id = "claude-sonnet-4-5"
+    prefix = ""
+    path = "/v1/messages"
+    terminal_name = "message_stop"
+    not_a_reply = "not a message"
+
+    _ERROR_TYPES: ClassVar[dict[int, str]] = {
+        400: "invalid_request_error",
+        429: "rate_limit_error",
+        500: "api_error",
+        503: "overloaded_error",
+    }
+
+    def _usage(self, tokens: Tokens) -> JSON:
+        return {
+            "input_tokens": tokens.input,
+            "cache_read_input_tokens": tokens.cache_read,
+            "cache_creation_input_tokens": 0,
+            "output_tokens": 0,
+        }
+
+    def _stop(self, blocks: list[Block]) -> str:
+        return "tool_use" if _has_calls(blocks) else "end_turn"
+
+    def events(self, blocks: list[Block], tokens: Tokens) -> tuple[list[Any], list[Any]]:
+        message = {"id": "msg_1", "type": "message", "role": "assistant", "content": []}
+        out: list[Any] = [
+            {"type": "message_start", "message": {**message, "usage": self._usage(tokens)}}
+        ]
+        index = 0
+        for block in blocks:
+            if isinstance(block, Text):
+                out.append(_block_start(index, {"type": "text", "text": ""}))
+                out += [
+                    _block_delta(index, {"type": "text_delta", "text": p}) for p in block.pieces
+                ]
+                out.append({"type": "content_block_stop", "index": index})
+                index += 1
+            elif isinstance(block, Thinking):
+                start = {"type": "thinking", "thinking": "", "signature": ""}
+                out.append(_block_start(index, start))
+                out += [
+                    _block_delta(index, {"type": "thinking_delta", "thinking": p})
+                    for p in block.pieces
+                ]
+                signature = {"type": "signature_delta", "signature": block.signature}
+                out.append(_block_delta(index, signature))
+                out.append({"type": "content_block_stop", "index": index})
+                index += 1
+            else:
+                first = index
+                order = _round_robin if block.interleaved else _in_order
+                started: set[int] = set()
+                for number, call, piece_number, piece in order(block.calls):
+                    if number not in started:
+                        started.add(number)
+                        start = {"type": "tool_use", "id": call.id, "name": call.name, "input": {}}
+                        out.append(_block_start(first + number, start))
+                    delta = {"type": "input_json_delta", "partial_json": piece}
+                    out.append(_block_delta(first + number, delta))
+                    if not block.interleaved and piece_number == len(call.pieces) - 1:
+                        out.append({"type": "content_block_stop", "index": first + number})
+                if block.interleaved:
+                    out += [
+                        {"type": "content_block_stop", "index": first + n}
+                        for n in range(len(block.calls))
+                    ]
+                index += len(block.calls)
+        out.append(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": self._stop(blocks), "stop_sequence": None},
+                "usage": {"output_tokens": tokens.output},
+            }
+        )
+        return out, [{"type": "message_stop"}]
+
+    def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
+        content: list[JSON] = []
+        for block in blocks:
+            if isinstance(block, Text):
+                content.append({"type": "text", "text": block.text})
+            elif isinstance(block, Thinking):
+                content.append(
+                    {"type": "thinking", "thinking": block.text, "signature": block.signature}
+                )
+            else:
+                content += [
+                    {"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}
+                    for c in block.calls
+                ]
+        usage = {**self._usage(tokens), "output_tokens": tokens.output}
+        return {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": self.model_id,
+            "content": content,
+            "stop_reason": self._stop(blocks),
+            "stop_sequence": None,
+            "usage": usage,
+        }
+
+    def opening(self, piece: str) -> list[Any]:
+        start = {"id": "msg_1", "type": "message", "usage": self._usage(Tokens())}
+        return [
+            {"type": "message_start", "message": start},
+            _block_start(0, {"type": "text", "text": ""}),
+            _block_delta(0, {"type": "text_delta", "text": piece}),
+        ]
+
+    def http_error(self, status: int, message: str) -> tuple[JSON, str]:
+        kind = self._ERROR_TYPES[status]
+        return {"type": "error", "error": {"type": kind, "message": message}}, kind
+
+    def stream_error(self, message: str) -> tuple[JSON, str]:
+        error = {"type": "overloaded_error", "message": message}
+        return {"type": "error", "error": error}, f"overloaded_error: {message}"
+
+
+def _block_start(index: int, block: JSON) -> JSON:
+    return {"type": "content_block_start", "index": index, "content_block": block}
+
+
+def _block_delta(index: int, delta: JSON) -> JSON:
+    return {"type": "content_block_delta", "index": index, "delta": delta}
+
+
+# --- OpenAI ------------------------------------------------------------------------------------
+
+
+class _OpenAI(Wire):
+    provider = "openai"
+    prefix = "/v1"
+
+    def http_error(self, status: int, message: str) -> tuple[JSON, str]:
+        # The code when there is one, else the type (a 400 usually has "code": null).
+        kind, code = {
+            400: ("invalid_request_error", None),
+            429: ("requests", "rate_limit_exceeded"),
+            500: ("server_error", None),
+            503: ("server_error", None),
+        }[status]
+        error = {"message": message, "type": kind, "param": None, "code": code}
+        return {"error": error}, code or kind
+
+
+class OpenAICompletions(_OpenAI):
+    api = "openai-completions"
+    model_id = "gpt-4o-mini"
+    path = "/v1/chat/completions"
+    terminal_name = "[DONE]"
+    not_a_reply = "not a chat completion (no choices)"
+
+    def _chunk(self, delta: JSON, finish: str | None = None) -> JSON:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [choice]}
+
+    def _usage(self, tokens: Tokens) -> JSON:
+        return {
+            "prompt_tokens": tokens.prompt,
+            "completion_tokens": tokens.output,
+            "total_tokens": tokens.prompt + tokens.output,
+            "prompt_tokens_details": {"cached_tokens": tokens.cache_read},
+        }
+
+    def _finish(self, blocks: list[Block]) -> str:
+        return "tool_calls" if _has_calls(blocks) else "stop"
+
+    def events(self, blocks: list[Block], tokens: Tokens) -> tuple[list[Any], list[Any]]:
+        out: list[Any] = []
+        tool_index = 0
+        for block in blocks:
+            if isinstance(block, Text):
+                out += [self._chunk({"content": p}) for p in block.pieces]
+            elif isinstance(block, Thinking):
+                out += [self._chunk({"reasoning_content": p}) for p in block.pieces]
+            else:
+                order = _round_robin if block.interleaved else _in_order
+                for number, call, piece_number, piece in order(block.calls):
+                    entry: JSON = {"index": tool_index + number, "function": {"arguments": piece}}
+                    if piece_number == 0:
+                        entry = {
+                            "index": tool_index + number,
+                            "id": call.id,
+                            "type": "function",
+                            "function": {"name": call.name, "arguments": piece},
+                        }
+                    out.append(self._chunk({"tool_calls": [entry]}))
+                tool_index += len(block.calls)
+        out.append(self._chunk({}, self._finish(blocks)))
+        out.append({"id": "chatcmpl-1", "choices": [], "usage": self._usage(tokens)})
+        return out, [b"data: [DONE]\n\n"]
+
+    def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
+        message: JSON = {"role": "assistant", "content": None}
+        texts = [block.text for block in blocks if isinstance(block, Text)]
+        if texts:
+            message["content"] = "".join(texts)
+        thinking = [block.text for block in blocks if isinstance(block, Thinking)]
+        if thinking:
+            message["reasoning_content"] = "".join(thinking)
+        calls = [call for block in blocks if isinstance(block, Calls) for call in block.calls]
+        if calls:
+            message["tool_calls"] = [
+                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw}}
+                for c in calls
+            ]
+        choice = {"index": 0, "message": message, "finish_reason": self._finish(blocks)}
+        return {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "model": self.model_id,
+            "choices": [choice],
+            "usage": self._usage(tokens),
+        }
+
+    def opening(self, piece: str) -> list[Any]:
+        return [self._chunk({"role": "assistant", "content": piece})]
+
+    def stream_error(self, message: str) -> tuple[JSON, str]:
+        return {"error": {"message": message, "code": "server_error"}}, f"server_error: {message}"
+
+    def signature(self, block: Thinking) -> str | None:
+        # Chat Completions has no reasoning signature: pi-sdk (as pi-mono) records the delta
+        # field the reasoning came in, to send it back in the same field.
+        return "reasoning_content"
+
+
+class OpenAIResponses(_OpenAI):
+    api = "openai-responses"
+    model_id = "gpt-5"
+    path = "/v1/responses"
+    terminal_name = "response.completed"
+    not_a_reply = "not a Responses API response (no output)"
+
+    def _items(self, blocks: list[Block]) -> Iterator[tuple[Block, Call | None]]:
+        for block in blocks:
+            if isinstance(block, Calls):
+                for call in block.calls:
+                    yield block, call
+            else:
+                yield block, None
+
+    def _done_item(self, index: int, block: Block, call: Call | None) -> JSON:
+        if call is not None:
+            return {
+                "type": "function_call",
+                "id": f"fc_{index}",
+                "call_id": call.id,
+                "name": call.name,
+                "arguments": call.raw,
+                "status": "completed",
+            }
+        if isinstance(block, Thinking):
+            summary = [{"type": "summary_text", "text": block.text}]
+            return {
+                "type": "reasoning",
+                "id": f"rs_{block.signature}",
+                "summary": summary,
+                "encrypted_content": block.signature,
+            }
+        assert isinstance(block, Text)
+        part = {"type": "output_text", "text": block.text, "annotations": []}
+        return {
+            "type": "message",
+            "id": f"msg_{index}",
+            "role": "assistant",
+            "status": "completed",
+            "content": [part],
+        }
+
+    def _response(self, output: list[JSON], tokens: Tokens) -> JSON:
+        usage = {
+            "input_tokens": tokens.prompt,
+            "input_tokens_details": {"cached_tokens": tokens.cache_read},
+            "output_tokens": tokens.output,
+            "total_tokens": tokens.prompt + tokens.output,
+        }
+        return {
+            "id": "resp_1",
+            "object": "response",
+            "model": self.model_id,
+            "status": "completed",
+            "output": output,
+            "usage": usage,
+        }
+
+    def events(self, blocks: list[Block], tokens: Tokens) -> tuple[list[Any], list[Any]]:
+        created = {"id": "resp_1", "model": self.model_id, "status": "in_progress", "output": []}
+        out: list[Any] = [{"type": "response.created", "response": created}]
+        done: list[JSON] = []
+        items = list(self._items(blocks))
+        index = 0
+        while index < len(items):
+            block, _ = items[index]
+            if isinstance(block, Calls):
+                count = len(block.calls)
+                out += self._call_events(index, block)
+                done += [self._done_item(index + n, block, block.calls[n]) for n in range(count)]
+                index += count
+                continue
+            item = self._done_item(index, block, None)
+            out += self._block_events(index, block, item)
+            done.append(item)
+            index += 1
+        completed = {"type": "response.completed", "response": self._response(done, tokens)}
+        return out, [completed]
+
+    def _block_events(self, index: int, block: Block, item: JSON) -> list[JSON]:
+        item_id = item["id"]
+        where = {"output_index": index, "item_id": item_id}
+        if isinstance(block, Thinking):
+            added = {"type": "reasoning", "id": item_id, "summary": []}
+            part = {"type": "summary_text", "text": ""}
+            events: list[JSON] = [
+                {"type": "response.output_item.added", "output_index": index, "item": added},
+                {"type": "response.reasoning_summary_part.added", **where, "part": part},
+            ]
+            events += [
+                {"type": "response.reasoning_summary_text.delta", **where, "delta": p}
+                for p in block.pieces
+            ]
+        else:
+            assert isinstance(block, Text)
+            added = {"type": "message", "id": item_id, "role": "assistant", "content": []}
+            events = [{"type": "response.output_item.added", "output_index": index, "item": added}]
+            events += [
+                {"type": "response.output_text.delta", **where, "content_index": 0, "delta": p}
+                for p in block.pieces
+            ]
+        events.append({"type": "response.output_item.done", "output_index": index, "item": item})
+        return events
+
+    def _call_events(self, first: int, block: Calls) -> list[JSON]:
+        events: list[JSON] = []
+        order = _round_robin if block.interleaved else _in_order
+        for number, call, piece_number, piece in order(block.calls):
+            index = first + number
+            if piece_number == 0:
+                added = {
+                    **self._done_item(index, block, call),
+                    "arguments": "",
+                    "status": "in_progress",
+                }
+                events.append(
+                    {"type": "response.output_item.added", "output_index": index, "item": added}
+                )
+            where = {"output_index": index, "item_id": f"fc_{index}"}
+            events.append(
+                {"type": "response.function_call_arguments.delta", **where, "delta": piece}
+            )
+            if not block.interleaved and piece_number == len(call.pieces) - 1:
+                events += self._call_done(index, block, call)
+        if block.interleaved:
+            for number, call in enumerate(block.calls):
+                events += self._call_done(first + number, block, call)
+        return events
+
+    def _call_done(self, index: int, block: Calls, call: Call) -> list[JSON]:
+        where = {"output_index": index, "item_id": f"fc_{index}"}
+        item = self._done_item(index, block, call)
+        return [
+            {"type": "response.function_call_arguments.done", **where, "arguments": call.raw},
+            {"type": "response.output_item.done", "output_index": index, "item": item},
+        ]
+
+    def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
+        output = [
+            self._done_item(index, block, call)
+            for index, (block, call) in enumerate(self._items(blocks))
+        ]
+        return self._response(output, tokens)
+
+    def opening(self, piece: str) -> list[Any]:
+        added = {"type": "message", "id": "msg_0", "role": "assistant", "content": []}
+        return [
+            {"type": "response.created", "response": {"id": "resp_1", "model": self.model_id}},
+            {"type": "response.output_item.added", "output_index": 0, "item": added},
+            {
+                "type": "response.output_text.delta",
+                "output_index": 0,
+                "item_id": "msg_0",
+                "content_index": 0,
+                "delta": piece,
+            },
+        ]
+
+    def stream_error(self, message: str) -> tuple[JSON, str]:
+        event = {"type": "error", "code": "server_error", "message": message, "param": None}
+        return event, f"server_error: {message}"
+
+    def call_ids(self, blocks: list[Block]) -> list[str]:
+        # "<call_id>|<item id>": the item id is needed to send the call back (pi-mono).
+        ids: list[str] = []
+        for index, (_, call) in enumerate(self._items(blocks)):
+            if call is not None:
+                ids.append(f"{call.id}|fc_{index}")
+        return ids
+
+    def signature(self, block: Thinking) -> str | None:
+        # The whole reasoning item as JSON, to send back as is (pi-mono).
+        return json.dumps(self._done_item(0, block, None), ensure_ascii=False)
+
+
+# --- Google ------------------------------------------------------------------------------------
+
+
+class GoogleGenerativeAI(Wire):
+    api = "google-generative-ai"
+    provider = "google"
+    model_id = "gemini-2.5-flash"
+    prefix = "/v1beta"
+    path = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+    terminal_name = "a finish reason"
+    not_a_reply = "without candidates"
+    not_applicable: ClassVar[Mapping[str, str]] = {
+        "interleaved tool calls": (
+            "Gemini sends each functionCall part whole (arguments included): there are no"
+            " argument fragments to interleave; two calls in one reply run as 'two tool calls'"
+        ),
+    }
+
+    _STATUS_NAMES: ClassVar[dict[int, str]] = {
+        400: "INVALID_ARGUMENT",
+        429: "RESOURCE_EXHAUSTED",
+        500: "INTERNAL",
+        503: "UNAVAILABLE",
+    }
+
+    def _parts(self, block: Block) -> list[JSON]:
+        if isinstance(block, Text):
+            return [{"text": p} for p in block.pieces]
+        if isinstance(block, Thinking):
+            parts: list[JSON] = [{"text": p, "thought": True} for p in block.pieces]
+            parts[-1] = {**parts[-1], "thoughtSignature": block.signature}
+            return parts
+        return [{"functionCall": {"name": c.name, "args": c.arguments}} for c in block.calls]
+
+    def _chunk(self, parts: list[JSON], **extra: Any) -> JSON:
+        candidate = {"index": 0, "content": {"role": "model", "parts": parts}}
+        finish = extra.pop("finish", None)
+        if finish:
+            candidate["finishReason"] = finish
+        return {"candidates": [candidate], "responseId": "resp-1", **extra}
+
+    def _usage(self, tokens: Tokens) -> JSON:
+        return {
+            "promptTokenCount": tokens.prompt,
+            "cachedContentTokenCount": tokens.cache_read,
+            "candidatesTokenCount": tokens.output,
+            "totalTokenCount": tokens.prompt + tokens.output,
+        }
+
+    def events(self, blocks: list[Block], tokens: Tokens) -> tuple[list[Any], list[Any]]:
+        out: list[Any] = []
+        for block in blocks:
+            if isinstance(block, Calls):
+                out.append(self._chunk(self._parts(block)))  # parallel calls: one chunk
+            else:
+                out += [self._chunk([part]) for part in self._parts(block)]
+        return out, [self._chunk([], finish="STOP", usageMetadata=self._usage(tokens))]
+
+    def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
+        parts = [part for block in blocks for part in self._parts(block)]
+        return self._chunk(parts, finish="STOP", usageMetadata=self._usage(tokens))
+
+    def opening(self, piece: str) -> list[Any]:
+        return [self._chunk([{"text": piece}])]
+
+    def http_error(self, status: int, message: str) -> tuple[JSON, str]:
+        name = self._STATUS_NAMES[status]
+        return {"error": {"code": status, "message": message, "status": name}}, name
+
+    def stream_error(self, message: str) -> tuple[JSON, str]:
+        error = {"code": 503, "message": message, "status": "UNAVAILABLE"}
+        return {"error": error}, f"503 UNAVAILABLE: {message}"
+
+    def call_ids(self, blocks: list[Block]) -> list[str]:
+        # Gemini calls carry no id: pi-sdk numbers them per reply, after the responseId.
+        count = sum(len(block.calls) for block in blocks if isinstance(block, Calls))
+        return [f"gemini_call_resp-1_{n}" for n in range(1, count + 1)]
+
+
+class GoogleVertex(GoogleGenerativeAI):
+    api = "google-vertex"
+    provider = "google-vertex"
+    prefix = "/v1"  # a base URL ending in the API version is used as is (express mode: API key)
+    path = "/v1/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+
+
+# --- the list ----------------------------------------------------------------------------------
+
+WIRES: tuple[Wire, ...] = (
+    AnthropicMessages(),
+    OpenAICompletions(),
+    OpenAIResponses(),
+    GoogleGenerativeAI(),
+    GoogleVertex(),
+)
+"""Every wire API we speak, in one place."""
+
+APIS: tuple[str, ...] = tuple(wire.api for wire in WIRES)
+
+
+def wire_for(api: str) -> Wire:
+    """The :class:`Wire` of ``api``."""
+    return next(wire for wire in WIRES if wire.api == api)
