@@ -107,6 +107,7 @@ def test_malformed_event_error_says_which_event() -> None:
 
 
 # --- every adapter ------------------------------------------------------------------------------
+# (A vendor JSON error body, its status and retry class: tests/providers/test_contract.py.)
 
 
 async def _call(api: str, step: Step) -> AssistantMessage:
@@ -122,33 +123,6 @@ async def test_an_html_error_page_reads_the_same_on_every_api() -> None:
     texts = {api: (await _call(api, json_step(500, PAGE))).error_message for api in APIS}
     expected = f"500 Internal Server Error: {body_excerpt(PAGE)}"
     assert texts == dict.fromkeys(APIS, expected)
-
-
-VENDOR_429 = {
-    "anthropic-messages": (
-        {"type": "error", "error": {"type": "rate_limit_error", "message": "Slow down"}},
-        "rate_limit_error",
-    ),
-    "openai-completions": (
-        {"error": {"message": "Slow down", "type": "requests", "code": "rate_limit_exceeded"}},
-        "rate_limit_exceeded",
-    ),
-    "openai-responses": (
-        {"error": {"message": "Slow down", "type": "requests", "code": "rate_limit_exceeded"}},
-        "rate_limit_exceeded",
-    ),
-    "google-generative-ai": (
-        {"error": {"code": 429, "message": "Slow down", "status": "RESOURCE_EXHAUSTED"}},
-        "RESOURCE_EXHAUSTED",
-    ),
-}
-
-
-@pytest.mark.parametrize("api", APIS)
-async def test_a_vendor_json_error_keeps_status_reason_code_and_message(api: str) -> None:
-    body, code = VENDOR_429[api]
-    message = await _call(api, json_step(429, body))
-    assert message.error_message == f"429 Too Many Requests: {code}: Slow down"
 
 
 @pytest.mark.parametrize("api", APIS)

@@ -61,7 +61,6 @@ from pi_sdk import (
     StreamOptions,
     TextContent,
     ThinkingContent,
-    ToolCall,
     UserMessage,
 )
 
@@ -156,7 +155,7 @@ def content(message: AssistantMessage) -> list[tuple[Any, ...]]:
             out.append(("text", block.text))
         elif isinstance(block, ThinkingContent):
             out.append(("thinking", block.thinking, block.thinking_signature))
-        elif isinstance(block, ToolCall):  # pyright: ignore[reportUnnecessaryIsInstance]
+        else:
             out.append(("toolCall", block.id, block.name, block.arguments))
     return out
 
