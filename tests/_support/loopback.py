@@ -24,6 +24,7 @@ from _support.wire import APIS, Text, Tokens, wire_for
 
 __all__ = [
     "APIS",
+    "HTML_ERROR_PAGE",
     "LoopbackServer",
     "Step",
     "json_step",
@@ -164,6 +165,16 @@ def _reset(writer: asyncio.StreamWriter) -> None:
     sock = writer.get_extra_info("socket")
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     writer.transport.abort()
+
+
+HTML_ERROR_PAGE = (
+    b"<!DOCTYPE html><html><head><title>500 Internal Server Error</title>"
+    b"<style>body { color: red }</style><script>var x = '<b>';</script></head><body>"
+    b"<h1>Internal   Server\n\nError</h1>"
+    + b"<p>upstream &amp; friends failed</p>" * 400
+    + b"</body></html>"
+)
+"""A proxy's 16 KB HTML error page (what an error message must not quote whole)."""
 
 
 # --- minimal replies per wire API (the APIs and their wire formats: _support.wire) ----------

@@ -10,38 +10,42 @@ contract (``start`` first, exactly one terminal event, per content index ``*_sta
 
 Matrix (``-`` = not applicable, the reason is the wire's ``not_applicable`` entry):
 
-=============================  =========  ===========  =========  ======  ======
-scenario                       anthropic  completions  responses  gemini  vertex
-=============================  =========  ===========  =========  ======  ======
-text                           x          x            x          x       x
-thinking and signature         x          x (1)        x          x       x
-one tool call                  x          x            x          x       x
-two tool calls                 x          x            x          x       x
-interleaved tool calls         x          x            x          -       -
-usage and cost                 x          x            x          x       x
-http error (4 statuses)        x          x            x          x       x
-in-stream error                x          x            x          x       x
-truncation (3 cuts)            x          x            x          x       x
-abort                          x          x            x          x       x
-whole JSON answer (+ streamed) x          x            x          x       x
-terminal event (2)             x          x            x          x       x
-dropped before the reply (4)   x          x            x          x       x
-JSON that is not a reply       x          x            x          x       x
-=============================  =========  ===========  =========  ======  ======
+====================================  =========  ===========  =========  ======  ======
+scenario (variants)                   anthropic  completions  responses  gemini  vertex
+====================================  =========  ===========  =========  ======  ======
+text                                  x          x            x          x       x
+thinking and signature                x          x (1)        x          x       x
+one tool call                         x          x            x          x       x
+two tool calls                        x          x            x          x       x
+interleaved tool calls                x          x            x          -       -
+usage and cost                        x          x            x          x       x
+whole JSON answer (+ streamed)        x          x            x          x       x
+http error (4 statuses, HTML, 404)    x          x            x          x       x
+in-stream error                       x          x            x          x       x
+truncation (4 cuts)                   x          x            x          x       x
+abort                                 x          x            x          x       x
+malformed event (4)                   x          x            x          x       x
+SSE noise                             x          x            x          x       x
+terminal event (2)                    x          x            x          x       x
+dropped before the reply (4)          x          x            x          x       x
+JSON that is not a reply              x          x            x          x       x
+====================================  =========  ===========  =========  ======  ======
 
 (1) Chat Completions has no reasoning signature; pi-sdk records the delta field the reasoning
 came in (``reasoning_content``) as the signature, as pi-mono does.
 
 Folded in: ``test_terminal_event.py`` (QA trials t18/t08: the reply ends at the vendor's
 terminal event, nothing after it is merged), ``test_connection_retry.py`` (QA trial t04: a
-connection dropped before the reply is retried), the cross-API case of
-``test_malformed_replies.py`` (QA trials t02/t08: a 200 JSON body that is not a reply is an
-error) and the 429 case of ``tests/core/test_error_text.py``.
+connection dropped before the reply is retried), ``tests/core/test_sse_robustness.py`` (QA
+trial t03), the cross-API case of ``test_malformed_replies.py`` (QA trials t02/t08: a 200 JSON
+body that is not a reply is an error) and the cross-API cases of ``tests/core/test_error_text.py``
+(QA trials t02/t04: one wording for the same failure on every API).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -49,7 +53,7 @@ from typing import Any, TypeVar
 
 import pytest
 from _support.conformance import assert_valid_event_sequence
-from _support.loopback import LoopbackServer, Step, json_step, sse_step
+from _support.loopback import HTML_ERROR_PAGE, LoopbackServer, Step, json_step, sse_step
 from _support.wire import WIRES, Block, Call, Calls, Text, Thinking, Tokens, Wire
 
 import pi_sdk
@@ -62,6 +66,7 @@ from pi_sdk import (
     TextContent,
     ThinkingContent,
     UserMessage,
+    body_excerpt,
 )
 
 KEY = "contract-key-123"
@@ -311,6 +316,19 @@ async def test_http_error(wire: Wire, status: int) -> None:
         assert retried.message.text == "Hello" and len(retried.requests) == 2
 
 
+@scenario("http error")
+async def test_an_html_error_page_reads_the_same_on_every_api(wire: Wire) -> None:
+    outcome = await call(wire, [json_step(500, HTML_ERROR_PAGE)])
+    expected = f"500 Internal Server Error: {body_excerpt(HTML_ERROR_PAGE)}"
+    assert outcome.message.error_message == expected
+
+
+@scenario("http error")
+async def test_a_json_error_body_of_another_shape_is_shown_as_it_came(wire: Wire) -> None:
+    outcome = await call(wire, [json_step(404, {"error": "no route /v1"})])
+    assert outcome.message.error_message == '404 Not Found: {"error": "no route /v1"}'
+
+
 @scenario("in-stream error")
 async def test_in_stream_error(wire: Wire) -> None:
     event, text = wire.stream_error("The server is overloaded")
@@ -329,6 +347,8 @@ CUTS = {
     "mid-event": lambda wire: sse_step([*wire.opening("Hel"), b'data: {"type": "con']),
     # the server closes the connection in the middle of the chunked body
     "connection-closed": lambda wire: sse_step(wire.opening("Hel"), end="close"),
+    # the connection is reset (TCP RST) in the middle of the body
+    "connection-reset": lambda wire: sse_step(wire.opening("Hel"), end="rst"),
 }
 
 
@@ -347,8 +367,14 @@ async def test_a_cut_stream_ends_in_one_error_with_the_partial_content(
     text = message.error_message or ""
     if cut == "connection-closed":
         assert text.startswith("connection lost while reading the response: "), text
+    elif cut == "connection-reset":
+        assert text.startswith("connection lost while reading the response: ReadError"), text
+        assert "reset" in text.lower()  # the OS error, not just "ReadError"
     elif cut == "before-terminal":
         assert f"stream ended before {wire.terminal_name}" in text, text
+    else:  # Chat Completions and Responses say where the body was cut; the others do not
+        cut_text = "stream was cut in the middle of an event"
+        assert cut_text in text or f"stream ended before {wire.terminal_name}" in text, text
 
 
 @scenario("abort")
@@ -359,6 +385,40 @@ async def test_abort_mid_stream(wire: Wire) -> None:
     assert outcome.events[-1].reason == "aborted"  # pyright: ignore[reportAttributeAccessIssue]
     assert (message.stop_reason, message.error_message) == ("aborted", "Request was aborted")
     assert content(message) == [("text", "Hel")]
+
+
+# --- malformed streams (folded from tests/core/test_error_text.py, test_sse_robustness.py) ------
+
+
+@scenario("malformed event")
+async def test_bad_json_in_the_stream_names_the_event(wire: Wire) -> None:
+    body, terminal = wire.events([Text(("Hel", "lo"))], Tokens())
+    outcome = await call(wire, [sse_step([body[0], b"data: {nope\n\n", *body[1:], *terminal])])
+    text = outcome.message.error_message or ""
+    assert text.startswith("malformed stream event #2 ("), text
+    assert "Expecting property name" in text and text.endswith("data: '{nope'")
+
+
+@pytest.mark.parametrize("data", [b"data: [1, 2]\n\n", b"data: null\n\n", b'data: "x"\n\n'])
+@scenario("malformed event")
+async def test_an_event_that_is_not_a_json_object_is_an_error(wire: Wire, data: bytes) -> None:
+    body, terminal = wire.events([Text(("Hel", "lo"))], Tokens())
+    outcome = await call(wire, [sse_step([body[0], data, *body[1:], *terminal])])
+    text = outcome.message.error_message or ""
+    assert text.startswith("malformed stream event #2 (") and "not a JSON object" in text, text
+
+
+NOISE = [b"data:\n\n", b"data: \n\n", b"data:\r\n\r\n", b"data:  \t\n\n", b": ping\n\n", b"\n\n"]
+"""QA trial t03: an empty ``data:`` line (a proxy's keep-alive) ended the stream in an error."""
+
+
+@scenario("SSE noise")
+async def test_empty_data_events_comments_and_blank_lines_are_skipped(wire: Wire) -> None:
+    body, terminal = wire.events([Text(("Hel", "lo"))], Tokens())
+    events = [*NOISE, body[0], *NOISE, *body[1:], *NOISE, *terminal]
+    outcome = await call(wire, [sse_step(events)])
+    assert outcome.message.stop_reason == "stop", outcome.message.error_message
+    assert content(outcome.message) == [("text", "Hello")]
 
 
 # --- the end of a reply (folded from test_terminal_event.py) -----------------------------------
@@ -423,6 +483,25 @@ async def test_a_json_body_that_is_not_a_reply_is_an_error(wire: Wire) -> None:
 
 
 # --- the matrix itself -------------------------------------------------------------------------
+
+
+def _documented_matrix() -> dict[str, list[bool]]:
+    """The module docstring's matrix: scenario -> applicable per column (``WIRES`` order)."""
+    lines = (__doc__ or "").splitlines()
+    rules = [i for i, line in enumerate(lines) if line.startswith("=====")]
+    rows: dict[str, list[bool]] = {}
+    for line in lines[rules[1] + 1 : rules[2]]:
+        cells = re.split(r"\s{2,}", line.strip())
+        name = re.sub(r" \(.*\)$", "", cells[0])
+        rows[name] = [not cell.startswith("-") for cell in cells[1:]]
+    return rows
+
+
+def test_the_documented_matrix_is_the_one_that_runs() -> None:
+    documented = _documented_matrix()
+    assert list(documented) == SCENARIOS
+    for name, applicable in documented.items():
+        assert applicable == [name not in wire.not_applicable for wire in WIRES], name
 
 
 def test_every_cell_runs_or_says_why_not() -> None:
