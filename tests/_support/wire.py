@@ -103,19 +103,27 @@ class Calls:
 Block = Text | Thinking | Calls
 
 
-def _round_robin(calls: tuple[Call, ...]) -> Iterator[tuple[int, Call, int, str]]:
-    """``(call number, call, piece number, piece)``, one piece of each call in turn."""
-    longest = max(len(call.pieces) for call in calls)
-    for piece_number in range(longest):
-        for number, call in enumerate(calls):
+def _call_steps(block: Calls) -> Iterator[tuple[str, int, Call, str]]:
+    """``(step, call number, call, piece)`` in wire order; step is start, piece or end.
+
+    In a row, each call starts, streams its pieces and ends before the next; interleaved, the
+    calls start as their first piece comes, their pieces alternate, and all end at the end.
+    """
+    if not block.interleaved:
+        for number, call in enumerate(block.calls):
+            yield "start", number, call, ""
+            for piece in call.pieces:
+                yield "piece", number, call, piece
+            yield "end", number, call, ""
+        return
+    for piece_number in range(max(len(call.pieces) for call in block.calls)):
+        for number, call in enumerate(block.calls):
             if piece_number < len(call.pieces):
-                yield number, call, piece_number, call.pieces[piece_number]
-
-
-def _in_order(calls: tuple[Call, ...]) -> Iterator[tuple[int, Call, int, str]]:
-    for number, call in enumerate(calls):
-        for piece_number, piece in enumerate(call.pieces):
-            yield number, call, piece_number, piece
+                if piece_number == 0:
+                    yield "start", number, call, ""
+                yield "piece", number, call, call.pieces[piece_number]
+    for number, call in enumerate(block.calls):
+        yield "end", number, call, ""
 
 
 def _has_calls(blocks: list[Block]) -> bool:
@@ -235,23 +243,16 @@ class AnthropicMessages(Wire):
                 out.append({"type": "content_block_stop", "index": index})
                 index += 1
             else:
-                first = index
-                order = _round_robin if block.interleaved else _in_order
-                started: set[int] = set()
-                for number, call, piece_number, piece in order(block.calls):
-                    if number not in started:
-                        started.add(number)
+                for step, number, call, piece in _call_steps(block):
+                    at = index + number
+                    if step == "start":
                         start = {"type": "tool_use", "id": call.id, "name": call.name, "input": {}}
-                        out.append(_block_start(first + number, start))
-                    delta = {"type": "input_json_delta", "partial_json": piece}
-                    out.append(_block_delta(first + number, delta))
-                    if not block.interleaved and piece_number == len(call.pieces) - 1:
-                        out.append({"type": "content_block_stop", "index": first + number})
-                if block.interleaved:
-                    out += [
-                        {"type": "content_block_stop", "index": first + n}
-                        for n in range(len(block.calls))
-                    ]
+                        out.append(_block_start(at, start))
+                    elif step == "piece":
+                        delta = {"type": "input_json_delta", "partial_json": piece}
+                        out.append(_block_delta(at, delta))
+                    else:
+                        out.append({"type": "content_block_stop", "index": at})
                 index += len(block.calls)
         out.append(
             {
@@ -363,17 +364,19 @@ class OpenAICompletions(_OpenAI):
             elif isinstance(block, Thinking):
                 out += [self._chunk({"reasoning_content": p}) for p in block.pieces]
             else:
-                order = _round_robin if block.interleaved else _in_order
-                for number, call, piece_number, piece in order(block.calls):
-                    entry: JSON = {"index": tool_index + number, "function": {"arguments": piece}}
-                    if piece_number == 0:
-                        entry = {
-                            "index": tool_index + number,
-                            "id": call.id,
-                            "type": "function",
-                            "function": {"name": call.name, "arguments": piece},
-                        }
-                    out.append(self._chunk({"tool_calls": [entry]}))
+                first_piece = False
+                for step, number, call, piece in _call_steps(block):
+                    if step == "start":
+                        first_piece = True
+                    elif step == "piece":
+                        entry: JSON = {"index": tool_index + number}
+                        if first_piece:  # the call's first chunk names it
+                            entry |= {"id": call.id, "type": "function"}
+                            entry["function"] = {"name": call.name, "arguments": piece}
+                        else:
+                            entry["function"] = {"arguments": piece}
+                        first_piece = False
+                        out.append(self._chunk({"tool_calls": [entry]}))
                 tool_index += len(block.calls)
         out.append(self._chunk({}, self._finish(blocks)))
         out.append({"id": "chatcmpl-1", "choices": [], "usage": self._usage(tokens)})
@@ -521,36 +524,31 @@ class OpenAIResponses(_OpenAI):
 
     def _call_events(self, first: int, block: Calls) -> list[JSON]:
         events: list[JSON] = []
-        order = _round_robin if block.interleaved else _in_order
-        for number, call, piece_number, piece in order(block.calls):
+        for step, number, call, piece in _call_steps(block):
             index = first + number
-            if piece_number == 0:
-                added = {
-                    **self._done_item(index, block, call),
-                    "arguments": "",
-                    "status": "in_progress",
-                }
+            where = {"output_index": index, "item_id": f"fc_{index}"}
+            item = self._done_item(index, block, call)
+            if step == "start":
+                added = {**item, "arguments": "", "status": "in_progress"}
                 events.append(
                     {"type": "response.output_item.added", "output_index": index, "item": added}
                 )
-            where = {"output_index": index, "item_id": f"fc_{index}"}
-            events.append(
-                {"type": "response.function_call_arguments.delta", **where, "delta": piece}
-            )
-            if not block.interleaved and piece_number == len(call.pieces) - 1:
-                events += self._call_done(index, block, call)
-        if block.interleaved:
-            for number, call in enumerate(block.calls):
-                events += self._call_done(first + number, block, call)
+            elif step == "piece":
+                events.append(
+                    {"type": "response.function_call_arguments.delta", **where, "delta": piece}
+                )
+            else:
+                events.append(
+                    {
+                        "type": "response.function_call_arguments.done",
+                        **where,
+                        "arguments": call.raw,
+                    }
+                )
+                events.append(
+                    {"type": "response.output_item.done", "output_index": index, "item": item}
+                )
         return events
-
-    def _call_done(self, index: int, block: Calls, call: Call) -> list[JSON]:
-        where = {"output_index": index, "item_id": f"fc_{index}"}
-        item = self._done_item(index, block, call)
-        return [
-            {"type": "response.function_call_arguments.done", **where, "arguments": call.raw},
-            {"type": "response.output_item.done", "output_index": index, "item": item},
-        ]
 
     def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
         output = [
