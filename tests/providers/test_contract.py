@@ -124,10 +124,11 @@ async def call(
     type.
     """
     controller = AbortController()
+    signal = controller.signal if abort_at is not None else None
     events: list[AssistantMessageEvent] = []
     async with LoopbackServer(steps) as server:
         options = StreamOptions(
-            api_key=KEY, max_retries=retries, max_retry_delay_ms=1, signal=controller.signal
+            api_key=KEY, max_retries=retries, max_retry_delay_ms=1, signal=signal
         )
         stream = pi_sdk.stream(wire.model(server.url), CONTEXT, options)
 
