@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 __all__ = [
     "APIS",
+    "OPENING_TOKENS",
     "WIRES",
     "Block",
     "Call",
@@ -50,6 +51,10 @@ class Tokens:
     def prompt(self) -> int:
         """What OpenAI and Gemini call the prompt tokens (cached ones included)."""
         return self.input + self.cache_read
+
+
+OPENING_TOKENS = Tokens(input=7, output=1)
+"""Usage reported by :meth:`Wire.opening` on wires with :attr:`Wire.early_usage`."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +151,9 @@ class Wire(ABC):
     """Part of the error for a 200 JSON body that is not a reply."""
     not_applicable: ClassVar[Mapping[str, str]] = {}
     """Scenario name -> why this wire format cannot express it."""
+    early_usage: ClassVar[bool] = False
+    """The wire reports usage before the reply ends: :meth:`opening` carries
+    :data:`OPENING_TOKENS`, which a cut or aborted reply keeps."""
 
     def model(self, base: str) -> Any:
         """The catalog model of this API's test provider, sending to ``base`` (a server URL)."""
@@ -168,7 +176,10 @@ class Wire(ABC):
 
     @abstractmethod
     def opening(self, piece: str) -> list[Any]:
-        """The events that begin a reply and stream one text ``piece``, nothing closed."""
+        """The events that begin a reply and stream one text ``piece``, nothing closed.
+
+        With :attr:`early_usage`, they report :data:`OPENING_TOKENS`.
+        """
 
     @abstractmethod
     def http_error(self, status: int, message: str) -> tuple[JSON, str]:
@@ -198,6 +209,7 @@ class AnthropicMessages(Wire):
     path = "/v1/messages"
     terminal_name = "message_stop"
     not_a_reply = "not a message"
+    early_usage = True  # message_start
 
     _ERROR_TYPES: ClassVar[dict[int, str]] = {
         400: "invalid_request_error",
@@ -290,7 +302,7 @@ class AnthropicMessages(Wire):
         }
 
     def opening(self, piece: str) -> list[Any]:
-        start = {"id": "msg_1", "type": "message", "usage": self._usage(Tokens())}
+        start = {"id": "msg_1", "type": "message", "usage": self._usage(OPENING_TOKENS)}
         return [
             {"type": "message_start", "message": start},
             _block_start(0, {"type": "text", "text": ""}),
@@ -599,6 +611,7 @@ class GoogleGenerativeAI(Wire):
     path = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
     terminal_name = "a finish reason"
     not_a_reply = "without candidates"
+    early_usage = True  # usageMetadata in every chunk (cumulative)
     not_applicable: ClassVar[Mapping[str, str]] = {
         "interleaved tool calls": (
             "Gemini sends each functionCall part whole (arguments included): there are no"
@@ -651,7 +664,7 @@ class GoogleGenerativeAI(Wire):
         return self._chunk(parts, finish="STOP", usageMetadata=self._usage(tokens))
 
     def opening(self, piece: str) -> list[Any]:
-        return [self._chunk([{"text": piece}])]
+        return [self._chunk([{"text": piece}], usageMetadata=self._usage(OPENING_TOKENS))]
 
     def http_error(self, status: int, message: str) -> tuple[JSON, str]:
         name = self._STATUS_NAMES[status]

@@ -54,7 +54,7 @@ from typing import Any, TypeVar
 import pytest
 from _support.conformance import assert_valid_event_sequence
 from _support.loopback import HTML_ERROR_PAGE, LoopbackServer, Step, json_step, sse_step
-from _support.wire import WIRES, Block, Call, Calls, Text, Thinking, Tokens, Wire
+from _support.wire import OPENING_TOKENS, WIRES, Block, Call, Calls, Text, Thinking, Tokens, Wire
 
 import pi_sdk
 from pi_sdk import (
@@ -151,6 +151,14 @@ def streamed(wire: Wire, blocks: list[Block], tokens: Tokens | None = None, **kw
     """A streamed reply made of ``blocks`` (default usage: 5 input, 3 output tokens)."""
     body, terminal = wire.events(blocks, tokens or Tokens())
     return sse_step(body + terminal, **kwargs)
+
+
+def assert_partial_usage_kept(wire: Wire, message: AssistantMessage) -> None:
+    """A failed reply keeps (and prices) the usage the wire had reported before it failed."""
+    expected_input = OPENING_TOKENS.input if wire.early_usage else 0
+    assert message.usage.input == expected_input
+    price = wire.model("http://unused").cost.input
+    assert message.usage.cost.input == pytest.approx(price * expected_input / 1e6)
 
 
 def content(message: AssistantMessage) -> list[tuple[Any, ...]]:
@@ -338,6 +346,7 @@ async def test_in_stream_error(wire: Wire) -> None:
     assert outcome.types[-1] == "error" and message.stop_reason == "error"
     assert message.error_message == text
     assert content(message) == [("text", "Hel")]  # the partial content is kept
+    assert_partial_usage_kept(wire, message)
     assert len(outcome.requests) == 1  # the reply had started: not retried
 
 
@@ -364,6 +373,7 @@ async def test_a_cut_stream_ends_in_one_error_with_the_partial_content(
     assert "done" not in outcome.types
     assert message.stop_reason == "error"
     assert content(message) == [("text", "Hel")]
+    assert_partial_usage_kept(wire, message)
     assert len(outcome.requests) == 1
     text = message.error_message or ""
     if cut == "connection-closed":
@@ -386,6 +396,7 @@ async def test_abort_mid_stream(wire: Wire) -> None:
     assert outcome.events[-1].reason == "aborted"  # pyright: ignore[reportAttributeAccessIssue]
     assert (message.stop_reason, message.error_message) == ("aborted", "Request was aborted")
     assert content(message) == [("text", "Hel")]
+    assert_partial_usage_kept(wire, message)
 
 
 # --- malformed streams (folded from tests/core/test_error_text.py, test_sse_robustness.py) ------
