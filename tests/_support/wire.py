@@ -171,6 +171,10 @@ class Wire(ABC):
         """
 
     @abstractmethod
+    def at_token_limit(self, text: Text) -> list[Any]:
+        """A whole streamed text reply whose end says the output token limit stopped it."""
+
+    @abstractmethod
     def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
         """The whole JSON answer of the same reply (a server that ignored streaming)."""
 
@@ -274,6 +278,11 @@ class AnthropicMessages(Wire):
             }
         )
         return out, [{"type": "message_stop"}]
+
+    def at_token_limit(self, text: Text) -> list[Any]:
+        body, terminal = self.events([text], Tokens())
+        body[-1]["delta"]["stop_reason"] = "max_tokens"  # the message_delta
+        return body + terminal
 
     def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
         content: list[JSON] = []
@@ -393,6 +402,11 @@ class OpenAICompletions(_OpenAI):
         out.append(self._chunk({}, self._finish(blocks)))
         out.append({"id": "chatcmpl-1", "choices": [], "usage": self._usage(tokens)})
         return out, [b"data: [DONE]\n\n"]
+
+    def at_token_limit(self, text: Text) -> list[Any]:
+        body, terminal = self.events([text], Tokens())
+        body[-2]["choices"][0]["finish_reason"] = "length"  # the chunk before the usage chunk
+        return body + terminal
 
     def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
         message: JSON = {"role": "assistant", "content": None}
@@ -562,6 +576,13 @@ class OpenAIResponses(_OpenAI):
                 )
         return events
 
+    def at_token_limit(self, text: Text) -> list[Any]:
+        body, terminal = self.events([text], Tokens())
+        response = terminal[0]["response"]
+        response["status"] = "incomplete"
+        response["incomplete_details"] = {"reason": "max_output_tokens"}
+        return [*body, {"type": "response.incomplete", "response": response}]
+
     def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
         output = [
             self._done_item(index, block, call)
@@ -658,6 +679,11 @@ class GoogleGenerativeAI(Wire):
             else:
                 out += [self._chunk([part]) for part in self._parts(block)]
         return out, [self._chunk([], finish="STOP", usageMetadata=self._usage(tokens))]
+
+    def at_token_limit(self, text: Text) -> list[Any]:
+        body, terminal = self.events([text], Tokens())
+        terminal[0]["candidates"][0]["finishReason"] = "MAX_TOKENS"
+        return body + terminal
 
     def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
         parts = [part for block in blocks for part in self._parts(block)]

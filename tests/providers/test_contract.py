@@ -19,6 +19,7 @@ one tool call                         x          x            x          x      
 two tool calls                        x          x            x          x       x
 interleaved tool calls                x          x            x          -       -
 usage and cost                        x          x            x          x       x
+token limit                           x          x            x          x       x
 whole JSON answer (+ streamed)        x          x            x          x       x
 http error (4 statuses, HTML, 404)    x          x            x          x       x
 in-stream error                       x          x            x          x       x
@@ -279,6 +280,15 @@ async def test_usage_and_cost(wire: Wire) -> None:
     assert cost.cache_read == pytest.approx(prices.cache_read * 20 / 1e6)
     assert cost.cache_write == 0
     assert cost.total == pytest.approx(cost.input + cost.output + cost.cache_read)
+
+
+@scenario("token limit")
+async def test_a_reply_stopped_by_the_token_limit_is_length(wire: Wire) -> None:
+    outcome = await call(wire, [sse_step(wire.at_token_limit(Text(("Hel", "lo"))))])
+    message = outcome.message
+    assert outcome.types[-1] == "done"
+    assert (message.stop_reason, message.error_message) == ("length", None)
+    assert content(message) == [("text", "Hello")]
 
 
 @pytest.mark.parametrize("delivery", ["streamed", "whole JSON"])
