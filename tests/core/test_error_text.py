@@ -14,12 +14,9 @@ import pytest
 from _support.loopback import APIS, LoopbackServer, Step, json_step, model_at, sse_step, text_events
 
 import pi_sdk
-from pi_sdk import (
-    AssistantMessage,
-    Context,
+from pi_sdk import AssistantMessage, Context, StreamOptions, UserMessage
+from pi_sdk.provider import (
     ProviderError,
-    StreamOptions,
-    UserMessage,
     body_excerpt,
     connection_error,
     describe_exception,

@@ -3,7 +3,7 @@
 QA trial t03: a single ``data:`` line with an empty value (a proxy's keep-alive) ended the
 stream with a JSON error on all four adapters. An event whose data is empty or only whitespace
 carries nothing and is skipped; comments, unknown fields and blank lines are ignored by
-:func:`pi_sdk.iter_sse`.
+:func:`pi_sdk.provider.iter_sse`.
 """
 
 from __future__ import annotations
