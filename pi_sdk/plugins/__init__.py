@@ -3,7 +3,8 @@
 :mod:`pi_sdk.plugins.hookspecs` is the hook reference. The manager (``PluginManager``,
 ``get_plugin_manager``, ``use_plugin_manager`` for tests), the helpers that call one
 implementation at a time in plugin order, and ``describe_plugins`` (what ``pi-sdk plugins``
-lists) are here. The agent hook types (``BeforeToolCallContext``...) come from :mod:`pi_sdk`.
+lists) are here, and the redaction a plugin that writes logs needs (``Redactor``,
+``redact_text``). The agent hook types (``BeforeToolCallContext``...) come from :mod:`pi_sdk`.
 Imported on first use.
 """
 
@@ -14,6 +15,13 @@ import typing as _typing
 from pi_sdk._lazy import lazy_namespace as _lazy_namespace
 
 if _typing.TYPE_CHECKING:
+    from pi_sdk._redact import (
+        DEFAULT_PATTERNS,
+        DEFAULT_SECRET_KEYS,
+        REDACTED,
+        Redactor,
+        redact_text,
+    )
     from pi_sdk.plugins._calling import call_hook_implementation, hook_implementations
     from pi_sdk.plugins._listing import PluginInfo, describe_plugins
     from pi_sdk.plugins._manager import (
@@ -30,6 +38,13 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.plugins.hookspecs import RegisterApiProvider, RegisterModel, hookimpl, hookspec
 
 _MODULES = {
+    "pi_sdk._redact": (
+        "DEFAULT_PATTERNS",
+        "DEFAULT_SECRET_KEYS",
+        "REDACTED",
+        "Redactor",
+        "redact_text",
+    ),
     "pi_sdk.plugins._calling": ("call_hook_implementation", "hook_implementations"),
     "pi_sdk.plugins._listing": ("PluginInfo", "describe_plugins"),
     "pi_sdk.plugins._manager": (
@@ -50,10 +65,14 @@ _MODULES = {
 __getattr__, __dir__ = _lazy_namespace(__name__, _MODULES, submodules=("hookspecs",))
 
 __all__ = [
+    "DEFAULT_PATTERNS",
+    "DEFAULT_SECRET_KEYS",
     "ENTRY_POINT_GROUP",
     "LOAD_PLUGINS_ENV",
     "PluginInfo",
     "PluginManager",
+    "REDACTED",
+    "Redactor",
     "RegisterApiProvider",
     "RegisterModel",
     "call_hook_implementation",
@@ -64,6 +83,7 @@ __all__ = [
     "hookspec",
     "load_plugins",
     "plugin_load_errors",
+    "redact_text",
     "restore_plugin_manager",
     "set_plugin_manager",
     "use_plugin_manager",

@@ -19,7 +19,7 @@ still load.
 ``pm.hook.<name>(...)`` uses: implementations marked ``tryfirst=True`` first, then the others
 from the most recently registered plugin to the earliest, then ``trylast=True`` ones.
 Entry-point plugins are registered in alphabetical order of entry-point name, so the order is
-the same on every machine. :func:`hook_implementations` returns it.
+the same on every machine. :func:`pi_sdk.plugins.hook_implementations` returns it.
 
 The manager knows no registry. It counts its changes in :attr:`PluginManager.generation`;
 the registries (:mod:`pi_sdk._registry`, :mod:`pi_sdk.agent._messages`) ask its hooks and keep

@@ -2,7 +2,7 @@
 
 A plugin is a module (or any object) with functions marked ``@pi_sdk.hookimpl`` and named after
 the hooks below, published through an entry point in the ``pi_sdk`` group (see
-``pi_sdk.plugins._manager``):
+:mod:`pi_sdk.plugins`):
 
 ```python
 import os
