@@ -25,8 +25,8 @@ import time
 from collections.abc import Awaitable, Callable
 
 import pi_sdk
-from pi_sdk import ScriptedProvider, ScriptedReply
-from pi_sdk.plugins._manager import PluginManager, use_plugin_manager
+from pi_sdk.plugins import PluginManager, use_plugin_manager
+from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 ANSWER = "The weather in Paris is sunny, 21 degrees, with a light breeze from the west. " * 4
 

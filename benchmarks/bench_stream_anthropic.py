@@ -238,7 +238,7 @@ async def run_floor(client: anthropic.AsyncAnthropic) -> int:
         stream_cls=anthropic.AsyncStream[Any],
     )
     count = 0
-    async for sse in pi_sdk.iter_sse(response.aiter_bytes()):
+    async for sse in pi_sdk.provider.iter_sse(response.aiter_bytes()):
         json.loads(sse.data)
         count += 1
     await response.aclose()

@@ -4,7 +4,7 @@ Every path reads the same Chat Completions SSE body (chunks shaped like OpenAI's
 created, model, system_fingerprint, one choice with delta/logprobs/finish_reason, a final usage
 chunk) from an in-memory httpx2 transport, through one ``AsyncOpenAI`` client, in the same run:
 
-* ``floor``: transport + ``pi_sdk.iter_sse`` + ``json.loads``, nothing else;
+* ``floor``: transport + ``pi_sdk.provider.iter_sse`` + ``json.loads``, nothing else;
 * ``pi-sdk adapter``: ``pi_sdk.stream`` end to end (request building, raw bytes, normalized
   events, the live message, usage and cost);
 * ``openai SDK create(stream=True)``: iterating the SDK's ``AsyncStream`` of typed
@@ -105,7 +105,7 @@ async def floor(client: AsyncOpenAI, tools: bool) -> None:
     del tools
     async with httpx2.AsyncClient(transport=client._client._transport) as http:  # pyright: ignore[reportPrivateUsage]
         async with http.stream("POST", "https://api.openai.com/v1/chat/completions") as response:
-            async for sse in pi_sdk.iter_sse(response.aiter_bytes()):
+            async for sse in pi_sdk.provider.iter_sse(response.aiter_bytes()):
                 if sse.data != "[DONE]":
                     json.loads(sse.data)
 
@@ -176,7 +176,7 @@ def growth() -> None:
     from pi_sdk_openai import CompletionsDecoder
 
     def decode(chunks: int) -> float:
-        decoder = CompletionsDecoder(MODEL, pi_sdk.new_assistant_message(MODEL))
+        decoder = CompletionsDecoder(MODEL, pi_sdk.provider.new_assistant_message(MODEL))
         data = [_chunk({"content": f"w{i} "}) for i in range(chunks)]
         start = time.process_time()
         for chunk in data:

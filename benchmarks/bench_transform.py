@@ -28,9 +28,8 @@ from pi_sdk import (
     ToolCall,
     ToolResultMessage,
     UserMessage,
-    new_assistant_message,
-    transform_messages,
 )
+from pi_sdk.provider import new_assistant_message, transform_messages
 
 MODELS = [
     Model(id="claude-sonnet-4-5", api="anthropic-messages", provider="anthropic"),

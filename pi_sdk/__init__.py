@@ -1,105 +1,40 @@
 """pi-sdk: one streaming event protocol for every LLM vendor, an agent loop, and plugins.
 
-A Python take on pi-mono's pi-ai and pi-agent-core. Provider packages (``pi-sdk-anthropic``,
-``pi-sdk-openai``, ``pi-sdk-google``) register through the ``pi_sdk`` entry-point group; importing
-``pi_sdk`` imports no vendor SDK.
+A Python take on pi-mono's pi-ai and pi-agent-core. This is the namespace for applications:
+``stream`` / ``complete`` / ``complete_sync``, the model registry, the wire types and the twelve
+stream events, ``Agent`` with its events and hook types, ``tool()`` / ``AgentTool``, sessions,
+the errors, ``AbortController`` and ``hookimpl``. Provider authors import :mod:`pi_sdk.provider`,
+hook-plugin authors :mod:`pi_sdk.plugins`, test authors :mod:`pi_sdk.testing`; a name with a
+leading underscore anywhere can change in any release (``docs/api.md``).
+
+Provider packages (``pi-sdk-anthropic``, ``pi-sdk-openai``, ``pi-sdk-google``) register through
+the ``pi_sdk`` entry-point group. Every name is imported on first use, so ``import pi_sdk`` costs
+next to nothing and imports no vendor SDK.
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
-from pi_sdk._abort import AbortController, AbortSignal
-from pi_sdk._calls import apply_payload_hooks, complete, complete_sync, resolve_api_key, stream
-from pi_sdk._event_stream import AssistantMessageEventStream, new_assistant_message
-from pi_sdk._ids import ToolCallIdNormalizer, fit_id, sanitize_tool_call_id, short_hash
-from pi_sdk._provider_errors import (
-    RETRYABLE_STATUS,
-    ConnectionPhase,
-    ProviderError,
-    body_excerpt,
-    connection_error,
-    describe_exception,
-    http_error_message,
-    malformed_event_error,
-    retry_after_ms,
-)
-from pi_sdk._redact import REDACTED, Redactor, redact_text
-from pi_sdk._registry import (
-    ApiProvider,
-    StreamFunction,
-    calculate_cost,
-    get_api_key,
-    get_api_provider,
-    get_api_providers,
-    get_model,
-    get_models,
-    get_providers,
-    load_models_json,
-    register_api_provider,
-    register_model,
-    unregister_api_providers,
-)
-from pi_sdk._transform import is_same_model, is_same_source, signature_origin, transform_messages
-from pi_sdk._unicode import sanitize_surrogates
-from pi_sdk.errors import (
-    AbortedError,
-    AgentBusyError,
-    AssistantError,
-    ConfigurationError,
-    ModelNotFoundError,
-    PiSdkError,
-    PluginLoadError,
-    ProviderNotFoundError,
-    SessionFileError,
-    ToolArgumentsError,
-)
-from pi_sdk.events import (
-    AssistantMessageEvent,
-    DoneEvent,
-    ErrorEvent,
-    StartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    event_to_dict,
-)
-from pi_sdk.options import ForeignReasoning, StreamOptions
-from pi_sdk.plugins.hookspecs import hookimpl
-from pi_sdk.provider._clients import ClientCache, shared_in_thread
-from pi_sdk.provider._response_body import ResponseBody
-from pi_sdk.provider._sse import ServerSentEvent, iter_sse
-from pi_sdk.provider._vendor_import import import_vendor
-from pi_sdk.types import (
-    AssistantMessage,
-    Context,
-    Cost,
-    ImageContent,
-    Message,
-    Model,
-    ModelCost,
-    StopReason,
-    TextContent,
-    ThinkingContent,
-    ThinkingLevel,
-    Tool,
-    ToolCall,
-    ToolResultMessage,
-    Usage,
-    UserMessage,
-    now_ms,
-)
+import typing as _typing
 
-if TYPE_CHECKING:
+from pi_sdk._lazy import lazy_namespace as _lazy_namespace
+
+if _typing.TYPE_CHECKING:
+    from pi_sdk._abort import AbortController, AbortSignal
+    from pi_sdk._calls import complete, complete_sync, stream
+    from pi_sdk._event_stream import AssistantMessageEventStream
+    from pi_sdk._registry import (
+        get_api_provider,
+        get_api_providers,
+        get_model,
+        get_models,
+        get_providers,
+        register_api_provider,
+        register_model,
+        unregister_api_providers,
+    )
     from pi_sdk.agent._agent import Agent, AgentListener, AgentState
     from pi_sdk.agent._loop import AgentEventStream, agent_loop, agent_loop_continue
     from pi_sdk.agent._messages import (
-        AgentMessage,
-        CustomAgentMessage,
         agent_message_from_dict,
         default_convert_to_llm,
         get_message_types,
@@ -107,7 +42,7 @@ if TYPE_CHECKING:
         unregister_message_type,
     )
     from pi_sdk.agent._session import load_session, save_session
-    from pi_sdk.agent._tools import AgentTool, to_tool_result, tool
+    from pi_sdk.agent._tools import to_tool_result, tool
     from pi_sdk.agent._types import (
         AfterToolCallContext,
         AfterToolCallResult,
@@ -115,11 +50,14 @@ if TYPE_CHECKING:
         AgentEndEvent,
         AgentEvent,
         AgentLoopConfig,
+        AgentMessage,
         AgentStartEvent,
         AgentThinkingLevel,
+        AgentTool,
         AgentToolResult,
         BeforeToolCallContext,
         BeforeToolCallResult,
+        CustomAgentMessage,
         MessageEndEvent,
         MessageStartEvent,
         MessageUpdateEvent,
@@ -133,73 +71,166 @@ if TYPE_CHECKING:
         TurnStartEvent,
         agent_event_to_dict,
     )
-    from pi_sdk.provider._partial_json import IncrementalJsonParser, parse_partial_json
-    from pi_sdk.testing._scripted import ScriptedCall, ScriptedProvider, ScriptedReply
+    from pi_sdk.errors import (
+        AbortedError,
+        AgentBusyError,
+        AssistantError,
+        ConfigurationError,
+        ModelNotFoundError,
+        PiSdkError,
+        PluginLoadError,
+        ProviderNotFoundError,
+        SessionFileError,
+        ToolArgumentsError,
+    )
+    from pi_sdk.events import (
+        AssistantMessageEvent,
+        DoneEvent,
+        ErrorEvent,
+        StartEvent,
+        TextDeltaEvent,
+        TextEndEvent,
+        TextStartEvent,
+        ThinkingDeltaEvent,
+        ThinkingEndEvent,
+        ThinkingStartEvent,
+        ToolCallDeltaEvent,
+        ToolCallEndEvent,
+        ToolCallStartEvent,
+        event_to_dict,
+    )
+    from pi_sdk.options import ForeignReasoning, StreamOptions
+    from pi_sdk.plugins.hookspecs import hookimpl
+    from pi_sdk.types import (
+        AssistantMessage,
+        Context,
+        Cost,
+        ImageContent,
+        Message,
+        Model,
+        ModelCost,
+        StopReason,
+        TextContent,
+        ThinkingContent,
+        ThinkingLevel,
+        Tool,
+        ToolCall,
+        ToolResultMessage,
+        Usage,
+        UserMessage,
+        now_ms,
+    )
 
-
-_AGENT_CORE = {
-    "Agent": "agent._agent",
-    "AgentListener": "agent._agent",
-    "AgentState": "agent._agent",
-    "AgentEventStream": "agent._loop",
-    "agent_loop": "agent._loop",
-    "agent_loop_continue": "agent._loop",
-    "AfterToolCallContext": "agent._types",
-    "AfterToolCallResult": "agent._types",
-    "AgentContext": "agent._types",
-    "AgentEndEvent": "agent._types",
-    "AgentEvent": "agent._types",
-    "AgentLoopConfig": "agent._types",
-    "AgentStartEvent": "agent._types",
-    "AgentThinkingLevel": "agent._types",
-    "AgentToolResult": "agent._types",
-    "BeforeToolCallContext": "agent._types",
-    "BeforeToolCallResult": "agent._types",
-    "MessageEndEvent": "agent._types",
-    "MessageStartEvent": "agent._types",
-    "MessageUpdateEvent": "agent._types",
-    "QueueMode": "agent._types",
-    "ToolExecutionEndEvent": "agent._types",
-    "ToolExecutionMode": "agent._types",
-    "ToolExecutionStartEvent": "agent._types",
-    "ToolExecutionUpdateEvent": "agent._types",
-    "ToolUpdateCallback": "agent._types",
-    "TurnEndEvent": "agent._types",
-    "TurnStartEvent": "agent._types",
-    "agent_event_to_dict": "agent._types",
-    "AgentMessage": "agent._messages",
-    "CustomAgentMessage": "agent._messages",
-    "agent_message_from_dict": "agent._messages",
-    "default_convert_to_llm": "agent._messages",
-    "get_message_types": "agent._messages",
-    "register_message_type": "agent._messages",
-    "unregister_message_type": "agent._messages",
-    "ScriptedCall": "testing._scripted",
-    "ScriptedProvider": "testing._scripted",
-    "ScriptedReply": "testing._scripted",
-    "AgentTool": "agent._tools",
-    "to_tool_result": "agent._tools",
-    "tool": "agent._tools",
+_MODULES = {
+    "pi_sdk._abort": ("AbortController", "AbortSignal"),
+    "pi_sdk._calls": ("complete", "complete_sync", "stream"),
+    "pi_sdk._event_stream": ("AssistantMessageEventStream",),
+    "pi_sdk._registry": (
+        "get_api_provider",
+        "get_api_providers",
+        "get_model",
+        "get_models",
+        "get_providers",
+        "register_api_provider",
+        "register_model",
+        "unregister_api_providers",
+    ),
+    "pi_sdk.agent._agent": ("Agent", "AgentListener", "AgentState"),
+    "pi_sdk.agent._loop": ("AgentEventStream", "agent_loop", "agent_loop_continue"),
+    "pi_sdk.agent._messages": (
+        "agent_message_from_dict",
+        "default_convert_to_llm",
+        "get_message_types",
+        "register_message_type",
+        "unregister_message_type",
+    ),
+    "pi_sdk.agent._session": ("load_session", "save_session"),
+    "pi_sdk.agent._tools": ("to_tool_result", "tool"),
+    "pi_sdk.agent._types": (
+        "AfterToolCallContext",
+        "AfterToolCallResult",
+        "AgentContext",
+        "AgentEndEvent",
+        "AgentEvent",
+        "AgentLoopConfig",
+        "AgentMessage",
+        "AgentStartEvent",
+        "AgentThinkingLevel",
+        "AgentTool",
+        "AgentToolResult",
+        "BeforeToolCallContext",
+        "BeforeToolCallResult",
+        "CustomAgentMessage",
+        "MessageEndEvent",
+        "MessageStartEvent",
+        "MessageUpdateEvent",
+        "QueueMode",
+        "ToolExecutionEndEvent",
+        "ToolExecutionMode",
+        "ToolExecutionStartEvent",
+        "ToolExecutionUpdateEvent",
+        "ToolUpdateCallback",
+        "TurnEndEvent",
+        "TurnStartEvent",
+        "agent_event_to_dict",
+    ),
+    "pi_sdk.errors": (
+        "AbortedError",
+        "AgentBusyError",
+        "AssistantError",
+        "ConfigurationError",
+        "ModelNotFoundError",
+        "PiSdkError",
+        "PluginLoadError",
+        "ProviderNotFoundError",
+        "SessionFileError",
+        "ToolArgumentsError",
+    ),
+    "pi_sdk.events": (
+        "AssistantMessageEvent",
+        "DoneEvent",
+        "ErrorEvent",
+        "StartEvent",
+        "TextDeltaEvent",
+        "TextEndEvent",
+        "TextStartEvent",
+        "ThinkingDeltaEvent",
+        "ThinkingEndEvent",
+        "ThinkingStartEvent",
+        "ToolCallDeltaEvent",
+        "ToolCallEndEvent",
+        "ToolCallStartEvent",
+        "event_to_dict",
+    ),
+    "pi_sdk.options": ("ForeignReasoning", "StreamOptions"),
+    "pi_sdk.plugins.hookspecs": ("hookimpl",),
+    "pi_sdk.types": (
+        "AssistantMessage",
+        "Context",
+        "Cost",
+        "ImageContent",
+        "Message",
+        "Model",
+        "ModelCost",
+        "StopReason",
+        "TextContent",
+        "ThinkingContent",
+        "ThinkingLevel",
+        "Tool",
+        "ToolCall",
+        "ToolResultMessage",
+        "Usage",
+        "UserMessage",
+        "now_ms",
+    ),
 }
-"""Agent-core names, imported on first use so ``import pi_sdk`` stays cheap."""
+"""Where each public name is defined; imported on first use (``pi_sdk._lazy``)."""
 
-
-def __getattr__(name: str) -> Any:
-    # Loaded on first use: only providers that stream tool arguments need it.
-    if name in ("IncrementalJsonParser", "parse_partial_json"):
-        from pi_sdk.provider import _partial_json as partial_json
-
-        return getattr(partial_json, name)
-    if name in ("load_session", "save_session"):  # session files: loaded on first use
-        from pi_sdk.agent import _session as session
-
-        return getattr(session, name)
-    if name in _AGENT_CORE:
-        import importlib
-
-        return getattr(importlib.import_module(f".{_AGENT_CORE[name]}", __name__), name)
-    raise AttributeError(f"module 'pi_sdk' has no attribute {name!r}")
-
+__getattr__, __dir__ = _lazy_namespace(
+    __name__,
+    _MODULES,
+    submodules=("agent", "errors", "events", "options", "plugins", "provider", "testing", "types"),
+)
 
 __all__ = [
     "AbortController",
@@ -221,16 +252,13 @@ __all__ = [
     "AgentThinkingLevel",
     "AgentTool",
     "AgentToolResult",
-    "ApiProvider",
     "AssistantError",
     "AssistantMessage",
     "AssistantMessageEvent",
     "AssistantMessageEventStream",
     "BeforeToolCallContext",
     "BeforeToolCallResult",
-    "ClientCache",
     "ConfigurationError",
-    "ConnectionPhase",
     "Context",
     "Cost",
     "CustomAgentMessage",
@@ -238,7 +266,6 @@ __all__ = [
     "ErrorEvent",
     "ForeignReasoning",
     "ImageContent",
-    "IncrementalJsonParser",
     "Message",
     "MessageEndEvent",
     "MessageStartEvent",
@@ -248,21 +275,11 @@ __all__ = [
     "ModelNotFoundError",
     "PiSdkError",
     "PluginLoadError",
-    "ProviderError",
     "ProviderNotFoundError",
     "QueueMode",
-    "REDACTED",
-    "RETRYABLE_STATUS",
-    "Redactor",
-    "ResponseBody",
-    "ScriptedCall",
-    "ScriptedProvider",
-    "ScriptedReply",
-    "ServerSentEvent",
     "SessionFileError",
     "StartEvent",
     "StopReason",
-    "StreamFunction",
     "StreamOptions",
     "TextContent",
     "TextDeltaEvent",
@@ -278,7 +295,6 @@ __all__ = [
     "ToolCall",
     "ToolCallDeltaEvent",
     "ToolCallEndEvent",
-    "ToolCallIdNormalizer",
     "ToolCallStartEvent",
     "ToolExecutionEndEvent",
     "ToolExecutionMode",
@@ -294,17 +310,10 @@ __all__ = [
     "agent_loop",
     "agent_loop_continue",
     "agent_message_from_dict",
-    "apply_payload_hooks",
-    "body_excerpt",
-    "calculate_cost",
     "complete",
     "complete_sync",
-    "connection_error",
     "default_convert_to_llm",
-    "describe_exception",
     "event_to_dict",
-    "fit_id",
-    "get_api_key",
     "get_api_provider",
     "get_api_providers",
     "get_message_types",
@@ -312,33 +321,15 @@ __all__ = [
     "get_models",
     "get_providers",
     "hookimpl",
-    "http_error_message",
-    "import_vendor",
-    "is_same_model",
-    "is_same_source",
-    "iter_sse",
-    "load_models_json",
     "load_session",
-    "malformed_event_error",
-    "new_assistant_message",
     "now_ms",
-    "parse_partial_json",
-    "redact_text",
     "register_api_provider",
     "register_message_type",
     "register_model",
-    "resolve_api_key",
-    "retry_after_ms",
-    "sanitize_surrogates",
-    "sanitize_tool_call_id",
     "save_session",
-    "shared_in_thread",
-    "short_hash",
-    "signature_origin",
     "stream",
     "to_tool_result",
     "tool",
-    "transform_messages",
     "unregister_api_providers",
     "unregister_message_type",
 ]

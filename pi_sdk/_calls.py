@@ -90,9 +90,9 @@ async def apply_payload_hooks(
         TypeError: a hook returned something other than ``None`` or a dict (the call then ends
             in an ``error`` event naming the hook; nothing is sent).
     """
-    from pi_sdk.plugins._manager import call_hook_implementation, hook_implementations
+    from pi_sdk.plugins._calling import call_hook_implementation, hook_implementations
 
-    for impl in hook_implementations("on_payload"):  # plugin order (see pi_sdk.plugins._manager)
+    for impl in hook_implementations("on_payload"):  # plugin order (see pi_sdk.plugins)
         result = await call_hook_implementation(impl, payload=payload, model=model)
         payload = _payload_result(result, payload, f"on_payload of plugin {impl.plugin_name!r}")
     if options.on_payload is not None:

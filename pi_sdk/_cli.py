@@ -306,7 +306,7 @@ def _models(provider: str | None, as_json: bool, out: TextIO) -> int:
 
 
 def _plugins(as_json: bool, out: TextIO) -> int:
-    from pi_sdk.plugins._manager import describe_plugins
+    from pi_sdk.plugins._listing import describe_plugins
 
     infos = describe_plugins()
     if as_json:

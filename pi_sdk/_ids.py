@@ -2,7 +2,7 @@
 
 Each wire API accepts tool-call ids of its own shape (allowed characters, maximum length), and a
 history moved from one model to another carries ids minted elsewhere.
-:func:`pi_sdk.transform_messages` takes a normalizer (``normalize_tool_call_id=``) from the
+:func:`pi_sdk.provider.transform_messages` takes a normalizer (``normalize_tool_call_id=``) from the
 provider adapter that sends the history, applies it to each foreign tool call and the same
 mapping to its result, and fills empty or duplicated ids itself. The core knows no vendor: each
 provider package defines the normalizer of its API from the primitives here (pi-spec §5;

@@ -1,7 +1,10 @@
 """Registries: API providers keyed by api id, models keyed by (provider, id), API keys.
 
-Filled from plugins (``register_api_providers`` / ``register_models`` hooks) on first access, and
-by hand through :func:`register_api_provider` / :func:`register_model`. The core names no vendor:
+The registries are questions put to the plugin hooks (``register_api_providers`` /
+``register_models``), asked on first access and asked again whenever the active plugin manager
+changes (its ``generation``); the answers are cached per manager in between. Registrations made
+by hand (:func:`register_api_provider`, :func:`register_model`) belong to the manager active at
+the time, sit on top of the plugins' and survive the manager's changes. The core names no vendor:
 every provider arrives through the same hooks (pi-mono ``api-registry.ts``, ``models.ts``).
 """
 
@@ -9,19 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
-from typing import Any, TypeAlias
+from dataclasses import dataclass, field
+from typing import Any
 
+from pi_sdk._provider_api import ApiProvider
 from pi_sdk.errors import ConfigurationError, ModelNotFoundError, ProviderNotFoundError
-from pi_sdk.events import AssistantMessageEvent
-from pi_sdk.options import StreamOptions
-from pi_sdk.types import Context, Model, Usage
+from pi_sdk.plugins._calling import PerManager
+from pi_sdk.plugins._manager import PluginManager, get_plugin_manager
+from pi_sdk.types import Model, Usage
 
 __all__ = [
-    "ApiProvider",
-    "RequestRecognizer",
-    "StreamFunction",
     "calculate_cost",
     "get_api_key",
     "get_api_provider",
@@ -35,72 +35,74 @@ __all__ = [
     "unregister_api_providers",
 ]
 
-StreamFunction: TypeAlias = Callable[
-    [Model, Context, StreamOptions], AsyncIterator[AssistantMessageEvent]
-]
-"""``stream(model, context, options)``: an async generator of events.
 
-Contract: yield ``start`` once the request is accepted (HTTP headers in), then content events,
-then one terminal ``done``/``error``. Raise :class:`pi_sdk.ProviderError` (with ``retryable``)
-for failures, or any exception: the core turns it into the terminal ``error`` event, keeps the
-partial message, retries retryable failures that happen before ``start``, and handles aborts by
-closing the generator. Import the vendor SDK lazily, inside the function.
-"""
+@dataclass(slots=True)
+class _Registrations:
+    """One manager's registrations: by hand, and the combined view (plugins, then by hand)."""
+
+    hand_providers: dict[str, ApiProvider] = field(default_factory=dict[str, ApiProvider])
+    hand_models: dict[tuple[str, str], Model] = field(default_factory=dict[tuple[str, str], Model])
+    providers: dict[str, ApiProvider] = field(default_factory=dict[str, ApiProvider])
+    models: dict[tuple[str, str], Model] = field(default_factory=dict[tuple[str, str], Model])
 
 
-RequestRecognizer: TypeAlias = Callable[[str, str, Any], "Model | None"]
-"""``recognize(method, uri, body) -> Model | None``: ``body`` is the parsed JSON request body
-(or ``None``). Return the model (id, ``base_url`` from the URI, api, provider) that sends such a
-request, or ``None`` when the request is not this API's."""
+def _collect(pm: PluginManager, state: _Registrations) -> None:
+    """Ask every plugin's ``register_*`` hooks (pluggy's call order), then lay hand ones on top."""
+    providers: dict[str, ApiProvider] = {}
+    models: dict[tuple[str, str], Model] = {}
+
+    def add_provider(
+        provider: ApiProvider, *, replace: bool = False, source_id: str | None = None
+    ) -> None:
+        _check_provider(provider)
+        if source_id is not None:
+            provider = dataclasses.replace(provider, source_id=source_id)
+        _put_provider(providers, provider, replace=replace)
+
+    def add_model(model: Model, *, replace: bool = True) -> None:
+        _check_model(model)
+        _put_model(models, model, replace=replace)
+
+    pm.hook.register_api_providers(register=add_provider)
+    pm.hook.register_models(register=add_model)
+    providers.update(state.hand_providers)
+    models.update(state.hand_models)
+    state.providers, state.models = providers, models
 
 
-@dataclass(frozen=True, kw_only=True)
-class ApiProvider:
-    """One wire-API implementation (pi-mono ``ApiProvider``)."""
-
-    api: str
-    """API id, e.g. ``"anthropic-messages"``."""
-    stream: StreamFunction
-    recognize: RequestRecognizer | None = None
-    """For ``pi-sdk replay``: given a recorded request, the model that would have sent it."""
-    source_id: str | None = None
-    """Who registered it (a plugin name); see :func:`unregister_api_providers`."""
+_registrations = PerManager(_Registrations, _collect)
 
 
-_providers: dict[str, ApiProvider] = {}
-_models: dict[tuple[str, str], Model] = {}
-_loaded = False
+def _current() -> _Registrations:
+    return _registrations.current()
 
 
-def _ensure_loaded() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    from pi_sdk.plugins._manager import get_plugin_manager
-
-    hook = get_plugin_manager().hook
-    hook.register_api_providers(register=register_api_provider)
-    hook.register_models(register=register_model)
+def _check_provider(provider: ApiProvider) -> None:
+    if not isinstance(provider, ApiProvider):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(
+            f"register_api_provider() takes an ApiProvider, got {type(provider).__name__}"
+            " (models go to register_model / the register_models hook)"
+        )
+    _check_stream_function(provider)
 
 
-def is_loaded() -> bool:
-    """Whether the plugins' registrations are in (the first access since :func:`reset` ran)."""
-    return _loaded
-
-
-def reset() -> None:
-    """Forget every registration; plugins register again on next access."""
-    global _loaded
-    _providers.clear()
-    _models.clear()
-    _loaded = False
+def _put_provider(into: dict[str, ApiProvider], provider: ApiProvider, *, replace: bool) -> None:
+    existing = into.get(provider.api)
+    if existing is not None and not replace and existing.stream is not provider.stream:
+        raise ConfigurationError(
+            f"an API provider for {provider.api!r} is already registered"
+            f" (by {existing.source_id or 'unknown'}); pass replace=True to override it"
+        )
+    into[provider.api] = provider
 
 
 def register_api_provider(
     provider: ApiProvider, *, replace: bool = False, source_id: str | None = None
 ) -> None:
-    """Register a wire-API implementation.
+    """Register a wire-API implementation by hand, in the active plugin manager's registry.
+
+    It takes precedence over a plugin's provider for the same API id and stays registered
+    while plugins come and go (until :func:`unregister_api_providers`).
 
     Raises:
         TypeError: ``provider`` is not an :class:`ApiProvider`, or its ``stream`` is not an
@@ -108,22 +110,12 @@ def register_api_provider(
         ConfigurationError: another provider already serves ``provider.api`` and ``replace`` is
             false (pi-mono overwrites silently; we refuse, so a clash is visible).
     """
-    if not isinstance(provider, ApiProvider):  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise TypeError(
-            f"register_api_provider() takes an ApiProvider, got {type(provider).__name__}"
-            " (models go to register_model / the register_models hook)"
-        )
-    _check_stream_function(provider)
-    _ensure_loaded()
+    _check_provider(provider)
+    state = _current()
     if source_id is not None:
         provider = dataclasses.replace(provider, source_id=source_id)
-    existing = _providers.get(provider.api)
-    if existing is not None and not replace and existing.stream is not provider.stream:
-        raise ConfigurationError(
-            f"an API provider for {provider.api!r} is already registered"
-            f" (by {existing.source_id or 'unknown'}); pass replace=True to override it"
-        )
-    _providers[provider.api] = provider
+    _put_provider(state.providers, provider, replace=replace)
+    state.hand_providers[provider.api] = provider
 
 
 def _check_stream_function(provider: ApiProvider) -> None:
@@ -149,11 +141,11 @@ def get_api_provider(api: str) -> ApiProvider:
     Raises:
         ProviderNotFoundError: none is registered (is its plugin package installed?).
     """
-    _ensure_loaded()
+    providers = _current().providers
     try:
-        return _providers[api]
+        return providers[api]
     except KeyError:
-        known = ", ".join(sorted(_providers)) or "none"
+        known = ", ".join(sorted(providers)) or "none"
         raise ProviderNotFoundError(
             f"No API provider registered for api: {api} (registered: {known}). Provider "
             "packages (pi-sdk-anthropic, pi-sdk-openai, pi-sdk-google, ...) register through the "
@@ -164,30 +156,49 @@ def get_api_provider(api: str) -> ApiProvider:
 
 def get_api_providers() -> list[ApiProvider]:
     """Return every registered provider."""
-    _ensure_loaded()
-    return list(_providers.values())
+    return list(_current().providers.values())
 
 
 def unregister_api_providers(source_id: str) -> None:
-    """Remove every provider registered with ``source_id``."""
-    for api in [a for a, p in _providers.items() if p.source_id == source_id]:
-        del _providers[api]
+    """Remove every provider registered by hand with ``source_id``.
+
+    A plugin's providers leave with the plugin (``pm.unregister(...)``); a plugin provider a
+    removed hand registration had overridden is served again.
+    """
+    state = _current()
+    removed = [a for a, p in state.hand_providers.items() if p.source_id == source_id]
+    for api in removed:
+        del state.hand_providers[api]
+    if removed:
+        _registrations.invalidate()
 
 
 def register_model(model: Model, *, replace: bool = True) -> None:
-    """Register a model under ``(model.provider, model.id)``, e.g. a custom proxy model.
+    """Register a model by hand under ``(model.provider, model.id)``, e.g. a custom proxy model.
+
+    Like :func:`register_api_provider`, it belongs to the active plugin manager's registry and
+    takes precedence over a plugin's model with the same key.
 
     Raises:
         TypeError: ``model`` is not a :class:`Model`.
         ConfigurationError: the key exists and ``replace`` is false.
     """
+    _check_model(model)
+    state = _current()
+    _put_model(state.models, model, replace=replace)
+    state.hand_models[(model.provider, model.id)] = model
+
+
+def _check_model(model: Model) -> None:
     if not isinstance(model, Model):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise TypeError(f"register_model() takes a Model, got {type(model).__name__}")
-    _ensure_loaded()
+
+
+def _put_model(into: dict[tuple[str, str], Model], model: Model, *, replace: bool) -> None:
     key = (model.provider, model.id)
-    if key in _models and not replace:
+    if key in into and not replace:
         raise ConfigurationError(f"model {model.provider}/{model.id} is already registered")
-    _models[key] = model
+    into[key] = model
 
 
 def get_model(provider: str, model_id: str) -> Model:
@@ -196,11 +207,11 @@ def get_model(provider: str, model_id: str) -> Model:
     Raises:
         ModelNotFoundError: unknown; the message suggests close matches.
     """
-    _ensure_loaded()
+    models = _current().models
     try:
-        return _models[(provider, model_id)]
+        return models[(provider, model_id)]
     except KeyError:
-        ids = [m for p, m in _models if p == provider]
+        ids = [m for p, m in models if p == provider]
         import difflib
 
         hint = difflib.get_close_matches(model_id, ids, n=3)
@@ -212,20 +223,17 @@ def get_model(provider: str, model_id: str) -> Model:
 
 def get_models(provider: str | None = None) -> list[Model]:
     """Return the registered models, of one provider or all, sorted by (provider, id)."""
-    _ensure_loaded()
-    return [m for k, m in sorted(_models.items()) if provider is None or k[0] == provider]
+    models = _current().models
+    return [m for k, m in sorted(models.items()) if provider is None or k[0] == provider]
 
 
 def get_providers() -> list[str]:
     """Return the provider names that have models, sorted."""
-    _ensure_loaded()
-    return sorted({p for p, _ in _models})
+    return sorted({p for p, _ in _current().models})
 
 
 def get_api_key(provider: str) -> str | None:
     """Return the API key for ``provider`` from the ``get_api_key`` plugin hook (first answer)."""
-    from pi_sdk.plugins._manager import get_plugin_manager
-
     key: Any = get_plugin_manager().hook.get_api_key(provider=provider)
     return key if isinstance(key, str) and key else None
 

@@ -177,6 +177,7 @@ AssistantMessageEvent: TypeAlias = (
     | DoneEvent
     | ErrorEvent
 )
+"""One of the 12 stream events, discriminated by ``type`` (pi-mono ``AssistantMessageEvent``)."""
 
 _WIRE_NAMES = {
     "content_index": "contentIndex",

@@ -250,7 +250,7 @@ class AssistantMessage(WireModel):
     error_message: str | None = None
     signature_origin: str | None = None
     """Where this turn's signatures were minted, ``"<api>@<base URL>"`` (pi-sdk extension; see
-    :func:`pi_sdk.signature_origin`). ``None`` in messages from pi-mono or older files."""
+    :func:`pi_sdk.provider.signature_origin`). ``None`` in messages from pi-mono or older files."""
     timestamp: int = Field(default_factory=now_ms)
     """Milliseconds since the Unix epoch, taken when the request started."""
 

@@ -4,7 +4,7 @@ import functools
 
 import pytest
 
-from pi_sdk.plugins._manager import PluginManager, use_plugin_manager
+from pi_sdk.plugins import PluginManager, use_plugin_manager
 
 
 @pytest.fixture

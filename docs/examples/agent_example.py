@@ -6,7 +6,7 @@ Run it with ``uv run python docs/examples/agent_example.py``; it needs no networ
 import asyncio
 
 import pi_sdk
-from pi_sdk import ScriptedProvider, ScriptedReply
+from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 
 @pi_sdk.tool

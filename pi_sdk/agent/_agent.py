@@ -9,14 +9,14 @@ Differences from pi-mono, on purpose:
 
 * listeners may be ``async``; each event's listeners are awaited one after the other, in
   registration order, after the state was updated for that event. A listener that raises is
-  logged (logger ``pi_sdk.agent._agent``) and the run continues: a broken UI callback must not corrupt
-  the transcript. Its first failure in a run is logged with the traceback, later ones in the
+  logged (logger ``pi_sdk.agent._agent``) and the run continues: a broken UI callback must not
+  corrupt the transcript. Its first failure in a run is logged with the traceback, later ones in the
   same run one line each at DEBUG and counted in one WARNING line after ``agent_end``, so a
   listener failing on every delta does not flood the log;
 * ``wait_for_idle()`` resolves only after every listener has finished with ``agent_end``;
 * ``continue_()`` from an assistant message that ended in ``error`` or ``aborted`` retries the
   turn: the failed message stays in the transcript (nothing is lost), and the providers drop it
-  from the history they send (:func:`pi_sdk.transform_messages`), so the model answers the
+  from the history they send (:func:`pi_sdk.provider.transform_messages`), so the model answers the
   preceding user or tool-result message again. pi-mono raises in that state;
 * cancelling the task that awaits ``prompt()`` / ``continue_()`` aborts the run and waits for
   it to wind down, so the transcript stays consistent;
@@ -37,16 +37,17 @@ from typing import TypeAlias
 from pi_sdk._abort import AbortController
 from pi_sdk._event_stream import new_assistant_message
 from pi_sdk.agent._loop import run_agent_loop, run_agent_loop_continue
-from pi_sdk.agent._messages import AgentMessage, default_convert_to_llm
-from pi_sdk.agent._tools import AgentTool
+from pi_sdk.agent._messages import default_convert_to_llm
 from pi_sdk.agent._types import (
     AfterToolCall,
     AgentContext,
     AgentEndEvent,
     AgentEvent,
     AgentLoopConfig,
+    AgentMessage,
     AgentStreamFn,
     AgentThinkingLevel,
+    AgentTool,
     BeforeToolCall,
     ConvertToLlm,
     GetApiKey,
@@ -335,8 +336,8 @@ class Agent:
         Listeners run in registration order, each awaited before the next, after the state
         was updated for the event; the loop waits for them (back-pressure). A listener that
         raises is skipped for that event and the run continues. It is logged on the
-        ``pi_sdk.agent._agent`` logger: its first failure in a run at ERROR with the traceback, later
-        failures in the same run one line each at DEBUG, and, when there were later failures,
+        ``pi_sdk.agent._agent`` logger: its first failure in a run at ERROR with the traceback,
+        later failures in the same run one line each at DEBUG, and, when there were later failures,
         one WARNING line after ``agent_end`` with their count per event type and the last
         error. Nothing is emitted on subscribe.
 

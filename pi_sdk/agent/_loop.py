@@ -28,13 +28,14 @@ from typing import Any
 
 from pi_sdk._abort import AbortController, AbortSignal
 from pi_sdk._event_stream import new_assistant_message
-from pi_sdk.agent._messages import AgentMessage
+from pi_sdk.agent._messages import default_convert_to_llm
 from pi_sdk.agent._tool_calls import execute_tool_calls, resolve
 from pi_sdk.agent._types import (
     AgentContext,
     AgentEndEvent,
     AgentEvent,
     AgentLoopConfig,
+    AgentMessage,
     AgentStartEvent,
     AgentStreamFn,
     MessageEndEvent,
@@ -174,7 +175,8 @@ class _Run:
         messages: list[AgentMessage] = list(self.context.messages)
         if config.transform_context is not None:
             messages = list(await resolve(config.transform_context(messages, self.signal)))
-        llm_messages = list(await resolve(config.convert_to_llm(messages)))
+        convert = config.convert_to_llm or default_convert_to_llm
+        llm_messages = list(await resolve(convert(messages)))
         tools = [t.to_tool() for t in self.context.tools]
         llm_context = Context(
             system_prompt=self.context.system_prompt or None,

@@ -8,9 +8,11 @@ directly: before every model call the agent loop runs ``convert_to_llm`` (pi-mon
 ``convertToLlm``, pi-spec §8.1), and :func:`default_convert_to_llm` is the default.
 
 Custom types are registered with :func:`register_message_type` together with their converter;
-plugins do the same through the ``register_message_types`` hook, which the plugin manager feeds
-into this registry. A registered type can also be read back from JSON with
-:func:`agent_message_from_dict` (session files).
+plugins do the same through the ``register_message_types`` hook, which this registry asks on
+first use and again whenever the active plugin manager changes (hand registrations belong to
+the manager active at the time and take precedence over a plugin's type for the same role).
+A registered type can also be read back from JSON with :func:`agent_message_from_dict`
+(session files).
 
 Example:
     ```python
@@ -26,17 +28,18 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, TypeAlias, TypeVar, cast, get_args
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias, TypeVar, cast, get_args
 
 from pydantic import BaseModel, TypeAdapter
 
+from pi_sdk.agent._types import AgentMessage
 from pi_sdk.errors import ConfigurationError
+from pi_sdk.plugins._calling import PerManager
+from pi_sdk.plugins._manager import PluginManager
 from pi_sdk.types import AssistantMessage, Message, ToolResultMessage, UserMessage
 
 __all__ = [
-    "AgentMessage",
-    "CustomAgentMessage",
     "LLM_ROLES",
     "MessageConverter",
     "agent_message_from_dict",
@@ -46,41 +49,8 @@ __all__ = [
     "is_llm_message",
     "register_message_type",
     "unregister_message_type",
-    "unregister_message_types",
 ]
 
-
-class CustomAgentMessage(Protocol):
-    """What the type checker knows of a custom transcript entry: a ``role`` and a ``timestamp``.
-
-    Any object with these two attributes fits (structural typing); in practice a pydantic model,
-    since registration, conversion and session files need one::
-
-        class Note(BaseModel):
-            role: Literal["note"] = "note"
-            text: str
-            timestamp: int = Field(default_factory=pi_sdk.now_ms)
-
-    With it, ``m.role`` and ``m.timestamp`` type-check on every :data:`AgentMessage`; anything
-    else is read after narrowing (``isinstance(m, Note)``, ``isinstance(m, AssistantMessage)``).
-    A model without ``timestamp`` still works at run time (nothing in pi-sdk reads it; only
-    ``role`` is checked by :func:`register_message_type`), but a type checker rejects it where
-    an :data:`AgentMessage` is expected.
-    """
-
-    @property
-    def role(self) -> str:
-        """The message's own role: not ``user``, ``assistant`` or ``toolResult``."""
-        ...
-
-    @property
-    def timestamp(self) -> int:
-        """Milliseconds since the Unix epoch, as on the LLM messages (pi-mono)."""
-        ...
-
-
-AgentMessage: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage | CustomAgentMessage
-"""A transcript entry: an LLM message, or a custom message (:class:`CustomAgentMessage`)."""
 
 MessageConverter: TypeAlias = Callable[[Any], Sequence[Message]]
 """``convert(message) -> list[Message]``: what the model sees for one custom message.
@@ -104,8 +74,62 @@ class _Entry:
     source_id: str | None
 
 
-_by_type: dict[type[BaseModel], _Entry] = {}
-_by_role: dict[str, _Entry] = {}
+@dataclass(slots=True)
+class _Registry:
+    """One manager's message types: by hand, and the combined view (plugins, then by hand)."""
+
+    hand: dict[type[BaseModel], _Entry] = field(default_factory=dict[type[BaseModel], _Entry])
+    by_type: dict[type[BaseModel], _Entry] = field(default_factory=dict[type[BaseModel], _Entry])
+    by_role: dict[str, _Entry] = field(default_factory=dict[str, _Entry])
+
+    def put(self, entry: _Entry, *, replace: bool, again_ok: bool = False) -> None:
+        """Add ``entry`` to the combined view (rules of :func:`register_message_type`).
+
+        ``again_ok``: the same type registered again refreshes it (two plugins sharing one).
+        """
+        existing = self.by_role.get(entry.role) or self.by_type.get(entry.message_type)
+        again = again_ok and existing is not None and existing.message_type is entry.message_type
+        if existing is not None and not replace and not again:
+            raise ConfigurationError(
+                f"a message type for role {entry.role!r} is already registered"
+                f" ({existing.message_type.__name__}, by {existing.source_id or 'unknown'});"
+                " pass replace=True to override it"
+            )
+        if existing is not None:
+            self.drop(existing.message_type)
+        self.by_type[entry.message_type] = entry
+        self.by_role[entry.role] = entry
+
+    def drop(self, message_type: type[BaseModel]) -> None:
+        """Remove a type from the combined view."""
+        entry = self.by_type.pop(message_type, None)
+        if entry is not None and self.by_role.get(entry.role) is entry:
+            del self.by_role[entry.role]
+
+
+def _collect(pm: PluginManager, registry: _Registry) -> None:
+    """Ask each plugin's ``register_message_types`` (registration order), then lay hand ones on."""
+    fresh = _Registry(hand=registry.hand)
+    for impl in pm.hook.register_message_types.get_hookimpls():
+        source = f"plugin:{impl.plugin_name}"
+
+        def register(
+            message_type: type[BaseModel],
+            convert_to_llm: Callable[[Any], Sequence[Message]],
+            *,
+            replace: bool = False,
+            source: str = source,
+        ) -> None:
+            entry = _entry(message_type, convert_to_llm, source)
+            fresh.put(entry, replace=replace, again_ok=True)
+
+        impl.function(*[register for _ in impl.argnames])  # the spec has one argument
+    for entry in registry.hand.values():
+        fresh.put(entry, replace=True)
+    registry.by_type, registry.by_role = fresh.by_type, fresh.by_role
+
+
+_registries = PerManager(_Registry, _collect)
 
 
 def _role_of(message_type: type[BaseModel]) -> str:
@@ -137,12 +161,23 @@ def register_message_type(
             other than ``user``, ``assistant`` and ``toolResult``.
         convert: ``convert(message) -> list[Message]``; an empty list hides the message.
         replace: Allow replacing an earlier registration of the same type or role.
-        source_id: Who registered it (a plugin name), for :func:`unregister_message_types`.
+        source_id: Who registered it, named in the error of a later clash.
 
     Raises:
         ConfigurationError: ``message_type`` is not a pydantic model, its role is missing or an
             LLM role, or the type/role is already registered and ``replace`` is false.
     """
+    registry = _registries.current()
+    entry = _entry(message_type, convert, source_id)
+    registry.put(entry, replace=replace)
+    registry.hand = {t: e for t, e in registry.hand.items() if e.role != entry.role}
+    registry.hand[message_type] = entry
+
+
+def _entry(
+    message_type: type[BaseModel], convert: MessageConverter, source_id: str | None
+) -> _Entry:
+    """Check a message type (see :func:`register_message_type`) and describe it."""
     if not (isinstance(message_type, type) and issubclass(message_type, BaseModel)):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise ConfigurationError(
             f"message type must be a pydantic model class, got {message_type!r}"
@@ -153,37 +188,22 @@ def register_message_type(
             f"{message_type.__name__} uses the LLM role {role!r};"
             " custom messages need a role of their own"
         )
-    existing = _by_role.get(role) or _by_type.get(message_type)
-    if existing is not None and not replace:
-        raise ConfigurationError(
-            f"a message type for role {role!r} is already registered"
-            f" ({existing.message_type.__name__}, by {existing.source_id or 'unknown'});"
-            " pass replace=True to override it"
-        )
-    if existing is not None:
-        unregister_message_type(existing.message_type)
-    entry = _Entry(message_type, role, convert, source_id)
-    _by_type[message_type] = entry
-    _by_role[role] = entry
+    return _Entry(message_type, role, convert, source_id)
 
 
 def unregister_message_type(message_type: type[BaseModel]) -> None:
-    """Forget a registered custom message type (no error if it is unknown)."""
-    entry = _by_type.pop(message_type, None)
-    if entry is not None and _by_role.get(entry.role) is entry:
-        del _by_role[entry.role]
+    """Forget a custom message type registered by hand (no error if it is unknown).
 
-
-def unregister_message_types(source_id: str) -> None:
-    """Forget every message type registered with ``source_id`` (a plugin being removed)."""
-    for entry in [e for e in _by_type.values() if e.source_id == source_id]:
-        unregister_message_type(entry.message_type)
+    A plugin's types leave with the plugin (``pm.unregister(...)``).
+    """
+    registry = _registries.current()
+    if registry.hand.pop(message_type, None) is not None:
+        _registries.invalidate()
 
 
 def get_message_types() -> dict[str, type[BaseModel]]:
     """Return the registered custom message types keyed by role (installed plugins' included)."""
-    _load_plugin_types()
-    return {role: entry.message_type for role, entry in _by_role.items()}
+    return {role: entry.message_type for role, entry in _registries.current().by_role.items()}
 
 
 def is_llm_message(message: object) -> bool:
@@ -191,22 +211,12 @@ def is_llm_message(message: object) -> bool:
     return isinstance(message, _LLM_TYPES)
 
 
-def _load_plugin_types() -> bool:
-    """Load the installed plugins (once) so their message types are registered; True if new."""
-    from pi_sdk.plugins._manager import get_plugin_manager
-
-    before = len(_by_type)
-    get_plugin_manager()
-    return len(_by_type) != before
-
-
-def _entry_for(message: object, *, load: bool = True) -> _Entry | None:
+def _entry_for(message: object) -> _Entry | None:
+    by_type = _registries.current().by_type
     for cls in type(message).__mro__:
-        entry = _by_type.get(cls)
+        entry = by_type.get(cls)
         if entry is not None:
             return entry
-    if load and _load_plugin_types():
-        return _entry_for(message, load=False)
     return None
 
 
@@ -250,11 +260,10 @@ def agent_message_from_dict(data: Mapping[str, Any]) -> AgentMessage:
         if not _adapter:
             _adapter.append(TypeAdapter(Message))
         return _adapter[0].validate_python(data)
-    entry = _by_role.get(role) if isinstance(role, str) else None
-    if entry is None and isinstance(role, str) and _load_plugin_types():
-        entry = _by_role.get(role)
+    by_role = _registries.current().by_role
+    entry = by_role.get(role) if isinstance(role, str) else None
     if entry is None:
-        known = ", ".join(sorted(LLM_ROLES | set(_by_role)))
+        known = ", ".join(sorted(LLM_ROLES | set(by_role)))
         raise ConfigurationError(f"unknown message role {role!r} (known: {known})")
     # A registered type has a role; its timestamp is the type's promise (CustomAgentMessage).
     return cast(AgentMessage, entry.message_type.model_validate(data))

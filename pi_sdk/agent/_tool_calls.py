@@ -36,15 +36,18 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import pluggy
+
 from pi_sdk._abort import AbortSignal
-from pi_sdk.agent._messages import AgentMessage
-from pi_sdk.agent._tools import AgentTool, find_tool, to_tool_result
+from pi_sdk.agent._tools import find_tool, to_tool_result
 from pi_sdk.agent._types import (
     AfterToolCallContext,
     AfterToolCallResult,
     AgentContext,
     AgentEvent,
     AgentLoopConfig,
+    AgentMessage,
+    AgentTool,
     AgentToolResult,
     BeforeToolCallContext,
     BeforeToolCallResult,
@@ -54,6 +57,7 @@ from pi_sdk.agent._types import (
     ToolExecutionStartEvent,
     ToolExecutionUpdateEvent,
 )
+from pi_sdk.plugins._calling import call_hook_implementation, hook_implementations
 from pi_sdk.types import AssistantMessage, TextContent, ToolCall, ToolResultMessage
 
 __all__ = [
@@ -72,7 +76,7 @@ SKIPPED_TEXT = "Skipped due to queued user message."
 ABORTED_TEXT = "Skipped because the run was aborted."
 """Error text of a tool call not started because the run's signal was aborted (pi-sdk)."""
 BLOCKED_TEXT = "Tool execution was blocked"
-"""Error text of a blocked call whose hook gave no reason (pi-mono)."""
+"""Error text of a blocked call whose callable or plugin gave no reason (pi-mono's wording)."""
 
 Emit = Callable[[AgentEvent], Coroutine[Any, Any, None]]
 PollSteering = Callable[[], Awaitable[list[AgentMessage]]]
@@ -126,62 +130,93 @@ class _Prepared:
 async def run_before_tool_call_hooks(
     context: BeforeToolCallContext, config: AgentLoopConfig, signal: AbortSignal
 ) -> BeforeToolCallResult | None:
-    """Ask ``config.before_tool_call``, then the ``before_tool_call`` plugins; first block wins.
+    """Ask ``config.before_tool_call``, then each ``before_tool_call`` plugin; any block wins.
 
-    The plugins are asked only when the callable allowed the call; they fail closed (a plugin
-    that raises blocks the call, see :func:`pi_sdk.plugins._manager.call_before_tool_call_plugins`).
+    The callable is asked first; the plugins only when it allowed the call, in plugin order
+    (:func:`pi_sdk.plugins.hook_implementations`), awaited one at a time. The first answer with
+    ``block=True`` is returned at once (later plugins are not asked); a plugin's block without
+    a reason gets :data:`BLOCKED_TEXT`. Plugins fail closed: one that raises, or answers
+    something other than ``None`` / :class:`pi_sdk.BeforeToolCallResult`, blocks the call with
+    a reason naming it.
 
     Returns:
-        The first answer with ``block=True``, or ``None`` to let the call run.
+        The blocking answer, or ``None`` to let the call run.
 
     Raises:
         Whatever the callable raises (the caller turns it into an error result, as pi-mono).
     """
-    from pi_sdk.plugins._manager import call_before_tool_call_plugins
-
     if config.before_tool_call is not None:
         answer = await resolve(config.before_tool_call(context, signal))
         if answer is not None and answer.block:
             return answer
-    return await call_before_tool_call_plugins(context, signal)
+    for impl in hook_implementations("before_tool_call"):
+        try:
+            answer = await call_hook_implementation(impl, context=context, signal=signal)
+        except Exception as exc:  # noqa: BLE001 - a failing policy must not let the call through
+            return _plugin_block(impl, f"failed: {type(exc).__name__}: {exc}")
+        if answer is None:
+            continue
+        if not isinstance(answer, BeforeToolCallResult):
+            return _plugin_block(
+                impl, f"returned {type(answer).__name__}, expected BeforeToolCallResult or None"
+            )
+        if answer.block:
+            return BeforeToolCallResult(block=True, reason=answer.reason or BLOCKED_TEXT)
+    return None
+
+
+def _plugin_block(impl: pluggy.HookImpl, why: str) -> BeforeToolCallResult:
+    return BeforeToolCallResult(
+        block=True, reason=f"before_tool_call of plugin {impl.plugin_name!r} {why}"
+    )
 
 
 def _apply_after(
-    answer: AfterToolCallResult | None, result: AgentToolResult, is_error: bool
-) -> tuple[AgentToolResult, bool]:
+    answer: AfterToolCallResult | None, context: AfterToolCallContext
+) -> AfterToolCallContext:
+    """Lay one ``after_tool_call`` answer on the call: each field that is not ``None`` wins."""
     if answer is None:
-        return result, is_error
-    result = AgentToolResult(
-        content=list(answer.content) if answer.content is not None else result.content,
-        details=answer.details if answer.details is not None else result.details,
-        terminate=answer.terminate if answer.terminate is not None else result.terminate,
+        return context
+    result = context.result
+    return dataclasses.replace(
+        context,
+        result=AgentToolResult(
+            content=list(answer.content) if answer.content is not None else result.content,
+            details=answer.details if answer.details is not None else result.details,
+            terminate=answer.terminate if answer.terminate is not None else result.terminate,
+        ),
+        is_error=answer.is_error if answer.is_error is not None else context.is_error,
     )
-    return result, answer.is_error if answer.is_error is not None else is_error
 
 
 async def run_after_tool_call_hooks(
     context: AfterToolCallContext, config: AgentLoopConfig, signal: AbortSignal
 ) -> tuple[AgentToolResult, bool]:
-    """Apply ``config.after_tool_call``, then the ``after_tool_call`` plugins in plugin order.
+    """Apply ``config.after_tool_call``, then each ``after_tool_call`` plugin in plugin order.
 
-    The plugins see the result as the callable left it; a field that is not ``None`` in an
-    answer replaces the result's (pi-mono).
+    Every answer is laid on the result as the previous ones left it: a field that is not
+    ``None`` replaces the result's (pi-mono), and the next hook sees the change (a new
+    :class:`pi_sdk.AgentToolResult`; ``context`` itself is not mutated).
 
     Returns:
         The final ``(result, is_error)``.
 
     Raises:
-        Whatever the callable or a plugin raises (the run then ends with an error message).
+        Whatever the callable or a plugin raises (the run then ends with an error message; a
+        plugin's error carries a note naming it). A plugin answering something other than
+        ``None`` / :class:`pi_sdk.AfterToolCallResult` raises :class:`TypeError` naming it.
     """
-    from pi_sdk.plugins._manager import call_after_tool_call_plugins
-
-    result, is_error = context.result, context.is_error
     if config.after_tool_call is not None:
-        answer = await resolve(config.after_tool_call(context, signal))
-        result, is_error = _apply_after(answer, result, is_error)
-        context = dataclasses.replace(context, result=result, is_error=is_error)
-    answer = await call_after_tool_call_plugins(context, signal)
-    return _apply_after(answer, result, is_error)
+        context = _apply_after(await resolve(config.after_tool_call(context, signal)), context)
+    for impl in hook_implementations("after_tool_call"):
+        answer = await call_hook_implementation(impl, context=context, signal=signal)
+        if answer is not None and not isinstance(answer, AfterToolCallResult):
+            raise TypeError(
+                f"after_tool_call of plugin {impl.plugin_name!r} returned"
+                f" {type(answer).__name__}, expected AfterToolCallResult or None"
+            )
+        context = _apply_after(answer, context)
+    return context.result, context.is_error
 
 
 # --- progress updates -------------------------------------------------------------------------

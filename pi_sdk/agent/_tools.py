@@ -25,204 +25,30 @@ Example:
 from __future__ import annotations
 
 import asyncio
-import copy
 import inspect
 import json
 import re
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias, cast, get_type_hints, overload
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast, get_type_hints, overload
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from pi_sdk._abort import AbortSignal
-from pi_sdk.agent._types import AgentToolResult, ToolResultContent, ToolUpdateCallback
-from pi_sdk.errors import ToolArgumentsError
-from pi_sdk.types import ImageContent, TextContent, Tool, ToolCall
+from pi_sdk.agent._types import AgentTool, AgentToolResult, ToolResultContent, ToolUpdateCallback
+from pi_sdk.types import ImageContent, TextContent, ToolCall
 
 if TYPE_CHECKING:
-    from jsonschema.protocols import Validator
+    pass
 
 __all__ = [
-    "AgentTool",
     "FunctionTool",
-    "ToolExecute",
     "find_tool",
-    "schema_from_model",
     "to_tool_result",
     "tool",
     "validate_tool_call",
 ]
 
-ToolExecute: TypeAlias = Callable[
-    [str, Any, AbortSignal, ToolUpdateCallback], Awaitable["AgentToolResult | Any"]
-]
-"""``execute(tool_call_id, args, signal, on_update) -> AgentToolResult``.
-
-Contract: honour ``signal`` (return or raise soon after it aborts; the loop does not cancel
-tools); raise to report failure (the message becomes an error result). A return value that is
-not an :class:`AgentToolResult` is converted by :func:`to_tool_result`.
-"""
-
 _RESERVED = ("tool_call_id", "signal", "on_update")
-
-
-class AgentTool:
-    """A tool the agent can run.
-
-    Subclass and override :meth:`execute`, or pass ``execute=``. Example:
-
-    ```python
-    class Add(BaseModel):
-        a: int
-        b: int
-
-    async def add(call_id, args: Add, signal, on_update):
-        return AgentToolResult.text(str(args.a + args.b))
-
-    adder = AgentTool(name="add", description="Add two integers.", parameters=Add, execute=add)
-    ```
-
-    Attributes:
-        name: Tool name the model calls (exact match).
-        label: Human-readable name for UIs (default: ``name``).
-        description: What the tool does, for the model.
-        parameters: JSON Schema of the arguments (``{"type": "object", ...}``).
-        args_model: The pydantic model arguments are validated into, or ``None`` (plain dict).
-    """
-
-    def __init__(
-        self,
-        *,
-        name: str,
-        description: str = "",
-        parameters: dict[str, Any] | type[BaseModel] | None = None,
-        execute: ToolExecute | None = None,
-        label: str | None = None,
-    ) -> None:
-        """Define a tool.
-
-        Args:
-            name: Tool name; what the model calls.
-            description: What the tool does and when to use it.
-            parameters: A JSON Schema dict, or a pydantic model class from which the schema is
-                derived (then ``execute`` receives validated model instances). ``None``: no
-                arguments.
-            execute: The implementation; omit it when subclassing and overriding
-                :meth:`execute`.
-            label: Display name for UIs.
-        """
-        self.name = name
-        self.label = label or name
-        self.description = description
-        if isinstance(parameters, type):
-            self.args_model: type[BaseModel] | None = parameters
-            self.parameters: dict[str, Any] = schema_from_model(parameters)
-        else:
-            self.args_model = None
-            self.parameters = parameters if parameters is not None else _EMPTY_OBJECT_SCHEMA()
-        self._execute = execute
-        self._validator: Validator | None = None
-        self._wire: Tool | None = None
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(name={self.name!r})"
-
-    async def execute(
-        self, tool_call_id: str, args: Any, signal: AbortSignal, on_update: ToolUpdateCallback
-    ) -> AgentToolResult | Any:
-        """Run the tool with validated ``args``; see :data:`ToolExecute` for the contract.
-
-        Raises:
-            NotImplementedError: no ``execute`` was given and the subclass did not override it.
-        """
-        if self._execute is None:
-            raise NotImplementedError(f"tool {self.name!r} has no execute implementation")
-        return await self._execute(tool_call_id, args, signal, on_update)
-
-    def to_tool(self) -> Tool:
-        """Return the wire :class:`pi_sdk.Tool` sent to the model (name, description, schema)."""
-        if self._wire is None:
-            self._wire = Tool(
-                name=self.name, description=self.description, parameters=self.parameters
-            )
-        return self._wire
-
-    def validate_arguments(self, arguments: dict[str, Any]) -> Any:
-        """Coerce and validate the model's arguments (pi-spec §6.2).
-
-        Returns:
-            A coerced copy of the arguments (``dict``), or an ``args_model`` instance.
-
-        Raises:
-            ToolArgumentsError: the arguments do not fit; the text is pi-mono's and is shown
-                to the model.
-        """
-        from pi_sdk.agent._validation import (
-            compile_validator,
-            format_validation_error,
-            validate_arguments,
-        )
-
-        if self._validator is None:
-            self._validator = compile_validator(self.parameters)
-        args = validate_arguments(self.name, self.parameters, arguments, self._validator)
-        if self.args_model is None:
-            return args
-        try:
-            return self.args_model.model_validate(args)
-        except ValidationError as exc:
-            lines = [
-                ("/".join(str(p) for p in err["loc"]) or "root", err["msg"]) for err in exc.errors()
-            ]
-            raise ToolArgumentsError(format_validation_error(self.name, lines, arguments)) from None
-
-
-def _EMPTY_OBJECT_SCHEMA() -> dict[str, Any]:  # noqa: N802 - a constant factory
-    return {"type": "object", "properties": {}}
-
-
-# --- schemas from pydantic --------------------------------------------------------------------
-
-
-def schema_from_model(model: type[BaseModel]) -> dict[str, Any]:
-    """Return the JSON Schema of ``model`` with local ``$ref`` inlined where not recursive.
-
-    Several vendor APIs accept only a subset of JSON Schema (Gemini function declarations,
-    pi-mono's Anthropic conversion keeps only ``properties``/``required``), so ``$defs``
-    references are expanded; recursive models keep their ``$defs``.
-    """
-    schema = model.model_json_schema()
-    defs: dict[str, Any] = schema.pop("$defs", {})
-    inlined, recursive = _inline(schema, defs, ())
-    if recursive:
-        schema["$defs"] = defs
-        return schema
-    return cast(dict[str, Any], inlined)
-
-
-def _inline(node: Any, defs: dict[str, Any], stack: tuple[str, ...]) -> tuple[Any, bool]:
-    if isinstance(node, list):
-        items = [_inline(n, defs, stack) for n in cast(list[Any], node)]
-        return [i for i, _ in items], any(r for _, r in items)
-    if not isinstance(node, dict):
-        return node, False
-    node = cast(dict[str, Any], node)
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        name = ref.removeprefix("#/$defs/")
-        if name in stack or name not in defs:
-            return node, True
-        target, recursive = _inline(copy.deepcopy(defs[name]), defs, (*stack, name))
-        if recursive:
-            return node, True
-        merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
-        return merged, False
-    out: dict[str, Any] = {}
-    any_recursive = False
-    for key, value in node.items():
-        out[key], recursive = _inline(value, defs, stack)
-        any_recursive = any_recursive or recursive
-    return out, any_recursive
 
 
 # --- results ----------------------------------------------------------------------------------

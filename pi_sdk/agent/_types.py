@@ -11,8 +11,17 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
+from pydantic import BaseModel, ValidationError
+
 from pi_sdk._abort import AbortSignal
-from pi_sdk.agent._messages import AgentMessage, default_convert_to_llm
+from pi_sdk.agent._validation import (
+    compile_validator,
+    empty_object_schema,
+    format_validation_error,
+    schema_from_model,
+    validate_arguments,
+)
+from pi_sdk.errors import ToolArgumentsError
 from pi_sdk.events import AssistantMessageEvent, event_to_dict
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import (
@@ -22,12 +31,14 @@ from pi_sdk.types import (
     Message,
     Model,
     TextContent,
+    Tool,
     ToolCall,
     ToolResultMessage,
+    UserMessage,
 )
 
 if TYPE_CHECKING:
-    from pi_sdk.agent._tools import AgentTool
+    from jsonschema.protocols import Validator
 
 __all__ = [
     "AfterToolCall",
@@ -39,13 +50,16 @@ __all__ = [
     "AgentLoopConfig",
     "AgentStartEvent",
     "AgentStreamFn",
+    "AgentMessage",
     "AgentThinkingLevel",
+    "AgentTool",
     "AgentToolResult",
     "AssistantStream",
     "BeforeToolCall",
     "BeforeToolCallContext",
     "BeforeToolCallResult",
     "ConvertToLlm",
+    "CustomAgentMessage",
     "GetApiKey",
     "MessageEndEvent",
     "MessageSource",
@@ -55,6 +69,7 @@ __all__ = [
     "ToolExecutionEndEvent",
     "ToolExecutionMode",
     "ToolExecutionStartEvent",
+    "ToolExecute",
     "ToolExecutionUpdateEvent",
     "ToolResultContent",
     "ToolUpdateCallback",
@@ -74,6 +89,39 @@ QueueMode: TypeAlias = Literal["all", "one-at-a-time"]
 """How many queued steering/follow-up messages one poll takes: all, or the oldest one."""
 
 ToolResultContent: TypeAlias = TextContent | ImageContent
+
+
+class CustomAgentMessage(Protocol):
+    """What the type checker knows of a custom transcript entry: a ``role`` and a ``timestamp``.
+
+    Any object with these two attributes fits (structural typing); in practice a pydantic model,
+    since registration, conversion and session files need one::
+
+        class Note(BaseModel):
+            role: Literal["note"] = "note"
+            text: str
+            timestamp: int = Field(default_factory=pi_sdk.now_ms)
+
+    With it, ``m.role`` and ``m.timestamp`` type-check on every :data:`AgentMessage`; anything
+    else is read after narrowing (``isinstance(m, Note)``, ``isinstance(m, AssistantMessage)``).
+    A model without ``timestamp`` still works at run time (nothing in pi-sdk reads it; only
+    ``role`` is checked by :func:`pi_sdk.register_message_type`), but a type checker rejects it
+    where an :data:`AgentMessage` is expected.
+    """
+
+    @property
+    def role(self) -> str:
+        """The message's own role: not ``user``, ``assistant`` or ``toolResult``."""
+        ...
+
+    @property
+    def timestamp(self) -> int:
+        """Milliseconds since the Unix epoch, as on the LLM messages (pi-mono)."""
+        ...
+
+
+AgentMessage: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage | CustomAgentMessage
+"""A transcript entry: an LLM message, or a custom message (:class:`CustomAgentMessage`)."""
 
 
 @dataclass(kw_only=True, slots=True)
@@ -102,13 +150,131 @@ Fire-and-forget and thread-safe: the event is delivered in call order, and befor
 """
 
 
+# --- tools ------------------------------------------------------------------------------------
+
+ToolExecute: TypeAlias = Callable[
+    [str, Any, AbortSignal, ToolUpdateCallback], Awaitable["AgentToolResult | Any"]
+]
+"""``execute(tool_call_id, args, signal, on_update) -> AgentToolResult``.
+
+Contract: honour ``signal`` (return or raise soon after it aborts; the loop does not cancel
+tools); raise to report failure (the message becomes an error result). A return value that is
+not an :class:`AgentToolResult` is converted by :func:`to_tool_result`.
+"""
+
+
+class AgentTool:
+    """A tool the agent can run.
+
+    Subclass and override :meth:`execute`, or pass ``execute=``. Example:
+
+    ```python
+    class Add(BaseModel):
+        a: int
+        b: int
+
+    async def add(call_id, args: Add, signal, on_update):
+        return AgentToolResult.text(str(args.a + args.b))
+
+    adder = AgentTool(name="add", description="Add two integers.", parameters=Add, execute=add)
+    ```
+
+    Attributes:
+        name: Tool name the model calls (exact match).
+        label: Human-readable name for UIs (default: ``name``).
+        description: What the tool does, for the model.
+        parameters: JSON Schema of the arguments (``{"type": "object", ...}``).
+        args_model: The pydantic model arguments are validated into, or ``None`` (plain dict).
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        description: str = "",
+        parameters: dict[str, Any] | type[BaseModel] | None = None,
+        execute: ToolExecute | None = None,
+        label: str | None = None,
+    ) -> None:
+        """Define a tool.
+
+        Args:
+            name: Tool name; what the model calls.
+            description: What the tool does and when to use it.
+            parameters: A JSON Schema dict, or a pydantic model class from which the schema is
+                derived (then ``execute`` receives validated model instances). ``None``: no
+                arguments.
+            execute: The implementation; omit it when subclassing and overriding
+                :meth:`execute`.
+            label: Display name for UIs.
+        """
+        self.name = name
+        self.label = label or name
+        self.description = description
+        if isinstance(parameters, type):
+            self.args_model: type[BaseModel] | None = parameters
+            self.parameters: dict[str, Any] = schema_from_model(parameters)
+        else:
+            self.args_model = None
+            self.parameters = parameters if parameters is not None else empty_object_schema()
+        self._execute = execute
+        self._validator: Validator | None = None
+        self._wire: Tool | None = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+    async def execute(
+        self, tool_call_id: str, args: Any, signal: AbortSignal, on_update: ToolUpdateCallback
+    ) -> AgentToolResult | Any:
+        """Run the tool with validated ``args``; see :data:`ToolExecute` for the contract.
+
+        Raises:
+            NotImplementedError: no ``execute`` was given and the subclass did not override it.
+        """
+        if self._execute is None:
+            raise NotImplementedError(f"tool {self.name!r} has no execute implementation")
+        return await self._execute(tool_call_id, args, signal, on_update)
+
+    def to_tool(self) -> Tool:
+        """Return the wire :class:`pi_sdk.Tool` sent to the model (name, description, schema)."""
+        if self._wire is None:
+            self._wire = Tool(
+                name=self.name, description=self.description, parameters=self.parameters
+            )
+        return self._wire
+
+    def validate_arguments(self, arguments: dict[str, Any]) -> Any:
+        """Coerce and validate the model's arguments (pi-spec §6.2).
+
+        Returns:
+            A coerced copy of the arguments (``dict``), or an ``args_model`` instance.
+
+        Raises:
+            ToolArgumentsError: the arguments do not fit; the text is pi-mono's and is shown
+                to the model.
+        """
+        if self._validator is None:
+            self._validator = compile_validator(self.parameters)
+        args = validate_arguments(self.name, self.parameters, arguments, self._validator)
+        if self.args_model is None:
+            return args
+        try:
+            return self.args_model.model_validate(args)
+        except ValidationError as exc:
+            lines = [
+                ("/".join(str(p) for p in err["loc"]) or "root", err["msg"]) for err in exc.errors()
+            ]
+            raise ToolArgumentsError(format_validation_error(self.name, lines, arguments)) from None
+
+
 @dataclass(kw_only=True, slots=True)
 class AgentContext:
     """What the loop works on: system prompt, transcript and tools (pi-mono ``AgentContext``)."""
 
     system_prompt: str = ""
     messages: list[AgentMessage] = field(default_factory=list[AgentMessage])
-    tools: list[AgentTool] = field(default_factory=list["AgentTool"])
+    tools: list[AgentTool] = field(default_factory=list[AgentTool])
 
 
 # --- tool-call hooks -------------------------------------------------------------------------
@@ -187,7 +353,8 @@ ConvertToLlm: TypeAlias = Callable[
 """``convert_to_llm(messages) -> list[Message]``, sync or async.
 
 Contract: the only place custom messages become LLM messages; must not raise (an exception
-ends the run with an error assistant message). Default :func:`pi_sdk.default_convert_to_llm`.
+ends the run with an error assistant message). Default (``None`` in :class:`AgentLoopConfig`):
+:func:`pi_sdk.default_convert_to_llm`.
 """
 
 TransformContext: TypeAlias = Callable[
@@ -238,7 +405,9 @@ class AgentLoopConfig(StreamOptions):
     """
 
     model: Model
-    convert_to_llm: ConvertToLlm = default_convert_to_llm
+    convert_to_llm: ConvertToLlm | None = None
+    """Transcript -> LLM messages before each call; ``None``: the loop uses
+    :func:`pi_sdk.default_convert_to_llm`."""
     transform_context: TransformContext | None = None
     get_api_key: GetApiKey | None = None
     get_steering_messages: MessageSource | None = None

@@ -25,6 +25,10 @@ A failure raises :class:`pi_sdk.ToolArgumentsError` whose text is pi-mono's::
 ``<path>`` is the instance path without its leading ``/`` (``items/0/qty``), the missing
 property for a top-level ``required`` error, or ``root``; messages follow AJV's wording for the
 common keywords.
+
+:func:`schema_from_model` derives a tool's JSON Schema from a pydantic model. The module imports
+only the data layer (pydantic, :mod:`pi_sdk.errors`), so the :class:`pi_sdk.AgentTool` base in
+:mod:`pi_sdk.agent._types` can use it.
 """
 
 from __future__ import annotations
@@ -37,13 +41,22 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from pydantic import BaseModel
+
 from pi_sdk.errors import ToolArgumentsError
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
     from jsonschema.protocols import Validator
 
-__all__ = ["coerce_arguments", "compile_validator", "format_validation_error", "validate_arguments"]
+__all__ = [
+    "coerce_arguments",
+    "compile_validator",
+    "empty_object_schema",
+    "format_validation_error",
+    "schema_from_model",
+    "validate_arguments",
+]
 
 _NUMERIC = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*")
 _JSON_TYPES = {
@@ -339,3 +352,52 @@ def validate_arguments(
             format_validation_error(tool_name, _error_lines(errors), arguments)
         )
     return coerced
+
+
+def empty_object_schema() -> dict[str, Any]:
+    """Return a fresh ``{"type": "object", "properties": {}}``: the schema of no arguments."""
+    return {"type": "object", "properties": {}}
+
+
+# --- schemas from pydantic models -------------------------------------------------------------
+
+
+def schema_from_model(model: type[BaseModel]) -> dict[str, Any]:
+    """Return the JSON Schema of ``model`` with local ``$ref`` inlined where not recursive.
+
+    Several vendor APIs accept only a subset of JSON Schema (Gemini function declarations,
+    pi-mono's Anthropic conversion keeps only ``properties``/``required``), so ``$defs``
+    references are expanded; recursive models keep their ``$defs``.
+    """
+    schema = model.model_json_schema()
+    defs: dict[str, Any] = schema.pop("$defs", {})
+    inlined, recursive = _inline(schema, defs, ())
+    if recursive:
+        schema["$defs"] = defs
+        return schema
+    return cast(dict[str, Any], inlined)
+
+
+def _inline(node: Any, defs: dict[str, Any], stack: tuple[str, ...]) -> tuple[Any, bool]:
+    if isinstance(node, list):
+        items = [_inline(n, defs, stack) for n in cast(list[Any], node)]
+        return [i for i, _ in items], any(r for _, r in items)
+    if not isinstance(node, dict):
+        return node, False
+    node = cast(dict[str, Any], node)
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        name = ref.removeprefix("#/$defs/")
+        if name in stack or name not in defs:
+            return node, True
+        target, recursive = _inline(copy.deepcopy(defs[name]), defs, (*stack, name))
+        if recursive:
+            return node, True
+        merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+        return merged, False
+    out: dict[str, Any] = {}
+    any_recursive = False
+    for key, value in node.items():
+        out[key], recursive = _inline(value, defs, stack)
+        any_recursive = any_recursive or recursive
+    return out, any_recursive

@@ -2,7 +2,7 @@
 
 A plugin is a module (or any object) with functions marked ``@pi_sdk.hookimpl`` and named after
 the hooks below, published through an entry point in the ``pi_sdk`` group (see
-``pi_sdk.plugins._manager``):
+:mod:`pi_sdk.plugins`):
 
 ```python
 import os
@@ -40,7 +40,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from pi_sdk._abort import AbortSignal
-    from pi_sdk._registry import ApiProvider
+    from pi_sdk._provider_api import ApiProvider
     from pi_sdk.agent._types import (
         AfterToolCallContext,
         AfterToolCallResult,
@@ -94,8 +94,8 @@ def register_api_providers(register: RegisterApiProvider) -> None:
     ``pi_sdk.get_api_provider``, ...), never at import.
 
     Args:
-        register: ``register(provider: pi_sdk.ApiProvider, *, replace: bool = False)``; call it
-            once per API the plugin implements. ``provider.api`` is the key (e.g.
+        register: ``register(provider: pi_sdk.provider.ApiProvider, *, replace: bool = False)``;
+            call it once per API the plugin implements. ``provider.api`` is the key (e.g.
             ``"anthropic-messages"``); one API can serve many providers' models.
 
     Raises:

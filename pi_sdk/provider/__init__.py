@@ -11,6 +11,7 @@ everything under an underscore can change in any release (``docs/api.md``).
 from pi_sdk._calls import apply_payload_hooks, resolve_api_key
 from pi_sdk._event_stream import AssistantMessageEventStream, new_assistant_message
 from pi_sdk._ids import ToolCallIdNormalizer, fit_id, sanitize_tool_call_id, short_hash
+from pi_sdk._provider_api import ApiProvider, RequestRecognizer, StreamFunction
 from pi_sdk._provider_errors import (
     RETRYABLE_STATUS,
     ConnectionPhase,
@@ -24,8 +25,6 @@ from pi_sdk._provider_errors import (
 )
 from pi_sdk._redact import REDACTED, Redactor, redact_text
 from pi_sdk._registry import (
-    ApiProvider,
-    StreamFunction,
     calculate_cost,
     get_api_key,
     get_model,
@@ -76,8 +75,6 @@ from pi_sdk.types import (
 )
 
 __all__ = [
-    "REDACTED",
-    "RETRYABLE_STATUS",
     "ApiProvider",
     "AssistantMessage",
     "AssistantMessageEvent",
@@ -96,7 +93,10 @@ __all__ = [
     "Model",
     "ModelNotFoundError",
     "ProviderError",
+    "REDACTED",
+    "RETRYABLE_STATUS",
     "Redactor",
+    "RequestRecognizer",
     "ResponseBody",
     "ServerSentEvent",
     "StartEvent",
@@ -145,8 +145,8 @@ __all__ = [
     "retry_after_ms",
     "sanitize_surrogates",
     "sanitize_tool_call_id",
-    "short_hash",
     "shared_in_thread",
+    "short_hash",
     "signature_origin",
     "transform_messages",
 ]

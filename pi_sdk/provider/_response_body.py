@@ -1,6 +1,6 @@
 """The body of a vendor's HTTP response, as a provider reads it.
 
-Providers read response bytes themselves (:func:`pi_sdk.iter_sse` + ``json.loads``);
+Providers read response bytes themselves (:func:`pi_sdk.provider.iter_sse` + ``json.loads``);
 :class:`ResponseBody` wraps those bytes with what every provider needs around them:
 
 * :meth:`ResponseBody.start`: the first bytes are read before the provider yields ``start``. A
@@ -8,7 +8,7 @@ Providers read response bytes themselves (:func:`pi_sdk.iter_sse` + ``json.loads
   then fails before the call started, as "connection closed by the server before the
   response", and the core retries it like any connection error (the vendor SDKs retry it too);
 * the bytes, chunk by chunk, with the transport's errors turned into a retryable
-  :class:`pi_sdk.ProviderError` (:func:`pi_sdk.connection_error`);
+  :class:`pi_sdk.provider.ProviderError` (:func:`pi_sdk.provider.connection_error`);
 * :meth:`ResponseBody.drain`: after the vendor's terminal event (``message_stop``, ``[DONE]``,
   ``response.completed``, a Gemini ``finishReason``) the reply is complete and the call ends
   there; what is left of the body (normally just the end of the chunked encoding) is read,
@@ -42,7 +42,7 @@ class ResponseBody:
         chunks: The body as the transport delivers it (``response.aiter_bytes()``).
         transport_errors: The transport's exception types for a lost connection (for httpx2:
             ``(httpx2.TransportError,)``); raised while reading, they become a
-            :class:`pi_sdk.ProviderError` with ``retryable=True``.
+            :class:`pi_sdk.provider.ProviderError` with ``retryable=True``.
         timeout_errors: Those of them that mean "gave up waiting" (``httpx2.TimeoutException``),
             for the error text.
     """

@@ -3,8 +3,8 @@
 Each recorded interaction is played as one model call, in order, through the real provider
 stream function, with vcrpy serving the recorded response (``record_mode="none"``, each
 interaction played once, matching on method and :func:`same_endpoint`). Which provider and model
-make the call is decided by asking every registered :class:`pi_sdk.ApiProvider` to ``recognize``
-the recorded request (or only the one named with ``api=``); the core knows no vendor.
+make the call is decided by asking every registered :class:`pi_sdk.provider.ApiProvider` to
+``recognize`` the recorded request (or only the one named with ``api=``); the core knows no vendor.
 
 pi-sdk always asks for a stream. An interaction recorded without one (its answer is one JSON
 document) is played through the same streaming call: vcrpy serves the recorded document, and
@@ -26,7 +26,8 @@ from urllib.parse import urlsplit
 
 from pi_sdk._calls import stream
 from pi_sdk._event_stream import AssistantMessageEventStream
-from pi_sdk._registry import ApiProvider, get_api_provider, get_api_providers
+from pi_sdk._provider_api import ApiProvider
+from pi_sdk._registry import get_api_provider, get_api_providers
 from pi_sdk.errors import ConfigurationError, ProviderNotFoundError
 from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.options import StreamOptions

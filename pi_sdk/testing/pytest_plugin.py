@@ -1,6 +1,9 @@
 """pytest plugin: record a test's provider traffic once with real keys, replay it offline forever.
 
-Registered through the ``pytest11`` entry point ``pi_sdk``; see ``docs/testing.md``.
+Registered through the ``pytest11`` entry point ``pi_sdk``; see ``docs/testing.md``. Until a test
+carries the marker or requests a fixture, the plugin only declares its options, marker and
+fixtures: this module imports nothing of pi-sdk (vcrpy, pydantic and the registries load when a
+cassette is opened), so it adds well under 5 ms to any pytest start-up.
 
 * ``@pytest.mark.pi_vcr`` (or requesting the ``pi_cassette`` fixture) puts the test's HTTP traffic
   (everything made through ``httpx2``, which the OpenAI, Anthropic and Google SDKs use) on a
@@ -28,13 +31,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Generator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-
-from pi_sdk.plugins.hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from pi_sdk.testing._cassette import CassetteSession
@@ -152,6 +153,7 @@ def pi_cassette(
     and ``recorded_json_bodies()``. Failing conditions are checked after the test body.
     """
     from pi_sdk.testing._cassette import open_cassette
+    from pi_sdk.testing._replay_keys import replay_keys
 
     marker = request.node.get_closest_marker("pi_vcr")
     options: dict[str, Any] = {**pi_vcr_config, **(marker.kwargs if marker else {})}
@@ -171,7 +173,7 @@ def pi_cassette(
                 for variable in REPLAY_KEY_ENV_VARS:
                     if not os.environ.get(variable):
                         monkeypatch.setenv(variable, replay_key)
-                stack.enter_context(_replay_keys(str(replay_key)))
+                stack.enter_context(replay_keys(str(replay_key)))
         session = stack.enter_context(open_cassette(path, recording=recording, **options))
         request.node.stash[_SESSION_KEY] = session
         try:
@@ -180,37 +182,13 @@ def pi_cassette(
             del request.node.stash[_SESSION_KEY]
 
 
-class _ReplayKeys:
-    """pi-sdk plugin active while a cassette is replayed: a key for every provider."""
-
-    def __init__(self, key: str) -> None:
-        self.key = key
-
-    @hookimpl(wrapper=True)
-    def get_api_key(self, provider: str) -> Generator[None, str | None, str | None]:
-        """Return the other plugins' answer, else the dummy key (whatever the provider)."""
-        answer = yield
-        return answer or self.key
-
-
-@contextmanager
-def _replay_keys(key: str) -> Generator[None]:
-    """Register :class:`_ReplayKeys` in the active plugin manager for the block."""
-    from pi_sdk.plugins._manager import get_plugin_manager
-
-    manager = get_plugin_manager()
-    plugin = _ReplayKeys(key)
-    manager.register(plugin, name=f"pi-sdk-replay-keys-{id(plugin)}")
-    try:
-        yield
-    finally:
-        manager.unregister(plugin)
-
-
-@pytest.fixture(autouse=True)
-def _pi_vcr_marker(request: pytest.FixtureRequest) -> None:
-    if request.node.get_closest_marker("pi_vcr") is not None:
-        request.getfixturevalue("pi_cassette")
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every ``pi_vcr`` test the ``pi_cassette`` fixture (unmarked tests get nothing)."""
+    for item in items:
+        if not isinstance(item, pytest.Function) or item.get_closest_marker("pi_vcr") is None:
+            continue
+        if "pi_cassette" not in item.fixturenames:
+            item.fixturenames.append("pi_cassette")
 
 
 @pytest.hookimpl(wrapper=True)

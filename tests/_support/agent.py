@@ -9,7 +9,7 @@ import pytest
 
 import pi_sdk
 from pi_sdk.agent._types import AgentEvent, AgentLoopConfig
-from pi_sdk.plugins._manager import PluginManager, use_plugin_manager
+from pi_sdk.plugins import PluginManager, use_plugin_manager
 
 
 @pytest.fixture(autouse=True)
@@ -30,7 +30,7 @@ def text_of(message: Any) -> str:
     return "".join(getattr(b, "text", "") for b in content)
 
 
-def config(provider: pi_sdk.ScriptedProvider, **options: Any) -> AgentLoopConfig:
+def config(provider: pi_sdk.testing.ScriptedProvider, **options: Any) -> AgentLoopConfig:
     return AgentLoopConfig(model=provider.model, **options)
 
 

@@ -2,7 +2,7 @@
 
 * :func:`conformance_dir` / :func:`load_cases`: the shared cassettes and their ``expect``;
 * :func:`run_interaction`: play one recorded interaction through the real adapter (vcrpy,
-  :func:`pi_sdk.testing._replay.replay_vcr`: match on method + endpoint, earlier interactions consumed so
+  :func:`pi_sdk.testing.replay_vcr`: match on method + endpoint, earlier interactions consumed so
   the i-th call gets interaction i). Interactions recorded without a stream are played through
   the same streaming call: vcrpy serves the recorded JSON document, which every adapter accepts
   (as from a server that ignores ``"stream": true``);
@@ -128,7 +128,7 @@ def load_cases(root: Path, api: str | None = None) -> list[Case]:
     return cases
 
 
-def provider_for(api: str) -> pi_sdk.ApiProvider | None:
+def provider_for(api: str) -> pi_sdk.provider.ApiProvider | None:
     """The registered provider of ``api``, or ``None`` (its package is not installed)."""
     try:
         return pi_sdk.get_api_provider(api)

@@ -11,15 +11,8 @@ import pytest
 from _support.agent import isolated_plugins, roles, text_of, user  # noqa: F401 - autouse fixture
 
 import pi_sdk
-from pi_sdk import (
-    AfterToolCallResult,
-    Agent,
-    AgentBusyError,
-    AgentToolResult,
-    BeforeToolCallResult,
-    ScriptedProvider,
-    ScriptedReply,
-)
+from pi_sdk import AfterToolCallResult, Agent, AgentBusyError, AgentToolResult, BeforeToolCallResult
+from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "agent_example.py"
 

@@ -16,12 +16,11 @@ from pi_sdk import (
     AgentContext,
     AgentToolResult,
     BeforeToolCallResult,
-    ScriptedProvider,
-    ScriptedReply,
     agent_loop,
     agent_loop_continue,
 )
 from pi_sdk.agent._tool_calls import ABORTED_TEXT, SKIPPED_TEXT
+from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 
 class Note(BaseModel):
@@ -633,7 +632,7 @@ async def test_stream_without_terminal_event_is_an_error_not_a_hang():
                 return self.gen()
 
             async def gen(self):
-                yield pi_sdk.StartEvent(partial=pi_sdk.new_assistant_message(model))
+                yield pi_sdk.StartEvent(partial=pi_sdk.provider.new_assistant_message(model))
 
         return NoEnd()
 

@@ -174,7 +174,8 @@ def test_demo_fails_loudly_when_a_call_ends_in_error(
         yield  # pragma: no cover
 
     monkeypatch.setattr(messages, "stream_anthropic_messages", broken)
-    from pi_sdk import ApiProvider, get_api_provider, register_api_provider
+    from pi_sdk import get_api_provider, register_api_provider
+    from pi_sdk.provider import ApiProvider
 
     original = get_api_provider("anthropic-messages")
     register_api_provider(

@@ -1,4 +1,4 @@
-"""pi_sdk.ClientCache, pi_sdk.shared_in_thread and pi_sdk.ResponseBody (core, vendor-neutral)."""
+"""pi_sdk.provider: ClientCache, shared_in_thread and ResponseBody (core, vendor-neutral)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from pi_sdk import ClientCache, ProviderError, ResponseBody, shared_in_thread
+from pi_sdk.provider import ClientCache, ProviderError, ResponseBody, shared_in_thread
 
 
 class FakeClient:

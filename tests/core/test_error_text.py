@@ -15,12 +15,9 @@ from _support.loopback import HTML_ERROR_PAGE as PAGE
 from _support.loopback import LoopbackServer, Step, model_at, sse_step, text_events
 
 import pi_sdk
-from pi_sdk import (
-    AssistantMessage,
-    Context,
+from pi_sdk import AssistantMessage, Context, StreamOptions, UserMessage
+from pi_sdk.provider import (
     ProviderError,
-    StreamOptions,
-    UserMessage,
     body_excerpt,
     connection_error,
     describe_exception,

@@ -6,12 +6,10 @@ import pytest
 
 from pi_sdk import (
     AbortController,
-    ApiProvider,
     Context,
     DoneEvent,
     ErrorEvent,
     Model,
-    ProviderError,
     ProviderNotFoundError,
     StartEvent,
     StreamOptions,
@@ -22,10 +20,10 @@ from pi_sdk import (
     UserMessage,
     complete,
     complete_sync,
-    new_assistant_message,
     register_api_provider,
     stream,
 )
+from pi_sdk.provider import ApiProvider, ProviderError, new_assistant_message
 
 MODEL = Model(id="m1", api="test-contract", provider="testco")
 CTX = Context(messages=[UserMessage(content="hi")])

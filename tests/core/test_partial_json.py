@@ -1,4 +1,4 @@
-"""Tests for pi_sdk.provider._partial_json: fragmentation invariance, live partial values, linear cost."""
+"""pi_sdk.provider._partial_json: fragmentation invariance, live partial values, linear cost."""
 
 from __future__ import annotations
 

@@ -1,13 +1,11 @@
 import pytest
 
 from pi_sdk import (
-    ApiProvider,
     ConfigurationError,
     Model,
     ModelCost,
     ModelNotFoundError,
     Usage,
-    calculate_cost,
     get_api_provider,
     get_model,
     get_models,
@@ -15,6 +13,7 @@ from pi_sdk import (
     register_model,
     unregister_api_providers,
 )
+from pi_sdk.provider import ApiProvider, calculate_cost
 
 
 async def _noop(model, context, options):  # pragma: no cover - never iterated

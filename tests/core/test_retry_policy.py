@@ -17,7 +17,8 @@ import pytest
 from _support.conformance import CLIENT_FACTORIES, ChunkedTransport, Reply, collect
 
 import pi_sdk
-from pi_sdk import Context, Model, ProviderError, StreamOptions, UserMessage, retry_after_ms
+from pi_sdk import Context, Model, StreamOptions, UserMessage
+from pi_sdk.provider import ProviderError, retry_after_ms
 
 # --- retry_after_ms ---------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from pi_sdk import iter_sse
+from pi_sdk.provider import iter_sse
 
 BODY = (
     b": keep-alive comment\n"

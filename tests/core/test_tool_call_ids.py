@@ -17,11 +17,8 @@ from pi_sdk_anthropic import normalize_tool_call_id as anthropic_ids
 from pi_sdk_google import normalize_tool_call_id as google_ids
 from pi_sdk_openai import normalize_completions_tool_call_id, normalize_responses_tool_call_id
 
-from pi_sdk import (
-    Model,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
+from pi_sdk import Model, ToolCall, ToolResultMessage, UserMessage
+from pi_sdk.provider import (
     new_assistant_message,
     sanitize_tool_call_id,
     short_hash,

@@ -21,13 +21,15 @@ from pi_sdk import (
     ToolCall,
     ToolResultMessage,
     UserMessage,
+)
+from pi_sdk._ids import ToolCallIdNormalizer
+from pi_sdk._transform import IMAGE_PLACEHOLDER_TEXT, NO_RESULT_TEXT, REQUIRES_REASONING_CONTENT
+from pi_sdk.provider import (
     is_same_source,
     new_assistant_message,
     signature_origin,
     transform_messages,
 )
-from pi_sdk._ids import ToolCallIdNormalizer
-from pi_sdk._transform import IMAGE_PLACEHOLDER_TEXT, NO_RESULT_TEXT, REQUIRES_REASONING_CONTENT
 
 ANTHROPIC_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 

@@ -21,11 +21,11 @@ async def test_first_import_runs_off_the_event_loop(tmp_path, monkeypatch):
             ticks += 1
 
     task = asyncio.create_task(ticker())
-    module = await pi_sdk.import_vendor("slowvendor")
+    module = await pi_sdk.provider.import_vendor("slowvendor")
     task.cancel()
     assert module.IMPORTED_IN != threading.main_thread().name
     assert ticks >= 10  # the loop kept running during the 0.3 s import
-    assert await pi_sdk.import_vendor("slowvendor") is sys.modules["slowvendor"]
+    assert await pi_sdk.provider.import_vendor("slowvendor") is sys.modules["slowvendor"]
     del sys.modules["slowvendor"]
 
 
@@ -33,4 +33,4 @@ async def test_missing_module_raises_import_error():
     import pytest
 
     with pytest.raises(ImportError):
-        await pi_sdk.import_vendor("no_such_vendor_sdk_xyz")
+        await pi_sdk.provider.import_vendor("no_such_vendor_sdk_xyz")

@@ -7,16 +7,8 @@ import pi_sdk_audit_log
 import pytest
 from pi_sdk_audit_log import AUDIT_LOG_ENV, REDACTED, AuditLog, Redactor
 
-from pi_sdk import (
-    AfterToolCallResult,
-    Agent,
-    BeforeToolCallResult,
-    ScriptedProvider,
-    ScriptedReply,
-    TextContent,
-    hookimpl,
-    tool,
-)
+from pi_sdk import AfterToolCallResult, Agent, BeforeToolCallResult, TextContent, hookimpl, tool
+from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 OPENAI_KEY = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0KlMn"
 ANTHROPIC_KEY = "sk-ant-api03-" + "Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2"
@@ -212,7 +204,7 @@ async def test_a_configured_log_as_agent_callbacks_without_the_plugin(plugin_man
 
 
 def test_redaction_leaves_placeholders_and_prose_alone():
-    from pi_sdk import redact_text
+    from pi_sdk.provider import redact_text
 
     text = "pass StreamOptions(api_key=...) or set ANTHROPIC_API_KEY"
     assert redact_text(text) == text

@@ -13,12 +13,12 @@ from pi_sdk_bash_records import BashExecution, bash_execution_to_messages, rende
 from pi_sdk import (
     AbortController,
     Agent,
-    ScriptedProvider,
     UserMessage,
     agent_message_from_dict,
     default_convert_to_llm,
     get_message_types,
 )
+from pi_sdk.testing import ScriptedProvider
 
 
 def _text(message):

@@ -160,7 +160,7 @@ async def test_the_hook_plugin_guide_plugin_leaves_short_output_alone(trim_guide
         """
         return text
 
-    from pi_sdk import ScriptedProvider, ScriptedReply
+    from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
     provider = ScriptedProvider([ScriptedReply.tool_call("echo", {"text": "short"}), "ok"])
     agent = Agent(model=provider.model, tools=[echo])

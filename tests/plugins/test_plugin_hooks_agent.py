@@ -11,8 +11,6 @@ from pi_sdk import (
     AfterToolCallResult,
     Agent,
     BeforeToolCallResult,
-    ScriptedProvider,
-    ScriptedReply,
     TextContent,
     ToolResultMessage,
     UserMessage,
@@ -20,6 +18,7 @@ from pi_sdk import (
     hookimpl,
     tool,
 )
+from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 
 @pytest.fixture

@@ -15,12 +15,11 @@ from pi_sdk import (
     AssistantMessage,
     BeforeToolCallContext,
     ConfigurationError,
-    ScriptedProvider,
-    ScriptedReply,
     ToolCall,
     ToolResultMessage,
     tool,
 )
+from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 RM_RF = r"re:\brm\s+-rf\b"
 

@@ -15,7 +15,6 @@ from pi_sdk import (
     AfterToolCallResult,
     AgentContext,
     AgentToolResult,
-    ApiProvider,
     AssistantMessage,
     BeforeToolCallContext,
     BeforeToolCallResult,
@@ -26,20 +25,20 @@ from pi_sdk import (
     ToolCall,
     UserMessage,
     agent_message_from_dict,
-    apply_payload_hooks,
     get_api_providers,
     get_message_types,
     get_model,
     get_models,
     hookimpl,
-    resolve_api_key,
 )
-from pi_sdk.plugins._manager import (
-    BLOCKED_REASON,
+from pi_sdk.agent._tool_calls import (
+    BLOCKED_TEXT,
+    run_after_tool_call_hooks,
+    run_before_tool_call_hooks,
+)
+from pi_sdk.plugins import (
     LOAD_PLUGINS_ENV,
     PluginManager,
-    call_after_tool_call_plugins,
-    call_before_tool_call_plugins,
     describe_plugins,
     get_plugin_manager,
     hook_implementations,
@@ -48,6 +47,7 @@ from pi_sdk.plugins._manager import (
     set_plugin_manager,
     use_plugin_manager,
 )
+from pi_sdk.provider import ApiProvider, apply_payload_hooks, resolve_api_key
 
 # --- fake installed distributions -----------------------------------------------------------
 
@@ -207,9 +207,9 @@ def test_set_plugin_manager_adopts_a_plain_pluggy_manager():
     plain.register(Keys(), name="keys")
     previous = set_plugin_manager(plain)
     try:
-        assert pi_sdk.get_api_key("adopted") == "k-adopted"
+        assert pi_sdk.provider.get_api_key("adopted") == "k-adopted"
     finally:
-        pi_sdk.plugins._manager.restore_plugin_manager(previous)
+        pi_sdk.plugins.restore_plugin_manager(previous)
 
 
 # --- validation at registration --------------------------------------------------------------
@@ -387,6 +387,19 @@ async def test_an_on_payload_hook_returning_a_non_dict_is_a_clear_error(plugin_m
         await apply_payload_hooks({}, model, StreamOptions(on_payload=lambda p, m: [p]))
 
 
+def _no_callables():
+    return pi_sdk.AgentLoopConfig(model=Model(id="m", api="a", provider="p"))
+
+
+async def _ask_before_plugins(context):
+    """The plugins' combined answer, as the loop gets it with no Agent callable."""
+    return await run_before_tool_call_hooks(context, _no_callables(), pi_sdk.AbortSignal())
+
+
+async def _apply_after_plugins(context):
+    return await run_after_tool_call_hooks(context, _no_callables(), pi_sdk.AbortSignal())
+
+
 def _before_context(name="bash", args=None):
     call = ToolCall(id="call_1", name=name, arguments=args or {"command": "ls"})
     message = AssistantMessage(api="a", provider="p", model="m", content=[call])
@@ -423,7 +436,7 @@ async def test_before_hooks_any_block_wins_with_its_reason_and_stops_the_rest(pl
     plugin_manager.register(_named("never", before_tool_call=never), name="never")
     plugin_manager.register(_named("block", before_tool_call=block), name="block")
     plugin_manager.register(_named("allow", before_tool_call=allow), name="allow")
-    answer = await call_before_tool_call_plugins(_before_context())
+    answer = await _ask_before_plugins(_before_context())
     assert answer == BeforeToolCallResult(block=True, reason="no shell today")
     assert asked == ["allow", "block"]
 
@@ -433,13 +446,13 @@ async def test_before_hooks_fail_closed_naming_the_plugin(plugin_manager):
         raise RuntimeError("policy file unreadable")
 
     plugin_manager.register(_named("guard", before_tool_call=broken), name="guard")
-    answer = await call_before_tool_call_plugins(_before_context())
+    answer = await _ask_before_plugins(_before_context())
     assert answer is not None and answer.block
     assert "'guard'" in answer.reason and "policy file unreadable" in answer.reason
 
     plugin_manager.unregister(name="guard")
     plugin_manager.register(_named("odd", before_tool_call=lambda context: "yes"), name="odd")
-    answer = await call_before_tool_call_plugins(_before_context())
+    answer = await _ask_before_plugins(_before_context())
     assert answer is not None and answer.block and "'odd' returned str" in answer.reason
 
 
@@ -447,8 +460,8 @@ async def test_before_hooks_block_without_reason_uses_pi_mono_wording(plugin_man
     plugin_manager.register(
         _named("x", before_tool_call=lambda context: BeforeToolCallResult(block=True)), name="x"
     )
-    answer = await call_before_tool_call_plugins(_before_context())
-    assert answer.reason == BLOCKED_REASON == "Tool execution was blocked"
+    answer = await _ask_before_plugins(_before_context())
+    assert answer.reason == BLOCKED_TEXT == "Tool execution was blocked"
 
 
 async def test_after_hooks_apply_in_plugin_order_each_seeing_the_previous(plugin_manager):
@@ -470,27 +483,32 @@ async def test_after_hooks_apply_in_plugin_order_each_seeing_the_previous(plugin
     plugin_manager.register(_named("flag", after_tool_call=flag), name="flag")
     plugin_manager.register(_named("upper", after_tool_call=upper), name="upper")
     context = _after_context("out")
-    combined = await call_after_tool_call_plugins(context)
+    result, is_error = await _apply_after_plugins(context)
     assert seen == [("upper", "out", False), ("flag", "OUT", False), ("observe", "OUT", True)]
-    assert combined == AfterToolCallResult(
-        content=[TextContent(text="OUT")], details={"flagged": True}, is_error=True
-    )
+    assert result == AgentToolResult(content=[TextContent(text="OUT")], details={"flagged": True})
+    assert is_error is True
     assert context.result.content[0].text == "out"  # the caller's context is not mutated
 
 
-async def test_after_hooks_that_change_nothing_return_none_and_errors_name_the_plugin(
+async def test_after_hooks_that_change_nothing_keep_the_result_and_errors_name_the_plugin(
     plugin_manager,
 ):
     plugin_manager.register(_named("quiet", after_tool_call=lambda context: None), name="quiet")
-    assert await call_after_tool_call_plugins(_after_context()) is None
+    context = _after_context()
+    assert await _apply_after_plugins(context) == (context.result, False)
 
     def broken(context):
         raise ValueError("disk full")
 
     plugin_manager.register(_named("broken", after_tool_call=broken), name="broken")
     with pytest.raises(ValueError, match="disk full") as info:
-        await call_after_tool_call_plugins(_after_context())
+        await _apply_after_plugins(_after_context())
     assert any("'broken'" in note for note in info.value.__notes__)
+
+    plugin_manager.unregister(name="broken")
+    plugin_manager.register(_named("odd", after_tool_call=lambda context: "yes"), name="odd")
+    with pytest.raises(TypeError, match="after_tool_call of plugin 'odd' returned str"):
+        await _apply_after_plugins(_after_context())
 
 
 # --- custom message types ----------------------------------------------------------------------
@@ -532,13 +550,17 @@ def test_message_types_follow_their_plugin_and_manager():
         assert get_message_types()["pluginNote"] is note_type
 
 
-def test_a_message_role_clash_rejects_the_second_plugin(plugin_manager):
-    first, _ = _note_plugin()
+def test_a_message_role_clash_between_plugins_is_a_clear_error_until_one_leaves(plugin_manager):
+    first, first_type = _note_plugin()
     second, _ = _note_plugin()  # another class for the same role
     plugin_manager.register(first, name="first")
+    plugin_manager.register(second, name="second")  # the manager knows no registry
+    with pytest.raises(ConfigurationError, match="already registered.*by plugin:first"):
+        get_message_types()
     with pytest.raises(ConfigurationError, match="already registered"):
-        plugin_manager.register(second, name="second")
-    assert not plugin_manager.has_plugin("second")
+        agent_message_from_dict({"role": "pluginNote", "text": "hi"})  # every read, not once
+    plugin_manager.unregister(name="second")
+    assert get_message_types()["pluginNote"] is first_type
 
 
 # --- `pi-sdk plugins` ------------------------------------------------------------------------

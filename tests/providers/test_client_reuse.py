@@ -19,7 +19,7 @@ from pi_sdk import Context, StreamOptions, UserMessage
 CONTEXT = Context(messages=[UserMessage(content="hi")])
 
 
-def _cache(api: str) -> pi_sdk.ClientCache[Any]:
+def _cache(api: str) -> pi_sdk.provider.ClientCache[Any]:
     if api == "anthropic-messages":
         from pi_sdk_anthropic import _client
 

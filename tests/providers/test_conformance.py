@@ -140,7 +140,7 @@ async def _has_terminal_event(api: str, body: bytes) -> bool:
     async def chunks() -> AsyncIterator[bytes]:
         yield body
 
-    async for sse in pi_sdk.iter_sse(chunks()):
+    async for sse in pi_sdk.provider.iter_sse(chunks()):
         if sse.data == "[DONE]":
             return True
         try:

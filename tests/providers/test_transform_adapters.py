@@ -34,8 +34,8 @@ from pi_sdk import (
     ToolResultMessage,
     UserMessage,
     get_model,
-    new_assistant_message,
 )
+from pi_sdk.provider import new_assistant_message
 
 IMAGE = ImageContent(data="iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB", mime_type="image/png")
 REASONING_ITEM = json.dumps(

@@ -152,7 +152,7 @@ REPLAY_KEYS_AND_MISSES = textwrap.dedent(
 
     import pi_sdk
     from conftest import call
-    from pi_sdk.plugins._manager import get_plugin_manager
+    from pi_sdk.plugins import get_plugin_manager
     from pi_sdk.testing.pytest_plugin import REPLAY_API_KEY
 
 
@@ -175,19 +175,19 @@ REPLAY_KEYS_AND_MISSES = textwrap.dedent(
     def test_every_provider_gets_the_dummy_key(fake_vendor, vault):
         call(fake_vendor)
         # A plugin provider's key, Vertex's key (GOOGLE_CLOUD_API_KEY is unset): the dummy.
-        assert pi_sdk.get_api_key("echo-plugin-provider") == REPLAY_API_KEY
-        assert pi_sdk.get_api_key("google-vertex") == REPLAY_API_KEY
-        assert pi_sdk.get_api_key("vaulted") == "vault-key"  # a real answer is kept
+        assert pi_sdk.provider.get_api_key("echo-plugin-provider") == REPLAY_API_KEY
+        assert pi_sdk.provider.get_api_key("google-vertex") == REPLAY_API_KEY
+        assert pi_sdk.provider.get_api_key("vaulted") == "vault-key"  # a real answer is kept
 
 
     @pytest.mark.pi_vcr(name="test_vendor/test_stream", replay_api_key=None)
     def test_no_dummy_key_when_turned_off(fake_vendor):
         call(fake_vendor)
-        assert pi_sdk.get_api_key("echo-plugin-provider") is None
+        assert pi_sdk.provider.get_api_key("echo-plugin-provider") is None
 
 
     def test_no_dummy_key_outside_a_cassette():
-        assert pi_sdk.get_api_key("echo-plugin-provider") is None
+        assert pi_sdk.provider.get_api_key("echo-plugin-provider") is None
 
 
     @pytest.mark.pi_vcr(name="test_vendor/test_stream")

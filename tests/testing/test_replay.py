@@ -1,4 +1,4 @@
-"""``pi_sdk.testing._replay``: endpoint matching and whole-JSON answers played through streaming calls."""
+"""``pi_sdk.testing._replay``: endpoint matching; whole-JSON answers played through streaming."""
 
 from __future__ import annotations
 

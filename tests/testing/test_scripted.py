@@ -9,9 +9,9 @@ import pytest
 from _support.agent import isolated_plugins, user  # noqa: F401 - autouse fixture
 
 import pi_sdk
-from pi_sdk import ScriptedProvider, ScriptedReply
 from pi_sdk.events import AssistantMessageEvent
-from pi_sdk.plugins._manager import PluginManager, use_plugin_manager
+from pi_sdk.plugins import PluginManager, use_plugin_manager
+from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 
 def ctx(*texts: str) -> pi_sdk.Context:

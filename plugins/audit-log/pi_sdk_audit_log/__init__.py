@@ -18,7 +18,7 @@ import os
 import threading
 
 from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent, hookimpl
-from pi_sdk._redact import DEFAULT_PATTERNS, DEFAULT_SECRET_KEYS, REDACTED, Redactor
+from pi_sdk.plugins import DEFAULT_PATTERNS, DEFAULT_SECRET_KEYS, REDACTED, Redactor
 
 from .log import DEFAULT_SKIPPED_EVENTS, AuditLog
 

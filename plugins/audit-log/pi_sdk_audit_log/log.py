@@ -17,7 +17,7 @@ Two record kinds (keys in pi-mono's camelCase, like the rest of pi-sdk's JSON):
   records the calls that never ran (blocked, unknown tool, invalid arguments), whose
   ``tool_execution_end`` carries the error result.
 
-Every record passes through a :class:`pi_sdk._redact.Redactor` before it is written.
+Every record passes through a :class:`pi_sdk.plugins.Redactor` before it is written.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent, agent_event_to_dict, now_ms
-from pi_sdk._redact import Redactor
+from pi_sdk.plugins import Redactor
 
 __all__ = ["DEFAULT_SKIPPED_EVENTS", "AuditLog"]
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pi_sdk
+import pi_sdk.provider
 
 from ._shared import normalize_tool_call_id
 from .generative_ai import recognize_generative_ai, stream_google_generative_ai
@@ -41,7 +42,7 @@ _ENV_KEYS = {"google": "GEMINI_API_KEY", "google-vertex": "GOOGLE_CLOUD_API_KEY"
 def register_api_providers(register: Callable[..., None]) -> None:
     """Register ``google-generative-ai`` and ``google-vertex``."""
     register(
-        pi_sdk.ApiProvider(
+        pi_sdk.provider.ApiProvider(
             api="google-generative-ai",
             stream=stream_google_generative_ai,
             recognize=recognize_generative_ai,
@@ -49,7 +50,7 @@ def register_api_providers(register: Callable[..., None]) -> None:
         source_id="google",
     )
     register(
-        pi_sdk.ApiProvider(
+        pi_sdk.provider.ApiProvider(
             api="google-vertex", stream=stream_google_vertex, recognize=recognize_vertex
         ),
         source_id="google",
@@ -59,7 +60,7 @@ def register_api_providers(register: Callable[..., None]) -> None:
 @pi_sdk.hookimpl
 def register_models(register: Callable[..., None]) -> None:
     """Register the catalog: 24 ``google`` and 12 ``google-vertex`` models (pi-ai 0.58.3)."""
-    for model in pi_sdk.load_models_json("pi_sdk_google"):
+    for model in pi_sdk.provider.load_models_json("pi_sdk_google"):
         register(model)
 
 

@@ -615,7 +615,7 @@ async def test_last_non_null_usage_wins():
 
 
 async def test_usage_never_reported_stays_zero():
-    decoder = CompletionsDecoder(model(), pi_sdk.new_assistant_message(model()))
+    decoder = CompletionsDecoder(model(), pi_sdk.provider.new_assistant_message(model()))
     decoder.feed(chunk({"content": "x"}, "stop"))
     decoder.finish(saw_done=True)
     assert not decoder.usage_reported and decoder.output.usage.total_tokens == 0
@@ -896,9 +896,9 @@ async def test_missing_key_names_the_env_var(monkeypatch: pytest.MonkeyPatch):
 
 async def test_env_key_lookup(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("OPENROUTER_API_KEY", "sk-or-test")
-    assert pi_sdk.get_api_key("openrouter") == "sk-or-test"
+    assert pi_sdk.provider.get_api_key("openrouter") == "sk-or-test"
     monkeypatch.setenv("HF_TOKEN", "hf-test")
-    assert pi_sdk.get_api_key("huggingface") == "hf-test"
+    assert pi_sdk.provider.get_api_key("huggingface") == "hf-test"
 
 
 async def test_client_of_the_wrong_kind_is_a_clear_error():

@@ -533,7 +533,9 @@ async def test_stream_without_terminal_event_is_incomplete():
 
 @pytest.mark.parametrize(("tier", "factor"), [("flex", 0.5), ("priority", 2.0), ("default", 1.0)])
 async def test_service_tier_pricing(tier: str, factor: float):
-    decoder = ResponsesDecoder(model(), pi_sdk.new_assistant_message(model()), service_tier="auto")
+    decoder = ResponsesDecoder(
+        model(), pi_sdk.provider.new_assistant_message(model()), service_tier="auto"
+    )
     decoder.feed(completed(service_tier=tier))
     cost = decoder.output.usage.cost
     assert cost.total == pytest.approx(factor * (60 * 1.0 + 30 * 10.0 + 40 * 0.1) / 1e6)
@@ -584,8 +586,8 @@ async def test_replay_signature_is_bound_to_the_endpoint_called():
     # The fake client points at another host than model.base_url: the stamp says so, and the
     # turn's item ids are not replayed to api.openai.com.
     assert message.signature_origin == "openai-responses@https://api.example.test"
-    assert pi_sdk.is_same_model(message, model())
-    assert not pi_sdk.is_same_source(message, model())
+    assert pi_sdk.provider.is_same_model(message, model())
+    assert not pi_sdk.provider.is_same_source(message, model())
 
 
 def test_recognizer():
