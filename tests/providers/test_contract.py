@@ -67,8 +67,8 @@ from pi_sdk import (
     TextContent,
     ThinkingContent,
     UserMessage,
-    body_excerpt,
 )
+from pi_sdk.provider import body_excerpt
 
 KEY = "contract-key-123"
 CONTEXT = Context(messages=[UserMessage(content="hi")])
