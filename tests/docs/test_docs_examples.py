@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from _support.echo import echo_cassette
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 _TITLED_BLOCK = re.compile(r'^```(\w+) title="([^"]+)"\n(.*?)^```$', re.M | re.S)
@@ -184,35 +185,6 @@ def test_the_provider_guide_package_installs_and_its_tests_pass(tmp_path: Path) 
     events = [json.loads(line) for line in replayed.stdout.splitlines()]
     assert [e["delta"] for e in events if e["type"] == "text_delta"] == ["Hello", " from", " tape"]
     assert events[-1]["type"] == "done" and events[-1]["message"]["api"] == "echo-messages"
-
-
-def echo_cassette(pieces: list[str]) -> dict[str, Any]:
-    """What ``--pi-record`` stores for one streamed Echo Messages call of the provider guide."""
-    events: list[dict[str, Any]] = [{"type": "block_start", "index": 0, "kind": "text"}]
-    events += [{"type": "delta", "index": 0, "text": piece} for piece in pieces]
-    events += [
-        {"type": "block_end", "index": 0, "signature": None},
-        {"type": "stop", "reason": "end", "usage": {"input": 3, "output": len(pieces)}},
-    ]
-    request = {"model": "echo-1", "messages": [{"role": "user", "text": "hi"}], "stream": True}
-    return {
-        "version": 1,
-        "interactions": [
-            {
-                "request": {
-                    "method": "POST",
-                    "uri": "https://api.echo.invalid/v1/replies",
-                    "body": json.dumps(request),
-                    "headers": {"content-type": ["application/json"]},
-                },
-                "response": {
-                    "status": {"code": 200, "message": "OK"},
-                    "headers": {"content-type": ["text/event-stream"]},
-                    "body": {"string": "".join(f"data: {json.dumps(e)}\n\n" for e in events)},
-                },
-            }
-        ],
-    }
 
 
 # --- the printed examples as a reader's linters see them ----------------------------------------

@@ -5,7 +5,6 @@ pytest, the way a reader runs it.
 """
 
 import ast
-import json
 import re
 import sys
 import tomllib
@@ -15,6 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
+from _support.echo import echo_cassette
 
 from pi_sdk import (
     AbortController,
@@ -300,44 +300,14 @@ async def test_a_recorded_echo_call_replays_through_the_guide_provider(echo, tmp
     from pi_sdk.testing._replay import replay_all
 
     cassette = tmp_path / "echo.yaml"
-    cassette.write_text(yaml.safe_dump(echo_cassette("recorded words")), encoding="utf-8")
+    cassette.write_text(
+        yaml.safe_dump(echo_cassette(["recorded", " words"], "http://127.0.0.1:9/v1/replies")),
+        encoding="utf-8",
+    )
     [result] = await replay_all(cassette)
     assert (result.model.api, result.model.base_url) == ("echo-messages", "http://127.0.0.1:9/v1")
     assert result.message is not None and result.message.text == "recorded words"
     assert result.message.usage.output == 2
-
-
-def echo_cassette(text: str) -> dict:
-    """A vcrpy cassette of one streamed Echo call (what ``--pi-record`` would store)."""
-    words = text.split(" ")
-    events = [{"type": "block_start", "index": 0, "kind": "text"}]
-    events += [
-        {"type": "delta", "index": 0, "text": w if i == 0 else f" {w}"} for i, w in enumerate(words)
-    ]
-    events += [
-        {"type": "block_end", "index": 0, "signature": None},
-        {"type": "stop", "reason": "end", "usage": {"input": 1, "output": len(words)}},
-    ]
-    body = "".join(f"data: {json.dumps(e)}\n\n" for e in events)
-    request = {"model": "echo-1", "messages": [{"role": "user", "text": "x"}], "stream": True}
-    return {
-        "version": 1,
-        "interactions": [
-            {
-                "request": {
-                    "method": "POST",
-                    "uri": "http://127.0.0.1:9/v1/replies",
-                    "body": json.dumps(request),
-                    "headers": {"content-type": ["application/json"]},
-                },
-                "response": {
-                    "status": {"code": 200, "message": "OK"},
-                    "headers": {"content-type": ["text/event-stream"]},
-                    "body": {"string": body},
-                },
-            }
-        ],
-    }
 
 
 @pytest.fixture
