@@ -29,6 +29,7 @@ from pi_sdk import (
     stream,
     tool,
 )
+from pi_sdk.provider import ProviderError
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "plugins"
 _BLOCK = re.compile(r'^```(\w+) title="([^"]+)"\n(.*?)^```$', re.M | re.S)
@@ -239,6 +240,10 @@ async def test_the_guide_provider_reports_a_refused_connection_as_retryable(echo
     message = await complete(model, say("x"), StreamOptions(max_retries=0))
     assert message.stop_reason == "error"
     assert message.error_message.startswith("could not connect to the server: ConnectError")
+    with pytest.raises(ProviderError) as raised:  # what the core retries
+        async for _ in echo.package.stream(model, say("x"), StreamOptions()):
+            pass
+    assert raised.value.retryable
 
 
 async def test_the_guide_provider_reports_a_missing_key_as_an_error_event(echo, monkeypatch):
