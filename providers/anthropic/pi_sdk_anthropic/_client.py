@@ -17,11 +17,10 @@ from typing import Any, cast
 
 from pi_sdk.provider import (
     ClientCache,
-    ConnectionPhase,
     Model,
     ProviderError,
     StreamOptions,
-    connection_error,
+    connection_error_from_httpx,
     http_error_message,
     shared_in_thread,
 )
@@ -182,22 +181,6 @@ def _response_text(response: Any) -> str:
         return ""
 
 
-def _connection_error(exc: Any) -> ProviderError:
-    """Turn an ``anthropic.APIConnectionError`` (or ``APITimeoutError``) into a retryable error.
-
-    Its cause is the transport's exception: a failed connect, or a connection the server closed
-    after the request was sent, before the response (:func:`pi_sdk.connection_error`).
-    """
-    import httpx2
-
-    cause: BaseException = exc.__cause__ or exc
-    phase: ConnectionPhase = (
-        "connect" if isinstance(cause, httpx2.ConnectError | httpx2.ConnectTimeout) else "request"
-    )
-    timed_out = isinstance(cause, httpx2.TimeoutException) or "Timeout" in type(exc).__name__
-    return connection_error(cause, phase, timed_out=timed_out)
-
-
 async def open_messages(client: Any, payload: dict[str, Any], headers: dict[str, str]) -> Any:
     """Send the request through the SDK and return the raw, unread ``httpx2.Response``.
 
@@ -225,7 +208,7 @@ async def open_messages(client: Any, payload: dict[str, Any], headers: dict[str,
     except anthropic.APIStatusError as exc:
         raise _status_error(exc) from None
     except anthropic.APIConnectionError as exc:
-        raise _connection_error(exc) from None
+        raise connection_error_from_httpx(exc) from None
     if not isinstance(response, httpx2.Response):
         raise TypeError(f"expected an httpx2.Response from the SDK, got {type(response).__name__}")
     return response
