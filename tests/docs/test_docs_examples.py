@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
+from _support.echo import echo_cassette
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 _TITLED_BLOCK = re.compile(r'^```(\w+) title="([^"]+)"\n(.*?)^```$', re.M | re.S)
@@ -137,6 +139,52 @@ def test_the_testing_guide_example_passes_with_its_documented_setup(tmp_path: Pa
     result = run(["-m", "pytest"], tmp_path)
     assert result.returncode != 0
     assert "async def functions are not natively supported" in result.stdout
+
+
+def test_the_provider_guide_package_installs_and_its_tests_pass(tmp_path: Path) -> None:
+    """The provider guide's files, installed as a reader installs them, tested with pytest.
+
+    ``uv pip install`` builds the wheel from the guide's ``pyproject.toml`` (hatchling, offline)
+    into a folder of its own; with that folder on the path the installed entry point is what
+    ``pi-sdk plugins`` lists and what ``pi-sdk replay`` plays a recorded call through.
+    """
+    project = tmp_path / "pi-sdk-echo"
+    write_files(titled_blocks("plugins/writing-a-provider.md"), project)
+    uv = os.environ.get("UV") or shutil.which("uv")
+    assert uv, "uv is needed to install the guide's package (run the tests with `uv run`)"
+    site = tmp_path / "site"
+    install = subprocess.run(
+        [uv, "pip", "install", "--offline", "--no-deps", "--target", str(site), str(project)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert install.returncode == 0, install.stdout + install.stderr
+    env = {**clean_env(), "PYTHONPATH": str(site)}
+
+    def run_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            list(args), cwd=folder, env=env, capture_output=True, text=True, timeout=120
+        )
+
+    tests = run_in(project, sys.executable, "-m", "pytest", "-c", os.devnull, "-p", "no:asyncio")
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert "3 passed" in tests.stdout and "warning" not in tests.stdout
+
+    cli = str(Path(sys.executable).with_name("pi-sdk"))
+    listing = run_in(tmp_path, cli, "plugins")
+    assert listing.returncode == 0, listing.stdout + listing.stderr
+    [echo] = [line.split() for line in listing.stdout.splitlines() if line.startswith("echo ")]
+    assert echo[:3] == ["echo", "pi-sdk-echo", "0.1.0"]
+    assert "register_api_providers," in echo and "get_api_key," in echo
+
+    cassette = tmp_path / "echo.yaml"
+    cassette.write_text(yaml.safe_dump(echo_cassette(["Hello", " from", " tape"])), "utf-8")
+    replayed = run_in(tmp_path, cli, "replay", "--json", str(cassette))
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    events = [json.loads(line) for line in replayed.stdout.splitlines()]
+    assert [e["delta"] for e in events if e["type"] == "text_delta"] == ["Hello", " from", " tape"]
+    assert events[-1]["type"] == "done" and events[-1]["message"]["api"] == "echo-messages"
 
 
 # --- the printed examples as a reader's linters see them ----------------------------------------
