@@ -18,7 +18,7 @@ import yaml
 from google import genai
 from google.genai import types
 from pi_sdk_google import stream_google_generative_ai, stream_google_vertex
-from pi_sdk_google._shared import SYNTHETIC_ID_PREFIX
+from pi_sdk_google._shared_request import SYNTHETIC_ID_PREFIX
 
 import pi_sdk
 from pi_sdk import (
@@ -450,7 +450,7 @@ async def test_rate_limit_is_retried_by_pi_sdk_after_retry_after() -> None:
 
 async def test_retryable_error_reports_retry_delay_from_error_details() -> None:
     from google.genai import errors
-    from pi_sdk_google._transport import _error_from_api  # pyright: ignore[reportPrivateUsage]
+    from pi_sdk_google._client import error_from_api
 
     details = {
         "error": {
@@ -460,9 +460,9 @@ async def test_retryable_error_reports_retry_delay_from_error_details() -> None:
             "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "37s"}],
         }
     }
-    error = _error_from_api(errors.ClientError(429, details))
+    error = error_from_api(errors.ClientError(429, details))
     assert error.retryable and error.status == 429 and error.retry_after_ms == 37_000
-    server = _error_from_api(errors.ServerError(500, {"error": {"message": "x"}}))
+    server = error_from_api(errors.ServerError(500, {"error": {"message": "x"}}))
     assert server.retryable and server.retry_after_ms is None
 
 

@@ -1,6 +1,6 @@
 """One call, the same for the Gemini API and Vertex AI: build, send, read, normalize.
 
-The API modules (:mod:`.generative_ai`, :mod:`.vertex`) differ only in how they pick the
+The API packages (:mod:`.generative_ai`, :mod:`.vertex`) differ only in how they pick the
 client and the URL; both hand over to :func:`run_stream` (pi-spec §4.0 steps 2-3).
 """
 
@@ -12,6 +12,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
 from pi_sdk.provider import (
+    AssistantMessage,
     AssistantMessageEvent,
     ConfigurationError,
     Context,
@@ -29,14 +30,14 @@ from pi_sdk.provider import (
     signature_origin,
 )
 
-from ._shared import build_request
-from ._stream import ResponseNormalizer
+from ._client import transport_errors
+from ._shared_decode import ResponseNormalizer
+from ._shared_request import build_request
 
 __all__ = [
     "COMMON_OPTIONS",
     "STREAM_METHOD",
     "check_provider_options",
-    "model_path",
     "request_headers",
     "run_stream",
 ]
@@ -79,11 +80,6 @@ def _json_chunks(raw: bytes) -> list[dict[str, Any]]:
     return cast(list[dict[str, Any]], items)
 
 
-def model_path(model_id: str) -> str:
-    """Return the resource path of a model id: ``models/<id>`` unless it already has a prefix."""
-    return model_id if "/" in model_id else f"models/{model_id}"
-
-
 def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
     """Return ``model.headers`` merged with ``options.headers`` (the call's win)."""
     headers: dict[str, str] = dict(model.headers or {})
@@ -97,6 +93,7 @@ async def run_stream(
     context: Context,
     options: StreamOptions,
     connect: Callable[[], tuple[AbstractAsyncContextManager[Any], str, str]],
+    new_decoder: Callable[[Model, AssistantMessage], ResponseNormalizer],
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one ``streamGenerateContent`` call as pi-sdk events.
 
@@ -106,16 +103,17 @@ async def run_stream(
         options: Per-call options.
         connect: Returns ``(lease, base URL, full request URL)``: ``lease`` is a context
             manager giving the ``google.genai.Client`` for the call (a cached one from
-            :func:`._transport.get_client`, or ``nullcontext(options.client)``); the base URL is
+            :func:`._client.get_client`, or ``nullcontext(options.client)``); the base URL is
             the part before the model resource and binds the signatures of the reply
             (:func:`pi_sdk.signature_origin`). Configuration errors raised here come before any
             I/O.
+        new_decoder: Builds the API's decoder for ``(model, output message)``.
 
     Yields:
         ``start`` once the first bytes of the response are in, then block events, then ``done``. An
         ``application/json`` answer (the server ignored ``alt=sse``: one
         ``GenerateContentResponse`` or an array of them) is read whole and fed to the same
-        :class:`ResponseNormalizer`, as a complete reply (no finish reason means ``stop``).
+        API's decoder, as a complete reply (no finish reason means ``stop``).
 
     Raises:
         ProviderError: HTTP, connection and in-stream errors, error-type finish reasons,
@@ -123,7 +121,8 @@ async def run_stream(
             ``error`` event, keeping partial content).
         ConfigurationError: Missing key/project, bad options or tool schemas.
     """
-    from ._transport import prepare, send
+    from ._client import prepare
+    from ._transport import send
 
     # The first import of the SDK (about 0.6 s) runs in a worker thread, not on the event loop.
     await import_vendor("google.genai")
@@ -134,8 +133,8 @@ async def run_stream(
         payload = await apply_payload_hooks(payload, model, options)
         response = await send(client, url, payload, request_headers(model, options))
         output = new_assistant_message(model, base_url=base_url)
-        normalizer = ResponseNormalizer(model, output)
-        errors, timeouts = _transport_errors()
+        normalizer = new_decoder(model, output)
+        errors, timeouts = transport_errors()
         body = ResponseBody(
             response.aiter_bytes(), transport_errors=errors, timeout_errors=timeouts
         )
@@ -189,24 +188,3 @@ async def run_stream(
                     await body.drain()
             finally:
                 await response.aclose()
-
-
-_Errors = tuple[type[BaseException], ...]
-
-
-def _transport_errors() -> tuple[_Errors, _Errors]:
-    """Exception types of a lost connection, and those of them that are timeouts.
-
-    httpx2's, and aiohttp's for a caller's client that sends through aiohttp.
-    """
-    import sys
-
-    import httpx2
-
-    errors: _Errors = (httpx2.TransportError,)
-    timeouts: _Errors = (httpx2.TimeoutException,)
-    aiohttp = sys.modules.get("aiohttp")
-    if aiohttp is not None:
-        errors += (aiohttp.ClientError,)
-        timeouts += (aiohttp.ServerTimeoutError,)
-    return errors, timeouts

@@ -1,4 +1,6 @@
-"""Stream normalization: ``GenerateContentResponse`` chunks to pi-sdk events (pi-spec §4.8).
+"""The decode of Gemini response chunks, shared by both APIs: ``GenerateContentResponse`` to events.
+
+pi-spec §4.8; the Gemini API and Vertex AI send the same chunks.
 
 :class:`ResponseNormalizer` consumes the JSON objects of a ``streamGenerateContent?alt=sse``
 stream (or the one object of ``generateContent``) and builds the output message, yielding
@@ -32,7 +34,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any, cast
 
 from pi_sdk.provider import (
@@ -53,13 +55,13 @@ from pi_sdk.provider import (
     ToolCallDeltaEvent,
     ToolCallEndEvent,
     ToolCallStartEvent,
-    body_excerpt,
     calculate_cost,
 )
 
-from ._shared import SYNTHETIC_ID_PREFIX
+from ._client import as_dict, provider_error_from_body
+from ._shared_request import SYNTHETIC_ID_PREFIX
 
-__all__ = ["ResponseNormalizer", "as_dict", "finish_reason_message", "provider_error_from_body"]
+__all__ = ["ResponseNormalizer", "finish_reason_message"]
 
 _COUNTED = frozenset(
     {"promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "totalTokenCount"}
@@ -86,11 +88,6 @@ _FINISH_EXPLANATIONS = {
 }
 
 
-def as_dict(value: Any) -> dict[str, Any] | None:
-    """Return ``value`` typed as a JSON object, or ``None`` when it is not one."""
-    return cast(dict[str, Any], value) if isinstance(value, dict) else None
-
-
 def finish_reason_message(reason: str, detail: str | None = None) -> str:
     """Return the ``error_message`` for an error-type ``finishReason`` (with ``finishMessage``)."""
     text = f"Gemini stopped with finish reason {reason}"
@@ -100,41 +97,6 @@ def finish_reason_message(reason: str, detail: str | None = None) -> str:
     if detail:
         text += f" ({detail})"
     return text
-
-
-def provider_error_from_body(
-    error: Any,
-    status: int | None = None,
-    headers: Mapping[str, str] | None = None,
-    *,
-    retry_delay_ms: float | None = None,
-) -> ProviderError:
-    """Return a :class:`pi_sdk.ProviderError` for a Google error object sent in the stream.
-
-    The text is ``"<code> <status>: <message>"`` (``"503 UNAVAILABLE: The model is
-    overloaded."``), as the in-stream errors of the other APIs read.
-
-    Args:
-        error: The ``{"code", "message", "status"}`` object of an error body.
-        status: The HTTP status; default: the body's ``code``.
-        headers: The HTTP response headers (``retry-after``), if any.
-        retry_delay_ms: The body's ``RetryInfo.retryDelay`` in milliseconds, used when the
-            headers name no wait.
-
-    With a status, retry classification is :meth:`pi_sdk.ProviderError.from_http` (408, 409,
-    429 and 5xx are retryable); without one, the error is not retryable.
-    """
-    body = as_dict(error) or {}
-    code = body.get("code")
-    status = status if status is not None else (code if isinstance(code, int) else None)
-    label = body.get("status")
-    message = body.get("message") or (str(error) if error else "unknown error")
-    prefix = " ".join(str(x) for x in (status, label) if x)
-    message = body_excerpt(str(message))
-    text = f"{prefix}: {message}" if prefix else f"Gemini stream error: {message}"
-    if status is None:
-        return ProviderError(text)
-    return ProviderError.from_http(status, text, headers, fallback_retry_after_ms=retry_delay_ms)
 
 
 def _count(metadata: dict[str, Any], key: str) -> int:
