@@ -1,37 +1,31 @@
-"""One call, the same for the Gemini API and Vertex AI: build, send, read, normalize.
+"""One call, the same for the Gemini API and Vertex AI: build, send, then the kit's read loop.
 
 The API packages (:mod:`.generative_ai`, :mod:`.vertex`) differ only in how they pick the
-client and the URL; both hand over to :func:`run_stream` (pi-spec §4.0 steps 2-3).
+client and the URL; both hand over to :func:`run_stream` (pi-spec §4.0 steps 2-3), which reads
+the reply with :func:`pi_sdk.provider.run_http_stream`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager
-from typing import Any, cast
+from contextlib import AbstractAsyncContextManager, aclosing
+from typing import Any
 
 from pi_sdk.provider import (
-    AssistantMessage,
     AssistantMessageEvent,
     ConfigurationError,
     Context,
+    MessageBuilder,
     Model,
-    ProviderError,
-    ResponseBody,
-    StartEvent,
     StreamOptions,
+    WireDecoder,
     apply_payload_hooks,
-    body_excerpt,
     import_vendor,
-    iter_sse,
-    malformed_event_error,
-    new_assistant_message,
+    run_http_stream,
     signature_origin,
 )
 
 from ._client import transport_errors
-from ._shared_decode import ResponseNormalizer
 from ._shared_request import build_request
 
 __all__ = [
@@ -61,25 +55,6 @@ def check_provider_options(options: StreamOptions, allowed: frozenset[str], api:
         )
 
 
-def _json_chunks(raw: bytes) -> list[dict[str, Any]]:
-    """The response objects of a whole JSON body: one object, or an array of them.
-
-    Raises:
-        ProviderError: The body is not JSON, or is neither an object nor an array of objects.
-    """
-    text = raw.decode("utf-8", errors="replace")
-    try:
-        document: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ProviderError(
-            f"malformed JSON response: {exc}; body: {body_excerpt(text)!r}"
-        ) from None
-    items = cast(list[Any], document) if isinstance(document, list) else [document]
-    if not all(isinstance(item, dict) for item in items):
-        raise ProviderError(f"Gemini sent an unexpected JSON response: {body_excerpt(text)!r}")
-    return cast(list[dict[str, Any]], items)
-
-
 def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
     """Return ``model.headers`` merged with ``options.headers`` (the call's win)."""
     headers: dict[str, str] = dict(model.headers or {})
@@ -93,7 +68,7 @@ async def run_stream(
     context: Context,
     options: StreamOptions,
     connect: Callable[[], tuple[AbstractAsyncContextManager[Any], str, str]],
-    new_decoder: Callable[[Model, AssistantMessage], ResponseNormalizer],
+    new_decoder: Callable[[MessageBuilder], WireDecoder],
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one ``streamGenerateContent`` call as pi-sdk events.
 
@@ -107,13 +82,13 @@ async def run_stream(
             the part before the model resource and binds the signatures of the reply
             (:func:`pi_sdk.signature_origin`). Configuration errors raised here come before any
             I/O.
-        new_decoder: Builds the API's decoder for ``(model, output message)``.
+        new_decoder: Builds the API's decoder on the reply's builder.
 
     Yields:
-        ``start`` once the first bytes of the response are in, then block events, then ``done``. An
-        ``application/json`` answer (the server ignored ``alt=sse``: one
-        ``GenerateContentResponse`` or an array of them) is read whole and fed to the same
-        API's decoder, as a complete reply (no finish reason means ``stop``).
+        ``start`` once the first bytes of the response are in, then block events, then ``done``
+        (:func:`pi_sdk.provider.run_http_stream`). An ``application/json`` answer (the server
+        ignored ``alt=sse``: one ``GenerateContentResponse`` or an array of them) is read whole,
+        as a complete reply (no finish reason means ``stop``).
 
     Raises:
         ProviderError: HTTP, connection and in-stream errors, error-type finish reasons,
@@ -131,60 +106,20 @@ async def run_stream(
     async with lease as client:
         payload = build_request(model, context, options, signature_origin(model, base_url))
         payload = await apply_payload_hooks(payload, model, options)
-        response = await send(client, url, payload, request_headers(model, options))
-        output = new_assistant_message(model, base_url=base_url)
-        normalizer = new_decoder(model, output)
+        headers = request_headers(model, options)
+
+        async def open_response() -> Any:
+            return await send(client, url, payload, headers)
+
+        builder = MessageBuilder(model, base_url=base_url)
         errors, timeouts = transport_errors()
-        body = ResponseBody(
-            response.aiter_bytes(), transport_errors=errors, timeout_errors=timeouts
+        events = run_http_stream(
+            open_response,
+            new_decoder(builder),
+            builder,
+            transport_errors=errors,
+            timeout_errors=timeouts,
         )
-        complete = False
-        try:
-            # The reply has begun once its first bytes are in: a connection dropped before
-            # them fails here, before start, and is retried.
-            await body.start()
-            yield StartEvent(partial=output)
-            streamed = "application/json" not in response.content_type
-            if not streamed:
-                # The server ignored alt=sse: one JSON document, a GenerateContentResponse (the
-                # generateContent shape) or an array of them (streamGenerateContent without SSE).
-                for chunk in _json_chunks(b"".join([part async for part in body])):
-                    for item in normalizer.feed(chunk):
-                        yield item
-            else:
-                number = 0
-                async for event in iter_sse(body):
-                    number += 1
-                    if not event.data.strip():
-                        continue  # an empty ``data:`` field (keep-alive) carries no event
-                    try:
-                        chunk = json.loads(event.data)
-                    except json.JSONDecodeError as exc:
-                        raise malformed_event_error(
-                            event.data, event=event.event, number=number, error=exc
-                        ) from None
-                    if not isinstance(chunk, dict):
-                        raise malformed_event_error(
-                            event.data,
-                            event=event.event,
-                            number=number,
-                            error=ValueError("not a JSON object"),
-                        )
-                    for item in normalizer.feed(chunk):  # pyright: ignore[reportUnknownArgumentType]
-                        yield item
-                    if normalizer.finish_reason is not None:
-                        # The chunk with the finish reason ends the reply (its usage included:
-                        # usageMetadata is cumulative and comes with it); nothing after it is
-                        # read, so content sent later is not merged into this reply.
-                        break
-            for item in normalizer.finish(streamed=streamed):
-                if item.type == "done":
-                    complete = True  # the consumer may stop at done: the reply is complete
-                yield item
-        finally:
-            normalizer.price_usage()  # also on errors, aborts and early exits: usage is kept
-            try:
-                if complete:  # let the connection go back to the pool
-                    await body.drain()
-            finally:
-                await response.aclose()
+        async with aclosing(events):
+            async for event in events:
+                yield event

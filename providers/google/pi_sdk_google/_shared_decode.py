@@ -2,9 +2,10 @@
 
 pi-spec §4.8; the Gemini API and Vertex AI send the same chunks.
 
-:class:`ResponseNormalizer` consumes the JSON objects of a ``streamGenerateContent?alt=sse``
-stream (or the one object of ``generateContent``) and builds the output message, yielding
-events as it goes:
+:class:`GeminiDecoder` (a :class:`pi_sdk.provider.WireDecoder` for
+:func:`pi_sdk.provider.run_http_stream`) consumes the JSON objects of a
+``streamGenerateContent?alt=sse`` stream (or the whole JSON document of a server that ignored
+``alt=sse``) and tells a :class:`pi_sdk.provider.MessageBuilder` what they hold:
 
 * parts with ``thought: true`` are thinking, other text parts are text; consecutive parts of
   the same kind extend one block, and a part's ``thoughtSignature`` is kept on the block it came
@@ -21,13 +22,14 @@ events as it goes:
   not erase it). ``input = promptTokenCount + toolUsePromptTokenCount - cachedContentTokenCount``,
   ``output = candidatesTokenCount + thoughtsTokenCount``, ``cache_read = cachedContentTokenCount``
   (pi-sdk conformance convention; pi-mono does not subtract the cached tokens); token counts
-  are live during the stream, the cost is set when it ends (``ResponseNormalizer.price_usage``);
+  are live during the stream, the cost is set when it ends;
 * ``finishReason`` STOP (or, for a single non-streamed response, none) is ``stop``, MAX_TOKENS
   is ``length``, everything else is ``error`` with a message naming the reason; a reply with a
   tool call that ended with ``stop`` is ``toolUse`` (pi-sdk: pi-mono also turns error-type
   reasons into ``toolUse``); a blocked prompt (``promptFeedback.blockReason``) is an ``error``
   naming the reason; a stream that ends before any ``finishReason`` was cut short and is an
-  ``error`` with the partial content kept.
+  ``error`` with the partial content kept; the chunk with the ``finishReason`` ends the reply
+  (:attr:`GeminiDecoder.terminal`): nothing after it is read.
 """
 
 from __future__ import annotations
@@ -38,30 +40,17 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from pi_sdk.provider import (
-    AssistantMessage,
     AssistantMessageEvent,
-    DoneEvent,
-    Model,
+    Events,
+    MessageBuilder,
     ProviderError,
-    TextContent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingContent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingStartEvent,
-    ToolCall,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    calculate_cost,
+    body_excerpt,
 )
 
 from ._client import as_dict, provider_error_from_body
 from ._shared_request import SYNTHETIC_ID_PREFIX
 
-__all__ = ["ResponseNormalizer", "finish_reason_message"]
+__all__ = ["GeminiDecoder", "finish_reason_message"]
 
 _COUNTED = frozenset(
     {"promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "totalTokenCount"}
@@ -104,142 +93,139 @@ def _count(metadata: dict[str, Any], key: str) -> int:
     return value if isinstance(value, int) else 0
 
 
-class ResponseNormalizer:
-    """Builds one assistant message from Gemini response chunks.
+def _first_candidate(candidates: Any) -> dict[str, Any] | None:
+    if not isinstance(candidates, list):
+        return None
+    for candidate in cast(list[Any], candidates):
+        if isinstance(candidate, dict):
+            found = cast(dict[str, Any], candidate)
+            if found.get("index", 0) == 0:
+                return found
+    return None
+
+
+class GeminiDecoder:
+    """Decodes one Gemini reply into ``builder`` (the module docstring has the rules).
+
+    Blocks are keyed by kind (``"text"``, ``"thinking"``): Gemini streams one text or thinking
+    block at a time, and a part of the other kind (or a function call) closes it.
 
     Args:
-        model: The model called (for cost).
-        output: The message to fill; every event carries it as ``partial``.
+        builder: The builder of the reply; it owns the message and makes the events.
     """
 
-    def __init__(self, model: Model, output: AssistantMessage) -> None:
-        self._model = model
-        self._output = output
-        self._block: TextContent | ThinkingContent | None = None
-        self._index = -1
+    def __init__(self, builder: MessageBuilder) -> None:
+        self._builder = builder
+        self._key: str | None = None
+        """The kind of the open text or thinking block (its builder key), if one is open."""
         self._ids: set[str] = set()
         self._calls = 0
-        self._priced = True
         self._response_id: str | None = None
-        self._has_tool_call = False
         self._candidates = 0
+        self._streamed = True
         self.finish_reason: str | None = None
         self._finish_message: str | None = None
         self._block_reason: str | None = None
         self._block_message: str | None = None
-        self.response_model: str | None = None
-        """The first ``modelVersion`` the response reported."""
+
+    @property
+    def terminal(self) -> bool:
+        """True once a chunk brought the ``finishReason`` (with the final, cumulative usage)."""
+        return self.finish_reason is not None
 
     # -- chunks -----------------------------------------------------------------------------
 
-    def feed(self, chunk: dict[str, Any]) -> Iterator[AssistantMessageEvent]:
-        """Apply one response object; yield the events it causes.
+    def feed(self, data: dict[str, Any]) -> Events:
+        """Apply one response object; return the events it causes.
 
         Raises:
             ProviderError: The chunk is an ``{"error": ...}`` object (an in-stream error).
         """
-        if "error" in chunk:
-            raise provider_error_from_body(chunk["error"])
-        if self.response_model is None and chunk.get("modelVersion"):
-            self.response_model = str(chunk["modelVersion"])
-        if self._response_id is None and chunk.get("responseId"):
-            self._response_id = str(chunk["responseId"])
-        usage = as_dict(chunk.get("usageMetadata"))
-        if usage is not None:
-            self._apply_usage(usage)
-        feedback = as_dict(chunk.get("promptFeedback"))
+        if "error" in data:
+            raise provider_error_from_body(data["error"])
+        if self._response_id is None and data.get("responseId"):
+            self._response_id = str(data["responseId"])
+        usage = data.get("usageMetadata")
+        if isinstance(usage, dict):
+            self._apply_usage(cast(dict[str, Any], usage))
+        feedback = as_dict(data.get("promptFeedback"))
         if feedback is not None and feedback.get("blockReason"):
             self._block_reason = str(feedback["blockReason"])
             self._block_message = feedback.get("blockReasonMessage")
-        candidate = self._first_candidate(chunk.get("candidates"))
+        candidate = _first_candidate(data.get("candidates"))
         if candidate is None:
-            return
+            return []
         self._candidates += 1
+        events: Events = []
         content = as_dict(candidate.get("content"))
         parts = content.get("parts") if content is not None else None
         if isinstance(parts, list):
             for part in cast(list[Any], parts):
                 if isinstance(part, dict):
-                    yield from self._part(cast(dict[str, Any], part))
+                    events += self._part(cast(dict[str, Any], part))
         reason = candidate.get("finishReason")
         if reason:
             self.finish_reason = str(reason)
             self._finish_message = candidate.get("finishMessage")
+        return events
 
-    @staticmethod
-    def _first_candidate(candidates: Any) -> dict[str, Any] | None:
-        if not isinstance(candidates, list):
-            return None
-        for candidate in cast(list[Any], candidates):
-            if isinstance(candidate, dict):
-                found = cast(dict[str, Any], candidate)
-                if found.get("index", 0) == 0:
-                    return found
-        return None
+    def feed_document(self, document: Any) -> Events:
+        """Apply a whole JSON body: one ``GenerateContentResponse`` or an array of them.
 
-    def _part(self, part: dict[str, Any]) -> Iterator[AssistantMessageEvent]:
+        The reply is then complete as sent: no finish reason means ``stop``.
+
+        Raises:
+            ProviderError: The document is neither an object nor an array of objects.
+        """
+        items = cast(list[Any], document) if isinstance(document, list) else [document]
+        if not all(isinstance(item, dict) for item in items):
+            text = json.dumps(document, ensure_ascii=False)
+            raise ProviderError(f"Gemini sent an unexpected JSON response: {body_excerpt(text)!r}")
+        self._streamed = False
+        events: Events = []
+        for item in items:
+            events += self.feed(item)
+        return events
+
+    def _part(self, part: dict[str, Any]) -> Events:
+        builder = self._builder
         signature = part.get("thoughtSignature") or None
         text = part.get("text")
         if isinstance(text, str):
-            thinking = part.get("thought") is True
-            block = self._block
-            if block is None or isinstance(block, ThinkingContent) != thinking:
-                yield from self._close()
-                yield self._open(thinking)
-                block = self._block
-                assert block is not None
-            if isinstance(block, ThinkingContent):
-                if text:
-                    block.append(text)
-                    yield ThinkingDeltaEvent(
-                        content_index=self._index, delta=text, partial=self._output
-                    )
-                if signature:
-                    block.thinking_signature = signature
+            key = "thinking" if part.get("thought") is True else "text"
+            if self._key == key:
+                events = (
+                    builder.append_text(key, text)
+                    if key == "text"
+                    else (builder.append_thinking(key, text))
+                )
             else:
-                if text:
-                    block.append(text)
-                    yield TextDeltaEvent(
-                        content_index=self._index, delta=text, partial=self._output
-                    )
-                if signature:
-                    block.text_signature = signature
-            return
+                events = self._close()
+                self._key = key
+                if key == "text":
+                    events += builder.open_text(key, text)
+                else:
+                    events += builder.open_thinking(key, text)
+            if signature:
+                builder.set_signature(key, signature)
+            return events
         call = part.get("functionCall")
         if isinstance(call, dict):
-            yield from self._function_call(cast(dict[str, Any], call), signature)
-        elif signature and self._block is not None:
+            return self._function_call(cast(dict[str, Any], call), signature)
+        if signature and self._key is not None:
             # A part that carries only a signature belongs to the block being built.
-            if isinstance(self._block, ThinkingContent):
-                self._block.thinking_signature = signature
-            else:
-                self._block.text_signature = signature
+            builder.set_signature(self._key, signature)
+        return []
 
-    def _open(self, thinking: bool) -> AssistantMessageEvent:
-        block: TextContent | ThinkingContent = ThinkingContent() if thinking else TextContent()
-        self._output.content.append(block)
-        self._index = len(self._output.content) - 1
-        self._block = block
-        if thinking:
-            return ThinkingStartEvent(content_index=self._index, partial=self._output)
-        return TextStartEvent(content_index=self._index, partial=self._output)
+    def _close(self) -> Events:
+        key = self._key
+        if key is None:
+            return []
+        self._key = None
+        return self._builder.close(key)
 
-    def _close(self) -> Iterator[AssistantMessageEvent]:
-        block = self._block
-        if block is None:
-            return
-        self._block = None
-        if isinstance(block, ThinkingContent):
-            yield ThinkingEndEvent(
-                content_index=self._index, content=block.thinking, partial=self._output
-            )
-        else:
-            yield TextEndEvent(content_index=self._index, content=block.text, partial=self._output)
-
-    def _function_call(
-        self, call: dict[str, Any], signature: str | None
-    ) -> Iterator[AssistantMessageEvent]:
-        yield from self._close()
+    def _function_call(self, call: dict[str, Any], signature: str | None) -> Events:
+        events = self._close()
         raw_args = call.get("args")
         arguments: dict[str, Any] = (
             cast(dict[str, Any], raw_args) if isinstance(raw_args, dict) else {}
@@ -251,78 +237,46 @@ class ResponseNormalizer:
                 self._response_id = secrets.token_hex(8)
             call_id = f"{SYNTHETIC_ID_PREFIX}{self._response_id}_{self._calls}"
         self._ids.add(call_id)
-        tool_call = ToolCall(
-            id=call_id,
-            name=str(call.get("name") or ""),
-            arguments=arguments,
-            thought_signature=signature,
+        events += self._builder.tool_call(
+            id=call_id, name=str(call.get("name") or ""), arguments=arguments, signature=signature
         )
-        self._output.content.append(tool_call)
-        self._has_tool_call = True
-        index = len(self._output.content) - 1
-        yield ToolCallStartEvent(content_index=index, partial=self._output)
-        yield ToolCallDeltaEvent(
-            content_index=index,
-            delta=json.dumps(arguments, ensure_ascii=False),
-            partial=self._output,
-        )
-        yield ToolCallEndEvent(content_index=index, tool_call=tool_call, partial=self._output)
+        return events
 
     def _apply_usage(self, metadata: dict[str, Any]) -> None:
         if not _COUNTED.intersection(metadata):
             return  # e.g. Vertex's {"trafficType": ...} only: keep what we had
         cached = _count(metadata, "cachedContentTokenCount")
-        counts = {
-            "input": _count(metadata, "promptTokenCount")
-            + _count(metadata, "toolUsePromptTokenCount")
-            - cached,
-            "output": _count(metadata, "candidatesTokenCount")
-            + _count(metadata, "thoughtsTokenCount"),
-            "cache_read": cached,
-        }
-        usage = self._output.usage
-        # Usually only the output count moves between chunks; a pydantic field write costs
-        # about a microsecond, so unchanged fields are not rewritten.
-        for name, value in counts.items():
-            if getattr(usage, name) != value:
-                setattr(usage, name, value)
-        total = counts["input"] + counts["output"] + counts["cache_read"] + usage.cache_write
-        if usage.total_tokens != total:
-            usage.total_tokens = total
-        self._priced = False
-
-    def price_usage(self) -> None:
-        """Set ``usage.cost`` from the current token counts (idempotent; once per call).
-
-        Token counts are updated chunk by chunk; the cost only when the stream ends (done,
-        error, abort or early exit), which saves ten pydantic field writes per chunk.
-        """
-        if not self._priced:
-            self._priced = True
-            calculate_cost(self._model, self._output.usage)
+        prompt = _count(metadata, "promptTokenCount") + _count(metadata, "toolUsePromptTokenCount")
+        output = _count(metadata, "candidatesTokenCount") + _count(metadata, "thoughtsTokenCount")
+        self._builder.set_usage(
+            input=prompt - cached,
+            output=output,
+            cache_read=cached,
+            price=False,  # priced once, when the reply ends
+        )
 
     # -- end --------------------------------------------------------------------------------
 
-    def finish(self, *, streamed: bool) -> Iterator[AssistantMessageEvent]:
-        """Close the open block and yield ``done``.
+    def finish(self, *, saw_done: bool) -> Iterator[AssistantMessageEvent]:
+        """Close the open block and end the reply with ``done``.
 
         Args:
-            streamed: True for a ``streamGenerateContent`` stream, where a missing
-                ``finishReason`` means the stream was cut short.
+            saw_done: Unused: Gemini sends no ``[DONE]``; a stream (not a whole document)
+                without a ``finishReason`` was cut short.
 
         Raises:
             ProviderError: A blocked prompt, an error-type finish reason, a stream that ended
-                without a finish reason, or a response without any candidate; the output keeps
+                without a finish reason, or a response without any candidate; the message keeps
                 its content and usage.
         """
+        del saw_done
         yield from self._close()
-        self.price_usage()
-        output = self._output
-        if self._block_reason is not None and not output.content:
+        builder = self._builder
+        if self._block_reason is not None and not builder.message.content:
             detail = f": {self._block_message}" if self._block_message else ""
             raise ProviderError(f"Gemini blocked the prompt ({self._block_reason}){detail}")
         reason = self.finish_reason
-        if reason is None and streamed:
+        if reason is None and self._streamed:
             raise ProviderError(
                 "the Gemini stream ended before a finish reason arrived (incomplete response)"
             )
@@ -332,9 +286,8 @@ class ResponseNormalizer:
                 " (a proxy's answer?), nothing to return"
             )
         if reason is None or reason == "STOP":
-            output.stop_reason = "toolUse" if self._has_tool_call else "stop"
+            yield from builder.done("stop")
         elif reason == "MAX_TOKENS":
-            output.stop_reason = "length"
+            yield from builder.done("length")
         else:
             raise ProviderError(finish_reason_message(reason, self._finish_message))
-        yield DoneEvent(reason=output.stop_reason, message=output)

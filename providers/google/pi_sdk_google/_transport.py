@@ -13,7 +13,7 @@ still exist. The client itself is built in :mod:`._client`.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from pi_sdk.provider import ConnectionPhase, ProviderError, connection_error
@@ -30,11 +30,10 @@ class RawResponse:
         self._response = response
 
     @property
-    def content_type(self) -> str:
-        """The response's ``content-type``, lower-cased (``""`` when absent)."""
+    def headers(self) -> Mapping[str, str]:
+        """The response headers (case-insensitive ``get``: httpx2, or aiohttp's)."""
         headers = getattr(self._response, "headers", None)
-        value = headers.get("content-type") if headers is not None else None
-        return str(value or "").lower()
+        return headers if headers is not None else {}
 
     async def aiter_bytes(self) -> AsyncIterator[bytes]:
         """Yield the body as it arrives (httpx2/httpx, or aiohttp for a caller's client)."""
@@ -45,10 +44,6 @@ class RawResponse:
         else:  # aiohttp.ClientResponse, from a client the caller built without pinning
             async for chunk in response.content.iter_any():
                 yield chunk
-
-    async def aread(self) -> bytes:
-        """Return the whole body."""
-        return b"".join([chunk async for chunk in self.aiter_bytes()])
 
     async def aclose(self) -> None:
         """Release the connection (idempotent)."""

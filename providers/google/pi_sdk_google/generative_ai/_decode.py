@@ -6,6 +6,6 @@ chunks Vertex AI sends, so both APIs read them with one decoder.
 
 from __future__ import annotations
 
-from .._shared_decode import ResponseNormalizer as Decoder
+from .._shared_decode import GeminiDecoder as Decoder
 
 __all__ = ["Decoder"]

@@ -7,6 +7,6 @@ decoder.
 
 from __future__ import annotations
 
-from .._shared_decode import ResponseNormalizer as Decoder
+from .._shared_decode import GeminiDecoder as Decoder
 
 __all__ = ["Decoder"]
