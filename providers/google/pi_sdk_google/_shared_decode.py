@@ -148,10 +148,9 @@ class GeminiDecoder:
         usage = data.get("usageMetadata")
         if isinstance(usage, dict):
             self._apply_usage(cast(dict[str, Any], usage))
-        feedback = as_dict(data.get("promptFeedback"))
-        if feedback is not None and feedback.get("blockReason"):
-            self._block_reason = str(feedback["blockReason"])
-            self._block_message = feedback.get("blockReasonMessage")
+        feedback = data.get("promptFeedback")
+        if feedback is not None:  # rare: the prompt's safety verdict
+            self._prompt_feedback(feedback)
         candidate = _first_candidate(data.get("candidates"))
         if candidate is None:
             return []
@@ -168,6 +167,12 @@ class GeminiDecoder:
             self.finish_reason = str(reason)
             self._finish_message = candidate.get("finishMessage")
         return events
+
+    def _prompt_feedback(self, feedback: Any) -> None:
+        fields = as_dict(feedback)
+        if fields is not None and fields.get("blockReason"):
+            self._block_reason = str(fields["blockReason"])
+            self._block_message = fields.get("blockReasonMessage")
 
     def feed_document(self, document: Any) -> Events:
         """Apply a whole JSON body: one ``GenerateContentResponse`` or an array of them.
@@ -243,7 +248,7 @@ class GeminiDecoder:
         return events
 
     def _apply_usage(self, metadata: dict[str, Any]) -> None:
-        if not _COUNTED.intersection(metadata):
+        if _COUNTED.isdisjoint(metadata):
             return  # e.g. Vertex's {"trafficType": ...} only: keep what we had
         cached = _count(metadata, "cachedContentTokenCount")
         prompt = _count(metadata, "promptTokenCount") + _count(metadata, "toolUsePromptTokenCount")
