@@ -15,18 +15,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from pi_sdk.provider import (
-    ApiProvider,
-    AssistantMessage,
-    AssistantMessageEvent,
-    Context,
-    Model,
-    StreamOptions,
-    hookimpl,
-    load_models_json,
-)
+from pi_sdk.provider import ApiProvider, hookimpl, load_models_json
+
+if TYPE_CHECKING:  # annotations only
+    from pi_sdk.provider import (
+        AssistantMessage,
+        AssistantMessageEvent,
+        Context,
+        Model,
+        StreamOptions,
+    )
 
 __all__ = [
     "get_api_key",
@@ -42,6 +44,11 @@ __all__ = [
 _ENV_KEYS = {"google": "GEMINI_API_KEY", "google-vertex": "GOOGLE_CLOUD_API_KEY"}
 
 
+def _wire(module: str) -> ModuleType:
+    """The package's module ``module`` (``generative_ai``, ``vertex``...), imported on first use."""
+    return import_module(f"{__name__}.{module}")
+
+
 def stream_google_generative_ai(
     model: Model, context: Context, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
@@ -49,39 +56,29 @@ def stream_google_generative_ai(
 
     See :func:`.generative_ai.stream_google_generative_ai`.
     """
-    from .generative_ai import stream_google_generative_ai as stream
-
-    return stream(model, context, options)
+    return _wire("generative_ai").stream_google_generative_ai(model, context, options)
 
 
 def stream_google_vertex(
     model: Model, context: Context, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
     """The ``google-vertex`` stream function (:func:`.vertex.stream_google_vertex`)."""
-    from .vertex import stream_google_vertex as stream
-
-    return stream(model, context, options)
+    return _wire("vertex").stream_google_vertex(model, context, options)
 
 
 def recognize_generative_ai(method: str, uri: str, body: Any) -> Model | None:
     """The Gemini API's replay recognizer (:func:`.generative_ai.recognize_generative_ai`)."""
-    from .generative_ai import recognize_generative_ai as recognize
-
-    return recognize(method, uri, body)
+    return _wire("generative_ai").recognize_generative_ai(method, uri, body)
 
 
 def recognize_vertex(method: str, uri: str, body: Any) -> Model | None:
     """Vertex AI's replay recognizer (:func:`.vertex.recognize_vertex`)."""
-    from .vertex import recognize_vertex as recognize
-
-    return recognize(method, uri, body)
+    return _wire("vertex").recognize_vertex(method, uri, body)
 
 
 def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMessage) -> str:
     """Both APIs' tool-call id rule (:func:`._shared_request.normalize_tool_call_id`)."""
-    from ._shared_request import normalize_tool_call_id as normalize
-
-    return normalize(tool_call_id, model, source)
+    return _wire("_shared_request").normalize_tool_call_id(tool_call_id, model, source)
 
 
 @hookimpl
