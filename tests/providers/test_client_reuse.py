@@ -28,9 +28,9 @@ def _cache(api: str) -> pi_sdk.provider.ClientCache[Any]:
         from pi_sdk_openai import _http
 
         return _http._CLIENTS  # pyright: ignore[reportPrivateUsage]
-    from pi_sdk_google import _transport
+    from pi_sdk_google import _client
 
-    return _transport._CLIENTS  # pyright: ignore[reportPrivateUsage]
+    return _client._CLIENTS  # pyright: ignore[reportPrivateUsage]
 
 
 @pytest.mark.parametrize("api", APIS)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from pi_sdk_anthropic.messages import build_request as anthropic_request
-from pi_sdk_google._shared import build_request as google_request
+from pi_sdk_google._shared_request import build_request as google_request
 from pi_sdk_openai import build_completions_payload, build_responses_payload
 
 from pi_sdk import (

@@ -7,22 +7,28 @@ Registers two wire APIs through the ``pi_sdk`` entry-point group:
   credentials): :mod:`.vertex`.
 
 and the generated model catalog (``models.json``, from pi-mono's ``models.generated.ts``).
-Importing this package does not import ``google.genai``; the SDK loads on the first call.
-See ``docs/providers/google.md``.
+This module holds the hook implementations; the wire code is imported on the first call (or
+replay), and ``google.genai`` later still, in a worker thread. See ``docs/providers/google.md``.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-import pi_sdk
-import pi_sdk.provider
+from pi_sdk.provider import ApiProvider, hookimpl, load_models_json
 
-from ._shared import normalize_tool_call_id
-from .generative_ai import recognize_generative_ai, stream_google_generative_ai
-from .vertex import recognize_vertex, stream_google_vertex
+if TYPE_CHECKING:  # annotations only
+    from pi_sdk.provider import (
+        AssistantMessage,
+        AssistantMessageEvent,
+        Context,
+        Model,
+        StreamOptions,
+    )
 
 __all__ = [
     "get_api_key",
@@ -38,11 +44,48 @@ __all__ = [
 _ENV_KEYS = {"google": "GEMINI_API_KEY", "google-vertex": "GOOGLE_CLOUD_API_KEY"}
 
 
-@pi_sdk.hookimpl
+def _wire(module: str) -> ModuleType:
+    """The package's module ``module`` (``generative_ai``, ``vertex``...), imported on first use."""
+    return import_module(f"{__name__}.{module}")
+
+
+def stream_google_generative_ai(
+    model: Model, context: Context, options: StreamOptions
+) -> AsyncIterator[AssistantMessageEvent]:
+    """The ``google-generative-ai`` stream function.
+
+    See :func:`.generative_ai.stream_google_generative_ai`.
+    """
+    return _wire("generative_ai").stream_google_generative_ai(model, context, options)
+
+
+def stream_google_vertex(
+    model: Model, context: Context, options: StreamOptions
+) -> AsyncIterator[AssistantMessageEvent]:
+    """The ``google-vertex`` stream function (:func:`.vertex.stream_google_vertex`)."""
+    return _wire("vertex").stream_google_vertex(model, context, options)
+
+
+def recognize_generative_ai(method: str, uri: str, body: Any) -> Model | None:
+    """The Gemini API's replay recognizer (:func:`.generative_ai.recognize_generative_ai`)."""
+    return _wire("generative_ai").recognize_generative_ai(method, uri, body)
+
+
+def recognize_vertex(method: str, uri: str, body: Any) -> Model | None:
+    """Vertex AI's replay recognizer (:func:`.vertex.recognize_vertex`)."""
+    return _wire("vertex").recognize_vertex(method, uri, body)
+
+
+def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMessage) -> str:
+    """Both APIs' tool-call id rule (:func:`._shared_request.normalize_tool_call_id`)."""
+    return _wire("_shared_request").normalize_tool_call_id(tool_call_id, model, source)
+
+
+@hookimpl
 def register_api_providers(register: Callable[..., None]) -> None:
     """Register ``google-generative-ai`` and ``google-vertex``."""
     register(
-        pi_sdk.provider.ApiProvider(
+        ApiProvider(
             api="google-generative-ai",
             stream=stream_google_generative_ai,
             recognize=recognize_generative_ai,
@@ -50,21 +93,19 @@ def register_api_providers(register: Callable[..., None]) -> None:
         source_id="google",
     )
     register(
-        pi_sdk.provider.ApiProvider(
-            api="google-vertex", stream=stream_google_vertex, recognize=recognize_vertex
-        ),
+        ApiProvider(api="google-vertex", stream=stream_google_vertex, recognize=recognize_vertex),
         source_id="google",
     )
 
 
-@pi_sdk.hookimpl
+@hookimpl
 def register_models(register: Callable[..., None]) -> None:
     """Register the catalog: 24 ``google`` and 12 ``google-vertex`` models (pi-ai 0.58.3)."""
-    for model in pi_sdk.provider.load_models_json("pi_sdk_google"):
+    for model in load_models_json("pi_sdk_google"):
         register(model)
 
 
-@pi_sdk.hookimpl
+@hookimpl
 def get_api_key(provider: str) -> Any:
     """Return ``GEMINI_API_KEY`` for ``google`` and ``GOOGLE_CLOUD_API_KEY`` for ``google-vertex``.
 

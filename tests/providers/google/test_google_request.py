@@ -6,13 +6,13 @@ import copy
 from typing import Any
 
 import pytest
-from pi_sdk_google._schema import to_gemini_parameters
-from pi_sdk_google._shared import (
+from pi_sdk_google._shared_request import (
     SYNTHETIC_ID_PREFIX,
     THOUGHT_SIGNATURE_PLACEHOLDER,
     build_request,
     thinking_config,
 )
+from pi_sdk_google._shared_schema import to_gemini_parameters
 
 from pi_sdk import (
     AssistantMessage,

@@ -18,7 +18,7 @@ import yaml
 from google import genai
 from google.genai import types
 from pi_sdk_google import stream_google_generative_ai, stream_google_vertex
-from pi_sdk_google._shared import SYNTHETIC_ID_PREFIX
+from pi_sdk_google._shared_request import SYNTHETIC_ID_PREFIX
 
 import pi_sdk
 from pi_sdk import (
@@ -211,7 +211,8 @@ async def test_truncated_stream_ends_in_one_error_with_partial_content() -> None
         check_protocol(events)
         assert events[-1].type == "error", f"offset {offset}"
         assert message.stop_reason == "error"
-        assert "finish reason" in (message.error_message or "")
+        # cut between events: no finish reason arrived; inside one: the runner says the cut
+        assert "incomplete" in (message.error_message or "")
         assert full.text.startswith(message.text), f"offset {offset}: partial text kept"
     # Cuts in the final CRLF CRLF: the chunk with the finish reason arrived whole, so the
     # reply is complete (as after Anthropic's message_stop); the rest of the body is not read.
@@ -450,7 +451,7 @@ async def test_rate_limit_is_retried_by_pi_sdk_after_retry_after() -> None:
 
 async def test_retryable_error_reports_retry_delay_from_error_details() -> None:
     from google.genai import errors
-    from pi_sdk_google._transport import _error_from_api  # pyright: ignore[reportPrivateUsage]
+    from pi_sdk_google._client import error_from_api
 
     details = {
         "error": {
@@ -460,9 +461,9 @@ async def test_retryable_error_reports_retry_delay_from_error_details() -> None:
             "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "37s"}],
         }
     }
-    error = _error_from_api(errors.ClientError(429, details))
+    error = error_from_api(errors.ClientError(429, details))
     assert error.retryable and error.status == 429 and error.retry_after_ms == 37_000
-    server = _error_from_api(errors.ServerError(500, {"error": {"message": "x"}}))
+    server = error_from_api(errors.ServerError(500, {"error": {"message": "x"}}))
     assert server.retryable and server.retry_after_ms is None
 
 

@@ -9,9 +9,8 @@ from typing import Any
 
 import pi_sdk_google
 import pytest
-from pi_sdk_google import _transport, vertex
-from pi_sdk_google.generative_ai import recognize_generative_ai
-from pi_sdk_google.vertex import recognize_vertex
+from pi_sdk_google import _client, recognize_generative_ai, recognize_vertex, vertex
+from pi_sdk_google.vertex import _request as vertex_request
 
 import pi_sdk
 from pi_sdk import ConfigurationError, Model, StreamOptions
@@ -20,9 +19,11 @@ from pi_sdk import ConfigurationError, Model, StreamOptions
 
 
 def test_importing_the_plugin_imports_no_vendor_sdk() -> None:
+    # Nor its own wire code: the hook module imports it on the first call.
     code = (
         "import sys, pi_sdk, pi_sdk_google; "
-        "bad = [m for m in sys.modules if m.startswith(('google.genai', 'httpx2', 'aiohttp'))]; "
+        "bad = [m for m in sys.modules if m.startswith(('google.genai', 'httpx2', 'aiohttp',"
+        " 'pi_sdk_google.'))]; "
         "print(bad)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -53,7 +54,7 @@ async def test_clients_are_pinned_to_httpx2_without_sdk_retries(
         {"vertex": True, "api_key": "pin-2"},
         {"vertex": True, "api_key": None, "project": "p", "location": "us-central1"},
     ):
-        async with _transport.get_client(**kwargs) as client:  # type: ignore[arg-type]
+        async with _client.get_client(**kwargs) as client:  # type: ignore[arg-type]
             api = client._api_client  # pyright: ignore[reportPrivateUsage]
             assert api._use_aiohttp() is False  # pyright: ignore[reportPrivateUsage]
             assert isinstance(api._async_httpx_client, httpx2.AsyncClient)  # pyright: ignore[reportPrivateUsage]
@@ -62,7 +63,7 @@ async def test_clients_are_pinned_to_httpx2_without_sdk_retries(
 
 
 async def _lease(**kwargs: Any) -> Any:
-    async with _transport.get_client(**kwargs) as client:
+    async with _client.get_client(**kwargs) as client:
         return client
 
 
@@ -72,7 +73,7 @@ async def test_clients_are_cached_per_configuration() -> None:
     assert await _lease(vertex=False, api_key="cache-b") is not first
     vertex_client = await _lease(vertex=True, api_key=None, project="p", location="l")
     assert vertex_client is not first
-    assert "cache-a" not in repr(_transport._CLIENTS)  # pyright: ignore[reportPrivateUsage]
+    assert "cache-a" not in repr(_client._CLIENTS)  # pyright: ignore[reportPrivateUsage]
 
 
 def test_clients_are_not_shared_across_event_loops() -> None:
@@ -86,7 +87,7 @@ def test_cache_is_bounded() -> None:
     async def fill() -> int:
         for i in range(40):
             await _lease(vertex=False, api_key=f"bounded-{i}")
-        return len(_transport._CLIENTS)  # pyright: ignore[reportPrivateUsage]
+        return len(_client._CLIENTS)  # pyright: ignore[reportPrivateUsage]
 
     assert asyncio.run(fill()) == 16
 
@@ -193,9 +194,10 @@ def test_recognize_vertex_requests(
     assert model is not None
     assert (model.id, model.base_url, model.api) == (model_id, base_url, "google-vertex")
     # The recognized base URL is used verbatim: replay calls the recorded path.
-    assert vertex.base_url(model, api_key=None, project=None, location="x", api_version=None) == (
-        base_url
+    prefix = vertex_request.base_url(
+        model, api_key=None, project=None, location="x", api_version=None
     )
+    assert prefix == base_url
 
 
 @pytest.mark.parametrize(
@@ -236,21 +238,21 @@ def vertex_model(base_url: str = "https://{location}-aiplatform.googleapis.com")
 
 
 def test_vertex_express_mode_url() -> None:
-    base = vertex.base_url(
+    base = vertex_request.base_url(
         vertex_model(), api_key="k", project=None, location="us-central1", api_version=None
     )
     assert base == "https://aiplatform.googleapis.com/v1"
 
 
 def test_vertex_credentials_mode_url() -> None:
-    regional = vertex.base_url(
+    regional = vertex_request.base_url(
         vertex_model(), api_key=None, project="p1", location="us-east5", api_version=None
     )
     assert (
         regional
         == "https://us-east5-aiplatform.googleapis.com/v1beta1/projects/p1/locations/us-east5"
     )
-    global_ = vertex.base_url(
+    global_ = vertex_request.base_url(
         vertex_model(), api_key=None, project="p1", location="global", api_version="v1"
     )
     assert global_ == "https://aiplatform.googleapis.com/v1/projects/p1/locations/global"
@@ -258,7 +260,7 @@ def test_vertex_credentials_mode_url() -> None:
 
 def test_vertex_without_project_or_key_is_a_configuration_error() -> None:
     with pytest.raises(ConfigurationError, match="project"):
-        vertex.base_url(
+        vertex_request.base_url(
             vertex_model(), api_key=None, project=None, location="global", api_version=None
         )
 

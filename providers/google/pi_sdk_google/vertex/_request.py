@@ -1,7 +1,7 @@
-"""Vertex AI (api ``google-vertex``, ``*aiplatform.googleapis.com``).
+"""Vertex AI's own request rules: authentication, the URL, and recognizing a recorded request.
 
 pi-mono ``google-vertex.ts``; pi-spec §4.8. Same wire body and stream as the Gemini API; only
-authentication and the URL differ. Importing this module does not import ``google.genai``.
+authentication and the URL differ.
 
 Authentication, first match wins:
 
@@ -28,30 +28,29 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, nullcontext
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from pi_sdk.provider import (
-    AssistantMessageEvent,
-    ConfigurationError,
-    Context,
-    Model,
-    StreamOptions,
-    resolve_api_key,
-)
+from pi_sdk.provider import ConfigurationError, Model, StreamOptions, resolve_api_key
 
-from ._call import COMMON_OPTIONS, STREAM_METHOD, check_provider_options, run_stream
-from ._shared import recorded_model
+from .._shared_call import COMMON_OPTIONS, STREAM_METHOD
+from .._shared_request import match_recorded, recorded_model
 
-__all__ = ["API", "AUTHENTICATED_MARKER", "base_url", "recognize_vertex", "stream_google_vertex"]
+__all__ = [
+    "API",
+    "AUTHENTICATED_MARKER",
+    "OPTIONS",
+    "Target",
+    "base_url",
+    "recognize_vertex",
+    "resolve_target",
+]
 
 API = "google-vertex"
 AUTHENTICATED_MARKER = "<authenticated>"
 """pi-mono's ``getEnvApiKey("google-vertex")`` answer meaning "credentials exist"; not a key."""
 
-_OPTIONS = COMMON_OPTIONS | {"project", "location", "credentials", "api_version"}
+OPTIONS = COMMON_OPTIONS | {"project", "location", "credentials", "api_version"}
 _GLOBAL_HOST = "https://aiplatform.googleapis.com"
 _REGIONAL_HOST = "https://{location}-aiplatform.googleapis.com"
 _VERSION_SUFFIX = re.compile(r"/v\d+(?:alpha|beta)?\d*$")
@@ -133,63 +132,49 @@ def base_url(
     return prefix
 
 
-def stream_google_vertex(
-    model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    """Stream a Vertex AI call (the ``google-vertex`` :class:`pi_sdk.StreamFunction`).
+class Target(NamedTuple):
+    """Where a call goes and how it authenticates (rules in the module docstring)."""
 
-    Args:
-        model: A ``google-vertex`` model (``pi_sdk.get_model("google-vertex", ...)``).
-        context: System prompt, messages and tools.
-        options: Authentication as in the module docstring; ``provider_options`` also takes
-            ``tool_choice``, ``thinking``, ``timeout_ms`` (as the Gemini API) and
-            ``api_version``.
+    api_key: str | None
+    """Express-mode key; ``None`` means Google Cloud credentials."""
+    project: str | None
+    location: str
+    base_url: str
+    """The URL prefix before ``/publishers/...``; binds the reply's signatures."""
+    url: str
+    """The full ``streamGenerateContent`` URL."""
 
-    Returns:
-        An async generator of events; failures end it with the terminal ``error`` event.
+
+def resolve_target(model: Model, options: StreamOptions) -> Target:
+    """Resolve the key or project and location, and the URL, of one call.
+
+    A caller's ``options.client`` decides the auth mode (its key, project and location); a
+    ``model.base_url`` naming ``/projects/<p>/locations/<l>`` decides project and location.
+
+    Raises:
+        ConfigurationError: Credentials mode without a project.
     """
-
-    def connect() -> tuple[AbstractAsyncContextManager[Any], str, str]:
-        check_provider_options(options, _OPTIONS, API)
-        provider = options.provider_options
-        client = options.client
-        if client is not None:  # the caller's client decides the auth mode
-            api = getattr(client, "_api_client", None)
-            api_key = getattr(api, "api_key", None)
-            project = getattr(api, "project", None) or _project(options)
-            location = getattr(api, "location", None) or _location(options)
-        else:
-            api_key, project, location = (
-                _api_key(model, options),
-                _project(options),
-                _location(options),
-            )
-        base = model.base_url.rstrip("/")
-        resource = _RESOURCE.search(urlsplit(base).path) if base else None
-        if resource is not None:  # the URL names them: it decides
-            project, location = resource["project"], resource["location"]
-        base = base_url(
-            model,
-            api_key=api_key,
-            project=project,
-            location=location,
-            api_version=provider.get("api_version"),
-        )
-        lease: AbstractAsyncContextManager[Any] = nullcontext(client)
-        if client is None:
-            from ._transport import get_client
-
-            lease = get_client(
-                vertex=True,
-                api_key=api_key,
-                project=project,
-                location=location,
-                credentials=provider.get("credentials"),
-                timeout_ms=provider.get("timeout_ms"),
-            )
-        return lease, base, f"{base}/{_model_resource(model.id)}:{STREAM_METHOD}"
-
-    return run_stream(model, context, options, connect)
+    client = options.client
+    if client is not None:  # the caller's client decides the auth mode
+        api = getattr(client, "_api_client", None)
+        api_key = getattr(api, "api_key", None)
+        project = getattr(api, "project", None) or _project(options)
+        location = getattr(api, "location", None) or _location(options)
+    else:
+        api_key, project, location = _api_key(model, options), _project(options), _location(options)
+    base = model.base_url.rstrip("/")
+    resource = _RESOURCE.search(urlsplit(base).path) if base else None
+    if resource is not None:  # the URL names them: it decides
+        project, location = resource["project"], resource["location"]
+    base = base_url(
+        model,
+        api_key=api_key,
+        project=project,
+        location=location,
+        api_version=options.provider_options.get("api_version"),
+    )
+    url = f"{base}/{_model_resource(model.id)}:{STREAM_METHOD}"
+    return Target(api_key, project, location, base, url)
 
 
 def recognize_vertex(method: str, uri: str, body: Any) -> Model | None:
@@ -200,16 +185,11 @@ def recognize_vertex(method: str, uri: str, body: Any) -> Model | None:
     everything before ``/publishers`` (version, project and location included), so a replayed
     call hits the recorded path.
     """
-    if method.upper() != "POST":
+    recorded = match_recorded(method, uri, _PATH)
+    if recorded is None:
         return None
-    parts = urlsplit(uri)
-    match = _PATH.match(parts.path)
-    if match is None:
-        return None
-    recorded_base = (
-        f"{parts.scheme}://{parts.netloc}{match['prefix'] or ''}/{match['version']}"
-        f"{match['resource'] or ''}"
-    )
+    match, version_url = recorded
+    recorded_base = f"{version_url}{match['resource'] or ''}"
     model_id = match["model"]
     if match["publisher"] != "google":
         model_id = f"publishers/{match['publisher']}/models/{model_id}"

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from pi_sdk.provider import (
     AssistantMessage,
@@ -55,7 +56,7 @@ from pi_sdk.provider import (
     transform_messages,
 )
 
-from ._schema import to_gemini_parameters
+from ._shared_schema import to_gemini_parameters
 
 __all__ = [
     "SYNTHETIC_ID_PREFIX",
@@ -64,7 +65,9 @@ __all__ = [
     "convert_messages",
     "convert_tools",
     "is_valid_thought_signature",
+    "match_recorded",
     "normalize_tool_call_id",
+    "recorded_model",
     "requires_thought_signatures",
     "thinking_config",
 ]
@@ -140,6 +143,23 @@ def recorded_model(provider: str, api: str, model_id: str, base_url: str) -> Mod
             input=["text", "image"],
         )
     return known.model_copy(update={"base_url": base_url})
+
+
+def match_recorded(
+    method: str, uri: str, path: re.Pattern[str]
+) -> tuple[re.Match[str], str] | None:
+    """Match a recorded request's URL path (``recognize``); ``None`` unless a ``POST`` that fits.
+
+    ``path`` has the groups ``prefix`` (optional) and ``version``. Returns the match and the
+    recorded URL up to and including the API version (scheme, host, prefix, version).
+    """
+    if method.upper() != "POST":
+        return None
+    parts = urlsplit(uri)
+    match = path.match(parts.path)
+    if match is None:
+        return None
+    return match, f"{parts.scheme}://{parts.netloc}{match['prefix'] or ''}/{match['version']}"
 
 
 def _requires_tool_call_id(model_id: str) -> bool:

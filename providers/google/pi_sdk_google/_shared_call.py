@@ -1,0 +1,125 @@
+"""One call, the same for the Gemini API and Vertex AI: build, send, then the kit's read loop.
+
+The API packages (:mod:`.generative_ai`, :mod:`.vertex`) differ only in how they pick the
+client and the URL; both hand over to :func:`run_stream` (pi-spec §4.0 steps 2-3), which reads
+the reply with :func:`pi_sdk.provider.run_http_stream`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, aclosing
+from typing import Any
+
+from pi_sdk.provider import (
+    AssistantMessageEvent,
+    ConfigurationError,
+    Context,
+    MessageBuilder,
+    Model,
+    StreamOptions,
+    WireDecoder,
+    apply_payload_hooks,
+    import_vendor,
+    run_http_stream,
+    signature_origin,
+)
+
+from ._client import transport_errors
+from ._shared_request import build_request
+
+__all__ = [
+    "COMMON_OPTIONS",
+    "STREAM_METHOD",
+    "check_provider_options",
+    "request_headers",
+    "run_stream",
+]
+
+STREAM_METHOD = "streamGenerateContent?alt=sse"
+COMMON_OPTIONS = frozenset({"tool_choice", "thinking", "timeout_ms"})
+"""``provider_options`` keys both Google APIs read."""
+
+
+def check_provider_options(options: StreamOptions, allowed: frozenset[str], api: str) -> None:
+    """Reject ``provider_options`` keys the API does not read, so a typo is not silently lost.
+
+    Raises:
+        ConfigurationError: An unknown key; the message lists the known ones.
+    """
+    unknown = sorted(set(options.provider_options) - allowed)
+    if unknown:
+        raise ConfigurationError(
+            f"unknown provider_options for {api}: {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(allowed))})"
+        )
+
+
+def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
+    """Return ``model.headers`` merged with ``options.headers`` (the call's win)."""
+    headers: dict[str, str] = dict(model.headers or {})
+    if options.headers:
+        headers.update(options.headers)
+    return headers
+
+
+async def run_stream(
+    model: Model,
+    context: Context,
+    options: StreamOptions,
+    connect: Callable[[], tuple[AbstractAsyncContextManager[Any], str, str]],
+    new_decoder: Callable[[MessageBuilder], WireDecoder],
+) -> AsyncIterator[AssistantMessageEvent]:
+    """Stream one ``streamGenerateContent`` call as pi-sdk events.
+
+    Args:
+        model: The model called.
+        context: What to send.
+        options: Per-call options.
+        connect: Returns ``(lease, base URL, full request URL)``: ``lease`` is a context
+            manager giving the ``google.genai.Client`` for the call (a cached one from
+            :func:`._client.get_client`, or ``nullcontext(options.client)``); the base URL is
+            the part before the model resource and binds the signatures of the reply
+            (:func:`pi_sdk.signature_origin`). Configuration errors raised here come before any
+            I/O.
+        new_decoder: Builds the API's decoder on the reply's builder.
+
+    Yields:
+        ``start`` once the first bytes of the response are in, then block events, then ``done``
+        (:func:`pi_sdk.provider.run_http_stream`). An ``application/json`` answer (the server
+        ignored ``alt=sse``: one ``GenerateContentResponse`` or an array of them) is read whole,
+        as a complete reply (no finish reason means ``stop``).
+
+    Raises:
+        ProviderError: HTTP, connection and in-stream errors, error-type finish reasons,
+            blocked prompts and cut-off streams (the stream wrapper turns them into the terminal
+            ``error`` event, keeping partial content).
+        ConfigurationError: Missing key/project, bad options or tool schemas.
+    """
+    from ._client import prepare
+    from ._transport import send
+
+    # The first import of the SDK (about 0.6 s) runs in a worker thread, not on the event loop.
+    await import_vendor("google.genai")
+    await prepare()
+    lease, base_url, url = connect()
+    async with lease as client:
+        payload = build_request(model, context, options, signature_origin(model, base_url))
+        payload = await apply_payload_hooks(payload, model, options)
+        headers = request_headers(model, options)
+
+        async def open_response() -> Any:
+            return await send(client, url, payload, headers)
+
+        builder = MessageBuilder(model, base_url=base_url)
+        errors, timeouts = transport_errors()
+        events = run_http_stream(
+            open_response,
+            new_decoder(builder),
+            builder,
+            transport_errors=errors,
+            timeout_errors=timeouts,
+        )
+        async with aclosing(events):
+            async for event in events:
+                yield event

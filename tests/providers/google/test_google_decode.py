@@ -1,0 +1,81 @@
+"""GeminiDecoder on a MessageBuilder, without HTTP: events, terminal chunk, end-of-reply rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pi_sdk_google._shared_decode import GeminiDecoder
+
+from pi_sdk import Model, ProviderError
+from pi_sdk.provider import MessageBuilder
+
+MODEL = Model(id="gemini-2.5-flash", api="google-generative-ai", provider="google")
+
+
+def chunk(*parts: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    candidate: dict[str, Any] = {"content": {"role": "model", "parts": list(parts)}, "index": 0}
+    if finish:
+        candidate["finishReason"] = finish
+    return {"candidates": [candidate], "responseId": "r1"}
+
+
+def decoder() -> tuple[GeminiDecoder, MessageBuilder]:
+    builder = MessageBuilder(MODEL)
+    return GeminiDecoder(builder), builder
+
+
+def test_parts_of_one_kind_extend_a_block_and_another_kind_closes_it() -> None:
+    decode, builder = decoder()
+    events = decode.feed(chunk({"text": "a", "thought": True}, {"text": "b", "thought": True}))
+    events += decode.feed(chunk({"text": "c"}, {"thoughtSignature": "c2ln"}))
+    assert [(e.type, getattr(e, "content_index", None)) for e in events] == [
+        ("thinking_start", 0),
+        ("thinking_delta", 0),
+        ("thinking_delta", 0),
+        ("thinking_end", 0),
+        ("text_start", 1),
+        ("text_delta", 1),
+    ]
+    assert not decode.terminal
+    decode.feed(chunk(finish="STOP"))
+    assert decode.terminal
+    tail = list(decode.finish(saw_done=False))
+    assert [e.type for e in tail] == ["text_end", "done"]
+    assert builder.message.content[1].text_signature == "c2ln"  # type: ignore[union-attr]
+    assert builder.message.stop_reason == "stop"
+
+
+def test_function_call_closes_the_text_and_turns_stop_into_tool_use() -> None:
+    decode, builder = decoder()
+    events = decode.feed(chunk({"text": "x"}, {"functionCall": {"name": "f"}}, finish="STOP"))
+    assert [e.type for e in events] == [
+        "text_start",
+        "text_delta",
+        "text_end",
+        "toolcall_start",
+        "toolcall_delta",
+        "toolcall_end",
+    ]
+    assert [e.type for e in decode.finish(saw_done=False)] == ["done"]
+    call = builder.message.content[1]
+    assert (call.id, call.arguments) == ("gemini_call_r1_1", {})  # type: ignore[union-attr]
+    assert builder.message.stop_reason == "toolUse"
+
+
+def test_cut_stream_closes_the_block_before_the_error() -> None:
+    decode, _ = decoder()
+    decode.feed(chunk({"text": "partial"}))
+    ended = decode.finish(saw_done=False)
+    assert next(iter(ended)).type == "text_end"
+    with pytest.raises(ProviderError, match="before a finish reason"):
+        list(ended)
+
+
+def test_whole_document_without_finish_reason_is_complete() -> None:
+    decode, builder = decoder()
+    decode.feed_document([chunk({"text": "a"}), chunk({"text": "b"})])
+    assert [e.type for e in decode.finish(saw_done=True)] == ["text_end", "done"]
+    assert builder.message.text == "ab"
+    with pytest.raises(ProviderError, match="unexpected JSON response"):
+        decoder()[0].feed_document([chunk(), 3])
