@@ -16,7 +16,7 @@ provider constructs an event class itself. The event protocol is pi-mono's (pi-s
 ``start``, per block ``*_start``/``*_delta``.../``*_end``, one ``done`` or ``error``.
 
 Errors: a delta or end for a key that is neither open nor skipped, a delta of the wrong kind
-for its block, and a start for a key that is still open raise :class:`~pi_sdk.ProviderError`
+for its block, and a start for a key that is still open raise :class:`~pi_sdk.provider.ProviderError`
 ("malformed stream: ..."): the reply would otherwise silently lose or misplace content.
 """
 
@@ -66,7 +66,7 @@ class MessageBuilder:
         model: The model called: stamps the message (``api``, ``provider``, ``model``) and
             prices the usage (``model.cost``, USD per million tokens).
         base_url: The URL actually called, when it is not ``model.base_url`` (a caller's
-            client): it binds the reply's signatures (:func:`pi_sdk.signature_origin`).
+            client): it binds the reply's signatures (:func:`pi_sdk.provider.signature_origin`).
 
     Attributes:
         message: The partial message every event carries (the same object throughout).
@@ -495,7 +495,7 @@ class MessageBuilder:
         """End the message as failed with ``message``, content kept: close blocks, ``error``.
 
         For a failure the vendor reports as a reply (a refusal, a content filter). Failures of
-        the call itself are raised as :class:`~pi_sdk.ProviderError` instead; the core turns
+        the call itself are raised as :class:`~pi_sdk.provider.ProviderError` instead; the core turns
         them into the terminal event.
         """
         events = self.close_all()

@@ -1,4 +1,4 @@
-"""Each provider stamps replies with the URL it actually called (pi_sdk.signature_origin).
+"""Each provider stamps replies with the URL it actually called (pi_sdk.provider.signature_origin).
 
 Core has no table of vendor endpoints: a model with an empty ``base_url`` goes wherever the
 vendor SDK sends it (its default, or ``ANTHROPIC_BASE_URL`` / ``OPENAI_BASE_URL``), and the

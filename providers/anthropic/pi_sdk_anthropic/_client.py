@@ -3,7 +3,7 @@
 The client is built once per event loop and configuration and shared by calls.
 
 A new ``AsyncAnthropic`` per call costs 30-75 ms on the event loop (its TLS context loads the CA
-bundle) and a new TCP/TLS connection. Clients are kept in a :class:`pi_sdk.ClientCache` keyed by
+bundle) and a new TCP/TLS connection. Clients are kept in a :class:`pi_sdk.provider.ClientCache` keyed by
 base URL, auth mode and (as a digest) the key and the SDK's environment variables; they share
 one TLS context, built once per process in a worker thread. The SDK's own retries are off
 (``max_retries=0``): pi-sdk owns retries.
@@ -45,7 +45,7 @@ _CLAUDE_CODE_VERSION = "2.1.75"
 _ADAPTIVE_MARKERS = ("opus-4-6", "opus-4.6", "sonnet-4-6", "sonnet-4.6")
 
 SSL_CONTEXT = "httpx2.ssl_context"
-"""Name of the process-wide TLS context (:func:`pi_sdk.shared_in_thread`), the same in every
+"""Name of the process-wide TLS context (:func:`pi_sdk.provider.shared_in_thread`), the same in every
 provider: ``httpx2.create_ssl_context()``, what the SDK would build for each client."""
 
 
@@ -152,12 +152,12 @@ def _dict(value: Any) -> dict[str, Any]:
 
 
 def _status_error(exc: Any) -> ProviderError:
-    """Turn an ``anthropic.APIStatusError`` into a :class:`pi_sdk.ProviderError`.
+    """Turn an ``anthropic.APIStatusError`` into a :class:`pi_sdk.provider.ProviderError`.
 
-    The text is :func:`pi_sdk.http_error_message`'s: ``"<status> <reason>: <error type>:
+    The text is :func:`pi_sdk.provider.http_error_message`'s: ``"<status> <reason>: <error type>:
     <vendor message>"``, or a short excerpt of a body that is not Anthropic's JSON error (a
     proxy's HTML page). Retry classification and ``retry-after`` come from
-    :meth:`pi_sdk.ProviderError.from_http`.
+    :meth:`pi_sdk.provider.ProviderError.from_http`.
     """
     status: int = exc.status_code
     response: Any = exc.response

@@ -53,7 +53,7 @@ async def stream_anthropic_messages(
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Call the Messages API and yield normalized events (the ``anthropic-messages`` provider).
 
-    Contract (:data:`pi_sdk.StreamFunction`): ``start`` once the body's first bytes are in,
+    Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the body's first bytes are in,
     then block events (:class:`._decode.Decoder` gives the mapping), then ``done``; failures
     raise and the core turns them into the terminal ``error`` event, partial message kept. An
     ``application/json`` answer (a server that ignored ``"stream": true``) is read whole and

@@ -151,7 +151,7 @@ class Decoder:
       ``message_delta`` (a proxy that omits ``input_tokens`` there keeps the first value);
     * ``refusal``, ``sensitive`` and unknown stop reasons, an ``error`` event, a block event
       for a block that is not open, and a body that ends before ``message_stop`` raise
-      :class:`pi_sdk.ProviderError`; a ``stop`` reply with tool calls is ``toolUse``.
+      :class:`pi_sdk.provider.ProviderError`; a ``stop`` reply with tool calls is ``toolUse``.
     """
 
     __slots__ = ("_builder", "_context", "_details", "_oauth", "_stop", "terminal")

@@ -60,10 +60,10 @@ def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMes
     """Make another model's tool-call id valid for Anthropic: ``^[a-zA-Z0-9_-]+$``, ≤ 64 chars.
 
     A valid id is kept; any other gets ``_`` for each other character, is cut and gets a hash of
-    the original (:func:`pi_sdk.sanitize_tool_call_id`), so distinct ids stay distinct. An
+    the original (:func:`pi_sdk.provider.sanitize_tool_call_id`), so distinct ids stay distinct. An
     OpenAI Responses id ``call_…|fc_…`` keeps both parts (pi-mono ``normalizeToolCallId`` of
-    ``anthropic.ts``; pi-spec §4.1). The :data:`pi_sdk.ToolCallIdNormalizer` passed to
-    :func:`pi_sdk.transform_messages`.
+    ``anthropic.ts``; pi-spec §4.1). The :data:`pi_sdk.provider.ToolCallIdNormalizer` passed to
+    :func:`pi_sdk.provider.transform_messages`.
     """
     del model, source
     return sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
@@ -216,9 +216,9 @@ def convert_messages(
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Anthropic ``messages`` (pi-mono ``convertMessages``).
 
-    :func:`pi_sdk.transform_messages` runs first (Anthropic tool-call ids, foreign thinking per
+    :func:`pi_sdk.provider.transform_messages` runs first (Anthropic tool-call ids, foreign thinking per
     ``foreign_reasoning``, images for text-only models, orphaned tool calls; ``origin`` is where
-    the request goes, see :func:`pi_sdk.signature_origin`). Then blank text and thinking are
+    the request goes, see :func:`pi_sdk.provider.signature_origin`). Then blank text and thinking are
     dropped, unsigned thinking becomes plain text, redacted thinking goes back as
     ``redacted_thinking``, consecutive tool results merge into one user message, and with
     ``cache_control`` the last block of a final user message gets it.
@@ -295,7 +295,7 @@ def build_request(
             ``tool_choice`` (``"auto"``/``"any"``/``"none"`` or ``{"type": "tool", "name"}``).
             Explicit provider options win over what ``reasoning`` implies.
         oauth: Claude Code OAuth mode (identity system block, canonical tool-name casing).
-        origin: Where the request goes (:func:`pi_sdk.signature_origin`), when that is not
+        origin: Where the request goes (:func:`pi_sdk.provider.signature_origin`), when that is not
             ``model.base_url``.
 
     Returns:

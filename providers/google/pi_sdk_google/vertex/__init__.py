@@ -23,7 +23,7 @@ __all__ = ["API", "recognize_vertex", "stream_google_vertex"]
 def stream_google_vertex(
     model: Model, context: Context, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
-    """Stream a Vertex AI call (the ``google-vertex`` :class:`pi_sdk.StreamFunction`).
+    """Stream a Vertex AI call (the ``google-vertex`` :class:`pi_sdk.provider.StreamFunction`).
 
     Args:
         model: A ``google-vertex`` model (``pi_sdk.get_model("google-vertex", ...)``).
