@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from pi_sdk_google._shared_decode import GeminiDecoder
 
-from pi_sdk import Model, ProviderError
-from pi_sdk.provider import MessageBuilder
+from pi_sdk import Model
+from pi_sdk.provider import MessageBuilder, ProviderError
 
 MODEL = Model(id="gemini-2.5-flash", api="google-generative-ai", provider="google")
 
