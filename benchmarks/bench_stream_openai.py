@@ -173,7 +173,7 @@ async def measure(title: str, data: bytes, tools: bool) -> None:
 
 
 def growth() -> None:
-    from pi_sdk_openai import CompletionsDecoder
+    from pi_sdk_openai.completions import Decoder as CompletionsDecoder
 
     def decode(chunks: int) -> float:
         decoder = CompletionsDecoder(MODEL, pi_sdk.new_assistant_message(MODEL))

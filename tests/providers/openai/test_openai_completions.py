@@ -19,12 +19,9 @@ import pytest
 from _support import openai_fakes as fakes
 from _support.conformance import ChunkedTransport, Reply, assert_valid_event_sequence
 from _support.openai_fakes import BASE, JSON, SSE, client_on
-from pi_sdk_openai import (
-    CompletionsDecoder,
-    build_completions_payload,
-    detect_compat,
-    resolve_compat,
-)
+from pi_sdk_openai.completions import Decoder as CompletionsDecoder
+from pi_sdk_openai.completions import build_payload as build_completions_payload
+from pi_sdk_openai.completions import detect_compat, resolve_compat
 
 import pi_sdk
 from pi_sdk import (
@@ -908,13 +905,14 @@ async def test_client_of_the_wrong_kind_is_a_clear_error():
     assert message.stop_reason == "error" and "AsyncOpenAI" in (message.error_message or "")
 
 
-def test_importing_the_plugin_does_not_import_the_sdk():
+def test_importing_the_plugin_does_not_import_the_sdk_or_the_wire_code():
     code = (
         "import sys, pi_sdk, pi_sdk_openai; pi_sdk.get_api_provider('openai-responses');"
-        " print('openai' in sys.modules)"
+        " print([m for m in ('openai', 'pi_sdk_openai.completions', 'pi_sdk_openai.responses')"
+        " if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "[]"
 
 
 def test_recognizer():

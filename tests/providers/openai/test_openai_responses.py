@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from _support.conformance import Reply
 from _support.openai_fakes import JSON, run
-from pi_sdk_openai import ResponsesDecoder, build_responses_payload
+from pi_sdk_openai.responses import Decoder as ResponsesDecoder
+from pi_sdk_openai.responses import build_payload as build_responses_payload
 
 import pi_sdk
 from pi_sdk import (

@@ -1,17 +1,8 @@
-"""OpenAI Responses API: history → ``input`` items, tools, and the stream decoder.
+"""``openai-responses`` stream: Responses API events (parsed JSON) → pi events (pi-spec §4.4).
 
-Kept apart from :mod:`pi_sdk_openai.responses` (request options, the stream function) because
-every Responses flavour (OpenAI, OpenRouter, Azure) shares it (pi-mono
-``openai-responses-shared.ts``, pi-spec §4.3).
-
-Conventions for what pi-sdk stores (pi-mono's, so sessions interoperate):
-
-* a text block from a ``message`` output item has ``text_signature`` = TextSignatureV1, the
-  JSON ``{"v":1,"id":"<message item id>","phase":...}`` (``phase`` only when the API sent one);
-* a thinking block from a ``reasoning`` item has ``thinking_signature`` = the whole item as JSON,
-  but only when the item carries ``encrypted_content``: with ``store: false`` (what pi-sdk sends)
-  an item without it cannot be replayed, so it is not a signature;
-* a tool call id is ``"<call_id>|<function_call item id>"``.
+Shared by every Responses flavour (OpenAI, OpenRouter, Azure; pi-mono
+``openai-responses-shared.ts``). The signatures it stores are described in
+:mod:`pi_sdk_openai.responses`.
 """
 
 from __future__ import annotations
@@ -23,10 +14,8 @@ from typing import Any, Literal
 from pi_sdk.provider import (
     AssistantMessage,
     AssistantMessageEvent,
-    Context,
     DoneEvent,
     ErrorEvent,
-    ImageContent,
     Model,
     ProviderError,
     TextContent,
@@ -37,215 +26,20 @@ from pi_sdk.provider import (
     ThinkingDeltaEvent,
     ThinkingEndEvent,
     ThinkingStartEvent,
-    Tool,
     ToolCall,
     ToolCallDeltaEvent,
     ToolCallEndEvent,
     ToolCallStartEvent,
-    ToolResultMessage,
-    UserMessage,
     calculate_cost,
-    sanitize_surrogates,
-    transform_messages,
 )
 
-from ._common import (
-    as_dict,
-    as_list,
-    data_url,
-    normalize_responses_tool_call_id,
-    tool_result_text,
-)
+from .._shared_json import as_dict, as_list
+from ._request import text_signature
 
-__all__ = [
-    "ResponsesDecoder",
-    "convert_responses_input",
-    "convert_responses_tools",
-    "parse_text_signature",
-    "text_signature",
-]
+__all__ = ["SERVICE_TIER_PRICE", "Decoder"]
 
 SERVICE_TIER_PRICE = {"flex": 0.5, "priority": 2.0}
 """Cost multiplier per service tier (pi-mono ``applyServiceTierPricing``)."""
-
-
-# --- request ----------------------------------------------------------------------------------
-
-
-def text_signature(item_id: str, phase: str | None = None) -> str:
-    """Return the TextSignatureV1 JSON for a message item id (pi-mono's compact form)."""
-    fields: dict[str, Any] = {"v": 1, "id": item_id}
-    if phase:
-        fields["phase"] = phase
-    return json.dumps(fields, separators=(",", ":"))
-
-
-def parse_text_signature(signature: str | None) -> tuple[str | None, str | None]:
-    """Return ``(item id, phase)`` from a TextSignatureV1 JSON or a legacy bare id."""
-    if not signature:
-        return None, None
-    if not signature.startswith("{"):
-        return signature, None
-    try:
-        fields = as_dict(json.loads(signature))
-    except ValueError:
-        return None, None
-    item_id, phase = fields.get("id"), fields.get("phase")
-    return (
-        item_id if isinstance(item_id, str) and item_id else None,
-        phase if isinstance(phase, str) and phase else None,
-    )
-
-
-def _reasoning_item(signature: str | None) -> dict[str, Any] | None:
-    if not signature:
-        return None
-    try:
-        item = as_dict(json.loads(signature))
-    except ValueError:
-        return None
-    return item if item.get("type") == "reasoning" else None
-
-
-def _user_items(message: UserMessage) -> dict[str, Any] | None:
-    if isinstance(message.content, str):
-        parts: list[dict[str, Any]] = [{"type": "input_text", "text": message.content}]
-    else:
-        parts = [
-            {"type": "input_text", "text": b.text}
-            if isinstance(b, TextContent)
-            else {"type": "input_image", "detail": "auto", "image_url": data_url(b)}
-            for b in message.content
-        ]
-    return {"role": "user", "content": parts} if parts else None
-
-
-def _assistant_items(message: AssistantMessage) -> list[dict[str, Any]]:
-    reasoning = [
-        _reasoning_item(b.thinking_signature)
-        for b in message.content
-        if isinstance(b, ThinkingContent)
-    ]
-    # Output item ids go back only with the reasoning items they belong to: OpenAI rejects a
-    # msg_/fc_ item whose reasoning item is missing, and items without ids are always accepted.
-    keep_ids = any(item is not None for item in reasoning)
-    items: list[dict[str, Any]] = []
-    for block in message.content:
-        if isinstance(block, ThinkingContent):
-            item = _reasoning_item(block.thinking_signature)
-            if item is not None:
-                items.append(item)
-        elif isinstance(block, TextContent):
-            if not block.text:
-                continue
-            item_id, phase = parse_text_signature(block.text_signature)
-            if item_id and keep_ids:
-                entry: dict[str, Any] = {
-                    "type": "message",
-                    "role": "assistant",
-                    "content": [{"type": "output_text", "text": block.text, "annotations": []}],
-                    "status": "completed",
-                    "id": item_id,
-                }
-                if phase:
-                    entry["phase"] = phase
-                items.append(entry)
-            else:
-                items.append({"type": "message", "role": "assistant", "content": block.text})
-        else:
-            call_id, _, item_id = block.id.partition("|")
-            entry = {
-                "type": "function_call",
-                "call_id": call_id,
-                "name": block.name,
-                "arguments": json.dumps(block.arguments, ensure_ascii=False),
-            }
-            if item_id and keep_ids:
-                entry["id"] = item_id
-            items.append(entry)
-    return items
-
-
-def _tool_result_item(message: ToolResultMessage) -> dict[str, Any]:
-    text = tool_result_text(message)
-    images = [b for b in message.content if isinstance(b, ImageContent)]
-    output: str | list[dict[str, Any]]
-    if images:
-        output = [{"type": "input_text", "text": text}] if text else []
-        output.extend(
-            {"type": "input_image", "detail": "auto", "image_url": data_url(image)}
-            for image in images
-        )
-    else:
-        output = text or "(no output)"
-    return {
-        "type": "function_call_output",
-        "call_id": message.tool_call_id.partition("|")[0],
-        "output": output,
-    }
-
-
-def convert_responses_input(
-    model: Model,
-    context: Context,
-    *,
-    foreign_reasoning: Literal["drop", "text", "tagged"] = "text",
-    origin: str | None = None,
-) -> list[dict[str, Any]]:
-    """Convert the system prompt and history to Responses ``input`` items (pi-spec §4.3).
-
-    The history first goes through :func:`pi_sdk.transform_messages`, so reasoning items and
-    output item ids survive only for the same model and endpoint; tool-call ids of other models
-    become a bare ``call_id``. Then:
-
-    * system prompt: role ``developer`` for reasoning models, else ``system``;
-    * user: ``input_text`` / ``input_image`` parts;
-    * assistant: each reasoning item (the stored JSON, with ``encrypted_content``) right before
-      the items that followed it; text as an output ``message`` item with its id and phase when
-      the turn replays reasoning, else as a plain assistant message; tool calls as
-      ``function_call`` items (``id`` only alongside replayed reasoning);
-    * tool result: ``function_call_output`` whose ``output`` is the text, or a list of
-      ``input_text`` and ``input_image`` parts when the result has images (they stay in the
-      output; pi-mono does the same).
-    """
-    history = transform_messages(
-        context.messages,
-        model,
-        normalize_tool_call_id=normalize_responses_tool_call_id,
-        foreign_reasoning=foreign_reasoning,
-        origin=origin,
-    )
-    items: list[dict[str, Any]] = []
-    if context.system_prompt:
-        role = "developer" if model.reasoning else "system"
-        items.append({"role": role, "content": sanitize_surrogates(context.system_prompt)})
-    for message in history:
-        if isinstance(message, UserMessage):
-            entry = _user_items(message)
-            if entry is not None:
-                items.append(entry)
-        elif isinstance(message, AssistantMessage):
-            items.extend(_assistant_items(message))
-        else:
-            items.append(_tool_result_item(message))
-    return items
-
-
-def convert_responses_tools(tools: list[Tool], *, strict: bool = False) -> list[dict[str, Any]]:
-    """Return Responses function tools (``strict: false`` by default, as pi-mono sends)."""
-    return [
-        {
-            "type": "function",
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": tool.parameters,
-            "strict": strict,
-        }
-        for tool in tools
-    ]
-
-
-# --- stream -----------------------------------------------------------------------------------
 
 
 class _Item:
@@ -263,7 +57,7 @@ class _Item:
         self.done = False
 
 
-class ResponsesDecoder:
+class Decoder:
     r"""Turns Responses API stream events (parsed JSON) into pi events for one message.
 
     Each output item becomes one block, tracked by ``output_index`` (or item id), so items whose
