@@ -3,7 +3,8 @@
 ``from pi_sdk.provider import ...`` is the namespace for provider authors (the ``pi-sdk-<vendor>``
 packages and third-party plugins that add a wire API). It holds the ``ApiProvider`` contract, the
 event stream a stream function feeds, provider errors and the retry policy, HTTP body and
-server-sent-event reading, vendor client caching, tool-call id rules, incremental JSON for tool
+server-sent-event reading, the message builder and the HTTP stream runner every decoder is
+written on, vendor client caching, tool-call id rules, incremental JSON for tool
 arguments, and re-exports of the wire types and events a provider builds. Users import ``pi_sdk``;
 everything under an underscore can change in any release (``docs/api.md``).
 """
@@ -51,7 +52,14 @@ from pi_sdk.events import (
 )
 from pi_sdk.options import ForeignReasoning, StreamOptions
 from pi_sdk.plugins.hookspecs import hookimpl
+from pi_sdk.provider._builder import BlockKey, Events, MessageBuilder
 from pi_sdk.provider._clients import ClientCache, shared_in_thread
+from pi_sdk.provider._http_stream import (
+    HttpResponse,
+    WireDecoder,
+    is_json_response,
+    run_http_stream,
+)
 from pi_sdk.provider._partial_json import IncrementalJsonParser, parse_partial_json
 from pi_sdk.provider._response_body import ResponseBody
 from pi_sdk.provider._sse import ServerSentEvent, iter_sse
@@ -76,12 +84,11 @@ from pi_sdk.types import (
 )
 
 __all__ = [
-    "REDACTED",
-    "RETRYABLE_STATUS",
     "ApiProvider",
     "AssistantMessage",
     "AssistantMessageEvent",
     "AssistantMessageEventStream",
+    "BlockKey",
     "ClientCache",
     "ConfigurationError",
     "ConnectionPhase",
@@ -89,13 +96,18 @@ __all__ = [
     "Cost",
     "DoneEvent",
     "ErrorEvent",
+    "Events",
     "ForeignReasoning",
+    "HttpResponse",
     "ImageContent",
     "IncrementalJsonParser",
     "Message",
+    "MessageBuilder",
     "Model",
     "ModelNotFoundError",
     "ProviderError",
+    "REDACTED",
+    "RETRYABLE_STATUS",
     "Redactor",
     "ResponseBody",
     "ServerSentEvent",
@@ -121,6 +133,7 @@ __all__ = [
     "ToolResultMessage",
     "Usage",
     "UserMessage",
+    "WireDecoder",
     "apply_payload_hooks",
     "body_excerpt",
     "calculate_cost",
@@ -132,6 +145,7 @@ __all__ = [
     "hookimpl",
     "http_error_message",
     "import_vendor",
+    "is_json_response",
     "is_same_model",
     "is_same_source",
     "iter_sse",
@@ -143,10 +157,11 @@ __all__ = [
     "redact_text",
     "resolve_api_key",
     "retry_after_ms",
+    "run_http_stream",
     "sanitize_surrogates",
     "sanitize_tool_call_id",
-    "short_hash",
     "shared_in_thread",
+    "short_hash",
     "signature_origin",
     "transform_messages",
 ]

@@ -1,0 +1,212 @@
+"""run_http_stream: the one read loop of a provider that reads its HTTP response body itself.
+
+A provider's stream function builds the payload, then hands :func:`run_http_stream` a coroutine
+that sends the request and returns the unread response (the vendor client does auth, the
+request and the HTTP status errors), a :class:`WireDecoder` for the vendor's events, and the
+:class:`~pi_sdk.provider.MessageBuilder` the decoder writes into. The runner:
+
+* waits for the body's first bytes (:meth:`ResponseBody.start`) before ``start``, so a
+  connection dropped before them fails before the call started and is retried;
+* reads server-sent events (:func:`iter_sse` + ``json.loads``), skipping empty ``data:`` fields
+  (proxy keep-alives); an event that is not a JSON object is a named error
+  (:func:`malformed_event_error`); the ``[DONE]`` marker (OpenAI-style servers) ends the body;
+* reads an ``application/json`` body whole (a server that ignored ``stream: true``) and gives
+  the decoder the one document (:meth:`WireDecoder.feed_document`);
+* stops at the decoder's terminal event (:attr:`WireDecoder.terminal`): anything after it is
+  not merged into the reply; a body that ends without it, cut in the middle of an event, is an
+  error ("the response stream was cut in the middle of an event");
+* lets the decoder end the message (:meth:`WireDecoder.finish`), then drains what is left of a
+  complete body (bounded: :meth:`ResponseBody.drain`) so the connection is reused, and closes
+  the response on every path: end, error, abort, and a consumer that stops early;
+* maps the transport's errors to retryable :class:`ProviderError` (:func:`connection_error`).
+
+The read loops of the Anthropic, OpenAI and Google packages (pi-spec §4.0 steps 3-5) were three
+copies of this.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from typing import Any, Protocol, cast
+
+from pi_sdk._provider_errors import ProviderError, body_excerpt, malformed_event_error
+from pi_sdk.events import AssistantMessageEvent
+from pi_sdk.provider._builder import MessageBuilder
+from pi_sdk.provider._response_body import ResponseBody
+from pi_sdk.provider._sse import iter_sse
+
+__all__ = ["HttpResponse", "WireDecoder", "is_json_response", "run_http_stream"]
+
+DONE_MARKER = "[DONE]"
+"""The data of the event that ends an OpenAI-style stream."""
+
+
+class HttpResponse(Protocol):
+    """What the runner needs of a response: headers, the body's bytes, and closing it.
+
+    An ``httpx2.Response`` is one; wrap other transports' responses in an object with these.
+    """
+
+    @property
+    def headers(self) -> Mapping[str, str]:
+        """The response headers (``content-type`` is read, case-insensitively)."""
+        ...
+
+    def aiter_bytes(self) -> AsyncIterator[bytes]:
+        """The body's bytes, chunked as the transport delivers them."""
+        ...
+
+    async def aclose(self) -> None:
+        """Close the response (and return or drop its connection)."""
+        ...
+
+
+class WireDecoder(Protocol):
+    """Turns one wire API's response into :class:`~pi_sdk.provider.MessageBuilder` calls.
+
+    Every method returns the events the builder returned for what it was fed.
+    """
+
+    @property
+    def terminal(self) -> bool:
+        """True once the API's own terminal event was fed; nothing after it is read.
+
+        Anthropic ``message_stop``, Responses ``response.completed``, a Gemini chunk with a
+        ``finishReason``; always False for Chat Completions, which ``[DONE]`` ends.
+        """
+        ...
+
+    def feed(self, data: dict[str, Any]) -> Iterable[AssistantMessageEvent]:
+        """Consume one server-sent event's JSON object."""
+        ...
+
+    def feed_document(self, document: Any) -> Iterable[AssistantMessageEvent]:
+        """Consume a whole JSON response (a server that ignored the streaming flag).
+
+        ``document`` is the decoded body, of any JSON type; raise :class:`ProviderError` for
+        one that is not the API's response.
+        """
+        ...
+
+    def finish(self, *, saw_done: bool) -> Iterable[AssistantMessageEvent]:
+        """End the message: the remaining events, ending with ``done`` or ``error``.
+
+        ``saw_done``: the body ended with the ``[DONE]`` marker (always True after
+        :meth:`feed_document`). Raise :class:`ProviderError` for an incomplete response (no
+        terminal event), a refused one, etc.: the core turns it into the ``error`` event with
+        the partial message kept.
+        """
+        ...
+
+
+def is_json_response(response: HttpResponse) -> bool:
+    """True when the response's ``content-type`` is ``application/json`` (not a stream)."""
+    content_type = response.headers.get("content-type") or ""
+    return "application/json" in content_type.lower()
+
+
+async def run_http_stream(
+    open_response: Callable[[], Awaitable[HttpResponse]],
+    decoder: WireDecoder,
+    builder: MessageBuilder,
+    *,
+    transport_errors: tuple[type[BaseException], ...] = (),
+    timeout_errors: tuple[type[BaseException], ...] = (),
+) -> AsyncGenerator[AssistantMessageEvent, None]:
+    """Send the request, read the response, and yield the call's events (pi-spec §4.0).
+
+    Args:
+        open_response: Sends the request; returns the response once its headers are in,
+            unread, or raises :class:`ProviderError` for HTTP and connection errors.
+        decoder: The wire API's decoder; it writes into ``builder``.
+        builder: The message builder; its ``start`` event is yielded first and its usage is
+            priced on every exit path (also on errors and aborts).
+        transport_errors: The transport's exception types for a lost connection (httpx2:
+            ``(httpx2.TransportError,)``); raised while reading, they become a retryable
+            :class:`ProviderError`.
+        timeout_errors: Those of them that mean "gave up waiting" (for the error text).
+
+    Yields:
+        ``start`` once the body's first bytes are in, then what the decoder returns, ending
+        with its ``done`` or ``error``.
+
+    Raises:
+        ProviderError: HTTP, connection and in-stream errors; a malformed event (``"malformed
+            stream event #<n> (<event name>): ...; data: <excerpt>"``), a malformed JSON body
+            (``"malformed JSON response: ...; body: <excerpt>"``), a cut or incomplete stream.
+    """
+    response = await open_response()
+    body = ResponseBody(
+        response.aiter_bytes(), transport_errors=transport_errors, timeout_errors=timeout_errors
+    )
+    complete = False  # the reply ended as the vendor ends it: drain, then close
+    try:
+        # The reply has begun once its first bytes are in: a connection dropped before them
+        # fails here, before start, and is retried.
+        await body.start()
+        yield builder.start()
+        if is_json_response(response):
+            for event in decoder.feed_document(await _read_document(body)):
+                yield event
+            saw_done = True
+        else:
+            saw_done = False
+            loads = json.loads
+            number = 0
+            async for sse in iter_sse(body):
+                number += 1
+                data = sse.data
+                if not data.strip():
+                    continue  # an empty ``data:`` field (keep-alive from a proxy) carries no event
+                if data == DONE_MARKER:
+                    saw_done = True
+                    break
+                try:
+                    parsed: Any = loads(data)
+                except ValueError as exc:
+                    raise malformed_event_error(
+                        data, event=sse.event, number=number, error=exc
+                    ) from None
+                if not isinstance(parsed, dict):
+                    raise malformed_event_error(
+                        data, event=sse.event, number=number, error=ValueError("not a JSON object")
+                    )
+                for event in decoder.feed(cast("dict[str, Any]", parsed)):
+                    yield event
+                if decoder.terminal:
+                    break  # the reply is complete: events after it are not merged into it
+            else:
+                if not body.ended_on_event_boundary():
+                    raise ProviderError(
+                        "the response stream was cut in the middle of an event: the reply is"
+                        " incomplete (connection closed early?)"
+                    )
+        complete = saw_done or decoder.terminal
+        for event in decoder.finish(saw_done=saw_done):
+            if event.type == "done" or event.type == "error":
+                complete = True  # the consumer may stop at the terminal event
+            yield event
+    finally:
+        builder.price_usage()  # usage is kept, priced, on every path
+        try:
+            if complete:  # the connection goes back to the pool
+                await body.drain()
+        finally:
+            await response.aclose()
+
+
+async def _read_document(body: ResponseBody) -> Any:
+    """The decoded JSON of a whole body.
+
+    Raises:
+        ProviderError: the body is not JSON (``"malformed JSON response: ..."``).
+    """
+    raw = b"".join([chunk async for chunk in body])
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise ProviderError(
+            f"malformed JSON response: {exc}; body: {body_excerpt(text)!r}"
+        ) from None
