@@ -12,22 +12,29 @@ import time.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from contextlib import AbstractAsyncContextManager, nullcontext
+from collections.abc import AsyncGenerator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from pi_sdk.provider import (
+    AssistantMessageEvent,
     ClientCache,
     ConfigurationError,
     ConnectionPhase,
+    MessageBuilder,
     Model,
     ProviderError,
     StreamOptions,
+    WireDecoder,
+    apply_payload_hooks,
     body_excerpt,
     connection_error,
     http_error_message,
+    import_vendor,
     resolve_api_key,
+    run_http_stream,
     shared_in_thread,
+    signature_origin,
 )
 
 from ._shared_hosts import is_local_base_url
@@ -37,7 +44,7 @@ if TYPE_CHECKING:
     import httpx2
     from openai import AsyncOpenAI
 
-__all__ = ["ENV_API_KEYS", "get_client", "open_response", "request_headers"]
+__all__ = ["ENV_API_KEYS", "get_client", "open_response", "request_headers", "stream_request"]
 
 ENV_API_KEYS: Mapping[str, str] = {
     "openai": "OPENAI_API_KEY",
@@ -210,3 +217,42 @@ async def open_response(
         raise _status_error(exc) from exc
     except APIConnectionError as exc:
         raise _connection_error(exc) from exc
+
+
+async def stream_request(
+    model: Model,
+    options: StreamOptions,
+    *,
+    path: str,
+    build_payload: Callable[[str], dict[str, Any]],
+    decoder: Callable[[MessageBuilder], WireDecoder],
+) -> AsyncGenerator[AssistantMessageEvent, None]:
+    """One call of either API (pi-spec §4.0): the stream function's body.
+
+    Leases the client (:func:`get_client`), builds the payload (``build_payload(origin)``,
+    ``origin`` being the :func:`pi_sdk.signature_origin` of the URL actually called: a caller's
+    client, or the SDK default / ``OPENAI_BASE_URL`` when ``model.base_url`` is empty), runs
+    the payload hooks, and reads the reply with :func:`pi_sdk.provider.run_http_stream`
+    (``start`` once the body's first bytes are in; SSE or a whole JSON body; the response
+    closed on every exit path) through ``decoder(builder)``.
+    """
+    # The first import of the SDK runs in a worker thread, not on the event loop.
+    await import_vendor("openai")
+    import httpx2
+
+    async with await get_client(model, options) as client:
+        base_url = str(client.base_url)
+        payload = build_payload(signature_origin(model, base_url))
+        payload = await apply_payload_hooks(payload, model, options)
+        headers = request_headers(model, options)
+        builder = MessageBuilder(model, base_url=base_url)
+        events = run_http_stream(
+            lambda: open_response(client, path, payload, headers),
+            decoder(builder),
+            builder,
+            transport_errors=(httpx2.TransportError,),
+            timeout_errors=(httpx2.TimeoutException,),
+        )
+        async with aclosing(events) as stream:
+            async for event in stream:
+                yield event

@@ -39,6 +39,7 @@ from pi_sdk import (
     ToolResultMessage,
     UserMessage,
 )
+from pi_sdk.provider import MessageBuilder
 
 IMAGE = ImageContent(data="aGVsbG8=", mime_type="image/png")
 TOOL = Tool(
@@ -612,10 +613,11 @@ async def test_last_non_null_usage_wins():
 
 
 async def test_usage_never_reported_stays_zero():
-    decoder = CompletionsDecoder(model(), pi_sdk.new_assistant_message(model()))
+    builder = MessageBuilder(model())
+    decoder = CompletionsDecoder(builder)
     decoder.feed(chunk({"content": "x"}, "stop"))
     decoder.finish(saw_done=True)
-    assert not decoder.usage_reported and decoder.output.usage.total_tokens == 0
+    assert not decoder.usage_reported and builder.message.usage.total_tokens == 0
     assert decoder.response_model == "gpt-4o-mini-2024"
 
 

@@ -31,6 +31,7 @@ from pi_sdk import (
     ToolResultMessage,
     UserMessage,
 )
+from pi_sdk.provider import MessageBuilder
 
 IMAGE = ImageContent(data="aGVsbG8=", mime_type="image/png")
 REASONING_ITEM = {
@@ -534,9 +535,10 @@ async def test_stream_without_terminal_event_is_incomplete():
 
 @pytest.mark.parametrize(("tier", "factor"), [("flex", 0.5), ("priority", 2.0), ("default", 1.0)])
 async def test_service_tier_pricing(tier: str, factor: float):
-    decoder = ResponsesDecoder(model(), pi_sdk.new_assistant_message(model()), service_tier="auto")
+    builder = MessageBuilder(model())
+    decoder = ResponsesDecoder(builder, service_tier="auto")
     decoder.feed(completed(service_tier=tier))
-    cost = decoder.output.usage.cost
+    cost = builder.message.usage.cost
     assert cost.total == pytest.approx(factor * (60 * 1.0 + 30 * 10.0 + 40 * 0.1) / 1e6)
     assert cost.total == pytest.approx(cost.input + cost.output + cost.cache_read)
 

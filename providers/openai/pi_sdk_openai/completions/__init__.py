@@ -13,8 +13,8 @@ from contextlib import aclosing
 
 from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
+from .._client import stream_request
 from .._shared_ids import normalize_completions_tool_call_id as normalize_tool_call_id
-from .._shared_stream import run_stream
 from ._compat import CompletionsCompat, detect_compat, resolve_compat
 from ._decode import Decoder
 from ._request import API, PATH, build_payload, convert_messages, convert_tools
@@ -47,14 +47,14 @@ async def stream_openai_completions(
     client built from ``model.base_url`` and the API key.
     """
     compat = resolve_compat(model)
-    stream = run_stream(
+    stream = stream_request(
         model,
         options,
         path=PATH,
         build_payload=lambda origin: build_payload(
             model, context, options, compat=compat, origin=origin
         ),
-        decoder=lambda output: Decoder(model, output),
+        decoder=Decoder,
     )
     async with aclosing(stream) as events:  # closes the response when the consumer stops early
         async for event in events:

@@ -1,10 +1,11 @@
-"""``openai-completions`` stream: Chat Completions chunks (parsed JSON) → pi events.
+"""``openai-completions`` stream: Chat Completions chunks (parsed JSON) → builder calls.
 
 :class:`Decoder`: ``content`` → text; the first non-empty of ``reasoning_content`` /
 ``reasoning`` / ``reasoning_text`` → thinking, whose ``thinking_signature`` names the field
 (pi-mono, used to replay it in the same field); ``tool_calls`` assembled by ``index``;
 ``refusal`` collected apart from the text; usage from the last chunk that carries it. See the
-decoder's docstring for the exact rules.
+decoder's docstring for the exact rules. The events come from the
+:class:`~pi_sdk.provider.MessageBuilder`.
 """
 
 from __future__ import annotations
@@ -12,33 +13,17 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pi_sdk.provider import (
-    AssistantMessage,
-    AssistantMessageEvent,
-    DoneEvent,
-    ErrorEvent,
-    Model,
-    ProviderError,
-    TextContent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingContent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingStartEvent,
-    ToolCall,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    calculate_cost,
-)
+from pi_sdk.provider import Events, MessageBuilder, ProviderError, ToolCall
 
 from .._shared_json import as_dict, as_list
 from ._request import REASONING_FIELDS
 
-__all__ = ["Decoder", "error_text"]
+__all__ = ["Decoder", "error_text", "map_stop_reason"]
 
+
+_TEXT = "text"
+_THINKING = "thinking"
+"""Builder keys of the one open text / thinking block (tool calls use their ``index``)."""
 
 _FINISH: dict[str, Literal["stop", "length", "toolUse"]] = {
     "stop": "stop",
@@ -49,13 +34,15 @@ _FINISH: dict[str, Literal["stop", "length", "toolUse"]] = {
 }
 
 
-class _ToolSlot:
-    __slots__ = ("call", "content_index", "parser")
+def map_stop_reason(reason: str | None) -> Literal["stop", "length", "toolUse", "error"]:
+    """Map a ``finish_reason`` to a pi stop reason.
 
-    def __init__(self, call: ToolCall, content_index: int, parser: Any) -> None:
-        self.call = call
-        self.content_index = content_index
-        self.parser = parser
+    ``stop``/``end``/none → stop, ``length`` → length, ``tool_calls``/``function_call`` →
+    toolUse, anything else (``content_filter``, unknown values) → error.
+    """
+    if reason is None:
+        return "stop"
+    return _FINISH.get(reason, "error")
 
 
 def error_text(error: Any) -> str:
@@ -101,58 +88,34 @@ class Decoder:
       tool calls that ended normally is toolUse.
     """
 
-    def __init__(self, model: Model, output: AssistantMessage) -> None:
-        """Decode into ``output`` (the message every event carries)."""
-        from pi_sdk.provider import IncrementalJsonParser
-
-        self._parser_cls = IncrementalJsonParser
-        self.model = model
-        self.output = output
+    def __init__(self, builder: MessageBuilder) -> None:
+        """Decode into ``builder`` (its message is the one every event carries)."""
+        self.builder = builder
         self.response_model: str | None = None
         """The model id the server reported (first non-empty ``model`` of a chunk)."""
         self.usage_reported = False
         self.finish_reason: str | None = None
         self.refusal = ""
-        self._content = output.content
-        self._text: TextContent | None = None
-        self._text_index = -1
-        self._thinking: ThinkingContent | None = None
-        self._thinking_index = -1
-        self._open_calls: dict[Any, _ToolSlot] = {}
-        self._calls: list[_ToolSlot] = []
+        self._open: str | None = None
+        """``_TEXT`` or ``_THINKING`` while that block is open."""
+        self._open_calls: dict[Any, ToolCall] = {}
+        """Open tool calls by builder key (the chunk's ``index``, or a made-up key)."""
+        self._calls: list[ToolCall] = []
         self._choices = 0
 
     # -- blocks ---------------------------------------------------------------------------------
 
-    def _close_text(self, events: list[AssistantMessageEvent]) -> None:
-        if self._text is not None:
-            events.append(
-                TextEndEvent(
-                    content_index=self._text_index, content=self._text.text, partial=self.output
-                )
-            )
-            self._text = None
+    def _close_open(self) -> Events:
+        """End the open text or thinking block, if any."""
+        key = self._open
+        if key is None:
+            return []
+        self._open = None
+        if key == _TEXT:
+            return self.builder.end_text(key)
+        return self.builder.end_thinking(key)
 
-    def _close_thinking(self, events: list[AssistantMessageEvent]) -> None:
-        if self._thinking is not None:
-            events.append(
-                ThinkingEndEvent(
-                    content_index=self._thinking_index,
-                    content=self._thinking.thinking,
-                    partial=self.output,
-                )
-            )
-            self._thinking = None
-
-    def _close_call(self, slot: _ToolSlot, events: list[AssistantMessageEvent]) -> None:
-        slot.parser.finish()  # value becomes the full parse, or keeps the best partial
-        events.append(
-            ToolCallEndEvent(
-                content_index=slot.content_index, tool_call=slot.call, partial=self.output
-            )
-        )
-
-    def _tool_delta(self, entry: Any, events: list[AssistantMessageEvent]) -> None:
+    def _tool_delta(self, entry: Any) -> Events:
         fields = as_dict(entry)
         function = as_dict(fields.get("function"))
         call_id = str(fields.get("id") or "")
@@ -162,45 +125,39 @@ class Decoder:
             # there is none yet); else the last call.
             key = None
             if call_id:
-                key = next((k for k, s in self._open_calls.items() if s.call.id == call_id), None)
+                key = next((k for k, c in self._open_calls.items() if c.id == call_id), None)
             if key is None:
                 if call_id or not self._open_calls:
                     key = ("noindex", len(self._calls))
                 else:
                     key = next(reversed(self._open_calls))
-        slot = self._open_calls.get(key)
-        if slot is not None and call_id and slot.call.id and call_id != slot.call.id:
+        builder = self.builder
+        events: Events = []
+        call = self._open_calls.get(key)
+        if call is not None and call_id and call.id and call_id != call.id:
             del self._open_calls[key]
-            self._close_call(slot, events)
-            slot = None
-        if slot is None:
-            self._close_thinking(events)
-            self._close_text(events)
-            parser = self._parser_cls()
-            name = str(function.get("name") or "")
-            call = ToolCall(id=call_id, name=name)
-            call.arguments = parser.value  # the live dict (validation would copy it)
-            slot = _ToolSlot(call, len(self._content), parser)
-            self._content.append(call)
-            self._open_calls[key] = slot
-            self._calls.append(slot)
-            events.append(ToolCallStartEvent(content_index=slot.content_index, partial=self.output))
+            events += builder.end_tool_call(key)
+            call = None
+        name = str(function.get("name") or "")
+        if call is None:
+            if self._open is not None:
+                events += self._close_open()
+            events += builder.open_tool_call(key, id=call_id, name=name)
+            call = builder.block(key)
+            assert isinstance(call, ToolCall)
+            self._open_calls[key] = call
+            self._calls.append(call)
         else:
-            if call_id and not slot.call.id:
-                slot.call.id = call_id
-            name = str(function.get("name") or "")
-            if name and not slot.call.name:
-                slot.call.name = name
+            if call_id and not call.id:
+                call.id = call_id
+            if name and not call.name:
+                call.name = name
         arguments = function.get("arguments")
         if isinstance(arguments, dict):
             arguments = json.dumps(arguments)  # a server that sent parsed arguments
         if isinstance(arguments, str) and arguments:
-            slot.parser.feed(arguments)
-            events.append(
-                ToolCallDeltaEvent(
-                    content_index=slot.content_index, delta=arguments, partial=self.output
-                )
-            )
+            events += builder.append_arguments(key, arguments)
+        return events
 
     def _reasoning_details(self, details: Any) -> None:
         """OpenRouter ``reasoning_details``: an encrypted entry rides on its tool call (pi-mono)."""
@@ -211,23 +168,20 @@ class Decoder:
                 and fields.get("id")
                 and fields.get("data")
             ):
-                for slot in self._calls:
-                    if slot.call.id == fields["id"]:
-                        slot.call.thought_signature = json.dumps(fields)
-
-    # -- usage ----------------------------------------------------------------------------------
+                for call in self._calls:
+                    if call.id == fields["id"]:
+                        call.thought_signature = json.dumps(fields)
 
     def _usage(self, usage: dict[str, Any]) -> None:
         prompt = int(usage.get("prompt_tokens") or 0)
         details = as_dict(usage.get("prompt_tokens_details"))
         cached = int(details.get("cached_tokens") or usage.get("prompt_cache_hit_tokens") or 0)
-        target = self.output.usage
-        target.input = max(prompt - cached, 0)
-        target.output = int(usage.get("completion_tokens") or 0)
-        target.cache_read = cached
-        target.cache_write = 0
-        target.update_total()
-        calculate_cost(self.model, target)
+        self.builder.set_usage(
+            input=max(prompt - cached, 0),
+            output=int(usage.get("completion_tokens") or 0),
+            cache_read=cached,
+            cache_write=0,
+        )
         self.usage_reported = True
 
     # -- WireDecoder ----------------------------------------------------------------------------
@@ -240,12 +194,14 @@ class Decoder:
         """
         return False
 
-    def feed(self, data: Any) -> list[AssistantMessageEvent]:
-        """Consume one chunk; return its events."""
-        chunk = as_dict(data)
-        if chunk is not data:
-            raise ProviderError(f"malformed stream chunk: {data!r:.200}")
-        events: list[AssistantMessageEvent] = []
+    def feed(self, data: dict[str, Any]) -> Events:
+        """Consume one chunk; return its events.
+
+        Raises:
+            ProviderError: the chunk carries an ``error`` object (:func:`error_text`).
+        """
+        chunk = data
+        events: Events = []
         if self.response_model is None and chunk.get("model"):
             self.response_model = str(chunk["model"])
         error = chunk.get("error")
@@ -264,61 +220,63 @@ class Decoder:
                     usage = choice.get("usage")
                 delta = as_dict(choice.get("delta") or choice.get("message"))
                 if delta:
-                    self._delta(delta, events)
+                    events = self._delta(delta)
                 reason = choice.get("finish_reason")
                 if reason:
                     self.finish_reason = str(reason)
-        usage = as_dict(usage)
         if usage:
-            self._usage(usage)
+            usage = as_dict(usage)
+            if usage:
+                self._usage(usage)
         return events
 
-    def _delta(self, delta: dict[str, Any], events: list[AssistantMessageEvent]) -> None:
-        out = self.output
+    def _delta(self, delta: dict[str, Any]) -> Events:
+        builder = self.builder
+        events: Events = []
         for field in REASONING_FIELDS:
             piece = delta.get(field)
             if piece and isinstance(piece, str):
-                block = self._thinking
-                if block is None:
-                    self._close_text(events)
-                    block = self._thinking = ThinkingContent(thinking="", thinking_signature=field)
-                    self._thinking_index = len(self._content)
-                    self._content.append(block)
-                    events.append(
-                        ThinkingStartEvent(content_index=self._thinking_index, partial=out)
-                    )
-                block.append(piece)
-                events.append(
-                    ThinkingDeltaEvent(content_index=self._thinking_index, delta=piece, partial=out)
-                )
+                if self._open == _THINKING:
+                    events += builder.append_thinking(_THINKING, piece)
+                else:
+                    if self._open is not None:
+                        events += self._close_open()
+                    self._open = _THINKING
+                    events += builder.open_thinking(_THINKING, piece, signature=field)
                 break
         piece = delta.get("content")
         if piece and isinstance(piece, str):
-            text = self._text
-            if text is None:
-                self._close_thinking(events)
-                text = self._text = TextContent(text="")
-                self._text_index = len(self._content)
-                self._content.append(text)
-                events.append(TextStartEvent(content_index=self._text_index, partial=out))
-            text.append(piece)
-            events.append(TextDeltaEvent(content_index=self._text_index, delta=piece, partial=out))
+            if self._open == _TEXT:
+                if events:
+                    events += builder.append_text(_TEXT, piece)
+                else:  # the common chunk: one text delta
+                    events = builder.append_text(_TEXT, piece)
+            else:
+                if self._open is not None:
+                    events += self._close_open()
+                self._open = _TEXT
+                events += builder.open_text(_TEXT, piece)
         refusal = delta.get("refusal")
         if refusal and isinstance(refusal, str):
             self.refusal += refusal
         calls = delta.get("tool_calls")
         if calls:
             for entry in calls:
-                self._tool_delta(entry, events)
+                events += self._tool_delta(entry)
         details = delta.get("reasoning_details")
         if details:
             self._reasoning_details(details)
+        return events
 
-    def feed_body(self, body: Any) -> list[AssistantMessageEvent]:
-        """Consume a non-streamed ``chat.completion`` as one chunk whose delta is the message."""
-        completion = as_dict(body)
-        if completion is not body:
-            raise ProviderError(f"malformed response body: {body!r:.200}")
+    def feed_document(self, document: Any) -> Events:
+        """Consume a non-streamed ``chat.completion`` as one chunk whose delta is the message.
+
+        Raises:
+            ProviderError: the document is not a chat completion (no ``choices``, no ``error``).
+        """
+        completion = as_dict(document)
+        if completion is not document:
+            raise ProviderError(f"malformed response body: {document!r:.200}")
         if not completion.get("error") and not as_list(completion.get("choices")):
             raise ProviderError(
                 "the JSON response is not a chat completion (no choices): "
@@ -334,7 +292,7 @@ class Decoder:
             choices.append({**fields, "delta": message})
         return self.feed({**completion, "choices": choices})
 
-    def finish(self, *, saw_done: bool) -> list[AssistantMessageEvent]:
+    def finish(self, *, saw_done: bool) -> Events:
         """Close the open blocks and end the message with ``done`` or ``error``.
 
         ``error`` ends a refusal (the refusal text is the error message), a content filter stop
@@ -355,33 +313,19 @@ class Decoder:
                 "the response stream had no choices: not a chat completion stream (a proxy's"
                 " answer?), nothing to return"
             )
-        events: list[AssistantMessageEvent] = []
-        self._close_thinking(events)
-        self._close_text(events)
-        for slot in self._open_calls.values():
-            self._close_call(slot, events)
+        builder = self.builder
+        events = self._close_open()
+        for key in self._open_calls:
+            events += builder.end_tool_call(key)
         self._open_calls.clear()
-        out = self.output
         reason = self.finish_reason
-        stop: Literal["stop", "length", "toolUse", "error"]
-        if reason is None:
-            stop = "stop"
-        else:
-            stop = _FINISH.get(reason, "error")
-        if stop == "stop" and self._calls:
-            stop = "toolUse"
+        stop = map_stop_reason(reason)
         if self.refusal:
-            stop = "error"
-            out.error_message = self.refusal
-        elif reason == "content_filter":
-            out.error_message = (
+            return events + builder.error(self.refusal)
+        if reason == "content_filter":
+            return events + builder.error(
                 "The reply was blocked by the content filter (finish_reason: content_filter)"
             )
-        elif stop == "error":
-            out.error_message = f"Unhandled stop reason: {reason}"
-        out.stop_reason = stop
         if stop == "error":
-            events.append(ErrorEvent(reason="error", error=out))
-        else:
-            events.append(DoneEvent(reason=stop, message=out))
-        return events
+            return events + builder.error(f"Unhandled stop reason: {reason}")
+        return events + builder.done(stop)

@@ -20,8 +20,8 @@ from contextlib import aclosing
 
 from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
+from .._client import stream_request
 from .._shared_ids import normalize_responses_tool_call_id as normalize_tool_call_id
-from .._shared_stream import run_stream
 from ._decode import Decoder
 from ._request import (
     API,
@@ -60,12 +60,12 @@ async def stream_openai_responses(
     ``openai.AsyncOpenAI``) replaces the client built from ``model.base_url`` and the API key.
     """
     tier = string_option(options, "service_tier")
-    stream = run_stream(
+    stream = stream_request(
         model,
         options,
         path=PATH,
         build_payload=lambda origin: build_payload(model, context, options, origin=origin),
-        decoder=lambda output: Decoder(model, output, service_tier=tier),
+        decoder=lambda builder: Decoder(builder, service_tier=tier),
     )
     async with aclosing(stream) as events:  # closes the response when the consumer stops early
         async for event in events:
