@@ -2,8 +2,8 @@
 
 The two interactions are the project's own: a weather question answered with extended thinking
 (streamed thinking, a signature, then a streamed `get_weather` tool call), and the follow-up
-turn carrying the tool result. Requests are what `pi_sdk_anthropic.build_request` sends for that
-conversation; responses are written in the Anthropic Messages streaming wire format (event
+turn carrying the tool result. Requests are what `pi_sdk_anthropic.messages.build_request` sends
+for that conversation; responses are written in the Anthropic Messages streaming wire format (event
 names, field names and ordering as documented at
 https://docs.anthropic.com/en/docs/build-with-claude/streaming), with token counts chosen to be
 plausible. No credentials: the request headers carry none, and the signature is a deterministic
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pi_sdk_anthropic import build_headers, build_request
+from pi_sdk_anthropic.messages import build_headers, build_request
 
 from pi_sdk import (
     AssistantMessage,

@@ -57,6 +57,7 @@ from pi_sdk.provider._clients import ClientCache, shared_in_thread
 from pi_sdk.provider._http_stream import (
     HttpResponse,
     WireDecoder,
+    connection_error_from_httpx,
     is_json_response,
     run_http_stream,
 )
@@ -138,6 +139,7 @@ __all__ = [
     "body_excerpt",
     "calculate_cost",
     "connection_error",
+    "connection_error_from_httpx",
     "describe_exception",
     "fit_id",
     "get_api_key",

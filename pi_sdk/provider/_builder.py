@@ -26,24 +26,10 @@ import json
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
+import pi_sdk.events as ev
 from pi_sdk._event_stream import new_assistant_message
 from pi_sdk._provider_errors import ProviderError
 from pi_sdk._registry import calculate_cost
-from pi_sdk.events import (
-    AssistantMessageEvent,
-    DoneEvent,
-    ErrorEvent,
-    StartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-)
 from pi_sdk.types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall
 
 if TYPE_CHECKING:
@@ -54,7 +40,7 @@ __all__ = ["BlockKey", "Events", "MessageBuilder"]
 BlockKey: TypeAlias = Hashable
 """The vendor's name for a block: any hashable value (an int index, an item id, a tuple)."""
 
-Events: TypeAlias = list[AssistantMessageEvent]
+Events: TypeAlias = list[ev.AssistantMessageEvent]
 """What a builder method returns: the events it caused, in order."""
 
 _Kind: TypeAlias = Literal["text", "thinking", "toolcall"]
@@ -100,9 +86,9 @@ class MessageBuilder:
 
     # -- state ------------------------------------------------------------------------------
 
-    def start(self) -> StartEvent:
+    def start(self) -> ev.StartEvent:
         """Return the ``start`` event (yield it once the response body has begun)."""
-        return StartEvent(partial=self.message)
+        return ev.StartEvent(partial=self.message)
 
     def is_open(self, key: BlockKey) -> bool:
         """True while a block is open under ``key``."""
@@ -145,7 +131,7 @@ class MessageBuilder:
         """Open a text block under ``key``: ``text_start``, then a delta for ``text`` if any."""
         block = TextContent(text_signature=signature)
         events: Events = [
-            TextStartEvent(content_index=self._add(key, "text", block), partial=self.message)
+            ev.TextStartEvent(content_index=self._add(key, "text", block), partial=self.message)
         ]
         if text:
             events += self.append_text(key, text)
@@ -158,13 +144,11 @@ class MessageBuilder:
             ProviderError: no block is open under ``key`` (and it is not skipped), or it is not
                 a text block.
         """
-        slot = self._open.get(key)
-        if slot is None or slot.kind != "text":
-            return self._miss(key, "text", slot)
-        if not piece:
+        slot = self._find(key, "text")
+        if slot is None or not piece:
             return []
         slot.block.append(piece)
-        return [TextDeltaEvent(content_index=slot.index, delta=piece, partial=self.message)]
+        return [ev.TextDeltaEvent(content_index=slot.index, delta=piece, partial=self.message)]
 
     def text(self, key: BlockKey, piece: str) -> Events:
         """Append ``piece`` to the text block under ``key``, opening it first if needed."""
@@ -185,17 +169,7 @@ class MessageBuilder:
                 replaces it (no delta).
             signature: Sets ``text_signature``.
         """
-        slot = self._open.get(key)
-        if slot is None or slot.kind != "text":
-            return self._miss(key, "text", slot)
-        events = self.settle_text(key, text) if text is not None else []
-        if signature is not None:
-            slot.block.text_signature = signature
-        del self._open[key]
-        events.append(
-            TextEndEvent(content_index=slot.index, content=slot.block.text, partial=self.message)
-        )
-        return events
+        return self._end_prose(key, "text", text, signature)
 
     def open_thinking(
         self,
@@ -215,7 +189,7 @@ class MessageBuilder:
         """
         block = ThinkingContent(thinking_signature=signature, redacted=redacted)
         index = self._add(key, "thinking", block)
-        events: Events = [ThinkingStartEvent(content_index=index, partial=self.message)]
+        events: Events = [ev.ThinkingStartEvent(content_index=index, partial=self.message)]
         if text:
             events += self.append_thinking(key, text)
         return events
@@ -226,13 +200,11 @@ class MessageBuilder:
         Raises:
             ProviderError: as :meth:`append_text`.
         """
-        slot = self._open.get(key)
-        if slot is None or slot.kind != "thinking":
-            return self._miss(key, "thinking", slot)
-        if not piece:
+        slot = self._find(key, "thinking")
+        if slot is None or not piece:
             return []
         slot.block.append(piece)
-        return [ThinkingDeltaEvent(content_index=slot.index, delta=piece, partial=self.message)]
+        return [ev.ThinkingDeltaEvent(content_index=slot.index, delta=piece, partial=self.message)]
 
     def thinking(self, key: BlockKey, piece: str, *, signature: str | None = None) -> Events:
         """Append ``piece`` to the thinking block under ``key``, opening it first if needed.
@@ -252,19 +224,7 @@ class MessageBuilder:
         ``text`` and ``signature`` as for :meth:`end_text` (``signature`` sets
         ``thinking_signature``).
         """
-        slot = self._open.get(key)
-        if slot is None or slot.kind != "thinking":
-            return self._miss(key, "thinking", slot)
-        events = self.settle_text(key, text) if text is not None else []
-        if signature is not None:
-            slot.block.thinking_signature = signature
-        del self._open[key]
-        events.append(
-            ThinkingEndEvent(
-                content_index=slot.index, content=slot.block.thinking, partial=self.message
-            )
-        )
-        return events
+        return self._end_prose(key, "thinking", text, signature)
 
     def settle_text(self, key: BlockKey, final: str) -> Events:
         """Make the open text or thinking block's text equal ``final`` (the vendor's own copy).
@@ -274,7 +234,8 @@ class MessageBuilder:
         """
         slot = self._open.get(key)
         if slot is None or slot.kind == "toolcall":
-            return self._miss(key, "text", slot)
+            self._miss(key, "text", slot)
+            return []
         field = "text" if slot.kind == "text" else "thinking"
         current: str = getattr(slot.block, field)
         if final == current:
@@ -339,7 +300,7 @@ class MessageBuilder:
         slot.parser = parser
         slot.fallback = initial or None
         self._tool_calls += 1
-        events: Events = [ToolCallStartEvent(content_index=index, partial=self.message)]
+        events: Events = [ev.ToolCallStartEvent(content_index=index, partial=self.message)]
         if arguments:
             events += self.append_arguments(key, arguments)
         return events
@@ -353,14 +314,14 @@ class MessageBuilder:
         Raises:
             ProviderError: as :meth:`append_text`.
         """
-        slot = self._open.get(key)
-        if slot is None or slot.kind != "toolcall":
-            return self._miss(key, "toolcall", slot)
-        if not fragment:
+        slot = self._find(key, "toolcall")
+        if slot is None or not fragment:
             return []
         assert slot.parser is not None
         slot.parser.feed(fragment)
-        return [ToolCallDeltaEvent(content_index=slot.index, delta=fragment, partial=self.message)]
+        return [
+            ev.ToolCallDeltaEvent(content_index=slot.index, delta=fragment, partial=self.message)
+        ]
 
     def settle_arguments(self, key: BlockKey, final: str) -> Events:
         """Make the call's arguments equal the vendor's final JSON text ``final``.
@@ -368,9 +329,9 @@ class MessageBuilder:
         A ``final`` that extends what streamed is fed as one more delta; a different one
         replaces the arguments (a fresh parse, no delta).
         """
-        slot = self._open.get(key)
-        if slot is None or slot.kind != "toolcall":
-            return self._miss(key, "toolcall", slot)
+        slot = self._find(key, "toolcall")
+        if slot is None:
+            return []
         parser = slot.parser
         assert parser is not None
         raw = parser.raw
@@ -394,9 +355,9 @@ class MessageBuilder:
         arguments given at open). ``arguments``: the vendor's final JSON text, settled first
         (:meth:`settle_arguments`).
         """
-        slot = self._open.get(key)
-        if slot is None or slot.kind != "toolcall":
-            return self._miss(key, "toolcall", slot)
+        slot = self._find(key, "toolcall")
+        if slot is None:
+            return []
         events = self.settle_arguments(key, arguments) if arguments is not None else []
         parser = slot.parser
         assert parser is not None
@@ -405,7 +366,9 @@ class MessageBuilder:
             slot.block.arguments = slot.fallback
         del self._open[key]
         events.append(
-            ToolCallEndEvent(content_index=slot.index, tool_call=slot.block, partial=self.message)
+            ev.ToolCallEndEvent(
+                content_index=slot.index, tool_call=slot.block, partial=self.message
+            )
         )
         return events
 
@@ -429,11 +392,11 @@ class MessageBuilder:
         self._tool_calls += 1
         out = self.message
         return [
-            ToolCallStartEvent(content_index=index, partial=out),
-            ToolCallDeltaEvent(
+            ev.ToolCallStartEvent(content_index=index, partial=out),
+            ev.ToolCallDeltaEvent(
                 content_index=index, delta=json.dumps(arguments, ensure_ascii=False), partial=out
             ),
-            ToolCallEndEvent(content_index=index, tool_call=call, partial=out),
+            ev.ToolCallEndEvent(content_index=index, tool_call=call, partial=out),
         ]
 
     # -- closing ----------------------------------------------------------------------------
@@ -526,7 +489,7 @@ class MessageBuilder:
         out = self.message
         out.stop_reason = reason
         self.finished = True
-        events.append(DoneEvent(reason=reason, message=out))
+        events.append(ev.DoneEvent(reason=reason, message=out))
         return events
 
     def error(self, message: str, *, reason: Literal["error", "aborted"] = "error") -> Events:
@@ -542,10 +505,33 @@ class MessageBuilder:
         out.stop_reason = reason
         out.error_message = message
         self.finished = True
-        events.append(ErrorEvent(reason=reason, error=out))
+        events.append(ev.ErrorEvent(reason=reason, error=out))
         return events
 
     # -- internals --------------------------------------------------------------------------
+
+    def _end_prose(
+        self, key: BlockKey, kind: _Kind, text: str | None, signature: str | None
+    ) -> Events:
+        """Close the text or thinking block under ``key`` (end_text, end_thinking)."""
+        slot = self._find(key, kind)
+        if slot is None:
+            return []
+        events = self.settle_text(key, text) if text is not None else []
+        block = slot.block
+        if signature is not None:
+            setattr(block, _SIGNATURE_FIELD[kind], signature)
+        del self._open[key]
+        out = self.message
+        if kind == "text":
+            events.append(
+                ev.TextEndEvent(content_index=slot.index, content=block.text, partial=out)
+            )
+        else:
+            events.append(
+                ev.ThinkingEndEvent(content_index=slot.index, content=block.thinking, partial=out)
+            )
+        return events
 
     def _add(self, key: BlockKey, kind: _Kind, block: Any) -> int:
         if key in self._open:
@@ -556,14 +542,27 @@ class MessageBuilder:
         self._open[key] = _Open(kind, block, index)
         return index
 
-    def _miss(self, key: BlockKey, wanted: str, slot: _Open | None) -> Events:
+    def _find(self, key: BlockKey, kind: _Kind) -> _Open | None:
+        """The open ``kind`` block under ``key``; ``None`` for a skipped key.
+
+        Raises:
+            ProviderError: no block is open under ``key`` and it is not skipped, or the open
+                block is of another kind.
+        """
+        slot = self._open.get(key)
+        if slot is not None and slot.kind == kind:
+            return slot
+        self._miss(key, kind, slot)
+        return None
+
+    def _miss(self, key: BlockKey, wanted: str, slot: _Open | None) -> None:
         """No ``wanted`` block under ``key``: nothing for a skipped key, else an error."""
         if slot is not None:
             raise ProviderError(
                 f"stream protocol error: {wanted} data for block {key!r}, a {slot.kind} block"
             )
         if key in self._ignored:
-            return []
+            return
         raise ProviderError(
             f"malformed stream: {wanted} data for block {key!r}, which is not open"
             " (never started, or already ended)"

@@ -30,13 +30,25 @@ import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import Any, Protocol, cast
 
-from pi_sdk._provider_errors import ProviderError, body_excerpt, malformed_event_error
+from pi_sdk._provider_errors import (
+    ConnectionPhase,
+    ProviderError,
+    body_excerpt,
+    connection_error,
+    malformed_event_error,
+)
 from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.provider._builder import MessageBuilder
 from pi_sdk.provider._response_body import ResponseBody
 from pi_sdk.provider._sse import iter_sse
 
-__all__ = ["HttpResponse", "WireDecoder", "is_json_response", "run_http_stream"]
+__all__ = [
+    "HttpResponse",
+    "WireDecoder",
+    "connection_error_from_httpx",
+    "is_json_response",
+    "run_http_stream",
+]
 
 DONE_MARKER = "[DONE]"
 """The data of the event that ends an OpenAI-style stream."""
@@ -210,3 +222,23 @@ async def _read_document(body: ResponseBody) -> Any:
         raise ProviderError(
             f"malformed JSON response: {exc}; body: {body_excerpt(text)!r}"
         ) from None
+
+
+def connection_error_from_httpx(exc: BaseException) -> ProviderError:
+    """Turn a vendor SDK's connection error (over httpx2) into a retryable :class:`ProviderError`.
+
+    For ``anthropic.APIConnectionError`` / ``openai.APIConnectionError`` and their
+    ``APITimeoutError``: their ``__cause__`` is the transport's exception, a failed connect
+    (``httpx2.ConnectError``/``ConnectTimeout``: phase ``"connect"``) or a connection the server
+    closed after the request was sent, before the response (phase ``"request"``); a timeout is
+    named as one (:func:`pi_sdk.provider.connection_error`). httpx2 is imported here, on the
+    first failure: only providers whose SDK runs on it call this.
+    """
+    import httpx2
+
+    cause: BaseException = exc.__cause__ or exc
+    phase: ConnectionPhase = (
+        "connect" if isinstance(cause, httpx2.ConnectError | httpx2.ConnectTimeout) else "request"
+    )
+    timed_out = isinstance(cause, httpx2.TimeoutException) or "Timeout" in type(exc).__name__
+    return connection_error(cause, phase, timed_out=timed_out)

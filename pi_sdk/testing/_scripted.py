@@ -27,34 +27,21 @@ import itertools
 import json
 import weakref
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 from pydantic import PrivateAttr
 
 from pi_sdk._abort import AbortSignal
-from pi_sdk._event_stream import AssistantMessageEventStream, new_assistant_message
+from pi_sdk._event_stream import AssistantMessageEventStream
 from pi_sdk._provider_errors import ProviderError
 from pi_sdk._registry import ApiProvider, get_api_provider, register_api_provider
 from pi_sdk.errors import ProviderNotFoundError
-from pi_sdk.events import (
-    AssistantMessageEvent,
-    DoneEvent,
-    StartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-)
+from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.options import StreamOptions
+from pi_sdk.provider._builder import Events, MessageBuilder
 from pi_sdk.types import (
-    AssistantMessage,
     Context,
     Message,
     Model,
@@ -301,12 +288,14 @@ class ScriptedProvider:
     async def _play(
         self, reply: ScriptedReply, model: Model, signal: AbortSignal | None
     ) -> AsyncIterator[AssistantMessageEvent]:
-        message = new_assistant_message(model)
+        builder = MessageBuilder(model)
         await _pause(reply)
-        yield StartEvent(partial=message)
+        yield builder.start()
         for template in reply.content:
-            async for event in self._block(template, message, reply):
-                yield event
+            for events in self._block(template, builder, reply.chunk_size):
+                for event in events:
+                    await _pause(reply)
+                    yield event
         if reply.error is not None:
             await _pause(reply)
             raise ProviderError(reply.error)
@@ -317,70 +306,42 @@ class ScriptedProvider:
                 await signal.wait()
             raise ProviderError("Request was aborted")
         if reply.usage is not None:
-            message.usage = reply.usage.model_copy(deep=True)
-        has_tool_calls = any(isinstance(b, ToolCall) for b in message.content)
-        message.stop_reason = reply.stop_reason or ("toolUse" if has_tool_calls else "stop")
+            builder.message.usage = reply.usage.model_copy(deep=True)
+        # An explicit stop reason is kept as given; the default is toolUse with a tool call.
+        if reply.stop_reason is None:
+            final = builder.done()
+        else:
+            final = builder.done(reply.stop_reason, exact=True)
         await _pause(reply)
-        yield DoneEvent(reason=message.stop_reason, message=message)
+        yield final[-1]
 
-    async def _block(
-        self, template: ScriptedBlock, message: AssistantMessage, reply: ScriptedReply
-    ) -> AsyncIterator[AssistantMessageEvent]:
-        index = len(message.content)
-        if isinstance(template, ToolCall):
-            async for event in self._tool_call(template, message, reply, index):
-                yield event
-            return
+    def _block(
+        self, template: ScriptedBlock, builder: MessageBuilder, size: int
+    ) -> Iterator[Events]:
+        """The builder calls that stream one template block: open, chunked deltas, end."""
         if isinstance(template, TextContent):
-            text_block = TextContent(text_signature=template.text_signature)
-            message.content.append(text_block)
-            await _pause(reply)
-            yield TextStartEvent(content_index=index, partial=message)
-            for chunk in _chunks(template.text, reply.chunk_size):
-                text_block.append(chunk)
-                await _pause(reply)
-                yield TextDeltaEvent(content_index=index, delta=chunk, partial=message)
-            await _pause(reply)
-            yield TextEndEvent(content_index=index, content=text_block.text, partial=message)
-            return
-        thinking = ThinkingContent(
-            thinking_signature=template.thinking_signature, redacted=template.redacted
-        )
-        message.content.append(thinking)
-        await _pause(reply)
-        yield ThinkingStartEvent(content_index=index, partial=message)
-        for chunk in _chunks(template.thinking, reply.chunk_size):
-            thinking.append(chunk)
-            await _pause(reply)
-            yield ThinkingDeltaEvent(content_index=index, delta=chunk, partial=message)
-        await _pause(reply)
-        yield ThinkingEndEvent(content_index=index, content=thinking.thinking, partial=message)
-
-    async def _tool_call(
-        self, template: ToolCall, message: AssistantMessage, reply: ScriptedReply, index: int
-    ) -> AsyncIterator[AssistantMessageEvent]:
-        from pi_sdk.provider._partial_json import IncrementalJsonParser
-
-        parser = IncrementalJsonParser()
-        block = ToolCall(
-            id=template.id or f"call_{next(self._tool_ids)}",
-            name=template.name,
-            thought_signature=template.thought_signature,
-        )
-        block.arguments = parser.value  # the parser's live dict (validation would copy it)
-        message.content.append(block)
-        await _pause(reply)
-        yield ToolCallStartEvent(content_index=index, partial=message)
-        for fragment in _chunks(
-            json.dumps(template.arguments, ensure_ascii=False), reply.chunk_size
-        ):
-            parser.feed(fragment)
-            await _pause(reply)
-            yield ToolCallDeltaEvent(content_index=index, delta=fragment, partial=message)
-        final = parser.finish()
-        block.arguments = final if final is not None else dict(template.arguments)
-        await _pause(reply)
-        yield ToolCallEndEvent(content_index=index, tool_call=block, partial=message)
+            yield builder.open_text(0, signature=template.text_signature)
+            for chunk in _chunks(template.text, size):
+                yield builder.append_text(0, chunk)
+            yield builder.end_text(0)
+        elif isinstance(template, ThinkingContent):
+            yield builder.open_thinking(
+                0, signature=template.thinking_signature, redacted=template.redacted
+            )
+            for chunk in _chunks(template.thinking, size):
+                yield builder.append_thinking(0, chunk)
+            yield builder.end_thinking(0)
+        else:
+            yield builder.open_tool_call(
+                0,
+                id=template.id or f"call_{next(self._tool_ids)}",
+                name=template.name,
+                signature=template.thought_signature,
+            )
+            arguments = json.dumps(template.arguments, ensure_ascii=False)
+            for fragment in _chunks(arguments, size):
+                yield builder.append_arguments(0, fragment)
+            yield builder.end_tool_call(0)
 
 
 def _chunks(text: str, size: int) -> list[str]:

@@ -6,6 +6,7 @@ import json
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
+import httpx2
 import pytest
 
 from pi_sdk import Model, ModelCost
@@ -13,6 +14,7 @@ from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.provider import (
     MessageBuilder,
     ProviderError,
+    connection_error_from_httpx,
     is_json_response,
     run_http_stream,
 )
@@ -111,14 +113,9 @@ async def test_sse_events_are_fed_until_the_terminal_event_then_drained_and_clos
     body = [sse({"t": "Hel"}, {"t": "lo"}), sse({"end": True}, {"t": "late"}), b"tail"]
     response = FakeResponse(body, "text/event-stream")
     events, decoder, builder = await run(response)
-    assert [e.type for e in events] == [
-        "start",
-        "text_start",
-        "text_delta",
-        "text_delta",
-        "text_end",
-        "done",
-    ]
+    assert " ".join(e.type for e in events) == (
+        "start text_start text_delta text_delta text_end done"
+    )
     assert builder.message.content[0].text == "Hello"  # type: ignore[union-attr]
     assert {"t": "late"} not in decoder.fed  # nothing after the terminal event is merged
     assert decoder.saw_done is False
@@ -258,3 +255,24 @@ async def test_an_error_from_open_response_propagates_before_any_event():
     stream = run_http_stream(open_response, Decoder(builder), builder)
     with pytest.raises(ProviderError, match="429"):
         await anext(stream)
+
+
+def _sdk_error(name: str, cause: BaseException) -> Exception:
+    error = type(name, (Exception,), {})("Connection error.")
+    error.__cause__ = cause
+    return error
+
+
+@pytest.mark.parametrize(
+    ("error", "text"),
+    [
+        (_sdk_error("APIConnectionError", httpx2.ConnectError("refused")), "could not connect"),
+        (_sdk_error("APITimeoutError", httpx2.ConnectTimeout("slow")), "timed out connecting"),
+        (_sdk_error("APIConnectionError", httpx2.RemoteProtocolError("eof")), "connection closed"),
+        (_sdk_error("APITimeoutError", httpx2.ReadTimeout("slow")), "timed out waiting"),
+    ],
+)
+def test_sdk_connection_errors_are_retryable_and_name_the_phase(error: Exception, text: str):
+    mapped = connection_error_from_httpx(error)
+    assert mapped.retryable and str(mapped).startswith(text)
+    assert str(error.__cause__) in str(mapped)

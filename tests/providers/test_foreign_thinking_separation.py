@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pi_sdk_anthropic import build_request as anthropic_request
+from pi_sdk_anthropic.messages import build_request as anthropic_request
 from pi_sdk_google._shared import build_request as google_request
 from pi_sdk_openai.completions import build_payload as build_completions_payload
 from pi_sdk_openai.responses import build_payload as build_responses_payload

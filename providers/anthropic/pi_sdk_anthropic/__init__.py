@@ -1,7 +1,8 @@
 """pi-sdk provider plugin for Anthropic: the ``anthropic-messages`` wire API and its catalog.
 
-Loaded through the ``pi_sdk`` entry-point group. Importing this package does not import the
-``anthropic`` SDK; :func:`stream_anthropic_messages` imports it on first call.
+Loaded through the ``pi_sdk`` entry-point group. Importing this package imports neither the
+``anthropic`` SDK nor the wire code: :mod:`pi_sdk_anthropic.messages` is imported on the first
+call (or replayed request), and it imports the SDK inside its stream function.
 
 Hooks:
 
@@ -15,38 +16,44 @@ Hooks:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
-from pi_sdk.provider import ApiProvider, hookimpl, load_models_json
-
-from .messages import stream_anthropic_messages
-from .request import (
-    API,
-    build_headers,
-    build_request,
-    convert_messages,
-    normalize_tool_call_id,
-    recognize_request,
+from pi_sdk.provider import (
+    ApiProvider,
+    AssistantMessageEvent,
+    Context,
+    Model,
+    StreamOptions,
+    hookimpl,
+    load_models_json,
 )
 
-__all__ = [
-    "API",
-    "build_headers",
-    "build_request",
-    "convert_messages",
-    "get_api_key",
-    "normalize_tool_call_id",
-    "recognize_request",
-    "register_api_providers",
-    "register_models",
-    "stream_anthropic_messages",
-]
+__all__ = ["get_api_key", "register_api_providers", "register_models"]
+
+_API = "anthropic-messages"
+
+
+def _stream(
+    model: Model, context: Context, options: StreamOptions
+) -> AsyncIterator[AssistantMessageEvent]:
+    """The stream function: :func:`pi_sdk_anthropic.messages.stream_anthropic_messages`."""
+    from .messages import stream_anthropic_messages
+
+    return stream_anthropic_messages(model, context, options)
+
+
+def _recognize(method: str, uri: str, body: Any) -> Model | None:
+    """The recognizer: :func:`pi_sdk_anthropic.messages.recognize_request`."""
+    from .messages import recognize_request
+
+    return recognize_request(method, uri, body)
 
 
 @hookimpl
 def register_api_providers(register: Callable[..., None]) -> None:
     """Register the ``anthropic-messages`` API."""
-    register(ApiProvider(api=API, stream=stream_anthropic_messages, recognize=recognize_request))
+    register(ApiProvider(api=_API, stream=_stream, recognize=_recognize))
 
 
 @hookimpl

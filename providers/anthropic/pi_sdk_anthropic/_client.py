@@ -1,4 +1,6 @@
-"""The ``anthropic`` SDK client: built once per event loop and configuration, shared by calls.
+"""The ``anthropic`` SDK client, the request's headers, sending it, and the SDK's errors.
+
+The client is built once per event loop and configuration and shared by calls.
 
 A new ``AsyncAnthropic`` per call costs 30-75 ms on the event loop (its TLS context loads the CA
 bundle) and a new TCP/TLS connection. Clients are kept in a :class:`pi_sdk.ClientCache` keyed by
@@ -11,11 +13,36 @@ from __future__ import annotations
 
 import os
 from contextlib import AbstractAsyncContextManager
-from typing import Any
+from typing import Any, cast
 
-from pi_sdk.provider import ClientCache, Model, shared_in_thread
+from pi_sdk.provider import (
+    ClientCache,
+    Model,
+    ProviderError,
+    StreamOptions,
+    connection_error_from_httpx,
+    http_error_message,
+    shared_in_thread,
+)
 
-__all__ = ["SSL_CONTEXT", "client_lease"]
+__all__ = [
+    "MESSAGES_PATH",
+    "SSL_CONTEXT",
+    "build_headers",
+    "client_lease",
+    "is_adaptive_model",
+    "is_oauth_token",
+    "open_messages",
+]
+
+MESSAGES_PATH = "/v1/messages"
+"""Path of the endpoint, relative to ``Model.base_url``."""
+
+_BETA_FINE_GRAINED = "fine-grained-tool-streaming-2025-05-14"
+_BETA_INTERLEAVED = "interleaved-thinking-2025-05-14"
+_OAUTH_BETAS = ("claude-code-20250219", "oauth-2025-04-20")
+_CLAUDE_CODE_VERSION = "2.1.75"
+_ADAPTIVE_MARKERS = ("opus-4-6", "opus-4.6", "sonnet-4-6", "sonnet-4.6")
 
 SSL_CONTEXT = "httpx2.ssl_context"
 """Name of the process-wide TLS context (:func:`pi_sdk.shared_in_thread`), the same in every
@@ -71,3 +98,117 @@ async def client_lease(
 
     secret = "\0".join([api_key, *(os.environ.get(name) or "" for name in _CLIENT_ENV)])
     return _CLIENTS.lease((base_url, "bearer" if bearer else "api_key"), build, secret=secret)
+
+
+# --- auth mode and headers --------------------------------------------------------------------
+
+
+def is_adaptive_model(model: Model) -> bool:
+    """True for models that take ``thinking: {"type": "adaptive"}`` (pi-mono: Opus/Sonnet 4.6)."""
+    return any(marker in model.id for marker in _ADAPTIVE_MARKERS)
+
+
+def is_oauth_token(api_key: str | None) -> bool:
+    """True for a Claude Code OAuth token (contains ``sk-ant-oat``), sent as a Bearer token."""
+    return api_key is not None and "sk-ant-oat" in api_key
+
+
+def build_headers(model: Model, options: StreamOptions, api_key: str | None) -> dict[str, str]:
+    """Return the per-request HTTP headers: betas, OAuth/Copilot extras, model and call headers.
+
+    Merge order (later wins): defaults, ``model.headers``, ``options.headers`` (pi-mono
+    ``createClient``). Auth headers are the SDK's job and never appear here.
+    """
+    interleaved = bool(options.provider_options.get("interleaved_thinking", True))
+    needs_interleaved = interleaved and not is_adaptive_model(model)
+    betas: list[str] = []
+    headers: dict[str, str] = {}
+    if model.provider == "github-copilot":
+        headers["accept"] = "application/json"
+        headers["anthropic-dangerous-direct-browser-access"] = "true"
+    elif is_oauth_token(api_key):
+        betas.extend(_OAUTH_BETAS)
+        betas.append(_BETA_FINE_GRAINED)
+        headers["accept"] = "application/json"
+        headers["anthropic-dangerous-direct-browser-access"] = "true"
+        headers["user-agent"] = f"claude-cli/{_CLAUDE_CODE_VERSION}"
+        headers["x-app"] = "cli"
+    else:
+        betas.append(_BETA_FINE_GRAINED)
+    if needs_interleaved:
+        betas.append(_BETA_INTERLEAVED)
+    if betas:
+        headers["anthropic-beta"] = ",".join(betas)
+    headers.update(model.headers or {})
+    headers.update(options.headers or {})
+    return headers
+
+
+# --- sending ----------------------------------------------------------------------------------
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
+
+
+def _status_error(exc: Any) -> ProviderError:
+    """Turn an ``anthropic.APIStatusError`` into a :class:`pi_sdk.ProviderError`.
+
+    The text is :func:`pi_sdk.http_error_message`'s: ``"<status> <reason>: <error type>:
+    <vendor message>"``, or a short excerpt of a body that is not Anthropic's JSON error (a
+    proxy's HTML page). Retry classification and ``retry-after`` come from
+    :meth:`pi_sdk.ProviderError.from_http`.
+    """
+    status: int = exc.status_code
+    response: Any = exc.response
+    error = _dict(_dict(exc.body).get("error"))
+    message = error.get("message")
+    text = http_error_message(
+        status,
+        reason=getattr(response, "reason_phrase", None),
+        code=error.get("type") if isinstance(message, str) else None,
+        message=message if isinstance(message, str) else None,
+        body=_response_text(response) if not isinstance(message, str) else None,
+    )
+    return ProviderError.from_http(status, text, response.headers)
+
+
+def _response_text(response: Any) -> str:
+    """The body of a read error response ('' when it was not read)."""
+    try:
+        return str(response.text)
+    except Exception:  # noqa: BLE001 - httpx2.ResponseNotRead: nothing to show
+        return ""
+
+
+async def open_messages(client: Any, payload: dict[str, Any], headers: dict[str, str]) -> Any:
+    """Send the request through the SDK and return the raw, unread ``httpx2.Response``.
+
+    ``client.post(..., cast_to=httpx2.Response, stream=True)`` keeps the SDK's auth, default
+    headers, request building and status-error mapping, and hands back the response before
+    its body is read (``AsyncAPIClient._process_response`` returns it as is for that
+    ``cast_to``). The SDK's retries are off for this request (``max_retries=0``).
+
+    Raises:
+        ProviderError: HTTP 4xx/5xx (``status``, ``retryable``, ``retry_after_ms`` set), or a
+            connection failure / timeout (retryable).
+    """
+    import anthropic
+    import httpx2
+
+    try:
+        response: object = await client.post(
+            MESSAGES_PATH,
+            cast_to=httpx2.Response,
+            body=payload,
+            options={"headers": headers, "max_retries": 0},
+            stream=True,
+            stream_cls=anthropic.AsyncStream[Any],
+        )
+    except anthropic.APIStatusError as exc:
+        raise _status_error(exc) from None
+    except anthropic.APIConnectionError as exc:
+        raise connection_error_from_httpx(exc) from None
+    if not isinstance(response, httpx2.Response):
+        raise TypeError(f"expected an httpx2.Response from the SDK, got {type(response).__name__}")
+    return response

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from pi_sdk_anthropic import build_headers, build_request, get_api_key, recognize_request
+from pi_sdk_anthropic import get_api_key
+from pi_sdk_anthropic.messages import build_headers, build_request, recognize_request
 
 import pi_sdk
 from pi_sdk import (
@@ -322,7 +323,11 @@ def test_api_key_from_environment(monkeypatch: pytest.MonkeyPatch):
 
 def test_registered_through_the_entry_point():
     provider = pi_sdk.get_api_provider("anthropic-messages")
-    assert provider.recognize is recognize_request
+    assert provider.recognize is not None
+    uri, body = "https://proxy.test/v1/messages?beta=true", {"model": "claude-sonnet-4-5"}
+    found = provider.recognize("POST", uri, body)
+    assert found is not None and found == recognize_request("POST", uri, body)
+    assert (found.id, found.base_url) == ("claude-sonnet-4-5", "https://proxy.test")
     model = pi_sdk.get_model("anthropic", "claude-sonnet-4-5")
     assert model.api == "anthropic-messages" and model.reasoning
 

@@ -1,16 +1,16 @@
-"""Anthropic Messages requests: the ``POST /v1/messages`` body and headers, from pi types.
+"""Anthropic Messages requests: the ``POST /v1/messages`` body, from pi types.
 
 pi-mono ``providers/anthropic.ts`` ``buildParams`` / ``convertMessages`` / ``createClient`` and
 ``streamSimpleAnthropic`` (pi-spec §4.1, §3.3), with the deviations listed in
 ``docs/providers/anthropic.md``. Pure functions: no I/O and no vendor SDK, so they can be unit
 tested and reused (e.g. by an ``on_payload`` hook author who wants to see what is sent).
+The per-request headers (betas, OAuth) come from :mod:`pi_sdk_anthropic._client`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, cast
-from urllib.parse import urlsplit
 
 from pi_sdk.provider import (
     AssistantMessage,
@@ -19,38 +19,30 @@ from pi_sdk.provider import (
     ForeignReasoning,
     ImageContent,
     Model,
-    ModelNotFoundError,
     StreamOptions,
     TextContent,
     ThinkingContent,
     ToolResultMessage,
     UserMessage,
-    get_model,
     sanitize_surrogates,
     sanitize_tool_call_id,
     transform_messages,
 )
 
+from .._client import is_adaptive_model
+
 __all__ = [
     "API",
-    "MESSAGES_PATH",
     "PROVIDER_OPTION_KEYS",
     "REDACTED_THINKING_TEXT",
-    "build_headers",
     "build_request",
     "convert_messages",
     "from_claude_code_name",
-    "is_adaptive_model",
-    "is_oauth_token",
     "normalize_tool_call_id",
-    "recognize_request",
 ]
 
 API = "anthropic-messages"
 """The wire API id."""
-
-MESSAGES_PATH = "/v1/messages"
-"""Path of the endpoint, relative to ``Model.base_url``."""
 
 PROVIDER_OPTION_KEYS = frozenset(
     {"thinking_enabled", "thinking_budget_tokens", "effort", "interleaved_thinking", "tool_choice"}
@@ -77,17 +69,12 @@ def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMes
     return sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
 
 
-_BETA_FINE_GRAINED = "fine-grained-tool-streaming-2025-05-14"
-_BETA_INTERLEAVED = "interleaved-thinking-2025-05-14"
-_OAUTH_BETAS = ("claude-code-20250219", "oauth-2025-04-20")
 _CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
-_CLAUDE_CODE_VERSION = "2.1.75"
 _CLAUDE_CODE_TOOLS = (
     "Read Write Edit Bash Grep Glob AskUserQuestion EnterPlanMode ExitPlanMode KillShell "
     "NotebookEdit Skill Task TaskOutput TodoWrite WebFetch WebSearch"
 ).split()
 _CLAUDE_CODE_BY_LOWER = {name.lower(): name for name in _CLAUDE_CODE_TOOLS}
-_ADAPTIVE_MARKERS = ("opus-4-6", "opus-4.6", "sonnet-4-6", "sonnet-4.6")
 _DEFAULT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
 _EFFORT_BY_LEVEL = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
 
@@ -95,16 +82,6 @@ _SEE_IMAGE_TEXT = "(see attached image)"
 
 
 # --- small helpers ----------------------------------------------------------------------------
-
-
-def is_adaptive_model(model: Model) -> bool:
-    """True for models that take ``thinking: {"type": "adaptive"}`` (pi-mono: Opus/Sonnet 4.6)."""
-    return any(marker in model.id for marker in _ADAPTIVE_MARKERS)
-
-
-def is_oauth_token(api_key: str | None) -> bool:
-    """True for a Claude Code OAuth token (contains ``sk-ant-oat``), sent as a Bearer token."""
-    return api_key is not None and "sk-ant-oat" in api_key
 
 
 def _to_claude_code_name(name: str) -> str:
@@ -431,68 +408,3 @@ def _tool_loop_without_thinking(messages: list[dict[str, Any]]) -> bool:
         return False
     first = cast(list[dict[str, Any]], content)[0]
     return first.get("type") not in ("thinking", "redacted_thinking")
-
-
-def build_headers(model: Model, options: StreamOptions, api_key: str | None) -> dict[str, str]:
-    """Return the per-request HTTP headers: betas, OAuth/Copilot extras, model and call headers.
-
-    Merge order (later wins): defaults, ``model.headers``, ``options.headers`` (pi-mono
-    ``createClient``). Auth headers are the SDK's job and never appear here.
-    """
-    interleaved = bool(options.provider_options.get("interleaved_thinking", True))
-    needs_interleaved = interleaved and not is_adaptive_model(model)
-    betas: list[str] = []
-    headers: dict[str, str] = {}
-    if model.provider == "github-copilot":
-        headers["accept"] = "application/json"
-        headers["anthropic-dangerous-direct-browser-access"] = "true"
-    elif is_oauth_token(api_key):
-        betas.extend(_OAUTH_BETAS)
-        betas.append(_BETA_FINE_GRAINED)
-        headers["accept"] = "application/json"
-        headers["anthropic-dangerous-direct-browser-access"] = "true"
-        headers["user-agent"] = f"claude-cli/{_CLAUDE_CODE_VERSION}"
-        headers["x-app"] = "cli"
-    else:
-        betas.append(_BETA_FINE_GRAINED)
-    if needs_interleaved:
-        betas.append(_BETA_INTERLEAVED)
-    if betas:
-        headers["anthropic-beta"] = ",".join(betas)
-    headers.update(model.headers or {})
-    headers.update(options.headers or {})
-    return headers
-
-
-# --- recorded requests ------------------------------------------------------------------------
-
-
-def recognize_request(method: str, uri: str, body: Any) -> Model | None:
-    """Return the model that sent a recorded ``POST .../v1/messages`` request, else ``None``.
-
-    Used by ``pi-sdk replay``: the model id comes from the body, ``base_url`` is the URI up to
-    ``/v1/messages`` (query dropped), and catalog data (prices, limits) is used when the id is
-    a registered ``anthropic`` model.
-    """
-    if method.upper() != "POST":
-        return None
-    parts = urlsplit(uri)
-    if not parts.path.endswith(MESSAGES_PATH) or not isinstance(body, dict):
-        return None
-    model_id: Any = cast("dict[str, Any]", body).get("model")
-    if not isinstance(model_id, str) or not model_id:
-        return None
-    base_url = f"{parts.scheme}://{parts.netloc}{parts.path[: -len(MESSAGES_PATH)]}"
-    try:
-        known = get_model("anthropic", model_id)
-    except ModelNotFoundError:
-        return Model(
-            id=model_id,
-            name=model_id,
-            api=API,
-            provider="anthropic",
-            base_url=base_url,
-            reasoning=True,
-            input=["text", "image"],
-        )
-    return known.model_copy(update={"base_url": base_url})

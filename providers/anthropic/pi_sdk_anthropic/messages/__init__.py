@@ -1,0 +1,128 @@
+"""The ``anthropic-messages`` wire API: send through the ``anthropic`` SDK, read the raw SSE body.
+
+The SDK provides the client, auth, the request and the typed HTTP errors
+(:mod:`pi_sdk_anthropic._client`); the body is read by :func:`pi_sdk.provider.run_http_stream`
+(raw server-sent events + ``json.loads``, a fraction of the cost of the SDK's typed per-event
+objects) and mapped by :class:`._decode.Decoder`. The request is :mod:`._request`'s. Behaviour
+follows pi-mono ``providers/anthropic.ts`` (pi-spec §4.1) with the deviations listed in
+``docs/providers/anthropic.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
+from typing import Any, cast
+from urllib.parse import urlsplit
+
+from pi_sdk.provider import (
+    AssistantMessageEvent,
+    ConfigurationError,
+    Context,
+    MessageBuilder,
+    Model,
+    ModelNotFoundError,
+    StreamOptions,
+    apply_payload_hooks,
+    get_model,
+    import_vendor,
+    resolve_api_key,
+    run_http_stream,
+    signature_origin,
+)
+
+from .._client import MESSAGES_PATH, build_headers, client_lease, is_oauth_token, open_messages
+from ._decode import Decoder, map_stop_reason, message_as_events
+from ._request import API, build_request, convert_messages, normalize_tool_call_id
+
+__all__ = [
+    "API",
+    "build_headers",
+    "build_request",
+    "convert_messages",
+    "map_stop_reason",
+    "message_as_events",
+    "normalize_tool_call_id",
+    "recognize_request",
+    "stream_anthropic_messages",
+]
+
+
+async def stream_anthropic_messages(
+    model: Model, context: Context, options: StreamOptions
+) -> AsyncIterator[AssistantMessageEvent]:
+    """Call the Messages API and yield normalized events (the ``anthropic-messages`` provider).
+
+    Contract (:data:`pi_sdk.StreamFunction`): ``start`` once the body's first bytes are in,
+    then block events (:class:`._decode.Decoder` gives the mapping), then ``done``; failures
+    raise and the core turns them into the terminal ``error`` event, partial message kept. An
+    ``application/json`` answer (a server that ignored ``"stream": true``) is read whole and
+    mapped as the events it would have streamed (:func:`message_as_events`).
+
+    Raises:
+        ProviderError: HTTP error, connection failure, in-stream error, refused or cut stream.
+        ConfigurationError: no API key and no ``options.client``; bad ``provider_options``.
+    """
+    # The first import of the SDK (about 1.2 s) runs in a worker thread, not on the event loop.
+    await import_vendor("anthropic")
+    import httpx2
+
+    api_key = resolve_api_key(model, options)
+    lease: AbstractAsyncContextManager[Any] = nullcontext(options.client)
+    if options.client is None:
+        if not api_key:
+            raise ConfigurationError(
+                f"No API key for provider {model.provider!r}: set ANTHROPIC_API_KEY (or "
+                "ANTHROPIC_OAUTH_TOKEN), pass StreamOptions(api_key=...) or options.client"
+            )
+        bearer = is_oauth_token(api_key) or model.provider == "github-copilot"
+        lease = await client_lease(model, api_key, bearer=bearer)
+    oauth = is_oauth_token(api_key) and model.provider != "github-copilot"
+    async with lease as client:
+        # Signatures are tied to the URL actually called: the client's (a caller's client, or
+        # the SDK default / ANTHROPIC_BASE_URL when model.base_url is empty).
+        base_url = str(getattr(client, "base_url", "") or "") or None
+        origin = signature_origin(model, base_url)
+        payload = build_request(model, context, options, oauth=oauth, origin=origin)
+        payload = await apply_payload_hooks(payload, model, options)
+        headers = build_headers(model, options, api_key)
+        builder = MessageBuilder(model, base_url=base_url)
+        events = run_http_stream(
+            lambda: open_messages(client, payload, headers),
+            Decoder(builder, context, oauth=oauth),
+            builder,
+            transport_errors=(httpx2.TransportError,),
+            timeout_errors=(httpx2.TimeoutException,),
+        )
+        async with aclosing(events) as stream:  # closes the response if the consumer stops
+            async for event in stream:
+                yield event
+
+
+def recognize_request(method: str, uri: str, body: Any) -> Model | None:
+    """Return the model that sent a recorded ``POST .../v1/messages`` request, else ``None``.
+
+    Used by ``pi-sdk replay``: the model id comes from the body, ``base_url`` is the URI up to
+    ``/v1/messages`` (query dropped), and catalog data (prices, limits) is used when the id is
+    a registered ``anthropic`` model.
+    """
+    parts = urlsplit(uri)
+    if method.upper() != "POST" or not parts.path.endswith(MESSAGES_PATH):
+        return None
+    model_id: Any = cast("dict[str, Any]", body).get("model") if isinstance(body, dict) else None
+    if not isinstance(model_id, str) or not model_id:
+        return None
+    base_url = f"{parts.scheme}://{parts.netloc}{parts.path[: -len(MESSAGES_PATH)]}"
+    try:
+        known = get_model("anthropic", model_id)
+    except ModelNotFoundError:
+        return Model(
+            id=model_id,
+            name=model_id,
+            api=API,
+            provider="anthropic",
+            base_url=base_url,
+            reasoning=True,
+            input=["text", "image"],
+        )
+    return known.model_copy(update={"base_url": base_url})
