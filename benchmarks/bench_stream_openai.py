@@ -173,10 +173,12 @@ async def measure(title: str, data: bytes, tools: bool) -> None:
 
 
 def growth() -> None:
-    from pi_sdk_openai import CompletionsDecoder
+    from pi_sdk_openai.completions import Decoder as CompletionsDecoder
+
+    from pi_sdk.provider import MessageBuilder
 
     def decode(chunks: int) -> float:
-        decoder = CompletionsDecoder(MODEL, pi_sdk.provider.new_assistant_message(MODEL))
+        decoder = CompletionsDecoder(MessageBuilder(MODEL))
         data = [_chunk({"content": f"w{i} "}) for i in range(chunks)]
         start = time.process_time()
         for chunk in data:

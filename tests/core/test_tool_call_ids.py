@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from pi_sdk_anthropic.messages import normalize_tool_call_id as anthropic_ids
 from pi_sdk_google import normalize_tool_call_id as google_ids
-from pi_sdk_openai import normalize_completions_tool_call_id, normalize_responses_tool_call_id
+from pi_sdk_openai.completions import normalize_tool_call_id as normalize_completions_tool_call_id
+from pi_sdk_openai.responses import normalize_tool_call_id as normalize_responses_tool_call_id
 
 from pi_sdk import Model, ToolCall, ToolResultMessage, UserMessage
 from pi_sdk.provider import (

@@ -25,9 +25,9 @@ def _cache(api: str) -> pi_sdk.provider.ClientCache[Any]:
 
         return _client._CLIENTS  # pyright: ignore[reportPrivateUsage]
     if api.startswith("openai"):
-        from pi_sdk_openai import _http
+        from pi_sdk_openai import _client as openai_client
 
-        return _http._CLIENTS  # pyright: ignore[reportPrivateUsage]
+        return openai_client._CLIENTS  # pyright: ignore[reportPrivateUsage]
     from pi_sdk_google import _client
 
     return _client._CLIENTS  # pyright: ignore[reportPrivateUsage]

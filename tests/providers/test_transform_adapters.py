@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from pi_sdk_anthropic.messages import build_request as build_anthropic
 from pi_sdk_google._shared_request import build_request as build_google
-from pi_sdk_openai import build_completions_payload, build_responses_payload
+from pi_sdk_openai.completions import build_payload as build_completions_payload
+from pi_sdk_openai.responses import build_payload as build_responses_payload
 
 from pi_sdk import (
     AssistantMessage,

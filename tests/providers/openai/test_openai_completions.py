@@ -19,12 +19,9 @@ import pytest
 from _support import openai_fakes as fakes
 from _support.conformance import ChunkedTransport, Reply, assert_valid_event_sequence
 from _support.openai_fakes import BASE, JSON, SSE, client_on
-from pi_sdk_openai import (
-    CompletionsDecoder,
-    build_completions_payload,
-    detect_compat,
-    resolve_compat,
-)
+from pi_sdk_openai.completions import Decoder as CompletionsDecoder
+from pi_sdk_openai.completions import build_payload as build_completions_payload
+from pi_sdk_openai.completions import detect_compat, resolve_compat
 
 import pi_sdk
 from pi_sdk import (
@@ -42,6 +39,7 @@ from pi_sdk import (
     ToolResultMessage,
     UserMessage,
 )
+from pi_sdk.provider import MessageBuilder
 
 IMAGE = ImageContent(data="aGVsbG8=", mime_type="image/png")
 TOOL = Tool(
@@ -615,10 +613,11 @@ async def test_last_non_null_usage_wins():
 
 
 async def test_usage_never_reported_stays_zero():
-    decoder = CompletionsDecoder(model(), pi_sdk.provider.new_assistant_message(model()))
+    builder = MessageBuilder(model())
+    decoder = CompletionsDecoder(builder)
     decoder.feed(chunk({"content": "x"}, "stop"))
     decoder.finish(saw_done=True)
-    assert not decoder.usage_reported and decoder.output.usage.total_tokens == 0
+    assert not decoder.usage_reported and builder.message.usage.total_tokens == 0
     assert decoder.response_model == "gpt-4o-mini-2024"
 
 
@@ -908,13 +907,14 @@ async def test_client_of_the_wrong_kind_is_a_clear_error():
     assert message.stop_reason == "error" and "AsyncOpenAI" in (message.error_message or "")
 
 
-def test_importing_the_plugin_does_not_import_the_sdk():
+def test_importing_the_plugin_does_not_import_the_sdk_or_the_wire_code():
     code = (
         "import sys, pi_sdk, pi_sdk_openai; pi_sdk.get_api_provider('openai-responses');"
-        " print('openai' in sys.modules)"
+        " print([m for m in ('openai', 'pi_sdk_openai.completions', 'pi_sdk_openai.responses')"
+        " if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "[]"
 
 
 def test_recognizer():

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from _support.conformance import Reply
 from _support.openai_fakes import JSON, run
-from pi_sdk_openai import ResponsesDecoder, build_responses_payload
+from pi_sdk_openai.responses import Decoder as ResponsesDecoder
+from pi_sdk_openai.responses import build_payload as build_responses_payload
 
 import pi_sdk
 from pi_sdk import (
@@ -30,6 +31,7 @@ from pi_sdk import (
     ToolResultMessage,
     UserMessage,
 )
+from pi_sdk.provider import MessageBuilder
 
 IMAGE = ImageContent(data="aGVsbG8=", mime_type="image/png")
 REASONING_ITEM = {
@@ -531,13 +533,23 @@ async def test_stream_without_terminal_event_is_incomplete():
     assert message.text == "half"
 
 
+async def test_text_for_a_finished_item_is_an_error_that_keeps_the_reply():
+    # A delta after its item's output_item.done cannot belong to the finished block.
+    body = sse(
+        added(0, MESSAGE), text_delta(0, "Hi"), done(0, message_done("Hi")), text_delta(0, "late")
+    )
+    events, message, _ = await run(model(), body)
+    assert message.stop_reason == "error" and "not open" in (message.error_message or "")
+    assert message.text == "Hi"
+    assert [e.type for e in events].count("text_end") == 1
+
+
 @pytest.mark.parametrize(("tier", "factor"), [("flex", 0.5), ("priority", 2.0), ("default", 1.0)])
 async def test_service_tier_pricing(tier: str, factor: float):
-    decoder = ResponsesDecoder(
-        model(), pi_sdk.provider.new_assistant_message(model()), service_tier="auto"
-    )
+    builder = MessageBuilder(model())
+    decoder = ResponsesDecoder(builder, service_tier="auto")
     decoder.feed(completed(service_tier=tier))
-    cost = decoder.output.usage.cost
+    cost = builder.message.usage.cost
     assert cost.total == pytest.approx(factor * (60 * 1.0 + 30 * 10.0 + 40 * 0.1) / 1e6)
     assert cost.total == pytest.approx(cost.input + cost.output + cost.cache_read)
 

@@ -1,33 +1,24 @@
-"""Request-building helpers both OpenAI wire APIs share: options, efforts, limits, images, ids."""
+"""Request-building helpers both OpenAI wire APIs share: options, efforts, limits, images."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
-from typing import Any, cast
+from typing import Any
 
 from pi_sdk.provider import (
-    AssistantMessage,
     ConfigurationError,
     ImageContent,
     Model,
     StreamOptions,
     TextContent,
     ToolResultMessage,
-    fit_id,
-    sanitize_tool_call_id,
 )
 
 __all__ = [
     "DEFAULT_MAX_TOKENS_CAP",
-    "EFFORTS",
-    "as_dict",
-    "as_list",
     "check_provider_options",
     "data_url",
     "max_output_tokens",
-    "normalize_completions_tool_call_id",
-    "normalize_responses_tool_call_id",
     "reasoning_effort",
     "tool_result_text",
 ]
@@ -36,7 +27,6 @@ DEFAULT_MAX_TOKENS_CAP = 32_000
 """Output cap sent when ``options.max_tokens`` is unset: ``min(model.max_tokens, 32000)`` tokens
 (pi-mono ``buildBaseOptions``: the simple API always sends a cap)."""
 
-EFFORTS = ("minimal", "low", "medium", "high", "xhigh")
 _XHIGH_MARKERS = ("gpt-5.2", "gpt-5.3", "gpt-5.4", "opus-4-6", "opus-4.6")
 
 
@@ -93,55 +83,3 @@ def data_url(image: ImageContent) -> str:
 def tool_result_text(message: ToolResultMessage) -> str:
     """The text blocks of a tool result joined with a newline (pi-mono)."""
     return "\n".join(b.text for b in message.content if isinstance(b, TextContent))
-
-
-def as_dict(value: object) -> dict[str, Any]:
-    """``value`` if it is a JSON object, else ``{}`` (typed access to parsed JSON)."""
-    return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
-
-
-def as_list(value: object) -> list[Any]:
-    """``value`` if it is a JSON array, else ``[]``."""
-    return cast("list[Any]", value) if isinstance(value, list) else []
-
-
-_UNSAFE_ID_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
-
-
-def _normalize_call_id(tool_call_id: str, max_len: int) -> str:
-    call_part, sep, _ = tool_call_id.partition("|")
-    if not sep:
-        return sanitize_tool_call_id(tool_call_id, max_len=max_len)
-    # Always hashed: the dropped item part may be all that told two ids apart.
-    return fit_id(tool_call_id, _UNSAFE_ID_CHARS.sub("_", call_part), max_len)
-
-
-def normalize_responses_tool_call_id(
-    tool_call_id: str, model: Model, source: AssistantMessage
-) -> str:
-    """Make another model's tool-call id a valid Responses ``call_id``: ``[a-zA-Z0-9_-]``, ≤ 64.
-
-    pi-sdk stores a Responses tool call id as ``"<call_id>|<function_call item id>"``. A
-    normalizer only sees calls from *another* model, and an ``fc_…`` item id minted elsewhere is
-    never replayed (OpenAI pairs ``fc_`` items with reasoning items of the same response, which a
-    foreign turn does not carry; pi-mono drops it for a different model of the same provider), so
-    the item part is dropped and the adapter sends the call without an item ``id``. The result
-    never contains ``|``; distinct ids stay distinct (:func:`pi_sdk.fit_id`). The
-    :data:`pi_sdk.ToolCallIdNormalizer` passed to :func:`pi_sdk.transform_messages` (pi-spec
-    §4.3).
-    """
-    del model, source
-    return _normalize_call_id(tool_call_id, 64)
-
-
-def normalize_completions_tool_call_id(
-    tool_call_id: str, model: Model, source: AssistantMessage
-) -> str:
-    """Make another model's tool-call id valid for Chat Completions: ``[a-zA-Z0-9_-]``, ≤ 40.
-
-    OpenAI rejects ``tool_call_id`` values longer than 40 characters (pi-spec §4.2, §4.13); a
-    Responses ``call|item`` id keeps its call part. Applied to every compatible server: the shape
-    is accepted everywhere and the mapping is applied to the results too.
-    """
-    del model, source
-    return _normalize_call_id(tool_call_id, 40)

@@ -17,16 +17,16 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
-from urllib.parse import urlsplit
 
 from pi_sdk.provider import ConfigurationError, Model
+
+from .._shared_hosts import is_local_base_url
 
 __all__ = [
     "CompletionsCompat",
     "MaxTokensField",
     "ThinkingFormat",
     "detect_compat",
-    "is_local_base_url",
     "resolve_compat",
 ]
 
@@ -37,8 +37,6 @@ ThinkingFormat: TypeAlias = Literal["openai", "zai", "qwen", "qwen-chat-template
 """How reasoning is switched on: ``reasoning_effort`` (openai), top-level ``enable_thinking``
 (zai, qwen), or ``chat_template_kwargs.enable_thinking`` (qwen-chat-template: vLLM/SGLang
 serving Qwen3)."""
-
-_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1", "host.docker.internal"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,15 +99,6 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "max_tokens_field": ("max_completion_tokens", "max_tokens"),
     "thinking_format": ("openai", "zai", "qwen", "qwen-chat-template"),
 }
-
-
-def is_local_base_url(base_url: str) -> bool:
-    """True when ``base_url`` points at this machine (Ollama, LM Studio, llama.cpp, vLLM...)."""
-    try:
-        host = urlsplit(base_url).hostname or ""
-    except ValueError:
-        return False
-    return host in _LOCAL_HOSTS or host.endswith(".localhost")
 
 
 def detect_compat(model: Model) -> CompletionsCompat:

@@ -1,0 +1,331 @@
+"""``openai-completions`` stream: Chat Completions chunks (parsed JSON) → builder calls.
+
+:class:`Decoder`: ``content`` → text; the first non-empty of ``reasoning_content`` /
+``reasoning`` / ``reasoning_text`` → thinking, whose ``thinking_signature`` names the field
+(pi-mono, used to replay it in the same field); ``tool_calls`` assembled by ``index``;
+``refusal`` collected apart from the text; usage from the last chunk that carries it. See the
+decoder's docstring for the exact rules. The events come from the
+:class:`~pi_sdk.provider.MessageBuilder`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pi_sdk.provider import Events, MessageBuilder, ProviderError, ToolCall
+
+from .._shared_json import as_dict, as_list
+from ._request import REASONING_FIELDS
+
+__all__ = ["Decoder", "error_text", "map_stop_reason"]
+
+
+_TEXT = "text"
+_THINKING = "thinking"
+"""Builder keys of the one open text / thinking block (tool calls use their ``index``)."""
+
+_FINISH: dict[str, Literal["stop", "length", "toolUse"]] = {
+    "stop": "stop",
+    "end": "stop",
+    "length": "length",
+    "tool_calls": "toolUse",
+    "function_call": "toolUse",
+}
+
+
+def map_stop_reason(reason: str | None) -> Literal["stop", "length", "toolUse", "error"]:
+    """Map a ``finish_reason`` to a pi stop reason.
+
+    ``stop``/``end``/none → stop, ``length`` → length, ``tool_calls``/``function_call`` →
+    toolUse, anything else (``content_filter``, unknown values) → error.
+    """
+    if reason is None:
+        return "stop"
+    return _FINISH.get(reason, "error")
+
+
+def error_text(error: Any) -> str:
+    """Return the text of an in-stream ``error`` object: ``"<code>: <message>"``.
+
+    OpenRouter's ``metadata.raw`` (the upstream provider's own error) follows on a new line.
+    """
+    fields = as_dict(error)
+    if not fields:
+        return str(error)
+    message = fields.get("message") or json.dumps(fields)
+    code = fields.get("code")
+    text = f"{code}: {message}" if code is not None else str(message)
+    raw = as_dict(fields.get("metadata")).get("raw")
+    return f"{text}\n{raw}" if isinstance(raw, str) and raw else text
+
+
+class Decoder:
+    """Turns Chat Completions stream chunks (parsed JSON) into pi events for one message.
+
+    Rules (pi-spec §4.2, with the fixes of the conformance conventions):
+
+    * Only choice ``index`` 0 counts. A chunk without choices (the usage chunk, keep-alives) is
+      fine; an ``error`` object in a chunk raises :class:`pi_sdk.ProviderError`.
+    * Reasoning: the first non-empty of ``reasoning_content``/``reasoning``/``reasoning_text``
+      opens (or extends) a thinking block and closes an open text block; ``content`` opens (or
+      extends) a text block and closes an open thinking block. Reasoning is read before content
+      within one delta, as it precedes the answer.
+    * Tool calls are assembled by ``index``: a new index, or a new non-empty id at a used index,
+      starts a call (closing open text/thinking); fragments go to the call their index names, so
+      interleaved parallel calls stay apart and keep their order; an entry without ``index``
+      belongs to the call with its id, else to the last call. ``null``/empty/missing arguments
+      become ``{}``. Calls close when the stream ends.
+    * ``refusal`` text is not content: it is collected and ends the message as an error whose
+      message is the refusal.
+    * Usage: the last non-null ``usage`` wins (``choices[0].usage`` for Moonshot); ``input`` =
+      ``prompt_tokens - cached_tokens``, ``output`` = ``completion_tokens`` (reasoning tokens are
+      already inside it: pi-mono adds them twice, §10.1 #7), ``cache_read`` = cached tokens
+      (DeepSeek: ``prompt_cache_hit_tokens``). A stream that never reports usage keeps zeros:
+      :class:`pi_sdk.Usage` has no "unknown"; :attr:`usage_reported` tells them apart.
+    * Stop reason: ``stop``/``end``/none → stop, ``length`` → length, ``tool_calls``/
+      ``function_call`` → toolUse, ``content_filter`` and unknown values → error; a reply with
+      tool calls that ended normally is toolUse.
+    """
+
+    def __init__(self, builder: MessageBuilder) -> None:
+        """Decode into ``builder`` (its message is the one every event carries)."""
+        self.builder = builder
+        self.response_model: str | None = None
+        """The model id the server reported (first non-empty ``model`` of a chunk)."""
+        self.usage_reported = False
+        self.finish_reason: str | None = None
+        self.refusal = ""
+        self._open: str | None = None
+        """``_TEXT`` or ``_THINKING`` while that block is open."""
+        self._open_calls: dict[Any, ToolCall] = {}
+        """Open tool calls by builder key (the chunk's ``index``, or a made-up key)."""
+        self._calls: list[ToolCall] = []
+        self._choices = 0
+
+    # -- blocks ---------------------------------------------------------------------------------
+
+    def _close_open(self) -> Events:
+        """End the open text or thinking block, if any."""
+        key = self._open
+        if key is None:
+            return []
+        self._open = None
+        if key == _TEXT:
+            return self.builder.end_text(key)
+        return self.builder.end_thinking(key)
+
+    def _tool_delta(self, entry: Any) -> Events:
+        fields = as_dict(entry)
+        function = as_dict(fields.get("function"))
+        call_id = str(fields.get("id") or "")
+        key: Any = fields.get("index")
+        if not isinstance(key, int):
+            # No index: the open call with this id; else a new call when an id is given (or
+            # there is none yet); else the last call.
+            key = None
+            if call_id:
+                key = next((k for k, c in self._open_calls.items() if c.id == call_id), None)
+            if key is None:
+                if call_id or not self._open_calls:
+                    key = ("noindex", len(self._calls))
+                else:
+                    key = next(reversed(self._open_calls))
+        builder = self.builder
+        events: Events = []
+        call = self._open_calls.get(key)
+        if call is not None and call_id and call.id and call_id != call.id:
+            del self._open_calls[key]
+            events += builder.end_tool_call(key)
+            call = None
+        name = str(function.get("name") or "")
+        if call is None:
+            if self._open is not None:
+                events += self._close_open()
+            events += builder.open_tool_call(key, id=call_id, name=name)
+            call = builder.block(key)
+            assert isinstance(call, ToolCall)
+            self._open_calls[key] = call
+            self._calls.append(call)
+        else:
+            if call_id and not call.id:
+                call.id = call_id
+            if name and not call.name:
+                call.name = name
+        arguments = function.get("arguments")
+        if isinstance(arguments, dict):
+            arguments = json.dumps(arguments)  # a server that sent parsed arguments
+        if isinstance(arguments, str) and arguments:
+            events += builder.append_arguments(key, arguments)
+        return events
+
+    def _reasoning_details(self, details: Any) -> None:
+        """OpenRouter ``reasoning_details``: an encrypted entry rides on its tool call (pi-mono)."""
+        for detail in as_list(details):
+            fields = as_dict(detail)
+            if (
+                fields.get("type") == "reasoning.encrypted"
+                and fields.get("id")
+                and fields.get("data")
+            ):
+                for call in self._calls:
+                    if call.id == fields["id"]:
+                        call.thought_signature = json.dumps(fields)
+
+    def _usage(self, usage: dict[str, Any]) -> None:
+        prompt = int(usage.get("prompt_tokens") or 0)
+        details = as_dict(usage.get("prompt_tokens_details"))
+        cached = int(details.get("cached_tokens") or usage.get("prompt_cache_hit_tokens") or 0)
+        self.builder.set_usage(
+            input=max(prompt - cached, 0),
+            output=int(usage.get("completion_tokens") or 0),
+            cache_read=cached,
+            cache_write=0,
+        )
+        self.usage_reported = True
+
+    # -- WireDecoder ----------------------------------------------------------------------------
+
+    @property
+    def terminal(self) -> bool:
+        """Always False: a chunk never ends the stream, the ``[DONE]`` marker does.
+
+        (The usage chunk comes after the one with ``finish_reason``.)
+        """
+        return False
+
+    def feed(self, data: dict[str, Any]) -> Events:
+        """Consume one chunk; return its events.
+
+        Raises:
+            ProviderError: the chunk carries an ``error`` object (:func:`error_text`).
+        """
+        chunk = data
+        events: Events = []
+        if self.response_model is None and chunk.get("model"):
+            self.response_model = str(chunk["model"])
+        error = chunk.get("error")
+        if error:
+            raise ProviderError(error_text(error))
+        usage = chunk.get("usage")
+        choices = as_list(chunk.get("choices"))
+        if choices:
+            choice = as_dict(choices[0])
+            if choice.get("index", 0) != 0:
+                found = next((c for c in choices if as_dict(c).get("index") == 0), None)
+                choice = as_dict(found) if found is not None else None
+            if choice is not None:
+                self._choices += 1
+                if usage is None:
+                    usage = choice.get("usage")
+                delta = as_dict(choice.get("delta") or choice.get("message"))
+                if delta:
+                    events = self._delta(delta)
+                reason = choice.get("finish_reason")
+                if reason:
+                    self.finish_reason = str(reason)
+        if usage:
+            usage = as_dict(usage)
+            if usage:
+                self._usage(usage)
+        return events
+
+    def _delta(self, delta: dict[str, Any]) -> Events:
+        builder = self.builder
+        events: Events = []
+        for field in REASONING_FIELDS:
+            piece = delta.get(field)
+            if piece and isinstance(piece, str):
+                if self._open == _THINKING:
+                    events += builder.append_thinking(_THINKING, piece)
+                else:
+                    if self._open is not None:
+                        events += self._close_open()
+                    self._open = _THINKING
+                    events += builder.open_thinking(_THINKING, piece, signature=field)
+                break
+        piece = delta.get("content")
+        if piece and isinstance(piece, str):
+            if self._open == _TEXT:
+                if events:
+                    events += builder.append_text(_TEXT, piece)
+                else:  # the common chunk: one text delta
+                    events = builder.append_text(_TEXT, piece)
+            else:
+                if self._open is not None:
+                    events += self._close_open()
+                self._open = _TEXT
+                events += builder.open_text(_TEXT, piece)
+        refusal = delta.get("refusal")
+        if refusal and isinstance(refusal, str):
+            self.refusal += refusal
+        calls = delta.get("tool_calls")
+        if calls:
+            for entry in calls:
+                events += self._tool_delta(entry)
+        details = delta.get("reasoning_details")
+        if details:
+            self._reasoning_details(details)
+        return events
+
+    def feed_document(self, document: Any) -> Events:
+        """Consume a non-streamed ``chat.completion`` as one chunk whose delta is the message.
+
+        Raises:
+            ProviderError: the document is not a chat completion (no ``choices``, no ``error``).
+        """
+        completion = as_dict(document)
+        if completion is not document:
+            raise ProviderError(f"malformed response body: {document!r:.200}")
+        if not completion.get("error") and not as_list(completion.get("choices")):
+            raise ProviderError(
+                "the JSON response is not a chat completion (no choices): "
+                f"{json.dumps(completion, ensure_ascii=False)[:200]}"
+            )
+        choices: list[dict[str, Any]] = []
+        for choice in as_list(completion.get("choices")):
+            fields = as_dict(choice)
+            message = dict(as_dict(fields.get("message")))
+            calls = as_list(message.get("tool_calls"))
+            if calls:
+                message["tool_calls"] = [{**as_dict(c), "index": i} for i, c in enumerate(calls)]
+            choices.append({**fields, "delta": message})
+        return self.feed({**completion, "choices": choices})
+
+    def finish(self, *, saw_done: bool) -> Events:
+        """Close the open blocks and end the message with ``done`` or ``error``.
+
+        ``error`` ends a refusal (the refusal text is the error message), a content filter stop
+        and an unknown finish reason; the content streamed so far is kept.
+
+        Raises:
+            ProviderError: the stream ended without ``[DONE]``: the response is incomplete
+                (a dropped connection or a proxy cut it), so it must not pass as complete; or
+                no chunk carried a choice (not a chat completion: nothing to return).
+        """
+        if not saw_done:
+            raise ProviderError(
+                "the response stream ended before [DONE]: the reply is incomplete"
+                " (connection closed early?)"
+            )
+        if not self._choices:
+            raise ProviderError(
+                "the response stream had no choices: not a chat completion stream (a proxy's"
+                " answer?), nothing to return"
+            )
+        builder = self.builder
+        events = self._close_open()
+        for key in self._open_calls:
+            events += builder.end_tool_call(key)
+        self._open_calls.clear()
+        reason = self.finish_reason
+        stop = map_stop_reason(reason)
+        if self.refusal:
+            return events + builder.error(self.refusal)
+        if reason == "content_filter":
+            return events + builder.error(
+                "The reply was blocked by the content filter (finish_reason: content_filter)"
+            )
+        if stop == "error":
+            return events + builder.error(f"Unhandled stop reason: {reason}")
+        return events + builder.done(stop)

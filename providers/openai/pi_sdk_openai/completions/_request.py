@@ -1,0 +1,327 @@
+"""``openai-completions`` request: Context + StreamOptions → the Chat Completions body.
+
+Request (:func:`build_payload`, pi-spec §4.2): system prompt (role ``developer`` for reasoning
+models where supported), user text and images, assistant history (text as one string, tool
+calls, earlier reasoning in the field the server sent it in), tool results (text in the ``tool``
+message; their images in one user message after the run of results), tools,
+``reasoning_effort`` (or the server's own switch), the max-tokens field, ``stream_options``,
+``store: false``. What differs between compatible servers is described by the compatibility
+flags of :mod:`pi_sdk_openai.completions._compat` (pi-spec §1.7).
+
+``provider_options`` keys: ``tool_choice`` (``"auto"``, ``"none"``, ``"required"`` or
+``{"type": "function", "function": {"name": ...}}``) and ``reasoning_effort`` (a string sent
+as is, overriding ``options.reasoning``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pi_sdk.provider import (
+    AssistantMessage,
+    Context,
+    ImageContent,
+    Message,
+    Model,
+    StreamOptions,
+    TextContent,
+    ThinkingContent,
+    Tool,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    sanitize_surrogates,
+    transform_messages,
+)
+
+from .._shared_ids import normalize_completions_tool_call_id
+from .._shared_json import as_dict, as_list
+from .._shared_request import (
+    check_provider_options,
+    data_url,
+    max_output_tokens,
+    reasoning_effort,
+    tool_result_text,
+)
+from ._compat import CompletionsCompat, resolve_compat
+
+__all__ = [
+    "API",
+    "PATH",
+    "REASONING_FIELDS",
+    "build_payload",
+    "convert_messages",
+    "convert_tools",
+]
+
+API = "openai-completions"
+PATH = "/chat/completions"
+"""Request path, relative to ``model.base_url``."""
+
+PROVIDER_OPTIONS = ("tool_choice", "reasoning_effort")
+REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
+"""Delta fields compatible servers put reasoning in, in priority order (pi-mono: chutes.ai
+sends duplicates, so only the first non-empty one of a delta counts)."""
+
+TEXT_BLOCK_SEPARATOR = "\n\n"
+"""Between the text blocks of one assistant turn, sent as one ``content`` string."""
+
+AFTER_TOOL_RESULTS_TEXT = "I have processed the tool results."
+ATTACHED_IMAGES_TEXT = "Attached image(s) from tool result:"
+
+
+def _user_message(message: UserMessage) -> dict[str, Any] | None:
+    if isinstance(message.content, str):
+        return {"role": "user", "content": message.content}
+    parts: list[dict[str, Any]] = []
+    for block in message.content:
+        if isinstance(block, TextContent):
+            parts.append({"type": "text", "text": block.text})
+        else:
+            parts.append({"type": "image_url", "image_url": {"url": data_url(block)}})
+    return {"role": "user", "content": parts} if parts else None
+
+
+def _assistant_message(
+    message: AssistantMessage, compat: CompletionsCompat
+) -> dict[str, Any] | None:
+    texts: list[str] = []
+    thinking: list[ThinkingContent] = []
+    calls: list[ToolCall] = []
+    for block in message.content:
+        if isinstance(block, TextContent):
+            if block.text.strip():
+                texts.append(block.text)
+        elif isinstance(block, ThinkingContent):
+            if block.thinking.strip() and not block.redacted:
+                thinking.append(block)
+        else:
+            calls.append(block)
+    # Blocks are kept apart (pi-mono joins them with "", gluing e.g. another model's thinking,
+    # now text, to the answer: "claude thinksfrom claude").
+    text = TEXT_BLOCK_SEPARATOR.join(texts)
+    entry: dict[str, Any] = {"role": "assistant"}
+    content: str | None = text or ("" if compat.requires_assistant_after_tool_result else None)
+    reasoning: str | None = None
+    if thinking:
+        if compat.requires_thinking_as_text:
+            # pi-mono prepends a text part and crashes when text exists (pi-spec §10.1 #2).
+            joined = "\n\n".join(b.thinking for b in thinking)
+            content = f"{joined}\n\n{text}" if text else joined
+        else:
+            field = thinking[0].thinking_signature
+            if compat.requires_reasoning_content:
+                field = "reasoning_content"
+            if field in REASONING_FIELDS:
+                reasoning = "\n".join(b.thinking for b in thinking)
+                entry[field] = reasoning
+    entry["content"] = content
+    if calls:
+        entry["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {
+                    "name": call.name,
+                    "arguments": json.dumps(call.arguments, ensure_ascii=False),
+                },
+            }
+            for call in calls
+        ]
+        details: list[Any] = []
+        for call in calls:
+            if call.thought_signature:
+                try:
+                    details.append(json.loads(call.thought_signature))
+                except ValueError:
+                    pass
+        if details:
+            entry["reasoning_details"] = details
+        if compat.requires_reasoning_content and reasoning is None:
+            entry["reasoning_content"] = ""
+    if not content and not calls and reasoning is None:
+        return None
+    return entry
+
+
+def _add_openrouter_cache_breakpoint(messages: list[dict[str, Any]]) -> None:
+    """Mark the last user/assistant text for Anthropic prompt caching via OpenRouter (pi-mono)."""
+    marker = {"type": "ephemeral"}
+    for entry in reversed(messages):
+        if entry["role"] not in ("user", "assistant"):
+            continue
+        content = entry.get("content")
+        if isinstance(content, str) and content:
+            entry["content"] = [{"type": "text", "text": content, "cache_control": marker}]
+            return
+        for part in reversed(as_list(content)):
+            if as_dict(part).get("type") == "text":
+                part["cache_control"] = marker
+                return
+
+
+def convert_messages(
+    model: Model,
+    context: Context,
+    compat: CompletionsCompat | None = None,
+    *,
+    options: StreamOptions | None = None,
+    origin: str | None = None,
+) -> list[dict[str, Any]]:
+    """Convert the system prompt and history to Chat Completions ``messages`` (pi-spec §4.2).
+
+    The history first goes through :func:`pi_sdk.transform_messages` (foreign thinking, tool
+    call ids, errored turns, images for text-only models).
+
+    Args:
+        model: The target model.
+        context: System prompt and messages.
+        compat: Flags; default :func:`~pi_sdk_openai.completions.resolve_compat` of ``model``.
+        options: Read for ``foreign_reasoning``.
+        origin: Where the request goes (:func:`pi_sdk.signature_origin`), when it is not
+            ``model.base_url``.
+
+    Returns:
+        The ``messages`` array, ready to send.
+    """
+    compat = compat or resolve_compat(model)
+    policy = options.foreign_reasoning if options is not None else "text"
+    history: list[Message] = transform_messages(
+        context.messages,
+        model,
+        normalize_tool_call_id=normalize_completions_tool_call_id,
+        foreign_reasoning=policy,
+        origin=origin,
+    )
+    out: list[dict[str, Any]] = []
+    if context.system_prompt:
+        role = "developer" if model.reasoning and compat.supports_developer_role else "system"
+        out.append({"role": role, "content": sanitize_surrogates(context.system_prompt)})
+    after_tool = compat.requires_assistant_after_tool_result
+    last_role = ""
+    i = 0
+    while i < len(history):
+        message = history[i]
+        if isinstance(message, UserMessage):
+            if after_tool and last_role == "toolResult":
+                out.append({"role": "assistant", "content": AFTER_TOOL_RESULTS_TEXT})
+            entry = _user_message(message)
+            if entry is not None:
+                out.append(entry)
+                last_role = "user"
+            i += 1
+        elif isinstance(message, AssistantMessage):
+            entry = _assistant_message(message, compat)
+            if entry is not None:
+                out.append(entry)
+                last_role = "assistant"
+            i += 1
+        else:
+            images: list[ImageContent] = []
+            while i < len(history) and isinstance(result := history[i], ToolResultMessage):
+                found = [b for b in result.content if isinstance(b, ImageContent)]
+                images.extend(found)
+                text = tool_result_text(result)
+                if not text:
+                    text = "(see attached image)" if found else "(no output)"
+                entry = {"role": "tool", "content": text, "tool_call_id": result.tool_call_id}
+                if compat.requires_tool_result_name:
+                    entry["name"] = result.tool_name
+                out.append(entry)
+                i += 1
+            last_role = "toolResult"
+            if images:
+                if after_tool:
+                    out.append({"role": "assistant", "content": AFTER_TOOL_RESULTS_TEXT})
+                parts: list[dict[str, Any]] = [{"type": "text", "text": ATTACHED_IMAGES_TEXT}]
+                parts.extend(
+                    {"type": "image_url", "image_url": {"url": data_url(image)}} for image in images
+                )
+                out.append({"role": "user", "content": parts})
+                last_role = "user"
+    if model.provider == "openrouter" and model.id.startswith("anthropic/"):
+        _add_openrouter_cache_breakpoint(out)
+    return out
+
+
+def convert_tools(
+    tools: list[Tool], compat: CompletionsCompat | None = None
+) -> list[dict[str, Any]]:
+    """Return Chat Completions function tools; ``strict: false`` unless the server rejects it."""
+    strict = compat.supports_strict_mode if compat is not None else True
+    out: list[dict[str, Any]] = []
+    for tool in tools:
+        function: dict[str, Any] = {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+        }
+        if strict:
+            function["strict"] = False
+        out.append({"type": "function", "function": function})
+    return out
+
+
+def build_payload(
+    model: Model,
+    context: Context,
+    options: StreamOptions | None = None,
+    *,
+    compat: CompletionsCompat | None = None,
+    origin: str | None = None,
+) -> dict[str, Any]:
+    """Build the Chat Completions request body (before payload hooks), pi-spec §4.2.
+
+    Args:
+        model: The target model (``compat`` flags resolved from it unless given).
+        context: System prompt, messages and tools.
+        options: Per-call options; ``provider_options`` may hold ``tool_choice`` and
+            ``reasoning_effort``.
+        compat: Pre-resolved flags.
+        origin: Where the request goes, when it is not ``model.base_url``.
+
+    Returns:
+        The JSON body. ``max_completion_tokens`` (or ``max_tokens``) is always set:
+        ``options.max_tokens`` or ``min(model.max_tokens, 32000)``. When the context has no
+        tools but the history has tool calls or results, ``tools: []`` is sent (pi-mono:
+        Anthropic behind LiteLLM requires it).
+
+    Raises:
+        ConfigurationError: unknown ``provider_options`` or ``model.compat`` keys.
+    """
+    options = options or StreamOptions()
+    check_provider_options(options, PROVIDER_OPTIONS, API)
+    compat = compat or resolve_compat(model)
+    messages = convert_messages(model, context, compat, options=options, origin=origin)
+    payload: dict[str, Any] = {"model": model.id, "messages": messages, "stream": True}
+    if compat.supports_usage_in_streaming:
+        payload["stream_options"] = {"include_usage": True}
+    if compat.supports_store:
+        payload["store"] = False
+    payload[compat.max_tokens_field] = max_output_tokens(model, options)
+    if options.temperature is not None:
+        payload["temperature"] = options.temperature
+    if context.tools:
+        payload["tools"] = convert_tools(context.tools, compat)
+    elif any(m["role"] == "tool" or "tool_calls" in m for m in messages):
+        payload["tools"] = []
+    tool_choice = options.provider_options.get("tool_choice")
+    if tool_choice is not None:
+        payload["tool_choice"] = tool_choice
+    if model.reasoning:
+        effort = reasoning_effort(model, options)
+        fmt = compat.thinking_format
+        if fmt in ("zai", "qwen"):
+            payload["enable_thinking"] = effort is not None
+        elif fmt == "qwen-chat-template":
+            payload["chat_template_kwargs"] = {"enable_thinking": effort is not None}
+        elif effort is not None and compat.supports_reasoning_effort:
+            payload["reasoning_effort"] = compat.reasoning_effort_map.get(effort, effort)
+    if "openrouter.ai" in model.base_url and compat.open_router_routing:
+        payload["provider"] = dict(compat.open_router_routing)
+    routing = compat.vercel_gateway_routing
+    if "ai-gateway.vercel.sh" in model.base_url and (routing.get("only") or routing.get("order")):
+        gateway = {key: routing[key] for key in ("only", "order") if routing.get(key)}
+        payload["providerOptions"] = {"gateway": gateway}
+    return payload

@@ -1,0 +1,376 @@
+"""``openai-responses`` stream: Responses API events (parsed JSON) → builder calls (pi-spec §4.4).
+
+Shared by every Responses flavour (OpenAI, OpenRouter, Azure; pi-mono
+``openai-responses-shared.ts``). The signatures it stores are described in
+:mod:`pi_sdk_openai.responses`; the events come from the :class:`~pi_sdk.provider.MessageBuilder`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import partial
+from typing import Any, Literal
+
+from pi_sdk.provider import Events, MessageBuilder, ProviderError
+
+from .._shared_json import as_dict, as_list
+from ._request import text_signature
+
+__all__ = ["SERVICE_TIER_PRICE", "Decoder"]
+
+
+SERVICE_TIER_PRICE = {"flex": 0.5, "priority": 2.0}
+"""Cost multiplier per service tier (pi-mono ``applyServiceTierPricing``)."""
+
+_CONTENT_KINDS = frozenset({"reasoning", "message", "function_call"})
+"""Output item types that become a block; others (server-side tools) are not content."""
+
+
+class _Item:
+    """One output item of the response: its builder key, and what its block still needs."""
+
+    __slots__ = ("done", "key", "kind", "refusal", "summary_parts")
+
+    def __init__(self, kind: str, key: Any) -> None:
+        self.kind = kind
+        self.key = key
+        self.summary_parts = 0
+        self.refusal = ""
+        self.done = kind not in _CONTENT_KINDS
+
+
+class Decoder:
+    r"""Turns Responses API stream events (parsed JSON) into builder calls for one message.
+
+    Each output item becomes one block, tracked by ``output_index`` (or item id), so items whose
+    events interleave (OpenRouter streams a message while its reasoning item is still open) stay
+    apart:
+
+    * ``reasoning`` → thinking: summary text deltas, with ``"\n\n"`` between summary parts;
+      without a summary, the raw ``reasoning_text`` deltas (gpt-oss on OpenRouter). At
+      ``output_item.done`` the text becomes the item's summary parts joined with ``"\n\n"``
+      (else its reasoning text), and the item JSON becomes the signature if it has
+      ``encrypted_content``.
+    * ``message`` → text (``output_text`` deltas; the done item's text is authoritative);
+      ``refusal`` deltas are collected apart and end the reply as an error with the refusal as
+      its message. The text signature is the item id (TextSignatureV1).
+    * ``function_call`` → tool call ``"<call_id>|<item id>"``, arguments streamed into an
+      incremental parser; ``arguments.done`` / the done item win if they differ.
+    * Other items (web search, file search, ...) are server-side tools: not content.
+    * ``response.completed`` / ``incomplete`` set usage (``input`` = input tokens minus cached,
+      ``cache_read`` = cached, ``output`` = output tokens), cost (with the service tier's price
+      multiplier) and the stop reason: ``completed`` → stop (toolUse with tool calls),
+      ``incomplete`` → length (error for a content filter). ``response.failed`` and ``error``
+      events raise :class:`pi_sdk.ProviderError`; so does a stream that ends before a terminal
+      event.
+    """
+
+    def __init__(self, builder: MessageBuilder, *, service_tier: str | None = None) -> None:
+        """Decode into ``builder``; ``service_tier`` is the requested tier (for pricing)."""
+        self.builder = builder
+        self.requested_tier = service_tier
+        self.response_model: str | None = None
+        """The model id the server reported."""
+        self.usage_reported = False
+        self.status: str | None = None
+        self.incomplete_reason: str | None = None
+        self._items: dict[Any, _Item] = {}
+        self._by_id: dict[str, _Item] = {}
+        self._terminal = False
+        self._handlers: dict[str, Callable[[dict[str, Any]], Events]] = {
+            "response.output_text.delta": partial(
+                self._append, kind="message", append=builder.append_text
+            ),
+            "response.function_call_arguments.delta": partial(
+                self._append, kind="function_call", append=builder.append_arguments
+            ),
+            "response.reasoning_summary_text.delta": self._summary_delta,
+            "response.reasoning_text.delta": self._reasoning_text_delta,
+            "response.refusal.delta": self._refusal_delta,
+            "response.reasoning_summary_part.added": self._summary_part,
+            "response.function_call_arguments.done": self._arguments_done,
+            "response.output_item.added": self._item_added,
+            "response.output_item.done": self._item_done,
+            "response.created": self._meta,
+            "response.in_progress": self._meta,
+            "response.completed": self._completed,
+            "response.incomplete": self._completed,
+            "response.failed": self._failed,
+            "error": self._error,
+        }
+
+    # -- items ----------------------------------------------------------------------------------
+
+    def _find(self, data: dict[str, Any], kind: str) -> _Item | None:
+        """The item of type ``kind`` the event names (``output_index``, else ``item_id``)."""
+        item = self._items.get(data.get("output_index"))
+        if item is None:
+            item = self._by_id.get(data.get("item_id") or "")
+        return item if item is not None and item.kind == kind else None
+
+    def _piece(self, data: dict[str, Any], kind: str) -> tuple[_Item, str] | None:
+        """The ``kind`` item the event names and its non-empty ``delta`` text, or ``None``."""
+        item = self._find(data, kind)
+        piece = data.get("delta")
+        return (item, piece) if item is not None and isinstance(piece, str) and piece else None
+
+    def _append(
+        self, data: dict[str, Any], *, kind: str, append: Callable[[Any, str], Events]
+    ) -> Events:
+        """Feed the event's ``delta`` to the ``kind`` item's block (``append_text``, ...)."""
+        hit = self._piece(data, kind)
+        return append(hit[0].key, hit[1]) if hit is not None else []
+
+    def _item_added(self, data: dict[str, Any]) -> Events:
+        vendor = as_dict(data.get("item"))
+        kind = str(vendor.get("type") or "")
+        item_id = str(vendor.get("id") or "")
+        index = data.get("output_index")
+        key = index if isinstance(index, int) else item_id
+        item = _Item(kind, key)
+        events: Events = []
+        builder = self.builder
+        if kind == "reasoning":
+            events = builder.open_thinking(key)
+        elif kind == "message":
+            events = builder.open_text(key)
+        elif kind == "function_call":
+            call_id = str(vendor.get("call_id") or "")
+            arguments = vendor.get("arguments")
+            events = builder.open_tool_call(
+                key,
+                id=f"{call_id}|{item_id}" if item_id else call_id,
+                name=str(vendor.get("name") or ""),
+                arguments=arguments if isinstance(arguments, str) else "",
+            )
+        self._items[key] = item
+        if item_id:
+            self._by_id[item_id] = item
+        return events
+
+    def _refusal_delta(self, data: dict[str, Any]) -> Events:
+        hit = self._piece(data, "message")
+        if hit is not None:
+            hit[0].refusal += hit[1]
+        return []
+
+    def _summary_part(self, data: dict[str, Any]) -> Events:
+        item = self._find(data, "reasoning")
+        if item is None:
+            return []
+        item.summary_parts += 1
+        return self.builder.append_thinking(item.key, "\n\n") if item.summary_parts > 1 else []
+
+    def _summary_delta(self, data: dict[str, Any]) -> Events:
+        hit = self._piece(data, "reasoning")
+        if hit is None:
+            return []
+        hit[0].summary_parts = hit[0].summary_parts or 1
+        return self.builder.append_thinking(hit[0].key, hit[1])
+
+    def _reasoning_text_delta(self, data: dict[str, Any]) -> Events:
+        """Raw reasoning text: the thinking only while the item has no summary."""
+        hit = self._piece(data, "reasoning")
+        if hit is None or hit[0].summary_parts:
+            return []
+        return self.builder.append_thinking(hit[0].key, hit[1])
+
+    def _arguments_done(self, data: dict[str, Any]) -> Events:
+        item = self._find(data, "function_call")
+        final = data.get("arguments")
+        if item is None or not isinstance(final, str):
+            return []
+        return self.builder.settle_arguments(item.key, final)
+
+    def _item_done(self, data: dict[str, Any]) -> Events:
+        vendor = as_dict(data.get("item"))
+        index, item_id = data.get("output_index"), vendor.get("id")
+        item = self._items.get(index) or self._by_id.get(item_id or "")
+        events: Events = []
+        if item is None:
+            events = self._item_added(data)
+            item = self._items.get(index) or self._by_id.get(item_id or "")
+        if item is None or item.done:
+            return events
+        return events + self._close(item, vendor)
+
+    def _close(self, item: _Item, vendor: dict[str, Any]) -> Events:
+        """End the item's block with the vendor's final copy of the item (``{}``: none)."""
+        item.done = True
+        builder = self.builder
+        if item.kind == "reasoning":
+            summary = [as_dict(p).get("text") for p in as_list(vendor.get("summary"))]
+            texts = [t for t in summary if isinstance(t, str)]
+            raw = [as_dict(p).get("text") for p in as_list(vendor.get("content"))]
+            final: str | None = None
+            if texts:
+                final = "\n\n".join(texts)
+            elif any(isinstance(t, str) and t for t in raw):
+                final = "".join(t for t in raw if isinstance(t, str))
+            signature = None
+            if vendor.get("encrypted_content"):
+                signature = json.dumps(vendor, ensure_ascii=False)
+            return builder.end_thinking(item.key, text=final, signature=signature)
+        if item.kind == "message":
+            parts = [as_dict(p) for p in as_list(vendor.get("content"))]
+            text: str | None = None
+            if parts:
+                text = "".join(
+                    str(p.get("text") or "") for p in parts if p.get("type") == "output_text"
+                )
+                refusal = "".join(
+                    str(p.get("refusal") or "") for p in parts if p.get("type") == "refusal"
+                )
+                item.refusal = refusal or item.refusal
+            item_id = vendor.get("id")
+            signature = None
+            if isinstance(item_id, str) and item_id:
+                phase = vendor.get("phase")
+                signature = text_signature(item_id, phase if isinstance(phase, str) else None)
+            return builder.end_text(item.key, text=text, signature=signature)
+        arguments = vendor.get("arguments")
+        return builder.end_tool_call(
+            item.key, arguments=arguments if isinstance(arguments, str) else None
+        )
+
+    # -- response -------------------------------------------------------------------------------
+
+    def _meta(self, data: dict[str, Any]) -> Events:
+        response = as_dict(data.get("response"))
+        if self.response_model is None and response.get("model"):
+            self.response_model = str(response["model"])
+        return []
+
+    def _usage(self, response: dict[str, Any]) -> None:
+        usage = as_dict(response.get("usage"))
+        if not usage:
+            return
+        cached = int(as_dict(usage.get("input_tokens_details")).get("cached_tokens") or 0)
+        builder = self.builder
+        builder.set_usage(
+            input=max(int(usage.get("input_tokens") or 0) - cached, 0),
+            output=int(usage.get("output_tokens") or 0),
+            cache_read=cached,
+            cache_write=0,
+            price=False,
+        )
+        tier = response.get("service_tier") or self.requested_tier
+        factor = SERVICE_TIER_PRICE.get(tier) if isinstance(tier, str) else None
+        builder.price_usage(factor if factor is not None else 1.0)
+        self.usage_reported = True
+
+    def _completed(self, data: dict[str, Any]) -> Events:
+        response = as_dict(data.get("response"))
+        self._meta(data)
+        self._usage(response)
+        status = response.get("status")
+        self.status = status if isinstance(status, str) else None
+        reason = as_dict(response.get("incomplete_details")).get("reason")
+        self.incomplete_reason = reason if isinstance(reason, str) else None
+        self._terminal = True
+        if self.status in ("failed", "cancelled"):
+            self._failed(data)
+        # Items the stream opened but never finished: the response's own copy finishes them.
+        events: Events = []
+        for index, vendor in enumerate(as_list(response.get("output"))):
+            item = self._items.get(index)
+            fields = as_dict(vendor)
+            if item is not None and not item.done and fields.get("type") == item.kind:
+                events += self._close(item, fields)
+        return events
+
+    def _failed(self, data: dict[str, Any]) -> Events:
+        response = as_dict(data.get("response"))
+        self._usage(response)
+        error = as_dict(response.get("error"))
+        if error:
+            code = error.get("code") or "unknown"
+            raise ProviderError(f"{code}: {error.get('message') or 'no message'}")
+        reason = as_dict(response.get("incomplete_details")).get("reason")
+        if reason:
+            raise ProviderError(f"incomplete: {reason}")
+        raise ProviderError(f"response {response.get('status') or 'failed'} (no error details)")
+
+    def _error(self, data: dict[str, Any]) -> Events:
+        error = as_dict(data.get("error")) or data
+        code = error.get("code") or error.get("type") or "error"
+        raise ProviderError(f"{code}: {error.get('message') or json.dumps(data)}")
+
+    # -- WireDecoder ----------------------------------------------------------------------------
+
+    @property
+    def terminal(self) -> bool:
+        """True once ``response.completed`` or ``response.incomplete`` was fed.
+
+        The reply is then complete and the stream is not read further (``response.failed`` and
+        ``error`` raise instead).
+        """
+        return self._terminal
+
+    def feed(self, data: dict[str, Any]) -> Events:
+        """Consume one stream event; return its events.
+
+        Raises:
+            ProviderError: ``response.failed`` or an ``error`` event (``"<code>: <message>"``).
+        """
+        handler = self._handlers.get(data.get("type") or "")
+        return handler(data) if handler is not None else []
+
+    def feed_document(self, document: Any) -> Events:
+        """Consume a non-streamed ``response`` object: each output item added and done.
+
+        Raises:
+            ProviderError: a failed response, or a document that is not a response (no
+                ``output``).
+        """
+        response = as_dict(document)
+        if response is not document:
+            raise ProviderError(f"malformed response body: {document!r:.200}")
+        if response.get("error") and response.get("status") in (None, "failed"):
+            self._failed({"response": response})
+        if not isinstance(response.get("output"), list):
+            raise ProviderError(
+                "the JSON response is not a Responses API response (no output): "
+                f"{json.dumps(response, ensure_ascii=False)[:200]}"
+            )
+        events: Events = []
+        for index, item in enumerate(as_list(response.get("output"))):
+            events += self._item_added({"output_index": index, "item": item})
+            events += self._item_done({"output_index": index, "item": item})
+        return events + self._completed({"response": response})
+
+    def finish(self, *, saw_done: bool) -> Events:
+        """Close open blocks and end the message with ``done`` or ``error``.
+
+        Raises:
+            ProviderError: the stream ended before ``response.completed``/``incomplete``, or a
+                completed response had no output item at all (nothing to return).
+        """
+        del saw_done  # the terminal event, not [DONE] (OpenAI sends none), marks the end
+        if not self._terminal:
+            raise ProviderError(
+                "the response stream ended before response.completed: the reply is incomplete"
+                " (connection closed early?)"
+            )
+        if not self._items and self.status != "incomplete":
+            raise ProviderError(
+                f"the response ({self.status or 'no status'}) has no output items: nothing to"
+                " return"
+            )
+        builder = self.builder
+        events: Events = []
+        for item in self._items.values():
+            if not item.done:
+                events += self._close(item, {})
+        refusal = "".join(item.refusal for item in self._items.values())
+        stop: Literal["stop", "length"] = "stop"
+        if self.status == "incomplete":
+            if self.incomplete_reason == "content_filter" and not refusal:
+                return events + builder.error(
+                    "The reply was blocked by the content filter (incomplete)"
+                )
+            stop = "length"
+        if refusal:
+            return events + builder.error(refusal)
+        return events + builder.done(stop)
