@@ -75,7 +75,7 @@ _CLIENT_ENV = (
 """Environment variables the SDK reads when it builds a client: part of the cache key (as a
 digest, with the key: some are credentials)."""
 _SSL_CONTEXT = "httpx2.ssl_context"
-"""The process-wide TLS context every provider shares (:func:`pi_sdk.shared_in_thread`)."""
+"""The process-wide TLS context every provider shares (:func:`pi_sdk.provider.shared_in_thread`)."""
 
 
 def _ssl_context() -> Any:
@@ -89,7 +89,7 @@ async def get_client(
 ) -> AbstractAsyncContextManager[AsyncOpenAI]:
     """Return a lease on ``options.client``, or on the cached ``AsyncOpenAI`` for the model.
 
-    Clients are kept per event loop, base URL and key (:class:`pi_sdk.ClientCache`; the key is
+    Clients are kept per event loop, base URL and key (:class:`pi_sdk.provider.ClientCache`; the key is
     kept only as a digest), share one TLS context, and have the SDK's retries off; hold the
     lease (an async context manager) for the whole call; a new client is built in a worker
     thread. The key is ``options.api_key``, else the ``get_api_key`` plugin
@@ -140,12 +140,12 @@ def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
 
 
 def _status_error(exc: Any) -> ProviderError:
-    """Turn an ``openai.APIStatusError`` into a :class:`pi_sdk.ProviderError`.
+    """Turn an ``openai.APIStatusError`` into a :class:`pi_sdk.provider.ProviderError`.
 
-    The text is :func:`pi_sdk.http_error_message`'s: ``"<status> <reason>: <error code>:
+    The text is :func:`pi_sdk.provider.http_error_message`'s: ``"<status> <reason>: <error code>:
     <vendor message>"`` from the JSON error object, or a short excerpt of another body (a
     proxy's HTML page); OpenRouter's ``metadata.raw`` (the upstream provider's own error)
-    follows on a new line. Retries: :meth:`pi_sdk.ProviderError.from_http`.
+    follows on a new line. Retries: :meth:`pi_sdk.provider.ProviderError.from_http`.
     """
     status: int = exc.status_code
     response: Any = exc.response
@@ -181,7 +181,7 @@ async def open_response(
 
     Raises:
         ProviderError: HTTP 4xx/5xx (``status`` set; the vendor's message in the text;
-            classified by :meth:`pi_sdk.ProviderError.from_http`: ``x-should-retry``, else
+            classified by :meth:`pi_sdk.provider.ProviderError.from_http`: ``x-should-retry``, else
             retryable for 408, 409, 429 and 5xx, ``retry_after_ms`` from ``retry-after-ms`` /
             ``retry-after``), or a connection failure / timeout (retryable).
     """
@@ -213,7 +213,7 @@ async def stream_request(
     """One call of either API (pi-spec §4.0): the stream function's body.
 
     Leases the client (:func:`get_client`), builds the payload (``build_payload(origin)``,
-    ``origin`` being the :func:`pi_sdk.signature_origin` of the URL actually called: a caller's
+    ``origin`` being the :func:`pi_sdk.provider.signature_origin` of the URL actually called: a caller's
     client, or the SDK default / ``OPENAI_BASE_URL`` when ``model.base_url`` is empty), runs
     the payload hooks, and reads the reply with :func:`pi_sdk.provider.run_http_stream`
     (``start`` once the body's first bytes are in; SSE or a whole JSON body; the response

@@ -2,7 +2,7 @@
 
 pi-sdk stores a Responses tool call id as ``"<call_id>|<function_call item id>"``; a Chat
 Completions id is the server's id. Both normalizers are the
-:data:`pi_sdk.ToolCallIdNormalizer` each API passes to :func:`pi_sdk.transform_messages`: they
+:data:`pi_sdk.provider.ToolCallIdNormalizer` each API passes to :func:`pi_sdk.provider.transform_messages`: they
 only see calls from *another* model.
 """
 
@@ -34,7 +34,7 @@ def normalize_responses_tool_call_id(
     reasoning items of the same response, which a foreign turn does not carry; pi-mono drops it
     for a different model of the same provider), so the item part is dropped and the adapter
     sends the call without an item ``id``. The result never contains ``|``; distinct ids stay
-    distinct (:func:`pi_sdk.fit_id`).
+    distinct (:func:`pi_sdk.provider.fit_id`).
     """
     del model, source
     return _normalize_call_id(tool_call_id, 64)

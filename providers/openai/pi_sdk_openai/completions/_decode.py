@@ -66,7 +66,7 @@ class Decoder:
     Rules (pi-spec §4.2, with the fixes of the conformance conventions):
 
     * Only choice ``index`` 0 counts. A chunk without choices (the usage chunk, keep-alives) is
-      fine; an ``error`` object in a chunk raises :class:`pi_sdk.ProviderError`.
+      fine; an ``error`` object in a chunk raises :class:`pi_sdk.provider.ProviderError`.
     * Reasoning: the first non-empty of ``reasoning_content``/``reasoning``/``reasoning_text``
       opens (or extends) a thinking block and closes an open text block; ``content`` opens (or
       extends) a text block and closes an open thinking block. Reasoning is read before content

@@ -171,7 +171,7 @@ def convert_messages(
 ) -> list[dict[str, Any]]:
     """Convert the system prompt and history to Chat Completions ``messages`` (pi-spec §4.2).
 
-    The history first goes through :func:`pi_sdk.transform_messages` (foreign thinking, tool
+    The history first goes through :func:`pi_sdk.provider.transform_messages` (foreign thinking, tool
     call ids, errored turns, images for text-only models).
 
     Args:
@@ -179,7 +179,7 @@ def convert_messages(
         context: System prompt and messages.
         compat: Flags; default :func:`~pi_sdk_openai.completions.resolve_compat` of ``model``.
         options: Read for ``foreign_reasoning``.
-        origin: Where the request goes (:func:`pi_sdk.signature_origin`), when it is not
+        origin: Where the request goes (:func:`pi_sdk.provider.signature_origin`), when it is not
             ``model.base_url``.
 
     Returns:

@@ -197,7 +197,7 @@ def convert_input(
 ) -> list[dict[str, Any]]:
     """Convert the system prompt and history to Responses ``input`` items (pi-spec §4.3).
 
-    The history first goes through :func:`pi_sdk.transform_messages`, so reasoning items and
+    The history first goes through :func:`pi_sdk.provider.transform_messages`, so reasoning items and
     output item ids survive only for the same model and endpoint; tool-call ids of other models
     become a bare ``call_id``. Then:
 
@@ -261,7 +261,7 @@ def build_payload(
         model: The target model.
         context: System prompt, messages and tools.
         options: Per-call options (see the module docstring for ``provider_options``).
-        origin: Where the request goes (:func:`pi_sdk.signature_origin`), when it is not
+        origin: Where the request goes (:func:`pi_sdk.provider.signature_origin`), when it is not
             ``model.base_url``.
 
     Returns:
