@@ -1,0 +1,223 @@
+"""The ``bedrock-converse-stream`` wire API: Bedrock ConverseStream (and Converse) over httpx2.
+
+The request is :mod:`._request`'s, signed and sent by :mod:`pi_sdk_bedrock._client` (botocore
+credentials and SigV4, or a Bedrock API key). The body is read here: binary event-stream frames
+(:mod:`._frames`) or, for Converse, one JSON document, mapped by :class:`._decode.Decoder` into
+the :class:`~pi_sdk.provider.MessageBuilder`. Behaviour follows pi-mono
+``providers/amazon-bedrock.ts`` with the differences in ``docs/providers/bedrock.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from pi_sdk.provider import (
+    AssistantMessageEvent,
+    ConfigurationError,
+    Context,
+    HttpResponse,
+    MessageBuilder,
+    Model,
+    ModelNotFoundError,
+    ProviderError,
+    ResponseBody,
+    StreamOptions,
+    apply_payload_hooks,
+    body_excerpt,
+    get_model,
+    is_json_response,
+    resolve_api_key,
+    signature_origin,
+)
+
+from .._client import BedrockClient, client_lease, open_converse
+from ._decode import Decoder, map_stop_reason, response_as_events
+from ._frames import FrameReader
+from ._request import API, build_request, convert_messages, normalize_tool_call_id
+
+__all__ = [
+    "API",
+    "BedrockClient",
+    "build_request",
+    "convert_messages",
+    "map_stop_reason",
+    "normalize_tool_call_id",
+    "read_converse",
+    "recognize_request",
+    "response_as_events",
+    "stream_bedrock_converse",
+]
+
+PROVIDER = "amazon-bedrock"
+
+
+def _streams(model: Model, options: StreamOptions) -> bool:
+    """ConverseStream, unless ``provider_options`` or ``model.compat`` has ``"stream": False``."""
+    choice = options.provider_options.get("stream", (model.compat or {}).get("stream", True))
+    return choice is not False
+
+
+async def stream_bedrock_converse(
+    model: Model, context: Context, options: StreamOptions
+) -> AsyncIterator[AssistantMessageEvent]:
+    """Call ConverseStream (or Converse) and yield normalized events (``amazon-bedrock``).
+
+    Contract (:data:`pi_sdk.StreamFunction`): ``start`` once the body's first bytes are in,
+    then block events (:class:`._decode.Decoder`), then ``done``; failures raise and the core
+    turns them into the terminal ``error`` event, partial message kept.
+
+    Auth: ``options.client`` (a :class:`BedrockClient`), else a Bedrock API key
+    (``options.api_key`` / ``AWS_BEARER_TOKEN_BEDROCK``) as a bearer token, else the AWS
+    credential chain with SigV4 (:mod:`pi_sdk_bedrock._client`).
+
+    Raises:
+        ProviderError: HTTP error, connection failure, exception frame, corrupted or cut stream,
+            a guardrail/content-filter/unknown stop reason, no credentials.
+        ConfigurationError: bad ``provider_options``, an unsupported image type.
+    """
+    import httpx2
+
+    lease: AbstractAsyncContextManager[Any] = nullcontext(options.client)
+    if options.client is None:
+        lease = await client_lease(model, options, resolve_api_key(model, options))
+    stream = _streams(model, options)
+    async with lease as client:
+        if not isinstance(client, BedrockClient):
+            raise ConfigurationError(
+                f"StreamOptions.client for {API} must be a pi_sdk_bedrock.converse.BedrockClient,"
+                f" not {type(client).__name__}"
+            )
+        origin = signature_origin(model, client.base_url)
+        payload = build_request(model, context, options, origin=origin)
+        payload = await apply_payload_hooks(payload, model, options)
+        headers = {**(model.headers or {}), **(options.headers or {})}
+        timeout_s = options.timeout_ms / 1000 if options.timeout_ms else None
+        builder = MessageBuilder(model, base_url=client.base_url)
+
+        def send() -> Awaitable[HttpResponse]:
+            return open_converse(
+                client, model.id, payload, stream=stream, headers=headers, timeout_s=timeout_s
+            )
+
+        events = read_converse(
+            send,
+            Decoder(builder),
+            builder,
+            transport_errors=(httpx2.TransportError,),
+            timeout_errors=(httpx2.TimeoutException,),
+        )
+        async with aclosing(events) as reply:  # closes the response if the consumer stops
+            async for event in reply:
+                yield event
+
+
+async def read_converse(
+    open_response: Callable[[], Awaitable[HttpResponse]],
+    decoder: Decoder,
+    builder: MessageBuilder,
+    *,
+    transport_errors: tuple[type[BaseException], ...] = (),
+    timeout_errors: tuple[type[BaseException], ...] = (),
+) -> AsyncGenerator[AssistantMessageEvent, None]:
+    """Send, then read an event-stream (or whole JSON) body into ``builder``'s events.
+
+    The event-stream twin of :func:`pi_sdk.provider.run_http_stream`, with the same guarantees:
+    ``start`` only once the body's first bytes are in (a drop before them is retryable), the
+    decoder's terminal event (``metadata``) ends the reading, a body cut inside a frame or
+    before ``metadata`` is an error, usage is priced on every path, and the response is
+    drained (when complete) and closed on every path.
+
+    Raises:
+        ProviderError: from sending, a malformed/corrupted frame, an exception frame, a cut
+            body, a JSON body that is not a Converse response.
+    """
+    response = await open_response()
+    body = ResponseBody(
+        response.aiter_bytes(), transport_errors=transport_errors, timeout_errors=timeout_errors
+    )
+    complete = False
+    try:
+        await body.start()
+        yield builder.start()
+        if is_json_response(response):
+            raw = b"".join([chunk async for chunk in body])
+            try:
+                document = _loads(raw)
+            except ValueError as exc:
+                excerpt = body_excerpt(raw.decode("utf-8", errors="replace"))
+                raise ProviderError(f"malformed JSON response: {exc}; body: {excerpt!r}") from None
+            for event in decoder.feed_document(document):
+                yield event
+        else:
+            frames = FrameReader()
+            async for chunk in body:
+                for kind, name, payload, headers in frames.feed(chunk):
+                    for event in decoder.feed_frame(kind, name, payload, headers):
+                        yield event
+                    if decoder.terminal:
+                        break
+                if decoder.terminal:
+                    break
+            if not decoder.terminal and frames.pending:
+                raise ProviderError(
+                    f"the response stream was cut in the middle of event-stream frame"
+                    f" #{frames.frames + 1}: the reply is incomplete (connection closed early?)"
+                )
+        complete = decoder.terminal
+        for event in decoder.finish():
+            complete = True
+            yield event
+    finally:
+        builder.price_usage()
+        try:
+            if complete:
+                await body.drain()
+        finally:
+            await response.aclose()
+
+
+def _loads(raw: bytes) -> Any:
+    import json
+
+    return json.loads(raw)
+
+
+def recognize_request(method: str, uri: str, body: Any) -> Model | None:
+    """Return the model that sent a recorded ``POST .../model/<id>/converse[-stream]``, else None.
+
+    Used by ``pi-sdk replay``: the model id comes from the path (percent-decoded), ``base_url``
+    is the URI up to ``/model/``; a ``/converse`` request gives ``compat={"stream": False}``
+    so the replay makes the same kind of call. Catalog data is used when the id is a
+    registered ``amazon-bedrock`` model.
+    """
+    del body
+    parts = urlsplit(uri)
+    path = parts.path
+    if method.upper() != "POST" or "/model/" not in path:
+        return None
+    prefix, _, rest = path.rpartition("/model/")
+    model_part, _, action = rest.partition("/")
+    if action not in ("converse", "converse-stream") or not model_part:
+        return None
+    model_id = unquote(model_part)
+    base_url = f"{parts.scheme}://{parts.netloc}{prefix}"
+    update: dict[str, Any] = {"base_url": base_url}
+    if action == "converse":
+        update["compat"] = {"stream": False}
+    try:
+        known = get_model(PROVIDER, model_id)
+    except ModelNotFoundError:
+        known = Model(
+            id=model_id,
+            name=model_id,
+            api=API,
+            provider=PROVIDER,
+            reasoning=True,
+            input=["text", "image"],
+        )
+    if known.compat and "compat" in update:
+        update["compat"] = {**known.compat, **update["compat"]}
+    return known.model_copy(update=update)
