@@ -219,6 +219,8 @@ async def client_lease(
         session: Any = None
         if mode == "sigv4" or (profile and region is None):
             session = import_module("botocore.session").Session(profile=profile)
+            import_module("botocore.auth")  # what signing needs, imported here, off the loop
+            import_module("botocore.awsrequest")
         chosen = resolve_region(model, options, session)
         standard = region_of_endpoint(model.base_url)
         endpoint = model.base_url or None

@@ -28,6 +28,7 @@ from pi_sdk.provider import (
     apply_payload_hooks,
     body_excerpt,
     get_model,
+    import_vendor,
     is_json_response,
     resolve_api_key,
     signature_origin,
@@ -78,8 +79,8 @@ async def stream_bedrock_converse(
             a guardrail/content-filter/unknown stop reason, no credentials.
         ConfigurationError: bad ``provider_options``, an unsupported image type.
     """
-    import httpx2
-
+    # httpx2 (and botocore, when signing) is first imported in a worker thread, not on the loop.
+    httpx2: Any = await import_vendor("httpx2")
     lease: AbstractAsyncContextManager[Any] = nullcontext(options.client)
     if options.client is None:
         lease = await client_lease(model, options, resolve_api_key(model, options))
