@@ -226,6 +226,26 @@ async def test_a_stream_without_metadata_is_incomplete():
     assert message.content == [TextContent(text="All")]
 
 
+@pytest.mark.parametrize(
+    ("payload", "why"),
+    [(b"{not json", "Expecting property name"), (b"[1, 2]", "payload is not an object")],
+)
+async def test_a_payload_that_is_not_a_json_object_is_named(payload: bytes, why: str):
+    _, message, _ = await run(START + delta(0, text="a") + frame("contentBlockDelta", payload))
+    assert message.stop_reason == "error" and why in (message.error_message or "")
+    assert message.content == [TextContent(text="a")]
+    if payload.startswith(b"{"):
+        assert "malformed stream event #3 ('contentBlockDelta')" in (message.error_message or "")
+
+
+async def test_whitespace_around_a_payload_is_accepted():
+    body = START + frame(
+        "contentBlockDelta", b' {"contentBlockIndex": 0, "delta": {"text": "x"}}\n'
+    )
+    _, message, _ = await run(body + end())
+    assert message.content == [TextContent(text="x")]
+
+
 async def test_delta_for_a_tool_call_never_started_is_an_error():
     _, message, _ = await run(START + delta(3, toolUse={"input": "{}"}) + end())
     assert message.stop_reason == "error"

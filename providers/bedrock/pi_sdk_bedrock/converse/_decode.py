@@ -14,7 +14,7 @@ filter stop reasons are errors that say why).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Literal, cast
 
 from pi_sdk.provider import Events, MessageBuilder, ProviderError, malformed_event_error
@@ -43,6 +43,8 @@ _STOP_ERRORS = {
     "malformed_model_output": "The model returned output Bedrock could not parse",
     "malformed_tool_use": "The model returned a malformed tool call",
 }
+
+_DECODER = json.JSONDecoder()
 
 RETRYABLE_EXCEPTIONS = frozenset(
     {
@@ -157,31 +159,50 @@ class Decoder:
       :class:`pi_sdk.ProviderError`.
     """
 
-    __slots__ = ("_builder", "_loads", "_stop", "terminal")
+    __slots__ = ("_builder", "_number", "_scan", "_stop", "terminal")
 
     def __init__(self, builder: MessageBuilder) -> None:
         self._builder = builder
-        self._loads = json.loads
+        self._scan: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")  # noqa: B009
         self._stop: str | None = None
+        self._number = 0
         self.terminal = False
         """True once ``metadata`` (the last event of a ConverseStream reply) was fed."""
 
     def feed_frame(self, kind: str, name: str, payload: bytes, headers: dict[str, Any]) -> Events:
-        """Consume one event-stream frame (:data:`._frames.Frame`); return its events."""
-        if kind == "event":
-            try:
-                data = self._loads(payload)
+        """Consume one event-stream frame (:data:`._frames.Frame`); return its events.
+
+        Hot path: a ``contentBlockDelta`` with ``text`` goes straight to the builder.
+        """
+        self._number += 1
+        if kind != "event":
+            if kind == "exception":
+                raise exception_error(name, payload)
+            message = headers.get(":error-message") or payload.decode("utf-8", errors="replace")
+            raise ProviderError(f"event-stream error {name or kind}: {message}")
+        text = payload.decode("utf-8", errors="replace")
+        parsed: Any
+        try:
+            parsed, end = self._scan(text, 0)  # json's own scanner, without loads' extra steps
+            if end != len(text):
+                raise ValueError(end)
+        except (ValueError, StopIteration):
+            try:  # whitespace around the object, or not JSON: json.loads decides and words it
+                parsed = json.loads(text)
             except ValueError as exc:
                 raise malformed_event_error(
-                    payload.decode("utf-8", errors="replace"), event=name, number=0, error=exc
+                    text, event=name, number=self._number, error=exc
                 ) from None
-            if not isinstance(data, dict):
-                raise ProviderError(f"malformed stream event {name!r}: payload is not an object")
-            return self.feed(name, cast("dict[str, Any]", data))
-        if kind == "exception":
-            raise exception_error(name, payload)
-        message = headers.get(":error-message") or payload.decode("utf-8", errors="replace")
-        raise ProviderError(f"event-stream error {name or kind}: {message}")
+        if type(parsed) is not dict:
+            raise ProviderError(f"malformed stream event {name!r}: payload is not an object")
+        data = cast("dict[str, Any]", parsed)
+        if name == "contentBlockDelta":
+            delta: Any = data.get("delta")
+            if type(delta) is dict:
+                piece: Any = cast("dict[str, Any]", delta).get("text")
+                if piece is not None:
+                    return self._builder.text(data.get("contentBlockIndex"), piece) if piece else []
+        return self.feed(name, data)
 
     def feed(self, kind: str, data: dict[str, Any]) -> Events:
         """Consume one ConverseStream event (its type and JSON payload)."""

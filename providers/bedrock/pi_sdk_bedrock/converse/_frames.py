@@ -115,30 +115,29 @@ class FrameReader:
         size = len(data)
         pos = 0
         out: list[Frame] = []
-        view = memoryview(data)
         while size - pos >= 12:
             total, header_size, prelude_crc = _PRELUDE.unpack_from(data, pos)
-            number = self.frames + 1
-            if crc32(view[pos : pos + 8]) != prelude_crc:
+            prelude = crc32(data[pos : pos + 8])
+            if prelude != prelude_crc:
+                number = self.frames + 1
                 raise _malformed(number, "prelude checksum mismatch (corrupted or not a frame)")
             if total < 16 or total > MAX_FRAME_BYTES or header_size > total - 16:
-                raise _malformed(
-                    number, f"impossible lengths (total {total}, headers {header_size})"
-                )
+                why = f"impossible lengths (total {total}, headers {header_size})"
+                raise _malformed(self.frames + 1, why)
             if size - pos < total:
                 break  # the rest of this frame is in a later chunk
             end = pos + total - 4
-            if crc32(view[pos:end]) != _UINT32.unpack_from(data, end)[0]:
-                raise _malformed(number, "message checksum mismatch (corrupted frame)")
             start = pos + 12
+            # The message CRC covers the prelude too: continue from the prelude's CRC.
+            if crc32(data[pos + 8 : end], prelude) != _UINT32.unpack_from(data, end)[0]:
+                raise _malformed(self.frames + 1, "message checksum mismatch (corrupted frame)")
             raw = data[start : start + header_size]
             head = self._headers.get(raw)
             if head is None:
-                head = self._describe(raw, number)
+                head = self._describe(raw, self.frames + 1)
             out.append((head[0], head[1], data[start + header_size : end], head[3]))
-            self.frames = number
+            self.frames += 1
             pos = end + 4
-        view.release()
         self._rest = data[pos:] if pos < size else b""
         return out
 
