@@ -9,8 +9,9 @@ the :class:`~pi_sdk.provider.MessageBuilder`. Behaviour follows pi-mono
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
+import json
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -18,7 +19,6 @@ from pi_sdk.provider import (
     AssistantMessageEvent,
     ConfigurationError,
     Context,
-    HttpResponse,
     MessageBuilder,
     Model,
     ModelNotFoundError,
@@ -36,7 +36,6 @@ from pi_sdk.provider import (
 
 from .._client import BedrockClient, client_lease, open_converse
 from ._decode import Decoder, map_stop_reason, response_as_events
-from ._frames import FrameReader
 from ._request import API, build_request, convert_messages, normalize_tool_call_id
 
 __all__ = [
@@ -46,7 +45,6 @@ __all__ = [
     "convert_messages",
     "map_stop_reason",
     "normalize_tool_call_id",
-    "read_converse",
     "recognize_request",
     "response_as_events",
     "stream_bedrock_converse",
@@ -66,9 +64,15 @@ async def stream_bedrock_converse(
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Call ConverseStream (or Converse) and yield normalized events (``amazon-bedrock``).
 
-    Contract (:data:`pi_sdk.StreamFunction`): ``start`` once the body's first bytes are in,
-    then block events (:class:`._decode.Decoder`), then ``done``; failures raise and the core
-    turns them into the terminal ``error`` event, partial message kept.
+    Contract (:data:`pi_sdk.StreamFunction`): ``start`` once the body's first bytes are in
+    (a connection dropped before them is a retryable error before ``start``), then block
+    events (:class:`._decode.Decoder`), then ``done``; failures raise and the core turns them
+    into the terminal ``error`` event, partial message kept. The reading has the guarantees of
+    :func:`pi_sdk.provider.run_http_stream`, for event-stream frames: the ``metadata`` event
+    ends it, a body cut inside a frame or before ``metadata`` is an error, usage is priced on
+    every path, and the response is drained (when complete) and closed on every path, also
+    when the consumer stops early. A ``/converse`` call (``"stream": False`` in
+    ``provider_options`` or ``model.compat``) reads one JSON document.
 
     Auth: ``options.client`` (a :class:`BedrockClient`), else a Bedrock API key
     (``options.api_key`` / ``AWS_BEARER_TOKEN_BEDROCK``) as a bearer token, else the AWS
@@ -97,93 +101,54 @@ async def stream_bedrock_converse(
         headers = {**(model.headers or {}), **(options.headers or {})}
         timeout_s = options.timeout_ms / 1000 if options.timeout_ms else None
         builder = MessageBuilder(model, base_url=client.base_url)
-
-        def send() -> Awaitable[HttpResponse]:
-            return open_converse(
-                client, model.id, payload, stream=stream, headers=headers, timeout_s=timeout_s
-            )
-
-        events = read_converse(
-            send,
-            Decoder(builder),
-            builder,
+        decoder = Decoder(builder)
+        response = await open_converse(
+            client, model.id, payload, stream=stream, headers=headers, timeout_s=timeout_s
+        )
+        body = ResponseBody(
+            response.aiter_bytes(),
             transport_errors=(httpx2.TransportError,),
             timeout_errors=(httpx2.TimeoutException,),
         )
-        async with aclosing(events) as reply:  # closes the response if the consumer stops
-            async for event in reply:
-                yield event
-
-
-async def read_converse(
-    open_response: Callable[[], Awaitable[HttpResponse]],
-    decoder: Decoder,
-    builder: MessageBuilder,
-    *,
-    transport_errors: tuple[type[BaseException], ...] = (),
-    timeout_errors: tuple[type[BaseException], ...] = (),
-) -> AsyncGenerator[AssistantMessageEvent, None]:
-    """Send, then read an event-stream (or whole JSON) body into ``builder``'s events.
-
-    The event-stream twin of :func:`pi_sdk.provider.run_http_stream`, with the same guarantees:
-    ``start`` only once the body's first bytes are in (a drop before them is retryable), the
-    decoder's terminal event (``metadata``) ends the reading, a body cut inside a frame or
-    before ``metadata`` is an error, usage is priced on every path, and the response is
-    drained (when complete) and closed on every path.
-
-    Raises:
-        ProviderError: from sending, a malformed/corrupted frame, an exception frame, a cut
-            body, a JSON body that is not a Converse response.
-    """
-    response = await open_response()
-    body = ResponseBody(
-        response.aiter_bytes(), transport_errors=transport_errors, timeout_errors=timeout_errors
-    )
-    complete = False
-    try:
-        await body.start()
-        yield builder.start()
-        if is_json_response(response):
-            raw = b"".join([chunk async for chunk in body])
-            try:
-                document = _loads(raw)
-            except ValueError as exc:
-                excerpt = body_excerpt(raw.decode("utf-8", errors="replace"))
-                raise ProviderError(f"malformed JSON response: {exc}; body: {excerpt!r}") from None
-            for event in decoder.feed_document(document):
-                yield event
-        else:
-            frames = FrameReader()
-            async for chunk in body:
-                for kind, name, payload, headers in frames.feed(chunk):
-                    for event in decoder.feed_frame(kind, name, payload, headers):
+        complete = False  # the reply ended as Bedrock ends it: drain, then close
+        try:
+            await body.start()
+            yield builder.start()
+            if is_json_response(response):
+                for event in decoder.feed_document(await _read_document(body)):
+                    yield event
+            else:
+                feed = decoder.feed_bytes
+                async for chunk in body:
+                    for event in feed(chunk):
                         yield event
                     if decoder.terminal:
-                        break
-                if decoder.terminal:
-                    break
-            if not decoder.terminal and frames.pending:
-                raise ProviderError(
-                    f"the response stream was cut in the middle of event-stream frame"
-                    f" #{frames.frames + 1}: the reply is incomplete (connection closed early?)"
-                )
-        complete = decoder.terminal
-        for event in decoder.finish():
-            complete = True
-            yield event
-    finally:
-        builder.price_usage()
-        try:
-            if complete:
-                await body.drain()
+                        break  # events after metadata are not merged into the reply
+            complete = decoder.terminal
+            for event in decoder.finish():
+                complete = True
+                yield event
         finally:
-            await response.aclose()
+            builder.price_usage()  # usage is kept, priced, on every path
+            try:
+                if complete:
+                    await body.drain()
+            finally:
+                await response.aclose()
 
 
-def _loads(raw: bytes) -> Any:
-    import json
+async def _read_document(body: ResponseBody) -> Any:
+    """The decoded JSON of a whole body (Converse).
 
-    return json.loads(raw)
+    Raises:
+        ProviderError: the body is not JSON (``"malformed JSON response: ..."``).
+    """
+    raw = b"".join([chunk async for chunk in body])
+    try:
+        return json.loads(raw)
+    except ValueError as exc:
+        excerpt = body_excerpt(raw.decode("utf-8", errors="replace"))
+        raise ProviderError(f"malformed JSON response: {exc}; body: {excerpt!r}") from None
 
 
 def recognize_request(method: str, uri: str, body: Any) -> Model | None:

@@ -19,6 +19,8 @@ from typing import Any, Literal, cast
 
 from pi_sdk.provider import Events, MessageBuilder, ProviderError, malformed_event_error
 
+from ._frames import FrameReader
+
 __all__ = [
     "REDACTED_THINKING_TEXT",
     "RETRYABLE_EXCEPTIONS",
@@ -159,15 +161,28 @@ class Decoder:
       :class:`pi_sdk.ProviderError`.
     """
 
-    __slots__ = ("_builder", "_number", "_scan", "_stop", "terminal")
+    __slots__ = ("_builder", "_frames", "_number", "_scan", "_stop", "terminal")
 
     def __init__(self, builder: MessageBuilder) -> None:
         self._builder = builder
+        self._frames = FrameReader()
         self._scan: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")  # noqa: B009
         self._stop: str | None = None
         self._number = 0
         self.terminal = False
         """True once ``metadata`` (the last event of a ConverseStream reply) was fed."""
+
+    def feed_bytes(self, chunk: bytes) -> Events:
+        """Consume a chunk of an event-stream body: the events of the frames it completes.
+
+        Frames after the terminal ``metadata`` event are not read.
+        """
+        events: Events = []
+        for kind, name, payload, headers in self._frames.feed(chunk):
+            events += self.feed_frame(kind, name, payload, headers)
+            if self.terminal:
+                break
+        return events
 
     def feed_frame(self, kind: str, name: str, payload: bytes, headers: dict[str, Any]) -> Events:
         """Consume one event-stream frame (:data:`._frames.Frame`); return its events.
@@ -302,6 +317,11 @@ class Decoder:
 
     def finish(self) -> Events:
         """End the reply: ``done`` with the mapped stop reason, or raise."""
+        if not self.terminal and self._frames.pending:
+            raise ProviderError(
+                "the response stream was cut in the middle of event-stream frame"
+                f" #{self._frames.frames + 1}: the reply is incomplete (connection closed early?)"
+            )
         if not self.terminal:
             raise ProviderError(
                 "the response stream ended before its metadata event: the reply is incomplete"
