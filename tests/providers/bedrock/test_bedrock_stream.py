@@ -362,6 +362,7 @@ def test_recognize_request():
         "https://bedrock-runtime.us-east-1.amazonaws.com",
     )
     assert (model.compat or {}).get("stream") is False
+    assert model.cost.input > 0  # priced as the catalog's amazon.nova-micro-v1:0
     streamed = recognize_request("POST", uri + "-stream", None)
     assert streamed is not None and (streamed.compat or {}).get("stream") is not False
     assert recognize_request("GET", uri, None) is None

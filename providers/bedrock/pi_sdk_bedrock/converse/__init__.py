@@ -10,6 +10,7 @@ the :class:`~pi_sdk.provider.MessageBuilder`. Behaviour follows pi-mono
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
@@ -151,12 +152,27 @@ async def _read_document(body: ResponseBody) -> Any:
         raise ProviderError(f"malformed JSON response: {exc}; body: {excerpt!r}") from None
 
 
+_GEO_PREFIX = re.compile(r"^(?:us|eu|apac|global|au|jp|ca|us-gov)\.")
+"""The prefix of a cross-region inference profile id (``us.amazon.nova-micro-v1:0``)."""
+
+
+def _catalog_model(model_id: str) -> Model | None:
+    """The catalog model of ``model_id``, else of its base model (profile prefix dropped)."""
+    for candidate in (model_id, _GEO_PREFIX.sub("", model_id)):
+        try:
+            return get_model(PROVIDER, candidate).model_copy(update={"id": model_id})
+        except ModelNotFoundError:
+            continue
+    return None
+
+
 def recognize_request(method: str, uri: str, body: Any) -> Model | None:
     """Return the model that sent a recorded ``POST .../model/<id>/converse[-stream]``, else None.
 
     Used by ``pi-sdk replay``: the model id comes from the path (percent-decoded), ``base_url``
     is the URI up to ``/model/``; a ``/converse`` request gives ``compat={"stream": False}``
-    so the replay makes the same kind of call. Catalog data is used when the id is a
+    so the replay makes the same kind of call. Catalog data (prices, limits) is used when the
+    id, or the id without a cross-region profile prefix (``us.``, ``eu.``, ...), is a
     registered ``amazon-bedrock`` model.
     """
     del body
@@ -173,9 +189,8 @@ def recognize_request(method: str, uri: str, body: Any) -> Model | None:
     update: dict[str, Any] = {"base_url": base_url}
     if action == "converse":
         update["compat"] = {"stream": False}
-    try:
-        known = get_model(PROVIDER, model_id)
-    except ModelNotFoundError:
+    known = _catalog_model(model_id)
+    if known is None:
         known = Model(
             id=model_id,
             name=model_id,
