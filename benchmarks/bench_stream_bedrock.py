@@ -35,18 +35,11 @@ from pi_sdk_bedrock.converse import BedrockClient
 from pi_sdk_bedrock.converse._frames import FrameReader
 
 import pi_sdk
-from pi_sdk import Context, Model, StreamOptions, UserMessage
+from pi_sdk import Context, StreamOptions, UserMessage
 
 REGION = "us-east-1"
-BASE = f"https://bedrock-runtime.{REGION}.amazonaws.com"
-MODEL = Model(
-    id="us.anthropic.claude-sonnet-4-20250514-v1:0",
-    name="Claude Sonnet 4",
-    api="bedrock-converse-stream",
-    provider="amazon-bedrock",
-    base_url=BASE,
-    reasoning=True,
-)
+# The catalog's model, its endpoint kept: the adapter's request is the real one.
+MODEL = pi_sdk.get_model("amazon-bedrock", "us.anthropic.claude-sonnet-4-20250514-v1:0")
 CTX = Context(messages=[UserMessage(content="bench")])
 CREDENTIALS = ("AKIDBENCH", "bench-secret")
 
@@ -104,7 +97,7 @@ def long_body(thinking: int = 500, text: int = 3000, tool: int = 200) -> list[by
 async def run_adapter(chunks: list[bytes]) -> float:
     http = httpx2.AsyncClient(transport=MemoryTransport(chunks))
     client = BedrockClient(
-        http, region=REGION, endpoint=BASE, credentials=Credentials(*CREDENTIALS)
+        http, region=REGION, endpoint=MODEL.base_url, credentials=Credentials(*CREDENTIALS)
     )
     options = StreamOptions(client=client, max_retries=0)
 

@@ -9,7 +9,6 @@ the :class:`~pi_sdk.provider.MessageBuilder`. Behaviour follows pi-mono
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, nullcontext
@@ -23,11 +22,9 @@ from pi_sdk.provider import (
     MessageBuilder,
     Model,
     ModelNotFoundError,
-    ProviderError,
     ResponseBody,
     StreamOptions,
     apply_payload_hooks,
-    body_excerpt,
     get_model,
     import_vendor,
     is_json_response,
@@ -116,7 +113,7 @@ async def stream_bedrock_converse(
             await body.start()
             yield builder.start()
             if is_json_response(response):
-                for event in decoder.feed_document(await _read_document(body)):
+                for event in decoder.feed_document(b"".join([c async for c in body])):
                     yield event
             else:
                 feed = decoder.feed_bytes
@@ -136,20 +133,6 @@ async def stream_bedrock_converse(
                     await body.drain()
             finally:
                 await response.aclose()
-
-
-async def _read_document(body: ResponseBody) -> Any:
-    """The decoded JSON of a whole body (Converse).
-
-    Raises:
-        ProviderError: the body is not JSON (``"malformed JSON response: ..."``).
-    """
-    raw = b"".join([chunk async for chunk in body])
-    try:
-        return json.loads(raw)
-    except ValueError as exc:
-        excerpt = body_excerpt(raw.decode("utf-8", errors="replace"))
-        raise ProviderError(f"malformed JSON response: {exc}; body: {excerpt!r}") from None
 
 
 _GEO_PREFIX = re.compile(r"^(?:us|eu|apac|global|au|jp|ca|us-gov)\.")

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Literal, cast
 
 from pi_sdk.provider import Events, MessageBuilder, ProviderError, malformed_event_error
+from pi_sdk.provider import body_excerpt as excerpt
 
 from ._frames import FrameReader
 
@@ -300,16 +301,22 @@ class Decoder:
         b.skip(index)  # server-side tool use, toolResult, image, ...: not pi content
         return []
 
-    def feed_document(self, document: Any) -> Events:
-        """Consume a whole Converse response (:func:`response_as_events`).
+    def feed_document(self, raw: bytes) -> Events:
+        """Consume a whole Converse response body (:func:`response_as_events`).
 
         Raises:
-            ProviderError: the document is not a Converse response (no ``output.message``).
+            ProviderError: the body is not JSON, or not a Converse response (no
+                ``output.message``); the error shows an excerpt.
         """
-        response = _dict(document)
+        text = raw.decode("utf-8", errors="replace")
+        try:
+            response = _dict(json.loads(text))
+        except ValueError as exc:
+            raise ProviderError(
+                f"malformed JSON response: {exc}; body: {excerpt(text)!r}"
+            ) from None
         if not isinstance(_dict(response.get("output")).get("message"), dict):
-            excerpt = json.dumps(document, ensure_ascii=False)[:200]
-            raise ProviderError(f"unexpected JSON response (not a Converse response): {excerpt!r}")
+            raise ProviderError(f"not a Converse response: {excerpt(text)!r}")
         events: Events = []
         for kind, data in response_as_events(response):
             events += self.feed(kind, data)
