@@ -56,6 +56,7 @@ PROVIDER_PACKAGES = {
     "openai-responses": "pi-sdk-openai",
     "google-generative-ai": "pi-sdk-google",
     "google-vertex": "pi-sdk-google",
+    "bedrock-converse-stream": "pi-sdk-bedrock",
 }
 """Which distribution implements each API (for skip messages)."""
 
@@ -518,12 +519,20 @@ def _openai_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
     )
 
 
+def _bedrock_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
+    from pi_sdk_bedrock.converse import BedrockClient
+
+    http = httpx2.AsyncClient(transport=transport)
+    return BedrockClient(http, region="us-east-1", endpoint=base_url, token="test-key")
+
+
 CLIENT_FACTORIES: dict[str, Callable[[httpx2.AsyncBaseTransport, str], Any]] = {
     "anthropic-messages": _anthropic_client,
     "openai-completions": _openai_client,
     "openai-responses": _openai_client,
     "google-generative-ai": _google_client(vertex=False),
     "google-vertex": _google_client(vertex=True),
+    "bedrock-converse-stream": _bedrock_client,
 }
 """api -> ``factory(transport, base_url)`` building the vendor SDK client ``StreamOptions.client``
 takes, so a test can serve any body through the real adapter."""

@@ -20,6 +20,8 @@ CASES = [
     ("openai-completions", "openai", "gpt-4o-mini", "/v1", "openai"),
     ("openai-responses", "openai", "gpt-5", "/v1", "openai"),
     ("google-generative-ai", "google", "gemini-2.5-flash", "/v1beta", "google.genai"),
+    # Bedrock with an API key sends through httpx2 and never imports botocore.
+    ("bedrock-converse-stream", "amazon-bedrock", "amazon.nova-micro-v1:0", "", "httpx2"),
 ]
 
 _SCRIPT = """

@@ -1,0 +1,187 @@
+"""The ``bedrock-converse-stream`` wire API: Bedrock ConverseStream (and Converse) over httpx2.
+
+The request is :mod:`._request`'s, signed and sent by :mod:`pi_sdk_bedrock._client` (botocore
+credentials and SigV4, or a Bedrock API key). The body is read here: binary event-stream frames
+(:mod:`._frames`) or, for Converse, one JSON document, mapped by :class:`._decode.Decoder` into
+the :class:`~pi_sdk.provider.MessageBuilder`. Behaviour follows pi-mono
+``providers/amazon-bedrock.ts`` with the differences in ``docs/providers/bedrock.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, nullcontext
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from pi_sdk.provider import (
+    AssistantMessageEvent,
+    ConfigurationError,
+    Context,
+    MessageBuilder,
+    Model,
+    ModelNotFoundError,
+    ResponseBody,
+    StreamOptions,
+    apply_payload_hooks,
+    get_model,
+    import_vendor,
+    is_json_response,
+    resolve_api_key,
+    signature_origin,
+)
+
+from .._client import BedrockClient, client_lease, open_converse
+from ._decode import Decoder, map_stop_reason, response_as_events
+from ._request import API, build_request, convert_messages, normalize_tool_call_id
+
+__all__ = [
+    "API",
+    "BedrockClient",
+    "build_request",
+    "convert_messages",
+    "map_stop_reason",
+    "normalize_tool_call_id",
+    "recognize_request",
+    "response_as_events",
+    "stream_bedrock_converse",
+]
+
+PROVIDER = "amazon-bedrock"
+
+
+def _streams(model: Model, options: StreamOptions) -> bool:
+    """ConverseStream, unless ``provider_options`` or ``model.compat`` has ``"stream": False``."""
+    choice = options.provider_options.get("stream", (model.compat or {}).get("stream", True))
+    return choice is not False
+
+
+async def stream_bedrock_converse(
+    model: Model, context: Context, options: StreamOptions
+) -> AsyncIterator[AssistantMessageEvent]:
+    """Call ConverseStream (or Converse) and yield normalized events (``amazon-bedrock``).
+
+    Contract (:data:`pi_sdk.StreamFunction`): ``start`` once the body's first bytes are in
+    (a connection dropped before them is a retryable error before ``start``), then block
+    events (:class:`._decode.Decoder`), then ``done``; failures raise and the core turns them
+    into the terminal ``error`` event, partial message kept. The reading has the guarantees of
+    :func:`pi_sdk.provider.run_http_stream`, for event-stream frames: the ``metadata`` event
+    ends it, a body cut inside a frame or before ``metadata`` is an error, usage is priced on
+    every path, and the response is drained (when complete) and closed on every path, also
+    when the consumer stops early. A ``/converse`` call (``"stream": False`` in
+    ``provider_options`` or ``model.compat``) reads one JSON document.
+
+    Auth: ``options.client`` (a :class:`BedrockClient`), else a Bedrock API key
+    (``options.api_key`` / ``AWS_BEARER_TOKEN_BEDROCK``) as a bearer token, else the AWS
+    credential chain with SigV4 (:mod:`pi_sdk_bedrock._client`).
+
+    Raises:
+        ProviderError: HTTP error, connection failure, exception frame, corrupted or cut stream,
+            a guardrail/content-filter/unknown stop reason, no credentials.
+        ConfigurationError: bad ``provider_options``, an unsupported image type.
+    """
+    # httpx2 (and botocore, when signing) is first imported in a worker thread, not on the loop.
+    httpx2: Any = await import_vendor("httpx2")
+    lease: AbstractAsyncContextManager[Any] = nullcontext(options.client)
+    if options.client is None:
+        lease = await client_lease(model, options, resolve_api_key(model, options))
+    stream = _streams(model, options)
+    async with lease as client:
+        if not isinstance(client, BedrockClient):
+            raise ConfigurationError(
+                f"StreamOptions.client for {API} must be a pi_sdk_bedrock.converse.BedrockClient,"
+                f" not {type(client).__name__}"
+            )
+        origin = signature_origin(model, client.base_url)
+        payload = build_request(model, context, options, origin=origin)
+        payload = await apply_payload_hooks(payload, model, options)
+        headers = {**(model.headers or {}), **(options.headers or {})}
+        timeout_s = options.timeout_ms / 1000 if options.timeout_ms else None
+        builder = MessageBuilder(model, base_url=client.base_url)
+        decoder = Decoder(builder)
+        response = await open_converse(
+            client, model.id, payload, stream=stream, headers=headers, timeout_s=timeout_s
+        )
+        body = ResponseBody(
+            response.aiter_bytes(),
+            transport_errors=(httpx2.TransportError,),
+            timeout_errors=(httpx2.TimeoutException,),
+        )
+        complete = False  # the reply ended as Bedrock ends it: drain, then close
+        try:
+            await body.start()
+            yield builder.start()
+            if is_json_response(response):
+                for event in decoder.feed_document(b"".join([c async for c in body])):
+                    yield event
+            else:
+                feed = decoder.feed_bytes
+                async for chunk in body:
+                    for event in feed(chunk):
+                        yield event
+                    if decoder.terminal:
+                        break  # events after metadata are not merged into the reply
+            complete = decoder.terminal
+            for event in decoder.finish():
+                complete = True
+                yield event
+        finally:
+            builder.price_usage()  # usage is kept, priced, on every path
+            try:
+                if complete:
+                    await body.drain()
+            finally:
+                await response.aclose()
+
+
+_GEO_PREFIX = re.compile(r"^(?:us|eu|apac|global|au|jp|ca|us-gov)\.")
+"""The prefix of a cross-region inference profile id (``us.amazon.nova-micro-v1:0``)."""
+
+
+def _catalog_model(model_id: str) -> Model | None:
+    """The catalog model of ``model_id``, else of its base model (profile prefix dropped)."""
+    for candidate in (model_id, _GEO_PREFIX.sub("", model_id)):
+        try:
+            return get_model(PROVIDER, candidate).model_copy(update={"id": model_id})
+        except ModelNotFoundError:
+            continue
+    return None
+
+
+def recognize_request(method: str, uri: str, body: Any) -> Model | None:
+    """Return the model that sent a recorded ``POST .../model/<id>/converse[-stream]``, else None.
+
+    Used by ``pi-sdk replay``: the model id comes from the path (percent-decoded), ``base_url``
+    is the URI up to ``/model/``; a ``/converse`` request gives ``compat={"stream": False}``
+    so the replay makes the same kind of call. Catalog data (prices, limits) is used when the
+    id, or the id without a cross-region profile prefix (``us.``, ``eu.``, ...), is a
+    registered ``amazon-bedrock`` model.
+    """
+    del body
+    parts = urlsplit(uri)
+    path = parts.path
+    if method.upper() != "POST" or "/model/" not in path:
+        return None
+    prefix, _, rest = path.rpartition("/model/")
+    model_part, _, action = rest.partition("/")
+    if action not in ("converse", "converse-stream") or not model_part:
+        return None
+    model_id = unquote(model_part)
+    base_url = f"{parts.scheme}://{parts.netloc}{prefix}"
+    update: dict[str, Any] = {"base_url": base_url}
+    if action == "converse":
+        update["compat"] = {"stream": False}
+    known = _catalog_model(model_id)
+    if known is None:
+        known = Model(
+            id=model_id,
+            name=model_id,
+            api=API,
+            provider=PROVIDER,
+            reasoning=True,
+            input=["text", "image"],
+        )
+    if known.compat and "compat" in update:
+        update["compat"] = {**known.compat, **update["compat"]}
+    return known.model_copy(update=update)

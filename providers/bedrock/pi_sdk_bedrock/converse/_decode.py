@@ -1,0 +1,342 @@
+"""ConverseStream events and Converse responses -> :class:`~pi_sdk.provider.MessageBuilder` calls.
+
+Wire facts: the Bedrock Runtime API reference, ``ConverseStream`` (event stream members
+``messageStart``, ``contentBlockStart``, ``contentBlockDelta``, ``contentBlockStop``,
+``messageStop``, ``metadata``, and the exception members ``internalServerException``,
+``modelStreamErrorException``, ``validationException``, ``throttlingException``,
+``serviceUnavailableException``) and ``Converse`` (``output.message.content``, ``stopReason``,
+``usage``). A text or reasoning block has no ``contentBlockStart``: its first delta opens it.
+Mapping: pi-mono ``providers/amazon-bedrock.ts``, with the differences in
+``docs/providers/bedrock.md`` (redacted reasoning kept, exception frames named, unknown and
+filter stop reasons are errors that say why).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any, Literal, cast
+
+from pi_sdk.provider import Events, MessageBuilder, ProviderError, malformed_event_error
+from pi_sdk.provider import body_excerpt as excerpt
+
+from ._frames import FrameReader
+
+__all__ = [
+    "REDACTED_THINKING_TEXT",
+    "RETRYABLE_EXCEPTIONS",
+    "Decoder",
+    "map_stop_reason",
+    "response_as_events",
+]
+
+REDACTED_THINKING_TEXT = "[Reasoning redacted]"
+"""The ``thinking`` text of a redacted reasoning block (as pi-sdk shows Anthropic's)."""
+
+_STOP_REASONS: dict[str, Literal["stop", "length", "toolUse"]] = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "tool_use": "toolUse",
+}
+_STOP_ERRORS = {
+    "guardrail_intervened": "The response was blocked by an Amazon Bedrock guardrail",
+    "content_filtered": "The response was blocked by the model's content filter",
+    "malformed_model_output": "The model returned output Bedrock could not parse",
+    "malformed_tool_use": "The model returned a malformed tool call",
+}
+
+_DECODER = json.JSONDecoder()
+
+RETRYABLE_EXCEPTIONS = frozenset(
+    {
+        "throttlingException",
+        "serviceUnavailableException",
+        "internalServerException",
+        "modelStreamErrorException",
+        "modelNotReadyException",
+    }
+)
+"""Exception frames AWS documents as transient ("retry your request"; botocore's retry
+handler treats the matching HTTP errors as retryable)."""
+
+
+def map_stop_reason(reason: str) -> Literal["stop", "length", "toolUse"] | None:
+    """Map a Bedrock ``stopReason``; ``None`` for one that ends in ``error``.
+
+    ``end_turn``/``stop_sequence`` -> ``stop``; ``max_tokens``/``model_context_window_exceeded``
+    -> ``length``; ``tool_use`` -> ``toolUse`` (pi-mono ``mapStopReason``).
+    ``guardrail_intervened``, ``content_filtered`` and unknown reasons give ``None``.
+    """
+    return _STOP_REASONS.get(reason)
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _stop_error_text(reason: str) -> str:
+    text = _STOP_ERRORS.get(reason)
+    return f"{text} (stopReason: {reason})" if text else f"Unhandled stop reason: {reason}"
+
+
+def exception_error(name: str, payload: bytes) -> ProviderError:
+    """The error for an exception frame: ``"<exceptionType>: <message>"``, retryable per AWS.
+
+    ``modelStreamErrorException`` adds the model's ``originalStatusCode`` and
+    ``originalMessage`` when present.
+    """
+    try:
+        data = _dict(json.loads(payload))
+    except ValueError:
+        data = {"message": payload.decode("utf-8", errors="replace")[:300]}
+    message = data.get("message") or data.get("Message") or "(no message)"
+    extra = [f"{k}={data[k]}" for k in ("originalStatusCode", "originalMessage") if data.get(k)]
+    text = f"{name or 'exception'}: {message}" + (f" ({', '.join(extra)})" if extra else "")
+    return ProviderError(text, retryable=name in RETRYABLE_EXCEPTIONS)
+
+
+def response_as_events(response: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Return the stream events a whole Converse response would have come as.
+
+    ``messageStart``; per content block: ``text`` as one text delta, ``reasoningContent``
+    (``reasoningText.text`` then ``.signature``, or ``redactedContent``) as deltas,
+    ``toolUse`` as a ``contentBlockStart`` plus one ``input`` delta (``json.dumps``), any other
+    block (``toolResult``, ``image``, ...) as a start the decoder skips; each then
+    ``contentBlockStop``; then ``messageStop`` (``stopReason``) and ``metadata`` (``usage``).
+    """
+    message = _dict(_dict(response.get("output")).get("message"))
+    yield "messageStart", {"role": message.get("role") or "assistant"}
+    raw_content = message.get("content")
+    blocks = cast("list[Any]", raw_content) if isinstance(raw_content, list) else []
+    for index, raw in enumerate(blocks):
+        block = _dict(raw)
+        key = {"contentBlockIndex": index}
+        if isinstance(block.get("text"), str):
+            yield "contentBlockDelta", {**key, "delta": {"text": block["text"]}}
+        elif "reasoningContent" in block:
+            reasoning = _dict(block["reasoningContent"])
+            if "redactedContent" in reasoning:
+                pieces = [{"redactedContent": reasoning["redactedContent"]}]
+            else:
+                text = _dict(reasoning.get("reasoningText"))
+                pieces = [{"text": text.get("text") or ""}]
+                if text.get("signature"):
+                    pieces.append({"signature": text["signature"]})
+            for piece in pieces:
+                yield "contentBlockDelta", {**key, "delta": {"reasoningContent": piece}}
+        elif "toolUse" in block:
+            tool = _dict(block["toolUse"])
+            start = {k: v for k, v in tool.items() if k != "input"}
+            yield "contentBlockStart", {**key, "start": {"toolUse": start}}
+            arguments = tool.get("input")
+            if arguments not in (None, {}):
+                piece = json.dumps(arguments, ensure_ascii=False)
+                yield "contentBlockDelta", {**key, "delta": {"toolUse": {"input": piece}}}
+        else:
+            yield "contentBlockStart", {**key, "start": block}
+        yield "contentBlockStop", key
+    yield "messageStop", {"stopReason": response.get("stopReason")}
+    yield "metadata", {"usage": _dict(response.get("usage"))}
+
+
+class Decoder:
+    """ConverseStream frames -> builder calls, for one reply.
+
+    * ``text`` deltas -> a text block opened by its first non-empty delta;
+    * ``reasoningContent`` deltas -> a thinking block (``text``), whose ``thinking_signature``
+      collects the ``signature`` pieces; ``redactedContent`` -> a thinking block reading
+      ``[Reasoning redacted]`` with ``redacted=True`` and the opaque data as signature;
+    * ``contentBlockStart.toolUse`` -> tool call, its ``delta.toolUse.input`` fragments stream
+      the arguments; a ``toolUse`` of ``"type": "server_tool_use"`` and every other started
+      block (``toolResult``, ``image``, ...) stay out of ``content`` with their deltas;
+    * ``metadata.usage`` -> usage (``inputTokens`` already excludes cache reads and writes);
+      it is the last event: :attr:`terminal`;
+    * exception frames, ``guardrail_intervened``/``content_filtered``/unknown stop reasons,
+      deltas for a block that is not open, and a stream that ends before ``metadata`` raise
+      :class:`pi_sdk.ProviderError`.
+    """
+
+    __slots__ = ("_builder", "_frames", "_number", "_scan", "_stop", "terminal")
+
+    def __init__(self, builder: MessageBuilder) -> None:
+        self._builder = builder
+        self._frames = FrameReader()
+        self._scan: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")  # noqa: B009
+        self._stop: str | None = None
+        self._number = 0
+        self.terminal = False
+        """True once ``metadata`` (the last event of a ConverseStream reply) was fed."""
+
+    def feed_bytes(self, chunk: bytes) -> Events:
+        """Consume a chunk of an event-stream body: the events of the frames it completes.
+
+        Frames after the terminal ``metadata`` event are not read.
+        """
+        events: Events = []
+        for kind, name, payload, headers in self._frames.feed(chunk):
+            events += self.feed_frame(kind, name, payload, headers)
+            if self.terminal:
+                break
+        return events
+
+    def feed_frame(self, kind: str, name: str, payload: bytes, headers: dict[str, Any]) -> Events:
+        """Consume one event-stream frame (:data:`._frames.Frame`); return its events.
+
+        Hot path: a ``contentBlockDelta`` with ``text`` goes straight to the builder.
+        """
+        self._number += 1
+        if kind != "event":
+            if kind == "exception":
+                raise exception_error(name, payload)
+            message = headers.get(":error-message") or payload.decode("utf-8", errors="replace")
+            raise ProviderError(f"event-stream error {name or kind}: {message}")
+        text = payload.decode("utf-8", errors="replace")
+        parsed: Any
+        try:
+            parsed, end = self._scan(text, 0)  # json's own scanner, without loads' extra steps
+            if end != len(text):
+                raise ValueError(end)
+        except (ValueError, StopIteration):
+            try:  # whitespace around the object, or not JSON: json.loads decides and words it
+                parsed = json.loads(text)
+            except ValueError as exc:
+                raise malformed_event_error(
+                    text, event=name, number=self._number, error=exc
+                ) from None
+        if type(parsed) is not dict:
+            raise ProviderError(f"malformed stream event {name!r}: payload is not an object")
+        data = cast("dict[str, Any]", parsed)
+        if name == "contentBlockDelta":
+            delta: Any = data.get("delta")
+            if type(delta) is dict:
+                piece: Any = cast("dict[str, Any]", delta).get("text")
+                if piece is not None:
+                    return self._builder.text(data.get("contentBlockIndex"), piece) if piece else []
+        return self.feed(name, data)
+
+    def feed(self, kind: str, data: dict[str, Any]) -> Events:
+        """Consume one ConverseStream event (its type and JSON payload)."""
+        b = self._builder
+        if kind == "contentBlockDelta":
+            index = data.get("contentBlockIndex")
+            delta = data.get("delta")
+            if not isinstance(delta, dict):
+                raise ProviderError("malformed contentBlockDelta event: 'delta' is not an object")
+            delta = cast("dict[str, Any]", delta)
+            text = delta.get("text")
+            if text is not None:
+                return b.text(index, text) if text else []
+            tool = delta.get("toolUse")
+            if tool is not None:
+                if b.is_skipped(index):
+                    return []
+                self._require_open(index, kind)
+                return b.append_arguments(index, _dict(tool).get("input") or "")
+            reasoning = delta.get("reasoningContent")
+            if reasoning is not None:
+                return self._reasoning(index, _dict(reasoning))
+            if not b.is_open(index) and not b.is_skipped(index):
+                b.skip(index)  # citations, images, ...: not pi content
+            return []
+        if kind == "contentBlockStart":
+            return self._start(data.get("contentBlockIndex"), _dict(data.get("start")))
+        if kind == "contentBlockStop":
+            return b.close(data.get("contentBlockIndex"))
+        if kind == "messageStop":
+            reason = data.get("stopReason")
+            self._stop = reason if isinstance(reason, str) else None
+        elif kind == "metadata":
+            usage = _dict(data.get("usage"))
+            b.set_usage(
+                input=_int(usage.get("inputTokens")) or 0,
+                output=_int(usage.get("outputTokens")) or 0,
+                cache_read=_int(usage.get("cacheReadInputTokens")) or 0,
+                cache_write=_int(usage.get("cacheWriteInputTokens")) or 0,
+            )
+            self.terminal = True
+        return []  # messageStart and event types added later carry no content
+
+    def _require_open(self, index: Any, kind: str) -> None:
+        if not self._builder.is_open(index):
+            raise ProviderError(
+                f"malformed stream: {kind} for block {index!r}, which is not open (no"
+                " contentBlockStart before it, or already stopped)"
+            )
+
+    def _reasoning(self, index: Any, reasoning: dict[str, Any]) -> Events:
+        b = self._builder
+        redacted = reasoning.get("redactedContent")
+        if redacted is not None:
+            if b.is_open(index):
+                b.append_signature(index, str(redacted))
+                return []
+            return b.open_thinking(
+                index, REDACTED_THINKING_TEXT, signature=str(redacted), redacted=True
+            )
+        events = b.thinking(index, reasoning.get("text") or "")
+        signature = reasoning.get("signature")
+        if signature:
+            b.append_signature(index, str(signature))
+        return events
+
+    def _start(self, index: Any, start: dict[str, Any]) -> Events:
+        b = self._builder
+        if b.is_open(index):
+            raise ProviderError(
+                f"malformed stream: contentBlockStart for block {index!r}, which is already open"
+            )
+        tool = start.get("toolUse")
+        if isinstance(tool, dict) and _dict(tool).get("type") != "server_tool_use":
+            tool = _dict(tool)
+            name = tool.get("name")
+            return b.open_tool_call(
+                index, id=str(tool.get("toolUseId") or ""), name=str(name or "")
+            )
+        b.skip(index)  # server-side tool use, toolResult, image, ...: not pi content
+        return []
+
+    def feed_document(self, raw: bytes) -> Events:
+        """Consume a whole Converse response body (:func:`response_as_events`).
+
+        Raises:
+            ProviderError: the body is not JSON, or not a Converse response (no
+                ``output.message``); the error shows an excerpt.
+        """
+        text = raw.decode("utf-8", errors="replace")
+        try:
+            response = _dict(json.loads(text))
+        except ValueError as exc:
+            raise ProviderError(
+                f"malformed JSON response: {exc}; body: {excerpt(text)!r}"
+            ) from None
+        if not isinstance(_dict(response.get("output")).get("message"), dict):
+            raise ProviderError(f"not a Converse response: {excerpt(text)!r}")
+        events: Events = []
+        for kind, data in response_as_events(response):
+            events += self.feed(kind, data)
+        return events
+
+    def finish(self) -> Events:
+        """End the reply: ``done`` with the mapped stop reason, or raise."""
+        if not self.terminal and self._frames.pending:
+            raise ProviderError(
+                "the response stream was cut in the middle of event-stream frame"
+                f" #{self._frames.frames + 1}: the reply is incomplete (connection closed early?)"
+            )
+        if not self.terminal:
+            raise ProviderError(
+                "the response stream ended before its metadata event: the reply is incomplete"
+                " (connection closed early?)"
+            )
+        if self._stop is None:
+            return self._builder.done("stop")
+        mapped = map_stop_reason(self._stop)
+        if mapped is None:
+            raise ProviderError(_stop_error_text(self._stop))
+        return self._builder.done(mapped)

@@ -1,0 +1,356 @@
+"""Bedrock Converse requests: the JSON body of ``POST /model/{modelId}/converse[-stream]``.
+
+pi-mono ``providers/amazon-bedrock.ts`` (``convertMessages``, ``buildSystemPrompt``,
+``convertToolConfig``, ``buildAdditionalModelRequestFields``, ``streamSimpleBedrock``), with
+the differences listed in ``docs/providers/bedrock.md``. Shapes: the Bedrock Runtime API
+reference, ``Converse`` request syntax (``messages``, ``system``, ``inferenceConfig``,
+``toolConfig``, ``additionalModelRequestFields``, ``requestMetadata``). Pure functions: no I/O,
+no AWS SDK. The modelId goes in the URL path, not the body (:mod:`pi_sdk_bedrock._client`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, cast
+
+from pi_sdk.provider import (
+    AssistantMessage,
+    ConfigurationError,
+    Context,
+    ImageContent,
+    Model,
+    StreamOptions,
+    TextContent,
+    ThinkingContent,
+    ToolResultMessage,
+    UserMessage,
+    sanitize_surrogates,
+    sanitize_tool_call_id,
+    transform_messages,
+)
+
+__all__ = [
+    "API",
+    "PROVIDER_OPTION_KEYS",
+    "build_request",
+    "convert_messages",
+    "is_claude",
+    "normalize_tool_call_id",
+    "supports_prompt_caching",
+]
+
+API = "bedrock-converse-stream"
+"""The wire API id."""
+
+PROVIDER_OPTION_KEYS = frozenset(
+    {
+        "region",
+        "profile",
+        "stream",
+        "tool_choice",
+        "thinking_display",
+        "interleaved_thinking",
+        "request_metadata",
+    }
+)
+"""The ``StreamOptions.provider_options`` keys this API reads (others are an error)."""
+
+TOOL_CALL_ID_MAX_LEN = 64
+"""Longest ``toolUseId`` pi-mono sends (``^[a-zA-Z0-9_-]+$``)."""
+
+_IMAGE_FORMATS = {
+    "image/jpeg": "jpeg",
+    "image/jpg": "jpeg",
+    "image/png": "png",
+    "image/gif": "gif",
+    "image/webp": "webp",
+}
+_DEFAULT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
+_EFFORTS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
+_SEPARATORS = re.compile(r"[\s_.:]+")
+
+
+def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMessage) -> str:
+    """Make another model's tool-call id valid for Bedrock: ``[a-zA-Z0-9_-]``, <= 64 chars.
+
+    pi-mono replaces every other character with ``_`` and cuts at 64; here an id that had to
+    change also gets a hash of the original (:func:`pi_sdk.sanitize_tool_call_id`), so two
+    distinct ids never collide. The :data:`pi_sdk.ToolCallIdNormalizer` for
+    :func:`pi_sdk.transform_messages`.
+    """
+    del model, source
+    return sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
+
+
+def _candidates(model: Model) -> list[str]:
+    """Model id and name, lower-cased, also with whitespace/``_.:`` runs as ``-`` (pi-mono)."""
+    values = [model.id, model.name] if model.name else [model.id]
+    out: list[str] = []
+    for value in values:
+        lower = value.lower()
+        out += [lower, _SEPARATORS.sub("-", lower)]
+    return out
+
+
+def is_claude(model: Model) -> bool:
+    """True for an Anthropic Claude model (id or name; application inference profiles)."""
+    name = model.name.lower()
+    return "anthropic.claude" in model.id.lower() or "claude" in name
+
+
+def _adaptive(model: Model) -> bool:
+    """Opus 4.6/4.7 and Sonnet 4.6 take ``thinking: {"type": "adaptive"}`` (pi-mono)."""
+    return any(m in c for c in _candidates(model) for m in ("opus-4-6", "opus-4-7", "sonnet-4-6"))
+
+
+def supports_prompt_caching(model: Model) -> bool:
+    """Claude 4.x, 3.7 Sonnet and 3.5 Haiku take ``cachePoint`` blocks (pi-mono).
+
+    Amazon Nova caches by itself. For an application inference profile whose ARN names no
+    model, ``model.compat["cache_points"] = True`` forces cache points (pi-mono:
+    ``AWS_BEDROCK_FORCE_CACHE=1``).
+    """
+    if (model.compat or {}).get("cache_points") is True:
+        return True
+    candidates = _candidates(model)
+    if not any("claude" in c for c in candidates):
+        return False
+    markers = ("-4-", "claude-3-7-sonnet", "claude-3-5-haiku")
+    return any(m in c for c in candidates for m in markers)
+
+
+def _cache_point(retention: str) -> dict[str, Any]:
+    point: dict[str, Any] = {"type": "default"}
+    if retention == "long":
+        point["ttl"] = "1h"
+    return {"cachePoint": point}
+
+
+def _image(image: ImageContent) -> dict[str, Any]:
+    image_format = _IMAGE_FORMATS.get(image.mime_type.lower())
+    if image_format is None:
+        raise ConfigurationError(
+            f"Bedrock does not take images of type {image.mime_type!r}; "
+            f"supported: {sorted(set(_IMAGE_FORMATS))}"
+        )
+    # JSON blobs are base64 strings: the stored data goes as it is.
+    return {"image": {"format": image_format, "source": {"bytes": image.data}}}
+
+
+def _content(blocks: list[TextContent | ImageContent]) -> list[dict[str, Any]]:
+    return [
+        {"text": sanitize_surrogates(b.text)} if isinstance(b, TextContent) else _image(b)
+        for b in blocks
+    ]
+
+
+def _thinking(block: ThinkingContent, claude: bool) -> dict[str, Any] | None:
+    if block.redacted:
+        if claude and block.thinking_signature:
+            return {"reasoningContent": {"redactedContent": block.thinking_signature}}
+        return None
+    if not block.thinking.strip():
+        return None
+    text = sanitize_surrogates(block.thinking)
+    if not claude:
+        # Only Claude takes a signature; other models reject the field (pi-mono).
+        return {"reasoningContent": {"reasoningText": {"text": text}}}
+    if not (block.thinking_signature or "").strip():
+        return {"text": text}  # unsigned thinking is replayed as text, as for Anthropic
+    signed = {"text": text, "signature": block.thinking_signature}
+    return {"reasoningContent": {"reasoningText": signed}}
+
+
+def _assistant(message: AssistantMessage, claude: bool) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    for block in message.content:
+        if isinstance(block, TextContent):
+            if block.text.strip():
+                blocks.append({"text": sanitize_surrogates(block.text)})
+        elif isinstance(block, ThinkingContent):
+            converted = _thinking(block, claude)
+            if converted is not None:
+                blocks.append(converted)
+        else:
+            tool = {"toolUseId": block.id, "name": block.name, "input": block.arguments}
+            blocks.append({"toolUse": tool})
+    return blocks
+
+
+def _tool_result(message: ToolResultMessage) -> dict[str, Any]:
+    status = "error" if message.is_error else "success"
+    content = _content(list(message.content))
+    return {"toolResult": {"toolUseId": message.tool_call_id, "content": content, "status": status}}
+
+
+def convert_messages(
+    context: Context, model: Model, *, cache_retention: str = "short", **transform: Any
+) -> list[dict[str, Any]]:
+    """Convert pi messages to Converse ``messages`` (pi-mono ``convertMessages``).
+
+    :func:`pi_sdk.transform_messages` runs first (Bedrock tool-call ids, other models'
+    thinking per ``foreign_reasoning``, images for text-only models, orphaned tool calls;
+    ``transform`` passes ``foreign_reasoning=`` and ``origin=``). Then: blank text and thinking
+    are dropped; thinking is a ``reasoningContent.reasoningText`` (with its signature for
+    Claude; unsigned Claude thinking goes as text); redacted Claude reasoning goes back as
+    ``redactedContent``; consecutive tool results merge into one user message; with caching on
+    (:func:`supports_prompt_caching`) the last user message ends with a ``cachePoint``.
+
+    Raises:
+        ConfigurationError: an image type Bedrock does not take (jpeg, png, gif, webp only).
+    """
+    history = transform_messages(
+        context.messages, model, normalize_tool_call_id=normalize_tool_call_id, **transform
+    )
+    claude = is_claude(model)
+    out: list[dict[str, Any]] = []
+    for message in history:
+        if isinstance(message, UserMessage):
+            raw = message.content
+            if isinstance(raw, str):
+                content = [{"text": sanitize_surrogates(raw)}]
+            else:
+                content = _content(list(raw))
+            if content:
+                out.append({"role": "user", "content": content})
+        elif isinstance(message, AssistantMessage):
+            blocks = _assistant(message, claude)
+            if blocks:
+                out.append({"role": "assistant", "content": blocks})
+        else:
+            result = _tool_result(message)
+            last = out[-1] if out else None
+            if last is not None and last["role"] == "user" and "toolResult" in last["content"][-1]:
+                last["content"].append(result)  # Bedrock wants all results in one message
+            else:
+                out.append({"role": "user", "content": [result]})
+    if cache_retention != "none" and supports_prompt_caching(model) and out:
+        if out[-1]["role"] == "user":
+            out[-1]["content"].append(_cache_point(cache_retention))
+    return out
+
+
+def _provider_options(options: StreamOptions) -> dict[str, Any]:
+    unknown = sorted(set(options.provider_options) - PROVIDER_OPTION_KEYS)
+    if unknown:
+        raise ConfigurationError(
+            f"unknown {API} provider_options {unknown}; known: {sorted(PROVIDER_OPTION_KEYS)}"
+        )
+    return options.provider_options
+
+
+def _tool_config(context: Context, tool_choice: Any) -> dict[str, Any] | None:
+    if not context.tools or tool_choice == "none":
+        return None
+    tools = [
+        {
+            "toolSpec": {
+                "name": tool.name,
+                "description": tool.description,
+                "inputSchema": {"json": tool.parameters},
+            }
+        }
+        for tool in context.tools
+    ]
+    config: dict[str, Any] = {"tools": tools}
+    if tool_choice in ("auto", "any"):
+        config["toolChoice"] = {tool_choice: {}}
+    elif isinstance(tool_choice, dict):
+        choice = cast("dict[str, Any]", tool_choice)
+        if choice.get("type") == "tool":
+            config["toolChoice"] = {"tool": {"name": choice.get("name")}}
+    return config
+
+
+def _thinking_fields(
+    model: Model, options: StreamOptions, extra: dict[str, Any], budget: int | None
+) -> dict[str, Any] | None:
+    """``additionalModelRequestFields`` for Claude thinking (pi-mono), else ``None``."""
+    level = options.reasoning
+    if level is None or not model.reasoning or not is_claude(model):
+        return None
+    gov = model.id.lower().startswith(("us-gov.", "arn:aws-us-gov:"))
+    display = None if gov else extra.get("thinking_display", "summarized")
+    thinking: dict[str, Any]
+    if _adaptive(model):
+        effort = "xhigh" if level == "xhigh" and "opus-4-7" in model.id else None
+        thinking = {"type": "adaptive"}
+        fields: dict[str, Any] = {"thinking": thinking}
+        fields["output_config"] = {"effort": effort or _EFFORTS.get(level, "high")}
+    else:
+        thinking = {"type": "enabled", "budget_tokens": budget}
+        fields = {"thinking": thinking}
+        if extra.get("interleaved_thinking", True):
+            fields["anthropic_beta"] = ["interleaved-thinking-2025-05-14"]
+    if display is not None:
+        thinking["display"] = display
+    return fields
+
+
+def build_request(
+    model: Model, context: Context, options: StreamOptions, *, origin: str | None = None
+) -> dict[str, Any]:
+    """Build the Converse / ConverseStream JSON body (pi-mono ``streamBedrock`` command input).
+
+    Args:
+        model: Target model (``id``, ``name``, ``reasoning``, ``max_tokens``).
+        context: System prompt (a text block, then a ``cachePoint`` for caching models),
+            messages and tools (``toolSpec`` with ``inputSchema.json``).
+        options: ``max_tokens`` and ``temperature`` (``inferenceConfig``), ``reasoning`` and
+            ``thinking_budgets`` (Claude: ``thinking`` enabled with a budget, raising
+            ``maxTokens`` by it within ``model.max_tokens``, or adaptive with an effort on
+            Opus/Sonnet 4.6+), ``cache_retention``, ``foreign_reasoning``, and
+            ``provider_options``: ``tool_choice`` (``"auto"``/``"any"``/``"none"`` or
+            ``{"type": "tool", "name"}``), ``thinking_display`` (default ``"summarized"``,
+            ``None`` to omit), ``interleaved_thinking`` (default on), ``request_metadata``
+            (``{str: str}``); ``region``, ``profile`` and ``stream`` are the client's.
+        origin: Where the request goes (:func:`pi_sdk.signature_origin`).
+
+    Returns:
+        The JSON body (the modelId is in the URL path).
+
+    Raises:
+        ConfigurationError: an unknown ``provider_options`` key, an unsupported image type.
+    """
+    extra = _provider_options(options)
+    retention = options.resolved_cache_retention()
+    max_tokens = options.max_tokens
+    budget: int | None = None
+    if options.reasoning is not None and model.reasoning and is_claude(model):
+        level = "high" if options.reasoning == "xhigh" else options.reasoning
+        budget = {**_DEFAULT_BUDGETS, **(options.thinking_budgets or {})}[level]
+        if not _adaptive(model):
+            base = max_tokens or min(model.max_tokens, 32_000)
+            max_tokens = min(base + budget, model.max_tokens)
+            if max_tokens <= budget:
+                budget = max(1024, max_tokens - 1024)
+    payload: dict[str, Any] = {
+        "messages": convert_messages(
+            context,
+            model,
+            cache_retention=retention,
+            foreign_reasoning=options.foreign_reasoning,
+            origin=origin,
+        )
+    }
+    if context.system_prompt:
+        system: list[dict[str, Any]] = [{"text": sanitize_surrogates(context.system_prompt)}]
+        if retention != "none" and supports_prompt_caching(model):
+            system.append(_cache_point(retention))
+        payload["system"] = system
+    inference: dict[str, Any] = {}
+    if max_tokens is not None:
+        inference["maxTokens"] = max_tokens
+    if options.temperature is not None:
+        inference["temperature"] = options.temperature
+    payload["inferenceConfig"] = inference
+    tool_config = _tool_config(context, extra.get("tool_choice"))
+    if tool_config is not None:
+        payload["toolConfig"] = tool_config
+    fields = _thinking_fields(model, options, extra, budget)
+    if fields is not None:
+        payload["additionalModelRequestFields"] = fields
+    metadata = extra.get("request_metadata")
+    if metadata:
+        payload["requestMetadata"] = {str(k): str(v) for k, v in dict(metadata).items()}
+    return payload

@@ -1,0 +1,213 @@
+"""The Converse request body built from pi types (pure functions, no I/O)."""
+
+from __future__ import annotations
+
+import pytest
+from pi_sdk_bedrock.converse import build_request, convert_messages
+
+from pi_sdk import (
+    AssistantMessage,
+    ConfigurationError,
+    Context,
+    ImageContent,
+    Model,
+    StreamOptions,
+    TextContent,
+    ThinkingContent,
+    Tool,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+
+CLAUDE = Model(
+    id="us.anthropic.claude-sonnet-4-20250514-v1:0",
+    name="Claude Sonnet 4",
+    api="bedrock-converse-stream",
+    provider="amazon-bedrock",
+    base_url="https://bedrock-runtime.us-east-1.amazonaws.com",
+    reasoning=True,
+    input=["text", "image"],
+    max_tokens=64_000,
+)
+NOVA = CLAUDE.model_copy(update={"id": "us.amazon.nova-micro-v1:0", "name": "Nova Micro"})
+KIMI = CLAUDE.model_copy(update={"id": "moonshot.kimi-k2-thinking", "name": "Kimi K2 Thinking"})
+TOOL = Tool(
+    name="weather",
+    description="Weather in a city",
+    parameters={"type": "object", "properties": {"city": {"type": "string"}}},
+)
+
+
+def _assistant(model: Model, *content: object, **fields: object) -> AssistantMessage:
+    values: dict[str, object] = {"stop_reason": "toolUse", **fields}
+    return AssistantMessage(
+        content=list(content),  # type: ignore[arg-type]
+        api=model.api,
+        provider=model.provider,
+        model=model.id,
+        **values,  # type: ignore[arg-type]
+    )
+
+
+def test_system_tools_and_cache_points_for_claude():
+    context = Context(system_prompt="Be brief.", messages=[UserMessage(content="hi")], tools=[TOOL])
+    body = build_request(CLAUDE, context, StreamOptions(max_tokens=100, temperature=0.2))
+    assert body["system"] == [{"text": "Be brief."}, {"cachePoint": {"type": "default"}}]
+    assert body["messages"] == [
+        {"role": "user", "content": [{"text": "hi"}, {"cachePoint": {"type": "default"}}]}
+    ]
+    assert body["inferenceConfig"] == {"maxTokens": 100, "temperature": 0.2}
+    spec = body["toolConfig"]["tools"][0]["toolSpec"]
+    assert spec == {
+        "name": "weather",
+        "description": "Weather in a city",
+        "inputSchema": {"json": TOOL.parameters},
+    }
+    assert "modelId" not in body and "additionalModelRequestFields" not in body
+    long = build_request(CLAUDE, context, StreamOptions(cache_retention="long"))
+    assert long["system"][1] == {"cachePoint": {"type": "default", "ttl": "1h"}}
+    none = build_request(CLAUDE, context, StreamOptions(cache_retention="none"))
+    assert none["system"] == [{"text": "Be brief."}]
+
+
+def test_nova_gets_no_cache_points_unless_forced():
+    context = Context(system_prompt="S", messages=[UserMessage(content="hi")])
+    assert build_request(NOVA, context, StreamOptions())["system"] == [{"text": "S"}]
+    forced = NOVA.model_copy(update={"compat": {"cache_points": True}})
+    assert len(build_request(forced, context, StreamOptions())["system"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("choice", "wire"),
+    [
+        ("auto", {"auto": {}}),
+        ("any", {"any": {}}),
+        ({"type": "tool", "name": "weather"}, {"tool": {"name": "weather"}}),
+    ],
+)
+def test_tool_choice(choice: object, wire: dict[str, object]):
+    context = Context(messages=[UserMessage(content="hi")], tools=[TOOL])
+    body = build_request(NOVA, context, StreamOptions(provider_options={"tool_choice": choice}))
+    assert body["toolConfig"]["toolChoice"] == wire
+    off = build_request(NOVA, context, StreamOptions(provider_options={"tool_choice": "none"}))
+    assert "toolConfig" not in off
+
+
+def test_claude_thinking_budget_raises_max_tokens():
+    context = Context(messages=[UserMessage(content="hi")])
+    body = build_request(CLAUDE, context, StreamOptions(reasoning="medium", max_tokens=1000))
+    assert body["inferenceConfig"]["maxTokens"] == 1000 + 8192
+    assert body["additionalModelRequestFields"] == {
+        "thinking": {"type": "enabled", "budget_tokens": 8192, "display": "summarized"},
+        "anthropic_beta": ["interleaved-thinking-2025-05-14"],
+    }
+    adaptive = CLAUDE.model_copy(update={"id": "us.anthropic.claude-opus-4-6-v1", "name": ""})
+    fields = build_request(adaptive, context, StreamOptions(reasoning="low"))
+    assert fields["additionalModelRequestFields"] == {
+        "thinking": {"type": "adaptive", "display": "summarized"},
+        "output_config": {"effort": "low"},
+    }
+    assert "additionalModelRequestFields" not in build_request(
+        NOVA, context, StreamOptions(reasoning="high")
+    )
+
+
+def test_images_and_tool_results_merged_in_one_user_message():
+    png = ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
+    call_a = ToolCall(id="tooluse_a", name="weather", arguments={"city": "Paris"})
+    call_b = ToolCall(id="tooluse_b", name="weather", arguments={"city": "Rome"})
+    context = Context(
+        messages=[
+            UserMessage(content=[TextContent(text="look"), png]),
+            _assistant(NOVA, call_a, call_b),
+            ToolResultMessage(
+                tool_call_id="tooluse_a", tool_name="weather", content=[TextContent(text="20C")]
+            ),
+            ToolResultMessage(
+                tool_call_id="tooluse_b",
+                tool_name="weather",
+                content=[TextContent(text="down")],
+                is_error=True,
+            ),
+        ]
+    )
+    messages = convert_messages(context, NOVA)
+    assert messages[0]["content"][1] == {
+        "image": {"format": "png", "source": {"bytes": "iVBORw0KGgo="}}
+    }
+    assert messages[1]["content"][0] == {
+        "toolUse": {"toolUseId": "tooluse_a", "name": "weather", "input": {"city": "Paris"}}
+    }
+    results = messages[2]["content"]
+    assert [r["toolResult"]["status"] for r in results] == ["success", "error"]
+    assert results[0]["toolResult"]["content"] == [{"text": "20C"}]
+    bad = Context(messages=[UserMessage(content=[ImageContent(data="x", mime_type="image/bmp")])])
+    with pytest.raises(ConfigurationError, match="image/bmp"):
+        convert_messages(bad, NOVA)
+
+
+def test_reasoning_rules_per_target():
+    signed = ThinkingContent(thinking="plan", thinking_signature="sig")
+    redacted = ThinkingContent(
+        thinking="[Reasoning redacted]", thinking_signature="blob", redacted=True
+    )
+    claude_turn = _assistant(CLAUDE, signed, redacted, TextContent(text="ok"), stop_reason="stop")
+    context = Context(messages=[UserMessage(content="q"), claude_turn, UserMessage(content="more")])
+    same = convert_messages(context, CLAUDE, cache_retention="none")[1]["content"]
+    assert same == [
+        {"reasoningContent": {"reasoningText": {"text": "plan", "signature": "sig"}}},
+        {"reasoningContent": {"redactedContent": "blob"}},
+        {"text": "ok"},
+    ]
+    # Another model's thinking: plain text (pi-mono), its redacted reasoning dropped.
+    foreign = convert_messages(context, NOVA)[1]["content"]
+    assert foreign == [{"text": "plan"}, {"text": "ok"}]
+    # The same non-Claude model gets its reasoning back without a signature field.
+    kimi_turn = _assistant(
+        KIMI, ThinkingContent(thinking="hmm"), TextContent(text="ok"), stop_reason="stop"
+    )
+    kimi = Context(messages=[UserMessage(content="q"), kimi_turn, UserMessage(content="more")])
+    assert convert_messages(kimi, KIMI)[1]["content"][0] == {
+        "reasoningContent": {"reasoningText": {"text": "hmm"}}
+    }
+    # Unsigned Claude thinking (an aborted stream) goes back as text.
+    unsigned = _assistant(
+        CLAUDE, ThinkingContent(thinking="half"), TextContent(text="x"), stop_reason="stop"
+    )
+    plain = Context(messages=[UserMessage(content="q"), unsigned, UserMessage(content="go")])
+    assert convert_messages(plain, CLAUDE, cache_retention="none")[1]["content"][0] == {
+        "text": "half"
+    }
+
+
+def test_foreign_tool_call_ids_are_made_valid_for_bedrock():
+    other = Model(id="gpt-5", api="openai-responses", provider="openai")
+    call = ToolCall(id="call_1|fc_abc.def", name="weather", arguments={})
+    context = Context(
+        messages=[
+            UserMessage(content="q"),
+            _assistant(other, call),
+            ToolResultMessage(
+                tool_call_id=call.id, tool_name="weather", content=[TextContent(text="r")]
+            ),
+        ]
+    )
+    messages = convert_messages(context, NOVA)
+    new_id = messages[1]["content"][0]["toolUse"]["toolUseId"]
+    assert new_id != call.id and len(new_id) <= 64
+    assert all(c.isalnum() or c in "_-" for c in new_id)
+    assert messages[2]["content"][0]["toolResult"]["toolUseId"] == new_id
+
+
+def test_unknown_provider_option_is_an_error():
+    with pytest.raises(
+        ConfigurationError, match="unknown bedrock-converse-stream provider_options"
+    ):
+        build_request(NOVA, Context(), StreamOptions(provider_options={"regoin": "x"}))
+
+
+def test_request_metadata():
+    options = StreamOptions(provider_options={"request_metadata": {"team": "a", "n": 1}})
+    body = build_request(NOVA, Context(messages=[UserMessage(content="q")]), options)
+    assert body["requestMetadata"] == {"team": "a", "n": "1"}
