@@ -56,6 +56,7 @@ PROVIDER_PACKAGES = {
     "openai-responses": "pi-sdk-openai",
     "google-generative-ai": "pi-sdk-google",
     "google-vertex": "pi-sdk-google",
+    "mistral-conversations": "pi-sdk-mistral",
 }
 """Which distribution implements each API (for skip messages)."""
 
@@ -518,12 +519,37 @@ def _openai_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
     )
 
 
+class _MistralClient:
+    """A ``mistralai.client.Mistral`` (what the adapter uses of it) + an async close."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self.chat = client.chat
+        self.sdk_configuration = client.sdk_configuration
+
+    async def close(self) -> None:
+        await self.sdk_configuration.async_client.aclose()
+
+
+def _mistral_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
+    from mistralai.client import Mistral
+
+    return _MistralClient(
+        Mistral(
+            api_key="test-key",
+            server_url=base_url,
+            async_client=httpx2.AsyncClient(transport=transport),
+        )
+    )
+
+
 CLIENT_FACTORIES: dict[str, Callable[[httpx2.AsyncBaseTransport, str], Any]] = {
     "anthropic-messages": _anthropic_client,
     "openai-completions": _openai_client,
     "openai-responses": _openai_client,
     "google-generative-ai": _google_client(vertex=False),
     "google-vertex": _google_client(vertex=True),
+    "mistral-conversations": _mistral_client,
 }
 """api -> ``factory(transport, base_url)`` building the vendor SDK client ``StreamOptions.client``
 takes, so a test can serve any body through the real adapter."""
