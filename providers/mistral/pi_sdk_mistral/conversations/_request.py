@@ -218,15 +218,6 @@ def reasoning_fields(model: Model, options: StreamOptions) -> dict[str, str]:
     return {"prompt_mode": "reasoning"}
 
 
-def _provider_options(options: StreamOptions) -> dict[str, Any]:
-    unknown = sorted(set(options.provider_options) - PROVIDER_OPTION_KEYS)
-    if unknown:
-        raise ConfigurationError(
-            f"unknown {API} provider_options {unknown}; known: {sorted(PROVIDER_OPTION_KEYS)}"
-        )
-    return options.provider_options
-
-
 def build_request(
     model: Model, context: Context, options: StreamOptions, *, origin: str | None = None
 ) -> dict[str, Any]:
@@ -251,7 +242,12 @@ def build_request(
     Raises:
         ConfigurationError: an unknown ``provider_options`` key.
     """
-    extra = _provider_options(options)
+    extra = options.provider_options
+    if not extra.keys() <= PROVIDER_OPTION_KEYS:
+        unknown = sorted(extra.keys() - PROVIDER_OPTION_KEYS)
+        raise ConfigurationError(
+            f"{API} provider_options {unknown} are unknown; known: {sorted(PROVIDER_OPTION_KEYS)}"
+        )
     messages = convert_messages(
         context, model, foreign_reasoning=options.foreign_reasoning, origin=origin
     )
