@@ -337,3 +337,42 @@ async def test_missing_api_key_is_a_clear_error(monkeypatch: pytest.MonkeyPatch)
     message = await pi_sdk.complete(MODEL, CTX, StreamOptions(max_retries=0))
     assert message.stop_reason == "error"
     assert "MISTRAL_API_KEY" in (message.error_message or "")
+
+
+async def test_a_consumer_that_stops_early_closes_the_response():
+    body = sse(*(chunk({"content": f"w{i} "}) for i in range(300)), chunk({}, "stop"))
+    transport = ChunkedTransport([ok(body)], chunk_size=64)
+    client = CLIENT_FACTORIES["mistral-conversations"](transport, BASE)
+    try:
+        stream = pi_sdk.stream(MODEL, CTX, StreamOptions(client=client, max_retries=0))
+        async with stream as events:
+            async for event in events:
+                if event.type == "text_delta":
+                    break
+        message = await stream.result()
+    finally:
+        await client.close()
+    assert transport.closed == 1 and transport.bytes_served < len(body)
+    assert message.stop_reason == "aborted" and message.text.startswith("w0")
+
+
+async def test_abort_while_the_server_stalls_keeps_partial_content():
+    body = sse(chunk({"content": "Hello "}), chunk({"content": "there"}), chunk({}, "stop"))
+    stall = body.index(b"there") - 20  # the second chunk never arrives whole
+    transport = ChunkedTransport([Reply(200, body, SSE, stall_after=stall)], chunk_size=11)
+    client = CLIENT_FACTORIES["mistral-conversations"](transport, BASE)
+    controller = pi_sdk.AbortController()
+    try:
+        opts = StreamOptions(client=client, max_retries=0, signal=controller.signal)
+        stream = pi_sdk.stream(MODEL, CTX, opts)
+        events: list[Any] = []
+        async for event in stream:
+            events.append(event)
+            if event.type == "text_delta":
+                controller.abort()
+        message = await stream.result()
+    finally:
+        await client.close()
+    assert_valid_event_sequence(events)
+    assert message.stop_reason == "aborted" and message.text == "Hello "
+    assert transport.closed == 1
