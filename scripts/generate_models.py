@@ -10,10 +10,12 @@ tarball. It is parsed as data by a small literal parser here; no JavaScript runs
 Usage:
     python scripts/generate_models.py            # write the three models.json files
     python scripts/generate_models.py --check    # regenerate in memory, diff, exit 1 on drift
-    python scripts/generate_models.py --tarball path/to/pi-ai-0.58.3.tgz   # skip npm
+    python scripts/generate_models.py --tarball path/to/pi-ai-0.58.3.tgz ...   # skip npm
 
 To move to a newer catalog, change VERSION and INTEGRITY (``npm view
-@mariozechner/pi-ai@<version> dist.integrity``), run the script and review the diff.
+@mariozechner/pi-ai@<version> dist.integrity``), run the script and review the diff. An output
+can be pinned to another release (``OUTPUT_VERSIONS``, e.g. a provider pi-ai added later); each
+release's integrity is pinned in ``INTEGRITIES``.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ from typing import Any
 PACKAGE = "@mariozechner/pi-ai"
 VERSION = "0.58.3"  # the pi-ai release the pi-sdk spec ports (pi-mono commit 83378aad)
 INTEGRITY = "sha512-jdj6+Us94Ayrf4/rdSs7b7yCon8qMHAgU1qVQT/IIGHPgAktilD2Fkb4dv2LtgGr0Z5YKY2CAj9hyESKA6VbHw=="  # noqa: E501
+INTEGRITIES = {
+    VERSION: INTEGRITY,
+    "0.73.1": "sha512-Jh4lXawZYuC83HzSIYuVum9NBqJD49i4JOt3H96cGW/924cwJMOyUs1Mv/e4QPzTXnzrqMoGviNQnvGgSu1LSg==",  # noqa: E501
+}
 SOURCE_FILE = "dist/models.generated.js"
 LICENSE = "MIT"
 
@@ -52,6 +58,7 @@ PROVIDERS: dict[str, tuple[str, str | None]] = {
     "huggingface": ("openai-completions", None),
     "google": ("google-generative-ai", "https://generativelanguage.googleapis.com/v1beta"),
     "google-vertex": ("google-vertex", None),
+    "mistral": ("mistral-conversations", "https://api.mistral.ai"),
 }
 # Providers whose absence from the source is not an error.
 OPTIONAL_PROVIDERS = {"deepseek", "google-vertex"}
@@ -69,7 +76,10 @@ OUTPUTS: dict[str, list[str]] = {
         "huggingface",
     ],
     "providers/google/pi_sdk_google/models.json": ["google", "google-vertex"],
+    "providers/mistral/pi_sdk_mistral/models.json": ["mistral"],
 }
+# Outputs read from another pi-ai release than VERSION (the provider is newer than it).
+OUTPUT_VERSIONS: dict[str, str] = {"providers/mistral/pi_sdk_mistral/models.json": "0.73.1"}
 
 MODEL_FIELDS = (
     "id",
@@ -100,8 +110,8 @@ def sri_sha512(data: bytes) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
 
 
-def fetch_tarball(dest: Path) -> Path:
-    spec = f"{PACKAGE}@{VERSION}"
+def fetch_tarball(dest: Path, version: str = VERSION) -> Path:
+    spec = f"{PACKAGE}@{version}"
     try:
         proc = subprocess.run(
             ["npm", "pack", spec, "--json", "--pack-destination", str(dest)],
@@ -118,18 +128,19 @@ def fetch_tarball(dest: Path) -> Path:
     # npm < 9 names scoped tarballs differently; fall back to whatever landed in dest.
     path = dest / filename
     if not path.exists():
-        found = sorted(dest.glob("*.tgz"))
+        found = sorted(dest.glob(f"*{version}*.tgz"))
         if len(found) != 1:
             raise SourceError(f"npm pack produced no single tarball in {dest}")
         path = found[0]
     return path
 
 
-def read_source(tarball: Path) -> str:
+def read_source(tarball: Path, version: str = VERSION) -> str:
     data = tarball.read_bytes()
     actual = sri_sha512(data)
-    if actual != INTEGRITY:
-        raise SourceError(f"{tarball}: integrity {actual} does not match the pinned {INTEGRITY}")
+    pinned = INTEGRITIES[version]
+    if actual != pinned:
+        raise SourceError(f"{tarball}: integrity {actual} does not match the pinned {pinned}")
     # Members are read into memory; nothing from the tarball is written to disk.
     with tarfile.open(tarball, "r:gz") as tar:
 
@@ -143,7 +154,7 @@ def read_source(tarball: Path) -> str:
             return f.read()
 
         manifest = json.loads(member("package.json"))
-        if (manifest.get("name"), manifest.get("version")) != (PACKAGE, VERSION):
+        if (manifest.get("name"), manifest.get("version")) != (PACKAGE, version):
             raise SourceError(f"{tarball} is {manifest.get('name')}@{manifest.get('version')}")
         return member(SOURCE_FILE).decode("utf-8")
 
@@ -315,19 +326,21 @@ def shape_model(provider: str, key: str, raw: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def build(text: str) -> dict[str, str]:
-    "Return output path -> file text."
-    catalog = parse_models(text)
-    source = {
-        "name": PACKAGE,
-        "version": VERSION,
-        "url": f"https://www.npmjs.com/package/{PACKAGE}/v/{VERSION}",
-        "file": SOURCE_FILE,
-        "license": LICENSE,
-        "integrity": INTEGRITY,
-    }
+def build(texts: dict[str, str]) -> dict[str, str]:
+    "Return output path -> file text, from each pinned release's models.generated.js text."
+    catalogs = {version: parse_models(text) for version, text in texts.items()}
     files: dict[str, str] = {}
     for path, providers in OUTPUTS.items():
+        version = OUTPUT_VERSIONS.get(path, VERSION)
+        catalog = catalogs[version]
+        source = {
+            "name": PACKAGE,
+            "version": version,
+            "url": f"https://www.npmjs.com/package/{PACKAGE}/v/{version}",
+            "file": SOURCE_FILE,
+            "license": LICENSE,
+            "integrity": INTEGRITIES[version],
+        }
         models: list[dict[str, Any]] = []
         for provider in providers:
             if provider not in catalog:
@@ -362,17 +375,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--tarball",
         type=Path,
-        help=f"use this {PACKAGE}-{VERSION} tarball instead of running npm pack",
+        nargs="+",
+        help=f"use these {PACKAGE} tarballs (one per pinned version, in the order of "
+        f"{sorted(INTEGRITIES)}) instead of running npm pack",
     )
     args = ap.parse_args(argv)
 
+    versions = sorted({VERSION, *OUTPUT_VERSIONS.values()})
     try:
+        texts: dict[str, str] = {}
         if args.tarball:
-            text = read_source(args.tarball)
+            if len(args.tarball) != len(versions):
+                raise SourceError(f"--tarball needs {len(versions)} tarballs: {versions}")
+            for version, tarball in zip(versions, args.tarball, strict=True):
+                texts[version] = read_source(tarball, version)
         else:
             with tempfile.TemporaryDirectory(prefix="pi-ai-") as tmp:
-                text = read_source(fetch_tarball(Path(tmp)))
-        files = build(text)
+                for version in versions:
+                    texts[version] = read_source(fetch_tarball(Path(tmp), version), version)
+        files = build(texts)
     except SourceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -393,7 +414,8 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 )
         print(
-            ("catalog differs from " if drift else "catalog matches ") + f"{PACKAGE}@{VERSION}",
+            ("catalog differs from " if drift else "catalog matches ")
+            + ", ".join(f"{PACKAGE}@{v}" for v in versions),
             file=sys.stderr,
         )
         return 1 if drift else 0

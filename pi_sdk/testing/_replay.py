@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from pi_sdk._calls import stream
 from pi_sdk._event_stream import AssistantMessageEventStream
 from pi_sdk._provider_api import ApiProvider
-from pi_sdk._registry import get_api_provider, get_api_providers
+from pi_sdk._registry import get_api_provider, get_api_providers, get_providers
 from pi_sdk.errors import ConfigurationError, ProviderNotFoundError
 from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.options import StreamOptions
@@ -243,8 +243,10 @@ def plan_replay(
 
     Args:
         interactions: From :func:`load_cassette`.
-        api: Use only this API's provider (``--api``); default: the first registered provider
-            whose ``recognize`` accepts the request.
+        api: Use only this API's provider (``--api``); default: the registered provider whose
+            ``recognize`` accepts the request. When several do (an OpenAI-compatible recognizer
+            takes any ``.../chat/completions``, Mistral's takes ``api.mistral.ai``'s), the first
+            one whose model names a catalog provider wins over one that names only the host.
 
     Returns:
         ``(interaction, provider, model)`` per interaction.
@@ -255,12 +257,17 @@ def plan_replay(
         ConfigurationError: the provider named by ``api`` cannot derive a model from a request.
     """
     chosen = [get_api_provider(api)] if api is not None else get_api_providers()
+    catalog = set(get_providers())
     plan: list[tuple[RecordedInteraction, ApiProvider, Model]] = []
     for item in interactions:
         found: tuple[ApiProvider, Model] | None = None
         for provider in chosen:
             model = _recognize(provider, item)
-            if model is not None:
+            if model is None:
+                continue
+            if found is None:
+                found = (provider, model)
+            if model.provider in catalog:
                 found = (provider, model)
                 break
         if found is None:

@@ -57,6 +57,7 @@ PROVIDER_PACKAGES = {
     "google-generative-ai": "pi-sdk-google",
     "google-vertex": "pi-sdk-google",
     "bedrock-converse-stream": "pi-sdk-bedrock",
+    "mistral-conversations": "pi-sdk-mistral",
 }
 """Which distribution implements each API (for skip messages)."""
 
@@ -524,6 +525,28 @@ def _bedrock_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
 
     http = httpx2.AsyncClient(transport=transport)
     return BedrockClient(http, region="us-east-1", endpoint=base_url, token="test-key")
+class _MistralClient:
+    """A ``mistralai.client.Mistral`` (what the adapter uses of it) + an async close."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self.chat = client.chat
+        self.sdk_configuration = client.sdk_configuration
+
+    async def close(self) -> None:
+        await self.sdk_configuration.async_client.aclose()
+
+
+def _mistral_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
+    from mistralai.client import Mistral
+
+    return _MistralClient(
+        Mistral(
+            api_key="test-key",
+            server_url=base_url,
+            async_client=httpx2.AsyncClient(transport=transport),
+        )
+    )
 
 
 CLIENT_FACTORIES: dict[str, Callable[[httpx2.AsyncBaseTransport, str], Any]] = {
@@ -533,6 +556,7 @@ CLIENT_FACTORIES: dict[str, Callable[[httpx2.AsyncBaseTransport, str], Any]] = {
     "google-generative-ai": _google_client(vertex=False),
     "google-vertex": _google_client(vertex=True),
     "bedrock-converse-stream": _bedrock_client,
+    "mistral-conversations": _mistral_client,
 }
 """api -> ``factory(transport, base_url)`` building the vendor SDK client ``StreamOptions.client``
 takes, so a test can serve any body through the real adapter."""

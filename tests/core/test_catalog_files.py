@@ -1,8 +1,9 @@
 """The generated models.json files: shape, consistency, and facts checked against the source.
 
 The files are read as plain JSON so this runs before (and without) pi_sdk's Model type.
-Spot facts were read from @mariozechner/pi-ai 0.58.3 dist/models.generated.js; when the
-pinned version in scripts/generate_models.py moves, re-verify them against the new source.
+Spot facts were read from @mariozechner/pi-ai 0.58.3 dist/models.generated.js (Mistral: 0.73.1,
+which has that provider); when a pinned version in scripts/generate_models.py moves, re-verify
+them against the new source.
 """
 
 from __future__ import annotations
@@ -19,7 +20,11 @@ FILES = {
     "anthropic": ROOT / "providers/anthropic/pi_sdk_anthropic/models.json",
     "openai": ROOT / "providers/openai/pi_sdk_openai/models.json",
     "google": ROOT / "providers/google/pi_sdk_google/models.json",
+    "mistral": ROOT / "providers/mistral/pi_sdk_mistral/models.json",
 }
+# Files generated from another pi-ai release than the others (scripts/generate_models.py
+# OUTPUT_VERSIONS): name -> version.
+OTHER_RELEASE = {"mistral": "0.73.1"}
 # provider -> (package file, api, base URL)
 PROVIDERS = {
     "anthropic": ("anthropic", "anthropic-messages", "https://api.anthropic.com"),
@@ -36,6 +41,7 @@ PROVIDERS = {
         "https://generativelanguage.googleapis.com/v1beta",
     ),
     "google-vertex": ("google", "google-vertex", "https://{location}-aiplatform.googleapis.com"),
+    "mistral": ("mistral", "mistral-conversations", "https://api.mistral.ai"),
 }
 # Model counts in pi-ai 0.58.3 (they match the pi spec's section 7.1 table).
 COUNTS = {
@@ -49,6 +55,7 @@ COUNTS = {
     "zai": 9,
     "google": 24,
     "google-vertex": 12,
+    "mistral": 28,  # pi-ai 0.73.1
 }
 REQUIRED = {
     "id": str,
@@ -96,7 +103,12 @@ def test_file_has_source_and_is_canonical(name: str) -> None:
 
 
 def test_every_file_cites_the_same_source() -> None:
-    assert len({json.dumps(load(name)["source"], sort_keys=True) for name in FILES}) == 1
+    same = [name for name in FILES if name not in OTHER_RELEASE]
+    assert len({json.dumps(load(name)["source"], sort_keys=True) for name in same}) == 1
+    for name, version in OTHER_RELEASE.items():
+        source = load(name)["source"]
+        assert source["version"] == version
+        assert source["integrity"] != load(same[0])["source"]["integrity"]
 
 
 @pytest.mark.parametrize("model", ALL_MODELS, ids=lambda m: f"{m['provider']}/{m['id']}")
@@ -178,6 +190,23 @@ def test_spot_facts_google() -> None:
     vertex = find("google-vertex", "gemini-2.5-pro")
     assert cost(vertex) == (1.25, 10, 0.125, 0)
     assert find("google", "gemini-2.0-flash")["reasoning"] is False
+
+
+def test_spot_facts_mistral() -> None:
+    magistral = find("mistral", "magistral-medium-latest")
+    assert magistral["reasoning"] is True
+    large = find("mistral", "mistral-large-latest")
+    assert large["api"] == "mistral-conversations"
+    assert large["baseUrl"] == "https://api.mistral.ai"
+    small = find("mistral", "mistral-small-latest")
+    assert (small["name"], small["reasoning"], small["input"]) == (
+        "Mistral Small (latest)",
+        True,
+        ["text", "image"],
+    )
+    assert cost(small) == (0.15, 0.6, 0, 0)
+    assert (small["contextWindow"], small["maxTokens"]) == (256000, 256000)
+    assert cost(find("mistral", "codestral-latest")) == (0.3, 0.9, 0, 0)
 
 
 def test_generator_parses_the_source_literal_syntax() -> None:

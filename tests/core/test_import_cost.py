@@ -12,8 +12,14 @@ import sys
 
 import pytest
 
-VENDOR_MODULES = ("anthropic", "openai", "google.genai", "botocore", "boto3", "aiobotocore")
-PROVIDER_PACKAGES = ("pi_sdk_anthropic", "pi_sdk_openai", "pi_sdk_google", "pi_sdk_bedrock")
+VENDOR_MODULES = ("anthropic", "openai", "google.genai", "botocore", "boto3", "aiobotocore", "mistralai")
+PROVIDER_PACKAGES = (
+    "pi_sdk_anthropic",
+    "pi_sdk_openai",
+    "pi_sdk_google",
+    "pi_sdk_bedrock",
+    "pi_sdk_mistral",
+)
 
 
 def _imported_after(statement: str) -> list[str]:

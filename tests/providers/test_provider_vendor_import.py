@@ -22,6 +22,7 @@ CASES = [
     ("google-generative-ai", "google", "gemini-2.5-flash", "/v1beta", "google.genai"),
     # Bedrock with an API key sends through httpx2 and never imports botocore.
     ("bedrock-converse-stream", "amazon-bedrock", "amazon.nova-micro-v1:0", "", "httpx2"),
+    ("mistral-conversations", "mistral", "mistral-small-latest", "", "mistralai.client"),
 ]
 
 _SCRIPT = """

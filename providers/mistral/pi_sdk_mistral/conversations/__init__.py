@@ -1,0 +1,127 @@
+"""The ``mistral-conversations`` wire API: sent through the ``mistralai`` SDK, raw SSE body read.
+
+The SDK provides the client, auth, the request and the HTTP errors
+(:mod:`pi_sdk_mistral._client`); the body is read by :func:`pi_sdk.provider.run_http_stream`
+(raw server-sent events + ``json.loads``, a fraction of the cost of the SDK's typed per-chunk
+objects) and mapped by :class:`._decode.Decoder`. The request is :mod:`._request`'s. Behaviour
+follows pi-mono ``providers/mistral.ts`` with the differences listed in
+``docs/providers/mistral.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
+from typing import Any, cast
+from urllib.parse import urlsplit
+
+from pi_sdk.provider import (
+    AssistantMessageEvent,
+    ConfigurationError,
+    Context,
+    MessageBuilder,
+    Model,
+    ModelNotFoundError,
+    StreamOptions,
+    apply_payload_hooks,
+    get_model,
+    import_vendor,
+    resolve_api_key,
+    run_http_stream,
+    signature_origin,
+)
+
+from .._client import CHAT_PATH, build_headers, client_base_url, client_lease, open_chat
+from ._decode import Decoder, map_finish_reason
+from ._request import API, build_request, convert_messages, normalize_tool_call_id
+
+__all__ = [
+    "API",
+    "build_headers",
+    "build_request",
+    "convert_messages",
+    "map_finish_reason",
+    "normalize_tool_call_id",
+    "recognize_request",
+    "stream_mistral_conversations",
+]
+
+_MISTRAL_HOST = "mistral.ai"
+
+
+async def stream_mistral_conversations(
+    model: Model, context: Context, options: StreamOptions
+) -> AsyncIterator[AssistantMessageEvent]:
+    """Call Mistral's chat completions and yield normalized events (``mistral-conversations``).
+
+    Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the body's first bytes
+    are in, then block events (:class:`._decode.Decoder` gives the mapping), then ``done`` or
+    ``error``; failures raise and the core turns them into the terminal ``error`` event, partial
+    message kept. An ``application/json`` answer (``"stream": false``, or a server that ignored
+    ``"stream": true``) is read whole and mapped as the events it would have streamed.
+
+    Raises:
+        ProviderError: HTTP error, connection failure, in-stream error, cut stream.
+        ConfigurationError: no API key and no ``options.client``; bad ``provider_options``.
+    """
+    # The first import of the SDK (about 2 s) runs in a worker thread, not on the event loop.
+    await import_vendor("mistralai.client.chat")
+    import httpx2
+
+    lease: AbstractAsyncContextManager[Any] = nullcontext(options.client)
+    if options.client is None:
+        api_key = resolve_api_key(model, options)
+        if not api_key:
+            raise ConfigurationError(
+                f"No API key for provider {model.provider!r}: set MISTRAL_API_KEY, pass "
+                "StreamOptions(api_key=...) or options.client"
+            )
+        lease = await client_lease(model, api_key)
+    async with lease as client:
+        # Signatures are tied to the URL actually called: the client's server URL.
+        base_url = client_base_url(client) or None
+        origin = signature_origin(model, base_url)
+        payload = build_request(model, context, options, origin=origin)
+        payload = await apply_payload_hooks(payload, model, options)
+        headers = build_headers(model, options)
+        builder = MessageBuilder(model, base_url=base_url)
+        events = run_http_stream(
+            lambda: open_chat(client, payload, headers),
+            Decoder(builder),
+            builder,
+            transport_errors=(httpx2.TransportError,),
+            timeout_errors=(httpx2.TimeoutException,),
+        )
+        async with aclosing(events) as stream:  # closes the response if the consumer stops
+            async for event in stream:
+                yield event
+
+
+def recognize_request(method: str, uri: str, body: Any) -> Model | None:
+    """Return the model that sent a recorded ``POST <mistral.ai host>/v1/chat/completions``.
+
+    Used by ``pi-sdk replay``: only hosts under ``mistral.ai`` (``api.mistral.ai``,
+    ``codestral.mistral.ai``) are recognized (other servers speak OpenAI's chat completions;
+    pass ``--api mistral-conversations`` for a proxy); the model id comes from the body,
+    ``base_url`` is the URI up to ``/v1/chat/completions`` (query and ``#stream`` fragment
+    dropped), and catalog data (prices, limits) is used when the id is a ``mistral`` model.
+    """
+    parts = urlsplit(uri)
+    host = (parts.hostname or "").lower()
+    if method.upper() != "POST" or not parts.path.rstrip("/").endswith(CHAT_PATH):
+        return None
+    if host != _MISTRAL_HOST and not host.endswith("." + _MISTRAL_HOST):
+        return None
+    model_id: Any = cast("dict[str, Any]", body).get("model") if isinstance(body, dict) else None
+    if not isinstance(model_id, str) or not model_id:
+        return None
+    path = parts.path.rstrip("/")
+    base_url = f"{parts.scheme}://{parts.netloc}{path[: -len(CHAT_PATH)]}"
+    try:
+        known = get_model("mistral", model_id)
+    except ModelNotFoundError:
+        return Model(
+            id=model_id, name=model_id, api=API, provider="mistral", base_url=base_url,
+            reasoning=model_id.startswith("magistral"),
+        )  # fmt: skip
+    return known.model_copy(update={"base_url": base_url})

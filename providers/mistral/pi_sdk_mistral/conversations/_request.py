@@ -1,0 +1,281 @@
+"""Mistral chat requests: the ``POST /v1/chat/completions`` body, from pi types.
+
+pi-mono ``providers/mistral.ts`` (``buildChatPayload``, ``toChatMessages``,
+``streamSimpleMistral``, the tool-call id normalizer) with the differences listed in
+``docs/providers/mistral.md``. Wire shapes: Mistral's chat completion API reference (the
+``mistralai`` SDK's ``ChatCompletionStreamRequest``). Pure functions: no I/O, no vendor SDK.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, cast
+
+from pi_sdk.provider import (
+    AssistantMessage,
+    ConfigurationError,
+    Context,
+    ForeignReasoning,
+    ImageContent,
+    Model,
+    StreamOptions,
+    TextContent,
+    ThinkingContent,
+    ToolResultMessage,
+    UserMessage,
+    sanitize_surrogates,
+    short_hash,
+    transform_messages,
+)
+
+__all__ = [
+    "API",
+    "PROVIDER_OPTION_KEYS",
+    "TOOL_CALL_ID_LENGTH",
+    "build_request",
+    "convert_messages",
+    "normalize_tool_call_id",
+    "reasoning_fields",
+]
+
+API = "mistral-conversations"
+"""The wire API id."""
+
+PROVIDER_OPTION_KEYS = frozenset(
+    {"tool_choice", "prompt_mode", "reasoning_effort", "safe_prompt", "random_seed",
+     "prompt_cache_key"}
+)  # fmt: skip
+"""``StreamOptions.provider_options`` keys this API reads (each sent as the same-named field)."""
+
+TOOL_CALL_ID_LENGTH = 9
+"""Mistral tool-call ids are exactly 9 characters of ``[a-zA-Z0-9]``."""
+
+_VALID_ID = re.compile(r"[a-zA-Z0-9]{9}")
+_NOT_ALNUM = re.compile(r"[^a-zA-Z0-9]")
+_REASONING_EFFORT_MODELS = frozenset(
+    {"mistral-small-2603", "mistral-small-latest", "mistral-medium-3.5"}
+)
+"""Models that take ``reasoning_effort``; other reasoning models take ``prompt_mode`` (pi-mono)."""
+
+_SEE_IMAGE = "(see attached image)"
+_NO_OUTPUT = "(no tool output)"
+_TOOL_ERROR = "[tool error] "
+
+
+def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMessage) -> str:
+    """Make another provider's tool-call id valid for Mistral: 9 characters of ``[a-zA-Z0-9]``.
+
+    A valid id is kept; an id that is 9 such characters once the others are removed becomes
+    that; any other becomes the first 9 base-36 characters of a hash of the original id
+    (pi-mono ``deriveMistralToolCallId``; :func:`pi_sdk.provider.short_hash`, not pi-mono's
+    hash). Two ids that map to the same value in one history are told apart by
+    :func:`pi_sdk.provider.transform_messages`, which re-derives a repeated id.
+    """
+    del model, source
+    if _VALID_ID.fullmatch(tool_call_id):
+        return tool_call_id
+    stripped = _NOT_ALNUM.sub("", tool_call_id)
+    if len(stripped) == TOOL_CALL_ID_LENGTH:
+        return stripped
+    return short_hash(tool_call_id, TOOL_CALL_ID_LENGTH)
+
+
+def _image_chunk(image: ImageContent) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": f"data:{image.mime_type};base64,{image.data}"}
+
+
+def _user(message: UserMessage) -> dict[str, Any] | None:
+    if isinstance(message.content, str):
+        return {"role": "user", "content": sanitize_surrogates(message.content)}
+    chunks = [
+        {"type": "text", "text": sanitize_surrogates(block.text)}
+        if isinstance(block, TextContent)
+        else _image_chunk(block)
+        for block in message.content
+    ]
+    return {"role": "user", "content": chunks} if chunks else None
+
+
+def _assistant(message: AssistantMessage) -> dict[str, Any] | None:
+    chunks: list[dict[str, Any]] = []
+    calls: list[dict[str, Any]] = []
+    for block in message.content:
+        if isinstance(block, TextContent):
+            if block.text.strip():
+                chunks.append({"type": "text", "text": sanitize_surrogates(block.text)})
+        elif isinstance(block, ThinkingContent):
+            if block.thinking.strip():
+                chunk: dict[str, Any] = {
+                    "type": "thinking",
+                    "thinking": [{"type": "text", "text": sanitize_surrogates(block.thinking)}],
+                }
+                if block.thinking_signature:
+                    chunk["signature"] = block.thinking_signature
+                chunks.append(chunk)
+        else:
+            arguments = json.dumps(block.arguments or {}, ensure_ascii=False)
+            calls.append(
+                {
+                    "id": block.id,
+                    "type": "function",
+                    "function": {"name": block.name, "arguments": arguments},
+                }
+            )
+    if not chunks and not calls:
+        return None
+    out: dict[str, Any] = {"role": "assistant"}
+    if chunks:
+        out["content"] = chunks
+    if calls:
+        out["tool_calls"] = calls
+    return out
+
+
+def _tool_result(message: ToolResultMessage, images: bool) -> dict[str, Any]:
+    text = "\n".join(
+        sanitize_surrogates(b.text) for b in message.content if isinstance(b, TextContent)
+    ).strip()
+    pictures = [b for b in message.content if isinstance(b, ImageContent)] if images else []
+    prefix = _TOOL_ERROR if message.is_error else ""
+    if text:
+        text = prefix + text
+    elif pictures:
+        text = prefix + _SEE_IMAGE
+    else:
+        text = prefix + _NO_OUTPUT
+    content = [{"type": "text", "text": text}, *(_image_chunk(p) for p in pictures)]
+    return {
+        "role": "tool",
+        "tool_call_id": message.tool_call_id,
+        "name": message.tool_name,
+        "content": content,
+    }
+
+
+def convert_messages(
+    context: Context,
+    model: Model,
+    *,
+    foreign_reasoning: ForeignReasoning = "text",
+    origin: str | None = None,
+) -> list[dict[str, Any]]:
+    """Convert pi messages to Mistral ``messages`` (pi-mono ``toChatMessages``).
+
+    :func:`pi_sdk.provider.transform_messages` runs first (Mistral tool-call ids, foreign
+    thinking per ``foreign_reasoning``, images for text-only models, orphaned tool calls).
+    Then: user text/images as a string or ``text``/``image_url`` chunks; assistant text and
+    thinking as ``text`` and ``thinking`` chunks (blank ones dropped; a signature kept), tool
+    calls as ``tool_calls`` with JSON-string arguments; each tool result as a ``tool`` message
+    (``[tool error]`` prefix for errors, a placeholder for an empty result). A history that
+    ends with an assistant turn without tool calls sends it with ``"prefix": true``: Mistral
+    then continues that text (and rejects a final assistant message without it).
+
+    Returns:
+        A list of ``{"role": ..., ...}`` dicts, without the system prompt.
+    """
+    history = transform_messages(
+        context.messages,
+        model,
+        normalize_tool_call_id=normalize_tool_call_id,
+        foreign_reasoning=foreign_reasoning,
+        origin=origin,
+    )
+    images = "image" in model.input
+    out: list[dict[str, Any]] = []
+    for message in history:
+        if isinstance(message, UserMessage):
+            converted = _user(message)
+        elif isinstance(message, AssistantMessage):
+            converted = _assistant(message)
+        else:
+            converted = _tool_result(message, images)
+        if converted is not None:
+            out.append(converted)
+    if out and out[-1]["role"] == "assistant" and "tool_calls" not in out[-1]:
+        out[-1]["prefix"] = True
+    return out
+
+
+def reasoning_fields(model: Model, options: StreamOptions) -> dict[str, str]:
+    """``reasoning_effort`` or ``prompt_mode`` for ``options.reasoning`` (pi-mono).
+
+    Off (``None``) or a model without reasoning: nothing. ``mistral-small-2603``,
+    ``mistral-small-latest`` and ``mistral-medium-3.5`` get ``reasoning_effort``: the level's
+    entry in ``model.compat["thinkingLevelMap"]``, else ``"high"`` (pi-mono
+    ``mapReasoningEffort``; pi-ai's catalog has no map for Mistral, so every level is
+    ``"high"``); every other reasoning model (magistral) gets ``prompt_mode: "reasoning"``.
+    """
+    level = options.reasoning
+    if level is None or not model.reasoning:
+        return {}
+    if model.id in _REASONING_EFFORT_MODELS:
+        levels: Any = (model.compat or {}).get("thinkingLevelMap")
+        mapped: Any = (
+            cast("dict[str, Any]", levels).get(level) if isinstance(levels, dict) else None
+        )
+        return {"reasoning_effort": mapped if isinstance(mapped, str) else "high"}
+    return {"prompt_mode": "reasoning"}
+
+
+def build_request(
+    model: Model, context: Context, options: StreamOptions, *, origin: str | None = None
+) -> dict[str, Any]:
+    """Build the ``POST /v1/chat/completions`` body (pi-mono ``buildChatPayload``).
+
+    Args:
+        model: Target model (``id``, ``max_tokens``, ``reasoning``, ``input``).
+        context: System prompt (a first ``system`` message), messages and tools (``function``
+            tools with ``strict: false``).
+        options: ``max_tokens`` (default ``min(model.max_tokens, 32000)``), ``temperature``,
+            ``reasoning`` (:func:`reasoning_fields`), and ``provider_options``:
+            ``tool_choice`` (``"auto"``/``"none"``/``"any"``/``"required"`` or
+            ``{"type": "function", "function": {"name": ...}}``), ``prompt_mode``,
+            ``reasoning_effort`` (win over what ``reasoning`` implies), ``safe_prompt``,
+            ``random_seed``, ``prompt_cache_key``: sent as given.
+        origin: Where the request goes (:func:`pi_sdk.provider.signature_origin`), when that
+            is not ``model.base_url``.
+
+    Returns:
+        The JSON body, with ``"stream": true``.
+
+    Raises:
+        ConfigurationError: an unknown ``provider_options`` key.
+    """
+    extra = options.provider_options
+    if not extra.keys() <= PROVIDER_OPTION_KEYS:
+        unknown = sorted(extra.keys() - PROVIDER_OPTION_KEYS)
+        raise ConfigurationError(
+            f"{API} provider_options {unknown} are unknown; known: {sorted(PROVIDER_OPTION_KEYS)}"
+        )
+    messages = convert_messages(
+        context, model, foreign_reasoning=options.foreign_reasoning, origin=origin
+    )
+    if context.system_prompt:
+        messages.insert(
+            0, {"role": "system", "content": sanitize_surrogates(context.system_prompt)}
+        )
+    payload: dict[str, Any] = {"model": model.id, "stream": True, "messages": messages}
+    if context.tools:
+        payload["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": tool.name,
+                    "description": tool.description,
+                    "parameters": tool.parameters,
+                    "strict": False,
+                },
+            }
+            for tool in context.tools
+        ]
+    if options.temperature is not None:
+        payload["temperature"] = options.temperature
+    max_tokens = options.max_tokens or (
+        min(model.max_tokens, 32_000) if model.max_tokens > 0 else None
+    )
+    if max_tokens:
+        payload["max_tokens"] = max_tokens
+    payload.update(reasoning_fields(model, options))
+    payload.update(extra)
+    return payload

@@ -1,0 +1,112 @@
+"""The Mistral Decoder on a MessageBuilder: chunk shapes the recorded streams do not have."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pi_sdk_mistral.conversations import map_finish_reason
+from pi_sdk_mistral.conversations._decode import Decoder
+
+from pi_sdk import Model, ProviderError, TextContent, ThinkingContent, ToolCall
+from pi_sdk.provider import MessageBuilder
+
+MODEL = Model(id="magistral-unit", api="mistral-conversations", provider="mistral")
+
+
+def decoder() -> tuple[Decoder, MessageBuilder]:
+    builder = MessageBuilder(MODEL)
+    return Decoder(builder), builder
+
+
+def delta(content: Any = None, *, index: int = 0, **fields: Any) -> dict[str, Any]:
+    body = {"content": content, **fields} if content is not None else dict(fields)
+    return {"choices": [{"index": index, "delta": body, "finish_reason": None}]}
+
+
+def test_thinking_signature_mixed_list_items_and_other_chunk_types() -> None:
+    dec, builder = decoder()
+    signed = {"type": "thinking", "thinking": [{"type": "text", "text": "a"}], "signature": "s1"}
+    events = dec.feed(delta([signed, "b", {"type": "image_url", "image_url": "x"}]))
+    events += dec.feed(delta([{"type": "reference", "reference_ids": [1]}, {"type": "text"}]))
+    events += dec.finish(saw_done=True)
+    assert [e.type for e in events] == [
+        "thinking_start",
+        "thinking_delta",
+        "thinking_end",
+        "text_start",
+        "text_delta",
+        "text_end",
+        "done",
+    ]
+    assert builder.message.content == [
+        ThinkingContent(thinking="a", thinking_signature="s1"),
+        TextContent(text="b"),
+    ]
+
+
+def test_only_the_first_choice_counts_and_usage_only_chunks() -> None:
+    dec, builder = decoder()
+    dec.feed(
+        {
+            "choices": [
+                {"index": 1, "delta": {"content": "other"}, "finish_reason": "length"},
+                {"index": 0, "delta": {"content": "mine"}, "finish_reason": None},
+            ]
+        }
+    )
+    dec.feed({"choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 2}})
+    dec.finish(saw_done=True)
+    message = builder.message
+    assert message.content == [TextContent(text="mine")]
+    assert message.stop_reason == "stop"
+    assert (message.usage.input, message.usage.output, message.usage.total_tokens) == (5, 2, 7)
+
+
+def test_text_after_a_tool_call_is_a_new_block() -> None:
+    dec, builder = decoder()
+    call = {"id": "abcDEF123", "function": {"name": "f", "arguments": "{}"}}
+    dec.feed(delta("before"))
+    dec.feed(delta(tool_calls=[call]))
+    dec.feed(delta("after"))
+    dec.finish(saw_done=True)
+    kinds = [type(b).__name__ for b in builder.message.content]
+    assert kinds == ["TextContent", "ToolCall", "TextContent"]
+    assert isinstance(builder.message.content[1], ToolCall)
+    assert builder.message.stop_reason == "toolUse"
+
+
+def test_error_event_and_unfinished_body_raise() -> None:
+    dec, _ = decoder()
+    with pytest.raises(ProviderError, match="invalid_request: too long"):
+        dec.feed({"object": "error", "message": "too long", "type": "invalid_request"})
+    dec, _ = decoder()
+    dec.feed(delta("x"))
+    with pytest.raises(ProviderError, match=r"\[DONE\]"):
+        dec.finish(saw_done=False)
+
+
+def test_cached_tokens_never_make_input_negative() -> None:
+    dec, builder = decoder()
+    usage = {"prompt_tokens": 10, "completion_tokens": 1, "prompt_tokens_details": {}}
+    dec.feed({"choices": [], "usage": usage})
+    assert (builder.message.usage.input, builder.message.usage.cache_read) == (10, 0)
+    usage = {"prompt_tokens": 3, "prompt_tokens_details": {"cached_tokens": 5}}
+    dec.feed({"choices": [], "usage": usage})
+    assert (builder.message.usage.input, builder.message.usage.cache_read) == (0, 5)
+
+
+@pytest.mark.parametrize(
+    ("reason", "stop"),
+    [
+        (None, "stop"),
+        ("stop", "stop"),
+        ("length", "length"),
+        ("model_length", "length"),
+        ("tool_calls", "toolUse"),
+        ("error", "error"),
+        ("new_reason", "error"),
+    ],
+)
+def test_map_finish_reason(reason: str | None, stop: str) -> None:
+    assert map_finish_reason(reason) == stop

@@ -1,0 +1,319 @@
+"""The mistral-conversations request: ids, messages, reasoning, options, recognizer, replay."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _support.conformance import conformance_dir
+from pi_sdk_mistral.conversations import (
+    build_request,
+    convert_messages,
+    normalize_tool_call_id,
+    recognize_request,
+)
+from pi_sdk_mistral.conversations._request import reasoning_fields
+
+import pi_sdk
+from pi_sdk import (
+    AssistantMessage,
+    ConfigurationError,
+    Context,
+    ImageContent,
+    Model,
+    StreamOptions,
+    TextContent,
+    ThinkingContent,
+    Tool,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from pi_sdk.testing import _replay
+from pi_sdk.testing._replay import load_cassette, plan_replay
+
+MODEL = Model(
+    id="mistral-large-latest",
+    api="mistral-conversations",
+    provider="mistral",
+    base_url="https://api.mistral.ai",
+    input=["text", "image"],
+    max_tokens=100_000,
+)
+VALID_ID = re.compile(r"[a-zA-Z0-9]{9}")
+
+
+def assistant(*content: Any, model: Model = MODEL, **fields: Any) -> AssistantMessage:
+    return AssistantMessage(
+        content=list(content),
+        api=model.api,
+        provider=model.provider,
+        model=model.id,
+        **fields,
+    )
+
+
+def foreign(*content: Any) -> AssistantMessage:
+    return AssistantMessage(
+        content=list(content), api="openai-responses", provider="openai", model="gpt-5"
+    )
+
+
+def test_tool_call_ids_follow_mistrals_rule() -> None:
+    assert normalize_tool_call_id("abcDEF123", MODEL, foreign()) == "abcDEF123"
+    assert normalize_tool_call_id("ab_cD-EF1.23", MODEL, foreign()) == "abcDEF123"
+    long_id = "call_0123456789|fc_abcdef"
+    derived = normalize_tool_call_id(long_id, MODEL, foreign())
+    assert VALID_ID.fullmatch(derived)
+    assert derived == normalize_tool_call_id(long_id, MODEL, foreign())  # deterministic
+    assert derived != normalize_tool_call_id(long_id + "x", MODEL, foreign())
+
+
+def test_foreign_history_gets_distinct_valid_ids_on_calls_and_results() -> None:
+    calls = [ToolCall(id=f"toolu_{n:030d}", name="f", arguments={"n": n}) for n in range(3)]
+    results = [
+        ToolResultMessage(tool_call_id=c.id, tool_name="f", content=[TextContent(text=str(i))])
+        for i, c in enumerate(calls)
+    ]
+    context = Context(messages=[UserMessage(content="go"), foreign(*calls), *results])
+    messages = convert_messages(context, MODEL)
+    sent = [c["id"] for c in messages[1]["tool_calls"]]
+    assert all(VALID_ID.fullmatch(i) for i in sent)
+    assert len(set(sent)) == 3
+    assert [m["tool_call_id"] for m in messages[2:]] == sent
+
+
+def test_messages_on_the_wire() -> None:
+    image = ImageContent(data="AAAA", mime_type="image/png")
+    context = Context(
+        messages=[
+            UserMessage(content="plain"),
+            UserMessage(content=[TextContent(text="look"), image]),
+            assistant(
+                ThinkingContent(thinking="hmm", thinking_signature="sig-1"),
+                ThinkingContent(thinking="  "),
+                TextContent(text="calling"),
+                ToolCall(id="abcDEF123", name="lookup", arguments={"q": "é"}),
+            ),
+            ToolResultMessage(
+                tool_call_id="abcDEF123",
+                tool_name="lookup",
+                content=[TextContent(text=" bad "), image],
+                is_error=True,
+            ),
+        ]
+    )
+    assert convert_messages(context, MODEL) == [
+        {"role": "user", "content": "plain"},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "look"},
+                {"type": "image_url", "image_url": "data:image/png;base64,AAAA"},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "thinking",
+                    "thinking": [{"type": "text", "text": "hmm"}],
+                    "signature": "sig-1",
+                },
+                {"type": "text", "text": "calling"},
+            ],
+            "tool_calls": [
+                {
+                    "id": "abcDEF123",
+                    "type": "function",
+                    "function": {"name": "lookup", "arguments": '{"q": "é"}'},
+                }
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "abcDEF123",
+            "name": "lookup",
+            "content": [
+                {"type": "text", "text": "[tool error] bad"},
+                {"type": "image_url", "image_url": "data:image/png;base64,AAAA"},
+            ],
+        },
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "is_error", "text"),
+    [
+        ([], False, "(no tool output)"),
+        ([], True, "[tool error] (no tool output)"),
+        ([ImageContent(data="AA", mime_type="image/png")], False, "(see attached image)"),
+    ],
+)
+def test_tool_result_placeholders(content: list[Any], is_error: bool, text: str) -> None:
+    context = Context(
+        messages=[
+            UserMessage(content="go"),
+            assistant(ToolCall(id="abcDEF123", name="f", arguments={})),
+            ToolResultMessage(
+                tool_call_id="abcDEF123", tool_name="f", content=content, is_error=is_error
+            ),
+        ]
+    )
+    assert convert_messages(context, MODEL)[-1]["content"][0] == {"type": "text", "text": text}
+
+
+def test_foreign_thinking_is_text_and_unsigned_own_thinking_stays_thinking() -> None:
+    context = Context(
+        messages=[
+            UserMessage(content="q"),
+            foreign(ThinkingContent(thinking="their thoughts", thinking_signature="enc")),
+            UserMessage(content="q2"),
+            assistant(ThinkingContent(thinking="my thoughts"), TextContent(text="a")),
+            UserMessage(content="q3"),
+        ]
+    )
+    messages = convert_messages(context, MODEL)
+    assert messages[1]["content"] == [{"type": "text", "text": "their thoughts"}]
+    assert messages[3]["content"][0] == {
+        "type": "thinking",
+        "thinking": [{"type": "text", "text": "my thoughts"}],
+    }
+    dropped = convert_messages(context, MODEL, foreign_reasoning="drop")
+    assert [m["role"] for m in dropped] == ["user", "user", "assistant", "user"]
+
+
+def test_final_assistant_turn_is_sent_as_a_prefix() -> None:
+    context = Context(messages=[UserMessage(content="q"), assistant(TextContent(text="Sure, "))])
+    assert convert_messages(context, MODEL)[-1] == {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "Sure, "}],
+        "prefix": True,
+    }
+    pending = Context(
+        messages=[UserMessage(content="q"), assistant(ToolCall(id="abcDEF123", name="f"))]
+    )
+    assert "prefix" not in convert_messages(pending, MODEL)[-1]
+    answered = Context(
+        messages=[
+            UserMessage(content="q"),
+            assistant(TextContent(text="a")),
+            UserMessage(content="b"),
+        ]
+    )
+    assert all("prefix" not in m for m in convert_messages(answered, MODEL))
+
+
+@pytest.mark.parametrize(
+    ("model_id", "reasoning", "level", "compat", "expected"),
+    [
+        ("mistral-small-latest", True, "low", None, {"reasoning_effort": "high"}),
+        ("mistral-medium-3.5", True, "xhigh", None, {"reasoning_effort": "high"}),
+        (
+            "mistral-small-2603",
+            True,
+            "low",
+            {"thinkingLevelMap": {"low": "low"}},
+            {"reasoning_effort": "low"},
+        ),
+        ("magistral-medium-latest", True, "medium", None, {"prompt_mode": "reasoning"}),
+        ("magistral-medium-latest", True, None, None, {}),
+        ("mistral-large-latest", False, "high", None, {}),
+    ],
+)
+def test_reasoning_levels_map_as_pi_ai(
+    model_id: str,
+    reasoning: bool,
+    level: Any,
+    compat: dict[str, Any] | None,
+    expected: dict[str, str],
+) -> None:
+    model = MODEL.model_copy(update={"id": model_id, "reasoning": reasoning, "compat": compat})
+    assert reasoning_fields(model, StreamOptions(reasoning=level)) == expected
+
+
+def test_build_request() -> None:
+    tool = Tool(name="f", description="d", parameters={"type": "object", "properties": {}})
+    context = Context(system_prompt="be brief", messages=[UserMessage(content="hi")], tools=[tool])
+    options = StreamOptions(
+        temperature=0.2,
+        provider_options={"tool_choice": "any", "safe_prompt": True, "random_seed": 7},
+    )
+    assert build_request(MODEL, context, options) == {
+        "model": "mistral-large-latest",
+        "stream": True,
+        "messages": [
+            {"role": "system", "content": "be brief"},
+            {"role": "user", "content": "hi"},
+        ],
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": "f",
+                    "description": "d",
+                    "parameters": {"type": "object", "properties": {}},
+                    "strict": False,
+                },
+            }
+        ],
+        "temperature": 0.2,
+        "max_tokens": 32_000,
+        "tool_choice": "any",
+        "safe_prompt": True,
+        "random_seed": 7,
+    }
+    capped = build_request(MODEL, context, StreamOptions(max_tokens=50))
+    assert capped["max_tokens"] == 50
+    explicit = StreamOptions(reasoning="high", provider_options={"prompt_mode": None})
+    magistral = MODEL.model_copy(update={"id": "magistral-small", "reasoning": True})
+    assert build_request(magistral, context, explicit)["prompt_mode"] is None
+
+
+def test_unknown_provider_option_is_a_clear_error() -> None:
+    options = StreamOptions(provider_options={"tool_chioce": "any"})
+    with pytest.raises(ConfigurationError, match="tool_chioce"):
+        build_request(MODEL, Context(messages=[UserMessage(content="x")]), options)
+
+
+def test_recognize_request() -> None:
+    body = {"model": "mistral-small-latest", "messages": []}
+    model = recognize_request("POST", "https://api.mistral.ai/v1/chat/completions#stream", body)
+    assert model is not None
+    assert (model.api, model.provider, model.base_url) == (
+        "mistral-conversations",
+        "mistral",
+        "https://api.mistral.ai",
+    )
+    assert model.cost.input == 0.15  # catalog data kept
+    unknown = recognize_request(
+        "POST", "https://api.mistral.ai/v1/chat/completions", {"model": "magistral-x"}
+    )
+    assert unknown is not None and unknown.reasoning and unknown.provider == "mistral"
+    assert recognize_request("POST", "https://api.openai.com/v1/chat/completions", body) is None
+    assert recognize_request("GET", "https://api.mistral.ai/v1/chat/completions", body) is None
+    assert recognize_request("POST", "https://api.mistral.ai/v1/embeddings", body) is None
+    assert recognize_request("POST", "https://api.mistral.ai/v1/chat/completions", {}) is None
+
+
+@pytest.mark.parametrize("order", ["registered", "reversed"])
+def test_replay_picks_the_mistral_api_for_a_mistral_recording(
+    order: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The OpenAI-compatible recognizer also takes this request (provider: the host name); the
+    # one that names a catalog provider wins, whatever the registration order.
+    root = conformance_dir()
+    if root is None:
+        pytest.skip("conformance folder absent")
+    providers = pi_sdk.get_api_providers()
+    if order == "reversed":
+        monkeypatch.setattr(_replay, "get_api_providers", lambda: providers[::-1])
+    cassette: Path = root / "mistral-conversations" / "thinking_nonstream_replayed_history.yaml"
+    interactions = load_cassette(cassette)
+    completions = pi_sdk.get_api_provider("openai-completions")
+    assert completions.recognize is not None
+    assert completions.recognize("POST", interactions[0].uri, interactions[0].body) is not None
+    plan = plan_replay(interactions)
+    assert [(p.api, m.provider) for _, p, m in plan] == [("mistral-conversations", "mistral")]
