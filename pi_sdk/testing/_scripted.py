@@ -35,8 +35,8 @@ from pydantic import PrivateAttr
 
 from pi_sdk._abort import AbortSignal
 from pi_sdk._event_stream import AssistantMessageEventStream
-from pi_sdk._provider_errors import ProviderError
 from pi_sdk._provider_api import ApiProvider
+from pi_sdk._provider_errors import ProviderError
 from pi_sdk._registry import get_api_provider, register_api_provider
 from pi_sdk.errors import ProviderNotFoundError
 from pi_sdk.events import AssistantMessageEvent

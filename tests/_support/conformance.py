@@ -525,6 +525,8 @@ def _bedrock_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
 
     http = httpx2.AsyncClient(transport=transport)
     return BedrockClient(http, region="us-east-1", endpoint=base_url, token="test-key")
+
+
 class _MistralClient:
     """A ``mistralai.client.Mistral`` (what the adapter uses of it) + an async close."""
 

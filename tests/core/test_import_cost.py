@@ -12,7 +12,15 @@ import sys
 
 import pytest
 
-VENDOR_MODULES = ("anthropic", "openai", "google.genai", "botocore", "boto3", "aiobotocore", "mistralai")
+VENDOR_MODULES = (
+    "anthropic",
+    "openai",
+    "google.genai",
+    "botocore",
+    "boto3",
+    "aiobotocore",
+    "mistralai",
+)
 PROVIDER_PACKAGES = (
     "pi_sdk_anthropic",
     "pi_sdk_openai",
