@@ -16,7 +16,8 @@ provider constructs an event class itself. The event protocol is pi-mono's (pi-s
 ``start``, per block ``*_start``/``*_delta``.../``*_end``, one ``done`` or ``error``.
 
 Errors: a delta or end for a key that is neither open nor skipped, a delta of the wrong kind
-for its block, and a start for a key that is still open raise :class:`~pi_sdk.provider.ProviderError`
+for its block, and a start for a key that is still open raise
+:class:`~pi_sdk.provider.ProviderError`
 ("malformed stream: ..."): the reply would otherwise silently lose or misplace content.
 """
 
@@ -495,7 +496,8 @@ class MessageBuilder:
         """End the message as failed with ``message``, content kept: close blocks, ``error``.
 
         For a failure the vendor reports as a reply (a refusal, a content filter). Failures of
-        the call itself are raised as :class:`~pi_sdk.provider.ProviderError` instead; the core turns
+        the call itself are raised as :class:`~pi_sdk.provider.ProviderError` instead; the core
+        turns
         them into the terminal event.
         """
         events = self.close_all()

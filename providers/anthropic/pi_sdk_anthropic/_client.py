@@ -3,7 +3,8 @@
 The client is built once per event loop and configuration and shared by calls.
 
 A new ``AsyncAnthropic`` per call costs 30-75 ms on the event loop (its TLS context loads the CA
-bundle) and a new TCP/TLS connection. Clients are kept in a :class:`pi_sdk.provider.ClientCache` keyed by
+bundle) and a new TCP/TLS connection. Clients are kept in a :class:`pi_sdk.provider.ClientCache`
+keyed by
 base URL, auth mode and (as a digest) the key and the SDK's environment variables; they share
 one TLS context, built once per process in a worker thread. The SDK's own retries are off
 (``max_retries=0``): pi-sdk owns retries.
@@ -45,8 +46,8 @@ _CLAUDE_CODE_VERSION = "2.1.75"
 _ADAPTIVE_MARKERS = ("opus-4-6", "opus-4.6", "sonnet-4-6", "sonnet-4.6")
 
 SSL_CONTEXT = "httpx2.ssl_context"
-"""Name of the process-wide TLS context (:func:`pi_sdk.provider.shared_in_thread`), the same in every
-provider: ``httpx2.create_ssl_context()``, what the SDK would build for each client."""
+"""Name of the process-wide TLS context (:func:`pi_sdk.provider.shared_in_thread`), the same
+in every provider: ``httpx2.create_ssl_context()``, what the SDK would build for each client."""
 
 
 async def _close(client: Any) -> None:

@@ -10,7 +10,8 @@ record) would depend on unrelated installs. Every client built here gets its own
 A default ``google.genai.Client`` costs about 90 ms to build (it loads the CA bundle into three
 TLS contexts). Ours share one TLS context (built once per process, in a worker thread, and
 shared with the other providers) and one (unused) sync client, and are kept in a
-:class:`pi_sdk.provider.ClientCache`: per event loop (an httpx connection pool belongs to one loop) and
+:class:`pi_sdk.provider.ClientCache`: per event loop (an httpx connection pool belongs to one loop)
+and
 per configuration, 16 at most per loop, closed when their loop shuts down.
 
 Errors: :func:`error_from_api` maps the SDK's ``errors.APIError`` (an HTTP error),
@@ -47,7 +48,7 @@ __all__ = [
 ]
 
 SSL_CONTEXT = "httpx2.ssl_context"
-"""Name of the process-wide TLS context every provider shares (:func:`pi_sdk.provider.shared_in_thread`)."""
+"""Name of the TLS context every provider shares (:func:`pi_sdk.provider.shared_in_thread`)."""
 
 _ssl_context: ssl.SSLContext | None = None
 _sync_client: Any = None
@@ -214,12 +215,13 @@ def _retry_delay_ms(exc: Any) -> float | None:
 
 
 def error_from_api(exc: Any) -> ProviderError:
-    """Turn a ``google.genai.errors.APIError`` (an HTTP error) into a :class:`pi_sdk.provider.ProviderError`.
+    """Turn a ``google.genai.errors.APIError`` (an HTTP error) into a ``ProviderError``.
 
     The text is :func:`pi_sdk.provider.http_error_message`'s: ``"<status> <reason>: <status name>:
     <vendor message>"`` from Google's JSON error, or a short excerpt of another body (the SDK
     keeps a non-JSON body whole as its message: an HTML page of 16 KB). Retries:
-    :meth:`pi_sdk.provider.ProviderError.from_http`, with ``RetryInfo.retryDelay`` as the fallback wait.
+    :meth:`pi_sdk.provider.ProviderError.from_http`, with ``RetryInfo.retryDelay`` as the fallback
+    wait.
     """
     details: Any = getattr(exc, "details", None)
     if isinstance(details, list) and details:
@@ -278,7 +280,8 @@ def provider_error_from_body(
         retry_delay_ms: The body's ``RetryInfo.retryDelay`` in milliseconds, used when the
             headers name no wait.
 
-    With a status, retry classification is :meth:`pi_sdk.provider.ProviderError.from_http` (408, 409,
+    With a status, retry classification is :meth:`pi_sdk.provider.ProviderError.from_http` (408,
+    409,
     429 and 5xx are retryable); without one, the error is not retryable.
     """
     body = as_dict(error) or {}

@@ -80,7 +80,8 @@ async def run_stream(
             manager giving the ``google.genai.Client`` for the call (a cached one from
             :func:`._client.get_client`, or ``nullcontext(options.client)``); the base URL is
             the part before the model resource and binds the signatures of the reply
-            (:func:`pi_sdk.provider.signature_origin`). Configuration errors raised here come before any
+            (:func:`pi_sdk.provider.signature_origin`). Configuration errors raised here come
+            before any
             I/O.
         new_decoder: Builds the API's decoder on the reply's builder.
 

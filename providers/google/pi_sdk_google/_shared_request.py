@@ -83,7 +83,8 @@ def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMes
     Gemini matches function responses by name and order and its ids are optional, but
     ``claude-*`` models on Vertex need Anthropic's id shape, so every foreign id gets it (pi-mono
     ``google-shared.ts``; pi-spec §4.7). Valid ids are kept; others are sanitized with a hash
-    suffix (:func:`pi_sdk.provider.sanitize_tool_call_id`). The :data:`pi_sdk.provider.ToolCallIdNormalizer`
+    suffix (:func:`pi_sdk.provider.sanitize_tool_call_id`). The
+    :data:`pi_sdk.provider.ToolCallIdNormalizer`
     passed to :func:`pi_sdk.provider.transform_messages`.
     """
     del model, source
@@ -341,7 +342,7 @@ class _Converter:
 def convert_messages(
     model: Model, context: Context, options: StreamOptions, origin: str | None = None
 ) -> list[dict[str, Any]]:
-    """Return Gemini ``contents`` for ``context.messages``, after :func:`pi_sdk.provider.transform_messages`.
+    """Return Gemini ``contents`` for ``context.messages``, after ``transform_messages``.
 
     The transform makes the history valid for ``model`` first (signatures only from the same
     source, ids filled and normalized, lone surrogates removed, images replaced for text-only

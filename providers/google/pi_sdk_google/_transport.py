@@ -5,7 +5,8 @@ would throw away. The SDK has no public raw-bytes call, so :func:`send` uses its
 machinery one level down: ``BaseApiClient._async_request(HttpRequest, stream=True)`` adds the
 auth (API-key header, or an OAuth token from Google Cloud credentials for Vertex AI), sends, and
 raises ``errors.APIError`` for HTTP errors; it returns the open ``httpx2.Response``, whose bytes we
-read with :func:`pi_sdk.provider.iter_sse`. These are private SDK names, so the dependency is pinned to the
+read with :func:`pi_sdk.provider.iter_sse`. These are private SDK names, so the dependency is
+pinned to the
 tested major version and ``tests/providers/google/test_google_transport.py`` checks that they
 still exist. The client itself is built in :mod:`._client`.
 """

@@ -89,7 +89,8 @@ async def get_client(
 ) -> AbstractAsyncContextManager[AsyncOpenAI]:
     """Return a lease on ``options.client``, or on the cached ``AsyncOpenAI`` for the model.
 
-    Clients are kept per event loop, base URL and key (:class:`pi_sdk.provider.ClientCache`; the key is
+    Clients are kept per event loop, base URL and key (:class:`pi_sdk.provider.ClientCache`; the
+    key is
     kept only as a digest), share one TLS context, and have the SDK's retries off; hold the
     lease (an async context manager) for the whole call; a new client is built in a worker
     thread. The key is ``options.api_key``, else the ``get_api_key`` plugin
@@ -213,7 +214,8 @@ async def stream_request(
     """One call of either API (pi-spec §4.0): the stream function's body.
 
     Leases the client (:func:`get_client`), builds the payload (``build_payload(origin)``,
-    ``origin`` being the :func:`pi_sdk.provider.signature_origin` of the URL actually called: a caller's
+    ``origin`` being the :func:`pi_sdk.provider.signature_origin` of the URL actually called: a
+    caller's
     client, or the SDK default / ``OPENAI_BASE_URL`` when ``model.base_url`` is empty), runs
     the payload hooks, and reads the reply with :func:`pi_sdk.provider.run_http_stream`
     (``start`` once the body's first bytes are in; SSE or a whole JSON body; the response

@@ -2,7 +2,8 @@
 
 pi-sdk stores a Responses tool call id as ``"<call_id>|<function_call item id>"``; a Chat
 Completions id is the server's id. Both normalizers are the
-:data:`pi_sdk.provider.ToolCallIdNormalizer` each API passes to :func:`pi_sdk.provider.transform_messages`: they
+:data:`pi_sdk.provider.ToolCallIdNormalizer` each API passes to
+:func:`pi_sdk.provider.transform_messages`: they
 only see calls from *another* model.
 """
 

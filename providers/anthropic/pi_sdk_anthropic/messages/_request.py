@@ -216,9 +216,11 @@ def convert_messages(
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Anthropic ``messages`` (pi-mono ``convertMessages``).
 
-    :func:`pi_sdk.provider.transform_messages` runs first (Anthropic tool-call ids, foreign thinking per
+    :func:`pi_sdk.provider.transform_messages` runs first (Anthropic tool-call ids, foreign
+    thinking per
     ``foreign_reasoning``, images for text-only models, orphaned tool calls; ``origin`` is where
-    the request goes, see :func:`pi_sdk.provider.signature_origin`). Then blank text and thinking are
+    the request goes, see :func:`pi_sdk.provider.signature_origin`). Then blank text and thinking
+    are
     dropped, unsigned thinking becomes plain text, redacted thinking goes back as
     ``redacted_thinking``, consecutive tool results merge into one user message, and with
     ``cache_control`` the last block of a final user message gets it.

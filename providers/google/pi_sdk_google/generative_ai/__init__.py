@@ -23,7 +23,7 @@ __all__ = ["API", "recognize_generative_ai", "stream_google_generative_ai"]
 def stream_google_generative_ai(
     model: Model, context: Context, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
-    """Stream a Gemini API call (the ``google-generative-ai`` :class:`pi_sdk.provider.StreamFunction`).
+    """Stream a Gemini API call (the ``google-generative-ai`` ``StreamFunction``).
 
     Args:
         model: A ``google-generative-ai`` model (``pi_sdk.get_model("google", ...)``).

@@ -38,9 +38,11 @@ def stream_openai_completions(
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Call a Chat Completions endpoint and yield normalized events (``openai-completions``).
 
-    Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the response body begins, then block
+    Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the response body begins,
+    then block
     events, then ``done`` (or ``error`` for refusals and content filters). Failures raise
-    :class:`pi_sdk.provider.ProviderError` (HTTP status and the vendor's message; retryable for 408, 409,
+    :class:`pi_sdk.provider.ProviderError` (HTTP status and the vendor's message; retryable for
+    408, 409,
     429, 5xx and connection errors) and the core turns them into the terminal ``error`` event
     with the partial message kept. ``options.client`` (an ``openai.AsyncOpenAI``) replaces the
     client built from ``model.base_url`` and the API key. Nothing runs until the first

@@ -171,7 +171,8 @@ def convert_messages(
 ) -> list[dict[str, Any]]:
     """Convert the system prompt and history to Chat Completions ``messages`` (pi-spec §4.2).
 
-    The history first goes through :func:`pi_sdk.provider.transform_messages` (foreign thinking, tool
+    The history first goes through :func:`pi_sdk.provider.transform_messages` (foreign thinking,
+    tool
     call ids, errored turns, images for text-only models).
 
     Args:

@@ -52,9 +52,11 @@ def stream_openai_responses(
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Call a Responses endpoint and yield normalized events (``openai-responses``).
 
-    Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the response body begins, then block
+    Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the response body begins,
+    then block
     events, then ``done`` (or ``error`` for refusals). HTTP errors, ``response.failed``, ``error``
-    events and cut streams raise :class:`pi_sdk.provider.ProviderError`; the core turns them into the
+    events and cut streams raise :class:`pi_sdk.provider.ProviderError`; the core turns them into
+    the
     terminal ``error`` event with the partial message kept. ``options.client`` (an
     ``openai.AsyncOpenAI``) replaces the client built from ``model.base_url`` and the API key.
     Nothing runs until the first iteration (bad options end the call as its ``error`` event).

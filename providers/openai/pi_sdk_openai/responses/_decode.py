@@ -62,7 +62,8 @@ class Decoder:
       ``cache_read`` = cached, ``output`` = output tokens), cost (with the service tier's price
       multiplier) and the stop reason: ``completed`` → stop (toolUse with tool calls),
       ``incomplete`` → length (error for a content filter). ``response.failed`` and ``error``
-      events raise :class:`pi_sdk.provider.ProviderError`; so does a stream that ends before a terminal
+      events raise :class:`pi_sdk.provider.ProviderError`; so does a stream that ends before a
+      terminal
       event.
     """
 

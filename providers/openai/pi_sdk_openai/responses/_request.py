@@ -197,7 +197,8 @@ def convert_input(
 ) -> list[dict[str, Any]]:
     """Convert the system prompt and history to Responses ``input`` items (pi-spec §4.3).
 
-    The history first goes through :func:`pi_sdk.provider.transform_messages`, so reasoning items and
+    The history first goes through :func:`pi_sdk.provider.transform_messages`, so reasoning items
+    and
     output item ids survive only for the same model and endpoint; tool-call ids of other models
     become a bare ``call_id``. Then:
 
