@@ -16,7 +16,7 @@ import pytest
 from _support.conformance import conformance_dir, load_cases, recorded_reply
 from pi_sdk_bedrock.converse._frames import FrameReader, parse_headers
 
-from pi_sdk import ProviderError
+from pi_sdk.provider import ProviderError
 
 
 def encode_headers(headers: dict[str, Any]) -> bytes:

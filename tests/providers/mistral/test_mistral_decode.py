@@ -8,8 +8,8 @@ import pytest
 from pi_sdk_mistral.conversations import map_finish_reason
 from pi_sdk_mistral.conversations._decode import Decoder
 
-from pi_sdk import Model, ProviderError, TextContent, ThinkingContent, ToolCall
-from pi_sdk.provider import MessageBuilder
+from pi_sdk import Model, TextContent, ThinkingContent, ToolCall
+from pi_sdk.provider import MessageBuilder, ProviderError
 
 MODEL = Model(id="magistral-unit", api="mistral-conversations", provider="mistral")
 

@@ -17,6 +17,7 @@ from pi_sdk_mistral.conversations import (
 from pi_sdk_mistral.conversations._request import reasoning_fields
 
 import pi_sdk
+import pi_sdk.testing._replay as _replay
 from pi_sdk import (
     AssistantMessage,
     ConfigurationError,
@@ -31,7 +32,6 @@ from pi_sdk import (
     ToolResultMessage,
     UserMessage,
 )
-from pi_sdk.testing import _replay
 from pi_sdk.testing._replay import load_cassette, plan_replay
 
 MODEL = Model(
