@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-VENDOR_MODULES = ("anthropic", "openai", "google.genai")
-PROVIDER_PACKAGES = ("pi_sdk_anthropic", "pi_sdk_openai", "pi_sdk_google")
+VENDOR_MODULES = ("anthropic", "openai", "google.genai", "azure.identity")
+PROVIDER_PACKAGES = ("pi_sdk_anthropic", "pi_sdk_openai", "pi_sdk_google", "pi_sdk_azure")
 
 
 def _imported_after(statement: str) -> list[str]:

@@ -20,6 +20,7 @@ CASES = [
     ("openai-completions", "openai", "gpt-4o-mini", "/v1", "openai"),
     ("openai-responses", "openai", "gpt-5", "/v1", "openai"),
     ("google-generative-ai", "google", "gemini-2.5-flash", "/v1beta", "google.genai"),
+    ("azure-openai-responses", "azure-openai-responses", "gpt-5.4", "/openai/v1", "openai"),
 ]
 
 _SCRIPT = """
