@@ -20,17 +20,20 @@ on first use and only then (the ``entra`` extra). Clients are cached like pi-sdk
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, nullcontext
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, aclosing
 from typing import TYPE_CHECKING, Any, cast
 
-from pi_sdk_openai._client import shared_ssl_context
+from pi_sdk_openai._client import caller_client, shared_ssl_context, stream_request
 
 from pi_sdk.provider import (
+    AssistantMessageEvent,
     ClientCache,
     ConfigurationError,
+    MessageBuilder,
     Model,
     StreamOptions,
+    WireDecoder,
     import_vendor,
     resolve_api_key,
     shared_in_thread,
@@ -41,7 +44,7 @@ from ._endpoint import AzureEndpoint
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
-__all__ = ["ENTRA_SCOPE", "ENV_API_KEY", "lease_client"]
+__all__ = ["ENTRA_SCOPE", "ENV_API_KEY", "lease_client", "stream_on"]
 
 ENV_API_KEY = "AZURE_OPENAI_API_KEY"
 ENTRA_SCOPE = "https://cognitiveservices.azure.com/.default"
@@ -117,13 +120,9 @@ async def lease_client(
     """
     import openai
 
-    if options.client is not None:
-        if not isinstance(options.client, openai.AsyncOpenAI):
-            raise ConfigurationError(
-                "StreamOptions.client must be an openai.AsyncOpenAI (or AsyncAzureOpenAI),"
-                f" got {type(options.client).__name__}"
-            )
-        return nullcontext(options.client)
+    given = caller_client(options)
+    if given is not None:
+        return given
     provider = _token_option(options)
     key = None if provider is not None else resolve_api_key(model, options)
     if not key and provider is None:
@@ -153,3 +152,29 @@ async def lease_client(
 
     secret = key or f"entra:{id(provider)}"
     return _CLIENTS.lease((endpoint.base_url, endpoint.api_version), build, secret=secret)
+
+
+async def stream_on(
+    endpoint: AzureEndpoint,
+    model: Model,
+    options: StreamOptions,
+    path: str,
+    payload: Callable[[str], dict[str, Any]],
+    decoder: Callable[[MessageBuilder], WireDecoder],
+) -> AsyncIterator[AssistantMessageEvent]:
+    """One call to ``endpoint``: pi-sdk-openai's ``stream_request`` with the Azure client.
+
+    ``payload(origin)`` builds the body, ``decoder(builder)`` reads the reply; both Azure
+    stream functions end here.
+    """
+    events = stream_request(
+        model,
+        options,
+        path=path,
+        build_payload=payload,
+        decoder=decoder,
+        client=lambda m, o: lease_client(m, o, endpoint),
+    )
+    async with aclosing(events) as stream:
+        async for event in stream:
+            yield event

@@ -193,13 +193,7 @@ def recognize_responses_request(method: str, uri: str, body: Any) -> Model | Non
         return None
     base_url = f"{parts.scheme}://{parts.netloc}{prefix}"
     try:
-        known = get_model(RESPONSES_PROVIDER, model_id)
-    except ModelNotFoundError:
-        return Model(
-            id=model_id,
-            name=model_id,
-            api="azure-openai-responses",
-            provider=RESPONSES_PROVIDER,
-            base_url=base_url,
-        )
-    return known.model_copy(update={"base_url": base_url})
+        return get_model(RESPONSES_PROVIDER, model_id).model_copy(update={"base_url": base_url})
+    except ModelNotFoundError:  # a deployment named otherwise: no catalog data
+        api, provider = "azure-openai-responses", RESPONSES_PROVIDER
+        return Model(id=model_id, name=model_id, api=api, provider=provider, base_url=base_url)

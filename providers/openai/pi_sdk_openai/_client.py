@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ENV_API_KEYS",
     "ClientLease",
+    "caller_client",
     "get_client",
     "open_response",
     "request_headers",
@@ -105,6 +106,25 @@ ClientLease = Callable[
 (:func:`get_client`; another package's factory for its own endpoints, e.g. pi-sdk-azure)."""
 
 
+def caller_client(options: StreamOptions) -> AbstractAsyncContextManager[AsyncOpenAI] | None:
+    """A lease on ``options.client`` (used as is, never closed), or ``None`` when unset.
+
+    Raises:
+        ConfigurationError: ``options.client`` is not an ``openai.AsyncOpenAI`` (or
+            ``AsyncAzureOpenAI``, a subclass).
+    """
+    import openai
+
+    if options.client is None:
+        return None
+    if not isinstance(options.client, openai.AsyncOpenAI):
+        raise ConfigurationError(
+            "StreamOptions.client must be an openai.AsyncOpenAI (or AsyncAzureOpenAI),"
+            f" got {type(options.client).__name__}"
+        )
+    return nullcontext(options.client)
+
+
 async def get_client(
     model: Model, options: StreamOptions
 ) -> AbstractAsyncContextManager[AsyncOpenAI]:
@@ -124,13 +144,9 @@ async def get_client(
     """
     import openai
 
-    if options.client is not None:
-        if not isinstance(options.client, openai.AsyncOpenAI):
-            raise ConfigurationError(
-                "StreamOptions.client must be an openai.AsyncOpenAI (or AsyncAzureOpenAI),"
-                f" got {type(options.client).__name__}"
-            )
-        return nullcontext(options.client)
+    given = caller_client(options)
+    if given is not None:
+        return given
     key = resolve_api_key(model, options)
     if not key:
         if not is_local_base_url(model.base_url):

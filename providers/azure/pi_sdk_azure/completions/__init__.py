@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import aclosing
 
-from pi_sdk_openai._client import stream_request
 from pi_sdk_openai.completions import resolve_compat
 
 from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
-from .._client import lease_client
+from .._client import stream_on
 from .._endpoint import resolve_endpoint
 from ._decode import Decoder
 from ._request import PATH, build_payload
@@ -37,16 +36,16 @@ async def stream_azure_chat_completions(
     """
     endpoint = resolve_endpoint(model, options, api="chat")
     compat = resolve_compat(model)
-    stream = stream_request(
+    events = stream_on(
+        endpoint,
         model,
         options,
-        path=PATH,
-        build_payload=lambda origin: build_payload(
+        PATH,
+        lambda origin: build_payload(
             model, context, options, endpoint, compat=compat, origin=origin
         ),
-        decoder=Decoder,
-        client=lambda m, o: lease_client(m, o, endpoint),
+        Decoder,
     )
-    async with aclosing(stream) as events:
-        async for event in events:
+    async with aclosing(events) as stream:
+        async for event in stream:
             yield event

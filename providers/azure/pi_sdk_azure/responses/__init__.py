@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import aclosing
 
-from pi_sdk_openai._client import stream_request
 from pi_sdk_openai.responses._request import string_option
 
 from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
-from .._client import lease_client
+from .._client import stream_on
 from .._endpoint import resolve_endpoint
 from ._decode import Decoder
 from ._request import API, PATH, build_payload
@@ -40,16 +39,14 @@ async def stream_azure_openai_responses(
     """
     endpoint = resolve_endpoint(model, options, api="responses")
     tier = string_option(options, "service_tier")
-    stream = stream_request(
+    events = stream_on(
+        endpoint,
         model,
         options,
-        path=PATH,
-        build_payload=lambda origin: build_payload(
-            model, context, options, endpoint, origin=origin
-        ),
-        decoder=lambda builder: Decoder(builder, service_tier=tier),
-        client=lambda m, o: lease_client(m, o, endpoint),
+        PATH,
+        lambda origin: build_payload(model, context, options, endpoint, origin=origin),
+        lambda builder: Decoder(builder, service_tier=tier),
     )
-    async with aclosing(stream) as events:
-        async for event in events:
+    async with aclosing(events) as stream:
+        async for event in stream:
             yield event
