@@ -144,9 +144,9 @@ class MessageBuilder:
             ProviderError: no block is open under ``key`` (and it is not skipped), or it is not
                 a text block.
         """
-        slot = self._find(key, "text")
-        if slot is None or not piece:
-            return []
+        slot = self._open.get(key)  # the hot path: one lookup, no call
+        if slot is None or slot.kind != "text" or not piece:
+            return self._no_delta(key, "text", slot)
         slot.block.append(piece)
         return [ev.TextDeltaEvent(content_index=slot.index, delta=piece, partial=self.message)]
 
@@ -200,9 +200,9 @@ class MessageBuilder:
         Raises:
             ProviderError: as :meth:`append_text`.
         """
-        slot = self._find(key, "thinking")
-        if slot is None or not piece:
-            return []
+        slot = self._open.get(key)  # the hot path: one lookup, no call
+        if slot is None or slot.kind != "thinking" or not piece:
+            return self._no_delta(key, "thinking", slot)
         slot.block.append(piece)
         return [ev.ThinkingDeltaEvent(content_index=slot.index, delta=piece, partial=self.message)]
 
@@ -314,11 +314,10 @@ class MessageBuilder:
         Raises:
             ProviderError: as :meth:`append_text`.
         """
-        slot = self._find(key, "toolcall")
-        if slot is None or not fragment:
-            return []
-        assert slot.parser is not None
-        slot.parser.feed(fragment)
+        slot = self._open.get(key)  # the hot path: one lookup, no call
+        if slot is None or slot.kind != "toolcall" or not fragment:
+            return self._no_delta(key, "toolcall", slot)
+        slot.parser.feed(fragment)  # pyright: ignore[reportOptionalMemberAccess]
         return [
             ev.ToolCallDeltaEvent(content_index=slot.index, delta=fragment, partial=self.message)
         ]
@@ -541,6 +540,12 @@ class MessageBuilder:
         content.append(block)
         self._open[key] = _Open(kind, block, index)
         return index
+
+    def _no_delta(self, key: BlockKey, kind: _Kind, slot: _Open | None) -> Events:
+        """No delta: an empty piece of the right block, a skipped key, or else an error."""
+        if slot is None or slot.kind != kind:
+            self._miss(key, kind, slot)
+        return []
 
     def _find(self, key: BlockKey, kind: _Kind) -> _Open | None:
         """The open ``kind`` block under ``key``; ``None`` for a skipped key.

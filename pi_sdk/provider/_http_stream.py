@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from pi_sdk._provider_errors import (
     ConnectionPhase,
@@ -184,7 +184,7 @@ async def run_http_stream(
                     raise malformed_event_error(
                         data, event=sse.event, number=number, error=ValueError("not a JSON object")
                     )
-                for event in decoder.feed(cast("dict[str, Any]", parsed)):
+                for event in decoder.feed(parsed):  # pyright: ignore[reportUnknownArgumentType]
                     yield event
                 if decoder.terminal:
                     break  # the reply is complete: events after it are not merged into it

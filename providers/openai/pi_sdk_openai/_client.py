@@ -20,7 +20,6 @@ from pi_sdk.provider import (
     AssistantMessageEvent,
     ClientCache,
     ConfigurationError,
-    ConnectionPhase,
     MessageBuilder,
     Model,
     ProviderError,
@@ -28,7 +27,7 @@ from pi_sdk.provider import (
     WireDecoder,
     apply_payload_hooks,
     body_excerpt,
-    connection_error,
+    connection_error_from_httpx,
     http_error_message,
     import_vendor,
     resolve_api_key,
@@ -211,22 +210,6 @@ def _response_text(response: Any, body: object) -> str:
         return body if isinstance(body, str) else ""
 
 
-def _connection_error(exc: Any) -> ProviderError:
-    """Turn an ``openai.APIConnectionError`` (or ``APITimeoutError``) into a retryable error.
-
-    Its cause is the transport's exception: a failed connect, or a connection the server closed
-    after the request was sent, before the response (:func:`pi_sdk.connection_error`).
-    """
-    import httpx2
-
-    cause: BaseException = exc.__cause__ or exc
-    phase: ConnectionPhase = (
-        "connect" if isinstance(cause, httpx2.ConnectError | httpx2.ConnectTimeout) else "request"
-    )
-    timed_out = isinstance(cause, httpx2.TimeoutException) or "Timeout" in type(exc).__name__
-    return connection_error(cause, phase, timed_out=timed_out)
-
-
 async def open_response(
     client: AsyncOpenAI, path: str, payload: dict[str, Any], headers: Mapping[str, str]
 ) -> httpx2.Response:
@@ -252,7 +235,7 @@ async def open_response(
     except APIStatusError as exc:
         raise _status_error(exc) from exc
     except APIConnectionError as exc:
-        raise _connection_error(exc) from exc
+        raise connection_error_from_httpx(exc) from exc
 
 
 async def stream_request(

@@ -533,6 +533,17 @@ async def test_stream_without_terminal_event_is_incomplete():
     assert message.text == "half"
 
 
+async def test_text_for_a_finished_item_is_an_error_that_keeps_the_reply():
+    # A delta after its item's output_item.done cannot belong to the finished block.
+    body = sse(
+        added(0, MESSAGE), text_delta(0, "Hi"), done(0, message_done("Hi")), text_delta(0, "late")
+    )
+    events, message, _ = await run(model(), body)
+    assert message.stop_reason == "error" and "not open" in (message.error_message or "")
+    assert message.text == "Hi"
+    assert [e.type for e in events].count("text_end") == 1
+
+
 @pytest.mark.parametrize(("tier", "factor"), [("flex", 0.5), ("priority", 2.0), ("default", 1.0)])
 async def test_service_tier_pricing(tier: str, factor: float):
     builder = MessageBuilder(model())

@@ -9,7 +9,6 @@ the compatibility flags (:func:`resolve_compat`, pi-spec §1.7). The request bod
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import aclosing
 
 from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
@@ -34,7 +33,7 @@ __all__ = [
 ]
 
 
-async def stream_openai_completions(
+def stream_openai_completions(
     model: Model, context: Context, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Call a Chat Completions endpoint and yield normalized events (``openai-completions``).
@@ -44,18 +43,13 @@ async def stream_openai_completions(
     :class:`pi_sdk.ProviderError` (HTTP status and the vendor's message; retryable for 408, 409,
     429, 5xx and connection errors) and the core turns them into the terminal ``error`` event
     with the partial message kept. ``options.client`` (an ``openai.AsyncOpenAI``) replaces the
-    client built from ``model.base_url`` and the API key.
+    client built from ``model.base_url`` and the API key. Nothing runs until the first
+    iteration (bad ``model.compat`` or options end the call as its ``error`` event).
     """
-    compat = resolve_compat(model)
-    stream = stream_request(
+    return stream_request(
         model,
         options,
         path=PATH,
-        build_payload=lambda origin: build_payload(
-            model, context, options, compat=compat, origin=origin
-        ),
+        build_payload=lambda origin: build_payload(model, context, options, origin=origin),
         decoder=Decoder,
     )
-    async with aclosing(stream) as events:  # closes the response when the consumer stops early
-        async for event in events:
-            yield event

@@ -16,7 +16,6 @@ Conventions for what pi-sdk stores (pi-mono's, so sessions interoperate):
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import aclosing
 
 from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
@@ -48,7 +47,7 @@ __all__ = [
 ]
 
 
-async def stream_openai_responses(
+def stream_openai_responses(
     model: Model, context: Context, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Call a Responses endpoint and yield normalized events (``openai-responses``).
@@ -58,15 +57,14 @@ async def stream_openai_responses(
     events and cut streams raise :class:`pi_sdk.ProviderError`; the core turns them into the
     terminal ``error`` event with the partial message kept. ``options.client`` (an
     ``openai.AsyncOpenAI``) replaces the client built from ``model.base_url`` and the API key.
+    Nothing runs until the first iteration (bad options end the call as its ``error`` event).
     """
-    tier = string_option(options, "service_tier")
-    stream = stream_request(
+    return stream_request(
         model,
         options,
         path=PATH,
         build_payload=lambda origin: build_payload(model, context, options, origin=origin),
-        decoder=lambda builder: Decoder(builder, service_tier=tier),
+        decoder=lambda builder: Decoder(
+            builder, service_tier=string_option(options, "service_tier")
+        ),
     )
-    async with aclosing(stream) as events:  # closes the response when the consumer stops early
-        async for event in events:
-            yield event

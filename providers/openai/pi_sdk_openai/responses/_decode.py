@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Literal
 
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
@@ -78,8 +79,12 @@ class Decoder:
         self._by_id: dict[str, _Item] = {}
         self._terminal = False
         self._handlers: dict[str, Callable[[dict[str, Any]], Events]] = {
-            "response.output_text.delta": self._text_delta,
-            "response.function_call_arguments.delta": self._arguments_delta,
+            "response.output_text.delta": partial(
+                self._append, kind="message", append=builder.append_text
+            ),
+            "response.function_call_arguments.delta": partial(
+                self._append, kind="function_call", append=builder.append_arguments
+            ),
             "response.reasoning_summary_text.delta": self._summary_delta,
             "response.reasoning_text.delta": self._reasoning_text_delta,
             "response.refusal.delta": self._refusal_delta,
@@ -97,12 +102,25 @@ class Decoder:
 
     # -- items ----------------------------------------------------------------------------------
 
-    def _find(self, output_index: Any, item_id: Any, kind: str) -> _Item | None:
-        """The item of type ``kind`` at ``output_index`` (else with ``item_id``), or ``None``."""
-        item = self._items.get(output_index)
+    def _find(self, data: dict[str, Any], kind: str) -> _Item | None:
+        """The item of type ``kind`` the event names (``output_index``, else ``item_id``)."""
+        item = self._items.get(data.get("output_index"))
         if item is None:
-            item = self._by_id.get(item_id or "")
+            item = self._by_id.get(data.get("item_id") or "")
         return item if item is not None and item.kind == kind else None
+
+    def _piece(self, data: dict[str, Any], kind: str) -> tuple[_Item, str] | None:
+        """The ``kind`` item the event names and its non-empty ``delta`` text, or ``None``."""
+        item = self._find(data, kind)
+        piece = data.get("delta")
+        return (item, piece) if item is not None and isinstance(piece, str) and piece else None
+
+    def _append(
+        self, data: dict[str, Any], *, kind: str, append: Callable[[Any, str], Events]
+    ) -> Events:
+        """Feed the event's ``delta`` to the ``kind`` item's block (``append_text``, ...)."""
+        hit = self._piece(data, kind)
+        return append(hit[0].key, hit[1]) if hit is not None else []
 
     def _item_added(self, data: dict[str, Any]) -> Events:
         vendor = as_dict(data.get("item"))
@@ -131,53 +149,35 @@ class Decoder:
             self._by_id[item_id] = item
         return events
 
-    def _text_delta(self, data: dict[str, Any]) -> Events:
-        item = self._find(data.get("output_index"), data.get("item_id"), "message")
-        piece = data.get("delta")
-        if item is None or not isinstance(piece, str):
-            return []
-        return self.builder.append_text(item.key, piece)
-
     def _refusal_delta(self, data: dict[str, Any]) -> Events:
-        item = self._find(data.get("output_index"), data.get("item_id"), "message")
-        piece = data.get("delta")
-        if item is not None and isinstance(piece, str):
-            item.refusal += piece
+        hit = self._piece(data, "message")
+        if hit is not None:
+            hit[0].refusal += hit[1]
         return []
 
     def _summary_part(self, data: dict[str, Any]) -> Events:
-        item = self._find(data.get("output_index"), data.get("item_id"), "reasoning")
+        item = self._find(data, "reasoning")
         if item is None:
             return []
         item.summary_parts += 1
-        if item.summary_parts > 1:
-            return self.builder.append_thinking(item.key, "\n\n")
-        return []
+        return self.builder.append_thinking(item.key, "\n\n") if item.summary_parts > 1 else []
 
     def _summary_delta(self, data: dict[str, Any]) -> Events:
-        item = self._find(data.get("output_index"), data.get("item_id"), "reasoning")
-        piece = data.get("delta")
-        if item is None or not isinstance(piece, str) or not piece:
+        hit = self._piece(data, "reasoning")
+        if hit is None:
             return []
-        item.summary_parts = item.summary_parts or 1
-        return self.builder.append_thinking(item.key, piece)
+        hit[0].summary_parts = hit[0].summary_parts or 1
+        return self.builder.append_thinking(hit[0].key, hit[1])
 
     def _reasoning_text_delta(self, data: dict[str, Any]) -> Events:
-        item = self._find(data.get("output_index"), data.get("item_id"), "reasoning")
-        piece = data.get("delta")
-        if item is None or not isinstance(piece, str) or item.summary_parts:
+        """Raw reasoning text: the thinking only while the item has no summary."""
+        hit = self._piece(data, "reasoning")
+        if hit is None or hit[0].summary_parts:
             return []
-        return self.builder.append_thinking(item.key, piece)
-
-    def _arguments_delta(self, data: dict[str, Any]) -> Events:
-        item = self._find(data.get("output_index"), data.get("item_id"), "function_call")
-        piece = data.get("delta")
-        if item is None or not isinstance(piece, str):
-            return []
-        return self.builder.append_arguments(item.key, piece)
+        return self.builder.append_thinking(hit[0].key, hit[1])
 
     def _arguments_done(self, data: dict[str, Any]) -> Events:
-        item = self._find(data.get("output_index"), data.get("item_id"), "function_call")
+        item = self._find(data, "function_call")
         final = data.get("arguments")
         if item is None or not isinstance(final, str):
             return []
