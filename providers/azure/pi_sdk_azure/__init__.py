@@ -21,6 +21,7 @@ Azure's rules live in :mod:`pi_sdk_azure._endpoint` (URL, deployment, ``api-vers
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import AsyncIterator, Callable
 
@@ -29,6 +30,7 @@ from pi_sdk.provider import (
     AssistantMessageEvent,
     Context,
     Model,
+    StreamFunction,
     StreamOptions,
     hookimpl,
     load_models_json,
@@ -41,20 +43,23 @@ __all__ = ["get_api_key", "register_api_providers", "register_models"]
 _ENV_API_KEY = "AZURE_OPENAI_API_KEY"
 
 
-def _stream_responses(
-    model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    from .responses import stream_azure_openai_responses
+def _lazy(module: str, function: str) -> StreamFunction:
+    """A stream function that hands each call to ``pi_sdk_azure.<module>.<function>``.
 
-    return stream_azure_openai_responses(model, context, options)
+    The module (and so the wire code and the SDK) is imported on the first call only.
+    """
+
+    def stream(
+        model: Model, context: Context, options: StreamOptions
+    ) -> AsyncIterator[AssistantMessageEvent]:
+        wire = importlib.import_module(f"{__name__}.{module}")
+        return getattr(wire, function)(model, context, options)
+
+    return stream
 
 
-def _stream_chat(
-    model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    from .completions import stream_azure_chat_completions
-
-    return stream_azure_chat_completions(model, context, options)
+_STREAM_RESPONSES = _lazy("responses", "stream_azure_openai_responses")
+_STREAM_CHAT = _lazy("completions", "stream_azure_chat_completions")
 
 
 @hookimpl
@@ -65,17 +70,18 @@ def register_api_providers(register: Callable[..., None]) -> None:
     register(
         ApiProvider(
             api="azure-openai-responses",
-            stream=_stream_responses,
+            stream=_STREAM_RESPONSES,
             recognize=recognize_responses_request,
         )
     )
-    PROVIDER_STREAMS[CHAT_PROVIDER] = _stream_chat
+    PROVIDER_STREAMS[CHAT_PROVIDER] = _STREAM_CHAT
 
 
 @hookimpl
 def register_models(register: Callable[..., None]) -> None:
-    """Register every model of ``models.json``."""
-    for model in load_models_json(__name__):
+    """Register the ``azure-openai-responses`` catalog (``models.json``, from pi-ai 0.73.1)."""
+    catalog = load_models_json(__name__)
+    for model in catalog:
         register(model)
 
 

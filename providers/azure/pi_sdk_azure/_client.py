@@ -22,7 +22,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, aclosing
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pi_sdk_openai._client import caller_client, shared_ssl_context, stream_request
 
@@ -39,7 +39,7 @@ from pi_sdk.provider import (
     shared_in_thread,
 )
 
-from ._endpoint import AzureEndpoint
+from ._endpoint import AzureEndpoint, resolve_endpoint
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -155,23 +155,27 @@ async def lease_client(
 
 
 async def stream_on(
-    endpoint: AzureEndpoint,
     model: Model,
     options: StreamOptions,
+    *,
+    api: Literal["responses", "chat"],
     path: str,
-    payload: Callable[[str], dict[str, Any]],
+    payload: Callable[[AzureEndpoint, str], dict[str, Any]],
     decoder: Callable[[MessageBuilder], WireDecoder],
 ) -> AsyncIterator[AssistantMessageEvent]:
-    """One call to ``endpoint``: pi-sdk-openai's ``stream_request`` with the Azure client.
+    """One call to Azure: pi-sdk-openai's ``stream_request`` with the Azure endpoint and client.
 
-    ``payload(origin)`` builds the body, ``decoder(builder)`` reads the reply; both Azure
-    stream functions end here.
+    On first iteration the endpoint is resolved (:func:`pi_sdk_azure._endpoint.resolve_endpoint`
+    for ``api``; bad options end the call as its ``error`` event), then ``payload(endpoint,
+    origin)`` builds the body and ``decoder(builder)`` reads the reply. Both Azure stream
+    functions return this generator.
     """
+    endpoint = resolve_endpoint(model, options, api=api)
     events = stream_request(
         model,
         options,
         path=path,
-        build_payload=payload,
+        build_payload=lambda origin: payload(endpoint, origin),
         decoder=decoder,
         client=lambda m, o: lease_client(m, o, endpoint),
     )

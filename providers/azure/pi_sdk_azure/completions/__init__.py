@@ -10,21 +10,19 @@ content-filter error.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import aclosing
 
 from pi_sdk_openai.completions import resolve_compat
 
 from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
 from .._client import stream_on
-from .._endpoint import resolve_endpoint
 from ._decode import Decoder
 from ._request import PATH, build_payload
 
 __all__ = ["PATH", "Decoder", "build_payload", "stream_azure_chat_completions"]
 
 
-async def stream_azure_chat_completions(
+def stream_azure_chat_completions(
     model: Model, context: Context, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Call Chat Completions on an Azure endpoint and yield normalized events.
@@ -32,20 +30,16 @@ async def stream_azure_chat_completions(
     Contract as :func:`pi_sdk_openai.completions.stream_openai_completions`; the endpoint and
     credential as for ``azure-openai-responses`` (``model.base_url`` may be the v1 endpoint or
     a deployment URL). ``finish_reason: content_filter`` ends in an ``error`` event naming the
-    filtered categories, with the content streamed so far kept.
+    filtered categories, with the content streamed so far kept. Nothing runs until the first
+    iteration.
     """
-    endpoint = resolve_endpoint(model, options, api="chat")
-    compat = resolve_compat(model)
-    events = stream_on(
-        endpoint,
+    return stream_on(
         model,
         options,
-        PATH,
-        lambda origin: build_payload(
-            model, context, options, endpoint, compat=compat, origin=origin
+        api="chat",
+        path=PATH,
+        payload=lambda endpoint, origin: build_payload(
+            model, context, options, endpoint, compat=resolve_compat(model), origin=origin
         ),
-        Decoder,
+        decoder=Decoder,
     )
-    async with aclosing(events) as stream:
-        async for event in stream:
-            yield event

@@ -10,21 +10,19 @@ Signatures and tool-call ids are stored as for ``openai-responses``.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import aclosing
 
 from pi_sdk_openai.responses._request import string_option
 
 from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
 from .._client import stream_on
-from .._endpoint import resolve_endpoint
 from ._decode import Decoder
 from ._request import API, PATH, build_payload
 
 __all__ = ["API", "PATH", "Decoder", "build_payload", "stream_azure_openai_responses"]
 
 
-async def stream_azure_openai_responses(
+def stream_azure_openai_responses(
     model: Model, context: Context, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Call Azure OpenAI's Responses API and yield normalized events (``azure-openai-responses``).
@@ -33,20 +31,19 @@ async def stream_azure_openai_responses(
     deployment and the credential follow :func:`pi_sdk_azure._endpoint.resolve_endpoint` and
     :func:`pi_sdk_azure._client.lease_client`. A reply Azure's content filter cut ends in an
     ``error`` event naming the filtered categories, with the content streamed so far kept.
-
-    Raises (as the call's ``error`` event): :class:`pi_sdk.ConfigurationError` for a missing
-    base URL or credential, :class:`pi_sdk.ProviderError` for HTTP and stream failures.
+    Nothing runs until the first iteration: a missing base URL or credential
+    (:class:`pi_sdk.ConfigurationError`) and HTTP or stream failures
+    (:class:`pi_sdk.ProviderError`) end the call as its ``error`` event.
     """
-    endpoint = resolve_endpoint(model, options, api="responses")
-    tier = string_option(options, "service_tier")
-    events = stream_on(
-        endpoint,
+    return stream_on(
         model,
         options,
-        PATH,
-        lambda origin: build_payload(model, context, options, endpoint, origin=origin),
-        lambda builder: Decoder(builder, service_tier=tier),
+        api="responses",
+        path=PATH,
+        payload=lambda endpoint, origin: build_payload(
+            model, context, options, endpoint, origin=origin
+        ),
+        decoder=lambda builder: Decoder(
+            builder, service_tier=string_option(options, "service_tier")
+        ),
     )
-    async with aclosing(events) as stream:
-        async for event in stream:
-            yield event
