@@ -32,6 +32,7 @@ from pi_sdk.provider import (
     ConfigurationError,
     MessageBuilder,
     Model,
+    ProviderError,
     StreamOptions,
     WireDecoder,
     import_vendor,
@@ -40,6 +41,7 @@ from pi_sdk.provider import (
 )
 
 from ._endpoint import AzureEndpoint, resolve_endpoint
+from ._filters import with_filter_detail
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -179,6 +181,12 @@ async def stream_on(
         decoder=decoder,
         client=lambda m, o: lease_client(m, o, endpoint),
     )
-    async with aclosing(events) as stream:
-        async for event in stream:
-            yield event
+    try:
+        async with aclosing(events) as stream:
+            async for event in stream:
+                yield event
+    except ProviderError as exc:
+        detailed = with_filter_detail(exc)
+        if detailed is exc:
+            raise
+        raise detailed from exc.__cause__

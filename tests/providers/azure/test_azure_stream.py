@@ -231,6 +231,31 @@ async def test_http_errors_keep_azure_s_message_and_status():
     assert "DeploymentNotFound: The API deployment does not exist" in (message.error_message or "")
 
 
+async def test_a_prompt_refused_by_the_filter_names_the_category():
+    error = {
+        "error": {
+            "code": "content_filter",
+            "param": "prompt",
+            "status": 400,
+            "message": "The response was filtered due to the prompt triggering Azure's policy.",
+            "innererror": {
+                "code": "ResponsibleAIPolicyViolation",
+                "content_filter_result": {
+                    "hate": {"filtered": False, "severity": "safe"},
+                    "jailbreak": {"filtered": True, "detected": True},
+                },
+            },
+        }
+    }
+    async with LoopbackServer([json_step(400, error)]) as server:
+        message = await _call(_chat_model(server.url + "/openai/v1"), api_key="test-key")
+    assert message.stop_reason == "error"
+    text = message.error_message or ""
+    assert text.startswith("400 Bad Request: content_filter: The response was filtered"), text
+    assert text.endswith("(filtered: prompt: jailbreak)"), text
+    assert len(server.requests) == 1  # not retried
+
+
 def _sse(events: list[Any]) -> bytes:
     return b"".join(
         e if isinstance(e, bytes) else f"data: {json.dumps(e)}\n\n".encode() for e in events
