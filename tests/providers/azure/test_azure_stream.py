@@ -124,6 +124,43 @@ async def test_no_key_and_no_azure_identity_names_both_ways_to_authenticate(
     assert "pi-sdk-azure[entra]" in (message.error_message or "")
 
 
+async def test_without_a_key_entra_id_signs_in_through_default_azure_credential(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    import types
+
+    from pi_sdk.provider import _clients
+
+    scopes: list[str] = []
+
+    class DefaultAzureCredential:  # what azure.identity.aio offers
+        pass
+
+    def get_bearer_token_provider(credential: object, scope: str) -> Any:
+        assert isinstance(credential, DefaultAzureCredential)
+        scopes.append(scope)
+
+        async def token() -> str:
+            return "from-entra"
+
+        return token
+
+    fake = types.ModuleType("azure.identity.aio")
+    fake.DefaultAzureCredential = DefaultAzureCredential  # type: ignore[attr-defined]
+    fake.get_bearer_token_provider = get_bearer_token_provider  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "azure.identity.aio", fake)
+    monkeypatch.delitem(_clients._shared, "azure.identity.token_provider", raising=False)  # pyright: ignore[reportPrivateUsage]
+    try:
+        async with LoopbackServer([_responses_text()]) as server:
+            message = await _call(_responses_model(server.url + "/openai/deployments/prod"))
+    finally:
+        _clients._shared.pop("azure.identity.token_provider", None)  # pyright: ignore[reportPrivateUsage]
+    assert message.stop_reason == "stop", message.error_message
+    assert scopes == ["https://cognitiveservices.azure.com/.default"]
+    assert server.headers[0]["authorization"] == "Bearer from-entra"
+    assert "api-key" not in server.headers[0]
+
+
 async def test_a_bad_token_provider_option_is_a_configuration_error():
     model = _responses_model("https://r.openai.azure.com")
     message = await _call(model, provider_options={"azure_ad_token_provider": "token"})
