@@ -40,7 +40,7 @@ from pi_sdk.provider import (
     shared_in_thread,
 )
 
-from ._endpoint import AzureEndpoint, resolve_endpoint
+from ._endpoint import AzureEndpoint, resolve_endpoint, without_azure_options
 from ._filters import with_filter_detail
 
 if TYPE_CHECKING:
@@ -162,22 +162,31 @@ async def stream_on(
     *,
     api: Literal["responses", "chat"],
     path: str,
-    payload: Callable[[AzureEndpoint, str], dict[str, Any]],
+    payload: Callable[[StreamOptions, str], dict[str, Any]],
     decoder: Callable[[MessageBuilder], WireDecoder],
 ) -> AsyncIterator[AssistantMessageEvent]:
-    """One call to Azure: pi-sdk-openai's ``stream_request`` with the Azure endpoint and client.
+    """One call to Azure: pi-sdk-openai's ``stream_request`` with Azure's endpoint and client.
 
     On first iteration the endpoint is resolved (:func:`pi_sdk_azure._endpoint.resolve_endpoint`
-    for ``api``; bad options end the call as its ``error`` event), then ``payload(endpoint,
-    origin)`` builds the body and ``decoder(builder)`` reads the reply. Both Azure stream
+    for ``api``; bad options end the call as its ``error`` event). ``payload(options, origin)``
+    is pi-sdk-openai's body builder, given ``options`` without Azure's ``provider_options``
+    keys; the body's ``model`` becomes the deployment name (the v1 endpoint routes on it, a
+    deployment endpoint ignores it). ``decoder(builder)`` reads the reply. Both Azure stream
     functions return this generator.
     """
     endpoint = resolve_endpoint(model, options, api=api)
+    openai_options = without_azure_options(options)
+
+    def body(origin: str) -> dict[str, Any]:
+        built = payload(openai_options, origin)
+        built["model"] = endpoint.deployment
+        return built
+
     events = stream_request(
         model,
         options,
         path=path,
-        build_payload=lambda origin: payload(endpoint, origin),
+        build_payload=body,
         decoder=decoder,
         client=lambda m, o: lease_client(m, o, endpoint),
     )

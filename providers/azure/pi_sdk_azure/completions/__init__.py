@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from pi_sdk_openai.completions import resolve_compat
-
 from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
 from .._client import stream_on
 from ._decode import Decoder
-from ._request import PATH, build_payload
+from ._request import PATH, build_payload, resolve_compat
 
 __all__ = ["PATH", "Decoder", "build_payload", "stream_azure_chat_completions"]
 
@@ -38,8 +36,8 @@ def stream_azure_chat_completions(
         options,
         api="chat",
         path=PATH,
-        payload=lambda endpoint, origin: build_payload(
-            model, context, options, endpoint, compat=resolve_compat(model), origin=origin
+        payload=lambda openai_options, origin: build_payload(
+            model, context, openai_options, compat=resolve_compat(model), origin=origin
         ),
         decoder=Decoder,
     )

@@ -3,7 +3,8 @@
 Reuses pi-sdk-openai's Responses request builder, decoder and read loop
 (:func:`pi_sdk_openai._client.stream_request`); what is Azure's is the endpoint
 (:mod:`pi_sdk_azure._endpoint`), the client and credential (:mod:`pi_sdk_azure._client`), the
-deployment as ``model`` (``_request.py``) and the content-filter error (``_decode.py``).
+deployment as ``model`` (:func:`pi_sdk_azure._client.stream_on`) and the content-filter error
+(``_decode.py``).
 Signatures and tool-call ids are stored as for ``openai-responses``.
 """
 
@@ -40,8 +41,8 @@ def stream_azure_openai_responses(
         options,
         api="responses",
         path=PATH,
-        payload=lambda endpoint, origin: build_payload(
-            model, context, options, endpoint, origin=origin
+        payload=lambda openai_options, origin: build_payload(
+            model, context, openai_options, origin=origin
         ),
         decoder=lambda builder: Decoder(
             builder, service_tier=string_option(options, "service_tier")
