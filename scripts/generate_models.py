@@ -59,6 +59,9 @@ PROVIDERS: dict[str, tuple[str, str | None]] = {
     "google": ("google-generative-ai", "https://generativelanguage.googleapis.com/v1beta"),
     "google-vertex": ("google-vertex", None),
     "mistral": ("mistral-conversations", "https://api.mistral.ai"),
+    "amazon-bedrock": ("bedrock-converse-stream", None),
+    # pi-ai lists Azure models without a base URL: the endpoint comes from the environment or the call.
+    "azure-openai-responses": ("azure-openai-responses", ""),
 }
 # Providers whose absence from the source is not an error.
 OPTIONAL_PROVIDERS = {"deepseek", "google-vertex"}
@@ -77,9 +80,15 @@ OUTPUTS: dict[str, list[str]] = {
     ],
     "providers/google/pi_sdk_google/models.json": ["google", "google-vertex"],
     "providers/mistral/pi_sdk_mistral/models.json": ["mistral"],
+    "providers/bedrock/pi_sdk_bedrock/models.json": ["amazon-bedrock"],
+    "providers/azure/pi_sdk_azure/models.json": ["azure-openai-responses"],
 }
 # Outputs read from another pi-ai release than VERSION (the provider is newer than it).
-OUTPUT_VERSIONS: dict[str, str] = {"providers/mistral/pi_sdk_mistral/models.json": "0.73.1"}
+OUTPUT_VERSIONS: dict[str, str] = {
+    "providers/mistral/pi_sdk_mistral/models.json": "0.73.1",
+    "providers/bedrock/pi_sdk_bedrock/models.json": "0.73.1",
+    "providers/azure/pi_sdk_azure/models.json": "0.73.1",
+}
 
 MODEL_FIELDS = (
     "id",

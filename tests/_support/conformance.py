@@ -58,6 +58,7 @@ PROVIDER_PACKAGES = {
     "google-vertex": "pi-sdk-google",
     "bedrock-converse-stream": "pi-sdk-bedrock",
     "mistral-conversations": "pi-sdk-mistral",
+    "azure-openai-responses": "pi-sdk-azure",
 }
 """Which distribution implements each API (for skip messages)."""
 
@@ -228,6 +229,7 @@ def _responses_call_id(tool_call_id: str) -> str:
 
 VENDOR_TOOL_CALL_ID: dict[str, Callable[[str], str]] = {
     "openai-responses": _responses_call_id,
+    "azure-openai-responses": _responses_call_id,
 }
 """Per-API: the vendor's tool-call id inside our id (OpenAI Responses: ``<call_id>|<item id>``,
 as pi-ai builds it; ``expect`` holds the ``call_id``)."""
@@ -555,6 +557,7 @@ CLIENT_FACTORIES: dict[str, Callable[[httpx2.AsyncBaseTransport, str], Any]] = {
     "anthropic-messages": _anthropic_client,
     "openai-completions": _openai_client,
     "openai-responses": _openai_client,
+    "azure-openai-responses": _openai_client,  # the v1 endpoint takes a plain client
     "google-generative-ai": _google_client(vertex=False),
     "google-vertex": _google_client(vertex=True),
     "bedrock-converse-stream": _bedrock_client,

@@ -83,6 +83,8 @@ class LoopbackServer:
         self.steps = steps
         self.connections = 0
         self.requests: list[tuple[str, str, bytes]] = []
+        self.headers: list[dict[str, str]] = []
+        """Each request's headers (names lower-cased), in request order."""
         self._server: asyncio.Server | None = None
         self._stop = asyncio.Event()
         self._handlers: set[asyncio.Task[None]] = set()
@@ -119,10 +121,14 @@ class LoopbackServer:
                 lines = head.decode("latin-1").split("\r\n")
                 method, target, _ = lines[0].split(" ", 2)
                 length = 0
+                headers: dict[str, str] = {}
                 for line in lines[1:]:
                     name, _, value = line.partition(":")
+                    if name.strip():
+                        headers[name.strip().lower()] = value.strip()
                     if name.strip().lower() == "content-length":
                         length = int(value.strip())
+                self.headers.append(headers)
                 body = await reader.readexactly(length) if length else b""
                 self.requests.append((method, target, body))
                 step = self.steps[min(len(self.requests), len(self.steps)) - 1]

@@ -20,6 +20,7 @@ VENDOR_MODULES = (
     "boto3",
     "aiobotocore",
     "mistralai",
+    "azure.identity",
 )
 PROVIDER_PACKAGES = (
     "pi_sdk_anthropic",
@@ -27,6 +28,7 @@ PROVIDER_PACKAGES = (
     "pi_sdk_google",
     "pi_sdk_bedrock",
     "pi_sdk_mistral",
+    "pi_sdk_azure",
 )
 
 

@@ -23,6 +23,7 @@ CASES = [
     # Bedrock with an API key sends through httpx2 and never imports botocore.
     ("bedrock-converse-stream", "amazon-bedrock", "amazon.nova-micro-v1:0", "", "httpx2"),
     ("mistral-conversations", "mistral", "mistral-small-latest", "", "mistralai.client"),
+    ("azure-openai-responses", "azure-openai-responses", "gpt-5.4", "/openai/v1", "openai"),
 ]
 
 _SCRIPT = """

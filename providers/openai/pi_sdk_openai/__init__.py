@@ -8,7 +8,8 @@ import on first call.
 Hooks:
 
 * ``register_api_providers``: ``openai-completions`` (OpenAI Chat Completions and every
-  compatible server) and ``openai-responses``, each with a recorded-request recognizer for
+  compatible server; a provider in :data:`PROVIDER_STREAMS` is served by its own package's
+  stream) and ``openai-responses``, each with a recorded-request recognizer for
   ``pi-sdk replay`` and the conformance runner;
 * ``register_models``: the catalog in ``models.json`` (openai, groq, cerebras, xai, openrouter,
   zai, huggingface; see ``docs/models.md``);
@@ -29,6 +30,7 @@ from pi_sdk.provider import (
     AssistantMessageEvent,
     Context,
     Model,
+    StreamFunction,
     StreamOptions,
     hookimpl,
     load_models_json,
@@ -37,12 +39,21 @@ from pi_sdk.provider import (
 from ._client import ENV_API_KEYS
 from ._shared_hosts import recognize_completions_request, recognize_responses_request
 
-__all__ = ["get_api_key", "register_api_providers", "register_models"]
+__all__ = ["PROVIDER_STREAMS", "get_api_key", "register_api_providers", "register_models"]
+
+PROVIDER_STREAMS: dict[str, StreamFunction] = {}
+"""Providers whose own package serves their flavour of ``openai-completions``:
+``model.provider`` -> the stream function used for it instead of this package's. Filled by
+that package's ``register_api_providers`` hook (pi-sdk-azure: ``azure-openai``), which builds on
+this package's request and decoder code."""
 
 
 def _stream_completions(
     model: Model, context: Context, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
+    delegate = PROVIDER_STREAMS.get(model.provider)
+    if delegate is not None:
+        return delegate(model, context, options)
     from .completions import stream_openai_completions
 
     return stream_openai_completions(model, context, options)

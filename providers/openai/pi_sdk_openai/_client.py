@@ -12,7 +12,7 @@ import time.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncGenerator, Callable, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +43,16 @@ if TYPE_CHECKING:
     import httpx2
     from openai import AsyncOpenAI
 
-__all__ = ["ENV_API_KEYS", "get_client", "open_response", "request_headers", "stream_request"]
+__all__ = [
+    "ENV_API_KEYS",
+    "ClientLease",
+    "caller_client",
+    "get_client",
+    "open_response",
+    "request_headers",
+    "shared_ssl_context",
+    "stream_request",
+]
 
 ENV_API_KEYS: Mapping[str, str] = {
     "openai": "OPENAI_API_KEY",
@@ -84,6 +93,37 @@ def _ssl_context() -> Any:
     return httpx2.create_ssl_context()
 
 
+async def shared_ssl_context() -> Any:
+    """The process-wide TLS context (built once, in a worker thread) for an SDK http client."""
+    return await shared_in_thread(_SSL_CONTEXT, _ssl_context)
+
+
+ClientLease = Callable[
+    [Model, StreamOptions], Awaitable[AbstractAsyncContextManager["AsyncOpenAI"]]
+]
+"""``lease(model, options)``: an async context manager holding the client for one call
+(:func:`get_client`; another package's factory for its own endpoints, e.g. pi-sdk-azure)."""
+
+
+def caller_client(options: StreamOptions) -> AbstractAsyncContextManager[AsyncOpenAI] | None:
+    """A lease on ``options.client`` (used as is, never closed), or ``None`` when unset.
+
+    Raises:
+        ConfigurationError: ``options.client`` is not an ``openai.AsyncOpenAI`` (or
+            ``AsyncAzureOpenAI``, a subclass).
+    """
+    import openai
+
+    if options.client is None:
+        return None
+    if not isinstance(options.client, openai.AsyncOpenAI):
+        raise ConfigurationError(
+            "StreamOptions.client must be an openai.AsyncOpenAI (or AsyncAzureOpenAI),"
+            f" got {type(options.client).__name__}"
+        )
+    return nullcontext(options.client)
+
+
 async def get_client(
     model: Model, options: StreamOptions
 ) -> AbstractAsyncContextManager[AsyncOpenAI]:
@@ -104,13 +144,9 @@ async def get_client(
     """
     import openai
 
-    if options.client is not None:
-        if not isinstance(options.client, openai.AsyncOpenAI):
-            raise ConfigurationError(
-                "StreamOptions.client must be an openai.AsyncOpenAI (or AsyncAzureOpenAI),"
-                f" got {type(options.client).__name__}"
-            )
-        return nullcontext(options.client)
+    given = caller_client(options)
+    if given is not None:
+        return given
     key = resolve_api_key(model, options)
     if not key:
         if not is_local_base_url(model.base_url):
@@ -120,7 +156,7 @@ async def get_client(
                 f"No API key for provider {model.provider!r}: {where} StreamOptions(api_key=...)"
             )
         key = _LOCAL_PLACEHOLDER_KEY
-    verify = await shared_in_thread(_SSL_CONTEXT, _ssl_context)
+    verify = await shared_ssl_context()
     base_url = model.base_url or None
 
     def build() -> AsyncOpenAI:
@@ -210,6 +246,7 @@ async def stream_request(
     path: str,
     build_payload: Callable[[str], dict[str, Any]],
     decoder: Callable[[MessageBuilder], WireDecoder],
+    client: ClientLease = get_client,
 ) -> AsyncGenerator[AssistantMessageEvent, None]:
     """One call of either API (pi-spec §4.0): the stream function's body.
 
@@ -219,20 +256,21 @@ async def stream_request(
     client, or the SDK default / ``OPENAI_BASE_URL`` when ``model.base_url`` is empty), runs
     the payload hooks, and reads the reply with :func:`pi_sdk.provider.run_http_stream`
     (``start`` once the body's first bytes are in; SSE or a whole JSON body; the response
-    closed on every exit path) through ``decoder(builder)``.
+    closed on every exit path) through ``decoder(builder)``. ``client`` leases the SDK client
+    (default :func:`get_client`; pi-sdk-azure passes its own for Azure endpoints and auth).
     """
     # The first import of the SDK runs in a worker thread, not on the event loop.
     await import_vendor("openai")
     import httpx2
 
-    async with await get_client(model, options) as client:
-        base_url = str(client.base_url)
+    async with await client(model, options) as sdk_client:
+        base_url = str(sdk_client.base_url)
         payload = build_payload(signature_origin(model, base_url))
         payload = await apply_payload_hooks(payload, model, options)
         headers = request_headers(model, options)
         builder = MessageBuilder(model, base_url=base_url)
         events = run_http_stream(
-            lambda: open_response(client, path, payload, headers),
+            lambda: open_response(sdk_client, path, payload, headers),
             decoder(builder),
             builder,
             transport_errors=(httpx2.TransportError,),

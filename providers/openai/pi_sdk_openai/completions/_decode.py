@@ -184,6 +184,13 @@ class Decoder:
         )
         self.usage_reported = True
 
+    def content_filter_message(self) -> str:
+        """The error text of a ``finish_reason: content_filter`` stop.
+
+        A vendor's decoder subclass names what was filtered (pi-sdk-azure).
+        """
+        return "The reply was blocked by the content filter (finish_reason: content_filter)"
+
     # -- WireDecoder ----------------------------------------------------------------------------
 
     @property
@@ -323,9 +330,7 @@ class Decoder:
         if self.refusal:
             return events + builder.error(self.refusal)
         if reason == "content_filter":
-            return events + builder.error(
-                "The reply was blocked by the content filter (finish_reason: content_filter)"
-            )
+            return events + builder.error(self.content_filter_message())
         if stop == "error":
             return events + builder.error(f"Unhandled stop reason: {reason}")
         return events + builder.done(stop)

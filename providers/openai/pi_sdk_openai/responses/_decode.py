@@ -298,6 +298,13 @@ class Decoder:
         code = error.get("code") or error.get("type") or "error"
         raise ProviderError(f"{code}: {error.get('message') or json.dumps(data)}")
 
+    def content_filter_message(self) -> str:
+        """The error text of a response ``incomplete`` for ``content_filter``.
+
+        A vendor's decoder subclass names what was filtered (pi-sdk-azure).
+        """
+        return "The reply was blocked by the content filter (incomplete)"
+
     # -- WireDecoder ----------------------------------------------------------------------------
 
     @property
@@ -368,9 +375,7 @@ class Decoder:
         stop: Literal["stop", "length"] = "stop"
         if self.status == "incomplete":
             if self.incomplete_reason == "content_filter" and not refusal:
-                return events + builder.error(
-                    "The reply was blocked by the content filter (incomplete)"
-                )
+                return events + builder.error(self.content_filter_message())
             stop = "length"
         if refusal:
             return events + builder.error(refusal)
