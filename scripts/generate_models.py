@@ -60,7 +60,7 @@ PROVIDERS: dict[str, tuple[str, str | None]] = {
     "google-vertex": ("google-vertex", None),
     "mistral": ("mistral-conversations", "https://api.mistral.ai"),
     "amazon-bedrock": ("bedrock-converse-stream", None),
-    # pi-ai lists Azure models without a base URL: the endpoint comes from the environment or the call.
+    # pi-ai lists Azure models without a base URL: the endpoint comes from the environment/call.
     "azure-openai-responses": ("azure-openai-responses", ""),
 }
 # Providers whose absence from the source is not an error.
