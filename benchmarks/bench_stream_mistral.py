@@ -108,7 +108,7 @@ async def floor(client: Any) -> int:
 
     response = await open_chat(client, {"model": "magistral-bench", "messages": SDK_MESSAGES}, {})
     parsed = 0
-    async for sse in pi_sdk.iter_sse(response.aiter_bytes()):
+    async for sse in pi_sdk.provider.iter_sse(response.aiter_bytes()):
         if sse.data != "[DONE]":
             json.loads(sse.data)
         parsed += 1

@@ -20,7 +20,7 @@ A standard endpoint follows a configured region; any other ``base_url`` (VPC end
 is used as it is (pi-mono ``shouldUseExplicitBedrockEndpoint``).
 
 Clients (one ``httpx2.AsyncClient`` with its connection pool, the credentials) are kept per
-event loop and configuration in a :class:`pi_sdk.ClientCache`, built in a worker thread.
+event loop and configuration in a :class:`pi_sdk.provider.ClientCache`, built in a worker thread.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ SERVICE = "bedrock"
 TOKEN_ENV = "AWS_BEARER_TOKEN_BEDROCK"
 SKIP_AUTH_ENV = "AWS_BEDROCK_SKIP_AUTH"
 SSL_CONTEXT = "httpx2.ssl_context"
-"""The process-wide TLS context every provider shares (:func:`pi_sdk.shared_in_thread`)."""
+"""The process-wide TLS context every provider shares (:func:`pi_sdk.provider.shared_in_thread`)."""
 
 _STANDARD_HOST = re.compile(
     r"^bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$", re.IGNORECASE
@@ -251,7 +251,7 @@ async def client_lease(
 def _status_error(
     status: int, reason: str, headers: Mapping[str, str], body: bytes
 ) -> ProviderError:
-    """Turn an HTTP error response into a :class:`pi_sdk.ProviderError`.
+    """Turn an HTTP error response into a :class:`pi_sdk.provider.ProviderError`.
 
     The text is ``"<status> <reason>: <ErrorType>: <message>"``: the type from the
     ``x-amzn-ErrorType`` header (or the body's ``__type``), the message from the body's

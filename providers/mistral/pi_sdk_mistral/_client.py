@@ -154,12 +154,12 @@ def _error_parts(text: str) -> tuple[str | None, str | None]:
 
 
 def status_error(status: int, reason: str | None, text: str, headers: Any) -> ProviderError:
-    """Turn a Mistral HTTP error response into a :class:`pi_sdk.ProviderError`.
+    """Turn a Mistral HTTP error response into a :class:`pi_sdk.provider.ProviderError`.
 
     The text is :func:`pi_sdk.provider.http_error_message`'s: ``"<status> <reason>: <error
     type>: <vendor message>"``, or an excerpt of a body that is not Mistral's JSON error (a
     proxy's HTML page). Retry classification and ``retry-after`` come from
-    :meth:`pi_sdk.ProviderError.from_http`.
+    :meth:`pi_sdk.provider.ProviderError.from_http`.
     """
     code, message = _error_parts(text)
     message_text = http_error_message(

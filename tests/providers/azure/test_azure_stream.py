@@ -71,7 +71,7 @@ async def test_v1_responses_send_the_deployment_and_the_key_as_bearer():
         model = _responses_model(server.url + "/openai/v1")
         message = await _call(model, api_key="k-1", provider_options={"azure_deployment": "dep"})
     assert message.stop_reason == "stop", message.error_message
-    assert message.content == [TextContent(text="Hello", text_signature='{"v":1,"id":"msg_1"}')]
+    assert message.content == [TextContent(text="Hello", text_signature='{"v":1,"id":"msg_0"}')]
     method, target, body = server.requests[0]
     assert (method, target) == ("POST", "/openai/v1/responses")  # no api-version on v1
     assert json.loads(body)["model"] == "dep"

@@ -34,7 +34,7 @@ def stream_azure_openai_responses(
     ``error`` event naming the filtered categories, with the content streamed so far kept.
     Nothing runs until the first iteration: a missing base URL or credential
     (:class:`pi_sdk.ConfigurationError`) and HTTP or stream failures
-    (:class:`pi_sdk.ProviderError`) end the call as its ``error`` event.
+    (:class:`pi_sdk.provider.ProviderError`) end the call as its ``error`` event.
     """
     return stream_on(
         model,

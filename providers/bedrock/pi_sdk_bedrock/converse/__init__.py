@@ -62,7 +62,7 @@ async def stream_bedrock_converse(
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Call ConverseStream (or Converse) and yield normalized events (``amazon-bedrock``).
 
-    Contract (:data:`pi_sdk.StreamFunction`): ``start`` once the body's first bytes are in
+    Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the body's first bytes are in
     (a connection dropped before them is a retryable error before ``start``), then block
     events (:class:`._decode.Decoder`), then ``done``; failures raise and the core turns them
     into the terminal ``error`` event, partial message kept. The reading has the guarantees of

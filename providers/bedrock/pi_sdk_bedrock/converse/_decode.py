@@ -159,7 +159,7 @@ class Decoder:
       it is the last event: :attr:`terminal`;
     * exception frames, ``guardrail_intervened``/``content_filtered``/unknown stop reasons,
       deltas for a block that is not open, and a stream that ends before ``metadata`` raise
-      :class:`pi_sdk.ProviderError`.
+      :class:`pi_sdk.provider.ProviderError`.
     """
 
     __slots__ = ("_builder", "_frames", "_number", "_scan", "_stop", "terminal")

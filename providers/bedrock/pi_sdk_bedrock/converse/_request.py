@@ -74,9 +74,9 @@ def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMes
     """Make another model's tool-call id valid for Bedrock: ``[a-zA-Z0-9_-]``, <= 64 chars.
 
     pi-mono replaces every other character with ``_`` and cuts at 64; here an id that had to
-    change also gets a hash of the original (:func:`pi_sdk.sanitize_tool_call_id`), so two
-    distinct ids never collide. The :data:`pi_sdk.ToolCallIdNormalizer` for
-    :func:`pi_sdk.transform_messages`.
+    change also gets a hash of the original (:func:`pi_sdk.provider.sanitize_tool_call_id`), so two
+    distinct ids never collide. The :data:`pi_sdk.provider.ToolCallIdNormalizer` for
+    :func:`pi_sdk.provider.transform_messages`.
     """
     del model, source
     return sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
@@ -188,7 +188,7 @@ def convert_messages(
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Converse ``messages`` (pi-mono ``convertMessages``).
 
-    :func:`pi_sdk.transform_messages` runs first (Bedrock tool-call ids, other models'
+    :func:`pi_sdk.provider.transform_messages` runs first (Bedrock tool-call ids, other models'
     thinking per ``foreign_reasoning``, images for text-only models, orphaned tool calls;
     ``transform`` passes ``foreign_reasoning=`` and ``origin=``). Then: blank text and thinking
     are dropped; thinking is a ``reasoningContent.reasoningText`` (with its signature for
@@ -304,7 +304,7 @@ def build_request(
             ``{"type": "tool", "name"}``), ``thinking_display`` (default ``"summarized"``,
             ``None`` to omit), ``interleaved_thinking`` (default on), ``request_metadata``
             (``{str: str}``); ``region``, ``profile`` and ``stream`` are the client's.
-        origin: Where the request goes (:func:`pi_sdk.signature_origin`).
+        origin: Where the request goes (:func:`pi_sdk.provider.signature_origin`).
 
     Returns:
         The JSON body (the modelId is in the URL path).

@@ -82,7 +82,7 @@ class Decoder:
       ``completion_tokens``;
     * the body must end with ``[DONE]``; ``finish_reason`` is mapped by
       :func:`map_finish_reason`, ``error`` ends the reply as an error with its content kept;
-      an ``{"object": "error"}`` event raises :class:`pi_sdk.ProviderError`.
+      an ``{"object": "error"}`` event raises :class:`pi_sdk.provider.ProviderError`.
 
     ``terminal`` stays False: ``[DONE]`` ends the body (:func:`pi_sdk.provider.run_http_stream`).
     """
