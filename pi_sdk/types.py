@@ -36,6 +36,7 @@ __all__ = [
     "ToolResultMessage",
     "Usage",
     "UserMessage",
+    "WireModel",
     "now_ms",
 ]
 

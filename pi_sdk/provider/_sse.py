@@ -33,8 +33,16 @@ async def iter_sse(chunks: AsyncIterable[bytes]) -> AsyncIterator[ServerSentEven
     pending = b""
     event = ""
     data: list[str] = []
+    at_start = True  # a UTF-8 byte-order mark before the first byte is ignored (WHATWG SSE)
     async for chunk in _with_end_marker(chunks):
         blob = pending + chunk if pending else chunk
+        if at_start:
+            if chunk and len(blob) < len(_BOM) and _BOM.startswith(blob):
+                pending = blob  # maybe the first bytes of a split BOM: decide with more bytes
+                continue
+            at_start = False
+            if blob.startswith(_BOM):
+                blob = blob[len(_BOM) :]
         if b"\r" in blob:
             # A CR at the end may be the first half of CRLF: keep it for the next chunk
             # (the empty end marker releases it).
@@ -71,6 +79,9 @@ async def iter_sse(chunks: AsyncIterable[bytes]) -> AsyncIterator[ServerSentEven
         pending = blob[start:] + held
     if data and _is_whole_json("\n".join(data)):
         yield ServerSentEvent(event or "message", "\n".join(data))
+
+
+_BOM = b"\xef\xbb\xbf"
 
 
 def _is_whole_json(text: str) -> bool:

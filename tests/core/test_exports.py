@@ -105,3 +105,28 @@ def test_importing_pi_sdk_or_its_test_helpers_imports_no_vcrpy(statement: str):
 
 def test_the_cassette_parts_load_vcrpy_on_first_use():
     assert "vcr" in _modules_after("from pi_sdk.testing import open_cassette", ("vcr",))
+
+
+PUBLIC_MODULES = [
+    "pi_sdk.types",
+    "pi_sdk.events",
+    "pi_sdk.errors",
+    "pi_sdk.options",
+    "pi_sdk.plugins.hookspecs",
+]
+
+
+@pytest.mark.parametrize("name", PUBLIC_MODULES)
+def test_public_modules_list_every_class_and_function_they_define(name: str):
+    """docs/api.md names these modules public: what they define must be in their ``__all__``."""
+    module = importlib.import_module(name)
+    defined = {
+        attr
+        for attr, value in vars(module).items()
+        if not attr.startswith("_")
+        and (inspect.isclass(value) or inspect.isfunction(value))
+        and getattr(value, "__module__", None) == name
+    }
+    exported = set(module.__all__)
+    assert defined <= exported, f"{name}: defined but not in __all__: {sorted(defined - exported)}"
+    assert all(hasattr(module, attr) for attr in exported), name

@@ -85,3 +85,23 @@ async def test_last_event_without_blank_line_counts_when_its_data_is_whole(tail:
 async def test_last_event_without_blank_line_is_dropped_when_its_data_is_cut(tail: bytes):
     body = b'event: a\ndata: {"x": 1}\n\nevent: b\n' + tail
     assert await _collect([body]) == [("a", '{"x": 1}')]
+
+
+@pytest.mark.parametrize("split", [0, 1, 2, 3, 4])
+async def test_leading_byte_order_mark_is_ignored_not_the_first_event(split: int):
+    """WHATWG SSE: one leading U+FEFF is stripped; the first event must not be lost with it."""
+    body = b'\xef\xbb\xbfdata: {"a": 1}\n\ndata: {"b": 2}\n\n'
+    chunks = [body[:split], body[split:]] if split else [body]
+    assert await _collect(chunks) == [("message", '{"a": 1}'), ("message", '{"b": 2}')]
+    assert await _collect([bytes([b]) for b in body]) == [
+        ("message", '{"a": 1}'),
+        ("message", '{"b": 2}'),
+    ]
+
+
+async def test_a_byte_order_mark_after_the_start_is_data():
+    body = b'data: {"a": 1}\n\n\xef\xbb\xbfdata: {"b": 2}\n\n'
+    events = await _collect([body])
+    assert (
+        events[0] == ("message", '{"a": 1}') and len(events) == 1
+    )  # field name "\ufeffdata" is unknown
