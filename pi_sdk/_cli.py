@@ -326,7 +326,8 @@ def _plugins(as_json: bool, out: TextIO) -> int:
         hooks = style(f"failed to load: {info.error}", RED) if info.error else ", ".join(info.hooks)
         out.write(f"{fmt(row)}  {hooks}\n")
     failed = sum(1 for i in infos if i.error)
-    summary = f"{len(infos)} plugin{"" if len(infos) == 1 else "s"}" + (f" · {failed} failed to load" if failed else "")
+    noun = "plugin" if len(infos) == 1 else "plugins"
+    summary = f"{len(infos)} {noun}" + (f" · {failed} failed to load" if failed else "")
     out.write(style(summary, DIM) + "\n")
     return 1 if failed else 0
 
