@@ -21,7 +21,6 @@ from pi_sdk import (
     Context,
     Model,
     TextContent,
-    ToolCall,
     UserMessage,
 )
 from pi_sdk.provider import MessageBuilder
@@ -69,7 +68,7 @@ def reasoning_turn(m: Model) -> pi_sdk.AssistantMessage:
                 text="Let me check.",
                 text_signature='{"v":1,"id":"msg_1","phase":"commentary"}',
             ),
-            ToolCall(id="call_1|fc_1", name="lookup", arguments={"q": "x"}),
+            pi_sdk.ToolCall(id="call_1|fc_1", name="lookup", arguments={"q": "x"}),
         ],
     )
 
@@ -223,8 +222,8 @@ def test_parallel_tool_calls_and_results_with_images():
         model=m.id,
         stop_reason="toolUse",
         content=[
-            ToolCall(id="call_a|fc_a", name="shot", arguments={"n": 1}),
-            ToolCall(id="call_b|fc_b", name="shot", arguments={"n": 2}),
+            pi_sdk.ToolCall(id="call_a|fc_a", name="shot", arguments={"n": 1}),
+            pi_sdk.ToolCall(id="call_b|fc_b", name="shot", arguments={"n": 2}),
         ],
     )
     context = Context(
@@ -260,7 +259,7 @@ def test_orphaned_call_gets_a_synthetic_error_result():
         provider=m.provider,
         model=m.id,
         stop_reason="toolUse",
-        content=[ToolCall(id="call_z|fc_z", name="t")],
+        content=[pi_sdk.ToolCall(id="call_z|fc_z", name="t")],
     )
     items = payload(
         m, Context(messages=[UserMessage(content="q"), turn, UserMessage(content="never mind")])
