@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import pytest
+from _support.messages import assistant
 from _support.migration import DEEPSEEK
 from pi_sdk_anthropic.messages import normalize_tool_call_id as anthropic_ids
 from pi_sdk_google import normalize_tool_call_id as google_ids
@@ -62,16 +63,6 @@ def transform(messages: list[Message], target: Model, **kwargs: Any) -> list[Mes
 REASONING_ITEM = json.dumps(
     {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAAB..."}
 )
-
-
-def assistant(
-    model: Model, *content: Any, stop: str = "toolUse", ts: int = 1000
-) -> pi_sdk.AssistantMessage:
-    message = new_assistant_message(model)
-    message.content = list(content)
-    message.stop_reason = stop  # type: ignore[assignment]
-    message.timestamp = ts
-    return message
 
 
 def result(

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from _support.messages import assistant
 from _support.migration import DEEPSEEK
 from pi_sdk_anthropic.messages import build_request as build_anthropic
 from pi_sdk_google._shared_request import build_request as build_google
@@ -30,7 +31,6 @@ from pi_sdk import (
     ToolCall,
     UserMessage,
 )
-from pi_sdk.provider import new_assistant_message
 
 IMAGE = pi_sdk.ImageContent(data="iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB", mime_type="image/png")
 REASONING_ITEM = json.dumps(
@@ -47,16 +47,6 @@ GEMINI = pi_sdk.get_model("google", "gemini-2.5-flash")
 OPENAI_CHAT = pi_sdk.get_model("openai", "gpt-5").model_copy(update={"api": "openai-completions"})
 
 
-def turn(
-    model: Model, *content: Any, stop: str = "toolUse", ts: int = 1
-) -> pi_sdk.AssistantMessage:
-    message = new_assistant_message(model)
-    message.content = list(content)
-    message.stop_reason = stop  # type: ignore[assignment]
-    message.timestamp = ts
-    return message
-
-
 def result(call_id: str, text: str, name: str = "lookup", *extra: Any) -> pi_sdk.ToolResultMessage:
     return pi_sdk.ToolResultMessage(
         tool_call_id=call_id, tool_name=name, content=[TextContent(text=text), *extra]
@@ -68,7 +58,7 @@ def history() -> list[pi_sdk.Message]:
     other = Model(id="local-model", api="openai-completions", provider="local")
     return [
         UserMessage(content=[TextContent(text="start \ud83d here 😀"), IMAGE]),
-        turn(
+        assistant(
             RESPONSES,
             ThinkingContent(thinking="responses reasoning", thinking_signature=REASONING_ITEM),
             TextContent(text="looking", text_signature='{"v":1,"id":"msg_foreign_item"}'),
@@ -77,7 +67,7 @@ def history() -> list[pi_sdk.Message]:
         ),
         result("call_AbC123|fc_0123456789abcdef", "found \udc00 it", "lookup", IMAGE),
         UserMessage(content="next", timestamp=3),
-        turn(
+        assistant(
             proxy,
             ThinkingContent(thinking="proxy thinking", thinking_signature="sig-from-proxy"),
             ToolCall(id=LONG_A, name="lookup", arguments={"q": "long a"}),
@@ -86,7 +76,7 @@ def history() -> list[pi_sdk.Message]:
         ),
         result(LONG_B, "B"),
         result(LONG_A, "A"),
-        turn(
+        assistant(
             GEMINI,
             ThinkingContent(thinking="gemini thought", thinking_signature="Z2VtaW5pc2ln"),
             ToolCall(id="", name="lookup", arguments={"q": "g1"}, thought_signature="Z2VtaW5pc2ln"),
@@ -95,15 +85,16 @@ def history() -> list[pi_sdk.Message]:
         ),
         result("", "g1 done"),
         result("", "g2 done"),
-        turn(other, ToolCall(id="", name="lookup", arguments={"k\ud800": "v"}), ts=6),
+        assistant(other, ToolCall(id="", name="lookup", arguments={"k\ud800": "v"}), ts=6),
         result("", "empty id done"),
-        turn(
+        assistant(
             ANTHROPIC,
             ThinkingContent(thinking="cut mid-thi", thinking_signature=""),
             stop="aborted",
+            ts=1,
         ),
         UserMessage(content="again", timestamp=7),
-        turn(
+        assistant(
             ANTHROPIC,
             ThinkingContent(thinking="unsigned own thinking", thinking_signature=""),
             TextContent(text="partial answer"),
