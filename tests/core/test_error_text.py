@@ -14,6 +14,7 @@ import pytest
 from _support.loopback import HTML_ERROR_PAGE as PAGE
 from _support.loopback import complete_once, sse_step, text_events
 
+import pi_sdk
 from pi_sdk.provider import (
     body_excerpt,
     connection_error,
