@@ -17,3 +17,20 @@ def assistant(
     message.stop_reason = stop  # type: ignore[assignment]
     message.timestamp = ts
     return message
+
+
+def reply(
+    model: pi_sdk.Model, *content: Any, stop_reason: str = "toolUse", **fields: Any
+) -> pi_sdk.AssistantMessage:
+    """An assistant turn naming `model` but without `signature_origin` (as older sessions hold).
+
+    `fields` are further `AssistantMessage` fields (`error_message`, `signature_origin`, ...).
+    """
+    return pi_sdk.AssistantMessage(
+        api=model.api,
+        provider=model.provider,
+        model=model.id,
+        content=list(content),
+        stop_reason=stop_reason,  # type: ignore[arg-type]
+        **fields,
+    )

@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 import pytest
+from _support.messages import reply
 from pi_sdk_google._shared_request import (
     SYNTHETIC_ID_PREFIX,
     THOUGHT_SIGNATURE_PLACEHOLDER,
@@ -38,17 +39,6 @@ def gemini(model_id: str, *, reasoning: bool = True, images: bool = True, **extr
         input=["text", "image"] if images else ["text"],
         max_tokens=65_536,
         **extra,
-    )
-
-
-def reply(model: Model, *content: Any, **fields: Any) -> pi_sdk.AssistantMessage:
-    return pi_sdk.AssistantMessage(
-        api=model.api,
-        provider=model.provider,
-        model=model.id,
-        content=list(content),
-        stop_reason=fields.pop("stop_reason", "toolUse"),
-        **fields,
     )
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from _support import openai_fakes as fakes
 from _support.conformance import ChunkedTransport, Reply, assert_valid_event_sequence
+from _support.messages import reply
 from _support.openai_fakes import BASE, JSON, SSE, client_on
 from pi_sdk_openai.completions import Decoder as CompletionsDecoder
 from pi_sdk_openai.completions import build_payload as build_completions_payload
@@ -53,12 +54,6 @@ def model(**update: Any) -> Model:
     }
     fields.update(update)
     return Model.model_validate(fields)
-
-
-def assistant(m: Model, *content: Any, stop: str = "toolUse") -> pi_sdk.AssistantMessage:
-    return pi_sdk.AssistantMessage(
-        api=m.api, provider=m.provider, model=m.id, content=list(content), stop_reason=stop
-    )
 
 
 def result(call_id: str, *content: Any, name: str = "get_weather") -> pi_sdk.ToolResultMessage:
@@ -121,7 +116,7 @@ def test_parallel_tool_calls_and_results():
     context = Context(
         messages=[
             UserMessage(content="weather?"),
-            assistant(m, TextContent(text="Checking."), *calls),
+            reply(m, TextContent(text="Checking."), *calls),
             result("call_a", TextContent(text="sunny")),
             result("call_b", TextContent(text="rain")),
         ],
@@ -167,7 +162,7 @@ def test_tool_result_images_follow_the_run_of_results_in_a_user_message():
     context = Context(
         messages=[
             UserMessage(content="screenshots"),
-            assistant(m, *calls),
+            reply(m, *calls),
             result("c1", TextContent(text="first"), IMAGE, name="shot"),
             result("c2", IMAGE, name="shot"),
             UserMessage(content="thanks"),
@@ -198,7 +193,7 @@ def test_tool_result_images_for_a_text_only_model_become_text():
     context = Context(
         messages=[
             UserMessage(content="x"),
-            assistant(m, ToolCall(id="c1", name="shot")),
+            reply(m, ToolCall(id="c1", name="shot")),
             result("c1", IMAGE, name="shot"),
         ]
     )
@@ -212,7 +207,7 @@ def test_empty_tools_sent_when_history_has_tool_calls_but_context_has_no_tools()
     context = Context(
         messages=[
             UserMessage(content="x"),
-            assistant(m, ToolCall(id="c1", name="t")),
+            reply(m, ToolCall(id="c1", name="t")),
             result("c1", TextContent(text="ok"), name="t"),
         ]
     )
@@ -222,11 +217,11 @@ def test_empty_tools_sent_when_history_has_tool_calls_but_context_has_no_tools()
 
 def test_same_model_reasoning_is_replayed_in_the_field_it_came_in():
     m = model(provider="openrouter", id="deepseek/deepseek-r1", reasoning=True)
-    turn = assistant(
+    turn = reply(
         m,
         pi_sdk.ThinkingContent(thinking="step 1", thinking_signature="reasoning"),
         TextContent(text="answer"),
-        stop="stop",
+        stop_reason="stop",
     )
     context = Context(messages=[UserMessage(content="q"), turn, UserMessage(content="more")])
     sent = payload(m, context)["messages"][1]
@@ -301,7 +296,7 @@ def test_provider_options_are_checked():
 
 
 def tool_history(m: Model) -> Context:
-    turn = assistant(
+    turn = reply(
         m,
         pi_sdk.ThinkingContent(thinking="think", thinking_signature="reasoning_content"),
         TextContent(text="calling"),
@@ -371,7 +366,7 @@ def test_compat_requires_assistant_after_tool_result():
         "user",
     ]
     assert messages[4] == {"role": "assistant", "content": "I have processed the tool results."}
-    only_calls = assistant(m, ToolCall(id="c9", name="calc"))
+    only_calls = reply(m, ToolCall(id="c9", name="calc"))
     sent = payload(m, Context(messages=[UserMessage(content="q"), only_calls]))["messages"][1]
     assert sent["content"] == ""  # not null
 
@@ -429,7 +424,7 @@ def test_compat_supports_strict_mode():
 
 def test_compat_requires_reasoning_content():
     m = with_compat(requiresReasoningContent=True)
-    bare = assistant(m, ToolCall(id="c1", name="calc"))
+    bare = reply(m, ToolCall(id="c1", name="calc"))
     context = Context(
         messages=[UserMessage(content="q"), bare, result("c1", TextContent(text="1"), name="calc")]
     )

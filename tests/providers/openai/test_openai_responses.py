@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from _support.conformance import Reply
+from _support.messages import reply
 from _support.openai_fakes import JSON, run
 from pi_sdk_openai.responses import Decoder as ResponsesDecoder
 from pi_sdk_openai.responses import build_payload as build_responses_payload
@@ -216,15 +217,10 @@ def test_same_model_without_replayable_reasoning_sends_no_item_ids():
 
 def test_parallel_tool_calls_and_results_with_images():
     m = model()
-    turn = pi_sdk.AssistantMessage(
-        api=m.api,
-        provider=m.provider,
-        model=m.id,
-        stop_reason="toolUse",
-        content=[
-            pi_sdk.ToolCall(id="call_a|fc_a", name="shot", arguments={"n": 1}),
-            pi_sdk.ToolCall(id="call_b|fc_b", name="shot", arguments={"n": 2}),
-        ],
+    turn = reply(
+        m,
+        pi_sdk.ToolCall(id="call_a|fc_a", name="shot", arguments={"n": 1}),
+        pi_sdk.ToolCall(id="call_b|fc_b", name="shot", arguments={"n": 2}),
     )
     context = Context(
         messages=[
@@ -254,13 +250,7 @@ def test_parallel_tool_calls_and_results_with_images():
 
 def test_orphaned_call_gets_a_synthetic_error_result():
     m = model()
-    turn = pi_sdk.AssistantMessage(
-        api=m.api,
-        provider=m.provider,
-        model=m.id,
-        stop_reason="toolUse",
-        content=[pi_sdk.ToolCall(id="call_z|fc_z", name="t")],
-    )
+    turn = reply(m, pi_sdk.ToolCall(id="call_z|fc_z", name="t"))
     items = payload(
         m, Context(messages=[UserMessage(content="q"), turn, UserMessage(content="never mind")])
     )["input"]
