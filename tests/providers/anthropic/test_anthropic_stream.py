@@ -25,14 +25,13 @@ from _support.conformance import (
 import pi_sdk
 from pi_sdk import (
     Context,
-    Model,
     StreamOptions,
     ThinkingContent,
     UserMessage,
 )
 
 BASE = "https://api.anthropic.test"
-MODEL = Model(
+MODEL = pi_sdk.Model(
     id="claude-test-1",
     api="anthropic-messages",
     provider="anthropic",
@@ -103,7 +102,7 @@ def client_for(transport: ChunkedTransport) -> anthropic.AsyncAnthropic:
 async def run(
     replies: list[Reply],
     *,
-    model: Model = MODEL,
+    model: pi_sdk.Model = MODEL,
     context: Context = CTX,
     watch: Callable[[Any], None] | None = None,
     **options: Any,
