@@ -95,24 +95,27 @@ def ok(*chunks: dict[str, Any]) -> tuple[int, bytes, dict[str, str]]:
     return (200, sse(*chunks), SSE_HEADERS)
 
 
+VERTEX_BASE = "https://europe-west4-aiplatform.googleapis.com/v1/projects/p1/locations/europe-west4"
+
+
 def model(model_id: str = "gemini-2.5-flash", *, vertex: bool = False) -> Model:
+    """A Gemini model on the Gemini API (priced) or on Vertex AI (unpriced)."""
     if vertex:
-        return Model(
-            id=model_id,
-            api="google-vertex",
-            provider="google-vertex",
-            base_url="https://europe-west4-aiplatform.googleapis.com/v1/projects/p1/locations/europe-west4",
-            reasoning=True,
-            input=["text", "image"],
-        )
+        api = provider = "google-vertex"
+        base_url, cost = VERTEX_BASE, pi_sdk.ModelCost()
+    else:
+        api, provider = "google-generative-ai", "google"
+        base_url = "https://generativelanguage.googleapis.com/v1beta"
+        cost = pi_sdk.ModelCost(input=1.0, output=2.0, cache_read=0.5)
     return Model(
         id=model_id,
-        api="google-generative-ai",
-        provider="google",
-        base_url="https://generativelanguage.googleapis.com/v1beta",
+        api=api,
+        provider=provider,
+        base_url=base_url,
         reasoning=True,
         input=["text", "image"],
-    ).model_copy(update={"cost": pi_sdk.ModelCost(input=1.0, output=2.0, cache_read=0.5)})
+        cost=cost,
+    )
 
 
 CONTEXT = Context(messages=[UserMessage(content="hi")])
