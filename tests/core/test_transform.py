@@ -15,13 +15,7 @@ from pi_sdk_openai.completions import normalize_tool_call_id as normalize_comple
 from pi_sdk_openai.responses import normalize_tool_call_id as normalize_responses_tool_call_id
 
 import pi_sdk
-from pi_sdk import (
-    Message,
-    Model,
-    ThinkingContent,
-    ToolCall,
-    UserMessage,
-)
+from pi_sdk import Message, Model, ThinkingContent, ToolCall, UserMessage
 from pi_sdk._ids import ToolCallIdNormalizer
 from pi_sdk._transform import IMAGE_PLACEHOLDER_TEXT, NO_RESULT_TEXT
 from pi_sdk.provider import (

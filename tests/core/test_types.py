@@ -4,13 +4,7 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 import pi_sdk
-from pi_sdk import (
-    AssistantMessage,
-    Context,
-    TextContent,
-    ThinkingContent,
-    UserMessage,
-)
+from pi_sdk import AssistantMessage, Context, TextContent, ThinkingContent, UserMessage
 
 MESSAGES = TypeAdapter(list[pi_sdk.Message])
 

@@ -24,13 +24,7 @@ from pi_sdk_openai.completions import build_payload as build_completions_payload
 from pi_sdk_openai.responses import build_payload as build_responses_payload
 
 import pi_sdk
-from pi_sdk import (
-    Model,
-    TextContent,
-    ThinkingContent,
-    ToolCall,
-    UserMessage,
-)
+from pi_sdk import Model, TextContent, ThinkingContent, ToolCall, UserMessage
 
 IMAGE = pi_sdk.ImageContent(data="iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB", mime_type="image/png")
 REASONING_ITEM = json.dumps(

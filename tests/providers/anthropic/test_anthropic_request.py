@@ -7,13 +7,7 @@ from pi_sdk_anthropic import get_api_key
 from pi_sdk_anthropic.messages import build_headers, build_request, recognize_request
 
 import pi_sdk
-from pi_sdk import (
-    Context,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    UserMessage,
-)
+from pi_sdk import Context, StreamOptions, TextContent, ThinkingContent, UserMessage
 
 BUDGET = pi_sdk.Model(
     id="claude-sonnet-4-5", api="anthropic-messages", provider="anthropic",

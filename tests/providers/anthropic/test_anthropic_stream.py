@@ -15,20 +15,10 @@ import anthropic
 import httpx2
 import pytest
 from _support import conformance
-from _support.conformance import (
-    ChunkedTransport,
-    Reply,
-    assert_valid_event_sequence,
-    collect,
-)
+from _support.conformance import ChunkedTransport, Reply, assert_valid_event_sequence, collect
 
 import pi_sdk
-from pi_sdk import (
-    Context,
-    StreamOptions,
-    ThinkingContent,
-    UserMessage,
-)
+from pi_sdk import Context, StreamOptions, ThinkingContent, UserMessage
 
 BASE = "https://api.anthropic.test"
 MODEL = pi_sdk.Model(

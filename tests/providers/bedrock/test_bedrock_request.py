@@ -6,13 +6,7 @@ import pytest
 from pi_sdk_bedrock.converse import build_request, convert_messages
 
 import pi_sdk
-from pi_sdk import (
-    Context,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    UserMessage,
-)
+from pi_sdk import Context, StreamOptions, TextContent, ThinkingContent, UserMessage
 
 CLAUDE = pi_sdk.Model(
     id="us.anthropic.claude-sonnet-4-20250514-v1:0",

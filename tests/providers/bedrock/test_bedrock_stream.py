@@ -31,13 +31,7 @@ from pi_sdk_bedrock.converse._decode import exception_error
 from test_bedrock_frames import frame
 
 import pi_sdk
-from pi_sdk import (
-    Context,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-)
+from pi_sdk import Context, Model, StreamOptions, TextContent, ThinkingContent
 
 BASE = "https://bedrock-runtime.us-west-2.amazonaws.com"
 MODEL = Model(

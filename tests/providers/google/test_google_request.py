@@ -16,13 +16,7 @@ from pi_sdk_google._shared_request import (
 from pi_sdk_google._shared_schema import to_gemini_parameters
 
 import pi_sdk
-from pi_sdk import (
-    Model,
-    StreamOptions,
-    TextContent,
-    ToolCall,
-    UserMessage,
-)
+from pi_sdk import Model, StreamOptions, TextContent, ToolCall, UserMessage
 
 SIG_A = "c2lnbmF0dXJlLWE="  # base64, as Gemini sends them
 SIG_B = "c2lnbmF0dXJlLWI="

@@ -25,13 +25,7 @@ from pi_sdk_openai.completions import build_payload as build_completions_payload
 from pi_sdk_openai.completions import detect_compat, resolve_compat
 
 import pi_sdk
-from pi_sdk import (
-    Context,
-    Model,
-    TextContent,
-    ToolCall,
-    UserMessage,
-)
+from pi_sdk import Context, Model, TextContent, ToolCall, UserMessage
 from pi_sdk.provider import MessageBuilder
 
 IMAGE = pi_sdk.ImageContent(data="aGVsbG8=", mime_type="image/png")

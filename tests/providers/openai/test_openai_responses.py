@@ -18,12 +18,7 @@ from pi_sdk_openai.responses import Decoder as ResponsesDecoder
 from pi_sdk_openai.responses import build_payload as build_responses_payload
 
 import pi_sdk
-from pi_sdk import (
-    Context,
-    Model,
-    TextContent,
-    UserMessage,
-)
+from pi_sdk import Context, Model, TextContent, UserMessage
 from pi_sdk.provider import MessageBuilder
 
 IMAGE = pi_sdk.ImageContent(data="aGVsbG8=", mime_type="image/png")
