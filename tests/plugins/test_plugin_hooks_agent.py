@@ -4,6 +4,7 @@ import asyncio
 import json
 from typing import Literal
 
+from _support.agent import text_of
 from pydantic import BaseModel
 
 from pi_sdk import (
@@ -17,11 +18,6 @@ from pi_sdk import (
     hookimpl,
 )
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
-
-
-def _text(message):
-    content = message.content
-    return content if isinstance(content, str) else "".join(b.text for b in content)
 
 
 def _tool_results(agent):
@@ -129,7 +125,7 @@ async def test_a_plugin_message_type_survives_json_and_reaches_the_model_convert
     await agent.prompt("hello")
 
     [first_call] = provider.calls
-    texts = [_text(m) for m in first_call.messages if isinstance(m, UserMessage)]
+    texts = [text_of(m) for m in first_call.messages if isinstance(m, UserMessage)]
     assert texts == ["<reminder priority=2>tests first</reminder>", "hello"]
 
     # The transcript keeps the custom type; a JSON round trip gives the same transcript back.
@@ -143,4 +139,4 @@ async def test_a_plugin_message_type_survives_json_and_reaches_the_model_convert
     # A new agent on the loaded transcript shows the model the same converted message.
     agent2 = Agent(model=provider.model, messages=loaded)
     await agent2.prompt("again")
-    assert _text(provider.calls[1].messages[0]) == "<reminder priority=2>tests first</reminder>"
+    assert text_of(provider.calls[1].messages[0]) == "<reminder priority=2>tests first</reminder>"
