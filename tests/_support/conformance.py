@@ -165,6 +165,19 @@ async def collect(stream: pi_sdk.AssistantMessageEventStream) -> tuple[list[Any]
     return events, await stream.result()
 
 
+async def collect_aborting(
+    stream: Any, controller: pi_sdk.AbortController, at: str
+) -> tuple[list[Any], AssistantMessage]:
+    """``(events, final message)`` of ``stream``, aborting ``controller`` on each event of type
+    ``at`` (e.g. ``"text_delta"``) as a consumer that stops the reply mid-stream would."""
+    events: list[Any] = []
+    async for event in stream:
+        events.append(event)
+        if event.type == at:
+            controller.abort()
+    return events, await stream.result()
+
+
 async def run_interaction(
     case: Case, *, options: StreamOptions | None = None, model: Model | None = None
 ) -> Run:

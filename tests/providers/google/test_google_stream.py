@@ -15,6 +15,7 @@ from typing import Any
 import httpx2
 import pytest
 import yaml
+from _support.conformance import collect_aborting
 from google import genai
 from google.genai import types
 from pi_sdk_google import stream_google_generative_ai, stream_google_vertex
@@ -580,12 +581,7 @@ async def test_abort_mid_stream_keeps_text_and_closes_the_response() -> None:
         model=target,
         signal=controller.signal,
     )
-    events: list[AssistantMessageEvent] = []
-    async for event in stream:
-        events.append(event)
-        if event.type == "text_delta":
-            controller.abort()
-    message = await stream.result()
+    events, message = await collect_aborting(stream, controller, "text_delta")
     check_protocol(events)
     assert message.stop_reason == "aborted" and message.text == "Hello"
     assert stalled.closed == 1

@@ -17,7 +17,12 @@ from typing import Any
 
 import pytest
 from _support import openai_fakes as fakes
-from _support.conformance import ChunkedTransport, Reply, assert_valid_event_sequence
+from _support.conformance import (
+    ChunkedTransport,
+    Reply,
+    assert_valid_event_sequence,
+    collect_aborting,
+)
 from _support.messages import reply
 from _support.openai_fakes import BASE, JSON, SSE, client_on
 from pi_sdk_openai.completions import Decoder as CompletionsDecoder
@@ -846,18 +851,13 @@ async def test_abort_mid_stream_keeps_partial_text_and_closes_the_response():
     body = sse(chunk({"content": "first"}), done=False)
     transport = ChunkedTransport([Reply(200, body, SSE, stall_after=len(body))])
     client = client_on(transport)
-    events: list[Any] = []
     try:
         stream = pi_sdk.stream(
             model(),
             Context(messages=[UserMessage(content="hi")]),
             pi_sdk.StreamOptions(client=client, signal=controller.signal, max_retries=0),
         )
-        async for event in stream:
-            events.append(event)
-            if event.type == "text_delta":
-                controller.abort()
-        message = await stream.result()
+        events, message = await collect_aborting(stream, controller, "text_delta")
     finally:
         await client.close()
     assert message.stop_reason == "aborted" and message.text == "first"
