@@ -23,6 +23,7 @@ requested model id (pi-mono), and the message keeps no vendor-reported model.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import os
 import re
@@ -162,6 +163,19 @@ class Run:
 
 async def collect(stream: pi_sdk.AssistantMessageEventStream) -> tuple[list[Any], AssistantMessage]:
     events = [event async for event in stream]
+    return events, await stream.result()
+
+
+async def collect_aborting(
+    stream: Any, controller: pi_sdk.AbortController, at: str
+) -> tuple[list[Any], AssistantMessage]:
+    """``(events, final message)`` of ``stream``, aborting ``controller`` on each event of type
+    ``at`` (e.g. ``"text_delta"``) as a consumer that stops the reply mid-stream would."""
+    events: list[Any] = []
+    async for event in stream:
+        events.append(event)
+        if event.type == at:
+            controller.abort()
     return events, await stream.result()
 
 
@@ -472,15 +486,19 @@ class ChunkedTransport(httpx2.AsyncBaseTransport):
         return httpx2.Response(reply.status, headers=reply.headers, stream=_Body(self, reply))
 
 
-def _anthropic_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
-    from anthropic import AsyncAnthropic
+def _sdk_client(module: str, name: str) -> Callable[[httpx2.AsyncBaseTransport, str], Any]:
+    """A factory of the vendor SDK client ``module.name`` (Anthropic, OpenAI: same arguments)."""
 
-    return AsyncAnthropic(
-        api_key="test-key",
-        base_url=base_url,
-        max_retries=0,
-        http_client=httpx2.AsyncClient(transport=transport),
-    )
+    def factory(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
+        client_class = getattr(importlib.import_module(module), name)
+        return client_class(
+            api_key="test-key",
+            base_url=base_url,
+            max_retries=0,
+            http_client=httpx2.AsyncClient(transport=transport),
+        )
+
+    return factory
 
 
 class _GoogleClient:
@@ -509,17 +527,6 @@ def _google_client(vertex: bool) -> Callable[[httpx2.AsyncBaseTransport, str], A
         )
 
     return factory
-
-
-def _openai_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
-    from openai import AsyncOpenAI
-
-    return AsyncOpenAI(
-        api_key="test-key",
-        base_url=base_url,
-        max_retries=0,
-        http_client=httpx2.AsyncClient(transport=transport),
-    )
 
 
 def _bedrock_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
@@ -554,10 +561,10 @@ def _mistral_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
 
 
 CLIENT_FACTORIES: dict[str, Callable[[httpx2.AsyncBaseTransport, str], Any]] = {
-    "anthropic-messages": _anthropic_client,
-    "openai-completions": _openai_client,
-    "openai-responses": _openai_client,
-    "azure-openai-responses": _openai_client,  # the v1 endpoint takes a plain client
+    "anthropic-messages": _sdk_client("anthropic", "AsyncAnthropic"),
+    "openai-completions": _sdk_client("openai", "AsyncOpenAI"),
+    "openai-responses": _sdk_client("openai", "AsyncOpenAI"),
+    "azure-openai-responses": _sdk_client("openai", "AsyncOpenAI"),  # v1 takes a plain client
     "google-generative-ai": _google_client(vertex=False),
     "google-vertex": _google_client(vertex=True),
     "bedrock-converse-stream": _bedrock_client,

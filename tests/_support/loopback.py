@@ -20,6 +20,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import pi_sdk
 from _support.wire import APIS, Text, Tokens, wire_for
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "HTML_ERROR_PAGE",
     "LoopbackServer",
     "Step",
+    "complete_once",
     "json_step",
     "model_at",
     "sse_step",
@@ -205,3 +207,16 @@ def text_reply(api: str, text: str = "Hello", **kwargs: Any) -> Step:
     """A complete streamed text reply on ``api``."""
     body, terminal = text_events(api, [text[: len(text) // 2], text[len(text) // 2 :]])
     return sse_step(body + terminal, **kwargs)
+
+
+async def complete_once(api: str, step: Step) -> pi_sdk.AssistantMessage:
+    """``pi_sdk.complete`` of a "hi" prompt on ``api`` against a server playing ``step`` (no retry).
+
+    Returns the final ``AssistantMessage`` (an error reply is returned, not raised).
+    """
+    async with LoopbackServer([step]) as server:
+        return await pi_sdk.complete(
+            model_at(api, server.url),
+            pi_sdk.Context(messages=[pi_sdk.UserMessage(content="hi")]),
+            pi_sdk.StreamOptions(api_key="test-key-123", max_retries=0),
+        )

@@ -102,16 +102,22 @@ class MigrationRun:
     session_path: Path
 
 
-async def run_migration(folder: Path) -> MigrationRun:
-    """Run the four-provider conversation; the session file is written in ``folder``."""
-    anthropic, responses, gemini, chat = models()
-    agent = Agent(
-        model=anthropic,
+def _agent(model: Model, **fields: Any) -> Agent:
+    """The travel assistant on ``model`` (medium thinking, sequential get_weather calls)."""
+    return Agent(
+        model=model,
         system_prompt=SYSTEM_PROMPT,
         thinking_level="medium",
         tools=[get_weather],
         tool_execution="sequential",
+        **fields,
     )
+
+
+async def run_migration(folder: Path) -> MigrationRun:
+    """Run the four-provider conversation; the session file is written in ``folder``."""
+    anthropic, responses, gemini, chat = models()
+    agent = _agent(anthropic)
     transcripts: list[list[Any]] = []
     for model, prompt in zip((anthropic, responses, gemini), PROMPTS, strict=False):
         agent.model = model
@@ -123,14 +129,7 @@ async def run_migration(folder: Path) -> MigrationRun:
     save_session(session_path, saved, metadata={"model": {"provider": "google", "id": gemini.id}})
     loaded = load_session(session_path)
 
-    resumed = Agent(
-        model=chat,
-        system_prompt=SYSTEM_PROMPT,
-        thinking_level="medium",
-        tools=[get_weather],
-        tool_execution="sequential",
-        messages=loaded.messages,
-    )
+    resumed = _agent(chat, messages=loaded.messages)
     await resumed.prompt(PROMPTS[3])
     transcripts.append(as_json(resumed.messages))
     return MigrationRun(resumed, transcripts, saved, loaded, session_path)

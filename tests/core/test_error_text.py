@@ -12,12 +12,10 @@ from typing import Any
 
 import pytest
 from _support.loopback import HTML_ERROR_PAGE as PAGE
-from _support.loopback import LoopbackServer, Step, model_at, sse_step, text_events
+from _support.loopback import complete_once, sse_step, text_events
 
 import pi_sdk
-from pi_sdk import AssistantMessage, Context, StreamOptions, UserMessage
 from pi_sdk.provider import (
-    ProviderError,
     body_excerpt,
     connection_error,
     describe_exception,
@@ -86,7 +84,7 @@ def test_connection_errors_are_retryable_and_say_when(
     phase: Any, timed_out: bool, start: str
 ) -> None:
     error = connection_error(OSError("gone"), phase, timed_out=timed_out)
-    assert isinstance(error, ProviderError) and error.retryable
+    assert isinstance(error, pi_sdk.provider.ProviderError) and error.retryable
     assert str(error) == f"{start}OSError: gone"
 
 
@@ -97,15 +95,6 @@ def test_malformed_event_error_says_which_event() -> None:
 
 # --- adapters --------------------------------------------------------------------------------
 # (The same failures on every wire API: tests/providers/test_contract.py.)
-
-
-async def _call(api: str, step: Step) -> AssistantMessage:
-    async with LoopbackServer([step]) as server:
-        return await pi_sdk.complete(
-            model_at(api, server.url),
-            Context(messages=[UserMessage(content="hi")]),
-            StreamOptions(api_key="test-key-123", max_retries=0),
-        )
 
 
 @pytest.mark.parametrize(
@@ -127,5 +116,7 @@ async def test_a_missing_anthropic_field_is_named(
     delta_event: dict[str, Any], expected: str
 ) -> None:
     events, terminal = text_events("anthropic-messages", ["Hel", "lo"])
-    message = await _call("anthropic-messages", sse_step([*events[:2], delta_event, *terminal]))
+    message = await complete_once(
+        "anthropic-messages", sse_step([*events[:2], delta_event, *terminal])
+    )
     assert message.error_message == f"malformed content_block_delta event: {expected}"

@@ -7,24 +7,17 @@ import re
 from typing import Any
 
 import pytest
+from _support.messages import assistant
+from _support.migration import DEEPSEEK
 from pi_sdk_anthropic.messages import normalize_tool_call_id as anthropic_ids
 from pi_sdk_google import normalize_tool_call_id as google_ids
 from pi_sdk_openai.completions import normalize_tool_call_id as normalize_completions_tool_call_id
 from pi_sdk_openai.responses import normalize_tool_call_id as normalize_responses_tool_call_id
 
-from pi_sdk import (
-    AssistantMessage,
-    ImageContent,
-    Message,
-    Model,
-    TextContent,
-    ThinkingContent,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
+import pi_sdk
+from pi_sdk import Message, Model, ThinkingContent, ToolCall, UserMessage
 from pi_sdk._ids import ToolCallIdNormalizer
-from pi_sdk._transform import IMAGE_PLACEHOLDER_TEXT, NO_RESULT_TEXT, REQUIRES_REASONING_CONTENT
+from pi_sdk._transform import IMAGE_PLACEHOLDER_TEXT, NO_RESULT_TEXT
 from pi_sdk.provider import (
     is_same_source,
     new_assistant_message,
@@ -34,44 +27,15 @@ from pi_sdk.provider import (
 
 ANTHROPIC_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
-CLAUDE = Model(
-    id="claude-sonnet-4-5",
-    api="anthropic-messages",
-    provider="anthropic",
-    base_url="https://api.anthropic.com",
-    reasoning=True,
-    input=["text", "image"],
-)
-GPT = Model(
-    id="gpt-5",
-    api="openai-responses",
-    provider="openai",
-    base_url="https://api.openai.com/v1",
-    reasoning=True,
-    input=["text", "image"],
-)
-GEMINI = Model(
-    id="gemini-2.5-flash",
-    api="google-generative-ai",
-    provider="google",
-    base_url="https://generativelanguage.googleapis.com/v1beta",
-    reasoning=True,
-    input=["text", "image"],
-)
+CLAUDE = pi_sdk.get_model("anthropic", "claude-sonnet-4-5")
+GPT = pi_sdk.get_model("openai", "gpt-5")
+GEMINI = pi_sdk.get_model("google", "gemini-2.5-flash")
 CHAT = Model(
     id="gpt-4o-mini",
     api="openai-completions",
     provider="openai",
     base_url="https://api.openai.com/v1",
     input=["text"],
-)
-DEEPSEEK = Model(
-    id="deepseek-reasoner",
-    api="openai-completions",
-    provider="deepseek",
-    base_url="https://api.deepseek.com",
-    reasoning=True,
-    compat={REQUIRES_REASONING_CONTENT: True},
 )
 
 ADAPTER_IDS: dict[str, ToolCallIdNormalizer] = {
@@ -95,21 +59,15 @@ REASONING_ITEM = json.dumps(
 )
 
 
-def assistant(
-    model: Model, *content: Any, stop: str = "toolUse", ts: int = 1000
-) -> AssistantMessage:
-    message = new_assistant_message(model)
-    message.content = list(content)
-    message.stop_reason = stop  # type: ignore[assignment]
-    message.timestamp = ts
-    return message
-
-
 def result(
     call_id: str, name: str = "get_weather", text: str = "sunny", **kw: Any
-) -> ToolResultMessage:
-    return ToolResultMessage(
-        tool_call_id=call_id, tool_name=name, content=[TextContent(text=text)], timestamp=2000, **kw
+) -> pi_sdk.ToolResultMessage:
+    return pi_sdk.ToolResultMessage(
+        tool_call_id=call_id,
+        tool_name=name,
+        content=[pi_sdk.TextContent(text=text)],
+        timestamp=2000,
+        **kw,
     )
 
 
@@ -118,11 +76,11 @@ def dump(messages: list[Message]) -> list[dict[str, Any]]:
 
 
 def calls(messages: list[Message]) -> list[ToolCall]:
-    return [c for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls]
+    return [c for m in messages if isinstance(m, pi_sdk.AssistantMessage) for c in m.tool_calls]
 
 
-def results(messages: list[Message]) -> list[ToolResultMessage]:
-    return [m for m in messages if isinstance(m, ToolResultMessage)]
+def results(messages: list[Message]) -> list[pi_sdk.ToolResultMessage]:
+    return [m for m in messages if isinstance(m, pi_sdk.ToolResultMessage)]
 
 
 # --- Done when: thinking + tool call from OpenAI Responses sent to Anthropic -------------------
@@ -134,7 +92,7 @@ def responses_turn() -> list[Message]:
         assistant(
             GPT,
             ThinkingContent(thinking="User wants weather.", thinking_signature=REASONING_ITEM),
-            TextContent(text="Checking.", text_signature='{"v":1,"id":"msg_1"}'),
+            pi_sdk.TextContent(text="Checking.", text_signature='{"v":1,"id":"msg_1"}'),
             ToolCall(
                 id="call_AbC123|fc_0123456789abcdef",
                 name="get_weather",
@@ -157,7 +115,7 @@ def test_responses_reasoning_and_pipe_ids_to_anthropic(policy: Any, expected: li
     history = responses_turn()
     out = transform(history, CLAUDE, foreign_reasoning=policy)
     turn = out[1]
-    assert isinstance(turn, AssistantMessage)
+    assert isinstance(turn, pi_sdk.AssistantMessage)
     blocks = [b.model_dump(mode="json") for b in turn.content]
     assert blocks[: len(expected)] == expected
     assert blocks[len(expected)] == {"type": "text", "text": "Checking."}  # textSignature dropped
@@ -296,11 +254,11 @@ def test_unsigned_same_model_thinking_never_carries_an_empty_signature(
         ThinkingContent(
             thinking="[Reasoning redacted]", thinking_signature=signature, redacted=True
         ),
-        TextContent(text="answer", text_signature=signature),
+        pi_sdk.TextContent(text="answer", text_signature=signature),
         stop="stop",
     )
     out = transform([UserMessage(content="q"), turn], CLAUDE)
-    (kept,) = [m for m in out if isinstance(m, AssistantMessage)]
+    (kept,) = [m for m in out if isinstance(m, pi_sdk.AssistantMessage)]
     assert [b.model_dump(mode="json") for b in kept.content] == [
         {"type": "thinking", "thinking": "partial thought"},
         {"type": "text", "text": "answer"},
@@ -330,13 +288,13 @@ def test_proxy_minted_signature_not_replayed_to_another_host() -> None:
         proxy,
         ThinkingContent(thinking="reasoning", thinking_signature="sig-from-proxy"),
         ThinkingContent(thinking="[Reasoning redacted]", thinking_signature="data", redacted=True),
-        TextContent(text="done"),
+        pi_sdk.TextContent(text="done"),
         stop="stop",
     )
     assert turn.signature_origin == "anthropic-messages@https://llm-proxy.example.com/anthropic"
     history: list[Message] = [UserMessage(content="q"), turn]
     to_vendor = transform(history, CLAUDE)[1]
-    assert isinstance(to_vendor, AssistantMessage)
+    assert isinstance(to_vendor, pi_sdk.AssistantMessage)
     assert [b.model_dump(mode="json") for b in to_vendor.content] == [
         {"type": "text", "text": "reasoning"},
         {"type": "text", "text": "done"},
@@ -399,11 +357,11 @@ def test_lone_surrogates_removed_everywhere_pairs_kept() -> None:
         assistant(
             source,
             ThinkingContent(thinking="think \udc00"),
-            TextContent(text="text \ud800"),
+            pi_sdk.TextContent(text="text \ud800"),
             ToolCall(id="c1", name="f", arguments={"k\ud800": ["v\udfff", {"n": "😀\ud83d"}]}),
         ),
-        ToolResultMessage(
-            tool_call_id="c1", tool_name="f", content=[TextContent(text="out\ud83d put 😀")]
+        pi_sdk.ToolResultMessage(
+            tool_call_id="c1", tool_name="f", content=[pi_sdk.TextContent(text="out\ud83d put 😀")]
         ),
     ]
     before = repr(history)
@@ -420,16 +378,16 @@ def test_lone_surrogates_removed_everywhere_pairs_kept() -> None:
 
 
 def test_images_to_text_only_model_become_placeholders() -> None:
-    image = ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
+    image = pi_sdk.ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
     history: list[Message] = [
-        UserMessage(content=[TextContent(text="look"), image]),
+        UserMessage(content=[pi_sdk.TextContent(text="look"), image]),
         assistant(CLAUDE, ToolCall(id="toolu_1", name="screenshot", arguments={})),
-        ToolResultMessage(tool_call_id="toolu_1", tool_name="screenshot", content=[image]),
+        pi_sdk.ToolResultMessage(tool_call_id="toolu_1", tool_name="screenshot", content=[image]),
     ]
     out = transform(history, CHAT)  # input: ["text"]
     assert "iVBORw0KGgo=" not in json.dumps(dump(out))
-    assert out[0].content[1] == TextContent(text=IMAGE_PLACEHOLDER_TEXT)  # type: ignore[index]
-    assert out[2].content == [TextContent(text=IMAGE_PLACEHOLDER_TEXT)]  # type: ignore[union-attr]
+    assert out[0].content[1] == pi_sdk.TextContent(text=IMAGE_PLACEHOLDER_TEXT)  # type: ignore[index]
+    assert out[2].content == [pi_sdk.TextContent(text=IMAGE_PLACEHOLDER_TEXT)]  # type: ignore[union-attr]
     vision = transform(history, GPT)
     assert vision[0] is history[0] and vision[2].content == [image]  # type: ignore[union-attr]
 
@@ -451,13 +409,13 @@ def test_orphaned_call_gets_synthetic_error_result_before_next_user_message() ->
     out = transform(history, CLAUDE)
     assert [m.role for m in out] == ["user", "assistant", "toolResult", "toolResult", "user"]
     synthetic = out[3]
-    assert isinstance(synthetic, ToolResultMessage)
+    assert isinstance(synthetic, pi_sdk.ToolResultMessage)
     assert (synthetic.tool_call_id, synthetic.tool_name, synthetic.is_error) == (
         "toolu_b",
         "g",
         True,
     )
-    assert synthetic.content == [TextContent(text=NO_RESULT_TEXT)]
+    assert synthetic.content == [pi_sdk.TextContent(text=NO_RESULT_TEXT)]
 
 
 def test_trailing_pending_calls_get_no_synthetic_result() -> None:
@@ -511,7 +469,7 @@ def test_requires_reasoning_content_keeps_foreign_thinking_as_reasoning() -> Non
         result("toolu_1", name="f"),
     ]
     turn = transform(history, DEEPSEEK)[1]
-    assert isinstance(turn, AssistantMessage)
+    assert isinstance(turn, pi_sdk.AssistantMessage)
     assert turn.content[0] == ThinkingContent(
         thinking="step by step", thinking_signature="reasoning_content"
     )
@@ -519,7 +477,7 @@ def test_requires_reasoning_content_keeps_foreign_thinking_as_reasoning() -> Non
     assert not any(isinstance(b, ThinkingContent) for b in dropped.content)  # type: ignore[union-attr]
     # without the flag: plain text (pi-mono)
     plain = transform(history, CHAT)[1]
-    assert plain.content[0] == TextContent(text="step by step")  # type: ignore[union-attr]
+    assert plain.content[0] == pi_sdk.TextContent(text="step by step")  # type: ignore[union-attr]
 
 
 # --- no mutation, JSON round trip ---------------------------------------------------------------
@@ -534,10 +492,10 @@ def test_input_history_is_never_mutated() -> None:
 
 
 def test_signature_origin_round_trips_through_json() -> None:
-    turn = assistant(CLAUDE, TextContent(text="x"))
+    turn = assistant(CLAUDE, pi_sdk.TextContent(text="x"))
     data = turn.model_dump(mode="json")
     assert data["signatureOrigin"] == "anthropic-messages@https://api.anthropic.com"
-    assert AssistantMessage.model_validate(data) == turn
+    assert pi_sdk.AssistantMessage.model_validate(data) == turn
 
 
 @pytest.mark.parametrize(

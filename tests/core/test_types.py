@@ -3,21 +3,10 @@ import json
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from pi_sdk import (
-    AssistantMessage,
-    Context,
-    ImageContent,
-    Message,
-    Model,
-    TextContent,
-    ThinkingContent,
-    ToolCall,
-    ToolResultMessage,
-    Usage,
-    UserMessage,
-)
+import pi_sdk
+from pi_sdk import AssistantMessage, Context, TextContent, ThinkingContent, UserMessage
 
-MESSAGES = TypeAdapter(list[Message])
+MESSAGES = TypeAdapter(list[pi_sdk.Message])
 
 
 def _assistant() -> AssistantMessage:
@@ -31,9 +20,11 @@ def _assistant() -> AssistantMessage:
                 thinking="[Reasoning redacted]", thinking_signature="opaque", redacted=True
             ),
             TextContent(text="hi", text_signature='{"v":1,"id":"msg_1"}'),
-            ToolCall(id="toolu_1", name="read", arguments={"path": "a.txt", "n": [1, 2.5, None]}),
+            pi_sdk.ToolCall(
+                id="toolu_1", name="read", arguments={"path": "a.txt", "n": [1, 2.5, None]}
+            ),
         ],
-        usage=Usage(input=10, output=5, cache_read=3, cache_write=2, total_tokens=20),
+        usage=pi_sdk.Usage(input=10, output=5, cache_read=3, cache_write=2, total_tokens=20),
         stop_reason="toolUse",
         timestamp=1_700_000_000_123,
     )
@@ -98,9 +89,9 @@ def test_message_union_discriminates_by_role_and_accepts_pi_json():
         UserMessage,
         UserMessage,
         AssistantMessage,
-        ToolResultMessage,
+        pi_sdk.ToolResultMessage,
     ]
-    assert isinstance(messages[1].content[1], ImageContent)
+    assert isinstance(messages[1].content[1], pi_sdk.ImageContent)
     assert messages[1].content[1].mime_type == "image/png"
     assert MESSAGES.dump_python(messages, mode="json") == pi_json
 
@@ -126,13 +117,13 @@ def test_snake_case_attributes_and_helpers():
     assert message.stop_reason == "toolUse"
     assert message.text == "hi"
     assert [c.name for c in message.tool_calls] == ["read"]
-    usage = Usage(input=1, output=2, cache_read=3, cache_write=4)
+    usage = pi_sdk.Usage(input=1, output=2, cache_read=3, cache_write=4)
     usage.update_total()
     assert usage.total_tokens == 10
 
 
 def test_model_and_context_round_trip():
-    model = Model.model_validate(
+    model = pi_sdk.Model.model_validate(
         {
             "id": "m",
             "name": "M",
@@ -148,7 +139,7 @@ def test_model_and_context_round_trip():
         }
     )
     assert model.base_url == "https://x/v1" and model.cost.cache_read == 0.1
-    assert Model.model_validate_json(model.model_dump_json()) == model
+    assert pi_sdk.Model.model_validate_json(model.model_dump_json()) == model
     ctx = Context(system_prompt="s", messages=[UserMessage(content="u")])
     assert json.loads(ctx.model_dump_json())["systemPrompt"] == "s"
     assert Context.model_validate_json(ctx.model_dump_json()) == ctx
@@ -232,10 +223,10 @@ def test_append_keeps_the_json_field_order():
 
 
 def test_text_of_user_and_tool_result_messages():
-    png = ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
+    png = pi_sdk.ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
     assert UserMessage(content="plain").text == "plain"
     assert UserMessage(content=[TextContent(text="a"), png, TextContent(text="b")]).text == "ab"
-    result = ToolResultMessage(
+    result = pi_sdk.ToolResultMessage(
         tool_call_id="t", tool_name="f", content=[TextContent(text="42"), png]
     )
     assert result.text == "42"

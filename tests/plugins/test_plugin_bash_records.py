@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pi_sdk_bash_records
 import pytest
+from _support.agent import text_of
 from pi_sdk_bash_records import BashExecution, bash_execution_to_messages, render, run_bash
 
 from pi_sdk import (
@@ -21,16 +22,11 @@ from pi_sdk import (
 from pi_sdk.testing import ScriptedProvider
 
 
-def _text(message):
-    content = message.content
-    return content if isinstance(content, str) else "".join(b.text for b in content)
-
-
 def test_the_record_renders_as_one_user_message():
     ok = BashExecution(command="ls", output="a.py\nb.py\n", exit_code=0, timestamp=5)
     [message] = bash_execution_to_messages(ok)
     assert isinstance(message, UserMessage) and message.timestamp == 5
-    assert _text(message) == "Ran `ls`\n```\na.py\nb.py\n```"
+    assert text_of(message) == "Ran `ls`\n```\na.py\nb.py\n```"
 
     failed = BashExecution(command="make", output="", exit_code=2)
     assert render(failed) == "Ran `make`\n(no output)\nCommand exited with code 2"
@@ -93,7 +89,7 @@ async def test_in_an_agent_run_the_model_sees_a_user_message_and_the_transcript_
 
     seen = provider.calls[0].messages
     assert [m.role for m in seen] == ["user", "user"]
-    assert _text(seen[0]) == "Ran `printf 'FAIL test_x\\n'; exit 1`\n```\nFAIL test_x\n```\n" + (
+    assert text_of(seen[0]) == "Ran `printf 'FAIL test_x\\n'; exit 1`\n```\nFAIL test_x\n```\n" + (
         "Command exited with code 1"
     )
     transcript = list(agent.messages)

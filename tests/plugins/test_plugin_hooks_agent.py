@@ -4,7 +4,7 @@ import asyncio
 import json
 from typing import Literal
 
-import pytest
+from _support.agent import text_of
 from pydantic import BaseModel
 
 from pi_sdk import (
@@ -16,34 +16,8 @@ from pi_sdk import (
     UserMessage,
     agent_message_from_dict,
     hookimpl,
-    tool,
 )
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
-
-
-@pytest.fixture
-def ran():
-    return []
-
-
-@pytest.fixture
-def shell(ran):
-    @tool
-    async def bash(command: str) -> str:
-        """Run a shell command.
-
-        Args:
-            command: The command line.
-        """
-        ran.append(command)
-        return f"ran {command}"
-
-    return bash
-
-
-def _text(message):
-    content = message.content
-    return content if isinstance(content, str) else "".join(b.text for b in content)
 
 
 def _tool_results(agent):
@@ -51,7 +25,7 @@ def _tool_results(agent):
 
 
 async def test_a_blocking_plugin_turns_the_call_into_an_error_result_with_its_reason(
-    plugin_manager, shell, ran
+    plugin_manager, bash, ran
 ):
     class Guard:
         @hookimpl
@@ -64,7 +38,7 @@ async def test_a_blocking_plugin_turns_the_call_into_an_error_result_with_its_re
     provider = ScriptedProvider(
         [ScriptedReply.tool_call("bash", {"command": "rm -rf /tmp/x"}), "understood"]
     )
-    agent = Agent(model=provider.model, tools=[shell])
+    agent = Agent(model=provider.model, tools=[bash])
     await agent.prompt("clean up")
 
     assert ran == []  # the tool never ran
@@ -75,7 +49,7 @@ async def test_a_blocking_plugin_turns_the_call_into_an_error_result_with_its_re
     assert isinstance(seen, ToolResultMessage) and seen.content[0].text == "rm is not allowed here"
 
 
-async def test_async_hook_implementations_are_awaited(plugin_manager, shell, ran):
+async def test_async_hook_implementations_are_awaited(plugin_manager, bash, ran):
     order = []
 
     class Slow:
@@ -94,7 +68,7 @@ async def test_async_hook_implementations_are_awaited(plugin_manager, shell, ran
 
     plugin_manager.register(Slow(), name="slow")
     provider = ScriptedProvider([ScriptedReply.tool_call("bash", {"command": "ls"}), "done"])
-    agent = Agent(model=provider.model, tools=[shell])
+    agent = Agent(model=provider.model, tools=[bash])
     await agent.prompt("list")
 
     assert ran == ["ls"]
@@ -104,7 +78,7 @@ async def test_async_hook_implementations_are_awaited(plugin_manager, shell, ran
 
 
 async def test_two_after_tool_call_plugins_apply_their_changes_in_plugin_order(
-    plugin_manager, shell
+    plugin_manager, bash
 ):
     def appender(tag, **marker):
         class Plugin:
@@ -119,7 +93,7 @@ async def test_two_after_tool_call_plugins_apply_their_changes_in_plugin_order(
     plugin_manager.register(appender("first"), name="a")
     plugin_manager.register(appender("second"), name="b")  # registered later: runs earlier
     provider = ScriptedProvider([ScriptedReply.tool_call("bash", {"command": "ls"}), "ok"])
-    agent = Agent(model=provider.model, tools=[shell])
+    agent = Agent(model=provider.model, tools=[bash])
     await agent.prompt("go")
 
     [result] = _tool_results(agent)
@@ -151,7 +125,7 @@ async def test_a_plugin_message_type_survives_json_and_reaches_the_model_convert
     await agent.prompt("hello")
 
     [first_call] = provider.calls
-    texts = [_text(m) for m in first_call.messages if isinstance(m, UserMessage)]
+    texts = [text_of(m) for m in first_call.messages if isinstance(m, UserMessage)]
     assert texts == ["<reminder priority=2>tests first</reminder>", "hello"]
 
     # The transcript keeps the custom type; a JSON round trip gives the same transcript back.
@@ -165,4 +139,4 @@ async def test_a_plugin_message_type_survives_json_and_reaches_the_model_convert
     # A new agent on the loaded transcript shows the model the same converted message.
     agent2 = Agent(model=provider.model, messages=loaded)
     await agent2.prompt("again")
-    assert _text(provider.calls[1].messages[0]) == "<reminder priority=2>tests first</reminder>"
+    assert text_of(provider.calls[1].messages[0]) == "<reminder priority=2>tests first</reminder>"

@@ -17,7 +17,6 @@ from pi_sdk import (
     ConfigurationError,
     ToolCall,
     ToolResultMessage,
-    tool,
 )
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
@@ -155,26 +154,6 @@ def policy_plugin(plugin_manager, monkeypatch):
     plugin_manager.register(pi_sdk_tool_policy, name="tool-policy")
     yield pi_sdk_tool_policy
     pi_sdk_tool_policy.reset()
-
-
-@pytest.fixture
-def ran():
-    return []
-
-
-@pytest.fixture
-def bash(ran):
-    @tool
-    async def bash(command: str) -> str:
-        """Run a shell command.
-
-        Args:
-            command: The command line.
-        """
-        ran.append(command)
-        return f"ran {command}"
-
-    return bash
 
 
 async def _run(bash, *commands):

@@ -223,12 +223,30 @@ def _plugin(**functions):
     return module
 
 
-def test_unknown_hook_names_are_rejected_with_a_suggestion(plugin_manager):
-    def register_model(register):
-        pass
+def _register_model(register):  # a typo of register_models
+    pass
 
-    with pytest.raises(pluggy.PluginValidationError, match="did you mean 'register_models'"):
-        plugin_manager.register(_plugin(register_model=register_model))
+
+def _get_api_key(*, provider):
+    return None
+
+
+async def _register_models(register):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("hook_name", "function", "message"),
+    [
+        ("register_model", _register_model, "did you mean 'register_models'"),
+        ("get_api_key", _get_api_key, "keyword-only parameters"),
+        ("register_models", _register_models, "must be a plain def"),
+    ],
+    ids=["unknown-name-with-suggestion", "keyword-only-parameters", "async-registration-hook"],
+)
+def test_invalid_hook_implementations_are_rejected(plugin_manager, hook_name, function, message):
+    with pytest.raises(pluggy.PluginValidationError, match=message):
+        plugin_manager.register(_plugin(**{hook_name: function}))
 
 
 def test_optional_unknown_hooks_are_allowed(plugin_manager):
@@ -239,22 +257,6 @@ def test_optional_unknown_hooks_are_allowed(plugin_manager):
     module.future_hook = hookimpl(optionalhook=True)(future_hook)
     plugin_manager.register(module, name="future")
     plugin_manager.check_pending()
-
-
-def test_keyword_only_parameters_are_rejected(plugin_manager):
-    def get_api_key(*, provider):
-        return None
-
-    with pytest.raises(pluggy.PluginValidationError, match="keyword-only parameters"):
-        plugin_manager.register(_plugin(get_api_key=get_api_key))
-
-
-def test_async_registration_hooks_are_rejected(plugin_manager):
-    async def register_models(register):
-        pass
-
-    with pytest.raises(pluggy.PluginValidationError, match="must be a plain def"):
-        plugin_manager.register(_plugin(register_models=register_models))
 
 
 def test_wrappers_are_rejected_on_awaited_hooks(plugin_manager):

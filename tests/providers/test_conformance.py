@@ -82,6 +82,17 @@ def _factory(case: Case):
     return factory
 
 
+async def _stream_with_client(factory: Any, transport: ChunkedTransport, model: Any):
+    """``(events, message)`` of one stream through a vendor client made by ``factory`` on
+    ``transport`` (no retry); the client is closed afterwards."""
+    client = factory(transport, model.base_url)
+    try:
+        options = StreamOptions(api_key="test-key", max_retries=0, client=client)
+        return await collect(pi_sdk.stream(model, pi_sdk.Context(), options))
+    finally:
+        await client.close()
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 async def test_conformance(case: Case):
     _require(case)
@@ -104,12 +115,7 @@ async def test_json_document_in_chunks_through_the_client(case: Case):
     factory = _factory(case)
     model = model_for(case.api, load_cassette(case.cassette)[case.index])
     transport = ChunkedTransport([recorded_reply(case)], chunk_size=64)
-    client = factory(transport, model.base_url)
-    try:
-        options = StreamOptions(api_key="test-key", max_retries=0, client=client)
-        events, message = await collect(pi_sdk.stream(model, pi_sdk.Context(), options))
-    finally:
-        await client.close()
+    events, message = await _stream_with_client(factory, transport, model)
     assert_valid_event_sequence(events)
     problems = check_message(case.api, message, case.expect, events)
     assert not problems, "\n".join([case.id, *problems, *case.notes])
@@ -175,12 +181,7 @@ async def test_truncated_body_ends_in_one_error_event(case: Case):
     for offset in _offsets(reply.body):
         cut = Reply(status=200, body=reply.body[:offset], headers=reply.headers)
         transport = ChunkedTransport([cut], chunk_size=7)
-        client = factory(transport, model.base_url)
-        try:
-            options = StreamOptions(api_key="test-key", max_retries=0, client=client)
-            events, message = await collect(pi_sdk.stream(model, pi_sdk.Context(), options))
-        finally:
-            await client.close()
+        events, message = await _stream_with_client(factory, transport, model)
         where = f"{case.id} cut at {offset}/{len(reply.body)}"
         if not reply.body[offset:].strip():
             # Only trailing whitespace was cut (a JSON body's final newline, the blank line

@@ -12,30 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from _support.loopback import LoopbackServer, Step, model_at, sse_step
-
-import pi_sdk
-from pi_sdk import AssistantMessage, Context, StreamOptions, UserMessage
-
-
-async def _call(api: str, step: Step) -> AssistantMessage:
-    async with LoopbackServer([step]) as server:
-        return await pi_sdk.complete(
-            model_at(api, server.url),
-            Context(messages=[UserMessage(content="hi")]),
-            StreamOptions(api_key="test-key-123", max_retries=0),
-        )
+from _support.loopback import Step, complete_once, sse_step
 
 
 async def test_a_chat_stream_without_any_choice_is_an_error() -> None:
-    message = await _call("openai-completions", sse_step([b"data: [DONE]\n\n"]))
+    message = await complete_once("openai-completions", sse_step([b"data: [DONE]\n\n"]))
     assert message.stop_reason == "error"
     assert "no choices" in (message.error_message or "")
 
 
 async def test_a_chat_stream_without_finish_reason_is_still_stop() -> None:
     chunk = {"choices": [{"index": 0, "delta": {"content": "Hello"}}]}
-    message = await _call("openai-completions", sse_step([chunk, b"data: [DONE]\n\n"]))
+    message = await complete_once("openai-completions", sse_step([chunk, b"data: [DONE]\n\n"]))
     assert (message.stop_reason, message.text) == ("stop", "Hello")
 
 
@@ -52,13 +40,13 @@ def _responses(status: str, output: list[Any]) -> Step:
 
 
 async def test_a_completed_response_without_output_is_an_error() -> None:
-    message = await _call("openai-responses", _responses("completed", []))
+    message = await complete_once("openai-responses", _responses("completed", []))
     assert message.stop_reason == "error"
     assert "no output items" in (message.error_message or "")
 
 
 async def test_an_incomplete_response_without_output_is_length() -> None:
-    message = await _call("openai-responses", _responses("incomplete", []))
+    message = await complete_once("openai-responses", _responses("incomplete", []))
     assert message.stop_reason == "length", message.error_message
 
 
@@ -99,7 +87,7 @@ def _stop(index: int) -> dict[str, Any]:
     ids=["delta-before-start", "delta-after-stop", "stop-without-start", "started-twice"],
 )
 async def test_anthropic_block_events_out_of_order_are_errors(events: list[Any]) -> None:
-    message = await _call("anthropic-messages", _anthropic(*events))
+    message = await complete_once("anthropic-messages", _anthropic(*events))
     assert message.stop_reason == "error"
     assert "malformed stream: content_block_" in (message.error_message or "")
 
@@ -107,7 +95,7 @@ async def test_anthropic_block_events_out_of_order_are_errors(events: list[Any])
 async def test_anthropic_server_tool_blocks_and_their_deltas_are_skipped() -> None:
     server_tool = {"type": "server_tool_use", "id": "srv", "name": "web_search", "input": {}}
     delta = {"type": "input_json_delta", "partial_json": '{"q": 1}'}
-    message = await _call(
+    message = await complete_once(
         "anthropic-messages",
         _anthropic(
             {"type": "content_block_start", "index": 0, "content_block": server_tool},

@@ -16,29 +16,17 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from _support.messages import assistant
+from _support.migration import DEEPSEEK
 from pi_sdk_anthropic.messages import build_request as build_anthropic
 from pi_sdk_google._shared_request import build_request as build_google
 from pi_sdk_openai.completions import build_payload as build_completions_payload
 from pi_sdk_openai.responses import build_payload as build_responses_payload
 
-from pi_sdk import (
-    AssistantMessage,
-    Context,
-    ImageContent,
-    Message,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    Tool,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-    get_model,
-)
-from pi_sdk.provider import new_assistant_message
+import pi_sdk
+from pi_sdk import Model, TextContent, ThinkingContent, ToolCall, UserMessage
 
-IMAGE = ImageContent(data="iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB", mime_type="image/png")
+IMAGE = pi_sdk.ImageContent(data="iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB", mime_type="image/png")
 REASONING_ITEM = json.dumps(
     {"type": "reasoning", "id": "rs_9", "summary": [], "encrypted_content": "gAAAAABforeign"}
 )
@@ -47,40 +35,24 @@ OWN_OPAQUE = {"gemini": ("Z2VtaW5pc2ln",), "responses": ("gAAAAABforeign", "msg_
 LONG_A = "toolu_" + "x" * 58 + "A" * 15  # 79 characters
 LONG_B = "toolu_" + "x" * 58 + "BBB"  # shares the first 64
 
-ANTHROPIC = get_model("anthropic", "claude-sonnet-4-5")
-RESPONSES = get_model("openai", "gpt-5")
-GEMINI = get_model("google", "gemini-2.5-flash")
-CHAT = Model(
-    id="deepseek-reasoner",
-    api="openai-completions",
-    provider="deepseek",
-    base_url="https://api.deepseek.com",
-    reasoning=True,
-    compat={"requiresReasoningContent": True},
-)
-OPENAI_CHAT = get_model("openai", "gpt-5").model_copy(update={"api": "openai-completions"})
+ANTHROPIC = pi_sdk.get_model("anthropic", "claude-sonnet-4-5")
+RESPONSES = pi_sdk.get_model("openai", "gpt-5")
+GEMINI = pi_sdk.get_model("google", "gemini-2.5-flash")
+OPENAI_CHAT = pi_sdk.get_model("openai", "gpt-5").model_copy(update={"api": "openai-completions"})
 
 
-def turn(model: Model, *content: Any, stop: str = "toolUse", ts: int = 1) -> AssistantMessage:
-    message = new_assistant_message(model)
-    message.content = list(content)
-    message.stop_reason = stop  # type: ignore[assignment]
-    message.timestamp = ts
-    return message
-
-
-def result(call_id: str, text: str, name: str = "lookup", *extra: Any) -> ToolResultMessage:
-    return ToolResultMessage(
+def result(call_id: str, text: str, name: str = "lookup", *extra: Any) -> pi_sdk.ToolResultMessage:
+    return pi_sdk.ToolResultMessage(
         tool_call_id=call_id, tool_name=name, content=[TextContent(text=text), *extra]
     )
 
 
-def history() -> list[Message]:
+def history() -> list[pi_sdk.Message]:
     proxy = ANTHROPIC.model_copy(update={"base_url": "https://proxy.example.com/anthropic"})
     other = Model(id="local-model", api="openai-completions", provider="local")
     return [
         UserMessage(content=[TextContent(text="start \ud83d here 😀"), IMAGE]),
-        turn(
+        assistant(
             RESPONSES,
             ThinkingContent(thinking="responses reasoning", thinking_signature=REASONING_ITEM),
             TextContent(text="looking", text_signature='{"v":1,"id":"msg_foreign_item"}'),
@@ -89,7 +61,7 @@ def history() -> list[Message]:
         ),
         result("call_AbC123|fc_0123456789abcdef", "found \udc00 it", "lookup", IMAGE),
         UserMessage(content="next", timestamp=3),
-        turn(
+        assistant(
             proxy,
             ThinkingContent(thinking="proxy thinking", thinking_signature="sig-from-proxy"),
             ToolCall(id=LONG_A, name="lookup", arguments={"q": "long a"}),
@@ -98,7 +70,7 @@ def history() -> list[Message]:
         ),
         result(LONG_B, "B"),
         result(LONG_A, "A"),
-        turn(
+        assistant(
             GEMINI,
             ThinkingContent(thinking="gemini thought", thinking_signature="Z2VtaW5pc2ln"),
             ToolCall(id="", name="lookup", arguments={"q": "g1"}, thought_signature="Z2VtaW5pc2ln"),
@@ -107,15 +79,16 @@ def history() -> list[Message]:
         ),
         result("", "g1 done"),
         result("", "g2 done"),
-        turn(other, ToolCall(id="", name="lookup", arguments={"k\ud800": "v"}), ts=6),
+        assistant(other, ToolCall(id="", name="lookup", arguments={"k\ud800": "v"}), ts=6),
         result("", "empty id done"),
-        turn(
+        assistant(
             ANTHROPIC,
             ThinkingContent(thinking="cut mid-thi", thinking_signature=""),
             stop="aborted",
+            ts=1,
         ),
         UserMessage(content="again", timestamp=7),
-        turn(
+        assistant(
             ANTHROPIC,
             ThinkingContent(thinking="unsigned own thinking", thinking_signature=""),
             TextContent(text="partial answer"),
@@ -126,25 +99,25 @@ def history() -> list[Message]:
     ]
 
 
-CONTEXT = Context(
+CONTEXT = pi_sdk.Context(
     system_prompt="system \ud800 prompt",
     messages=history(),
     tools=[
-        Tool(
+        pi_sdk.Tool(
             name="lookup",
             description="Look up",
             parameters={"type": "object", "properties": {"q": {"type": "string"}}},
         )
     ],
 )
-OPTIONS = StreamOptions(reasoning="medium")
+OPTIONS = pi_sdk.StreamOptions(reasoning="medium")
 
 Builder = Callable[[Model], dict[str, Any]]
 TARGETS: dict[str, tuple[Model, Builder]] = {
     "anthropic": (ANTHROPIC, lambda m: build_anthropic(m, CONTEXT, OPTIONS)),
     "responses": (RESPONSES, lambda m: build_responses_payload(m, CONTEXT, OPTIONS)),
     "gemini": (GEMINI, lambda m: build_google(m, CONTEXT, OPTIONS)),
-    "deepseek": (CHAT, lambda m: build_completions_payload(m, CONTEXT, OPTIONS)),
+    "deepseek": (DEEPSEEK, lambda m: build_completions_payload(m, CONTEXT, OPTIONS)),
     "openai-chat": (OPENAI_CHAT, lambda m: build_completions_payload(m, CONTEXT, OPTIONS)),
 }
 

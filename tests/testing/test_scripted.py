@@ -7,6 +7,7 @@ import json
 
 import pytest
 from _support.agent import isolated_plugins, user  # noqa: F401 - autouse fixture
+from _support.conformance import collect_aborting
 
 import pi_sdk
 from pi_sdk.events import AssistantMessageEvent
@@ -116,12 +117,7 @@ async def test_until_aborted_waits_for_the_signal_and_keeps_the_partial():
     stream = provider.stream_fn(
         provider.model, ctx("x"), pi_sdk.StreamOptions(signal=controller.signal)
     )
-    events: list[AssistantMessageEvent] = []
-    async for event in stream:
-        events.append(event)
-        if event.type == "text_end":
-            controller.abort()
-    message = await stream.result()
+    events, message = await collect_aborting(stream, controller, "text_end")
     assert events[-1].type == "error"
     assert message.stop_reason == "aborted"
     assert message.text == "thinking so far"

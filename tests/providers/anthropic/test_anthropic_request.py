@@ -7,22 +7,9 @@ from pi_sdk_anthropic import get_api_key
 from pi_sdk_anthropic.messages import build_headers, build_request, recognize_request
 
 import pi_sdk
-from pi_sdk import (
-    AssistantMessage,
-    ConfigurationError,
-    Context,
-    ImageContent,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    Tool,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
+from pi_sdk import Context, StreamOptions, TextContent, ThinkingContent, UserMessage
 
-BUDGET = Model(
+BUDGET = pi_sdk.Model(
     id="claude-sonnet-4-5", api="anthropic-messages", provider="anthropic",
     base_url="https://api.anthropic.com", reasoning=True, input=["text", "image"], max_tokens=64000,
 )  # fmt: skip
@@ -32,7 +19,7 @@ PLAIN = BUDGET.model_copy(update={"id": "claude-3-5-haiku", "reasoning": False, 
 CTX = Context(messages=[UserMessage(content="hi")])
 
 
-def body(model: Model = BUDGET, context: Context = CTX, **options: object) -> dict:
+def body(model: pi_sdk.Model = BUDGET, context: Context = CTX, **options: object) -> dict:
     return build_request(model, context, StreamOptions(**options))  # type: ignore[arg-type]
 
 
@@ -72,7 +59,7 @@ def test_budget_clamped_to_model_max_and_custom_budgets():
     [(OPUS_46, "minimal", "low"), (OPUS_46, "medium", "medium"), (OPUS_46, "xhigh", "max"),
      (SONNET_46, "xhigh", "high"), (SONNET_46, "high", "high")],
 )  # fmt: skip
-def test_adaptive_thinking_effort(model: Model, level: str, effort: str):
+def test_adaptive_thinking_effort(model: pi_sdk.Model, level: str, effort: str):
     b = body(model, reasoning=level)
     assert b["thinking"] == {"type": "adaptive"}
     assert b["output_config"] == {"effort": effort}
@@ -104,7 +91,7 @@ def test_tool_choice_and_metadata():
 
 
 def test_unknown_provider_option_is_a_clear_error():
-    with pytest.raises(ConfigurationError, match="thinking_budget"):
+    with pytest.raises(pi_sdk.ConfigurationError, match="thinking_budget"):
         body(provider_options={"thinking_budget": 100})
 
 
@@ -143,14 +130,14 @@ def test_cache_retention_none_sends_no_cache_control():
 
 def _assistant(
     *content: object, model: str = "claude-sonnet-4-5", **kw: object
-) -> AssistantMessage:
-    return AssistantMessage(
+) -> pi_sdk.AssistantMessage:
+    return pi_sdk.AssistantMessage(
         api="anthropic-messages", provider="anthropic", model=model, content=list(content), **kw
     )
 
 
 def test_history_conversion():
-    png = ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
+    png = pi_sdk.ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
     history = [
         UserMessage(content="   "),  # blank: skipped
         UserMessage(content=[TextContent(text="look"), png, TextContent(text="")]),
@@ -158,16 +145,18 @@ def test_history_conversion():
             ThinkingContent(thinking="plan", thinking_signature="sig=="),
             ThinkingContent(thinking="", thinking_signature="redacted-data", redacted=True),
             TextContent(text="calling"),
-            ToolCall(id="toolu_a", name="a", arguments={"x": 1}),
-            ToolCall(id="toolu_b", name="b", arguments={}),
+            pi_sdk.ToolCall(id="toolu_a", name="a", arguments={"x": 1}),
+            pi_sdk.ToolCall(id="toolu_b", name="b", arguments={}),
             stop_reason="toolUse",
         ),
-        ToolResultMessage(
+        pi_sdk.ToolResultMessage(
             tool_call_id="toolu_a",
             tool_name="a",
             content=[TextContent(text="1"), TextContent(text="2")],
         ),  # fmt: skip
-        ToolResultMessage(tool_call_id="toolu_b", tool_name="b", content=[png], is_error=True),
+        pi_sdk.ToolResultMessage(
+            tool_call_id="toolu_b", tool_name="b", content=[png], is_error=True
+        ),
     ]
     b = body(context=Context(messages=history), cache_retention="none")
     user, assistant, results = b["messages"]
@@ -218,11 +207,11 @@ def test_foreign_tool_call_ids_are_normalized_consistently():
     history = [
         UserMessage(content="q"),
         _assistant(
-            ToolCall(id="call|weird:id", name="t", arguments={}),
+            pi_sdk.ToolCall(id="call|weird:id", name="t", arguments={}),
             model="gpt-5",
             stop_reason="toolUse",
         ),  # fmt: skip
-        ToolResultMessage(
+        pi_sdk.ToolResultMessage(
             tool_call_id="call|weird:id", tool_name="t", content=[TextContent(text="r")]
         ),
     ]
@@ -233,7 +222,7 @@ def test_foreign_tool_call_ids_are_normalized_consistently():
 
 
 def test_tools_keep_only_properties_and_required():
-    tool = Tool(
+    tool = pi_sdk.Tool(
         name="t", description="d",
         parameters={"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
                     "additionalProperties": False, "$defs": {"x": {}}},
@@ -253,7 +242,7 @@ def test_lone_surrogates_are_removed_from_the_system_prompt():
 
 def test_oauth_mode_identity_and_tool_casing():
     ctx = Context(system_prompt="mine", messages=[UserMessage(content="q")],
-                  tools=[Tool(name="bash"), Tool(name="my_tool")])  # fmt: skip
+                  tools=[pi_sdk.Tool(name="bash"), pi_sdk.Tool(name="my_tool")])  # fmt: skip
     b = build_request(BUDGET, ctx, StreamOptions(), oauth=True)
     assert [s["text"] for s in b["system"]] == [
         "You are Claude Code, Anthropic's official CLI for Claude.",
@@ -333,13 +322,13 @@ def test_registered_through_the_entry_point():
 
 
 def _tool_loop(*first: object, model: str) -> Context:
-    call = ToolCall(id="toolu_1", name="get_weather", arguments={"city": "Paris"})
+    call = pi_sdk.ToolCall(id="toolu_1", name="get_weather", arguments={"city": "Paris"})
     return Context(
         messages=[
             UserMessage(content="weather?"),
             _assistant(*first, TextContent(text="checking"), call, model=model,
                        stop_reason="toolUse"),
-            ToolResultMessage(tool_call_id="toolu_1", tool_name="get_weather",
+            pi_sdk.ToolResultMessage(tool_call_id="toolu_1", tool_name="get_weather",
                               content=[TextContent(text="sunny")]),
         ]
     )  # fmt: skip

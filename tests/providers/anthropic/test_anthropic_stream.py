@@ -14,31 +14,14 @@ from typing import Any
 import anthropic
 import httpx2
 import pytest
-from _support.conformance import (
-    ChunkedTransport,
-    Reply,
-    assert_valid_event_sequence,
-    collect,
-    conformance_dir,
-    load_cases,
-    run_interaction,
-)
+from _support import conformance
+from _support.conformance import ChunkedTransport, Reply, assert_valid_event_sequence, collect
 
 import pi_sdk
-from pi_sdk import (
-    AbortController,
-    Context,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    Tool,
-    ToolCall,
-    UserMessage,
-)
+from pi_sdk import Context, StreamOptions, ThinkingContent, UserMessage
 
 BASE = "https://api.anthropic.test"
-MODEL = Model(
+MODEL = pi_sdk.Model(
     id="claude-test-1",
     api="anthropic-messages",
     provider="anthropic",
@@ -109,7 +92,7 @@ def client_for(transport: ChunkedTransport) -> anthropic.AsyncAnthropic:
 async def run(
     replies: list[Reply],
     *,
-    model: Model = MODEL,
+    model: pi_sdk.Model = MODEL,
     context: Context = CTX,
     watch: Callable[[Any], None] | None = None,
     **options: Any,
@@ -207,7 +190,7 @@ async def test_thinking_signature_redacted_and_tool_call():
     assert (
         redacted.thinking == "[Reasoning redacted]" and redacted.thinking_signature == "opaque-blob"
     )
-    assert isinstance(call, ToolCall) and call.arguments == {"q": "paris", "n": 3}
+    assert isinstance(call, pi_sdk.ToolCall) and call.arguments == {"q": "paris", "n": 3}
     assert message.stop_reason == "toolUse"
     # The arguments are a dict at every delta, growing as fragments arrive.
     assert seen == [{"q": "pa"}, {"q": "paris"}, {"q": "paris", "n": 3}]
@@ -232,7 +215,7 @@ async def test_server_tool_blocks_and_unknown_events_stay_out_of_content():
         *end("end_turn", output_tokens=3),
     )
     events, message, _ = await run([ok(body)])
-    assert [type(b) for b in message.content] == [TextContent]
+    assert [type(b) for b in message.content] == [pi_sdk.TextContent]
     assert message.text == "Sunny" and message.stop_reason == "stop"
     assert [e.content_index for e in events if e.type == "text_start"] == [0]
 
@@ -439,7 +422,7 @@ async def test_abort_mid_stream_keeps_partial_content():
     stall_at = body.index(b"event: content_block_delta", body.index(b"there"))
     transport = ChunkedTransport([ok(body, stall_after=stall_at)], chunk_size=11)
     client = client_for(transport)
-    controller = AbortController()
+    controller = pi_sdk.AbortController()
     try:
         opts = StreamOptions(client=client, max_retries=0, signal=controller.signal)
         stream = pi_sdk.stream(MODEL, CTX, opts)
@@ -458,17 +441,21 @@ async def test_abort_mid_stream_keeps_partial_content():
 
 
 async def test_rate_limit_cassette_retried_within_one_call():
-    root = conformance_dir()
+    root = conformance.conformance_dir()
     if root is None:
         pytest.skip("conformance folder absent")
     case = next(
-        c for c in load_cases(root, "anthropic-messages") if c.name.startswith("rate_limit")
+        c
+        for c in conformance.load_cases(root, "anthropic-messages")
+        if c.name.startswith("rate_limit")
     )
     final = next(
-        c for c in load_cases(root, "anthropic-messages") if c.name == case.name and c.index == 2
+        c
+        for c in conformance.load_cases(root, "anthropic-messages")
+        if c.name == case.name and c.index == 2
     )
     opts = StreamOptions(api_key="dummy", max_retries=2, max_retry_delay_ms=1)
-    run_ = await run_interaction(case, options=opts)
+    run_ = await conformance.run_interaction(case, options=opts)
     assert run_.played == 3  # both 429s and the success, in one call
     assert run_.message.stop_reason == "stop"
     assert run_.message.text == final.expect["text"]
@@ -482,7 +469,7 @@ async def test_request_on_the_wire(monkeypatch: pytest.MonkeyPatch):
     context = Context(
         system_prompt="Be brief.",
         messages=[UserMessage(content="weather?")],
-        tools=[Tool(name="get_weather", parameters={"type": "object", "properties": {}})],
+        tools=[pi_sdk.Tool(name="get_weather", parameters={"type": "object", "properties": {}})],
     )
     _, message, transport = await run(
         [ok(text_reply("ok"))], context=context, reasoning="low", headers={"x-trace": "t1"}
@@ -514,7 +501,7 @@ async def test_oauth_tool_names_map_back_to_the_callers_tools():
         auth_token="sk-ant-oat01-test", base_url=BASE, max_retries=0,
         http_client=httpx2.AsyncClient(transport=transport),
     )  # fmt: skip
-    context = Context(messages=[UserMessage(content="read x")], tools=[Tool(name="read")])
+    context = Context(messages=[UserMessage(content="read x")], tools=[pi_sdk.Tool(name="read")])
     try:
         opts = StreamOptions(client=client, api_key="sk-ant-oat01-test", max_retries=0)
         _, message = await collect(pi_sdk.stream(MODEL, context, opts))

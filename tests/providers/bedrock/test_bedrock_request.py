@@ -5,22 +5,10 @@ from __future__ import annotations
 import pytest
 from pi_sdk_bedrock.converse import build_request, convert_messages
 
-from pi_sdk import (
-    AssistantMessage,
-    ConfigurationError,
-    Context,
-    ImageContent,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    Tool,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
+import pi_sdk
+from pi_sdk import Context, StreamOptions, TextContent, ThinkingContent, UserMessage
 
-CLAUDE = Model(
+CLAUDE = pi_sdk.Model(
     id="us.anthropic.claude-sonnet-4-20250514-v1:0",
     name="Claude Sonnet 4",
     api="bedrock-converse-stream",
@@ -32,16 +20,16 @@ CLAUDE = Model(
 )
 NOVA = CLAUDE.model_copy(update={"id": "us.amazon.nova-micro-v1:0", "name": "Nova Micro"})
 KIMI = CLAUDE.model_copy(update={"id": "moonshot.kimi-k2-thinking", "name": "Kimi K2 Thinking"})
-TOOL = Tool(
+TOOL = pi_sdk.Tool(
     name="weather",
     description="Weather in a city",
     parameters={"type": "object", "properties": {"city": {"type": "string"}}},
 )
 
 
-def _assistant(model: Model, *content: object, **fields: object) -> AssistantMessage:
+def _assistant(model: pi_sdk.Model, *content: object, **fields: object) -> pi_sdk.AssistantMessage:
     values: dict[str, object] = {"stop_reason": "toolUse", **fields}
-    return AssistantMessage(
+    return pi_sdk.AssistantMessage(
         content=list(content),  # type: ignore[arg-type]
         api=model.api,
         provider=model.provider,
@@ -114,17 +102,17 @@ def test_claude_thinking_budget_raises_max_tokens():
 
 
 def test_images_and_tool_results_merged_in_one_user_message():
-    png = ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
-    call_a = ToolCall(id="tooluse_a", name="weather", arguments={"city": "Paris"})
-    call_b = ToolCall(id="tooluse_b", name="weather", arguments={"city": "Rome"})
+    png = pi_sdk.ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
+    call_a = pi_sdk.ToolCall(id="tooluse_a", name="weather", arguments={"city": "Paris"})
+    call_b = pi_sdk.ToolCall(id="tooluse_b", name="weather", arguments={"city": "Rome"})
     context = Context(
         messages=[
             UserMessage(content=[TextContent(text="look"), png]),
             _assistant(NOVA, call_a, call_b),
-            ToolResultMessage(
+            pi_sdk.ToolResultMessage(
                 tool_call_id="tooluse_a", tool_name="weather", content=[TextContent(text="20C")]
             ),
-            ToolResultMessage(
+            pi_sdk.ToolResultMessage(
                 tool_call_id="tooluse_b",
                 tool_name="weather",
                 content=[TextContent(text="down")],
@@ -142,8 +130,10 @@ def test_images_and_tool_results_merged_in_one_user_message():
     results = messages[2]["content"]
     assert [r["toolResult"]["status"] for r in results] == ["success", "error"]
     assert results[0]["toolResult"]["content"] == [{"text": "20C"}]
-    bad = Context(messages=[UserMessage(content=[ImageContent(data="x", mime_type="image/bmp")])])
-    with pytest.raises(ConfigurationError, match="image/bmp"):
+    bad = Context(
+        messages=[UserMessage(content=[pi_sdk.ImageContent(data="x", mime_type="image/bmp")])]
+    )
+    with pytest.raises(pi_sdk.ConfigurationError, match="image/bmp"):
         convert_messages(bad, NOVA)
 
 
@@ -182,13 +172,13 @@ def test_reasoning_rules_per_target():
 
 
 def test_foreign_tool_call_ids_are_made_valid_for_bedrock():
-    other = Model(id="gpt-5", api="openai-responses", provider="openai")
-    call = ToolCall(id="call_1|fc_abc.def", name="weather", arguments={})
+    other = pi_sdk.Model(id="gpt-5", api="openai-responses", provider="openai")
+    call = pi_sdk.ToolCall(id="call_1|fc_abc.def", name="weather", arguments={})
     context = Context(
         messages=[
             UserMessage(content="q"),
             _assistant(other, call),
-            ToolResultMessage(
+            pi_sdk.ToolResultMessage(
                 tool_call_id=call.id, tool_name="weather", content=[TextContent(text="r")]
             ),
         ]
@@ -202,7 +192,7 @@ def test_foreign_tool_call_ids_are_made_valid_for_bedrock():
 
 def test_unknown_provider_option_is_an_error():
     with pytest.raises(
-        ConfigurationError, match="unknown bedrock-converse-stream provider_options"
+        pi_sdk.ConfigurationError, match="unknown bedrock-converse-stream provider_options"
     ):
         build_request(NOVA, Context(), StreamOptions(provider_options={"regoin": "x"}))
 

@@ -31,15 +31,7 @@ from pi_sdk_bedrock.converse._decode import exception_error
 from test_bedrock_frames import frame
 
 import pi_sdk
-from pi_sdk import (
-    Context,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    ToolCall,
-    UserMessage,
-)
+from pi_sdk import Context, Model, StreamOptions, TextContent, ThinkingContent
 
 BASE = "https://bedrock-runtime.us-west-2.amazonaws.com"
 MODEL = Model(
@@ -50,7 +42,7 @@ MODEL = Model(
     base_url=BASE,
     reasoning=True,
 )
-CTX = Context(messages=[UserMessage(content="hi")])
+CTX = Context(messages=[pi_sdk.UserMessage(content="hi")])
 STREAM_HEADERS = {"content-type": "application/vnd.amazon.eventstream"}
 
 
@@ -105,7 +97,7 @@ async def test_text_tool_call_and_cache_usage():
     assert message.stop_reason == "toolUse"
     assert message.content[0] == TextContent(text="Let me check.")
     call = message.content[1]
-    assert isinstance(call, ToolCall)
+    assert isinstance(call, pi_sdk.ToolCall)
     assert (call.id, call.name, call.arguments) == ("tooluse_1", "weather", {"city": "Paris"})
     assert [e.type for e in events].count("toolcall_delta") == 2
     usage = message.usage

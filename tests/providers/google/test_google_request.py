@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 import pytest
+from _support.messages import reply
 from pi_sdk_google._shared_request import (
     SYNTHETIC_ID_PREFIX,
     THOUGHT_SIGNATURE_PLACEHOLDER,
@@ -14,20 +15,8 @@ from pi_sdk_google._shared_request import (
 )
 from pi_sdk_google._shared_schema import to_gemini_parameters
 
-from pi_sdk import (
-    AssistantMessage,
-    ConfigurationError,
-    Context,
-    ImageContent,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    Tool,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
+import pi_sdk
+from pi_sdk import Model, StreamOptions, TextContent, ToolCall, UserMessage
 
 SIG_A = "c2lnbmF0dXJlLWE="  # base64, as Gemini sends them
 SIG_B = "c2lnbmF0dXJlLWI="
@@ -47,30 +36,21 @@ def gemini(model_id: str, *, reasoning: bool = True, images: bool = True, **extr
     )
 
 
-def reply(model: Model, *content: Any, **fields: Any) -> AssistantMessage:
-    return AssistantMessage(
-        api=model.api,
-        provider=model.provider,
-        model=model.id,
-        content=list(content),
-        stop_reason=fields.pop("stop_reason", "toolUse"),
-        **fields,
-    )
-
-
-def result(call_id: str, name: str, *content: Any, is_error: bool = False) -> ToolResultMessage:
-    return ToolResultMessage(
+def result(
+    call_id: str, name: str, *content: Any, is_error: bool = False
+) -> pi_sdk.ToolResultMessage:
+    return pi_sdk.ToolResultMessage(
         tool_call_id=call_id, tool_name=name, content=list(content), is_error=is_error
     )
 
 
 def contents(model: Model, *messages: Any, **options: Any) -> list[dict[str, Any]]:
-    return build_request(model, Context(messages=list(messages)), StreamOptions(**options))[
+    return build_request(model, pi_sdk.Context(messages=list(messages)), StreamOptions(**options))[
         "contents"
     ]
 
 
-WEATHER = Tool(
+WEATHER = pi_sdk.Tool(
     name="weather",
     description="Weather for a city.",
     parameters={"type": "object", "properties": {"city": {"type": "string"}}},
@@ -231,7 +211,7 @@ def test_thought_signature_is_dropped_for_another_model() -> None:
         UserMessage(content="go"),
         reply(
             source,
-            ThinkingContent(thinking="plan", thinking_signature=SIG_B),
+            pi_sdk.ThinkingContent(thinking="plan", thinking_signature=SIG_B),
             ToolCall(id="a", name="weather", arguments={}, thought_signature=SIG_A),
         ),
         result("a", "weather", TextContent(text="rain")),
@@ -261,7 +241,7 @@ def test_same_model_thinking_part_keeps_its_signature() -> None:
         UserMessage(content="hi"),
         reply(
             model,
-            ThinkingContent(thinking="hmm", thinking_signature=SIG_A),
+            pi_sdk.ThinkingContent(thinking="hmm", thinking_signature=SIG_A),
             TextContent(text="Hello"),
             stop_reason="stop",
         ),
@@ -324,7 +304,7 @@ def test_tool_result_image_goes_into_the_function_response_on_gemini_3() -> None
         model,
         UserMessage(content="screenshot"),
         reply(model, ToolCall(id="s", name="shot", arguments={}, thought_signature=SIG_A)),
-        result("s", "shot", ImageContent(data=PNG, mime_type="image/png")),
+        result("s", "shot", pi_sdk.ImageContent(data=PNG, mime_type="image/png")),
     )
     response = out[2]["parts"][0]["functionResponse"]
     assert response["response"] == {"output": "(see attached image)"}
@@ -343,7 +323,10 @@ def test_tool_result_images_follow_all_responses_on_older_models() -> None:
             ToolCall(id="b", name="shot", arguments={}),
         ),
         result(
-            "a", "shot", TextContent(text="first"), ImageContent(data=PNG, mime_type="image/png")
+            "a",
+            "shot",
+            TextContent(text="first"),
+            pi_sdk.ImageContent(data=PNG, mime_type="image/png"),
         ),
         result("b", "shot", TextContent(text="second")),
     )
@@ -366,7 +349,7 @@ def test_images_for_a_text_only_model_are_replaced_by_text() -> None:
     out = contents(
         model,
         UserMessage(
-            content=[TextContent(text="look"), ImageContent(data=PNG, mime_type="image/png")]
+            content=[TextContent(text="look"), pi_sdk.ImageContent(data=PNG, mime_type="image/png")]
         ),
     )
     assert all("inlineData" not in p for p in out[0]["parts"])
@@ -377,7 +360,7 @@ def test_user_image_becomes_inline_data() -> None:
     out = contents(
         gemini("gemini-2.5-flash"),
         UserMessage(
-            content=[ImageContent(data=PNG, mime_type="image/jpeg"), TextContent(text="?")]
+            content=[pi_sdk.ImageContent(data=PNG, mime_type="image/jpeg"), TextContent(text="?")]
         ),
     )
     assert out[0]["parts"] == [
@@ -393,7 +376,7 @@ def test_request_has_system_instruction_generation_config_and_tools() -> None:
     model = gemini("gemini-2.5-flash")
     body = build_request(
         model,
-        Context(
+        pi_sdk.Context(
             system_prompt="Be brief.",
             messages=[UserMessage(content="hi")],
             tools=[WEATHER],
@@ -410,17 +393,17 @@ def test_request_has_system_instruction_generation_config_and_tools() -> None:
 
 def test_explicit_max_tokens_and_small_model_limit() -> None:
     small = gemini("gemini-2.0-flash", reasoning=False).model_copy(update={"max_tokens": 8192})
-    ctx = Context(messages=[UserMessage(content="hi")])
+    ctx = pi_sdk.Context(messages=[UserMessage(content="hi")])
     assert build_request(small, ctx, StreamOptions())["generationConfig"]["maxOutputTokens"] == 8192
     explicit = build_request(small, ctx, StreamOptions(max_tokens=100))
     assert explicit["generationConfig"]["maxOutputTokens"] == 100
 
 
 def test_invalid_tool_choice_is_a_configuration_error() -> None:
-    with pytest.raises(ConfigurationError, match="tool_choice"):
+    with pytest.raises(pi_sdk.ConfigurationError, match="tool_choice"):
         build_request(
             gemini("gemini-2.5-flash"),
-            Context(messages=[UserMessage(content="hi")], tools=[WEATHER]),
+            pi_sdk.Context(messages=[UserMessage(content="hi")], tools=[WEATHER]),
             StreamOptions(provider_options={"tool_choice": "sometimes"}),
         )
 
@@ -504,7 +487,7 @@ def test_schema_root_becomes_an_object(schema: dict[str, Any], expected: dict[st
 
 
 def test_non_object_root_schema_is_a_configuration_error() -> None:
-    with pytest.raises(ConfigurationError, match="'list_tool'.*object"):
+    with pytest.raises(pi_sdk.ConfigurationError, match="'list_tool'.*object"):
         to_gemini_parameters({"type": "array", "items": {"type": "string"}}, "list_tool")
 
 
@@ -549,5 +532,5 @@ def test_custom_budgets_and_explicit_thinking_option() -> None:
     assert thinking_config(model, budget) == {"includeThoughts": True, "thinkingBudget": 0}
     off = StreamOptions(reasoning="high", provider_options={"thinking": {"enabled": False}})
     assert thinking_config(model, off) is None
-    body = build_request(model, Context(messages=[UserMessage(content="q")]), custom)
+    body = build_request(model, pi_sdk.Context(messages=[UserMessage(content="q")]), custom)
     assert body["generationConfig"]["thinkingConfig"]["thinkingBudget"] == 999

@@ -15,6 +15,7 @@ from typing import Any
 import httpx2
 import pytest
 import yaml
+from _support.conformance import collect_aborting
 from google import genai
 from google.genai import types
 from pi_sdk_google import stream_google_generative_ai, stream_google_vertex
@@ -95,24 +96,27 @@ def ok(*chunks: dict[str, Any]) -> tuple[int, bytes, dict[str, str]]:
     return (200, sse(*chunks), SSE_HEADERS)
 
 
+VERTEX_BASE = "https://europe-west4-aiplatform.googleapis.com/v1/projects/p1/locations/europe-west4"
+
+
 def model(model_id: str = "gemini-2.5-flash", *, vertex: bool = False) -> Model:
+    """A Gemini model on the Gemini API (priced) or on Vertex AI (unpriced)."""
     if vertex:
-        return Model(
-            id=model_id,
-            api="google-vertex",
-            provider="google-vertex",
-            base_url="https://europe-west4-aiplatform.googleapis.com/v1/projects/p1/locations/europe-west4",
-            reasoning=True,
-            input=["text", "image"],
-        )
+        api = provider = "google-vertex"
+        base_url, cost = VERTEX_BASE, pi_sdk.ModelCost()
+    else:
+        api, provider = "google-generative-ai", "google"
+        base_url = "https://generativelanguage.googleapis.com/v1beta"
+        cost = pi_sdk.ModelCost(input=1.0, output=2.0, cache_read=0.5)
     return Model(
         id=model_id,
-        api="google-generative-ai",
-        provider="google",
-        base_url="https://generativelanguage.googleapis.com/v1beta",
+        api=api,
+        provider=provider,
+        base_url=base_url,
         reasoning=True,
         input=["text", "image"],
-    ).model_copy(update={"cost": pi_sdk.ModelCost(input=1.0, output=2.0, cache_read=0.5)})
+        cost=cost,
+    )
 
 
 CONTEXT = Context(messages=[UserMessage(content="hi")])
@@ -577,12 +581,7 @@ async def test_abort_mid_stream_keeps_text_and_closes_the_response() -> None:
         model=target,
         signal=controller.signal,
     )
-    events: list[AssistantMessageEvent] = []
-    async for event in stream:
-        events.append(event)
-        if event.type == "text_delta":
-            controller.abort()
-    message = await stream.result()
+    events, message = await collect_aborting(stream, controller, "text_delta")
     check_protocol(events)
     assert message.stop_reason == "aborted" and message.text == "Hello"
     assert stalled.closed == 1

@@ -18,23 +18,10 @@ from pi_sdk_mistral.conversations._request import reasoning_fields
 
 import pi_sdk
 import pi_sdk.testing._replay as _replay
-from pi_sdk import (
-    AssistantMessage,
-    ConfigurationError,
-    Context,
-    ImageContent,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    Tool,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
+from pi_sdk import Context, StreamOptions, TextContent, ToolCall, UserMessage
 from pi_sdk.testing._replay import load_cassette, plan_replay
 
-MODEL = Model(
+MODEL = pi_sdk.Model(
     id="mistral-large-latest",
     api="mistral-conversations",
     provider="mistral",
@@ -45,8 +32,8 @@ MODEL = Model(
 VALID_ID = re.compile(r"[a-zA-Z0-9]{9}")
 
 
-def assistant(*content: Any, model: Model = MODEL, **fields: Any) -> AssistantMessage:
-    return AssistantMessage(
+def assistant(*content: Any, model: pi_sdk.Model = MODEL, **fields: Any) -> pi_sdk.AssistantMessage:
+    return pi_sdk.AssistantMessage(
         content=list(content),
         api=model.api,
         provider=model.provider,
@@ -55,8 +42,8 @@ def assistant(*content: Any, model: Model = MODEL, **fields: Any) -> AssistantMe
     )
 
 
-def foreign(*content: Any) -> AssistantMessage:
-    return AssistantMessage(
+def foreign(*content: Any) -> pi_sdk.AssistantMessage:
+    return pi_sdk.AssistantMessage(
         content=list(content), api="openai-responses", provider="openai", model="gpt-5"
     )
 
@@ -74,7 +61,9 @@ def test_tool_call_ids_follow_mistrals_rule() -> None:
 def test_foreign_history_gets_distinct_valid_ids_on_calls_and_results() -> None:
     calls = [ToolCall(id=f"toolu_{n:030d}", name="f", arguments={"n": n}) for n in range(3)]
     results = [
-        ToolResultMessage(tool_call_id=c.id, tool_name="f", content=[TextContent(text=str(i))])
+        pi_sdk.ToolResultMessage(
+            tool_call_id=c.id, tool_name="f", content=[TextContent(text=str(i))]
+        )
         for i, c in enumerate(calls)
     ]
     context = Context(messages=[UserMessage(content="go"), foreign(*calls), *results])
@@ -86,18 +75,18 @@ def test_foreign_history_gets_distinct_valid_ids_on_calls_and_results() -> None:
 
 
 def test_messages_on_the_wire() -> None:
-    image = ImageContent(data="AAAA", mime_type="image/png")
+    image = pi_sdk.ImageContent(data="AAAA", mime_type="image/png")
     context = Context(
         messages=[
             UserMessage(content="plain"),
             UserMessage(content=[TextContent(text="look"), image]),
             assistant(
-                ThinkingContent(thinking="hmm", thinking_signature="sig-1"),
-                ThinkingContent(thinking="  "),
+                pi_sdk.ThinkingContent(thinking="hmm", thinking_signature="sig-1"),
+                pi_sdk.ThinkingContent(thinking="  "),
                 TextContent(text="calling"),
                 ToolCall(id="abcDEF123", name="lookup", arguments={"q": "é"}),
             ),
-            ToolResultMessage(
+            pi_sdk.ToolResultMessage(
                 tool_call_id="abcDEF123",
                 tool_name="lookup",
                 content=[TextContent(text=" bad "), image],
@@ -149,7 +138,7 @@ def test_messages_on_the_wire() -> None:
     [
         ([], False, "(no tool output)"),
         ([], True, "[tool error] (no tool output)"),
-        ([ImageContent(data="AA", mime_type="image/png")], False, "(see attached image)"),
+        ([pi_sdk.ImageContent(data="AA", mime_type="image/png")], False, "(see attached image)"),
     ],
 )
 def test_tool_result_placeholders(content: list[Any], is_error: bool, text: str) -> None:
@@ -157,7 +146,7 @@ def test_tool_result_placeholders(content: list[Any], is_error: bool, text: str)
         messages=[
             UserMessage(content="go"),
             assistant(ToolCall(id="abcDEF123", name="f", arguments={})),
-            ToolResultMessage(
+            pi_sdk.ToolResultMessage(
                 tool_call_id="abcDEF123", tool_name="f", content=content, is_error=is_error
             ),
         ]
@@ -169,9 +158,9 @@ def test_foreign_thinking_is_text_and_unsigned_own_thinking_stays_thinking() -> 
     context = Context(
         messages=[
             UserMessage(content="q"),
-            foreign(ThinkingContent(thinking="their thoughts", thinking_signature="enc")),
+            foreign(pi_sdk.ThinkingContent(thinking="their thoughts", thinking_signature="enc")),
             UserMessage(content="q2"),
-            assistant(ThinkingContent(thinking="my thoughts"), TextContent(text="a")),
+            assistant(pi_sdk.ThinkingContent(thinking="my thoughts"), TextContent(text="a")),
             UserMessage(content="q3"),
         ]
     )
@@ -235,7 +224,7 @@ def test_reasoning_levels_map_as_pi_ai(
 
 
 def test_build_request() -> None:
-    tool = Tool(name="f", description="d", parameters={"type": "object", "properties": {}})
+    tool = pi_sdk.Tool(name="f", description="d", parameters={"type": "object", "properties": {}})
     context = Context(system_prompt="be brief", messages=[UserMessage(content="hi")], tools=[tool])
     options = StreamOptions(
         temperature=0.2,
@@ -274,7 +263,7 @@ def test_build_request() -> None:
 
 def test_unknown_provider_option_is_a_clear_error() -> None:
     options = StreamOptions(provider_options={"tool_chioce": "any"})
-    with pytest.raises(ConfigurationError, match="tool_chioce"):
+    with pytest.raises(pi_sdk.ConfigurationError, match="tool_chioce"):
         build_request(MODEL, Context(messages=[UserMessage(content="x")]), options)
 
 

@@ -18,6 +18,7 @@ from _support.conformance import (
     Reply,
     assert_valid_event_sequence,
     collect,
+    collect_aborting,
 )
 
 import pi_sdk
@@ -365,12 +366,7 @@ async def test_abort_while_the_server_stalls_keeps_partial_content():
     try:
         opts = StreamOptions(client=client, max_retries=0, signal=controller.signal)
         stream = pi_sdk.stream(MODEL, CTX, opts)
-        events: list[Any] = []
-        async for event in stream:
-            events.append(event)
-            if event.type == "text_delta":
-                controller.abort()
-        message = await stream.result()
+        events, message = await collect_aborting(stream, controller, "text_delta")
     finally:
         await client.close()
     assert_valid_event_sequence(events)

@@ -17,32 +17,24 @@ from typing import Any
 
 import pytest
 from _support import openai_fakes as fakes
-from _support.conformance import ChunkedTransport, Reply, assert_valid_event_sequence
+from _support.conformance import (
+    ChunkedTransport,
+    Reply,
+    assert_valid_event_sequence,
+    collect_aborting,
+)
+from _support.messages import reply
 from _support.openai_fakes import BASE, JSON, SSE, client_on
 from pi_sdk_openai.completions import Decoder as CompletionsDecoder
 from pi_sdk_openai.completions import build_payload as build_completions_payload
 from pi_sdk_openai.completions import detect_compat, resolve_compat
 
 import pi_sdk
-from pi_sdk import (
-    AbortController,
-    AssistantMessage,
-    ConfigurationError,
-    Context,
-    ImageContent,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    Tool,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
+from pi_sdk import Context, Model, TextContent, ToolCall, UserMessage
 from pi_sdk.provider import MessageBuilder
 
-IMAGE = ImageContent(data="aGVsbG8=", mime_type="image/png")
-TOOL = Tool(
+IMAGE = pi_sdk.ImageContent(data="aGVsbG8=", mime_type="image/png")
+TOOL = pi_sdk.Tool(
     name="get_weather",
     description="Weather for a city",
     parameters={"type": "object", "properties": {"city": {"type": "string"}}},
@@ -63,19 +55,13 @@ def model(**update: Any) -> Model:
     return Model.model_validate(fields)
 
 
-def assistant(m: Model, *content: Any, stop: str = "toolUse") -> AssistantMessage:
-    return AssistantMessage(
-        api=m.api, provider=m.provider, model=m.id, content=list(content), stop_reason=stop
-    )
-
-
-def result(call_id: str, *content: Any, name: str = "get_weather") -> ToolResultMessage:
-    return ToolResultMessage(tool_call_id=call_id, tool_name=name, content=list(content))
+def result(call_id: str, *content: Any, name: str = "get_weather") -> pi_sdk.ToolResultMessage:
+    return pi_sdk.ToolResultMessage(tool_call_id=call_id, tool_name=name, content=list(content))
 
 
 def payload(m: Model, context: Context | None = None, **options: Any) -> dict[str, Any]:
     context = context or Context(messages=[UserMessage(content="hi")])
-    return build_completions_payload(m, context, StreamOptions(**options))
+    return build_completions_payload(m, context, pi_sdk.StreamOptions(**options))
 
 
 # --- request: basics --------------------------------------------------------------------------
@@ -129,7 +115,7 @@ def test_parallel_tool_calls_and_results():
     context = Context(
         messages=[
             UserMessage(content="weather?"),
-            assistant(m, TextContent(text="Checking."), *calls),
+            reply(m, TextContent(text="Checking."), *calls),
             result("call_a", TextContent(text="sunny")),
             result("call_b", TextContent(text="rain")),
         ],
@@ -175,7 +161,7 @@ def test_tool_result_images_follow_the_run_of_results_in_a_user_message():
     context = Context(
         messages=[
             UserMessage(content="screenshots"),
-            assistant(m, *calls),
+            reply(m, *calls),
             result("c1", TextContent(text="first"), IMAGE, name="shot"),
             result("c2", IMAGE, name="shot"),
             UserMessage(content="thanks"),
@@ -206,7 +192,7 @@ def test_tool_result_images_for_a_text_only_model_become_text():
     context = Context(
         messages=[
             UserMessage(content="x"),
-            assistant(m, ToolCall(id="c1", name="shot")),
+            reply(m, ToolCall(id="c1", name="shot")),
             result("c1", IMAGE, name="shot"),
         ]
     )
@@ -220,7 +206,7 @@ def test_empty_tools_sent_when_history_has_tool_calls_but_context_has_no_tools()
     context = Context(
         messages=[
             UserMessage(content="x"),
-            assistant(m, ToolCall(id="c1", name="t")),
+            reply(m, ToolCall(id="c1", name="t")),
             result("c1", TextContent(text="ok"), name="t"),
         ]
     )
@@ -230,11 +216,11 @@ def test_empty_tools_sent_when_history_has_tool_calls_but_context_has_no_tools()
 
 def test_same_model_reasoning_is_replayed_in_the_field_it_came_in():
     m = model(provider="openrouter", id="deepseek/deepseek-r1", reasoning=True)
-    turn = assistant(
+    turn = reply(
         m,
-        ThinkingContent(thinking="step 1", thinking_signature="reasoning"),
+        pi_sdk.ThinkingContent(thinking="step 1", thinking_signature="reasoning"),
         TextContent(text="answer"),
-        stop="stop",
+        stop_reason="stop",
     )
     context = Context(messages=[UserMessage(content="q"), turn, UserMessage(content="more")])
     sent = payload(m, context)["messages"][1]
@@ -245,12 +231,12 @@ def test_other_models_reasoning_becomes_text_and_foreign_ids_are_normalized():
     m = model()
     other = Model(id="gpt-5", api="openai-responses", provider="openai")
     long_id = "call_" + "x" * 30 + "|fc_" + "y" * 40
-    turn = AssistantMessage(
+    turn = pi_sdk.AssistantMessage(
         api=other.api,
         provider=other.provider,
         model=other.id,
         content=[
-            ThinkingContent(thinking="hmm", thinking_signature='{"type":"reasoning"}'),
+            pi_sdk.ThinkingContent(thinking="hmm", thinking_signature='{"type":"reasoning"}'),
             ToolCall(id=long_id, name="get_weather", arguments={"city": "Rome"}),
         ],
         stop_reason="toolUse",
@@ -298,7 +284,7 @@ def test_reasoning_ignored_for_non_reasoning_models_and_explicit_effort_wins():
 
 
 def test_provider_options_are_checked():
-    with pytest.raises(ConfigurationError, match="tool_chioce"):
+    with pytest.raises(pi_sdk.ConfigurationError, match="tool_chioce"):
         payload(model(), provider_options={"tool_chioce": "auto"})
     assert (
         payload(model(), provider_options={"tool_choice": "required"})["tool_choice"] == "required"
@@ -309,9 +295,9 @@ def test_provider_options_are_checked():
 
 
 def tool_history(m: Model) -> Context:
-    turn = assistant(
+    turn = reply(
         m,
-        ThinkingContent(thinking="think", thinking_signature="reasoning_content"),
+        pi_sdk.ThinkingContent(thinking="think", thinking_signature="reasoning_content"),
         TextContent(text="calling"),
         ToolCall(id="c1", name="calc", arguments={"x": 1}),
     )
@@ -323,7 +309,7 @@ def tool_history(m: Model) -> Context:
             result("c1", TextContent(text="42"), name="calc"),
             UserMessage(content="next"),
         ],
-        tools=[Tool(name="calc")],
+        tools=[pi_sdk.Tool(name="calc")],
     )
 
 
@@ -379,7 +365,7 @@ def test_compat_requires_assistant_after_tool_result():
         "user",
     ]
     assert messages[4] == {"role": "assistant", "content": "I have processed the tool results."}
-    only_calls = assistant(m, ToolCall(id="c9", name="calc"))
+    only_calls = reply(m, ToolCall(id="c9", name="calc"))
     sent = payload(m, Context(messages=[UserMessage(content="q"), only_calls]))["messages"][1]
     assert sent["content"] == ""  # not null
 
@@ -437,7 +423,7 @@ def test_compat_supports_strict_mode():
 
 def test_compat_requires_reasoning_content():
     m = with_compat(requiresReasoningContent=True)
-    bare = assistant(m, ToolCall(id="c1", name="calc"))
+    bare = reply(m, ToolCall(id="c1", name="calc"))
     context = Context(
         messages=[UserMessage(content="q"), bare, result("c1", TextContent(text="1"), name="calc")]
     )
@@ -447,11 +433,11 @@ def test_compat_requires_reasoning_content():
 
 def test_compat_snake_case_keys_and_bad_values():
     assert "store" not in payload(with_compat(supports_store=False))
-    with pytest.raises(ConfigurationError, match="unknown flag 'supportStore'"):
+    with pytest.raises(pi_sdk.ConfigurationError, match="unknown flag 'supportStore'"):
         resolve_compat(with_compat(supportStore=False))
-    with pytest.raises(ConfigurationError, match="true or false"):
+    with pytest.raises(pi_sdk.ConfigurationError, match="true or false"):
         resolve_compat(with_compat(supportsStore="no"))
-    with pytest.raises(ConfigurationError, match="max_tokens_field"):
+    with pytest.raises(pi_sdk.ConfigurationError, match="max_tokens_field"):
         resolve_compat(with_compat(maxTokensField="tokens"))
 
 
@@ -630,7 +616,7 @@ async def test_reasoning_fields_then_content():
     )
     events, message, _ = await run(body)
     thinking, text = message.content
-    assert isinstance(thinking, ThinkingContent) and thinking.thinking == "Let me think."
+    assert isinstance(thinking, pi_sdk.ThinkingContent) and thinking.thinking == "Let me think."
     assert thinking.thinking_signature == "reasoning_content"
     assert isinstance(text, TextContent) and text.text == "42"
     assert [e.type for e in events][1:5] == [
@@ -644,7 +630,7 @@ async def test_reasoning_fields_then_content():
 @pytest.mark.parametrize("field", ["reasoning", "reasoning_text"])
 async def test_other_reasoning_fields(field: str):
     _, message, _ = await run(sse(chunk({field: "hmm"}), chunk({"content": "ok"}, "stop")))
-    assert message.content[0] == ThinkingContent(thinking="hmm", thinking_signature=field)
+    assert message.content[0] == pi_sdk.ThinkingContent(thinking="hmm", thinking_signature=field)
 
 
 async def test_interleaved_parallel_tool_calls_by_index():
@@ -851,7 +837,7 @@ async def test_retryable_error_is_retried_once_by_pi_sdk():
     transport = ChunkedTransport([error, ok])
     client = client_on(transport)
     try:
-        options = StreamOptions(client=client, max_retries=1, max_retry_delay_ms=1)
+        options = pi_sdk.StreamOptions(client=client, max_retries=1, max_retry_delay_ms=1)
         message = await pi_sdk.complete(
             model(), Context(messages=[UserMessage(content="hi")]), options
         )
@@ -861,22 +847,17 @@ async def test_retryable_error_is_retried_once_by_pi_sdk():
 
 
 async def test_abort_mid_stream_keeps_partial_text_and_closes_the_response():
-    controller = AbortController()
+    controller = pi_sdk.AbortController()
     body = sse(chunk({"content": "first"}), done=False)
     transport = ChunkedTransport([Reply(200, body, SSE, stall_after=len(body))])
     client = client_on(transport)
-    events: list[Any] = []
     try:
         stream = pi_sdk.stream(
             model(),
             Context(messages=[UserMessage(content="hi")]),
-            StreamOptions(client=client, signal=controller.signal, max_retries=0),
+            pi_sdk.StreamOptions(client=client, signal=controller.signal, max_retries=0),
         )
-        async for event in stream:
-            events.append(event)
-            if event.type == "text_delta":
-                controller.abort()
-        message = await stream.result()
+        events, message = await collect_aborting(stream, controller, "text_delta")
     finally:
         await client.close()
     assert message.stop_reason == "aborted" and message.text == "first"
@@ -888,7 +869,7 @@ async def test_missing_key_names_the_env_var(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delenv("GROQ_API_KEY", raising=False)
     m = model(provider="groq", base_url="https://api.groq.com/openai/v1")
     message = await pi_sdk.complete(
-        m, Context(messages=[UserMessage(content="hi")]), StreamOptions(max_retries=0)
+        m, Context(messages=[UserMessage(content="hi")]), pi_sdk.StreamOptions(max_retries=0)
     )
     assert message.stop_reason == "error" and "GROQ_API_KEY" in (message.error_message or "")
 
@@ -902,7 +883,7 @@ async def test_env_key_lookup(monkeypatch: pytest.MonkeyPatch):
 
 async def test_client_of_the_wrong_kind_is_a_clear_error():
     message = await pi_sdk.complete(
-        model(), Context(), StreamOptions(client=object(), max_retries=0)
+        model(), Context(), pi_sdk.StreamOptions(client=object(), max_retries=0)
     )
     assert message.stop_reason == "error" and "AsyncOpenAI" in (message.error_message or "")
 
@@ -967,7 +948,7 @@ async def test_partial_text_is_exact_at_every_event_and_the_block_still_serializ
     client = client_on(transport)
     so_far = ""
     try:
-        options = StreamOptions(client=client, max_retries=0)
+        options = pi_sdk.StreamOptions(client=client, max_retries=0)
         stream = pi_sdk.stream(model(), Context(messages=[UserMessage(content="hi")]), options)
         async for event in stream:
             if event.type == "text_delta":

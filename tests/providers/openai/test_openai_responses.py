@@ -12,28 +12,16 @@ from typing import Any
 
 import pytest
 from _support.conformance import Reply
+from _support.messages import reply
 from _support.openai_fakes import JSON, run
 from pi_sdk_openai.responses import Decoder as ResponsesDecoder
 from pi_sdk_openai.responses import build_payload as build_responses_payload
 
 import pi_sdk
-from pi_sdk import (
-    AssistantMessage,
-    ConfigurationError,
-    Context,
-    ImageContent,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    Tool,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
+from pi_sdk import Context, Model, TextContent, UserMessage
 from pi_sdk.provider import MessageBuilder
 
-IMAGE = ImageContent(data="aGVsbG8=", mime_type="image/png")
+IMAGE = pi_sdk.ImageContent(data="aGVsbG8=", mime_type="image/png")
 REASONING_ITEM = {
     "id": "rs_1",
     "type": "reasoning",
@@ -60,23 +48,23 @@ def model(**update: Any) -> Model:
 
 def payload(m: Model, context: Context | None = None, **options: Any) -> dict[str, Any]:
     context = context or Context(messages=[UserMessage(content="hi")])
-    return build_responses_payload(m, context, StreamOptions(**options))
+    return build_responses_payload(m, context, pi_sdk.StreamOptions(**options))
 
 
-def reasoning_turn(m: Model) -> AssistantMessage:
+def reasoning_turn(m: Model) -> pi_sdk.AssistantMessage:
     """A turn of ``m``: encrypted reasoning, a tool call, then (after the result) text."""
-    return AssistantMessage(
+    return pi_sdk.AssistantMessage(
         api=m.api,
         provider=m.provider,
         model=m.id,
         stop_reason="toolUse",
         content=[
-            ThinkingContent(thinking="Plan", thinking_signature=json.dumps(REASONING_ITEM)),
+            pi_sdk.ThinkingContent(thinking="Plan", thinking_signature=json.dumps(REASONING_ITEM)),
             TextContent(
                 text="Let me check.",
                 text_signature='{"v":1,"id":"msg_1","phase":"commentary"}',
             ),
-            ToolCall(id="call_1|fc_1", name="lookup", arguments={"q": "x"}),
+            pi_sdk.ToolCall(id="call_1|fc_1", name="lookup", arguments={"q": "x"}),
         ],
     )
 
@@ -87,11 +75,11 @@ def history(owner: Model) -> Context:
         messages=[
             UserMessage(content="q"),
             reasoning_turn(owner),
-            ToolResultMessage(
+            pi_sdk.ToolResultMessage(
                 tool_call_id="call_1|fc_1", tool_name="lookup", content=[TextContent(text="42")]
             ),
         ],
-        tools=[Tool(name="lookup", description="d")],
+        tools=[pi_sdk.Tool(name="lookup", description="d")],
     )
 
 
@@ -132,7 +120,9 @@ def test_system_prompt_role_follows_reasoning():
 
 def test_cache_key_retention_tier_tools_and_temperature(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delenv("PI_CACHE_RETENTION", raising=False)
-    context = Context(messages=[UserMessage(content="hi")], tools=[Tool(name="t", description="d")])
+    context = Context(
+        messages=[UserMessage(content="hi")], tools=[pi_sdk.Tool(name="t", description="d")]
+    )
     body = payload(
         model(),
         context,
@@ -162,9 +152,9 @@ def test_cache_key_retention_tier_tools_and_temperature(monkeypatch: pytest.Monk
 
 
 def test_provider_options_are_checked():
-    with pytest.raises(ConfigurationError, match="reasoning_sumary"):
+    with pytest.raises(pi_sdk.ConfigurationError, match="reasoning_sumary"):
         payload(model(), provider_options={"reasoning_sumary": "auto"})
-    with pytest.raises(ConfigurationError, match="must be a string"):
+    with pytest.raises(pi_sdk.ConfigurationError, match="must be a string"):
         payload(model(), provider_options={"service_tier": 2})
 
 
@@ -207,7 +197,9 @@ def test_same_history_to_a_different_model_has_no_reasoning_items_or_foreign_ids
 def test_same_model_without_replayable_reasoning_sends_no_item_ids():
     m = model()
     turn = reasoning_turn(m)
-    turn.content[0] = ThinkingContent(thinking="Plan")  # no encrypted content: not replayable
+    turn.content[0] = pi_sdk.ThinkingContent(
+        thinking="Plan"
+    )  # no encrypted content: not replayable
     context = Context(messages=[UserMessage(content="q"), turn])
     items = payload(m, context)["input"]
     assert [i.get("type") for i in items] == [None, "message", "function_call"]
@@ -220,26 +212,21 @@ def test_same_model_without_replayable_reasoning_sends_no_item_ids():
 
 def test_parallel_tool_calls_and_results_with_images():
     m = model()
-    turn = AssistantMessage(
-        api=m.api,
-        provider=m.provider,
-        model=m.id,
-        stop_reason="toolUse",
-        content=[
-            ToolCall(id="call_a|fc_a", name="shot", arguments={"n": 1}),
-            ToolCall(id="call_b|fc_b", name="shot", arguments={"n": 2}),
-        ],
+    turn = reply(
+        m,
+        pi_sdk.ToolCall(id="call_a|fc_a", name="shot", arguments={"n": 1}),
+        pi_sdk.ToolCall(id="call_b|fc_b", name="shot", arguments={"n": 2}),
     )
     context = Context(
         messages=[
             UserMessage(content=[TextContent(text="look"), IMAGE]),
             turn,
-            ToolResultMessage(
+            pi_sdk.ToolResultMessage(
                 tool_call_id="call_a|fc_a",
                 tool_name="shot",
                 content=[TextContent(text="one"), IMAGE],
             ),
-            ToolResultMessage(tool_call_id="call_b|fc_b", tool_name="shot", content=[IMAGE]),
+            pi_sdk.ToolResultMessage(tool_call_id="call_b|fc_b", tool_name="shot", content=[IMAGE]),
         ]
     )
     items = payload(m, context)["input"]
@@ -258,13 +245,7 @@ def test_parallel_tool_calls_and_results_with_images():
 
 def test_orphaned_call_gets_a_synthetic_error_result():
     m = model()
-    turn = AssistantMessage(
-        api=m.api,
-        provider=m.provider,
-        model=m.id,
-        stop_reason="toolUse",
-        content=[ToolCall(id="call_z|fc_z", name="t")],
-    )
+    turn = reply(m, pi_sdk.ToolCall(id="call_z|fc_z", name="t"))
     items = payload(
         m, Context(messages=[UserMessage(content="q"), turn, UserMessage(content="never mind")])
     )["input"]
@@ -392,7 +373,7 @@ async def test_reasoning_summary_parts_then_text(chunk_size: int):
     )
     _, message, _ = await run(model(), body, chunk_size=chunk_size)
     thinking, text = message.content
-    assert isinstance(thinking, ThinkingContent) and thinking.thinking == "**A**\n\nB"
+    assert isinstance(thinking, pi_sdk.ThinkingContent) and thinking.thinking == "**A**\n\nB"
     assert json.loads(thinking.thinking_signature or "")["encrypted_content"] == "enc"
     assert isinstance(text, TextContent) and text.text == "Hi é"
     assert json.loads(text.text_signature or "") == {"v": 1, "id": "msg_1", "phase": "final_answer"}
