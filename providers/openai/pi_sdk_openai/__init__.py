@@ -21,17 +21,12 @@ See ``docs/providers/openai.md`` for the options, the compat flags and custom se
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator, Callable
-
 from pi_sdk.provider import (
     ApiProvider,
-    AssistantMessageEvent,
-    Context,
-    Model,
-    StreamOptions,
-    hookimpl,
-    load_models_json,
+    api_providers_hook,
+    env_api_key_hook,
+    lazy_stream,
+    models_hook,
 )
 
 from ._client import ENV_API_KEYS
@@ -39,51 +34,17 @@ from ._shared_hosts import recognize_completions_request, recognize_responses_re
 
 __all__ = ["get_api_key", "register_api_providers", "register_models"]
 
-
-def _stream_completions(
-    model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    from .completions import stream_openai_completions
-
-    return stream_openai_completions(model, context, options)
-
-
-def _stream_responses(
-    model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    from .responses import stream_openai_responses
-
-    return stream_openai_responses(model, context, options)
-
-
-@hookimpl
-def register_api_providers(register: Callable[..., None]) -> None:
-    """Register ``openai-completions`` and ``openai-responses``."""
-    register(
-        ApiProvider(
-            api="openai-completions",
-            stream=_stream_completions,
-            recognize=recognize_completions_request,
-        )
-    )
-    register(
-        ApiProvider(
-            api="openai-responses",
-            stream=_stream_responses,
-            recognize=recognize_responses_request,
-        )
-    )
-
-
-@hookimpl
-def register_models(register: Callable[..., None]) -> None:
-    """Register every model of ``models.json``."""
-    for model in load_models_json(__name__):
-        register(model)
-
-
-@hookimpl
-def get_api_key(provider: str) -> str | None:
-    """Return the key from the provider's environment variable, or ``None`` if not ours/unset."""
-    env = ENV_API_KEYS.get(provider)
-    return (os.environ.get(env) or None) if env else None
+register_api_providers = api_providers_hook(
+    ApiProvider(
+        api="openai-completions",
+        stream=lazy_stream("pi_sdk_openai.completions", "stream_openai_completions"),
+        recognize=recognize_completions_request,
+    ),
+    ApiProvider(
+        api="openai-responses",
+        stream=lazy_stream("pi_sdk_openai.responses", "stream_openai_responses"),
+        recognize=recognize_responses_request,
+    ),
+)
+register_models = models_hook(__name__)
+get_api_key = env_api_key_hook({provider: (env,) for provider, env in ENV_API_KEYS.items()})
