@@ -64,6 +64,7 @@ from pi_sdk.provider._partial_json import IncrementalJsonParser, parse_partial_j
 from pi_sdk.provider._plugin_hooks import (
     api_providers_hook,
     env_api_key_hook,
+    lazy_api,
     lazy_recognizer,
     lazy_stream,
     models_hook,
@@ -160,6 +161,7 @@ __all__ = [
     "is_same_model",
     "is_same_source",
     "iter_sse",
+    "lazy_api",
     "lazy_recognizer",
     "lazy_stream",
     "load_models_json",

@@ -2,19 +2,18 @@
 
 A provider package's ``__init__`` registers its wire APIs, its ``models.json`` catalog and its
 environment-variable API keys, and must import neither the vendor SDK nor its wire code until the
-first call (pi-mono keeps providers lazy the same way: ``packages/ai/src/providers/register-
-builtins.ts``). These factories return plain ``def`` functions marked with :data:`hookimpl`, so a
-package binds them to the hook names at module level::
+first call. These factories return plain ``def`` functions marked with
+:data:`hookimpl`, so a package binds them to the hook names at module level::
 
-    register_api_providers = api_providers_hook(
-        ApiProvider(
-            api="anthropic-messages",
-            stream=lazy_stream("pi_sdk_anthropic.messages", "stream_anthropic_messages"),
-            recognize=lazy_recognizer("pi_sdk_anthropic.messages", "recognize_request"),
-        )
+    from pi_sdk import provider as kit
+
+    register_api_providers = kit.api_providers_hook(
+        kit.lazy_api("anthropic-messages", "pi_sdk_anthropic.messages", "stream_anthropic_messages")
     )
-    register_models = models_hook("pi_sdk_anthropic")
-    get_api_key = env_api_key_hook({"anthropic": ("ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY")})
+    register_models = kit.models_hook("pi_sdk_anthropic")
+    get_api_key = kit.env_api_key_hook(
+        {"anthropic": ("ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY")}
+    )
 """
 
 from __future__ import annotations
@@ -34,6 +33,7 @@ from pi_sdk.types import Context, Model
 __all__ = [
     "api_providers_hook",
     "env_api_key_hook",
+    "lazy_api",
     "lazy_recognizer",
     "lazy_stream",
     "models_hook",
@@ -81,6 +81,21 @@ def lazy_recognizer(module: str, function: str) -> RequestRecognizer:
 
     _stand_in(recognize, module, function, "recognizer")
     return recognize
+
+
+def lazy_api(
+    api: str, module: str, stream: str, recognize: str | None = "recognize_request"
+) -> ApiProvider:
+    """The :class:`ApiProvider` for ``api`` whose functions live in ``module`` (absolute path).
+
+    ``stream`` and ``recognize`` name the stream function and the replay recognizer there (``None``:
+    no recognizer); ``module`` is imported on the first call of either (:func:`lazy_stream`).
+    """
+    return ApiProvider(
+        api=api,
+        stream=lazy_stream(module, stream),
+        recognize=lazy_recognizer(module, recognize) if recognize is not None else None,
+    )
 
 
 def api_providers_hook(*providers: ApiProvider) -> Callable[[RegisterApiProvider], None]:

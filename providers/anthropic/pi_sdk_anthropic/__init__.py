@@ -15,23 +15,12 @@ Hooks:
 
 from __future__ import annotations
 
-from pi_sdk.provider import (
-    ApiProvider,
-    api_providers_hook,
-    env_api_key_hook,
-    lazy_recognizer,
-    lazy_stream,
-    models_hook,
-)
+from pi_sdk import provider as kit
 
 __all__ = ["get_api_key", "register_api_providers", "register_models"]
 
-register_api_providers = api_providers_hook(
-    ApiProvider(
-        api="anthropic-messages",
-        stream=lazy_stream("pi_sdk_anthropic.messages", "stream_anthropic_messages"),
-        recognize=lazy_recognizer("pi_sdk_anthropic.messages", "recognize_request"),
-    )
+register_api_providers = kit.api_providers_hook(
+    kit.lazy_api("anthropic-messages", "pi_sdk_anthropic.messages", "stream_anthropic_messages")
 )
-register_models = models_hook(__name__)
-get_api_key = env_api_key_hook({"anthropic": ("ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY")})
+register_models = kit.models_hook(__name__)
+get_api_key = kit.env_api_key_hook({"anthropic": ("ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY")})

@@ -14,23 +14,14 @@ Hooks:
 
 from __future__ import annotations
 
-from pi_sdk.provider import (
-    ApiProvider,
-    api_providers_hook,
-    env_api_key_hook,
-    lazy_recognizer,
-    lazy_stream,
-    models_hook,
-)
+from pi_sdk import provider as kit
 
 __all__ = ["get_api_key", "register_api_providers", "register_models"]
 
-register_api_providers = api_providers_hook(
-    ApiProvider(
-        api="mistral-conversations",
-        stream=lazy_stream("pi_sdk_mistral.conversations", "stream_mistral_conversations"),
-        recognize=lazy_recognizer("pi_sdk_mistral.conversations", "recognize_request"),
+register_api_providers = kit.api_providers_hook(
+    kit.lazy_api(
+        "mistral-conversations", "pi_sdk_mistral.conversations", "stream_mistral_conversations"
     )
 )
-register_models = models_hook(__name__)
-get_api_key = env_api_key_hook({"mistral": ("MISTRAL_API_KEY",)})
+register_models = kit.models_hook(__name__)
+get_api_key = kit.env_api_key_hook({"mistral": ("MISTRAL_API_KEY",)})

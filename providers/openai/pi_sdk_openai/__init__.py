@@ -21,30 +21,24 @@ See ``docs/providers/openai.md`` for the options, the compat flags and custom se
 
 from __future__ import annotations
 
-from pi_sdk.provider import (
-    ApiProvider,
-    api_providers_hook,
-    env_api_key_hook,
-    lazy_stream,
-    models_hook,
-)
+from pi_sdk import provider as kit
 
 from ._client import ENV_API_KEYS
 from ._shared_hosts import recognize_completions_request, recognize_responses_request
 
 __all__ = ["get_api_key", "register_api_providers", "register_models"]
 
-register_api_providers = api_providers_hook(
-    ApiProvider(
+register_api_providers = kit.api_providers_hook(
+    kit.ApiProvider(
         api="openai-completions",
-        stream=lazy_stream("pi_sdk_openai.completions", "stream_openai_completions"),
+        stream=kit.lazy_stream("pi_sdk_openai.completions", "stream_openai_completions"),
         recognize=recognize_completions_request,
     ),
-    ApiProvider(
+    kit.ApiProvider(
         api="openai-responses",
-        stream=lazy_stream("pi_sdk_openai.responses", "stream_openai_responses"),
+        stream=kit.lazy_stream("pi_sdk_openai.responses", "stream_openai_responses"),
         recognize=recognize_responses_request,
     ),
 )
-register_models = models_hook(__name__)
-get_api_key = env_api_key_hook({provider: (env,) for provider, env in ENV_API_KEYS.items()})
+register_models = kit.models_hook(__name__)
+get_api_key = kit.env_api_key_hook({provider: (env,) for provider, env in ENV_API_KEYS.items()})
