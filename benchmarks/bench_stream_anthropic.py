@@ -77,6 +77,25 @@ def _delta(index: int, **delta: Any) -> dict[str, Any]:
     return {"type": "content_block_delta", "index": index, "delta": delta}
 
 
+def _tool_block(index: int, call_id: str, name: str, args: str) -> list[dict[str, Any]]:
+    """A ``tool_use`` block at ``index``: start, ``args`` in 16-byte ``input_json_delta``s, stop."""
+    block = {"type": "tool_use", "id": call_id, "name": name, "input": {}}
+    return [
+        {"type": "content_block_start", "index": index, "content_block": block},
+        *(
+            _delta(index, type="input_json_delta", partial_json=args[i : i + 16])
+            for i in range(0, len(args), 16)
+        ),
+        {"type": "content_block_stop", "index": index},
+    ]
+
+
+def _end(delta: dict[str, Any], *, output_tokens: int) -> list[dict[str, Any]]:
+    """``message_delta`` (stop reason, output tokens) then ``message_stop``."""
+    usage = {"output_tokens": output_tokens}
+    return [{"type": "message_delta", "delta": delta, "usage": usage}, {"type": "message_stop"}]
+
+
 def mixed_body(thinking: int = 300, text: int = 1500, tool: int = 200) -> list[bytes]:
     """A realistic reply: thinking + signature, a long text, a tool call; one chunk per event."""
     events = [
@@ -97,28 +116,10 @@ def mixed_body(thinking: int = 300, text: int = 1500, tool: int = 200) -> list[b
         {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
     ]
     events += [_delta(1, type="text_delta", text=f"word{i} é ") for i in range(text)]
-    events += [
-        {"type": "content_block_stop", "index": 1},
-        {
-            "type": "content_block_start",
-            "index": 2,
-            "content_block": {"type": "tool_use", "id": "toolu_bench", "name": "save", "input": {}},
-        },
-    ]
+    events.append({"type": "content_block_stop", "index": 1})
     args = json.dumps({"items": [{"id": i, "label": f"item {i}"} for i in range(tool)]})
-    events += [
-        _delta(2, type="input_json_delta", partial_json=args[i : i + 16])
-        for i in range(0, len(args), 16)
-    ]
-    events += [
-        {"type": "content_block_stop", "index": 2},
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
-            "usage": {"output_tokens": 4000},
-        },
-        {"type": "message_stop"},
-    ]
+    events += _tool_block(2, "toolu_bench", "save", args)
+    events += _end({"stop_reason": "tool_use", "stop_sequence": None}, output_tokens=4000)
     return [_event(e) for e in events]
 
 
@@ -127,27 +128,8 @@ def tool_body(size: int) -> list[bytes]:
     row = {"name": "x" * 30, "value": 12345, "tags": ["a", "b"]}
     count = max(1, size // len(json.dumps(row)))
     args = json.dumps({"rows": [dict(row, i=i) for i in range(count)]})
-    events = [
-        _start(),
-        {
-            "type": "content_block_start",
-            "index": 0,
-            "content_block": {"type": "tool_use", "id": "toolu_big", "name": "store", "input": {}},
-        },
-    ]
-    events += [
-        _delta(0, type="input_json_delta", partial_json=args[i : i + 16])
-        for i in range(0, len(args), 16)
-    ]
-    events += [
-        {"type": "content_block_stop", "index": 0},
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": "tool_use"},
-            "usage": {"output_tokens": 1},
-        },
-        {"type": "message_stop"},
-    ]
+    events = [_start(), *_tool_block(0, "toolu_big", "store", args)]
+    events += _end({"stop_reason": "tool_use"}, output_tokens=1)
     return [_event(e) for e in events]
 
 

@@ -61,6 +61,14 @@ from pi_sdk.provider._http_stream import (
     run_http_stream,
 )
 from pi_sdk.provider._partial_json import IncrementalJsonParser, parse_partial_json
+from pi_sdk.provider._plugin_hooks import (
+    api_providers_hook,
+    env_api_key_hook,
+    lazy_api,
+    lazy_recognizer,
+    lazy_stream,
+    models_hook,
+)
 from pi_sdk.provider._response_body import ResponseBody
 from pi_sdk.provider._sse import ServerSentEvent, iter_sse
 from pi_sdk.provider._vendor_import import import_vendor
@@ -135,12 +143,14 @@ __all__ = [
     "Usage",
     "UserMessage",
     "WireDecoder",
+    "api_providers_hook",
     "apply_payload_hooks",
     "body_excerpt",
     "calculate_cost",
     "connection_error",
     "connection_error_from_httpx",
     "describe_exception",
+    "env_api_key_hook",
     "fit_id",
     "get_api_key",
     "get_model",
@@ -151,8 +161,12 @@ __all__ = [
     "is_same_model",
     "is_same_source",
     "iter_sse",
+    "lazy_api",
+    "lazy_recognizer",
+    "lazy_stream",
     "load_models_json",
     "malformed_event_error",
+    "models_hook",
     "new_assistant_message",
     "now_ms",
     "parse_partial_json",

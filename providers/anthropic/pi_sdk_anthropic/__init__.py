@@ -15,57 +15,12 @@ Hooks:
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator, Callable
-from typing import Any
-
-from pi_sdk.provider import (
-    ApiProvider,
-    AssistantMessageEvent,
-    Context,
-    Model,
-    StreamOptions,
-    hookimpl,
-    load_models_json,
-)
+from pi_sdk import provider as kit
 
 __all__ = ["get_api_key", "register_api_providers", "register_models"]
 
-_API = "anthropic-messages"
-
-
-def _stream(
-    model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    """The stream function: :func:`pi_sdk_anthropic.messages.stream_anthropic_messages`."""
-    from .messages import stream_anthropic_messages
-
-    return stream_anthropic_messages(model, context, options)
-
-
-def _recognize(method: str, uri: str, body: Any) -> Model | None:
-    """The recognizer: :func:`pi_sdk_anthropic.messages.recognize_request`."""
-    from .messages import recognize_request
-
-    return recognize_request(method, uri, body)
-
-
-@hookimpl
-def register_api_providers(register: Callable[..., None]) -> None:
-    """Register the ``anthropic-messages`` API."""
-    register(ApiProvider(api=_API, stream=_stream, recognize=_recognize))
-
-
-@hookimpl
-def register_models(register: Callable[..., None]) -> None:
-    """Register every model of ``models.json``."""
-    for model in load_models_json(__name__):
-        register(model)
-
-
-@hookimpl
-def get_api_key(provider: str) -> str | None:
-    """Return ``ANTHROPIC_OAUTH_TOKEN`` or ``ANTHROPIC_API_KEY`` for provider ``anthropic``."""
-    if provider != "anthropic":
-        return None
-    return os.environ.get("ANTHROPIC_OAUTH_TOKEN") or os.environ.get("ANTHROPIC_API_KEY") or None
+register_api_providers = kit.api_providers_hook(
+    kit.lazy_api("anthropic-messages", "pi_sdk_anthropic.messages", "stream_anthropic_messages")
+)
+register_models = kit.models_hook(__name__)
+get_api_key = kit.env_api_key_hook({"anthropic": ("ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY")})

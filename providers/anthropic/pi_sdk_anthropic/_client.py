@@ -16,15 +16,7 @@ import os
 from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
-from pi_sdk.provider import (
-    ClientCache,
-    Model,
-    ProviderError,
-    StreamOptions,
-    connection_error_from_httpx,
-    http_error_message,
-    shared_in_thread,
-)
+from pi_sdk import provider as kit
 
 __all__ = [
     "MESSAGES_PATH",
@@ -54,7 +46,7 @@ async def _close(client: Any) -> None:
     await client.close()
 
 
-_CLIENTS: ClientCache[Any] = ClientCache(_close)
+_CLIENTS: kit.ClientCache[Any] = kit.ClientCache(_close)
 _CLIENT_ENV = ("ANTHROPIC_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS")
 """Environment variables the SDK reads when it builds a client: part of the cache key (as a
 digest, with the key: custom headers may hold credentials)."""
@@ -67,7 +59,7 @@ def _ssl_context() -> Any:
 
 
 async def client_lease(
-    model: Model, api_key: str, *, bearer: bool
+    model: kit.Model, api_key: str, *, bearer: bool
 ) -> AbstractAsyncContextManager[Any]:
     """Return a lease on the ``AsyncAnthropic`` for ``model.base_url`` and this key.
 
@@ -84,7 +76,7 @@ async def client_lease(
     """
     import anthropic
 
-    verify = await shared_in_thread(SSL_CONTEXT, _ssl_context)
+    verify = await kit.shared_in_thread(SSL_CONTEXT, _ssl_context)
     base_url = model.base_url or None
 
     def build() -> Any:
@@ -104,7 +96,7 @@ async def client_lease(
 # --- auth mode and headers --------------------------------------------------------------------
 
 
-def is_adaptive_model(model: Model) -> bool:
+def is_adaptive_model(model: kit.Model) -> bool:
     """True for models that take ``thinking: {"type": "adaptive"}`` (pi-mono: Opus/Sonnet 4.6)."""
     return any(marker in model.id for marker in _ADAPTIVE_MARKERS)
 
@@ -114,7 +106,9 @@ def is_oauth_token(api_key: str | None) -> bool:
     return api_key is not None and "sk-ant-oat" in api_key
 
 
-def build_headers(model: Model, options: StreamOptions, api_key: str | None) -> dict[str, str]:
+def build_headers(
+    model: kit.Model, options: kit.StreamOptions, api_key: str | None
+) -> dict[str, str]:
     """Return the per-request HTTP headers: betas, OAuth/Copilot extras, model and call headers.
 
     Merge order (later wins): defaults, ``model.headers``, ``options.headers`` (pi-mono
@@ -152,7 +146,7 @@ def _dict(value: Any) -> dict[str, Any]:
     return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
 
 
-def _status_error(exc: Any) -> ProviderError:
+def _status_error(exc: Any) -> kit.ProviderError:
     """Turn an ``anthropic.APIStatusError`` into a :class:`pi_sdk.provider.ProviderError`.
 
     The text is :func:`pi_sdk.provider.http_error_message`'s: ``"<status> <reason>: <error type>:
@@ -164,14 +158,14 @@ def _status_error(exc: Any) -> ProviderError:
     response: Any = exc.response
     error = _dict(_dict(exc.body).get("error"))
     message = error.get("message")
-    text = http_error_message(
+    text = kit.http_error_message(
         status,
         reason=getattr(response, "reason_phrase", None),
         code=error.get("type") if isinstance(message, str) else None,
         message=message if isinstance(message, str) else None,
         body=_response_text(response) if not isinstance(message, str) else None,
     )
-    return ProviderError.from_http(status, text, response.headers)
+    return kit.ProviderError.from_http(status, text, response.headers)
 
 
 def _response_text(response: Any) -> str:
@@ -209,7 +203,7 @@ async def open_messages(client: Any, payload: dict[str, Any], headers: dict[str,
     except anthropic.APIStatusError as exc:
         raise _status_error(exc) from None
     except anthropic.APIConnectionError as exc:
-        raise connection_error_from_httpx(exc) from None
+        raise kit.connection_error_from_httpx(exc) from None
     if not isinstance(response, httpx2.Response):
         raise TypeError(f"expected an httpx2.Response from the SDK, got {type(response).__name__}")
     return response

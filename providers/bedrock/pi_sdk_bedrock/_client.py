@@ -35,15 +35,7 @@ from importlib import import_module
 from typing import Any, cast
 from urllib.parse import quote, urlsplit
 
-from pi_sdk.provider import (
-    ClientCache,
-    Model,
-    ProviderError,
-    StreamOptions,
-    connection_error_from_httpx,
-    http_error_message,
-    shared_in_thread,
-)
+from pi_sdk import provider as kit
 
 __all__ = [
     "BedrockClient",
@@ -84,16 +76,16 @@ def region_of_endpoint(url: str) -> str | None:
     return match.group(1).lower() if match else None
 
 
-def _profile(options: StreamOptions) -> str | None:
+def _profile(options: kit.StreamOptions) -> str | None:
     return options.provider_options.get("profile") or os.environ.get("AWS_PROFILE") or None
 
 
-def _configured_region(options: StreamOptions) -> str | None:
+def _configured_region(options: kit.StreamOptions) -> str | None:
     region = options.provider_options.get("region")
     return region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or None
 
 
-def resolve_region(model: Model, options: StreamOptions, session: Any = None) -> str:
+def resolve_region(model: kit.Model, options: kit.StreamOptions, session: Any = None) -> str:
     """The region to call (see the module docstring for the order).
 
     ``session``: a ``botocore.session.Session`` to read a profile's region from, if any.
@@ -190,11 +182,11 @@ async def _close(client: BedrockClient) -> None:
     await client.close()
 
 
-_CLIENTS: ClientCache[BedrockClient] = ClientCache(_close)
+_CLIENTS: kit.ClientCache[BedrockClient] = kit.ClientCache(_close)
 
 
 async def client_lease(
-    model: Model, options: StreamOptions, token: str | None
+    model: kit.Model, options: kit.StreamOptions, token: str | None
 ) -> AbstractAsyncContextManager[BedrockClient]:
     """Return a lease on the cached :class:`BedrockClient` for this model's endpoint and auth.
 
@@ -207,7 +199,7 @@ async def client_lease(
         An async context manager; hold it for the whole call. The client is built in a worker
         thread (botocore's session and credential chain may read files or call STS/IMDS).
     """
-    verify = await shared_in_thread(SSL_CONTEXT, _ssl_context)
+    verify = await kit.shared_in_thread(SSL_CONTEXT, _ssl_context)
     profile = _profile(options)
     region = _configured_region(options)
     skip_auth = os.environ.get(SKIP_AUTH_ENV) == "1"
@@ -228,7 +220,7 @@ async def client_lease(
             endpoint = None  # a standard endpoint follows the configured region (pi-mono)
         credentials = session.get_credentials() if mode == "sigv4" else None
         if mode == "sigv4" and credentials is None:
-            raise ProviderError(
+            raise kit.ProviderError(
                 "no AWS credentials found (environment, profile, SSO, instance role) and no"
                 f" Bedrock API key ({TOKEN_ENV} or StreamOptions.api_key)"
             )
@@ -250,7 +242,7 @@ async def client_lease(
 
 def _status_error(
     status: int, reason: str, headers: Mapping[str, str], body: bytes
-) -> ProviderError:
+) -> kit.ProviderError:
     """Turn an HTTP error response into a :class:`pi_sdk.provider.ProviderError`.
 
     The text is ``"<status> <reason>: <ErrorType>: <message>"``: the type from the
@@ -268,9 +260,9 @@ def _status_error(
     error_type = re.split(r"[:#]", str(raw_type))[-1 if "#" in str(raw_type) else 0] or None
     message = data.get("message") or data.get("Message")
     message = message if isinstance(message, str) else None
-    error = ProviderError.from_http(
+    error = kit.ProviderError.from_http(
         status,
-        http_error_message(
+        kit.http_error_message(
             status, reason=reason, code=error_type, message=message, body=None if message else text
         ),
         headers,
@@ -319,7 +311,7 @@ async def open_converse(
     try:
         response = await http.send(request, stream=True)
     except httpx2.TransportError as exc:
-        raise connection_error_from_httpx(exc) from None
+        raise kit.connection_error_from_httpx(exc) from None
     if response.status_code >= 400:
         try:
             raw = await response.aread()

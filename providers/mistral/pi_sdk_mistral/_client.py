@@ -18,15 +18,7 @@ import os
 from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
-from pi_sdk.provider import (
-    ClientCache,
-    Model,
-    ProviderError,
-    StreamOptions,
-    connection_error_from_httpx,
-    http_error_message,
-    shared_in_thread,
-)
+from pi_sdk import provider as kit
 
 __all__ = [
     "CHAT_PATH",
@@ -66,10 +58,10 @@ async def _close(client: Any) -> None:
     config.client.close()
 
 
-_CLIENTS: ClientCache[Any] = ClientCache(_close)
+_CLIENTS: kit.ClientCache[Any] = kit.ClientCache(_close)
 
 
-async def client_lease(model: Model, api_key: str) -> AbstractAsyncContextManager[Any]:
+async def client_lease(model: kit.Model, api_key: str) -> AbstractAsyncContextManager[Any]:
     """Return a lease on the ``Mistral`` client for ``model.base_url`` and this key.
 
     Args:
@@ -84,7 +76,7 @@ async def client_lease(model: Model, api_key: str) -> AbstractAsyncContextManage
     import httpx2
     from mistralai.client import Mistral
 
-    verify = await shared_in_thread(_SSL_CONTEXT, _ssl_context)
+    verify = await kit.shared_in_thread(_SSL_CONTEXT, _ssl_context)
     server_url = model.base_url or None
 
     def build() -> Any:
@@ -108,7 +100,7 @@ def client_base_url(client: Any) -> str:
     return str(url or "").rstrip("/")
 
 
-def build_headers(model: Model, options: StreamOptions) -> dict[str, str]:
+def build_headers(model: kit.Model, options: kit.StreamOptions) -> dict[str, str]:
     """Return the per-request headers: ``x-affinity``, then model and call headers.
 
     ``x-affinity: <session_id>`` routes the calls of one session to the same servers, for
@@ -153,7 +145,7 @@ def _error_parts(text: str) -> tuple[str | None, str | None]:
     return (str(code) if code else None), message
 
 
-def status_error(status: int, reason: str | None, text: str, headers: Any) -> ProviderError:
+def status_error(status: int, reason: str | None, text: str, headers: Any) -> kit.ProviderError:
     """Turn a Mistral HTTP error response into a :class:`pi_sdk.provider.ProviderError`.
 
     The text is :func:`pi_sdk.provider.http_error_message`'s: ``"<status> <reason>: <error
@@ -162,14 +154,14 @@ def status_error(status: int, reason: str | None, text: str, headers: Any) -> Pr
     :meth:`pi_sdk.provider.ProviderError.from_http`.
     """
     code, message = _error_parts(text)
-    message_text = http_error_message(
+    message_text = kit.http_error_message(
         status,
         reason=reason,
         code=code,
         message=message,
         body=text if message is None else None,
     )
-    return ProviderError.from_http(status, message_text, headers)
+    return kit.ProviderError.from_http(status, message_text, headers)
 
 
 def _is_error_status(status: int) -> bool:
@@ -233,7 +225,7 @@ async def open_chat(client: Any, payload: dict[str, Any], headers: dict[str, str
     except errors.MistralError as exc:
         raise status_error(exc.status_code, None, exc.body or "", exc.headers) from None
     except httpx2.TransportError as exc:
-        raise connection_error_from_httpx(exc) from None
+        raise kit.connection_error_from_httpx(exc) from None
     if response.status_code >= 400:
         raw = b""
         try:

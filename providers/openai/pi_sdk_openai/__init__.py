@@ -22,26 +22,16 @@ See ``docs/providers/openai.md`` for the options, the compat flags and custom se
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
-from pi_sdk.provider import (
-    ApiProvider,
-    AssistantMessageEvent,
-    Context,
-    Model,
-    StreamFunction,
-    StreamOptions,
-    hookimpl,
-    load_models_json,
-)
+from pi_sdk import provider as kit
 
 from ._client import ENV_API_KEYS
 from ._shared_hosts import recognize_completions_request, recognize_responses_request
 
 __all__ = ["PROVIDER_STREAMS", "get_api_key", "register_api_providers", "register_models"]
 
-PROVIDER_STREAMS: dict[str, StreamFunction] = {}
+PROVIDER_STREAMS: dict[str, kit.StreamFunction] = {}
 """Providers whose own package serves their flavour of ``openai-completions``:
 ``model.provider`` -> the stream function used for it instead of this package's. Filled by
 that package's ``register_api_providers`` hook (pi-sdk-azure: ``azure-openai``), which builds on
@@ -49,8 +39,8 @@ this package's request and decoder code."""
 
 
 def _stream_completions(
-    model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
+    model: kit.Model, context: kit.Context, options: kit.StreamOptions
+) -> AsyncIterator[kit.AssistantMessageEvent]:
     delegate = PROVIDER_STREAMS.get(model.provider)
     if delegate is not None:
         return delegate(model, context, options)
@@ -59,42 +49,17 @@ def _stream_completions(
     return stream_openai_completions(model, context, options)
 
 
-def _stream_responses(
-    model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    from .responses import stream_openai_responses
-
-    return stream_openai_responses(model, context, options)
-
-
-@hookimpl
-def register_api_providers(register: Callable[..., None]) -> None:
-    """Register ``openai-completions`` and ``openai-responses``."""
-    register(
-        ApiProvider(
-            api="openai-completions",
-            stream=_stream_completions,
-            recognize=recognize_completions_request,
-        )
-    )
-    register(
-        ApiProvider(
-            api="openai-responses",
-            stream=_stream_responses,
-            recognize=recognize_responses_request,
-        )
-    )
-
-
-@hookimpl
-def register_models(register: Callable[..., None]) -> None:
-    """Register every model of ``models.json``."""
-    for model in load_models_json(__name__):
-        register(model)
-
-
-@hookimpl
-def get_api_key(provider: str) -> str | None:
-    """Return the key from the provider's environment variable, or ``None`` if not ours/unset."""
-    env = ENV_API_KEYS.get(provider)
-    return (os.environ.get(env) or None) if env else None
+register_api_providers = kit.api_providers_hook(
+    kit.ApiProvider(
+        api="openai-completions",
+        stream=_stream_completions,
+        recognize=recognize_completions_request,
+    ),
+    kit.ApiProvider(
+        api="openai-responses",
+        stream=kit.lazy_stream("pi_sdk_openai.responses", "stream_openai_responses"),
+        recognize=recognize_responses_request,
+    ),
+)
+register_models = kit.models_hook(__name__)
+get_api_key = kit.env_api_key_hook({provider: (env,) for provider, env in ENV_API_KEYS.items()})

@@ -15,21 +15,7 @@ from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from pi_sdk.provider import (
-    AssistantMessageEvent,
-    ConfigurationError,
-    Context,
-    MessageBuilder,
-    Model,
-    ModelNotFoundError,
-    StreamOptions,
-    apply_payload_hooks,
-    get_model,
-    import_vendor,
-    resolve_api_key,
-    run_http_stream,
-    signature_origin,
-)
+from pi_sdk import provider as kit
 
 from .._client import MESSAGES_PATH, build_headers, client_lease, is_oauth_token, open_messages
 from ._decode import Decoder, map_stop_reason, message_as_events
@@ -49,8 +35,8 @@ __all__ = [
 
 
 async def stream_anthropic_messages(
-    model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
+    model: kit.Model, context: kit.Context, options: kit.StreamOptions
+) -> AsyncIterator[kit.AssistantMessageEvent]:
     """Call the Messages API and yield normalized events (the ``anthropic-messages`` provider).
 
     Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the body's first bytes are in,
@@ -64,14 +50,14 @@ async def stream_anthropic_messages(
         ConfigurationError: no API key and no ``options.client``; bad ``provider_options``.
     """
     # The first import of the SDK (about 1.2 s) runs in a worker thread, not on the event loop.
-    await import_vendor("anthropic")
+    await kit.import_vendor("anthropic")
     import httpx2
 
-    api_key = resolve_api_key(model, options)
+    api_key = kit.resolve_api_key(model, options)
     lease: AbstractAsyncContextManager[Any] = nullcontext(options.client)
     if options.client is None:
         if not api_key:
-            raise ConfigurationError(
+            raise kit.ConfigurationError(
                 f"No API key for provider {model.provider!r}: set ANTHROPIC_API_KEY (or "
                 "ANTHROPIC_OAUTH_TOKEN), pass StreamOptions(api_key=...) or options.client"
             )
@@ -82,12 +68,12 @@ async def stream_anthropic_messages(
         # Signatures are tied to the URL actually called: the client's (a caller's client, or
         # the SDK default / ANTHROPIC_BASE_URL when model.base_url is empty).
         base_url = str(getattr(client, "base_url", "") or "") or None
-        origin = signature_origin(model, base_url)
+        origin = kit.signature_origin(model, base_url)
         payload = build_request(model, context, options, oauth=oauth, origin=origin)
-        payload = await apply_payload_hooks(payload, model, options)
+        payload = await kit.apply_payload_hooks(payload, model, options)
         headers = build_headers(model, options, api_key)
-        builder = MessageBuilder(model, base_url=base_url)
-        events = run_http_stream(
+        builder = kit.MessageBuilder(model, base_url=base_url)
+        events = kit.run_http_stream(
             lambda: open_messages(client, payload, headers),
             Decoder(builder, context, oauth=oauth),
             builder,
@@ -99,7 +85,7 @@ async def stream_anthropic_messages(
                 yield event
 
 
-def recognize_request(method: str, uri: str, body: Any) -> Model | None:
+def recognize_request(method: str, uri: str, body: Any) -> kit.Model | None:
     """Return the model that sent a recorded ``POST .../v1/messages`` request, else ``None``.
 
     Used by ``pi-sdk replay``: the model id comes from the body, ``base_url`` is the URI up to
@@ -114,9 +100,9 @@ def recognize_request(method: str, uri: str, body: Any) -> Model | None:
         return None
     base_url = f"{parts.scheme}://{parts.netloc}{parts.path[: -len(MESSAGES_PATH)]}"
     try:
-        known = get_model("anthropic", model_id)
-    except ModelNotFoundError:
-        return Model(
+        known = kit.get_model("anthropic", model_id)
+    except kit.ModelNotFoundError:
+        return kit.Model(
             id=model_id,
             name=model_id,
             api=API,

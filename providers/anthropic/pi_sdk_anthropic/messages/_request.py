@@ -12,22 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from pi_sdk.provider import (
-    AssistantMessage,
-    ConfigurationError,
-    Context,
-    ForeignReasoning,
-    ImageContent,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    ToolResultMessage,
-    UserMessage,
-    sanitize_surrogates,
-    sanitize_tool_call_id,
-    transform_messages,
-)
+from pi_sdk import provider as kit
 
 from .._client import is_adaptive_model
 
@@ -56,7 +41,9 @@ TOOL_CALL_ID_MAX_LEN = 64
 """Anthropic's limit on a ``tool_use`` id, in characters (``^[a-zA-Z0-9_-]+$``)."""
 
 
-def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMessage) -> str:
+def normalize_tool_call_id(
+    tool_call_id: str, model: kit.Model, source: kit.AssistantMessage
+) -> str:
     """Make another model's tool-call id valid for Anthropic: ``^[a-zA-Z0-9_-]+$``, ≤ 64 chars.
 
     A valid id is kept; any other gets ``_`` for each other character, is cut and gets a hash of
@@ -66,7 +53,7 @@ def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMes
     :func:`pi_sdk.provider.transform_messages`.
     """
     del model, source
-    return sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
+    return kit.sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
 
 
 _CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
@@ -88,7 +75,7 @@ def _to_claude_code_name(name: str) -> str:
     return _CLAUDE_CODE_BY_LOWER.get(name.lower(), name)
 
 
-def from_claude_code_name(name: str, context: Context) -> str:
+def from_claude_code_name(name: str, context: kit.Context) -> str:
     """Map a tool name the model sent in OAuth mode back to the caller's tool name.
 
     A tool in ``context.tools`` that matches case-insensitively wins; otherwise the name is
@@ -116,7 +103,7 @@ def _adjust_max_tokens_for_thinking(
 # --- request ----------------------------------------------------------------------------------
 
 
-def _cache_control(model: Model, options: StreamOptions) -> dict[str, Any] | None:
+def _cache_control(model: kit.Model, options: kit.StreamOptions) -> dict[str, Any] | None:
     retention = options.resolved_cache_retention()
     if retention == "none":
         return None
@@ -126,33 +113,33 @@ def _cache_control(model: Model, options: StreamOptions) -> dict[str, Any] | Non
     return control
 
 
-def _image_block(image: ImageContent) -> dict[str, Any]:
+def _image_block(image: kit.ImageContent) -> dict[str, Any]:
     return {
         "type": "image",
         "source": {"type": "base64", "media_type": image.mime_type, "data": image.data},
     }
 
 
-def _user_content(message: UserMessage) -> str | list[dict[str, Any]] | None:
+def _user_content(message: kit.UserMessage) -> str | list[dict[str, Any]] | None:
     if isinstance(message.content, str):
-        return sanitize_surrogates(message.content) if message.content.strip() else None
+        return kit.sanitize_surrogates(message.content) if message.content.strip() else None
     blocks: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, TextContent):
+        if isinstance(block, kit.TextContent):
             if block.text.strip():
-                blocks.append({"type": "text", "text": sanitize_surrogates(block.text)})
+                blocks.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
         else:
             blocks.append(_image_block(block))
     return blocks or None
 
 
-def _assistant_content(message: AssistantMessage, oauth: bool) -> list[dict[str, Any]]:
+def _assistant_content(message: kit.AssistantMessage, oauth: bool) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, TextContent):
+        if isinstance(block, kit.TextContent):
             if block.text.strip():
-                blocks.append({"type": "text", "text": sanitize_surrogates(block.text)})
-        elif isinstance(block, ThinkingContent):
+                blocks.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
+        elif isinstance(block, kit.ThinkingContent):
             if block.redacted:
                 blocks.append({"type": "redacted_thinking", "data": block.thinking_signature or ""})
             elif not block.thinking.strip():
@@ -160,12 +147,12 @@ def _assistant_content(message: AssistantMessage, oauth: bool) -> list[dict[str,
             elif not (block.thinking_signature or "").strip():
                 # Unsigned thinking (e.g. from an aborted stream) is replayed as plain text,
                 # without tags, so the model does not start imitating them (pi-mono).
-                blocks.append({"type": "text", "text": sanitize_surrogates(block.thinking)})
+                blocks.append({"type": "text", "text": kit.sanitize_surrogates(block.thinking)})
             else:
                 blocks.append(
                     {
                         "type": "thinking",
-                        "thinking": sanitize_surrogates(block.thinking),
+                        "thinking": kit.sanitize_surrogates(block.thinking),
                         "signature": block.thinking_signature,
                     }
                 )
@@ -181,19 +168,19 @@ def _assistant_content(message: AssistantMessage, oauth: bool) -> list[dict[str,
     return blocks
 
 
-def _tool_result_block(message: ToolResultMessage) -> dict[str, Any]:
-    texts = [b.text for b in message.content if isinstance(b, TextContent)]
-    images = [b for b in message.content if isinstance(b, ImageContent)]
+def _tool_result_block(message: kit.ToolResultMessage) -> dict[str, Any]:
+    texts = [b.text for b in message.content if isinstance(b, kit.TextContent)]
+    images = [b for b in message.content if isinstance(b, kit.ImageContent)]
     content: str | list[dict[str, Any]]
     if not images:
-        content = sanitize_surrogates("\n".join(texts))
+        content = kit.sanitize_surrogates("\n".join(texts))
     else:
         parts: list[dict[str, Any]] = []
         if not texts:
             parts.append({"type": "text", "text": _SEE_IMAGE_TEXT})
         for block in message.content:
-            if isinstance(block, TextContent):
-                parts.append({"type": "text", "text": sanitize_surrogates(block.text)})
+            if isinstance(block, kit.TextContent):
+                parts.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
             else:
                 parts.append(_image_block(block))
         content = parts
@@ -206,12 +193,12 @@ def _tool_result_block(message: ToolResultMessage) -> dict[str, Any]:
 
 
 def convert_messages(
-    context: Context,
-    model: Model,
+    context: kit.Context,
+    model: kit.Model,
     *,
     oauth: bool = False,
     cache_control: dict[str, Any] | None = None,
-    foreign_reasoning: ForeignReasoning = "text",
+    foreign_reasoning: kit.ForeignReasoning = "text",
     origin: str | None = None,
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Anthropic ``messages`` (pi-mono ``convertMessages``).
@@ -228,7 +215,7 @@ def convert_messages(
     Returns:
         A list of ``{"role": "user" | "assistant", "content": ...}`` dicts.
     """
-    history = transform_messages(
+    history = kit.transform_messages(
         context.messages,
         model,
         normalize_tool_call_id=normalize_tool_call_id,
@@ -240,19 +227,19 @@ def convert_messages(
     while index < len(history):
         message = history[index]
         index += 1
-        if isinstance(message, UserMessage):
+        if isinstance(message, kit.UserMessage):
             content = _user_content(message)
             if content is not None:
                 out.append({"role": "user", "content": content})
-        elif isinstance(message, AssistantMessage):
+        elif isinstance(message, kit.AssistantMessage):
             blocks = _assistant_content(message, oauth)
             if blocks:
                 out.append({"role": "assistant", "content": blocks})
         else:
             results = [_tool_result_block(message)]
-            while index < len(history) and isinstance(history[index], ToolResultMessage):
+            while index < len(history) and isinstance(history[index], kit.ToolResultMessage):
                 following = history[index]
-                assert isinstance(following, ToolResultMessage)
+                assert isinstance(following, kit.ToolResultMessage)
                 results.append(_tool_result_block(following))
                 index += 1
             out.append({"role": "user", "content": results})
@@ -266,10 +253,10 @@ def convert_messages(
     return out
 
 
-def _provider_options(options: StreamOptions) -> dict[str, Any]:
+def _provider_options(options: kit.StreamOptions) -> dict[str, Any]:
     unknown = sorted(set(options.provider_options) - PROVIDER_OPTION_KEYS)
     if unknown:
-        raise ConfigurationError(
+        raise kit.ConfigurationError(
             f"unknown anthropic-messages provider_options {unknown}; "
             f"known: {sorted(PROVIDER_OPTION_KEYS)}"
         )
@@ -277,9 +264,9 @@ def _provider_options(options: StreamOptions) -> dict[str, Any]:
 
 
 def build_request(
-    model: Model,
-    context: Context,
-    options: StreamOptions,
+    model: kit.Model,
+    context: kit.Context,
+    options: kit.StreamOptions,
     *,
     oauth: bool = False,
     origin: str | None = None,
@@ -336,7 +323,7 @@ def build_request(
     if oauth:
         system.append({"type": "text", "text": _CLAUDE_CODE_IDENTITY})
     if context.system_prompt:
-        system.append({"type": "text", "text": sanitize_surrogates(context.system_prompt)})
+        system.append({"type": "text", "text": kit.sanitize_surrogates(context.system_prompt)})
     if system:
         if cache_control is not None:
             for block in system:

@@ -15,22 +15,7 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from pi_sdk.provider import (
-    AssistantMessageEvent,
-    ConfigurationError,
-    Context,
-    MessageBuilder,
-    Model,
-    ModelNotFoundError,
-    ResponseBody,
-    StreamOptions,
-    apply_payload_hooks,
-    get_model,
-    import_vendor,
-    is_json_response,
-    resolve_api_key,
-    signature_origin,
-)
+from pi_sdk import provider as kit
 
 from .._client import BedrockClient, client_lease, open_converse
 from ._decode import Decoder, map_stop_reason, response_as_events
@@ -51,15 +36,15 @@ __all__ = [
 PROVIDER = "amazon-bedrock"
 
 
-def _streams(model: Model, options: StreamOptions) -> bool:
+def _streams(model: kit.Model, options: kit.StreamOptions) -> bool:
     """ConverseStream, unless ``provider_options`` or ``model.compat`` has ``"stream": False``."""
     choice = options.provider_options.get("stream", (model.compat or {}).get("stream", True))
     return choice is not False
 
 
 async def stream_bedrock_converse(
-    model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
+    model: kit.Model, context: kit.Context, options: kit.StreamOptions
+) -> AsyncIterator[kit.AssistantMessageEvent]:
     """Call ConverseStream (or Converse) and yield normalized events (``amazon-bedrock``).
 
     Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the body's first bytes are in
@@ -82,28 +67,28 @@ async def stream_bedrock_converse(
         ConfigurationError: bad ``provider_options``, an unsupported image type.
     """
     # httpx2 (and botocore, when signing) is first imported in a worker thread, not on the loop.
-    httpx2: Any = await import_vendor("httpx2")
+    httpx2: Any = await kit.import_vendor("httpx2")
     lease: AbstractAsyncContextManager[Any] = nullcontext(options.client)
     if options.client is None:
-        lease = await client_lease(model, options, resolve_api_key(model, options))
+        lease = await client_lease(model, options, kit.resolve_api_key(model, options))
     stream = _streams(model, options)
     async with lease as client:
         if not isinstance(client, BedrockClient):
-            raise ConfigurationError(
+            raise kit.ConfigurationError(
                 f"StreamOptions.client for {API} must be a pi_sdk_bedrock.converse.BedrockClient,"
                 f" not {type(client).__name__}"
             )
-        origin = signature_origin(model, client.base_url)
+        origin = kit.signature_origin(model, client.base_url)
         payload = build_request(model, context, options, origin=origin)
-        payload = await apply_payload_hooks(payload, model, options)
+        payload = await kit.apply_payload_hooks(payload, model, options)
         headers = {**(model.headers or {}), **(options.headers or {})}
         timeout_s = options.timeout_ms / 1000 if options.timeout_ms else None
-        builder = MessageBuilder(model, base_url=client.base_url)
+        builder = kit.MessageBuilder(model, base_url=client.base_url)
         decoder = Decoder(builder)
         response = await open_converse(
             client, model.id, payload, stream=stream, headers=headers, timeout_s=timeout_s
         )
-        body = ResponseBody(
+        body = kit.ResponseBody(
             response.aiter_bytes(),
             transport_errors=(httpx2.TransportError,),
             timeout_errors=(httpx2.TimeoutException,),
@@ -112,7 +97,7 @@ async def stream_bedrock_converse(
         try:
             await body.start()
             yield builder.start()
-            if is_json_response(response):
+            if kit.is_json_response(response):
                 for event in decoder.feed_document(b"".join([c async for c in body])):
                     yield event
             else:
@@ -139,17 +124,17 @@ _GEO_PREFIX = re.compile(r"^(?:us|eu|apac|global|au|jp|ca|us-gov)\.")
 """The prefix of a cross-region inference profile id (``us.amazon.nova-micro-v1:0``)."""
 
 
-def _catalog_model(model_id: str) -> Model | None:
+def _catalog_model(model_id: str) -> kit.Model | None:
     """The catalog model of ``model_id``, else of its base model (profile prefix dropped)."""
     for candidate in (model_id, _GEO_PREFIX.sub("", model_id)):
         try:
-            return get_model(PROVIDER, candidate).model_copy(update={"id": model_id})
-        except ModelNotFoundError:
+            return kit.get_model(PROVIDER, candidate).model_copy(update={"id": model_id})
+        except kit.ModelNotFoundError:
             continue
     return None
 
 
-def recognize_request(method: str, uri: str, body: Any) -> Model | None:
+def recognize_request(method: str, uri: str, body: Any) -> kit.Model | None:
     """Return the model that sent a recorded ``POST .../model/<id>/converse[-stream]``, else None.
 
     Used by ``pi-sdk replay``: the model id comes from the path (percent-decoded), ``base_url``
@@ -174,7 +159,7 @@ def recognize_request(method: str, uri: str, body: Any) -> Model | None:
         update["compat"] = {"stream": False}
     known = _catalog_model(model_id)
     if known is None:
-        known = Model(
+        known = kit.Model(
             id=model_id,
             name=model_id,
             api=API,

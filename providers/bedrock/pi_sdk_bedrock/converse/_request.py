@@ -13,21 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, cast
 
-from pi_sdk.provider import (
-    AssistantMessage,
-    ConfigurationError,
-    Context,
-    ImageContent,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    ToolResultMessage,
-    UserMessage,
-    sanitize_surrogates,
-    sanitize_tool_call_id,
-    transform_messages,
-)
+from pi_sdk import provider as kit
 
 __all__ = [
     "API",
@@ -70,7 +56,9 @@ _EFFORTS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
 _SEPARATORS = re.compile(r"[\s_.:]+")
 
 
-def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMessage) -> str:
+def normalize_tool_call_id(
+    tool_call_id: str, model: kit.Model, source: kit.AssistantMessage
+) -> str:
     """Make another model's tool-call id valid for Bedrock: ``[a-zA-Z0-9_-]``, <= 64 chars.
 
     pi-mono replaces every other character with ``_`` and cuts at 64; here an id that had to
@@ -79,10 +67,10 @@ def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMes
     :func:`pi_sdk.provider.transform_messages`.
     """
     del model, source
-    return sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
+    return kit.sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
 
 
-def _candidates(model: Model) -> list[str]:
+def _candidates(model: kit.Model) -> list[str]:
     """Model id and name, lower-cased, also with whitespace/``_.:`` runs as ``-`` (pi-mono)."""
     values = [model.id, model.name] if model.name else [model.id]
     out: list[str] = []
@@ -92,18 +80,18 @@ def _candidates(model: Model) -> list[str]:
     return out
 
 
-def is_claude(model: Model) -> bool:
+def is_claude(model: kit.Model) -> bool:
     """True for an Anthropic Claude model (id or name; application inference profiles)."""
     name = model.name.lower()
     return "anthropic.claude" in model.id.lower() or "claude" in name
 
 
-def _adaptive(model: Model) -> bool:
+def _adaptive(model: kit.Model) -> bool:
     """Opus 4.6/4.7 and Sonnet 4.6 take ``thinking: {"type": "adaptive"}`` (pi-mono)."""
     return any(m in c for c in _candidates(model) for m in ("opus-4-6", "opus-4-7", "sonnet-4-6"))
 
 
-def supports_prompt_caching(model: Model) -> bool:
+def supports_prompt_caching(model: kit.Model) -> bool:
     """Claude 4.x, 3.7 Sonnet and 3.5 Haiku take ``cachePoint`` blocks (pi-mono).
 
     Amazon Nova caches by itself. For an application inference profile whose ARN names no
@@ -126,10 +114,10 @@ def _cache_point(retention: str) -> dict[str, Any]:
     return {"cachePoint": point}
 
 
-def _image(image: ImageContent) -> dict[str, Any]:
+def _image(image: kit.ImageContent) -> dict[str, Any]:
     image_format = _IMAGE_FORMATS.get(image.mime_type.lower())
     if image_format is None:
-        raise ConfigurationError(
+        raise kit.ConfigurationError(
             f"Bedrock does not take images of type {image.mime_type!r}; "
             f"supported: {sorted(set(_IMAGE_FORMATS))}"
         )
@@ -137,21 +125,21 @@ def _image(image: ImageContent) -> dict[str, Any]:
     return {"image": {"format": image_format, "source": {"bytes": image.data}}}
 
 
-def _content(blocks: list[TextContent | ImageContent]) -> list[dict[str, Any]]:
+def _content(blocks: list[kit.TextContent | kit.ImageContent]) -> list[dict[str, Any]]:
     return [
-        {"text": sanitize_surrogates(b.text)} if isinstance(b, TextContent) else _image(b)
+        {"text": kit.sanitize_surrogates(b.text)} if isinstance(b, kit.TextContent) else _image(b)
         for b in blocks
     ]
 
 
-def _thinking(block: ThinkingContent, claude: bool) -> dict[str, Any] | None:
+def _thinking(block: kit.ThinkingContent, claude: bool) -> dict[str, Any] | None:
     if block.redacted:
         if claude and block.thinking_signature:
             return {"reasoningContent": {"redactedContent": block.thinking_signature}}
         return None
     if not block.thinking.strip():
         return None
-    text = sanitize_surrogates(block.thinking)
+    text = kit.sanitize_surrogates(block.thinking)
     if not claude:
         # Only Claude takes a signature; other models reject the field (pi-mono).
         return {"reasoningContent": {"reasoningText": {"text": text}}}
@@ -161,13 +149,13 @@ def _thinking(block: ThinkingContent, claude: bool) -> dict[str, Any] | None:
     return {"reasoningContent": {"reasoningText": signed}}
 
 
-def _assistant(message: AssistantMessage, claude: bool) -> list[dict[str, Any]]:
+def _assistant(message: kit.AssistantMessage, claude: bool) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, TextContent):
+        if isinstance(block, kit.TextContent):
             if block.text.strip():
-                blocks.append({"text": sanitize_surrogates(block.text)})
-        elif isinstance(block, ThinkingContent):
+                blocks.append({"text": kit.sanitize_surrogates(block.text)})
+        elif isinstance(block, kit.ThinkingContent):
             converted = _thinking(block, claude)
             if converted is not None:
                 blocks.append(converted)
@@ -177,14 +165,14 @@ def _assistant(message: AssistantMessage, claude: bool) -> list[dict[str, Any]]:
     return blocks
 
 
-def _tool_result(message: ToolResultMessage) -> dict[str, Any]:
+def _tool_result(message: kit.ToolResultMessage) -> dict[str, Any]:
     status = "error" if message.is_error else "success"
     content = _content(list(message.content))
     return {"toolResult": {"toolUseId": message.tool_call_id, "content": content, "status": status}}
 
 
 def convert_messages(
-    context: Context, model: Model, *, cache_retention: str = "short", **transform: Any
+    context: kit.Context, model: kit.Model, *, cache_retention: str = "short", **transform: Any
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Converse ``messages`` (pi-mono ``convertMessages``).
 
@@ -199,21 +187,21 @@ def convert_messages(
     Raises:
         ConfigurationError: an image type Bedrock does not take (jpeg, png, gif, webp only).
     """
-    history = transform_messages(
+    history = kit.transform_messages(
         context.messages, model, normalize_tool_call_id=normalize_tool_call_id, **transform
     )
     claude = is_claude(model)
     out: list[dict[str, Any]] = []
     for message in history:
-        if isinstance(message, UserMessage):
+        if isinstance(message, kit.UserMessage):
             raw = message.content
             if isinstance(raw, str):
-                content = [{"text": sanitize_surrogates(raw)}]
+                content = [{"text": kit.sanitize_surrogates(raw)}]
             else:
                 content = _content(list(raw))
             if content:
                 out.append({"role": "user", "content": content})
-        elif isinstance(message, AssistantMessage):
+        elif isinstance(message, kit.AssistantMessage):
             blocks = _assistant(message, claude)
             if blocks:
                 out.append({"role": "assistant", "content": blocks})
@@ -230,16 +218,16 @@ def convert_messages(
     return out
 
 
-def _provider_options(options: StreamOptions) -> dict[str, Any]:
+def _provider_options(options: kit.StreamOptions) -> dict[str, Any]:
     unknown = sorted(set(options.provider_options) - PROVIDER_OPTION_KEYS)
     if unknown:
-        raise ConfigurationError(
+        raise kit.ConfigurationError(
             f"unknown {API} provider_options {unknown}; known: {sorted(PROVIDER_OPTION_KEYS)}"
         )
     return options.provider_options
 
 
-def _tool_config(context: Context, tool_choice: Any) -> dict[str, Any] | None:
+def _tool_config(context: kit.Context, tool_choice: Any) -> dict[str, Any] | None:
     if not context.tools or tool_choice == "none":
         return None
     tools = [
@@ -263,7 +251,7 @@ def _tool_config(context: Context, tool_choice: Any) -> dict[str, Any] | None:
 
 
 def _thinking_fields(
-    model: Model, options: StreamOptions, extra: dict[str, Any], budget: int | None
+    model: kit.Model, options: kit.StreamOptions, extra: dict[str, Any], budget: int | None
 ) -> dict[str, Any] | None:
     """``additionalModelRequestFields`` for Claude thinking (pi-mono), else ``None``."""
     level = options.reasoning
@@ -288,7 +276,7 @@ def _thinking_fields(
 
 
 def build_request(
-    model: Model, context: Context, options: StreamOptions, *, origin: str | None = None
+    model: kit.Model, context: kit.Context, options: kit.StreamOptions, *, origin: str | None = None
 ) -> dict[str, Any]:
     """Build the Converse / ConverseStream JSON body (pi-mono ``streamBedrock`` command input).
 
@@ -334,7 +322,7 @@ def build_request(
         )
     }
     if context.system_prompt:
-        system: list[dict[str, Any]] = [{"text": sanitize_surrogates(context.system_prompt)}]
+        system: list[dict[str, Any]] = [{"text": kit.sanitize_surrogates(context.system_prompt)}]
         if retention != "none" and supports_prompt_caching(model):
             system.append(_cache_point(retention))
         payload["system"] = system

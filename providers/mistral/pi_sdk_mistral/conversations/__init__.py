@@ -15,21 +15,7 @@ from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from pi_sdk.provider import (
-    AssistantMessageEvent,
-    ConfigurationError,
-    Context,
-    MessageBuilder,
-    Model,
-    ModelNotFoundError,
-    StreamOptions,
-    apply_payload_hooks,
-    get_model,
-    import_vendor,
-    resolve_api_key,
-    run_http_stream,
-    signature_origin,
-)
+from pi_sdk import provider as kit
 
 from .._client import CHAT_PATH, build_headers, client_base_url, client_lease, open_chat
 from ._decode import Decoder, map_finish_reason
@@ -50,8 +36,8 @@ _MISTRAL_HOST = "mistral.ai"
 
 
 async def stream_mistral_conversations(
-    model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
+    model: kit.Model, context: kit.Context, options: kit.StreamOptions
+) -> AsyncIterator[kit.AssistantMessageEvent]:
     """Call Mistral's chat completions and yield normalized events (``mistral-conversations``).
 
     Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the body's first bytes
@@ -65,14 +51,14 @@ async def stream_mistral_conversations(
         ConfigurationError: no API key and no ``options.client``; bad ``provider_options``.
     """
     # The first import of the SDK (about 2 s) runs in a worker thread, not on the event loop.
-    await import_vendor("mistralai.client.chat")
+    await kit.import_vendor("mistralai.client.chat")
     import httpx2
 
     lease: AbstractAsyncContextManager[Any] = nullcontext(options.client)
     if options.client is None:
-        api_key = resolve_api_key(model, options)
+        api_key = kit.resolve_api_key(model, options)
         if not api_key:
-            raise ConfigurationError(
+            raise kit.ConfigurationError(
                 f"No API key for provider {model.provider!r}: set MISTRAL_API_KEY, pass "
                 "StreamOptions(api_key=...) or options.client"
             )
@@ -80,12 +66,12 @@ async def stream_mistral_conversations(
     async with lease as client:
         # Signatures are tied to the URL actually called: the client's server URL.
         base_url = client_base_url(client) or None
-        origin = signature_origin(model, base_url)
+        origin = kit.signature_origin(model, base_url)
         payload = build_request(model, context, options, origin=origin)
-        payload = await apply_payload_hooks(payload, model, options)
+        payload = await kit.apply_payload_hooks(payload, model, options)
         headers = build_headers(model, options)
-        builder = MessageBuilder(model, base_url=base_url)
-        events = run_http_stream(
+        builder = kit.MessageBuilder(model, base_url=base_url)
+        events = kit.run_http_stream(
             lambda: open_chat(client, payload, headers),
             Decoder(builder),
             builder,
@@ -97,7 +83,7 @@ async def stream_mistral_conversations(
                 yield event
 
 
-def recognize_request(method: str, uri: str, body: Any) -> Model | None:
+def recognize_request(method: str, uri: str, body: Any) -> kit.Model | None:
     """Return the model that sent a recorded ``POST <mistral.ai host>/v1/chat/completions``.
 
     Used by ``pi-sdk replay``: only hosts under ``mistral.ai`` (``api.mistral.ai``,
@@ -118,9 +104,9 @@ def recognize_request(method: str, uri: str, body: Any) -> Model | None:
     path = parts.path.rstrip("/")
     base_url = f"{parts.scheme}://{parts.netloc}{path[: -len(CHAT_PATH)]}"
     try:
-        known = get_model("mistral", model_id)
-    except ModelNotFoundError:
-        return Model(
+        known = kit.get_model("mistral", model_id)
+    except kit.ModelNotFoundError:
+        return kit.Model(
             id=model_id, name=model_id, api=API, provider="mistral", base_url=base_url,
             reasoning=model_id.startswith("magistral"),
         )  # fmt: skip

@@ -12,22 +12,7 @@ import json
 import re
 from typing import Any, cast
 
-from pi_sdk.provider import (
-    AssistantMessage,
-    ConfigurationError,
-    Context,
-    ForeignReasoning,
-    ImageContent,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    ToolResultMessage,
-    UserMessage,
-    sanitize_surrogates,
-    short_hash,
-    transform_messages,
-)
+from pi_sdk import provider as kit
 
 __all__ = [
     "API",
@@ -63,7 +48,9 @@ _NO_OUTPUT = "(no tool output)"
 _TOOL_ERROR = "[tool error] "
 
 
-def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMessage) -> str:
+def normalize_tool_call_id(
+    tool_call_id: str, model: kit.Model, source: kit.AssistantMessage
+) -> str:
     """Make another provider's tool-call id valid for Mistral: 9 characters of ``[a-zA-Z0-9]``.
 
     A valid id is kept; an id that is 9 such characters once the others are removed becomes
@@ -78,37 +65,37 @@ def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMes
     stripped = _NOT_ALNUM.sub("", tool_call_id)
     if len(stripped) == TOOL_CALL_ID_LENGTH:
         return stripped
-    return short_hash(tool_call_id, TOOL_CALL_ID_LENGTH)
+    return kit.short_hash(tool_call_id, TOOL_CALL_ID_LENGTH)
 
 
-def _image_chunk(image: ImageContent) -> dict[str, Any]:
+def _image_chunk(image: kit.ImageContent) -> dict[str, Any]:
     return {"type": "image_url", "image_url": f"data:{image.mime_type};base64,{image.data}"}
 
 
-def _user(message: UserMessage) -> dict[str, Any] | None:
+def _user(message: kit.UserMessage) -> dict[str, Any] | None:
     if isinstance(message.content, str):
-        return {"role": "user", "content": sanitize_surrogates(message.content)}
+        return {"role": "user", "content": kit.sanitize_surrogates(message.content)}
     chunks = [
-        {"type": "text", "text": sanitize_surrogates(block.text)}
-        if isinstance(block, TextContent)
+        {"type": "text", "text": kit.sanitize_surrogates(block.text)}
+        if isinstance(block, kit.TextContent)
         else _image_chunk(block)
         for block in message.content
     ]
     return {"role": "user", "content": chunks} if chunks else None
 
 
-def _assistant(message: AssistantMessage) -> dict[str, Any] | None:
+def _assistant(message: kit.AssistantMessage) -> dict[str, Any] | None:
     chunks: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, TextContent):
+        if isinstance(block, kit.TextContent):
             if block.text.strip():
-                chunks.append({"type": "text", "text": sanitize_surrogates(block.text)})
-        elif isinstance(block, ThinkingContent):
+                chunks.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
+        elif isinstance(block, kit.ThinkingContent):
             if block.thinking.strip():
                 chunk: dict[str, Any] = {
                     "type": "thinking",
-                    "thinking": [{"type": "text", "text": sanitize_surrogates(block.thinking)}],
+                    "thinking": [{"type": "text", "text": kit.sanitize_surrogates(block.thinking)}],
                 }
                 if block.thinking_signature:
                     chunk["signature"] = block.thinking_signature
@@ -132,11 +119,11 @@ def _assistant(message: AssistantMessage) -> dict[str, Any] | None:
     return out
 
 
-def _tool_result(message: ToolResultMessage, images: bool) -> dict[str, Any]:
+def _tool_result(message: kit.ToolResultMessage, images: bool) -> dict[str, Any]:
     text = "\n".join(
-        sanitize_surrogates(b.text) for b in message.content if isinstance(b, TextContent)
+        kit.sanitize_surrogates(b.text) for b in message.content if isinstance(b, kit.TextContent)
     ).strip()
-    pictures = [b for b in message.content if isinstance(b, ImageContent)] if images else []
+    pictures = [b for b in message.content if isinstance(b, kit.ImageContent)] if images else []
     prefix = _TOOL_ERROR if message.is_error else ""
     if text:
         text = prefix + text
@@ -154,10 +141,10 @@ def _tool_result(message: ToolResultMessage, images: bool) -> dict[str, Any]:
 
 
 def convert_messages(
-    context: Context,
-    model: Model,
+    context: kit.Context,
+    model: kit.Model,
     *,
-    foreign_reasoning: ForeignReasoning = "text",
+    foreign_reasoning: kit.ForeignReasoning = "text",
     origin: str | None = None,
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Mistral ``messages`` (pi-mono ``toChatMessages``).
@@ -174,7 +161,7 @@ def convert_messages(
     Returns:
         A list of ``{"role": ..., ...}`` dicts, without the system prompt.
     """
-    history = transform_messages(
+    history = kit.transform_messages(
         context.messages,
         model,
         normalize_tool_call_id=normalize_tool_call_id,
@@ -184,9 +171,9 @@ def convert_messages(
     images = "image" in model.input
     out: list[dict[str, Any]] = []
     for message in history:
-        if isinstance(message, UserMessage):
+        if isinstance(message, kit.UserMessage):
             converted = _user(message)
-        elif isinstance(message, AssistantMessage):
+        elif isinstance(message, kit.AssistantMessage):
             converted = _assistant(message)
         else:
             converted = _tool_result(message, images)
@@ -197,7 +184,7 @@ def convert_messages(
     return out
 
 
-def reasoning_fields(model: Model, options: StreamOptions) -> dict[str, str]:
+def reasoning_fields(model: kit.Model, options: kit.StreamOptions) -> dict[str, str]:
     """``reasoning_effort`` or ``prompt_mode`` for ``options.reasoning`` (pi-mono).
 
     Off (``None``) or a model without reasoning: nothing. ``mistral-small-2603``,
@@ -219,7 +206,7 @@ def reasoning_fields(model: Model, options: StreamOptions) -> dict[str, str]:
 
 
 def build_request(
-    model: Model, context: Context, options: StreamOptions, *, origin: str | None = None
+    model: kit.Model, context: kit.Context, options: kit.StreamOptions, *, origin: str | None = None
 ) -> dict[str, Any]:
     """Build the ``POST /v1/chat/completions`` body (pi-mono ``buildChatPayload``).
 
@@ -245,7 +232,7 @@ def build_request(
     extra = options.provider_options
     if not extra.keys() <= PROVIDER_OPTION_KEYS:
         unknown = sorted(extra.keys() - PROVIDER_OPTION_KEYS)
-        raise ConfigurationError(
+        raise kit.ConfigurationError(
             f"{API} provider_options {unknown} are unknown; known: {sorted(PROVIDER_OPTION_KEYS)}"
         )
     messages = convert_messages(
@@ -253,7 +240,7 @@ def build_request(
     )
     if context.system_prompt:
         messages.insert(
-            0, {"role": "system", "content": sanitize_surrogates(context.system_prompt)}
+            0, {"role": "system", "content": kit.sanitize_surrogates(context.system_prompt)}
         )
     payload: dict[str, Any] = {"model": model.id, "stream": True, "messages": messages}
     if context.tools:

@@ -18,22 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pi_sdk.provider import (
-    AssistantMessage,
-    Context,
-    ImageContent,
-    Message,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    Tool,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-    sanitize_surrogates,
-    transform_messages,
-)
+from pi_sdk import provider as kit
 
 from .._shared_ids import normalize_completions_tool_call_id
 from .._shared_json import as_dict, as_list
@@ -71,12 +56,12 @@ AFTER_TOOL_RESULTS_TEXT = "I have processed the tool results."
 ATTACHED_IMAGES_TEXT = "Attached image(s) from tool result:"
 
 
-def _user_message(message: UserMessage) -> dict[str, Any] | None:
+def _user_message(message: kit.UserMessage) -> dict[str, Any] | None:
     if isinstance(message.content, str):
         return {"role": "user", "content": message.content}
     parts: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, TextContent):
+        if isinstance(block, kit.TextContent):
             parts.append({"type": "text", "text": block.text})
         else:
             parts.append({"type": "image_url", "image_url": {"url": data_url(block)}})
@@ -84,16 +69,16 @@ def _user_message(message: UserMessage) -> dict[str, Any] | None:
 
 
 def _assistant_message(
-    message: AssistantMessage, compat: CompletionsCompat
+    message: kit.AssistantMessage, compat: CompletionsCompat
 ) -> dict[str, Any] | None:
     texts: list[str] = []
-    thinking: list[ThinkingContent] = []
-    calls: list[ToolCall] = []
+    thinking: list[kit.ThinkingContent] = []
+    calls: list[kit.ToolCall] = []
     for block in message.content:
-        if isinstance(block, TextContent):
+        if isinstance(block, kit.TextContent):
             if block.text.strip():
                 texts.append(block.text)
-        elif isinstance(block, ThinkingContent):
+        elif isinstance(block, kit.ThinkingContent):
             if block.thinking.strip() and not block.redacted:
                 thinking.append(block)
         else:
@@ -162,11 +147,11 @@ def _add_openrouter_cache_breakpoint(messages: list[dict[str, Any]]) -> None:
 
 
 def convert_messages(
-    model: Model,
-    context: Context,
+    model: kit.Model,
+    context: kit.Context,
     compat: CompletionsCompat | None = None,
     *,
-    options: StreamOptions | None = None,
+    options: kit.StreamOptions | None = None,
     origin: str | None = None,
 ) -> list[dict[str, Any]]:
     """Convert the system prompt and history to Chat Completions ``messages`` (pi-spec §4.2).
@@ -188,7 +173,7 @@ def convert_messages(
     """
     compat = compat or resolve_compat(model)
     policy = options.foreign_reasoning if options is not None else "text"
-    history: list[Message] = transform_messages(
+    history: list[kit.Message] = kit.transform_messages(
         context.messages,
         model,
         normalize_tool_call_id=normalize_completions_tool_call_id,
@@ -198,13 +183,13 @@ def convert_messages(
     out: list[dict[str, Any]] = []
     if context.system_prompt:
         role = "developer" if model.reasoning and compat.supports_developer_role else "system"
-        out.append({"role": role, "content": sanitize_surrogates(context.system_prompt)})
+        out.append({"role": role, "content": kit.sanitize_surrogates(context.system_prompt)})
     after_tool = compat.requires_assistant_after_tool_result
     last_role = ""
     i = 0
     while i < len(history):
         message = history[i]
-        if isinstance(message, UserMessage):
+        if isinstance(message, kit.UserMessage):
             if after_tool and last_role == "toolResult":
                 out.append({"role": "assistant", "content": AFTER_TOOL_RESULTS_TEXT})
             entry = _user_message(message)
@@ -212,16 +197,16 @@ def convert_messages(
                 out.append(entry)
                 last_role = "user"
             i += 1
-        elif isinstance(message, AssistantMessage):
+        elif isinstance(message, kit.AssistantMessage):
             entry = _assistant_message(message, compat)
             if entry is not None:
                 out.append(entry)
                 last_role = "assistant"
             i += 1
         else:
-            images: list[ImageContent] = []
-            while i < len(history) and isinstance(result := history[i], ToolResultMessage):
-                found = [b for b in result.content if isinstance(b, ImageContent)]
+            images: list[kit.ImageContent] = []
+            while i < len(history) and isinstance(result := history[i], kit.ToolResultMessage):
+                found = [b for b in result.content if isinstance(b, kit.ImageContent)]
                 images.extend(found)
                 text = tool_result_text(result)
                 if not text:
@@ -247,7 +232,7 @@ def convert_messages(
 
 
 def convert_tools(
-    tools: list[Tool], compat: CompletionsCompat | None = None
+    tools: list[kit.Tool], compat: CompletionsCompat | None = None
 ) -> list[dict[str, Any]]:
     """Return Chat Completions function tools; ``strict: false`` unless the server rejects it."""
     strict = compat.supports_strict_mode if compat is not None else True
@@ -265,9 +250,9 @@ def convert_tools(
 
 
 def build_payload(
-    model: Model,
-    context: Context,
-    options: StreamOptions | None = None,
+    model: kit.Model,
+    context: kit.Context,
+    options: kit.StreamOptions | None = None,
     *,
     compat: CompletionsCompat | None = None,
     origin: str | None = None,
@@ -291,7 +276,7 @@ def build_payload(
     Raises:
         ConfigurationError: unknown ``provider_options`` or ``model.compat`` keys.
     """
-    options = options or StreamOptions()
+    options = options or kit.StreamOptions()
     check_provider_options(options, PROVIDER_OPTIONS, API)
     compat = compat or resolve_compat(model)
     messages = convert_messages(model, context, compat, options=options, origin=origin)

@@ -22,21 +22,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pi_sdk.provider import (
-    AssistantMessage,
-    ConfigurationError,
-    Context,
-    ImageContent,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    Tool,
-    ToolResultMessage,
-    UserMessage,
-    sanitize_surrogates,
-    transform_messages,
-)
+from pi_sdk import provider as kit
 
 from .._shared_ids import normalize_responses_tool_call_id
 from .._shared_json import as_dict
@@ -66,10 +52,10 @@ PATH = "/responses"
 PROVIDER_OPTIONS = ("reasoning_effort", "reasoning_summary", "service_tier", "tool_choice")
 
 
-def string_option(options: StreamOptions, key: str) -> str | None:
+def string_option(options: kit.StreamOptions, key: str) -> str | None:
     value: Any = options.provider_options.get(key)
     if value is not None and not isinstance(value, str):
-        raise ConfigurationError(
+        raise kit.ConfigurationError(
             f"{API}: provider_options[{key!r}] must be a string, got {value!r}"
         )
     return value
@@ -110,35 +96,35 @@ def _reasoning_item(signature: str | None) -> dict[str, Any] | None:
     return item if item.get("type") == "reasoning" else None
 
 
-def _user_items(message: UserMessage) -> dict[str, Any] | None:
+def _user_items(message: kit.UserMessage) -> dict[str, Any] | None:
     if isinstance(message.content, str):
         parts: list[dict[str, Any]] = [{"type": "input_text", "text": message.content}]
     else:
         parts = [
             {"type": "input_text", "text": b.text}
-            if isinstance(b, TextContent)
+            if isinstance(b, kit.TextContent)
             else {"type": "input_image", "detail": "auto", "image_url": data_url(b)}
             for b in message.content
         ]
     return {"role": "user", "content": parts} if parts else None
 
 
-def _assistant_items(message: AssistantMessage) -> list[dict[str, Any]]:
+def _assistant_items(message: kit.AssistantMessage) -> list[dict[str, Any]]:
     reasoning = [
         _reasoning_item(b.thinking_signature)
         for b in message.content
-        if isinstance(b, ThinkingContent)
+        if isinstance(b, kit.ThinkingContent)
     ]
     # Output item ids go back only with the reasoning items they belong to: OpenAI rejects a
     # msg_/fc_ item whose reasoning item is missing, and items without ids are always accepted.
     keep_ids = any(item is not None for item in reasoning)
     items: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, ThinkingContent):
+        if isinstance(block, kit.ThinkingContent):
             item = _reasoning_item(block.thinking_signature)
             if item is not None:
                 items.append(item)
-        elif isinstance(block, TextContent):
+        elif isinstance(block, kit.TextContent):
             if not block.text:
                 continue
             item_id, phase = parse_text_signature(block.text_signature)
@@ -169,9 +155,9 @@ def _assistant_items(message: AssistantMessage) -> list[dict[str, Any]]:
     return items
 
 
-def _tool_result_item(message: ToolResultMessage) -> dict[str, Any]:
+def _tool_result_item(message: kit.ToolResultMessage) -> dict[str, Any]:
     text = tool_result_text(message)
-    images = [b for b in message.content if isinstance(b, ImageContent)]
+    images = [b for b in message.content if isinstance(b, kit.ImageContent)]
     output: str | list[dict[str, Any]]
     if images:
         output = [{"type": "input_text", "text": text}] if text else []
@@ -189,8 +175,8 @@ def _tool_result_item(message: ToolResultMessage) -> dict[str, Any]:
 
 
 def convert_input(
-    model: Model,
-    context: Context,
+    model: kit.Model,
+    context: kit.Context,
     *,
     foreign_reasoning: Literal["drop", "text", "tagged"] = "text",
     origin: str | None = None,
@@ -212,7 +198,7 @@ def convert_input(
       ``input_text`` and ``input_image`` parts when the result has images (they stay in the
       output; pi-mono does the same).
     """
-    history = transform_messages(
+    history = kit.transform_messages(
         context.messages,
         model,
         normalize_tool_call_id=normalize_responses_tool_call_id,
@@ -222,20 +208,20 @@ def convert_input(
     items: list[dict[str, Any]] = []
     if context.system_prompt:
         role = "developer" if model.reasoning else "system"
-        items.append({"role": role, "content": sanitize_surrogates(context.system_prompt)})
+        items.append({"role": role, "content": kit.sanitize_surrogates(context.system_prompt)})
     for message in history:
-        if isinstance(message, UserMessage):
+        if isinstance(message, kit.UserMessage):
             entry = _user_items(message)
             if entry is not None:
                 items.append(entry)
-        elif isinstance(message, AssistantMessage):
+        elif isinstance(message, kit.AssistantMessage):
             items.extend(_assistant_items(message))
         else:
             items.append(_tool_result_item(message))
     return items
 
 
-def convert_tools(tools: list[Tool], *, strict: bool = False) -> list[dict[str, Any]]:
+def convert_tools(tools: list[kit.Tool], *, strict: bool = False) -> list[dict[str, Any]]:
     """Return Responses function tools (``strict: false`` by default, as pi-mono sends)."""
     return [
         {
@@ -250,9 +236,9 @@ def convert_tools(tools: list[Tool], *, strict: bool = False) -> list[dict[str, 
 
 
 def build_payload(
-    model: Model,
-    context: Context,
-    options: StreamOptions | None = None,
+    model: kit.Model,
+    context: kit.Context,
+    options: kit.StreamOptions | None = None,
     *,
     origin: str | None = None,
 ) -> dict[str, Any]:
@@ -271,7 +257,7 @@ def build_payload(
     Raises:
         ConfigurationError: unknown or mistyped ``provider_options``.
     """
-    options = options or StreamOptions()
+    options = options or kit.StreamOptions()
     check_provider_options(options, PROVIDER_OPTIONS, API)
     summary = string_option(options, "reasoning_summary")
     service_tier = string_option(options, "service_tier")
