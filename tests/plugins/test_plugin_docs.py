@@ -4,7 +4,6 @@ The hook guide's own test file is run by ``test_docs_examples.py``, in an empty 
 pytest, the way a reader runs it.
 """
 
-import ast
 import re
 import sys
 import tomllib
@@ -88,26 +87,13 @@ def test_the_guide_package_declares_its_entry_point_and_http_client(echo):
     assert project["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["pi_sdk_echo"]
 
 
-def code_lines(path: Path) -> int:
-    """Lines of code: not blank, not only a comment, not part of a docstring."""
-    source = path.read_text(encoding="utf-8")
-    docstrings: set[int] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            first = node.body[0] if node.body else None
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                docstrings.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
-    return sum(
-        1
-        for number, line in enumerate(source.splitlines(), 1)
-        if line.strip() and not line.strip().startswith("#") and number not in docstrings
-    )
+def test_the_guide_provider_is_at_most_150_lines(echo):
+    """Issue 10: a whole HTTP provider, hooks included, written as the guide shows, in 150 lines.
 
-
-def test_the_guide_provider_is_at_most_150_lines_of_code(echo):
-    """The kit's promise: a whole HTTP provider, hooks included, in 150 lines of code."""
+    Physical lines: docstrings, comments and blank lines count too.
+    """
     modules = [echo.files["pi_sdk_echo/__init__.py"], echo.files["pi_sdk_echo/messages.py"]]
-    assert sum(code_lines(path) for path in modules) <= 150
+    assert sum(len(path.read_text(encoding="utf-8").splitlines()) for path in modules) <= 150
 
 
 async def test_the_guide_provider_streams_text_over_http_through_the_same_hook(echo):
