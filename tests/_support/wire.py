@@ -621,6 +621,16 @@ class OpenAIResponses(_OpenAI):
         return json.dumps(self._done_item(0, block, None), ensure_ascii=False)
 
 
+class AzureOpenAIResponses(OpenAIResponses):
+    """The Responses wire format on Azure's v1 endpoint (key sent as a bearer token)."""
+
+    api = "azure-openai-responses"
+    provider = "azure-openai-responses"
+    model_id = "gpt-4.1"
+    prefix = "/openai/v1"
+    path = "/openai/v1/responses"  # v1: no api-version query
+
+
 # --- Google ------------------------------------------------------------------------------------
 
 
@@ -721,6 +731,7 @@ WIRES: tuple[Wire, ...] = (
     OpenAIResponses(),
     GoogleGenerativeAI(),
     GoogleVertex(),
+    AzureOpenAIResponses(),
 )
 """Every wire API we speak, in one place."""
 

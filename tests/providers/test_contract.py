@@ -10,27 +10,27 @@ contract (``start`` first, exactly one terminal event, per content index ``*_sta
 
 Matrix (``-`` = not applicable, the reason is the wire's ``not_applicable`` entry):
 
-====================================  =========  ===========  =========  ======  ======
-scenario (variants)                   anthropic  completions  responses  gemini  vertex
-====================================  =========  ===========  =========  ======  ======
-text                                  x          x            x          x       x
-thinking and signature                x          x (1)        x          x       x
-one tool call                         x          x            x          x       x
-two tool calls                        x          x            x          x       x
-interleaved tool calls                x          x            x          -       -
-usage and cost                        x          x            x          x       x
-token limit                           x          x            x          x       x
-whole JSON answer (+ streamed)        x          x            x          x       x
-http error (4 statuses, HTML, 404)    x          x            x          x       x
-in-stream error                       x          x            x          x       x
-truncation (4 cuts)                   x          x            x          x       x
-abort                                 x          x            x          x       x
-malformed event (4)                   x          x            x          x       x
-SSE noise                             x          x            x          x       x
-terminal event (2)                    x          x            x          x       x
-dropped before the reply (4)          x          x            x          x       x
-JSON that is not a reply              x          x            x          x       x
-====================================  =========  ===========  =========  ======  ======
+====================================  =========  ===========  =========  ======  ======  =====
+scenario (variants)                   anthropic  completions  responses  gemini  vertex  azure
+====================================  =========  ===========  =========  ======  ======  =====
+text                                  x          x            x          x       x       x
+thinking and signature                x          x (1)        x          x       x       x
+one tool call                         x          x            x          x       x       x
+two tool calls                        x          x            x          x       x       x
+interleaved tool calls                x          x            x          -       -       x
+usage and cost                        x          x            x          x       x       x
+token limit                           x          x            x          x       x       x
+whole JSON answer (+ streamed)        x          x            x          x       x       x
+http error (4 statuses, HTML, 404)    x          x            x          x       x       x
+in-stream error                       x          x            x          x       x       x
+truncation (4 cuts)                   x          x            x          x       x       x
+abort                                 x          x            x          x       x       x
+malformed event (4)                   x          x            x          x       x       x
+SSE noise                             x          x            x          x       x       x
+terminal event (2)                    x          x            x          x       x       x
+dropped before the reply (4)          x          x            x          x       x       x
+JSON that is not a reply              x          x            x          x       x       x
+====================================  =========  ===========  =========  ======  ======  =====
 
 (1) Chat Completions has no reasoning signature; pi-sdk records the delta field the reasoning
 came in (``reasoning_content``) as the signature, as pi-mono does.
