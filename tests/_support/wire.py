@@ -723,6 +723,144 @@ class GoogleVertex(GoogleGenerativeAI):
     path = "/v1/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
 
 
+# --- Mistral -----------------------------------------------------------------------------------
+
+
+class MistralConversations(Wire):
+    """Mistral chat completions: Chat-Completions-like chunks, thinking as content chunks.
+
+    Wire facts: Mistral's chat completion API reference and the ``mistralai`` SDK's models
+    (``CompletionChunk``, ``DeltaMessage``, ``ThinkChunk`` with its ``signature``, ``ToolCall``,
+    ``UsageInfo``); errors are ``{"object": "error", "message", "type", "code"}``.
+    """
+
+    api = "mistral-conversations"
+    provider = "mistral"
+    model_id = "magistral-medium-latest"
+    prefix = ""
+    path = "/v1/chat/completions"
+    terminal_name = "[DONE]"
+    not_a_reply = "not a chat completion"
+
+    _ERROR_TYPES: ClassVar[dict[int, str]] = {
+        400: "invalid_request_error",
+        429: "rate_limited",
+        500: "internal_server_error",
+        503: "service_unavailable",
+    }
+
+    def model(self, base: str) -> Any:
+        # The catalog (pi-ai) lists no cache-read price for any Mistral model, while Mistral
+        # reports cached prompt tokens: a test price (a tenth of input) shows they are priced.
+        model = super().model(base)
+        cost = model.cost.model_copy(update={"cache_read": model.cost.input / 10})
+        return model.model_copy(update={"cost": cost})
+
+    def _chunk(self, delta: JSON, finish: str | None = None, **extra: Any) -> JSON:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        return {
+            "id": "cmpl-1",
+            "object": "chat.completion.chunk",
+            "model": self.model_id,
+            "choices": [choice],
+            **extra,
+        }
+
+    def _usage(self, tokens: Tokens) -> JSON:
+        return {
+            "prompt_tokens": tokens.prompt,
+            "completion_tokens": tokens.output,
+            "total_tokens": tokens.prompt + tokens.output,
+            "prompt_tokens_details": {"cached_tokens": tokens.cache_read},
+        }
+
+    def _finish(self, blocks: list[Block]) -> str:
+        return "tool_calls" if _has_calls(blocks) else "stop"
+
+    @staticmethod
+    def _thought(text: str, signature: str | None = None) -> JSON:
+        chunk: JSON = {"type": "thinking", "thinking": [{"type": "text", "text": text}]}
+        if signature is not None:
+            chunk["signature"] = signature
+        return chunk
+
+    @staticmethod
+    def _id(call: Call) -> str:
+        """Mistral's tool-call ids are 9 letters and digits: ``call_a`` -> ``calla0000``."""
+        return "".join(c for c in call.id if c.isalnum()).ljust(9, "0")[:9]
+
+    def _call(self, call: Call, arguments: str) -> JSON:
+        return {"id": self._id(call), "function": {"name": call.name, "arguments": arguments}}
+
+    def call_ids(self, blocks: list[Block]) -> list[str]:
+        return [self._id(call) for b in blocks if isinstance(b, Calls) for call in b.calls]
+
+    def events(self, blocks: list[Block], tokens: Tokens) -> tuple[list[Any], list[Any]]:
+        out: list[Any] = [self._chunk({"role": "assistant", "content": ""})]
+        tool_index = 0
+        for block in blocks:
+            if isinstance(block, Text):
+                out += [self._chunk({"content": p}) for p in block.pieces]
+            elif isinstance(block, Thinking):
+                *first, last = block.pieces
+                out += [self._chunk({"content": [self._thought(p)]}) for p in first]
+                out.append(self._chunk({"content": [self._thought(last, block.signature)]}))
+            else:
+                first_piece = False
+                for step, number, call, piece in _call_steps(block):
+                    if step == "start":
+                        first_piece = True
+                    elif step == "piece":
+                        entry: JSON = {"index": tool_index + number}
+                        if first_piece:  # the call's first chunk names it
+                            entry |= self._call(call, piece)
+                        else:
+                            entry["function"] = {"arguments": piece}
+                        first_piece = False
+                        out.append(self._chunk({"tool_calls": [entry]}))
+                tool_index += len(block.calls)
+        out.append(self._chunk({"content": ""}, self._finish(blocks), usage=self._usage(tokens)))
+        return out, [b"data: [DONE]\n\n"]
+
+    def at_token_limit(self, text: Text) -> list[Any]:
+        body, terminal = self.events([text], Tokens())
+        body[-1]["choices"][0]["finish_reason"] = "length"
+        return body + terminal
+
+    def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
+        content: list[JSON] = []
+        calls: list[JSON] = []
+        for block in blocks:
+            if isinstance(block, Text):
+                content.append({"type": "text", "text": block.text})
+            elif isinstance(block, Thinking):
+                content.append(self._thought(block.text, block.signature))
+            else:
+                calls += [self._call(call, call.raw) for call in block.calls]
+        message: JSON = {"role": "assistant", "content": content}
+        if calls:
+            message["tool_calls"] = calls
+        choice = {"index": 0, "message": message, "finish_reason": self._finish(blocks)}
+        return {
+            "id": "cmpl-1",
+            "object": "chat.completion",
+            "model": self.model_id,
+            "choices": [choice],
+            "usage": self._usage(tokens),
+        }
+
+    def opening(self, piece: str) -> list[Any]:
+        return [self._chunk({"role": "assistant", "content": piece})]
+
+    def http_error(self, status: int, message: str) -> tuple[JSON, str]:
+        kind = self._ERROR_TYPES[status]
+        return {"object": "error", "message": message, "type": kind, "code": str(status)}, kind
+
+    def stream_error(self, message: str) -> tuple[JSON, str]:
+        event = {"object": "error", "message": message, "type": "service_unavailable"}
+        return event, f"service_unavailable: {message}"
+
+
 # --- the list ----------------------------------------------------------------------------------
 
 WIRES: tuple[Wire, ...] = (
@@ -732,6 +870,7 @@ WIRES: tuple[Wire, ...] = (
     GoogleGenerativeAI(),
     GoogleVertex(),
     AzureOpenAIResponses(),
+    MistralConversations(),
 )
 """Every wire API we speak, in one place."""
 

@@ -27,6 +27,7 @@ _CLIENT_MODULES = {
     "google-generative-ai": "pi_sdk_google._client",
     "google-vertex": "pi_sdk_google._client",
     "azure-openai-responses": "pi_sdk_azure._client",
+    "mistral-conversations": "pi_sdk_mistral._client",
 }
 """The module holding each API's client cache (``_CLIENTS``)."""
 

@@ -10,30 +10,32 @@ contract (``start`` first, exactly one terminal event, per content index ``*_sta
 
 Matrix (``-`` = not applicable, the reason is the wire's ``not_applicable`` entry):
 
-====================================  =========  ===========  =========  ======  ======  =====
-scenario (variants)                   anthropic  completions  responses  gemini  vertex  azure
-====================================  =========  ===========  =========  ======  ======  =====
-text                                  x          x            x          x       x       x
-thinking and signature                x          x (1)        x          x       x       x
-one tool call                         x          x            x          x       x       x
-two tool calls                        x          x            x          x       x       x
-interleaved tool calls                x          x            x          -       -       x
-usage and cost                        x          x            x          x       x       x
-token limit                           x          x            x          x       x       x
-whole JSON answer (+ streamed)        x          x            x          x       x       x
-http error (4 statuses, HTML, 404)    x          x            x          x       x       x
-in-stream error                       x          x            x          x       x       x
-truncation (4 cuts)                   x          x            x          x       x       x
-abort                                 x          x            x          x       x       x
-malformed event (4)                   x          x            x          x       x       x
-SSE noise                             x          x            x          x       x       x
-terminal event (2)                    x          x            x          x       x       x
-dropped before the reply (4)          x          x            x          x       x       x
-JSON that is not a reply              x          x            x          x       x       x
-====================================  =========  ===========  =========  ======  ======  =====
+==================================  =========  =====  =========  ======  ======  =====  =======
+scenario (variants)                 anthropic  chat   responses  gemini  vertex  azure  mistral
+==================================  =========  =====  =========  ======  ======  =====  =======
+text                                x          x      x          x       x       x      x
+thinking and signature              x          x (1)  x          x       x       x      x
+one tool call                       x          x      x          x       x       x      x
+two tool calls                      x          x      x          x       x       x      x
+interleaved tool calls              x          x      x          -       -       x      x
+usage and cost                      x          x      x          x       x       x      x
+token limit                         x          x      x          x       x       x      x
+whole JSON answer (+ streamed)      x          x      x          x       x       x      x
+http error (4 statuses, HTML, 404)  x          x      x          x       x       x      x
+in-stream error                     x          x      x          x       x       x      x
+truncation (4 cuts)                 x          x      x          x       x       x      x
+abort                               x          x      x          x       x       x      x
+malformed event (4)                 x          x      x          x       x       x      x
+SSE noise                           x          x      x          x       x       x      x
+terminal event (2)                  x          x      x          x       x       x      x
+dropped before the reply (4)        x          x      x          x       x       x      x
+JSON that is not a reply            x          x      x          x       x       x      x
+==================================  =========  =====  =========  ======  ======  =====  =======
 
-(1) Chat Completions has no reasoning signature; pi-sdk records the delta field the reasoning
-came in (``reasoning_content``) as the signature, as pi-mono does.
+(1) Chat Completions (``chat``) has no reasoning signature; pi-sdk records the delta field the
+reasoning came in (``reasoning_content``) as the signature, as pi-mono does. ``azure`` is
+``azure-openai-responses`` (the Responses wire on Azure's v1 endpoint), ``mistral``
+``mistral-conversations`` (thinking as content chunks with a ``signature``, 9-char call ids).
 
 Folded in: ``test_terminal_event.py`` (QA trials t18/t08: the reply ends at the vendor's
 terminal event, nothing after it is merged), ``test_connection_retry.py`` (QA trial t04: a
