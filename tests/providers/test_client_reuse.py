@@ -28,6 +28,7 @@ _CLIENT_MODULES = {
     "google-vertex": "pi_sdk_google._client",
     "azure-openai-responses": "pi_sdk_azure._client",
     "mistral-conversations": "pi_sdk_mistral._client",
+    "bedrock-converse-stream": "pi_sdk_bedrock._client",
 }
 """The module holding each API's client cache (``_CLIENTS``)."""
 
