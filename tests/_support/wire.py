@@ -4,9 +4,8 @@ A reply is described vendor-neutrally as a list of blocks (:class:`Text`, :class
 :class:`Calls`) plus :class:`Tokens`; each :class:`Wire` turns that into its vendor's streamed
 events (:meth:`Wire.events`) or its whole JSON answer (:meth:`Wire.document`), and says what
 pi-sdk makes of the vendor-specific parts (tool-call ids, signatures, error texts). A new wire
-API (Bedrock, Mistral, Azure Responses, ...) joins every cross-API test by adding one subclass to
-:data:`WIRES`; a scenario its wire format cannot express goes in its ``not_applicable`` with the
-reason.
+API joins every cross-API test by adding one subclass to :data:`WIRES`; a scenario its wire
+format cannot express goes in its ``not_applicable`` with the reason.
 
 Wire facts: Anthropic's streaming guide (``message_start`` ... ``message_stop``), OpenAI's
 Chat Completions streaming (``chat.completion.chunk``, ``[DONE]``) and Responses streaming events
@@ -17,6 +16,8 @@ Chat Completions streaming (``chat.completion.chunk``, ``[DONE]``) and Responses
 from __future__ import annotations
 
 import json
+import struct
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -151,6 +152,9 @@ class Wire(ABC):
     """Part of the error for a 200 JSON body that is not a reply."""
     not_applicable: ClassVar[Mapping[str, str]] = {}
     """Scenario name -> why this wire format cannot express it."""
+    cut_text: ClassVar[str] = "stream was cut in the middle of an event"
+    """What the error for a body cut inside an event says (some wires say ``stream ended
+    before`` :attr:`terminal_name` instead)."""
     early_usage: ClassVar[bool] = False
     """The wire reports usage before the reply ends: :meth:`opening` carries
     :data:`OPENING_TOKENS`, which a cut or aborted reply keeps."""
@@ -190,8 +194,13 @@ class Wire(ABC):
         """``(body, code)``: the vendor's JSON error body and the code pi-sdk shows for it."""
 
     @abstractmethod
-    def stream_error(self, message: str) -> tuple[JSON, str]:
-        """``(event, error text)``: an error event inside a stream and pi-sdk's text of it."""
+    def stream_error(self, message: str) -> tuple[Any, str]:
+        """``(event, error text)``: an error event inside a stream (a JSON object or raw bytes,
+        as :meth:`events` items) and pi-sdk's text of it."""
+
+    def partial_event(self) -> bytes:
+        """The first bytes of an event, the rest never sent (default: an SSE ``data:`` line)."""
+        return b'data: {"type": "con'
 
     def call_ids(self, blocks: list[Block]) -> list[str]:
         """The pi-sdk ids of the reply's tool calls, in order (default: the vendor's)."""
@@ -376,6 +385,14 @@ class OpenAICompletions(_OpenAI):
     def _finish(self, blocks: list[Block]) -> str:
         return "tool_calls" if _has_calls(blocks) else "stop"
 
+    def _thinking_chunks(self, block: Thinking) -> list[JSON]:
+        return [self._chunk({"reasoning_content": p}) for p in block.pieces]
+
+    def _call(self, call: Call, arguments: str) -> JSON:
+        """A tool call's entry in ``tool_calls`` with its first ``arguments`` fragment."""
+        function = {"name": call.name, "arguments": arguments}
+        return {"id": call.id, "type": "function", "function": function}
+
     def events(self, blocks: list[Block], tokens: Tokens) -> tuple[list[Any], list[Any]]:
         out: list[Any] = []
         tool_index = 0
@@ -383,7 +400,7 @@ class OpenAICompletions(_OpenAI):
             if isinstance(block, Text):
                 out += [self._chunk({"content": p}) for p in block.pieces]
             elif isinstance(block, Thinking):
-                out += [self._chunk({"reasoning_content": p}) for p in block.pieces]
+                out += self._thinking_chunks(block)
             else:
                 first_piece = False
                 for step, number, call, piece in _call_steps(block):
@@ -392,8 +409,7 @@ class OpenAICompletions(_OpenAI):
                     elif step == "piece":
                         entry: JSON = {"index": tool_index + number}
                         if first_piece:  # the call's first chunk names it
-                            entry |= {"id": call.id, "type": "function"}
-                            entry["function"] = {"name": call.name, "arguments": piece}
+                            entry |= self._call(call, piece)
                         else:
                             entry["function"] = {"arguments": piece}
                         first_piece = False
@@ -418,10 +434,7 @@ class OpenAICompletions(_OpenAI):
             message["reasoning_content"] = "".join(thinking)
         calls = [call for block in blocks if isinstance(block, Calls) for call in block.calls]
         if calls:
-            message["tool_calls"] = [
-                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw}}
-                for c in calls
-            ]
+            message["tool_calls"] = [self._call(c, c.raw) for c in calls]
         choice = {"index": 0, "message": message, "finish_reason": self._finish(blocks)}
         return {
             "id": "chatcmpl-1",
@@ -621,6 +634,16 @@ class OpenAIResponses(_OpenAI):
         return json.dumps(self._done_item(0, block, None), ensure_ascii=False)
 
 
+class AzureOpenAIResponses(OpenAIResponses):
+    """The Responses wire format on Azure's v1 endpoint (key sent as a bearer token)."""
+
+    api = "azure-openai-responses"
+    provider = "azure-openai-responses"
+    model_id = "gpt-4.1"
+    prefix = "/openai/v1"
+    path = "/openai/v1/responses"  # v1: no api-version query
+
+
 # --- Google ------------------------------------------------------------------------------------
 
 
@@ -713,6 +736,244 @@ class GoogleVertex(GoogleGenerativeAI):
     path = "/v1/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
 
 
+# --- Mistral -----------------------------------------------------------------------------------
+
+
+class MistralConversations(OpenAICompletions):
+    """Mistral chat completions: Chat Completions chunks, thinking as content chunks.
+
+    Wire facts: Mistral's chat completion API reference and the ``mistralai`` SDK's models
+    (``CompletionChunk``, ``DeltaMessage``, ``ThinkChunk`` with its ``signature``, ``ToolCall``
+    with 9-character ids, ``UsageInfo``); errors are ``{"object": "error", "message", "type",
+    "code"}``.
+    """
+
+    api = "mistral-conversations"
+    provider = "mistral"
+    model_id = "magistral-medium-latest"
+    prefix = ""
+    path = "/v1/chat/completions"
+    not_a_reply = "not a chat completion"
+
+    _ERROR_TYPES: ClassVar[dict[int, str]] = {
+        400: "invalid_request_error",
+        429: "rate_limited",
+        500: "internal_server_error",
+        503: "service_unavailable",
+    }
+
+    def model(self, base: str) -> Any:
+        # The catalog (pi-ai) lists no cache-read price for any Mistral model, while Mistral
+        # reports cached prompt tokens: a test price (a tenth of input) shows they are priced.
+        model = super().model(base)
+        cost = model.cost.model_copy(update={"cache_read": model.cost.input / 10})
+        return model.model_copy(update={"cost": cost})
+
+    @staticmethod
+    def _thought(text: str, signature: str | None = None) -> JSON:
+        chunk: JSON = {"type": "thinking", "thinking": [{"type": "text", "text": text}]}
+        if signature is not None:
+            chunk["signature"] = signature
+        return chunk
+
+    def _thinking_chunks(self, block: Thinking) -> list[JSON]:
+        *first, last = block.pieces
+        chunks = [self._chunk({"content": [self._thought(p)]}) for p in first]
+        return [*chunks, self._chunk({"content": [self._thought(last, block.signature)]})]
+
+    @staticmethod
+    def _id(call: Call) -> str:
+        """Mistral's tool-call ids are 9 letters and digits: ``call_a`` -> ``calla0000``."""
+        return "".join(c for c in call.id if c.isalnum()).ljust(9, "0")[:9]
+
+    def _call(self, call: Call, arguments: str) -> JSON:
+        return {"id": self._id(call), "function": {"name": call.name, "arguments": arguments}}
+
+    def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
+        answer = super().document(blocks, tokens)
+        content: list[JSON] = []
+        for block in blocks:
+            if isinstance(block, Text):
+                content.append({"type": "text", "text": block.text})
+            elif isinstance(block, Thinking):
+                content.append(self._thought(block.text, block.signature))
+        message = answer["choices"][0]["message"]
+        message.pop("reasoning_content", None)
+        message["content"] = content
+        return answer
+
+    def http_error(self, status: int, message: str) -> tuple[JSON, str]:
+        kind = self._ERROR_TYPES[status]
+        return {"object": "error", "message": message, "type": kind, "code": str(status)}, kind
+
+    def stream_error(self, message: str) -> tuple[Any, str]:
+        event = {"object": "error", "message": message, "type": "service_unavailable"}
+        return event, f"service_unavailable: {message}"
+
+    def call_ids(self, blocks: list[Block]) -> list[str]:
+        return [self._id(call) for b in blocks if isinstance(b, Calls) for call in b.calls]
+
+    def signature(self, block: Thinking) -> str | None:
+        return block.signature  # the ThinkChunk's own signature
+
+
+# --- Amazon Bedrock ----------------------------------------------------------------------------
+
+
+def event_frame(name: str, payload: JSON, message_type: str = "event") -> bytes:
+    """One AWS event-stream message (``application/vnd.amazon.eventstream``).
+
+    Headers ``:event-type`` (``:exception-type`` for an exception), ``:content-type`` and
+    ``:message-type``, all strings (type 7); prelude and message CRC32s (AWS "Event stream
+    encoding").
+    """
+    name_header = ":event-type" if message_type == "event" else ":exception-type"
+    headers = b""
+    for key, value in (
+        (name_header, name),
+        (":content-type", "application/json"),
+        (":message-type", message_type),
+    ):
+        raw_key, raw_value = key.encode(), value.encode()
+        headers += bytes([len(raw_key)]) + raw_key + b"\x07"
+        headers += struct.pack(">H", len(raw_value)) + raw_value
+    body = json.dumps(payload).encode()
+    prelude = struct.pack(">II", 16 + len(headers) + len(body), len(headers))
+    message = prelude + struct.pack(">I", zlib.crc32(prelude)) + headers + body
+    return message + struct.pack(">I", zlib.crc32(message))
+
+
+class BedrockConverseStream(Wire):
+    """ConverseStream: binary event-stream frames, one JSON event each; an API key as bearer.
+
+    Wire facts: the Bedrock ConverseStream API reference (``messageStart``,
+    ``contentBlockStart``/``Delta``/``Stop``, ``messageStop``, ``metadata`` last) and the
+    Converse response (``output.message.content``, ``stopReason``, ``usage``); HTTP errors
+    carry ``__type`` and ``message``; in-stream errors are exception frames.
+    """
+
+    api = "bedrock-converse-stream"
+    provider = "amazon-bedrock"
+    model_id = "anthropic.claude-haiku-4-5-20251001-v1:0"
+    prefix = ""
+    path = "/model/anthropic.claude-haiku-4-5-20251001-v1%3A0/converse-stream"
+    terminal_name = "its metadata event"
+    cut_text = "stream was cut in the middle of event-stream frame"
+    not_a_reply = "not a Converse response"
+    early_usage = False  # usage comes in metadata, the last event
+    not_applicable: ClassVar[Mapping[str, str]] = {
+        "malformed event": (
+            "the body is binary event-stream frames, not SSE: there are no 'data:' lines to"
+            " garble (corrupted frames: tests/providers/bedrock/test_bedrock_frames.py)"
+        ),
+        "SSE noise": (
+            "the body is binary event-stream frames, not SSE: there are no comments, empty"
+            " 'data:' lines or blank lines to skip"
+        ),
+    }
+
+    _ERROR_TYPES: ClassVar[dict[int, str]] = {
+        400: "ValidationException",
+        429: "ThrottlingException",
+        500: "InternalServerException",
+        503: "ServiceUnavailableException",
+    }
+
+    def _usage(self, tokens: Tokens) -> JSON:
+        return {
+            "inputTokens": tokens.input,
+            "outputTokens": tokens.output,
+            "totalTokens": tokens.prompt + tokens.output,
+            "cacheReadInputTokens": tokens.cache_read,
+            "cacheWriteInputTokens": 0,
+        }
+
+    def _stop(self, blocks: list[Block]) -> str:
+        return "tool_use" if _has_calls(blocks) else "end_turn"
+
+    def _frames(self, blocks: list[Block]) -> list[bytes]:
+        out = [event_frame("messageStart", {"role": "assistant"})]
+        index = 0
+
+        def delta(at: int, value: JSON) -> bytes:
+            return event_frame("contentBlockDelta", {"contentBlockIndex": at, "delta": value})
+
+        for block in blocks:
+            if isinstance(block, Text):
+                out += [delta(index, {"text": p}) for p in block.pieces]
+            elif isinstance(block, Thinking):
+                out += [delta(index, {"reasoningContent": {"text": p}}) for p in block.pieces]
+                out.append(delta(index, {"reasoningContent": {"signature": block.signature}}))
+            else:
+                for step, number, call, piece in _call_steps(block):
+                    at = index + number
+                    if step == "start":
+                        start = {"toolUse": {"toolUseId": call.id, "name": call.name}}
+                        out.append(
+                            event_frame(
+                                "contentBlockStart", {"contentBlockIndex": at, "start": start}
+                            )
+                        )
+                    elif step == "piece":
+                        out.append(delta(at, {"toolUse": {"input": piece}}))
+                    else:
+                        out.append(event_frame("contentBlockStop", {"contentBlockIndex": at}))
+                index += len(block.calls)
+                continue
+            out.append(event_frame("contentBlockStop", {"contentBlockIndex": index}))
+            index += 1
+        return out
+
+    def events(self, blocks: list[Block], tokens: Tokens) -> tuple[list[Any], list[Any]]:
+        body = self._frames(blocks)
+        body.append(event_frame("messageStop", {"stopReason": self._stop(blocks)}))
+        return body, [event_frame("metadata", {"usage": self._usage(tokens)})]
+
+    def at_token_limit(self, text: Text) -> list[Any]:
+        body = self._frames([text])
+        body.append(event_frame("messageStop", {"stopReason": "max_tokens"}))
+        return [*body, event_frame("metadata", {"usage": self._usage(Tokens())})]
+
+    def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
+        content: list[JSON] = []
+        for block in blocks:
+            if isinstance(block, Text):
+                content.append({"text": block.text})
+            elif isinstance(block, Thinking):
+                text = {"text": block.text, "signature": block.signature}
+                content.append({"reasoningContent": {"reasoningText": text}})
+            else:
+                content += [
+                    {"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}}
+                    for c in block.calls
+                ]
+        return {
+            "output": {"message": {"role": "assistant", "content": content}},
+            "stopReason": self._stop(blocks),
+            "usage": self._usage(tokens),
+            "metrics": {"latencyMs": 10},
+        }
+
+    def opening(self, piece: str) -> list[Any]:
+        return [
+            event_frame("messageStart", {"role": "assistant"}),
+            event_frame("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": piece}}),
+        ]
+
+    def partial_event(self) -> bytes:
+        frame = event_frame("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": "x"}})
+        return frame[: len(frame) // 2]
+
+    def http_error(self, status: int, message: str) -> tuple[JSON, str]:
+        kind = self._ERROR_TYPES[status]
+        return {"__type": kind, "message": message}, kind
+
+    def stream_error(self, message: str) -> tuple[Any, str]:
+        # An exception frame (raw bytes); validationException is not a transient one.
+        frame = event_frame("validationException", {"message": message}, "exception")
+        return frame, f"validationException: {message}"
+
+
 # --- the list ----------------------------------------------------------------------------------
 
 WIRES: tuple[Wire, ...] = (
@@ -721,6 +982,9 @@ WIRES: tuple[Wire, ...] = (
     OpenAIResponses(),
     GoogleGenerativeAI(),
     GoogleVertex(),
+    AzureOpenAIResponses(),
+    MistralConversations(),
+    BedrockConverseStream(),
 )
 """Every wire API we speak, in one place."""
 

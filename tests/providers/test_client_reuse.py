@@ -8,6 +8,7 @@ server through the normal client path (no ``StreamOptions.client``).
 from __future__ import annotations
 
 import asyncio
+import importlib
 from typing import Any
 
 import pytest
@@ -19,11 +20,21 @@ from pi_sdk import Context, StreamOptions, UserMessage
 CONTEXT = Context(messages=[UserMessage(content="hi")])
 
 
-def _cache(api: str) -> pi_sdk.provider.ClientCache[Any]:
-    if api == "anthropic-messages":
-        from pi_sdk_anthropic import _client
+_CLIENT_MODULES = {
+    "anthropic-messages": "pi_sdk_anthropic._client",
+    "openai-completions": "pi_sdk_openai._client",
+    "openai-responses": "pi_sdk_openai._client",
+    "google-generative-ai": "pi_sdk_google._client",
+    "google-vertex": "pi_sdk_google._client",
+    "azure-openai-responses": "pi_sdk_azure._client",
+    "mistral-conversations": "pi_sdk_mistral._client",
+    "bedrock-converse-stream": "pi_sdk_bedrock._client",
+}
+"""The module holding each API's client cache (``_CLIENTS``)."""
 
-        return _client._CLIENTS  # pyright: ignore[reportPrivateUsage]
+
+def _cache(api: str) -> pi_sdk.provider.ClientCache[Any]:
+    return importlib.import_module(_CLIENT_MODULES[api])._CLIENTS
     if api.startswith("openai"):
         from pi_sdk_openai import _client as openai_client
 
