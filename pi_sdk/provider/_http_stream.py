@@ -231,12 +231,14 @@ def connection_error_from_httpx(exc: BaseException) -> ProviderError:
     ``APITimeoutError``: their ``__cause__`` is the transport's exception, a failed connect
     (``httpx2.ConnectError``/``ConnectTimeout``: phase ``"connect"``) or a connection the server
     closed after the request was sent, before the response (phase ``"request"``); a timeout is
-    named as one (:func:`pi_sdk.provider.connection_error`). httpx2 is imported here, on the
-    first failure: only providers whose SDK runs on it call this.
+    named as one (:func:`pi_sdk.provider.connection_error`). An ``httpx2.TransportError`` itself
+    (a provider that sends with httpx2 directly) is classified as it is, not by its ``__cause__``
+    (httpx2 chains the httpcore2 error there). httpx2 is imported here, on the first failure:
+    only providers whose SDK runs on it call this.
     """
     import httpx2
 
-    cause: BaseException = exc.__cause__ or exc
+    cause: BaseException = exc if isinstance(exc, httpx2.TransportError) else exc.__cause__ or exc
     phase: ConnectionPhase = (
         "connect" if isinstance(cause, httpx2.ConnectError | httpx2.ConnectTimeout) else "request"
     )

@@ -276,3 +276,25 @@ def test_sdk_connection_errors_are_retryable_and_name_the_phase(error: Exception
     mapped = connection_error_from_httpx(error)
     assert mapped.retryable and str(mapped).startswith(text)
     assert str(error.__cause__) in str(mapped)
+
+
+def _chained(error: httpx2.TransportError) -> httpx2.TransportError:
+    error.__cause__ = OSError("[Errno 111] Connection refused")  # httpx2 chains httpcore2's error
+    return error
+
+
+@pytest.mark.parametrize(
+    ("error", "text"),
+    [
+        (_chained(httpx2.ConnectError("refused")), "could not connect"),
+        (_chained(httpx2.ConnectTimeout("slow")), "timed out connecting"),
+        (_chained(httpx2.RemoteProtocolError("eof")), "connection closed"),
+        (_chained(httpx2.ReadTimeout("slow")), "timed out waiting"),
+    ],
+)
+def test_a_raw_httpx2_error_is_classified_by_itself_not_its_cause(
+    error: httpx2.TransportError, text: str
+):
+    """Providers sending with httpx2 directly (Bedrock, the guide's echo) pass the error itself."""
+    mapped = connection_error_from_httpx(error)
+    assert mapped.retryable and str(mapped).startswith(text), str(mapped)

@@ -17,7 +17,7 @@ import json
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from pi_sdk.provider import ConnectionPhase, ProviderError, connection_error
+from pi_sdk.provider import ProviderError, connection_error_from_httpx
 
 from ._client import error_from_api
 
@@ -90,11 +90,7 @@ async def send(client: Any, url: str, body: dict[str, Any], headers: dict[str, s
     except errors.APIError as exc:
         raise error_from_api(exc) from None
     except httpx2.TransportError as exc:
-        phase: ConnectionPhase = (
-            "connect" if isinstance(exc, httpx2.ConnectError | httpx2.ConnectTimeout) else "request"
-        )
-        timed_out = isinstance(exc, httpx2.TimeoutException)
-        raise connection_error(exc, phase, timed_out=timed_out) from None
+        raise connection_error_from_httpx(exc) from None
     except auth_exceptions.TransportError as exc:
         raise ProviderError(f"Google credentials refresh failed: {exc}", retryable=True) from None
     except auth_exceptions.GoogleAuthError as exc:
