@@ -14,10 +14,11 @@ Rules that differ from pi-mono are marked "(pi-sdk)":
   call), for the same model only, and only when they look like base64 (pi-mono);
 * a model turn whose function calls carry no signature at all (another model's turn, or one that
   lost its signatures), sent to a model that validates them (Gemini 3 and later), gets the
-  documented placeholder ``skip_thought_signature_validator`` on its first call only: Gemini
-  validates the first function call of each step and signs only that one of parallel calls; the
-  value is the one both the Gemini API and Vertex AI document (pi-mono puts it on every unsigned
-  call, including the unsigned parallel calls of Gemini's own turns);
+  documented placeholder ``skip_thought_signature_validator`` on its first call only, sent
+  base64-encoded as every ``thoughtSignature`` (bytes) value is, per endpoint
+  (:data:`THOUGHT_SIGNATURE_PLACEHOLDERS`, docs/migration.md): Gemini validates the first
+  function call of each step and signs only that one of parallel calls (pi-sdk: pi-mono 0.73
+  sends no placeholder; earlier pi-mono sent the literal string on every unsigned call);
 * consecutive tool results form one user turn whose function responses follow the order of the
   calls in the preceding model turn, matched by tool-call id, whatever order the results were
   recorded in (pi-sdk: parallel tools finish out of order; Gemini pairs responses by position);
@@ -61,6 +62,8 @@ from ._shared_schema import to_gemini_parameters
 __all__ = [
     "SYNTHETIC_ID_PREFIX",
     "THOUGHT_SIGNATURE_PLACEHOLDER",
+    "THOUGHT_SIGNATURE_PLACEHOLDERS",
+    "THOUGHT_SIGNATURE_SENTINEL",
     "build_request",
     "convert_messages",
     "convert_tools",
@@ -69,6 +72,7 @@ __all__ = [
     "normalize_tool_call_id",
     "recorded_model",
     "requires_thought_signatures",
+    "thought_signature_placeholder",
     "thinking_config",
 ]
 
@@ -91,9 +95,36 @@ def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMes
     return sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
 
 
-THOUGHT_SIGNATURE_PLACEHOLDER = "skip_thought_signature_validator"
-"""Dummy signature both the Gemini API ("Thought signatures" FAQ) and Vertex AI ("Thought
-signatures", manual handling) document for function calls that Gemini did not produce."""
+THOUGHT_SIGNATURE_SENTINEL = "skip_thought_signature_validator"
+"""The dummy signature both the Gemini API ("Thought signatures", FAQ) and Vertex AI ("Thought
+signatures", using REST or manual handling) document for function calls Gemini did not produce."""
+
+THOUGHT_SIGNATURE_PLACEHOLDER = "c2tpcF90aG91Z2h0X3NpZ25hdHVyZV92YWxpZGF0b3I="
+""":data:`THOUGHT_SIGNATURE_SENTINEL` as the wire carries a ``thoughtSignature``: the field is
+bytes (``string (bytes format)`` in both REST references), so its JSON value is base64 and this
+decodes to the sentinel's bytes (what the google-genai SDKs send for ``thought_signature=b"..."``).
+"""
+
+THOUGHT_SIGNATURE_PLACEHOLDERS: dict[str, str] = {
+    # Gemini API: pydantic-ai's recorded Gemini 3 requests carrying the base64 form were answered
+    # 200 (issue 18); the literal string is also reported accepted there.
+    "google-generative-ai": THOUGHT_SIGNATURE_PLACEHOLDER,
+    # Vertex AI: the literal string is reported rejected (HTTP 400 "Invalid JSON in request body",
+    # earendil-works/pi#4032; Zoo-Code-Org/Zoo-Code#776 switched to the base64 form and merged).
+    "google-vertex": THOUGHT_SIGNATURE_PLACEHOLDER,
+}
+"""The placeholder sent per wire API (decided per endpoint on the evidence in docs/migration.md)."""
+
+
+def thought_signature_placeholder(api: str) -> str:
+    """The ``thoughtSignature`` placeholder for an unsigned function call sent through ``api``.
+
+    Args:
+        api: ``"google-generative-ai"`` or ``"google-vertex"``; another API that reuses this
+            request code gets the base64 form (the bytes field's only valid JSON encoding).
+    """
+    return THOUGHT_SIGNATURE_PLACEHOLDERS.get(api, THOUGHT_SIGNATURE_PLACEHOLDER)
+
 
 SYNTHETIC_ID_PREFIX = "gemini_call_"
 """Prefix of the tool-call ids pi-sdk makes up when Gemini sends a call without one."""
@@ -291,7 +322,7 @@ class _Converter:
             and not signed_call
             and requires_thought_signatures(self.model.id)
         ):
-            first_call["thoughtSignature"] = THOUGHT_SIGNATURE_PLACEHOLDER
+            first_call["thoughtSignature"] = thought_signature_placeholder(self.model.api)
         if parts:
             self.contents.append({"role": "model", "parts": parts})
 

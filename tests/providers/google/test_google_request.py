@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import copy
 from typing import Any
 
@@ -10,7 +11,10 @@ from _support.messages import reply
 from pi_sdk_google._shared_request import (
     SYNTHETIC_ID_PREFIX,
     THOUGHT_SIGNATURE_PLACEHOLDER,
+    THOUGHT_SIGNATURE_PLACEHOLDERS,
+    THOUGHT_SIGNATURE_SENTINEL,
     build_request,
+    is_valid_thought_signature,
     thinking_config,
 )
 from pi_sdk_google._shared_schema import to_gemini_parameters
@@ -281,7 +285,35 @@ def test_foreign_function_calls_to_gemini_3_get_the_placeholder_on_the_first_cal
     assert "thoughtSignature" not in parts[0]
     assert parts[1]["thoughtSignature"] == THOUGHT_SIGNATURE_PLACEHOLDER
     assert "thoughtSignature" not in parts[2]
-    assert THOUGHT_SIGNATURE_PLACEHOLDER == "skip_thought_signature_validator"
+
+
+@pytest.mark.parametrize(
+    ("api", "provider", "base_url"),
+    [
+        ("google-generative-ai", "google", "https://generativelanguage.googleapis.com/v1beta"),
+        ("google-vertex", "google-vertex", "https://aiplatform.googleapis.com"),
+    ],
+)
+def test_the_placeholder_is_the_base64_of_the_documented_sentinel_on_each_endpoint(
+    api: str, provider: str, base_url: str
+) -> None:
+    # docs/migration.md: both endpoints carry thoughtSignature as bytes (base64 in JSON); Vertex
+    # is reported to reject the literal string (not valid standard base64: it has "_").
+    claude = Model(id="claude-sonnet-4-5", api="anthropic-messages", provider="anthropic")
+    target = gemini("gemini-3-pro-preview").model_copy(
+        update={"api": api, "provider": provider, "base_url": base_url}
+    )
+    out = contents(
+        target,
+        UserMessage(content="go"),
+        reply(claude, ToolCall(id="toolu_1", name="weather", arguments={"city": "Paris"})),
+        result("toolu_1", "weather", TextContent(text="rain")),
+    )
+    signature = out[1]["parts"][0]["thoughtSignature"]
+    assert signature == THOUGHT_SIGNATURE_PLACEHOLDERS[api]
+    assert base64.b64decode(signature, validate=True) == THOUGHT_SIGNATURE_SENTINEL.encode()
+    assert THOUGHT_SIGNATURE_SENTINEL == "skip_thought_signature_validator"
+    assert is_valid_thought_signature(signature)  # the shape a real signature has
 
 
 def test_models_before_gemini_3_get_no_placeholder() -> None:
