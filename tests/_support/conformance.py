@@ -73,19 +73,28 @@ class ConformanceDirMissing(Exception):
     """``PI_SDK_CONFORMANCE_DIR`` is set but names no folder."""
 
 
+def shared_folder(env_var: str, default: Path, missing: type[Exception]) -> Path | None:
+    """A folder of ``../shared``: ``env_var``'s, else ``default``, else ``None`` when absent.
+
+    Raises:
+        missing: ``env_var`` is set (CI) but names no folder.
+    """
+    configured = os.environ.get(env_var)
+    if configured:
+        path = Path(configured)
+        if not path.is_dir():
+            raise missing(f"{env_var}={configured} is not a directory")
+        return path
+    return default if default.is_dir() else None
+
+
 def conformance_dir() -> Path | None:
     """The conformance folder, or ``None`` when it is absent and not required.
 
     Raises:
         ConformanceDirMissing: the env var is set (CI) but the folder does not exist.
     """
-    configured = os.environ.get(ENV_VAR)
-    if configured:
-        path = Path(configured)
-        if not path.is_dir():
-            raise ConformanceDirMissing(f"{ENV_VAR}={configured} is not a directory")
-        return path
-    return DEFAULT_DIR if DEFAULT_DIR.is_dir() else None
+    return shared_folder(ENV_VAR, DEFAULT_DIR, ConformanceDirMissing)
 
 
 @dataclass(frozen=True)
