@@ -184,6 +184,8 @@ class Part:
     """Tool-call id (``tool_call`` and ``tool_result``); ``None`` when the wire has none."""
     signed: bool = False
     """Carries a vendor signature (thinking signature, ``thoughtSignature``, encrypted item)."""
+    cached: bool = False
+    """Marks a prompt-cache breakpoint (Anthropic ``cache_control``)."""
 
 
 @dataclass(frozen=True)
@@ -221,11 +223,16 @@ def _texts(content: Any) -> list[Part]:
 
 
 def _anthropic(block: dict[str, Any]) -> Part:
+    part = _anthropic_block(block)
+    return replace(part, cached=True) if "cache_control" in block else part
+
+
+def _anthropic_block(block: dict[str, Any]) -> Part:
     kind = block["type"]
     if kind == "text":
         return Part("text", block["text"])
     if kind == "thinking":
-        return Part("thinking", block["thinking"], signed=bool(block["signature"]))
+        return Part("thinking", block["thinking"], signed=bool(block.get("signature")))
     if kind == "tool_use":
         return Part("tool_call", _args(block["input"]), id=block["id"])
     if kind == "tool_result":

@@ -115,9 +115,12 @@ def _ids_by_order(view: View) -> View:
     return [replace(turn, parts=tuple(rename(p) for p in turn.parts)) for turn in view]
 
 
-def _without_cache_points(view: View) -> View:
+def _without_cache_markers(view: View) -> View:
     return [
-        replace(turn, parts=tuple(p for p in turn.parts if p.kind != "cache_point"))
+        replace(
+            turn,
+            parts=tuple(replace(p, cached=False) for p in turn.parts if p.kind != "cache_point"),
+        )
         for turn in view
     ]
 
@@ -145,14 +148,14 @@ RULES: dict[str, Rule] = {
         accepted=_ids_by_order,
         ours=_ids_by_order,
     ),
-    "bedrock-cache-point": Rule(
+    "cache-markers": Rule(
         reason=(
-            "our Bedrock request ends the last user message with a cachePoint block (pi-mono"
-            " bedrock: cacheRetention 'short' by default for Claude models); pydantic-ai set no"
-            " cache point. A cache marker, not content: Bedrock documents cachePoint as a"
-            " content block of a message"
+            "our request marks prompt-cache breakpoints: Anthropic cache_control on the last"
+            " user block (and the system prompt), Bedrock a cachePoint block after them (pi-mono:"
+            " cacheRetention 'short' by default); pydantic-ai set none. Markers, not content:"
+            " the vendor reads the same messages"
         ),
-        ours=_without_cache_points,
+        ours=_without_cache_markers,
     ),
 }
 
@@ -160,12 +163,15 @@ SCENARIO_RULES: dict[str, tuple[str, ...]] = {
     "anthropic-codeexec-to-google-gemini3flash": (),
     "anthropic-sonnet46-thinking-to-oairesp-gpt5": ("foreign-thinking-as-one-plain-text",),
     "anthropic-websearch-to-google-gemini20": (),
-    "google-codeexec-to-anthropic-sonnet46": (),
+    "google-codeexec-to-anthropic-sonnet46": ("cache-markers",),
     "google-gemini20-tools-to-oaichat-gpt4omini": ("tool-call-ids-as-stored",),
-    "oairesp-gpt5-reasoning-to-anthropic-sonnet4": ("foreign-thinking-as-one-plain-text",),
+    "oairesp-gpt5-reasoning-to-anthropic-sonnet4": (
+        "foreign-thinking-as-one-plain-text",
+        "cache-markers",
+    ),
     "oairesp-gpt5-reasoning-to-bedrock-claude-sonnet4": (
         "foreign-thinking-as-one-plain-text",
-        "bedrock-cache-point",
+        "cache-markers",
     ),
     "oairesp-gpt5-reasoning-to-google-gemini25pro": ("foreign-thinking-as-one-plain-text",),
     "oairesp-o3mini-reasoning-to-mistral-magistral": ("foreign-thinking-as-one-plain-text",),
