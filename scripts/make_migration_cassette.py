@@ -191,7 +191,9 @@ def _response(rid: str, status: str, output: list[Any], usage: Any) -> dict[str,
     }
 
 
-def _usage(input_tokens: int, *, cached: int, output: int, reasoning: int) -> dict[str, Any]:
+def _responses_usage(
+    input_tokens: int, *, cached: int, output: int, reasoning: int
+) -> dict[str, Any]:
     return {
         "input_tokens": input_tokens,
         "input_tokens_details": {"cached_tokens": cached},
@@ -220,7 +222,7 @@ def _responses_1() -> bytes:
         "call_id": CALL_ID,
         "name": "get_weather",
     }
-    usage = _usage(402, cached=0, output=84, reasoning=64)
+    usage = _responses_usage(402, cached=0, output=84, reasoning=64)
     events = [
         seq({"type": "response.created", "response": _response(rid, "in_progress", [], None)}),
         seq({"type": "response.in_progress", "response": _response(rid, "in_progress", [], None)}),
@@ -322,7 +324,7 @@ def _responses_2() -> bytes:
         "phase": "final_answer",
         "role": "assistant",
     }
-    usage = _usage(520, cached=384, output=12, reasoning=0)
+    usage = _responses_usage(520, cached=384, output=12, reasoning=0)
     common = {"item_id": MSG_ID, "output_index": 0, "content_index": 0}
     events = [
         seq({"type": "response.created", "response": _response(rid, "in_progress", [], None)}),
@@ -414,25 +416,25 @@ def _gemini_2() -> bytes:
 # --- DeepSeek (OpenAI Chat Completions) ---------------------------------------------------------
 
 
-def _chat_chunk(cid: str, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+def _chat_envelope(cid: str, choices: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "id": cid,
         "object": "chat.completion.chunk",
         "created": 1764500100,
         "model": "deepseek-reasoner",
         "system_fingerprint": "fp_mig_0001",
-        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+        "choices": choices,
     }
+
+
+def _chat_chunk(cid: str, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
+    return _chat_envelope(cid, [choice])
 
 
 def _chat_usage(cid: str, prompt: int, completion: int, reasoning: int) -> dict[str, Any]:
     return {
-        "id": cid,
-        "object": "chat.completion.chunk",
-        "created": 1764500100,
-        "model": "deepseek-reasoner",
-        "system_fingerprint": "fp_mig_0001",
-        "choices": [],
+        **_chat_envelope(cid, []),
         "usage": {
             "prompt_tokens": prompt,
             "completion_tokens": completion,

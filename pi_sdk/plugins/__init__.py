@@ -3,8 +3,9 @@
 :mod:`pi_sdk.plugins.hookspecs` is the hook reference. The manager (``PluginManager``,
 ``get_plugin_manager``, ``use_plugin_manager`` for tests), the helpers that call one
 implementation at a time in plugin order, and ``describe_plugins`` (what ``pi-sdk plugins``
-lists) are here, and the redaction a plugin that writes logs needs (``Redactor``,
-``redact_text``). The agent hook types (``BeforeToolCallContext``...) come from :mod:`pi_sdk`.
+lists) are here, ``EnvSetting`` (a plugin's value from ``configure()`` or an env var), and the
+redaction a plugin that writes logs needs (``Redactor``, ``redact_text``). The agent hook types
+(``BeforeToolCallContext``...) come from :mod:`pi_sdk`.
 Imported on first use.
 """
 
@@ -33,6 +34,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.plugins._manager import restore_plugin_manager as restore_plugin_manager
     from pi_sdk.plugins._manager import set_plugin_manager as set_plugin_manager
     from pi_sdk.plugins._manager import use_plugin_manager as use_plugin_manager
+    from pi_sdk.plugins._setting import EnvSetting as EnvSetting
     from pi_sdk.plugins.hookspecs import RegisterApiProvider as RegisterApiProvider
     from pi_sdk.plugins.hookspecs import RegisterModel as RegisterModel
     from pi_sdk.plugins.hookspecs import hookimpl as hookimpl
