@@ -18,20 +18,16 @@ from __future__ import annotations
 from pi_sdk import AbortSignal, BeforeToolCallContext, BeforeToolCallResult, hookimpl
 from pi_sdk.plugins import EnvSetting
 
-from .policy import Action, ApprovalRequest, Approver, Decision, Rule, ToolPolicy
+from . import policy
+from .policy import Action as Action
+from .policy import ApprovalRequest as ApprovalRequest
+from .policy import Approver as Approver
+from .policy import Decision as Decision
+from .policy import Rule as Rule
+from .policy import ToolPolicy as ToolPolicy
 
-__all__ = [
-    "POLICY_ENV",
-    "Action",
-    "ApprovalRequest",
-    "Approver",
-    "Decision",
-    "Rule",
-    "ToolPolicy",
-    "active_policy",
-    "before_tool_call",
-    "configure",
-]
+__all__ = ["POLICY_ENV", "active_policy", "before_tool_call", "configure"]
+__all__ += policy.__all__  # the policy types
 
 POLICY_ENV = "PI_SDK_TOOL_POLICY"
 """Environment variable naming the policy file used when :func:`configure` was not called."""
