@@ -29,8 +29,9 @@ def type_checking_imports(package: str) -> dict[str, str]:
     ``if typing.TYPE_CHECKING:``, any alias of the module), in source order.
 
     Raises:
-        ImportError: The module's source cannot be read (a sourceless install), or the block holds
-            something other than absolute ``from module import name as name`` imports.
+        ImportError: The block holds something other than absolute ``from module import name as
+            name`` imports, or neither the source nor the compiled code can be read. A sourceless
+            install (pyc only, e.g. a frozen app) is read from its code object instead.
     """
     import ast  # only when a name is first asked for: ``import pi_sdk`` stays cheap
 
@@ -43,7 +44,7 @@ def type_checking_imports(package: str) -> dict[str, str]:
         with open(path, "rb") as file:
             source = importlib.util.decode_source(file.read())
     if source is None:
-        raise ImportError(f"{package}: the lazy namespace needs its source to list its names")
+        return _compiled_imports(package, loader)
     names: dict[str, str] = {}
     blocks = [
         node.body
@@ -67,6 +68,41 @@ def type_checking_imports(package: str) -> dict[str, str]:
                         f"{alias.name}' so type checkers see a re-export"
                     )
                 names[alias.name] = statement.module
+    return names
+
+
+def _compiled_imports(package: str, loader: object) -> dict[str, str]:
+    """The same names read from the compiled module, for a sourceless install (pyc only).
+
+    The block is compiled even though it never runs: it is the code a conditional jump after
+    reading ``TYPE_CHECKING`` skips, and in it ``from m import A as A`` is ``IMPORT_NAME m``,
+    ``IMPORT_FROM A``, ``STORE_NAME A`` (tests/core/test_exports.py checks this reading against
+    the source reading on every namespace, on the Python that runs the tests).
+    """
+    import dis
+
+    code = loader.get_code(package) if isinstance(loader, importlib.abc.InspectLoader) else None
+    if code is None:
+        raise ImportError(f"{package}: the lazy namespace cannot read its source or its code")
+    names: dict[str, str] = {}
+    module = pending = ""
+    armed = False  # just read TYPE_CHECKING: the next conditional jump skips the block
+    block_end = -1  # offset where the block's code ends
+    for instruction in dis.get_instructions(code):
+        if instruction.argval == "TYPE_CHECKING":
+            armed = True
+        elif armed and "IF_FALSE" in instruction.opname:
+            armed, block_end = False, int(instruction.argval)
+        elif instruction.offset >= block_end:
+            continue
+        elif instruction.opname == "IMPORT_NAME":
+            module = str(instruction.argval)
+        elif instruction.opname == "IMPORT_FROM":
+            pending = str(instruction.argval)
+        else:
+            if instruction.opname == "STORE_NAME" and instruction.argval == pending:
+                names[pending] = module
+            pending = ""
     return names
 
 

@@ -185,3 +185,42 @@ def test_public_modules_list_every_class_and_function_they_define(name: str):
     exported = set(module.__all__)
     assert defined <= exported, f"{name}: defined but not in __all__: {sorted(defined - exported)}"
     assert all(hasattr(module, attr) for attr in exported), name
+
+
+@pytest.mark.parametrize("name", NAMESPACES)
+def test_a_sourceless_install_reads_the_same_names_from_the_compiled_code(name: str):
+    """A pyc-only install (a frozen app) has no source: the names come from the code object."""
+    import importlib.abc
+
+    from pi_sdk import _lazy
+
+    module = importlib.import_module(name)
+    assert module.__file__ is not None
+    with open(module.__file__, encoding="utf-8") as file:
+        code = compile(file.read(), module.__file__, "exec")
+
+    class Sourceless(importlib.abc.InspectLoader):
+        def get_source(self, fullname: str) -> None:
+            return None
+
+        def get_code(self, fullname: str):  # type: ignore[override]
+            return code
+
+    assert _lazy._compiled_imports(name, Sourceless()) == _lazy.type_checking_imports(name)
+
+
+def test_a_sourceless_namespace_imports_its_names(tmp_path, monkeypatch):
+    import py_compile
+
+    source = HEADER + "if typing.TYPE_CHECKING:\n    from json import dumps as dumps\n" + HOOKS
+    (tmp_path / "src.py").write_text(source)
+    py_compile.compile(str(tmp_path / "src.py"), cfile=str(tmp_path / "pycns.pyc"))
+    (tmp_path / "src.py").unlink()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "pycns", raising=False)
+
+    module = importlib.import_module("pycns")
+    import json
+
+    assert module.__all__ == ["dumps"]
+    assert module.dumps is json.dumps
