@@ -191,6 +191,18 @@ def _response(rid: str, status: str, output: list[Any], usage: Any) -> dict[str,
     }
 
 
+def _responses_usage(
+    input_tokens: int, *, cached: int, output: int, reasoning: int
+) -> dict[str, Any]:
+    return {
+        "input_tokens": input_tokens,
+        "input_tokens_details": {"cached_tokens": cached},
+        "output_tokens": output,
+        "output_tokens_details": {"reasoning_tokens": reasoning},
+        "total_tokens": input_tokens + output,
+    }
+
+
 def _responses_1() -> bytes:
     rid = "resp_0d1f9e2c3b4a5968778601"
     seq = _Seq()
@@ -210,13 +222,7 @@ def _responses_1() -> bytes:
         "call_id": CALL_ID,
         "name": "get_weather",
     }
-    usage = {
-        "input_tokens": 402,
-        "input_tokens_details": {"cached_tokens": 0},
-        "output_tokens": 84,
-        "output_tokens_details": {"reasoning_tokens": 64},
-        "total_tokens": 486,
-    }
+    usage = _responses_usage(402, cached=0, output=84, reasoning=64)
     events = [
         seq({"type": "response.created", "response": _response(rid, "in_progress", [], None)}),
         seq({"type": "response.in_progress", "response": _response(rid, "in_progress", [], None)}),
@@ -318,13 +324,7 @@ def _responses_2() -> bytes:
         "phase": "final_answer",
         "role": "assistant",
     }
-    usage = {
-        "input_tokens": 520,
-        "input_tokens_details": {"cached_tokens": 384},
-        "output_tokens": 12,
-        "output_tokens_details": {"reasoning_tokens": 0},
-        "total_tokens": 532,
-    }
+    usage = _responses_usage(520, cached=384, output=12, reasoning=0)
     common = {"item_id": MSG_ID, "output_index": 0, "content_index": 0}
     events = [
         seq({"type": "response.created", "response": _response(rid, "in_progress", [], None)}),
@@ -416,25 +416,25 @@ def _gemini_2() -> bytes:
 # --- DeepSeek (OpenAI Chat Completions) ---------------------------------------------------------
 
 
-def _chat_chunk(cid: str, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+def _chat_envelope(cid: str, choices: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "id": cid,
         "object": "chat.completion.chunk",
         "created": 1764500100,
         "model": "deepseek-reasoner",
         "system_fingerprint": "fp_mig_0001",
-        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+        "choices": choices,
     }
+
+
+def _chat_chunk(cid: str, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
+    return _chat_envelope(cid, [choice])
 
 
 def _chat_usage(cid: str, prompt: int, completion: int, reasoning: int) -> dict[str, Any]:
     return {
-        "id": cid,
-        "object": "chat.completion.chunk",
-        "created": 1764500100,
-        "model": "deepseek-reasoner",
-        "system_fingerprint": "fp_mig_0001",
-        "choices": [],
+        **_chat_envelope(cid, []),
         "usage": {
             "prompt_tokens": prompt,
             "completion_tokens": completion,

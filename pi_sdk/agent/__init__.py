@@ -12,162 +12,57 @@ import typing as _typing
 from pi_sdk._lazy import lazy_namespace as _lazy_namespace
 
 if _typing.TYPE_CHECKING:
-    from pi_sdk.agent._agent import Agent, AgentListener, AgentState
-    from pi_sdk.agent._loop import AgentEventStream, agent_loop, agent_loop_continue
-    from pi_sdk.agent._messages import (
-        agent_message_from_dict,
-        default_convert_to_llm,
-        get_message_types,
-        register_message_type,
-        unregister_message_type,
-    )
-    from pi_sdk.agent._session import load_session, save_session
-    from pi_sdk.agent._tools import FunctionTool, to_tool_result, tool
-    from pi_sdk.agent._types import (
-        AfterToolCall,
-        AfterToolCallContext,
-        AfterToolCallResult,
-        AgentContext,
-        AgentEndEvent,
-        AgentEvent,
-        AgentLoopConfig,
-        AgentMessage,
-        AgentStartEvent,
-        AgentStreamFn,
-        AgentThinkingLevel,
-        AgentTool,
-        AgentToolResult,
-        AssistantStream,
-        BeforeToolCall,
-        BeforeToolCallContext,
-        BeforeToolCallResult,
-        ConvertToLlm,
-        CustomAgentMessage,
-        GetApiKey,
-        MessageEndEvent,
-        MessageSource,
-        MessageStartEvent,
-        MessageUpdateEvent,
-        QueueMode,
-        ToolExecute,
-        ToolExecutionEndEvent,
-        ToolExecutionMode,
-        ToolExecutionStartEvent,
-        ToolExecutionUpdateEvent,
-        ToolResultContent,
-        ToolUpdateCallback,
-        TransformContext,
-        TurnEndEvent,
-        TurnStartEvent,
-        agent_event_to_dict,
-    )
+    from pi_sdk.agent._agent import Agent as Agent
+    from pi_sdk.agent._agent import AgentListener as AgentListener
+    from pi_sdk.agent._agent import AgentState as AgentState
+    from pi_sdk.agent._loop import AgentEventStream as AgentEventStream
+    from pi_sdk.agent._loop import agent_loop as agent_loop
+    from pi_sdk.agent._loop import agent_loop_continue as agent_loop_continue
+    from pi_sdk.agent._messages import agent_message_from_dict as agent_message_from_dict
+    from pi_sdk.agent._messages import default_convert_to_llm as default_convert_to_llm
+    from pi_sdk.agent._messages import get_message_types as get_message_types
+    from pi_sdk.agent._messages import register_message_type as register_message_type
+    from pi_sdk.agent._messages import unregister_message_type as unregister_message_type
+    from pi_sdk.agent._session import load_session as load_session
+    from pi_sdk.agent._session import save_session as save_session
+    from pi_sdk.agent._tools import FunctionTool as FunctionTool
+    from pi_sdk.agent._tools import to_tool_result as to_tool_result
+    from pi_sdk.agent._tools import tool as tool
+    from pi_sdk.agent._types import AfterToolCall as AfterToolCall
+    from pi_sdk.agent._types import AfterToolCallContext as AfterToolCallContext
+    from pi_sdk.agent._types import AfterToolCallResult as AfterToolCallResult
+    from pi_sdk.agent._types import AgentContext as AgentContext
+    from pi_sdk.agent._types import AgentEndEvent as AgentEndEvent
+    from pi_sdk.agent._types import AgentEvent as AgentEvent
+    from pi_sdk.agent._types import AgentLoopConfig as AgentLoopConfig
+    from pi_sdk.agent._types import AgentMessage as AgentMessage
+    from pi_sdk.agent._types import AgentStartEvent as AgentStartEvent
+    from pi_sdk.agent._types import AgentStreamFn as AgentStreamFn
+    from pi_sdk.agent._types import AgentThinkingLevel as AgentThinkingLevel
+    from pi_sdk.agent._types import AgentTool as AgentTool
+    from pi_sdk.agent._types import AgentToolResult as AgentToolResult
+    from pi_sdk.agent._types import AssistantStream as AssistantStream
+    from pi_sdk.agent._types import BeforeToolCall as BeforeToolCall
+    from pi_sdk.agent._types import BeforeToolCallContext as BeforeToolCallContext
+    from pi_sdk.agent._types import BeforeToolCallResult as BeforeToolCallResult
+    from pi_sdk.agent._types import ConvertToLlm as ConvertToLlm
+    from pi_sdk.agent._types import CustomAgentMessage as CustomAgentMessage
+    from pi_sdk.agent._types import GetApiKey as GetApiKey
+    from pi_sdk.agent._types import MessageEndEvent as MessageEndEvent
+    from pi_sdk.agent._types import MessageSource as MessageSource
+    from pi_sdk.agent._types import MessageStartEvent as MessageStartEvent
+    from pi_sdk.agent._types import MessageUpdateEvent as MessageUpdateEvent
+    from pi_sdk.agent._types import QueueMode as QueueMode
+    from pi_sdk.agent._types import ToolExecute as ToolExecute
+    from pi_sdk.agent._types import ToolExecutionEndEvent as ToolExecutionEndEvent
+    from pi_sdk.agent._types import ToolExecutionMode as ToolExecutionMode
+    from pi_sdk.agent._types import ToolExecutionStartEvent as ToolExecutionStartEvent
+    from pi_sdk.agent._types import ToolExecutionUpdateEvent as ToolExecutionUpdateEvent
+    from pi_sdk.agent._types import ToolResultContent as ToolResultContent
+    from pi_sdk.agent._types import ToolUpdateCallback as ToolUpdateCallback
+    from pi_sdk.agent._types import TransformContext as TransformContext
+    from pi_sdk.agent._types import TurnEndEvent as TurnEndEvent
+    from pi_sdk.agent._types import TurnStartEvent as TurnStartEvent
+    from pi_sdk.agent._types import agent_event_to_dict as agent_event_to_dict
 
-_MODULES = {
-    "pi_sdk.agent._agent": ("Agent", "AgentListener", "AgentState"),
-    "pi_sdk.agent._loop": ("AgentEventStream", "agent_loop", "agent_loop_continue"),
-    "pi_sdk.agent._messages": (
-        "agent_message_from_dict",
-        "default_convert_to_llm",
-        "get_message_types",
-        "register_message_type",
-        "unregister_message_type",
-    ),
-    "pi_sdk.agent._session": ("load_session", "save_session"),
-    "pi_sdk.agent._tools": ("FunctionTool", "to_tool_result", "tool"),
-    "pi_sdk.agent._types": (
-        "AfterToolCall",
-        "AfterToolCallContext",
-        "AfterToolCallResult",
-        "AgentContext",
-        "AgentEndEvent",
-        "AgentEvent",
-        "AgentLoopConfig",
-        "AgentMessage",
-        "AgentStartEvent",
-        "AgentStreamFn",
-        "AgentThinkingLevel",
-        "AgentTool",
-        "AgentToolResult",
-        "AssistantStream",
-        "BeforeToolCall",
-        "BeforeToolCallContext",
-        "BeforeToolCallResult",
-        "ConvertToLlm",
-        "CustomAgentMessage",
-        "GetApiKey",
-        "MessageEndEvent",
-        "MessageSource",
-        "MessageStartEvent",
-        "MessageUpdateEvent",
-        "QueueMode",
-        "ToolExecute",
-        "ToolExecutionEndEvent",
-        "ToolExecutionMode",
-        "ToolExecutionStartEvent",
-        "ToolExecutionUpdateEvent",
-        "ToolResultContent",
-        "ToolUpdateCallback",
-        "TransformContext",
-        "TurnEndEvent",
-        "TurnStartEvent",
-        "agent_event_to_dict",
-    ),
-}
-"""Where each public name is defined; imported on first use (``pi_sdk._lazy``)."""
-
-__getattr__, __dir__ = _lazy_namespace(__name__, _MODULES)
-
-__all__ = [
-    "AfterToolCall",
-    "AfterToolCallContext",
-    "AfterToolCallResult",
-    "Agent",
-    "AgentContext",
-    "AgentEndEvent",
-    "AgentEvent",
-    "AgentEventStream",
-    "AgentListener",
-    "AgentLoopConfig",
-    "AgentMessage",
-    "AgentStartEvent",
-    "AgentState",
-    "AgentStreamFn",
-    "AgentThinkingLevel",
-    "AgentTool",
-    "AgentToolResult",
-    "AssistantStream",
-    "BeforeToolCall",
-    "BeforeToolCallContext",
-    "BeforeToolCallResult",
-    "ConvertToLlm",
-    "CustomAgentMessage",
-    "FunctionTool",
-    "GetApiKey",
-    "MessageEndEvent",
-    "MessageSource",
-    "MessageStartEvent",
-    "MessageUpdateEvent",
-    "QueueMode",
-    "ToolExecute",
-    "ToolExecutionEndEvent",
-    "ToolExecutionMode",
-    "ToolExecutionStartEvent",
-    "ToolExecutionUpdateEvent",
-    "ToolResultContent",
-    "ToolUpdateCallback",
-    "TransformContext",
-    "TurnEndEvent",
-    "TurnStartEvent",
-    "agent_event_to_dict",
-    "agent_loop",
-    "agent_loop_continue",
-    "agent_message_from_dict",
-    "default_convert_to_llm",
-    "get_message_types",
-    "load_session",
-    "register_message_type",
-    "save_session",
-    "to_tool_result",
-    "tool",
-    "unregister_message_type",
-]
+__getattr__, __dir__ = _lazy_namespace(__name__)

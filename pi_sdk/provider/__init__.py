@@ -9,175 +9,102 @@ arguments, and re-exports of the wire types and events a provider builds. Users 
 everything under an underscore can change in any release (``docs/api.md``).
 """
 
-from pi_sdk._calls import apply_payload_hooks, resolve_api_key
-from pi_sdk._event_stream import AssistantMessageEventStream, new_assistant_message
-from pi_sdk._ids import ToolCallIdNormalizer, fit_id, sanitize_tool_call_id, short_hash
-from pi_sdk._provider_api import ApiProvider, RequestRecognizer, StreamFunction
-from pi_sdk._provider_errors import (
-    RETRYABLE_STATUS,
-    ConnectionPhase,
-    ProviderError,
-    body_excerpt,
-    connection_error,
-    describe_exception,
-    http_error_message,
-    malformed_event_error,
-    retry_after_ms,
-)
-from pi_sdk._redact import REDACTED, Redactor, redact_text
-from pi_sdk._registry import (
-    calculate_cost,
-    get_api_key,
-    get_model,
-    load_models_json,
-)
-from pi_sdk._transform import is_same_model, is_same_source, signature_origin, transform_messages
-from pi_sdk._unicode import sanitize_surrogates
-from pi_sdk.errors import ConfigurationError, ModelNotFoundError
-from pi_sdk.events import (
-    AssistantMessageEvent,
-    DoneEvent,
-    ErrorEvent,
-    StartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-)
-from pi_sdk.options import ForeignReasoning, StreamOptions
-from pi_sdk.plugins.hookspecs import hookimpl
-from pi_sdk.provider._builder import BlockKey, Events, MessageBuilder
-from pi_sdk.provider._clients import ClientCache, shared_in_thread
-from pi_sdk.provider._http_stream import (
-    HttpResponse,
-    WireDecoder,
-    connection_error_from_httpx,
-    is_json_response,
-    run_http_stream,
-)
-from pi_sdk.provider._partial_json import IncrementalJsonParser, parse_partial_json
-from pi_sdk.provider._plugin_hooks import (
-    api_providers_hook,
-    env_api_key_hook,
-    lazy_api,
-    lazy_recognizer,
-    lazy_stream,
-    models_hook,
-)
-from pi_sdk.provider._response_body import ResponseBody
-from pi_sdk.provider._sse import ServerSentEvent, iter_sse
-from pi_sdk.provider._vendor_import import import_vendor
-from pi_sdk.types import (
-    AssistantMessage,
-    Context,
-    Cost,
-    ImageContent,
-    Message,
-    Model,
-    StopReason,
-    TextContent,
-    ThinkingContent,
-    ThinkingLevel,
-    Tool,
-    ToolCall,
-    ToolResultMessage,
-    Usage,
-    UserMessage,
-    now_ms,
-)
+from __future__ import annotations
 
-__all__ = [
-    "ApiProvider",
-    "AssistantMessage",
-    "AssistantMessageEvent",
-    "AssistantMessageEventStream",
-    "BlockKey",
-    "ClientCache",
-    "ConfigurationError",
-    "ConnectionPhase",
-    "Context",
-    "Cost",
-    "DoneEvent",
-    "ErrorEvent",
-    "Events",
-    "ForeignReasoning",
-    "HttpResponse",
-    "ImageContent",
-    "IncrementalJsonParser",
-    "Message",
-    "MessageBuilder",
-    "Model",
-    "ModelNotFoundError",
-    "ProviderError",
-    "REDACTED",
-    "RETRYABLE_STATUS",
-    "Redactor",
-    "RequestRecognizer",
-    "ResponseBody",
-    "ServerSentEvent",
-    "StartEvent",
-    "StopReason",
-    "StreamFunction",
-    "StreamOptions",
-    "TextContent",
-    "TextDeltaEvent",
-    "TextEndEvent",
-    "TextStartEvent",
-    "ThinkingContent",
-    "ThinkingDeltaEvent",
-    "ThinkingEndEvent",
-    "ThinkingLevel",
-    "ThinkingStartEvent",
-    "Tool",
-    "ToolCall",
-    "ToolCallDeltaEvent",
-    "ToolCallEndEvent",
-    "ToolCallIdNormalizer",
-    "ToolCallStartEvent",
-    "ToolResultMessage",
-    "Usage",
-    "UserMessage",
-    "WireDecoder",
-    "api_providers_hook",
-    "apply_payload_hooks",
-    "body_excerpt",
-    "calculate_cost",
-    "connection_error",
-    "connection_error_from_httpx",
-    "describe_exception",
-    "env_api_key_hook",
-    "fit_id",
-    "get_api_key",
-    "get_model",
-    "hookimpl",
-    "http_error_message",
-    "import_vendor",
-    "is_json_response",
-    "is_same_model",
-    "is_same_source",
-    "iter_sse",
-    "lazy_api",
-    "lazy_recognizer",
-    "lazy_stream",
-    "load_models_json",
-    "malformed_event_error",
-    "models_hook",
-    "new_assistant_message",
-    "now_ms",
-    "parse_partial_json",
-    "redact_text",
-    "resolve_api_key",
-    "retry_after_ms",
-    "run_http_stream",
-    "sanitize_surrogates",
-    "sanitize_tool_call_id",
-    "shared_in_thread",
-    "short_hash",
-    "signature_origin",
-    "transform_messages",
-]
+import typing as _typing
+
+from pi_sdk._lazy import lazy_namespace as _lazy_namespace
+
+if _typing.TYPE_CHECKING:
+    from pi_sdk._calls import apply_payload_hooks as apply_payload_hooks
+    from pi_sdk._calls import resolve_api_key as resolve_api_key
+    from pi_sdk._event_stream import AssistantMessageEventStream as AssistantMessageEventStream
+    from pi_sdk._event_stream import new_assistant_message as new_assistant_message
+    from pi_sdk._ids import ToolCallIdNormalizer as ToolCallIdNormalizer
+    from pi_sdk._ids import fit_id as fit_id
+    from pi_sdk._ids import sanitize_tool_call_id as sanitize_tool_call_id
+    from pi_sdk._ids import short_hash as short_hash
+    from pi_sdk._provider_api import ApiProvider as ApiProvider
+    from pi_sdk._provider_api import RequestRecognizer as RequestRecognizer
+    from pi_sdk._provider_api import StreamFunction as StreamFunction
+    from pi_sdk._provider_errors import RETRYABLE_STATUS as RETRYABLE_STATUS
+    from pi_sdk._provider_errors import ConnectionPhase as ConnectionPhase
+    from pi_sdk._provider_errors import ProviderError as ProviderError
+    from pi_sdk._provider_errors import body_excerpt as body_excerpt
+    from pi_sdk._provider_errors import connection_error as connection_error
+    from pi_sdk._provider_errors import describe_exception as describe_exception
+    from pi_sdk._provider_errors import http_error_message as http_error_message
+    from pi_sdk._provider_errors import malformed_event_error as malformed_event_error
+    from pi_sdk._provider_errors import retry_after_ms as retry_after_ms
+    from pi_sdk._redact import REDACTED as REDACTED
+    from pi_sdk._redact import Redactor as Redactor
+    from pi_sdk._redact import redact_text as redact_text
+    from pi_sdk._registry import calculate_cost as calculate_cost
+    from pi_sdk._registry import get_api_key as get_api_key
+    from pi_sdk._registry import get_model as get_model
+    from pi_sdk._registry import load_models_json as load_models_json
+    from pi_sdk._transform import is_same_model as is_same_model
+    from pi_sdk._transform import is_same_source as is_same_source
+    from pi_sdk._transform import signature_origin as signature_origin
+    from pi_sdk._transform import transform_messages as transform_messages
+    from pi_sdk._unicode import sanitize_surrogates as sanitize_surrogates
+    from pi_sdk.errors import ConfigurationError as ConfigurationError
+    from pi_sdk.errors import ModelNotFoundError as ModelNotFoundError
+    from pi_sdk.events import AssistantMessageEvent as AssistantMessageEvent
+    from pi_sdk.events import DoneEvent as DoneEvent
+    from pi_sdk.events import ErrorEvent as ErrorEvent
+    from pi_sdk.events import StartEvent as StartEvent
+    from pi_sdk.events import TextDeltaEvent as TextDeltaEvent
+    from pi_sdk.events import TextEndEvent as TextEndEvent
+    from pi_sdk.events import TextStartEvent as TextStartEvent
+    from pi_sdk.events import ThinkingDeltaEvent as ThinkingDeltaEvent
+    from pi_sdk.events import ThinkingEndEvent as ThinkingEndEvent
+    from pi_sdk.events import ThinkingStartEvent as ThinkingStartEvent
+    from pi_sdk.events import ToolCallDeltaEvent as ToolCallDeltaEvent
+    from pi_sdk.events import ToolCallEndEvent as ToolCallEndEvent
+    from pi_sdk.events import ToolCallStartEvent as ToolCallStartEvent
+    from pi_sdk.options import ForeignReasoning as ForeignReasoning
+    from pi_sdk.options import StreamOptions as StreamOptions
+    from pi_sdk.plugins.hookspecs import hookimpl as hookimpl
+    from pi_sdk.provider._builder import BlockKey as BlockKey
+    from pi_sdk.provider._builder import Events as Events
+    from pi_sdk.provider._builder import MessageBuilder as MessageBuilder
+    from pi_sdk.provider._clients import ClientCache as ClientCache
+    from pi_sdk.provider._clients import shared_in_thread as shared_in_thread
+    from pi_sdk.provider._http_stream import HttpResponse as HttpResponse
+    from pi_sdk.provider._http_stream import WireDecoder as WireDecoder
+    from pi_sdk.provider._http_stream import (
+        connection_error_from_httpx as connection_error_from_httpx,
+    )
+    from pi_sdk.provider._http_stream import is_json_response as is_json_response
+    from pi_sdk.provider._http_stream import run_http_stream as run_http_stream
+    from pi_sdk.provider._partial_json import IncrementalJsonParser as IncrementalJsonParser
+    from pi_sdk.provider._partial_json import parse_partial_json as parse_partial_json
+    from pi_sdk.provider._plugin_hooks import api_providers_hook as api_providers_hook
+    from pi_sdk.provider._plugin_hooks import env_api_key_hook as env_api_key_hook
+    from pi_sdk.provider._plugin_hooks import lazy_api as lazy_api
+    from pi_sdk.provider._plugin_hooks import lazy_recognizer as lazy_recognizer
+    from pi_sdk.provider._plugin_hooks import lazy_stream as lazy_stream
+    from pi_sdk.provider._plugin_hooks import models_hook as models_hook
+    from pi_sdk.provider._response_body import ResponseBody as ResponseBody
+    from pi_sdk.provider._sse import ServerSentEvent as ServerSentEvent
+    from pi_sdk.provider._sse import iter_sse as iter_sse
+    from pi_sdk.provider._vendor_import import import_vendor as import_vendor
+    from pi_sdk.types import AssistantMessage as AssistantMessage
+    from pi_sdk.types import Context as Context
+    from pi_sdk.types import Cost as Cost
+    from pi_sdk.types import ImageContent as ImageContent
+    from pi_sdk.types import Message as Message
+    from pi_sdk.types import Model as Model
+    from pi_sdk.types import StopReason as StopReason
+    from pi_sdk.types import TextContent as TextContent
+    from pi_sdk.types import ThinkingContent as ThinkingContent
+    from pi_sdk.types import ThinkingLevel as ThinkingLevel
+    from pi_sdk.types import Tool as Tool
+    from pi_sdk.types import ToolCall as ToolCall
+    from pi_sdk.types import ToolResultMessage as ToolResultMessage
+    from pi_sdk.types import Usage as Usage
+    from pi_sdk.types import UserMessage as UserMessage
+    from pi_sdk.types import now_ms as now_ms
+
+__getattr__, __dir__ = _lazy_namespace(__name__)

@@ -16,79 +16,28 @@ import typing as _typing
 from pi_sdk._lazy import lazy_namespace as _lazy_namespace
 
 if _typing.TYPE_CHECKING:
-    from pi_sdk.testing._cassette import MISS_STATUS, CassetteSession, open_cassette
-    from pi_sdk.testing._network import NetworkBlockedError, block_network
-    from pi_sdk.testing._replay import (
-        DUMMY_API_KEY,
-        RecordedInteraction,
-        ReplayCall,
-        ReplayResult,
-        load_cassette,
-        plan_replay,
-        replay,
-        replay_all,
-        replay_vcr,
-    )
-    from pi_sdk.testing._scripted import (
-        SCRIPTED_API,
-        ScriptedCall,
-        ScriptedModel,
-        ScriptedProvider,
-        ScriptedReply,
-        ScriptedStep,
-    )
-    from pi_sdk.testing._scrub import PLACEHOLDER, scrub_text, secrets_from_environ
+    from pi_sdk.testing._cassette import MISS_STATUS as MISS_STATUS
+    from pi_sdk.testing._cassette import CassetteSession as CassetteSession
+    from pi_sdk.testing._cassette import open_cassette as open_cassette
+    from pi_sdk.testing._network import NetworkBlockedError as NetworkBlockedError
+    from pi_sdk.testing._network import block_network as block_network
+    from pi_sdk.testing._replay import DUMMY_API_KEY as DUMMY_API_KEY
+    from pi_sdk.testing._replay import RecordedInteraction as RecordedInteraction
+    from pi_sdk.testing._replay import ReplayCall as ReplayCall
+    from pi_sdk.testing._replay import ReplayResult as ReplayResult
+    from pi_sdk.testing._replay import load_cassette as load_cassette
+    from pi_sdk.testing._replay import plan_replay as plan_replay
+    from pi_sdk.testing._replay import replay as replay
+    from pi_sdk.testing._replay import replay_all as replay_all
+    from pi_sdk.testing._replay import replay_vcr as replay_vcr
+    from pi_sdk.testing._scripted import SCRIPTED_API as SCRIPTED_API
+    from pi_sdk.testing._scripted import ScriptedCall as ScriptedCall
+    from pi_sdk.testing._scripted import ScriptedModel as ScriptedModel
+    from pi_sdk.testing._scripted import ScriptedProvider as ScriptedProvider
+    from pi_sdk.testing._scripted import ScriptedReply as ScriptedReply
+    from pi_sdk.testing._scripted import ScriptedStep as ScriptedStep
+    from pi_sdk.testing._scrub import PLACEHOLDER as PLACEHOLDER
+    from pi_sdk.testing._scrub import scrub_text as scrub_text
+    from pi_sdk.testing._scrub import secrets_from_environ as secrets_from_environ
 
-_MODULES = {
-    "pi_sdk.testing._cassette": ("CassetteSession", "MISS_STATUS", "open_cassette"),
-    "pi_sdk.testing._network": ("NetworkBlockedError", "block_network"),
-    "pi_sdk.testing._replay": (
-        "DUMMY_API_KEY",
-        "RecordedInteraction",
-        "ReplayCall",
-        "ReplayResult",
-        "load_cassette",
-        "plan_replay",
-        "replay",
-        "replay_all",
-        "replay_vcr",
-    ),
-    "pi_sdk.testing._scripted": (
-        "SCRIPTED_API",
-        "ScriptedCall",
-        "ScriptedModel",
-        "ScriptedProvider",
-        "ScriptedReply",
-        "ScriptedStep",
-    ),
-    "pi_sdk.testing._scrub": ("PLACEHOLDER", "scrub_text", "secrets_from_environ"),
-}
-"""Where each public name is defined; imported on first use (``pi_sdk._lazy``)."""
-
-__getattr__, __dir__ = _lazy_namespace(__name__, _MODULES, submodules=("pytest_plugin",))
-
-__all__ = [
-    "CassetteSession",
-    "DUMMY_API_KEY",
-    "MISS_STATUS",
-    "NetworkBlockedError",
-    "PLACEHOLDER",
-    "RecordedInteraction",
-    "ReplayCall",
-    "ReplayResult",
-    "SCRIPTED_API",
-    "ScriptedCall",
-    "ScriptedModel",
-    "ScriptedProvider",
-    "ScriptedReply",
-    "ScriptedStep",
-    "block_network",
-    "load_cassette",
-    "open_cassette",
-    "plan_replay",
-    "replay",
-    "replay_all",
-    "replay_vcr",
-    "scrub_text",
-    "secrets_from_environ",
-]
+__getattr__, __dir__ = _lazy_namespace(__name__, submodules=("pytest_plugin",))

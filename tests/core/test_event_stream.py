@@ -61,6 +61,12 @@ def text_events(out, words):
         yield TextDeltaEvent(content_index=0, delta=w, partial=out)
 
 
+def started_text(out, words):
+    """The ``start`` event, then a text block streaming ``words``."""
+    yield StartEvent(partial=out)
+    yield from text_events(out, words)
+
+
 async def collect(s):
     return [e async for e in s]
 
@@ -68,8 +74,7 @@ async def collect(s):
 async def test_normal_stream_passes_through(script):
     async def behaviour(model):
         out = new_assistant_message(model)
-        yield StartEvent(partial=out)
-        for e in text_events(out, ["a", "b"]):
+        for e in started_text(out, ["a", "b"]):
             yield e
         yield TextEndEvent(content_index=0, content="ab", partial=out)
         yield DoneEvent(reason="stop", message=out)
@@ -94,8 +99,7 @@ async def test_exception_mid_stream_becomes_one_error_event_with_partial_kept(sc
     async def behaviour(model):
         out = new_assistant_message(model)
         out.usage.input = 7
-        yield StartEvent(partial=out)
-        for e in text_events(out, ["par", "tial"]):
+        for e in started_text(out, ["par", "tial"]):
             yield e
         raise ValueError("connection reset by peer")
 
@@ -178,8 +182,7 @@ async def test_abort_while_provider_waits_ends_aborted_and_closes_source(script)
 
     async def behaviour(model):
         out = new_assistant_message(model)
-        yield StartEvent(partial=out)
-        for e in text_events(out, ["so far"]):
+        for e in started_text(out, ["so far"]):
             yield e
         reached.set()
         await asyncio.sleep(3600)
@@ -231,8 +234,7 @@ async def test_outer_cancellation_is_not_swallowed(script):
 async def test_breaking_out_early_closes_the_provider(script):
     async def behaviour(model):
         out = new_assistant_message(model)
-        yield StartEvent(partial=out)
-        for e in text_events(out, ["a"] * 100):
+        for e in started_text(out, ["a"] * 100):
             yield e
 
     script.behaviour = behaviour
@@ -305,8 +307,7 @@ async def test_complete_sync_refuses_inside_a_running_loop(script):
 def test_complete_sync_runs_from_plain_code(script):
     async def behaviour(model):
         out = new_assistant_message(model)
-        yield StartEvent(partial=out)
-        for e in text_events(out, ["sync"]):
+        for e in started_text(out, ["sync"]):
             yield e
         yield TextEndEvent(content_index=0, content="sync", partial=out)
         yield DoneEvent(reason="stop", message=out)
@@ -318,8 +319,7 @@ def test_complete_sync_runs_from_plain_code(script):
 async def test_a_provider_that_stops_sending_times_out_with_partial_kept(script):
     async def behaviour(model):
         out = new_assistant_message(model)
-        yield StartEvent(partial=out)
-        for e in text_events(out, ["half"]):
+        for e in started_text(out, ["half"]):
             yield e
         await asyncio.sleep(3600)
         yield DoneEvent(reason="stop", message=out)  # pragma: no cover
@@ -406,8 +406,7 @@ async def test_blocks_left_open_at_done_are_closed_first(script):
 
     async def behaviour(model):
         out = new_assistant_message(model)
-        yield StartEvent(partial=out)
-        for e in text_events(out, ["hi"]):
+        for e in started_text(out, ["hi"]):
             yield e
         out.content.append(ToolCall(id="t1", name="f", arguments={"a": 1}))
         yield ToolCallStartEvent(content_index=1, partial=out)

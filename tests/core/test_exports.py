@@ -1,9 +1,9 @@
 """Each namespace's ``__all__`` is exactly its public names (httpx's test_exported_members).
 
-The namespaces import their names on first use (``pi_sdk._lazy``): a public attribute is a name
-the namespace module holds or lists in its lazy table, not starting with ``_``, and not a
-submodule. The lazy table must also agree with the ``TYPE_CHECKING`` imports that type checkers
-read, name for name and module for module.
+The namespaces import their names on first use (``pi_sdk._lazy``): a namespace states each public
+name once, as a ``from module import name as name`` line under ``TYPE_CHECKING`` (what type
+checkers read); at run time the lazy namespace reads that block, so a public attribute is a name
+the namespace module holds or lists there, not starting with ``_``, and not a submodule.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import types
 import pytest
 
 import pi_sdk
+import pi_sdk._lazy
 
 NAMESPACES = ["pi_sdk", "pi_sdk.provider", "pi_sdk.plugins", "pi_sdk.testing", "pi_sdk.agent"]
 
@@ -44,25 +45,79 @@ def test_all_is_sorted_and_is_exactly_the_public_attributes(name: str):
         assert getattr(module, attribute) is not None, attribute
 
 
-def _type_checking_imports(module: types.ModuleType) -> dict[str, str]:
+def _type_checking_block(module: types.ModuleType) -> list[ast.stmt]:
     tree = ast.parse(inspect.getsource(module))
-    found: dict[str, str] = {}
-    for node in tree.body:
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for statement in node.body:
-                assert isinstance(statement, ast.ImportFrom), ast.unparse(statement)
-                for alias in statement.names:
-                    found[alias.asname or alias.name] = statement.module or ""
-    return found
+    blocks = [
+        n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)
+    ]
+    assert len(blocks) == 1, module.__name__
+    return blocks[0].body
 
 
-@pytest.mark.parametrize("name", ["pi_sdk", "pi_sdk.plugins", "pi_sdk.testing", "pi_sdk.agent"])
-def test_the_lazy_table_matches_the_type_checking_imports(name: str):
+@pytest.mark.parametrize("name", NAMESPACES)
+def test_each_public_name_is_one_redundant_alias_import_resolving_to_its_definition(name: str):
     module = importlib.import_module(name)
-    table = {n: m for m, names in module._MODULES.items() for n in names}
-    assert table == _type_checking_imports(module)
-    for attribute, defining in table.items():
+    found: dict[str, str] = {}
+    for statement in _type_checking_block(module):
+        assert isinstance(statement, ast.ImportFrom), ast.unparse(statement)
+        for alias in statement.names:
+            assert alias.asname == alias.name, ast.unparse(statement)  # pyright's re-export form
+            assert alias.name not in found, f"{name}: {alias.name} imported twice"
+            found[alias.name] = statement.module or ""
+    assert pi_sdk._lazy.type_checking_imports(name) == found
+    assert sorted(found) == module.__all__
+    for attribute, defining in found.items():
         assert getattr(module, attribute) is getattr(importlib.import_module(defining), attribute)
+
+
+def _namespace_from_source(tmp_path, monkeypatch: pytest.MonkeyPatch, source: str):
+    (tmp_path / "lazyns.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "lazyns", raising=False)
+    return importlib.import_module("lazyns")
+
+
+HEADER = "import typing\nfrom pi_sdk._lazy import lazy_namespace\n"
+HOOKS = "__getattr__, __dir__ = lazy_namespace(__name__)\n"
+
+
+def test_a_lazy_namespace_imports_a_name_on_first_read_and_keeps_it(tmp_path, monkeypatch):
+    source = (
+        HEADER
+        + "if typing.TYPE_CHECKING:\n    from json import dumps as dumps\n"
+        + "    from textwrap import dedent as dedent\n"
+        + HOOKS
+    )
+    module = _namespace_from_source(tmp_path, monkeypatch, source)
+    assert "dumps" not in vars(module)
+    assert module.__all__ == ["dedent", "dumps"]
+    assert {"dedent", "dumps"} <= set(dir(module))
+    import json
+
+    assert module.dumps is json.dumps
+    assert vars(module)["dumps"] is json.dumps
+    star: dict[str, object] = {}
+    exec("from lazyns import *", star)
+    assert {k for k in star if not k.startswith("__")} == {"dedent", "dumps"}
+    with pytest.raises(AttributeError, match="'lazyns' has no attribute 'loads'"):
+        module.loads  # noqa: B018 - not listed, though json defines it
+
+
+@pytest.mark.parametrize(
+    ("block", "message"),
+    [
+        ("from json import dumps\n", "write 'from json import dumps as dumps'"),
+        ("from json import dumps as to_json\n", "write 'from json import dumps as dumps'"),
+        ("import json\n", "only absolute from-imports"),
+    ],
+)
+def test_a_lazy_namespace_refuses_a_name_type_checkers_would_not_see_as_exported(
+    tmp_path, monkeypatch, block: str, message: str
+):
+    source = HEADER + "if typing.TYPE_CHECKING:\n    " + block + HOOKS
+    module = _namespace_from_source(tmp_path, monkeypatch, source)
+    with pytest.raises(ImportError, match=message):
+        module.dumps  # noqa: B018
 
 
 def test_the_user_namespace_stays_small_and_leaves_the_kit_to_pi_sdk_provider():
@@ -130,3 +185,42 @@ def test_public_modules_list_every_class_and_function_they_define(name: str):
     exported = set(module.__all__)
     assert defined <= exported, f"{name}: defined but not in __all__: {sorted(defined - exported)}"
     assert all(hasattr(module, attr) for attr in exported), name
+
+
+@pytest.mark.parametrize("name", NAMESPACES)
+def test_a_sourceless_install_reads_the_same_names_from_the_compiled_code(name: str):
+    """A pyc-only install (a frozen app) has no source: the names come from the code object."""
+    import importlib.abc
+
+    from pi_sdk import _lazy
+
+    module = importlib.import_module(name)
+    assert module.__file__ is not None
+    with open(module.__file__, encoding="utf-8") as file:
+        code = compile(file.read(), module.__file__, "exec")
+
+    class Sourceless(importlib.abc.InspectLoader):
+        def get_source(self, fullname: str) -> None:
+            return None
+
+        def get_code(self, fullname: str):  # type: ignore[override]
+            return code
+
+    assert _lazy._compiled_imports(name, Sourceless()) == _lazy.type_checking_imports(name)
+
+
+def test_a_sourceless_namespace_imports_its_names(tmp_path, monkeypatch):
+    import py_compile
+
+    source = HEADER + "if typing.TYPE_CHECKING:\n    from json import dumps as dumps\n" + HOOKS
+    (tmp_path / "src.py").write_text(source)
+    py_compile.compile(str(tmp_path / "src.py"), cfile=str(tmp_path / "pycns.pyc"))
+    (tmp_path / "src.py").unlink()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "pycns", raising=False)
+
+    module = importlib.import_module("pycns")
+    import json
+
+    assert module.__all__ == ["dumps"]
+    assert module.dumps is json.dumps

@@ -14,11 +14,8 @@ log to an Agent: ``agent.subscribe(pi_sdk_audit_log.listener)`` writes to the ac
 
 from __future__ import annotations
 
-import os
-import threading
-
 from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent, hookimpl
-from pi_sdk.plugins import DEFAULT_PATTERNS, DEFAULT_SECRET_KEYS, REDACTED, Redactor
+from pi_sdk.plugins import DEFAULT_PATTERNS, DEFAULT_SECRET_KEYS, REDACTED, EnvSetting, Redactor
 
 from .log import DEFAULT_SKIPPED_EVENTS, AuditLog
 
@@ -40,41 +37,27 @@ __all__ = [
 AUDIT_LOG_ENV = "PI_SDK_AUDIT_LOG"
 """Environment variable naming the JSON-lines file used when :func:`configure` was not called."""
 
-_lock = threading.Lock()
-_configured = False
-_log: AuditLog | None = None
-_from_env = False
+_log: EnvSetting[AuditLog] = EnvSetting(AUDIT_LOG_ENV, AuditLog, AuditLog.close)
 
 
 def configure(log: AuditLog | None) -> None:
     """Set the log the plugin writes to (``None``: write nothing); overrides the env var."""
-    global _configured, _log, _from_env
-    with _lock:
-        _configured, _log, _from_env = True, log, False
+    _log.configure(log)
 
 
 def reset() -> None:
     """Forget :func:`configure` and close a log opened from the env var; re-read it next time."""
-    global _configured, _log, _from_env
-    with _lock:
-        if _log is not None and _from_env:
-            _log.close()
-        _configured, _log, _from_env = False, None, False
+    _log.reset()
 
 
 def active_log() -> AuditLog | None:
     """Return the log the plugin writes to now, opening ``PI_SDK_AUDIT_LOG`` on first use.
 
     Raises:
-        OSError: the file named by the environment variable cannot be opened.
+        OSError: the file named by the environment variable cannot be opened (tried again on
+            the next call).
     """
-    global _configured, _log, _from_env
-    with _lock:
-        if not _configured:
-            path = os.environ.get(AUDIT_LOG_ENV)
-            _log, _from_env = (AuditLog(path), True) if path else (None, False)
-            _configured = True
-        return _log
+    return _log.get()
 
 
 @hookimpl(trylast=True)

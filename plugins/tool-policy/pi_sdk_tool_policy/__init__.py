@@ -15,33 +15,33 @@ for rule matching.
 
 from __future__ import annotations
 
-import os
-import threading
-
 from pi_sdk import AbortSignal, BeforeToolCallContext, BeforeToolCallResult, hookimpl
+from pi_sdk.plugins import EnvSetting
 
-from .policy import Action, ApprovalRequest, Approver, Decision, Rule, ToolPolicy
+from . import policy
+from .policy import Action as Action
+from .policy import ApprovalRequest as ApprovalRequest
+from .policy import Approver as Approver
+from .policy import Decision as Decision
+from .policy import Rule as Rule
+from .policy import ToolPolicy as ToolPolicy
 
-__all__ = [
-    "POLICY_ENV",
-    "Action",
-    "ApprovalRequest",
-    "Approver",
-    "Decision",
-    "Rule",
-    "ToolPolicy",
-    "active_policy",
-    "before_tool_call",
-    "configure",
-]
+__all__ = ["POLICY_ENV", "active_policy", "before_tool_call", "configure"]
+__all__ += policy.__all__  # the policy types
 
 POLICY_ENV = "PI_SDK_TOOL_POLICY"
 """Environment variable naming the policy file used when :func:`configure` was not called."""
 
-_lock = threading.Lock()
-_configured = False
-_policy: ToolPolicy | None = None
-_file_error: str | None = None
+
+def _read_policy_file(path: str) -> ToolPolicy | str:
+    try:
+        return ToolPolicy.from_file(path)
+    except Exception as exc:  # noqa: BLE001 - kept and reported on every call
+        return str(exc)
+
+
+_policy: EnvSetting[ToolPolicy | str] = EnvSetting(POLICY_ENV, _read_policy_file)
+"""The active policy, or why the env var's policy file could not be read (a string)."""
 
 
 def configure(policy: ToolPolicy | None) -> None:
@@ -49,39 +49,27 @@ def configure(policy: ToolPolicy | None) -> None:
 
     Overrides ``PI_SDK_TOOL_POLICY`` until :func:`reset` is called.
     """
-    global _configured, _policy, _file_error
-    with _lock:
-        _configured, _policy, _file_error = True, policy, None
+    _policy.configure(policy)
 
 
 def reset() -> None:
     """Forget :func:`configure` and any policy file read; the next call reads the env again."""
-    global _configured, _policy, _file_error
-    with _lock:
-        _configured, _policy, _file_error = False, None, None
+    _policy.reset()
 
 
 def active_policy() -> ToolPolicy | None:
     """Return the policy the hook enforces now, reading ``PI_SDK_TOOL_POLICY`` on first use.
 
     Raises:
-        ConfigurationError: the policy file named by the environment variable is invalid.
+        ConfigurationError: the policy file named by the environment variable is invalid (on
+            every call, until :func:`reset`).
     """
-    global _configured, _policy, _file_error
-    with _lock:
-        if not _configured:
-            _configured = True
-            path = os.environ.get(POLICY_ENV)
-            if path:
-                try:
-                    _policy = ToolPolicy.from_file(path)
-                except Exception as exc:  # noqa: BLE001 - kept and reported on every call
-                    _file_error = str(exc)
-        if _file_error is not None:
-            from pi_sdk import ConfigurationError
+    policy = _policy.get()
+    if isinstance(policy, str):
+        from pi_sdk import ConfigurationError
 
-            raise ConfigurationError(_file_error)
-        return _policy
+        raise ConfigurationError(policy)
+    return policy
 
 
 @hookimpl
