@@ -204,10 +204,8 @@ def _check_bedrock(bodies: list[Any], own: AssistantMessage, foreign: list[str])
             if message["role"] == "assistant":
                 assert not answered
                 calls_sent += uses
-            else:  # every toolUse of the turn before is answered in the next user message
-                assert not uses
-                if answered:
-                    assert answered == pending
+            else:  # the toolUse blocks of the turn before are answered here, in their order
+                assert not uses and answered == pending
             pending = uses
         assert len(calls_sent) == len(set(calls_sent)) == len(CITIES[:6]) - (body is bodies[0])
         assert all(re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", i) for i in calls_sent)
@@ -259,7 +257,9 @@ def _check_mistral(bodies: list[Any], own: AssistantMessage, bedrock_call_id: st
     ]
 
 
-def _check_azure(bodies: list[Any], uris: list[str], own: AssistantMessage, foreign: list[str]):
+def _check_azure(
+    bodies: list[Any], uris: list[str], own: AssistantMessage, foreign: list[str]
+) -> None:
     """Responses rules on Azure's deployment endpoint, requests 12 and 13."""
     assert uris == [f"{AZURE_DEPLOYMENT_URL}/responses?api-version=2025-04-01-preview"] * 2
     (own_call,) = own.tool_calls
