@@ -4,7 +4,9 @@ The conversation is ``tests/_support/migration.py``, run through the real Agent 
 provider adapters. Only the vendors are scripted: this script answers each request with a
 response written here in that vendor's streaming wire format (Anthropic Messages SSE, OpenAI
 Responses SSE, Gemini ``streamGenerateContent?alt=sse``, OpenAI Chat Completions chunks as
-DeepSeek sends them), following the vendors' documented event shapes. Ids, signatures and
+DeepSeek sends them, Bedrock ConverseStream binary event-stream frames, Mistral chat chunks with
+magistral ``thinking`` chunks and ``p`` padding, Azure OpenAI Responses SSE with Azure's
+``content_filters``), following the vendors' documented event shapes. Ids, signatures and
 encrypted reasoning are deterministic stand-ins (base64 of hashed bytes), not real ones. Requests
 are recorded as the adapters sent them, through pi-sdk's own recorder
 (:func:`pi_sdk.testing._cassette.open_cassette`, which scrubs keys), so the replay test can check
@@ -160,11 +162,6 @@ ANTHROPIC_2 = _anthropic(
 # --- OpenAI Responses ---------------------------------------------------------------------------
 
 RESPONSES_MODEL = "gpt-5-2025-08-07"
-RS_ID = "rs_0d1f9e2c3b4a59687786a1b2c3d4e5f60718293a4b5c6d7e"
-FC_ID = "fc_0d1f9e2c3b4a59687786a1b2c3d4e5f6071829aa9b8c7d6e"
-CALL_ID = "call_M1gR0meW3atherQ7x2Lk9p"
-MSG_ID = "msg_0d1f9e2c3b4a59687786a1b2c3d4e5f60718bb1c2d3e4f5a"
-ENCRYPTED = "gAAAAAB" + _b64("responses-encrypted-reasoning", 300)
 
 
 class _Seq:
@@ -176,56 +173,74 @@ class _Seq:
         return data["type"], {**data, "sequence_number": self.n}
 
 
-def _response(rid: str, status: str, output: list[Any], usage: Any) -> dict[str, Any]:
+def _response(
+    rid: str, status: str, output: list[Any], usage: Any, model: str, extra: dict[str, Any]
+) -> dict[str, Any]:
     return {
         "id": rid,
         "object": "response",
         "created_at": 1764500000,
         "status": status,
-        "model": RESPONSES_MODEL,
+        "model": model,
         "output": output,
         "parallel_tool_calls": True,
         "reasoning": {"effort": "medium", "summary": "auto"},
         "store": False,
         "usage": usage,
+        **extra,
     }
 
 
-def _responses_usage(
-    input_tokens: int, *, cached: int, output: int, reasoning: int
-) -> dict[str, Any]:
+def _usage(prompt: int, cached: int, output: int, reasoning: int) -> dict[str, Any]:
     return {
-        "input_tokens": input_tokens,
+        "input_tokens": prompt,
         "input_tokens_details": {"cached_tokens": cached},
         "output_tokens": output,
         "output_tokens_details": {"reasoning_tokens": reasoning},
-        "total_tokens": input_tokens + output,
+        "total_tokens": prompt + output,
     }
 
 
-def _responses_1() -> bytes:
-    rid = "resp_0d1f9e2c3b4a5968778601"
+def _responses_call(
+    rid: str,
+    ids: tuple[str, str, str],
+    encrypted: str,
+    summary: list[str],
+    args: list[str],
+    usage: dict[str, Any],
+    *,
+    model: str = RESPONSES_MODEL,
+    completed: dict[str, Any] | None = None,
+) -> bytes:
+    """A reasoning item (summary + encrypted content), then one ``function_call``.
+
+    ``ids``: the reasoning item's, the function call item's and its ``call_id``; ``completed``:
+    extra fields of the final response object (Azure's ``content_filters``).
+    """
+    rs_id, fc_id, call_id = ids
     seq = _Seq()
-    summary = ["**Checking Rome**\n\nThe user wants Rome's weather", "; call get_weather."]
-    args = ['{"city"', ':"Ro', 'me"}']
+
+    def response(status: str, output: list[Any], usage: Any, extra: dict[str, Any]) -> Any:
+        return _response(rid, status, output, usage, model, extra)
+
     reasoning_done = {
-        "id": RS_ID,
+        "id": rs_id,
         "type": "reasoning",
-        "encrypted_content": ENCRYPTED,
+        "encrypted_content": encrypted,
         "summary": [{"type": "summary_text", "text": "".join(summary)}],
     }
     call_done = {
-        "id": FC_ID,
+        "id": fc_id,
         "type": "function_call",
         "status": "completed",
         "arguments": "".join(args),
-        "call_id": CALL_ID,
+        "call_id": call_id,
         "name": "get_weather",
     }
-    usage = _responses_usage(402, cached=0, output=84, reasoning=64)
+    summary_at = {"item_id": rs_id, "output_index": 0, "summary_index": 0}
     events = [
-        seq({"type": "response.created", "response": _response(rid, "in_progress", [], None)}),
-        seq({"type": "response.in_progress", "response": _response(rid, "in_progress", [], None)}),
+        seq({"type": "response.created", "response": response("in_progress", [], None, {})}),
+        seq({"type": "response.in_progress", "response": response("in_progress", [], None, {})}),
         seq(
             {
                 "type": "response.output_item.added",
@@ -236,39 +251,25 @@ def _responses_1() -> bytes:
         seq(
             {
                 "type": "response.reasoning_summary_part.added",
-                "item_id": RS_ID,
-                "output_index": 0,
-                "summary_index": 0,
+                **summary_at,
                 "part": {"type": "summary_text", "text": ""},
             }
         ),
         *[
-            seq(
-                {
-                    "type": "response.reasoning_summary_text.delta",
-                    "item_id": RS_ID,
-                    "output_index": 0,
-                    "summary_index": 0,
-                    "delta": piece,
-                }
-            )
+            seq({"type": "response.reasoning_summary_text.delta", **summary_at, "delta": piece})
             for piece in summary
         ],
         seq(
             {
                 "type": "response.reasoning_summary_text.done",
-                "item_id": RS_ID,
-                "output_index": 0,
-                "summary_index": 0,
+                **summary_at,
                 "text": "".join(summary),
             }
         ),
         seq(
             {
                 "type": "response.reasoning_summary_part.done",
-                "item_id": RS_ID,
-                "output_index": 0,
-                "summary_index": 0,
+                **summary_at,
                 "part": {"type": "summary_text", "text": "".join(summary)},
             }
         ),
@@ -284,7 +285,7 @@ def _responses_1() -> bytes:
             seq(
                 {
                     "type": "response.function_call_arguments.delta",
-                    "item_id": FC_ID,
+                    "item_id": fc_id,
                     "output_index": 1,
                     "delta": piece,
                 }
@@ -294,7 +295,7 @@ def _responses_1() -> bytes:
         seq(
             {
                 "type": "response.function_call_arguments.done",
-                "item_id": FC_ID,
+                "item_id": fc_id,
                 "output_index": 1,
                 "arguments": "".join(args),
             }
@@ -303,31 +304,41 @@ def _responses_1() -> bytes:
         seq(
             {
                 "type": "response.completed",
-                "response": _response(rid, "completed", [reasoning_done, call_done], usage),
+                "response": response(
+                    "completed", [reasoning_done, call_done], usage, completed or {}
+                ),
             }
         ),
     ]
     return _sse(list(events))
 
 
-def _responses_2() -> bytes:
-    rid = "resp_0d1f9e2c3b4a5968778602"
+def _responses_text(
+    rid: str,
+    msg_id: str,
+    pieces: list[str],
+    usage: dict[str, Any],
+    *,
+    model: str = RESPONSES_MODEL,
+    completed: dict[str, Any] | None = None,
+) -> bytes:
+    """One assistant ``message`` item streamed as ``output_text`` deltas."""
     seq = _Seq()
-    pieces = ["Rome is at 24 °C", " with clear skies."]
     text = "".join(pieces)
     part = {"type": "output_text", "annotations": [], "text": text}
     message = {
-        "id": MSG_ID,
+        "id": msg_id,
         "type": "message",
         "status": "completed",
         "content": [part],
         "phase": "final_answer",
         "role": "assistant",
     }
-    usage = _responses_usage(520, cached=384, output=12, reasoning=0)
-    common = {"item_id": MSG_ID, "output_index": 0, "content_index": 0}
+    common = {"item_id": msg_id, "output_index": 0, "content_index": 0}
+    created = _response(rid, "in_progress", [], None, model, {})
+    done = _response(rid, "completed", [message], usage, model, completed or {})
     events = [
-        seq({"type": "response.created", "response": _response(rid, "in_progress", [], None)}),
+        seq({"type": "response.created", "response": created}),
         seq(
             {
                 "type": "response.output_item.added",
@@ -343,14 +354,29 @@ def _responses_2() -> bytes:
         seq({"type": "response.output_text.done", **common, "text": text, "logprobs": []}),
         seq({"type": "response.content_part.done", **common, "part": part}),
         seq({"type": "response.output_item.done", "output_index": 0, "item": message}),
-        seq(
-            {
-                "type": "response.completed",
-                "response": _response(rid, "completed", [message], usage),
-            }
-        ),
+        seq({"type": "response.completed", "response": done}),
     ]
     return _sse(list(events))
+
+
+RESPONSES_1 = _responses_call(
+    "resp_0d1f9e2c3b4a5968778601",
+    (
+        "rs_0d1f9e2c3b4a59687786a1b2c3d4e5f60718293a4b5c6d7e",
+        "fc_0d1f9e2c3b4a59687786a1b2c3d4e5f6071829aa9b8c7d6e",
+        "call_M1gR0meW3atherQ7x2Lk9p",
+    ),
+    "gAAAAAB" + _b64("responses-encrypted-reasoning", 300),
+    ["**Checking Rome**\n\nThe user wants Rome's weather", "; call get_weather."],
+    ['{"city"', ':"Ro', 'me"}'],
+    _usage(402, 0, 84, 64),
+)
+RESPONSES_2 = _responses_text(
+    "resp_0d1f9e2c3b4a5968778602",
+    "msg_0d1f9e2c3b4a59687786a1b2c3d4e5f60718bb1c2d3e4f5a",
+    ["Rome is at 24 °C", " with clear skies."],
+    _usage(520, 384, 12, 0),
+)
 
 
 # --- Gemini -------------------------------------------------------------------------------------
@@ -416,25 +442,25 @@ def _gemini_2() -> bytes:
 # --- DeepSeek (OpenAI Chat Completions) ---------------------------------------------------------
 
 
-def _chat_envelope(cid: str, choices: list[dict[str, Any]]) -> dict[str, Any]:
+def _chat_chunk(cid: str, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
     return {
         "id": cid,
         "object": "chat.completion.chunk",
         "created": 1764500100,
         "model": "deepseek-reasoner",
         "system_fingerprint": "fp_mig_0001",
-        "choices": choices,
+        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
     }
-
-
-def _chat_chunk(cid: str, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-    choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
-    return _chat_envelope(cid, [choice])
 
 
 def _chat_usage(cid: str, prompt: int, completion: int, reasoning: int) -> dict[str, Any]:
     return {
-        **_chat_envelope(cid, []),
+        "id": cid,
+        "object": "chat.completion.chunk",
+        "created": 1764500100,
+        "model": "deepseek-reasoner",
+        "system_fingerprint": "fp_mig_0001",
+        "choices": [],
         "usage": {
             "prompt_tokens": prompt,
             "completion_tokens": completion,
@@ -490,14 +516,198 @@ CHAT_2 = _chat(
     (760, 24, 9),
 )
 
+# --- Amazon Bedrock (ConverseStream, Claude Sonnet 4.5) ----------------------------------------
+
+BEDROCK_SIGNATURE = _b64("bedrock-reasoning-signature", 240)
+BEDROCK_TOOL_USE_ID = "tooluse_Mg7dQz2RSe6kVb0yXh1N4w"
+
+
+def _bedrock(blocks: list[dict[str, Any]], stop: str, usage: tuple[int, int, int]) -> bytes:
+    """A ConverseStream body: event-stream frames (``_support.wire.event_frame``).
+
+    ``blocks``: ``reasoning`` (text pieces, then the signature), ``text`` (pieces; neither has
+    a ``contentBlockStart``) or ``tool`` (``contentBlockStart.toolUse``, then ``input``
+    fragments). ``usage``: input, output and cache-read tokens of ``metadata``.
+    """
+    from _support.wire import event_frame  # pyright: ignore[reportMissingImports]
+
+    frames = [event_frame("messageStart", {"role": "assistant"})]
+    for index, block in enumerate(blocks):
+        at = {"contentBlockIndex": index}
+        if block["type"] == "tool":
+            start = {"toolUse": {"toolUseId": block["id"], "name": block["name"]}}
+            frames.append(event_frame("contentBlockStart", {**at, "start": start}))
+            deltas = [{"toolUse": {"input": p}} for p in block["parts"]]
+        elif block["type"] == "reasoning":
+            deltas = [{"reasoningContent": {"text": p}} for p in block["parts"]]
+            deltas.append({"reasoningContent": {"signature": block["signature"]}})
+        else:
+            deltas = [{"text": p} for p in block["parts"]]
+        frames += [event_frame("contentBlockDelta", {**at, "delta": d}) for d in deltas]
+        frames.append(event_frame("contentBlockStop", at))
+    frames.append(event_frame("messageStop", {"stopReason": stop}))
+    tokens = {
+        "inputTokens": usage[0],
+        "outputTokens": usage[1],
+        "totalTokens": sum(usage),
+        "cacheReadInputTokens": usage[2],
+        "cacheWriteInputTokens": 0,
+    }
+    frames.append(event_frame("metadata", {"usage": tokens, "metrics": {"latencyMs": 812}}))
+    return b"".join(frames)
+
+
+def _bedrock_replies() -> tuple[bytes, bytes]:
+    first = _bedrock(
+        [
+            {
+                "type": "reasoning",
+                "parts": ["Madrid is new; the others are known.", " Call get_weather."],
+                "signature": BEDROCK_SIGNATURE,
+            },
+            {"type": "text", "parts": ["Checking ", "Madrid."]},
+            {
+                "type": "tool",
+                "id": BEDROCK_TOOL_USE_ID,
+                "name": "get_weather",
+                "parts": ['{"city": ', '"Madrid"}'],
+            },
+        ],
+        "tool_use",
+        (930, 88, 0),
+    )
+    second = _bedrock(
+        [{"type": "text", "parts": ["Madrid is at 22 °C ", "and sunny."]}],
+        "end_turn",
+        (46, 14, 1012),
+    )
+    return first, second
+
+
+# --- Mistral (magistral, chat completions) -------------------------------------------------------
+
+MISTRAL_MODEL = "magistral-medium-2509"
+MISTRAL_CALL_IDS = ("Xk3pQ9rTz", "b7Hn2LwQe")
+
+
+def _mistral_chunk(cid: str, delta: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    choice = {"index": 0, "delta": delta, "finish_reason": fields.pop("finish", None)}
+    return {
+        "id": cid,
+        "object": "chat.completion.chunk",
+        "created": 1764500200,
+        "model": MISTRAL_MODEL,
+        "choices": [choice],
+        **fields,
+    }
+
+
+def _mistral(cid: str, deltas: list[dict[str, Any]], finish: str, usage: tuple[int, int]) -> bytes:
+    """A Mistral chat stream: ``role`` first, the deltas, then ``finish_reason`` with usage."""
+    chunks = [_mistral_chunk(cid, {"role": "assistant", "content": ""})]
+    chunks += [_mistral_chunk(cid, d, p="abcdefghij"[: 3 + i % 7]) for i, d in enumerate(deltas)]
+    tokens = {
+        "prompt_tokens": usage[0],
+        "completion_tokens": usage[1],
+        "total_tokens": sum(usage),
+    }
+    chunks.append(_mistral_chunk(cid, {"content": ""}, finish=finish, usage=tokens))
+    return _sse([(None, c) for c in chunks]) + b"data: [DONE]\n\n"
+
+
+def _mistral_replies() -> tuple[bytes, bytes]:
+    thinking = ["Oslo and Athens are both new.", " Two get_weather calls."]
+    calls = [
+        {
+            "tool_calls": [
+                {
+                    "id": call_id,
+                    "function": {"name": "get_weather", "arguments": json.dumps({"city": city})},
+                    "index": index,
+                }
+            ]
+        }
+        for index, (call_id, city) in enumerate(
+            zip(MISTRAL_CALL_IDS, ("Oslo", "Athens"), strict=True)
+        )
+    ]
+    first = _mistral(
+        "4f2b8c1e9a7d4e3fb6a5c0d1e2f3a4b5",
+        [
+            {"content": [{"type": "thinking", "thinking": [{"type": "text", "text": t}]}]}
+            for t in thinking
+        ]
+        + calls,
+        "tool_calls",
+        (1104, 71),
+    )
+    second = _mistral(
+        "9e8d7c6b5a4f4e3d2c1b0a9f8e7d6c5b",
+        [{"content": "Oslo: 6 °C, windy."}, {"content": " Athens: 28 °C, hot and sunny."}],
+        "stop",
+        (1260, 19),
+    )
+    return first, second
+
+
+# --- Azure OpenAI Responses (a deployment endpoint) ---------------------------------------------
+
+AZURE_HOST = "pi-mig-eastus2.openai.azure.com"
+AZURE_DEPLOYMENT = "gpt5-travel"
+AZURE_PATH = f"{AZURE_HOST}/openai/deployments/{AZURE_DEPLOYMENT}/responses"
+_SAFE = {"filtered": False, "severity": "safe"}
+AZURE_FILTERS = {
+    "content_filters": [
+        {
+            "blocked": False,
+            "source_type": source,
+            "content_filter_results": {
+                "hate": _SAFE,
+                "self_harm": _SAFE,
+                "sexual": _SAFE,
+                "violence": _SAFE,
+            },
+        }
+        for source in ("prompt", "completion")
+    ]
+}
+"""What Azure adds to the final response object: its content-filter verdicts (none blocked)."""
+
+
+def _azure_replies() -> tuple[bytes, bytes]:
+    first = _responses_call(
+        "resp_0a2e4c6b8d0f1a3c5e7b9d1f00",
+        (
+            "rs_0a2e4c6b8d0f1a3c5e7b9d1f3a5c7e9b1d3f5a7c9e1b3d5f",
+            "fc_0a2e4c6b8d0f1a3c5e7b9d1f3a5c7e9b1d3f5a7c9e1b3d60",
+            "call_Az9DubL1nW3ath3rQ2mX7kR",
+        ),
+        "gAAAAAB" + _b64("azure-encrypted-reasoning", 300),
+        ["**Coldest so far**\n\nOslo at 6 °C", "; Dublin is unknown, call get_weather."],
+        ['{"city":', ' "Dub', 'lin"}'],
+        _usage(1380, 1024, 96, 72),
+        model=RESPONSES_MODEL,
+        completed=AZURE_FILTERS,
+    )
+    second = _responses_text(
+        "resp_0a2e4c6b8d0f1a3c5e7b9d1f01",
+        "msg_0a2e4c6b8d0f1a3c5e7b9d1f3a5c7e9b1d3f5a7c9e1b3d61",
+        ["Oslo is coldest at 6 °C;", " Dublin is 9 °C and drizzly."],
+        _usage(1502, 1280, 18, 0),
+        model=RESPONSES_MODEL,
+        completed=AZURE_FILTERS,
+    )
+    return first, second
+
+
 # --- serving ------------------------------------------------------------------------------------
 
 SSE_HEADERS = [("content-type", "text/event-stream; charset=utf-8"), ("cache-control", "no-cache")]
 SCRIPT: list[tuple[str, bytes, list[tuple[str, str]]]] = [
     ("api.anthropic.com/v1/messages", ANTHROPIC_1, [*SSE_HEADERS, ("request-id", "req_mig_a1")]),
     ("api.anthropic.com/v1/messages", ANTHROPIC_2, [*SSE_HEADERS, ("request-id", "req_mig_a2")]),
-    ("api.openai.com/v1/responses", _responses_1(), [*SSE_HEADERS, ("x-request-id", "req_mig_r1")]),
-    ("api.openai.com/v1/responses", _responses_2(), [*SSE_HEADERS, ("x-request-id", "req_mig_r2")]),
+    ("api.openai.com/v1/responses", RESPONSES_1, [*SSE_HEADERS, ("x-request-id", "req_mig_r1")]),
+    ("api.openai.com/v1/responses", RESPONSES_2, [*SSE_HEADERS, ("x-request-id", "req_mig_r2")]),
     (
         "generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent",
         _gemini_1(),
@@ -511,6 +721,23 @@ SCRIPT: list[tuple[str, bytes, list[tuple[str, str]]]] = [
     ("api.deepseek.com/chat/completions", CHAT_1, [*SSE_HEADERS, ("x-ds-trace-id", "mig6")]),
     ("api.deepseek.com/chat/completions", CHAT_2, [*SSE_HEADERS, ("x-ds-trace-id", "mig7")]),
 ]
+BEDROCK_PATH = (
+    "bedrock-runtime.us-east-1.amazonaws.com"
+    "/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream"
+)
+BEDROCK_HEADERS = [("content-type", "application/vnd.amazon.eventstream")]
+SCRIPT += [
+    (BEDROCK_PATH, body, [*BEDROCK_HEADERS, ("x-amzn-requestid", f"mig-bedrock-{n}")])
+    for n, body in enumerate(_bedrock_replies(), 8)
+]
+SCRIPT += [
+    ("api.mistral.ai/v1/chat/completions", body, [*SSE_HEADERS, ("x-kong-request-id", f"mig{n}")])
+    for n, body in enumerate(_mistral_replies(), 10)
+]
+SCRIPT += [
+    (AZURE_PATH, body, [*SSE_HEADERS, ("apim-request-id", f"mig-azure-{n}")])
+    for n, body in enumerate(_azure_replies(), 12)
+]
 
 
 def _script() -> Iterator[tuple[str, bytes, list[tuple[str, str]]]]:
@@ -522,7 +749,7 @@ _replies = _script()
 
 async def _scripted_vendor(self: Any, request: httpx2.Request) -> httpx2.Response:
     target, body, headers = next(_replies)
-    where = f"{request.url.host}{request.url.path}"
+    where = f"{request.url.host}{request.url.raw_path.decode().partition('?')[0]}"
     if where != target:
         raise AssertionError(f"scenario sent {request.method} {where}, script expected {target}")
     return httpx2.Response(200, headers=headers, stream=httpx2.ByteStream(body), request=request)
@@ -539,13 +766,24 @@ def _drop_client_fingerprints(request: Any) -> Any:
 
 def main() -> None:
     httpx2.AsyncHTTPTransport.handle_async_request = _scripted_vendor
-    for variable in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY"):
-        os.environ[variable] = "generator-fake-key-not-a-secret"
-
-    from migration_scenario import (  # pyright: ignore[reportMissingImports]
+    from _support.migration import (  # pyright: ignore[reportMissingImports]
         CASSETTE,
+        ISOLATED_ENV,
         run_migration,
     )
+
+    for variable in ISOLATED_ENV:
+        os.environ.pop(variable, None)
+    for variable in (
+        "ANTHROPIC_API_KEY",
+        "OPENAI_API_KEY",
+        "GEMINI_API_KEY",
+        "DEEPSEEK_API_KEY",
+        "AWS_BEARER_TOKEN_BEDROCK",
+        "MISTRAL_API_KEY",
+        "AZURE_OPENAI_API_KEY",
+    ):
+        os.environ[variable] = "generator-fake-key-not-a-secret"
 
     from pi_sdk.testing._cassette import open_cassette  # after the patch: it imports vcrpy
 

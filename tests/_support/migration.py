@@ -1,4 +1,4 @@
-"""One conversation that migrates across four wire APIs, shared by its test and its generator.
+"""One conversation that migrates across seven wire APIs, shared by its test and its generator.
 
 ``tests/test_migration.py`` replays it from
 ``tests/cassettes/test_migration/migration_session.yaml``, which
@@ -16,6 +16,16 @@ vendor responses. The turns:
    OpenAI-compatible chat server that requires reasoning passed back (DeepSeek,
    ``compat.requiresReasoningContent``): ``reasoning_content`` + ``tool_calls`` → tool result →
    answer.                                                            (requests 6, 7)
+5. ``agent.model`` = Amazon Bedrock (``us.anthropic.claude-sonnet-4-5-20250929-v1:0``,
+   ConverseStream): "And Madrid?" → signed ``reasoningContent`` + text + ``toolUse`` → tool
+   result → answer.                                                   (requests 8, 9)
+6. ``agent.model`` = Mistral (``magistral-medium-latest``): "Oslo and Athens?" → magistral
+   ``thinking`` chunks + two ``tool_calls`` with Mistral's 9-character ids → two results →
+   answer.                                                            (requests 10, 11)
+7. ``agent.model`` = Azure OpenAI Responses (``gpt-5`` on the deployment endpoint
+   ``.../openai/deployments/gpt5-travel``, ``api-version`` by default): "Which is coldest?
+   Check Dublin." → encrypted reasoning item + ``function_call`` → result → answer.
+                                                                      (requests 12, 13)
 """
 
 from __future__ import annotations
@@ -39,6 +49,9 @@ PROMPTS = (
     "And in Rome?",
     "How about Berlin and Vienna?",
     "Which of these is warmest? Check Lisbon too.",
+    "And Madrid?",
+    "Now Oslo and Athens, please.",
+    "Which city is coldest so far? Check Dublin too.",
 )
 WEATHER = {
     "Paris": "18 °C, sunny",
@@ -46,7 +59,24 @@ WEATHER = {
     "Berlin": "12 °C, light rain",
     "Vienna": "15 °C, cloudy",
     "Lisbon": "26 °C, sunny",
+    "Madrid": "22 °C, sunny",
+    "Oslo": "6 °C, windy",
+    "Athens": "28 °C, hot and sunny",
+    "Dublin": "9 °C, drizzle",
 }
+AZURE_DEPLOYMENT_URL = "https://pi-mig-eastus2.openai.azure.com/openai/deployments/gpt5-travel"
+"""The Azure hop's ``base_url``: a deployment endpoint (``api-version`` in the query)."""
+ISOLATED_ENV = (
+    "AWS_REGION",
+    "AWS_DEFAULT_REGION",
+    "AWS_PROFILE",
+    "AWS_BEDROCK_SKIP_AUTH",
+    "AZURE_OPENAI_BASE_URL",
+    "AZURE_OPENAI_API_VERSION",
+    "AZURE_OPENAI_DEPLOYMENT_NAME_MAP",
+)
+"""Variables that would change where a hop goes (region, endpoint, api-version): unset while
+the scenario runs, for the recording and its replay alike."""
 
 DEEPSEEK = Model(
     id="deepseek-reasoner",
@@ -72,13 +102,21 @@ async def get_weather(city: str) -> str:
     return f"{city}: {WEATHER[city]}"
 
 
-def models() -> tuple[Model, Model, Model, Model]:
-    """Anthropic, OpenAI Responses, Gemini and the chat-server model, in migration order."""
+def models() -> tuple[Model, ...]:
+    """The seven models in migration order.
+
+    Anthropic, OpenAI Responses, Gemini, the chat server (the session is saved before it),
+    Bedrock, Mistral, Azure OpenAI Responses.
+    """
+    azure = get_model("azure-openai-responses", "gpt-5")
     return (
         get_model("anthropic", "claude-sonnet-4-5"),
         get_model("openai", "gpt-5"),
         get_model("google", "gemini-2.5-flash"),
         DEEPSEEK,
+        get_model("amazon-bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+        get_model("mistral", "magistral-medium-latest"),
+        azure.model_copy(update={"base_url": AZURE_DEPLOYMENT_URL}),
     )
 
 
@@ -92,9 +130,9 @@ class MigrationRun:
     """What the scenario produced."""
 
     agent: Agent
-    """The agent that continued on the chat server (its transcript is the whole session)."""
+    """The agent that continued from the session file (its transcript is the whole session)."""
     transcripts: list[list[Any]]
-    """The transcript's JSON after each provider's turn (Anthropic, Responses, Gemini, chat)."""
+    """The transcript's JSON after each provider's turn, in :func:`models` order."""
     saved: list[AgentMessage]
     """The transcript that was written to the session file (after the Gemini turn)."""
     loaded: Session
@@ -115,8 +153,8 @@ def _agent(model: Model, **fields: Any) -> Agent:
 
 
 async def run_migration(folder: Path) -> MigrationRun:
-    """Run the four-provider conversation; the session file is written in ``folder``."""
-    anthropic, responses, gemini, chat = models()
+    """Run the seven-provider conversation; the session file is written in ``folder``."""
+    anthropic, responses, gemini, chat, *after_chat = models()
     agent = _agent(anthropic)
     transcripts: list[list[Any]] = []
     for model, prompt in zip((anthropic, responses, gemini), PROMPTS, strict=False):
@@ -132,4 +170,8 @@ async def run_migration(folder: Path) -> MigrationRun:
     resumed = _agent(chat, messages=loaded.messages)
     await resumed.prompt(PROMPTS[3])
     transcripts.append(as_json(resumed.messages))
+    for model, prompt in zip(after_chat, PROMPTS[4:], strict=True):
+        resumed.model = model
+        await resumed.prompt(prompt)
+        transcripts.append(as_json(resumed.messages))
     return MigrationRun(resumed, transcripts, saved, loaded, session_path)

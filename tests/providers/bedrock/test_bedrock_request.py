@@ -201,3 +201,54 @@ def test_request_metadata():
     options = StreamOptions(provider_options={"request_metadata": {"team": "a", "n": 1}})
     body = build_request(NOVA, Context(messages=[UserMessage(content="q")]), options)
     assert body["requestMetadata"] == {"team": "a", "n": "1"}
+
+
+def test_roles_alternate_when_the_history_has_two_turns_of_one_role():
+    """Converse rejects non-alternating roles ("A conversation must alternate between user and
+    assistant roles"): same-role neighbours are sent as one message, in order."""
+    call = pi_sdk.ToolCall(id="tooluse_a", name="weather", arguments={"city": "Paris"})
+    failed = _assistant(NOVA, TextContent(text="half"), stop_reason="error", error_message="x")
+    context = Context(
+        messages=[
+            UserMessage(content="first"),
+            failed,  # skipped by the transform: two user turns meet
+            UserMessage(content=[TextContent(text="again")]),
+            _assistant(NOVA, call),
+            pi_sdk.ToolResultMessage(
+                tool_call_id="tooluse_a", tool_name="weather", content=[TextContent(text="20C")]
+            ),
+            UserMessage(content="and steer: answer in French"),  # queued after the result
+            _assistant(NOVA, TextContent(text="Il fait 20C."), stop_reason="stop"),
+            _assistant(NOVA, TextContent(text="Bonne journée."), stop_reason="stop"),
+            UserMessage(content="merci"),
+        ]
+    )
+    messages = convert_messages(context, NOVA)
+    assert [m["role"] for m in messages] == ["user", "assistant", "user", "assistant", "user"]
+    assert messages[0]["content"] == [{"text": "first"}, {"text": "again"}]
+    assert messages[2]["content"] == [
+        {
+            "toolResult": {
+                "toolUseId": "tooluse_a",
+                "content": [{"text": "20C"}],
+                "status": "success",
+            }
+        },
+        {"text": "and steer: answer in French"},
+    ]
+    assert messages[3]["content"] == [{"text": "Il fait 20C."}, {"text": "Bonne journée."}]
+
+
+def test_user_images_are_converse_image_blocks_and_no_document_is_sent():
+    """pi-ai 0.73.1 has no document content (its Bedrock adapter throws on any user block but
+    text and image): a Converse ``document`` block is never built; images carry format + bytes."""
+    jpeg = pi_sdk.ImageContent(data="/9j/4AAQ", mime_type="image/jpeg")
+    webp = pi_sdk.ImageContent(data="UklGRg==", mime_type="image/webp")
+    context = Context(messages=[UserMessage(content=[jpeg, TextContent(text="what?"), webp])])
+    (message,) = convert_messages(context, CLAUDE, cache_retention="none")
+    assert message["content"] == [
+        {"image": {"format": "jpeg", "source": {"bytes": "/9j/4AAQ"}}},
+        {"text": "what?"},
+        {"image": {"format": "webp", "source": {"bytes": "UklGRg=="}}},
+    ]
+    assert "document" not in str(message)

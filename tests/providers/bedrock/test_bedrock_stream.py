@@ -173,6 +173,41 @@ async def test_exception_frames_end_in_an_error_with_content_kept(name: str, ret
     assert transport.closed == 1
 
 
+TRANSIENT = (
+    "throttlingException",
+    "modelStreamErrorException",
+    "serviceUnavailableException",
+    "internalServerException",
+)
+
+
+@pytest.mark.parametrize("name", TRANSIENT)
+@pytest.mark.parametrize("opening", [START, b""], ids=["after-messageStart", "first-frame"])
+async def test_a_transient_exception_frame_before_any_content_is_retried(name: str, opening: bytes):
+    failed = opening + frame(name, {"message": "Too many requests"}, message_type="exception")
+    ok = START + delta(0, text="ok") + end()
+    replies = [Reply(status=200, body=body, headers=STREAM_HEADERS) for body in (failed, ok)]
+    events, message, transport = await run(
+        b"", replies=replies, max_retries=1, max_retry_delay_ms=1
+    )
+    assert (message.stop_reason, message.content) == ("stop", [TextContent(text="ok")])
+    assert [e.type for e in events].count("start") == 1 and len(transport.requests) == 2
+    assert transport.closed == 2
+
+
+async def test_an_exception_frame_after_content_or_a_validation_one_is_not_retried():
+    after_content = (
+        START
+        + delta(0, text="Par")
+        + frame("throttlingException", {"message": "slow"}, message_type="exception")
+    )
+    invalid = START + frame("validationException", {"message": "bad"}, message_type="exception")
+    for body, content in ((after_content, [TextContent(text="Par")]), (invalid, [])):
+        _, message, transport = await run(body, max_retries=2, max_retry_delay_ms=1)
+        assert message.stop_reason == "error" and message.content == content
+        assert len(transport.requests) == 1
+
+
 def test_model_stream_error_names_the_models_status():
     payload = {"message": "boom", "originalStatusCode": 500, "originalMessage": "upstream"}
     error = exception_error("modelStreamErrorException", json.dumps(payload).encode())

@@ -47,15 +47,22 @@ async def stream_bedrock_converse(
 ) -> AsyncIterator[kit.AssistantMessageEvent]:
     """Call ConverseStream (or Converse) and yield normalized events (``amazon-bedrock``).
 
-    Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the body's first bytes are in
-    (a connection dropped before them is a retryable error before ``start``), then block
-    events (:class:`._decode.Decoder`), then ``done``; failures raise and the core turns them
-    into the terminal ``error`` event, partial message kept. The reading has the guarantees of
-    :func:`pi_sdk.provider.run_http_stream`, for event-stream frames: the ``metadata`` event
-    ends it, a body cut inside a frame or before ``metadata`` is an error, usage is priced on
-    every path, and the response is drained (when complete) and closed on every path, also
-    when the consumer stops early. A ``/converse`` call (``"stream": False`` in
-    ``provider_options`` or ``model.compat``) reads one JSON document.
+    Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the reply's first content
+    is decoded (or its ``metadata`` event, for a reply without content), then block events
+    (:class:`._decode.Decoder`), then ``done``; failures raise and the core turns them into the
+    terminal ``error`` event, partial message kept. A failure before the first content happens
+    before ``start``, so the core retries it when it is retryable (``options.max_retries``): a
+    connection dropped before or after ``messageStart``, and an exception frame AWS calls
+    transient (``throttlingException``, ``serviceUnavailableException``,
+    ``internalServerException``, ``modelStreamErrorException``: "retry your request", Bedrock
+    API reference, ``ConverseStreamOutput``). Once content was yielded, such a frame ends the
+    call in ``error`` with the content kept (a retry would repeat it).
+
+    The reading has the guarantees of :func:`pi_sdk.provider.run_http_stream`, for event-stream
+    frames: the ``metadata`` event ends it, a body cut inside a frame or before ``metadata`` is
+    an error, usage is priced on every path, and the response is drained (when complete) and
+    closed on every path, also when the consumer stops early. A ``/converse`` call
+    (``"stream": False`` in ``provider_options`` or ``model.compat``) reads one JSON document.
 
     Auth: ``options.client`` (a :class:`BedrockClient`), else a Bedrock API key
     (``options.api_key`` / ``AWS_BEARER_TOKEN_BEDROCK``) as a bearer token, else the AWS
@@ -96,17 +103,28 @@ async def stream_bedrock_converse(
         complete = False  # the reply ended as Bedrock ends it: drain, then close
         try:
             await body.start()
-            yield builder.start()
             if kit.is_json_response(response):
+                yield builder.start()
                 for event in decoder.feed_document(b"".join([c async for c in body])):
                     yield event
             else:
                 feed = decoder.feed_bytes
+                # ``start`` waits for the first content: an exception frame before it (AWS:
+                # "retry your request") is raised before the call started, so the core retries.
+                first: kit.Events = []
                 async for chunk in body:
-                    for event in feed(chunk):
-                        yield event
-                    if decoder.terminal:
-                        break  # events after metadata are not merged into the reply
+                    first = feed(chunk)
+                    if first or decoder.terminal:
+                        break
+                yield builder.start()
+                for event in first:
+                    yield event
+                if not decoder.terminal:
+                    async for chunk in body:
+                        for event in feed(chunk):
+                            yield event
+                        if decoder.terminal:
+                            break  # events after metadata are not merged into the reply
             complete = decoder.terminal
             for event in decoder.finish():
                 complete = True

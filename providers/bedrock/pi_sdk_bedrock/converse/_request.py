@@ -181,7 +181,10 @@ def convert_messages(
     ``transform`` passes ``foreign_reasoning=`` and ``origin=``). Then: blank text and thinking
     are dropped; thinking is a ``reasoningContent.reasoningText`` (with its signature for
     Claude; unsigned Claude thinking goes as text); redacted Claude reasoning goes back as
-    ``redactedContent``; consecutive tool results merge into one user message; with caching on
+    ``redactedContent``; consecutive messages of one role merge into one message (Converse
+    rejects a conversation whose roles do not alternate: tool results and a user message that
+    follows them, such as a steering message, or two user turns around a skipped failed turn,
+    are one user message; pi-mono merges only the tool results); with caching on
     (:func:`supports_prompt_caching`) the last user message ends with a ``cachePoint``.
 
     Raises:
@@ -199,19 +202,19 @@ def convert_messages(
                 content = [{"text": kit.sanitize_surrogates(raw)}]
             else:
                 content = _content(list(raw))
-            if content:
-                out.append({"role": "user", "content": content})
+            role = "user"
         elif isinstance(message, kit.AssistantMessage):
-            blocks = _assistant(message, claude)
-            if blocks:
-                out.append({"role": "assistant", "content": blocks})
+            content = _assistant(message, claude)
+            role = "assistant"
         else:
-            result = _tool_result(message)
-            last = out[-1] if out else None
-            if last is not None and last["role"] == "user" and "toolResult" in last["content"][-1]:
-                last["content"].append(result)  # Bedrock wants all results in one message
-            else:
-                out.append({"role": "user", "content": [result]})
+            content = [_tool_result(message)]
+            role = "user"
+        if not content:
+            continue
+        if out and out[-1]["role"] == role:
+            out[-1]["content"] += content  # roles must alternate: same-role turns are one message
+        else:
+            out.append({"role": role, "content": content})
     if cache_retention != "none" and supports_prompt_caching(model) and out:
         if out[-1]["role"] == "user":
             out[-1]["content"].append(_cache_point(cache_retention))
