@@ -22,6 +22,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._abort import AbortController, AbortSignal
     from pi_sdk._calls import complete, complete_sync, stream
     from pi_sdk._event_stream import AssistantMessageEventStream
+    from pi_sdk._overflow import is_context_overflow
     from pi_sdk._registry import (
         get_api_provider,
         get_api_providers,
@@ -125,6 +126,7 @@ _MODULES = {
     "pi_sdk._abort": ("AbortController", "AbortSignal"),
     "pi_sdk._calls": ("complete", "complete_sync", "stream"),
     "pi_sdk._event_stream": ("AssistantMessageEventStream",),
+    "pi_sdk._overflow": ("is_context_overflow",),
     "pi_sdk._registry": (
         "get_api_provider",
         "get_api_providers",
@@ -321,6 +323,7 @@ __all__ = [
     "get_models",
     "get_providers",
     "hookimpl",
+    "is_context_overflow",
     "load_session",
     "now_ms",
     "register_api_provider",
