@@ -13,6 +13,12 @@ from pi_sdk._lazy import lazy_namespace as _lazy_namespace
 
 if _typing.TYPE_CHECKING:
     from pi_sdk.agent._agent import Agent, AgentListener, AgentState
+    from pi_sdk.agent._estimate import (
+        ContextEstimate,
+        estimate_context_tokens,
+        estimate_tokens,
+        usage_tokens,
+    )
     from pi_sdk.agent._loop import AgentEventStream, agent_loop, agent_loop_continue
     from pi_sdk.agent._messages import (
         agent_message_from_dict,
@@ -64,6 +70,12 @@ if _typing.TYPE_CHECKING:
 
 _MODULES = {
     "pi_sdk.agent._agent": ("Agent", "AgentListener", "AgentState"),
+    "pi_sdk.agent._estimate": (
+        "ContextEstimate",
+        "estimate_context_tokens",
+        "estimate_tokens",
+        "usage_tokens",
+    ),
     "pi_sdk.agent._loop": ("AgentEventStream", "agent_loop", "agent_loop_continue"),
     "pi_sdk.agent._messages": (
         "agent_message_from_dict",
@@ -139,6 +151,7 @@ __all__ = [
     "BeforeToolCall",
     "BeforeToolCallContext",
     "BeforeToolCallResult",
+    "ContextEstimate",
     "ConvertToLlm",
     "CustomAgentMessage",
     "FunctionTool",
@@ -163,6 +176,8 @@ __all__ = [
     "agent_loop_continue",
     "agent_message_from_dict",
     "default_convert_to_llm",
+    "estimate_context_tokens",
+    "estimate_tokens",
     "get_message_types",
     "load_session",
     "register_message_type",
@@ -170,4 +185,5 @@ __all__ = [
     "to_tool_result",
     "tool",
     "unregister_message_type",
+    "usage_tokens",
 ]

@@ -37,6 +37,7 @@ LAYERS: dict[str, float] = {
     "_provider_api": 1,
     "agent._types": 1,
     "agent._validation": 1,
+    "agent._estimate": 1,
     # L2 plugins
     "plugins.hookspecs": 2,
     "plugins._manager": 2,
