@@ -69,6 +69,21 @@ def test_the_session_example_runs_as_printed(tmp_path: Path) -> None:
     assert len(lines) == 3
 
 
+def test_the_compaction_example_runs_as_printed(tmp_path: Path) -> None:
+    files = titled_blocks("context.md")
+    assert set(files) == {"compaction_example.py"}
+    write_files(files, tmp_path)
+    result = run(["compaction_example.py"], tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    compactions, summary, transcript = result.stdout.splitlines()
+    count, largest = re.fullmatch(
+        r"(\d+) compactions, largest request about (\d+) tokens", compactions
+    ).groups()
+    assert int(count) >= 3 and int(largest) <= 800
+    assert summary.startswith("Earlier turns of this conversation were replaced by the summary")
+    assert transcript == "80 messages in the transcript"
+
+
 def test_the_hook_plugin_guide_test_passes_with_plain_pytest(tmp_path: Path) -> None:
     """The guide promises: the two files side by side, ``pytest``, no plugin, no configuration."""
     files = titled_blocks("plugins/writing-a-hook-plugin.md")

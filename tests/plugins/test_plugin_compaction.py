@@ -247,6 +247,23 @@ async def test_a_failed_summary_ends_the_run_with_a_clear_error(plugin_manager):
     assert issubclass(CompactionError, Exception)
 
 
+async def test_attach_keeps_an_existing_transform_context_and_attaching_twice_is_harmless():
+    seen: list[int] = []
+
+    def count(messages, signal):
+        seen.append(len(messages))
+        return messages
+
+    vendor, summarizer = Vendor(), Summarizer()
+    agent = Agent(model=vendor.provider.model, tools=[read], transform_context=count)
+    compactor = Compactor(summarizer.provider.model, stream_fn=summarizer.provider.stream_fn)
+    compactor.attach(agent)
+    compactor.attach(agent)
+    await agent.prompt("turn1: read it")
+    assert seen == [1, 3]  # the app's own hook ran before each call, once
+    assert agent.transform_context == compactor.transform_context
+
+
 def test_settings_are_checked():
     model = ScriptedProvider().model
     for bad in ({"threshold": 0}, {"threshold": 1.5}, {"keep_recent_tokens": 0}):

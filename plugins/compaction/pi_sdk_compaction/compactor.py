@@ -193,7 +193,7 @@ class Compactor:
         The agent's model (window), system prompt, tools and ``convert_to_llm`` are read at
         every call.
         """
-        if agent.transform_context is not self.transform_context:
+        if agent.transform_context != self.transform_context:  # bound methods: ==, not is
             self._inner = agent.transform_context
         self._agent = agent
         agent.transform_context = self.transform_context
