@@ -54,13 +54,18 @@ def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_session_example_runs_as_printed(tmp_path: Path) -> None:
-    files = titled_blocks("sessions.md")
-    assert set(files) == {"session_example.py"}
-    write_files(files, tmp_path)
-    result = run(["session_example.py"], tmp_path)
+def run_script_example(page: str, script: str, root: Path) -> list[str]:
+    """Write ``page``'s one titled block ``script`` into ``root``, run it; its output lines."""
+    files = titled_blocks(page)
+    assert set(files) == {script}
+    write_files(files, root)
+    result = run([script], root)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.splitlines() == [
+    return result.stdout.splitlines()
+
+
+def test_the_session_example_runs_as_printed(tmp_path: Path) -> None:
+    assert run_script_example("sessions.md", "session_example.py", tmp_path) == [
         "saved with scripted-1 - 2 messages",
         "About 2.1 million.",
     ]
@@ -70,12 +75,8 @@ def test_the_session_example_runs_as_printed(tmp_path: Path) -> None:
 
 
 def test_the_compaction_example_runs_as_printed(tmp_path: Path) -> None:
-    files = titled_blocks("context.md")
-    assert set(files) == {"compaction_example.py"}
-    write_files(files, tmp_path)
-    result = run(["compaction_example.py"], tmp_path)
-    assert result.returncode == 0, result.stdout + result.stderr
-    compactions, summary, transcript = result.stdout.splitlines()
+    output = run_script_example("context.md", "compaction_example.py", tmp_path)
+    compactions, summary, transcript = output
     count, largest = re.fullmatch(
         r"(\d+) compactions, largest request about (\d+) tokens", compactions
     ).groups()

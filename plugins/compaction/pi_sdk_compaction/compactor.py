@@ -105,6 +105,7 @@ def _ensure_registered() -> None:
         register_message_type(CompactionSummary, summary_to_messages, source_id="pi_sdk_compaction")
 
 
+@dataclasses.dataclass(eq=False, repr=False)
 class Compactor:
     """Keeps an agent's requests inside the model's context window by summarizing old turns.
 
@@ -142,42 +143,37 @@ class Compactor:
             not positive.
     """
 
-    def __init__(
-        self,
-        summary_model: Model,
-        *,
-        threshold: float = 0.8,
-        keep_recent_tokens: int = 20_000,
-        context_window: int | None = None,
-        summary_max_tokens: int = 4096,
-        summary_options: StreamOptions | None = None,
-        stream_fn: SummaryStreamFn | None = None,
-        instructions: str | None = None,
-        convert_to_llm: ConvertToLlm | None = None,
-    ) -> None:
-        """Create a compactor; :meth:`attach` it to an Agent, or pass :meth:`transform_context`."""
-        if not 0 < threshold <= 1:
-            raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
-        if keep_recent_tokens <= 0 or summary_max_tokens <= 0:
+    summary_model: Model
+    _: dataclasses.KW_ONLY
+    threshold: float = 0.8
+    keep_recent_tokens: int = 20_000
+    context_window: int | None = None
+    summary_max_tokens: int = 4096
+    summary_options: StreamOptions | None = None
+    stream_fn: SummaryStreamFn | None = None
+    instructions: str | None = None
+    convert_to_llm: ConvertToLlm | None = None
+    history: list[CompactionRecord] = dataclasses.field(
+        default_factory=list[CompactionRecord], init=False
+    )
+    """Every compaction so far, oldest first."""
+    _agent: Agent | None = dataclasses.field(default=None, init=False)
+    _inner: TransformContext | None = dataclasses.field(default=None, init=False)
+    _summary: CompactionSummary | None = dataclasses.field(default=None, init=False)
+    _covered: int = dataclasses.field(default=0, init=False)
+    """Transcript messages the summary stands for."""
+    _anchor: object = dataclasses.field(default=None, init=False)
+    """The last of them, by identity."""
+    _fresh_at: int = dataclasses.field(default=0, init=False)
+    """Transcript length at the compaction: usage of replies after it is current."""
+    _handled_overflow: object = dataclasses.field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        """Check the settings."""
+        if not 0 < self.threshold <= 1:
+            raise ValueError(f"threshold must be in (0, 1], got {self.threshold!r}")
+        if self.keep_recent_tokens <= 0 or self.summary_max_tokens <= 0:
             raise ValueError("keep_recent_tokens and summary_max_tokens must be positive")
-        self.summary_model = summary_model
-        self.threshold = threshold
-        self.keep_recent_tokens = keep_recent_tokens
-        self.context_window = context_window
-        self.summary_max_tokens = summary_max_tokens
-        self.summary_options = summary_options
-        self.stream_fn = stream_fn
-        self.instructions = instructions
-        self.convert_to_llm = convert_to_llm
-        self.history: list[CompactionRecord] = []
-        """Every compaction so far, oldest first."""
-        self._agent: Agent | None = None
-        self._inner: TransformContext | None = None
-        self._summary: CompactionSummary | None = None
-        self._covered = 0  # transcript messages the summary stands for
-        self._anchor: object = None  # the last of them, by identity
-        self._fresh_at = 0  # transcript length at the compaction: later replies' usage is valid
-        self._handled_overflow: object = None
 
     def __repr__(self) -> str:
         return (

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 
 from pi_sdk import Message, TextContent, UserMessage, now_ms
+from pi_sdk.types import WireModel
 
 __all__ = ["COMPACTION_SUMMARY_ROLE", "CompactionSummary", "render", "summary_to_messages"]
 
@@ -20,22 +20,14 @@ COMPACTION_SUMMARY_ROLE = "compactionSummary"
 """The message's ``role`` (pi-mono coding-agent ``CompactionSummaryMessage``)."""
 
 
-class CompactionSummary(BaseModel):
+class CompactionSummary(WireModel):
     """A summary of the turns a compaction replaced.
 
-    JSON (camelCase, like every pi-sdk message)::
+    JSON (camelCase, like every pi-sdk message: a :class:`pi_sdk.types.WireModel`)::
 
         {"role": "compactionSummary", "summary": "## Goal ...", "tokensBefore": 151234,
          "summarizedMessages": 412, "timestamp": 1767225600000}
     """
-
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        populate_by_name=True,
-        serialize_by_alias=True,
-        extra="allow",
-        defer_build=True,  # the schema is built on first use, not when the plugin loads
-    )
 
     role: Literal["compactionSummary"] = COMPACTION_SUMMARY_ROLE
     summary: str
