@@ -25,6 +25,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._calls import complete_sync as complete_sync
     from pi_sdk._calls import stream as stream
     from pi_sdk._event_stream import AssistantMessageEventStream as AssistantMessageEventStream
+    from pi_sdk._overflow import is_context_overflow as is_context_overflow
     from pi_sdk._registry import get_api_provider as get_api_provider
     from pi_sdk._registry import get_api_providers as get_api_providers
     from pi_sdk._registry import get_model as get_model

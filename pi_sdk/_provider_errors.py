@@ -212,6 +212,10 @@ def http_error_message(
         code: The vendor's error type or code, if any (``rate_limit_error``, ``INVALID_ARGUMENT``).
         message: The vendor's error message, if any.
         body: The raw body, excerpted when there is no ``message``.
+
+    A text that reads as a context overflow (:func:`pi_sdk.is_context_overflow`'s vendor
+    patterns) ends with ``" (context overflow: the request does not fit the model's context
+    window)"``, so a reader of the error knows to shorten the conversation, not to retry it.
     """
     if not reason:
         from http import HTTPStatus  # lazy: only failures need it
@@ -228,7 +232,10 @@ def http_error_message(
         detail = body_excerpt(body)
         if code not in (None, "") and detail:
             detail = f"{code}: {detail}"
-    return f"{head}: {detail}" if detail else head
+    text = f"{head}: {detail}" if detail else head
+    from pi_sdk._overflow import OVERFLOW_NOTE, is_overflow_text  # lazy: only failures need it
+
+    return f"{text} ({OVERFLOW_NOTE})" if is_overflow_text(text) else text
 
 
 def describe_exception(exc: BaseException) -> str:

@@ -15,6 +15,10 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.agent._agent import Agent as Agent
     from pi_sdk.agent._agent import AgentListener as AgentListener
     from pi_sdk.agent._agent import AgentState as AgentState
+    from pi_sdk.agent._estimate import ContextEstimate as ContextEstimate
+    from pi_sdk.agent._estimate import estimate_context_tokens as estimate_context_tokens
+    from pi_sdk.agent._estimate import estimate_tokens as estimate_tokens
+    from pi_sdk.agent._estimate import usage_tokens as usage_tokens
     from pi_sdk.agent._loop import AgentEventStream as AgentEventStream
     from pi_sdk.agent._loop import agent_loop as agent_loop
     from pi_sdk.agent._loop import agent_loop_continue as agent_loop_continue

@@ -32,10 +32,12 @@ LAYERS: dict[str, float] = {
     "types": 0.2,
     "events": 0.3,
     "options": 0.3,
+    "_overflow": 0.3,
     # L1 contracts (and the tool-argument schema helpers the AgentTool base uses)
     "_provider_api": 1,
     "agent._types": 1,
     "agent._validation": 1,
+    "agent._estimate": 1,
     # L2 plugins
     "plugins.hookspecs": 2,
     "plugins._manager": 2,

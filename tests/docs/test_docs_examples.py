@@ -54,19 +54,35 @@ def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_session_example_runs_as_printed(tmp_path: Path) -> None:
-    files = titled_blocks("sessions.md")
-    assert set(files) == {"session_example.py"}
-    write_files(files, tmp_path)
-    result = run(["session_example.py"], tmp_path)
+def run_script_example(page: str, script: str, root: Path) -> list[str]:
+    """Write ``page``'s one titled block ``script`` into ``root``, run it; its output lines."""
+    files = titled_blocks(page)
+    assert set(files) == {script}
+    write_files(files, root)
+    result = run([script], root)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.splitlines() == [
+    return result.stdout.splitlines()
+
+
+def test_the_session_example_runs_as_printed(tmp_path: Path) -> None:
+    assert run_script_example("sessions.md", "session_example.py", tmp_path) == [
         "saved with scripted-1 - 2 messages",
         "About 2.1 million.",
     ]
     lines = (tmp_path / "chat.jsonl").read_text(encoding="utf-8").splitlines()
     assert lines[0] == '{"format":"pi-sdk-session","version":1,"metadata":{"model":"scripted-1"}}'
     assert len(lines) == 3
+
+
+def test_the_compaction_example_runs_as_printed(tmp_path: Path) -> None:
+    output = run_script_example("context.md", "compaction_example.py", tmp_path)
+    compactions, summary, transcript = output
+    count, largest = re.fullmatch(
+        r"(\d+) compactions, largest request about (\d+) tokens", compactions
+    ).groups()
+    assert int(count) >= 3 and int(largest) <= 800
+    assert summary.startswith("Earlier turns of this conversation were replaced by the summary")
+    assert transcript == "80 messages in the transcript"
 
 
 def test_the_hook_plugin_guide_test_passes_with_plain_pytest(tmp_path: Path) -> None:

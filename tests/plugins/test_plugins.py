@@ -284,13 +284,22 @@ def test_every_installed_plugin_loads_and_every_hookimpl_has_a_spec(monkeypatch)
         assert [str(e) for e in pm.load_errors] == []
         pm.check_pending()
         names = {name for name, _ in pm.list_name_plugin()}
-        first_party = {"anthropic", "openai", "google", "tool-policy", "audit-log", "bash-records"}
+        first_party = {
+            "anthropic",
+            "openai",
+            "google",
+            "tool-policy",
+            "audit-log",
+            "bash-records",
+            "compaction",
+        }
         assert first_party <= names
         hooks = {info.name: set(info.hooks) for info in describe_plugins()}
         assert {"register_api_providers", "register_models", "get_api_key"} <= hooks["anthropic"]
         assert hooks["tool-policy"] == {"before_tool_call"}
         assert hooks["audit-log"] == {"after_tool_call"}
         assert hooks["bash-records"] == {"register_message_types"}
+        assert hooks["compaction"] == {"register_message_types"}
 
 
 def test_every_builtin_provider_arrives_through_a_plugin_hook(monkeypatch):
