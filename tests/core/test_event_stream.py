@@ -367,15 +367,15 @@ async def test_steady_events_never_time_out(script):
         yield StartEvent(partial=out)
         out.content.append(TextContent(text=""))
         yield TextStartEvent(content_index=0, partial=out)
-        for _ in range(8):  # 8 x 20 ms > the 50 ms timeout, but each gap is shorter
-            await asyncio.sleep(0.02)
+        for _ in range(8):  # 8 x 60 ms > the 300 ms timeout, but each gap is far shorter
+            await asyncio.sleep(0.06)
             out.content[0].text += "."
             yield TextDeltaEvent(content_index=0, delta=".", partial=out)
         yield TextEndEvent(content_index=0, content=out.content[0].text, partial=out)
         yield DoneEvent(reason="stop", message=out)
 
     script.behaviour = behaviour
-    message = await complete(MODEL, CTX, StreamOptions(timeout_ms=50))
+    message = await complete(MODEL, CTX, StreamOptions(timeout_ms=300))
     assert message.stop_reason == "stop" and message.text == "........"
 
 
