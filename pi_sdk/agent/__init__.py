@@ -21,6 +21,8 @@ if _typing.TYPE_CHECKING:
         register_message_type,
         unregister_message_type,
     )
+    from pi_sdk.agent._pi_messages import PiBranchSummary, PiCompactionSummary, PiCustomMessage
+    from pi_sdk.agent._pi_session import PiSession, export_pi_session, import_pi_session
     from pi_sdk.agent._session import load_session, save_session
     from pi_sdk.agent._tools import FunctionTool, to_tool_result, tool
     from pi_sdk.agent._types import (
@@ -72,6 +74,8 @@ _MODULES = {
         "register_message_type",
         "unregister_message_type",
     ),
+    "pi_sdk.agent._pi_messages": ("PiBranchSummary", "PiCompactionSummary", "PiCustomMessage"),
+    "pi_sdk.agent._pi_session": ("PiSession", "export_pi_session", "import_pi_session"),
     "pi_sdk.agent._session": ("load_session", "save_session"),
     "pi_sdk.agent._tools": ("FunctionTool", "to_tool_result", "tool"),
     "pi_sdk.agent._types": (
@@ -147,6 +151,10 @@ __all__ = [
     "MessageSource",
     "MessageStartEvent",
     "MessageUpdateEvent",
+    "PiBranchSummary",
+    "PiCompactionSummary",
+    "PiCustomMessage",
+    "PiSession",
     "QueueMode",
     "ToolExecute",
     "ToolExecutionEndEvent",
@@ -163,7 +171,9 @@ __all__ = [
     "agent_loop_continue",
     "agent_message_from_dict",
     "default_convert_to_llm",
+    "export_pi_session",
     "get_message_types",
+    "import_pi_session",
     "load_session",
     "register_message_type",
     "save_session",

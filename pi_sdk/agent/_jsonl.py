@@ -36,6 +36,7 @@ __all__ = [
     "encode_json",
     "not_json_reason",
     "read_lines",
+    "read_version",
     "write_atomically",
 ]
 
@@ -224,8 +225,24 @@ class JsonLines:
         this line (<what>)``."""
         self.cut_line: int | None = None
         """The number of the line that was cut."""
+        self.texts: list[str] = []
+        """The text of every line yielded so far, in order (to write them back unchanged)."""
         if self._lines.split_character is not None:
             self._cut(self._lines.split_character, "inside a multi-byte UTF-8 character")
+
+    def header(self, empty: str) -> tuple[tuple[int, Any], Iterator[tuple[int, Any]]]:
+        """The first line's ``(number, value)`` and an iterator over the rest.
+
+        Raises:
+            SessionFileError: no line (``<empty> (no header line)``) or the only line was cut.
+        """
+        values = iter(self)
+        first = next(values, None)
+        if first is None:
+            if self.cut is not None:
+                raise SessionFileError(f"{self.cut}: the header was cut short, nothing to load")
+            raise SessionFileError(f"{empty} (no header line)")
+        return first, values
 
     def _cut(self, number: int, what: str) -> None:
         self.cut_line = number
@@ -235,9 +252,11 @@ class JsonLines:
         """Yield ``(line number, value)`` for every complete line."""
         for number, line in self._lines.complete:
             try:
-                yield number, decode_line(line, number)
+                value = decode_line(line, number)
             except json.JSONDecodeError as exc:
                 raise SessionFileError(f"line {number}: invalid JSON ({exc.msg})") from exc
+            self.texts.append(line)
+            yield number, value
         if self._lines.last is not None:
             number, line = self._lines.last
             try:
@@ -247,7 +266,25 @@ class JsonLines:
                     raise SessionFileError(f"line {number}: invalid JSON ({exc.msg})") from exc
                 self._cut(number, f"a JSON value that does not end: {exc.msg}")
                 return
+            self.texts.append(line)
             yield number, value
+
+
+def read_version(value: Any, *, newest: int, name: str, verb: str) -> int:
+    """Check a header's format version: an integer from 1 to ``newest``.
+
+    Raises:
+        SessionFileError: ``line 1: invalid <name> version ...``, or a version newer than
+            ``newest`` (``... upgrade pi-sdk to <verb> it``).
+    """
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise SessionFileError(f"line 1: invalid {name} version {value!r}")
+    if value > newest:
+        raise SessionFileError(
+            f"{name} version {value} is newer than this pi-sdk reads ({newest}); upgrade pi-sdk"
+            f" to {verb} it"
+        )
+    return value
 
 
 def write_atomically(target: Path, text: str, *, what: str = "session") -> None:

@@ -62,6 +62,7 @@ from pi_sdk.agent._jsonl import (
     NestingError,
     encode_json,
     not_json_reason,
+    read_version,
     write_atomically,
 )
 from pi_sdk.errors import ConfigurationError, SessionFileError
@@ -107,7 +108,13 @@ class Session:
     the complete entries before the cut (a trailing tool call may lack its result)."""
 
 
-def _entry_to_json(entry: Any, index: int) -> str:
+def message_data(entry: Any, index: int, *, verb: str = "save") -> dict[str, Any]:
+    """The JSON object (pi-mono's message JSON) for one transcript entry, checked to encode.
+
+    Raises:
+        SessionFileError: ``cannot <verb> message <index>: ...`` for an entry that is not a
+            message model or a dict with a string ``role``, or holds what is not JSON.
+    """
     if isinstance(entry, WireModel):
         # Python mode, so that JSON encoding rejects what would not round trip (NaN, objects)
         # instead of pydantic's JSON mode turning it into null or a string.
@@ -118,17 +125,26 @@ def _entry_to_json(entry: Any, index: int) -> str:
         data = dict(cast(Mapping[str, Any], entry))
     else:
         raise SessionFileError(
-            f"cannot save message {index}: expected a message model or a dict,"
+            f"cannot {verb} message {index}: expected a message model or a dict,"
             f" got {type(entry).__name__}"
         )
     if not isinstance(data, dict) or not isinstance(data.get("role"), str):  # pyright: ignore[reportUnknownMemberType]
-        raise SessionFileError(f"cannot save message {index}: it has no string 'role'")
+        raise SessionFileError(f"cannot {verb} message {index}: it has no string 'role'")
+    return cast(dict[str, Any], data)
+
+
+def encode_checked(value: Any, what: str) -> str:
+    """:func:`encode_json`, its refusals as ``SessionFileError("<what>: <why>")``."""
     try:
-        return encode_json(data)
+        return encode_json(value)
     except NestingError as exc:
-        raise SessionFileError(f"cannot save message {index}: {exc}") from None
+        raise SessionFileError(f"{what}: {exc}") from None
     except (TypeError, ValueError) as exc:
-        raise SessionFileError(f"cannot save message {index}: {not_json_reason(exc)}") from exc
+        raise SessionFileError(f"{what}: {not_json_reason(exc)}") from exc
+
+
+def _entry_to_json(entry: Any, index: int) -> str:
+    return encode_checked(message_data(entry, index), f"cannot save message {index}")
 
 
 def dumps_session(messages: Iterable[Any], *, metadata: Mapping[str, Any] | None = None) -> str:
@@ -151,12 +167,7 @@ def dumps_session(messages: Iterable[Any], *, metadata: Mapping[str, Any] | None
         "count": len(body),
         "metadata": dict(metadata or {}),
     }
-    try:
-        head = encode_json(header)
-    except NestingError as exc:
-        raise SessionFileError(f"cannot save session metadata: {exc}") from None
-    except (TypeError, ValueError) as exc:
-        raise SessionFileError(f"cannot save session metadata: {not_json_reason(exc)}") from exc
+    head = encode_checked(header, "cannot save session metadata")
     return "\n".join([head, *body]) + "\n"
 
 
@@ -212,17 +223,12 @@ def _parse_header(number: int, header: Any) -> dict[str, Any]:
         if header.get("type") == "session":
             raise SessionFileError(
                 "line 1: this is a pi-coding-agent session (a 'session' header), not a"
-                f" {FORMAT_NAME} file; read it with pi_sdk.import_pi_session"
+                f" {FORMAT_NAME} file; read it with pi_sdk.agent.import_pi_session"
             )
         raise SessionFileError(f"line 1: not a {FORMAT_NAME} header")
-    version = header.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise SessionFileError(f"line 1: invalid format version {version!r}")
-    if version > FORMAT_VERSION:
-        raise SessionFileError(
-            f"session file format version {version} is newer than this pi-sdk reads"
-            f" ({FORMAT_VERSION}); upgrade pi-sdk to load it"
-        )
+    read_version(
+        header.get("version"), newest=FORMAT_VERSION, name="session file format", verb="load"
+    )
     count = header.get("count")
     if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 0):
         raise SessionFileError(f"line 1: invalid count {count!r} (a number of entries)")
@@ -248,12 +254,7 @@ def _message(number: int, data: Any) -> Any:
 
 def _loads(data: bytes | str, *, allow_truncated: bool) -> Session:
     lines = JsonLines(data)
-    values = iter(lines)
-    first = next(values, None)
-    if first is None:
-        if lines.cut is not None:
-            raise SessionFileError(f"{lines.cut}: the header was cut short, nothing to load")
-        raise SessionFileError("empty session file (no header line)")
+    first, values = lines.header("empty session file")
     header = _parse_header(*first)
     messages = [_message(number, value) for number, value in values]
     count = cast(int | None, header.get("count"))

@@ -8,15 +8,9 @@ from typing import Any
 
 import pytest
 
-from pi_sdk import (
-    AssistantMessage,
-    SessionFileError,
-    TextContent,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
 from pi_sdk.agent._session import dumps_session, load_session, loads_session, save_session
+from pi_sdk.errors import SessionFileError
+from pi_sdk.types import AssistantMessage, TextContent, ToolCall, ToolResultMessage, UserMessage
 
 
 def transcript() -> list[Any]:
