@@ -2,7 +2,9 @@
 
 Applications normally reach these names through :mod:`pi_sdk` (``pi_sdk.Agent``, ``pi_sdk.tool``);
 this namespace holds the same ones plus the callback type aliases (``ConvertToLlm``,
-``TransformContext``, ``BeforeToolCall``...) and ``FunctionTool``. Imported on first use.
+``TransformContext``, ``BeforeToolCall``...), ``FunctionTool``, and pi-coding-agent session files
+(``import_pi_session``, ``export_pi_session``, ``PiSession`` and pi's message types). Imported on
+first use.
 """
 
 from __future__ import annotations
