@@ -2,7 +2,9 @@
 
 Applications normally reach these names through :mod:`pi_sdk` (``pi_sdk.Agent``, ``pi_sdk.tool``);
 this namespace holds the same ones plus the callback type aliases (``ConvertToLlm``,
-``TransformContext``, ``BeforeToolCall``...) and ``FunctionTool``. Imported on first use.
+``TransformContext``, ``BeforeToolCall``...), ``FunctionTool``, and pi-coding-agent session files
+(``import_pi_session``, ``export_pi_session``, ``PiSession`` and pi's message types). Imported on
+first use.
 """
 
 from __future__ import annotations
@@ -27,6 +29,12 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.agent._messages import get_message_types as get_message_types
     from pi_sdk.agent._messages import register_message_type as register_message_type
     from pi_sdk.agent._messages import unregister_message_type as unregister_message_type
+    from pi_sdk.agent._pi_messages import PiBranchSummary as PiBranchSummary
+    from pi_sdk.agent._pi_messages import PiCompactionSummary as PiCompactionSummary
+    from pi_sdk.agent._pi_messages import PiCustomMessage as PiCustomMessage
+    from pi_sdk.agent._pi_session import PiSession as PiSession
+    from pi_sdk.agent._pi_session import export_pi_session as export_pi_session
+    from pi_sdk.agent._pi_session import import_pi_session as import_pi_session
     from pi_sdk.agent._session import load_session as load_session
     from pi_sdk.agent._session import save_session as save_session
     from pi_sdk.agent._tools import FunctionTool as FunctionTool

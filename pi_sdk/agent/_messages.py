@@ -33,6 +33,13 @@ from typing import Any, TypeAlias, TypeVar, cast, get_args
 
 from pydantic import BaseModel, TypeAdapter
 
+from pi_sdk.agent._pi_messages import (
+    PI_MESSAGE_TYPES,
+    PiBranchSummary,
+    PiCompactionSummary,
+    PiCustomMessage,
+    pi_message_to_llm,
+)
 from pi_sdk.agent._types import AgentMessage
 from pi_sdk.errors import ConfigurationError
 from pi_sdk.plugins._calling import PerManager
@@ -62,6 +69,7 @@ LLM_ROLES = frozenset({"user", "assistant", "toolResult"})
 """Roles of the messages a model understands; custom types must use another role."""
 
 _LLM_TYPES = (UserMessage, AssistantMessage, ToolResultMessage)
+_PI_TYPES = (PiCustomMessage, PiBranchSummary, PiCompactionSummary)
 _adapter: list[TypeAdapter[Message]] = []  # built on first use (keeps `import pi_sdk` cheap)
 M = TypeVar("M", bound=BaseModel)
 
@@ -224,12 +232,17 @@ def convert_message_to_llm(message: AgentMessage) -> list[Message]:
     """Return what the model sees for one transcript entry.
 
     LLM messages pass through unchanged; a registered custom type goes through its converter;
-    an unregistered custom message gives ``[]`` (pi-mono's default filter drops it).
+    pi-coding-agent's built-in types (:mod:`pi_sdk.agent._pi_messages`) are converted as pi
+    does; any other custom message gives ``[]`` (pi-mono's default filter drops it).
     """
     if isinstance(message, _LLM_TYPES):
         return [message]
     entry = _entry_for(message)
-    return list(entry.convert(message)) if entry is not None else []
+    if entry is not None:
+        return list(entry.convert(message))
+    if isinstance(message, _PI_TYPES):
+        return pi_message_to_llm(message)
+    return []
 
 
 def default_convert_to_llm(messages: Iterable[AgentMessage]) -> list[Message]:
@@ -251,8 +264,12 @@ def default_convert_to_llm(messages: Iterable[AgentMessage]) -> list[Message]:
 def agent_message_from_dict(data: Mapping[str, Any]) -> AgentMessage:
     """Read one transcript entry from pi-mono-shaped JSON (``{"role": ..., ...}``).
 
+    Roles of pi-coding-agent's own messages (``custom``, ``branchSummary``,
+    ``compactionSummary``) read as its built-in types unless a type is registered for them.
+
     Raises:
-        ConfigurationError: the role is neither an LLM role nor a registered custom type.
+        ConfigurationError: the role is neither an LLM role, a registered custom type nor one
+            of pi-coding-agent's.
         pydantic.ValidationError: the data does not fit the type.
     """
     role = data.get("role")
@@ -262,6 +279,8 @@ def agent_message_from_dict(data: Mapping[str, Any]) -> AgentMessage:
         return _adapter[0].validate_python(data)
     by_role = _registries.current().by_role
     entry = by_role.get(role) if isinstance(role, str) else None
+    if entry is None and isinstance(role, str) and role in PI_MESSAGE_TYPES:
+        return cast(AgentMessage, PI_MESSAGE_TYPES[role].model_validate(data))
     if entry is None:
         known = ", ".join(sorted(LLM_ROLES | set(by_role)))
         raise ConfigurationError(f"unknown message role {role!r} (known: {known})")

@@ -124,6 +124,7 @@ def test_exact_round_trip_of_every_opaque_field(tmp_path: Path) -> None:
     assert json.loads(lines[0]) == {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
+        "count": len(messages),
         "metadata": {"model": {"provider": "anthropic", "id": "x"}},
     }
     assert len([line for line in lines if line]) == 1 + len(messages)
@@ -181,10 +182,12 @@ GOOD = json.dumps({"role": "user", "content": "ok", "timestamp": 1})
         ("", "empty"),
         ("not json\n" + GOOD, "line 1"),
         (json.dumps({"format": "other", "version": 1}) + "\n", "header"),
-        (_header("1") + "\n", "invalid format version"),
-        (_header(0) + "\n", "invalid format version"),
+        (_header("1") + "\n", "invalid session file format version"),
+        (_header(0) + "\n", "invalid session file format version"),
         (_header(FORMAT_VERSION + 1) + "\n" + GOOD, "newer"),
-        (_header() + "\n" + GOOD + "\n{broken", "line 3: invalid JSON"),
+        (_header() + "\n" + GOOD + "\n{broken\n", "line 3: invalid JSON"),
+        (_header() + "\n" + GOOD + '\n{"role": "user"}x\n', r"line 3: invalid JSON \(Extra data\)"),
+        (_header() + "\n" + GOOD + '\n{"role": "user"}x', r"line 3: invalid JSON \(Extra data\)"),
         (_header() + "\n" + GOOD + "\n[1, 2]", "line 3: not a message"),
         (_header() + "\n" + json.dumps({"content": "no role"}), "line 2: not a message"),
         (

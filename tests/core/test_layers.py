@@ -61,6 +61,10 @@ LAYERS: dict[str, float] = {
     # L5 edges
     "agent._agent": 5,
     "agent._session": 5,
+    "agent._jsonl": 5,
+    "agent._entry_errors": 5,
+    "agent._pi_session": 5,
+    "agent._pi_messages": 3,
     "testing.": 5,
     "_cli": 5,
     # L6 namespaces: re-exports only

@@ -70,7 +70,9 @@ def test_the_session_example_runs_as_printed(tmp_path: Path) -> None:
         "About 2.1 million.",
     ]
     lines = (tmp_path / "chat.jsonl").read_text(encoding="utf-8").splitlines()
-    assert lines[0] == '{"format":"pi-sdk-session","version":1,"metadata":{"model":"scripted-1"}}'
+    assert lines[0] == (
+        '{"format":"pi-sdk-session","version":1,"count":2,"metadata":{"model":"scripted-1"}}'
+    )
     assert len(lines) == 3
 
 

@@ -1,0 +1,331 @@
+"""JSON lines on disk, shared by the session formats: strict codec, tail check, atomic write.
+
+* **Strict JSON** (RFC 8259) both ways: ``NaN`` / ``Infinity`` and numbers beyond the float
+  range are refused (JSON has no such values; pi-mono's ``JSON.parse`` rejects them), and so are
+  values nested deeper than :data:`MAX_NESTING` levels (a :class:`pi_sdk.SessionFileError`
+  rather than a ``RecursionError``). Lone surrogates are written as JSON escapes, as
+  JavaScript's ``JSON.stringify`` does, and everything else as UTF-8.
+* **Lines, named**: :func:`read_lines` splits a file into numbered lines; bytes that are not
+  UTF-8 are reported with their line, and a last line that lacks the newline every writer puts
+  after each line is handed back separately, so that a format can tell a cut tail (a JSON object
+  that never closes, a multi-byte character split at the end) from a complete line.
+* **Atomic writes**: :func:`write_atomically` writes a temporary file in the target's folder,
+  flushes it to disk and renames it over the target.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import math
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+from pi_sdk.errors import SessionFileError
+
+__all__ = [
+    "MAX_NESTING",
+    "JsonLines",
+    "Lines",
+    "NestingError",
+    "decode_line",
+    "encode_json",
+    "not_json_reason",
+    "read_lines",
+    "read_version",
+    "write_atomically",
+]
+
+MAX_NESTING = 500
+"""Deepest JSON nesting (arrays and objects) a session line may have, on load and on save.
+
+Python's JSON codec and ``==`` recurse on the C stack; 500 levels leave room for the caller's own
+stack under the default recursion limit (1000) while being far beyond any real transcript.
+"""
+
+
+class NestingError(ValueError):
+    """A value nested deeper than :data:`MAX_NESTING`."""
+
+    def __init__(self) -> None:
+        super().__init__(f"nested deeper than {MAX_NESTING} levels")
+
+
+def _nesting_exceeds_limit(value: Any) -> bool:
+    """True if ``value`` (parsed JSON) nests deeper than :data:`MAX_NESTING` (iterative walk)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children: Iterable[Any] = cast(dict[str, Any], node).values()
+        elif isinstance(node, list):
+            children = cast(list[Any], node)
+        else:
+            continue
+        if depth > MAX_NESTING:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _check_nesting(text: str, value: Any) -> None:
+    # Cheap bound first: the nesting depth is at most the number of opening brackets.
+    if text.count("[") + text.count("{") > MAX_NESTING and _nesting_exceeds_limit(value):
+        raise NestingError
+
+
+def encode_json(value: Any) -> str:
+    """One line of compact JSON for ``value`` (no newline).
+
+    Raises:
+        NestingError: nested deeper than :data:`MAX_NESTING`.
+        TypeError / ValueError: not JSON data (an object, ``NaN``); see :func:`not_json_reason`.
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates: kept exactly as JSON \\u escapes
+            text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    except RecursionError:
+        raise NestingError from None
+    _check_nesting(text, value)
+    return text
+
+
+def not_json_reason(exc: TypeError | ValueError) -> str:
+    """Why :func:`encode_json` refused a value, in a user's words."""
+    if "Out of range float" in str(exc):  # the json module's words for NaN / Infinity
+        return "NaN or Infinity is not JSON (pi-sdk saves only finite numbers)"
+    return f"not JSON data ({exc})"
+
+
+class _NonFiniteNumber(ValueError):
+    """A JSON number that does not round trip: ``NaN`` / ``Infinity`` or out of float range."""
+
+
+def _refuse_constant(token: str) -> Any:
+    raise _NonFiniteNumber(
+        f"{token} is not JSON (pi-sdk saves only finite numbers and refuses others on load)"
+    )
+
+
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise _NonFiniteNumber(
+            f"number {token} is out of float range (it would load as {value}, which cannot be"
+            " saved)"
+        )
+    return value
+
+
+_decoder = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
+def decode_line(line: str, number: int) -> Any:
+    """Parse one line as strict JSON, as :func:`encode_json` would write it.
+
+    Raises:
+        json.JSONDecodeError: invalid JSON.
+        SessionFileError: ``NaN`` / ``Infinity`` / an out-of-range number, or nesting deeper
+            than :data:`MAX_NESTING` (the message starts with ``line <number>:``).
+    """
+    try:
+        value = _decoder.decode(line)
+        _check_nesting(line, value)
+    except (_NonFiniteNumber, NestingError) as exc:
+        raise SessionFileError(f"line {number}: {exc}") from None
+    except RecursionError:
+        raise SessionFileError(f"line {number}: {NestingError()}") from None
+    return value
+
+
+@dataclass
+class Lines:
+    """A file split into lines (see :func:`read_lines`)."""
+
+    complete: list[tuple[int, str]] = field(default_factory=list[tuple[int, str]])
+    """``(line number, text)`` of every non-blank line that ends with a newline (1-based; a
+    trailing CR and a leading byte-order mark removed)."""
+    last: tuple[int, str] | None = None
+    """The final line when no newline follows it (non-blank): either a complete line whose
+    writer left out the last newline (a hand edit) or the start of a line that was cut off;
+    the format decides (a JSON object that does not close was cut)."""
+    split_character: int | None = None
+    """The number of the final line when the file ends inside a multi-byte UTF-8 character:
+    that line was cut (it is neither in ``complete`` nor ``last``)."""
+
+
+def _utf8_error(raw: bytes, exc: UnicodeDecodeError) -> SessionFileError:
+    line_start = raw.rfind(b"\n", 0, exc.start) + 1
+    number = raw.count(b"\n", 0, exc.start) + 1
+    return SessionFileError(
+        f"line {number}: not UTF-8 text ({exc.reason} at byte {exc.start - line_start + 1}"
+        " of the line)"
+    )
+
+
+def read_lines(data: bytes | str) -> Lines:
+    """Split file contents into numbered lines (at LF, not ``str.splitlines``: U+2028 is text).
+
+    Raises:
+        SessionFileError: bytes that are not UTF-8 before the last line end, or anywhere but a
+            character cut at the very end (``line <n>: not UTF-8 text (<reason> at byte <k> of
+            the line)``).
+    """
+    split_character: int | None = None
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            cut_at_end = exc.reason == "unexpected end of data" and b"\n" not in data[exc.start :]
+            if not cut_at_end:
+                raise _utf8_error(data, exc) from exc
+            split_character = data.count(b"\n") + 1
+            head = data[: data.rfind(b"\n") + 1]
+            try:
+                text = head.decode("utf-8")
+            except UnicodeDecodeError as inner:
+                raise _utf8_error(head, inner) from inner
+    else:
+        text = data
+    text = text.removeprefix("\ufeff")
+    pieces = text.split("\n")
+    tail = pieces.pop()  # after the last newline: "" when the file ends with one
+    result = Lines(split_character=split_character)
+    for number, piece in enumerate(pieces, start=1):
+        line = piece.removesuffix("\r")
+        if line.strip():
+            result.complete.append((number, line))
+    if split_character is None and tail.strip():
+        result.last = (len(pieces) + 1, tail.removesuffix("\r"))
+    return result
+
+
+class JsonLines:
+    """The JSON value of each line of a file, in order, noticing a line cut off at the end.
+
+    Iterating yields ``(line number, value)``; a line that is not JSON raises
+    :class:`pi_sdk.SessionFileError` (``line <n>: invalid JSON (<reason>)``), except the final
+    line when no newline follows it: one that is not JSON was cut short, so it is left out and
+    :attr:`cut` says so once iteration ends (a final line that parses is yielded: a writer, or an
+    editor, left out the last newline).
+    """
+
+    def __init__(self, data: bytes | str) -> None:
+        """Split ``data`` (see :func:`read_lines`; raises what it raises)."""
+        self._lines = read_lines(data)
+        self.cut: str | None = None
+        """``None``, or why the final line counts as cut: ``line <n>: the file ends inside
+        this line (<what>)``."""
+        self.cut_line: int | None = None
+        """The number of the line that was cut."""
+        self.texts: list[str] = []
+        """The text of every line yielded so far, in order (to write them back unchanged)."""
+        if self._lines.split_character is not None:
+            self._cut(self._lines.split_character, "inside a multi-byte UTF-8 character")
+
+    def header(self, empty: str) -> tuple[tuple[int, Any], Iterator[tuple[int, Any]]]:
+        """The first line's ``(number, value)`` and an iterator over the rest.
+
+        Raises:
+            SessionFileError: no line (``<empty> (no header line)``) or the only line was cut.
+        """
+        values = iter(self)
+        first = next(values, None)
+        if first is None:
+            if self.cut is not None:
+                raise SessionFileError(f"{self.cut}: the header was cut short, nothing to load")
+            raise SessionFileError(f"{empty} (no header line)")
+        return first, values
+
+    def _cut(self, number: int, what: str) -> None:
+        self.cut_line = number
+        self.cut = f"line {number}: the file ends inside this line ({what})"
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        """Yield ``(line number, value)`` for every complete line."""
+        for number, line in self._lines.complete:
+            try:
+                value = decode_line(line, number)
+            except json.JSONDecodeError as exc:
+                raise SessionFileError(f"line {number}: invalid JSON ({exc.msg})") from exc
+            self.texts.append(line)
+            yield number, value
+        if self._lines.last is not None:
+            number, line = self._lines.last
+            try:
+                value = decode_line(line, number)
+            except json.JSONDecodeError as exc:
+                if exc.msg == "Extra data":  # the value ended: something else follows it
+                    raise SessionFileError(f"line {number}: invalid JSON ({exc.msg})") from exc
+                self._cut(number, f"a JSON value that does not end: {exc.msg}")
+                return
+            self.texts.append(line)
+            yield number, value
+
+
+def read_version(value: Any, *, newest: int, name: str, verb: str) -> int:
+    """Check a header's format version: an integer from 1 to ``newest``.
+
+    Raises:
+        SessionFileError: ``line 1: invalid <name> version ...``, or a version newer than
+            ``newest`` (``... upgrade pi-sdk to <verb> it``).
+    """
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise SessionFileError(f"line 1: invalid {name} version {value!r}")
+    if value > newest:
+        raise SessionFileError(
+            f"{name} version {value} is newer than this pi-sdk reads ({newest}); upgrade pi-sdk"
+            f" to {verb} it"
+        )
+    return value
+
+
+def write_atomically(target: Path, text: str, *, what: str = "session") -> None:
+    """Write ``text`` (UTF-8, LF line ends) to ``target`` through a temporary file.
+
+    Raises:
+        FileNotFoundError: the folder does not exist (nothing is written).
+        IsADirectoryError: ``target`` is a folder.
+        OSError: the file cannot be written (the previous file, if any, is untouched). Every
+            ``OSError`` names ``target``, never the temporary file; messages start with
+            ``cannot save <what>``.
+    """
+    if not target.parent.is_dir():
+        raise FileNotFoundError(
+            errno.ENOENT,
+            f"cannot save {what}: folder {os.fspath(target.parent)!r} does not exist",
+            os.fspath(target),
+        )
+    if target.is_dir():
+        raise IsADirectoryError(
+            errno.EISDIR, f"cannot save {what}: the target is a folder", os.fspath(target)
+        )
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise _naming_target(exc, target, what) from exc
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, target)
+    except BaseException as exc:
+        Path(tmp_name).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise _naming_target(exc, target, what) from exc
+        raise
+
+
+def _naming_target(exc: OSError, target: Path, what: str) -> OSError:
+    """The same kind of error, naming the target instead of the temporary file."""
+    if exc.errno is None:  # not a system error: nothing names the temporary file
+        return exc
+    return type(exc)(exc.errno, f"cannot save {what}: {exc.strerror}", os.fspath(target))
