@@ -319,8 +319,14 @@ def test_pi_continues_a_session_pi_sdk_continued(tmp_path: Path) -> None:
     ]
 
 
-def test_pi_messages_survive_pi_sdk_session_files(pi_files: Path, tmp_path: Path) -> None:
-    """Saved in pi-sdk's own format and loaded back, without any registration."""
+def test_pi_messages_survive_pi_sdk_session_files(
+    pi_files: Path, tmp_path: Path, plugin_manager: object
+) -> None:
+    """Saved in pi-sdk's own format and loaded back, without any registration.
+
+    ``plugin_manager``: no installed plugin (pi-sdk-compaction registers its own type for the
+    ``compactionSummary`` role, and a registered type wins over the built-in one).
+    """
     session = import_pi_session(pi_files / "compacted.jsonl")
     other = import_pi_session(pi_files / "branched.jsonl")
     messages = [*session.messages, *other.messages]
