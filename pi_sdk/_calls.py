@@ -42,6 +42,7 @@ def stream(
         max_retries=options.max_retries,
         max_retry_delay_ms=options.max_retry_delay_ms,
         timeout_ms=options.timeout_ms,
+        idle_timeout_ms=options.idle_timeout_ms,
         secrets=lambda: (options.api_key, get_api_key(model.provider)),
     )
 

@@ -24,6 +24,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, 
 from typing import Any
 
 from pi_sdk._abort import AbortSignal
+from pi_sdk._activity import Activity, current_activity
 from pi_sdk._provider_errors import ProviderError
 from pi_sdk.events import (
     AssistantMessageEvent,
@@ -126,6 +127,7 @@ class AssistantMessageEventStream:
         max_retries: int = 0,
         max_retry_delay_ms: int = 60_000,
         timeout_ms: float | None = None,
+        idle_timeout_ms: float | None = None,
         secrets: Callable[[], Iterable[str | None]] | None = None,
     ) -> None:
         """Wrap a provider.
@@ -137,9 +139,12 @@ class AssistantMessageEventStream:
             signal: Abort signal; aborting ends the stream with ``stop_reason == "aborted"``.
             max_retries: Retries of a retryable :class:`ProviderError` raised before any event.
             max_retry_delay_ms: Cap on one retry wait (0: no cap).
-            timeout_ms: Longest wait, in milliseconds, for the provider's next event (the
-                first one includes connecting and the response headers); ``None``: no limit.
-                A timeout before the response started is retryable.
+            timeout_ms: Longest wait, in milliseconds, for the response to start (connecting,
+                the headers and the first bytes of the body: the provider's first event);
+                ``None``: no limit. Exceeded, it is retryable.
+            idle_timeout_ms: Once the response started, the longest silence, in
+                milliseconds: no event and no byte on the wire (keep-alives count as
+                activity); ``None``: no limit.
             secrets: Returns the values to redact from error messages (e.g. the API key);
                 called only when the stream fails.
         """
@@ -150,6 +155,7 @@ class AssistantMessageEventStream:
             max_retries=max_retries,
             max_retry_delay_ms=max_retry_delay_ms,
             timeout_ms=timeout_ms,
+            idle_timeout_ms=idle_timeout_ms,
             secrets=secrets,
         )
         # The generator refers to the run, never to this object: dropping this object (and
@@ -210,6 +216,7 @@ class _StreamRun:
         max_retries: int = 0,
         max_retry_delay_ms: int = 60_000,
         timeout_ms: float | None = None,
+        idle_timeout_ms: float | None = None,
         secrets: Callable[[], Iterable[str | None]] | None = None,
     ) -> None:
         """Wrap a provider.
@@ -221,9 +228,12 @@ class _StreamRun:
             signal: Abort signal; aborting ends the stream with ``stop_reason == "aborted"``.
             max_retries: Retries of a retryable :class:`ProviderError` raised before any event.
             max_retry_delay_ms: Cap on one retry wait (0: no cap).
-            timeout_ms: Longest wait, in milliseconds, for the provider's next event (the
-                first one includes connecting and the response headers); ``None``: no limit.
-                A timeout before the response started is retryable.
+            timeout_ms: Longest wait, in milliseconds, for the response to start (connecting,
+                the headers and the first bytes of the body: the provider's first event);
+                ``None``: no limit. Exceeded, it is retryable.
+            idle_timeout_ms: Once the response started, the longest silence, in
+                milliseconds: no event and no byte on the wire (keep-alives count as
+                activity); ``None``: no limit.
             secrets: Returns the values to redact from error messages (e.g. the API key);
                 called only when the stream fails.
         """
@@ -237,7 +247,12 @@ class _StreamRun:
         """The final message, once the stream ended (or was closed)."""
         self._waiter: asyncio.Task[Any] | None = None
         self._abort_requested = False
-        self._timeout_s = timeout_ms / 1000 if timeout_ms else None
+        self._first_byte_s = timeout_ms / 1000 if timeout_ms else None
+        self._idle_s = idle_timeout_ms / 1000 if idle_timeout_ms else None
+        self._timeout_s = self._first_byte_s
+        """The limit of the current phase: the first-byte wait, then the idle limit."""
+        self._started = False
+        self._activity = Activity()
         self._timeout_requested = False
         self._cancels_sent = 0
         self._watchdog: asyncio.TimerHandle | None = None
@@ -268,21 +283,30 @@ class _StreamRun:
         )
 
     def _on_watchdog(self) -> None:
-        """Timer callback: time out a read that made no progress for ``timeout_ms``.
+        """Timer callback: time out a read that made no progress for the phase's limit.
 
+        Progress is an event from the provider or bytes on the wire (:mod:`pi_sdk._activity`).
         Re-armed only while a read is pending; with nobody reading (the consumer paused or
         left), the next read arms it again.
         """
-        assert self._timeout_s is not None
         self._watchdog = None
-        if self._waiter is None:
+        limit = self._timeout_s
+        if self._waiter is None or limit is None:
             return
-        idle = time.monotonic() - self._progress
-        if idle < self._timeout_s:
-            self._arm_watchdog(max(self._timeout_s - idle, 0.001))
+        idle = time.monotonic() - max(self._progress, self._activity.last)
+        if idle < limit:
+            self._arm_watchdog(max(limit - idle, 0.001))
             return
         self._timeout_requested = True
         self._interrupt()
+
+    def _mark_started(self) -> None:
+        """The response started: from now on the idle limit applies."""
+        self._started = True
+        self._timeout_s = self._idle_s
+        if self._watchdog is not None:  # armed with the first-byte limit
+            self._watchdog.cancel()
+            self._watchdog = None
 
     async def _next(self, source: AsyncIterator[AssistantMessageEvent]) -> AssistantMessageEvent:
         """Return ``anext(source)``; an abort or a timeout raises ``_Aborted`` / ``_TimedOut``."""
@@ -294,8 +318,11 @@ class _StreamRun:
             self._progress = time.monotonic()
             if self._watchdog is None:
                 self._arm_watchdog(self._timeout_s)
+        # Until the response started, the provider creates its response body: hand it the
+        # activity the idle limit reads (one context switch per attempt, not per event).
+        token = None if self._started else current_activity.set(self._activity)
         try:
-            return await source.__anext__()
+            event = await source.__anext__()
         except asyncio.CancelledError:
             if task is not None and task.cancelling() > 0:
                 # Take back only the cancellations we sent; one from outside (task.cancel(),
@@ -319,6 +346,11 @@ class _StreamRun:
             ) from None
         finally:
             self._waiter = None
+            if token is not None:
+                current_activity.reset(token)
+        if token is not None:
+            self._mark_started()
+        return event
 
     def _message(self) -> AssistantMessage:
         if self._partial is None:

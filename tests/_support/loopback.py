@@ -57,6 +57,8 @@ class Step:
     parts: list[bytes] = field(default_factory=list[bytes])
     end: Literal["keep", "hang", "rst", "close"] = "keep"
     rst_before_headers: bool = False
+    pauses: dict[int, float] = field(default_factory=dict[int, float])
+    """Part index -> seconds of silence before that part is sent."""
 
 
 def sse_step(events: list[Any], *, end: Literal["keep", "hang", "rst", "close"] = "keep") -> Step:
@@ -161,7 +163,11 @@ class LoopbackServer:
         for name, value in step.headers.items():
             head += f"{name}: {value}\r\n"
         writer.write((head + "\r\n").encode("latin-1"))
-        for part in step.parts:
+        for number, part in enumerate(step.parts):
+            pause = step.pauses.get(number)
+            if pause:
+                await writer.drain()
+                await asyncio.sleep(pause)
             if part:
                 writer.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
         await writer.drain()
