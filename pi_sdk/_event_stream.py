@@ -25,6 +25,7 @@ from typing import Any
 
 from pi_sdk._abort import AbortSignal
 from pi_sdk._activity import Activity, current_activity
+from pi_sdk._log_redaction import watch_call
 from pi_sdk._provider_errors import ProviderError
 from pi_sdk.events import (
     AssistantMessageEvent,
@@ -437,6 +438,7 @@ class _StreamRun:
     async def events(self) -> AsyncGenerator[AssistantMessageEvent, None]:
         """The call's events, contract enforced (one generator per stream)."""
         remove = self._signal.add_callback(self._on_abort) if self._signal is not None else None
+        unwatch = watch_call(self._secrets) if self._secrets is not None else None
         started = False
         open_blocks: dict[int, str] = {}
         attempt = 0
@@ -558,7 +560,11 @@ class _StreamRun:
                 self._watchdog = None
             if remove is not None:
                 remove()
-            await _aclose(source)
+            try:
+                await _aclose(source)
+            finally:
+                if unwatch is not None:
+                    unwatch()
             if self.final is None:
                 # Consumer left early: record the partial as aborted-by-consumer.
                 message = self._message()

@@ -48,6 +48,7 @@ LAYERS: dict[str, float] = {
     "_event_stream": 3,
     "_transform": 3,
     "_redact": 3,
+    "_log_redaction": 3,
     "_ids": 3,
     "_provider_errors": 3,
     "provider.": 3,
