@@ -149,15 +149,9 @@ class AssistantMessageEventStream:
             secrets: Returns the values to redact from error messages (e.g. the API key);
                 called only when the stream fails.
         """
+        retries = (max_retries, max_retry_delay_ms)
         self._call = _StreamRun(
-            start,
-            model=model,
-            signal=signal,
-            max_retries=max_retries,
-            max_retry_delay_ms=max_retry_delay_ms,
-            timeout_ms=timeout_ms,
-            idle_timeout_ms=idle_timeout_ms,
-            secrets=secrets,
+            start, model, signal, retries, (timeout_ms, idle_timeout_ms), secrets
         )
         # The generator refers to the run, never to this object: dropping this object (and
         # the generator) frees the generator at once, and the event loop then closes it.
@@ -211,33 +205,19 @@ class _StreamRun:
     def __init__(
         self,
         start: Callable[[], AsyncIterator[AssistantMessageEvent]],
-        *,
         model: Model,
-        signal: AbortSignal | None = None,
-        max_retries: int = 0,
-        max_retry_delay_ms: int = 60_000,
-        timeout_ms: float | None = None,
-        idle_timeout_ms: float | None = None,
-        secrets: Callable[[], Iterable[str | None]] | None = None,
+        signal: AbortSignal | None,
+        retries: tuple[int, int],
+        limits: tuple[float | None, float | None],
+        secrets: Callable[[], Iterable[str | None]] | None,
     ) -> None:
-        """Wrap a provider.
+        """Take the arguments of :class:`AssistantMessageEventStream`.
 
-        Args:
-            start: Called (again on each retry) to start the provider's async generator.
-            model: The model called; used for the message when the provider fails before
-                producing one.
-            signal: Abort signal; aborting ends the stream with ``stop_reason == "aborted"``.
-            max_retries: Retries of a retryable :class:`ProviderError` raised before any event.
-            max_retry_delay_ms: Cap on one retry wait (0: no cap).
-            timeout_ms: Longest wait, in milliseconds, for the response to start (connecting,
-                the headers and the first bytes of the body: the provider's first event);
-                ``None``: no limit. Exceeded, it is retryable.
-            idle_timeout_ms: Once the response started, the longest silence, in
-                milliseconds: no event and no byte on the wire (keep-alives count as
-                activity); ``None``: no limit.
-            secrets: Returns the values to redact from error messages (e.g. the API key);
-                called only when the stream fails.
+        ``retries`` is ``(max_retries, max_retry_delay_ms)``, ``limits`` is
+        ``(timeout_ms, idle_timeout_ms)``.
         """
+        max_retries, max_retry_delay_ms = retries
+        timeout_ms, idle_timeout_ms = limits
         self._start = start
         self._model = model
         self._signal = signal

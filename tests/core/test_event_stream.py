@@ -400,22 +400,20 @@ async def test_the_first_byte_wait_and_the_idle_limit_are_separate(script):
     """``timeout_ms`` bounds the wait for the response to start, ``idle_timeout_ms`` the
     silences after it; neither applies in the other's phase."""
     long_wait = StreamOptions(timeout_ms=5_000, idle_timeout_ms=50, max_retries=0)
-    script.behaviour = _pausing(before_start=0.2, mid_stream=0)
-    message = await asyncio.wait_for(complete(MODEL, CTX, long_wait), timeout=5)
-    assert message.stop_reason == "stop" and message.text == "ab"
-    script.behaviour = _pausing(before_start=0, mid_stream=0.3)
-    message = await asyncio.wait_for(complete(MODEL, CTX, long_wait), timeout=5)
-    assert message.stop_reason == "error" and message.text == "a"
-    assert message.error_message == "timed out: the provider sent nothing for 50 ms"
-
     short_wait = StreamOptions(timeout_ms=50, idle_timeout_ms=5_000, max_retries=0)
-    script.behaviour = _pausing(before_start=0, mid_stream=0.2)
-    message = await asyncio.wait_for(complete(MODEL, CTX, short_wait), timeout=5)
-    assert message.stop_reason == "stop" and message.text == "ab"
-    script.behaviour = _pausing(before_start=0.3, mid_stream=0)
-    message = await asyncio.wait_for(complete(MODEL, CTX, short_wait), timeout=5)
-    assert message.stop_reason == "error"
-    assert message.error_message == "timed out: no response from the provider within 50 ms"
+    idle = "timed out: the provider sent nothing for 50 ms"
+    late = "timed out: no response from the provider within 50 ms"
+    cases = [
+        (long_wait, 0.2, 0, "ab", None),
+        (long_wait, 0, 0.3, "a", idle),
+        (short_wait, 0, 0.2, "ab", None),
+        (short_wait, 0.3, 0, "", late),
+    ]
+    for options, before_start, mid_stream, text, error in cases:
+        script.behaviour = _pausing(before_start=before_start, mid_stream=mid_stream)
+        message = await asyncio.wait_for(complete(MODEL, CTX, options), timeout=5)
+        assert message.stop_reason == ("stop" if error is None else "error")
+        assert (message.text, message.error_message) == (text, error)
 
 
 def test_the_default_limits():
