@@ -14,7 +14,7 @@ from _support.loopback import APIS, LoopbackServer, model_at, sse_step, text_eve
 import pi_sdk
 
 SSE_APIS = [api for api in APIS if not api.startswith("bedrock")]
-IDLE_MS = 150
+IDLE_MS = 300
 OPTIONS = pi_sdk.StreamOptions(api_key="test-key", max_retries=0, idle_timeout_ms=IDLE_MS)
 
 
@@ -42,14 +42,15 @@ async def test_a_silence_longer_than_the_idle_limit_ends_the_call(api: str) -> N
 
 @pytest.mark.parametrize("api", SSE_APIS)
 async def test_keep_alive_comments_are_activity(api: str) -> None:
-    pings: list[bytes | dict[str, str]] = [b": keep-alive\n\n"] * 6
-    message = await _call(api, pings, pause_s=IDLE_MS / 1000 / 2)  # 3 idle limits in all
+    # 12 pauses of a sixth of the limit: 2 limits of no event in all, never one of no byte.
+    pings: list[bytes | dict[str, str]] = [b": keep-alive\n\n"] * 12
+    message = await _call(api, pings, pause_s=IDLE_MS / 1000 / 6)
     assert message.stop_reason == "stop", message.error_message
     assert message.text == "Hello"
 
 
 async def test_anthropic_ping_events_are_activity() -> None:
-    pings: list[bytes | dict[str, str]] = [b'event: ping\ndata: {"type": "ping"}\n\n'] * 6
-    message = await _call("anthropic-messages", pings, pause_s=IDLE_MS / 1000 / 2)
+    pings: list[bytes | dict[str, str]] = [b'event: ping\ndata: {"type": "ping"}\n\n'] * 12
+    message = await _call("anthropic-messages", pings, pause_s=IDLE_MS / 1000 / 6)
     assert message.stop_reason == "stop", message.error_message
     assert message.text == "Hello"
