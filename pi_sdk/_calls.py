@@ -7,6 +7,7 @@ import inspect
 from typing import Any
 
 from pi_sdk._event_stream import AssistantMessageEventStream
+from pi_sdk._redact import secret_header_values
 from pi_sdk._registry import get_api_key, get_api_provider
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Model
@@ -42,7 +43,13 @@ def stream(
         max_retries=options.max_retries,
         max_retry_delay_ms=options.max_retry_delay_ms,
         timeout_ms=options.timeout_ms,
-        secrets=lambda: (options.api_key, get_api_key(model.provider)),
+        idle_timeout_ms=options.idle_timeout_ms,
+        secrets=lambda: (
+            options.api_key,
+            get_api_key(model.provider),
+            *secret_header_values(options.headers),
+            *secret_header_values(model.headers),
+        ),
     )
 
 

@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterable
 from typing import Any
 
 from pi_sdk._abort import AbortSignal
+from pi_sdk._activity import Activity, current_activity
+from pi_sdk._log_redaction import watch_call
 from pi_sdk._provider_errors import ProviderError
 from pi_sdk.events import (
     AssistantMessageEvent,
@@ -125,6 +128,7 @@ class AssistantMessageEventStream:
         max_retries: int = 0,
         max_retry_delay_ms: int = 60_000,
         timeout_ms: float | None = None,
+        idle_timeout_ms: float | None = None,
         secrets: Callable[[], Iterable[str | None]] | None = None,
     ) -> None:
         """Wrap a provider.
@@ -136,30 +140,23 @@ class AssistantMessageEventStream:
             signal: Abort signal; aborting ends the stream with ``stop_reason == "aborted"``.
             max_retries: Retries of a retryable :class:`ProviderError` raised before any event.
             max_retry_delay_ms: Cap on one retry wait (0: no cap).
-            timeout_ms: Longest wait, in milliseconds, for the provider's next event (the
-                first one includes connecting and the response headers); ``None``: no limit.
-                A timeout before the response started is retryable.
+            timeout_ms: Longest wait, in milliseconds, for the response to start (connecting,
+                the headers and the first bytes of the body: the provider's first event);
+                ``None``: no limit. Exceeded, it is retryable.
+            idle_timeout_ms: Once the response started, the longest silence, in
+                milliseconds: no event and no byte on the wire (keep-alives count as
+                activity); ``None``: no limit.
             secrets: Returns the values to redact from error messages (e.g. the API key);
                 called only when the stream fails.
         """
-        self._start = start
-        self._model = model
-        self._signal = signal
-        self._max_retries = max_retries
-        self._max_retry_delay_ms = max_retry_delay_ms
-        self._source: AsyncIterator[AssistantMessageEvent] | None = None
-        self._partial: AssistantMessage | None = None
-        self._result: AssistantMessage | None = None
+        retries = (max_retries, max_retry_delay_ms)
+        self._call = _StreamRun(
+            start, model, signal, retries, (timeout_ms, idle_timeout_ms), secrets
+        )
+        # The generator refers to the run, never to this object: dropping this object (and
+        # the generator) frees the generator at once, and the event loop then closes it.
+        self._events = self._call.events()
         self._iterating = False
-        self._events = self._run()
-        self._waiter: asyncio.Task[Any] | None = None
-        self._abort_requested = False
-        self._timeout_s = timeout_ms / 1000 if timeout_ms else None
-        self._timeout_requested = False
-        self._cancels_sent = 0
-        self._watchdog: asyncio.TimerHandle | None = None
-        self._progress = 0.0
-        self._secrets = secrets
 
     # -- public API ------------------------------------------------------------------------
 
@@ -171,11 +168,13 @@ class AssistantMessageEventStream:
 
     async def result(self) -> AssistantMessage:
         """Consume the remaining events and return the final assistant message."""
-        if self._result is None:
+        call = self._call
+        if call.final is None:
             async for _ in self._events:
                 pass
-        assert self._result is not None
-        return self._result
+        result = call.final
+        assert result is not None
+        return result
 
     def __await__(self) -> Generator[Any, None, AssistantMessage]:
         return self.result().__await__()
@@ -190,6 +189,57 @@ class AssistantMessageEventStream:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
 
+
+class _StreamRun:
+    """The machinery of one :class:`AssistantMessageEventStream`: what its event generator runs.
+
+    Kept apart from the public object so that nothing in a call forms a reference cycle with
+    the generator: when the consumer drops the stream (a bare ``break``, then the variable goes
+    away), the generator is freed by reference counting and the event loop closes it in order
+    (outer generator first, which closes the provider generator and its HTTP response), instead
+    of the garbage collector finalizing every nested generator at once ("aclose(): asynchronous
+    generator is already running"). Only :meth:`events`' frame refers to this object strongly;
+    the timeout watchdog and the abort callback do not keep the generator alive.
+    """
+
+    def __init__(
+        self,
+        start: Callable[[], AsyncIterator[AssistantMessageEvent]],
+        model: Model,
+        signal: AbortSignal | None,
+        retries: tuple[int, int],
+        limits: tuple[float | None, float | None],
+        secrets: Callable[[], Iterable[str | None]] | None,
+    ) -> None:
+        """Take the arguments of :class:`AssistantMessageEventStream`.
+
+        ``retries`` is ``(max_retries, max_retry_delay_ms)``, ``limits`` is
+        ``(timeout_ms, idle_timeout_ms)``.
+        """
+        max_retries, max_retry_delay_ms = retries
+        timeout_ms, idle_timeout_ms = limits
+        self._start = start
+        self._model = model
+        self._signal = signal
+        self._max_retries = max_retries
+        self._max_retry_delay_ms = max_retry_delay_ms
+        self._partial: AssistantMessage | None = None
+        self.final: AssistantMessage | None = None
+        """The final message, once the stream ended (or was closed)."""
+        self._waiter: asyncio.Task[Any] | None = None
+        self._abort_requested = False
+        self._first_byte_s = timeout_ms / 1000 if timeout_ms else None
+        self._idle_s = idle_timeout_ms / 1000 if idle_timeout_ms else None
+        self._timeout_s = self._first_byte_s
+        """The limit of the current phase: the first-byte wait, then the idle limit."""
+        self._started = False
+        self._activity = Activity()
+        self._timeout_requested = False
+        self._cancels_sent = 0
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._progress = 0.0
+        self._secrets = secrets
+
     # -- machinery -------------------------------------------------------------------------
 
     def _on_abort(self) -> None:
@@ -203,19 +253,41 @@ class AssistantMessageEventStream:
             self._cancels_sent += 1
             waiter.cancel()
 
+    def _arm_watchdog(self: _StreamRun, delay_s: float) -> None:
+        """Schedule :func:`_watchdog_fired` in ``delay_s`` through a weak reference.
+
+        The timer never keeps this run (or anything it refers to) alive: a stream dropped by
+        its consumer is freed, and closed, whatever the timeout.
+        """
+        self._watchdog = asyncio.get_running_loop().call_later(
+            delay_s, _watchdog_fired, weakref.ref(self)
+        )
+
     def _on_watchdog(self) -> None:
-        """Timer callback: time out a read that made no progress for ``timeout_ms``."""
-        assert self._timeout_s is not None
-        idle = time.monotonic() - self._progress
-        waiter = self._waiter
-        if idle < self._timeout_s or waiter is None:
-            self._watchdog = asyncio.get_running_loop().call_later(
-                max(self._timeout_s - idle, 0.001), self._on_watchdog
-            )
-            return
+        """Timer callback: time out a read that made no progress for the phase's limit.
+
+        Progress is an event from the provider or bytes on the wire (:mod:`pi_sdk._activity`).
+        Re-armed only while a read is pending; with nobody reading (the consumer paused or
+        left), the next read arms it again.
+        """
         self._watchdog = None
+        limit = self._timeout_s
+        if self._waiter is None or limit is None:
+            return
+        idle = time.monotonic() - max(self._progress, self._activity.last)
+        if idle < limit:
+            self._arm_watchdog(max(limit - idle, 0.001))
+            return
         self._timeout_requested = True
         self._interrupt()
+
+    def _mark_started(self) -> None:
+        """The response started: from now on the idle limit applies."""
+        self._started = True
+        self._timeout_s = self._idle_s
+        if self._watchdog is not None:  # armed with the first-byte limit
+            self._watchdog.cancel()
+            self._watchdog = None
 
     async def _next(self, source: AsyncIterator[AssistantMessageEvent]) -> AssistantMessageEvent:
         """Return ``anext(source)``; an abort or a timeout raises ``_Aborted`` / ``_TimedOut``."""
@@ -226,11 +298,12 @@ class AssistantMessageEventStream:
         if self._timeout_s is not None:
             self._progress = time.monotonic()
             if self._watchdog is None:
-                self._watchdog = asyncio.get_running_loop().call_later(
-                    self._timeout_s, self._on_watchdog
-                )
+                self._arm_watchdog(self._timeout_s)
+        # Until the response started, the provider creates its response body: hand it the
+        # activity the idle limit reads (one context switch per attempt, not per event).
+        token = None if self._started else current_activity.set(self._activity)
         try:
-            return await source.__anext__()
+            event = await source.__anext__()
         except asyncio.CancelledError:
             if task is not None and task.cancelling() > 0:
                 # Take back only the cancellations we sent; one from outside (task.cancel(),
@@ -254,6 +327,11 @@ class AssistantMessageEventStream:
             ) from None
         finally:
             self._waiter = None
+            if token is not None:
+                current_activity.reset(token)
+        if token is not None:
+            self._mark_started()
+        return event
 
     def _message(self) -> AssistantMessage:
         if self._partial is None:
@@ -267,7 +345,7 @@ class AssistantMessageEventStream:
         if aborted and (self._signal is not None and self._signal.reason) and reason == "aborted":
             text = self._signal.reason
         message.error_message = self._redact(text)
-        self._result = message
+        self.final = message
         return ErrorEvent(reason=message.stop_reason, error=message)
 
     def _redact(self, text: str) -> str:
@@ -292,7 +370,7 @@ class AssistantMessageEventStream:
             if final.stop_reason != "error" and final.stop_reason != "aborted":
                 final.stop_reason = event.reason
             final.error_message = self._redact(final.error_message or "unknown error")
-        self._result = final
+        self.final = final
         return event
 
     def _close_blocks(
@@ -337,8 +415,10 @@ class AssistantMessageEventStream:
             return
         raise _Aborted
 
-    async def _run(self) -> AsyncGenerator[AssistantMessageEvent, None]:
+    async def events(self) -> AsyncGenerator[AssistantMessageEvent, None]:
+        """The call's events, contract enforced (one generator per stream)."""
         remove = self._signal.add_callback(self._on_abort) if self._signal is not None else None
+        unwatch = watch_call(self._secrets) if self._secrets is not None else None
         started = False
         open_blocks: dict[int, str] = {}
         attempt = 0
@@ -460,14 +540,24 @@ class AssistantMessageEventStream:
                 self._watchdog = None
             if remove is not None:
                 remove()
-            await _aclose(source)
-            if self._result is None:
+            try:
+                await _aclose(source)
+            finally:
+                if unwatch is not None:
+                    unwatch()
+            if self.final is None:
                 # Consumer left early: record the partial as aborted-by-consumer.
                 message = self._message()
                 if message.stop_reason not in ("error", "aborted"):
                     message.stop_reason = "aborted"
                     message.error_message = message.error_message or "stream closed by the consumer"
-                self._result = message
+                self.final = message
+
+
+def _watchdog_fired(ref: weakref.ref[_StreamRun]) -> None:
+    run = ref()
+    if run is not None:
+        run._on_watchdog()  # pyright: ignore[reportPrivateUsage]
 
 
 async def _aclose(source: AsyncIterator[AssistantMessageEvent] | None) -> None:

@@ -24,7 +24,14 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
-__all__ = ["DEFAULT_PATTERNS", "DEFAULT_SECRET_KEYS", "REDACTED", "Redactor", "redact_text"]
+__all__ = [
+    "DEFAULT_PATTERNS",
+    "DEFAULT_SECRET_KEYS",
+    "REDACTED",
+    "Redactor",
+    "redact_text",
+    "secret_header_values",
+]
 
 REDACTED = "[REDACTED]"
 """What a secret is replaced with."""
@@ -187,3 +194,26 @@ def redact_text(text: str, values: Iterable[str | None] = ()) -> str:
     """
     known = [v for v in values if v]
     return Redactor(values=known).redact(text)
+
+
+_CREDENTIAL_HEADER = re.compile(
+    r"auth|key|token|secret|passw|cookie|session|signature|credential", re.IGNORECASE
+)
+"""Words in a header name that say its value is a credential (``x-extra-auth``, ``x-api-key``)."""
+
+
+def secret_header_values(headers: Mapping[str, str] | None) -> list[str]:
+    """The values of ``headers`` whose names say they carry a credential.
+
+    A name among :data:`DEFAULT_SECRET_KEYS` or containing ``auth``, ``key``, ``token``,
+    ``secret``, ``passw``, ``cookie``, ``session``, ``signature`` or ``credential`` (any case).
+    Values of other headers are redacted only when they match a credential pattern.
+    """
+    if not headers:
+        return []
+    return [
+        value
+        for name, value in headers.items()
+        if value
+        and (_CREDENTIAL_HEADER.search(name) or _normalize_key(name) in DEFAULT_SECRET_KEYS)
+    ]

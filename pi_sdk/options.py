@@ -55,9 +55,18 @@ class StreamOptions:
     max_retry_delay_ms: int = 60_000
     """Cap on one retry wait, milliseconds; 0 disables the cap."""
     timeout_ms: float | None = 600_000
-    """Longest wait, in milliseconds, for the response to start (connect + headers) and then
-    for each next event; exceeded, the call ends with an ``error`` event (retried first when the
-    response had not started). ``None`` waits forever. Default 10 minutes, the vendor SDKs'."""
+    """Longest wait, in milliseconds, for the response to start: connecting, the headers and
+    the first bytes of the body (a reasoning model may think for minutes before them).
+    Exceeded, the attempt is retried like a connection error, then the call ends with an
+    ``error`` event. ``None`` waits forever. Default 10 minutes: the vendor SDKs' request
+    timeout, which pi-ai 0.73's ``timeoutMs`` (the same option) sets."""
+    idle_timeout_ms: float | None = 300_000
+    """Once the response started, the longest silence allowed, in milliseconds: no event and
+    no byte (a vendor's keep-alive, such as Anthropic's ``ping`` events or an SSE comment,
+    counts as activity). Exceeded, the call ends with an ``error`` event ("timed out: the
+    provider sent nothing for ..."), partial content kept; never retried. ``None``: no limit.
+    Default 5 minutes: Node's fetch (undici) body timeout, under which pi-ai runs, and the
+    stream idle timeout of OpenAI's Codex client. See docs/streaming.md."""
     foreign_reasoning: ForeignReasoning = "text"
     """Thinking from another model: ``drop`` it, send it as plain ``text`` (pi-mono), or as
     ``tagged`` text (``<thinking>...</thinking>``)."""

@@ -315,6 +315,39 @@ async def run_agent_loop_continue(
     return await run.run(None)
 
 
+class _Feed:
+    """The buffer between a run's task and its :class:`AgentEventStream`.
+
+    The task refers to this object only, never to the stream: a stream its consumer drops is
+    freed at once, and its finalizer stops the run (and with it the model call's response).
+    """
+
+    __slots__ = ("events", "finished", "result", "wakeup")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.events: deque[AgentEvent] = deque()
+        self.wakeup = asyncio.Event()
+        self.finished = False
+        self.result: asyncio.Future[list[AgentMessage]] = loop.create_future()
+        self.result.add_done_callback(_mark_retrieved)
+
+    async def push(self, event: AgentEvent) -> None:
+        self.events.append(event)
+        self.wakeup.set()
+
+    async def drive(self, run: Callable[[Emit], Awaitable[list[AgentMessage]]]) -> None:
+        try:
+            messages = await run(self.push)
+            self.result.set_result(messages)
+        except asyncio.CancelledError as exc:
+            self.result.set_exception(exc)
+        except Exception as exc:  # noqa: BLE001 - reported through result() and iteration
+            self.result.set_exception(exc)
+        finally:
+            self.finished = True
+            self.wakeup.set()
+
+
 class AgentEventStream:
     """The events of one run, async-iterable, plus ``await result()`` (the new messages).
 
@@ -322,34 +355,26 @@ class AgentEventStream:
     buffered). ``result()`` returns ``agent_end.messages``. Iteration ends after ``agent_end``;
     if the run itself breaks (a bug, or cancellation through :meth:`aclose`), iteration and
     ``result()`` raise that exception instead of hanging. One consumer at a time.
+
+    A stream dropped before its run ended (a bare ``break``, then no reference left) cancels
+    the run when it is collected: the model call's HTTP response is closed, nothing is logged.
+    Keep a reference (or ``await result()``) to let a run finish unobserved.
     """
 
     def __init__(self, run: Callable[[Emit], Awaitable[list[AgentMessage]]]) -> None:
         """Start ``run(emit)`` as a task on the running event loop."""
         loop = asyncio.get_running_loop()
-        self._events: deque[AgentEvent] = deque()
-        self._wakeup = asyncio.Event()
-        self._finished = False
+        self._feed = _Feed(loop)
         self._iterating = False
-        self._result: asyncio.Future[list[AgentMessage]] = loop.create_future()
-        self._result.add_done_callback(_mark_retrieved)
-        self._task = loop.create_task(self._drive(run))
+        self._task = loop.create_task(self._feed.drive(run))
 
-    async def _push(self, event: AgentEvent) -> None:
-        self._events.append(event)
-        self._wakeup.set()
-
-    async def _drive(self, run: Callable[[Emit], Awaitable[list[AgentMessage]]]) -> None:
-        try:
-            messages = await run(self._push)
-            self._result.set_result(messages)
-        except asyncio.CancelledError as exc:
-            self._result.set_exception(exc)
-        except Exception as exc:  # noqa: BLE001 - reported through result() and iteration
-            self._result.set_exception(exc)
-        finally:
-            self._finished = True
-            self._wakeup.set()
+    def __del__(self) -> None:
+        task = getattr(self, "_task", None)
+        if task is not None and not task.done():
+            try:
+                task.cancel()
+            except RuntimeError:  # the event loop is closed already: nothing runs anymore
+                pass
 
     def __aiter__(self) -> AsyncIterator[AgentEvent]:
         if self._iterating:
@@ -358,19 +383,21 @@ class AgentEventStream:
         return self._iterate()
 
     async def _iterate(self) -> AsyncIterator[AgentEvent]:
+        feed = self._feed
+        events = feed.events
         while True:
-            while self._events:
-                yield self._events.popleft()
-            if self._finished:
+            while events:
+                yield events.popleft()
+            if feed.finished:
                 break
-            self._wakeup.clear()
-            await self._wakeup.wait()
-        if self._result.exception() is not None:
-            await self._result
+            feed.wakeup.clear()
+            await feed.wakeup.wait()
+        if feed.result.exception() is not None:
+            await feed.result
 
     async def result(self) -> list[AgentMessage]:
         """Wait for the run to end and return its new messages."""
-        return await asyncio.shield(self._result)
+        return await asyncio.shield(self._feed.result)
 
     async def aclose(self) -> None:
         """Stop the run (cancels its task); iteration then ends with ``CancelledError``."""

@@ -6,7 +6,9 @@ request and the HTTP status errors), a :class:`WireDecoder` for the vendor's eve
 :class:`~pi_sdk.provider.MessageBuilder` the decoder writes into. The runner:
 
 * waits for the body's first bytes (:meth:`ResponseBody.start`) before ``start``, so a
-  connection dropped before them fails before the call started and is retried;
+  connection dropped before them fails before the call started and is retried; a page where
+  the stream should be (``200`` with ``text/html``: a captive portal) is named as one
+  (:meth:`ResponseBody.check_content`);
 * reads server-sent events (:func:`iter_sse` + ``json.loads``), skipping empty ``data:`` fields
   (proxy keep-alives); an event that is not a JSON object is a named error
   (:func:`malformed_event_error`); the ``[DONE]`` marker (OpenAI-style servers) ends the body;
@@ -157,8 +159,12 @@ async def run_http_stream(
         # The reply has begun once its first bytes are in: a connection dropped before them
         # fails here, before start, and is retried.
         await body.start()
+        json_body = is_json_response(response)
+        if not json_body:
+            status = getattr(response, "status_code", 200)
+            body.check_content(response.headers.get("content-type"), status=status)
         yield builder.start()
-        if is_json_response(response):
+        if json_body:
             for event in decoder.feed_document(await _read_document(body)):
                 yield event
             saw_done = True

@@ -16,23 +16,32 @@ Providers read response bytes themselves (:func:`pi_sdk.provider.iter_sse` + ``j
   server that keeps the connection open, or keeps sending, costs at most
   :data:`DRAIN_TIMEOUT_S` and the connection is then closed;
 * :meth:`ResponseBody.ended_on_event_boundary`: whether the body ended with a blank line (a
-  server-sent-event boundary), to tell a clean end from a cut one.
+  server-sent-event boundary), to tell a clean end from a cut one;
+* :meth:`ResponseBody.check_content`: a page where the stream should be (a captive portal or a
+  proxy answering ``200`` with ``text/html``) is named as what it is, with an excerpt, instead
+  of ending as a stream cut short (issue 15.6).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterable, AsyncIterator
 
-from pi_sdk._provider_errors import connection_error
+from pi_sdk._activity import current_activity
+from pi_sdk._provider_errors import ProviderError, body_excerpt, connection_error
 
-__all__ = ["DRAIN_LIMIT_BYTES", "DRAIN_TIMEOUT_S", "ResponseBody"]
+__all__ = ["DRAIN_LIMIT_BYTES", "DRAIN_TIMEOUT_S", "MARKUP_TYPES", "ResponseBody"]
 
 DRAIN_TIMEOUT_S = 0.1
 """Longest wait, in seconds, for the rest of a body after the vendor's terminal event."""
 
 DRAIN_LIMIT_BYTES = 64 * 1024
 """Most bytes read (and discarded) after the terminal event before the connection is dropped."""
+
+
+MARKUP_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/xml", "application/xml"})
+"""Media types of a page, never of a stream or a JSON answer."""
 
 
 class ResponseBody:
@@ -47,7 +56,7 @@ class ResponseBody:
             for the error text.
     """
 
-    __slots__ = ("_chunks", "_errors", "_first", "_tail", "_timeouts", "received")
+    __slots__ = ("_activity", "_chunks", "_errors", "_first", "_tail", "_timeouts", "received")
 
     def __init__(
         self,
@@ -63,6 +72,9 @@ class ResponseBody:
         self._tail = b""
         self.received = 0
         """Bytes read so far."""
+        # The call's wire activity (pi_sdk._activity): every chunk, keep-alives included, shows
+        # the connection is not silent.
+        self._activity = current_activity.get()
 
     async def start(self) -> None:
         """Wait for the first bytes of the body (or its end, for an empty body).
@@ -89,6 +101,35 @@ class ResponseBody:
         self._first = chunk
         self._count(chunk)
 
+    def check_content(
+        self, content_type: str | None, *, status: int = 200, expected: str = "an event stream"
+    ) -> None:
+        """Raise when the body is a page, not the stream (or JSON answer) the API sends.
+
+        Call it after :meth:`start`. A page is a markup media type (:data:`MARKUP_TYPES`), or a
+        body whose first bytes are ``<`` under no content type or a ``text/plain`` one (an
+        event stream and a JSON document never start with ``<``).
+
+        Args:
+            content_type: The response's ``content-type`` header (``None``: absent).
+            status: The HTTP status (the 2xx the page came with).
+            expected: What the API sends, for the message (``"an event stream"``).
+
+        Raises:
+            ProviderError: ``"the server answered 200 with text/html, not an event stream:
+                <excerpt>"`` (not retryable: the same page would come again).
+        """
+        media = (content_type or "").split(";", 1)[0].strip().lower()
+        first = self._first or b""
+        if media not in MARKUP_TYPES and not (
+            media in ("", "text/plain") and first.lstrip()[:1] == b"<"
+        ):
+            return
+        raise ProviderError(
+            f"the server answered {status} with {media or 'no content type'}, not {expected}:"
+            f" {body_excerpt(first)!r}"
+        )
+
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self
 
@@ -110,6 +151,9 @@ class ResponseBody:
         return chunk
 
     def _count(self, chunk: bytes) -> None:
+        activity = self._activity
+        if activity is not None:
+            activity.last = time.monotonic()
         if chunk:
             self.received += len(chunk)
             self._tail = (self._tail + chunk[-4:])[-4:]

@@ -6,7 +6,8 @@ adapters against this server through the normal client path (no ``StreamOptions.
 
 Each request gets the next :class:`Step` (the last one repeats). A step sends a status line,
 headers and body parts with chunked encoding, then ends as scripted: ``"keep"`` (finish the body,
-keep the connection alive), ``"hang"`` (send nothing more until the server stops), ``"rst"``
+keep the connection alive), ``"hang"`` (send nothing more until the client closes the connection
+or the server stops; :attr:`LoopbackServer.client_closes` counts the first), ``"rst"``
 (reset the connection: TCP RST) or ``"close"`` (close the socket). ``rst_before_headers`` resets
 the connection as soon as the request has been read, before any byte of the response.
 """
@@ -56,6 +57,8 @@ class Step:
     parts: list[bytes] = field(default_factory=list[bytes])
     end: Literal["keep", "hang", "rst", "close"] = "keep"
     rst_before_headers: bool = False
+    pauses: dict[int, float] = field(default_factory=dict[int, float])
+    """Part index -> seconds of silence before that part is sent."""
 
 
 def sse_step(events: list[Any], *, end: Literal["keep", "hang", "rst", "close"] = "keep") -> Step:
@@ -87,6 +90,8 @@ class LoopbackServer:
         self.requests: list[tuple[str, str, bytes]] = []
         self.headers: list[dict[str, str]] = []
         """Each request's headers (names lower-cased), in request order."""
+        self.client_closes = 0
+        """Hanging replies (``end="hang"``) the client ended by closing its connection."""
         self._server: asyncio.Server | None = None
         self._stop = asyncio.Event()
         self._handlers: set[asyncio.Task[None]] = set()
@@ -96,6 +101,11 @@ class LoopbackServer:
         assert self._server is not None
         port = self._server.sockets[0].getsockname()[1]
         return f"http://127.0.0.1:{port}"
+
+    @property
+    def open_connections(self) -> int:
+        """Connections the server still serves (a hanging reply the client never closed...)."""
+        return len(self._handlers)
 
     async def __aenter__(self) -> LoopbackServer:
         self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
@@ -134,7 +144,7 @@ class LoopbackServer:
                 body = await reader.readexactly(length) if length else b""
                 self.requests.append((method, target, body))
                 step = self.steps[min(len(self.requests), len(self.steps)) - 1]
-                if not await self._respond(writer, step):
+                if not await self._respond(reader, writer, step):
                     return
         except (ConnectionError, asyncio.CancelledError):
             return
@@ -142,7 +152,9 @@ class LoopbackServer:
             self._handlers.discard(task)
             writer.close()
 
-    async def _respond(self, writer: asyncio.StreamWriter, step: Step) -> bool:
+    async def _respond(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, step: Step
+    ) -> bool:
         if step.rst_before_headers:
             _reset(writer)
             return False
@@ -151,12 +163,16 @@ class LoopbackServer:
         for name, value in step.headers.items():
             head += f"{name}: {value}\r\n"
         writer.write((head + "\r\n").encode("latin-1"))
-        for part in step.parts:
+        for number, part in enumerate(step.parts):
+            pause = step.pauses.get(number)
+            if pause:
+                await writer.drain()
+                await asyncio.sleep(pause)
             if part:
                 writer.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
         await writer.drain()
         if step.end == "hang":
-            await self._stop.wait()
+            await self._hang(reader)
             return False
         if step.end == "rst":
             _reset(writer)
@@ -167,6 +183,27 @@ class LoopbackServer:
         writer.write(b"0\r\n\r\n")
         await writer.drain()
         return True
+
+    async def _hang(self, reader: asyncio.StreamReader) -> None:
+        """Wait until the client closes the connection (counted) or the server stops."""
+        stop = asyncio.ensure_future(self._stop.wait())
+        closed = asyncio.ensure_future(_until_eof(reader))
+        try:
+            await asyncio.wait({stop, closed}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+            closed.cancel()
+        if closed.done() and not closed.cancelled():
+            self.client_closes += 1
+
+
+async def _until_eof(reader: asyncio.StreamReader) -> None:
+    """Return once the peer closed (EOF or reset); bytes it sends meanwhile are dropped."""
+    try:
+        while await reader.read(4096):
+            pass
+    except ConnectionError:
+        return
 
 
 def _reset(writer: asyncio.StreamWriter) -> None:

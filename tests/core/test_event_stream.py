@@ -325,7 +325,8 @@ async def test_a_provider_that_stops_sending_times_out_with_partial_kept(script)
         yield DoneEvent(reason="stop", message=out)  # pragma: no cover
 
     script.behaviour = behaviour
-    message = await asyncio.wait_for(complete(MODEL, CTX, StreamOptions(timeout_ms=50)), timeout=5)
+    opts = StreamOptions(idle_timeout_ms=50)
+    message = await asyncio.wait_for(complete(MODEL, CTX, opts), timeout=5)
     assert message.stop_reason == "error"
     assert "sent nothing for 50 ms" in message.error_message
     assert message.text == "half"
@@ -375,8 +376,49 @@ async def test_steady_events_never_time_out(script):
         yield DoneEvent(reason="stop", message=out)
 
     script.behaviour = behaviour
-    message = await complete(MODEL, CTX, StreamOptions(timeout_ms=300))
+    message = await complete(MODEL, CTX, StreamOptions(idle_timeout_ms=300))
     assert message.stop_reason == "stop" and message.text == "........"
+
+
+def _pausing(before_start: float, mid_stream: float):
+    async def behaviour(model):
+        await asyncio.sleep(before_start)
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        for e in text_events(out, ["a"]):
+            yield e
+        await asyncio.sleep(mid_stream)
+        out.content[0].text += "b"
+        yield TextDeltaEvent(content_index=0, delta="b", partial=out)
+        yield TextEndEvent(content_index=0, content="ab", partial=out)
+        yield DoneEvent(reason="stop", message=out)
+
+    return behaviour
+
+
+async def test_the_first_byte_wait_and_the_idle_limit_are_separate(script):
+    """``timeout_ms`` bounds the wait for the response to start, ``idle_timeout_ms`` the
+    silences after it; neither applies in the other's phase."""
+    long_wait = StreamOptions(timeout_ms=5_000, idle_timeout_ms=50, max_retries=0)
+    short_wait = StreamOptions(timeout_ms=50, idle_timeout_ms=5_000, max_retries=0)
+    idle = "timed out: the provider sent nothing for 50 ms"
+    late = "timed out: no response from the provider within 50 ms"
+    cases = [
+        (long_wait, 0.2, 0, "ab", None),
+        (long_wait, 0, 0.3, "a", idle),
+        (short_wait, 0, 0.2, "ab", None),
+        (short_wait, 0.3, 0, "", late),
+    ]
+    for options, before_start, mid_stream, text, error in cases:
+        script.behaviour = _pausing(before_start=before_start, mid_stream=mid_stream)
+        message = await asyncio.wait_for(complete(MODEL, CTX, options), timeout=5)
+        assert message.stop_reason == ("stop" if error is None else "error")
+        assert (message.text, message.error_message) == (text, error)
+
+
+def test_the_default_limits():
+    options = StreamOptions()
+    assert (options.timeout_ms, options.idle_timeout_ms) == (600_000, 300_000)
 
 
 async def test_a_provider_yielding_a_non_event_ends_in_error(script):

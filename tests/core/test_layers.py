@@ -27,6 +27,7 @@ LAYERS: dict[str, float] = {
     # L0 data: no pi-sdk imports but L0's own
     "errors": 0.0,
     "_abort": 0.1,
+    "_activity": 0.1,
     "_unicode": 0.1,
     "_lazy": 0.1,
     "types": 0.2,
@@ -50,6 +51,7 @@ LAYERS: dict[str, float] = {
     "_event_stream": 3,
     "_transform": 3,
     "_redact": 3,
+    "_log_redaction": 3,
     "_ids": 3,
     "_provider_errors": 3,
     "provider.": 3,

@@ -89,7 +89,10 @@ async def stream_bedrock_converse(
         payload = build_request(model, context, options, origin=origin)
         payload = await kit.apply_payload_hooks(payload, model, options)
         headers = {**(model.headers or {}), **(options.headers or {})}
-        timeout_s = options.timeout_ms / 1000 if options.timeout_ms else None
+        # The transport's per-read limit must not cut a reply the core's limits allow: the
+        # longer of the first-byte wait and the idle limit (None when either is unlimited).
+        first, idle = options.timeout_ms, options.idle_timeout_ms
+        timeout_s = max(first, idle) / 1000 if first and idle else None
         builder = kit.MessageBuilder(model, base_url=client.base_url)
         decoder = Decoder(builder)
         response = await open_converse(
@@ -103,7 +106,14 @@ async def stream_bedrock_converse(
         complete = False  # the reply ended as Bedrock ends it: drain, then close
         try:
             await body.start()
-            if kit.is_json_response(response):
+            json_body = kit.is_json_response(response)
+            if not json_body:
+                body.check_content(
+                    response.headers.get("content-type"),
+                    status=response.status_code,
+                    expected="an AWS event stream",
+                )
+            if json_body:
                 yield builder.start()
                 for event in decoder.feed_document(b"".join([c async for c in body])):
                     yield event
