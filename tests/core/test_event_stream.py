@@ -161,6 +161,34 @@ async def test_events_after_terminal_are_dropped_and_source_closed(script):
     assert script.closed == 1
 
 
+@pytest.mark.parametrize("terminal", ["done", "error"])
+@pytest.mark.parametrize("after", ["done", "error", "text"])
+async def test_nothing_follows_a_terminal_event_of_either_kind(script, terminal, after):
+    """pi-spec §2: exactly one terminal event, whichever kind comes first."""
+
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        if terminal == "done":
+            yield DoneEvent(reason="stop", message=out)
+        else:
+            out.stop_reason, out.error_message = "error", "boom"
+            yield ErrorEvent(reason="error", error=out)
+        if after == "done":
+            yield DoneEvent(reason="stop", message=out)
+        elif after == "error":
+            yield ErrorEvent(reason="error", error=out)
+        else:
+            yield TextStartEvent(content_index=0, partial=out)
+
+    script.behaviour = behaviour
+    events = await collect(stream(MODEL, CTX))
+    assert [e.type for e in events] == ["start", terminal]
+    assert script.closed == 1
+    result = await complete(MODEL, CTX)
+    assert result.stop_reason == ("stop" if terminal == "done" else "error")
+
+
 async def test_protocol_violation_ends_in_error(script):
     async def behaviour(model):
         out = new_assistant_message(model)
