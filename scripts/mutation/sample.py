@@ -9,8 +9,9 @@ eleven arithmetic swaps). The same seed on the same tree draws the same sample.
 
 Mutants that cannot change behaviour are left out before drawing, by rule (each is an
 equivalent mutant by construction): a function's parameter or return annotation in a module
-with ``from __future__ import annotations`` (never evaluated), and anything under
-``if TYPE_CHECKING:`` (never run). Class-level annotations stay in: pydantic evaluates them.
+with ``from __future__ import annotations`` (never evaluated), a variable annotation outside a
+class body in such a module (likewise), and anything under ``if TYPE_CHECKING:`` (never run).
+Class-level annotations stay in: pydantic and dataclasses evaluate them.
 """
 
 from __future__ import annotations
@@ -36,7 +37,15 @@ def inert_lines(path: str) -> frozenset[int]:
         for node in tree.body
     )
     spans: list[ast.AST] = []
+    in_class = {
+        id(child)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+        for child in node.body
+    }
     for node in ast.walk(tree):
+        if lazy and isinstance(node, ast.AnnAssign) and id(node) not in in_class:
+            spans.append(node.annotation)
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             spans.append(node)
         elif lazy and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
