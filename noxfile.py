@@ -53,8 +53,20 @@ def mutation(session: nox.Session) -> None:
     size, seed = (list(session.posargs) + ["60", "20261201"])[:2]
     run = ("python3", "-m", "uv", "run", "--group", "mutation")
     db = ".mutation.sqlite"
-    session.run(*run, "cosmic-ray", "init", "--force", "scripts/mutation/config.toml", db, external=True)
+    session.run(
+        *run, "cosmic-ray", "init", "--force", "scripts/mutation/config.toml", db, external=True
+    )
     if size != "all":
-        session.run(*run, "python", "scripts/mutation/sample.py", db, "--size", size, "--seed", seed, external=True)
+        session.run(
+            *run,
+            "python",
+            "scripts/mutation/sample.py",
+            db,
+            "--size",
+            size,
+            "--seed",
+            seed,
+            external=True,
+        )
     session.run(*run, "cosmic-ray", "exec", "scripts/mutation/config.toml", db, external=True)
     session.run(*run, "python", "scripts/mutation/report.py", db, external=True)

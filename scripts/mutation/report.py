@@ -37,7 +37,10 @@ def main() -> None:
         pending = sum(1 for _ in db.pending_work_items)
     tested = killed + survived
     score = 100 * killed / tested if tested else 0.0
-    print(f"mutants tested: {tested}, killed: {killed}, survived: {survived}, errors: {errored}, pending: {pending}")
+    print(
+        f"mutants tested: {tested}, killed: {killed}, survived: {survived},"
+        f" errors: {errored}, pending: {pending}"
+    )
     print(f"mutation score: {score:.1f}%")
 
 

@@ -17,7 +17,10 @@ OWNERS: list[tuple[str, list[str]]] = [
     ("pi_sdk/agent/", ["tests/agent", "tests/plugins"]),
     ("pi_sdk/plugins/", ["tests/plugins", "tests/core"]),
     ("pi_sdk/testing/", ["tests/testing", "tests/test_migration.py"]),
-    ("pi_sdk/_transform.py", ["tests/core/test_transform.py", "tests/test_migration.py", "tests/providers"]),
+    (
+        "pi_sdk/_transform.py",
+        ["tests/core/test_transform.py", "tests/test_migration.py", "tests/providers"],
+    ),
     ("pi_sdk/", ["tests/core", "tests/providers"]),
 ]
 VENDOR_TESTS = ["tests/providers/test_contract.py", "tests/providers/test_conformance.py"]

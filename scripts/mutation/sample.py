@@ -79,7 +79,8 @@ def main() -> None:
             else:
                 by_place[place].append(item.job_id)
         places = sorted(by_place)
-        chosen = {rng.choice(sorted(by_place[p])) for p in rng.sample(places, min(args.size, len(places)))}
+        drawn = rng.sample(places, min(args.size, len(places)))
+        chosen = {rng.choice(sorted(by_place[p])) for p in drawn}
         skipped = inert + [job for jobs in by_place.values() for job in jobs if job not in chosen]
         db.set_multiple_results(
             skipped, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not in the sample")
