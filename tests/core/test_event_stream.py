@@ -501,6 +501,35 @@ async def test_an_outer_cancel_racing_an_abort_still_cancels_the_task(script):
         await task
 
 
+async def test_an_outer_cancel_racing_an_abort_after_a_retried_timeout_still_cancels(script):
+    # The first attempt times out (our cancellation, taken back); the count of our own
+    # cancellations must start again from zero, or the caller's later one is taken for ours.
+    attempts = []
+    reached = asyncio.Event()
+
+    async def behaviour(model):
+        attempts.append(1)
+        if len(attempts) == 1:
+            await asyncio.sleep(3600)
+        yield StartEvent(partial=new_assistant_message(model))
+        reached.set()
+        await asyncio.sleep(3600)
+        yield  # pragma: no cover
+
+    script.behaviour = behaviour
+    controller = AbortController()
+    opts = StreamOptions(
+        signal=controller.signal, timeout_ms=50, max_retries=1, max_retry_delay_ms=1
+    )
+    task = asyncio.create_task(complete(MODEL, CTX, opts))
+    await asyncio.wait_for(reached.wait(), timeout=5)
+    assert len(attempts) == 2
+    controller.abort()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
 async def test_an_outer_asyncio_timeout_is_not_swallowed_by_the_stream_timeout(script):
     async def behaviour(model):
         yield StartEvent(partial=new_assistant_message(model))
