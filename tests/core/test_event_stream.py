@@ -482,34 +482,17 @@ def test_stream_options_repr_masks_credentials():
     assert "api_key='***'" in text and "'Authorization': '***'" in text
 
 
-async def test_an_outer_cancel_racing_an_abort_still_cancels_the_task(script):
-    reached = asyncio.Event()
-
-    async def behaviour(model):
-        yield StartEvent(partial=new_assistant_message(model))
-        reached.set()
-        await asyncio.sleep(3600)
-        yield  # pragma: no cover
-
-    script.behaviour = behaviour
-    controller = AbortController()
-    task = asyncio.create_task(complete(MODEL, CTX, StreamOptions(signal=controller.signal)))
-    await reached.wait()
-    controller.abort()  # our cancellation of the pending read ...
-    task.cancel()  # ... and the caller's, in the same tick
-    with pytest.raises(asyncio.CancelledError):
-        await task
-
-
-async def test_an_outer_cancel_racing_an_abort_after_a_retried_timeout_still_cancels(script):
-    # The first attempt times out (our cancellation, taken back); the count of our own
-    # cancellations must start again from zero, or the caller's later one is taken for ours.
+@pytest.mark.parametrize("timed_out_first", [False, True])
+async def test_an_outer_cancel_racing_an_abort_still_cancels_the_task(script, timed_out_first):
+    # With ``timed_out_first`` the first attempt times out (our cancellation, taken back) and is
+    # retried: the count of our own cancellations starts again from zero, or the caller's
+    # later one would be taken for ours and swallowed.
     attempts = []
     reached = asyncio.Event()
 
     async def behaviour(model):
         attempts.append(1)
-        if len(attempts) == 1:
+        if timed_out_first and len(attempts) == 1:
             await asyncio.sleep(3600)
         yield StartEvent(partial=new_assistant_message(model))
         reached.set()
@@ -518,14 +501,13 @@ async def test_an_outer_cancel_racing_an_abort_after_a_retried_timeout_still_can
 
     script.behaviour = behaviour
     controller = AbortController()
-    opts = StreamOptions(
-        signal=controller.signal, timeout_ms=50, max_retries=1, max_retry_delay_ms=1
-    )
+    retry = {"timeout_ms": 50, "max_retries": 1, "max_retry_delay_ms": 1}
+    opts = StreamOptions(signal=controller.signal, **(retry if timed_out_first else {}))
     task = asyncio.create_task(complete(MODEL, CTX, opts))
     await asyncio.wait_for(reached.wait(), timeout=5)
-    assert len(attempts) == 2
-    controller.abort()
-    task.cancel()
+    assert len(attempts) == (2 if timed_out_first else 1)
+    controller.abort()  # our cancellation of the pending read ...
+    task.cancel()  # ... and the caller's, in the same tick
     with pytest.raises(asyncio.CancelledError):
         await task
 
