@@ -165,6 +165,34 @@ async def test_events_after_terminal_are_dropped_and_source_closed(script):
     assert script.closed == 1
 
 
+@pytest.mark.parametrize("terminal", ["done", "error"])
+@pytest.mark.parametrize("after", ["done", "error", "text"])
+async def test_nothing_follows_a_terminal_event_of_either_kind(script, terminal, after):
+    """pi-spec §2: exactly one terminal event, whichever kind comes first."""
+
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        if terminal == "done":
+            yield DoneEvent(reason="stop", message=out)
+        else:
+            out.stop_reason, out.error_message = "error", "boom"
+            yield ErrorEvent(reason="error", error=out)
+        if after == "done":
+            yield DoneEvent(reason="stop", message=out)
+        elif after == "error":
+            yield ErrorEvent(reason="error", error=out)
+        else:
+            yield TextStartEvent(content_index=0, partial=out)
+
+    script.behaviour = behaviour
+    events = await collect(stream(MODEL, CTX))
+    assert [e.type for e in events] == ["start", terminal]
+    assert script.closed == 1
+    result = await complete(MODEL, CTX)
+    assert result.stop_reason == ("stop" if terminal == "done" else "error")
+
+
 async def test_protocol_violation_ends_in_error(script):
     async def behaviour(model):
         out = new_assistant_message(model)
@@ -495,10 +523,18 @@ def test_stream_options_repr_masks_credentials():
     assert "api_key='***'" in text and "'Authorization': '***'" in text
 
 
-async def test_an_outer_cancel_racing_an_abort_still_cancels_the_task(script):
+@pytest.mark.parametrize("timed_out_first", [False, True])
+async def test_an_outer_cancel_racing_an_abort_still_cancels_the_task(script, timed_out_first):
+    # With ``timed_out_first`` the first attempt times out (our cancellation, taken back) and is
+    # retried: the count of our own cancellations starts again from zero, or the caller's
+    # later one would be taken for ours and swallowed.
+    attempts = []
     reached = asyncio.Event()
 
     async def behaviour(model):
+        attempts.append(1)
+        if timed_out_first and len(attempts) == 1:
+            await asyncio.sleep(3600)
         yield StartEvent(partial=new_assistant_message(model))
         reached.set()
         await asyncio.sleep(3600)
@@ -506,8 +542,11 @@ async def test_an_outer_cancel_racing_an_abort_still_cancels_the_task(script):
 
     script.behaviour = behaviour
     controller = AbortController()
-    task = asyncio.create_task(complete(MODEL, CTX, StreamOptions(signal=controller.signal)))
-    await reached.wait()
+    retry = {"timeout_ms": 50, "max_retries": 1, "max_retry_delay_ms": 1}
+    opts = StreamOptions(signal=controller.signal, **(retry if timed_out_first else {}))
+    task = asyncio.create_task(complete(MODEL, CTX, opts))
+    await asyncio.wait_for(reached.wait(), timeout=5)
+    assert len(attempts) == (2 if timed_out_first else 1)
     controller.abort()  # our cancellation of the pending read ...
     task.cancel()  # ... and the caller's, in the same tick
     with pytest.raises(asyncio.CancelledError):

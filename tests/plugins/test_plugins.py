@@ -561,6 +561,28 @@ def test_message_types_follow_their_plugin_and_manager():
         assert get_message_types()["pluginNote"] is note_type
 
 
+def test_a_hand_registration_keeps_its_role_when_the_plugins_change(plugin_manager):
+    plugin, plugin_type = _note_plugin()
+    _, hand_type = _note_plugin()  # another class for the plugin's role
+    plugin_manager.register(plugin, name="notes")
+    assert get_message_types()["pluginNote"] is plugin_type
+    pi_sdk.register_message_type(
+        hand_type, lambda n: [UserMessage(content=f"[hand] {n.text}")], replace=True
+    )
+    # The plugins are asked again (another plugin arrives; the type's plugin leaves and comes
+    # back): the hand registration still wins its role, and no clash is reported.
+    plugin_manager.register(types.SimpleNamespace(), name="unrelated")
+    assert get_message_types()["pluginNote"] is hand_type
+    plugin_manager.unregister(name="notes")
+    plugin_manager.register(plugin, name="notes")
+    assert get_message_types()["pluginNote"] is hand_type
+    message = agent_message_from_dict({"role": "pluginNote", "text": "hi"})
+    assert isinstance(message, hand_type)
+    assert pi_sdk.default_convert_to_llm([message])[0].content == "[hand] hi"
+    pi_sdk.unregister_message_type(hand_type)
+    assert get_message_types()["pluginNote"] is plugin_type  # the plugin's type is back
+
+
 def test_a_message_role_clash_between_plugins_is_a_clear_error_until_one_leaves(plugin_manager):
     first, first_type = _note_plugin()
     second, _ = _note_plugin()  # another class for the same role

@@ -1,4 +1,4 @@
-"""``pi_sdk.testing._replay``: endpoint matching; whole-JSON answers played through streaming."""
+"""``pi_sdk.testing._replay``: endpoint matching; whole-JSON answers streamed; planning errors."""
 
 from __future__ import annotations
 
@@ -8,7 +8,14 @@ from types import SimpleNamespace
 import pytest
 from _support.conformance import ConformanceDirMissing, conformance_dir
 
-from pi_sdk.testing._replay import load_cassette, replay_all, same_endpoint
+from pi_sdk import ConfigurationError, ProviderNotFoundError
+from pi_sdk.testing._replay import (
+    RecordedInteraction,
+    load_cassette,
+    plan_replay,
+    replay_all,
+    same_endpoint,
+)
 
 
 def _request(path: str) -> SimpleNamespace:
@@ -57,3 +64,33 @@ async def test_streamed_answer_is_not_a_whole_document() -> None:
     path = _shared("anthropic-messages/text_stream.yaml")
     [interaction] = load_cassette(path)
     assert interaction.streamed and not interaction.whole_document
+
+
+def _unrecognized() -> RecordedInteraction:
+    return RecordedInteraction(
+        index=0,
+        method="POST",
+        uri="https://nowhere.example/v9/frobnicate",
+        body={"model": "x"},
+        status=200,
+        content_type="application/json",
+    )
+
+
+def test_a_request_no_provider_recognizes_names_the_registered_apis() -> None:
+    with pytest.raises(ProviderNotFoundError) as caught:
+        plan_replay([_unrecognized()])
+    message = str(caught.value)
+    assert message.startswith("interaction 0 (POST https://nowhere.example/v9/frobnicate)")
+    assert "no registered API provider recognizes this request" in message
+    assert "anthropic-messages" in message and "pass --api" in message
+
+
+def test_a_request_the_chosen_api_does_not_recognize_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError) as caught:
+        plan_replay([_unrecognized()], api="anthropic-messages")
+    assert type(caught.value) is ConfigurationError  # the API exists: not "provider not found"
+    assert str(caught.value) == (
+        "interaction 0 (POST https://nowhere.example/v9/frobnicate):"
+        " API 'anthropic-messages' does not recognize this request"
+    )

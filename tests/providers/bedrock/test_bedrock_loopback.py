@@ -86,3 +86,23 @@ async def test_an_http_error_is_named():
     assert message.error_message == (
         "400 Bad Request: ValidationException: The provided model identifier is invalid."
     )
+
+
+async def test_an_api_key_is_sent_as_a_bearer_token():
+    _, server = await _call([_reply()], key="bearer-key-7")
+    assert server.headers[0]["authorization"] == "Bearer bearer-key-7"
+
+
+async def test_a_reply_left_early_is_not_read_on_and_its_connection_is_not_reused():
+    # A reply that ended as Bedrock ends it is drained so its connection is reused (the first
+    # test above); one the caller left is closed unread: the next call opens a new connection.
+    async with LoopbackServer([_reply(), _reply()]) as server:
+        options = StreamOptions(api_key="early-key-1", max_retries=0)
+        events = pi_sdk.stream(_model(server.url), CONTEXT, options)
+        async for event in events:
+            if event.type == "text_delta":
+                break
+        await events.aclose()
+        message = await pi_sdk.complete(_model(server.url), CONTEXT, options)
+        assert message.text == "Hello", message.error_message
+        assert len(server.requests) == 2 and server.connections == 2

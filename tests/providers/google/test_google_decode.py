@@ -79,3 +79,33 @@ def test_whole_document_without_finish_reason_is_complete() -> None:
     assert builder.message.text == "ab"
     with pytest.raises(ProviderError, match="unexpected JSON response"):
         decoder()[0].feed_document([chunk(), 3])
+
+
+@pytest.mark.parametrize(
+    ("thought", "field"),
+    [(True, "thinking_signature"), (False, "text_signature")],
+    ids=["thinking", "text"],
+)
+def test_of_two_signed_parts_in_one_block_the_later_signature_is_kept(
+    thought: bool, field: str
+) -> None:
+    """pi-spec §4.7: a block's signature is the latest one sent, never a concatenation."""
+    decode, builder = decoder()
+    first = {"text": "a", "thoughtSignature": "c2lnMQ=="}
+    second = {"text": "b", "thoughtSignature": "c2lnMg=="}
+    if thought:
+        first["thought"] = second["thought"] = True
+    decode.feed(chunk(first))
+    decode.feed(chunk(second, finish="STOP"))
+    list(decode.finish(saw_done=False))
+    (block,) = builder.message.content
+    assert getattr(block, field) == "c2lnMg=="
+    assert (block.thinking if thought else block.text) == "ab"  # type: ignore[union-attr]
+
+
+def test_a_signature_on_a_later_unsigned_part_is_not_lost() -> None:
+    decode, builder = decoder()
+    decode.feed(chunk({"text": "a", "thought": True, "thoughtSignature": "c2lnMQ=="}))
+    decode.feed(chunk({"text": "b", "thought": True}, finish="STOP"))
+    list(decode.finish(saw_done=False))
+    assert builder.message.content[0].thinking_signature == "c2lnMQ=="  # type: ignore[union-attr]

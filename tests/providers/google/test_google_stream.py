@@ -484,6 +484,32 @@ async def test_request_path_body_and_headers() -> None:
     assert body["generationConfig"]["temperature"] == 0.5
 
 
+@pytest.mark.parametrize(
+    ("version", "url"),
+    [
+        ("v1alpha", "https://proxy.example/gemini/v1alpha/models/gemini-2.5-flash"),
+        ("", "https://proxy.example/gemini/models/gemini-2.5-flash"),  # version in the base
+    ],
+)
+async def test_a_model_without_base_url_goes_where_the_callers_client_points(
+    version: str, url: str
+) -> None:
+    transport = ChunkedTransport(ok(candidate({"text": "ok"}, finish="STOP")))
+    options = types.HttpOptions(
+        base_url="https://proxy.example/gemini/",
+        api_version=version,
+        httpx_async_client=httpx2.AsyncClient(transport=transport),
+        httpx_client=_SYNC,
+        async_client_args={"ssl": _SSL},
+        retry_options=types.HttpRetryOptions(attempts=1),
+    )
+    transport.clients[False] = genai.Client(api_key="test-key", http_options=options)
+    _, message = await run(transport, model().model_copy(update={"base_url": ""}))
+    assert message.text == "ok", message.error_message
+    sent = transport.requests[0].url
+    assert f"{sent.scheme}://{sent.host}{sent.path}" == f"{url}:streamGenerateContent"
+
+
 async def test_on_payload_sees_and_can_replace_the_body() -> None:
     seen: list[dict[str, Any]] = []
 

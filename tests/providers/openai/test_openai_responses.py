@@ -608,3 +608,56 @@ async def test_items_left_open_are_finished_from_the_completed_response():
     _, message, _ = await run(model(), body)
     assert message.text == "Hello" and message.stop_reason == "stop"
     assert json.loads(message.content[0].text_signature or "") == {"v": 1, "id": "msg_1"}  # type: ignore[union-attr]
+
+
+async def test_deltas_addressed_by_item_id_alone_reach_their_items():
+    # A proxy (or a reordered stream) may send a delta whose output_index names no item; the
+    # item_id still names it. Text and arguments each reach their own block.
+    call = {"id": "fc_1", "type": "function_call", "call_id": "call_1", "name": "mul"}
+    body = sse(
+        added(0, MESSAGE),
+        added(1, {**call, "arguments": ""}),
+        {"type": "response.output_text.delta", "item_id": "msg_1", "delta": "Hel"},
+        {
+            "type": "response.output_text.delta",
+            "output_index": 7,
+            "item_id": "msg_1",
+            "delta": "lo",
+        },
+        {"type": "response.function_call_arguments.delta", "item_id": "fc_1", "delta": '{"a":'},
+        {
+            "type": "response.function_call_arguments.delta",
+            "output_index": 9,
+            "item_id": "fc_1",
+            "delta": " 2}",
+        },
+        done(0, message_done("Hello")),
+        done(1, {**call, "arguments": '{"a": 2}'}),
+        completed(),
+    )
+    events, message, _ = await run(model(), body)
+    assert message.stop_reason == "toolUse", message.error_message
+    assert message.text == "Hello"
+    assert [(c.id, c.arguments) for c in message.tool_calls] == [("call_1|fc_1", {"a": 2})]
+    # Streamed as sent, not recovered afterwards from the finished items.
+    assert [e.delta for e in events if e.type == "text_delta"] == ["Hel", "lo"]
+    assert [e.delta for e in events if e.type == "toolcall_delta"] == ['{"a":', " 2}"]
+
+
+async def test_deltas_naming_no_item_or_carrying_no_text_are_ignored():
+    nameless = {**MESSAGE, "id": ""}  # an item without an id is reachable by its index only
+    body = sse(
+        added(0, nameless),
+        text_delta(0, "Hi"),
+        {"type": "response.output_text.delta", "delta": "stray"},  # neither index nor id
+        {"type": "response.output_text.delta", "item_id": "msg_9", "delta": "stray"},
+        {"type": "response.output_text.delta", "output_index": 0, "delta": ""},
+        {"type": "response.output_text.delta", "output_index": 0, "delta": 5},
+        {"type": "response.output_text.delta", "output_index": 0, "delta": None},
+        done(0, message_done("Hi", id="")),
+        completed(),
+    )
+    events, message, _ = await run(model(), body)
+    assert message.stop_reason == "stop", message.error_message
+    assert message.text == "Hi"
+    assert [e.delta for e in events if e.type == "text_delta"] == ["Hi"]

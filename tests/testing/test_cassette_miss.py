@@ -1,0 +1,64 @@
+"""A replay miss under ``match_body=True`` names the first difference from the recorded body.
+
+The cassette is written by hand; a real ``httpx2`` request is answered by pi-sdk's miss reply
+(the message a test author reads when a request changed since it was recorded).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+import yaml
+
+from pi_sdk.testing import open_cassette
+
+URI = "http://127.0.0.1:9/v1/messages"
+RECORDED: dict[str, Any] = {
+    "model": "m",
+    "max_tokens": 10,
+    "messages": [{"role": "user", "content": "hi"}],
+}
+
+
+def _cassette(path: Path) -> Path:
+    request = {"body": json.dumps(RECORDED), "headers": {}, "method": "POST", "uri": URI}
+    response = {"body": {"string": "ok"}, "headers": {}, "status": {"code": 200, "message": "OK"}}
+    interactions = [{"request": request, "response": response}]
+    path.write_text(yaml.safe_dump({"interactions": interactions, "version": 1}))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("live", "named"),
+    [
+        ({**RECORDED, "stream": True}, "$.stream: only in the live request"),
+        ({"model": "m", "messages": RECORDED["messages"]}, "$.max_tokens: only in the recording"),
+        (
+            {**RECORDED, "messages": [{"role": "user", "content": "hello"}]},
+            '$.messages[0].content: "hello" != "hi" (live != recorded)',
+        ),
+        ({**RECORDED, "messages": []}, "$.messages: 0 items live, 1 recorded"),
+    ],
+)
+def test_a_body_miss_names_the_first_difference(
+    tmp_path: Path, live: dict[str, Any], named: str
+) -> None:
+    with open_cassette(_cassette(tmp_path / "c.yaml"), recording=False, match_body=True) as session:
+        with httpx2.Client() as client:
+            answer = client.post(URI, json=live)
+    assert answer.status_code == 404
+    expected = f"POST {URI} (body differs from recorded interaction 0: {named})"
+    assert session.misses == [expected]
+    assert expected in answer.json()["error"]["message"]
+
+
+def test_the_recorded_body_is_played_when_it_matches(tmp_path: Path) -> None:
+    with open_cassette(_cassette(tmp_path / "c.yaml"), recording=False, match_body=True) as session:
+        with httpx2.Client() as client:
+            answer = client.post(URI, json=dict(reversed(RECORDED.items())))  # key order is free
+    assert (answer.status_code, answer.text) == (200, "ok")
+    assert session.misses == []
