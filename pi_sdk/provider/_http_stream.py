@@ -14,7 +14,8 @@ request and the HTTP status errors), a :class:`WireDecoder` for the vendor's eve
   the decoder the one document (:meth:`WireDecoder.feed_document`);
 * stops at the decoder's terminal event (:attr:`WireDecoder.terminal`): anything after it is
   not merged into the reply; a body that ends without it, cut in the middle of an event, is an
-  error ("the response stream was cut in the middle of an event");
+  error ("the response stream was cut in the middle of an event") unless the decoder is
+  ``settled`` (its stop reason and usage arrived: only the final marker is missing, issue 12);
 * lets the decoder end the message (:meth:`WireDecoder.finish`), then drains what is left of a
   complete body (bounded: :meth:`ResponseBody.drain`) so the connection is reused, and closes
   the response on every path: end, error, abort, and a consumer that stops early;
@@ -89,6 +90,12 @@ class WireDecoder(Protocol):
         """
         ...
 
+    # Optional: ``settled`` (bool attribute or property), True once the reply's terminal
+    # information (stop reason and usage) arrived before the API's final marker (Anthropic
+    # ``message_delta`` before ``message_stop``, Chat Completions ``finish_reason`` + usage
+    # before ``[DONE]``). A body that then ends, even cut in the middle of the final marker's
+    # event, is complete: :meth:`finish` is called (read with :func:`_is_settled`).
+
     def feed(self, data: dict[str, Any]) -> Iterable[AssistantMessageEvent]:
         """Consume one server-sent event's JSON object."""
         ...
@@ -110,6 +117,15 @@ class WireDecoder(Protocol):
         the partial message kept.
         """
         ...
+
+
+def _is_settled(decoder: object) -> bool:
+    """The decoder's optional ``settled`` flag: its stop reason and usage have arrived.
+
+    A reply whose terminal information arrived is complete even if the final marker
+    (``message_stop``, ``[DONE]``) is missing or cut (issue 12; pi-mono reads what arrived).
+    """
+    return getattr(decoder, "settled", False) is True
 
 
 def is_json_response(response: HttpResponse) -> bool:
@@ -189,7 +205,7 @@ async def run_http_stream(
                 if decoder.terminal:
                     break  # the reply is complete: events after it are not merged into it
             else:
-                if not body.ended_on_event_boundary():
+                if not body.ended_on_event_boundary() and not _is_settled(decoder):
                     raise ProviderError(
                         "the response stream was cut in the middle of an event: the reply is"
                         " incomplete (connection closed early?)"

@@ -141,11 +141,13 @@ def _offsets(body: bytes, count: int = 12) -> list[int]:
 
 
 async def _has_terminal_event(api: str, body: bytes) -> bool:
-    """Whether ``body`` holds the API's terminal server-sent event, whole."""
+    """Whether ``body`` holds the API's terminal server-sent event, whole, or the reply's
+    terminal information (stop reason and usage: issue 12) before the final marker."""
 
     async def chunks() -> AsyncIterator[bytes]:
         yield body
 
+    stopped = usage = False
     async for sse in pi_sdk.provider.iter_sse(chunks()):
         if sse.data == "[DONE]":
             return True
@@ -157,6 +159,18 @@ async def _has_terminal_event(api: str, body: bytes) -> bool:
             continue
         event = cast(dict[str, Any], data)
         kind = event.get("type")
+        if kind == "message_delta" and event.get("usage"):
+            if cast(dict[str, Any], event.get("delta") or {}).get("stop_reason"):
+                return True  # Anthropic: stop reason and usage arrived
+        if api in ("openai-completions", "mistral-conversations"):
+            usage = usage or bool(event.get("usage"))
+            for choice in cast(list[Any], event.get("choices") or []):
+                if isinstance(choice, dict):
+                    fields = cast(dict[str, Any], choice)
+                    stopped = stopped or bool(fields.get("finish_reason"))
+                    usage = usage or bool(fields.get("usage"))
+            if stopped and usage:
+                return True  # Chat: finish reason and usage arrived, only [DONE] missing
         if kind in ("message_stop", "response.completed", "response.incomplete"):
             return True
         candidates = event.get("candidates")

@@ -767,6 +767,16 @@ async def test_stream_without_done_marker_is_incomplete():
     assert message.text == "half" and transport.closed == 1
 
 
+@pytest.mark.parametrize("tail", [b"", b"data: [DON", b"data: [DONE]"])
+async def test_stream_whose_finish_reason_and_usage_arrived_is_complete_without_done(tail: bytes):
+    """Issue 12: the usage chunk (after finish_reason) arrived; only [DONE] is missing or cut."""
+    body = sse(chunk({"content": "whole"}, "length"), chunk(usage=usage(9, 4)), done=False)
+    events, message, transport = await run(body + tail)
+    assert message.stop_reason == "length" and message.error_message is None
+    assert message.text == "whole" and (message.usage.input, message.usage.output) == (9, 4)
+    assert events[-1].type == "done" and transport.closed == 1
+
+
 async def test_json_body_from_a_server_that_ignored_stream():
     completion = {
         "id": "x",
