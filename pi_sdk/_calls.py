@@ -43,6 +43,7 @@ def stream(
         max_retry_delay_ms=options.max_retry_delay_ms,
         timeout_ms=options.timeout_ms,
         secrets=lambda: (options.api_key, get_api_key(model.provider)),
+        context=context,
     )
 
 

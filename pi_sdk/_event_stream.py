@@ -39,7 +39,14 @@ from pi_sdk.events import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
-from pi_sdk.types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall
+from pi_sdk.types import (
+    AssistantMessage,
+    Context,
+    Model,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+)
 
 __all__ = ["AssistantMessageEventStream", "new_assistant_message"]
 
@@ -126,6 +133,7 @@ class AssistantMessageEventStream:
         max_retry_delay_ms: int = 60_000,
         timeout_ms: float | None = None,
         secrets: Callable[[], Iterable[str | None]] | None = None,
+        context: Context | None = None,
     ) -> None:
         """Wrap a provider.
 
@@ -141,6 +149,8 @@ class AssistantMessageEventStream:
                 A timeout before the response started is retryable.
             secrets: Returns the values to redact from error messages (e.g. the API key);
                 called only when the stream fails.
+            context: The request; a reply aborted or cut after it started whose vendor usage
+                is missing gets an estimated usage from it (``usage_estimated``, issue 12).
         """
         self._start = start
         self._model = model
@@ -160,6 +170,7 @@ class AssistantMessageEventStream:
         self._watchdog: asyncio.TimerHandle | None = None
         self._progress = 0.0
         self._secrets = secrets
+        self._context = context
 
     # -- public API ------------------------------------------------------------------------
 
@@ -260,8 +271,15 @@ class AssistantMessageEventStream:
             self._partial = new_assistant_message(self._model)
         return self._partial
 
-    def _fail(self, reason: str, text: str) -> ErrorEvent:
+    def _fail(self, reason: str, text: str, *, cut: bool = False) -> ErrorEvent:
+        """Return the terminal ``error`` event.
+
+        ``cut``: the reply had started and ended early (an abort, a timeout, a lost
+        connection), so a usage the vendor never sent is estimated.
+        """
         message = self._message()
+        if cut:
+            self._estimate_usage(message, "aborted" if reason == "aborted" else "cut")
         aborted = reason == "aborted" or (self._signal is not None and self._signal.aborted)
         message.stop_reason = "aborted" if aborted else "error"
         if aborted and (self._signal is not None and self._signal.reason) and reason == "aborted":
@@ -269,6 +287,14 @@ class AssistantMessageEventStream:
         message.error_message = self._redact(text)
         self._result = message
         return ErrorEvent(reason=message.stop_reason, error=message)
+
+    def _estimate_usage(self, message: AssistantMessage, reason: str) -> None:
+        from pi_sdk._usage_estimate import estimate_missing_usage  # lazy: only failures
+
+        try:
+            estimate_missing_usage(message, self._model, self._context, reason=reason)
+        except Exception:  # noqa: BLE001 - an estimate must not replace the real outcome
+            pass
 
     def _redact(self, text: str) -> str:
         from pi_sdk._redact import redact_text  # lazy: only failures need it
@@ -360,7 +386,7 @@ class AssistantMessageEventStream:
                 except _Aborted:
                     if not started:
                         yield StartEvent(partial=self._message())
-                    yield self._fail("aborted", "Request was aborted")
+                    yield self._fail("aborted", "Request was aborted", cut=started)
                     return
                 except _TimedOut:
                     assert self._timeout_s is not None
@@ -378,7 +404,7 @@ class AssistantMessageEventStream:
                         continue
                     if not started:
                         yield StartEvent(partial=self._message())
-                    yield self._fail("error", str(exc))
+                    yield self._fail("error", str(exc), cut=started)
                     return
                 except ProviderError as exc:
                     if not started and exc.retryable and attempt < self._max_retries:
@@ -394,7 +420,8 @@ class AssistantMessageEventStream:
                         continue
                     if not started:
                         yield StartEvent(partial=self._message())
-                    yield self._fail("error", _describe(exc))
+                    cut = started and (exc.incomplete or exc.retryable)
+                    yield self._fail("error", _describe(exc), cut=cut)
                     return
                 except Exception as exc:  # noqa: BLE001 - the contract: failures are data
                     if not started:
@@ -467,6 +494,8 @@ class AssistantMessageEventStream:
                 if message.stop_reason not in ("error", "aborted"):
                     message.stop_reason = "aborted"
                     message.error_message = message.error_message or "stream closed by the consumer"
+                    if started:
+                        self._estimate_usage(message, "aborted")
                 self._result = message
 
 

@@ -50,6 +50,8 @@ class ProviderError(Exception):
         status: HTTP status, if any.
         retryable: Whether a retry may succeed (408, 409, 429, 5xx, connection errors).
         retry_after_ms: The server's requested wait in milliseconds, if it sent one.
+        incomplete: The reply was cut short (the body ended before the API's end): its usage,
+            if the vendor never sent one, is estimated (``usage_estimated``, issue 12).
     """
 
     def __init__(
@@ -59,11 +61,13 @@ class ProviderError(Exception):
         status: int | None = None,
         retryable: bool = False,
         retry_after_ms: float | None = None,
+        incomplete: bool = False,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.retryable = retryable
         self.retry_after_ms = retry_after_ms
+        self.incomplete = incomplete
 
     @classmethod
     def from_http(

@@ -208,13 +208,21 @@ async def run_http_stream(
                 if not body.ended_on_event_boundary() and not _is_settled(decoder):
                     raise ProviderError(
                         "the response stream was cut in the middle of an event: the reply is"
-                        " incomplete (connection closed early?)"
+                        " incomplete (connection closed early?)",
+                        incomplete=True,
                     )
         complete = saw_done or decoder.terminal
-        for event in decoder.finish(saw_done=saw_done):
-            if event.type == "done" or event.type == "error":
-                complete = True  # the consumer may stop at the terminal event
-            yield event
+        ended_early = not complete and not _is_settled(decoder)
+        try:
+            for event in decoder.finish(saw_done=saw_done):
+                if event.type == "done" or event.type == "error":
+                    complete = True  # the consumer may stop at the terminal event
+                yield event
+        except ProviderError as exc:
+            # The body ended before the API's end ("stream ended before message_stop"): a cut
+            # reply, whose missing usage is estimated (issue 12).
+            exc.incomplete = exc.incomplete or ended_early
+            raise
     finally:
         builder.price_usage()  # usage is kept, priced, on every path
         try:
