@@ -103,6 +103,20 @@ async def test_conformance(case: Case):
     assert run.played == 1, f"{case.id}: {run.played} interactions played (a retry?)"
 
 
+WITH_IDS = [c for c in CASES if c.status == 200 and c.api != "bedrock-converse-stream"]
+
+
+@pytest.mark.parametrize("case", WITH_IDS, ids=[c.id for c in WITH_IDS])
+async def test_reply_keeps_the_vendors_response_id(case: Case):
+    """pi-ai 0.73 ``responseId``: every recorded reply names itself, except on Bedrock (neither
+    Converse nor ConverseStream sends an id or a model; ``responseModel`` is compared by
+    :func:`check_message`)."""
+    _require(case)
+    message = (await run_interaction(case)).message
+    assert isinstance(message.response_id, str) and message.response_id, case.id
+    assert message.model_dump(mode="json")["responseId"] == message.response_id
+
+
 # --- whole JSON documents in chunks -----------------------------------------------------------
 
 DOCUMENTS = [c for c in CASES if not c.stream]

@@ -207,7 +207,9 @@ class Decoder:
                 return self._orphan(kind, index)
             return b.close(index)
         if kind == "message_start":
-            self._usage(_dict(_dict(data.get("message")).get("usage")), default=0)
+            message = _dict(data.get("message"))
+            b.set_response(id=message.get("id"), model=message.get("model"))
+            self._usage(_dict(message.get("usage")), default=0)
         elif kind == "message_delta":
             delta = _dict(data.get("delta"))
             if isinstance(delta.get("stop_reason"), str):

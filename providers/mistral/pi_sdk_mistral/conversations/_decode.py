@@ -105,6 +105,8 @@ class Decoder:
 
     def feed(self, data: dict[str, Any]) -> Events:
         """Consume one ``chat.completion.chunk``; return its events."""
+        if self._builder.message.response_model is None:
+            self._builder.set_response(id=data.get("id"), model=data.get("model"))
         usage = data.get("usage")
         if usage:
             self._usage(usage)
@@ -246,6 +248,7 @@ class Decoder:
                 raise ProviderError(error_text(answer))
             excerpt = json.dumps(document, ensure_ascii=False)[:200]
             raise ProviderError(f"unexpected JSON response (not a chat completion): {excerpt!r}")
+        self._builder.set_response(id=answer.get("id"), model=answer.get("model"))
         if answer.get("usage"):
             self._usage(answer["usage"])
         first = self._first(choices)

@@ -219,6 +219,7 @@ class Decoder:
         events: Events = []
         if self.response_model is None and chunk.get("model"):
             self.response_model = str(chunk["model"])
+            self.builder.set_response(id=chunk.get("id"), model=self.response_model)
         error = chunk.get("error")
         if error:
             raise ProviderError(error_text(error))
