@@ -522,9 +522,8 @@ async def test_request_on_the_wire(monkeypatch: pytest.MonkeyPatch):
     assert body["stream"] is True and body["model"] == "claude-test-1"
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
     assert body["system"][0]["text"] == "Be brief."
-    assert request.headers["anthropic-beta"] == (
-        "fine-grained-tool-streaming-2025-05-14,interleaved-thinking-2025-05-14"
-    )
+    assert request.headers["anthropic-beta"] == "interleaved-thinking-2025-05-14"
+    assert body["tools"][0]["eager_input_streaming"] is True
     assert request.headers["x-trace"] == "t1"
     assert request.headers["x-stainless-retry-count"] == "0"
     assert message.text == "ok"
