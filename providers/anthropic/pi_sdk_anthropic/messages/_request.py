@@ -376,10 +376,12 @@ def _tools(
     oauth: bool,
     cache_control: dict[str, Any] | None,
 ) -> list[dict[str, Any]]:
-    """The ``tools`` array as pi-ai 0.73 ``convertTools`` sends it: ``eager_input_streaming``
-    per tool (:func:`supports_eager_tool_input_streaming`) and the prompt-cache breakpoint
-    (``cache_control``) on the last tool, so the tool definitions are cached with the system
-    prompt."""
+    """Return the ``tools`` array as pi-ai 0.73 ``convertTools`` sends it.
+
+    ``eager_input_streaming`` per tool (:func:`supports_eager_tool_input_streaming`) and the
+    prompt-cache breakpoint (``cache_control``) on the last tool, so the tool definitions are
+    cached with the system prompt.
+    """
     eager = supports_eager_tool_input_streaming(model)
     converted: list[dict[str, Any]] = []
     for tool in tools:
