@@ -345,6 +345,20 @@ class AssistantMessageEventStream:
             del open_blocks[index]
         return events
 
+    def _beyond_cap(self, error: ProviderError) -> str | None:
+        """Why a retryable error is not retried: the server asked for a wait beyond the cap.
+
+        ``None`` when a retry may happen (no requested wait, no cap, or a wait within it).
+        """
+        wait = error.retry_after_ms
+        cap = self._max_retry_delay_ms
+        if wait is None or not cap or wait <= cap:
+            return None
+        return (
+            f"the server asked to retry in {wait:.0f} ms, beyond max_retry_delay_ms={cap};"
+            " not retried"
+        )
+
     async def _retry_wait(self, attempt: int, error: ProviderError) -> None:
         from tenacity import wait_exponential, wait_random  # lazy: only retries need it
 
@@ -407,6 +421,14 @@ class AssistantMessageEventStream:
                     yield self._fail("error", str(exc), cut=started)
                     return
                 except ProviderError as exc:
+                    retry = not started and exc.retryable and attempt < self._max_retries
+                    beyond = self._beyond_cap(exc) if retry else None
+                    if beyond is not None:
+                        # pi-mono maxRetryDelayMs: the server will refuse sooner calls, so the
+                        # call fails at once, naming the requested delay.
+                        yield StartEvent(partial=self._message())
+                        yield self._fail("error", f"{_describe(exc)} ({beyond})")
+                        return
                     if not started and exc.retryable and attempt < self._max_retries:
                         attempt += 1
                         await _aclose(source)

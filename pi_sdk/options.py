@@ -53,7 +53,10 @@ class StreamOptions:
     """Retries of a retryable failure (HTTP 408/409/429/5xx, connection errors) that happens
     before any content arrived. pi-sdk owns retries; the vendor SDKs' own are turned off."""
     max_retry_delay_ms: int = 60_000
-    """Cap on one retry wait, milliseconds; 0 disables the cap."""
+    """Cap on one retry wait, milliseconds; 0 disables the cap. When the server asks for a
+    longer wait (``Retry-After``, ``retry-after-ms``, ``x-ratelimit-reset[-after]``), the call
+    fails at once with an error naming the requested delay instead of retrying early (pi-mono
+    ``maxRetryDelayMs``: the vendor said it would refuse a sooner call)."""
     timeout_ms: float | None = 600_000
     """Longest wait, in milliseconds, for the response to start (connect + headers) and then
     for each next event; exceeded, the call ends with an ``error`` event (retried first when the

@@ -157,10 +157,23 @@ def streamed(wire: Wire, blocks: list[Block], tokens: Tokens | None = None, **kw
     return sse_step(body + terminal, **kwargs)
 
 
-def assert_partial_usage_kept(wire: Wire, message: AssistantMessage) -> None:
-    """A failed reply keeps (and prices) the usage the wire had reported before it failed."""
-    expected_input = OPENING_TOKENS.input if wire.early_usage else 0
-    assert message.usage.input == expected_input
+def assert_partial_usage_kept(wire: Wire, message: AssistantMessage, *, cut: bool = True) -> None:
+    """A failed reply keeps (and prices) the usage the wire had reported before it failed.
+
+    A cut or aborted reply (``cut``) on a wire that reports usage only at its end gets an
+    estimate instead, marked as one (``usage_estimated``, issue 12): never a silent 0. A vendor's
+    error event is not a cut: nothing is estimated.
+    """
+    if not cut and not wire.early_usage:
+        expected_input = 0
+        assert message.usage.input == 0 and message.usage_estimated is None
+    elif wire.early_usage:
+        expected_input = OPENING_TOKENS.input
+        assert message.usage.input == expected_input
+    else:
+        expected_input = message.usage.input
+        assert message.usage_estimated is True and expected_input > 0
+        assert message.diagnostics and message.diagnostics[-1].type == "usage_estimated"
     price = wire.model("http://unused").cost.input
     assert message.usage.cost.input == pytest.approx(price * expected_input / 1e6)
 
@@ -359,7 +372,7 @@ async def test_in_stream_error(wire: Wire) -> None:
     assert outcome.types[-1] == "error" and message.stop_reason == "error"
     assert message.error_message == text
     assert content(message) == [("text", "Hel")]  # the partial content is kept
-    assert_partial_usage_kept(wire, message)
+    assert_partial_usage_kept(wire, message, cut=False)
     assert len(outcome.requests) == 1  # the reply had started: not retried
 
 
