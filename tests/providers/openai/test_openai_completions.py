@@ -327,6 +327,20 @@ def test_compat_supports_developer_role():
     assert payload(m, tool_history(m))["messages"][0]["role"] == "system"
 
 
+def test_local_server_rule_is_a_default_that_compat_overrides():
+    """Issue 12 defect 6: the 127.0.0.1 rule (pi-sdk only) is documented and overridable."""
+    local = model(reasoning=True, base_url="http://127.0.0.1:8080/v1")
+    body = payload(local, tool_history(local))
+    assert "store" not in body and "max_tokens" in body and "max_completion_tokens" not in body
+    assert body["messages"][0]["role"] == "system"
+    wanted = {"supportsStore": True, "supportsDeveloperRole": True,
+              "maxTokensField": "max_completion_tokens"}  # fmt: skip
+    proxy = model(reasoning=True, base_url="http://127.0.0.1:8080/v1", compat=wanted)
+    body = payload(proxy, tool_history(proxy))
+    assert body["store"] is False and "max_completion_tokens" in body and "max_tokens" not in body
+    assert body["messages"][0]["role"] == "developer"
+
+
 def test_compat_supports_reasoning_effort_and_effort_map():
     assert "reasoning_effort" not in payload(
         with_compat(supportsReasoningEffort=False), reasoning="low"
