@@ -64,10 +64,41 @@ class StreamOptions:
     foreign_reasoning: ForeignReasoning = "text"
     """Thinking from another model: ``drop`` it, send it as plain ``text`` (pi-mono), or as
     ``tagged`` text (``<thinking>...</thinking>``)."""
+    tool_choice: str | dict[str, str] | None = None
+    """Whether and which tool the model must call, mapped per wire API (pi-ai 0.73
+    ``toolChoice``): ``"auto"`` (the model decides), ``"none"`` (no tool call), ``"required"``
+    (some tool call), or ``{"name": "<tool>"}`` (that tool). ``None``: the API's default. A
+    ``provider_options["tool_choice"]`` in the API's own shape wins over it."""
     client: Any = None
     """A pre-built vendor SDK client to use instead of building one (proxies, tests)."""
     provider_options: dict[str, Any] = field(default_factory=dict[str, Any])
     """API-specific options; each provider documents the keys it reads."""
+
+    def resolved_tool_choice(
+        self,
+    ) -> tuple[Literal["auto", "none", "required", "tool"], str] | None:
+        """``tool_choice`` checked: ``(kind, tool name or "")``, or ``None`` when unset.
+
+        Raises:
+            ConfigurationError: not one of the documented values.
+        """
+        choice = self.tool_choice
+        if choice is None:
+            return None
+        if choice == "auto":
+            return ("auto", "")
+        if choice == "none":
+            return ("none", "")
+        if choice == "required":
+            return ("required", "")
+        if isinstance(choice, dict) and isinstance(choice.get("name"), str) and choice["name"]:
+            return ("tool", choice["name"])
+        from pi_sdk.errors import ConfigurationError
+
+        raise ConfigurationError(
+            "tool_choice must be 'auto', 'none', 'required' or {'name': '<tool>'};"
+            f" got {choice!r}"
+        )
 
     def resolved_cache_retention(self) -> CacheRetention:
         """``cache_retention``, defaulting from ``PI_CACHE_RETENTION`` then ``"short"``."""

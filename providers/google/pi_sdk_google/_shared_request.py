@@ -424,7 +424,13 @@ def convert_tools(context: Context) -> list[dict[str, Any]] | None:
 def _tool_config(options: StreamOptions) -> dict[str, Any] | None:
     choice = options.provider_options.get("tool_choice")
     if choice is None:
-        return None
+        resolved = options.resolved_tool_choice()
+        if resolved is None:
+            return None
+        kind, name = resolved
+        if kind == "tool":  # Gemini: ANY restricted to the one function
+            return {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": [name]}}
+        return {"functionCallingConfig": {"mode": _TOOL_CHOICE[kind]}}
     mode = _TOOL_CHOICE.get(str(choice).lower())
     if mode is None:
         raise ConfigurationError(

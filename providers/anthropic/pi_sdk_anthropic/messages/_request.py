@@ -361,12 +361,26 @@ def build_request(
     user_id = (options.metadata or {}).get("user_id")
     if isinstance(user_id, str):
         payload["metadata"] = {"user_id": user_id}
-    tool_choice = extra.get("tool_choice")
+    tool_choice = extra.get("tool_choice", _neutral_tool_choice(options))
     if isinstance(tool_choice, str):
         payload["tool_choice"] = {"type": tool_choice}
     elif tool_choice is not None:
         payload["tool_choice"] = tool_choice
     return payload
+
+
+def _neutral_tool_choice(options: kit.StreamOptions) -> dict[str, Any] | None:
+    """Return ``StreamOptions.tool_choice`` as Anthropic's ``tool_choice``.
+
+    ``auto``, ``none``, ``any`` (required) or ``{"type": "tool", "name"}``.
+    """
+    resolved = options.resolved_tool_choice()
+    if resolved is None:
+        return None
+    kind, name = resolved
+    if kind == "tool":
+        return {"type": "tool", "name": name}
+    return {"type": "any" if kind == "required" else kind}
 
 
 def _tools(

@@ -227,6 +227,21 @@ def _provider_options(options: kit.StreamOptions) -> dict[str, Any]:
     return options.provider_options
 
 
+def _neutral_tool_choice(options: kit.StreamOptions) -> Any:
+    """Return ``StreamOptions.tool_choice`` in this module's ``tool_choice`` shape.
+
+    ``"auto"``, ``"none"`` (no tools sent: Converse has no "none"), ``"any"`` (required) or
+    ``{"type": "tool", "name"}``.
+    """
+    resolved = options.resolved_tool_choice()
+    if resolved is None:
+        return None
+    kind, name = resolved
+    if kind == "tool":
+        return {"type": "tool", "name": name}
+    return "any" if kind == "required" else kind
+
+
 def _tool_config(context: kit.Context, tool_choice: Any) -> dict[str, Any] | None:
     if not context.tools or tool_choice == "none":
         return None
@@ -332,7 +347,7 @@ def build_request(
     if options.temperature is not None:
         inference["temperature"] = options.temperature
     payload["inferenceConfig"] = inference
-    tool_config = _tool_config(context, extra.get("tool_choice"))
+    tool_config = _tool_config(context, extra.get("tool_choice", _neutral_tool_choice(options)))
     if tool_config is not None:
         payload["toolConfig"] = tool_config
     fields = _thinking_fields(model, options, extra, budget)

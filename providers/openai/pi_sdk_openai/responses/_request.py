@@ -32,6 +32,7 @@ from .._shared_request import (
     data_url,
     max_output_tokens,
     reasoning_effort,
+    responses_tool_choice,
     tool_result_text,
 )
 
@@ -282,7 +283,7 @@ def build_payload(
         payload["service_tier"] = service_tier
     if context.tools:
         payload["tools"] = convert_tools(context.tools)
-    tool_choice = options.provider_options.get("tool_choice")
+    tool_choice = options.provider_options.get("tool_choice", responses_tool_choice(options))
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     if model.reasoning:
