@@ -27,38 +27,27 @@ def model(api: str, provider: str, model_id: str) -> Model:
     return Model(id=model_id, api=api, provider=provider, base_url="https://vendor.test/v1")
 
 
-Body = Callable[[StreamOptions], dict[str, Any]]
+Body = Callable[..., dict[str, Any]]
 
-APIS: dict[str, tuple[Body, Callable[[dict[str, Any]], Any]]] = {
-    "anthropic-messages": (
-        lambda o: anthropic_body(model("anthropic-messages", "anthropic", "claude-x"), CTX, o),
-        lambda b: b.get("tool_choice"),
-    ),
-    "openai-completions": (
-        lambda o: chat_body(model("openai-completions", "openai", "gpt-4o"), CTX, o),
-        lambda b: b.get("tool_choice"),
-    ),
-    "openai-responses": (
-        lambda o: responses_body(model("openai-responses", "openai", "gpt-4o"), CTX, o),
-        lambda b: b.get("tool_choice"),
-    ),
-    "google-generative-ai": (
-        lambda o: google_body(model("google-generative-ai", "google", "gemini-2.0-flash"), CTX, o),
-        lambda b: b.get("toolConfig"),
-    ),
-    "bedrock-converse-stream": (
-        lambda o: bedrock_body(
-            model("bedrock-converse-stream", "amazon-bedrock", "amazon.nova-x"), CTX, o
-        ),
-        lambda b: (b.get("toolConfig") or {}).get(
-            "toolChoice", "no tools" if "toolConfig" not in b else None
-        ),
-    ),
-    "mistral-conversations": (
-        lambda o: mistral_body(model("mistral-conversations", "mistral", "mistral-x"), CTX, o),
-        lambda b: b.get("tool_choice"),
-    ),
+# api -> (body builder, provider, model id, where the choice lands in the body)
+APIS: dict[str, tuple[Body, str, str, str]] = {
+    "anthropic-messages": (anthropic_body, "anthropic", "claude-x", "tool_choice"),
+    "openai-completions": (chat_body, "openai", "gpt-4o", "tool_choice"),
+    "openai-responses": (responses_body, "openai", "gpt-4o", "tool_choice"),
+    "google-generative-ai": (google_body, "google", "gemini-2.0-flash", "toolConfig"),
+    "bedrock-converse-stream": (bedrock_body, "amazon-bedrock", "amazon.nova-x", "toolChoice"),
+    "mistral-conversations": (mistral_body, "mistral", "mistral-x", "tool_choice"),
 }
+
+
+def sent(api: str, options: StreamOptions) -> Any:
+    """What the API's body says about tool choice (Bedrock: ``"no tools"`` without toolConfig)."""
+    build, provider, model_id, key = APIS[api]
+    body = build(model(api, provider, model_id), CTX, options)
+    if api == "bedrock-converse-stream":
+        return body["toolConfig"].get(key) if "toolConfig" in body else "no tools"
+    return body.get(key)
+
 
 NAMED = {"name": "get_weather"}
 EXPECTED: dict[str, dict[str, Any]] = {
@@ -95,25 +84,20 @@ EXPECTED: dict[str, dict[str, Any]] = {
 @pytest.mark.parametrize("api", sorted(APIS))
 @pytest.mark.parametrize("choice", ["auto", "none", "required", "named"])
 def test_tool_choice_is_mapped_per_wire_api(api: str, choice: str) -> None:
-    body, field = APIS[api]
     value: Any = NAMED if choice == "named" else choice
-    assert field(body(StreamOptions(tool_choice=value))) == EXPECTED[api][choice]
+    assert sent(api, StreamOptions(tool_choice=value)) == EXPECTED[api][choice]
 
 
 @pytest.mark.parametrize("api", sorted(APIS))
 def test_unset_sends_the_apis_default_and_bad_values_are_errors(api: str) -> None:
-    body, field = APIS[api]
-    unset = field(body(StreamOptions()))
-    assert unset is None
+    assert sent(api, StreamOptions()) is None
     for bad in ("sometimes", {"name": ""}, {"tool": "x"}):
         with pytest.raises(ConfigurationError, match="tool_choice must be"):
-            body(StreamOptions(tool_choice=bad))  # type: ignore[arg-type]
+            sent(api, StreamOptions(tool_choice=bad))  # type: ignore[arg-type]
 
 
 def test_provider_options_in_the_apis_shape_win() -> None:
-    body, field = APIS["anthropic-messages"]
     options = StreamOptions(tool_choice="required", provider_options={"tool_choice": "auto"})
-    assert field(body(options)) == {"type": "auto"}
-    body, field = APIS["openai-completions"]
+    assert sent("anthropic-messages", options) == {"type": "auto"}
     options = StreamOptions(tool_choice="none", provider_options={"tool_choice": "required"})
-    assert field(body(options)) == "required"
+    assert sent("openai-completions", options) == "required"

@@ -227,19 +227,18 @@ def _provider_options(options: kit.StreamOptions) -> dict[str, Any]:
     return options.provider_options
 
 
-def _neutral_tool_choice(options: kit.StreamOptions) -> Any:
-    """Return ``StreamOptions.tool_choice`` in this module's ``tool_choice`` shape.
+_NEUTRAL_TOOL_CHOICE = {"auto": "auto", "required": "any", "none": "none"}
+"""``StreamOptions.tool_choice`` kinds in this module's ``tool_choice`` words (Converse has
+no "none": no tools are sent)."""
 
-    ``"auto"``, ``"none"`` (no tools sent: Converse has no "none"), ``"any"`` (required) or
-    ``{"type": "tool", "name"}``.
-    """
+
+def _neutral_tool_choice(options: kit.StreamOptions) -> Any:
+    """Return ``StreamOptions.tool_choice`` in the ``provider_options["tool_choice"]`` shape."""
     resolved = options.resolved_tool_choice()
     if resolved is None:
         return None
     kind, name = resolved
-    if kind == "tool":
-        return {"type": "tool", "name": name}
-    return "any" if kind == "required" else kind
+    return _NEUTRAL_TOOL_CHOICE.get(kind) or {"type": "tool", "name": name}
 
 
 def _tool_config(context: kit.Context, tool_choice: Any) -> dict[str, Any] | None:
