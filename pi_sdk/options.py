@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -64,6 +64,11 @@ class StreamOptions:
     foreign_reasoning: ForeignReasoning = "text"
     """Thinking from another model: ``drop`` it, send it as plain ``text`` (pi-mono), or as
     ``tagged`` text (``<thinking>...</thinking>``)."""
+    on_response: Callable[[int, Mapping[str, str]], object] | None = None
+    """``on_response(status, headers)``, sync or async, called once a successful HTTP response
+    arrived and before its body is read: rate-limit headers, request ids (pi-ai 0.73
+    ``onResponse``). Providers that read the HTTP body themselves call it (every first-party
+    API but Bedrock, whose SDK hides the response); an exception it raises fails the call."""
     tool_choice: str | dict[str, str] | None = None
     """Whether and which tool the model must call, mapped per wire API (pi-ai 0.73
     ``toolChoice``): ``"auto"`` (the model decides), ``"none"`` (no tool call), ``"required"``

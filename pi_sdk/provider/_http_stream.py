@@ -27,9 +27,10 @@ copies of this.
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 from pi_sdk._provider_errors import (
     ConnectionPhase,
@@ -50,6 +51,9 @@ __all__ = [
     "is_json_response",
     "run_http_stream",
 ]
+
+ResponseHook: TypeAlias = Callable[[int, Mapping[str, str]], object]
+"""``on_response(status, headers)``; may return an awaitable (``StreamOptions.on_response``)."""
 
 DONE_MARKER = "[DONE]"
 """The data of the event that ends an OpenAI-style stream."""
@@ -141,6 +145,7 @@ async def run_http_stream(
     *,
     transport_errors: tuple[type[BaseException], ...] = (),
     timeout_errors: tuple[type[BaseException], ...] = (),
+    on_response: ResponseHook | None = None,
 ) -> AsyncGenerator[AssistantMessageEvent, None]:
     """Send the request, read the response, and yield the call's events (pi-spec §4.0).
 
@@ -154,6 +159,9 @@ async def run_http_stream(
             ``(httpx2.TransportError,)``); raised while reading, they become a retryable
             :class:`ProviderError`.
         timeout_errors: Those of them that mean "gave up waiting" (for the error text).
+        on_response: ``StreamOptions.on_response``: called (and awaited when it returns an
+            awaitable) with the HTTP status and the headers of a successful response, before
+            its body is read (pi-ai 0.73 ``onResponse``). An exception it raises fails the call.
 
     Yields:
         ``start`` once the body's first bytes are in, then what the decoder returns, ending
@@ -170,6 +178,11 @@ async def run_http_stream(
     )
     complete = False  # the reply ended as the vendor ends it: drain, then close
     try:
+        if on_response is not None:
+            status: Any = getattr(response, "status_code", 200)
+            result = on_response(status if isinstance(status, int) else 200, response.headers)
+            if inspect.isawaitable(result):
+                await result
         # The reply has begun once its first bytes are in: a connection dropped before them
         # fails here, before start, and is retried.
         await body.start()

@@ -79,6 +79,7 @@ async def stream_anthropic_messages(
             builder,
             transport_errors=(httpx2.TransportError,),
             timeout_errors=(httpx2.TimeoutException,),
+            on_response=options.on_response,
         )
         async with aclosing(events) as stream:  # closes the response if the consumer stops
             async for event in stream:
