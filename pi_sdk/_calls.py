@@ -50,6 +50,7 @@ def stream(
             *secret_header_values(options.headers),
             *secret_header_values(model.headers),
         ),
+        context=context,
     )
 
 

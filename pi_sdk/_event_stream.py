@@ -42,7 +42,14 @@ from pi_sdk.events import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
-from pi_sdk.types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall
+from pi_sdk.types import (
+    AssistantMessage,
+    Context,
+    Model,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+)
 
 __all__ = ["AssistantMessageEventStream", "new_assistant_message"]
 
@@ -130,6 +137,7 @@ class AssistantMessageEventStream:
         timeout_ms: float | None = None,
         idle_timeout_ms: float | None = None,
         secrets: Callable[[], Iterable[str | None]] | None = None,
+        context: Context | None = None,
     ) -> None:
         """Wrap a provider.
 
@@ -148,10 +156,12 @@ class AssistantMessageEventStream:
                 activity); ``None``: no limit.
             secrets: Returns the values to redact from error messages (e.g. the API key);
                 called only when the stream fails.
+            context: The request; a reply aborted or cut after it started whose vendor usage
+                is missing gets an estimated usage from it (``usage_estimated``, issue 12).
         """
         retries = (max_retries, max_retry_delay_ms)
         self._call = _StreamRun(
-            start, model, signal, retries, (timeout_ms, idle_timeout_ms), secrets
+            start, model, signal, retries, (timeout_ms, idle_timeout_ms), secrets, context
         )
         # The generator refers to the run, never to this object: dropping this object (and
         # the generator) frees the generator at once, and the event loop then closes it.
@@ -210,6 +220,7 @@ class _StreamRun:
         retries: tuple[int, int],
         limits: tuple[float | None, float | None],
         secrets: Callable[[], Iterable[str | None]] | None,
+        context: Context | None = None,
     ) -> None:
         """Take the arguments of :class:`AssistantMessageEventStream`.
 
@@ -223,6 +234,7 @@ class _StreamRun:
         self._signal = signal
         self._max_retries = max_retries
         self._max_retry_delay_ms = max_retry_delay_ms
+        self._context = context
         self._partial: AssistantMessage | None = None
         self.final: AssistantMessage | None = None
         """The final message, once the stream ended (or was closed)."""
@@ -338,8 +350,15 @@ class _StreamRun:
             self._partial = new_assistant_message(self._model)
         return self._partial
 
-    def _fail(self, reason: str, text: str) -> ErrorEvent:
+    def _fail(self, reason: str, text: str, *, cut: bool = False) -> ErrorEvent:
+        """Return the terminal ``error`` event.
+
+        ``cut``: the reply had started and ended early (an abort, a timeout, a lost
+        connection), so a usage the vendor never sent is estimated.
+        """
         message = self._message()
+        if cut:
+            self._estimate_usage(message, "aborted" if reason == "aborted" else "cut")
         aborted = reason == "aborted" or (self._signal is not None and self._signal.aborted)
         message.stop_reason = "aborted" if aborted else "error"
         if aborted and (self._signal is not None and self._signal.reason) and reason == "aborted":
@@ -347,6 +366,14 @@ class _StreamRun:
         message.error_message = self._redact(text)
         self.final = message
         return ErrorEvent(reason=message.stop_reason, error=message)
+
+    def _estimate_usage(self, message: AssistantMessage, reason: str) -> None:
+        from pi_sdk._usage_estimate import estimate_missing_usage  # lazy: only failures
+
+        try:
+            estimate_missing_usage(message, self._model, self._context, reason=reason)
+        except Exception:  # noqa: BLE001 - an estimate must not replace the real outcome
+            pass
 
     def _redact(self, text: str) -> str:
         from pi_sdk._redact import redact_text  # lazy: only failures need it
@@ -397,6 +424,20 @@ class _StreamRun:
             del open_blocks[index]
         return events
 
+    def _beyond_cap(self, error: ProviderError) -> str | None:
+        """Why a retryable error is not retried: the server asked for a wait beyond the cap.
+
+        ``None`` when a retry may happen (no requested wait, no cap, or a wait within it).
+        """
+        wait = error.retry_after_ms
+        cap = self._max_retry_delay_ms
+        if wait is None or not cap or wait <= cap:
+            return None
+        return (
+            f"the server asked to retry in {wait:.0f} ms, beyond max_retry_delay_ms={cap};"
+            " not retried"
+        )
+
     async def _retry_wait(self, attempt: int, error: ProviderError) -> None:
         from tenacity import wait_exponential, wait_random  # lazy: only retries need it
 
@@ -440,7 +481,7 @@ class _StreamRun:
                 except _Aborted:
                     if not started:
                         yield StartEvent(partial=self._message())
-                    yield self._fail("aborted", "Request was aborted")
+                    yield self._fail("aborted", "Request was aborted", cut=started)
                     return
                 except _TimedOut:
                     assert self._timeout_s is not None
@@ -458,9 +499,17 @@ class _StreamRun:
                         continue
                     if not started:
                         yield StartEvent(partial=self._message())
-                    yield self._fail("error", str(exc))
+                    yield self._fail("error", str(exc), cut=started)
                     return
                 except ProviderError as exc:
+                    retry = not started and exc.retryable and attempt < self._max_retries
+                    beyond = self._beyond_cap(exc) if retry else None
+                    if beyond is not None:
+                        # pi-mono maxRetryDelayMs: the server will refuse sooner calls, so the
+                        # call fails at once, naming the requested delay.
+                        yield StartEvent(partial=self._message())
+                        yield self._fail("error", f"{_describe(exc)} ({beyond})")
+                        return
                     if not started and exc.retryable and attempt < self._max_retries:
                         attempt += 1
                         await _aclose(source)
@@ -474,7 +523,8 @@ class _StreamRun:
                         continue
                     if not started:
                         yield StartEvent(partial=self._message())
-                    yield self._fail("error", _describe(exc))
+                    cut = started and (exc.incomplete or exc.retryable)
+                    yield self._fail("error", _describe(exc), cut=cut)
                     return
                 except Exception as exc:  # noqa: BLE001 - the contract: failures are data
                     if not started:
@@ -551,6 +601,8 @@ class _StreamRun:
                 if message.stop_reason not in ("error", "aborted"):
                     message.stop_reason = "aborted"
                     message.error_message = message.error_message or "stream closed by the consumer"
+                    if started:
+                        self._estimate_usage(message, "aborted")
                 self.final = message
 
 

@@ -50,6 +50,8 @@ class ProviderError(Exception):
         status: HTTP status, if any.
         retryable: Whether a retry may succeed (408, 409, 429, 5xx, connection errors).
         retry_after_ms: The server's requested wait in milliseconds, if it sent one.
+        incomplete: The reply was cut short (the body ended before the API's end): its usage,
+            if the vendor never sent one, is estimated (``usage_estimated``, issue 12).
     """
 
     def __init__(
@@ -59,11 +61,13 @@ class ProviderError(Exception):
         status: int | None = None,
         retryable: bool = False,
         retry_after_ms: float | None = None,
+        incomplete: bool = False,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.retryable = retryable
         self.retry_after_ms = retry_after_ms
+        self.incomplete = incomplete
 
     @classmethod
     def from_http(
@@ -122,7 +126,9 @@ def retry_after_ms(headers: Mapping[str, str] | None) -> float | None:
     """Return the wait a server asked for before a retry, in milliseconds, or ``None``.
 
     Reads ``retry-after-ms`` (milliseconds; an OpenAI/Anthropic extension), then ``retry-after``
-    as delay-seconds or as an HTTP-date (RFC 9110 §10.2.3; a date in the past gives 0). Names
+    as delay-seconds or as an HTTP-date (RFC 9110 §10.2.3; a date in the past gives 0), then
+    ``x-ratelimit-reset-after`` (delay seconds) and ``x-ratelimit-reset`` (delay seconds, or a
+    Unix time in seconds or milliseconds; issue 12). Names
     match case-insensitively. Negative values become 0; unparsable, infinite or NaN values are
     ignored (``None``), so a bad header never makes a caller wait forever.
 
@@ -136,7 +142,7 @@ def retry_after_ms(headers: Mapping[str, str] | None) -> float | None:
             return max(0.0, wait)
     value = _header(headers, "retry-after")
     if value is None:
-        return None
+        return _rate_limit_reset_ms(headers)
     seconds = _finite(value)
     if seconds is not None:
         return max(0.0, seconds * 1000)
@@ -151,6 +157,33 @@ def retry_after_ms(headers: Mapping[str, str] | None) -> float | None:
 
         when = when.replace(tzinfo=datetime.UTC)
     return max(0.0, (when.timestamp() - time.time()) * 1000)
+
+
+_EPOCH_MS = 1e12
+"""A reset value above this is a Unix time in milliseconds (OpenRouter), in seconds above
+:data:`_EPOCH_S` (GitHub), else a delay in seconds."""
+_EPOCH_S = 1e9
+
+
+def _rate_limit_reset_ms(headers: Mapping[str, str] | None) -> float | None:
+    """The wait from ``x-ratelimit-reset-after`` (delay seconds) or ``x-ratelimit-reset``.
+
+    ``x-ratelimit-reset`` is a delay in seconds, a Unix time in seconds, or one in
+    milliseconds, told apart by size (vendors differ); a time in the past gives 0.
+    """
+    value = _header(headers, "x-ratelimit-reset-after")
+    seconds = _finite(value) if value is not None else None
+    if seconds is not None:
+        return max(0.0, seconds * 1000)
+    value = _header(headers, "x-ratelimit-reset")
+    reset = _finite(value) if value is not None else None
+    if reset is None:
+        return None
+    if reset > _EPOCH_MS:
+        return max(0.0, reset - time.time() * 1000)
+    if reset > _EPOCH_S:
+        return max(0.0, (reset - time.time()) * 1000)
+    return max(0.0, reset * 1000)
 
 
 def _finite(text: str) -> float | None:

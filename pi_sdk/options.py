@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -53,7 +53,10 @@ class StreamOptions:
     """Retries of a retryable failure (HTTP 408/409/429/5xx, connection errors) that happens
     before any content arrived. pi-sdk owns retries; the vendor SDKs' own are turned off."""
     max_retry_delay_ms: int = 60_000
-    """Cap on one retry wait, milliseconds; 0 disables the cap."""
+    """Cap on one retry wait, milliseconds; 0 disables the cap. When the server asks for a
+    longer wait (``Retry-After``, ``retry-after-ms``, ``x-ratelimit-reset[-after]``), the call
+    fails at once with an error naming the requested delay instead of retrying early (pi-mono
+    ``maxRetryDelayMs``: the vendor said it would refuse a sooner call)."""
     timeout_ms: float | None = 600_000
     """Longest wait, in milliseconds, for the response to start: connecting, the headers and
     the first bytes of the body (a reasoning model may think for minutes before them).
@@ -70,10 +73,46 @@ class StreamOptions:
     foreign_reasoning: ForeignReasoning = "text"
     """Thinking from another model: ``drop`` it, send it as plain ``text`` (pi-mono), or as
     ``tagged`` text (``<thinking>...</thinking>``)."""
+    on_response: Callable[[int, Mapping[str, str]], object] | None = None
+    """``on_response(status, headers)``, sync or async, called once a successful HTTP response
+    arrived and before its body is read: rate-limit headers, request ids (pi-ai 0.73
+    ``onResponse``). Providers that read the HTTP body themselves call it (every first-party
+    API but Bedrock, whose SDK hides the response); an exception it raises fails the call."""
+    tool_choice: str | dict[str, str] | None = None
+    """Whether and which tool the model must call, mapped per wire API (pi-ai 0.73
+    ``toolChoice``): ``"auto"`` (the model decides), ``"none"`` (no tool call), ``"required"``
+    (some tool call), or ``{"name": "<tool>"}`` (that tool). ``None``: the API's default. A
+    ``provider_options["tool_choice"]`` in the API's own shape wins over it."""
     client: Any = None
     """A pre-built vendor SDK client to use instead of building one (proxies, tests)."""
     provider_options: dict[str, Any] = field(default_factory=dict[str, Any])
     """API-specific options; each provider documents the keys it reads."""
+
+    def resolved_tool_choice(
+        self,
+    ) -> tuple[Literal["auto", "none", "required", "tool"], str] | None:
+        """``tool_choice`` checked: ``(kind, tool name or "")``, or ``None`` when unset.
+
+        Raises:
+            ConfigurationError: not one of the documented values.
+        """
+        choice = self.tool_choice
+        if choice is None:
+            return None
+        if choice == "auto":
+            return ("auto", "")
+        if choice == "none":
+            return ("none", "")
+        if choice == "required":
+            return ("required", "")
+        if isinstance(choice, dict) and isinstance(choice.get("name"), str) and choice["name"]:
+            return ("tool", choice["name"])
+        from pi_sdk.errors import ConfigurationError
+
+        raise ConfigurationError(
+            "tool_choice must be 'auto', 'none', 'required' or {'name': '<tool>'};"
+            f" got {choice!r}"
+        )
 
     def resolved_cache_retention(self) -> CacheRetention:
         """``cache_retention``, defaulting from ``PI_CACHE_RETENTION`` then ``"short"``."""

@@ -23,6 +23,7 @@ __all__ = [
     "CacheRetention",
     "Context",
     "Cost",
+    "Diagnostic",
     "ImageContent",
     "Message",
     "Model",
@@ -216,6 +217,21 @@ class Usage(WireModel):
         self.total_tokens = self.input + self.output + self.cache_read + self.cache_write
 
 
+class Diagnostic(WireModel):
+    """Something notable about how a reply was obtained (pi-ai 0.73 ``AssistantMessageDiagnostic``).
+
+    JSON: ``{"type", "timestamp" (ms since the epoch), "error"?: {"name"?, "message", "code"?},
+    "details"?: {...}}``. pi-sdk writes ``type == "usage_estimated"`` (details: the estimated
+    ``input`` / ``output`` token counts and ``"reason"``) when a cut or aborted reply's usage
+    was estimated (:attr:`AssistantMessage.usage_estimated`).
+    """
+
+    type: str
+    timestamp: int = Field(default_factory=now_ms)
+    error: dict[str, Any] | None = None
+    details: dict[str, Any] | None = None
+
+
 # --- messages -------------------------------------------------------------------------------
 
 
@@ -246,7 +262,21 @@ class AssistantMessage(WireModel):
     provider: str
     model: str
     """The model id the request named."""
+    response_model: str | None = None
+    """The model id the vendor reported in its reply (e.g. ``gpt-4o-mini-2024-07-18`` for a
+    request for ``gpt-4o-mini``); ``None`` when it reported none (Bedrock, errors). pi-ai 0.73."""
+    response_id: str | None = None
+    """The vendor's id of this reply (Anthropic ``msg_...``, Responses ``resp_...``, Chat
+    ``chatcmpl-...``, Gemini ``responseId``); ``None`` when it sent none. pi-ai 0.73."""
+    diagnostics: list[Diagnostic] | None = None
+    """Notes on how the reply was obtained (pi-ai 0.73 ``diagnostics``); ``None`` when there are
+    none."""
     usage: Usage = Field(default_factory=Usage)
+    usage_estimated: bool | None = None
+    """``True`` when ``usage`` (and so its cost) was estimated by pi-sdk, not reported by the
+    vendor: a reply that was aborted or cut before the vendor's usage arrived gets an estimate
+    of its input (the request, about 4 characters a token) and output (what streamed), so its
+    cost is never silently 0 (issue 12; pi-sdk extension, JSON ``usageEstimated``)."""
     stop_reason: StopReason = "stop"
     error_message: str | None = None
     signature_origin: str | None = None

@@ -472,6 +472,19 @@ class MessageBuilder:
             cost.cache_write *= factor
             cost.total = cost.input + cost.output + cost.cache_read + cost.cache_write
 
+    def set_response(self, *, id: object = None, model: object = None) -> None:  # noqa: A002
+        """Record the vendor's id of the reply and the model id it reported.
+
+        ``message.response_id`` / ``message.response_model`` (pi-ai 0.73 ``responseId`` /
+        ``responseModel``): the first non-empty string of each is kept, later ones and
+        non-strings are ignored (pi-ai: ``output.responseId ||= chunk.id``).
+        """
+        message = self.message
+        if message.response_id is None and isinstance(id, str) and id:
+            message.response_id = id
+        if message.response_model is None and isinstance(model, str) and model:
+            message.response_model = model
+
     # -- the end ----------------------------------------------------------------------------
 
     def done(

@@ -16,7 +16,8 @@ request and the HTTP status errors), a :class:`WireDecoder` for the vendor's eve
   the decoder the one document (:meth:`WireDecoder.feed_document`);
 * stops at the decoder's terminal event (:attr:`WireDecoder.terminal`): anything after it is
   not merged into the reply; a body that ends without it, cut in the middle of an event, is an
-  error ("the response stream was cut in the middle of an event");
+  error ("the response stream was cut in the middle of an event") unless the decoder is
+  ``settled`` (its stop reason and usage arrived: only the final marker is missing, issue 12);
 * lets the decoder end the message (:meth:`WireDecoder.finish`), then drains what is left of a
   complete body (bounded: :meth:`ResponseBody.drain`) so the connection is reused, and closes
   the response on every path: end, error, abort, and a consumer that stops early;
@@ -28,9 +29,10 @@ copies of this.
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 from pi_sdk._provider_errors import (
     ConnectionPhase,
@@ -51,6 +53,9 @@ __all__ = [
     "is_json_response",
     "run_http_stream",
 ]
+
+ResponseHook: TypeAlias = Callable[[int, Mapping[str, str]], object]
+"""``on_response(status, headers)``; may return an awaitable (``StreamOptions.on_response``)."""
 
 DONE_MARKER = "[DONE]"
 """The data of the event that ends an OpenAI-style stream."""
@@ -91,6 +96,12 @@ class WireDecoder(Protocol):
         """
         ...
 
+    # Optional: ``settled`` (bool attribute or property), True once the reply's terminal
+    # information (stop reason and usage) arrived before the API's final marker (Anthropic
+    # ``message_delta`` before ``message_stop``, Chat Completions ``finish_reason`` + usage
+    # before ``[DONE]``). A body that then ends, even cut in the middle of the final marker's
+    # event, is complete: :meth:`finish` is called (read with :func:`_is_settled`).
+
     def feed(self, data: dict[str, Any]) -> Iterable[AssistantMessageEvent]:
         """Consume one server-sent event's JSON object."""
         ...
@@ -114,6 +125,15 @@ class WireDecoder(Protocol):
         ...
 
 
+def _is_settled(decoder: object) -> bool:
+    """The decoder's optional ``settled`` flag: its stop reason and usage have arrived.
+
+    A reply whose terminal information arrived is complete even if the final marker
+    (``message_stop``, ``[DONE]``) is missing or cut (issue 12; pi-mono reads what arrived).
+    """
+    return getattr(decoder, "settled", False) is True
+
+
 def is_json_response(response: HttpResponse) -> bool:
     """True when the response's ``content-type`` is ``application/json`` (not a stream)."""
     content_type = response.headers.get("content-type") or ""
@@ -127,6 +147,7 @@ async def run_http_stream(
     *,
     transport_errors: tuple[type[BaseException], ...] = (),
     timeout_errors: tuple[type[BaseException], ...] = (),
+    on_response: ResponseHook | None = None,
 ) -> AsyncGenerator[AssistantMessageEvent, None]:
     """Send the request, read the response, and yield the call's events (pi-spec §4.0).
 
@@ -140,6 +161,9 @@ async def run_http_stream(
             ``(httpx2.TransportError,)``); raised while reading, they become a retryable
             :class:`ProviderError`.
         timeout_errors: Those of them that mean "gave up waiting" (for the error text).
+        on_response: ``StreamOptions.on_response``: called (and awaited when it returns an
+            awaitable) with the HTTP status and the headers of a successful response, before
+            its body is read (pi-ai 0.73 ``onResponse``). An exception it raises fails the call.
 
     Yields:
         ``start`` once the body's first bytes are in, then what the decoder returns, ending
@@ -156,6 +180,11 @@ async def run_http_stream(
     )
     complete = False  # the reply ended as the vendor ends it: drain, then close
     try:
+        if on_response is not None:
+            status: Any = getattr(response, "status_code", 200)
+            result = on_response(status if isinstance(status, int) else 200, response.headers)
+            if inspect.isawaitable(result):
+                await result
         # The reply has begun once its first bytes are in: a connection dropped before them
         # fails here, before start, and is retried.
         await body.start()
@@ -195,16 +224,24 @@ async def run_http_stream(
                 if decoder.terminal:
                     break  # the reply is complete: events after it are not merged into it
             else:
-                if not body.ended_on_event_boundary():
+                if not body.ended_on_event_boundary() and not _is_settled(decoder):
                     raise ProviderError(
                         "the response stream was cut in the middle of an event: the reply is"
-                        " incomplete (connection closed early?)"
+                        " incomplete (connection closed early?)",
+                        incomplete=True,
                     )
         complete = saw_done or decoder.terminal
-        for event in decoder.finish(saw_done=saw_done):
-            if event.type == "done" or event.type == "error":
-                complete = True  # the consumer may stop at the terminal event
-            yield event
+        ended_early = not complete and not _is_settled(decoder)
+        try:
+            for event in decoder.finish(saw_done=saw_done):
+                if event.type == "done" or event.type == "error":
+                    complete = True  # the consumer may stop at the terminal event
+                yield event
+        except ProviderError as exc:
+            # The body ended before the API's end ("stream ended before message_stop"): a cut
+            # reply, whose missing usage is estimated (issue 12).
+            exc.incomplete = exc.incomplete or ended_early
+            raise
     finally:
         builder.price_usage()  # usage is kept, priced, on every path
         try:

@@ -16,8 +16,9 @@ Provider engineers extend two tables: :data:`PROVIDER_PACKAGES` (api -> distribu
 implements it) and :data:`CLIENT_FACTORIES` (api -> build a vendor client on a transport), and
 optionally :data:`SIGNATURE_PRESENT` (api -> "did this message carry a reasoning signature").
 
-The vendor-reported ``model`` in ``expect`` is not compared: ``AssistantMessage.model`` is the
-requested model id (pi-mono), and the message keeps no vendor-reported model.
+The vendor-reported ``model`` in ``expect``, where one is given, is compared with
+``AssistantMessage.response_model`` (pi-ai 0.73 ``responseModel``); ``AssistantMessage.model``
+stays the requested model id (pi-mono).
 """
 
 from __future__ import annotations
@@ -280,7 +281,8 @@ def check_message(
 ) -> list[str]:
     """Differences between a final message and an interaction's ``expect`` (empty: conforms).
 
-    ``expect["model"]`` (vendor-reported model) is not compared; see the module docstring.
+    ``expect["model"]`` (vendor-reported model), when not ``null``, is compared with
+    ``response_model``; see the module docstring.
     A tool call whose expected ``id`` is ``null`` (the vendor sent none) may have any id.
     """
     problems: list[str] = []
@@ -290,6 +292,8 @@ def check_message(
             problems.append(f"{what}: got {got!r}, expected {want!r}")
 
     differ("stop_reason", message.stop_reason, expect["stop_reason"])
+    if expect.get("model") is not None:
+        differ("response_model", message.response_model, expect["model"])
     text = "".join(b.text for b in message.content if isinstance(b, TextContent))
     differ("text", text, expect["text"])
     thinking_blocks = [b for b in message.content if isinstance(b, ThinkingContent)]

@@ -49,6 +49,7 @@ LAYERS: dict[str, float] = {
     "_registry": 3,
     "_calls": 3,
     "_event_stream": 3,
+    "_usage_estimate": 3,
     "_transform": 3,
     "_redact": 3,
     "_log_redaction": 3,

@@ -146,3 +146,65 @@ async def test_every_adapter_retries_by_the_shared_policy(api: str) -> None:
     assert await _attempts(api, 503, {"x-should-retry": "false"}, max_retries=2) == 1
     assert await _attempts(api, 400, {"x-should-retry": "true"}, max_retries=1) == 2
     assert await _attempts(api, 422, {}, max_retries=2) == 1
+
+
+# --- issue 12 defect 7: rate-limit reset headers, a requested wait beyond the cap --------------
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({"x-ratelimit-reset-after": "2.5"}, 2500.0),
+        ({"x-ratelimit-reset": "3"}, 3000.0),  # a delay in seconds
+        ({"retry-after": "1", "x-ratelimit-reset-after": "9"}, 1000.0),  # Retry-After wins
+        ({"x-ratelimit-reset-after": "soon", "x-ratelimit-reset": "4"}, 4000.0),
+        ({"x-ratelimit-reset": "later"}, None),
+    ],
+)
+def test_rate_limit_reset_headers(headers: dict[str, str], expected: float | None) -> None:
+    assert retry_after_ms(headers) == expected
+
+
+def test_rate_limit_reset_as_a_unix_time_in_seconds_or_milliseconds() -> None:
+    in_seconds = retry_after_ms({"x-ratelimit-reset": str(int(time.time()) + 30)})
+    assert in_seconds is not None and 28_000 <= in_seconds <= 31_000
+    in_ms = retry_after_ms({"x-ratelimit-reset": str(int(time.time() * 1000) + 5_000)})
+    assert in_ms is not None and 4_000 <= in_ms <= 5_100
+    assert retry_after_ms({"x-ratelimit-reset": str(int(time.time()) - 60)}) == 0.0
+
+
+async def _call_with_cap(headers: dict[str, str], cap: int) -> tuple[int, pi_sdk.AssistantMessage]:
+    model, body = ADAPTERS["openai-completions"]
+    refused = Reply(
+        429, json.dumps(body(429)).encode(), {"content-type": "application/json", **headers}
+    )
+    ok = Reply(
+        200,
+        b'data: {"id":"c","model":"m","choices":[{"index":0,"delta":{"content":"hi"},'
+        b'"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+        {"content-type": "text/event-stream"},
+    )
+    transport = ChunkedTransport([refused, ok])
+    client = CLIENT_FACTORIES["openai-completions"](transport, model.base_url)
+    try:
+        options = StreamOptions(client=client, max_retries=2, max_retry_delay_ms=cap)
+        _, message = await collect(pi_sdk.stream(model, Context(), options))
+    finally:
+        await client.close()
+    return len(transport.requests), message
+
+
+async def test_a_requested_wait_beyond_the_cap_fails_at_once() -> None:
+    """pi-mono ``maxRetryDelayMs``: ``Retry-After: 1`` with a 500 ms cap is not retried early."""
+    for headers in ({"retry-after": "1"}, {"x-ratelimit-reset-after": "1"}):
+        attempts, message = await _call_with_cap(headers, cap=500)
+        assert attempts == 1 and message.stop_reason == "error"
+        text = message.error_message or ""
+        assert "429" in text and "retry in 1000 ms" in text and "max_retry_delay_ms=500" in text
+
+
+async def test_a_requested_wait_within_the_cap_is_retried() -> None:
+    attempts, message = await _call_with_cap({"retry-after-ms": "5"}, cap=500)
+    assert attempts == 2 and message.stop_reason == "stop" and message.text == "hi"
+    attempts, message = await _call_with_cap({"retry-after": "1"}, cap=0)  # 0: no cap
+    assert attempts == 2 and message.text == "hi"

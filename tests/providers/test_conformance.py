@@ -103,6 +103,20 @@ async def test_conformance(case: Case):
     assert run.played == 1, f"{case.id}: {run.played} interactions played (a retry?)"
 
 
+WITH_IDS = [c for c in CASES if c.status == 200 and c.api != "bedrock-converse-stream"]
+
+
+@pytest.mark.parametrize("case", WITH_IDS, ids=[c.id for c in WITH_IDS])
+async def test_reply_keeps_the_vendors_response_id(case: Case):
+    """pi-ai 0.73 ``responseId``: every recorded reply names itself, except on Bedrock (neither
+    Converse nor ConverseStream sends an id or a model; ``responseModel`` is compared by
+    :func:`check_message`)."""
+    _require(case)
+    message = (await run_interaction(case)).message
+    assert isinstance(message.response_id, str) and message.response_id, case.id
+    assert message.model_dump(mode="json")["responseId"] == message.response_id
+
+
 # --- whole JSON documents in chunks -----------------------------------------------------------
 
 DOCUMENTS = [c for c in CASES if not c.stream]
@@ -141,11 +155,13 @@ def _offsets(body: bytes, count: int = 12) -> list[int]:
 
 
 async def _has_terminal_event(api: str, body: bytes) -> bool:
-    """Whether ``body`` holds the API's terminal server-sent event, whole."""
+    """Whether ``body`` holds the API's terminal server-sent event, whole, or the reply's
+    terminal information (stop reason and usage: issue 12) before the final marker."""
 
     async def chunks() -> AsyncIterator[bytes]:
         yield body
 
+    stopped = usage = False
     async for sse in pi_sdk.provider.iter_sse(chunks()):
         if sse.data == "[DONE]":
             return True
@@ -157,6 +173,18 @@ async def _has_terminal_event(api: str, body: bytes) -> bool:
             continue
         event = cast(dict[str, Any], data)
         kind = event.get("type")
+        if kind == "message_delta" and event.get("usage"):
+            if cast(dict[str, Any], event.get("delta") or {}).get("stop_reason"):
+                return True  # Anthropic: stop reason and usage arrived
+        if api in ("openai-completions", "mistral-conversations"):
+            usage = usage or bool(event.get("usage"))
+            for choice in cast(list[Any], event.get("choices") or []):
+                if isinstance(choice, dict):
+                    fields = cast(dict[str, Any], choice)
+                    stopped = stopped or bool(fields.get("finish_reason"))
+                    usage = usage or bool(fields.get("usage"))
+            if stopped and usage:
+                return True  # Chat: finish reason and usage arrived, only [DONE] missing
         if kind in ("message_stop", "response.completed", "response.incomplete"):
             return True
         candidates = event.get("candidates")

@@ -22,6 +22,7 @@ usage and cost                  x          x      x          x       x       x  
 token limit                     x          x      x          x       x       x      x        x
 whole JSON answer (+ streamed)  x          x      x          x       x       x      x        x
 http error (4, HTML, 404)       x          x      x          x       x       x      x        x
+on_response                     x          x      x          x       x       x      x        -
 in-stream error                 x          x      x          x       x       x      x        x
 truncation (4 cuts)             x          x      x          x       x       x      x        x
 abort                           x          x      x          x       x       x      x        x
@@ -49,6 +50,7 @@ body that is not a reply is an error) and the cross-API cases of ``tests/core/te
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -120,7 +122,12 @@ class Outcome:
 
 
 async def call(
-    wire: Wire, steps: list[Step], *, retries: int = 0, abort_at: str | None = None
+    wire: Wire,
+    steps: list[Step],
+    *,
+    retries: int = 0,
+    abort_at: str | None = None,
+    on_response: Callable[[int, Any], object] | None = None,
 ) -> Outcome:
     """Stream one call to a loopback server serving ``steps``; check the event contract.
 
@@ -132,7 +139,11 @@ async def call(
     events: list[AssistantMessageEvent] = []
     async with LoopbackServer(steps) as server:
         options = StreamOptions(
-            api_key=KEY, max_retries=retries, max_retry_delay_ms=1, signal=signal
+            api_key=KEY,
+            max_retries=retries,
+            max_retry_delay_ms=1,
+            signal=signal,
+            on_response=on_response,
         )
         stream = pi_sdk.stream(wire.model(server.url), CONTEXT, options)
 
@@ -157,10 +168,23 @@ def streamed(wire: Wire, blocks: list[Block], tokens: Tokens | None = None, **kw
     return sse_step(body + terminal, **kwargs)
 
 
-def assert_partial_usage_kept(wire: Wire, message: AssistantMessage) -> None:
-    """A failed reply keeps (and prices) the usage the wire had reported before it failed."""
-    expected_input = OPENING_TOKENS.input if wire.early_usage else 0
-    assert message.usage.input == expected_input
+def assert_partial_usage_kept(wire: Wire, message: AssistantMessage, *, cut: bool = True) -> None:
+    """A failed reply keeps (and prices) the usage the wire had reported before it failed.
+
+    A cut or aborted reply (``cut``) on a wire that reports usage only at its end gets an
+    estimate instead, marked as one (``usage_estimated``, issue 12): never a silent 0. A vendor's
+    error event is not a cut: nothing is estimated.
+    """
+    if not cut and not wire.early_usage:
+        expected_input = 0
+        assert message.usage.input == 0 and message.usage_estimated is None
+    elif wire.early_usage:
+        expected_input = OPENING_TOKENS.input
+        assert message.usage.input == expected_input
+    else:
+        expected_input = message.usage.input
+        assert message.usage_estimated is True and expected_input > 0
+        assert message.diagnostics and message.diagnostics[-1].type == "usage_estimated"
     price = wire.model("http://unused").cost.input
     assert message.usage.cost.input == pytest.approx(price * expected_input / 1e6)
 
@@ -351,6 +375,30 @@ async def test_a_json_error_body_of_another_shape_is_shown_as_it_came(wire: Wire
     assert outcome.message.error_message == '404 Not Found: {"error": "no route /v1"}'
 
 
+@scenario("on_response")
+async def test_on_response_sees_status_and_headers_before_the_body(wire: Wire) -> None:
+    """pi-ai 0.73 ``onResponse(status, headers)``: once, before the body is read."""
+    seen: list[tuple[int, str | None]] = []
+
+    async def hook(status: int, headers: Any) -> None:
+        seen.append((status, headers.get("x-ratelimit-remaining-requests")))
+
+    step = streamed(wire, [Text(("Hi",))])
+    step = dataclasses.replace(
+        step, headers={**step.headers, "x-ratelimit-remaining-requests": "7"}
+    )
+    outcome = await call(wire, [step], on_response=hook)
+    assert outcome.message.stop_reason == "stop" and outcome.message.text == "Hi"
+    assert seen == [(200, "7")]
+
+    def refuse(status: int, headers: Any) -> None:
+        raise RuntimeError("quota policy says no")
+
+    refused = await call(wire, [streamed(wire, [Text(("Hi",))])], on_response=refuse)
+    assert refused.message.stop_reason == "error" and refused.message.text == ""  # body unread
+    assert "quota policy says no" in (refused.message.error_message or "")
+
+
 @scenario("in-stream error")
 async def test_in_stream_error(wire: Wire) -> None:
     event, text = wire.stream_error("The server is overloaded")
@@ -359,7 +407,7 @@ async def test_in_stream_error(wire: Wire) -> None:
     assert outcome.types[-1] == "error" and message.stop_reason == "error"
     assert message.error_message == text
     assert content(message) == [("text", "Hel")]  # the partial content is kept
-    assert_partial_usage_kept(wire, message)
+    assert_partial_usage_kept(wire, message, cut=False)
     assert len(outcome.requests) == 1  # the reply had started: not retried
 
 

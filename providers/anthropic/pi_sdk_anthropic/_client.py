@@ -106,16 +106,30 @@ def is_oauth_token(api_key: str | None) -> bool:
     return api_key is not None and "sk-ant-oat" in api_key
 
 
+def supports_eager_tool_input_streaming(model: kit.Model) -> bool:
+    """``model.compat["supportsEagerToolInputStreaming"]``, default True (pi-ai 0.73).
+
+    True: each tool is sent with ``eager_input_streaming: true`` (the GA form of fine-grained
+    tool streaming); False (proxies that reject the field): the tools go without it and the
+    ``fine-grained-tool-streaming`` beta header asks for the same.
+    """
+    return (model.compat or {}).get("supportsEagerToolInputStreaming", True) is not False
+
+
 def build_headers(
-    model: kit.Model, options: kit.StreamOptions, api_key: str | None
+    model: kit.Model, options: kit.StreamOptions, api_key: str | None, *, has_tools: bool = False
 ) -> dict[str, str]:
     """Return the per-request HTTP headers: betas, OAuth/Copilot extras, model and call headers.
 
     Merge order (later wins): defaults, ``model.headers``, ``options.headers`` (pi-mono
-    ``createClient``). Auth headers are the SDK's job and never appear here.
+    ``createClient``). Auth headers are the SDK's job and never appear here. The
+    ``fine-grained-tool-streaming`` beta goes only with tools (``has_tools``) to a model
+    without eager tool input streaming (pi-ai 0.73 ``shouldUseFineGrainedToolStreamingBeta``;
+    the others get ``eager_input_streaming`` on each tool instead).
     """
     interleaved = bool(options.provider_options.get("interleaved_thinking", True))
     needs_interleaved = interleaved and not is_adaptive_model(model)
+    fine_grained = has_tools and not supports_eager_tool_input_streaming(model)
     betas: list[str] = []
     headers: dict[str, str] = {}
     if model.provider == "github-copilot":
@@ -123,12 +137,11 @@ def build_headers(
         headers["anthropic-dangerous-direct-browser-access"] = "true"
     elif is_oauth_token(api_key):
         betas.extend(_OAUTH_BETAS)
-        betas.append(_BETA_FINE_GRAINED)
         headers["accept"] = "application/json"
         headers["anthropic-dangerous-direct-browser-access"] = "true"
         headers["user-agent"] = f"claude-cli/{_CLAUDE_CODE_VERSION}"
         headers["x-app"] = "cli"
-    else:
+    if fine_grained:
         betas.append(_BETA_FINE_GRAINED)
     if needs_interleaved:
         betas.append(_BETA_INTERLEAVED)

@@ -120,6 +120,7 @@ async def run_stream(
             builder,
             transport_errors=errors,
             timeout_errors=timeouts,
+            on_response=options.on_response,
         )
         async with aclosing(events):
             async for event in events:

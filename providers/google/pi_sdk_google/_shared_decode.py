@@ -145,6 +145,9 @@ class GeminiDecoder:
             raise provider_error_from_body(data["error"])
         if self._response_id is None and data.get("responseId"):
             self._response_id = str(data["responseId"])
+            self._builder.set_response(id=self._response_id)
+        if self._builder.message.response_model is None:
+            self._builder.set_response(model=data.get("modelVersion"))
         usage = data.get("usageMetadata")
         if isinstance(usage, dict):
             self._apply_usage(cast(dict[str, Any], usage))

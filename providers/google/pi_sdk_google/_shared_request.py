@@ -136,6 +136,7 @@ _BASE64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$")
 _GEMINI_MAJOR = re.compile(r"gemini-(\d+)")
 _GEMINI3_PRO = re.compile(r"gemini-3(?:\.\d+)?-pro")
 _GEMINI3_FLASH = re.compile(r"gemini-3(?:\.\d+)?-flash")
+_GEMMA4 = re.compile(r"gemma-?4")
 _TOOL_CHOICE = {"auto": "AUTO", "none": "NONE", "any": "ANY", "required": "ANY"}
 _BUDGETS_25_PRO = {"minimal": 128, "low": 2048, "medium": 8192, "high": 32768}
 _BUDGETS_25_FLASH = {"minimal": 128, "low": 2048, "medium": 8192, "high": 24576}
@@ -207,12 +208,32 @@ def is_valid_thought_signature(signature: str | None) -> bool:
 # --- thinking -----------------------------------------------------------------------------------
 
 
+def disabled_thinking_config(model: Model) -> dict[str, Any]:
+    """The ``thinkingConfig`` of reasoning off for a thinking model (pi-ai 0.73).
+
+    Gemini 2.x turns thinking off with ``thinkingBudget: 0``; Gemini 3 Pro cannot, and Gemini 3
+    Flash and Gemma 4 not fully, so they get their lowest ``thinkingLevel`` (``LOW``,
+    ``MINIMAL``, ``MINIMAL``) without ``includeThoughts`` (hidden). Gemini 2.5 Pro rejects a
+    budget of 0 ("only works in thinking mode"), so it gets its lowest budget, 128, hidden
+    (pi-ai sends 0 there too: a documented difference, docs/pi-ai-differences.md).
+    """
+    model_id = model.id.lower()
+    if _GEMINI3_PRO.search(model_id):
+        return {"thinkingLevel": "LOW"}
+    if _GEMINI3_FLASH.search(model_id) or _GEMMA4.search(model_id):
+        return {"thinkingLevel": "MINIMAL"}
+    if "2.5-pro" in model_id:
+        return {"thinkingBudget": 128}
+    return {"thinkingBudget": 0}
+
+
 def thinking_config(model: Model, options: StreamOptions) -> dict[str, Any] | None:
     """Return ``generationConfig.thinkingConfig`` for ``options`` (pi-spec §3.3), or ``None``.
 
     ``provider_options["thinking"]`` (``{"enabled", "budget_tokens", "level"}``, pi-mono
     ``GoogleOptions.thinking``) wins when given. Otherwise ``options.reasoning`` maps as pi-mono's
-    ``streamSimple``: ``None`` or a non-reasoning model sends nothing (the model's default);
+    ``streamSimple``: a non-reasoning model sends nothing (the model's default); ``None`` (or
+    ``enabled: False``) turns thinking off (:func:`disabled_thinking_config`, pi-ai 0.73);
     ``xhigh`` is clamped to ``high``; Gemini 3 Pro takes ``thinkingLevel`` LOW (minimal, low) or
     HIGH (medium, high); Gemini 3 Flash takes MINIMAL/LOW/MEDIUM/HIGH; other models take
     ``thinkingBudget`` tokens from ``options.thinking_budgets``, else 128/2048/8192/32768
@@ -225,16 +246,20 @@ def thinking_config(model: Model, options: StreamOptions) -> dict[str, Any] | No
                 "provider_options['thinking'] must be a dict like {'enabled': True, 'level': 'LOW'}"
             )
         settings: dict[str, Any] = override  # pyright: ignore[reportUnknownVariableType]
-        if not settings.get("enabled", True) or not model.reasoning:
+        if not model.reasoning:
             return None
+        if not settings.get("enabled", True):
+            return disabled_thinking_config(model)
         config: dict[str, Any] = {"includeThoughts": True}
         if settings.get("level") is not None:
             config["thinkingLevel"] = str(settings["level"]).upper()
         elif settings.get("budget_tokens") is not None:
             config["thinkingBudget"] = int(settings["budget_tokens"])
         return config
-    if options.reasoning is None or not model.reasoning:
+    if not model.reasoning:
         return None
+    if options.reasoning is None:
+        return disabled_thinking_config(model)
     level: ThinkingLevel = "high" if options.reasoning == "xhigh" else options.reasoning
     model_id = model.id.lower()
     if _GEMINI3_PRO.search(model_id):
@@ -430,7 +455,13 @@ def convert_tools(context: Context) -> list[dict[str, Any]] | None:
 def _tool_config(options: StreamOptions) -> dict[str, Any] | None:
     choice = options.provider_options.get("tool_choice")
     if choice is None:
-        return None
+        resolved = options.resolved_tool_choice()
+        if resolved is None:
+            return None
+        kind, name = resolved
+        if kind == "tool":  # Gemini: ANY restricted to the one function
+            return {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": [name]}}
+        return {"functionCallingConfig": {"mode": _TOOL_CHOICE[kind]}}
     mode = _TOOL_CHOICE.get(str(choice).lower())
     if mode is None:
         raise ConfigurationError(

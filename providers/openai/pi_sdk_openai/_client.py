@@ -275,6 +275,7 @@ async def stream_request(
             builder,
             transport_errors=(httpx2.TransportError,),
             timeout_errors=(httpx2.TimeoutException,),
+            on_response=options.on_response,
         )
         async with aclosing(events) as stream:
             async for event in stream:

@@ -16,10 +16,12 @@ from pi_sdk.provider import (
 
 __all__ = [
     "DEFAULT_MAX_TOKENS_CAP",
+    "chat_tool_choice",
     "check_provider_options",
     "data_url",
     "max_output_tokens",
     "reasoning_effort",
+    "responses_tool_choice",
     "tool_result_text",
 ]
 
@@ -42,6 +44,32 @@ def check_provider_options(options: StreamOptions, known: Collection[str], api: 
             f"{api}: unknown provider_options {', '.join(map(repr, unknown))}"
             f" (known: {', '.join(sorted(known))})"
         )
+
+
+def chat_tool_choice(options: StreamOptions) -> str | dict[str, Any] | None:
+    """Return ``StreamOptions.tool_choice`` in the Chat Completions shape (Mistral's too).
+
+    ``"auto"``, ``"none"``, ``"required"`` or ``{"type": "function", "function": {"name"}}``.
+    """
+    resolved = options.resolved_tool_choice()
+    if resolved is None:
+        return None
+    kind, name = resolved
+    if kind == "tool":
+        return {"type": "function", "function": {"name": name}}
+    return kind
+
+
+def responses_tool_choice(options: StreamOptions) -> str | dict[str, Any] | None:
+    """Return ``StreamOptions.tool_choice`` in the Responses shape.
+
+    ``"auto"``, ``"none"``, ``"required"`` or ``{"type": "function", "name"}``.
+    """
+    resolved = options.resolved_tool_choice()
+    if resolved is None:
+        return None
+    kind, name = resolved
+    return {"type": "function", "name": name} if kind == "tool" else kind
 
 
 def reasoning_effort(model: Model, options: StreamOptions) -> str | None:

@@ -73,7 +73,7 @@ def test_reasoning_ignored_for_non_reasoning_model():
 
 def test_provider_options_win():
     b = body(BUDGET, reasoning="high", provider_options={"thinking_enabled": False})
-    assert "thinking" not in b
+    assert b["thinking"] == {"type": "disabled"}
     b = body(BUDGET, provider_options={"thinking_enabled": True, "thinking_budget_tokens": 5000})
     assert b["thinking"] == {"type": "enabled", "budget_tokens": 5000}
     b = body(BUDGET, provider_options={"thinking_enabled": True})
@@ -228,8 +228,10 @@ def test_tools_keep_only_properties_and_required():
                     "additionalProperties": False, "$defs": {"x": {}}},
     )  # fmt: skip
     b = body(context=Context(messages=[UserMessage(content="q")], tools=[tool]))
-    assert b["tools"] == [{"name": "t", "description": "d", "input_schema": {
-        "type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}}]  # fmt: skip
+    assert b["tools"] == [{"name": "t", "description": "d", "eager_input_streaming": True,
+        "input_schema": {"type": "object", "properties": {"a": {"type": "string"}},
+                         "required": ["a"]},
+        "cache_control": {"type": "ephemeral"}}]  # fmt: skip
 
 
 def test_lone_surrogates_are_removed_from_the_system_prompt():
@@ -255,21 +257,18 @@ def test_headers_per_auth_mode_and_merge_order():
     model = BUDGET.model_copy(update={"headers": {"x-a": "model", "x-b": "model"}})
     opts = StreamOptions(headers={"x-b": "call"})
     h = build_headers(model, opts, "sk-ant-api03-x")
-    assert (
-        h["anthropic-beta"]
-        == "fine-grained-tool-streaming-2025-05-14,interleaved-thinking-2025-05-14"
-    )
+    assert h["anthropic-beta"] == "interleaved-thinking-2025-05-14"
     assert (h["x-a"], h["x-b"]) == ("model", "call")
     assert "x-api-key" not in h and "authorization" not in {k.lower() for k in h}
     oauth = build_headers(BUDGET, StreamOptions(), "sk-ant-oat01-x")
     assert oauth["anthropic-beta"].startswith("claude-code-20250219,oauth-2025-04-20,")
     assert oauth["user-agent"].startswith("claude-cli/") and oauth["x-app"] == "cli"
     adaptive = build_headers(OPUS_46, StreamOptions(), "k")
-    assert adaptive["anthropic-beta"] == "fine-grained-tool-streaming-2025-05-14"
+    assert "anthropic-beta" not in adaptive
     off = build_headers(
         BUDGET, StreamOptions(provider_options={"interleaved_thinking": False}), "k"
     )
-    assert "interleaved" not in off["anthropic-beta"]
+    assert "anthropic-beta" not in off
     copilot = build_headers(
         BUDGET.model_copy(update={"provider": "github-copilot"}), StreamOptions(), "k"
     )
@@ -348,3 +347,50 @@ def test_thinking_is_off_for_a_tool_loop_whose_turn_has_no_thinking():
     after = _tool_loop(model="gemini-2.5-pro")
     after.messages.append(UserMessage(content="and tomorrow?"))
     assert body(context=after, reasoning="medium")["thinking"]["type"] == "enabled"
+
+
+# --- pi-ai 0.73 request fields (issue 12) -----------------------------------------------------
+
+WEATHER = pi_sdk.Tool(name="get_weather", parameters={"type": "object", "properties": {}})
+CLOCK = pi_sdk.Tool(name="get_time", parameters={"type": "object", "properties": {}})
+
+
+def test_reasoning_off_on_a_thinking_model_sends_thinking_disabled():
+    ctx = Context(messages=[UserMessage(content="hi")])
+    assert build_request(BUDGET, ctx, StreamOptions())["thinking"] == {"type": "disabled"}
+    assert build_request(OPUS_46, ctx, StreamOptions())["thinking"] == {"type": "disabled"}
+    forced_off = StreamOptions(reasoning="high", provider_options={"thinking_enabled": False})
+    assert build_request(BUDGET, ctx, forced_off)["thinking"] == {"type": "disabled"}
+    plain = BUDGET.model_copy(update={"reasoning": False})
+    assert "thinking" not in build_request(plain, ctx, StreamOptions())
+    assert build_request(BUDGET, ctx, StreamOptions(reasoning="low"))["thinking"]["type"] == (
+        "enabled"
+    )
+
+
+def test_tools_stream_eagerly_and_the_last_tool_is_a_cache_breakpoint():
+    ctx = Context(messages=[UserMessage(content="hi")], tools=[WEATHER, CLOCK])
+    tools = build_request(BUDGET, ctx, StreamOptions())["tools"]
+    assert [t.get("eager_input_streaming") for t in tools] == [True, True]
+    assert "cache_control" not in tools[0]
+    assert tools[1]["cache_control"] == {"type": "ephemeral"}
+    assert list(tools[1]) == [
+        "name", "description", "eager_input_streaming", "input_schema", "cache_control"
+    ]  # fmt: skip
+    none = build_request(BUDGET, ctx, StreamOptions(cache_retention="none"))["tools"]
+    assert all("cache_control" not in t for t in none)
+
+
+def test_without_eager_streaming_the_tools_use_the_fine_grained_beta():
+    legacy = BUDGET.model_copy(update={"compat": {"supportsEagerToolInputStreaming": False}})
+    ctx = Context(messages=[UserMessage(content="hi")], tools=[WEATHER])
+    assert "eager_input_streaming" not in build_request(legacy, ctx, StreamOptions())["tools"][0]
+    with_tools = build_headers(legacy, StreamOptions(), "k", has_tools=True)
+    assert with_tools["anthropic-beta"].split(",")[0] == "fine-grained-tool-streaming-2025-05-14"
+    assert "fine-grained" not in build_headers(legacy, StreamOptions(), "k").get(
+        "anthropic-beta", ""
+    )
+    assert (
+        "fine-grained"
+        not in build_headers(BUDGET, StreamOptions(), "k", has_tools=True)["anthropic-beta"]
+    )

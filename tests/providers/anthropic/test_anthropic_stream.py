@@ -374,8 +374,50 @@ async def test_connection_error_is_retryable_and_reported():
     assert failed.stop_reason == "error" and "connection refused" in (failed.error_message or "")
 
 
-async def test_stream_without_message_stop_is_an_error():
-    body = text_reply("cut").split(b"event: message_stop")[0]
+# The shape of the anthropic SDK's recorded max_tokens body: its last event has no blank line.
+RECORDED_MAX_TOKENS = (
+    b"event: message_start\n"
+    b'data: {"type":"message_start","message":{"id":"msg_01","type":"message","role":"assistant",'
+    b'"model":"claude-3-opus-20240229","content":[],"stop_reason":null,"stop_sequence":null,'
+    b'"usage":{"input_tokens":10,"output_tokens":1}}}\n\n'
+    b"event: content_block_start\n"
+    b'data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n'
+    b"event: ping\n"
+    b'data: {"type": "ping"}\n\n'
+    b"event: content_block_delta\n"
+    b'data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}'
+    b"\n\n"
+    b"event: content_block_stop\n"
+    b'data: {"type":"content_block_stop","index":0}\n\n'
+    b"event: message_delta\n"
+    b'data: {"type":"message_delta","delta":{"stop_reason":"max_tokens","stop_sequence":null},'
+    b'"usage":{"output_tokens":1}}\n\n'
+    b"event: message_stop\n"
+    b'data: {"type":"message_stop"}'
+)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        RECORDED_MAX_TOKENS,  # as recorded: no blank line after message_stop
+        RECORDED_MAX_TOKENS[:-5],  # message_stop's data cut
+        RECORDED_MAX_TOKENS.split(b"event: message_stop")[0],  # message_stop missing
+        RECORDED_MAX_TOKENS.split(b"event: message_stop")[0].rstrip(b"\n"),
+    ],
+    ids=["recorded", "stop-cut", "stop-missing", "stop-missing-no-blank-line"],
+)
+async def test_reply_whose_stop_reason_and_usage_arrived_is_complete(body: bytes):
+    """Issue 12: message_delta carried stop_reason and usage; the reply is complete."""
+    events, message, transport = await run([ok(body)])
+    assert message.stop_reason == "length" and message.error_message is None
+    assert message.text == "Hello"
+    assert (message.usage.input, message.usage.output) == (10, 1)
+    assert events[-1].type == "done" and transport.closed == 1
+
+
+async def test_stream_cut_before_its_stop_reason_is_an_error():
+    body = text_reply("cut").split(b"event: message_delta")[0]
     _, message, _ = await run([ok(body)])
     assert message.stop_reason == "error" and "message_stop" in (message.error_message or "")
     assert message.text == "cut"
@@ -480,9 +522,8 @@ async def test_request_on_the_wire(monkeypatch: pytest.MonkeyPatch):
     assert body["stream"] is True and body["model"] == "claude-test-1"
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
     assert body["system"][0]["text"] == "Be brief."
-    assert request.headers["anthropic-beta"] == (
-        "fine-grained-tool-streaming-2025-05-14,interleaved-thinking-2025-05-14"
-    )
+    assert request.headers["anthropic-beta"] == "interleaved-thinking-2025-05-14"
+    assert body["tools"][0]["eager_input_streaming"] is True
     assert request.headers["x-trace"] == "t1"
     assert request.headers["x-stainless-retry-count"] == "0"
     assert message.text == "ok"

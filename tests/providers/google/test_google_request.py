@@ -416,7 +416,11 @@ def test_request_has_system_instruction_generation_config_and_tools() -> None:
         StreamOptions(temperature=0.2, provider_options={"tool_choice": "any"}),
     )
     assert body["systemInstruction"] == {"parts": [{"text": "Be brief."}]}
-    assert body["generationConfig"] == {"temperature": 0.2, "maxOutputTokens": 32_000}
+    assert body["generationConfig"] == {
+        "temperature": 0.2,
+        "maxOutputTokens": 32_000,
+        "thinkingConfig": {"thinkingBudget": 0},  # reasoning off (pi-ai 0.73)
+    }
     declaration = body["tools"][0]["functionDeclarations"][0]
     assert declaration["name"] == "weather"
     assert declaration["parametersJsonSchema"]["properties"] == {"city": {"type": "string"}}
@@ -548,10 +552,36 @@ def test_thinking_config_per_family(model_id: str, level: Any, expected: dict[st
     assert config == {"includeThoughts": True, **expected}
 
 
-def test_thinking_off_or_unsupported_sends_no_config() -> None:
-    assert thinking_config(gemini("gemini-2.5-pro"), StreamOptions()) is None
+def test_thinking_unsupported_sends_no_config() -> None:
     non_reasoning = gemini("gemini-2.0-flash", reasoning=False)
     assert thinking_config(non_reasoning, StreamOptions(reasoning="high")) is None
+    assert thinking_config(non_reasoning, StreamOptions()) is None
+
+
+@pytest.mark.parametrize(
+    ("model_id", "sent"),
+    [
+        ("gemini-2.5-flash", {"thinkingBudget": 0}),
+        ("gemini-2.5-flash-lite", {"thinkingBudget": 0}),
+        ("gemini-2.5-pro", {"thinkingBudget": 128}),  # cannot think 0 tokens
+        ("gemini-3-pro-preview", {"thinkingLevel": "LOW"}),
+        ("gemini-3.1-pro-preview", {"thinkingLevel": "LOW"}),
+        ("gemini-3-flash-preview", {"thinkingLevel": "MINIMAL"}),
+        ("gemma-4-27b-it", {"thinkingLevel": "MINIMAL"}),
+    ],
+)
+def test_reasoning_off_turns_thinking_off_where_the_model_allows(
+    model_id: str, sent: dict[str, Any]
+) -> None:
+    """Issue 12 defect 4: with reasoning off, Gemini 2.5 Flash no longer thinks (and bills)."""
+    model = gemini(model_id)
+    assert thinking_config(model, StreamOptions()) == sent
+    off = StreamOptions(reasoning="high", provider_options={"thinking": {"enabled": False}})
+    assert thinking_config(model, off) == sent
+    body = build_request(
+        model, pi_sdk.Context(messages=[UserMessage(content="q")]), StreamOptions()
+    )
+    assert body["generationConfig"]["thinkingConfig"] == sent
 
 
 def test_custom_budgets_and_explicit_thinking_option() -> None:
@@ -563,6 +593,6 @@ def test_custom_budgets_and_explicit_thinking_option() -> None:
     budget = StreamOptions(reasoning="high", provider_options={"thinking": {"budget_tokens": 0}})
     assert thinking_config(model, budget) == {"includeThoughts": True, "thinkingBudget": 0}
     off = StreamOptions(reasoning="high", provider_options={"thinking": {"enabled": False}})
-    assert thinking_config(model, off) is None
+    assert thinking_config(model, off) == {"thinkingBudget": 128}
     body = build_request(model, pi_sdk.Context(messages=[UserMessage(content="q")]), custom)
     assert body["generationConfig"]["thinkingConfig"]["thinkingBudget"] == 999

@@ -198,9 +198,13 @@ async def test_truncated_stream_ends_in_one_error_with_partial_content():
         where = f"cut at {offset}/{len(THINKING_AND_TOOL)}"
         cut = THINKING_AND_TOOL[:offset]
         events, message, transport = await run([ok(cut)], chunk_size=7)
-        if cut.endswith(b"data: [DONE]\n"):
-            # Only the blank line after the [DONE] line is missing: the reply is complete.
+        if cut.endswith(b"data: [DONE]\n") or offset >= THINKING_AND_TOOL.index(
+            b"\n\ndata: [DONE]"
+        ):
+            # Only [DONE] (or the blank line after it) is missing: the last chunk brought the
+            # finish reason and the usage, so the reply is complete (issue 12).
             assert message.content == full.content and events[-1].type == "done", where
+            assert message.usage == full.usage, where
             continue
         assert [e.type for e in events].count("error") == 1, where
         assert events[-1].type == "error" and message.stop_reason == "error", where

@@ -327,6 +327,20 @@ def test_compat_supports_developer_role():
     assert payload(m, tool_history(m))["messages"][0]["role"] == "system"
 
 
+def test_local_server_rule_is_a_default_that_compat_overrides():
+    """Issue 12 defect 6: the 127.0.0.1 rule (pi-sdk only) is documented and overridable."""
+    local = model(reasoning=True, base_url="http://127.0.0.1:8080/v1")
+    body = payload(local, tool_history(local))
+    assert "store" not in body and "max_tokens" in body and "max_completion_tokens" not in body
+    assert body["messages"][0]["role"] == "system"
+    wanted = {"supportsStore": True, "supportsDeveloperRole": True,
+              "maxTokensField": "max_completion_tokens"}  # fmt: skip
+    proxy = model(reasoning=True, base_url="http://127.0.0.1:8080/v1", compat=wanted)
+    body = payload(proxy, tool_history(proxy))
+    assert body["store"] is False and "max_completion_tokens" in body and "max_tokens" not in body
+    assert body["messages"][0]["role"] == "developer"
+
+
 def test_compat_supports_reasoning_effort_and_effort_map():
     assert "reasoning_effort" not in payload(
         with_compat(supportsReasoningEffort=False), reasoning="low"
@@ -765,6 +779,16 @@ async def test_stream_without_done_marker_is_incomplete():
     _, message, transport = await run(sse(chunk({"content": "half"}, "stop"), done=False))
     assert message.stop_reason == "error" and "[DONE]" in (message.error_message or "")
     assert message.text == "half" and transport.closed == 1
+
+
+@pytest.mark.parametrize("tail", [b"", b"data: [DON", b"data: [DONE]"])
+async def test_stream_whose_finish_reason_and_usage_arrived_is_complete_without_done(tail: bytes):
+    """Issue 12: the usage chunk (after finish_reason) arrived; only [DONE] is missing or cut."""
+    body = sse(chunk({"content": "whole"}, "length"), chunk(usage=usage(9, 4)), done=False)
+    events, message, transport = await run(body + tail)
+    assert message.stop_reason == "length" and message.error_message is None
+    assert message.text == "whole" and (message.usage.input, message.usage.output) == (9, 4)
+    assert events[-1].type == "done" and transport.closed == 1
 
 
 async def test_json_body_from_a_server_that_ignored_stream():

@@ -113,6 +113,30 @@ def test_reasoning_model_requests_encrypted_reasoning_and_effort():
     assert payload(model(id="o3"), reasoning="xhigh")["reasoning"]["effort"] == "high"
 
 
+@pytest.mark.parametrize(
+    ("update", "sent"),
+    [
+        ({"id": "o3"}, {"effort": "none"}),
+        ({"id": "o4-mini"}, {"effort": "none"}),
+        ({"id": "gpt-5.2"}, None),  # 0.73's catalog: thinkingLevelMap.off is null for gpt-5*
+        ({"id": "gpt-5-mini"}, None),
+        ({"id": "o3", "provider": "github-copilot"}, None),
+        ({"id": "o3", "compat": {"thinkingLevelMap": {"off": "minimal"}}}, {"effort": "minimal"}),
+        ({"id": "x-5", "compat": {"thinkingLevelMap": {"off": None}}}, None),
+        ({"id": "gpt-5.9", "compat": {"thinkingLevelMap": {"off": "none"}}}, {"effort": "none"}),
+        ({"id": "o3", "reasoning": False}, None),
+    ],
+)
+def test_reasoning_off_sends_effort_none_where_pi_ai_does(update: dict[str, Any], sent: Any):
+    """Issue 12 defect 4 (pi-ai 0.73 ``buildParams``): reasoning off is said, not implied."""
+    body = payload(model(**update))
+    assert body.get("reasoning") == sent
+    assert payload(model(**update), reasoning="low").get("reasoning", {}).get("effort") in (
+        None,
+        "low",
+    )
+
+
 def test_system_prompt_role_follows_reasoning():
     context = Context(system_prompt="sys", messages=[UserMessage(content="hi")])
     assert payload(model(), context)["input"][0] == {"role": "developer", "content": "sys"}

@@ -71,7 +71,7 @@ async def stream_anthropic_messages(
         origin = kit.signature_origin(model, base_url)
         payload = build_request(model, context, options, oauth=oauth, origin=origin)
         payload = await kit.apply_payload_hooks(payload, model, options)
-        headers = build_headers(model, options, api_key)
+        headers = build_headers(model, options, api_key, has_tools=bool(context.tools))
         builder = kit.MessageBuilder(model, base_url=base_url)
         events = kit.run_http_stream(
             lambda: open_messages(client, payload, headers),
@@ -79,6 +79,7 @@ async def stream_anthropic_messages(
             builder,
             transport_errors=(httpx2.TransportError,),
             timeout_errors=(httpx2.TimeoutException,),
+            on_response=options.on_response,
         )
         async with aclosing(events) as stream:  # closes the response if the consumer stops
             async for event in stream:

@@ -150,11 +150,12 @@ class Decoder:
     * usage from ``message_start`` (missing fields 0), then the integer fields of
       ``message_delta`` (a proxy that omits ``input_tokens`` there keeps the first value);
     * ``refusal``, ``sensitive`` and unknown stop reasons, an ``error`` event, a block event
-      for a block that is not open, and a body that ends before ``message_stop`` raise
+      for a block that is not open, and a body that ends before ``message_stop`` (and before a
+      ``message_delta`` with the stop reason and usage: :attr:`settled`) raise
       :class:`pi_sdk.provider.ProviderError`; a ``stop`` reply with tool calls is ``toolUse``.
     """
 
-    __slots__ = ("_builder", "_context", "_details", "_oauth", "_stop", "terminal")
+    __slots__ = ("_builder", "_context", "_details", "_oauth", "_stop", "settled", "terminal")
 
     def __init__(self, builder: MessageBuilder, context: Context, *, oauth: bool) -> None:
         self._builder = builder
@@ -164,6 +165,9 @@ class Decoder:
         self._details: Any = None
         self.terminal = False
         """True once ``message_stop`` was fed."""
+        self.settled = False
+        """True once ``message_delta`` brought the stop reason and the usage: the reply is
+        complete even if ``message_stop`` never arrives (issue 12)."""
 
     def feed(self, data: dict[str, Any]) -> Events:
         """Consume one stream event; return its events."""
@@ -203,7 +207,9 @@ class Decoder:
                 return self._orphan(kind, index)
             return b.close(index)
         if kind == "message_start":
-            self._usage(_dict(_dict(data.get("message")).get("usage")), default=0)
+            message = _dict(data.get("message"))
+            b.set_response(id=message.get("id"), model=message.get("model"))
+            self._usage(_dict(message.get("usage")), default=0)
         elif kind == "message_delta":
             delta = _dict(data.get("delta"))
             if isinstance(delta.get("stop_reason"), str):
@@ -211,6 +217,7 @@ class Decoder:
                 self._details = delta.get("stop_details")
             if usage := _dict(data.get("usage")):
                 self._usage(usage, default=None)
+                self.settled = self._stop is not None
         elif kind == "message_stop":
             self.terminal = True
         elif kind == "error":
@@ -279,7 +286,7 @@ class Decoder:
 
     def finish(self, *, saw_done: bool) -> Events:
         """End the reply: ``done`` with the mapped stop reason, or raise."""
-        if not self.terminal:
+        if not self.terminal and not self.settled:
             raise ProviderError("stream ended before message_stop (connection closed early?)")
         stop = "stop"
         if self._stop is not None:

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from pi_sdk import provider as kit
 
-from .._client import is_adaptive_model
+from .._client import is_adaptive_model, supports_eager_tool_input_streaming
 
 __all__ = [
     "API",
@@ -340,18 +340,8 @@ def build_request(
     if options.temperature is not None and not thinking_enabled:
         payload["temperature"] = options.temperature
     if context.tools is not None:
-        payload["tools"] = [
-            {
-                "name": _to_claude_code_name(tool.name) if oauth else tool.name,
-                "description": tool.description,
-                "input_schema": {
-                    "type": "object",
-                    "properties": tool.parameters.get("properties") or {},
-                    "required": tool.parameters.get("required") or [],
-                },
-            }
-            for tool in context.tools
-        ]
+        payload["tools"] = _tools(context.tools, model, oauth=oauth, cache_control=cache_control)
+    requested_off = not thinking_enabled
     if thinking_enabled and model.reasoning and _tool_loop_without_thinking(payload["messages"]):
         # Anthropic requires the assistant turn that made the pending tool calls to start with a
         # (signed) thinking block when thinking is on; history from another model, or an
@@ -365,15 +355,65 @@ def build_request(
                 payload["output_config"] = {"effort": effort}
         else:
             payload["thinking"] = {"type": "enabled", "budget_tokens": budget or 1024}
+    elif model.reasoning and requested_off:
+        # pi-ai 0.73: reasoning off on a thinking model says so, so it does not think by default.
+        payload["thinking"] = {"type": "disabled"}
     user_id = (options.metadata or {}).get("user_id")
     if isinstance(user_id, str):
         payload["metadata"] = {"user_id": user_id}
-    tool_choice = extra.get("tool_choice")
+    tool_choice = extra.get("tool_choice", _neutral_tool_choice(options))
     if isinstance(tool_choice, str):
         payload["tool_choice"] = {"type": tool_choice}
     elif tool_choice is not None:
         payload["tool_choice"] = tool_choice
     return payload
+
+
+def _neutral_tool_choice(options: kit.StreamOptions) -> dict[str, Any] | None:
+    """Return ``StreamOptions.tool_choice`` as Anthropic's ``tool_choice``.
+
+    ``auto``, ``none``, ``any`` (required) or ``{"type": "tool", "name"}``.
+    """
+    resolved = options.resolved_tool_choice()
+    if resolved is None:
+        return None
+    kind, name = resolved
+    if kind == "tool":
+        return {"type": "tool", "name": name}
+    return {"type": "any" if kind == "required" else kind}
+
+
+def _tools(
+    tools: list[kit.Tool],
+    model: kit.Model,
+    *,
+    oauth: bool,
+    cache_control: dict[str, Any] | None,
+) -> list[dict[str, Any]]:
+    """Return the ``tools`` array as pi-ai 0.73 ``convertTools`` sends it.
+
+    ``eager_input_streaming`` per tool (:func:`supports_eager_tool_input_streaming`) and the
+    prompt-cache breakpoint (``cache_control``) on the last tool, so the tool definitions are
+    cached with the system prompt.
+    """
+    eager = supports_eager_tool_input_streaming(model)
+    converted: list[dict[str, Any]] = []
+    for tool in tools:
+        entry: dict[str, Any] = {
+            "name": _to_claude_code_name(tool.name) if oauth else tool.name,
+            "description": tool.description,
+        }
+        if eager:
+            entry["eager_input_streaming"] = True
+        entry["input_schema"] = {
+            "type": "object",
+            "properties": tool.parameters.get("properties") or {},
+            "required": tool.parameters.get("required") or [],
+        }
+        converted.append(entry)
+    if converted and cache_control is not None:
+        converted[-1]["cache_control"] = dict(cache_control)
+    return converted
 
 
 def _tool_loop_without_thinking(messages: list[dict[str, Any]]) -> bool:

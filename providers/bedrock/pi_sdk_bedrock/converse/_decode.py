@@ -327,12 +327,14 @@ class Decoder:
         if not self.terminal and self._frames.pending:
             raise ProviderError(
                 "the response stream was cut in the middle of event-stream frame"
-                f" #{self._frames.frames + 1}: the reply is incomplete (connection closed early?)"
+                f" #{self._frames.frames + 1}: the reply is incomplete (connection closed early?)",
+                incomplete=True,
             )
         if not self.terminal:
             raise ProviderError(
                 "the response stream ended before its metadata event: the reply is incomplete"
-                " (connection closed early?)"
+                " (connection closed early?)",
+                incomplete=True,
             )
         if self._stop is None:
             return self._builder.done("stop")

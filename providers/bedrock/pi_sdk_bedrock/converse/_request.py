@@ -230,6 +230,20 @@ def _provider_options(options: kit.StreamOptions) -> dict[str, Any]:
     return options.provider_options
 
 
+_NEUTRAL_TOOL_CHOICE = {"auto": "auto", "required": "any", "none": "none"}
+"""``StreamOptions.tool_choice`` kinds in this module's ``tool_choice`` words (Converse has
+no "none": no tools are sent)."""
+
+
+def _neutral_tool_choice(options: kit.StreamOptions) -> Any:
+    """Return ``StreamOptions.tool_choice`` in the ``provider_options["tool_choice"]`` shape."""
+    resolved = options.resolved_tool_choice()
+    if resolved is None:
+        return None
+    kind, name = resolved
+    return _NEUTRAL_TOOL_CHOICE.get(kind) or {"type": "tool", "name": name}
+
+
 def _tool_config(context: kit.Context, tool_choice: Any) -> dict[str, Any] | None:
     if not context.tools or tool_choice == "none":
         return None
@@ -335,7 +349,7 @@ def build_request(
     if options.temperature is not None:
         inference["temperature"] = options.temperature
     payload["inferenceConfig"] = inference
-    tool_config = _tool_config(context, extra.get("tool_choice"))
+    tool_config = _tool_config(context, extra.get("tool_choice", _neutral_tool_choice(options)))
     if tool_config is not None:
         payload["toolConfig"] = tool_config
     fields = _thinking_fields(model, options, extra, budget)

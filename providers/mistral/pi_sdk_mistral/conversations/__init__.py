@@ -77,6 +77,7 @@ async def stream_mistral_conversations(
             builder,
             transport_errors=(httpx2.TransportError,),
             timeout_errors=(httpx2.TimeoutException,),
+            on_response=options.on_response,
         )
         async with aclosing(events) as stream:  # closes the response if the consumer stops
             async for event in stream:

@@ -80,24 +80,33 @@ class Decoder:
     * usage from the last chunk that has one: ``input`` = ``prompt_tokens`` minus
       ``prompt_tokens_details.cached_tokens`` (``cache_read``), ``output`` =
       ``completion_tokens``;
-    * the body must end with ``[DONE]``; ``finish_reason`` is mapped by
+    * the body must end with ``[DONE]``, or have brought the finish reason and the usage
+      (:attr:`settled`: only ``[DONE]`` is missing, issue 12); ``finish_reason`` is mapped by
       :func:`map_finish_reason`, ``error`` ends the reply as an error with its content kept;
       an ``{"object": "error"}`` event raises :class:`pi_sdk.provider.ProviderError`.
 
     ``terminal`` stays False: ``[DONE]`` ends the body (:func:`pi_sdk.provider.run_http_stream`).
     """
 
-    __slots__ = ("_builder", "_calls", "_prose", "_stop", "terminal")
+    __slots__ = ("_builder", "_calls", "_prose", "_stop", "_usage_seen", "terminal")
 
     def __init__(self, builder: MessageBuilder) -> None:
         self._builder = builder
         self._prose: str | None = None  # the open text or thinking key
         self._calls = 0  # tool calls opened without index or id (their keys)
         self._stop: str | None = None
+        self._usage_seen = False
         self.terminal = False
+
+    @property
+    def settled(self) -> bool:
+        """True once the finish reason and the usage arrived (the reply's terminal facts)."""
+        return self._stop is not None and self._usage_seen
 
     def feed(self, data: dict[str, Any]) -> Events:
         """Consume one ``chat.completion.chunk``; return its events."""
+        if self._builder.message.response_model is None:
+            self._builder.set_response(id=data.get("id"), model=data.get("model"))
         usage = data.get("usage")
         if usage:
             self._usage(usage)
@@ -217,6 +226,7 @@ class Decoder:
 
     def _usage(self, usage: Any) -> None:
         fields = _dict(usage)
+        self._usage_seen = True
         cached = _count(_dict(fields.get("prompt_tokens_details")), "cached_tokens")
         self._builder.set_usage(
             input=max(0, _count(fields, "prompt_tokens") - cached),
@@ -238,6 +248,7 @@ class Decoder:
                 raise ProviderError(error_text(answer))
             excerpt = json.dumps(document, ensure_ascii=False)[:200]
             raise ProviderError(f"unexpected JSON response (not a chat completion): {excerpt!r}")
+        self._builder.set_response(id=answer.get("id"), model=answer.get("model"))
         if answer.get("usage"):
             self._usage(answer["usage"])
         first = self._first(choices)
@@ -246,7 +257,7 @@ class Decoder:
 
     def finish(self, *, saw_done: bool) -> Events:
         """End the reply: ``done`` with the mapped finish reason, ``error``, or raise."""
-        if not saw_done:
+        if not saw_done and not self.settled:
             raise ProviderError("stream ended before [DONE] (connection closed early?)")
         b = self._builder
         stop = map_finish_reason(self._stop)

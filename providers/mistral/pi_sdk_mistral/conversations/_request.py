@@ -264,5 +264,11 @@ def build_request(
     if max_tokens:
         payload["max_tokens"] = max_tokens
     payload.update(reasoning_fields(model, options))
+    resolved = options.resolved_tool_choice()
+    if resolved is not None:  # Chat Completions' shape; provider_options' wins below
+        kind, name = resolved
+        payload["tool_choice"] = (
+            {"type": "function", "function": {"name": name}} if kind == "tool" else kind
+        )
     payload.update(extra)
     return payload

@@ -201,6 +201,14 @@ class Decoder:
         """
         return False
 
+    @property
+    def settled(self) -> bool:
+        """True once a ``finish_reason`` and the usage arrived.
+
+        The reply is then complete even if ``[DONE]`` never does (a proxy drops it; issue 12).
+        """
+        return self.finish_reason is not None and self.usage_reported
+
     def feed(self, data: dict[str, Any]) -> Events:
         """Consume one chunk; return its events.
 
@@ -211,6 +219,7 @@ class Decoder:
         events: Events = []
         if self.response_model is None and chunk.get("model"):
             self.response_model = str(chunk["model"])
+            self.builder.set_response(id=chunk.get("id"), model=self.response_model)
         error = chunk.get("error")
         if error:
             raise ProviderError(error_text(error))
@@ -306,11 +315,12 @@ class Decoder:
         and an unknown finish reason; the content streamed so far is kept.
 
         Raises:
-            ProviderError: the stream ended without ``[DONE]``: the response is incomplete
+            ProviderError: the stream ended without ``[DONE]`` and before the finish reason and
+                usage (:attr:`settled`): the response is incomplete
                 (a dropped connection or a proxy cut it), so it must not pass as complete; or
                 no chunk carried a choice (not a chat completion: nothing to return).
         """
-        if not saw_done:
+        if not saw_done and not self.settled:
             raise ProviderError(
                 "the response stream ended before [DONE]: the reply is incomplete"
                 " (connection closed early?)"

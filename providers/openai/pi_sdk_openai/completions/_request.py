@@ -23,6 +23,7 @@ from pi_sdk import provider as kit
 from .._shared_ids import normalize_completions_tool_call_id
 from .._shared_json import as_dict, as_list
 from .._shared_request import (
+    chat_tool_choice,
     check_provider_options,
     data_url,
     max_output_tokens,
@@ -292,7 +293,7 @@ def build_payload(
         payload["tools"] = convert_tools(context.tools, compat)
     elif any(m["role"] == "tool" or "tool_calls" in m for m in messages):
         payload["tools"] = []
-    tool_choice = options.provider_options.get("tool_choice")
+    tool_choice = options.provider_options.get("tool_choice", chat_tool_choice(options))
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     if model.reasoning:

@@ -241,6 +241,7 @@ class Decoder:
         response = as_dict(data.get("response"))
         if self.response_model is None and response.get("model"):
             self.response_model = str(response["model"])
+        self.builder.set_response(id=response.get("id"), model=self.response_model)
         return []
 
     def _usage(self, response: dict[str, Any]) -> None:

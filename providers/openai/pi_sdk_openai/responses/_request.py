@@ -5,7 +5,8 @@ Body (:func:`build_payload`): ``input`` items from any history (:func:`convert_i
 ``options.session_id`` (unless cache retention is ``"none"``; ``prompt_cache_retention: "24h"``
 for ``"long"`` on api.openai.com), tools, and for reasoning models
 ``include: ["reasoning.encrypted_content"]`` (so each reasoning item can be replayed next turn)
-plus ``reasoning: {effort, summary}`` when reasoning is requested.
+plus ``reasoning: {effort, summary}`` when reasoning is requested, ``reasoning: {effort: "none"}``
+when it is off on a model that can turn it off (:func:`off_effort`, pi-ai 0.73).
 
 ``provider_options`` keys: ``reasoning_effort`` (sent as is, overriding ``options.reasoning``),
 ``reasoning_summary`` (``"auto"``, ``"concise"``, ``"detailed"``; default ``"auto"`` when reasoning
@@ -31,6 +32,7 @@ from .._shared_request import (
     data_url,
     max_output_tokens,
     reasoning_effort,
+    responses_tool_choice,
     tool_result_text,
 )
 
@@ -281,12 +283,33 @@ def build_payload(
         payload["service_tier"] = service_tier
     if context.tools:
         payload["tools"] = convert_tools(context.tools)
-    tool_choice = options.provider_options.get("tool_choice")
+    tool_choice = options.provider_options.get("tool_choice", responses_tool_choice(options))
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     if model.reasoning:
         effort = reasoning_effort(model, options)
         if effort is not None or summary is not None:
             payload["reasoning"] = {"effort": effort or "medium", "summary": summary or "auto"}
+        elif (off := off_effort(model)) is not None:
+            payload["reasoning"] = {"effort": off}
         payload["include"] = ["reasoning.encrypted_content"]
     return payload
+
+
+def off_effort(model: kit.Model) -> str | None:
+    """The ``reasoning.effort`` that turns reasoning off, or ``None`` to send no ``reasoning``.
+
+    pi-ai 0.73 sends ``{"effort": model.thinkingLevelMap.off ?? "none"}`` with reasoning off,
+    except when the map says ``off: null`` (the model cannot turn reasoning off: every
+    ``gpt-5*`` model of its catalog) and for GitHub Copilot. pi-sdk reads the map from
+    ``model.compat["thinkingLevelMap"]`` and, without one, applies the catalog's rule by id.
+    """
+    if model.provider == "github-copilot":
+        return None
+    levels = (model.compat or {}).get("thinkingLevelMap")
+    if isinstance(levels, dict) and "off" in levels:
+        off: Any = levels["off"]  # pyright: ignore[reportUnknownVariableType]
+        return off if isinstance(off, str) else None
+    if model.id.startswith("gpt-5"):
+        return None
+    return "none"
