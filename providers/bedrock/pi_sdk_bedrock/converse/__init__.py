@@ -91,8 +91,8 @@ async def stream_bedrock_converse(
         headers = {**(model.headers or {}), **(options.headers or {})}
         # The transport's per-read limit must not cut a reply the core's limits allow: the
         # longer of the first-byte wait and the idle limit (None when either is unlimited).
-        first, idle = options.timeout_ms, options.idle_timeout_ms
-        timeout_s = max(first, idle) / 1000 if first and idle else None
+        wait_ms, idle_ms = options.timeout_ms, options.idle_timeout_ms
+        timeout_s = max(wait_ms, idle_ms) / 1000 if wait_ms and idle_ms else None
         builder = kit.MessageBuilder(model, base_url=client.base_url)
         decoder = Decoder(builder)
         response = await open_converse(
