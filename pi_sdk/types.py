@@ -165,7 +165,8 @@ class ImageContent(WireModel):
 class ToolCall(WireModel):
     """A tool call requested by the model.
 
-    JSON: ``{"type": "toolCall", "id", "name", "arguments", "thoughtSignature"?}``.
+    JSON: ``{"type": "toolCall", "id", "name", "arguments", "thoughtSignature"?,
+    "invalidArguments"?}``.
     """
 
     type: Literal["toolCall"] = "toolCall"
@@ -175,6 +176,15 @@ class ToolCall(WireModel):
     """Parsed JSON arguments; during streaming, the best partial parse (always a dict)."""
     thought_signature: str | None = None
     """Gemini function-call thought signature (or OpenRouter encrypted reasoning detail)."""
+    invalid_arguments: str | None = None
+    """Set only when the model's argument text was not one whole, valid JSON object: the raw
+    text as received (``""`` for a call the reply cut off before any argument text).
+
+    JSON ``invalidArguments``, present only when set (a pi-sdk extension; pi-mono files load
+    unchanged). ``arguments`` then holds the best partial parse, for display only: the agent
+    never runs such a call (it answers with an error result), and every provider replays it
+    with ``{}`` as its arguments (:func:`pi_sdk.provider.transform_messages`).
+    """
 
 
 AssistantContent: TypeAlias = Annotated[

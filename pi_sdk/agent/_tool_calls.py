@@ -20,6 +20,10 @@ Modes:
   found, invalid, blocked) before the executed ones (pi-spec §10.1 #14); pi-sdk keeps the tool
   results in the order of the tool calls.
 
+Invalid arguments (a pi-sdk rule; pi-mono runs such calls with its partial parse): a call whose
+argument text was not one whole JSON object (``ToolCall.invalid_arguments``) is never run; it
+gets the error result :func:`pi_sdk.agent._invalid_arguments.invalid_arguments_text`.
+
 Abort (a pi-sdk addition; pi-mono only passes the signal on, pi-spec §8.5): once the run's
 signal is aborted, no call that has not started executing is started. Each gets the error result
 :data:`ABORTED_TEXT`, like a steering skip: in ``sequential`` mode the calls after the one that
@@ -39,6 +43,7 @@ from typing import Any, TypeVar
 import pluggy
 
 from pi_sdk._abort import AbortSignal
+from pi_sdk.agent._invalid_arguments import invalid_arguments_text
 from pi_sdk.agent._tools import find_tool, to_tool_result
 from pi_sdk.agent._types import (
     AfterToolCallContext,
@@ -291,6 +296,9 @@ class _Batch:
         found = find_tool(self.context.tools, tool_call.name)
         if found is None:
             return _Immediate(tool_call, _error_result(f"Tool {tool_call.name} not found"))
+        if tool_call.invalid_arguments is not None:
+            text = invalid_arguments_text(tool_call, self.message)
+            return _Immediate(tool_call, _error_result(text))
         try:
             args = found.validate_arguments(tool_call.arguments)
             before = await run_before_tool_call_hooks(

@@ -29,6 +29,7 @@ LAYERS: dict[str, float] = {
     "_abort": 0.1,
     "_unicode": 0.1,
     "_lazy": 0.1,
+    "_levels": 0.1,
     "types": 0.2,
     "events": 0.3,
     "options": 0.3,
@@ -36,6 +37,7 @@ LAYERS: dict[str, float] = {
     "_provider_api": 1,
     "agent._types": 1,
     "agent._validation": 1,
+    "agent._invalid_arguments": 1,
     # L2 plugins
     "plugins.hookspecs": 2,
     "plugins._manager": 2,
