@@ -305,7 +305,7 @@ class _Transformer:
         name = sanitize_surrogates(block.name)
         if name is not block.name:
             update["name"] = name
-        arguments = {} if block.invalid_arguments is not None else _clean(block.arguments)
+        arguments: Any = {} if block.invalid_arguments is not None else _clean(block.arguments)
         if arguments is not block.arguments:
             update["arguments"] = arguments
         signature = _signature(block.thought_signature) if same else None

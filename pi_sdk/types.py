@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 from pydantic.alias_generators import to_camel
 
+from pi_sdk._levels import clamp_thinking_level, supported_thinking_levels
+
 __all__ = [
     "Api",
     "AssistantContent",
@@ -47,6 +49,9 @@ StopReason: TypeAlias = Literal["stop", "length", "toolUse", "error", "aborted"]
 """Why an assistant message ended (pi-mono ``StopReason``)."""
 
 ThinkingLevel: TypeAlias = Literal["minimal", "low", "medium", "high", "xhigh"]
+_ModelThinkingLevel: TypeAlias = Literal["off", "minimal", "low", "medium", "high", "xhigh"]
+# A model's thinking level, ``off`` included (pi-ai 0.73 ``ModelThinkingLevel``); public as
+# ``pi_sdk.AgentThinkingLevel``.
 """Unified reasoning level, mapped per provider (pi-spec §3.3)."""
 
 CacheRetention: TypeAlias = Literal["none", "short", "long"]
@@ -374,3 +379,29 @@ class Model(WireModel):
     """Maximum output tokens."""
     headers: dict[str, str] | None = None
     compat: dict[str, Any] | None = None
+    thinking_level_map: dict[str, str | None] | None = None
+    """pi-ai 0.73 ``thinkingLevelMap``: per level (``off``, ``minimal`` .. ``xhigh``) the
+    vendor's value, or ``None`` for a level the model does not support. ``xhigh`` is supported
+    only when named here. ``None`` (the default): every level up to ``high``."""
+
+    def supported_thinking_levels(self) -> list[_ModelThinkingLevel]:
+        """The thinking levels this model accepts, lowest first (``["off"]`` without reasoning).
+
+        pi-ai 0.73 ``getSupportedThinkingLevels``: ``off`` .. ``high`` for a reasoning model,
+        plus ``xhigh`` when :attr:`thinking_level_map` names it, minus the levels it maps to
+        ``None``.
+        """
+        levels = supported_thinking_levels(self.reasoning, self.thinking_level_map)
+        return levels  # pyright: ignore[reportReturnType]
+
+    def clamp_thinking_level(self, level: _ModelThinkingLevel) -> _ModelThinkingLevel:
+        """The supported level nearest ``level``: itself, else the next one up, else down.
+
+        pi-ai 0.73 ``clampThinkingLevel`` (e.g. ``"xhigh"`` on a model without it gives
+        ``"high"``; any level on a model without reasoning gives ``"off"``).
+
+        Raises:
+            ValueError: ``level`` is not ``"off"``, ``"minimal"`` .. ``"xhigh"``.
+        """
+        clamped = clamp_thinking_level(level, self.reasoning, self.thinking_level_map)
+        return clamped  # pyright: ignore[reportReturnType]

@@ -32,12 +32,13 @@ import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 from pi_sdk._abort import AbortController
 from pi_sdk._event_stream import new_assistant_message
+from pi_sdk._levels import check_thinking_level
 from pi_sdk.agent._loop import run_agent_loop, run_agent_loop_continue
-from pi_sdk.agent._messages import default_convert_to_llm
+from pi_sdk.agent._messages import check_prompt, default_convert_to_llm
 from pi_sdk.agent._types import (
     AfterToolCall,
     AgentContext,
@@ -99,7 +100,8 @@ class AgentState:
     read-only.
     """
 
-    __slots__ = ("_runtime", "_tools", "model", "system_prompt", "thinking_level")
+    __slots__ = ("_runtime", "_thinking_level", "_tools", "model", "system_prompt")
+    _thinking_level: AgentThinkingLevel
 
     def __init__(
         self,
@@ -115,9 +117,21 @@ class AgentState:
         self.system_prompt = system_prompt
         self.model = model
         """The model every call uses; ``prompt()`` raises while it is ``None``."""
-        self.thinking_level: AgentThinkingLevel = thinking_level
+        self.thinking_level = thinking_level
         self._tools = list(tools)
         runtime.messages = list(messages)
+
+    @property
+    def thinking_level(self) -> AgentThinkingLevel:
+        """``"off"`` or a reasoning level (``"minimal"`` .. ``"xhigh"``), mapped per provider.
+
+        Assigning anything else raises :class:`ValueError` naming the valid levels.
+        """
+        return self._thinking_level
+
+    @thinking_level.setter
+    def thinking_level(self, value: AgentThinkingLevel) -> None:
+        self._thinking_level = cast("AgentThinkingLevel", check_thinking_level(value))
 
     @property
     def tools(self) -> Sequence[AgentTool]:
@@ -484,6 +498,9 @@ class Agent:
         Raises:
             AgentBusyError: a run is active (queue with ``steer()``/``follow_up()`` instead).
             ConfigurationError: no model is set.
+            ValueError: the prompt has no content: an empty or blank text without images, no
+                messages, or a user message without text or images (vendors reject an empty
+                request, e.g. Anthropic with HTTP 400).
         """
         if self._run is not None:
             raise AgentBusyError(_PROMPT_BUSY)
@@ -495,6 +512,7 @@ class Agent:
             messages = list(input)
         else:
             messages = [input]
+        check_prompt(messages)
         return await self._execute(messages)
 
     async def continue_(self) -> list[AgentMessage]:

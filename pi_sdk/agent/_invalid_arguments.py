@@ -22,7 +22,13 @@ CUT_OFF_TEXT = (
 )
 
 
-_JSON_KINDS = {list: "array", str: "string", int: "number", float: "number", bool: "boolean"}
+_JSON_KINDS: dict[type, str] = {
+    list: "array",
+    str: "string",
+    int: "number",
+    float: "number",
+    bool: "boolean",
+}
 
 
 def _reason(raw: str) -> str:
@@ -30,7 +36,7 @@ def _reason(raw: str) -> str:
     if not raw.strip():
         return "the text is empty"
     try:
-        value = json.loads(raw)
+        value: object = json.loads(raw)
     except RecursionError:
         return "nesting too deep"
     except ValueError as exc:

@@ -37,12 +37,19 @@ from pi_sdk.agent._types import AgentMessage
 from pi_sdk.errors import ConfigurationError
 from pi_sdk.plugins._calling import PerManager
 from pi_sdk.plugins._manager import PluginManager
-from pi_sdk.types import AssistantMessage, Message, ToolResultMessage, UserMessage
+from pi_sdk.types import (
+    AssistantMessage,
+    ImageContent,
+    Message,
+    ToolResultMessage,
+    UserMessage,
+)
 
 __all__ = [
     "LLM_ROLES",
     "MessageConverter",
     "agent_message_from_dict",
+    "check_prompt",
     "convert_message_to_llm",
     "default_convert_to_llm",
     "get_message_types",
@@ -267,3 +274,29 @@ def agent_message_from_dict(data: Mapping[str, Any]) -> AgentMessage:
         raise ConfigurationError(f"unknown message role {role!r} (known: {known})")
     # A registered type has a role; its timestamp is the type's promise (CustomAgentMessage).
     return cast(AgentMessage, entry.message_type.model_validate(data))
+
+
+def _has_content(message: UserMessage) -> bool:
+    content = message.content
+    if isinstance(content, str):
+        return bool(content.strip())
+    return any(isinstance(block, ImageContent) or block.text.strip() for block in content)
+
+
+def check_prompt(messages: Sequence[AgentMessage]) -> None:
+    """Reject a prompt that would send the model nothing (``Agent.prompt``).
+
+    Raises:
+        ValueError: no messages, or a user message with neither non-blank text nor an image
+            (vendors answer such a request with an error, e.g. Anthropic HTTP 400 for
+            ``messages: []`` or a blank text block). Custom messages are not judged.
+    """
+    if not messages:
+        raise ValueError("prompt() needs at least one message; got an empty list")
+    for index, message in enumerate(messages):
+        if isinstance(message, UserMessage) and not _has_content(message):
+            where = "" if len(messages) == 1 else f" (message {index})"
+            raise ValueError(
+                f"prompt() got a user message with no content{where}: give non-blank text or"
+                " an image"
+            )

@@ -214,7 +214,9 @@ async def test_empty_arguments_of_a_complete_call_are_no_arguments(wire: Wire) -
     assert call.arguments == {}
 
 
-@pytest.mark.parametrize("wire", [w for w in WIRES if w.api in WHOLE_CALLS], ids=sorted(WHOLE_CALLS))
+@pytest.mark.parametrize(
+    "wire", [w for w in WIRES if w.api in WHOLE_CALLS], ids=sorted(WHOLE_CALLS)
+)
 async def test_a_whole_gemini_call_at_the_token_limit_is_complete(wire: Wire) -> None:
     recorder = Recorder()
     whole = Call("call_w", "list_dir", ('{"path": "/tmp"}',))
