@@ -53,7 +53,9 @@ from pi_sdk.agent._types import (
     ConvertToLlm,
     GetApiKey,
     QueueMode,
+    ShouldStopAfterTurn,
     ToolExecutionMode,
+    ToolSteering,
     TransformContext,
 )
 from pi_sdk.errors import AgentBusyError, ConfigurationError
@@ -230,8 +232,10 @@ class Agent:
         steering_mode: QueueMode = "one-at-a-time",
         follow_up_mode: QueueMode = "one-at-a-time",
         tool_execution: ToolExecutionMode = "parallel",
+        tool_steering: ToolSteering = "wait",
         before_tool_call: BeforeToolCall | None = None,
         after_tool_call: AfterToolCall | None = None,
+        should_stop_after_turn: ShouldStopAfterTurn | None = None,
         get_api_key: GetApiKey | None = None,
         stream_fn: AgentStreamFn | None = None,
         stream_options: StreamOptions | None = None,
@@ -249,8 +253,13 @@ class Agent:
             steering_mode: How many queued steering messages one poll takes.
             follow_up_mode: How many queued follow-up messages one poll takes.
             tool_execution: ``"parallel"`` (default) or ``"sequential"``.
+            tool_steering: A steering message during a tool batch: ``"wait"`` (default,
+                pi-agent-core 0.73.1) lets every call of the batch run and goes in after it;
+                ``"skip"`` gives the calls not yet run an error result (older pi-agent-core).
             before_tool_call: May block a validated tool call.
             after_tool_call: May replace a tool result's content, details, error flag.
+            should_stop_after_turn: Asked after each completed turn; true ends the run there
+                (e.g. to compact the context before the next turn).
             get_api_key: Resolves the API key before every call (short-lived tokens).
             stream_fn: Replaces :func:`pi_sdk.stream` (proxies, tests).
             stream_options: Template for every call's options (temperature, max tokens,
@@ -270,6 +279,8 @@ class Agent:
         self.steering_mode: QueueMode = steering_mode
         self.follow_up_mode: QueueMode = follow_up_mode
         self.tool_execution: ToolExecutionMode = tool_execution
+        self.tool_steering: ToolSteering = tool_steering
+        self.should_stop_after_turn = should_stop_after_turn
         self.before_tool_call = before_tool_call
         self.after_tool_call = after_tool_call
         self.get_api_key = get_api_key
@@ -612,8 +623,10 @@ class Agent:
             get_steering_messages=steering,
             get_follow_up_messages=follow_up,
             tool_execution=self.tool_execution,
+            tool_steering=self.tool_steering,
             before_tool_call=self.before_tool_call,
             after_tool_call=self.after_tool_call,
+            should_stop_after_turn=self.should_stop_after_turn,
         )
 
     async def _drive(

@@ -10,7 +10,8 @@ hook that raises in preparation and a tool that raises all become an error tool 
 can read. The one exception is ``after_tool_call``: a raise there ends the run (pi-mono), and the
 loop turns it into an error assistant message.
 
-Modes:
+Modes (pi-agent-core 0.73: a batch with a call to a tool whose ``execution_mode`` is
+``"sequential"`` runs sequentially whatever ``config.tool_execution`` says):
 
 * ``sequential``: prepare, execute and finalize one call at a time; steering is polled after
   each call, and a steering message skips the remaining calls;
@@ -300,7 +301,7 @@ class _Batch:
             text = invalid_arguments_text(tool_call, self.message)
             return _Immediate(tool_call, _error_result(text))
         try:
-            args = found.validate_arguments(tool_call.arguments)
+            args = found.validate_arguments(found.prepare_arguments(tool_call.arguments))
             before = await run_before_tool_call_hooks(
                 BeforeToolCallContext(
                     assistant_message=self.message,
@@ -469,6 +470,8 @@ async def execute_tool_calls(
 ) -> ToolBatchResult:
     """Run every tool call of ``message`` in ``config.tool_execution`` mode.
 
+    The batch runs sequentially when a called tool's ``execution_mode`` is ``"sequential"``.
+
     Args:
         context: The loop's working context (tools, transcript for hooks).
         message: The assistant message whose tool calls run.
@@ -487,7 +490,12 @@ async def execute_tool_calls(
     """
     calls = message.tool_calls
     batch = _Batch(context, message, config, signal, emit, poll_steering, on_result)
-    if config.tool_execution == "sequential":
+    sequential = config.tool_execution == "sequential" or any(
+        (tool := find_tool(context.tools, call.name)) is not None
+        and tool.execution_mode == "sequential"
+        for call in calls
+    )
+    if sequential:
         outcome = await _sequential(batch, calls)
     else:
         outcome = await _parallel(batch, calls)
