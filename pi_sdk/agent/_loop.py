@@ -28,7 +28,7 @@ from typing import Any
 
 from pi_sdk._abort import AbortController, AbortSignal
 from pi_sdk._event_stream import new_assistant_message
-from pi_sdk.agent._messages import default_convert_to_llm
+from pi_sdk.agent._messages import default_convert_to_llm, is_plain_llm_list
 from pi_sdk.agent._tool_calls import execute_tool_calls, resolve
 from pi_sdk.agent._types import (
     AgentContext,
@@ -200,11 +200,17 @@ class _Run:
         convert = config.convert_to_llm or default_convert_to_llm
         llm_messages = list(await resolve(convert(messages)))
         tools = [t.to_tool() for t in self.context.tools]
-        llm_context = Context(
-            system_prompt=self.context.system_prompt or None,
-            messages=llm_messages,
-            tools=tools or None,
-        )
+        fields: dict[str, Any] = {
+            "system_prompt": self.context.system_prompt or None,
+            "messages": llm_messages,
+            "tools": tools or None,
+        }
+        # Validating every message again on every turn is what made long runs slow; a list of
+        # plain LLM messages (the default conversion's output) is already valid.
+        if is_plain_llm_list(llm_messages):
+            llm_context = Context.model_construct(**fields)
+        else:
+            llm_context = Context(**fields)
         api_key: str | None = None
         if config.get_api_key is not None:
             api_key = await resolve(config.get_api_key(config.model.provider))

@@ -50,6 +50,7 @@ __all__ = [
     "MessageConverter",
     "agent_message_from_dict",
     "check_prompt",
+    "is_plain_llm_list",
     "convert_message_to_llm",
     "default_convert_to_llm",
     "get_message_types",
@@ -69,6 +70,7 @@ LLM_ROLES = frozenset({"user", "assistant", "toolResult"})
 """Roles of the messages a model understands; custom types must use another role."""
 
 _LLM_TYPES = (UserMessage, AssistantMessage, ToolResultMessage)
+_LLM_EXACT: frozenset[type] = frozenset(_LLM_TYPES)
 _adapter: list[TypeAdapter[Message]] = []  # built on first use (keeps `import pi_sdk` cheap)
 M = TypeVar("M", bound=BaseModel)
 
@@ -247,12 +249,25 @@ def default_convert_to_llm(messages: Iterable[AgentMessage]) -> list[Message]:
     unregistered types are left out (pi-mono keeps only user, assistant and toolResult).
     """
     out: list[Message] = []
+    exact = _LLM_EXACT
     for message in messages:
-        if isinstance(message, _LLM_TYPES):
+        if type(message) in exact:  # the common case, without ABC isinstance machinery
+            out.append(message)  # pyright: ignore[reportArgumentType]
+        elif isinstance(message, _LLM_TYPES):
             out.append(message)
         else:
             out.extend(convert_message_to_llm(message))
     return out
+
+
+def is_plain_llm_list(messages: Sequence[Any]) -> bool:
+    """True when every item is exactly a user, assistant or tool-result message (no subclass).
+
+    Such a list needs no validation to go into a :class:`pi_sdk.Context` (the agent loop skips
+    pydantic's per-message pass, which made long runs quadratic in practice).
+    """
+    exact = _LLM_EXACT
+    return all(type(message) in exact for message in messages)
 
 
 def agent_message_from_dict(data: Mapping[str, Any]) -> AgentMessage:
