@@ -233,6 +233,7 @@ class Agent:
         follow_up_mode: QueueMode = "one-at-a-time",
         tool_execution: ToolExecutionMode = "parallel",
         tool_steering: ToolSteering = "wait",
+        tool_abort_grace_ms: float = 2000,
         before_tool_call: BeforeToolCall | None = None,
         after_tool_call: AfterToolCall | None = None,
         should_stop_after_turn: ShouldStopAfterTurn | None = None,
@@ -256,6 +257,9 @@ class Agent:
             tool_steering: A steering message during a tool batch: ``"wait"`` (default,
                 pi-agent-core 0.73.1) lets every call of the batch run and goes in after it;
                 ``"skip"`` gives the calls not yet run an error result (older pi-agent-core).
+            tool_abort_grace_ms: After ``abort()`` (or cancelling ``prompt()``), how long a
+                running tool may take to stop before it is cancelled, then left behind with a
+                warning and an error result (milliseconds; default 2,000).
             before_tool_call: May block a validated tool call.
             after_tool_call: May replace a tool result's content, details, error flag.
             should_stop_after_turn: Asked after each completed turn; true ends the run there
@@ -280,6 +284,7 @@ class Agent:
         self.follow_up_mode: QueueMode = follow_up_mode
         self.tool_execution: ToolExecutionMode = tool_execution
         self.tool_steering: ToolSteering = tool_steering
+        self.tool_abort_grace_ms = tool_abort_grace_ms
         self.should_stop_after_turn = should_stop_after_turn
         self.before_tool_call = before_tool_call
         self.after_tool_call = after_tool_call
@@ -624,6 +629,7 @@ class Agent:
             get_follow_up_messages=follow_up,
             tool_execution=self.tool_execution,
             tool_steering=self.tool_steering,
+            tool_abort_grace_ms=self.tool_abort_grace_ms,
             before_tool_call=self.before_tool_call,
             after_tool_call=self.after_tool_call,
             should_stop_after_turn=self.should_stop_after_turn,

@@ -470,6 +470,9 @@ class AgentLoopConfig(StreamOptions):
     get_follow_up_messages: MessageSource | None = None
     """Polled only when the agent would otherwise stop."""
     tool_execution: ToolExecutionMode = "parallel"
+    tool_abort_grace_ms: float = 2000
+    """After an abort, how long a running tool may take to stop before its task is cancelled,
+    and how long after the cancel before it is left behind (milliseconds). Default 2 s."""
     tool_steering: ToolSteering = "wait"
     """Steering during a tool batch: ``"wait"`` for the batch, or ``"skip"`` the calls not yet
     run (see :data:`ToolSteering`)."""

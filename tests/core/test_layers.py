@@ -54,6 +54,7 @@ LAYERS: dict[str, float] = {
     "provider.": 3,
     "agent._messages": 3,
     # L4 agent engine
+    "agent._tool_thread": 1,
     "agent._tools": 4,
     "agent._tool_calls": 4,
     "agent._loop": 4,
