@@ -99,20 +99,29 @@ def _replayed_arguments(body: Any) -> list[Any]:
     return found
 
 
+async def _run(
+    wire: Wire, steps: list[Step], prompt: str, recorder: Recorder, messages: Any = ()
+) -> tuple[pi_sdk.Agent, list[Any]]:
+    """Prompt an agent on ``wire`` against a loopback server playing ``steps``."""
+    async with LoopbackServer(steps) as server:
+        agent = pi_sdk.Agent(
+            model=wire.model(server.url),
+            tools=[recorder.tool],
+            messages=messages,
+            stream_options=StreamOptions(api_key=KEY, max_retries=0),
+        )
+        await agent.prompt(prompt)
+        requests = list(server.requests)
+    return agent, requests
+
+
 async def _continue_elsewhere(messages: list[Any], wire: Wire) -> tuple[Any, AssistantMessage]:
     """Load the saved transcript and prompt again on the next wire API; its request body."""
     session = loads_session(dumps_session(messages))
     other = WIRES[(WIRES.index(wire) + 1) % len(WIRES)]
     recorder = Recorder()
-    async with LoopbackServer([text_reply(other.api, "Fine.")]) as server:
-        agent = pi_sdk.Agent(
-            model=other.model(server.url),
-            tools=[recorder.tool],
-            messages=session.messages,
-            stream_options=StreamOptions(api_key=KEY, max_retries=0),
-        )
-        await agent.prompt("go on")
-        (request,) = server.requests
+    steps = [text_reply(other.api, "Fine.")]
+    agent, (request,) = await _run(other, steps, "go on", recorder, session.messages)
     reply = agent.messages[-1]
     assert isinstance(reply, AssistantMessage)
     assert reply.stop_reason == "stop", reply.error_message
@@ -147,14 +156,10 @@ async def test_invalid_arguments_get_an_error_result_and_the_tool_never_runs(
 ) -> None:
     make_step, expected_text = CASES[case]
     recorder = Recorder()
-    async with LoopbackServer([make_step(wire), text_reply(wire.api, "Sorry.")]) as server:
-        agent = pi_sdk.Agent(
-            model=wire.model(server.url),
-            tools=[recorder.tool],
-            stream_options=StreamOptions(api_key=KEY, max_retries=0),
-        )
-        await agent.prompt("list my project")
-        assert len(server.requests) == 2
+    agent, requests = await _run(
+        wire, [make_step(wire), text_reply(wire.api, "Sorry.")], "list my project", recorder
+    )
+    assert len(requests) == 2
     assert recorder.ran == []
     assistant, result = agent.messages[1], agent.messages[2]
     assert isinstance(assistant, AssistantMessage)
@@ -179,14 +184,8 @@ async def test_invalid_arguments_get_an_error_result_and_the_tool_never_runs(
 @pytest.mark.parametrize("wire", WIRES, ids=_ids(WIRES))
 async def test_a_stream_cut_mid_arguments_never_runs_the_tool(wire: Wire) -> None:
     recorder = Recorder()
-    async with LoopbackServer([_cut(wire)]) as server:
-        agent = pi_sdk.Agent(
-            model=wire.model(server.url),
-            tools=[recorder.tool],
-            stream_options=StreamOptions(api_key=KEY, max_retries=0),
-        )
-        await agent.prompt("list my project")
-        assert len(server.requests) == 1
+    agent, requests = await _run(wire, [_cut(wire)], "list my project", recorder)
+    assert len(requests) == 1
     assert recorder.ran == []
     assistant = agent.messages[-1]
     assert isinstance(assistant, AssistantMessage)
@@ -201,13 +200,9 @@ async def test_empty_arguments_of_a_complete_call_are_no_arguments(wire: Wire) -
     argument text for a tool without parameters); the schema then decides."""
     recorder = Recorder()
     body, terminal = wire.events([Calls((EMPTY,))], Tokens())
-    async with LoopbackServer([sse_step(body + terminal), text_reply(wire.api)]) as server:
-        agent = pi_sdk.Agent(
-            model=wire.model(server.url),
-            tools=[recorder.tool],
-            stream_options=StreamOptions(api_key=KEY, max_retries=0),
-        )
-        await agent.prompt("list /")
+    agent, requests = await _run(
+        wire, [sse_step(body + terminal), text_reply(wire.api)], "list /", recorder
+    )
     assert recorder.ran == ["/"]
     call = _tool_call(agent.messages[1])  # pyright: ignore[reportArgumentType]
     assert call.invalid_arguments is None
@@ -220,13 +215,9 @@ async def test_empty_arguments_of_a_complete_call_are_no_arguments(wire: Wire) -
 async def test_a_whole_gemini_call_at_the_token_limit_is_complete(wire: Wire) -> None:
     recorder = Recorder()
     whole = Call("call_w", "list_dir", ('{"path": "/tmp"}',))
-    async with LoopbackServer([_at_limit(whole)(wire), text_reply(wire.api)]) as server:
-        agent = pi_sdk.Agent(
-            model=wire.model(server.url),
-            tools=[recorder.tool],
-            stream_options=StreamOptions(api_key=KEY, max_retries=0),
-        )
-        await agent.prompt("list /tmp")
+    agent, requests = await _run(
+        wire, [_at_limit(whole)(wire), text_reply(wire.api)], "list /tmp", recorder
+    )
     assert recorder.ran == ["/tmp"]
 
 
