@@ -13,7 +13,15 @@ Prints the time per task (best of several runs, garbage collector off while timi
 ratio to the baseline measured in the same run. ``--tools N`` puts N tool calls in the first
 reply (parallel execution).
 
-Run with ``uv run python benchmarks/bench_agent_loop.py [--tasks 200] [--repeats 5] [--tools 1]``.
+Long run (``--long``): ONE ``Agent.prompt`` whose model calls a tool on every turn for
+``turns`` turns, then answers; each request carries the whole history, so some growth per turn
+is inherent. Prints the time of 100 and of 1,000 turns, the cost per turn at each, and the
+ratio time(1,000)/time(100) (10 would be a constant cost per turn; the target is at most 20).
+The scripted provider records each call's context as a list snapshot (one reference per
+message); with a deep copy per call the ratio was about 100.
+
+Run with ``uv run python benchmarks/bench_agent_loop.py [--tasks 200] [--repeats 5] [--tools 1]
+[--long]``.
 """
 
 from __future__ import annotations
@@ -85,6 +93,35 @@ async def run_agent(tasks: int, tools: int) -> None:
         await agent.prompt("weather?")
 
 
+def long_script(turns: int) -> list[ScriptedReply]:
+    call = pi_sdk.ToolCall(id="", name="get_weather", arguments={"city": "Paris", "days": 3})
+    replies = [ScriptedReply(content=[call], chunk_size=8) for _ in range(turns)]
+    return [*replies, ScriptedReply.text(ANSWER, chunk_size=8)]
+
+
+async def run_long(turns: int) -> None:
+    provider = ScriptedProvider(long_script(turns))
+    agent = pi_sdk.Agent(model=provider.model, tools=[get_weather])
+    await agent.prompt("weather, again and again?")
+    assert len(provider.calls) == turns + 1, agent.state.error
+
+
+def long_run(repeats: int) -> None:
+    times: dict[int, float] = {}
+    for turns in (100, 1000):
+        best = float("inf")
+        for _ in range(repeats):
+            gc.collect()
+            start = time.perf_counter()
+            asyncio.run(run_long(turns))
+            best = min(best, time.perf_counter() - start)
+        times[turns] = best
+    print(f"one agent run, a tool call per turn, best of {repeats}")
+    for turns, seconds in times.items():
+        print(f"  {turns:>5} turns {seconds:8.3f} s   {seconds / turns * 1e3:7.3f} ms/turn")
+    print(f"  time(1,000 turns) / time(100 turns) = {times[1000] / times[100]:.1f} (target <= 20)")
+
+
 def best_time(
     fn: Callable[[int, int], Awaitable[None]], tasks: int, tools: int, repeats: int
 ) -> float:
@@ -105,8 +142,13 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--tools", type=int, default=1)
+    parser.add_argument("--long", action="store_true", help="only the long single-run bench")
     args = parser.parse_args()
     with use_plugin_manager(PluginManager()):  # installed plugins would add their hooks' cost
+        if args.long:
+            asyncio.run(run_long(2))  # warm-up
+            long_run(max(1, args.repeats // 2))
+            return
         asyncio.run(run_agent(2, args.tools))  # warm-up: imports, jsonschema compilation
         results = {
             "baseline": best_time(run_baseline, args.tasks, args.tools, args.repeats),

@@ -36,6 +36,10 @@ Rules, per message, in one pass:
   message; calls still pending at the end of the history get none (their results may follow).
 * **Images** sent to a model whose ``input`` lacks ``"image"`` become the text
   :data:`IMAGE_PLACEHOLDER_TEXT`, in user messages and in tool results.
+* **Tool calls with invalid arguments** (``ToolCall.invalid_arguments`` set: the model's text
+  was not a whole JSON object) are sent with ``{}`` as their arguments: valid on every wire API
+  (an object where the API takes one, ``"{}"`` where it takes a string), while the raw text
+  stays in the transcript and in the error result the agent gave the call.
 * **Lone surrogates** are removed from every string that can reach the wire: text, thinking,
   tool-call names and arguments (keys and values, recursively), tool names and result text.
 * **Reasoning replay for OpenAI-compatible servers.** A ``openai-completions`` model with
@@ -301,7 +305,7 @@ class _Transformer:
         name = sanitize_surrogates(block.name)
         if name is not block.name:
             update["name"] = name
-        arguments = _clean(block.arguments)
+        arguments: Any = {} if block.invalid_arguments is not None else _clean(block.arguments)
         if arguments is not block.arguments:
             update["arguments"] = arguments
         signature = _signature(block.thought_signature) if same else None

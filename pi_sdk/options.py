@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
 from pi_sdk._abort import AbortSignal
+from pi_sdk._levels import check_reasoning
 from pi_sdk.types import CacheRetention, Model, ThinkingLevel
 
 __all__ = ["ForeignReasoning", "PayloadHook", "StreamOptions"]
@@ -38,7 +39,9 @@ class StreamOptions:
     api_key: str | None = None
     """Overrides the key found through the ``get_api_key`` plugin hook / environment."""
     reasoning: ThinkingLevel | None = None
-    """Unified reasoning level; ``None`` means thinking off."""
+    """Unified reasoning level; ``None`` (or ``"off"``) means thinking off. Any other value
+    raises :class:`ValueError` naming the valid levels. Per model, see
+    :meth:`pi_sdk.Model.supported_thinking_levels` / :meth:`pi_sdk.Model.clamp_thinking_level`."""
     thinking_budgets: dict[str, int] | None = None
     """Token budgets per level (``minimal``..``high``) for budget-based models."""
     cache_retention: CacheRetention | None = None
@@ -113,6 +116,15 @@ class StreamOptions:
             "tool_choice must be 'auto', 'none', 'required' or {'name': '<tool>'};"
             f" got {choice!r}"
         )
+
+    def __post_init__(self) -> None:
+        """Check the settings a provider cannot check itself.
+
+        Raises:
+            ValueError: ``reasoning`` is not a level (``"minimal"`` .. ``"xhigh"``); the
+                message names the valid ones. ``"off"`` is accepted and becomes ``None``.
+        """
+        self.reasoning = cast("ThinkingLevel | None", check_reasoning(self.reasoning))
 
     def resolved_cache_retention(self) -> CacheRetention:
         """``cache_retention``, defaulting from ``PI_CACHE_RETENTION`` then ``"short"``."""

@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 from pydantic.alias_generators import to_camel
 
+from pi_sdk._levels import clamp_thinking_level, supported_thinking_levels
+
 __all__ = [
     "Api",
     "AssistantContent",
@@ -48,6 +50,9 @@ StopReason: TypeAlias = Literal["stop", "length", "toolUse", "error", "aborted"]
 """Why an assistant message ended (pi-mono ``StopReason``)."""
 
 ThinkingLevel: TypeAlias = Literal["minimal", "low", "medium", "high", "xhigh"]
+_ModelThinkingLevel: TypeAlias = Literal["off", "minimal", "low", "medium", "high", "xhigh"]
+# A model's thinking level, ``off`` included (pi-ai 0.73 ``ModelThinkingLevel``); public as
+# ``pi_sdk.AgentThinkingLevel``.
 """Unified reasoning level, mapped per provider (pi-spec §3.3)."""
 
 CacheRetention: TypeAlias = Literal["none", "short", "long"]
@@ -166,7 +171,8 @@ class ImageContent(WireModel):
 class ToolCall(WireModel):
     """A tool call requested by the model.
 
-    JSON: ``{"type": "toolCall", "id", "name", "arguments", "thoughtSignature"?}``.
+    JSON: ``{"type": "toolCall", "id", "name", "arguments", "thoughtSignature"?,
+    "invalidArguments"?}``.
     """
 
     type: Literal["toolCall"] = "toolCall"
@@ -176,6 +182,15 @@ class ToolCall(WireModel):
     """Parsed JSON arguments; during streaming, the best partial parse (always a dict)."""
     thought_signature: str | None = None
     """Gemini function-call thought signature (or OpenRouter encrypted reasoning detail)."""
+    invalid_arguments: str | None = None
+    """Set only when the model's argument text was not one whole, valid JSON object: the raw
+    text as received (``""`` for a call the reply cut off before any argument text).
+
+    JSON ``invalidArguments``, present only when set (a pi-sdk extension; pi-mono files load
+    unchanged). ``arguments`` then holds the best partial parse, for display only: the agent
+    never runs such a call (it answers with an error result), and every provider replays it
+    with ``{}`` as its arguments (:func:`pi_sdk.provider.transform_messages`).
+    """
 
 
 AssistantContent: TypeAlias = Annotated[
@@ -394,3 +409,29 @@ class Model(WireModel):
     """Maximum output tokens."""
     headers: dict[str, str] | None = None
     compat: dict[str, Any] | None = None
+    thinking_level_map: dict[str, str | None] | None = None
+    """pi-ai 0.73 ``thinkingLevelMap``: per level (``off``, ``minimal`` .. ``xhigh``) the
+    vendor's value, or ``None`` for a level the model does not support. ``xhigh`` is supported
+    only when named here. ``None`` (the default): every level up to ``high``."""
+
+    def supported_thinking_levels(self) -> list[_ModelThinkingLevel]:
+        """The thinking levels this model accepts, lowest first (``["off"]`` without reasoning).
+
+        pi-ai 0.73 ``getSupportedThinkingLevels``: ``off`` .. ``high`` for a reasoning model,
+        plus ``xhigh`` when :attr:`thinking_level_map` names it, minus the levels it maps to
+        ``None``.
+        """
+        levels = supported_thinking_levels(self.reasoning, self.thinking_level_map)
+        return levels  # pyright: ignore[reportReturnType]
+
+    def clamp_thinking_level(self, level: _ModelThinkingLevel) -> _ModelThinkingLevel:
+        """The supported level nearest ``level``: itself, else the next one up, else down.
+
+        pi-ai 0.73 ``clampThinkingLevel`` (e.g. ``"xhigh"`` on a model without it gives
+        ``"high"``; any level on a model without reasoning gives ``"off"``).
+
+        Raises:
+            ValueError: ``level`` is not ``"off"``, ``"minimal"`` .. ``"xhigh"``.
+        """
+        clamped = clamp_thinking_level(level, self.reasoning, self.thinking_level_map)
+        return clamped  # pyright: ignore[reportReturnType]

@@ -103,8 +103,10 @@ MODEL_FIELDS = (
     "maxTokens",
     "headers",
     "compat",
+    "thinkingLevelMap",  # pi-ai 0.73: per level the vendor's value, null = unsupported
 )
-OPTIONAL_FIELDS = {"headers", "compat"}
+OPTIONAL_FIELDS = {"headers", "compat", "thinkingLevelMap"}
+THINKING_LEVELS = {"off", "minimal", "low", "medium", "high", "xhigh"}
 COST_FIELDS = ("input", "output", "cacheRead", "cacheWrite")
 
 
@@ -326,6 +328,12 @@ def shape_model(provider: str, key: str, raw: dict[str, Any]) -> dict[str, Any]:
         "headers is a str->str dict": "headers" not in raw
         or all(isinstance(k, str) and isinstance(v, str) for k, v in raw["headers"].items()),
         "compat is a dict": "compat" not in raw or isinstance(raw["compat"], dict),
+        "thinkingLevelMap maps levels to a string or null": "thinkingLevelMap" not in raw
+        or (
+            isinstance(raw["thinkingLevelMap"], dict)
+            and set(raw["thinkingLevelMap"]) <= THINKING_LEVELS
+            and all(v is None or isinstance(v, str) for v in raw["thinkingLevelMap"].values())
+        ),
     }
     failed = [name for name, ok in checks.items() if not ok]
     if failed:

@@ -64,13 +64,17 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.agent._types import MessageSource as MessageSource
     from pi_sdk.agent._types import MessageStartEvent as MessageStartEvent
     from pi_sdk.agent._types import MessageUpdateEvent as MessageUpdateEvent
+    from pi_sdk.agent._types import PrepareArguments as PrepareArguments
     from pi_sdk.agent._types import QueueMode as QueueMode
+    from pi_sdk.agent._types import ShouldStopAfterTurn as ShouldStopAfterTurn
+    from pi_sdk.agent._types import ShouldStopAfterTurnContext as ShouldStopAfterTurnContext
     from pi_sdk.agent._types import ToolExecute as ToolExecute
     from pi_sdk.agent._types import ToolExecutionEndEvent as ToolExecutionEndEvent
     from pi_sdk.agent._types import ToolExecutionMode as ToolExecutionMode
     from pi_sdk.agent._types import ToolExecutionStartEvent as ToolExecutionStartEvent
     from pi_sdk.agent._types import ToolExecutionUpdateEvent as ToolExecutionUpdateEvent
     from pi_sdk.agent._types import ToolResultContent as ToolResultContent
+    from pi_sdk.agent._types import ToolSteering as ToolSteering
     from pi_sdk.agent._types import ToolUpdateCallback as ToolUpdateCallback
     from pi_sdk.agent._types import TransformContext as TransformContext
     from pi_sdk.agent._types import TurnEndEvent as TurnEndEvent

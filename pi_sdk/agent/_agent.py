@@ -32,12 +32,13 @@ import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 from pi_sdk._abort import AbortController
 from pi_sdk._event_stream import new_assistant_message
+from pi_sdk._levels import check_thinking_level
 from pi_sdk.agent._loop import run_agent_loop, run_agent_loop_continue
-from pi_sdk.agent._messages import default_convert_to_llm
+from pi_sdk.agent._messages import check_prompt, default_convert_to_llm
 from pi_sdk.agent._types import (
     AfterToolCall,
     AgentContext,
@@ -52,7 +53,9 @@ from pi_sdk.agent._types import (
     ConvertToLlm,
     GetApiKey,
     QueueMode,
+    ShouldStopAfterTurn,
     ToolExecutionMode,
+    ToolSteering,
     TransformContext,
 )
 from pi_sdk.errors import AgentBusyError, ConfigurationError
@@ -99,7 +102,8 @@ class AgentState:
     read-only.
     """
 
-    __slots__ = ("_runtime", "_tools", "model", "system_prompt", "thinking_level")
+    __slots__ = ("_runtime", "_thinking_level", "_tools", "model", "system_prompt")
+    _thinking_level: AgentThinkingLevel
 
     def __init__(
         self,
@@ -115,9 +119,21 @@ class AgentState:
         self.system_prompt = system_prompt
         self.model = model
         """The model every call uses; ``prompt()`` raises while it is ``None``."""
-        self.thinking_level: AgentThinkingLevel = thinking_level
+        self.thinking_level = thinking_level
         self._tools = list(tools)
         runtime.messages = list(messages)
+
+    @property
+    def thinking_level(self) -> AgentThinkingLevel:
+        """``"off"`` or a reasoning level (``"minimal"`` .. ``"xhigh"``), mapped per provider.
+
+        Assigning anything else raises :class:`ValueError` naming the valid levels.
+        """
+        return self._thinking_level
+
+    @thinking_level.setter
+    def thinking_level(self, value: AgentThinkingLevel) -> None:
+        self._thinking_level = cast("AgentThinkingLevel", check_thinking_level(value))
 
     @property
     def tools(self) -> Sequence[AgentTool]:
@@ -216,8 +232,11 @@ class Agent:
         steering_mode: QueueMode = "one-at-a-time",
         follow_up_mode: QueueMode = "one-at-a-time",
         tool_execution: ToolExecutionMode = "parallel",
+        tool_steering: ToolSteering = "wait",
+        tool_abort_grace_ms: float = 2000,
         before_tool_call: BeforeToolCall | None = None,
         after_tool_call: AfterToolCall | None = None,
+        should_stop_after_turn: ShouldStopAfterTurn | None = None,
         get_api_key: GetApiKey | None = None,
         stream_fn: AgentStreamFn | None = None,
         stream_options: StreamOptions | None = None,
@@ -235,8 +254,16 @@ class Agent:
             steering_mode: How many queued steering messages one poll takes.
             follow_up_mode: How many queued follow-up messages one poll takes.
             tool_execution: ``"parallel"`` (default) or ``"sequential"``.
+            tool_steering: A steering message during a tool batch: ``"wait"`` (default,
+                pi-agent-core 0.73.1) lets every call of the batch run and goes in after it;
+                ``"skip"`` gives the calls not yet run an error result (older pi-agent-core).
+            tool_abort_grace_ms: After ``abort()`` (or cancelling ``prompt()``), how long a
+                running tool may take to stop before it is cancelled, then left behind with a
+                warning and an error result (milliseconds; default 2,000).
             before_tool_call: May block a validated tool call.
             after_tool_call: May replace a tool result's content, details, error flag.
+            should_stop_after_turn: Asked after each completed turn; true ends the run there
+                (e.g. to compact the context before the next turn).
             get_api_key: Resolves the API key before every call (short-lived tokens).
             stream_fn: Replaces :func:`pi_sdk.stream` (proxies, tests).
             stream_options: Template for every call's options (temperature, max tokens,
@@ -256,6 +283,9 @@ class Agent:
         self.steering_mode: QueueMode = steering_mode
         self.follow_up_mode: QueueMode = follow_up_mode
         self.tool_execution: ToolExecutionMode = tool_execution
+        self.tool_steering: ToolSteering = tool_steering
+        self.tool_abort_grace_ms = tool_abort_grace_ms
+        self.should_stop_after_turn = should_stop_after_turn
         self.before_tool_call = before_tool_call
         self.after_tool_call = after_tool_call
         self.get_api_key = get_api_key
@@ -484,6 +514,9 @@ class Agent:
         Raises:
             AgentBusyError: a run is active (queue with ``steer()``/``follow_up()`` instead).
             ConfigurationError: no model is set.
+            ValueError: the prompt has no content: an empty or blank text without images, no
+                messages, or a user message without text or images (vendors reject an empty
+                request, e.g. Anthropic with HTTP 400).
         """
         if self._run is not None:
             raise AgentBusyError(_PROMPT_BUSY)
@@ -495,6 +528,7 @@ class Agent:
             messages = list(input)
         else:
             messages = [input]
+        check_prompt(messages)
         return await self._execute(messages)
 
     async def continue_(self) -> list[AgentMessage]:
@@ -594,8 +628,11 @@ class Agent:
             get_steering_messages=steering,
             get_follow_up_messages=follow_up,
             tool_execution=self.tool_execution,
+            tool_steering=self.tool_steering,
+            tool_abort_grace_ms=self.tool_abort_grace_ms,
             before_tool_call=self.before_tool_call,
             after_tool_call=self.after_tool_call,
+            should_stop_after_turn=self.should_stop_after_turn,
         )
 
     async def _drive(

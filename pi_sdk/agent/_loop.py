@@ -28,7 +28,7 @@ from typing import Any
 
 from pi_sdk._abort import AbortController, AbortSignal
 from pi_sdk._event_stream import new_assistant_message
-from pi_sdk.agent._messages import default_convert_to_llm
+from pi_sdk.agent._messages import default_convert_to_llm, is_plain_llm_list
 from pi_sdk.agent._tool_calls import execute_tool_calls, resolve
 from pi_sdk.agent._types import (
     AgentContext,
@@ -41,6 +41,7 @@ from pi_sdk.agent._types import (
     MessageEndEvent,
     MessageStartEvent,
     MessageUpdateEvent,
+    ShouldStopAfterTurnContext,
     TurnEndEvent,
     TurnStartEvent,
 )
@@ -157,18 +158,39 @@ class _Run:
                         self.config,
                         self.signal,
                         self.emit,
-                        self.poll_steering if self.config.get_steering_messages else None,
+                        self.poll_steering if self._steering_skips else None,
                         self.record_result,
                     )
                     pending = batch.steering_messages or []
                     has_more_tool_calls = not batch.terminate
                 await self.emit(TurnEndEvent(message=message, tool_results=list(self.turn_results)))
+                if await self.should_stop(message):
+                    await self.emit(AgentEndEvent(messages=list(self.new_messages)))
+                    return
                 if not pending:
                     pending = await self.poll_steering()
             pending = await self.poll(self.config.get_follow_up_messages)
             if not pending:
                 break
         await self.emit(AgentEndEvent(messages=list(self.new_messages)))
+
+    @property
+    def _steering_skips(self) -> bool:
+        """Poll steering during the batch (``tool_steering="skip"``); ``"wait"``: after it."""
+        return self.config.tool_steering == "skip" and self.config.get_steering_messages is not None
+
+    async def should_stop(self, message: AssistantMessage) -> bool:
+        """``config.should_stop_after_turn`` for the turn that just ended (pi-agent-core 0.73.1)."""
+        hook = self.config.should_stop_after_turn
+        if hook is None:
+            return False
+        context = ShouldStopAfterTurnContext(
+            message=message,
+            tool_results=list(self.turn_results),
+            context=self.context,
+            new_messages=list(self.new_messages),
+        )
+        return bool(await resolve(hook(context)))
 
     async def stream_assistant_response(self) -> AssistantMessage:
         config = self.config
@@ -178,11 +200,17 @@ class _Run:
         convert = config.convert_to_llm or default_convert_to_llm
         llm_messages = list(await resolve(convert(messages)))
         tools = [t.to_tool() for t in self.context.tools]
-        llm_context = Context(
-            system_prompt=self.context.system_prompt or None,
-            messages=llm_messages,
-            tools=tools or None,
-        )
+        fields: dict[str, Any] = {
+            "system_prompt": self.context.system_prompt or None,
+            "messages": llm_messages,
+            "tools": tools or None,
+        }
+        # Validating every message again on every turn is what made long runs slow; a list of
+        # plain LLM messages (the default conversion's output) is already valid.
+        if is_plain_llm_list(llm_messages):
+            llm_context = Context.model_construct(**fields)
+        else:
+            llm_context = Context(**fields)
         api_key: str | None = None
         if config.get_api_key is not None:
             api_key = await resolve(config.get_api_key(config.model.provider))

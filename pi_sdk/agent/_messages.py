@@ -44,12 +44,20 @@ from pi_sdk.agent._types import AgentMessage
 from pi_sdk.errors import ConfigurationError
 from pi_sdk.plugins._calling import PerManager
 from pi_sdk.plugins._manager import PluginManager
-from pi_sdk.types import AssistantMessage, Message, ToolResultMessage, UserMessage
+from pi_sdk.types import (
+    AssistantMessage,
+    ImageContent,
+    Message,
+    ToolResultMessage,
+    UserMessage,
+)
 
 __all__ = [
     "LLM_ROLES",
     "MessageConverter",
     "agent_message_from_dict",
+    "check_prompt",
+    "is_plain_llm_list",
     "convert_message_to_llm",
     "default_convert_to_llm",
     "get_message_types",
@@ -70,6 +78,7 @@ LLM_ROLES = frozenset({"user", "assistant", "toolResult"})
 
 _LLM_TYPES = (UserMessage, AssistantMessage, ToolResultMessage)
 _PI_TYPES = (PiCustomMessage, PiBranchSummary, PiCompactionSummary)
+_LLM_EXACT: frozenset[type] = frozenset(_LLM_TYPES)
 _adapter: list[TypeAdapter[Message]] = []  # built on first use (keeps `import pi_sdk` cheap)
 M = TypeVar("M", bound=BaseModel)
 
@@ -253,12 +262,25 @@ def default_convert_to_llm(messages: Iterable[AgentMessage]) -> list[Message]:
     unregistered types are left out (pi-mono keeps only user, assistant and toolResult).
     """
     out: list[Message] = []
+    exact = _LLM_EXACT
     for message in messages:
-        if isinstance(message, _LLM_TYPES):
+        if type(message) in exact:  # the common case, without ABC isinstance machinery
+            out.append(message)  # pyright: ignore[reportArgumentType]
+        elif isinstance(message, _LLM_TYPES):
             out.append(message)
         else:
             out.extend(convert_message_to_llm(message))
     return out
+
+
+def is_plain_llm_list(messages: Sequence[Any]) -> bool:
+    """True when every item is exactly a user, assistant or tool-result message (no subclass).
+
+    Such a list needs no validation to go into a :class:`pi_sdk.Context` (the agent loop skips
+    pydantic's per-message pass, which made long runs quadratic in practice).
+    """
+    exact = _LLM_EXACT
+    return all(type(message) in exact for message in messages)
 
 
 def agent_message_from_dict(data: Mapping[str, Any]) -> AgentMessage:
@@ -286,3 +308,29 @@ def agent_message_from_dict(data: Mapping[str, Any]) -> AgentMessage:
         raise ConfigurationError(f"unknown message role {role!r} (known: {known})")
     # A registered type has a role; its timestamp is the type's promise (CustomAgentMessage).
     return cast(AgentMessage, entry.message_type.model_validate(data))
+
+
+def _has_content(message: UserMessage) -> bool:
+    content = message.content
+    if isinstance(content, str):
+        return bool(content.strip())
+    return any(isinstance(block, ImageContent) or block.text.strip() for block in content)
+
+
+def check_prompt(messages: Sequence[AgentMessage]) -> None:
+    """Reject a prompt that would send the model nothing (``Agent.prompt``).
+
+    Raises:
+        ValueError: no messages, or a user message with neither non-blank text nor an image
+            (vendors answer such a request with an error, e.g. Anthropic HTTP 400 for
+            ``messages: []`` or a blank text block). Custom messages are not judged.
+    """
+    if not messages:
+        raise ValueError("prompt() needs at least one message; got an empty list")
+    for index, message in enumerate(messages):
+        if isinstance(message, UserMessage) and not _has_content(message):
+            where = "" if len(messages) == 1 else f" (message {index})"
+            raise ValueError(
+                f"prompt() got a user message with no content{where}: give non-blank text or"
+                " an image"
+            )

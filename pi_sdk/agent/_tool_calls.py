@@ -10,7 +10,8 @@ hook that raises in preparation and a tool that raises all become an error tool 
 can read. The one exception is ``after_tool_call``: a raise there ends the run (pi-mono), and the
 loop turns it into an error assistant message.
 
-Modes:
+Modes (pi-agent-core 0.73: a batch with a call to a tool whose ``execution_mode`` is
+``"sequential"`` runs sequentially whatever ``config.tool_execution`` says):
 
 * ``sequential``: prepare, execute and finalize one call at a time; steering is polled after
   each call, and a steering message skips the remaining calls;
@@ -20,11 +21,18 @@ Modes:
   found, invalid, blocked) before the executed ones (pi-spec §10.1 #14); pi-sdk keeps the tool
   results in the order of the tool calls.
 
+Invalid arguments (a pi-sdk rule; pi-mono runs such calls with its partial parse): a call whose
+argument text was not one whole JSON object (``ToolCall.invalid_arguments``) is never run; it
+gets the error result :func:`pi_sdk.agent._invalid_arguments.invalid_arguments_text`.
+
 Abort (a pi-sdk addition; pi-mono only passes the signal on, pi-spec §8.5): once the run's
 signal is aborted, no call that has not started executing is started. Each gets the error result
 :data:`ABORTED_TEXT`, like a steering skip: in ``sequential`` mode the calls after the one that
 was running, in ``parallel`` mode every call when the abort comes during the prepare phase.
-Calls already executing see the signal and must honour it themselves.
+Calls already executing see the signal and should honour it: one that has not returned
+``config.tool_abort_grace_ms`` after the abort is cancelled, and if it does not stop within
+another grace period (or runs in a thread) it is left behind with a logged warning; its call
+gets the error result :func:`abandoned_text`, and the run ends ``aborted`` as usual.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import inspect
+import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -39,6 +48,7 @@ from typing import Any, TypeVar
 import pluggy
 
 from pi_sdk._abort import AbortSignal
+from pi_sdk.agent._invalid_arguments import invalid_arguments_text
 from pi_sdk.agent._tools import find_tool, to_tool_result
 from pi_sdk.agent._types import (
     AfterToolCallContext,
@@ -64,6 +74,7 @@ __all__ = [
     "ABORTED_TEXT",
     "BLOCKED_TEXT",
     "SKIPPED_TEXT",
+    "abandoned_text",
     "ToolBatchResult",
     "execute_tool_calls",
     "resolve",
@@ -77,6 +88,8 @@ ABORTED_TEXT = "Skipped because the run was aborted."
 """Error text of a tool call not started because the run's signal was aborted (pi-sdk)."""
 BLOCKED_TEXT = "Tool execution was blocked"
 """Error text of a blocked call whose callable or plugin gave no reason (pi-mono's wording)."""
+
+_log = logging.getLogger(__name__)
 
 Emit = Callable[[AgentEvent], Coroutine[Any, Any, None]]
 PollSteering = Callable[[], Awaitable[list[AgentMessage]]]
@@ -92,6 +105,26 @@ async def resolve(value: T | Awaitable[T]) -> T:
 
 def _describe(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
+
+
+def _current_task_cancelling() -> bool:
+    """True when the task running this code is itself being cancelled (not just the tool)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Consume a left-behind tool's outcome so asyncio does not log it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
+
+
+def abandoned_text(name: str, grace_s: float) -> str:
+    """The error result of a tool that did not stop within the grace period after an abort."""
+    return (
+        f"Tool {name} did not stop within {grace_s:g} s after the run was aborted; it was"
+        " cancelled (a tool running in a thread is left behind and its result dropped)."
+    )
 
 
 def _error_result(text: str) -> AgentToolResult:
@@ -291,8 +324,11 @@ class _Batch:
         found = find_tool(self.context.tools, tool_call.name)
         if found is None:
             return _Immediate(tool_call, _error_result(f"Tool {tool_call.name} not found"))
+        if tool_call.invalid_arguments is not None:
+            text = invalid_arguments_text(tool_call, self.message)
+            return _Immediate(tool_call, _error_result(text))
         try:
-            args = found.validate_arguments(tool_call.arguments)
+            args = found.validate_arguments(found.prepare_arguments(tool_call.arguments))
             before = await run_before_tool_call_hooks(
                 BeforeToolCallContext(
                     assistant_message=self.message,
@@ -311,15 +347,55 @@ class _Batch:
 
     async def execute(self, prepared: _Prepared) -> tuple[AgentToolResult, bool]:
         updates = _Updates(self.emit, prepared.tool_call)
+        call = prepared.tool_call
+        task = asyncio.ensure_future(
+            prepared.tool.execute(call.id, prepared.args, self.signal, updates.push)
+        )
         try:
-            value = await prepared.tool.execute(
-                prepared.tool_call.id, prepared.args, self.signal, updates.push
-            )
+            if not await self._settle(task, call.name):
+                return _error_result(abandoned_text(call.name, self.grace_s)), True
+            value = task.result()
             return to_tool_result(value), False
+        except asyncio.CancelledError:
+            if task.cancelled() and not _current_task_cancelling():
+                return _error_result(abandoned_text(call.name, self.grace_s)), True
+            raise
         except Exception as exc:  # noqa: BLE001 - tools report failure by raising
             return _error_result(_describe(exc)), True
         finally:
+            if not task.done():
+                task.cancel()
             await updates.drain()
+
+    async def _settle(self, task: asyncio.Future[Any], name: str) -> bool:
+        """Wait for the tool; after an abort, at most the grace period, then cancel it.
+
+        Returns ``True`` once the task is done (by itself, or cancelled after ignoring the
+        abort for the grace period); ``False`` when it is still not done one more grace period
+        after the cancel (a coroutine that swallows the cancellation): it is left behind. A
+        sync function in a thread ends at the cancel; its thread is left behind
+        (:mod:`pi_sdk.agent._tool_thread`).
+        """
+        if task.done():
+            return True
+        aborted = asyncio.ensure_future(self.signal.wait())
+        try:
+            await asyncio.wait({task, aborted}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            aborted.cancel()
+        if task.done():
+            return True
+        await asyncio.wait({task}, timeout=self.grace_s)
+        if task.done():
+            return True
+        _log.warning("tool %r ignored the abort for %.3g s: cancelling it", name, self.grace_s)
+        task.cancel()
+        await asyncio.wait({task}, timeout=self.grace_s)
+        if task.done():
+            return True
+        _log.warning("tool %r did not stop when cancelled: it is left behind", name)
+        task.add_done_callback(_retrieve)
+        return False
 
     async def finalize(
         self, prepared: _Prepared, result: AgentToolResult, is_error: bool
@@ -369,6 +445,11 @@ class _Batch:
         if emit_start:
             await self.start(tool_call)
         return await self.outcome(tool_call, _error_result(text), True)
+
+    @property
+    def grace_s(self) -> float:
+        """The abort grace period, seconds (``config.tool_abort_grace_ms``)."""
+        return self.config.tool_abort_grace_ms / 1000
 
     @property
     def aborted(self) -> bool:
@@ -461,6 +542,8 @@ async def execute_tool_calls(
 ) -> ToolBatchResult:
     """Run every tool call of ``message`` in ``config.tool_execution`` mode.
 
+    The batch runs sequentially when a called tool's ``execution_mode`` is ``"sequential"``.
+
     Args:
         context: The loop's working context (tools, transcript for hooks).
         message: The assistant message whose tool calls run.
@@ -479,7 +562,12 @@ async def execute_tool_calls(
     """
     calls = message.tool_calls
     batch = _Batch(context, message, config, signal, emit, poll_steering, on_result)
-    if config.tool_execution == "sequential":
+    sequential = config.tool_execution == "sequential" or any(
+        (tool := find_tool(context.tools, call.name)) is not None
+        and tool.execution_mode == "sequential"
+        for call in calls
+    )
+    if sequential:
         outcome = await _sequential(batch, calls)
     else:
         outcome = await _parallel(batch, calls)

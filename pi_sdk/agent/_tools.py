@@ -24,7 +24,6 @@ Example:
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 import re
@@ -34,6 +33,7 @@ from typing import TYPE_CHECKING, Any, cast, get_type_hints, overload
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from pi_sdk._abort import AbortSignal
+from pi_sdk.agent._tool_thread import run_in_daemon_thread
 from pi_sdk.agent._types import AgentTool, AgentToolResult, ToolResultContent, ToolUpdateCallback
 from pi_sdk.types import ImageContent, TextContent, ToolCall
 
@@ -126,7 +126,8 @@ class FunctionTool(AgentTool):
 
     The function's parameters (except ``tool_call_id``, ``signal`` and ``on_update``, which are
     passed through when declared) form a pydantic model; sync functions run in a worker thread
-    (``asyncio.to_thread``) so they never block the event loop.
+    (a daemon thread per call, :mod:`pi_sdk.agent._tool_thread`) so they never block the event
+    loop, and one that ignores an abort never holds ``asyncio.run`` at shutdown.
     """
 
     def __init__(
@@ -188,7 +189,7 @@ class FunctionTool(AgentTool):
         if self._is_async:
             value = await self.function(**kwargs)
         else:
-            value = await asyncio.to_thread(self.function, **kwargs)
+            value = await run_in_daemon_thread(self.name, self.function, **kwargs)
         return to_tool_result(value)
 
 

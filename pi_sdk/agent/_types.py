@@ -65,13 +65,17 @@ __all__ = [
     "MessageSource",
     "MessageStartEvent",
     "MessageUpdateEvent",
+    "PrepareArguments",
     "QueueMode",
+    "ShouldStopAfterTurn",
+    "ShouldStopAfterTurnContext",
     "ToolExecutionEndEvent",
     "ToolExecutionMode",
     "ToolExecutionStartEvent",
     "ToolExecute",
     "ToolExecutionUpdateEvent",
     "ToolResultContent",
+    "ToolSteering",
     "ToolUpdateCallback",
     "TransformContext",
     "TurnEndEvent",
@@ -83,6 +87,13 @@ AgentThinkingLevel: TypeAlias = Literal["off", "minimal", "low", "medium", "high
 """The agent's thinking level: pi-ai's levels plus ``"off"`` (no reasoning requested)."""
 
 ToolExecutionMode: TypeAlias = Literal["sequential", "parallel"]
+ToolSteering: TypeAlias = Literal["wait", "skip"]
+"""What a steering message does to the tool calls of a batch: ``"wait"`` (default,
+pi-agent-core 0.73.1) lets every call run and injects the message after the batch; ``"skip"``
+(pi-agent-core before 0.73) gives the calls not yet run the result "Skipped due to queued user
+message."."""
+PrepareArguments: TypeAlias = Callable[[dict[str, Any]], dict[str, Any]]
+"""``prepare_arguments(arguments) -> arguments``: a tool's repair of the parsed arguments."""
 """How the tool calls of one assistant message run; pi-mono's default is ``"parallel"``."""
 
 QueueMode: TypeAlias = Literal["all", "one-at-a-time"]
@@ -195,6 +206,8 @@ class AgentTool:
         parameters: dict[str, Any] | type[BaseModel] | None = None,
         execute: ToolExecute | None = None,
         label: str | None = None,
+        execution_mode: ToolExecutionMode | None = None,
+        prepare_arguments: PrepareArguments | None = None,
     ) -> None:
         """Define a tool.
 
@@ -207,6 +220,15 @@ class AgentTool:
             execute: The implementation; omit it when subclassing and overriding
                 :meth:`execute`.
             label: Display name for UIs.
+            execution_mode: ``"sequential"``: a batch that calls this tool runs one call at a
+                time, whatever the loop's ``tool_execution`` (pi-agent-core 0.73
+                ``executionMode``); ``None`` / ``"parallel"``: the loop's mode.
+            prepare_arguments: ``prepare_arguments(arguments) -> arguments``, run on the
+                model's parsed arguments before validation, to repair what a model commonly
+                gets wrong (a renamed key, a string for a list); pi-agent-core 0.73
+                ``prepareArguments``. An exception becomes the call's error result. Never
+                called for arguments that were not valid JSON
+                (:attr:`pi_sdk.ToolCall.invalid_arguments`).
         """
         self.name = name
         self.label = label or name
@@ -218,6 +240,8 @@ class AgentTool:
             self.args_model = None
             self.parameters = parameters if parameters is not None else empty_object_schema()
         self._execute = execute
+        self.execution_mode: ToolExecutionMode | None = execution_mode
+        self._prepare_arguments = prepare_arguments
         self._validator: Validator | None = None
         self._wire: Tool | None = None
 
@@ -235,6 +259,16 @@ class AgentTool:
         if self._execute is None:
             raise NotImplementedError(f"tool {self.name!r} has no execute implementation")
         return await self._execute(tool_call_id, args, signal, on_update)
+
+    def prepare_arguments(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Repair the model's arguments before validation.
+
+        Default: the ``prepare_arguments`` given to the constructor, else unchanged. Override
+        in a subclass as an alternative.
+        """
+        if self._prepare_arguments is None:
+            return arguments
+        return self._prepare_arguments(arguments)
 
     def to_tool(self) -> Tool:
         """Return the wire :class:`pi_sdk.Tool` sent to the model (name, description, schema)."""
@@ -376,6 +410,27 @@ MessageSource: TypeAlias = Callable[
 """``get_steering_messages()`` / ``get_follow_up_messages()``: messages to inject now."""
 
 
+@dataclass(kw_only=True, slots=True)
+class ShouldStopAfterTurnContext:
+    """Input of ``should_stop_after_turn`` (pi-agent-core 0.73.1 ``ShouldStopAfterTurnContext``)."""
+
+    message: AssistantMessage
+    """The turn's assistant message."""
+    tool_results: list[ToolResultMessage]
+    """The results of its tool calls (empty without calls)."""
+    context: AgentContext
+    """The loop's working context (the transcript so far, tools)."""
+    new_messages: list[AgentMessage]
+    """The messages this run added so far."""
+
+
+ShouldStopAfterTurn: TypeAlias = Callable[[ShouldStopAfterTurnContext], "bool | Awaitable[bool]"]
+"""``should_stop_after_turn(context)``, sync or async, after each turn that did not fail: true
+ends the run after that turn's ``turn_end`` (``agent_end`` follows; queued steering and
+follow-up messages stay queued). Use it to stop and compact the context between turns, or to
+cap the number of turns. An exception ends the run with an error message."""
+
+
 class AssistantStream(Protocol):
     """What a stream function returns: :class:`pi_sdk.AssistantMessageEventStream` or alike."""
 
@@ -415,8 +470,16 @@ class AgentLoopConfig(StreamOptions):
     get_follow_up_messages: MessageSource | None = None
     """Polled only when the agent would otherwise stop."""
     tool_execution: ToolExecutionMode = "parallel"
+    tool_abort_grace_ms: float = 2000
+    """After an abort, how long a running tool may take to stop before its task is cancelled,
+    and how long after the cancel before it is left behind (milliseconds). Default 2 s."""
+    tool_steering: ToolSteering = "wait"
+    """Steering during a tool batch: ``"wait"`` for the batch, or ``"skip"`` the calls not yet
+    run (see :data:`ToolSteering`)."""
     before_tool_call: BeforeToolCall | None = None
     after_tool_call: AfterToolCall | None = None
+    should_stop_after_turn: ShouldStopAfterTurn | None = None
+    """Asked after each completed turn's ``turn_end``; true ends the run there."""
 
 
 # --- events ----------------------------------------------------------------------------------

@@ -74,7 +74,16 @@ class MessageBuilder:
         finished: True once :meth:`done` or :meth:`error` produced the terminal event.
     """
 
-    __slots__ = ("_ignored", "_open", "_priced", "_tool_calls", "finished", "message", "model")
+    __slots__ = (
+        "_blank_call",
+        "_ignored",
+        "_open",
+        "_priced",
+        "_tool_calls",
+        "finished",
+        "message",
+        "model",
+    )
 
     def __init__(self, model: Model, *, base_url: str | None = None) -> None:
         self.model = model
@@ -84,6 +93,7 @@ class MessageBuilder:
         self._ignored: set[BlockKey] = set()
         self._priced = True
         self._tool_calls = 0
+        self._blank_call: ToolCall | None = None
 
     # -- state ------------------------------------------------------------------------------
 
@@ -350,20 +360,17 @@ class MessageBuilder:
     def end_tool_call(self, key: BlockKey, *, arguments: str | None = None) -> Events:
         """Close the tool call under ``key``: ``toolcall_end`` with its final arguments.
 
-        The arguments become the full parse of the streamed JSON, or keep the best partial
-        parse when it is not a valid object (``{}`` for an empty text, or the ``initial``
-        arguments given at open). ``arguments``: the vendor's final JSON text, settled first
-        (:meth:`settle_arguments`).
+        The arguments become the full parse of the streamed JSON (``{}`` for an empty text, or
+        the ``initial`` arguments given at open). A text that is not one whole JSON object
+        keeps the best partial parse in ``arguments`` and its raw text in the call's
+        ``invalid_arguments`` (the agent never runs such a call). ``arguments``: the vendor's
+        final JSON text, settled first (:meth:`settle_arguments`).
         """
         slot = self._find(key, "toolcall")
         if slot is None:
             return []
         events = self.settle_arguments(key, arguments) if arguments is not None else []
-        parser = slot.parser
-        assert parser is not None
-        parser.finish()  # value becomes the full parse, or keeps the best partial
-        if slot.fallback is not None and not parser.raw.strip():
-            slot.block.arguments = slot.fallback
+        self._finish_arguments(slot)
         del self._open[key]
         events.append(
             ev.ToolCallEndEvent(
@@ -379,13 +386,22 @@ class MessageBuilder:
         name: str,
         arguments: dict[str, Any],
         signature: str | None = None,
+        invalid_arguments: str | None = None,
     ) -> Events:
         """Add a tool call that arrived whole (Gemini ``functionCall``): start, delta, end.
 
         The one delta is the arguments' JSON (``ensure_ascii=False``); ``arguments`` is kept as
-        given. No key: the call is never open afterwards.
+        given. ``invalid_arguments``: the vendor's argument value as text when it was not an
+        object (the call's ``invalid_arguments``; ``arguments`` should then be ``{}``). No key:
+        the call is never open afterwards.
         """
-        call = ToolCall(id=id, name=name, arguments=arguments, thought_signature=signature)
+        call = ToolCall(
+            id=id,
+            name=name,
+            arguments=arguments,
+            thought_signature=signature,
+            invalid_arguments=invalid_arguments,
+        )
         content = self.message.content
         index = len(content)
         content.append(call)
@@ -496,6 +512,8 @@ class MessageBuilder:
         unless ``exact``. The usage is priced if it was not.
         """
         events = self.close_all()
+        if reason == "length":
+            self._mark_cut_call()
         self.price_usage()
         if reason == "stop" and not exact and self._tool_calls:
             reason = "toolUse"
@@ -523,6 +541,30 @@ class MessageBuilder:
         return events
 
     # -- internals --------------------------------------------------------------------------
+
+    def _finish_arguments(self, slot: _Open) -> None:
+        """Parse a closing call's whole text; mark it ``invalid_arguments`` when it is not valid."""
+        parser = slot.parser
+        assert parser is not None
+        parsed = parser.finish()  # value becomes the full parse, or keeps the best partial
+        call: ToolCall = slot.block
+        blank = not parser.raw.strip()
+        if parsed is None:
+            call.invalid_arguments = parser.raw
+        elif blank and slot.fallback is not None:
+            call.arguments = slot.fallback
+        self._blank_call = call if blank and slot.fallback is None else None
+
+    def _mark_cut_call(self) -> None:
+        """At the token limit, a last block that is a call with no argument text was cut off.
+
+        Its empty text would otherwise parse as ``{}`` and run the tool with its defaults. (A
+        last call whose text is a whole JSON object was complete and stays valid.)
+        """
+        call = self._blank_call
+        content = self.message.content
+        if call is not None and content and content[-1] is call:
+            call.invalid_arguments = ""
 
     def _end_prose(
         self, key: BlockKey, kind: _Kind, text: str | None, signature: str | None

@@ -72,7 +72,8 @@ class ScriptedReply:
     """One scripted assistant reply.
 
     Blocks in ``content`` are templates: each call streams fresh copies. A :class:`ToolCall`
-    with an empty ``id`` gets ``call_<n>``.
+    with an empty ``id`` gets ``call_<n>``; one with ``invalid_arguments`` set streams that raw
+    text as its arguments (e.g. ``'{"city": "Par'``: a model's broken JSON).
 
     Attributes:
         content: Text, thinking and tool-call blocks, streamed in order.
@@ -135,7 +136,12 @@ class ScriptedCall:
 
     model: Model
     context: Context
-    """A deep copy of the context as the provider received it."""
+    """The context as the provider received it: a new ``Context`` whose ``messages`` list is a
+    copy of the call's list (so it keeps the history of that call while the transcript grows),
+    holding the same message objects (not copies: read them, do not mutate them).
+
+    Copying the list costs one reference per message; a deep copy of the whole history on
+    every call made long scripted runs quadratic in the size of the messages."""
     options: StreamOptions
 
     @property
@@ -272,7 +278,8 @@ class ScriptedProvider:
             ProviderError: the script is exhausted, or the reply has ``error`` set (the stream
                 wrapper turns both into an ``error`` event).
         """
-        call = ScriptedCall(model=model, context=context.model_copy(deep=True), options=options)
+        snapshot = context.model_copy(update={"messages": list(context.messages)})
+        call = ScriptedCall(model=model, context=snapshot, options=options)
         self.calls.append(call)
         if not self._script:
             raise ProviderError(
@@ -339,7 +346,9 @@ class ScriptedProvider:
                 name=template.name,
                 signature=template.thought_signature,
             )
-            arguments = json.dumps(template.arguments, ensure_ascii=False)
+            arguments = template.invalid_arguments
+            if arguments is None:
+                arguments = json.dumps(template.arguments, ensure_ascii=False)
             for fragment in _chunks(arguments, size):
                 yield builder.append_arguments(0, fragment)
             yield builder.end_tool_call(0)

@@ -175,8 +175,9 @@ class Wire(ABC):
         """
 
     @abstractmethod
-    def at_token_limit(self, text: Text) -> list[Any]:
-        """A whole streamed text reply whose end says the output token limit stopped it."""
+    def at_token_limit(self, text: Block) -> list[Any]:
+        """A whole streamed reply of one block (text, or calls) whose end says the output
+        token limit stopped it."""
 
     @abstractmethod
     def document(self, blocks: list[Block], tokens: Tokens) -> JSON:
@@ -288,7 +289,7 @@ class AnthropicMessages(Wire):
         )
         return out, [{"type": "message_stop"}]
 
-    def at_token_limit(self, text: Text) -> list[Any]:
+    def at_token_limit(self, text: Block) -> list[Any]:
         body, terminal = self.events([text], Tokens())
         body[-1]["delta"]["stop_reason"] = "max_tokens"  # the message_delta
         return body + terminal
@@ -419,7 +420,7 @@ class OpenAICompletions(_OpenAI):
         out.append({"id": "chatcmpl-1", "choices": [], "usage": self._usage(tokens)})
         return out, [b"data: [DONE]\n\n"]
 
-    def at_token_limit(self, text: Text) -> list[Any]:
+    def at_token_limit(self, text: Block) -> list[Any]:
         body, terminal = self.events([text], Tokens())
         body[-2]["choices"][0]["finish_reason"] = "length"  # the chunk before the usage chunk
         return body + terminal
@@ -589,7 +590,7 @@ class OpenAIResponses(_OpenAI):
                 )
         return events
 
-    def at_token_limit(self, text: Text) -> list[Any]:
+    def at_token_limit(self, text: Block) -> list[Any]:
         body, terminal = self.events([text], Tokens())
         response = terminal[0]["response"]
         response["status"] = "incomplete"
@@ -677,7 +678,18 @@ class GoogleGenerativeAI(Wire):
             parts: list[JSON] = [{"text": p, "thought": True} for p in block.pieces]
             parts[-1] = {**parts[-1], "thoughtSignature": block.signature}
             return parts
-        return [{"functionCall": {"name": c.name, "args": c.arguments}} for c in block.calls]
+        return [{"functionCall": {"name": c.name, **self._args(c)}} for c in block.calls]
+
+    @staticmethod
+    def _args(call: Call) -> JSON:
+        """``args``: the call's JSON value; a text that is not JSON as a string (a garbled
+        reply); no ``args`` for an empty text (Gemini's call without arguments)."""
+        if not call.raw:
+            return {}
+        try:
+            return {"args": json.loads(call.raw)}
+        except ValueError:
+            return {"args": call.raw}
 
     def _chunk(self, parts: list[JSON], **extra: Any) -> JSON:
         candidate = {"index": 0, "content": {"role": "model", "parts": parts}}
@@ -703,7 +715,7 @@ class GoogleGenerativeAI(Wire):
                 out += [self._chunk([part]) for part in self._parts(block)]
         return out, [self._chunk([], finish="STOP", usageMetadata=self._usage(tokens))]
 
-    def at_token_limit(self, text: Text) -> list[Any]:
+    def at_token_limit(self, text: Block) -> list[Any]:
         body, terminal = self.events([text], Tokens())
         terminal[0]["candidates"][0]["finishReason"] = "MAX_TOKENS"
         return body + terminal
@@ -933,7 +945,7 @@ class BedrockConverseStream(Wire):
         body.append(event_frame("messageStop", {"stopReason": self._stop(blocks)}))
         return body, [event_frame("metadata", {"usage": self._usage(tokens)})]
 
-    def at_token_limit(self, text: Text) -> list[Any]:
+    def at_token_limit(self, text: Block) -> list[Any]:
         body = self._frames([text])
         body.append(event_frame("messageStop", {"stopReason": "max_tokens"}))
         return [*body, event_frame("metadata", {"usage": self._usage(Tokens())})]

@@ -276,7 +276,11 @@ async def test_prompt_and_continue_while_running_raise_with_guidance():
 
 async def test_steering_during_tools_skips_the_rest_and_is_sent_next():
     agent, provider = agent_for(
-        two_pings(), "ok, changing course", tools=[ping], tool_execution="sequential"
+        two_pings(),
+        "ok, changing course",
+        tools=[ping],
+        tool_execution="sequential",
+        tool_steering="skip",
     )
 
     def steer_after_first(event, signal):

@@ -329,6 +329,7 @@ async def _result(text: str) -> AgentToolResult:
 
 @pytest.mark.parametrize("mode", ["sequential", "parallel"])
 async def test_steering_after_the_first_tool_skips_the_second(mode):
+    # tool_steering="skip" (pre-0.73 pi-agent-core); the default waits: test_agent_core_parity.py
     ran: list[str] = []
 
     async def run(call_id, args, signal, on_update):
@@ -344,7 +345,9 @@ async def test_steering_after_the_first_tool_skips_the_second(mode):
         return [user("stop, do something else")] if polls == 2 else []  # 1st poll: run start
 
     provider = ScriptedProvider([two_calls(), "changed course"])
-    cfg = config(provider, tool_execution=mode, get_steering_messages=steering)
+    cfg = config(
+        provider, tool_execution=mode, tool_steering="skip", get_steering_messages=steering
+    )
     stream = agent_loop([user("x")], AgentContext(tools=tools), cfg)
     events = await collect(stream)
     results = [m for m in await stream.result() if m.role == "toolResult"]

@@ -30,6 +30,7 @@ LAYERS: dict[str, float] = {
     "_activity": 0.1,
     "_unicode": 0.1,
     "_lazy": 0.1,
+    "_levels": 0.1,
     "types": 0.2,
     "events": 0.3,
     "options": 0.3,
@@ -39,6 +40,7 @@ LAYERS: dict[str, float] = {
     "agent._types": 1,
     "agent._validation": 1,
     "agent._estimate": 1,
+    "agent._invalid_arguments": 1,
     # L2 plugins
     "plugins.hookspecs": 2,
     "plugins._manager": 2,
@@ -58,6 +60,7 @@ LAYERS: dict[str, float] = {
     "provider.": 3,
     "agent._messages": 3,
     # L4 agent engine
+    "agent._tool_thread": 1,
     "agent._tools": 4,
     "agent._tool_calls": 4,
     "agent._loop": 4,

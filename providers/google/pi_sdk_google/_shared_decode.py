@@ -245,8 +245,15 @@ class GeminiDecoder:
                 self._response_id = secrets.token_hex(8)
             call_id = f"{SYNTHETIC_ID_PREFIX}{self._response_id}_{self._calls}"
         self._ids.add(call_id)
+        # No ``args`` is a call without arguments; a value that is not an object is kept as
+        # the call's invalid arguments (never run by the agent, replayed as ``{}``).
+        invalid = None if raw_args is None or isinstance(raw_args, dict) else json.dumps(raw_args)
         events += self._builder.tool_call(
-            id=call_id, name=str(call.get("name") or ""), arguments=arguments, signature=signature
+            id=call_id,
+            name=str(call.get("name") or ""),
+            arguments=arguments,
+            signature=signature,
+            invalid_arguments=invalid,
         )
         return events
 

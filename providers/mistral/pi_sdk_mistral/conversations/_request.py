@@ -189,7 +189,8 @@ def reasoning_fields(model: kit.Model, options: kit.StreamOptions) -> dict[str, 
 
     Off (``None``) or a model without reasoning: nothing. ``mistral-small-2603``,
     ``mistral-small-latest`` and ``mistral-medium-3.5`` get ``reasoning_effort``: the level's
-    entry in ``model.compat["thinkingLevelMap"]``, else ``"high"`` (pi-mono
+    entry in ``model.thinking_level_map`` (or ``model.compat["thinkingLevelMap"]``), else
+    ``"high"`` (pi-mono
     ``mapReasoningEffort``; pi-ai's catalog has no map for Mistral, so every level is
     ``"high"``); every other reasoning model (magistral) gets ``prompt_mode: "reasoning"``.
     """
@@ -197,7 +198,7 @@ def reasoning_fields(model: kit.Model, options: kit.StreamOptions) -> dict[str, 
     if level is None or not model.reasoning:
         return {}
     if model.id in _REASONING_EFFORT_MODELS:
-        levels: Any = (model.compat or {}).get("thinkingLevelMap")
+        levels: Any = model.thinking_level_map or (model.compat or {}).get("thinkingLevelMap")
         mapped: Any = (
             cast("dict[str, Any]", levels).get(level) if isinstance(levels, dict) else None
         )

@@ -1,0 +1,93 @@
+"""Reasoning levels: the valid names, a model's supported levels and clamping (pi-ai 0.73).
+
+pi-ai 0.73 ``models.js``: ``getSupportedThinkingLevels(model)`` is ``["off"]`` for a model
+without reasoning; otherwise ``off, minimal, low, medium, high`` plus ``xhigh``, minus every
+level the model's ``thinkingLevelMap`` maps to ``null``, and ``xhigh`` only when the map names
+it. ``clampThinkingLevel(model, level)`` keeps a supported level, else takes the nearest
+supported level above it, else the nearest below, else the first supported one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+__all__ = [
+    "MODEL_THINKING_LEVELS",
+    "THINKING_LEVELS",
+    "check_reasoning",
+    "check_thinking_level",
+    "clamp_thinking_level",
+    "supported_thinking_levels",
+]
+
+THINKING_LEVELS: Final = ("minimal", "low", "medium", "high", "xhigh")
+"""The reasoning levels of ``StreamOptions.reasoning``, lowest first."""
+MODEL_THINKING_LEVELS: Final = ("off", *THINKING_LEVELS)
+"""The levels of ``Agent.thinking_level`` (pi-ai ``ModelThinkingLevel``), lowest first."""
+
+
+def _unknown(what: str, value: object, valid: tuple[str, ...], extra: str = "") -> ValueError:
+    names = ", ".join(repr(level) for level in valid)
+    return ValueError(f"unknown {what} {value!r}: valid levels are {names}{extra}")
+
+
+def check_reasoning(value: Any) -> Any:
+    """``StreamOptions.reasoning``: ``None`` or a level; ``"off"`` becomes ``None``.
+
+    Raises:
+        ValueError: not a level; the message names the valid ones.
+    """
+    if value is None or value == "off":
+        return None
+    if value not in THINKING_LEVELS:
+        raise _unknown("reasoning level", value, THINKING_LEVELS, " (None or 'off': no reasoning)")
+    return value
+
+
+def check_thinking_level(value: Any) -> Any:
+    """An agent's ``thinking_level``: ``"off"`` or a level.
+
+    Raises:
+        ValueError: not a level; the message names the valid ones.
+    """
+    if value not in MODEL_THINKING_LEVELS:
+        raise _unknown("thinking level", value, MODEL_THINKING_LEVELS)
+    return value
+
+
+def supported_thinking_levels(
+    reasoning: bool, level_map: Mapping[str, str | None] | None
+) -> list[str]:
+    """The levels a model accepts, lowest first (pi-ai 0.73 ``getSupportedThinkingLevels``)."""
+    if not reasoning:
+        return ["off"]
+    mapping = level_map or {}
+    supported: list[str] = []
+    for level in MODEL_THINKING_LEVELS:
+        if level in mapping and mapping[level] is None:
+            continue
+        if level == "xhigh" and "xhigh" not in mapping:
+            continue
+        supported.append(level)
+    return supported
+
+
+def clamp_thinking_level(
+    level: str, reasoning: bool, level_map: Mapping[str, str | None] | None
+) -> str:
+    """The supported level nearest ``level`` (pi-ai 0.73 ``clampThinkingLevel``).
+
+    Raises:
+        ValueError: ``level`` is not a level name (pi-ai returns the first supported level;
+            pi-sdk rejects the typo instead).
+    """
+    check_thinking_level(level)
+    available = supported_thinking_levels(reasoning, level_map)
+    if level in available:
+        return level
+    at = MODEL_THINKING_LEVELS.index(level)
+    for candidate in (*MODEL_THINKING_LEVELS[at:], *reversed(MODEL_THINKING_LEVELS[:at])):
+        if candidate in available:
+            return candidate
+    return available[0] if available else "off"

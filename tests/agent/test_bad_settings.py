@@ -1,0 +1,152 @@
+"""Bad settings fail at once, naming the valid values (issue 11 item 2).
+
+Reasoning levels (pi-ai 0.73 ``ModelThinkingLevel``), a model's supported levels and clamping
+(pi-ai 0.73 ``getSupportedThinkingLevels`` / ``clampThinkingLevel`` over ``thinkingLevelMap``),
+and prompts that would send the model nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _support.agent import isolated_plugins  # noqa: F401 - autouse fixture
+
+import pi_sdk
+from pi_sdk import AgentLoopConfig, ImageContent, StreamOptions, TextContent, UserMessage
+from pi_sdk.testing import ScriptedProvider
+
+LEVELS = "'minimal', 'low', 'medium', 'high', 'xhigh'"
+
+
+@pytest.mark.parametrize("bad", ["hgih", "ultra", "HIGH", "", 3])
+def test_an_unknown_reasoning_level_is_a_value_error_naming_the_levels(bad: object) -> None:
+    with pytest.raises(ValueError, match="unknown reasoning level") as info:
+        StreamOptions(reasoning=bad)  # pyright: ignore[reportArgumentType]
+    assert LEVELS in str(info.value)
+    with pytest.raises(ValueError, match="unknown reasoning level"):
+        AgentLoopConfig(model=ScriptedProvider().model, reasoning=bad)  # pyright: ignore[reportArgumentType]
+
+
+def test_valid_reasoning_levels_and_off() -> None:
+    for level in ("minimal", "low", "medium", "high", "xhigh"):
+        assert StreamOptions(reasoning=level).reasoning == level  # pyright: ignore[reportArgumentType]
+    assert StreamOptions(reasoning="off").reasoning is None  # pyright: ignore[reportArgumentType]
+    assert StreamOptions().reasoning is None
+
+
+def test_an_unknown_agent_thinking_level_is_a_value_error_at_construction_and_assignment() -> None:
+    with pytest.raises(
+        ValueError, match=f"unknown thinking level 'ultra': valid levels are 'off', {LEVELS}"
+    ):
+        pi_sdk.Agent(thinking_level="ultra")  # pyright: ignore[reportArgumentType]
+    agent = pi_sdk.Agent(thinking_level="high")
+    with pytest.raises(ValueError, match="unknown thinking level"):
+        agent.thinking_level = "max"  # pyright: ignore[reportAttributeAccessIssue]
+    assert agent.thinking_level == "high"
+    agent.state.thinking_level = "off"
+    assert agent.thinking_level == "off"
+
+
+def _model(reasoning: bool, level_map: dict[str, str | None] | None) -> pi_sdk.Model:
+    return pi_sdk.Model(
+        id="m", api="scripted", provider="p", reasoning=reasoning, thinking_level_map=level_map
+    )
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "level_map", "supported"),
+    [
+        (False, None, ["off"]),
+        (False, {"xhigh": "xhigh"}, ["off"]),
+        (True, None, ["off", "minimal", "low", "medium", "high"]),
+        (True, {"xhigh": "max"}, ["off", "minimal", "low", "medium", "high", "xhigh"]),
+        (True, {"off": None, "xhigh": "xhigh"}, ["minimal", "low", "medium", "high", "xhigh"]),
+        (
+            True,
+            {"off": None, "minimal": None, "low": "LOW", "medium": None, "high": "HIGH"},
+            ["low", "high"],
+        ),
+        (
+            True,
+            {"minimal": None, "low": None, "medium": None, "high": "high", "xhigh": "max"},
+            ["off", "high", "xhigh"],
+        ),
+    ],
+)
+def test_supported_thinking_levels_follow_pi_ai_0_73(
+    reasoning: bool, level_map: dict[str, str | None] | None, supported: list[str]
+) -> None:
+    assert _model(reasoning, level_map).supported_thinking_levels() == supported
+
+
+@pytest.mark.parametrize(
+    ("level_map", "level", "clamped"),
+    [
+        (None, "xhigh", "high"),  # no xhigh: the nearest below
+        ({"off": None, "xhigh": "xhigh"}, "off", "minimal"),  # no off: the nearest above
+        (
+            {"off": None, "minimal": None, "low": "LOW", "medium": None, "high": "HIGH"},
+            "medium",
+            "high",
+        ),
+        (
+            {"off": None, "minimal": None, "low": "LOW", "medium": None, "high": "HIGH"},
+            "minimal",
+            "low",
+        ),
+        (
+            {"off": None, "minimal": None, "low": "LOW", "medium": None, "high": "HIGH"},
+            "xhigh",
+            "high",
+        ),
+        ({"xhigh": "max"}, "xhigh", "xhigh"),
+        (None, "medium", "medium"),
+    ],
+)
+def test_clamp_thinking_level_follows_pi_ai_0_73(
+    level_map: dict[str, str | None] | None, level: str, clamped: str
+) -> None:
+    assert _model(True, level_map).clamp_thinking_level(level) == clamped  # pyright: ignore[reportArgumentType]
+
+
+def test_clamping_without_reasoning_and_a_typo() -> None:
+    assert _model(False, None).clamp_thinking_level("high") == "off"
+    with pytest.raises(ValueError, match="unknown thinking level 'hihg'"):
+        _model(True, None).clamp_thinking_level("hihg")  # pyright: ignore[reportArgumentType]
+
+
+def test_the_level_map_round_trips_in_pi_json_and_comes_from_the_catalog() -> None:
+    model = _model(True, {"off": None, "xhigh": "max"})
+    data = model.model_dump()
+    assert data["thinkingLevelMap"] == {"off": None, "xhigh": "max"}
+    assert pi_sdk.Model.model_validate(data).supported_thinking_levels()[-1] == "xhigh"
+    assert "thinkingLevelMap" not in _model(True, None).model_dump()
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "",
+        "   \n",
+        [],
+        UserMessage(content=""),
+        UserMessage(content=[]),
+        UserMessage(content=[TextContent(text=" ")]),
+        [UserMessage(content="fine"), UserMessage(content=[])],
+    ],
+    ids=["empty", "blank", "no messages", "empty str", "no blocks", "blank block", "second empty"],
+)
+async def test_a_prompt_with_no_content_is_a_value_error_and_sends_nothing(prompt: object) -> None:
+    provider = ScriptedProvider(["never"])
+    agent = pi_sdk.Agent(model=provider.model)
+    with pytest.raises(ValueError, match="prompt"):
+        await agent.prompt(prompt)  # pyright: ignore[reportArgumentType]
+    assert provider.calls == []
+    assert agent.messages == []
+
+
+async def test_an_image_alone_is_content() -> None:
+    provider = ScriptedProvider(["a cat"])
+    agent = pi_sdk.Agent(model=provider.model)
+    image = ImageContent(data="aGk=", mime_type="image/png")
+    await agent.prompt("", images=[image])
+    assert len(provider.calls) == 1
