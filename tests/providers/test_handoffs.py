@@ -238,7 +238,10 @@ def _recorded_thinking(api: str, body: dict[str, Any]) -> bool:
     if api == "bedrock-converse-stream":
         return "thinking" in body.get("additionalModelRequestFields", {})
     if api in ("google-generative-ai", "google-vertex"):
-        return "thinkingConfig" in body.get("generationConfig", {})
+        # Reasoning off still sends a thinkingConfig where a model cannot turn thinking off
+        # (Gemini 3: its lowest thinkingLevel, hidden), as pi-ai 0.73 does: "on" is shown thoughts.
+        config = body.get("generationConfig", {}).get("thinkingConfig", {})
+        return config.get("includeThoughts") is True
     if api == "openai-responses":
         return "reasoning" in body
     if api == "openai-completions":
