@@ -64,8 +64,10 @@ actually sends to (its client's, which may differ from ``model.base_url``: a cus
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
+
+from pydantic import BaseModel
 
 from pi_sdk._ids import ToolCallIdNormalizer, short_hash
 from pi_sdk._unicode import sanitize_surrogates
@@ -200,6 +202,23 @@ def _signature(value: str | None) -> str | None:
     return value if value and value.strip() else None
 
 
+_Block = TypeVar("_Block", bound=BaseModel)
+
+
+def _with(block: _Block, **values: Any) -> _Block:
+    """Return ``block`` with ``values`` (field name to new value) set, copying only on change.
+
+    ``block`` itself comes back when each value is the one it holds (the same object or an equal
+    one), so an unchanged history passes through without a copy.
+    """
+    update: dict[str, Any] = {}
+    for name, value in values.items():
+        held = getattr(block, name)
+        if value is not held and value != held:
+            update[name] = value
+    return block.model_copy(update=update) if update else block
+
+
 class _Transformer:
     def __init__(
         self,
@@ -264,16 +283,10 @@ class _Transformer:
         if block.redacted:
             if not (same and signature):
                 return None
-            return (
-                block
-                if signature == block.thinking_signature
-                else block.model_copy(update={"thinking_signature": signature})
-            )
+            return _with(block, thinking_signature=signature)
         text = sanitize_surrogates(block.thinking)
         if same and signature:
-            if text is block.thinking and signature == block.thinking_signature:
-                return block
-            return block.model_copy(update={"thinking": text, "thinking_signature": signature})
+            return _with(block, thinking=text, thinking_signature=signature)
         if not text.strip():
             return None
         if same:
@@ -290,28 +303,18 @@ class _Transformer:
         text = sanitize_surrogates(block.text)
         if not same:
             return TextContent(text=text)
-        signature = _signature(block.text_signature)
-        if text is block.text and signature == block.text_signature:
-            return block
-        return block.model_copy(update={"text": text, "text_signature": signature})
+        return _with(block, text=text, text_signature=_signature(block.text_signature))
 
     def _tool_call(
         self, block: ToolCall, message: AssistantMessage, position: int, same: bool
     ) -> ToolCall:
-        new_id = self._claim_id(block, message, position, same)
-        update: dict[str, Any] = {}
-        if new_id != block.id:
-            update["id"] = new_id
-        name = sanitize_surrogates(block.name)
-        if name is not block.name:
-            update["name"] = name
-        arguments: Any = {} if block.invalid_arguments is not None else _clean(block.arguments)
-        if arguments is not block.arguments:
-            update["arguments"] = arguments
-        signature = _signature(block.thought_signature) if same else None
-        if signature != block.thought_signature:
-            update["thought_signature"] = signature
-        return block.model_copy(update=update) if update else block
+        return _with(
+            block,
+            id=self._claim_id(block, message, position, same),
+            name=sanitize_surrogates(block.name),
+            arguments={} if block.invalid_arguments is not None else _clean(block.arguments),
+            thought_signature=_signature(block.thought_signature) if same else None,
+        )
 
     def _user_content(self, content: list[UserContent]) -> list[UserContent]:
         out: list[UserContent] = []
@@ -370,16 +373,13 @@ class _Transformer:
         if new_id not in self.pending or new_id in self.seen:
             return
         self.seen.add(new_id)
-        update: dict[str, Any] = {}
-        if new_id != message.tool_call_id:
-            update["tool_call_id"] = new_id
-        name = sanitize_surrogates(message.tool_name)
-        if name is not message.tool_name:
-            update["tool_name"] = name
-        content = self._user_content(message.content)
-        if content is not message.content:
-            update["content"] = content
-        self.out.append(message.model_copy(update=update) if update else message)
+        converted = _with(
+            message,
+            tool_call_id=new_id,
+            tool_name=sanitize_surrogates(message.tool_name),
+            content=self._user_content(message.content),
+        )
+        self.out.append(converted)
 
     def user(self, message: UserMessage) -> None:
         self.flush()

@@ -442,24 +442,27 @@ def _gemini_2() -> bytes:
 # --- DeepSeek (OpenAI Chat Completions) ---------------------------------------------------------
 
 
-def _chat_chunk(cid: str, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+def _chat_head(cid: str) -> dict[str, Any]:
+    """The fields every DeepSeek chunk of reply ``cid`` starts with."""
     return {
         "id": cid,
         "object": "chat.completion.chunk",
         "created": 1764500100,
         "model": "deepseek-reasoner",
         "system_fingerprint": "fp_mig_0001",
+    }
+
+
+def _chat_chunk(cid: str, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {
+        **_chat_head(cid),
         "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
     }
 
 
 def _chat_usage(cid: str, prompt: int, completion: int, reasoning: int) -> dict[str, Any]:
     return {
-        "id": cid,
-        "object": "chat.completion.chunk",
-        "created": 1764500100,
-        "model": "deepseek-reasoner",
-        "system_fingerprint": "fp_mig_0001",
+        **_chat_head(cid),
         "choices": [],
         "usage": {
             "prompt_tokens": prompt,

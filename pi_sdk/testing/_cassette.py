@@ -38,6 +38,7 @@ from typing import Any, cast
 
 import yaml
 
+from pi_sdk.testing._json_body import json_body
 from pi_sdk.testing._network import block_network
 from pi_sdk.testing._scrub import (
     SCRUBBED_QUERY_PARAMETERS,
@@ -143,16 +144,9 @@ class CassetteSession:
 
     def recorded_json_bodies(self) -> list[Any]:
         """The request bodies in the cassette, parsed as JSON (``None`` for an empty body)."""
-        return [_json_or_bytes(r.body) for r in cast(list[Any], self.cassette.requests)]
-
-
-def _json_or_bytes(body: Any) -> Any:
-    if body is None or body == b"" or body == "":
-        return None
-    try:
-        return json.loads(body)
-    except (TypeError, ValueError):
-        return body
+        return [
+            json_body(r.body, keep_unparsed=True) for r in cast(list[Any], self.cassette.requests)
+        ]
 
 
 def json_body_difference(live: Any, recorded: Any, path: str = "$") -> str | None:
@@ -187,7 +181,7 @@ def _short(value: Any) -> str:
 
 
 def _json_body_matcher(r1: Any, r2: Any) -> None:
-    if _json_or_bytes(r1.body) != _json_or_bytes(r2.body):
+    if json_body(r1.body, keep_unparsed=True) != json_body(r2.body, keep_unparsed=True):
         raise AssertionError("request bodies differ")
 
 
@@ -260,7 +254,8 @@ def _describe_miss(cassette: Any, request: Any, match_body: bool) -> str:
     if match_body and unplayed:
         index = unplayed[0]
         diff = json_body_difference(
-            _json_or_bytes(request.body), _json_or_bytes(requests[index].body)
+            json_body(request.body, keep_unparsed=True),
+            json_body(requests[index].body, keep_unparsed=True),
         )
         return f"{line} (body differs from recorded interaction {index}: {diff})"
     if same and not unplayed:

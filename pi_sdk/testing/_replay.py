@@ -16,7 +16,6 @@ vcrpy is imported on first use, not with :mod:`pi_sdk`.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from pi_sdk._registry import get_api_provider, get_api_providers, get_providers
 from pi_sdk.errors import ConfigurationError, ProviderNotFoundError
 from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.options import StreamOptions
+from pi_sdk.testing._json_body import json_body
 from pi_sdk.types import AssistantMessage, Context, Model, UserMessage
 
 __all__ = [
@@ -156,15 +156,6 @@ def _serializer_for(path: Path) -> str:
     return "json" if path.suffix.lower() == ".json" else "yaml"
 
 
-def _parse_body(raw: Any) -> Any:
-    if raw is None or raw == b"" or raw == "":
-        return None
-    try:
-        return json.loads(raw)
-    except (ValueError, TypeError):
-        return None
-
-
 def _as_dict(value: Any) -> dict[str, Any]:
     return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
 
@@ -222,7 +213,7 @@ def load_cassette(path: str | Path) -> list[RecordedInteraction]:
                 index=index,
                 method=str(request.method).upper(),
                 uri=str(request.uri),
-                body=_parse_body(request.body),
+                body=json_body(request.body, keep_unparsed=False),
                 status=int(status) if isinstance(status, int) else 200,
                 content_type=_header(response.get("headers"), "content-type"),
             )

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
+from _support.messages import opaque_blocks
 from pydantic import BaseModel
 
 from pi_sdk import (
@@ -15,8 +16,6 @@ from pi_sdk import (
     ImageContent,
     SessionFileError,
     TextContent,
-    ThinkingContent,
-    ToolCall,
     ToolResultMessage,
     Usage,
     UserMessage,
@@ -58,19 +57,7 @@ def rich_transcript() -> list[Any]:
             provider="anthropic",
             model="claude-sonnet-4-5",
             signature_origin="anthropic-messages@https://api.anthropic.com",
-            content=[
-                ThinkingContent(thinking="think", thinking_signature="EqQBCkYIBxgCKkA="),
-                ThinkingContent(
-                    thinking="[Reasoning redacted]", thinking_signature="opaque", redacted=True
-                ),
-                TextContent(text="calling", text_signature='{"v":1,"id":"msg_1"}'),
-                ToolCall(
-                    id="toolu_01",
-                    name="get_weather",
-                    arguments={"city": "Paris", "nested": {"list": [1, 2.5, None, True]}},
-                    thought_signature="c2lnbmF0dXJl",
-                ),
-            ],
+            content=opaque_blocks(),
             usage=usage,
             stop_reason="toolUse",
             timestamp=1_733_000_000_001,

@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from _support.messages import opaque_blocks
 from pydantic import TypeAdapter, ValidationError
 
 import pi_sdk
@@ -14,16 +15,7 @@ def _assistant() -> AssistantMessage:
         api="anthropic-messages",
         provider="anthropic",
         model="claude-x",
-        content=[
-            ThinkingContent(thinking="hmm", thinking_signature="c2lnbmF0dXJl+/="),
-            ThinkingContent(
-                thinking="[Reasoning redacted]", thinking_signature="opaque", redacted=True
-            ),
-            TextContent(text="hi", text_signature='{"v":1,"id":"msg_1"}'),
-            pi_sdk.ToolCall(
-                id="toolu_1", name="read", arguments={"path": "a.txt", "n": [1, 2.5, None]}
-            ),
-        ],
+        content=opaque_blocks(),
         usage=pi_sdk.Usage(input=10, output=5, cache_read=3, cache_write=2, total_tokens=20),
         stop_reason="toolUse",
         timestamp=1_700_000_000_123,
@@ -39,8 +31,8 @@ def test_assistant_message_json_uses_pi_mono_names():
     assert data["usage"]["cacheRead"] == 3 and data["usage"]["totalTokens"] == 20
     assert data["content"][0] == {
         "type": "thinking",
-        "thinking": "hmm",
-        "thinkingSignature": "c2lnbmF0dXJl+/=",
+        "thinking": "think",
+        "thinkingSignature": "EqQBCkYI+/BxgCKkA=",
     }
     assert data["content"][1]["redacted"] is True
     assert data["content"][2]["textSignature"] == '{"v":1,"id":"msg_1"}'
@@ -76,8 +68,8 @@ def test_message_union_discriminates_by_role_and_accepts_pi_json():
         json.loads(_assistant().model_dump_json()),
         {
             "role": "toolResult",
-            "toolCallId": "toolu_1",
-            "toolName": "read",
+            "toolCallId": "toolu_01",
+            "toolName": "get_weather",
             "content": [{"type": "text", "text": "file"}],
             "isError": False,
             "details": {"bytes": 4},
@@ -115,8 +107,8 @@ def test_invalid_messages_are_rejected_with_a_clear_error():
 def test_snake_case_attributes_and_helpers():
     message = _assistant()
     assert message.stop_reason == "toolUse"
-    assert message.text == "hi"
-    assert [c.name for c in message.tool_calls] == ["read"]
+    assert message.text == "calling"
+    assert [c.name for c in message.tool_calls] == ["get_weather"]
     usage = pi_sdk.Usage(input=1, output=2, cache_read=3, cache_write=4)
     usage.update_total()
     assert usage.total_tokens == 10

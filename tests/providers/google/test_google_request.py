@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -54,6 +55,23 @@ def contents(model: Model, *messages: Any, **options: Any) -> list[dict[str, Any
     ]
 
 
+def weather_round(
+    target: Model,
+    *blocks: Any,
+    results: Sequence[tuple[str, str]] = (),
+    source: Model | None = None,
+) -> list[dict[str, Any]]:
+    """``contents`` for ``target`` of: the user's "go", the assistant turn ``blocks`` that
+    ``source`` (default: ``target``) replied, then one ``weather`` text result per
+    ``(call id, text)`` in ``results``, in that order."""
+    return contents(
+        target,
+        UserMessage(content="go"),
+        reply(source or target, *blocks),
+        *(result(call_id, "weather", TextContent(text=text)) for call_id, text in results),
+    )
+
+
 WEATHER = pi_sdk.Tool(
     name="weather",
     description="Weather for a city.",
@@ -67,17 +85,12 @@ WEATHER = pi_sdk.Tool(
 def test_parallel_calls_to_one_function_get_results_in_call_order() -> None:
     model = gemini("gemini-2.5-flash")
     first, second = f"{SYNTHETIC_ID_PREFIX}1_aa", f"{SYNTHETIC_ID_PREFIX}2_bb"
-    out = contents(
+    out = weather_round(
         model,
-        UserMessage(content="Weather in Paris and Rome?"),
-        reply(
-            model,
-            ToolCall(id=first, name="weather", arguments={"city": "Paris"}),
-            ToolCall(id=second, name="weather", arguments={"city": "Rome"}),
-        ),
+        ToolCall(id=first, name="weather", arguments={"city": "Paris"}),
+        ToolCall(id=second, name="weather", arguments={"city": "Rome"}),
         # Recorded in completion order: Rome finished first.
-        result(second, "weather", TextContent(text="sunny")),
-        result(first, "weather", TextContent(text="rain")),
+        results=[(second, "sunny"), (first, "rain")],
     )
     calls = [p["functionCall"] for p in out[1]["parts"]]
     assert [c["args"]["city"] for c in calls] == ["Paris", "Rome"]
@@ -91,18 +104,11 @@ def test_parallel_calls_to_one_function_get_results_in_call_order() -> None:
 
 def test_vendor_issued_ids_are_echoed_on_calls_and_their_results() -> None:
     model = gemini("gemini-3-flash-preview")
-    out = contents(
+    out = weather_round(
         model,
-        UserMessage(content="go"),
-        reply(
-            model,
-            ToolCall(
-                id="fc-1", name="weather", arguments={"city": "Paris"}, thought_signature=SIG_A
-            ),
-            ToolCall(id="fc-2", name="weather", arguments={"city": "Rome"}),
-        ),
-        result("fc-2", "weather", TextContent(text="sunny")),
-        result("fc-1", "weather", TextContent(text="rain")),
+        ToolCall(id="fc-1", name="weather", arguments={"city": "Paris"}, thought_signature=SIG_A),
+        ToolCall(id="fc-2", name="weather", arguments={"city": "Rome"}),
+        results=[("fc-2", "sunny"), ("fc-1", "rain")],
     )
     assert [p["functionCall"]["id"] for p in out[1]["parts"]] == ["fc-1", "fc-2"]
     responses = [p["functionResponse"] for p in out[2]["parts"]]
@@ -115,16 +121,11 @@ def test_vendor_issued_ids_are_echoed_on_calls_and_their_results() -> None:
 def test_id_less_parallel_calls_from_history_stay_distinct_and_ordered() -> None:
     # pi-mono sessions can hold Gemini calls with repeated ids; results match by order.
     model = gemini("gemini-2.5-flash")
-    out = contents(
+    out = weather_round(
         model,
-        UserMessage(content="go"),
-        reply(
-            model,
-            ToolCall(id="dup", name="weather", arguments={"city": "Paris"}),
-            ToolCall(id="dup", name="weather", arguments={"city": "Rome"}),
-        ),
-        result("dup", "weather", TextContent(text="rain")),
-        result("dup", "weather", TextContent(text="sunny")),
+        ToolCall(id="dup", name="weather", arguments={"city": "Paris"}),
+        ToolCall(id="dup", name="weather", arguments={"city": "Rome"}),
+        results=[("dup", "rain"), ("dup", "sunny")],
     )
     responses = [p["functionResponse"]["response"]["output"] for p in out[2]["parts"]]
     assert responses == ["rain", "sunny"]
@@ -159,17 +160,12 @@ def test_error_result_uses_error_key() -> None:
 def test_thought_signature_stays_on_its_function_call_part_for_the_same_model() -> None:
     # Gemini 3 signs the first of parallel calls only (Gemini API "Thought signatures").
     model = gemini("gemini-3-flash-preview")
-    out = contents(
+    out = weather_round(
         model,
-        UserMessage(content="go"),
-        reply(
-            model,
-            TextContent(text="Checking.", text_signature=SIG_B),
-            ToolCall(id="a", name="weather", arguments={"city": "Paris"}, thought_signature=SIG_A),
-            ToolCall(id="b", name="weather", arguments={"city": "Rome"}),
-        ),
-        result("a", "weather", TextContent(text="rain")),
-        result("b", "weather", TextContent(text="sun")),
+        TextContent(text="Checking.", text_signature=SIG_B),
+        ToolCall(id="a", name="weather", arguments={"city": "Paris"}, thought_signature=SIG_A),
+        ToolCall(id="b", name="weather", arguments={"city": "Rome"}),
+        results=[("a", "rain"), ("b", "sun")],
     )
     parts = out[1]["parts"]
     assert parts[0] == {"text": "Checking.", "thoughtSignature": SIG_B}
@@ -180,16 +176,11 @@ def test_thought_signature_stays_on_its_function_call_part_for_the_same_model() 
 
 def test_same_model_signature_on_a_later_call_is_echoed_where_it_was() -> None:
     model = gemini("gemini-3-flash-preview")
-    out = contents(
+    out = weather_round(
         model,
-        UserMessage(content="go"),
-        reply(
-            model,
-            ToolCall(id="a", name="weather", arguments={}),
-            ToolCall(id="b", name="weather", arguments={}, thought_signature=SIG_A),
-        ),
-        result("a", "weather", TextContent(text="rain")),
-        result("b", "weather", TextContent(text="sun")),
+        ToolCall(id="a", name="weather", arguments={}),
+        ToolCall(id="b", name="weather", arguments={}, thought_signature=SIG_A),
+        results=[("a", "rain"), ("b", "sun")],
     )
     parts = out[1]["parts"]
     assert "thoughtSignature" not in parts[0]
@@ -198,11 +189,8 @@ def test_same_model_signature_on_a_later_call_is_echoed_where_it_was() -> None:
 
 def test_unsigned_same_model_turn_to_gemini_3_gets_the_placeholder() -> None:
     model = gemini("gemini-3-flash-preview")
-    out = contents(
-        model,
-        UserMessage(content="go"),
-        reply(model, ToolCall(id="a", name="weather", arguments={})),
-        result("a", "weather", TextContent(text="rain")),
+    out = weather_round(
+        model, ToolCall(id="a", name="weather", arguments={}), results=[("a", "rain")]
     )
     assert out[1]["parts"][0]["thoughtSignature"] == THOUGHT_SIGNATURE_PLACEHOLDER
 
@@ -210,15 +198,12 @@ def test_unsigned_same_model_turn_to_gemini_3_gets_the_placeholder() -> None:
 def test_thought_signature_is_dropped_for_another_model() -> None:
     source = gemini("gemini-2.5-pro")
     target = gemini("gemini-2.5-flash")
-    out = contents(
+    out = weather_round(
         target,
-        UserMessage(content="go"),
-        reply(
-            source,
-            pi_sdk.ThinkingContent(thinking="plan", thinking_signature=SIG_B),
-            ToolCall(id="a", name="weather", arguments={}, thought_signature=SIG_A),
-        ),
-        result("a", "weather", TextContent(text="rain")),
+        pi_sdk.ThinkingContent(thinking="plan", thinking_signature=SIG_B),
+        ToolCall(id="a", name="weather", arguments={}, thought_signature=SIG_A),
+        results=[("a", "rain")],
+        source=source,
     )
     parts = out[1]["parts"]
     assert parts[0] == {"text": "plan"}, "foreign thinking becomes plain text"
@@ -269,17 +254,13 @@ def test_non_base64_signature_is_not_sent() -> None:
 def test_foreign_function_calls_to_gemini_3_get_the_placeholder_on_the_first_call() -> None:
     claude = Model(id="claude-sonnet-4-5", api="anthropic-messages", provider="anthropic")
     target = gemini("gemini-3-pro-preview")
-    out = contents(
+    out = weather_round(
         target,
-        UserMessage(content="go"),
-        reply(
-            claude,
-            TextContent(text="Let me check."),
-            ToolCall(id="toolu_1", name="weather", arguments={"city": "Paris"}),
-            ToolCall(id="toolu_2", name="weather", arguments={"city": "Rome"}),
-        ),
-        result("toolu_1", "weather", TextContent(text="rain")),
-        result("toolu_2", "weather", TextContent(text="sun")),
+        TextContent(text="Let me check."),
+        ToolCall(id="toolu_1", name="weather", arguments={"city": "Paris"}),
+        ToolCall(id="toolu_2", name="weather", arguments={"city": "Rome"}),
+        results=[("toolu_1", "rain"), ("toolu_2", "sun")],
+        source=claude,
     )
     parts = out[1]["parts"]
     assert "thoughtSignature" not in parts[0]
@@ -303,11 +284,11 @@ def test_the_placeholder_is_the_base64_of_the_documented_sentinel_on_each_endpoi
     target = gemini("gemini-3-pro-preview").model_copy(
         update={"api": api, "provider": provider, "base_url": base_url}
     )
-    out = contents(
+    out = weather_round(
         target,
-        UserMessage(content="go"),
-        reply(claude, ToolCall(id="toolu_1", name="weather", arguments={"city": "Paris"})),
-        result("toolu_1", "weather", TextContent(text="rain")),
+        ToolCall(id="toolu_1", name="weather", arguments={"city": "Paris"}),
+        results=[("toolu_1", "rain")],
+        source=claude,
     )
     signature = out[1]["parts"][0]["thoughtSignature"]
     assert signature == THOUGHT_SIGNATURE_PLACEHOLDERS[api]
@@ -318,11 +299,11 @@ def test_the_placeholder_is_the_base64_of_the_documented_sentinel_on_each_endpoi
 
 def test_models_before_gemini_3_get_no_placeholder() -> None:
     claude = Model(id="claude-sonnet-4-5", api="anthropic-messages", provider="anthropic")
-    out = contents(
+    out = weather_round(
         gemini("gemini-2.5-flash"),
-        UserMessage(content="go"),
-        reply(claude, ToolCall(id="toolu_1", name="weather", arguments={})),
-        result("toolu_1", "weather", TextContent(text="rain")),
+        ToolCall(id="toolu_1", name="weather", arguments={}),
+        results=[("toolu_1", "rain")],
+        source=claude,
     )
     assert "thoughtSignature" not in out[1]["parts"][0]
 
