@@ -19,32 +19,36 @@ handoff suite does) and read into the final message; then the next hop's first r
 from that history with the real reply in it and must keep the next vendor's rules and carry the
 reply. Skipped with one message when the shared folder is absent.
 
-=====  ======================================  ==========================================  ========
-hop    wire API (our model)                    served by                                   next hop
-=====  ======================================  ==========================================  ========
-1      Anthropic (claude-sonnet-4-5)           scripted + **real**:                        Responses
-                                               ``oairesp-gpt5-reasoning-to-anthropic-
-                                               sonnet4`` (claude-sonnet-4-0; recorded after
-                                               Responses, here it opens the session)
-2      OpenAI Responses (gpt-5)                scripted + **real**:                        Gemini
-                                               ``anthropic-sonnet46-thinking-to-oairesp-
-                                               gpt5`` (gpt-5)
-3      Gemini (gemini-2.5-flash)               scripted + **real**:                        Chat
-                                               ``oairesp-gpt5-reasoning-to-google-
-                                               gemini25pro`` (gemini-2.5-pro)
-4      Chat Completions (DeepSeek, after the   scripted + **real** (two):                  Bedrock
-       session file)                           ``google-gemini20-tools-to-oaichat-
-                                               gpt4omini`` (a tool call, no result),
-                                               ``oairesp-o3mini-reasoning-to-oaichat-
-                                               o3mini`` (OpenAI's gpt-4o-mini, o3-mini)
-5      Bedrock ConverseStream (Claude 4.5)     scripted + **real**:                        Mistral
-                                               ``oairesp-gpt5-reasoning-to-bedrock-claude-
-                                               sonnet4`` (Claude Sonnet 4, ``/converse``)
-6      Mistral (magistral-medium-latest)       scripted + **real**:                        Azure
-                                               ``oairesp-o3mini-reasoning-to-mistral-
-                                               magistral`` (magistral-medium-latest)
-7      Azure OpenAI Responses (deployment)     scripted only (no recording of Azure)       (end)
-=====  ======================================  ==========================================  ========
+=====  ===================================  =============================================  =========
+hop    wire API (our model)                 served by                                      next hop
+=====  ===================================  =============================================  =========
+1      Anthropic (claude-sonnet-4-5)        scripted; **real** (two):                      Responses
+                                            ``oairesp-gpt5-reasoning-to-anthropic-sonnet4``
+                                            (claude-sonnet-4-0), ``google-codeexec-to-
+                                            anthropic-sonnet46`` (recorded after another
+                                            vendor; here the hop opens the session)
+2      OpenAI Responses (gpt-5)             scripted; **real**: ``anthropic-sonnet46-      Gemini
+                                            thinking-to-oairesp-gpt5`` (gpt-5)
+3      Gemini (gemini-2.5-flash)            scripted; **real** (three): ``oairesp-gpt5-    Chat
+                                            reasoning-to-google-gemini25pro``,
+                                            ``anthropic-websearch-to-google-gemini20``,
+                                            ``anthropic-codeexec-to-google-gemini3flash``
+                                            (its request carries the placeholder
+                                            signature on our unsigned calls)
+4      Chat Completions (DeepSeek, after    scripted; **real** (two): ``google-gemini20-   Bedrock
+       the session file)                    tools-to-oaichat-gpt4omini`` (a tool call,
+                                            left unanswered), ``oairesp-o3mini-reasoning-
+                                            to-oaichat-o3mini`` (OpenAI's own models)
+5      Bedrock ConverseStream (Claude 4.5)  scripted; **real**: ``oairesp-gpt5-reasoning-  Mistral
+                                            to-bedrock-claude-sonnet4`` (Claude Sonnet 4,
+                                            one-shot ``/converse``)
+6      Mistral (magistral-medium-latest)    scripted; **real**: ``oairesp-o3mini-          Azure
+                                            reasoning-to-mistral-magistral``
+7      Azure OpenAI Responses (deployment)  scripted only (no recording of Azure)          (end)
+=====  ===================================  =============================================  =========
+
+:data:`RECORDED_HOPS` holds the same table, and a test checks that it lists every recording
+of a hop's wire API in the folder.
 
 Each hop's second request (the turn after its tool result) and the session file stay on the
 scripted cassette: no recording continues one of our tool calls.
@@ -52,6 +56,7 @@ scripted cassette: no recording continues one of our tool calls.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import re
@@ -315,11 +320,25 @@ def _first_responses(body: Any, history: list[Any], model: Model) -> None:
     assert not any(item.get("type") == "reasoning" for item in body["input"])
 
 
+GEMINI_PLACEHOLDER = base64.b64encode(b"skip_thought_signature_validator").decode()
+"""The documented ``thoughtSignature`` of a call Gemini did not make (docs/migration.md)."""
+
+
 def _first_gemini(body: Any, history: list[Any], model: Model) -> None:
-    """Gemini after other vendors: no signature, reasoning item, thought part or pipe id."""
-    del model
-    _no_foreign_data(body, history, ("thoughtSignature", "encrypted_content", "signature"))
+    """Gemini after other vendors: no signature, reasoning item, thought part or pipe id; the one
+    ``thoughtSignature`` allowed is the placeholder, on a function call, for Gemini 3 and later."""
     parts = [part for content in body["contents"] for part in content["parts"]]
+    placed = [part for part in parts if "thoughtSignature" in part]
+    assert all("functionCall" in p and p["thoughtSignature"] == GEMINI_PLACEHOLDER for p in placed)
+    assert not placed or not model.id.startswith(("gemini-1", "gemini-2"))
+
+    def unsigned(part: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in part.items() if k != "thoughtSignature"}
+
+    contents = [{**c, "parts": [unsigned(p) for p in c["parts"]]} for c in body["contents"]]
+    clean = {**body, "contents": contents}
+    _no_foreign_data(clean, history, ("thoughtSignature", "encrypted_content", "signature"))
+    assert not [value for value in _opaque(history) if value in _dump(body)]
     assert not any(part.get("thought") for part in parts)
     ids = [
         part[key].get("id") or ""
@@ -514,6 +533,9 @@ async def test_bedrock_mistral_and_azure_hops_follow_each_vendors_rules(
 
 RECORDED_HOPS: dict[str, int] = {  # the table of the module docstring
     "oairesp-gpt5-reasoning-to-anthropic-sonnet4": 0,
+    "google-codeexec-to-anthropic-sonnet46": 0,
+    "anthropic-codeexec-to-google-gemini3flash": 2,
+    "anthropic-websearch-to-google-gemini20": 2,
     "anthropic-sonnet46-thinking-to-oairesp-gpt5": 1,
     "oairesp-gpt5-reasoning-to-google-gemini25pro": 2,
     "google-gemini20-tools-to-oaichat-gpt4omini": 3,
@@ -525,16 +547,21 @@ RECORDED_HOPS: dict[str, int] = {  # the table of the module docstring
 reply it replaces. The table in the module docstring says the same."""
 
 
-def _recording(name: str) -> Scenario:
-    """The named recording (skips the test when the shared folder is absent)."""
+def _shared_recordings() -> list[Scenario]:
+    """The recordings of ``../shared/migration`` (skips the test when the folder is absent)."""
     try:
         root = migration_dir()
     except MigrationDirMissing as exc:
         pytest.fail(str(exc), pytrace=False)
     if root is None:
-        pytest.skip(absent_reason())
-    (scenario,) = [s for s in load_scenarios(root) if s.name == name]
-    return scenario
+        pytest.skip(absent_reason("the hops on real recorded replies are skipped"))
+    return load_scenarios(root)
+
+
+def _recording(name: str) -> Scenario:
+    found = [s for s in _shared_recordings() if s.name == name]
+    assert found, f"recording {name!r} is not in the shared folder"
+    return found[0]
 
 
 def _sent(body: Any, message: AssistantMessage) -> None:
@@ -610,3 +637,13 @@ async def test_the_rules_catch_a_real_reply_sent_on_wrongly(
         _first_responses(lost, run.follow, models()[1])
     with pytest.raises(AssertionError, match=re.escape(thinking.thinking[:20])):
         _sent(lost, run.real.message)
+
+
+async def test_every_recording_of_a_hops_wire_api_stands_in_for_a_hop(
+    tmp_path: Path, pi_cassette: CassetteSession
+) -> None:
+    recordings = _shared_recordings()
+    await run_migration(tmp_path)  # (the module's cassette is played by each of its tests)
+    apis = [model.api for model in models()]
+    covering = {s.name: apis.index(s.api) for s in recordings if s.api in apis[:-1]}
+    assert covering == RECORDED_HOPS  # the first hop of that wire API; none after the last hop

@@ -59,9 +59,10 @@ def migration_dir() -> Path | None:
     return shared_folder(ENV_VAR, default, MigrationDirMissing)
 
 
-def absent_reason() -> str:
+def absent_reason(skipped: str = "the handoff suite is skipped") -> str:
+    """The one skip message when the folder is absent; ``skipped`` says what is not run."""
     return (
-        f"recorded handoffs not found at {DEFAULT_DIR}: the handoff suite is skipped"
+        f"recorded handoffs not found at {DEFAULT_DIR}: {skipped}"
         f" (set {ENV_VAR} to the shared migration folder to run it)"
     )
 
