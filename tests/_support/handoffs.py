@@ -12,7 +12,8 @@ accepted request body and the vendor's reply (README of that folder).
 * :func:`request_view`: a request body's messages read into one vendor-neutral shape
   (:class:`Turn` of :class:`Part`) so the accepted body and ours compare part by part;
 * :func:`reply_view`: what a recorded reply document says (text, thinking, tool calls), read
-  without our decoders.
+  without our decoders; :func:`reply_problems`: how a final message differs from it;
+* :func:`build_request`: the body our adapter would send, built and not sent.
 """
 
 from __future__ import annotations
@@ -58,9 +59,10 @@ def migration_dir() -> Path | None:
     return shared_folder(ENV_VAR, default, MigrationDirMissing)
 
 
-def absent_reason() -> str:
+def absent_reason(skipped: str = "the handoff suite is skipped") -> str:
+    """The one skip message when the folder is absent; ``skipped`` says what is not run."""
     return (
-        f"recorded handoffs not found at {DEFAULT_DIR}: the handoff suite is skipped"
+        f"recorded handoffs not found at {DEFAULT_DIR}: {skipped}"
         f" (set {ENV_VAR} to the shared migration folder to run it)"
     )
 
@@ -165,6 +167,33 @@ async def run_handoff(
         message = await stream.result()
     assert len(payloads) == 1, f"{len(payloads)} requests sent: {message.error_message}"
     return HandoffRun(payloads[0], events, message)
+
+
+class _Built(Exception):
+    """Raised from ``on_payload`` once the body is captured, so nothing is sent."""
+
+
+async def build_request(
+    model: Model, context: Context, options: StreamOptions | None = None
+) -> dict[str, Any]:
+    """The request body our adapter builds for ``context`` on ``model``; nothing is sent.
+
+    The body is captured from ``on_payload``, which then raises, so the call ends in an
+    ``error`` event before any connection is made (no cassette or network is needed).
+    """
+    payloads: list[dict[str, Any]] = []
+
+    def capture(payload: Any, model: Model) -> None:
+        payloads.append(json.loads(json.dumps(payload)))
+        raise _Built
+
+    options = replace(
+        options or StreamOptions(), api_key=DUMMY_API_KEY, max_retries=0, on_payload=capture
+    )
+    message = await pi_sdk.complete(model, context, options)
+    assert len(payloads) == 1, f"no body built: {message.error_message}"
+    assert message.stop_reason == "error", message.stop_reason
+    return payloads[0]
 
 
 # --- request bodies, read into one shape ------------------------------------------------------
@@ -425,3 +454,28 @@ def reply_view(api: str, body: dict[str, Any]) -> ReplyView:
         for call in message.get("tool_calls") or []:
             calls.append((call["function"]["name"], call["function"]["arguments"]))
     return ReplyView("".join(text), "".join(thinking), _calls(calls))
+
+
+EXPECTED_STOP = {"google-gemini20-tools-to-oaichat-gpt4omini": "toolUse"}
+"""The final message's stop reason where it is not ``stop`` (read from the recorded replies)."""
+
+
+def reply_problems(scenario: Scenario, message: AssistantMessage) -> list[str]:
+    """How the final message differs from the recorded reply (empty: it holds it all)."""
+    want = reply_view(scenario.api, scenario.recorded_reply())
+    blocks = message.content
+    text = "".join(b.text for b in blocks if isinstance(b, pi_sdk.TextContent))
+    thinking = "".join(b.thinking for b in blocks if isinstance(b, pi_sdk.ThinkingContent))
+    calls = [(b.name, b.arguments) for b in blocks if isinstance(b, pi_sdk.ToolCall)]
+    problems: list[str] = []
+    if message.stop_reason != EXPECTED_STOP.get(scenario.name, "stop"):
+        problems.append(f"stop_reason {message.stop_reason!r} ({message.error_message})")
+    if text != want.text:
+        problems.append(f"text {text[:80]!r} != recorded {want.text[:80]!r}")
+    if thinking != want.thinking:
+        problems.append(f"thinking {thinking[:80]!r} != recorded {want.thinking[:80]!r}")
+    if calls != want.tool_calls:
+        problems.append(f"tool calls {calls} != recorded {want.tool_calls}")
+    if message.usage.input <= 0 or message.usage.output <= 0:
+        problems.append(f"usage not read: {message.usage}")
+    return problems

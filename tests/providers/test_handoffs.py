@@ -41,7 +41,7 @@ from _support.handoffs import (
     absent_reason,
     load_scenarios,
     migration_dir,
-    reply_view,
+    reply_problems,
     request_view,
     run_handoff,
     structure,
@@ -364,30 +364,6 @@ def _signatures(block: Any) -> list[str]:
     else:
         values = []
     return [v for v in values if v and len(v) >= 8]
-
-
-EXPECTED_STOP = {"google-gemini20-tools-to-oaichat-gpt4omini": "toolUse"}
-"""The final message's stop reason where it is not ``stop`` (read from the recorded replies)."""
-
-
-def reply_problems(scenario: Scenario, message: Any) -> list[str]:
-    """How the final message differs from the recorded reply (empty: it holds it all)."""
-    want = reply_view(scenario.api, scenario.recorded_reply())
-    text = "".join(b.text for b in message.content if isinstance(b, TextContent))
-    thinking = "".join(b.thinking for b in message.content if isinstance(b, ThinkingContent))
-    calls = [(b.name, b.arguments) for b in message.content if isinstance(b, ToolCall)]
-    problems = []
-    if message.stop_reason != EXPECTED_STOP.get(scenario.name, "stop"):
-        problems.append(f"stop_reason {message.stop_reason!r} ({message.error_message})")
-    if text != want.text:
-        problems.append(f"text {text[:80]!r} != recorded {want.text[:80]!r}")
-    if thinking != want.thinking:
-        problems.append(f"thinking {thinking[:80]!r} != recorded {want.thinking[:80]!r}")
-    if calls != want.tool_calls:
-        problems.append(f"tool calls {calls} != recorded {want.tool_calls}")
-    if message.usage.input <= 0 or message.usage.output <= 0:
-        problems.append(f"usage not read: {message.usage}")
-    return problems
 
 
 # --- the tests ------------------------------------------------------------------------------------
