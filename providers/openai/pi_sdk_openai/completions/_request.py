@@ -16,7 +16,7 @@ as is, overriding ``options.reasoning``).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from pi_sdk import provider as kit
 
@@ -73,12 +73,14 @@ def _assistant_message(
     message: kit.AssistantMessage, compat: CompletionsCompat
 ) -> dict[str, Any] | None:
     texts: list[str] = []
+    text_signature: str | None = None
     thinking: list[kit.ThinkingContent] = []
     calls: list[kit.ToolCall] = []
     for block in message.content:
         if isinstance(block, kit.TextContent):
             if block.text.strip():
                 texts.append(block.text)
+                text_signature = text_signature or block.text_signature
         elif isinstance(block, kit.ThinkingContent):
             if block.thinking.strip() and not block.redacted:
                 thinking.append(block)
@@ -103,9 +105,14 @@ def _assistant_message(
                 reasoning = "\n".join(b.thinking for b in thinking)
                 entry[field] = reasoning
     entry["content"] = content
+    if text_signature and content:
+        entry["extra_content"] = _google_signature(text_signature)
     if calls:
-        entry["tool_calls"] = [
-            {
+        wire_calls: list[dict[str, Any]] = []
+        entry["tool_calls"] = wire_calls
+        details: list[Any] = []
+        for call in calls:
+            wire: dict[str, Any] = {
                 "id": call.id,
                 "type": "function",
                 "function": {
@@ -113,15 +120,14 @@ def _assistant_message(
                     "arguments": json.dumps(call.arguments, ensure_ascii=False),
                 },
             }
-            for call in calls
-        ]
-        details: list[Any] = []
-        for call in calls:
-            if call.thought_signature:
-                try:
-                    details.append(json.loads(call.thought_signature))
-                except ValueError:
-                    pass
+            signature = call.thought_signature
+            if signature:
+                detail = _reasoning_detail(signature)
+                if detail is not None:
+                    details.append(detail)
+                else:
+                    wire["extra_content"] = _google_signature(signature)
+            wire_calls.append(wire)
         if details:
             entry["reasoning_details"] = details
         if compat.requires_reasoning_content and reasoning is None:
@@ -129,6 +135,25 @@ def _assistant_message(
     if not content and not calls and reasoning is None:
         return None
     return entry
+
+
+def _google_signature(signature: str) -> dict[str, Any]:
+    """Gemini's OpenAI-compatible endpoint takes a thought signature back where it sent it."""
+    return {"google": {"thought_signature": signature}}
+
+
+def _reasoning_detail(signature: str) -> dict[str, Any] | None:
+    """An OpenRouter ``reasoning_details`` entry stored as JSON (pi-mono), else ``None``.
+
+    Any other signature is Gemini's opaque ``thought_signature`` (base64, never a JSON object).
+    """
+    if not signature.startswith("{"):
+        return None
+    try:
+        detail = json.loads(signature)
+    except ValueError:
+        return None
+    return cast("dict[str, Any]", detail) if isinstance(detail, dict) else None
 
 
 def _add_openrouter_cache_breakpoint(messages: list[dict[str, Any]]) -> None:
