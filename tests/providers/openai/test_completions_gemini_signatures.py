@@ -26,15 +26,13 @@ SIG_CALL = "CiQBcsjafBN0m0Gx9mJ+Wc1kzhTe1tHg7xu1H6Zpo2Ll=="
 SIG_TEXT = "CrICAdHtim827fQxOq9n3pZs7w=="
 
 
+GEMINI_3 = Model(
+    id="gemini-3-pro-preview", api="openai-completions", provider="google-openai", reasoning=True
+)
+
+
 def gemini(base_url: str = GEMINI) -> Model:
-    return Model(
-        id="gemini-3-pro-preview",
-        api="openai-completions",
-        provider="google-openai",
-        base_url=base_url,
-        reasoning=True,
-        input=["text", "image"],
-    )
+    return GEMINI_3.model_copy(update={"base_url": base_url})
 
 
 def sse(*chunks: dict[str, Any]) -> bytes:
