@@ -42,10 +42,11 @@ Rules, per message, in one pass:
   stays in the transcript and in the error result the agent gave the call.
 * **Lone surrogates** are removed from every string that can reach the wire: text, thinking,
   tool-call names and arguments (keys and values, recursively), tool names and result text.
-* **Reasoning replay for OpenAI-compatible servers.** A ``openai-completions`` model with
-  ``model.compat["requiresReasoningContent"] = True`` (:data:`REQUIRES_REASONING_CONTENT`; DeepSeek
-  thinking mode, Kimi) must get its reasoning back in the assistant message's
-  ``reasoning_content`` field during tool-call loops. For such a target, foreign thinking (policy
+* **Reasoning replay for OpenAI-compatible servers.** Some ``openai-completions`` servers
+  (DeepSeek thinking mode, Kimi) must get reasoning back in the assistant message's
+  ``reasoning_content`` field. The adapter says so (``reasoning_content=True``, from its table of
+  servers); without that argument ``model.compat["requiresReasoningContent"]``
+  (:data:`REQUIRES_REASONING_CONTENT`) decides. For such a target, foreign thinking (policy
   ``text`` or ``tagged``) stays a :class:`ThinkingContent` with
   ``thinking_signature="reasoning_content"`` instead of becoming text. The completions adapter
   then sends, on every assistant message with ``tool_calls``, ``reasoning_content`` = the joined
@@ -226,13 +227,20 @@ class _Transformer:
         normalize: ToolCallIdNormalizer | None,
         policy: ForeignReasoning,
         origin: str,
+        reasoning_content: bool | None,
     ) -> None:
         self.model = model
         self.normalize = normalize
         self.policy = policy
         self.origin = origin
         self.text_only = "image" not in model.input
-        self.reasoning_field = bool((model.compat or {}).get(REQUIRES_REASONING_CONTENT))
+        if reasoning_content is None:
+            compat = model.compat or {}
+            reasoning_content = bool(
+                compat.get(REQUIRES_REASONING_CONTENT)
+                or compat.get("requiresReasoningContentOnAssistantMessages")
+            )
+        self.reasoning_field = reasoning_content
         self.used_ids: set[str] = set()
         self.id_map: dict[str, str] = {}
         self.turn_map: dict[str, list[tuple[str, str]]] = {}
@@ -399,6 +407,7 @@ def transform_messages(
     normalize_tool_call_id: ToolCallIdNormalizer | None = None,
     foreign_reasoning: ForeignReasoning = "text",
     origin: str | None = None,
+    reasoning_content: bool | None = None,
 ) -> list[Message]:
     """Return a copy of ``messages`` that is valid history for ``model`` (pi-spec §5, improved).
 
@@ -415,6 +424,10 @@ def transform_messages(
             the default) or ``"tagged"`` (``<thinking>…</thinking>`` text).
         origin: Where this request goes, as :func:`signature_origin` returns it; default
             ``signature_origin(model)``.
+        reasoning_content: The target wants earlier reasoning back in a ``reasoning_content``
+            field (the adapter knows: its per-server table); ``None`` reads
+            ``model.compat["requiresReasoningContent"]`` (or 0.73's
+            ``requiresReasoningContentOnAssistantMessages``).
 
     Returns:
         A new list; unchanged messages and blocks may be the input's own objects.
@@ -427,7 +440,11 @@ def transform_messages(
         ```
     """
     state = _Transformer(
-        model, normalize_tool_call_id, foreign_reasoning, origin or signature_origin(model)
+        model,
+        normalize_tool_call_id,
+        foreign_reasoning,
+        origin or signature_origin(model),
+        reasoning_content,
     )
     for message in messages:
         if isinstance(message, AssistantMessage):

@@ -478,6 +478,15 @@ def test_requires_reasoning_content_keeps_foreign_thinking_as_reasoning() -> Non
     # without the flag: plain text (pi-mono)
     plain = transform(history, CHAT)[1]
     assert plain.content[0] == pi_sdk.TextContent(text="step by step")  # type: ignore[union-attr]
+    # the adapter's own answer wins over model.compat, both ways; 0.73's compat key counts too
+    told = transform(history, CHAT, reasoning_content=True)[1]
+    assert told.content[0] == turn.content[0]  # type: ignore[union-attr]
+    untold = transform(history, DEEPSEEK, reasoning_content=False)[1]
+    assert untold.content[0] == pi_sdk.TextContent(text="step by step")  # type: ignore[union-attr]
+    on_all = CHAT.model_copy(
+        update={"compat": {"requiresReasoningContentOnAssistantMessages": True}}
+    )
+    assert transform(history, on_all)[1].content[0] == turn.content[0]  # type: ignore[union-attr]
 
 
 # --- no mutation, JSON round trip ---------------------------------------------------------------

@@ -41,7 +41,7 @@ def test_defaults():
 )  # fmt: skip
 def test_budget_thinking_from_reasoning_level(level: str, budget: int):
     b = body(BUDGET, reasoning=level, temperature=0.5)
-    assert b["thinking"] == {"type": "enabled", "budget_tokens": budget}
+    assert b["thinking"] == {"type": "enabled", "budget_tokens": budget, "display": "summarized"}
     assert b["max_tokens"] == min(32000 + budget, 64000)
     assert "temperature" not in b  # incompatible with extended thinking
 
@@ -61,7 +61,7 @@ def test_budget_clamped_to_model_max_and_custom_budgets():
 )  # fmt: skip
 def test_adaptive_thinking_effort(model: pi_sdk.Model, level: str, effort: str):
     b = body(model, reasoning=level)
-    assert b["thinking"] == {"type": "adaptive"}
+    assert b["thinking"] == {"type": "adaptive", "display": "summarized"}
     assert b["output_config"] == {"effort": effort}
     assert b["max_tokens"] == 32000  # not adjusted for adaptive models
 
@@ -75,11 +75,21 @@ def test_provider_options_win():
     b = body(BUDGET, reasoning="high", provider_options={"thinking_enabled": False})
     assert b["thinking"] == {"type": "disabled"}
     b = body(BUDGET, provider_options={"thinking_enabled": True, "thinking_budget_tokens": 5000})
-    assert b["thinking"] == {"type": "enabled", "budget_tokens": 5000}
+    assert b["thinking"] == {"type": "enabled", "budget_tokens": 5000, "display": "summarized"}
     b = body(BUDGET, provider_options={"thinking_enabled": True})
-    assert b["thinking"] == {"type": "enabled", "budget_tokens": 1024}
+    assert b["thinking"] == {"type": "enabled", "budget_tokens": 1024, "display": "summarized"}
     b = body(OPUS_46, reasoning="low", provider_options={"effort": "max"})
     assert b["output_config"] == {"effort": "max"}
+
+
+def test_thinking_display_is_summarized_as_pi_ai_073_sends_it_unless_told():
+    # pi-ai 0.73 anthropic.js: `display: options.thinkingDisplay ?? "summarized"` on both shapes.
+    omitted = {"thinking_display": "omitted"}
+    b = body(OPUS_46, reasoning="high", provider_options=omitted)
+    assert b["thinking"] == {"type": "adaptive", "display": "omitted"}
+    b = body(BUDGET, reasoning="low", provider_options=omitted)
+    assert b["thinking"] == {"type": "enabled", "budget_tokens": 2048, "display": "omitted"}
+    assert body(BUDGET)["thinking"] == {"type": "disabled"}  # off: no display
 
 
 def test_tool_choice_and_metadata():

@@ -520,7 +520,7 @@ async def test_request_on_the_wire(monkeypatch: pytest.MonkeyPatch):
     assert request.url.path == "/v1/messages"
     body = json.loads(request.content)
     assert body["stream"] is True and body["model"] == "claude-test-1"
-    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048, "display": "summarized"}
     assert body["system"][0]["text"] == "Be brief."
     assert request.headers["anthropic-beta"] == "interleaved-thinking-2025-05-14"
     assert body["tools"][0]["eager_input_streaming"] is True

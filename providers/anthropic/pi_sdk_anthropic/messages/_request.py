@@ -30,7 +30,14 @@ API = "anthropic-messages"
 """The wire API id."""
 
 PROVIDER_OPTION_KEYS = frozenset(
-    {"thinking_enabled", "thinking_budget_tokens", "effort", "interleaved_thinking", "tool_choice"}
+    {
+        "thinking_enabled",
+        "thinking_budget_tokens",
+        "thinking_display",
+        "effort",
+        "interleaved_thinking",
+        "tool_choice",
+    }
 )
 """Keys of ``StreamOptions.provider_options`` this API reads (pi-mono ``AnthropicOptions``)."""
 
@@ -281,8 +288,10 @@ def build_request(
             (sent only while thinking is off), ``cache_retention``, ``metadata`` (``user_id``),
             and ``provider_options``: ``thinking_enabled``, ``thinking_budget_tokens``,
             ``effort`` (``low``/``medium``/``high``/``max``), ``interleaved_thinking``,
-            ``tool_choice`` (``"auto"``/``"any"``/``"none"`` or ``{"type": "tool", "name"}``).
-            Explicit provider options win over what ``reasoning`` implies.
+            ``tool_choice`` (``"auto"``/``"any"``/``"none"`` or ``{"type": "tool", "name"}``),
+            ``thinking_display`` (``thinking.display``: ``"summarized"``, the default as pi-ai
+            0.73 sends it, so Opus 4.7 streams summarized thinking like older Claude 4 models,
+            or ``"omitted"``). Explicit provider options win over what ``reasoning`` implies.
         oauth: Claude Code OAuth mode (identity system block, canonical tool-name casing).
         origin: Where the request goes (:func:`pi_sdk.provider.signature_origin`), when that is not
             ``model.base_url``.
@@ -349,12 +358,17 @@ def build_request(
         # thinking; the next user turn starts a new loop where thinking is on again.
         thinking_enabled = False
     if thinking_enabled and model.reasoning:
+        display = extra.get("thinking_display", "summarized")
         if adaptive:
-            payload["thinking"] = {"type": "adaptive"}
+            payload["thinking"] = {"type": "adaptive", "display": display}
             if effort:
                 payload["output_config"] = {"effort": effort}
         else:
-            payload["thinking"] = {"type": "enabled", "budget_tokens": budget or 1024}
+            payload["thinking"] = {
+                "type": "enabled",
+                "budget_tokens": budget or 1024,
+                "display": display,
+            }
     elif model.reasoning and requested_off:
         # pi-ai 0.73: reasoning off on a thinking model says so, so it does not think by default.
         payload["thinking"] = {"type": "disabled"}

@@ -8,7 +8,10 @@ the compatibility flags (:func:`resolve_compat`, pi-spec §1.7). The request bod
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import dataclasses
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
+from typing import Any
 
 from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
@@ -47,11 +50,36 @@ def stream_openai_completions(
     with the partial message kept. ``options.client`` (an ``openai.AsyncOpenAI``) replaces the
     client built from ``model.base_url`` and the API key. Nothing runs until the first
     iteration (bad ``model.compat`` or options end the call as its ``error`` event).
+    With ``send_session_affinity_headers`` (``model.compat``), ``options.session_id`` goes as the
+    ``session_id``, ``x-client-request-id`` and ``x-session-affinity`` headers (pi-ai 0.73;
+    ``options.headers`` still win; none with cache retention ``"none"``).
     """
-    return stream_request(
-        model,
-        options,
-        path=PATH,
-        build_payload=lambda origin: build_payload(model, context, options, origin=origin),
-        decoder=Decoder,
-    )
+    return _stream(model, context, options)
+
+
+def session_affinity_headers(compat: CompletionsCompat, options: StreamOptions) -> dict[str, str]:
+    """The session-affinity headers pi-ai 0.73 sends for ``compat`` (empty when off)."""
+    session = options.session_id
+    if not (session and compat.send_session_affinity_headers):
+        return {}
+    if options.resolved_cache_retention() == "none":
+        return {}
+    return dict.fromkeys(("session_id", "x-client-request-id", "x-session-affinity"), session)
+
+
+async def _stream(
+    model: Model, context: Context, options: StreamOptions
+) -> AsyncGenerator[AssistantMessageEvent, None]:
+    compat = resolve_compat(model)
+    affinity = session_affinity_headers(compat, options)
+    sent: StreamOptions = options
+    if affinity:
+        sent = dataclasses.replace(options, headers={**affinity, **(options.headers or {})})
+
+    def payload(origin: str) -> dict[str, Any]:
+        return build_payload(model, context, options, compat=compat, origin=origin)
+
+    events = stream_request(model, sent, path=PATH, build_payload=payload, decoder=Decoder)
+    async with aclosing(events) as stream:
+        async for event in stream:
+            yield event

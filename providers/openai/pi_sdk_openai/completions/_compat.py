@@ -21,8 +21,10 @@ from typing import Any, Literal, TypeAlias
 from pi_sdk.provider import ConfigurationError, Model
 
 from .._shared_hosts import is_local_base_url
+from ._reasoning_replay import reasoning_replay
 
 __all__ = [
+    "CacheControlFormat",
     "CompletionsCompat",
     "MaxTokensField",
     "ThinkingFormat",
@@ -33,10 +35,18 @@ __all__ = [
 MaxTokensField: TypeAlias = Literal["max_completion_tokens", "max_tokens"]
 """Request field that carries the output token cap."""
 
-ThinkingFormat: TypeAlias = Literal["openai", "zai", "qwen", "qwen-chat-template"]
+ThinkingFormat: TypeAlias = Literal[
+    "openai", "zai", "qwen", "qwen-chat-template", "deepseek", "openrouter"
+]
 """How reasoning is switched on: ``reasoning_effort`` (openai), top-level ``enable_thinking``
-(zai, qwen), or ``chat_template_kwargs.enable_thinking`` (qwen-chat-template: vLLM/SGLang
-serving Qwen3)."""
+(zai, qwen), ``chat_template_kwargs.enable_thinking`` (qwen-chat-template: vLLM/SGLang
+serving Qwen3), ``thinking: {type: enabled|disabled}`` plus ``reasoning_effort`` (deepseek), or
+``reasoning: {effort}`` (openrouter; with reasoning off ``{effort: "none"}``, or the model's
+``thinking_level_map["off"]``; nothing when that is ``None``). pi-ai 0.73 ``buildParams``."""
+
+CacheControlFormat: TypeAlias = Literal["anthropic"]
+"""Anthropic-style ``cache_control`` markers in a Chat Completions body (OpenRouter serving
+Claude): on the system prompt, the last tool and the last user/assistant text."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,9 +83,31 @@ class CompletionsCompat:
     """Send ``strict: false`` in each tool definition; when false the key is left out."""
     requires_reasoning_content: bool = False
     """Send ``reasoning_content`` (the turn's thinking, ``""`` if none) on every assistant message
-    with tool calls (DeepSeek thinking mode, Kimi). Never auto-detected: the core's history
-    transform reads this flag from ``model.compat`` to keep other models' thinking as reasoning
-    (see :mod:`pi_sdk._transform`)."""
+    with tool calls (Kimi thinking models), and keep other models' thinking as reasoning when
+    converting the history. Detected from :data:`~._reasoning_replay.REASONING_REPLAY`."""
+    requires_reasoning_content_on_assistant_messages: bool = False
+    """The same on every assistant message of a reasoning model (pi-ai 0.73's flag; DeepSeek
+    thinking mode). Detected from :data:`~._reasoning_replay.REASONING_REPLAY`."""
+    zai_tool_stream: bool = False
+    """Send ``tool_stream: true`` with tools (z.ai GLM: stream tool-call arguments)."""
+    cache_control_format: CacheControlFormat | None = None
+    """Anthropic-style ``cache_control`` markers (see :data:`CacheControlFormat`); detected for
+    OpenRouter's ``anthropic/*`` models. ``ttl: "1h"`` with long cache retention (when
+    :attr:`supports_long_cache_retention`); none with retention ``"none"``."""
+    send_session_affinity_headers: bool = False
+    """Send ``options.session_id`` as the ``session_id``, ``x-client-request-id`` and
+    ``x-session-affinity`` headers (unless cache retention is ``"none"``), so a load balancer keeps
+    a session on one cache."""
+    supports_long_cache_retention: bool = True
+    """With cache retention ``"long"``: send ``prompt_cache_key`` (the session id) and
+    ``prompt_cache_retention: "24h"``; false for Cloudflare Workers AI / AI Gateway."""
+
+    @property
+    def replays_reasoning_content(self) -> bool:
+        """True when earlier reasoning goes back in ``reasoning_content`` (either flag)."""
+        return (
+            self.requires_reasoning_content or self.requires_reasoning_content_on_assistant_messages
+        )
 
 
 _CAMEL = {
@@ -93,11 +125,19 @@ _CAMEL = {
     "vercelGatewayRouting": "vercel_gateway_routing",
     "supportsStrictMode": "supports_strict_mode",
     "requiresReasoningContent": "requires_reasoning_content",
+    "requiresReasoningContentOnAssistantMessages": (
+        "requires_reasoning_content_on_assistant_messages"
+    ),
+    "zaiToolStream": "zai_tool_stream",
+    "cacheControlFormat": "cache_control_format",
+    "sendSessionAffinityHeaders": "send_session_affinity_headers",
+    "supportsLongCacheRetention": "supports_long_cache_retention",
 }
 _FIELDS = {f.name: f for f in dataclasses.fields(CompletionsCompat)}
 _CHOICES: dict[str, tuple[str, ...]] = {
     "max_tokens_field": ("max_completion_tokens", "max_tokens"),
-    "thinking_format": ("openai", "zai", "qwen", "qwen-chat-template"),
+    "thinking_format": ("openai", "zai", "qwen", "qwen-chat-template", "deepseek", "openrouter"),
+    "cache_control_format": ("anthropic",),
 }
 
 
@@ -107,6 +147,15 @@ def detect_compat(model: Model) -> CompletionsCompat:
     Rules (pi-mono ``detectCompat``, pi-spec §1.7, plus local servers):
 
     * z.ai (provider ``zai`` or ``api.z.ai``): thinking format ``zai``, no ``reasoning_effort``.
+    * DeepSeek (provider ``deepseek`` or ``deepseek.com``): thinking format ``deepseek``.
+    * OpenRouter (provider ``openrouter`` or ``openrouter.ai``): thinking format ``openrouter``;
+      its ``anthropic/*`` models get ``cache_control_format="anthropic"``.
+    * Moonshot (provider ``moonshotai``/``moonshotai-cn`` or ``api.moonshot.``): non-standard,
+      ``max_tokens``, no ``reasoning_effort``, no ``strict``.
+    * Cloudflare (``api.cloudflare.com``, ``gateway.ai.cloudflare.com``): no long cache
+      retention.
+    * Reasoning replay (``requires_reasoning_content*``): the table of
+      :mod:`pi_sdk_openai.completions._reasoning_replay`.
     * xAI/Grok (provider ``xai`` or ``api.x.ai``): no ``reasoning_effort``.
     * Groq serving ``qwen/qwen3-32b``: every effort level maps to ``"default"``.
     * chutes.ai: ``max_tokens`` instead of ``max_completion_tokens``.
@@ -122,24 +171,46 @@ def detect_compat(model: Model) -> CompletionsCompat:
     groq = provider == "groq" or "groq.com" in url
     chutes = "chutes.ai" in url
     local = is_local_base_url(url)
+    deepseek = provider == "deepseek" or "deepseek.com" in url
+    openrouter = provider == "openrouter" or "openrouter.ai" in url
+    moonshot = provider in ("moonshotai", "moonshotai-cn") or "api.moonshot." in url
+    cloudflare = "api.cloudflare.com" in url or "gateway.ai.cloudflare.com" in url
     non_standard = (
         zai
         or grok
         or chutes
         or local
+        or moonshot
         or provider in ("cerebras", "opencode", "deepseek")
         or any(host in url for host in ("cerebras.ai", "deepseek.com", "opencode.ai"))
     )
     effort_map: dict[str, str] = {}
     if groq and model.id == "qwen/qwen3-32b":
         effort_map = dict.fromkeys(("minimal", "low", "medium", "high", "xhigh"), "default")
+    thinking_format: ThinkingFormat = "openai"
+    if deepseek:
+        thinking_format = "deepseek"
+    elif zai:
+        thinking_format = "zai"
+    elif openrouter:
+        thinking_format = "openrouter"
+    replay = reasoning_replay(model)
     return CompletionsCompat(
         supports_store=not non_standard,
         supports_developer_role=not non_standard,
-        supports_reasoning_effort=not (grok or zai),
+        supports_reasoning_effort=not (grok or zai or moonshot),
         reasoning_effort_map=effort_map,
-        max_tokens_field="max_tokens" if chutes or local else "max_completion_tokens",
-        thinking_format="zai" if zai else "openai",
+        max_tokens_field="max_tokens" if chutes or local or moonshot else "max_completion_tokens",
+        thinking_format=thinking_format,
+        supports_strict_mode=not moonshot,
+        requires_reasoning_content=replay is not None and replay.messages == "tool_calls",
+        requires_reasoning_content_on_assistant_messages=(
+            replay is not None and replay.messages == "assistant"
+        ),
+        cache_control_format=(
+            "anthropic" if provider == "openrouter" and model.id.startswith("anthropic/") else None
+        ),
+        supports_long_cache_retention=not cloudflare,
     )
 
 

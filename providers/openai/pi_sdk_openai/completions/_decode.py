@@ -18,7 +18,7 @@ from pi_sdk.provider import Events, MessageBuilder, ProviderError, ToolCall
 from .._shared_json import as_dict, as_list
 from ._request import REASONING_FIELDS
 
-__all__ = ["Decoder", "error_text", "map_stop_reason"]
+__all__ = ["Decoder", "error_text", "google_thought_signature", "map_stop_reason"]
 
 
 _TEXT = "text"
@@ -43,6 +43,20 @@ def map_stop_reason(reason: str | None) -> Literal["stop", "length", "toolUse", 
     if reason is None:
         return "stop"
     return _FINISH.get(reason, "error")
+
+
+def google_thought_signature(fields: dict[str, Any]) -> str | None:
+    """Return ``extra_content.google.thought_signature`` of a delta, message or tool call.
+
+    Gemini's OpenAI-compatible endpoint (``generativelanguage.googleapis.com/v1beta/openai``)
+    sends the thought signature there: on each tool call (function calling: it must come back on
+    the same call, or the next request fails with 400) and on the message or delta with the
+    answer's text (Google, "Thought signatures", OpenAI compatibility). ``None`` when absent.
+    pi-ai 0.73.1 reads neither.
+    """
+    google = as_dict(as_dict(fields.get("extra_content")).get("google"))
+    signature = google.get("thought_signature")
+    return signature if isinstance(signature, str) and signature else None
 
 
 def error_text(error: Any) -> str:
@@ -76,6 +90,9 @@ class Decoder:
       interleaved parallel calls stay apart and keep their order; an entry without ``index``
       belongs to the call with its id, else to the last call. ``null``/empty/missing arguments
       become ``{}``. Calls close when the stream ends.
+    * Gemini's ``extra_content.google.thought_signature`` (:func:`google_thought_signature`):
+      on a tool call → its ``thought_signature``; on a delta or message → the text block's
+      ``text_signature`` (the latest wins; one that comes before the text waits for it).
     * ``refusal`` text is not content: it is collected and ends the message as an error whose
       message is the refusal.
     * Usage: the last non-null ``usage`` wins (``choices[0].usage`` for Moonshot); ``input`` =
@@ -102,6 +119,8 @@ class Decoder:
         """Open tool calls by builder key (the chunk's ``index``, or a made-up key)."""
         self._calls: list[ToolCall] = []
         self._choices = 0
+        self._text_signature: str | None = None
+        """A message-level Gemini signature that came before its text (attached when it opens)."""
 
     # -- blocks ---------------------------------------------------------------------------------
 
@@ -152,6 +171,8 @@ class Decoder:
                 call.id = call_id
             if name and not call.name:
                 call.name = name
+        if "extra_content" in fields and (signature := google_thought_signature(fields)):
+            builder.set_signature(key, signature)
         arguments = function.get("arguments")
         if isinstance(arguments, dict):
             arguments = json.dumps(arguments)  # a server that sent parsed arguments
@@ -271,7 +292,13 @@ class Decoder:
                 if self._open is not None:
                     events += self._close_open()
                 self._open = _TEXT
-                events += builder.open_text(_TEXT, piece)
+                events += builder.open_text(_TEXT, piece, signature=self._text_signature)
+                self._text_signature = None
+        if "extra_content" in delta and (signature := google_thought_signature(delta)):
+            if self._open == _TEXT:
+                builder.set_signature(_TEXT, signature)
+            else:
+                self._text_signature = signature
         refusal = delta.get("refusal")
         if refusal and isinstance(refusal, str):
             self.refusal += refusal

@@ -16,12 +16,11 @@ as is, overriding ``options.reasoning``).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from pi_sdk import provider as kit
 
 from .._shared_ids import normalize_completions_tool_call_id
-from .._shared_json import as_dict, as_list
 from .._shared_request import (
     chat_tool_choice,
     check_provider_options,
@@ -30,6 +29,7 @@ from .._shared_request import (
     reasoning_effort,
     tool_result_text,
 )
+from ._cache_markers import add_cache_markers
 from ._compat import CompletionsCompat, resolve_compat
 
 __all__ = [
@@ -70,15 +70,17 @@ def _user_message(message: kit.UserMessage) -> dict[str, Any] | None:
 
 
 def _assistant_message(
-    message: kit.AssistantMessage, compat: CompletionsCompat
+    message: kit.AssistantMessage, compat: CompletionsCompat, *, reasoning_model: bool
 ) -> dict[str, Any] | None:
     texts: list[str] = []
+    text_signature: str | None = None
     thinking: list[kit.ThinkingContent] = []
     calls: list[kit.ToolCall] = []
     for block in message.content:
         if isinstance(block, kit.TextContent):
             if block.text.strip():
                 texts.append(block.text)
+                text_signature = text_signature or block.text_signature
         elif isinstance(block, kit.ThinkingContent):
             if block.thinking.strip() and not block.redacted:
                 thinking.append(block)
@@ -97,15 +99,20 @@ def _assistant_message(
             content = f"{joined}\n\n{text}" if text else joined
         else:
             field = thinking[0].thinking_signature
-            if compat.requires_reasoning_content:
+            if compat.replays_reasoning_content:
                 field = "reasoning_content"
             if field in REASONING_FIELDS:
                 reasoning = "\n".join(b.thinking for b in thinking)
                 entry[field] = reasoning
     entry["content"] = content
+    if text_signature and content:
+        entry["extra_content"] = _google_signature(text_signature)
     if calls:
-        entry["tool_calls"] = [
-            {
+        wire_calls: list[dict[str, Any]] = []
+        entry["tool_calls"] = wire_calls
+        details: list[Any] = []
+        for call in calls:
+            wire: dict[str, Any] = {
                 "id": call.id,
                 "type": "function",
                 "function": {
@@ -113,38 +120,46 @@ def _assistant_message(
                     "arguments": json.dumps(call.arguments, ensure_ascii=False),
                 },
             }
-            for call in calls
-        ]
-        details: list[Any] = []
-        for call in calls:
-            if call.thought_signature:
-                try:
-                    details.append(json.loads(call.thought_signature))
-                except ValueError:
-                    pass
+            signature = call.thought_signature
+            if signature:
+                detail = _reasoning_detail(signature)
+                if detail is not None:
+                    details.append(detail)
+                else:
+                    wire["extra_content"] = _google_signature(signature)
+            wire_calls.append(wire)
         if details:
             entry["reasoning_details"] = details
         if compat.requires_reasoning_content and reasoning is None:
             entry["reasoning_content"] = ""
     if not content and not calls and reasoning is None:
         return None
+    if (
+        compat.requires_reasoning_content_on_assistant_messages
+        and reasoning_model
+        and "reasoning_content" not in entry
+    ):
+        entry["reasoning_content"] = ""
     return entry
 
 
-def _add_openrouter_cache_breakpoint(messages: list[dict[str, Any]]) -> None:
-    """Mark the last user/assistant text for Anthropic prompt caching via OpenRouter (pi-mono)."""
-    marker = {"type": "ephemeral"}
-    for entry in reversed(messages):
-        if entry["role"] not in ("user", "assistant"):
-            continue
-        content = entry.get("content")
-        if isinstance(content, str) and content:
-            entry["content"] = [{"type": "text", "text": content, "cache_control": marker}]
-            return
-        for part in reversed(as_list(content)):
-            if as_dict(part).get("type") == "text":
-                part["cache_control"] = marker
-                return
+def _google_signature(signature: str) -> dict[str, Any]:
+    """Gemini's OpenAI-compatible endpoint takes a thought signature back where it sent it."""
+    return {"google": {"thought_signature": signature}}
+
+
+def _reasoning_detail(signature: str) -> dict[str, Any] | None:
+    """An OpenRouter ``reasoning_details`` entry stored as JSON (pi-mono), else ``None``.
+
+    Any other signature is Gemini's opaque ``thought_signature`` (base64, never a JSON object).
+    """
+    if not signature.startswith("{"):
+        return None
+    try:
+        detail = json.loads(signature)
+    except ValueError:
+        return None
+    return cast("dict[str, Any]", detail) if isinstance(detail, dict) else None
 
 
 def convert_messages(
@@ -180,6 +195,7 @@ def convert_messages(
         normalize_tool_call_id=normalize_completions_tool_call_id,
         foreign_reasoning=policy,
         origin=origin,
+        reasoning_content=compat.replays_reasoning_content,
     )
     out: list[dict[str, Any]] = []
     if context.system_prompt:
@@ -199,7 +215,7 @@ def convert_messages(
                 last_role = "user"
             i += 1
         elif isinstance(message, kit.AssistantMessage):
-            entry = _assistant_message(message, compat)
+            entry = _assistant_message(message, compat, reasoning_model=model.reasoning)
             if entry is not None:
                 out.append(entry)
                 last_role = "assistant"
@@ -227,8 +243,6 @@ def convert_messages(
                 )
                 out.append({"role": "user", "content": parts})
                 last_role = "user"
-    if model.provider == "openrouter" and model.id.startswith("anthropic/"):
-        _add_openrouter_cache_breakpoint(out)
     return out
 
 
@@ -248,6 +262,38 @@ def convert_tools(
             function["strict"] = False
         out.append({"type": "function", "function": function})
     return out
+
+
+def _effort_value(model: kit.Model, compat: CompletionsCompat, effort: str) -> str:
+    """The server's value for a pi level: ``model.thinking_level_map``, then the compat map."""
+    mapped = (model.thinking_level_map or {}).get(effort)
+    return mapped if mapped is not None else compat.reasoning_effort_map.get(effort, effort)
+
+
+def _add_reasoning(
+    payload: dict[str, Any], model: kit.Model, compat: CompletionsCompat, effort: str | None
+) -> None:
+    """Switch reasoning on or off in the server's own way (pi-ai 0.73 ``buildParams``)."""
+    fmt = compat.thinking_format
+    if fmt in ("zai", "qwen"):
+        payload["enable_thinking"] = effort is not None
+    elif fmt == "qwen-chat-template":
+        payload["chat_template_kwargs"] = {"enable_thinking": effort is not None}
+    elif fmt == "deepseek":
+        payload["thinking"] = {"type": "enabled" if effort is not None else "disabled"}
+        if effort is not None:
+            payload["reasoning_effort"] = _effort_value(model, compat, effort)
+    elif fmt == "openrouter":
+        levels = model.thinking_level_map or {}
+        if effort is not None:
+            payload["reasoning"] = {"effort": _effort_value(model, compat, effort)}
+        elif "off" not in levels or levels["off"] is not None:
+            payload["reasoning"] = {"effort": levels.get("off") or "none"}
+    elif compat.supports_reasoning_effort:
+        if effort is not None:
+            payload["reasoning_effort"] = _effort_value(model, compat, effort)
+        elif isinstance(off := (model.thinking_level_map or {}).get("off"), str):
+            payload["reasoning_effort"] = off  # a model that thinks unless told "off" so
 
 
 def build_payload(
@@ -282,6 +328,14 @@ def build_payload(
     compat = compat or resolve_compat(model)
     messages = convert_messages(model, context, compat, options=options, origin=origin)
     payload: dict[str, Any] = {"model": model.id, "messages": messages, "stream": True}
+    retention = options.resolved_cache_retention()
+    long_retention = retention == "long" and compat.supports_long_cache_retention
+    if options.session_id and (
+        ("api.openai.com" in model.base_url and retention != "none") or long_retention
+    ):
+        payload["prompt_cache_key"] = options.session_id
+    if long_retention:
+        payload["prompt_cache_retention"] = "24h"
     if compat.supports_usage_in_streaming:
         payload["stream_options"] = {"include_usage": True}
     if compat.supports_store:
@@ -291,20 +345,20 @@ def build_payload(
         payload["temperature"] = options.temperature
     if context.tools:
         payload["tools"] = convert_tools(context.tools, compat)
+        if compat.zai_tool_stream:
+            payload["tool_stream"] = True
     elif any(m["role"] == "tool" or "tool_calls" in m for m in messages):
         payload["tools"] = []
+    if compat.cache_control_format == "anthropic" and retention != "none":
+        marker: dict[str, Any] = {"type": "ephemeral"}
+        if long_retention:
+            marker["ttl"] = "1h"
+        add_cache_markers(messages, payload.get("tools"), marker)
     tool_choice = options.provider_options.get("tool_choice", chat_tool_choice(options))
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     if model.reasoning:
-        effort = reasoning_effort(model, options)
-        fmt = compat.thinking_format
-        if fmt in ("zai", "qwen"):
-            payload["enable_thinking"] = effort is not None
-        elif fmt == "qwen-chat-template":
-            payload["chat_template_kwargs"] = {"enable_thinking": effort is not None}
-        elif effort is not None and compat.supports_reasoning_effort:
-            payload["reasoning_effort"] = compat.reasoning_effort_map.get(effort, effort)
+        _add_reasoning(payload, model, compat, reasoning_effort(model, options))
     if "openrouter.ai" in model.base_url and compat.open_router_routing:
         payload["provider"] = dict(compat.open_router_routing)
     routing = compat.vercel_gateway_routing
