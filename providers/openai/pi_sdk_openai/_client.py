@@ -54,17 +54,25 @@ __all__ = [
     "stream_request",
 ]
 
-ENV_API_KEYS: Mapping[str, str] = {
-    "openai": "OPENAI_API_KEY",
-    "groq": "GROQ_API_KEY",
-    "cerebras": "CEREBRAS_API_KEY",
-    "xai": "XAI_API_KEY",
-    "openrouter": "OPENROUTER_API_KEY",
-    "zai": "ZAI_API_KEY",
-    "huggingface": "HF_TOKEN",
-    "deepseek": "DEEPSEEK_API_KEY",
+ENV_API_KEYS: Mapping[str, tuple[str, ...]] = {
+    "openai": ("OPENAI_API_KEY",),
+    "cerebras": ("CEREBRAS_API_KEY",),
+    "cloudflare-ai-gateway": ("CLOUDFLARE_API_KEY",),
+    "cloudflare-workers-ai": ("CLOUDFLARE_API_KEY",),
+    "deepseek": ("DEEPSEEK_API_KEY",),
+    "github-copilot": ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"),
+    "groq": ("GROQ_API_KEY",),
+    "huggingface": ("HF_TOKEN",),
+    "moonshotai": ("MOONSHOT_API_KEY",),
+    "moonshotai-cn": ("MOONSHOT_API_KEY",),
+    "opencode": ("OPENCODE_API_KEY",),
+    "opencode-go": ("OPENCODE_API_KEY",),
+    "openrouter": ("OPENROUTER_API_KEY",),
+    "xai": ("XAI_API_KEY",),
+    "zai": ("ZAI_API_KEY",),
 }
-"""Environment variable holding each provider's key (pi-spec §7.2; DeepSeek added)."""
+"""Environment variables holding each catalog provider's key, tried in order (pi-ai 0.73.1
+``getEnvApiKey``)."""
 
 _LOCAL_PLACEHOLDER_KEY = "pi-sdk-no-key"
 
@@ -151,7 +159,7 @@ async def get_client(
     if not key:
         if not is_local_base_url(model.base_url):
             env = ENV_API_KEYS.get(model.provider)
-            where = f"set {env} or pass" if env else "pass"
+            where = f"set {' or '.join(env)} or pass" if env else "pass"
             raise ConfigurationError(
                 f"No API key for provider {model.provider!r}: {where} StreamOptions(api_key=...)"
             )
