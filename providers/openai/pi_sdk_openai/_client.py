@@ -31,6 +31,7 @@ from pi_sdk.provider import (
     http_error_message,
     import_vendor,
     resolve_api_key,
+    resolve_base_url,
     run_http_stream,
     shared_in_thread,
     signature_origin,
@@ -144,11 +145,14 @@ async def get_client(
     thread. The key is ``options.api_key``, else the ``get_api_key`` plugin
     answer for ``model.provider``. pi-mono falls back to ``OPENAI_API_KEY`` for *every*
     provider; we do not, so an OpenAI key is never sent to another vendor. A server on this
-    machine (Ollama, LM Studio, llama.cpp, vLLM) needs no key and gets a placeholder.
+    machine (Ollama, LM Studio, llama.cpp, vLLM) needs no key and gets a placeholder. The base
+    URL's ``{NAME}`` placeholders (the catalog's Cloudflare models) are filled in from the
+    environment (:func:`pi_sdk.provider.resolve_base_url`).
 
     Raises:
-        ConfigurationError: no key could be found, or ``options.client`` is not an async
-            client (reported as the call's ``error`` event, before any request).
+        ConfigurationError: no key could be found, a base-URL placeholder names an unset
+            variable, or ``options.client`` is not an async client (reported as the call's
+            ``error`` event, before any request).
     """
     import openai
 
@@ -165,7 +169,7 @@ async def get_client(
             )
         key = _LOCAL_PLACEHOLDER_KEY
     verify = await shared_ssl_context()
-    base_url = model.base_url or None
+    base_url = resolve_base_url(model) or None
 
     def build() -> AsyncOpenAI:
         return openai.AsyncOpenAI(
