@@ -37,15 +37,21 @@ API_FILES = {
     "bedrock-converse-stream": "bedrock",
     "azure-openai-responses": "azure",
 }
-# provider -> its models' one base URL, for the providers whose URL the generator pins
+
+
+def generator() -> Any:
+    # The generator itself needs npm; its parser, shaping and routing run offline.
+    script = ROOT / "scripts/generate_models.py"
+    spec = importlib.util.spec_from_file_location("generate_models", script)
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    return gen
+
+
+# provider -> its models' one base URL: the generator's pins, and some read from the source
 BASE_URLS = {
-    "anthropic": "https://api.anthropic.com",
-    "openai": "https://api.openai.com/v1",
-    "google": "https://generativelanguage.googleapis.com/v1beta",
-    "google-vertex": "https://{location}-aiplatform.googleapis.com",
-    "mistral": "https://api.mistral.ai",
-    "azure-openai-responses": "",
-    # read from the source, not pinned by the generator
+    **generator().BASE_URLS,
     "cerebras": "https://api.cerebras.ai/v1",
     "deepseek": "https://api.deepseek.com",
     "fireworks": "https://api.fireworks.ai/inference",
@@ -144,6 +150,9 @@ def test_file_has_source_and_is_canonical(name: str) -> None:
 
 
 def test_every_file_cites_the_pinned_release() -> None:
+    gen = generator()
+    # npm's package-lock integrity of @mariozechner/pi-ai 0.73.1
+    assert (gen.VERSION, gen.INTEGRITY) == (VERSION, INTEGRITY)
     for name in FILES:
         source = load(name)["source"]
         assert (source["version"], source["integrity"]) == (VERSION, INTEGRITY), name
@@ -265,16 +274,6 @@ def test_spot_facts_google() -> None:
     assert vertex["name"] == "Gemini 2.5 Pro (Vertex)"
     assert find("google", "gemini-2.0-flash")["reasoning"] is False
     assert find("opencode", "gemini-3.1-pro")["baseUrl"] == "https://opencode.ai/zen/v1"
-
-
-def generator() -> Any:
-    # The generator itself needs npm; its parser, shaping and routing run offline.
-    script = ROOT / "scripts/generate_models.py"
-    spec = importlib.util.spec_from_file_location("generate_models", script)
-    assert spec is not None and spec.loader is not None
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    return gen
 
 
 def test_generator_parses_the_source_literal_syntax() -> None:
