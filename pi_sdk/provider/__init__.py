@@ -66,6 +66,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.options import ForeignReasoning as ForeignReasoning
     from pi_sdk.options import StreamOptions as StreamOptions
     from pi_sdk.plugins.hookspecs import hookimpl as hookimpl
+    from pi_sdk.provider._base_url import resolve_base_url as resolve_base_url
     from pi_sdk.provider._builder import BlockKey as BlockKey
     from pi_sdk.provider._builder import Events as Events
     from pi_sdk.provider._builder import MessageBuilder as MessageBuilder

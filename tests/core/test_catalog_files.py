@@ -1,9 +1,9 @@
 """The generated models.json files: shape, consistency, and facts checked against the source.
 
 The files are read as plain JSON so this runs before (and without) pi_sdk's Model type.
-Spot facts were read from @mariozechner/pi-ai 0.58.3 dist/models.generated.js (Mistral: 0.73.1,
-which has that provider); when a pinned version in scripts/generate_models.py moves, re-verify
-them against the new source.
+Counts and spot facts were read from @mariozechner/pi-ai 0.73.1 dist/models.generated.js
+(969 models, 31 providers; the 10 ``openai-codex-responses`` models are skipped); when
+VERSION in scripts/generate_models.py moves, re-verify them against the new source.
 """
 
 from __future__ import annotations
@@ -21,41 +21,87 @@ FILES = {
     "openai": ROOT / "providers/openai/pi_sdk_openai/models.json",
     "google": ROOT / "providers/google/pi_sdk_google/models.json",
     "mistral": ROOT / "providers/mistral/pi_sdk_mistral/models.json",
+    "bedrock": ROOT / "providers/bedrock/pi_sdk_bedrock/models.json",
+    "azure": ROOT / "providers/azure/pi_sdk_azure/models.json",
 }
-# Files generated from another pi-ai release than the others (scripts/generate_models.py
-# OUTPUT_VERSIONS): name -> version.
-OTHER_RELEASE = {"mistral": "0.73.1"}
-# provider -> (package file, api, base URL)
-PROVIDERS = {
-    "anthropic": ("anthropic", "anthropic-messages", "https://api.anthropic.com"),
-    "openai": ("openai", "openai-responses", "https://api.openai.com/v1"),
-    "cerebras": ("openai", "openai-completions", "https://api.cerebras.ai/v1"),
-    "groq": ("openai", "openai-completions", "https://api.groq.com/openai/v1"),
-    "huggingface": ("openai", "openai-completions", "https://router.huggingface.co/v1"),
-    "openrouter": ("openai", "openai-completions", "https://openrouter.ai/api/v1"),
-    "xai": ("openai", "openai-completions", "https://api.x.ai/v1"),
-    "zai": ("openai", "openai-completions", "https://api.z.ai/api/coding/paas/v4"),
-    "google": (
-        "google",
-        "google-generative-ai",
-        "https://generativelanguage.googleapis.com/v1beta",
-    ),
-    "google-vertex": ("google", "google-vertex", "https://{location}-aiplatform.googleapis.com"),
-    "mistral": ("mistral", "mistral-conversations", "https://api.mistral.ai"),
+VERSION = "0.73.1"
+INTEGRITY = "sha512-Jh4lXawZYuC83HzSIYuVum9NBqJD49i4JOt3H96cGW/924cwJMOyUs1Mv/e4QPzTXnzrqMoGviNQnvGgSu1LSg=="  # noqa: E501
+# wire API -> the package file that speaks it (a model lives where its API is served)
+API_FILES = {
+    "anthropic-messages": "anthropic",
+    "openai-completions": "openai",
+    "openai-responses": "openai",
+    "google-generative-ai": "google",
+    "google-vertex": "google",
+    "mistral-conversations": "mistral",
+    "bedrock-converse-stream": "bedrock",
+    "azure-openai-responses": "azure",
 }
-# Model counts in pi-ai 0.58.3 (they match the pi spec's section 7.1 table).
+
+
+def generator() -> Any:
+    # The generator itself needs npm; its parser, shaping and routing run offline.
+    script = ROOT / "scripts/generate_models.py"
+    spec = importlib.util.spec_from_file_location("generate_models", script)
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    return gen
+
+
+# provider -> its models' one base URL: the generator's pins, and some read from the source
+BASE_URLS = {
+    **generator().BASE_URLS,
+    "cerebras": "https://api.cerebras.ai/v1",
+    "deepseek": "https://api.deepseek.com",
+    "fireworks": "https://api.fireworks.ai/inference",
+    "groq": "https://api.groq.com/openai/v1",
+    "huggingface": "https://router.huggingface.co/v1",
+    "moonshotai": "https://api.moonshot.ai/v1",
+    "openrouter": "https://openrouter.ai/api/v1",
+    "vercel-ai-gateway": "https://ai-gateway.vercel.sh",
+    "xai": "https://api.x.ai/v1",
+    "zai": "https://api.z.ai/api/coding/paas/v4",
+}
+# (provider, api) -> model count in pi-ai 0.73.1 (959 models: 969 less 10 openai-codex-responses)
 COUNTS = {
-    "anthropic": 23,
-    "openai": 38,
-    "cerebras": 4,
-    "groq": 15,
-    "huggingface": 18,
-    "openrouter": 243,
-    "xai": 25,
-    "zai": 9,
-    "google": 24,
-    "google-vertex": 12,
-    "mistral": 28,  # pi-ai 0.73.1
+    ("amazon-bedrock", "bedrock-converse-stream"): 93,
+    ("anthropic", "anthropic-messages"): 23,
+    ("azure-openai-responses", "azure-openai-responses"): 42,
+    ("cerebras", "openai-completions"): 4,
+    ("cloudflare-ai-gateway", "anthropic-messages"): 15,
+    ("cloudflare-ai-gateway", "openai-completions"): 4,
+    ("cloudflare-ai-gateway", "openai-responses"): 16,
+    ("cloudflare-workers-ai", "openai-completions"): 8,
+    ("deepseek", "openai-completions"): 2,
+    ("fireworks", "anthropic-messages"): 19,
+    ("github-copilot", "anthropic-messages"): 7,
+    ("github-copilot", "openai-completions"): 7,
+    ("github-copilot", "openai-responses"): 12,
+    ("google", "google-generative-ai"): 27,
+    ("google-vertex", "google-vertex"): 13,
+    ("groq", "openai-completions"): 18,
+    ("huggingface", "openai-completions"): 22,
+    ("kimi-coding", "anthropic-messages"): 2,
+    ("minimax", "anthropic-messages"): 2,
+    ("minimax-cn", "anthropic-messages"): 2,
+    ("mistral", "mistral-conversations"): 28,
+    ("moonshotai", "openai-completions"): 7,
+    ("moonshotai-cn", "openai-completions"): 7,
+    ("openai", "openai-responses"): 42,
+    ("opencode", "anthropic-messages"): 11,
+    ("opencode", "google-generative-ai"): 2,
+    ("opencode", "openai-completions"): 9,
+    ("opencode", "openai-responses"): 16,
+    ("opencode-go", "openai-completions"): 12,
+    ("openrouter", "openai-completions"): 275,
+    ("vercel-ai-gateway", "anthropic-messages"): 162,
+    ("xai", "openai-completions"): 25,
+    ("xiaomi", "anthropic-messages"): 5,
+    ("xiaomi-token-plan-ams", "anthropic-messages"): 5,
+    ("xiaomi-token-plan-cn", "anthropic-messages"): 5,
+    ("xiaomi-token-plan-sgp", "anthropic-messages"): 5,
+    ("zai", "openai-completions"): 5,
 }
 REQUIRED = {
     "id": str,
@@ -69,8 +115,9 @@ REQUIRED = {
     "contextWindow": int,
     "maxTokens": int,
 }
-OPTIONAL = {"headers": dict, "compat": dict}
+OPTIONAL = {"headers": dict, "compat": dict, "thinkingLevelMap": dict}
 COST_KEYS = {"input", "output", "cacheRead", "cacheWrite"}
+THINKING_LEVELS = {"off", "minimal", "low", "medium", "high", "xhigh"}
 
 
 def load(name: str) -> dict[str, Any]:
@@ -102,13 +149,14 @@ def test_file_has_source_and_is_canonical(name: str) -> None:
     assert keys == sorted(keys)
 
 
-def test_every_file_cites_the_same_source() -> None:
-    same = [name for name in FILES if name not in OTHER_RELEASE]
-    assert len({json.dumps(load(name)["source"], sort_keys=True) for name in same}) == 1
-    for name, version in OTHER_RELEASE.items():
+def test_every_file_cites_the_pinned_release() -> None:
+    gen = generator()
+    # npm's package-lock integrity of @mariozechner/pi-ai 0.73.1
+    assert (gen.VERSION, gen.INTEGRITY) == (VERSION, INTEGRITY)
+    for name in FILES:
         source = load(name)["source"]
-        assert source["version"] == version
-        assert source["integrity"] != load(same[0])["source"]["integrity"]
+        assert (source["version"], source["integrity"]) == (VERSION, INTEGRITY), name
+        assert source["url"].endswith(f"/v/{VERSION}")
 
 
 @pytest.mark.parametrize("model", ALL_MODELS, ids=lambda m: f"{m['provider']}/{m['id']}")
@@ -117,7 +165,9 @@ def test_model_fields(model: dict[str, Any]) -> None:
     for field, kind in {**REQUIRED, **OPTIONAL}.items():
         if field in model:
             assert isinstance(model[field], kind), field
-    assert model["id"] and model["name"] and model["baseUrl"]
+    assert model["id"] and model["name"]
+    # only Azure has no base URL in the catalog (the endpoint comes from the environment)
+    assert model["baseUrl"] or model["provider"] == "azure-openai-responses"
     assert model["input"] in (["text"], ["text", "image"])
     assert set(model["cost"]) == COST_KEYS
     for price in model["cost"].values():
@@ -126,25 +176,31 @@ def test_model_fields(model: dict[str, Any]) -> None:
     assert model["contextWindow"] > 0
     assert model["maxTokens"] > 0
     assert all(isinstance(v, str) for v in model.get("headers", {}).values())
+    levels = model.get("thinkingLevelMap", {})
+    assert set(levels) <= THINKING_LEVELS
+    assert all(v is None or isinstance(v, str) for v in levels.values())
 
 
 @pytest.mark.parametrize("name", FILES)
-def test_providers_apis_and_base_urls_are_consistent(name: str) -> None:
+def test_each_model_is_in_the_package_of_its_api(name: str) -> None:
     seen: set[tuple[str, str]] = set()
     for model in load(name)["models"]:
-        file, api, base_url = PROVIDERS[model["provider"]]
-        assert file == name
-        assert (model["api"], model["baseUrl"]) == (api, base_url), model["id"]
+        assert API_FILES[model["api"]] == name, model["id"]
+        if model["provider"] in BASE_URLS:
+            assert model["baseUrl"] == BASE_URLS[model["provider"]], model["id"]
         key = (model["provider"], model["id"])
         assert key not in seen, f"duplicate id {key}"
         seen.add(key)
 
 
-def test_model_counts_per_provider() -> None:
-    counts: dict[str, int] = {}
+def test_model_counts_per_provider_and_api() -> None:
+    counts: dict[tuple[str, str], int] = {}
     for model in ALL_MODELS:
-        counts[model["provider"]] = counts.get(model["provider"], 0) + 1
+        key = (model["provider"], model["api"])
+        counts[key] = counts.get(key, 0) + 1
     assert counts == COUNTS
+    assert sum(counts.values()) == 959
+    assert len({provider for provider, _ in counts}) == 30  # openai-codex is skipped
 
 
 def cost(model: dict[str, Any]) -> tuple[float, float, float, float]:
@@ -158,10 +214,15 @@ def test_spot_facts_anthropic() -> None:
     assert cost(opus) == (5, 25, 0.5, 6.25)
     assert (opus["contextWindow"], opus["maxTokens"]) == (1_000_000, 128_000)
     assert opus["reasoning"] is True and opus["input"] == ["text", "image"]
+    assert opus["thinkingLevelMap"] == {"xhigh": "max"}
     sonnet = find("anthropic", "claude-sonnet-4-5")
     assert cost(sonnet) == (3, 15, 0.3, 3.75)
     assert (sonnet["contextWindow"], sonnet["maxTokens"]) == (200_000, 64_000)
+    assert "thinkingLevelMap" not in sonnet
     assert find("anthropic", "claude-3-5-haiku-20241022")["reasoning"] is False
+    fireworks = find("fireworks", "accounts/fireworks/models/deepseek-v3p1")
+    assert (fireworks["api"], fireworks["name"]) == ("anthropic-messages", "DeepSeek V3.1")
+    assert cost(fireworks) == (0.56, 1.68, 0, 0)
 
 
 def test_spot_facts_openai_and_compatible() -> None:
@@ -172,50 +233,51 @@ def test_spot_facts_openai_and_compatible() -> None:
     gpt5 = find("openai", "gpt-5")
     assert cost(gpt5) == (1.25, 10, 0.125, 0)
     assert (gpt5["contextWindow"], gpt5["reasoning"]) == (400_000, True)
+    assert gpt5["thinkingLevelMap"] == {"off": None}  # gpt-5 cannot turn reasoning off
     assert find("openai", "o3-mini")["input"] == ["text"]
-    zai_compat = {"supportsDeveloperRole": False, "thinkingFormat": "zai"}
-    assert find("zai", "glm-4.6")["compat"] == zai_compat
+    zai_compat = {"supportsDeveloperRole": False, "thinkingFormat": "zai", "zaiToolStream": True}
+    assert find("zai", "glm-4.7")["compat"] == zai_compat
     assert find("huggingface", "moonshotai/Kimi-K2.5")["compat"] == {"supportsDeveloperRole": False}
     assert cost(find("groq", "llama-3.3-70b-versatile")) == (0.59, 0.79, 0, 0)
     assert cost(find("xai", "grok-4")) == (3, 15, 0.75, 0)
     # pi stores OpenRouter's "price varies" sentinel (-1 $/token) as -1e6 $/M; we record 0.
     assert cost(find("openrouter", "openrouter/auto")) == (0, 0, 0, 0)
+    deepseek = find("deepseek", "deepseek-v4-flash")
+    assert deepseek["compat"] == {
+        "requiresReasoningContentOnAssistantMessages": True,
+        "thinkingFormat": "deepseek",
+    }
+    assert deepseek["thinkingLevelMap"] == {
+        "minimal": None,
+        "low": None,
+        "medium": None,
+        "high": "high",
+        "xhigh": "max",
+    }
+    workers = find("cloudflare-workers-ai", "@cf/meta/llama-4-scout-17b-16e-instruct")
+    assert workers["baseUrl"] == (
+        "https://api.cloudflare.com/client/v4/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai/v1"
+    )
+    assert workers["compat"] == {"sendSessionAffinityHeaders": True}
+    copilot = find("github-copilot", "gpt-4o")
+    assert copilot["api"] == "openai-completions"
+    assert copilot["headers"]["Copilot-Integration-Id"] == "vscode-chat"
 
 
 def test_spot_facts_google() -> None:
     pro = find("google", "gemini-2.5-pro")
-    assert cost(pro) == (1.25, 10, 0.31, 0)
+    assert cost(pro) == (1.25, 10, 0.125, 0)
     assert (pro["contextWindow"], pro["maxTokens"]) == (1_048_576, 65_536)
     assert pro["reasoning"] is True
     vertex = find("google-vertex", "gemini-2.5-pro")
     assert cost(vertex) == (1.25, 10, 0.125, 0)
+    assert vertex["name"] == "Gemini 2.5 Pro (Vertex)"
     assert find("google", "gemini-2.0-flash")["reasoning"] is False
-
-
-def test_spot_facts_mistral() -> None:
-    magistral = find("mistral", "magistral-medium-latest")
-    assert magistral["reasoning"] is True
-    large = find("mistral", "mistral-large-latest")
-    assert large["api"] == "mistral-conversations"
-    assert large["baseUrl"] == "https://api.mistral.ai"
-    small = find("mistral", "mistral-small-latest")
-    assert (small["name"], small["reasoning"], small["input"]) == (
-        "Mistral Small (latest)",
-        True,
-        ["text", "image"],
-    )
-    assert cost(small) == (0.15, 0.6, 0, 0)
-    assert (small["contextWindow"], small["maxTokens"]) == (256000, 256000)
-    assert cost(find("mistral", "codestral-latest")) == (0.3, 0.9, 0, 0)
+    assert find("opencode", "gemini-3.1-pro")["baseUrl"] == "https://opencode.ai/zen/v1"
 
 
 def test_generator_parses_the_source_literal_syntax() -> None:
-    # The generator itself needs npm; its parser and shaping run offline.
-    script = ROOT / "scripts/generate_models.py"
-    spec = importlib.util.spec_from_file_location("generate_models", script)
-    assert spec is not None and spec.loader is not None
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
+    gen = generator()
     source = """// generated
 export const MODELS = {
     "openrouter": {
@@ -256,3 +318,46 @@ export const MODELS = {
     ]
     with pytest.raises(gen.SourceError):
         gen.parse_models("export const MODELS = { a: () => 1 };")
+
+
+def source_model(provider: str, model_id: str, api: str, base_url: str) -> str:
+    return f"""        "{model_id}": {{
+            id: "{model_id}", name: "{model_id}", api: "{api}", provider: "{provider}",
+            baseUrl: "{base_url}", reasoning: false, input: ["text"],
+            cost: {{ input: 1, output: 2, cacheRead: 0, cacheWrite: 0 }},
+            contextWindow: 1000, maxTokens: 100,
+        }},
+"""
+
+
+def test_generator_routes_each_model_to_the_package_of_its_api() -> None:
+    gen = generator()
+    gateway = "https://gateway.example/{ACCOUNT}"
+    source = (
+        "export const MODELS = {\n"
+        '    "gateway": {\n'
+        + source_model("gateway", "m-claude", "anthropic-messages", gateway)
+        + source_model("gateway", "m-gpt", "openai-responses", gateway)
+        + source_model("gateway", "m-codex", "openai-codex-responses", gateway)
+        + "    },\n"
+        '    "other": {\n'
+        + "".join(
+            source_model("other", f"m-{api}", api, "https://other.example")
+            for api in gen.api_outputs()
+            if api not in ("anthropic-messages", "openai-responses")
+        )
+        + "    },\n};\n"
+    )
+    files, skipped = gen.build(source)
+    assert skipped == {"openai-codex-responses": 1}
+    ids = {path: [m["id"] for m in json.loads(text)["models"]] for path, text in files.items()}
+    assert ids["providers/anthropic/pi_sdk_anthropic/models.json"] == ["m-claude"]
+    assert ids["providers/openai/pi_sdk_openai/models.json"] == [
+        "m-gpt",
+        "m-openai-completions",
+    ]
+    assert sum(len(v) for v in ids.values()) == len(gen.api_outputs())
+    with pytest.raises(gen.SourceError, match="'some-new-api' is in neither"):
+        gen.build(source.replace("openai-codex-responses", "some-new-api"))
+    with pytest.raises(gen.SourceError, match="baseUrl is https://api.anthropic.com"):
+        gen.build(source.replace('"gateway"', '"anthropic"'))

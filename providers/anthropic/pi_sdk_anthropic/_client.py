@@ -65,7 +65,8 @@ async def client_lease(
 
     Args:
         model: Its ``base_url`` (empty: the SDK's default, ``ANTHROPIC_BASE_URL`` or the public
-            endpoint) picks the client.
+            endpoint; ``{NAME}`` placeholders filled in from the environment,
+            :func:`pi_sdk.provider.resolve_base_url`) picks the client.
         api_key: The API key, or an OAuth/bearer token when ``bearer``.
         bearer: Send the key as ``Authorization: Bearer`` (``auth_token``) instead of
             ``x-api-key`` (Claude Code OAuth tokens, GitHub Copilot).
@@ -73,11 +74,14 @@ async def client_lease(
     Returns:
         An async context manager (the client is built in a worker thread on first use); hold it
         for the whole call (request and body).
+
+    Raises:
+        ConfigurationError: a ``{NAME}`` placeholder of the base URL names an unset variable.
     """
     import anthropic
 
     verify = await kit.shared_in_thread(SSL_CONTEXT, _ssl_context)
-    base_url = model.base_url or None
+    base_url = kit.resolve_base_url(model) or None
 
     def build() -> Any:
         http_client = anthropic.DefaultAsyncHttpxClient(verify=verify)

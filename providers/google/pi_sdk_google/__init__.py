@@ -41,7 +41,11 @@ __all__ = [
     "stream_google_vertex",
 ]
 
-_ENV_KEYS = {"google": "GEMINI_API_KEY", "google-vertex": "GOOGLE_CLOUD_API_KEY"}
+_ENV_KEYS = {
+    "google": "GEMINI_API_KEY",
+    "google-vertex": "GOOGLE_CLOUD_API_KEY",
+    "opencode": "OPENCODE_API_KEY",  # its two Gemini models (pi-ai 0.73.1)
+}
 
 
 def _wire(module: str) -> ModuleType:
@@ -100,14 +104,16 @@ def register_api_providers(register: Callable[..., None]) -> None:
 
 @hookimpl
 def register_models(register: Callable[..., None]) -> None:
-    """Register the catalog: 24 ``google`` and 12 ``google-vertex`` models (pi-ai 0.58.3)."""
+    """Register the ``google-generative-ai`` and ``google-vertex`` models (pi-ai 0.73.1)."""
     for model in load_models_json("pi_sdk_google"):
         register(model)
 
 
 @hookimpl
 def get_api_key(provider: str) -> Any:
-    """Return ``GEMINI_API_KEY`` for ``google`` and ``GOOGLE_CLOUD_API_KEY`` for ``google-vertex``.
+    """Return ``GEMINI_API_KEY`` for ``google``, ``GOOGLE_CLOUD_API_KEY`` for ``google-vertex``.
+
+    ``OPENCODE_API_KEY`` for ``opencode`` (its Gemini models, pi-ai 0.73.1 ``getEnvApiKey``).
 
     Never pi-mono's ``"<authenticated>"`` marker: Vertex AI without a key uses Google Cloud
     credentials instead (pi-spec §7.2, §10.1 #15).

@@ -11,11 +11,11 @@ Hooks:
   compatible server; a provider in :data:`PROVIDER_STREAMS` is served by its own package's
   stream) and ``openai-responses``, each with a recorded-request recognizer for
   ``pi-sdk replay`` and the conformance runner;
-* ``register_models``: the catalog in ``models.json`` (openai, groq, cerebras, xai, openrouter,
-  zai, huggingface; see ``docs/models.md``);
-* ``get_api_key``: the provider's environment variable (pi-spec §7.2): ``OPENAI_API_KEY``,
-  ``GROQ_API_KEY``, ``CEREBRAS_API_KEY``, ``XAI_API_KEY``, ``OPENROUTER_API_KEY``,
-  ``ZAI_API_KEY``, ``HF_TOKEN``, ``DEEPSEEK_API_KEY``.
+* ``register_models``: the catalog in ``models.json``: every ``openai-completions`` and
+  ``openai-responses`` model of pi-ai 0.73.1 (openai, openrouter, groq, xai, huggingface,
+  deepseek, moonshotai, cloudflare, github-copilot, opencode, ...; see ``docs/models.md``);
+* ``get_api_key``: the provider's environment variables (:data:`ENV_API_KEYS`, pi-ai 0.73.1
+  ``getEnvApiKey``): ``OPENAI_API_KEY``, ``GROQ_API_KEY``, ``OPENROUTER_API_KEY``, ...
 
 See ``docs/providers/openai.md`` for the options, the compat flags and custom servers.
 """
@@ -62,4 +62,4 @@ register_api_providers = kit.api_providers_hook(
     ),
 )
 register_models = kit.models_hook(__name__)
-get_api_key = kit.env_api_key_hook({provider: (env,) for provider, env in ENV_API_KEYS.items()})
+get_api_key = kit.env_api_key_hook(ENV_API_KEYS)

@@ -31,6 +31,7 @@ from pi_sdk.provider import (
     http_error_message,
     import_vendor,
     resolve_api_key,
+    resolve_base_url,
     run_http_stream,
     shared_in_thread,
     signature_origin,
@@ -54,17 +55,25 @@ __all__ = [
     "stream_request",
 ]
 
-ENV_API_KEYS: Mapping[str, str] = {
-    "openai": "OPENAI_API_KEY",
-    "groq": "GROQ_API_KEY",
-    "cerebras": "CEREBRAS_API_KEY",
-    "xai": "XAI_API_KEY",
-    "openrouter": "OPENROUTER_API_KEY",
-    "zai": "ZAI_API_KEY",
-    "huggingface": "HF_TOKEN",
-    "deepseek": "DEEPSEEK_API_KEY",
+ENV_API_KEYS: Mapping[str, tuple[str, ...]] = {
+    "openai": ("OPENAI_API_KEY",),
+    "cerebras": ("CEREBRAS_API_KEY",),
+    "cloudflare-ai-gateway": ("CLOUDFLARE_API_KEY",),
+    "cloudflare-workers-ai": ("CLOUDFLARE_API_KEY",),
+    "deepseek": ("DEEPSEEK_API_KEY",),
+    "github-copilot": ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"),
+    "groq": ("GROQ_API_KEY",),
+    "huggingface": ("HF_TOKEN",),
+    "moonshotai": ("MOONSHOT_API_KEY",),
+    "moonshotai-cn": ("MOONSHOT_API_KEY",),
+    "opencode": ("OPENCODE_API_KEY",),
+    "opencode-go": ("OPENCODE_API_KEY",),
+    "openrouter": ("OPENROUTER_API_KEY",),
+    "xai": ("XAI_API_KEY",),
+    "zai": ("ZAI_API_KEY",),
 }
-"""Environment variable holding each provider's key (pi-spec §7.2; DeepSeek added)."""
+"""Environment variables holding each catalog provider's key, tried in order (pi-ai 0.73.1
+``getEnvApiKey``)."""
 
 _LOCAL_PLACEHOLDER_KEY = "pi-sdk-no-key"
 
@@ -136,11 +145,14 @@ async def get_client(
     thread. The key is ``options.api_key``, else the ``get_api_key`` plugin
     answer for ``model.provider``. pi-mono falls back to ``OPENAI_API_KEY`` for *every*
     provider; we do not, so an OpenAI key is never sent to another vendor. A server on this
-    machine (Ollama, LM Studio, llama.cpp, vLLM) needs no key and gets a placeholder.
+    machine (Ollama, LM Studio, llama.cpp, vLLM) needs no key and gets a placeholder. The base
+    URL's ``{NAME}`` placeholders (the catalog's Cloudflare models) are filled in from the
+    environment (:func:`pi_sdk.provider.resolve_base_url`).
 
     Raises:
-        ConfigurationError: no key could be found, or ``options.client`` is not an async
-            client (reported as the call's ``error`` event, before any request).
+        ConfigurationError: no key could be found, a base-URL placeholder names an unset
+            variable, or ``options.client`` is not an async client (reported as the call's
+            ``error`` event, before any request).
     """
     import openai
 
@@ -151,13 +163,13 @@ async def get_client(
     if not key:
         if not is_local_base_url(model.base_url):
             env = ENV_API_KEYS.get(model.provider)
-            where = f"set {env} or pass" if env else "pass"
+            where = f"set {' or '.join(env)} or pass" if env else "pass"
             raise ConfigurationError(
                 f"No API key for provider {model.provider!r}: {where} StreamOptions(api_key=...)"
             )
         key = _LOCAL_PLACEHOLDER_KEY
     verify = await shared_ssl_context()
-    base_url = model.base_url or None
+    base_url = resolve_base_url(model) or None
 
     def build() -> AsyncOpenAI:
         return openai.AsyncOpenAI(

@@ -14,6 +14,7 @@ from pi_sdk_google.vertex import _request as vertex_request
 
 import pi_sdk
 from pi_sdk import ConfigurationError, Model, StreamOptions
+from pi_sdk.provider import load_models_json
 
 # --- transport ----------------------------------------------------------------------------------
 
@@ -111,8 +112,10 @@ def test_plugin_registers_both_apis_and_the_catalog(plugin_manager: Any) -> None
     plugin_manager.register(pi_sdk_google, name="google")
     assert pi_sdk.get_api_provider("google-generative-ai").recognize is recognize_generative_ai
     assert pi_sdk.get_api_provider("google-vertex").recognize is recognize_vertex
-    assert len(pi_sdk.get_models("google")) == 24
-    assert len(pi_sdk.get_models("google-vertex")) == 12
+    catalog = load_models_json("pi_sdk_google")
+    for provider in ("google", "google-vertex", "opencode"):
+        ids = sorted(m.id for m in catalog if m.provider == provider)
+        assert ids and sorted(m.id for m in pi_sdk.get_models(provider)) == ids
     flash = pi_sdk.get_model("google", "gemini-2.5-flash")
     assert flash.api == "google-generative-ai" and flash.reasoning
 

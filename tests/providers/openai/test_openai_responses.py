@@ -19,7 +19,7 @@ from pi_sdk_openai.responses import build_payload as build_responses_payload
 
 import pi_sdk
 from pi_sdk import Context, Model, TextContent, UserMessage
-from pi_sdk.provider import MessageBuilder
+from pi_sdk.provider import MessageBuilder, load_models_json
 
 IMAGE = pi_sdk.ImageContent(data="aGVsbG8=", mime_type="image/png")
 REASONING_ITEM = {
@@ -124,6 +124,10 @@ def test_reasoning_model_requests_encrypted_reasoning_and_effort():
         ({"id": "o3", "compat": {"thinkingLevelMap": {"off": "minimal"}}}, {"effort": "minimal"}),
         ({"id": "x-5", "compat": {"thinkingLevelMap": {"off": None}}}, None),
         ({"id": "gpt-5.9", "compat": {"thinkingLevelMap": {"off": "none"}}}, {"effort": "none"}),
+        # the catalog's thinkingLevelMap (Model.thinking_level_map) is read first
+        ({"id": "gpt-5.9", "thinking_level_map": {"off": "none"}}, {"effort": "none"}),
+        ({"id": "o3", "thinking_level_map": {"off": None}}, None),
+        ({"id": "o3", "thinking_level_map": {"xhigh": "xhigh"}}, {"effort": "none"}),
         ({"id": "o3", "reasoning": False}, None),
     ],
 )
@@ -685,3 +689,17 @@ async def test_deltas_naming_no_item_or_carrying_no_text_are_ignored():
     assert message.stop_reason == "stop", message.error_message
     assert message.text == "Hi"
     assert [e.delta for e in events if e.type == "text_delta"] == ["Hi"]
+
+
+def test_reasoning_off_follows_the_catalogs_thinking_level_map():
+    """Every catalog ``openai`` model: reasoning off sends ``thinkingLevelMap.off ?? "none"``,
+    nothing where the map says ``off: null`` (pi-ai 0.73.1 ``buildParams``)."""
+    catalog = [m for m in load_models_json("pi_sdk_openai") if m.provider == "openai"]
+    assert any(m.thinking_level_map for m in catalog)
+    for entry in catalog:
+        body = payload(entry)
+        levels = entry.thinking_level_map or {}
+        if not entry.reasoning or ("off" in levels and levels["off"] is None):
+            assert "reasoning" not in body, entry.id
+        else:
+            assert body["reasoning"] == {"effort": levels.get("off") or "none"}, entry.id

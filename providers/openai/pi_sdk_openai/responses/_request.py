@@ -302,11 +302,12 @@ def off_effort(model: kit.Model) -> str | None:
     pi-ai 0.73 sends ``{"effort": model.thinkingLevelMap.off ?? "none"}`` with reasoning off,
     except when the map says ``off: null`` (the model cannot turn reasoning off: every
     ``gpt-5*`` model of its catalog) and for GitHub Copilot. pi-sdk reads the map from
-    ``model.compat["thinkingLevelMap"]`` and, without one, applies the catalog's rule by id.
+    ``model.thinking_level_map`` (the catalog's), else ``model.compat["thinkingLevelMap"]``,
+    and, without an ``off`` entry in either, applies the catalog's rule by id.
     """
     if model.provider == "github-copilot":
         return None
-    levels = (model.compat or {}).get("thinkingLevelMap")
+    levels = model.thinking_level_map or (model.compat or {}).get("thinkingLevelMap")
     if isinstance(levels, dict) and "off" in levels:
         off: Any = levels["off"]  # pyright: ignore[reportUnknownVariableType]
         return off if isinstance(off, str) else None
