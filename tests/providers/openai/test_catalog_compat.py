@@ -12,7 +12,8 @@ from pi_sdk_openai.completions._compat import resolve_compat
 
 from pi_sdk.provider import load_models_json
 
-MODELS = [m for m in load_models_json("pi_sdk_openai") if m.api == "openai-completions" and m.compat]
+CATALOG = load_models_json("pi_sdk_openai")
+MODELS = [m for m in CATALOG if m.api == "openai-completions" and m.compat]
 
 
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: f"{m.provider}/{m.id}")
