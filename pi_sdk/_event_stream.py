@@ -372,6 +372,8 @@ class _StreamRun:
         if aborted and (self._signal is not None and self._signal.reason) and reason == "aborted":
             text = self._signal.reason
         message.error_message = self._redact(text)
+        if self.output is not None:
+            message.set_output(parse_output(message, self.output))
         self.final = message
         return ErrorEvent(reason=message.stop_reason, error=message)
 
