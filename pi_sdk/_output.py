@@ -65,6 +65,7 @@ class Output:
     Raises:
         TypeError: ``type`` is neither a JSON Schema dict nor a type pydantic can build a
             schema for.
+        ValueError: ``mode`` is not ``"auto"``, ``"native"`` or ``"tool"``.
     """
 
     type: Any
@@ -79,17 +80,22 @@ class Output:
     """``schema`` with ``additionalProperties: false`` on every object, when every object's
     properties are all required (what OpenAI's and Anthropic's strict modes accept);
     ``None`` when the schema cannot be strict (then it is sent without ``strict``)."""
+    _adapter: TypeAdapter[Any] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         target = self.type
         if isinstance(target, Output):
             raise TypeError("Output(Output(...)): pass the type or schema itself")
+        if self.mode not in ("auto", "native", "tool"):
+            raise ValueError(f"Output mode must be 'auto', 'native' or 'tool'; got {self.mode!r}")
         if isinstance(target, dict):
             schema = copy.deepcopy(cast("dict[str, Any]", target))
             default_name = str(schema.get("title") or "output")
+            adapter = None
         else:
             try:
-                schema = TypeAdapter(target).json_schema()
+                adapter = TypeAdapter(target)
+                schema = adapter.json_schema()
             except Exception as exc:  # pydantic raises several types for a bad type
                 raise TypeError(
                     f"output must be a pydantic model, a type pydantic validates, or a JSON"
@@ -97,6 +103,7 @@ class Output:
                 ) from exc
             default_name = getattr(target, "__name__", None) or "output"
         object.__setattr__(self, "schema", schema)
+        object.__setattr__(self, "_adapter", adapter)
         object.__setattr__(self, "strict_schema", _strict(schema))
         name = _NAME.sub("_", self.name or default_name)[:64] or "output"
         object.__setattr__(self, "name", name)
@@ -125,10 +132,10 @@ class Output:
         fenced = _FENCE.match(body)
         if fenced:
             body = fenced.group(1).strip()
-        if isinstance(self.type, dict):
+        if self._adapter is None:
             return _validate_schema(self.schema, body, text)
         try:
-            value = TypeAdapter(self.type).validate_json(body)
+            value = self._adapter.validate_json(body)
         except ValidationError as exc:
             return StructuredOutput(raw=text, error=_pydantic_reason(exc, text))
         return StructuredOutput(value=value, raw=text)

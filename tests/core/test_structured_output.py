@@ -161,6 +161,8 @@ def test_a_bad_output_fails_at_construction() -> None:
         StreamOptions(output=object())
     with pytest.raises(TypeError, match="pass the type or schema itself"):
         Output(Output(City))
+    with pytest.raises(ValueError, match="'auto', 'native' or 'tool'; got 'forced'"):
+        Output(City, mode="forced")  # type: ignore[arg-type]
 
 
 def test_options_keep_one_output_object() -> None:
