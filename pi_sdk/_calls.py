@@ -51,6 +51,7 @@ def stream(
             *secret_header_values(model.headers),
         ),
         context=context,
+        output=options.resolved_output(),
     )
 
 
@@ -60,6 +61,8 @@ async def complete(
     """Call ``model`` and return the final message (``await stream(...).result()``).
 
     Never raises for API failures; check ``stop_reason`` or call ``raise_for_error()``.
+    With ``StreamOptions(output=...)`` the message's ``output`` holds the typed answer (a
+    :class:`pi_sdk.options.StructuredOutput`; docs/structured-output.md).
     """
     return await stream(model, context, options).result()
 

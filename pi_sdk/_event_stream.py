@@ -18,14 +18,16 @@ Events are pulled: nothing runs ahead of the consumer, and leaving early (``brea
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import weakref
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterable
-from typing import Any
+from typing import Any, cast
 
 from pi_sdk._abort import AbortSignal
 from pi_sdk._activity import Activity, current_activity
 from pi_sdk._log_redaction import watch_call
+from pi_sdk._output import OUTPUT_TOOL_NAME, Output, parse_output
 from pi_sdk._provider_errors import ProviderError
 from pi_sdk.events import (
     AssistantMessageEvent,
@@ -138,6 +140,7 @@ class AssistantMessageEventStream:
         idle_timeout_ms: float | None = None,
         secrets: Callable[[], Iterable[str | None]] | None = None,
         context: Context | None = None,
+        output: Output | None = None,
     ) -> None:
         """Wrap a provider.
 
@@ -158,11 +161,14 @@ class AssistantMessageEventStream:
                 called only when the stream fails.
             context: The request; a reply aborted or cut after it started whose vendor usage
                 is missing gets an estimated usage from it (``usage_estimated``, issue 12).
+            output: The typed answer asked for (``StreamOptions.output``): the final message
+                is parsed once, at ``done`` (:func:`settle_output`), never per event.
         """
         retries = (max_retries, max_retry_delay_ms)
         self._call = _StreamRun(
             start, model, signal, retries, (timeout_ms, idle_timeout_ms), secrets, context
         )
+        self._call.output = output
         # The generator refers to the run, never to this object: dropping this object (and
         # the generator) frees the generator at once, and the event loop then closes it.
         self._events = self._call.events()
@@ -251,6 +257,8 @@ class _StreamRun:
         self._watchdog: asyncio.TimerHandle | None = None
         self._progress = 0.0
         self._secrets = secrets
+        self.output: Output | None = None
+        """The typed answer asked for; the final message is parsed against it at the end."""
 
     # -- machinery -------------------------------------------------------------------------
 
@@ -364,6 +372,8 @@ class _StreamRun:
         if aborted and (self._signal is not None and self._signal.reason) and reason == "aborted":
             text = self._signal.reason
         message.error_message = self._redact(text)
+        if self.output is not None:
+            message.set_output(parse_output(message, self.output))
         self.final = message
         return ErrorEvent(reason=message.stop_reason, error=message)
 
@@ -393,6 +403,12 @@ class _StreamRun:
                 return self._fail(final.stop_reason, final.error_message or "unknown error")
             if event.reason != final.stop_reason:
                 return self._fail("error", f"done reason {event.reason!r} != {final.stop_reason!r}")
+            if self.output is not None:
+                settle_output(final, self.output)
+                if final.stop_reason != event.reason:
+                    event = DoneEvent(reason=cast("Any", final.stop_reason), message=final)
+        elif self.output is not None:
+            final.set_output(parse_output(final, self.output))
         else:
             if final.stop_reason != "error" and final.stop_reason != "aborted":
                 final.stop_reason = event.reason
@@ -604,6 +620,23 @@ class _StreamRun:
                     if started:
                         self._estimate_usage(message, "aborted")
                 self.final = message
+
+
+def settle_output(message: AssistantMessage, spec: Output) -> None:
+    """Turn a forced ``final_answer`` call into the answer's text, then parse the message.
+
+    Called once on a finished call's message (never per event): each forced tool call becomes
+    a text block holding its arguments' JSON, and ``stop_reason`` ``"toolUse"`` becomes
+    ``"stop"`` when no other tool call is left, so the agent and the caller see an answer,
+    not a tool to run (docs/structured-output.md).
+    """
+    content = message.content
+    for index, block in enumerate(content):
+        if isinstance(block, ToolCall) and block.name == OUTPUT_TOOL_NAME:
+            content[index] = TextContent(text=json.dumps(block.arguments, ensure_ascii=False))
+    if message.stop_reason == "toolUse" and not any(isinstance(b, ToolCall) for b in content):
+        message.stop_reason = "stop"
+    message.set_output(parse_output(message, spec))
 
 
 def _watchdog_fired(ref: weakref.ref[_StreamRun]) -> None:

@@ -9,9 +9,18 @@ from typing import Any, Literal, TypeAlias, cast
 
 from pi_sdk._abort import AbortSignal
 from pi_sdk._levels import check_reasoning
+from pi_sdk._output import Output, OutputMode, StructuredOutput, parse_output
 from pi_sdk.types import CacheRetention, Model, ThinkingLevel
 
-__all__ = ["ForeignReasoning", "PayloadHook", "StreamOptions"]
+__all__ = [
+    "ForeignReasoning",
+    "Output",
+    "OutputMode",
+    "PayloadHook",
+    "StreamOptions",
+    "StructuredOutput",
+    "parse_output",
+]
 
 PayloadHook: TypeAlias = Callable[
     [dict[str, Any], Model], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"
@@ -86,6 +95,15 @@ class StreamOptions:
     ``toolChoice``): ``"auto"`` (the model decides), ``"none"`` (no tool call), ``"required"``
     (some tool call), or ``{"name": "<tool>"}`` (that tool). ``None``: the API's default. A
     ``provider_options["tool_choice"]`` in the API's own shape wins over it."""
+    output: Any = None
+    """Typed answer (structured output): a pydantic model class, a type pydantic validates,
+    a JSON Schema ``dict`` or an :class:`Output`. The request asks for JSON following it with
+    the wire API's native mechanism or a forced ``final_answer`` tool
+    (docs/structured-output.md), and the final message's :attr:`~pi_sdk.AssistantMessage.output`
+    holds the parsed :class:`StructuredOutput` (a failure is data: ``error`` and ``raw``).
+    Stored as an :class:`Output` once the options are built.
+
+    Raises (at construction): TypeError when it is none of these."""
     client: Any = None
     """A pre-built vendor SDK client to use instead of building one (proxies, tests)."""
     provider_options: dict[str, Any] = field(default_factory=dict[str, Any])
@@ -123,8 +141,19 @@ class StreamOptions:
         Raises:
             ValueError: ``reasoning`` is not a level (``"minimal"`` .. ``"xhigh"``); the
                 message names the valid ones. ``"off"`` is accepted and becomes ``None``.
+            TypeError: ``output`` is not a type pydantic validates, a JSON Schema dict or an
+                :class:`Output`.
         """
         self.reasoning = cast("ThinkingLevel | None", check_reasoning(self.reasoning))
+        if self.output is not None:
+            self.output = Output.of(self.output)
+
+    def resolved_output(self) -> Output | None:
+        """``output`` as an :class:`Output`, or ``None`` when no typed answer was asked for."""
+        output = self.output
+        if output is None:
+            return None
+        return output if isinstance(output, Output) else Output.of(output)
 
     def resolved_cache_retention(self) -> CacheRetention:
         """``cache_retention``, defaulting from ``PI_CACHE_RETENTION`` then ``"short"``."""

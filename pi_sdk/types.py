@@ -11,12 +11,22 @@ a round trip never loses a field a newer pi-mono or a vendor added.
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 from pydantic.alias_generators import to_camel
 
 from pi_sdk._levels import clamp_thinking_level, supported_thinking_levels
+
+if TYPE_CHECKING:
+    from pi_sdk._output import StructuredOutput
 
 __all__ = [
     "Api",
@@ -299,6 +309,22 @@ class AssistantMessage(WireModel):
     :func:`pi_sdk.provider.signature_origin`). ``None`` in messages from pi-mono or older files."""
     timestamp: int = Field(default_factory=now_ms)
     """Milliseconds since the Unix epoch, taken when the request started."""
+    _output: StructuredOutput | None = PrivateAttr(default=None)
+
+    @property
+    def output(self) -> StructuredOutput | None:
+        """The typed answer of a call made with ``StreamOptions(output=...)``, else ``None``.
+
+        A :class:`pi_sdk.options.StructuredOutput`: ``value`` (the validated object),
+        ``raw`` (the reply's text), ``error`` (why it did not validate). Not serialized: a
+        stored message is parsed again with :func:`pi_sdk.options.parse_output`. See
+        docs/structured-output.md.
+        """
+        return self._output
+
+    def set_output(self, output: StructuredOutput | None) -> None:
+        """Attach a parsed answer (what a call with ``output=`` does when it ends)."""
+        self._output = output
 
     def raise_for_error(self) -> AssistantMessage:
         """Raise :class:`pi_sdk.AssistantError` if this message ended in an error or abort.

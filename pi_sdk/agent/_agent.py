@@ -39,6 +39,7 @@ from pi_sdk._event_stream import new_assistant_message
 from pi_sdk._levels import check_thinking_level
 from pi_sdk.agent._loop import run_agent_loop, run_agent_loop_continue
 from pi_sdk.agent._messages import check_prompt, default_convert_to_llm
+from pi_sdk.agent._output_repair import repair_prompt
 from pi_sdk.agent._types import (
     AfterToolCall,
     AgentContext,
@@ -59,7 +60,7 @@ from pi_sdk.agent._types import (
     TransformContext,
 )
 from pi_sdk.errors import AgentBusyError, ConfigurationError
-from pi_sdk.options import StreamOptions
+from pi_sdk.options import StreamOptions, StructuredOutput
 from pi_sdk.types import AssistantMessage, ImageContent, Model, TextContent, UserMessage
 
 __all__ = ["Agent", "AgentListener", "AgentState"]
@@ -189,6 +190,8 @@ class _ActiveRun:
     controller: AbortController
     done: asyncio.Future[None]
     steering_polled: bool = False
+    repairs: int = 0
+    """Repair turns this run added for a typed answer that did not validate."""
     new_messages: list[AgentMessage] = field(default_factory=list[AgentMessage])
     listener_failures: dict[int, _ListenerFailures] = field(
         default_factory=dict[int, _ListenerFailures]
@@ -240,6 +243,8 @@ class Agent:
         get_api_key: GetApiKey | None = None,
         stream_fn: AgentStreamFn | None = None,
         stream_options: StreamOptions | None = None,
+        output: object = None,
+        output_repairs: int = 0,
     ) -> None:
         """Create an agent.
 
@@ -268,7 +273,20 @@ class Agent:
             stream_fn: Replaces :func:`pi_sdk.stream` (proxies, tests).
             stream_options: Template for every call's options (temperature, max tokens,
                 session id, ...); ``signal``, ``reasoning`` and ``api_key`` are set per call.
+            output: Typed final answer (structured output): a pydantic model class, a type,
+                a JSON Schema dict or a :class:`pi_sdk.options.Output`; every call asks for
+                it (``StreamOptions.output``) and :attr:`final_output` reads the result.
+                ``None``: the ``stream_options`` value.
+            output_repairs: How many repair turns a run may add when the final answer does not
+                validate (default 0: none; the failure is data on ``final_output``). Each one
+                is a user message naming the problem (docs/structured-output.md).
+
+        Raises:
+            ValueError: ``output_repairs`` is negative.
+            TypeError: ``output`` is not a type, schema or :class:`~pi_sdk.options.Output`.
         """
+        if output_repairs < 0:
+            raise ValueError(f"output_repairs must be 0 or more; got {output_repairs}")
         self._runtime = _Runtime()
         self._state = AgentState(
             self._runtime,
@@ -291,10 +309,24 @@ class Agent:
         self.get_api_key = get_api_key
         self.stream_fn = stream_fn
         self.stream_options = stream_options or StreamOptions()
+        if output is not None:
+            self.stream_options = dataclasses.replace(self.stream_options, output=output)
+        self.output_repairs = output_repairs
         self._listeners: list[tuple[AgentListener, bool]] = []
         self._steering: list[AgentMessage] = []
         self._follow_up: list[AgentMessage] = []
         self._run: _ActiveRun | None = None
+
+    @property
+    def final_output(self) -> StructuredOutput | None:
+        """The typed answer of the last assistant message (``None`` without one or no ``output``).
+
+        ``final_output.value`` is the validated object; ``error`` and ``raw`` say why not.
+        """
+        for message in reversed(self._state.messages):
+            if isinstance(message, AssistantMessage):
+                return message.output
+        return None
 
     def __repr__(self) -> str:
         model = self._state.model.id if self._state.model else None
@@ -614,7 +646,14 @@ class Agent:
             return self._dequeue(self._steering, self.steering_mode)
 
         def follow_up() -> list[AgentMessage]:
-            return self._dequeue(self._follow_up, self.follow_up_mode)
+            queued = self._dequeue(self._follow_up, self.follow_up_mode)
+            if queued or run.repairs >= self.output_repairs:
+                return queued
+            repair = repair_prompt(self._state.messages)
+            if repair is None:
+                return []
+            run.repairs += 1
+            return [repair]
 
         base = {name: getattr(self.stream_options, name) for name in _STREAM_OPTION_FIELDS}
         level = self._state.thinking_level

@@ -24,6 +24,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._ids import fit_id as fit_id
     from pi_sdk._ids import sanitize_tool_call_id as sanitize_tool_call_id
     from pi_sdk._ids import short_hash as short_hash
+    from pi_sdk._output import OUTPUT_TOOL_NAME as OUTPUT_TOOL_NAME
     from pi_sdk._provider_api import ApiProvider as ApiProvider
     from pi_sdk._provider_api import RequestRecognizer as RequestRecognizer
     from pi_sdk._provider_api import StreamFunction as StreamFunction
@@ -64,6 +65,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.events import ToolCallEndEvent as ToolCallEndEvent
     from pi_sdk.events import ToolCallStartEvent as ToolCallStartEvent
     from pi_sdk.options import ForeignReasoning as ForeignReasoning
+    from pi_sdk.options import Output as Output
     from pi_sdk.options import StreamOptions as StreamOptions
     from pi_sdk.plugins.hookspecs import hookimpl as hookimpl
     from pi_sdk.provider._base_url import resolve_base_url as resolve_base_url
@@ -79,6 +81,8 @@ if _typing.TYPE_CHECKING:
     )
     from pi_sdk.provider._http_stream import is_json_response as is_json_response
     from pi_sdk.provider._http_stream import run_http_stream as run_http_stream
+    from pi_sdk.provider._output_request import output_tool as output_tool
+    from pi_sdk.provider._output_request import with_output_tool as with_output_tool
     from pi_sdk.provider._partial_json import IncrementalJsonParser as IncrementalJsonParser
     from pi_sdk.provider._partial_json import parse_partial_json as parse_partial_json
     from pi_sdk.provider._plugin_hooks import api_providers_hook as api_providers_hook

@@ -31,6 +31,7 @@ LAYERS: dict[str, float] = {
     "_unicode": 0.1,
     "_lazy": 0.1,
     "_levels": 0.1,
+    "_output": 0.1,
     "types": 0.2,
     "events": 0.3,
     "options": 0.3,
@@ -64,6 +65,7 @@ LAYERS: dict[str, float] = {
     "agent._tools": 4,
     "agent._tool_calls": 4,
     "agent._loop": 4,
+    "agent._output_repair": 4,
     # L5 edges
     "agent._agent": 5,
     "agent._session": 5,

@@ -13,6 +13,7 @@ one TLS context, built once per process in a worker thread. The SDK's own retrie
 from __future__ import annotations
 
 import os
+import re
 from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
@@ -35,6 +36,9 @@ _BETA_FINE_GRAINED = "fine-grained-tool-streaming-2025-05-14"
 _BETA_INTERLEAVED = "interleaved-thinking-2025-05-14"
 _OAUTH_BETAS = ("claude-code-20250219", "oauth-2025-04-20")
 _CLAUDE_CODE_VERSION = "2.1.75"
+_FAMILY_VERSION = re.compile(
+    r"(?P<family>opus|sonnet|haiku)-(?P<major>\d)(?:[-.](?P<minor>\d)(?!\d))?"
+)
 _ADAPTIVE_MARKERS = ("opus-4-6", "opus-4.6", "sonnet-4-6", "sonnet-4.6")
 
 SSL_CONTEXT = "httpx2.ssl_context"
@@ -103,6 +107,22 @@ async def client_lease(
 def is_adaptive_model(model: kit.Model) -> bool:
     """True for models that take ``thinking: {"type": "adaptive"}`` (pi-mono: Opus/Sonnet 4.6)."""
     return any(marker in model.id for marker in _ADAPTIVE_MARKERS)
+
+
+def supports_structured_outputs(model: kit.Model) -> bool:
+    """True for models with Anthropic structured outputs (``output_config.format``).
+
+    Claude Opus 4.1 and the 4.5 generation and later (Anthropic docs, "Structured outputs"; the
+    model's ``compat["supportsStructuredOutputs"]`` wins). Others get a forced tool.
+    """
+    flag = (model.compat or {}).get("supportsStructuredOutputs")
+    if isinstance(flag, bool):
+        return flag
+    found = _FAMILY_VERSION.search(model.id)
+    if found is None:
+        return False
+    version = (int(found["major"]), int(found["minor"] or 0))
+    return version >= (4, 5) or (found["family"] == "opus" and version >= (4, 1))
 
 
 def is_oauth_token(api_key: str | None) -> bool:

@@ -36,6 +36,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pi_sdk.provider import (
+    OUTPUT_TOOL_NAME,
     AssistantMessage,
     ConfigurationError,
     Context,
@@ -55,6 +56,7 @@ from pi_sdk.provider import (
     sanitize_tool_call_id,
     signature_origin,
     transform_messages,
+    with_output_tool,
 )
 
 from ._shared_schema import to_gemini_parameters
@@ -502,10 +504,20 @@ def build_request(
     if thinking is not None:
         generation["thinkingConfig"] = thinking
     payload["generationConfig"] = generation
+    output = options.resolved_output()
+    if output is not None and output.mode == "tool":
+        context = with_output_tool(context, output)
+    elif output is not None:  # Gemini structured output: JSON Schema, not the OpenAPI subset
+        generation["responseMimeType"] = "application/json"
+        generation["responseJsonSchema"] = output.schema
     tools = convert_tools(context)
     if tools is not None:
         payload["tools"] = tools
         tool_config = _tool_config(options)
+        if output is not None and output.mode == "tool":
+            tool_config = {
+                "functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": [OUTPUT_TOOL_NAME]}
+            }
         if tool_config is not None:
             payload["toolConfig"] = tool_config
     return payload

@@ -14,7 +14,11 @@ from typing import Any, cast
 
 from pi_sdk import provider as kit
 
-from .._client import is_adaptive_model, supports_eager_tool_input_streaming
+from .._client import (
+    is_adaptive_model,
+    supports_eager_tool_input_streaming,
+    supports_structured_outputs,
+)
 
 __all__ = [
     "API",
@@ -348,6 +352,12 @@ def build_request(
     )
     if options.temperature is not None and not thinking_enabled:
         payload["temperature"] = options.temperature
+    output = options.resolved_output()
+    forced = output is not None and (
+        output.mode == "tool" or (output.mode == "auto" and not supports_structured_outputs(model))
+    )
+    if output is not None and forced:
+        context = kit.with_output_tool(context, output)
     if context.tools is not None:
         payload["tools"] = _tools(context.tools, model, oauth=oauth, cache_control=cache_control)
     requested_off = not thinking_enabled
@@ -376,6 +386,17 @@ def build_request(
     if isinstance(user_id, str):
         payload["metadata"] = {"user_id": user_id}
     tool_choice = extra.get("tool_choice", _neutral_tool_choice(options))
+    if output is not None and forced:
+        # Anthropic refuses a forced tool while thinking is on (only auto/none): then the
+        # tool is offered and the answer may also come as text, which is parsed the same.
+        tool_choice = (
+            {"type": "auto"}
+            if "thinking" in payload and payload["thinking"]["type"] != "disabled"
+            else {"type": "tool", "name": kit.OUTPUT_TOOL_NAME}
+        )
+    elif output is not None:  # structured outputs (GA): output_config.format
+        config = payload.setdefault("output_config", {})
+        config["format"] = {"type": "json_schema", "schema": output.wire_schema}
     if isinstance(tool_choice, str):
         payload["tool_choice"] = {"type": tool_choice}
     elif tool_choice is not None:

@@ -10,6 +10,7 @@ no AWS SDK. The modelId goes in the URL path, not the body (:mod:`pi_sdk_bedrock
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, cast
 
@@ -267,6 +268,29 @@ def _tool_config(context: kit.Context, tool_choice: Any) -> dict[str, Any] | Non
     return config
 
 
+def _forced_output(model: kit.Model, output: kit.Output) -> bool:
+    """Whether a typed answer goes as a forced tool.
+
+    Yes for ``mode="tool"``, or ``"auto"`` on a model whose
+    ``compat["supportsStructuredOutputs"]`` is false; else ``outputConfig``.
+    """
+    if output.mode != "auto":
+        return output.mode == "tool"
+    return (model.compat or {}).get("supportsStructuredOutputs") is False
+
+
+def _text_format(output: kit.Output) -> dict[str, Any]:
+    """Converse ``outputConfig.textFormat`` for a typed answer.
+
+    Bedrock API reference, ``OutputFormat`` / ``JsonSchemaDefinition``: the schema goes as
+    a JSON *string*.
+    """
+    definition: dict[str, Any] = {"schema": json.dumps(output.wire_schema), "name": output.name}
+    if output.description:
+        definition["description"] = output.description
+    return {"type": "json_schema", "structure": {"jsonSchema": definition}}
+
+
 def _thinking_fields(
     model: kit.Model, options: kit.StreamOptions, extra: dict[str, Any], budget: int | None
 ) -> dict[str, Any] | None:
@@ -349,7 +373,14 @@ def build_request(
     if options.temperature is not None:
         inference["temperature"] = options.temperature
     payload["inferenceConfig"] = inference
-    tool_config = _tool_config(context, extra.get("tool_choice", _neutral_tool_choice(options)))
+    tool_choice = extra.get("tool_choice", _neutral_tool_choice(options))
+    output = options.resolved_output()
+    if output is not None and _forced_output(model, output):
+        context = kit.with_output_tool(context, output)
+        tool_choice = {"type": "tool", "name": kit.OUTPUT_TOOL_NAME}
+    elif output is not None:
+        payload["outputConfig"] = {"textFormat": _text_format(output)}
+    tool_config = _tool_config(context, tool_choice)
     if tool_config is not None:
         payload["toolConfig"] = tool_config
     fields = _thinking_fields(model, options, extra, budget)

@@ -271,5 +271,28 @@ def build_request(
         payload["tool_choice"] = (
             {"type": "function", "function": {"name": name}} if kind == "tool" else kind
         )
+    output = options.resolved_output()
+    if output is not None:
+        _ask_for_output(payload, output)
     payload.update(extra)
     return payload
+
+
+def _ask_for_output(payload: dict[str, Any], output: kit.Output) -> None:
+    """Ask for a typed answer.
+
+    Mistral custom structured outputs: ``response_format`` ``json_schema`` (Mistral docs,
+    "Custom structured outputs"); ``mode="tool"``: a forced ``final_answer`` function.
+    """
+    if output.mode == "tool":
+        tool = kit.output_tool(output)
+        function: dict[str, Any] = {"name": tool.name, "description": tool.description}
+        function["parameters"] = tool.parameters
+        payload.setdefault("tools", []).append({"type": "function", "function": function})
+        payload["tool_choice"] = {"type": "function", "function": {"name": tool.name}}
+        return
+    spec: dict[str, Any] = {"name": output.name, "schema": output.wire_schema}
+    spec["strict"] = output.strict_schema is not None
+    if output.description:
+        spec["description"] = output.description
+    payload["response_format"] = {"type": "json_schema", "json_schema": spec}

@@ -343,6 +343,13 @@ def build_payload(
     payload[compat.max_tokens_field] = max_output_tokens(model, options)
     if options.temperature is not None:
         payload["temperature"] = options.temperature
+    output = options.resolved_output()
+    tool_choice = options.provider_options.get("tool_choice", chat_tool_choice(options))
+    if output is not None and output.mode == "tool":
+        context = kit.with_output_tool(context, output)
+        tool_choice = {"type": "function", "function": {"name": kit.OUTPUT_TOOL_NAME}}
+    elif output is not None:
+        payload["response_format"] = response_format(output)
     if context.tools:
         payload["tools"] = convert_tools(context.tools, compat)
         if compat.zai_tool_stream:
@@ -354,7 +361,6 @@ def build_payload(
         if long_retention:
             marker["ttl"] = "1h"
         add_cache_markers(messages, payload.get("tools"), marker)
-    tool_choice = options.provider_options.get("tool_choice", chat_tool_choice(options))
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     if model.reasoning:
@@ -366,3 +372,17 @@ def build_payload(
         gateway = {key: routing[key] for key in ("only", "order") if routing.get(key)}
         payload["providerOptions"] = {"gateway": gateway}
     return payload
+
+
+def response_format(output: kit.Output) -> dict[str, Any]:
+    """Chat Completions' ``response_format`` for a typed answer.
+
+    (OpenAI Structured Outputs:
+    ``{"type": "json_schema", "json_schema": {name, schema, strict}}``; ``strict`` only when
+    the schema is strict-compatible, see :attr:`pi_sdk.options.Output.strict_schema`).
+    """
+    schema: dict[str, Any] = {"name": output.name, "schema": output.wire_schema}
+    if output.description:
+        schema["description"] = output.description
+    schema["strict"] = output.strict_schema is not None
+    return {"type": "json_schema", "json_schema": schema}

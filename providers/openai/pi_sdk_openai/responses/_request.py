@@ -281,9 +281,15 @@ def build_payload(
         payload["temperature"] = options.temperature
     if service_tier is not None:
         payload["service_tier"] = service_tier
+    output = options.resolved_output()
+    tool_choice = options.provider_options.get("tool_choice", responses_tool_choice(options))
+    if output is not None and output.mode == "tool":
+        context = kit.with_output_tool(context, output)
+        tool_choice = {"type": "function", "name": kit.OUTPUT_TOOL_NAME}
+    elif output is not None:
+        payload["text"] = {"format": text_format(output)}
     if context.tools:
         payload["tools"] = convert_tools(context.tools)
-    tool_choice = options.provider_options.get("tool_choice", responses_tool_choice(options))
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     if model.reasoning:
@@ -314,3 +320,17 @@ def off_effort(model: kit.Model) -> str | None:
     if model.id.startswith("gpt-5"):
         return None
     return "none"
+
+
+def text_format(output: kit.Output) -> dict[str, Any]:
+    """Responses' ``text.format`` for a typed answer.
+
+    (OpenAI Structured Outputs:
+    ``{"type": "json_schema", name, schema, strict}``, flat, unlike Chat Completions).
+    """
+    fmt: dict[str, Any] = {"type": "json_schema", "name": output.name}
+    if output.description:
+        fmt["description"] = output.description
+    fmt["schema"] = output.wire_schema
+    fmt["strict"] = output.strict_schema is not None
+    return fmt
