@@ -21,7 +21,7 @@ import asyncio
 import time
 import weakref
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterable
-from typing import Any
+from typing import Any, get_args
 
 from pi_sdk._abort import AbortSignal
 from pi_sdk._activity import Activity, current_activity
@@ -32,15 +32,9 @@ from pi_sdk.events import (
     DoneEvent,
     ErrorEvent,
     StartEvent,
-    TextDeltaEvent,
     TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
     ThinkingEndEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
     ToolCallEndEvent,
-    ToolCallStartEvent,
 )
 from pi_sdk.types import (
     AssistantMessage,
@@ -94,20 +88,8 @@ class _TimedOut(Exception):
     pass
 
 
-_EVENT_TYPES = (
-    StartEvent,
-    TextStartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    ThinkingStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ToolCallStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    DoneEvent,
-    ErrorEvent,
-)
+_EVENT_TYPES: tuple[type, ...] = get_args(AssistantMessageEvent)
+"""The 12 event classes, read from the union in :mod:`pi_sdk.events` (one list of them)."""
 
 
 class AssistantMessageEventStream:
@@ -532,7 +514,7 @@ class _StreamRun:
                     yield self._fail("error", _describe(exc))
                     return
 
-                if not isinstance(event, _EVENT_TYPES):  # pyright: ignore[reportUnnecessaryIsInstance]
+                if not isinstance(event, _EVENT_TYPES):
                     if not started:
                         started = True
                         yield StartEvent(partial=self._message())

@@ -67,28 +67,25 @@ def _describe(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
+@dataclasses.dataclass(eq=False, repr=False)  # repr: the config may hold an API key
 class _Run:
     """State of one run: working context, new messages, the open turn and streaming message."""
 
-    def __init__(
-        self,
-        context: AgentContext,
-        config: AgentLoopConfig,
-        sink: Emit,
-        signal: AbortSignal,
-        stream_fn: AgentStreamFn | None,
-    ) -> None:
-        self.context = context
-        self.config = config
-        self.sink = sink
-        self.signal = signal
-        self.stream_fn = stream_fn
-        self.new_messages: list[AgentMessage] = []
-        self.partial: AssistantMessage | None = None
-        self.turn_open = False
-        self.turn_message: AssistantMessage | None = None
-        self.turn_results: list[ToolResultMessage] = []
-        self.lock = asyncio.Lock()
+    context: AgentContext
+    config: AgentLoopConfig
+    sink: Emit
+    signal: AbortSignal
+    stream_fn: AgentStreamFn | None
+    new_messages: list[AgentMessage] = dataclasses.field(
+        default_factory=list[AgentMessage], init=False
+    )
+    partial: AssistantMessage | None = dataclasses.field(default=None, init=False)
+    turn_open: bool = dataclasses.field(default=False, init=False)
+    turn_message: AssistantMessage | None = dataclasses.field(default=None, init=False)
+    turn_results: list[ToolResultMessage] = dataclasses.field(
+        default_factory=list[ToolResultMessage], init=False
+    )
+    lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock, init=False)
 
     async def emit(self, event: AgentEvent) -> None:
         # Serialized: tool updates of parallel calls emit from their own tasks.
