@@ -299,6 +299,20 @@ def _check_continue(messages: Sequence[AgentMessage]) -> None:
         )
 
 
+async def _run_on_copy(
+    prompts: Sequence[AgentMessage] | None,
+    context: AgentContext,
+    config: AgentLoopConfig,
+    emit: Emit,
+    signal: AbortSignal | None,
+    stream_fn: AgentStreamFn | None,
+) -> list[AgentMessage]:
+    # The run appends each prompt (then the replies) to a copy of the messages, never to
+    # the caller's list.
+    working = dataclasses.replace(context, messages=list(context.messages))
+    return await _Run(working, config, emit, _signal(signal, config), stream_fn).run(prompts)
+
+
 async def run_agent_loop(
     prompts: Sequence[AgentMessage],
     context: AgentContext,
@@ -315,9 +329,7 @@ async def run_agent_loop(
     Returns:
         The new messages of the run (prompts first), as in ``agent_end``.
     """
-    working = dataclasses.replace(context, messages=list(context.messages))
-    run = _Run(working, config, emit, _signal(signal, config), stream_fn)
-    return await run.run(prompts)  # appends each prompt to the working messages
+    return await _run_on_copy(prompts, context, config, emit, signal, stream_fn)
 
 
 async def run_agent_loop_continue(
@@ -335,9 +347,7 @@ async def run_agent_loop_continue(
             is retried, since providers drop errored turns from the history).
     """
     _check_continue(context.messages)
-    working = dataclasses.replace(context, messages=list(context.messages))
-    run = _Run(working, config, emit, _signal(signal, config), stream_fn)
-    return await run.run(None)
+    return await _run_on_copy(None, context, config, emit, signal, stream_fn)
 
 
 class _Feed:
