@@ -6,9 +6,18 @@ the adapter, not the network.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Sequence
 
 import httpx2
+
+DONE = b"data: [DONE]\n\n"
+"""The OpenAI-style stream's last event."""
+
+
+def sse_data(payload: object) -> bytes:
+    """One SSE event carrying ``payload`` as compact JSON: ``data: {...}\\n\\n``."""
+    return b"data: " + json.dumps(payload, separators=(",", ":")).encode() + b"\n\n"
 
 
 def split(data: bytes, size: int = 4096) -> list[bytes]:

@@ -36,7 +36,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
-from _memory_transport import MemoryTransport
+from _memory_transport import DONE, MemoryTransport, sse_data
 from openai import AsyncAzureOpenAI
 
 import pi_sdk
@@ -67,8 +67,8 @@ FILTERS = {"hate": _SAFE, "self_harm": _SAFE, "sexual": _SAFE, "violence": _SAFE
 
 
 def _sse(events: list[dict[str, Any]], *, done: bool) -> list[bytes]:
-    chunks = [b"data: " + json.dumps(e, separators=(",", ":")).encode() + b"\n\n" for e in events]
-    return [*chunks, b"data: [DONE]\n\n"] if done else chunks
+    chunks = [sse_data(e) for e in events]
+    return [*chunks, DONE] if done else chunks
 
 
 def responses_reply(summary: int = 500, text: int = 3000, arguments: int = 200) -> list[bytes]:

@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
-from _memory_transport import MemoryTransport
+from _memory_transport import DONE, MemoryTransport, sse_data
 from mistralai.client import Mistral
 
 import pi_sdk
@@ -60,7 +60,7 @@ def long_reply(thinking: int = 600, text: int = 2400) -> list[bytes]:
             **extra,
             "p": padding[: rng.randrange(1, len(padding))],
         }
-        return b"data: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n"
+        return sse_data(data)
 
     chunks = [event({"role": "assistant", "content": ""})]
     chunks += [
@@ -72,7 +72,7 @@ def long_reply(thinking: int = 600, text: int = 2400) -> list[bytes]:
     chunks.append(event({"tool_calls": [call]}))
     usage = {"prompt_tokens": 900, "completion_tokens": 3100, "total_tokens": 4000}
     chunks.append(event({"content": ""}, "tool_calls", usage=usage))
-    chunks.append(b"data: [DONE]\n\n")
+    chunks.append(DONE)
     return chunks
 
 

@@ -22,7 +22,7 @@ import json
 import time
 import weakref
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterable
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 from pi_sdk._abort import AbortSignal
 from pi_sdk._activity import Activity, current_activity
@@ -34,15 +34,9 @@ from pi_sdk.events import (
     DoneEvent,
     ErrorEvent,
     StartEvent,
-    TextDeltaEvent,
     TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
     ThinkingEndEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
     ToolCallEndEvent,
-    ToolCallStartEvent,
 )
 from pi_sdk.types import (
     AssistantMessage,
@@ -96,20 +90,8 @@ class _TimedOut(Exception):
     pass
 
 
-_EVENT_TYPES = (
-    StartEvent,
-    TextStartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    ThinkingStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ToolCallStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    DoneEvent,
-    ErrorEvent,
-)
+_EVENT_TYPES: tuple[type, ...] = get_args(AssistantMessageEvent)
+"""The 12 event classes, read from the union in :mod:`pi_sdk.events` (one list of them)."""
 
 
 class AssistantMessageEventStream:
@@ -548,7 +530,7 @@ class _StreamRun:
                     yield self._fail("error", _describe(exc))
                     return
 
-                if not isinstance(event, _EVENT_TYPES):  # pyright: ignore[reportUnnecessaryIsInstance]
+                if not isinstance(event, _EVENT_TYPES):
                     if not started:
                         started = True
                         yield StartEvent(partial=self._message())

@@ -14,50 +14,31 @@ Only failures call it, so a text-only consumer's events cost nothing more.
 from __future__ import annotations
 
 import json
-import math
 
 from pi_sdk._registry import calculate_cost
+from pi_sdk.agent._estimate import CHARS_PER_TOKEN, IMAGE_TOKENS, block_chars, chars_to_tokens
 from pi_sdk.types import (
     AssistantMessage,
     Context,
     Diagnostic,
-    ImageContent,
     Model,
-    TextContent,
-    ThinkingContent,
-    ToolCall,
     ToolResultMessage,
     UserMessage,
 )
 
-__all__ = ["estimate_missing_usage", "estimate_tokens"]
+__all__ = ["context_chars", "estimate_missing_usage"]
 
-CHARS_PER_TOKEN = 4
-"""Characters per token of the estimate (pi-mono ``estimateTokens``: ``ceil(chars / 4)``)."""
-
-IMAGE_CHARS = 4_800
+IMAGE_CHARS = IMAGE_TOKENS * CHARS_PER_TOKEN
 """An image counts as 4,800 characters, 1,200 tokens (pi-mono's estimate)."""
-
-
-def estimate_tokens(chars: int) -> int:
-    """Tokens for ``chars`` characters of text: ``ceil(chars / 4)``."""
-    return math.ceil(chars / CHARS_PER_TOKEN)
 
 
 def _content_chars(content: object) -> int:
     if isinstance(content, str):
         return len(content)
-    chars = 0
-    for block in content if isinstance(content, list) else []:  # pyright: ignore[reportUnknownVariableType]
-        if isinstance(block, TextContent):
-            chars += len(block.text)
-        elif isinstance(block, ThinkingContent):
-            chars += len(block.thinking)
-        elif isinstance(block, ToolCall):
-            chars += len(block.name) + len(json.dumps(block.arguments, ensure_ascii=False))
-        elif isinstance(block, ImageContent):
-            chars += IMAGE_CHARS
-    return chars
+    if not isinstance(content, list):
+        return 0
+    chars, images = block_chars(content)  # pyright: ignore[reportUnknownArgumentType]
+    return chars + images * IMAGE_CHARS
 
 
 def context_chars(context: Context) -> int:
@@ -94,9 +75,9 @@ def estimate_missing_usage(
     usage = message.usage
     estimated_input = estimated_output = 0
     if context is not None and not (usage.input or usage.cache_read or usage.cache_write):
-        estimated_input = estimate_tokens(context_chars(context))
+        estimated_input = chars_to_tokens(context_chars(context))
     if not usage.output:
-        estimated_output = estimate_tokens(_content_chars(message.content))
+        estimated_output = chars_to_tokens(_content_chars(message.content))
     if not (estimated_input or estimated_output):
         return
     if estimated_input:

@@ -42,6 +42,8 @@ __all__ = [
     "IMAGE_TOKENS",
     "MESSAGE_OVERHEAD_TOKENS",
     "ContextEstimate",
+    "block_chars",
+    "chars_to_tokens",
     "estimate_context_tokens",
     "estimate_tokens",
     "usage_tokens",
@@ -55,7 +57,18 @@ MESSAGE_OVERHEAD_TOKENS = 4
 """Tokens counted per message for its role and framing (a chat template's markers)."""
 
 
-def _chars_of_blocks(blocks: Sequence[object]) -> tuple[int, int]:
+def chars_to_tokens(chars: int) -> int:
+    """Tokens for ``chars`` characters of text: ``ceil(chars / 4)`` (pi-mono ``estimateTokens``)."""
+    return math.ceil(chars / CHARS_PER_TOKEN)
+
+
+def block_chars(blocks: Sequence[object]) -> tuple[int, int]:
+    """``(characters, images)`` of content blocks, as the model reads them.
+
+    Text, thinking, and a tool call's name plus its JSON arguments count their characters;
+    each :class:`~pi_sdk.types.ImageContent` counts as one image; other objects count nothing.
+    Shared by this module and :mod:`pi_sdk._usage_estimate` (one rule for both estimates).
+    """
     chars = images = 0
     for block in blocks:
         if isinstance(block, TextContent):
@@ -86,8 +99,8 @@ def estimate_tokens(message: Message) -> int:
     if isinstance(message, UserMessage) and isinstance(message.content, str):
         chars, images = len(message.content), 0
     else:
-        chars, images = _chars_of_blocks(message.content)
-    return math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS + MESSAGE_OVERHEAD_TOKENS
+        chars, images = block_chars(message.content)
+    return chars_to_tokens(chars) + images * IMAGE_TOKENS + MESSAGE_OVERHEAD_TOKENS
 
 
 def _tool_tokens(tools: Sequence[Tool]) -> int:
@@ -95,7 +108,7 @@ def _tool_tokens(tools: Sequence[Tool]) -> int:
         len(t.name) + len(t.description) + len(json.dumps(t.parameters, ensure_ascii=False))
         for t in tools
     )
-    return math.ceil(chars / CHARS_PER_TOKEN)
+    return chars_to_tokens(chars)
 
 
 def usage_tokens(usage: Usage) -> int:
@@ -157,7 +170,7 @@ def estimate_context_tokens(
     """
     if isinstance(context, Context):
         messages: Sequence[Message] = context.messages
-        fixed = math.ceil(len(context.system_prompt or "") / CHARS_PER_TOKEN)
+        fixed = chars_to_tokens(len(context.system_prompt or ""))
         fixed += _tool_tokens(context.tools or ())
     else:
         messages, fixed = context, 0

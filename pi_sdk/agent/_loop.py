@@ -67,28 +67,25 @@ def _describe(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
+@dataclasses.dataclass(eq=False, repr=False)  # repr: the config may hold an API key
 class _Run:
     """State of one run: working context, new messages, the open turn and streaming message."""
 
-    def __init__(
-        self,
-        context: AgentContext,
-        config: AgentLoopConfig,
-        sink: Emit,
-        signal: AbortSignal,
-        stream_fn: AgentStreamFn | None,
-    ) -> None:
-        self.context = context
-        self.config = config
-        self.sink = sink
-        self.signal = signal
-        self.stream_fn = stream_fn
-        self.new_messages: list[AgentMessage] = []
-        self.partial: AssistantMessage | None = None
-        self.turn_open = False
-        self.turn_message: AssistantMessage | None = None
-        self.turn_results: list[ToolResultMessage] = []
-        self.lock = asyncio.Lock()
+    context: AgentContext
+    config: AgentLoopConfig
+    sink: Emit
+    signal: AbortSignal
+    stream_fn: AgentStreamFn | None
+    new_messages: list[AgentMessage] = dataclasses.field(
+        default_factory=list[AgentMessage], init=False
+    )
+    partial: AssistantMessage | None = dataclasses.field(default=None, init=False)
+    turn_open: bool = dataclasses.field(default=False, init=False)
+    turn_message: AssistantMessage | None = dataclasses.field(default=None, init=False)
+    turn_results: list[ToolResultMessage] = dataclasses.field(
+        default_factory=list[ToolResultMessage], init=False
+    )
+    lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock, init=False)
 
     async def emit(self, event: AgentEvent) -> None:
         # Serialized: tool updates of parallel calls emit from their own tasks.
@@ -302,6 +299,20 @@ def _check_continue(messages: Sequence[AgentMessage]) -> None:
         )
 
 
+async def _run_on_copy(
+    prompts: Sequence[AgentMessage] | None,
+    context: AgentContext,
+    config: AgentLoopConfig,
+    emit: Emit,
+    signal: AbortSignal | None,
+    stream_fn: AgentStreamFn | None,
+) -> list[AgentMessage]:
+    # The run appends each prompt (then the replies) to a copy of the messages, never to
+    # the caller's list.
+    working = dataclasses.replace(context, messages=list(context.messages))
+    return await _Run(working, config, emit, _signal(signal, config), stream_fn).run(prompts)
+
+
 async def run_agent_loop(
     prompts: Sequence[AgentMessage],
     context: AgentContext,
@@ -318,9 +329,7 @@ async def run_agent_loop(
     Returns:
         The new messages of the run (prompts first), as in ``agent_end``.
     """
-    working = dataclasses.replace(context, messages=list(context.messages))
-    run = _Run(working, config, emit, _signal(signal, config), stream_fn)
-    return await run.run(prompts)  # appends each prompt to the working messages
+    return await _run_on_copy(prompts, context, config, emit, signal, stream_fn)
 
 
 async def run_agent_loop_continue(
@@ -338,9 +347,7 @@ async def run_agent_loop_continue(
             is retried, since providers drop errored turns from the history).
     """
     _check_continue(context.messages)
-    working = dataclasses.replace(context, messages=list(context.messages))
-    run = _Run(working, config, emit, _signal(signal, config), stream_fn)
-    return await run.run(None)
+    return await _run_on_copy(None, context, config, emit, signal, stream_fn)
 
 
 class _Feed:

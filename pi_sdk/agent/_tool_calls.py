@@ -42,7 +42,7 @@ import dataclasses
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import pluggy
@@ -293,25 +293,18 @@ class _Updates:
 # --- one call ---------------------------------------------------------------------------------
 
 
+@dataclass(eq=False, repr=False)  # repr: the config may hold an API key
 class _Batch:
-    def __init__(
-        self,
-        context: AgentContext,
-        message: AssistantMessage,
-        config: AgentLoopConfig,
-        signal: AbortSignal,
-        emit: Emit,
-        poll_steering: PollSteering | None,
-        on_result: Callable[[ToolResultMessage], None] | None,
-    ) -> None:
-        self.on_result = on_result
-        self.context = context
-        self.message = message
-        self.config = config
-        self.signal = signal
-        self.emit = emit
-        self.poll_steering = poll_steering
-        self.terminate_flags: list[bool] = []
+    """One assistant message's tool calls: what preparing, running and finishing them share."""
+
+    context: AgentContext
+    message: AssistantMessage
+    config: AgentLoopConfig
+    signal: AbortSignal
+    emit: Emit
+    poll_steering: PollSteering | None
+    on_result: Callable[[ToolResultMessage], None] | None
+    terminate_flags: list[bool] = field(default_factory=list[bool], init=False)
 
     async def start(self, tool_call: ToolCall) -> None:
         await self.emit(
