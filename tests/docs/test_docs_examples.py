@@ -90,7 +90,7 @@ def test_the_compaction_example_runs_as_printed(tmp_path: Path) -> None:
 def test_the_hook_plugin_guide_test_passes_with_plain_pytest(tmp_path: Path) -> None:
     """The guide promises: the two files side by side, ``pytest``, no plugin, no configuration."""
     files = titled_blocks("plugins/writing-a-hook-plugin.md")
-    assert set(files) == {"pi_sdk_trim.py", "test_trim.py"}
+    assert set(files) == {"pi_sdk_trim.py", "test_trim.py", "pyproject.toml"}
     write_files(files, tmp_path)
     result = run(
         ["-m", "pytest", "-c", os.devnull, "--rootdir", str(tmp_path), "-p", "no:asyncio"],
@@ -98,6 +98,47 @@ def test_the_hook_plugin_guide_test_passes_with_plain_pytest(tmp_path: Path) -> 
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 passed" in result.stdout and "warning" not in result.stdout
+
+
+def install_printed_package(project: Path, site: Path) -> dict[str, str]:
+    """``uv pip install`` the folder's ``pyproject.toml`` into ``site``; the env that sees it.
+
+    The wheel is built from the printed files (hatchling, offline), as a reader's install builds it.
+    """
+    uv = os.environ.get("UV") or shutil.which("uv")
+    assert uv, "uv is needed to install the guide's package (run the tests with `uv run`)"
+    install = subprocess.run(
+        [uv, "pip", "install", "--offline", "--no-deps", "--target", str(site), str(project)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert install.returncode == 0, install.stdout + install.stderr
+    return {**clean_env(), "PYTHONPATH": str(site)}
+
+
+def plugin_row(env: dict[str, str], cwd: Path, name: str) -> list[str]:
+    """The ``pi-sdk plugins`` row of the plugin ``name``, split into its columns."""
+    cli = str(Path(sys.executable).with_name("pi-sdk"))
+    listing = subprocess.run(
+        [cli, "plugins"], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert listing.returncode == 0, listing.stdout + listing.stderr
+    [row] = [line.split() for line in listing.stdout.splitlines() if line.startswith(name + " ")]
+    return row
+
+
+def test_the_hook_plugin_guide_pyproject_builds_as_printed(tmp_path: Path) -> None:
+    """The printed ``pyproject.toml`` builds beside the test file and installs the plugin."""
+    project = tmp_path / "pi-sdk-trim"
+    write_files(titled_blocks("plugins/writing-a-hook-plugin.md"), project)
+    site = tmp_path / "site"
+    env = install_printed_package(project, site)
+    assert (site / "pi_sdk_trim.py").is_file()
+    assert not (site / "test_trim.py").exists()  # only the module ships
+    trim = plugin_row(env, tmp_path, "trim")
+    assert trim[:3] == ["trim", "pi-sdk-trim", "0.1.0"]
+    assert "before_tool_call" in " ".join(trim[3:])
 
 
 ANSWER = "The capital of France is Paris."
@@ -168,17 +209,7 @@ def test_the_provider_guide_package_installs_and_its_tests_pass(tmp_path: Path) 
     """
     project = tmp_path / "pi-sdk-echo"
     write_files(titled_blocks("plugins/writing-a-provider.md"), project)
-    uv = os.environ.get("UV") or shutil.which("uv")
-    assert uv, "uv is needed to install the guide's package (run the tests with `uv run`)"
-    site = tmp_path / "site"
-    install = subprocess.run(
-        [uv, "pip", "install", "--offline", "--no-deps", "--target", str(site), str(project)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert install.returncode == 0, install.stdout + install.stderr
-    env = {**clean_env(), "PYTHONPATH": str(site)}
+    env = install_printed_package(project, tmp_path / "site")
 
     def run_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -190,9 +221,7 @@ def test_the_provider_guide_package_installs_and_its_tests_pass(tmp_path: Path) 
     assert "3 passed" in tests.stdout and "warning" not in tests.stdout
 
     cli = str(Path(sys.executable).with_name("pi-sdk"))
-    listing = run_in(tmp_path, cli, "plugins")
-    assert listing.returncode == 0, listing.stdout + listing.stderr
-    [echo] = [line.split() for line in listing.stdout.splitlines() if line.startswith("echo ")]
+    echo = plugin_row(env, tmp_path, "echo")
     assert echo[:3] == ["echo", "pi-sdk-echo", "0.1.0"]
     assert "register_api_providers," in echo and "get_api_key," in echo
 
@@ -208,6 +237,7 @@ def test_the_provider_guide_package_installs_and_its_tests_pass(tmp_path: Path) 
 # --- the printed examples as a reader's linters see them ----------------------------------------
 
 PAGES_WITH_FILES = (
+    "index.md",
     "sessions.md",
     "testing.md",
     "plugins/writing-a-hook-plugin.md",
@@ -265,3 +295,40 @@ def test_the_printed_examples_pass_ruff_in_a_readers_project(tmp_path: Path) -> 
         args += ["--select", "E,F,I,B,UP", "--target-version", "py311", "."]
         result = run(["-m", "ruff", *args], folder)
         assert result.returncode == 0, f"{folder.name}:\n{result.stdout}{result.stderr}"
+
+
+def test_the_home_page_first_program_runs_as_printed(tmp_path: Path) -> None:
+    """``docs/index.md``'s ``first.py``, run in a fresh interpreter, its HTTP served from a file.
+
+    Only the transport is replayed (the demo cassette, matched on method, host and path; the
+    prompt differs): the program, the catalog model, the Anthropic adapter and its SDK are real.
+    """
+    [script] = run_script_files("index.md", tmp_path)
+    demo = Path(__file__).resolve().parents[1] / "cassettes" / "anthropic_demo.yaml"
+    runner = (
+        "import runpy, sys, vcr\n"
+        f"with vcr.use_cassette({str(demo)!r}, record_mode='none',"
+        " match_on=['method', 'host', 'path'], allow_playback_repeats=True):\n"
+        f"    runpy.run_path({script.name!r}, run_name='__main__')\n"
+    )
+    env = {**clean_env(), "ANTHROPIC_API_KEY": "sk-ant-docs-test-not-a-key"}
+    result = subprocess.run(
+        [sys.executable, "-c", runner],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    last = result.stdout.splitlines()[-1]
+    assert re.fullmatch(r"\d+ tokens, \$\d+\.\d{6}", last), result.stdout
+    assert "umbrella" in result.stdout.lower()  # the recorded text was streamed as deltas
+    assert "error" not in result.stdout
+
+
+def run_script_files(page: str, root: Path) -> list[Path]:
+    """Write ``docs/<page>``'s titled blocks into ``root``; the paths written."""
+    files = titled_blocks(page)
+    write_files(files, root)
+    return [root / title for title in files]

@@ -305,7 +305,7 @@ async def test_a_recorded_echo_call_replays_through_the_guide_provider(echo, tmp
 def trim_guide(tmp_path, monkeypatch):
     """The guide's pi_sdk_trim module (its test file runs in test_docs_examples.py)."""
     files = extract("writing-a-hook-plugin.md", tmp_path)
-    assert set(files) == {"pi_sdk_trim.py", "test_trim.py"}
+    assert set(files) == {"pi_sdk_trim.py", "test_trim.py", "pyproject.toml"}
     monkeypatch.syspath_prepend(str(tmp_path))
     import pi_sdk_trim
 

@@ -1,0 +1,35 @@
+"""`.ci/run` runs the README's test command and checks what the docs promise (issue 14)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def readme_commands() -> list[str]:
+    """The two commands of the README's first code block, without their comments."""
+    block = re.search(r"```bash\n(.*?)```", (ROOT / "README.md").read_text("utf-8"), re.S)
+    assert block, "the README opens with a bash block"
+    return [line.split("#")[0].strip() for line in block.group(1).splitlines() if line.strip()]
+
+
+def ci_commands() -> list[str]:
+    lines = (ROOT / ".ci" / "run").read_text("utf-8").splitlines()
+    return [line.split(";", 1)[-1].strip() for line in lines if line and not line.startswith("#")]
+
+
+def test_the_ci_script_ends_with_the_readme_test_command() -> None:
+    demo, tests = readme_commands()
+    assert demo.endswith("uv run pi-sdk demo")
+    install, _, test_command = tests.partition(" && ")
+    assert install == "python3 -m pip install uv"
+    assert ci_commands()[-1] == test_command
+
+
+def test_the_ci_script_runs_lint_types_and_the_strict_docs_build_before_the_tests() -> None:
+    commands = ci_commands()
+    expected = ["ruff check .", "ruff format --check .", "pyright", "mkdocs build --strict"]
+    positions = [next(i for i, c in enumerate(commands) if check in c) for check in expected]
+    assert positions == sorted(positions) and positions[-1] < len(commands) - 1
