@@ -19,10 +19,8 @@ from pi_sdk.provider import (
     Model,
     StreamOptions,
     WireDecoder,
-    apply_payload_hooks,
     import_vendor,
-    run_http_stream,
-    signature_origin,
+    stream_http_call,
 )
 
 from ._client import transport_errors
@@ -98,29 +96,26 @@ async def run_stream(
         ConfigurationError: Missing key/project, bad options or tool schemas.
     """
     from ._client import prepare
-    from ._transport import send
+    from ._transport import send as send_request
 
     # The first import of the SDK (about 0.6 s) runs in a worker thread, not on the event loop.
     await import_vendor("google.genai")
     await prepare()
     lease, base_url, url = connect()
     async with lease as client:
-        payload = build_request(model, context, options, signature_origin(model, base_url))
-        payload = await apply_payload_hooks(payload, model, options)
         headers = request_headers(model, options)
 
-        async def open_response() -> Any:
-            return await send(client, url, payload, headers)
+        async def send(payload: dict[str, Any]) -> Any:
+            return await send_request(client, url, payload, headers)
 
-        builder = MessageBuilder(model, base_url=base_url)
-        errors, timeouts = transport_errors()
-        events = run_http_stream(
-            open_response,
-            new_decoder(builder),
-            builder,
-            transport_errors=errors,
-            timeout_errors=timeouts,
-            on_response=options.on_response,
+        events = stream_http_call(
+            model,
+            options,
+            base_url=base_url,
+            build_payload=lambda origin: build_request(model, context, options, origin),
+            send=send,
+            decoder=new_decoder,
+            errors=transport_errors(),
         )
         async with aclosing(events):
             async for event in events:
