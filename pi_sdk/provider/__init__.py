@@ -94,6 +94,10 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.provider._plugin_hooks import lazy_recognizer as lazy_recognizer
     from pi_sdk.provider._plugin_hooks import lazy_stream as lazy_stream
     from pi_sdk.provider._plugin_hooks import models_hook as models_hook
+    from pi_sdk.provider._provider_options import (
+        check_provider_options as check_provider_options,
+    )
+    from pi_sdk.provider._recorded_model import recorded_model as recorded_model
     from pi_sdk.provider._response_body import ResponseBody as ResponseBody
     from pi_sdk.provider._sse import ServerSentEvent as ServerSentEvent
     from pi_sdk.provider._sse import iter_sse as iter_sse

@@ -13,12 +13,12 @@ from typing import Any
 
 from pi_sdk.provider import (
     AssistantMessageEvent,
-    ConfigurationError,
     Context,
     MessageBuilder,
     Model,
     StreamOptions,
     WireDecoder,
+    check_provider_options,
     import_vendor,
     stream_http_call,
 )
@@ -29,7 +29,6 @@ from ._shared_request import build_request
 __all__ = [
     "COMMON_OPTIONS",
     "STREAM_METHOD",
-    "check_provider_options",
     "request_headers",
     "run_stream",
 ]
@@ -37,20 +36,6 @@ __all__ = [
 STREAM_METHOD = "streamGenerateContent?alt=sse"
 COMMON_OPTIONS = frozenset({"tool_choice", "thinking", "timeout_ms"})
 """``provider_options`` keys both Google APIs read."""
-
-
-def check_provider_options(options: StreamOptions, allowed: frozenset[str], api: str) -> None:
-    """Reject ``provider_options`` keys the API does not read, so a typo is not silently lost.
-
-    Raises:
-        ConfigurationError: An unknown key; the message lists the known ones.
-    """
-    unknown = sorted(set(options.provider_options) - allowed)
-    if unknown:
-        raise ConfigurationError(
-            f"unknown provider_options for {api}: {', '.join(unknown)} "
-            f"(known: {', '.join(sorted(allowed))})"
-        )
 
 
 def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
@@ -67,6 +52,9 @@ async def run_stream(
     options: StreamOptions,
     connect: Callable[[], tuple[AbstractAsyncContextManager[Any], str, str]],
     new_decoder: Callable[[MessageBuilder], WireDecoder],
+    *,
+    api: str,
+    known: frozenset[str],
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one ``streamGenerateContent`` call as pi-sdk events.
 
@@ -82,6 +70,9 @@ async def run_stream(
             before any
             I/O.
         new_decoder: Builds the API's decoder on the reply's builder.
+        api: The wire API (for the message of an unknown ``provider_options`` key).
+        known: The ``provider_options`` keys the API reads; another is a
+            ``ConfigurationError`` (:func:`pi_sdk.provider.check_provider_options`).
 
     Yields:
         ``start`` once the first bytes of the response are in, then block events, then ``done``
@@ -101,6 +92,7 @@ async def run_stream(
     # The first import of the SDK (about 0.6 s) runs in a worker thread, not on the event loop.
     await import_vendor("google.genai")
     await prepare()
+    check_provider_options(options, known, api)
     lease, base_url, url = connect()
     async with lease as client:
         headers = request_headers(model, options)

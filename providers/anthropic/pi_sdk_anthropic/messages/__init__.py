@@ -95,16 +95,6 @@ def recognize_request(method: str, uri: str, body: Any) -> kit.Model | None:
     if not isinstance(model_id, str) or not model_id:
         return None
     base_url = f"{parts.scheme}://{parts.netloc}{parts.path[: -len(MESSAGES_PATH)]}"
-    try:
-        known = kit.get_model("anthropic", model_id)
-    except kit.ModelNotFoundError:
-        return kit.Model(
-            id=model_id,
-            name=model_id,
-            api=API,
-            provider="anthropic",
-            base_url=base_url,
-            reasoning=True,
-            input=["text", "image"],
-        )
-    return known.model_copy(update={"base_url": base_url})
+    return kit.recorded_model(
+        "anthropic", model_id, api=API, base_url=base_url, reasoning=True, input=["text", "image"]
+    )

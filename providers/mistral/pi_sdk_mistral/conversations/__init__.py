@@ -97,11 +97,5 @@ def recognize_request(method: str, uri: str, body: Any) -> kit.Model | None:
         return None
     path = parts.path.rstrip("/")
     base_url = f"{parts.scheme}://{parts.netloc}{path[: -len(CHAT_PATH)]}"
-    try:
-        known = kit.get_model("mistral", model_id)
-    except kit.ModelNotFoundError:
-        return kit.Model(
-            id=model_id, name=model_id, api=API, provider="mistral", base_url=base_url,
-            reasoning=model_id.startswith("magistral"),
-        )  # fmt: skip
-    return known.model_copy(update={"base_url": base_url})
+    reasoning = model_id.startswith("magistral")
+    return kit.recorded_model("mistral", model_id, api=API, base_url=base_url, reasoning=reasoning)
