@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from _support.conformance import Reply
 from _support.messages import reply
+from _support.models import model_maker
 from _support.openai_fakes import JSON, run
 from pi_sdk_openai.responses import Decoder as ResponsesDecoder
 from pi_sdk_openai.responses import build_payload as build_responses_payload
@@ -30,8 +31,8 @@ REASONING_ITEM = {
 }
 
 
-def model(**update: Any) -> Model:
-    fields: dict[str, Any] = {
+model = model_maker(
+    {
         "id": "gpt-5.2",
         "name": "GPT-5.2",
         "api": "openai-responses",
@@ -42,8 +43,7 @@ def model(**update: Any) -> Model:
         "max_tokens": 128_000,
         "cost": {"input": 1.0, "output": 10.0, "cache_read": 0.1},
     }
-    fields.update(update)
-    return Model.model_validate(fields)
+)
 
 
 def payload(m: Model, context: Context | None = None, **options: Any) -> dict[str, Any]:
