@@ -25,7 +25,7 @@ from _support.conformance import (
 )
 from _support.events import block_types, reply_types
 from _support.messages import reply
-from _support.models import model_maker
+from _support.models import described, model_maker, recognized
 from _support.openai_fakes import BASE, JSON, SSE, client_on
 from pi_sdk_openai.completions import Decoder as CompletionsDecoder
 from pi_sdk_openai.completions import build_payload as build_completions_payload
@@ -917,32 +917,16 @@ def test_importing_the_plugin_does_not_import_the_sdk_or_the_wire_code():
 
 
 def test_recognizer():
-    provider = pi_sdk.get_api_provider("openai-completions")
-    assert provider.recognize is not None
-    found = provider.recognize(
-        "POST", "https://openrouter.ai/api/v1/chat/completions?x=1", {"model": "openai/gpt-4o"}
-    )
-    assert found is not None
-    assert (found.provider, found.id, found.base_url, found.api) == (
-        "openrouter",
-        "openai/gpt-4o",
-        "https://openrouter.ai/api/v1",
-        "openai-completions",
-    )
-    assert found.cost.input > 0  # catalog data
-    local = provider.recognize(
-        "POST", "http://localhost:11434/v1/chat/completions", {"model": "llama3"}
-    )
-    assert (
-        local is not None
-        and local.provider == "localhost"
-        and local.base_url == "http://localhost:11434/v1"
-    )
-    assert provider.recognize("POST", "https://api.openai.com/v1/responses", {"model": "x"}) is None
-    assert (
-        provider.recognize("GET", "https://api.openai.com/v1/chat/completions", {"model": "x"})
-        is None
-    )
+    api, openrouter = "openai-completions", "https://openrouter.ai/api/v1"
+    found = recognized(api, f"{openrouter}/chat/completions?x=1", {"model": "openai/gpt-4o"})
+    fields = ("provider", "id", "base_url", "api")
+    assert described(found, *fields) == ("openrouter", "openai/gpt-4o", openrouter, api)
+    assert found is not None and found.cost.input > 0  # catalog data
+    local = recognized(api, "http://localhost:11434/v1/chat/completions", {"model": "llama3"})
+    assert described(local, "provider", "base_url") == ("localhost", "http://localhost:11434/v1")
+    assert recognized(api, "https://api.openai.com/v1/responses", {"model": "x"}) is None
+    uri = "https://api.openai.com/v1/chat/completions"
+    assert recognized(api, uri, {"model": "x"}, method="GET") is None
 
 
 def test_custom_server_example_runs_offline():
