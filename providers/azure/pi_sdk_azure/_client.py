@@ -146,27 +146,28 @@ async def lease_client(
 
 async def stream_on(
     model: kit.Model,
+    context: kit.Context,
     options: kit.StreamOptions,
     *,
     api: Literal["responses", "chat"],
     path: str,
-    payload: Callable[[kit.StreamOptions, str], dict[str, Any]],
+    build_payload: Callable[..., dict[str, Any]],
     decoder: Callable[[kit.MessageBuilder], kit.WireDecoder],
 ) -> AsyncIterator[kit.AssistantMessageEvent]:
     """One call to Azure: pi-sdk-openai's ``stream_request`` with Azure's endpoint and client.
 
     On first iteration the endpoint is resolved (:func:`pi_sdk_azure._endpoint.resolve_endpoint`
-    for ``api``; bad options end the call as its ``error`` event). ``payload(options, origin)``
-    is pi-sdk-openai's body builder, given ``options`` without Azure's ``provider_options``
-    keys; the body's ``model`` becomes the deployment name (the v1 endpoint routes on it, a
-    deployment endpoint ignores it). ``decoder(builder)`` reads the reply. Both Azure stream
-    functions return this generator.
+    for ``api``; bad options end the call as its ``error`` event). ``build_payload`` is
+    pi-sdk-openai's body builder (``build_payload(model, context, options, origin=origin)``),
+    given ``options`` without Azure's ``provider_options`` keys; the body's ``model`` becomes
+    the deployment name (the v1 endpoint routes on it, a deployment endpoint ignores it).
+    ``decoder(builder)`` reads the reply. Both Azure stream functions return this generator.
     """
     endpoint = resolve_endpoint(model, options, api=api)
     openai_options = without_azure_options(options)
 
     def body(origin: str) -> dict[str, Any]:
-        built = payload(openai_options, origin)
+        built = build_payload(model, context, openai_options, origin=origin)
         built["model"] = endpoint.deployment
         return built
 
