@@ -82,6 +82,19 @@ _CONTINUE_BUSY = (
     " or use steer() / follow_up() to queue messages for the current run."
 )
 _STREAM_OPTION_FIELDS = tuple(f.name for f in dataclasses.fields(StreamOptions))
+_LOOP_SETTINGS = (
+    "convert_to_llm",
+    "transform_context",
+    "get_api_key",
+    "tool_execution",
+    "tool_steering",
+    "tool_abort_grace_ms",
+    "before_tool_call",
+    "after_tool_call",
+    "should_stop_after_turn",
+)
+"""The Agent attributes its runs pass on, as is, as the :class:`AgentLoopConfig` field of the
+same name."""
 
 
 @dataclass(slots=True)
@@ -658,20 +671,9 @@ class Agent:
         base = {name: getattr(self.stream_options, name) for name in _STREAM_OPTION_FIELDS}
         level = self._state.thinking_level
         base.update(reasoning=None if level == "off" else level, signal=run.controller.signal)
+        base.update({name: getattr(self, name) for name in _LOOP_SETTINGS})
         return AgentLoopConfig(
-            **base,
-            model=model,
-            convert_to_llm=self.convert_to_llm,
-            transform_context=self.transform_context,
-            get_api_key=self.get_api_key,
-            get_steering_messages=steering,
-            get_follow_up_messages=follow_up,
-            tool_execution=self.tool_execution,
-            tool_steering=self.tool_steering,
-            tool_abort_grace_ms=self.tool_abort_grace_ms,
-            before_tool_call=self.before_tool_call,
-            after_tool_call=self.after_tool_call,
-            should_stop_after_turn=self.should_stop_after_turn,
+            **base, model=model, get_steering_messages=steering, get_follow_up_messages=follow_up
         )
 
     async def _drive(

@@ -74,6 +74,9 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.provider._builder import MessageBuilder as MessageBuilder
     from pi_sdk.provider._clients import ClientCache as ClientCache
     from pi_sdk.provider._clients import shared_in_thread as shared_in_thread
+    from pi_sdk.provider._http_call import TransportErrors as TransportErrors
+    from pi_sdk.provider._http_call import httpx_transport_errors as httpx_transport_errors
+    from pi_sdk.provider._http_call import stream_http_call as stream_http_call
     from pi_sdk.provider._http_stream import HttpResponse as HttpResponse
     from pi_sdk.provider._http_stream import WireDecoder as WireDecoder
     from pi_sdk.provider._http_stream import (
@@ -91,6 +94,10 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.provider._plugin_hooks import lazy_recognizer as lazy_recognizer
     from pi_sdk.provider._plugin_hooks import lazy_stream as lazy_stream
     from pi_sdk.provider._plugin_hooks import models_hook as models_hook
+    from pi_sdk.provider._provider_options import (
+        check_provider_options as check_provider_options,
+    )
+    from pi_sdk.provider._recorded_model import recorded_model as recorded_model
     from pi_sdk.provider._response_body import ResponseBody as ResponseBody
     from pi_sdk.provider._sse import ServerSentEvent as ServerSentEvent
     from pi_sdk.provider._sse import iter_sse as iter_sse

@@ -7,27 +7,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _support.messages import reply
 
 from pi_sdk.agent._session import dumps_session, load_session, loads_session, save_session
 from pi_sdk.errors import SessionFileError
-from pi_sdk.types import AssistantMessage, TextContent, ToolCall, ToolResultMessage, UserMessage
+from pi_sdk.types import Model, TextContent, ToolCall, ToolResultMessage, UserMessage
+
+MODEL = Model(id="m", api="anthropic-messages", provider="anthropic")
+
+
+def _call(name: str, **arguments: Any) -> ToolCall:
+    return ToolCall(id="t1", name=name, arguments=arguments)
 
 
 def transcript() -> list[Any]:
     """Multi-byte characters of every UTF-8 length (2, 3 and 4 bytes) on every line."""
     return [
         UserMessage(content="héllo — 東京 😀", timestamp=1),
-        AssistantMessage(
-            api="anthropic-messages",
-            provider="anthropic",
-            model="m",
-            content=[
-                TextContent(text="çà 😀"),
-                ToolCall(id="t1", name="f", arguments={"ville": "Zürich"}),
-            ],
-            stop_reason="toolUse",
-            timestamp=2,
-        ),
+        reply(MODEL, TextContent(text="çà 😀"), _call("f", ville="Zürich"), timestamp=2),
         ToolResultMessage(tool_call_id="t1", tool_name="f", content=[], timestamp=3),
         UserMessage(content="ü", timestamp=4),
     ]

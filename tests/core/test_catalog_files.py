@@ -208,12 +208,16 @@ def cost(model: dict[str, Any]) -> tuple[float, float, float, float]:
     return (c["input"], c["output"], c["cacheRead"], c["cacheWrite"])
 
 
+def limits(model: dict[str, Any]) -> tuple[Any, ...]:
+    """``(cost, contextWindow, maxTokens, reasoning)`` of a catalog entry."""
+    return (cost(model), model["contextWindow"], model["maxTokens"], model["reasoning"])
+
+
 def test_spot_facts_anthropic() -> None:
     opus = find("anthropic", "claude-opus-4-6")
     assert opus["name"] == "Claude Opus 4.6"
-    assert cost(opus) == (5, 25, 0.5, 6.25)
-    assert (opus["contextWindow"], opus["maxTokens"]) == (1_000_000, 128_000)
-    assert opus["reasoning"] is True and opus["input"] == ["text", "image"]
+    assert limits(opus) == ((5, 25, 0.5, 6.25), 1_000_000, 128_000, True)
+    assert opus["input"] == ["text", "image"]
     assert opus["thinkingLevelMap"] == {"xhigh": "max"}
     sonnet = find("anthropic", "claude-sonnet-4-5")
     assert cost(sonnet) == (3, 15, 0.3, 3.75)
@@ -227,9 +231,7 @@ def test_spot_facts_anthropic() -> None:
 
 def test_spot_facts_openai_and_compatible() -> None:
     gpt4o = find("openai", "gpt-4o")
-    assert cost(gpt4o) == (2.5, 10, 1.25, 0)
-    assert (gpt4o["contextWindow"], gpt4o["maxTokens"]) == (128_000, 16_384)
-    assert gpt4o["reasoning"] is False
+    assert limits(gpt4o) == ((2.5, 10, 1.25, 0), 128_000, 16_384, False)
     gpt5 = find("openai", "gpt-5")
     assert cost(gpt5) == (1.25, 10, 0.125, 0)
     assert (gpt5["contextWindow"], gpt5["reasoning"]) == (400_000, True)
@@ -266,9 +268,7 @@ def test_spot_facts_openai_and_compatible() -> None:
 
 def test_spot_facts_google() -> None:
     pro = find("google", "gemini-2.5-pro")
-    assert cost(pro) == (1.25, 10, 0.125, 0)
-    assert (pro["contextWindow"], pro["maxTokens"]) == (1_048_576, 65_536)
-    assert pro["reasoning"] is True
+    assert limits(pro) == ((1.25, 10, 0.125, 0), 1_048_576, 65_536, True)
     vertex = find("google-vertex", "gemini-2.5-pro")
     assert cost(vertex) == (1.25, 10, 0.125, 0)
     assert vertex["name"] == "Gemini 2.5 Pro (Vertex)"
@@ -303,19 +303,9 @@ export const MODELS = {
     assert raw["compat"] == {"supportsStore": False, "reasoningEffortMap": {}}
     model = gen.shape_model("openrouter", "openrouter/auto", raw)
     assert model["cost"] == {"input": 0, "output": 0, "cacheRead": 0.075, "cacheWrite": 0}
-    assert list(model) == [
-        "id",
-        "name",
-        "api",
-        "provider",
-        "baseUrl",
-        "reasoning",
-        "input",
-        "cost",
-        "contextWindow",
-        "maxTokens",
-        "compat",
-    ]
+    # pi-ai's field order (MODEL_FIELDS); absent optional fields are left out.
+    assert list(model) == [f for f in gen.MODEL_FIELDS if f not in {"headers", "thinkingLevelMap"}]
+    assert list(model)[:5] == ["id", "name", "api", "provider", "baseUrl"]
     with pytest.raises(gen.SourceError):
         gen.parse_models("export const MODELS = { a: () => 1 };")
 

@@ -3,6 +3,7 @@
 import asyncio
 
 import pytest
+from _support.events import block_types, reply_types
 
 from pi_sdk import (
     AbortController,
@@ -82,14 +83,7 @@ async def test_normal_stream_passes_through(script):
     script.behaviour = behaviour
     s = stream(MODEL, CTX)
     events = await collect(s)
-    assert [e.type for e in events] == [
-        "start",
-        "text_start",
-        "text_delta",
-        "text_delta",
-        "text_end",
-        "done",
-    ]
+    assert [e.type for e in events] == reply_types(block_types("text", deltas=2))
     result = await s.result()
     assert result.text == "ab" and result.stop_reason == "stop"
     assert script.closed == 1

@@ -1,4 +1,5 @@
 import pytest
+from _support.streams import idle_stream, other_idle_stream
 
 from pi_sdk import (
     ConfigurationError,
@@ -16,24 +17,16 @@ from pi_sdk import (
 from pi_sdk.provider import ApiProvider, calculate_cost
 
 
-async def _noop(model, context, options):  # pragma: no cover - never iterated
-    yield None
-
-
-async def _other(model, context, options):  # pragma: no cover
-    yield None
-
-
 def test_second_provider_for_an_api_needs_replace():
     register_api_provider(
-        ApiProvider(api="test-registry", stream=_noop), source_id="a", replace=True
+        ApiProvider(api="test-registry", stream=idle_stream), source_id="a", replace=True
     )
     with pytest.raises(ConfigurationError, match="replace=True"):
-        register_api_provider(ApiProvider(api="test-registry", stream=_other))
+        register_api_provider(ApiProvider(api="test-registry", stream=other_idle_stream))
     register_api_provider(
-        ApiProvider(api="test-registry", stream=_other), replace=True, source_id="b"
+        ApiProvider(api="test-registry", stream=other_idle_stream), replace=True, source_id="b"
     )
-    assert get_api_provider("test-registry").stream is _other
+    assert get_api_provider("test-registry").stream is other_idle_stream
     unregister_api_providers("b")
     with pytest.raises(LookupError):
         get_api_provider("test-registry")
@@ -77,7 +70,7 @@ def test_registering_the_wrong_thing_fails_at_once_with_a_clear_message():
     with pytest.raises(TypeError, match="takes an ApiProvider, got Model"):
         register_api_provider(Model(id="m", api="a", provider="p"))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="takes a Model, got ApiProvider"):
-        register_model(ApiProvider(api="x", stream=_noop))  # type: ignore[arg-type]
+        register_model(ApiProvider(api="x", stream=idle_stream))  # type: ignore[arg-type]
 
 
 async def _coroutine_stream(model, context, options):  # forgot to yield

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Literal
 
 import pytest
+from _support.streams import idle_stream, other_idle_stream
 from pydantic import BaseModel
 
 from pi_sdk import (
@@ -33,14 +34,6 @@ from pi_sdk.plugins import PluginManager, use_plugin_manager
 from pi_sdk.provider import ApiProvider
 
 
-async def _stream(model, context, options):  # pragma: no cover - never iterated
-    yield None
-
-
-async def _other_stream(model, context, options):  # pragma: no cover - never iterated
-    yield None
-
-
 class _Models:
     """A plugin that counts how often its hooks are asked."""
 
@@ -57,7 +50,7 @@ class _Models:
 
 
 class _Api:
-    def __init__(self, api: str, stream=_stream) -> None:
+    def __init__(self, api: str, stream=idle_stream) -> None:
         self.api = api
         self.stream = stream
 
@@ -94,22 +87,24 @@ def test_hand_registrations_survive_plugins_coming_and_going_and_win(plugin_mana
     plugin_manager.register(_Models("shared"), name="first")
     mine = Model(id="shared", api="mine-api", provider="counted", name="mine")
     register_model(mine)
-    register_api_provider(ApiProvider(api="hand-api", stream=_stream))
+    register_api_provider(ApiProvider(api="hand-api", stream=idle_stream))
     plugin_manager.register(_Models("later"), name="second")
-    plugin_manager.register(_Api("hand-api", stream=_other_stream), name="clash")
+    plugin_manager.register(_Api("hand-api", stream=other_idle_stream), name="clash")
     assert get_model("counted", "shared") is mine  # the hand registration wins
     assert get_model("counted", "later").id == "later"
-    assert get_api_provider("hand-api").stream is _stream
+    assert get_api_provider("hand-api").stream is idle_stream
     plugin_manager.unregister(name="first")
     assert get_model("counted", "shared") is mine
 
 
 def test_removing_a_hand_provider_brings_back_the_plugin_one(plugin_manager):
-    plugin_manager.register(_Api("both-api", stream=_other_stream), name="plugin")
-    register_api_provider(ApiProvider(api="both-api", stream=_stream), replace=True, source_id="me")
-    assert get_api_provider("both-api").stream is _stream
+    plugin_manager.register(_Api("both-api", stream=other_idle_stream), name="plugin")
+    register_api_provider(
+        ApiProvider(api="both-api", stream=idle_stream), replace=True, source_id="me"
+    )
+    assert get_api_provider("both-api").stream is idle_stream
     unregister_api_providers("me")
-    assert get_api_provider("both-api").stream is _other_stream
+    assert get_api_provider("both-api").stream is other_idle_stream
 
 
 def test_hand_registrations_belong_to_their_manager():
@@ -123,7 +118,7 @@ def test_hand_registrations_belong_to_their_manager():
 
 def test_two_plugins_claiming_one_api_is_a_clear_error_on_every_read(plugin_manager):
     plugin_manager.register(_Api("claimed-api"), name="one")
-    plugin_manager.register(_Api("claimed-api", stream=_other_stream), name="two")
+    plugin_manager.register(_Api("claimed-api", stream=other_idle_stream), name="two")
     for _ in range(2):
         with pytest.raises(ConfigurationError, match="'claimed-api' is already registered"):
             get_api_providers()

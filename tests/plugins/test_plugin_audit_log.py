@@ -5,9 +5,10 @@ import json
 
 import pi_sdk_audit_log
 import pytest
+from _support.plugins import ArgumentGuard
 from pi_sdk_audit_log import AUDIT_LOG_ENV, REDACTED, AuditLog, Redactor
 
-from pi_sdk import AfterToolCallResult, Agent, BeforeToolCallResult, TextContent, hookimpl, tool
+from pi_sdk import AfterToolCallResult, Agent, TextContent, hookimpl, tool
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 OPENAI_KEY = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0KlMn"
@@ -118,19 +119,13 @@ async def http_get(url: str, headers: dict[str, str]) -> str:
 async def test_the_plugin_logs_every_call_and_result_redacted_and_the_listener_logs_events(
     audit_plugin, plugin_manager
 ):
-    class Guard:
-        @hookimpl
-        def before_tool_call(self, context):
-            if "internal" in context.tool_call.arguments["url"]:
-                return BeforeToolCallResult(block=True, reason="internal hosts are off limits")
-            return None
-
+    class Guard(ArgumentGuard):
         @hookimpl
         def after_tool_call(self, context):  # runs before the audit log (which is trylast)
             text = context.result.content[0].text
             return AfterToolCallResult(content=[TextContent(text=text + " [checked]")])
 
-    plugin_manager.register(Guard(), name="guard")
+    plugin_manager.register(Guard("url", "internal", "internal hosts are off limits"), name="guard")
     provider = ScriptedProvider(
         [
             ScriptedReply.tool_call(

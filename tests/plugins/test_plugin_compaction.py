@@ -14,6 +14,7 @@ import math
 
 import pi_sdk_compaction
 import pytest
+from _support.messages import reply as assistant_reply
 from pi_sdk_compaction import (
     CompactionError,
     CompactionSummary,
@@ -27,6 +28,7 @@ from pi_sdk import (
     Agent,
     AssistantMessage,
     Context,
+    Model,
     TextContent,
     ToolCall,
     ToolResultMessage,
@@ -288,18 +290,12 @@ def test_the_summary_message_and_the_serialized_conversation():
     [message] = summary_to_messages(CompactionSummary(summary="## Goal\nx", timestamp=7))
     assert isinstance(message, UserMessage) and message.timestamp == 7
     assert message.text.endswith("<summary>\n## Goal\nx\n</summary>")
-    reply = AssistantMessage(
-        api="x",
-        provider="x",
-        model="m",
-        content=[
-            TextContent(text="Reading."),
-            ToolCall(id="c1", name="read", arguments={"path": "/a"}),
-        ],
-    )
+    call = ToolCall(id="c1", name="read", arguments={"path": "/a"})
+    model = Model(id="m", api="x", provider="x")
+    turn = assistant_reply(model, TextContent(text="Reading."), call, stop_reason="stop")
     result = ToolResultMessage(
         tool_call_id="c1", tool_name="read", content=[TextContent(text="z" * 3000)]
     )
-    text = serialize_conversation([UserMessage(content="hi"), reply, result])
+    text = serialize_conversation([UserMessage(content="hi"), turn, result])
     assert text.startswith('User: hi\n\nAssistant: Reading.\n\nAssistant called: read(path="/a")')
     assert "Tool result (read): " + "z" * 2000 + "\n[... 1000 more characters cut]" in text

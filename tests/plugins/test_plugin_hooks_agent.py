@@ -5,12 +5,12 @@ import json
 from typing import Literal
 
 from _support.agent import text_of
+from _support.plugins import ArgumentGuard
 from pydantic import BaseModel
 
 from pi_sdk import (
     AfterToolCallResult,
     Agent,
-    BeforeToolCallResult,
     TextContent,
     ToolResultMessage,
     UserMessage,
@@ -27,14 +27,8 @@ def _tool_results(agent):
 async def test_a_blocking_plugin_turns_the_call_into_an_error_result_with_its_reason(
     plugin_manager, bash, ran
 ):
-    class Guard:
-        @hookimpl
-        def before_tool_call(self, context):
-            if "rm" in context.tool_call.arguments["command"]:
-                return BeforeToolCallResult(block=True, reason="rm is not allowed here")
-            return None
-
-    plugin_manager.register(Guard(), name="guard")
+    guard = ArgumentGuard("command", "rm", "rm is not allowed here")
+    plugin_manager.register(guard, name="guard")
     provider = ScriptedProvider(
         [ScriptedReply.tool_call("bash", {"command": "rm -rf /tmp/x"}), "understood"]
     )

@@ -21,20 +21,10 @@ Azure's rules live in :mod:`pi_sdk_azure._endpoint` (URL, deployment, ``api-vers
 
 from __future__ import annotations
 
-import importlib
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
-from pi_sdk.provider import (
-    ApiProvider,
-    AssistantMessageEvent,
-    Context,
-    Model,
-    StreamFunction,
-    StreamOptions,
-    hookimpl,
-    load_models_json,
-)
+from pi_sdk.provider import ApiProvider, hookimpl, lazy_stream, models_hook
 
 from ._endpoint import CHAT_PROVIDER, RESPONSES_PROVIDER, recognize_responses_request
 
@@ -43,23 +33,13 @@ __all__ = ["get_api_key", "register_api_providers", "register_models"]
 _ENV_API_KEY = "AZURE_OPENAI_API_KEY"
 
 
-def _lazy(module: str, function: str) -> StreamFunction:
-    """A stream function that hands each call to ``pi_sdk_azure.<module>.<function>``.
-
-    The module (and so the wire code and the SDK) is imported on the first call only.
-    """
-
-    def stream(
-        model: Model, context: Context, options: StreamOptions
-    ) -> AsyncIterator[AssistantMessageEvent]:
-        wire = importlib.import_module(f"{__name__}.{module}")
-        return getattr(wire, function)(model, context, options)
-
-    return stream
-
-
-_STREAM_RESPONSES = _lazy("responses", "stream_azure_openai_responses")
-_STREAM_CHAT = _lazy("completions", "stream_azure_chat_completions")
+# The wire modules (and so the SDK) are imported on the first call only.
+_RESPONSES = ApiProvider(
+    api="azure-openai-responses",
+    stream=lazy_stream(f"{__name__}.responses", "stream_azure_openai_responses"),
+    recognize=recognize_responses_request,
+)
+_STREAM_CHAT = lazy_stream(f"{__name__}.completions", "stream_azure_chat_completions")
 
 
 @hookimpl
@@ -67,22 +47,12 @@ def register_api_providers(register: Callable[..., None]) -> None:
     """Register ``azure-openai-responses``; serve provider ``azure-openai`` Chat Completions."""
     from pi_sdk_openai import PROVIDER_STREAMS
 
-    register(
-        ApiProvider(
-            api="azure-openai-responses",
-            stream=_STREAM_RESPONSES,
-            recognize=recognize_responses_request,
-        )
-    )
+    register(_RESPONSES)
     PROVIDER_STREAMS[CHAT_PROVIDER] = _STREAM_CHAT
 
 
-@hookimpl
-def register_models(register: Callable[..., None]) -> None:
-    """Register the ``azure-openai-responses`` catalog (``models.json``, from pi-ai 0.73.1)."""
-    catalog = load_models_json(__name__)
-    for model in catalog:
-        register(model)
+register_models = models_hook(__name__)
+"""Register the ``azure-openai-responses`` catalog (``models.json``, from pi-ai 0.73.1)."""
 
 
 @hookimpl

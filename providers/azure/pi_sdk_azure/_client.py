@@ -26,19 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pi_sdk_openai._client import caller_client, shared_ssl_context, stream_request
 
-from pi_sdk.provider import (
-    AssistantMessageEvent,
-    ClientCache,
-    ConfigurationError,
-    MessageBuilder,
-    Model,
-    ProviderError,
-    StreamOptions,
-    WireDecoder,
-    import_vendor,
-    resolve_api_key,
-    shared_in_thread,
-)
+from pi_sdk import provider as kit
 
 from ._endpoint import AzureEndpoint, resolve_endpoint, without_azure_options
 from ._filters import with_filter_detail
@@ -59,13 +47,13 @@ async def _close(client: AsyncOpenAI) -> None:
     await client.close()
 
 
-_CLIENTS: ClientCache[AsyncOpenAI] = ClientCache(_close)
+_CLIENTS: kit.ClientCache[AsyncOpenAI] = kit.ClientCache(_close)
 
 
-def _token_option(options: StreamOptions) -> TokenProvider | None:
+def _token_option(options: kit.StreamOptions) -> TokenProvider | None:
     provider: Any = options.provider_options.get("azure_ad_token_provider")
     if provider is not None and not callable(provider):
-        raise ConfigurationError(
+        raise kit.ConfigurationError(
             "provider_options['azure_ad_token_provider'] must be a callable returning a token,"
             f" got {type(provider).__name__}"
         )
@@ -80,21 +68,21 @@ def _default_credential() -> TokenProvider:
     return identity.get_bearer_token_provider(credential, ENTRA_SCOPE)
 
 
-async def _entra_token_provider(model: Model) -> TokenProvider:
+async def _entra_token_provider(model: kit.Model) -> TokenProvider:
     """The process-wide Entra ID token provider (``DefaultAzureCredential``).
 
     Raises:
         ConfigurationError: ``azure-identity`` is not installed (no key either).
     """
     try:
-        await import_vendor("azure.identity.aio")
+        await kit.import_vendor("azure.identity.aio")
     except ImportError:
-        raise ConfigurationError(
+        raise kit.ConfigurationError(
             f"No API key for provider {model.provider!r}: set {ENV_API_KEY}, pass"
             " StreamOptions(api_key=...) or provider_options['azure_ad_token_provider'], or"
             " install pi-sdk-azure[entra] to sign in with Microsoft Entra ID"
         ) from None
-    return await shared_in_thread("azure.identity.token_provider", _default_credential)
+    return await kit.shared_in_thread("azure.identity.token_provider", _default_credential)
 
 
 def _async_token(provider: TokenProvider) -> Callable[[], Awaitable[str]]:
@@ -105,14 +93,14 @@ def _async_token(provider: TokenProvider) -> Callable[[], Awaitable[str]]:
         if inspect.isawaitable(value):
             value = await value
         if not isinstance(value, str) or not value:
-            raise ConfigurationError("the Azure token provider returned no token")
+            raise kit.ConfigurationError("the Azure token provider returned no token")
         return value
 
     return token
 
 
 async def lease_client(
-    model: Model, options: StreamOptions, endpoint: AzureEndpoint
+    model: kit.Model, options: kit.StreamOptions, endpoint: AzureEndpoint
 ) -> AbstractAsyncContextManager[AsyncOpenAI]:
     """Return a lease on ``options.client``, or on the cached client for ``endpoint``.
 
@@ -126,7 +114,7 @@ async def lease_client(
     if given is not None:
         return given
     provider = _token_option(options)
-    key = None if provider is not None else resolve_api_key(model, options)
+    key = None if provider is not None else kit.resolve_api_key(model, options)
     if not key and provider is None:
         provider = await _entra_token_provider(model)
     verify = await shared_ssl_context()
@@ -157,28 +145,29 @@ async def lease_client(
 
 
 async def stream_on(
-    model: Model,
-    options: StreamOptions,
+    model: kit.Model,
+    context: kit.Context,
+    options: kit.StreamOptions,
     *,
     api: Literal["responses", "chat"],
     path: str,
-    payload: Callable[[StreamOptions, str], dict[str, Any]],
-    decoder: Callable[[MessageBuilder], WireDecoder],
-) -> AsyncIterator[AssistantMessageEvent]:
+    build_payload: Callable[..., dict[str, Any]],
+    decoder: Callable[[kit.MessageBuilder], kit.WireDecoder],
+) -> AsyncIterator[kit.AssistantMessageEvent]:
     """One call to Azure: pi-sdk-openai's ``stream_request`` with Azure's endpoint and client.
 
     On first iteration the endpoint is resolved (:func:`pi_sdk_azure._endpoint.resolve_endpoint`
-    for ``api``; bad options end the call as its ``error`` event). ``payload(options, origin)``
-    is pi-sdk-openai's body builder, given ``options`` without Azure's ``provider_options``
-    keys; the body's ``model`` becomes the deployment name (the v1 endpoint routes on it, a
-    deployment endpoint ignores it). ``decoder(builder)`` reads the reply. Both Azure stream
-    functions return this generator.
+    for ``api``; bad options end the call as its ``error`` event). ``build_payload`` is
+    pi-sdk-openai's body builder (``build_payload(model, context, options, origin=origin)``),
+    given ``options`` without Azure's ``provider_options`` keys; the body's ``model`` becomes
+    the deployment name (the v1 endpoint routes on it, a deployment endpoint ignores it).
+    ``decoder(builder)`` reads the reply. Both Azure stream functions return this generator.
     """
     endpoint = resolve_endpoint(model, options, api=api)
     openai_options = without_azure_options(options)
 
     def body(origin: str) -> dict[str, Any]:
-        built = payload(openai_options, origin)
+        built = build_payload(model, context, openai_options, origin=origin)
         built["model"] = endpoint.deployment
         return built
 
@@ -194,7 +183,7 @@ async def stream_on(
         async with aclosing(events) as stream:
             async for event in stream:
                 yield event
-    except ProviderError as exc:
+    except kit.ProviderError as exc:
         detailed = with_filter_detail(exc)
         if detailed is exc:
             raise

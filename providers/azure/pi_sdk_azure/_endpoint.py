@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from pi_sdk_openai._shared_json import as_dict
 
-from pi_sdk.provider import ConfigurationError, Model, ModelNotFoundError, StreamOptions, get_model
+from pi_sdk.provider import ConfigurationError, Model, StreamOptions, recorded_model
 
 __all__ = [
     "AZURE_HOSTS",
@@ -192,8 +192,6 @@ def recognize_responses_request(method: str, uri: str, body: Any) -> Model | Non
     if not isinstance(model_id, str) or not model_id:
         return None
     base_url = f"{parts.scheme}://{parts.netloc}{prefix}"
-    try:
-        return get_model(RESPONSES_PROVIDER, model_id).model_copy(update={"base_url": base_url})
-    except ModelNotFoundError:  # a deployment named otherwise: no catalog data
-        api, provider = "azure-openai-responses", RESPONSES_PROVIDER
-        return Model(id=model_id, name=model_id, api=api, provider=provider, base_url=base_url)
+    # A deployment named otherwise than a catalog model gets no catalog data.
+    api = "azure-openai-responses"
+    return recorded_model(RESPONSES_PROVIDER, model_id, api=api, base_url=base_url)

@@ -19,7 +19,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from pi_sdk.provider import ApiProvider, hookimpl, load_models_json
+from pi_sdk.provider import ApiProvider, hookimpl, models_hook
 
 if TYPE_CHECKING:  # annotations only
     from pi_sdk.provider import (
@@ -102,11 +102,8 @@ def register_api_providers(register: Callable[..., None]) -> None:
     )
 
 
-@hookimpl
-def register_models(register: Callable[..., None]) -> None:
-    """Register the ``google-generative-ai`` and ``google-vertex`` models (pi-ai 0.73.1)."""
-    for model in load_models_json("pi_sdk_google"):
-        register(model)
+register_models = models_hook("pi_sdk_google")
+"""Register the ``google-generative-ai`` and ``google-vertex`` models (pi-ai 0.73.1)."""
 
 
 @hookimpl

@@ -13,16 +13,14 @@ from typing import Any
 
 from pi_sdk.provider import (
     AssistantMessageEvent,
-    ConfigurationError,
     Context,
     MessageBuilder,
     Model,
     StreamOptions,
     WireDecoder,
-    apply_payload_hooks,
+    check_provider_options,
     import_vendor,
-    run_http_stream,
-    signature_origin,
+    stream_http_call,
 )
 
 from ._client import transport_errors
@@ -31,7 +29,6 @@ from ._shared_request import build_request
 __all__ = [
     "COMMON_OPTIONS",
     "STREAM_METHOD",
-    "check_provider_options",
     "request_headers",
     "run_stream",
 ]
@@ -39,20 +36,6 @@ __all__ = [
 STREAM_METHOD = "streamGenerateContent?alt=sse"
 COMMON_OPTIONS = frozenset({"tool_choice", "thinking", "timeout_ms"})
 """``provider_options`` keys both Google APIs read."""
-
-
-def check_provider_options(options: StreamOptions, allowed: frozenset[str], api: str) -> None:
-    """Reject ``provider_options`` keys the API does not read, so a typo is not silently lost.
-
-    Raises:
-        ConfigurationError: An unknown key; the message lists the known ones.
-    """
-    unknown = sorted(set(options.provider_options) - allowed)
-    if unknown:
-        raise ConfigurationError(
-            f"unknown provider_options for {api}: {', '.join(unknown)} "
-            f"(known: {', '.join(sorted(allowed))})"
-        )
 
 
 def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
@@ -69,6 +52,9 @@ async def run_stream(
     options: StreamOptions,
     connect: Callable[[], tuple[AbstractAsyncContextManager[Any], str, str]],
     new_decoder: Callable[[MessageBuilder], WireDecoder],
+    *,
+    api: str,
+    known: frozenset[str],
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one ``streamGenerateContent`` call as pi-sdk events.
 
@@ -84,6 +70,9 @@ async def run_stream(
             before any
             I/O.
         new_decoder: Builds the API's decoder on the reply's builder.
+        api: The wire API (for the message of an unknown ``provider_options`` key).
+        known: The ``provider_options`` keys the API reads; another is a
+            ``ConfigurationError`` (:func:`pi_sdk.provider.check_provider_options`).
 
     Yields:
         ``start`` once the first bytes of the response are in, then block events, then ``done``
@@ -98,29 +87,27 @@ async def run_stream(
         ConfigurationError: Missing key/project, bad options or tool schemas.
     """
     from ._client import prepare
-    from ._transport import send
+    from ._transport import send as send_request
 
     # The first import of the SDK (about 0.6 s) runs in a worker thread, not on the event loop.
     await import_vendor("google.genai")
     await prepare()
+    check_provider_options(options, known, api)
     lease, base_url, url = connect()
     async with lease as client:
-        payload = build_request(model, context, options, signature_origin(model, base_url))
-        payload = await apply_payload_hooks(payload, model, options)
         headers = request_headers(model, options)
 
-        async def open_response() -> Any:
-            return await send(client, url, payload, headers)
+        async def send(payload: dict[str, Any]) -> Any:
+            return await send_request(client, url, payload, headers)
 
-        builder = MessageBuilder(model, base_url=base_url)
-        errors, timeouts = transport_errors()
-        events = run_http_stream(
-            open_response,
-            new_decoder(builder),
-            builder,
-            transport_errors=errors,
-            timeout_errors=timeouts,
-            on_response=options.on_response,
+        events = stream_http_call(
+            model,
+            options,
+            base_url=base_url,
+            build_payload=lambda origin: build_request(model, context, options, origin),
+            send=send,
+            decoder=new_decoder,
+            errors=transport_errors(),
         )
         async with aclosing(events):
             async for event in events:

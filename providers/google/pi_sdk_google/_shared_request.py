@@ -35,6 +35,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from pi_sdk import provider as kit
 from pi_sdk.provider import (
     OUTPUT_TOOL_NAME,
     AssistantMessage,
@@ -42,7 +43,6 @@ from pi_sdk.provider import (
     Context,
     ImageContent,
     Model,
-    ModelNotFoundError,
     StreamOptions,
     TextContent,
     ThinkingContent,
@@ -50,7 +50,6 @@ from pi_sdk.provider import (
     ToolCall,
     ToolResultMessage,
     UserMessage,
-    get_model,
     is_same_source,
     sanitize_surrogates,
     sanitize_tool_call_id,
@@ -165,19 +164,10 @@ def recorded_model(provider: str, api: str, model_id: str, base_url: str) -> Mod
     went; an id the catalog lacks gets a model with text and image input, reasoning on for
     thinking-capable families.
     """
-    try:
-        known = get_model(provider, model_id)
-    except ModelNotFoundError:
-        return Model(
-            id=model_id,
-            name=model_id,
-            api=api,
-            provider=provider,
-            base_url=base_url,
-            reasoning=requires_thought_signatures(model_id) or "2.5" in model_id,
-            input=["text", "image"],
-        )
-    return known.model_copy(update={"base_url": base_url})
+    reasoning = requires_thought_signatures(model_id) or "2.5" in model_id
+    return kit.recorded_model(
+        provider, model_id, api=api, base_url=base_url, reasoning=reasoning, input=["text", "image"]
+    )
 
 
 def match_recorded(

@@ -25,16 +25,14 @@ from pi_sdk.provider import (
     ProviderError,
     StreamOptions,
     WireDecoder,
-    apply_payload_hooks,
     body_excerpt,
     connection_error_from_httpx,
     http_error_message,
     import_vendor,
     resolve_api_key,
     resolve_base_url,
-    run_http_stream,
     shared_in_thread,
-    signature_origin,
+    stream_http_call,
 )
 
 from ._shared_hosts import is_local_base_url
@@ -273,21 +271,15 @@ async def stream_request(
     """
     # The first import of the SDK runs in a worker thread, not on the event loop.
     await import_vendor("openai")
-    import httpx2
-
     async with await client(model, options) as sdk_client:
-        base_url = str(sdk_client.base_url)
-        payload = build_payload(signature_origin(model, base_url))
-        payload = await apply_payload_hooks(payload, model, options)
         headers = request_headers(model, options)
-        builder = MessageBuilder(model, base_url=base_url)
-        events = run_http_stream(
-            lambda: open_response(sdk_client, path, payload, headers),
-            decoder(builder),
-            builder,
-            transport_errors=(httpx2.TransportError,),
-            timeout_errors=(httpx2.TimeoutException,),
-            on_response=options.on_response,
+        events = stream_http_call(
+            model,
+            options,
+            base_url=str(sdk_client.base_url),
+            build_payload=build_payload,
+            send=lambda payload: open_response(sdk_client, path, payload, headers),
+            decoder=decoder,
         )
         async with aclosing(events) as stream:
             async for event in stream:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from pi_sdk.provider import Model, ModelNotFoundError, get_model
+from pi_sdk.provider import Model, recorded_model
 
 from ._shared_json import as_dict
 
@@ -70,11 +70,7 @@ def _recognize(api: str, suffix: str, method: str, uri: str, body: Any) -> Model
         return None
     base_url = f"{parts.scheme}://{parts.netloc}{path[: -len(suffix)]}"
     provider = provider_for_host(parts.hostname or "")
-    try:
-        known = get_model(provider, model_id)
-    except ModelNotFoundError:
-        return Model(id=model_id, name=model_id, api=api, provider=provider, base_url=base_url)
-    return known.model_copy(update={"api": api, "base_url": base_url})
+    return recorded_model(provider, model_id, api=api, base_url=base_url)
 
 
 def recognize_completions_request(method: str, uri: str, body: Any) -> Model | None:

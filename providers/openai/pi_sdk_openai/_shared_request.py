@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import Any
 
 from pi_sdk.provider import (
@@ -17,7 +16,6 @@ from pi_sdk.provider import (
 __all__ = [
     "DEFAULT_MAX_TOKENS_CAP",
     "chat_tool_choice",
-    "check_provider_options",
     "data_url",
     "max_output_tokens",
     "reasoning_effort",
@@ -30,20 +28,6 @@ DEFAULT_MAX_TOKENS_CAP = 32_000
 (pi-mono ``buildBaseOptions``: the simple API always sends a cap)."""
 
 _XHIGH_MARKERS = ("gpt-5.2", "gpt-5.3", "gpt-5.4", "opus-4-6", "opus-4.6")
-
-
-def check_provider_options(options: StreamOptions, known: Collection[str], api: str) -> None:
-    """Reject ``provider_options`` keys this API does not read.
-
-    Raises:
-        ConfigurationError: an unknown key (a typo would otherwise be silently ignored).
-    """
-    unknown = sorted(set(options.provider_options) - set(known))
-    if unknown:
-        raise ConfigurationError(
-            f"{api}: unknown provider_options {', '.join(map(repr, unknown))}"
-            f" (known: {', '.join(sorted(known))})"
-        )
 
 
 def chat_tool_choice(options: StreamOptions) -> str | dict[str, Any] | None:

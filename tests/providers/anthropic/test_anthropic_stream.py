@@ -73,11 +73,36 @@ def end(reason: str | None, **usage: Any) -> list[dict[str, Any]]:
     ]
 
 
+def text_block(index: int, *pieces: str) -> list[dict[str, Any]]:
+    """A text block streamed as ``pieces``."""
+    chunks = [delta(index, type="text_delta", text=p) for p in pieces]
+    return [block(index, type="text", text=""), *chunks, stop(index)]
+
+
+def thinking_block(
+    index: int, *pieces: str, signature: tuple[str, ...] = ()
+) -> list[dict[str, Any]]:
+    """A thinking block streamed as ``pieces``, then its signature in ``signature`` parts."""
+    chunks = [delta(index, type="thinking_delta", thinking=p) for p in pieces]
+    chunks += [delta(index, type="signature_delta", signature=s) for s in signature]
+    return [block(index, type="thinking", thinking="", signature=""), *chunks, stop(index)]
+
+
+def redacted_block(index: int, data: str) -> list[dict[str, Any]]:
+    return [block(index, type="redacted_thinking", data=data), stop(index)]
+
+
+def tool_block(
+    index: int, call_id: str, name: str, *arguments: str, kind: str = "tool_use", **start: Any
+) -> list[dict[str, Any]]:
+    """A ``tool_use`` (or ``kind``) block whose input JSON streams as ``arguments``."""
+    content = {"type": kind, "id": call_id, "name": name, "input": {}, **start}
+    chunks = [delta(index, type="input_json_delta", partial_json=p) for p in arguments]
+    return [block(index, **content), *chunks, stop(index)]
+
+
 def text_reply(*pieces: str, reason: str = "end_turn") -> bytes:
-    events = [start(), block(0, type="text", text="")]
-    events += [delta(0, type="text_delta", text=p) for p in pieces]
-    events += [stop(0), *end(reason, output_tokens=5)]
-    return sse(*events)
+    return sse(start(), *text_block(0, *pieces), *end(reason, output_tokens=5))
 
 
 def client_for(transport: ChunkedTransport) -> anthropic.AsyncAnthropic:
@@ -133,10 +158,7 @@ async def test_text_usage_and_cost_from_model_prices():
     )
     body = sse(
         start(100, cache_read_input_tokens=1000, cache_creation_input_tokens=200),
-        block(0, type="text", text=""),
-        delta(0, type="text_delta", text="Héllo "),
-        delta(0, type="text_delta", text="wörld ☂️"),
-        stop(0),
+        *text_block(0, "Héllo ", "wörld ☂️"),
         # A proxy sending nulls must not erase message_start's numbers.
         *end("end_turn", input_tokens=None, cache_read_input_tokens=None, output_tokens=42),
     )
@@ -158,20 +180,9 @@ async def test_text_usage_and_cost_from_model_prices():
 async def test_thinking_signature_redacted_and_tool_call():
     body = sse(
         start(),
-        block(0, type="thinking", thinking="", signature=""),
-        delta(0, type="thinking_delta", thinking="Let me "),
-        delta(0, type="thinking_delta", thinking="think."),
-        delta(0, type="signature_delta", signature="c2ln"),
-        delta(0, type="signature_delta", signature="bmF0dXJl"),
-        stop(0),
-        block(1, type="redacted_thinking", data="opaque-blob"),
-        stop(1),
-        block(2, type="tool_use", id="toolu_1", name="lookup", input={}),
-        *[
-            delta(2, type="input_json_delta", partial_json=p)
-            for p in ('{"q": "pa', 'ris", "n": 3', "}")
-        ],
-        stop(2),
+        *thinking_block(0, "Let me ", "think.", signature=("c2ln", "bmF0dXJl")),
+        *redacted_block(1, "opaque-blob"),
+        *tool_block(2, "toolu_1", "lookup", '{"q": "pa', 'ris", "n": 3', "}"),
         *end("tool_use", output_tokens=30),
     )
     seen: list[dict[str, Any]] = []
@@ -202,9 +213,7 @@ async def test_thinking_signature_redacted_and_tool_call():
 async def test_server_tool_blocks_and_unknown_events_stay_out_of_content():
     body = sse(
         start(),
-        block(0, type="server_tool_use", id="srvtoolu_1", name="web_search", input={}),
-        delta(0, type="input_json_delta", partial_json='{"query": "weather"}'),
-        stop(0),
+        *tool_block(0, "srvtoolu_1", "web_search", '{"query": "weather"}', kind="server_tool_use"),
         block(1, type="web_search_tool_result", tool_use_id="srvtoolu_1", content=[]),
         stop(1),
         {"type": "brand_new_event", "foo": 1},
@@ -223,8 +232,7 @@ async def test_server_tool_blocks_and_unknown_events_stay_out_of_content():
 async def test_tool_use_input_without_deltas_is_kept():
     body = sse(
         start(),
-        block(0, type="tool_use", id="toolu_2", name="now", input={"tz": "UTC"}),
-        stop(0),
+        *tool_block(0, "toolu_2", "now", input={"tz": "UTC"}),
         *end("tool_use", output_tokens=3),
     )
     _, message, _ = await run([ok(body)])
@@ -234,9 +242,7 @@ async def test_tool_use_input_without_deltas_is_kept():
 async def test_max_tokens_cut_tool_arguments_keep_best_partial():
     body = sse(
         start(),
-        block(0, type="tool_use", id="toolu_3", name="write", input={}),
-        delta(0, type="input_json_delta", partial_json='{"path": "a.py", "content": "print('),
-        stop(0),
+        *tool_block(0, "toolu_3", "write", '{"path": "a.py", "content": "print('),
         *end("max_tokens", output_tokens=8),
     )
     events, message, _ = await run([ok(body)])
@@ -249,9 +255,7 @@ async def test_large_tool_arguments_stream_in_16_byte_fragments():
     pieces = [payload[i : i + 16] for i in range(0, len(payload), 16)]
     body = sse(
         start(),
-        block(0, type="tool_use", id="toolu_4", name="store", input={}),
-        *[delta(0, type="input_json_delta", partial_json=p) for p in pieces],
-        stop(0),
+        *tool_block(0, "toolu_4", "store", *pieces),
         *end("tool_use", output_tokens=9000),
     )
     sizes: list[int] = []
@@ -532,9 +536,7 @@ async def test_request_on_the_wire(monkeypatch: pytest.MonkeyPatch):
 async def test_oauth_tool_names_map_back_to_the_callers_tools():
     body = sse(
         start(),
-        block(0, type="tool_use", id="toolu_5", name="Read", input={}),
-        delta(0, type="input_json_delta", partial_json='{"path": "x"}'),
-        stop(0),
+        *tool_block(0, "toolu_5", "Read", '{"path": "x"}'),
         *end("tool_use", output_tokens=4),
     )
     transport = ChunkedTransport([ok(body)])
@@ -591,21 +593,11 @@ async def test_json_message_gives_the_same_message_and_events_as_its_stream():
              "cache_creation_input_tokens": 2}  # fmt: skip
     streamed = sse(
         start(cache_read_input_tokens=4, cache_creation_input_tokens=2),
-        block(0, type="thinking", thinking="", signature=""),
-        delta(0, type="thinking_delta", thinking="Let me think."),
-        delta(0, type="signature_delta", signature="c2lnbmF0dXJl"),
-        stop(0),
-        block(1, type="redacted_thinking", data="opaque-blob"),
-        stop(1),
-        block(2, type="server_tool_use", id="srvtoolu_1", name="web_search", input={}),
-        delta(2, type="input_json_delta", partial_json='{"query": "x"}'),
-        stop(2),
-        block(3, type="text", text=""),
-        delta(3, type="text_delta", text="Héllo ☂"),
-        stop(3),
-        block(4, type="tool_use", id="toolu_1", name="lookup", input={}),
-        delta(4, type="input_json_delta", partial_json='{"q": "paris", "n": 3}'),
-        stop(4),
+        *thinking_block(0, "Let me think.", signature=("c2lnbmF0dXJl",)),
+        *redacted_block(1, "opaque-blob"),
+        *tool_block(2, "srvtoolu_1", "web_search", '{"query": "x"}', kind="server_tool_use"),
+        *text_block(3, "Héllo ☂"),
+        *tool_block(4, "toolu_1", "lookup", '{"q": "paris", "n": 3}'),
         *end("tool_use", output_tokens=30),
     )
     document = _document(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from _support.models import described
 from pi_sdk_azure._endpoint import (
     is_azure_host,
     recognize_responses_request,
@@ -141,13 +142,9 @@ def test_azure_options_are_removed_before_the_openai_builder():
 def test_recognizer_takes_v1_and_deployment_requests_with_catalog_data():
     body = {"model": "gpt-5.4", "input": []}
     v1 = recognize_responses_request("POST", "https://r.openai.azure.com/openai/v1/responses", body)
-    assert v1 is not None
-    assert (v1.api, v1.provider, v1.base_url) == (
-        "azure-openai-responses",
-        "azure-openai-responses",
-        "https://r.openai.azure.com/openai/v1",
-    )
-    assert v1.cost.input > 0  # the catalog model, with its prices
+    api, fields = "azure-openai-responses", ("api", "provider", "base_url")
+    assert described(v1, *fields) == (api, api, "https://r.openai.azure.com/openai/v1")
+    assert v1 is not None and v1.cost.input > 0  # the catalog model, with its prices
     uri = (
         "https://r.openai.azure.com/openai/deployments/dep/responses?api-version=2025-04-01-preview"
     )

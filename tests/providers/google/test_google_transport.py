@@ -123,38 +123,73 @@ def test_plugin_registers_both_apis_and_the_catalog(plugin_manager: Any) -> None
 # --- replay recognizers -------------------------------------------------------------------------
 
 
+GEMINI_REQUESTS = [
+    (
+        "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse",
+        "gemini-2.0-flash",
+        "https://generativelanguage.googleapis.com/v1beta",
+    ),
+    (
+        "https://generativelanguage.googleapis.com/v1beta/models/gemini-3.6-flahs:generateContent",
+        "gemini-3.6-flahs",
+        "https://generativelanguage.googleapis.com/v1beta",
+    ),
+    (
+        "http://localhost:8080/proxy/v1/tunedModels/my-tune:streamGenerateContent",
+        "tunedModels/my-tune",
+        "http://localhost:8080/proxy/v1",
+    ),
+]
+VERTEX_REQUESTS = [
+    (
+        "https://europe-west4-aiplatform.googleapis.com/v1beta1/projects/scrubbed-project/"
+        "locations/europe-west4/publishers/google/models/gemini-2.5-flash:generateContent",
+        "gemini-2.5-flash",
+        "https://europe-west4-aiplatform.googleapis.com/v1beta1/projects/scrubbed-project/"
+        "locations/europe-west4",
+    ),
+    (
+        "https://us-central1-aiplatform.googleapis.com/v1/projects/scrubbed-project/locations/"
+        "us-central1/publishers/google/models/gemini-2.5-pro:generateContent?%24alt=json",
+        "gemini-2.5-pro",
+        "https://us-central1-aiplatform.googleapis.com/v1/projects/scrubbed-project/"
+        "locations/us-central1",
+    ),
+    (
+        "https://aiplatform.googleapis.com/v1/publishers/google/models/gemini-3-pro-preview:"
+        "streamGenerateContent?alt=sse",
+        "gemini-3-pro-preview",
+        "https://aiplatform.googleapis.com/v1",
+    ),
+]
+
+
 @pytest.mark.parametrize(
-    ("uri", "model_id", "base_url"),
+    ("recognize", "uri", "model_id", "base_url"),
     [
-        (
-            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse",
-            "gemini-2.0-flash",
-            "https://generativelanguage.googleapis.com/v1beta",
-        ),
-        (
-            "https://generativelanguage.googleapis.com/v1beta/models/gemini-3.6-flahs:generateContent",
-            "gemini-3.6-flahs",
-            "https://generativelanguage.googleapis.com/v1beta",
-        ),
-        (
-            "http://localhost:8080/proxy/v1/tunedModels/my-tune:streamGenerateContent",
-            "tunedModels/my-tune",
-            "http://localhost:8080/proxy/v1",
-        ),
+        *[(recognize_generative_ai, *case) for case in GEMINI_REQUESTS],
+        *[(recognize_vertex, *case) for case in VERTEX_REQUESTS],
     ],
 )
-def test_recognize_gemini_requests(
-    plugin_manager: Any, uri: str, model_id: str, base_url: str
+def test_recognize_requests(
+    plugin_manager: Any, recognize: Any, uri: str, model_id: str, base_url: str
 ) -> None:
     plugin_manager.register(pi_sdk_google, name="google")
-    model = recognize_generative_ai("POST", uri, None)
+    model = recognize("POST", uri, None)
     assert model is not None
+    vertex = recognize is recognize_vertex
+    api, provider = ("google-vertex",) * 2 if vertex else ("google-generative-ai", "google")
     assert (model.id, model.base_url, model.api, model.provider) == (
         model_id,
         base_url,
-        "google-generative-ai",
-        "google",
+        api,
+        provider,
     )
+    if vertex:  # the recognized base URL is used verbatim: replay calls the recorded path
+        prefix = vertex_request.base_url(
+            model, api_key=None, project=None, location="x", api_version=None
+        )
+        assert prefix == base_url
 
 
 def test_recognized_catalog_model_keeps_its_prices(plugin_manager: Any) -> None:
@@ -162,45 +197,6 @@ def test_recognized_catalog_model_keeps_its_prices(plugin_manager: Any) -> None:
     uri = "https://x.test/v1beta/models/gemini-2.5-flash:streamGenerateContent"
     model = recognize_generative_ai("POST", uri, None)
     assert model is not None and model.cost == pi_sdk.get_model("google", "gemini-2.5-flash").cost
-
-
-@pytest.mark.parametrize(
-    ("uri", "model_id", "base_url"),
-    [
-        (
-            "https://europe-west4-aiplatform.googleapis.com/v1beta1/projects/scrubbed-project/"
-            "locations/europe-west4/publishers/google/models/gemini-2.5-flash:generateContent",
-            "gemini-2.5-flash",
-            "https://europe-west4-aiplatform.googleapis.com/v1beta1/projects/scrubbed-project/"
-            "locations/europe-west4",
-        ),
-        (
-            "https://us-central1-aiplatform.googleapis.com/v1/projects/scrubbed-project/locations/"
-            "us-central1/publishers/google/models/gemini-2.5-pro:generateContent?%24alt=json",
-            "gemini-2.5-pro",
-            "https://us-central1-aiplatform.googleapis.com/v1/projects/scrubbed-project/"
-            "locations/us-central1",
-        ),
-        (
-            "https://aiplatform.googleapis.com/v1/publishers/google/models/gemini-3-pro-preview:"
-            "streamGenerateContent?alt=sse",
-            "gemini-3-pro-preview",
-            "https://aiplatform.googleapis.com/v1",
-        ),
-    ],
-)
-def test_recognize_vertex_requests(
-    plugin_manager: Any, uri: str, model_id: str, base_url: str
-) -> None:
-    plugin_manager.register(pi_sdk_google, name="google")
-    model = recognize_vertex("POST", uri, None)
-    assert model is not None
-    assert (model.id, model.base_url, model.api) == (model_id, base_url, "google-vertex")
-    # The recognized base URL is used verbatim: replay calls the recorded path.
-    prefix = vertex_request.base_url(
-        model, api_key=None, project=None, location="x", api_version=None
-    )
-    assert prefix == base_url
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from _support.conformance import conformance_dir
+from _support.models import described
 from pi_sdk_mistral.conversations import (
     build_request,
     convert_messages,
@@ -270,13 +271,9 @@ def test_unknown_provider_option_is_a_clear_error() -> None:
 def test_recognize_request() -> None:
     body = {"model": "mistral-small-latest", "messages": []}
     model = recognize_request("POST", "https://api.mistral.ai/v1/chat/completions#stream", body)
-    assert model is not None
-    assert (model.api, model.provider, model.base_url) == (
-        "mistral-conversations",
-        "mistral",
-        "https://api.mistral.ai",
-    )
-    assert model.cost.input == 0.15  # catalog data kept
+    expected = ("mistral-conversations", "mistral", "https://api.mistral.ai")
+    assert described(model, "api", "provider", "base_url") == expected
+    assert model is not None and model.cost.input == 0.15  # catalog data kept
     unknown = recognize_request(
         "POST", "https://api.mistral.ai/v1/chat/completions", {"model": "magistral-x"}
     )

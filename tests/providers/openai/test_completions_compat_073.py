@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from _support import openai_fakes as fakes
+from _support.models import model_maker
 from _support.openai_fakes import BASE
 from pi_sdk_openai.completions import build_payload, resolve_compat
 
@@ -25,16 +26,15 @@ OK = (
 )
 
 
-def model(**fields: Any) -> Model:
-    values: dict[str, Any] = {
+model = model_maker(
+    {
         "id": "some-model",
         "api": "openai-completions",
         "provider": "custom",
         "base_url": "https://llm.example.test/v1",
         "reasoning": True,
     }
-    values.update(fields)
-    return Model.model_validate(values)
+)
 
 
 def body(m: Model, context: Context | None = None, **options: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _support.models import model_maker
 from pi_sdk_openai.completions import build_payload, resolve_compat
 from pi_sdk_openai.completions._reasoning_replay import REASONING_REPLAY, reasoning_replay
 
@@ -20,16 +21,15 @@ from pi_sdk import Context, Model, TextContent, ThinkingContent, ToolCall, UserM
 CLAUDE = Model(id="claude-sonnet-4-5", api="anthropic-messages", provider="anthropic")
 
 
-def target(**fields: Any) -> Model:
-    values: dict[str, Any] = {
+target = model_maker(
+    {
         "id": "deepseek-v4-pro",
         "api": "openai-completions",
         "provider": "my-gateway",
         "base_url": "https://api.deepseek.com",
         "reasoning": True,
     }
-    values.update(fields)
-    return Model.model_validate(values)
+)
 
 
 def claude_history() -> Context:

@@ -23,7 +23,9 @@ from _support.conformance import (
     assert_valid_event_sequence,
     collect_aborting,
 )
+from _support.events import block_types, reply_types
 from _support.messages import reply
+from _support.models import described, model_maker, recognized
 from _support.openai_fakes import BASE, JSON, SSE, client_on
 from pi_sdk_openai.completions import Decoder as CompletionsDecoder
 from pi_sdk_openai.completions import build_payload as build_completions_payload
@@ -41,8 +43,8 @@ TOOL = pi_sdk.Tool(
 )
 
 
-def model(**update: Any) -> Model:
-    fields: dict[str, Any] = {
+model = model_maker(
+    {
         "id": "gpt-4o-mini",
         "api": "openai-completions",
         "provider": "openai",
@@ -51,8 +53,7 @@ def model(**update: Any) -> Model:
         "max_tokens": 16_384,
         "cost": {"input": 0.15, "output": 0.6, "cache_read": 0.075},
     }
-    fields.update(update)
-    return Model.model_validate(fields)
+)
 
 
 def result(call_id: str, *content: Any, name: str = "get_weather") -> pi_sdk.ToolResultMessage:
@@ -592,14 +593,7 @@ async def test_text_usage_and_cost(chunk_size: int):
     assert u.cost.input == pytest.approx(600 * 0.15 / 1e6)
     assert u.cost.output == pytest.approx(200 * 0.6 / 1e6)
     assert u.cost.total == pytest.approx(u.cost.input + u.cost.output + 400 * 0.075 / 1e6)
-    assert [e.type for e in events] == [
-        "start",
-        "text_start",
-        "text_delta",
-        "text_delta",
-        "text_end",
-        "done",
-    ]
+    assert [e.type for e in events] == reply_types(block_types("text", deltas=2))
 
 
 async def test_last_non_null_usage_wins():
@@ -923,32 +917,16 @@ def test_importing_the_plugin_does_not_import_the_sdk_or_the_wire_code():
 
 
 def test_recognizer():
-    provider = pi_sdk.get_api_provider("openai-completions")
-    assert provider.recognize is not None
-    found = provider.recognize(
-        "POST", "https://openrouter.ai/api/v1/chat/completions?x=1", {"model": "openai/gpt-4o"}
-    )
-    assert found is not None
-    assert (found.provider, found.id, found.base_url, found.api) == (
-        "openrouter",
-        "openai/gpt-4o",
-        "https://openrouter.ai/api/v1",
-        "openai-completions",
-    )
-    assert found.cost.input > 0  # catalog data
-    local = provider.recognize(
-        "POST", "http://localhost:11434/v1/chat/completions", {"model": "llama3"}
-    )
-    assert (
-        local is not None
-        and local.provider == "localhost"
-        and local.base_url == "http://localhost:11434/v1"
-    )
-    assert provider.recognize("POST", "https://api.openai.com/v1/responses", {"model": "x"}) is None
-    assert (
-        provider.recognize("GET", "https://api.openai.com/v1/chat/completions", {"model": "x"})
-        is None
-    )
+    api, openrouter = "openai-completions", "https://openrouter.ai/api/v1"
+    found = recognized(api, f"{openrouter}/chat/completions?x=1", {"model": "openai/gpt-4o"})
+    fields = ("provider", "id", "base_url", "api")
+    assert described(found, *fields) == ("openrouter", "openai/gpt-4o", openrouter, api)
+    assert found is not None and found.cost.input > 0  # catalog data
+    local = recognized(api, "http://localhost:11434/v1/chat/completions", {"model": "llama3"})
+    assert described(local, "provider", "base_url") == ("localhost", "http://localhost:11434/v1")
+    assert recognized(api, "https://api.openai.com/v1/responses", {"model": "x"}) is None
+    uri = "https://api.openai.com/v1/chat/completions"
+    assert recognized(api, uri, {"model": "x"}, method="GET") is None
 
 
 def test_custom_server_example_runs_offline():

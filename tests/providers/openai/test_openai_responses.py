@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from _support.conformance import Reply
 from _support.messages import reply
+from _support.models import described, model_maker, recognized
 from _support.openai_fakes import JSON, run
 from pi_sdk_openai.responses import Decoder as ResponsesDecoder
 from pi_sdk_openai.responses import build_payload as build_responses_payload
@@ -30,8 +31,8 @@ REASONING_ITEM = {
 }
 
 
-def model(**update: Any) -> Model:
-    fields: dict[str, Any] = {
+model = model_maker(
+    {
         "id": "gpt-5.2",
         "name": "GPT-5.2",
         "api": "openai-responses",
@@ -42,8 +43,7 @@ def model(**update: Any) -> Model:
         "max_tokens": 128_000,
         "cost": {"input": 1.0, "output": 10.0, "cache_read": 0.1},
     }
-    fields.update(update)
-    return Model.model_validate(fields)
+)
 
 
 def payload(m: Model, context: Context | None = None, **options: Any) -> dict[str, Any]:
@@ -612,23 +612,12 @@ async def test_replay_signature_is_bound_to_the_endpoint_called():
 
 
 def test_recognizer():
-    provider = pi_sdk.get_api_provider("openai-responses")
-    assert provider.recognize is not None
-    found = provider.recognize(
-        "POST", "https://openrouter.ai/api/v1/responses", {"model": "openai/gpt-oss-20b"}
-    )
-    assert found is not None
-    assert (found.provider, found.base_url, found.api) == (
-        "openrouter",
-        "https://openrouter.ai/api/v1",
-        "openai-responses",
-    )
-    openai = provider.recognize("POST", "https://api.openai.com/v1/responses", {"model": "gpt-5.2"})
+    api, openrouter = "openai-responses", "https://openrouter.ai/api/v1"
+    found = recognized(api, f"{openrouter}/responses", {"model": "openai/gpt-oss-20b"})
+    assert described(found, "provider", "base_url", "api") == ("openrouter", openrouter, api)
+    openai = recognized(api, "https://api.openai.com/v1/responses", {"model": "gpt-5.2"})
     assert openai is not None and openai.reasoning and openai.cost.output > 0
-    assert (
-        provider.recognize("POST", "https://api.openai.com/v1/chat/completions", {"model": "x"})
-        is None
-    )
+    assert recognized(api, "https://api.openai.com/v1/chat/completions", {"model": "x"}) is None
 
 
 async def test_items_left_open_are_finished_from_the_completed_response():

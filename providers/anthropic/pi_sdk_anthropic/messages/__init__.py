@@ -51,8 +51,6 @@ async def stream_anthropic_messages(
     """
     # The first import of the SDK (about 1.2 s) runs in a worker thread, not on the event loop.
     await kit.import_vendor("anthropic")
-    import httpx2
-
     api_key = kit.resolve_api_key(model, options)
     lease: AbstractAsyncContextManager[Any] = nullcontext(options.client)
     if options.client is None:
@@ -67,21 +65,18 @@ async def stream_anthropic_messages(
     async with lease as client:
         # Signatures are tied to the URL actually called: the client's (a caller's client, or
         # the SDK default / ANTHROPIC_BASE_URL when model.base_url is empty).
-        base_url = str(getattr(client, "base_url", "") or "") or None
-        origin = kit.signature_origin(model, base_url)
-        payload = build_request(model, context, options, oauth=oauth, origin=origin)
-        payload = await kit.apply_payload_hooks(payload, model, options)
         headers = build_headers(model, options, api_key, has_tools=bool(context.tools))
-        builder = kit.MessageBuilder(model, base_url=base_url)
-        events = kit.run_http_stream(
-            lambda: open_messages(client, payload, headers),
-            Decoder(builder, context, oauth=oauth),
-            builder,
-            transport_errors=(httpx2.TransportError,),
-            timeout_errors=(httpx2.TimeoutException,),
-            on_response=options.on_response,
+        events = kit.stream_http_call(
+            model,
+            options,
+            base_url=str(getattr(client, "base_url", "") or "") or None,
+            build_payload=lambda origin: build_request(
+                model, context, options, oauth=oauth, origin=origin
+            ),
+            send=lambda payload: open_messages(client, payload, headers),
+            decoder=lambda builder: Decoder(builder, context, oauth=oauth),
         )
-        async with aclosing(events) as stream:  # closes the response if the consumer stops
+        async with aclosing(events) as stream:
             async for event in stream:
                 yield event
 
@@ -100,16 +95,6 @@ def recognize_request(method: str, uri: str, body: Any) -> kit.Model | None:
     if not isinstance(model_id, str) or not model_id:
         return None
     base_url = f"{parts.scheme}://{parts.netloc}{parts.path[: -len(MESSAGES_PATH)]}"
-    try:
-        known = kit.get_model("anthropic", model_id)
-    except kit.ModelNotFoundError:
-        return kit.Model(
-            id=model_id,
-            name=model_id,
-            api=API,
-            provider="anthropic",
-            base_url=base_url,
-            reasoning=True,
-            input=["text", "image"],
-        )
-    return known.model_copy(update={"base_url": base_url})
+    return kit.recorded_model(
+        "anthropic", model_id, api=API, base_url=base_url, reasoning=True, input=["text", "image"]
+    )

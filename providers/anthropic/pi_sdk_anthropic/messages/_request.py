@@ -264,16 +264,6 @@ def convert_messages(
     return out
 
 
-def _provider_options(options: kit.StreamOptions) -> dict[str, Any]:
-    unknown = sorted(set(options.provider_options) - PROVIDER_OPTION_KEYS)
-    if unknown:
-        raise kit.ConfigurationError(
-            f"unknown anthropic-messages provider_options {unknown}; "
-            f"known: {sorted(PROVIDER_OPTION_KEYS)}"
-        )
-    return options.provider_options
-
-
 def build_request(
     model: kit.Model,
     context: kit.Context,
@@ -306,7 +296,7 @@ def build_request(
     Raises:
         ConfigurationError: an unknown ``provider_options`` key.
     """
-    extra = _provider_options(options)
+    extra = kit.check_provider_options(options, PROVIDER_OPTION_KEYS, API)
     adaptive = is_adaptive_model(model)
     max_tokens = options.max_tokens or min(model.max_tokens, 32_000)
     thinking_enabled = False

@@ -15,7 +15,7 @@ from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
 from .._client import stream_on
 from ._decode import Decoder
-from ._request import PATH, build_payload, resolve_compat
+from ._request import PATH, build_payload
 
 __all__ = ["PATH", "Decoder", "build_payload", "stream_azure_chat_completions"]
 
@@ -31,13 +31,7 @@ def stream_azure_chat_completions(
     filtered categories, with the content streamed so far kept. Nothing runs until the first
     iteration.
     """
+    # build_payload resolves the compatibility flags from the model (OpenAI's defaults).
     return stream_on(
-        model,
-        options,
-        api="chat",
-        path=PATH,
-        payload=lambda openai_options, origin: build_payload(
-            model, context, openai_options, compat=resolve_compat(model), origin=origin
-        ),
-        decoder=Decoder,
+        model, context, options, api="chat", path=PATH, build_payload=build_payload, decoder=Decoder
     )

@@ -38,12 +38,11 @@ def stream_azure_openai_responses(
     """
     return stream_on(
         model,
+        context,
         options,
         api="responses",
         path=PATH,
-        payload=lambda openai_options, origin: build_payload(
-            model, context, openai_options, origin=origin
-        ),
+        build_payload=build_payload,
         decoder=lambda builder: Decoder(
             builder, service_tier=string_option(options, "service_tier")
         ),

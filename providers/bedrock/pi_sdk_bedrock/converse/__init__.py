@@ -152,16 +152,6 @@ _GEO_PREFIX = re.compile(r"^(?:us|eu|apac|global|au|jp|ca|us-gov)\.")
 """The prefix of a cross-region inference profile id (``us.amazon.nova-micro-v1:0``)."""
 
 
-def _catalog_model(model_id: str) -> kit.Model | None:
-    """The catalog model of ``model_id``, else of its base model (profile prefix dropped)."""
-    for candidate in (model_id, _GEO_PREFIX.sub("", model_id)):
-        try:
-            return kit.get_model(PROVIDER, candidate).model_copy(update={"id": model_id})
-        except kit.ModelNotFoundError:
-            continue
-    return None
-
-
 def recognize_request(method: str, uri: str, body: Any) -> kit.Model | None:
     """Return the model that sent a recorded ``POST .../model/<id>/converse[-stream]``, else None.
 
@@ -182,19 +172,15 @@ def recognize_request(method: str, uri: str, body: Any) -> kit.Model | None:
         return None
     model_id = unquote(model_part)
     base_url = f"{parts.scheme}://{parts.netloc}{prefix}"
-    update: dict[str, Any] = {"base_url": base_url}
-    if action == "converse":
-        update["compat"] = {"stream": False}
-    known = _catalog_model(model_id)
-    if known is None:
-        known = kit.Model(
-            id=model_id,
-            name=model_id,
-            api=API,
-            provider=PROVIDER,
-            reasoning=True,
-            input=["text", "image"],
-        )
-    if known.compat and "compat" in update:
-        update["compat"] = {**known.compat, **update["compat"]}
-    return known.model_copy(update=update)
+    known = kit.recorded_model(
+        PROVIDER,
+        model_id,
+        api=API,
+        base_url=base_url,
+        aliases=(_GEO_PREFIX.sub("", model_id),),
+        reasoning=True,
+        input=["text", "image"],
+    )
+    if action != "converse":
+        return known
+    return known.model_copy(update={"compat": {**(known.compat or {}), "stream": False}})

@@ -222,15 +222,6 @@ def convert_messages(
     return out
 
 
-def _provider_options(options: kit.StreamOptions) -> dict[str, Any]:
-    unknown = sorted(set(options.provider_options) - PROVIDER_OPTION_KEYS)
-    if unknown:
-        raise kit.ConfigurationError(
-            f"unknown {API} provider_options {unknown}; known: {sorted(PROVIDER_OPTION_KEYS)}"
-        )
-    return options.provider_options
-
-
 _NEUTRAL_TOOL_CHOICE = {"auto": "auto", "required": "any", "none": "none"}
 """``StreamOptions.tool_choice`` kinds in this module's ``tool_choice`` words (Converse has
 no "none": no tools are sent)."""
@@ -341,7 +332,7 @@ def build_request(
     Raises:
         ConfigurationError: an unknown ``provider_options`` key, an unsupported image type.
     """
-    extra = _provider_options(options)
+    extra = kit.check_provider_options(options, PROVIDER_OPTION_KEYS, API)
     retention = options.resolved_cache_retention()
     max_tokens = options.max_tokens
     budget: int | None = None

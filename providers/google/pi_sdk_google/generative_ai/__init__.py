@@ -13,7 +13,7 @@ from typing import Any
 
 from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
-from .._shared_call import COMMON_OPTIONS, check_provider_options, run_stream
+from .._shared_call import COMMON_OPTIONS, run_stream
 from ._decode import Decoder
 from ._request import API, base_url, recognize_generative_ai, request_url, require_api_key
 
@@ -41,7 +41,6 @@ def stream_google_generative_ai(
     """
 
     def connect() -> tuple[AbstractAsyncContextManager[Any], str, str]:
-        check_provider_options(options, COMMON_OPTIONS, API)
         client = options.client
         lease: AbstractAsyncContextManager[Any] = nullcontext(client)
         if client is None:
@@ -54,4 +53,4 @@ def stream_google_generative_ai(
             )
         return lease, base_url(model, client), request_url(model, client)
 
-    return run_stream(model, context, options, connect, Decoder)
+    return run_stream(model, context, options, connect, Decoder, api=API, known=COMMON_OPTIONS)

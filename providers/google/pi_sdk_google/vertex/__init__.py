@@ -13,7 +13,7 @@ from typing import Any
 
 from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 
-from .._shared_call import check_provider_options, run_stream
+from .._shared_call import run_stream
 from ._decode import Decoder
 from ._request import API, OPTIONS, recognize_vertex, resolve_target
 
@@ -37,7 +37,6 @@ def stream_google_vertex(
     """
 
     def connect() -> tuple[AbstractAsyncContextManager[Any], str, str]:
-        check_provider_options(options, OPTIONS, API)
         target = resolve_target(model, options)
         lease: AbstractAsyncContextManager[Any] = nullcontext(options.client)
         if options.client is None:
@@ -54,4 +53,4 @@ def stream_google_vertex(
             )
         return lease, target.base_url, target.url
 
-    return run_stream(model, context, options, connect, Decoder)
+    return run_stream(model, context, options, connect, Decoder, api=API, known=OPTIONS)

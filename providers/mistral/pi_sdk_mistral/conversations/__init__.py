@@ -52,8 +52,6 @@ async def stream_mistral_conversations(
     """
     # The first import of the SDK (about 2 s) runs in a worker thread, not on the event loop.
     await kit.import_vendor("mistralai.client.chat")
-    import httpx2
-
     lease: AbstractAsyncContextManager[Any] = nullcontext(options.client)
     if options.client is None:
         api_key = kit.resolve_api_key(model, options)
@@ -65,21 +63,16 @@ async def stream_mistral_conversations(
         lease = await client_lease(model, api_key)
     async with lease as client:
         # Signatures are tied to the URL actually called: the client's server URL.
-        base_url = client_base_url(client) or None
-        origin = kit.signature_origin(model, base_url)
-        payload = build_request(model, context, options, origin=origin)
-        payload = await kit.apply_payload_hooks(payload, model, options)
         headers = build_headers(model, options)
-        builder = kit.MessageBuilder(model, base_url=base_url)
-        events = kit.run_http_stream(
-            lambda: open_chat(client, payload, headers),
-            Decoder(builder),
-            builder,
-            transport_errors=(httpx2.TransportError,),
-            timeout_errors=(httpx2.TimeoutException,),
-            on_response=options.on_response,
+        events = kit.stream_http_call(
+            model,
+            options,
+            base_url=client_base_url(client) or None,
+            build_payload=lambda origin: build_request(model, context, options, origin=origin),
+            send=lambda payload: open_chat(client, payload, headers),
+            decoder=Decoder,
         )
-        async with aclosing(events) as stream:  # closes the response if the consumer stops
+        async with aclosing(events) as stream:
             async for event in stream:
                 yield event
 
@@ -104,11 +97,5 @@ def recognize_request(method: str, uri: str, body: Any) -> kit.Model | None:
         return None
     path = parts.path.rstrip("/")
     base_url = f"{parts.scheme}://{parts.netloc}{path[: -len(CHAT_PATH)]}"
-    try:
-        known = kit.get_model("mistral", model_id)
-    except kit.ModelNotFoundError:
-        return kit.Model(
-            id=model_id, name=model_id, api=API, provider="mistral", base_url=base_url,
-            reasoning=model_id.startswith("magistral"),
-        )  # fmt: skip
-    return known.model_copy(update={"base_url": base_url})
+    reasoning = model_id.startswith("magistral")
+    return kit.recorded_model("mistral", model_id, api=API, base_url=base_url, reasoning=reasoning)

@@ -230,12 +230,7 @@ def build_request(
     Raises:
         ConfigurationError: an unknown ``provider_options`` key.
     """
-    extra = options.provider_options
-    if not extra.keys() <= PROVIDER_OPTION_KEYS:
-        unknown = sorted(extra.keys() - PROVIDER_OPTION_KEYS)
-        raise kit.ConfigurationError(
-            f"{API} provider_options {unknown} are unknown; known: {sorted(PROVIDER_OPTION_KEYS)}"
-        )
+    extra = kit.check_provider_options(options, PROVIDER_OPTION_KEYS, API)
     messages = convert_messages(
         context, model, foreign_reasoning=options.foreign_reasoning, origin=origin
     )

@@ -23,7 +23,6 @@ from pi_sdk import provider as kit
 from .._shared_ids import normalize_completions_tool_call_id
 from .._shared_request import (
     chat_tool_choice,
-    check_provider_options,
     data_url,
     max_output_tokens,
     reasoning_effort,
@@ -324,7 +323,7 @@ def build_payload(
         ConfigurationError: unknown ``provider_options`` or ``model.compat`` keys.
     """
     options = options or kit.StreamOptions()
-    check_provider_options(options, PROVIDER_OPTIONS, API)
+    kit.check_provider_options(options, PROVIDER_OPTIONS, API)
     compat = compat or resolve_compat(model)
     messages = convert_messages(model, context, compat, options=options, origin=origin)
     payload: dict[str, Any] = {"model": model.id, "messages": messages, "stream": True}

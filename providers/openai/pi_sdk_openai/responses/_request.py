@@ -28,7 +28,6 @@ from pi_sdk import provider as kit
 from .._shared_ids import normalize_responses_tool_call_id
 from .._shared_json import as_dict
 from .._shared_request import (
-    check_provider_options,
     data_url,
     max_output_tokens,
     reasoning_effort,
@@ -260,7 +259,7 @@ def build_payload(
         ConfigurationError: unknown or mistyped ``provider_options``.
     """
     options = options or kit.StreamOptions()
-    check_provider_options(options, PROVIDER_OPTIONS, API)
+    kit.check_provider_options(options, PROVIDER_OPTIONS, API)
     summary = string_option(options, "reasoning_summary")
     service_tier = string_option(options, "service_tier")
     payload: dict[str, Any] = {
