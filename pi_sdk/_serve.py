@@ -19,7 +19,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 __all__ = ["DEFAULT_TOKEN_ENV", "add_serve_parser", "run_serve"]
 
@@ -98,10 +98,10 @@ def run_serve(args: argparse.Namespace) -> int:
 def _read_models(path: Path) -> list[Any]:
     data: Any = json.loads(path.read_text("utf-8"))
     if isinstance(data, dict):
-        data = data.get("models")  # pyright: ignore[reportUnknownMemberType]
+        data = cast("dict[str, Any]", data).get("models")
     if not isinstance(data, list):
         raise ValueError(f"{path}: expected {{'models': [...]}} or a list of models")
-    return data  # pyright: ignore[reportUnknownVariableType]
+    return cast("list[Any]", data)
 
 
 def _fail(message: str) -> int:

@@ -183,7 +183,7 @@ async def _proxied(
 
 
 async def _http_error(response: Any) -> ProviderError:
-    """pi's text for a refused call: ``Proxy error: <error>`` or ``<status> <reason>``."""
+    """The error of a refused call, in pi's words: ``Proxy error: <error>`` or status."""
     raw = b""
     try:
         async for chunk in response.aiter_bytes():

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pi_sdk._abort import AbortController
 from pi_sdk._redact import redact_text
@@ -83,9 +83,7 @@ def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) ->
     from starlette.routing import Route
 
     endpoint = _StreamEndpoint(policy, stream_fn)
-    route = Route(
-        "/api/stream", endpoint, methods=["POST"], max_body_size=policy.max_body_bytes
-    )
+    route = Route("/api/stream", endpoint, methods=["POST"], max_body_size=policy.max_body_bytes)
     return Starlette(routes=[route])
 
 
@@ -103,7 +101,7 @@ class _StreamEndpoint:
         request = Request(scope, receive)
         if not self.policy.authorized(request.headers.get("authorization")):
             refusal = JSONResponse(
-                {"error": "unauthorized: send Authorization: Bearer <token>"},
+                {"error": "unauthorized: a valid bearer token is required"},
                 status_code=401,
                 headers={"www-authenticate": "Bearer"},
             )
@@ -127,11 +125,11 @@ class _StreamEndpoint:
         if not isinstance(data, dict):
             raise _Refused(400, "the body must be a JSON object {model, context, options}")
         wire: dict[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
-        requested = wire.get("model")
+        requested: Any = wire.get("model")
         if not isinstance(requested, dict):
             raise _Refused(400, "model must be an object with provider and id")
-        provider: Any = requested.get("provider")  # pyright: ignore[reportUnknownMemberType]
-        model_id: Any = requested.get("id")  # pyright: ignore[reportUnknownMemberType]
+        fields = cast("dict[str, Any]", requested)
+        provider, model_id = fields.get("provider"), fields.get("id")
         if not isinstance(provider, str) or not isinstance(model_id, str):
             raise _Refused(400, "model must be an object with provider and id")
         if not self.policy.allows(provider, model_id):
@@ -229,9 +227,11 @@ def _options(raw: Any) -> StreamOptions:
 
 
 def _first_error(exc: ValueError) -> str:
-    errors = getattr(exc, "errors", None)
-    if callable(errors):
-        first: Any = errors()[0]  # pyright: ignore[reportUnknownVariableType]
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        return f"{where}: {first.get('msg')}"
+    """The first problem of a validation error, ``"messages.0.content: Field required"``."""
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError) and exc.errors():
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"{where}: {first['msg']}"
     return str(exc)

@@ -20,10 +20,24 @@ What the protocol does not carry is lost on the way, in pi-mono too: a tool call
 
 from __future__ import annotations
 
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from pi_sdk._provider_errors import ProviderError
-from pi_sdk.events import AssistantMessageEvent
+from pi_sdk.events import (
+    AssistantMessageEvent,
+    DoneEvent,
+    ErrorEvent,
+    StartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
 from pi_sdk.provider._builder import Events, MessageBuilder
 from pi_sdk.types import TextContent, ThinkingContent, ToolCall, Usage
 
@@ -32,8 +46,11 @@ __all__ = ["ProxyDecoder", "proxy_event_to_dict"]
 _INDEXED = {
     "text_start",
     "text_delta",
+    "text_end",
     "thinking_start",
     "thinking_delta",
+    "thinking_end",
+    "toolcall_start",
     "toolcall_delta",
     "toolcall_end",
 }
@@ -46,36 +63,37 @@ def proxy_event_to_dict(event: AssistantMessageEvent) -> dict[str, Any]:
     read from the block in ``event.partial``; ``done`` and ``error`` carry only the usage (and
     the error text), as pi-agent-core's proxy client expects.
     """
-    kind = event.type
-    if kind == "start":
-        return {"type": "start"}
-    if kind == "done":
-        return {"type": "done", "reason": event.reason, "usage": _usage(event.message.usage)}
-    if kind == "error":
-        out: dict[str, Any] = {"type": "error", "reason": event.reason}
-        if event.error.error_message is not None:
-            out["errorMessage"] = event.error.error_message
-        out["usage"] = _usage(event.error.usage)
-        return out
-    index = event.content_index
-    out = {"type": kind, "contentIndex": index}
-    if kind in ("text_delta", "thinking_delta", "toolcall_delta"):
-        out["delta"] = event.delta
-    elif kind == "text_end" or kind == "thinking_end":
-        block = event.partial.content[index]
-        signature = (
-            block.text_signature if isinstance(block, TextContent) else _thinking_signature(block)
-        )
-        if signature is not None:
-            out["contentSignature"] = signature
-    elif kind == "toolcall_start":
-        call = cast(ToolCall, event.partial.content[index])
-        out["id"] = call.id
-        out["toolName"] = call.name
-    return out
+    match event:
+        case StartEvent():
+            return {"type": "start"}
+        case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
+            return {"type": event.type, "contentIndex": event.content_index, "delta": event.delta}
+        case TextEndEvent() | ThinkingEndEvent():
+            out = {"type": event.type, "contentIndex": event.content_index}
+            signature = _signature(event.partial.content[event.content_index])
+            if signature is not None:
+                out["contentSignature"] = signature
+            return out
+        case ToolCallStartEvent():
+            call = event.partial.content[event.content_index]
+            assert isinstance(call, ToolCall)
+            index = event.content_index
+            return {"type": event.type, "contentIndex": index, "id": call.id, "toolName": call.name}
+        case TextStartEvent() | ThinkingStartEvent() | ToolCallEndEvent():
+            return {"type": event.type, "contentIndex": event.content_index}
+        case DoneEvent():
+            return {"type": "done", "reason": event.reason, "usage": _usage(event.message.usage)}
+        case ErrorEvent():
+            out: dict[str, Any] = {"type": "error", "reason": event.reason}
+            if event.error.error_message is not None:
+                out["errorMessage"] = event.error.error_message
+            out["usage"] = _usage(event.error.usage)
+            return out
 
 
-def _thinking_signature(block: object) -> str | None:
+def _signature(block: object) -> str | None:
+    if isinstance(block, TextContent):
+        return block.text_signature
     return block.thinking_signature if isinstance(block, ThinkingContent) else None
 
 
@@ -107,7 +125,7 @@ class ProxyDecoder:
         """Apply one proxy event; return the events it causes."""
         kind = data.get("type")
         b = self._builder
-        if kind in _INDEXED or kind in ("text_end", "thinking_end", "toolcall_start"):
+        if kind in _INDEXED:
             index = _field(data, "contentIndex", int)
             if kind == "text_start":
                 return b.open_text(index)
