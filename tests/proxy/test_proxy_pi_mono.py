@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-import pi_sdk
 from _support.loopback import sse_step
 from _support.proxy import API, TOKEN, prompt
 from _support.wire import Call, Calls, Text, Thinking, Tokens, wire_for
+
+import pi_sdk
 from pi_sdk.agent import stream_proxy
 
 NODE_DIR = Path(__file__).parent / "node"

@@ -9,13 +9,12 @@ from typing import Any
 
 import httpx2
 import pytest
+from _support.loopback import json_step, sse_step, text_reply
+from _support.proxy import API, TOKEN, VENDOR_KEY, prompt
+from _support.wire import Call, Calls, Text, Thinking, Tokens, wire_for
 
 import pi_sdk
-from _support.loopback import json_step, sse_step, text_reply
-from _support.wire import Call, Calls, Text, Thinking, Tokens, wire_for
 from pi_sdk.agent import Agent, stream_proxy
-
-from _support.proxy import API, TOKEN, VENDOR_KEY, prompt
 
 STREAMS = 200
 
@@ -133,6 +132,7 @@ async def test_an_oversize_body_is_refused_with_413(serve_proxy: Callable[..., A
     async with serve_proxy([text_reply(API)], max_body_bytes=4096) as proxy:
         message = await _proxied(proxy, prompt("x" * 5000))
         small = await _proxied(proxy, prompt("small enough"))
+
         # Without a content-length (chunked upload), the limit holds while the body is read.
         async def chunks() -> Any:
             for _ in range(10):
