@@ -30,8 +30,8 @@ __all__ = ["proxy_request_body", "stream_proxy"]
 STREAM_PATH = "/api/stream"
 """Where a proxy server takes calls (pi-agent-core ``streamProxy``)."""
 
-_ERROR_BODY_LIMIT = 64 * 1024
-"""Bytes of an error response read for its ``{"error": ...}`` text."""
+_CONNECTION_LIMITS = ("max_retries", "max_retry_delay_ms", "timeout_ms", "idle_timeout_ms")
+"""The options that apply to the connection to the proxy (and are not sent)."""
 
 _SERIALIZED_OPTIONS = {
     "temperature": "temperature",
@@ -119,16 +119,15 @@ def stream_proxy(
     def start() -> AsyncIterator[AssistantMessageEvent]:
         return _proxied(model, url, body, auth_token, client)
 
+    limits: dict[str, Any] = {name: getattr(options, name) for name in _CONNECTION_LIMITS}
+    secrets = (auth_token,)
     return AssistantMessageEventStream(
         start,
         model=model,
         signal=options.signal,
-        max_retries=options.max_retries,
-        max_retry_delay_ms=options.max_retry_delay_ms,
-        timeout_ms=options.timeout_ms,
-        idle_timeout_ms=options.idle_timeout_ms,
-        secrets=lambda: (auth_token,),
+        secrets=lambda: secrets,
         context=context,
+        **limits,
     )
 
 
@@ -184,12 +183,12 @@ async def _proxied(
 
 async def _http_error(response: Any) -> ProviderError:
     """The error of a refused call, in pi's words: ``Proxy error: <error>`` or status."""
-    raw = b""
+    import httpx2
+
     try:
-        async for chunk in response.aiter_bytes():
-            raw += chunk
-            if len(raw) >= _ERROR_BODY_LIMIT:
-                break
+        raw = await response.aread()  # an error body: a small JSON object or a short page
+    except httpx2.TransportError:
+        raw = b""  # the status is the error; a body cut short only shortens its message
     finally:
         await response.aclose()
     message = f"Proxy error: {response.status_code} {response.reason_phrase}".rstrip()

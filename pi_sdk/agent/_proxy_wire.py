@@ -22,22 +22,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import pi_sdk.events as ev
 from pi_sdk._provider_errors import ProviderError
-from pi_sdk.events import (
-    AssistantMessageEvent,
-    DoneEvent,
-    ErrorEvent,
-    StartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-)
 from pi_sdk.provider._builder import Events, MessageBuilder
 from pi_sdk.types import TextContent, ThinkingContent, ToolCall, Usage
 
@@ -56,7 +42,7 @@ _INDEXED = {
 }
 
 
-def proxy_event_to_dict(event: AssistantMessageEvent) -> dict[str, Any]:
+def proxy_event_to_dict(event: ev.AssistantMessageEvent) -> dict[str, Any]:
     """Return ``event`` as pi's ``ProxyAssistantMessageEvent`` (JSON-ready, no ``partial``).
 
     Signatures (``contentSignature``) and a tool call's id and name (``toolcall_start``) are
@@ -64,26 +50,26 @@ def proxy_event_to_dict(event: AssistantMessageEvent) -> dict[str, Any]:
     the error text), as pi-agent-core's proxy client expects.
     """
     match event:
-        case StartEvent():
+        case ev.StartEvent():
             return {"type": "start"}
-        case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
+        case ev.TextDeltaEvent() | ev.ThinkingDeltaEvent() | ev.ToolCallDeltaEvent():
             return {"type": event.type, "contentIndex": event.content_index, "delta": event.delta}
-        case TextEndEvent() | ThinkingEndEvent():
+        case ev.TextEndEvent() | ev.ThinkingEndEvent():
             out = {"type": event.type, "contentIndex": event.content_index}
             signature = _signature(event.partial.content[event.content_index])
             if signature is not None:
                 out["contentSignature"] = signature
             return out
-        case ToolCallStartEvent():
+        case ev.ToolCallStartEvent():
             call = event.partial.content[event.content_index]
             assert isinstance(call, ToolCall)
             index = event.content_index
             return {"type": event.type, "contentIndex": index, "id": call.id, "toolName": call.name}
-        case TextStartEvent() | ThinkingStartEvent() | ToolCallEndEvent():
+        case ev.TextStartEvent() | ev.ThinkingStartEvent() | ev.ToolCallEndEvent():
             return {"type": event.type, "contentIndex": event.content_index}
-        case DoneEvent():
+        case ev.DoneEvent():
             return {"type": "done", "reason": event.reason, "usage": _usage(event.message.usage)}
-        case ErrorEvent():
+        case ev.ErrorEvent():
             out: dict[str, Any] = {"type": "error", "reason": event.reason}
             if event.error.error_message is not None:
                 out["errorMessage"] = event.error.error_message

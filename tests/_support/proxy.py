@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import pi_sdk
-from _support.loopback import LoopbackServer, Step, model_at
+from _support.loopback import LoopbackServer, Step, model_at, sse_step
 from _support.serving import uvicorn_serving
+from _support.wire import Call, Calls, Text, Thinking, Tokens, wire_for
 from pi_sdk.agent import ProxyPolicy, proxy_app
 
-__all__ = ["API", "TOKEN", "VENDOR_KEY", "Proxy", "prompt", "serving_proxy"]
+__all__ = ["API", "TOKEN", "VENDOR_KEY", "Proxy", "prompt", "serving_proxy", "tool_use_reply"]
 
 API = "anthropic-messages"
 TOKEN = "proxy-token-7f3a9c"
@@ -52,3 +53,17 @@ async def serving_proxy(steps: list[Step], **policy: Any) -> AsyncIterator[Proxy
 
 def prompt(text: str = "hi") -> pi_sdk.Context:
     return pi_sdk.Context(messages=[pi_sdk.UserMessage(content=text)])
+
+
+def tool_use_reply(signature: str, arguments: tuple[str, ...]) -> Step:
+    """A vendor reply of thinking (with ``signature``), text, then a tool call of ``arguments``.
+
+    Usage: 11 input, 7 output and 2 cache-read tokens.
+    """
+    blocks = [
+        Thinking(("Weather ", "needs a tool."), signature=signature),
+        Text(("Looking ", "it up.")),
+        Calls((Call("toolu_9", "get_weather", arguments),)),
+    ]
+    body, terminal = wire_for(API).events(blocks, Tokens(input=11, output=7, cache_read=2))
+    return sse_step(body + terminal)

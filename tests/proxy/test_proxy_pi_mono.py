@@ -20,8 +20,7 @@ from typing import Any
 
 import pytest
 from _support.loopback import sse_step
-from _support.proxy import API, TOKEN, prompt
-from _support.wire import Call, Calls, Text, Thinking, Tokens, wire_for
+from _support.proxy import TOKEN, prompt, tool_use_reply
 
 import pi_sdk
 from pi_sdk.agent import stream_proxy
@@ -129,13 +128,7 @@ async def test_our_client_reports_a_refusal_in_pis_words(pi_server: str):
 async def test_pis_client_rebuilds_from_our_server_what_a_direct_call_gives(
     serve_proxy: Callable[..., Any],
 ):
-    blocks = [
-        Thinking(("Weather ", "needs a tool."), signature="sig-think-42"),
-        Text(("Looking ", "it up.")),
-        Calls((Call("toolu_9", "get_weather", ('{"city": ', '"Paris"}')),)),
-    ]
-    body, terminal = wire_for(API).events(blocks, Tokens(input=12, output=9, cache_read=3))
-    reply = sse_step(body + terminal)
+    reply = tool_use_reply("sig-think-42", ('{"city": ', '"Paris"}'))
     async with serve_proxy([reply, reply]) as proxy:
         context = prompt("weather?")
         direct_kinds: list[str] = []

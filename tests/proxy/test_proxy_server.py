@@ -10,8 +10,8 @@ from typing import Any
 import httpx2
 import pytest
 from _support.loopback import json_step, sse_step, text_reply
-from _support.proxy import API, TOKEN, VENDOR_KEY, prompt
-from _support.wire import Call, Calls, Text, Thinking, Tokens, wire_for
+from _support.proxy import API, TOKEN, VENDOR_KEY, prompt, tool_use_reply
+from _support.wire import Text, Tokens, wire_for
 
 import pi_sdk
 from pi_sdk.agent import Agent, stream_proxy
@@ -241,13 +241,7 @@ async def test_an_upstream_http_error_is_a_proxy_error_event_without_the_key(
 async def test_thinking_text_and_tool_calls_arrive_as_a_direct_call_gives_them(
     serve_proxy: Callable[..., Any],
 ):
-    blocks = [
-        Thinking(("Let me ", "think."), signature="sig-think"),
-        Text(("I will ", "look it up.")),
-        Calls((Call("toolu_1", "lookup", ('{"query": ', '"pi", "n": 2}')),)),
-    ]
-    body, terminal = wire_for(API).events(blocks, Tokens(input=11, output=7, cache_read=2))
-    reply = sse_step(body + terminal)
+    reply = tool_use_reply("sig-think", ('{"query": ', '"pi", "n": 2}'))
     async with serve_proxy([reply, reply]) as proxy:
         direct = await pi_sdk.complete(proxy.model, prompt(), pi_sdk.StreamOptions(max_retries=0))
         events = stream_proxy(proxy.model, prompt(), proxy_url=proxy.url, auth_token=TOKEN)
