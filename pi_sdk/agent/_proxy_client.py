@@ -18,6 +18,7 @@ from typing import Any
 from pi_sdk._event_stream import AssistantMessageEventStream
 from pi_sdk._provider_errors import ProviderError, body_excerpt, connection_error
 from pi_sdk.agent._proxy_wire import ProxyDecoder
+from pi_sdk.errors import ConfigurationError
 from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.options import StreamOptions
 from pi_sdk.provider._builder import MessageBuilder
@@ -143,7 +144,12 @@ def _build_client(verify: Any) -> Any:
 async def _proxied(
     model: Model, url: str, body: bytes, auth_token: str, client: Any
 ) -> AsyncIterator[AssistantMessageEvent]:
-    import httpx2
+    try:
+        import httpx2
+    except ImportError:
+        raise ConfigurationError(
+            "stream_proxy needs httpx2: pip install 'pi-sdk-core[proxy]'"
+        ) from None
 
     lease: AbstractAsyncContextManager[Any] = nullcontext(client)
     if client is None:

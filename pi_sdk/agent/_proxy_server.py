@@ -28,7 +28,7 @@ from pi_sdk._redact import redact_text
 from pi_sdk.agent._proxy_policy import ProxyPolicy
 from pi_sdk.agent._proxy_wire import proxy_event_to_dict
 from pi_sdk.agent._types import AgentStreamFn, AssistantStream
-from pi_sdk.errors import PiSdkError
+from pi_sdk.errors import ConfigurationError, PiSdkError
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import Context, Model, Usage
 
@@ -78,9 +78,17 @@ def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) ->
 
     Returns:
         The ASGI application.
+
+    Raises:
+        ConfigurationError: Starlette is not installed (the ``serve`` extra).
     """
-    from starlette.applications import Starlette
-    from starlette.routing import Route
+    try:
+        from starlette.applications import Starlette
+        from starlette.routing import Route
+    except ImportError:
+        raise ConfigurationError(
+            "proxy_app needs Starlette: pip install 'pi-sdk-core[serve]'"
+        ) from None
 
     endpoint = _StreamEndpoint(policy, stream_fn)
     route = Route("/api/stream", endpoint, methods=["POST"], max_body_size=policy.max_body_bytes)

@@ -30,11 +30,14 @@ class Proxy:
 
 
 @asynccontextmanager
-async def serving_proxy(steps: list[Step], **policy: Any) -> AsyncIterator[Proxy]:
+async def serving_proxy(
+    steps: list[Step], *, stream_fn: Any = None, **policy: Any
+) -> AsyncIterator[Proxy]:
     """Run a loopback vendor playing ``steps`` and the proxy in front of it (token ``TOKEN``).
 
     ``policy`` overrides :class:`ProxyPolicy` settings (default: ``allow=("anthropic/*",)``);
-    the proxy resolves only the vendor's model. The vendor key must be in the environment.
+    the proxy resolves only the vendor's model, and calls it with ``stream_fn`` (default
+    :func:`pi_sdk.stream`). The vendor key must be in the environment.
     """
     async with LoopbackServer(steps) as vendor:
         model = model_at(API, vendor.url)
@@ -46,7 +49,7 @@ async def serving_proxy(steps: list[Step], **policy: Any) -> AsyncIterator[Proxy
 
         settings: dict[str, Any] = {"token": TOKEN, "allow": ("anthropic/*",)}
         settings.update(policy)
-        app = proxy_app(ProxyPolicy(resolve_model=resolve, **settings))
+        app = proxy_app(ProxyPolicy(resolve_model=resolve, **settings), stream_fn=stream_fn)
         async with uvicorn_serving(app) as url:
             yield Proxy(url, vendor, model)
 

@@ -14,7 +14,7 @@ from _support.proxy import API, TOKEN, VENDOR_KEY, prompt, tool_use_reply
 from _support.wire import Text, Tokens, wire_for
 
 import pi_sdk
-from pi_sdk.agent import Agent, stream_proxy
+from pi_sdk.agent import Agent, ProxyPolicy, stream_proxy
 
 STREAMS = 200
 
@@ -236,6 +236,39 @@ async def test_an_upstream_http_error_is_a_proxy_error_event_without_the_key(
     assert message.stop_reason == "error"
     assert code in (message.error_message or "")
     assert VENDOR_KEY not in (message.error_message or "")
+
+
+async def test_a_stream_function_that_raises_is_an_error_event_without_the_token(
+    serve_proxy: Callable[..., Any],
+):
+    def failing(model: Any, context: Any, options: Any) -> Any:
+        raise RuntimeError(f"no route for {TOKEN}")
+
+    async with serve_proxy([text_reply(API)], stream_fn=failing) as proxy:
+        message = await _proxied(proxy, prompt())
+    assert message.stop_reason == "error"
+    assert message.error_message == "no route for [REDACTED]"
+
+
+def test_the_policy_never_shows_its_token():
+    policy = ProxyPolicy(token=TOKEN, allow=("anthropic/*",))
+    assert TOKEN not in repr(policy)
+    assert policy.authorized(f"Bearer {TOKEN}") and policy.authorized(f"bearer  {TOKEN} ")
+    assert not policy.authorized(f"Bearer {TOKEN}x") and not policy.authorized(None)
+
+
+@pytest.mark.parametrize(
+    ("settings", "error"),
+    [
+        ({"token": "", "allow": ("a/*",)}, "the proxy token is empty"),
+        ({"token": "t", "allow": ()}, "the model allow-list is empty"),
+        ({"token": "t", "allow": ("anthropic",)}, "needs the form provider/id"),
+        ({"token": "t", "allow": ("a/*",), "max_body_bytes": 0}, "max_body_bytes must be"),
+    ],
+)
+def test_a_bad_policy_is_refused_naming_the_setting(settings: dict[str, Any], error: str):
+    with pytest.raises(ValueError, match=error):
+        ProxyPolicy(**settings)
 
 
 async def test_thinking_text_and_tool_calls_arrive_as_a_direct_call_gives_them(
