@@ -55,7 +55,7 @@ def proxy_event_to_dict(event: ev.AssistantMessageEvent) -> dict[str, Any]:
         case ev.TextDeltaEvent() | ev.ThinkingDeltaEvent() | ev.ToolCallDeltaEvent():
             return {"type": event.type, "contentIndex": event.content_index, "delta": event.delta}
         case ev.TextEndEvent() | ev.ThinkingEndEvent():
-            out = {"type": event.type, "contentIndex": event.content_index}
+            out: dict[str, Any] = {"type": event.type, "contentIndex": event.content_index}
             signature = _signature(event.partial.content[event.content_index])
             if signature is not None:
                 out["contentSignature"] = signature
@@ -70,11 +70,11 @@ def proxy_event_to_dict(event: ev.AssistantMessageEvent) -> dict[str, Any]:
         case ev.DoneEvent():
             return {"type": "done", "reason": event.reason, "usage": _usage(event.message.usage)}
         case ev.ErrorEvent():
-            out: dict[str, Any] = {"type": "error", "reason": event.reason}
+            failed: dict[str, Any] = {"type": "error", "reason": event.reason}
             if event.error.error_message is not None:
-                out["errorMessage"] = event.error.error_message
-            out["usage"] = _usage(event.error.usage)
-            return out
+                failed["errorMessage"] = event.error.error_message
+            failed["usage"] = _usage(event.error.usage)
+            return failed
 
 
 def _signature(block: object) -> str | None:
