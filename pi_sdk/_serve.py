@@ -3,6 +3,7 @@
 ```
 pi-sdk serve --allow 'anthropic/*' [--allow PATTERN ...] [--host H] [--port P]
              [--token-env VAR | --token-file FILE] [--max-body-bytes N] [--models FILE]
+             [--cors-origin ORIGIN ...]
 ```
 
 The token comes from the environment (``PI_SDK_PROXY_TOKEN`` by default) or a file, never
@@ -56,6 +57,13 @@ def add_serve_parser(commands: Any) -> None:
         "--max-body-bytes", type=int, default=None, help="largest request body (default 8 MiB)"
     )
     serve.add_argument("--models", type=Path, help="JSON file of extra models to register")
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="let pages of this web origin call the proxy (repeatable; '*' for any)",
+    )
     serve.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
     serve.set_defaults(run=run_serve)
 
@@ -88,6 +96,7 @@ def run_serve(args: argparse.Namespace) -> int:
             token=token,
             allow=tuple(args.allow),
             max_body_bytes=args.max_body_bytes or DEFAULT_MAX_BODY_BYTES,
+            cors_origins=tuple(args.cors_origin),
         )
     except (OSError, ValueError) as exc:
         return _fail(str(exc))

@@ -35,6 +35,10 @@ class ProxyPolicy:
             :func:`pi_sdk.get_model` (the server's registry). The client's other model fields
             (``baseUrl``, ``headers``, prices) are never used: the server decides where its
             keys go.
+        cors_origins: Web origins whose pages may call the proxy from a browser
+            (``"https://app.example.com"``; ``"*"`` for any), answered with CORS headers and
+            preflights (Starlette's ``CORSMiddleware``). Default none: same-origin and
+            non-browser clients only.
 
     Raises:
         ValueError: an empty token, an empty allow-list, a pattern without ``/``, or a
@@ -45,6 +49,7 @@ class ProxyPolicy:
     allow: tuple[str, ...]
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     resolve_model: Callable[[str, str], Model] | None = None
+    cors_origins: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.token:
@@ -53,6 +58,10 @@ class ProxyPolicy:
         if isinstance(patterns, str):
             patterns = (patterns,)
         object.__setattr__(self, "allow", tuple(patterns))
+        origins: Iterable[str] = self.cors_origins
+        object.__setattr__(
+            self, "cors_origins", (origins,) if isinstance(origins, str) else tuple(origins)
+        )
         if not self.allow:
             raise ValueError("the model allow-list is empty: allow at least one provider/id")
         for pattern in self.allow:

@@ -11,6 +11,8 @@ client shows as ``Proxy error: ...``):
 * 400 for a body that is not the request's JSON, an unknown model, or a bad option;
 * 403 for a model outside the allow-list.
 
+With ``ProxyPolicy.cors_origins``, pages of those origins may call it from a browser (CORS).
+
 Once the stream has begun (200), every failure is a proxy ``error`` event, the vendor's
 error text with the server's secrets redacted. A client that disconnects aborts the call
 (its :class:`~pi_sdk.AbortSignal`): the vendor request is closed at once.
@@ -34,6 +36,7 @@ from pi_sdk.types import Context, Model, Usage
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
+    from starlette.middleware import Middleware
 
 __all__ = ["proxy_app"]
 
@@ -84,6 +87,8 @@ def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) ->
     """
     try:
         from starlette.applications import Starlette
+        from starlette.middleware import Middleware
+        from starlette.middleware.cors import CORSMiddleware
         from starlette.routing import Route
     except ImportError:
         raise ConfigurationError(
@@ -92,7 +97,16 @@ def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) ->
 
     endpoint = _StreamEndpoint(policy, stream_fn)
     route = Route("/api/stream", endpoint, methods=["POST"], max_body_size=policy.max_body_bytes)
-    return Starlette(routes=[route])
+    middleware: list[Middleware] = []
+    if policy.cors_origins:
+        cors = Middleware(
+            CORSMiddleware,
+            allow_origins=policy.cors_origins,
+            allow_methods=["POST"],
+            allow_headers=["authorization", "content-type"],
+        )
+        middleware.append(cors)
+    return Starlette(routes=[route], middleware=middleware)
 
 
 class _StreamEndpoint:

@@ -108,7 +108,7 @@ async def test_a_missing_or_wrong_token_is_refused_with_401(
 ):
     async with serve_proxy([text_reply(API)]) as proxy:
         headers = {"authorization": authorization} if authorization else {}
-        async with httpx2.AsyncClient() as client:
+        async with httpx2.AsyncClient(timeout=30) as client:
             response = await client.post(f"{proxy.url}/api/stream", json={}, headers=headers)
     assert response.status_code == 401
     assert response.headers["www-authenticate"] == "Bearer"
@@ -138,7 +138,7 @@ async def test_an_oversize_body_is_refused_with_413(serve_proxy: Callable[..., A
             for _ in range(10):
                 yield b"x" * 1000
 
-        async with httpx2.AsyncClient() as client:
+        async with httpx2.AsyncClient(timeout=30) as client:
             chunked = await client.post(
                 f"{proxy.url}/api/stream",
                 content=chunks(),
@@ -205,7 +205,7 @@ async def test_the_server_calls_its_own_model_not_the_url_the_client_sent(
 async def test_a_bad_request_is_refused_with_400_naming_the_problem(
     serve_proxy: Callable[..., Any], body: bytes, error: str
 ):
-    async with serve_proxy([text_reply(API)]) as proxy, httpx2.AsyncClient() as client:
+    async with serve_proxy([text_reply(API)]) as proxy, httpx2.AsyncClient(timeout=30) as client:
         response = await client.post(
             f"{proxy.url}/api/stream", content=body, headers={"authorization": f"Bearer {TOKEN}"}
         )
@@ -219,7 +219,7 @@ async def test_an_upstream_http_error_is_a_proxy_error_event_without_the_key(
 ):
     error_body, code = wire_for(API).http_error(400, f"bad key {VENDOR_KEY} in request")
     async with serve_proxy([json_step(400, error_body)]) as proxy:
-        async with httpx2.AsyncClient() as client:
+        async with httpx2.AsyncClient(timeout=30) as client:
             request = {"model": {"provider": "anthropic", "id": proxy.model.id}, "context": {}}
             raw = await client.post(
                 f"{proxy.url}/api/stream",
@@ -248,6 +248,34 @@ async def test_a_stream_function_that_raises_is_an_error_event_without_the_token
         message = await _proxied(proxy, prompt())
     assert message.stop_reason == "error"
     assert message.error_message == "no route for [REDACTED]"
+
+
+async def test_browser_pages_of_the_allowed_origins_may_call_it(serve_proxy: Callable[..., Any]):
+    preflight = {
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+    }
+    origins = ("https://app.example",)
+    async with serve_proxy([text_reply(API, "for the page")], cors_origins=origins) as proxy:
+        async with httpx2.AsyncClient(timeout=30) as client:
+            allowed = await client.options(
+                f"{proxy.url}/api/stream", headers={"origin": "https://app.example", **preflight}
+            )
+            other = await client.options(
+                f"{proxy.url}/api/stream", headers={"origin": "https://evil.example", **preflight}
+            )
+            request = {"model": {"provider": "anthropic", "id": proxy.model.id}, "context": {}}
+            call = await client.post(
+                f"{proxy.url}/api/stream",
+                json=request,
+                headers={"origin": "https://app.example", "authorization": f"Bearer {TOKEN}"},
+            )
+    assert allowed.status_code == 200
+    assert allowed.headers["access-control-allow-origin"] == "https://app.example"
+    assert "authorization" in allowed.headers["access-control-allow-headers"].lower()
+    assert other.status_code == 400 and "access-control-allow-origin" not in other.headers
+    assert call.headers["access-control-allow-origin"] == "https://app.example"
+    assert '"delta":"for ' in call.text
 
 
 def test_the_policy_never_shows_its_token():
