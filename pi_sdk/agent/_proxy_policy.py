@@ -39,10 +39,14 @@ class ProxyPolicy:
             (``"https://app.example.com"``; ``"*"`` for any), answered with CORS headers and
             preflights (Starlette's ``CORSMiddleware``). Default none: same-origin and
             non-browser clients only.
+        keepalive_ms: Once a reply has started, an SSE comment (``: keep-alive``) is sent
+            after this many milliseconds without an event, so that proxies and load balancers
+            keep a quiet stream open (a reasoning model may think for minutes); ``None``:
+            never. Clients skip comments.
 
     Raises:
-        ValueError: an empty token, an empty allow-list, a pattern without ``/``, or a
-            ``max_body_bytes`` below 1.
+        ValueError: an empty token, an empty allow-list, a pattern without ``/``, a
+            ``max_body_bytes`` below 1, or a ``keepalive_ms`` that is not positive.
     """
 
     token: str = field(repr=False)
@@ -50,6 +54,7 @@ class ProxyPolicy:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     resolve_model: Callable[[str, str], Model] | None = None
     cors_origins: tuple[str, ...] = ()
+    keepalive_ms: float | None = 15_000
 
     def __post_init__(self) -> None:
         if not self.token:
@@ -69,6 +74,8 @@ class ProxyPolicy:
                 raise ValueError(
                     f"model pattern {pattern!r} needs the form provider/id (e.g. anthropic/*)"
                 )
+        if self.keepalive_ms is not None and self.keepalive_ms <= 0:
+            raise ValueError(f"keepalive_ms must be positive or None, got {self.keepalive_ms}")
         if self.max_body_bytes < 1:
             raise ValueError(f"max_body_bytes must be at least 1, got {self.max_body_bytes}")
 

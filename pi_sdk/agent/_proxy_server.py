@@ -172,7 +172,12 @@ class _StreamEndpoint:
         controller = AbortController()
         options.signal = controller.signal
         watcher = asyncio.ensure_future(_abort_on_disconnect(receive, controller))
-        await send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS})
+        out = _Sender(send)
+        await out.send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS})
+        keepalive_ms = self.policy.keepalive_ms
+        pinger = (
+            asyncio.ensure_future(out.keep_alive(keepalive_ms / 1000)) if keepalive_ms else None
+        )
         stream: AssistantStream | None = None
         try:
             stream = await _start(self.stream_fn, model, context, options)
@@ -182,17 +187,19 @@ class _StreamEndpoint:
                 data = proxy_event_to_dict(event)
                 if data["type"] == "error":
                     data["errorMessage"] = self._redact(data.get("errorMessage", ""))
-                await send(_frame(data))
+                await out.send(_frame(data))
         except Exception as exc:  # a stream function that raised instead of ending in `error`
             if not controller.signal.aborted:
-                await send(_frame(_error_event(self._redact(str(exc) or type(exc).__name__))))
+                await out.send(_frame(_error_event(self._redact(str(exc) or type(exc).__name__))))
         finally:
             controller.abort("the client disconnected")  # no-op once the call has ended
             watcher.cancel()
+            if pinger is not None:
+                pinger.cancel()
             close = getattr(stream, "aclose", None)
             if close is not None:
                 await close()
-        await send({"type": "http.response.body", "body": b"", "more_body": False})
+        await out.send({"type": "http.response.body", "body": b"", "more_body": False})
 
     def _redact(self, text: str) -> str:
         return redact_text(text, [self.policy.token])
@@ -207,6 +214,36 @@ async def _start(
         return stream(model, context, options)
     result = stream_fn(model, context, options)
     return await result if asyncio.iscoroutine(result) else result  # type: ignore[return-value]
+
+
+class _Sender:
+    """The response's ``send``, one message at a time, with an SSE comment when it is quiet."""
+
+    def __init__(self, send: Callable[[dict[str, Any]], Any]) -> None:
+        self._send = send
+        self._lock = asyncio.Lock()
+        self._last = asyncio.get_running_loop().time()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self._lock:
+            await self._send(message)
+        self._last = asyncio.get_running_loop().time()
+
+    async def keep_alive(self, interval: float) -> None:
+        """Send ``: keep-alive`` whenever nothing was sent for ``interval`` seconds.
+
+        Proxies and load balancers close a connection that stays silent (nginx after 60 s);
+        a reasoning model may think for minutes before its first token. SSE clients skip
+        comment lines (pi's client reads only ``data:`` lines).
+        """
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(max(0.0, self._last + interval - loop.time()))
+            if loop.time() - self._last >= interval:
+                await self.send(_KEEP_ALIVE)
+
+
+_KEEP_ALIVE = {"type": "http.response.body", "body": b": keep-alive\n\n", "more_body": True}
 
 
 async def _abort_on_disconnect(receive: Callable[[], Any], controller: AbortController) -> None:

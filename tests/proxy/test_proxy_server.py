@@ -250,6 +250,27 @@ async def test_a_stream_function_that_raises_is_an_error_event_without_the_token
     assert message.error_message == "no route for [REDACTED]"
 
 
+async def test_a_quiet_upstream_gets_keep_alive_comments_the_clients_skip(
+    serve_proxy: Callable[..., Any],
+):
+    reply = text_reply(API, "after a long think")
+    reply.pauses = {1: 0.6}  # the vendor is silent for 0.6 s mid-reply
+    async with serve_proxy([reply, reply], keepalive_ms=100) as proxy:
+        async with httpx2.AsyncClient(timeout=30) as client:
+            request = {"model": {"provider": "anthropic", "id": proxy.model.id}, "context": {}}
+            raw = await client.post(
+                f"{proxy.url}/api/stream",
+                json=request,
+                headers={"authorization": f"Bearer {TOKEN}"},
+            )
+        message = await _proxied(proxy, prompt())
+    frames = [frame for frame in raw.text.split("\n\n") if frame]
+    assert ": keep-alive" in frames
+    events = [json.loads(frame[6:]) for frame in frames if frame.startswith("data: ")]
+    assert events[-1]["type"] == "done"
+    assert message.text == "after a long think"
+
+
 async def test_browser_pages_of_the_allowed_origins_may_call_it(serve_proxy: Callable[..., Any]):
     preflight = {
         "access-control-request-method": "POST",
@@ -292,6 +313,7 @@ def test_the_policy_never_shows_its_token():
         ({"token": "t", "allow": ()}, "the model allow-list is empty"),
         ({"token": "t", "allow": ("anthropic",)}, "needs the form provider/id"),
         ({"token": "t", "allow": ("a/*",), "max_body_bytes": 0}, "max_body_bytes must be"),
+        ({"token": "t", "allow": ("a/*",), "keepalive_ms": 0}, "keepalive_ms must be positive"),
     ],
 )
 def test_a_bad_policy_is_refused_naming_the_setting(settings: dict[str, Any], error: str):
