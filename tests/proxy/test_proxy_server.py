@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from _support.loopback import json_step, sse_step, text_reply
+from _support.loopback import Step, json_step, sse_step, text_reply
 from _support.proxy import API, TOKEN, VENDOR_KEY, prompt, tool_use_reply
 from _support.wire import Text, Tokens, wire_for
 
@@ -79,6 +79,29 @@ async def test_a_client_disconnect_aborts_the_upstream_call(serve_proxy: Callabl
             await asyncio.sleep(0.01)
         assert proxy.vendor.client_closes == 1
         assert proxy.vendor.open_connections == 0
+
+
+async def test_a_client_gone_before_any_content_aborts_the_upstream_call(
+    serve_proxy: Callable[..., Any],
+):
+    silent = Step(headers={"content-type": "text/event-stream"}, end="hang")  # thinks forever
+    async with serve_proxy([silent]) as proxy, httpx2.AsyncClient(timeout=30) as client:
+        request = {"model": {"provider": "anthropic", "id": proxy.model.id}, "context": {}}
+        headers = {"authorization": f"Bearer {TOKEN}"}
+        async with client.stream(
+            "POST", f"{proxy.url}/api/stream", json=request, headers=headers
+        ) as response:
+            assert response.status_code == 200
+            for _ in range(500):  # the vendor call is open
+                if proxy.vendor.requests:
+                    break
+                await asyncio.sleep(0.01)
+        # leaving the block closed the connection before any event arrived
+        for _ in range(500):
+            if proxy.vendor.client_closes:
+                break
+            await asyncio.sleep(0.01)
+        assert proxy.vendor.client_closes == 1
 
 
 async def test_an_abort_on_the_client_side_aborts_the_upstream_call(
