@@ -30,6 +30,7 @@ async def _proxied(proxy: Any, context: pi_sdk.Context, **kwargs: Any) -> pi_sdk
     ).result()
 
 
+@pytest.mark.timeout(300)  # 600 HTTP streams in one process: ~20 s on a shared 2-core machine
 async def test_200_concurrent_proxied_streams_are_each_the_vendor_reply_they_asked_for(
     serve_proxy: Callable[..., Any],
 ):
