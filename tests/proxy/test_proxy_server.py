@@ -30,6 +30,14 @@ async def _proxied(proxy: Any, context: pi_sdk.Context, **kwargs: Any) -> pi_sdk
     ).result()
 
 
+async def _post_raw(proxy: Any, headers: dict[str, str] | None = None) -> httpx2.Response:
+    """POST a minimal call for the proxy's model, with the token; the raw HTTP reply."""
+    request = {"model": {"provider": "anthropic", "id": proxy.model.id}, "context": {}}
+    headers = {"authorization": f"Bearer {TOKEN}", **(headers or {})}
+    async with httpx2.AsyncClient(timeout=30) as client:
+        return await client.post(f"{proxy.url}/api/stream", json=request, headers=headers)
+
+
 @pytest.mark.timeout(300)  # 600 HTTP streams in one process: ~20 s on a shared 2-core machine
 async def test_200_concurrent_proxied_streams_are_each_the_vendor_reply_they_asked_for(
     serve_proxy: Callable[..., Any],
@@ -243,13 +251,7 @@ async def test_an_upstream_http_error_is_a_proxy_error_event_without_the_key(
 ):
     error_body, code = wire_for(API).http_error(400, f"bad key {VENDOR_KEY} in request")
     async with serve_proxy([json_step(400, error_body)]) as proxy:
-        async with httpx2.AsyncClient(timeout=30) as client:
-            request = {"model": {"provider": "anthropic", "id": proxy.model.id}, "context": {}}
-            raw = await client.post(
-                f"{proxy.url}/api/stream",
-                json=request,
-                headers={"authorization": f"Bearer {TOKEN}"},
-            )
+        raw = await _post_raw(proxy)
         message = await _proxied(proxy, prompt())
     assert raw.status_code == 200
     frames = [json.loads(line[6:]) for line in raw.text.split("\n\n") if line]
@@ -280,13 +282,7 @@ async def test_a_quiet_upstream_gets_keep_alive_comments_the_clients_skip(
     reply = text_reply(API, "after a long think")
     reply.pauses = {1: 0.6}  # the vendor is silent for 0.6 s mid-reply
     async with serve_proxy([reply, reply], keepalive_ms=100) as proxy:
-        async with httpx2.AsyncClient(timeout=30) as client:
-            request = {"model": {"provider": "anthropic", "id": proxy.model.id}, "context": {}}
-            raw = await client.post(
-                f"{proxy.url}/api/stream",
-                json=request,
-                headers={"authorization": f"Bearer {TOKEN}"},
-            )
+        raw = await _post_raw(proxy)
         message = await _proxied(proxy, prompt())
     frames = [frame for frame in raw.text.split("\n\n") if frame]
     assert ": keep-alive" in frames
@@ -309,12 +305,7 @@ async def test_browser_pages_of_the_allowed_origins_may_call_it(serve_proxy: Cal
             other = await client.options(
                 f"{proxy.url}/api/stream", headers={"origin": "https://evil.example", **preflight}
             )
-            request = {"model": {"provider": "anthropic", "id": proxy.model.id}, "context": {}}
-            call = await client.post(
-                f"{proxy.url}/api/stream",
-                json=request,
-                headers={"origin": "https://app.example", "authorization": f"Bearer {TOKEN}"},
-            )
+        call = await _post_raw(proxy, {"origin": "https://app.example"})
     assert allowed.status_code == 200
     assert allowed.headers["access-control-allow-origin"] == "https://app.example"
     assert "authorization" in allowed.headers["access-control-allow-headers"].lower()
