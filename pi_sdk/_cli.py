@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TextIO
 
 from pi_sdk._registry import get_api_providers, get_models
+from pi_sdk._serve import add_serve_parser
 from pi_sdk.errors import PiSdkError
 from pi_sdk.events import (
     AssistantMessageEvent,
@@ -350,6 +351,7 @@ def _parser() -> argparse.ArgumentParser:
     models.add_argument("--json", action="store_true", help="one JSON model per line")
     plugins = commands.add_parser("plugins", help="list installed plugins and the hooks of each")
     plugins.add_argument("--json", action="store_true", help="one JSON plugin per line")
+    add_serve_parser(commands)
     return parser
 
 
@@ -368,6 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out, err = sys.stdout, sys.stderr
     try:
         _load_registry(err)
+        if args.command == "serve":
+            return args.run(args)
         if args.command == "models":
             return _models(args.provider, args.json, out)
         if args.command == "plugins":

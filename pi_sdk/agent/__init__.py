@@ -3,8 +3,9 @@
 Applications normally reach these names through :mod:`pi_sdk` (``pi_sdk.Agent``, ``pi_sdk.tool``);
 this namespace holds the same ones plus the callback type aliases (``ConvertToLlm``,
 ``TransformContext``, ``BeforeToolCall``...), ``FunctionTool``, and pi-coding-agent session files
-(``import_pi_session``, ``export_pi_session``, ``PiSession`` and pi's message types). Imported on
-first use.
+(``import_pi_session``, ``export_pi_session``, ``PiSession`` and pi's message types), and
+pi-agent-core's proxy: the client ``stream_proxy`` and the server ``proxy_app`` (docs/proxy.md).
+Imported on first use.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.agent._pi_session import PiSession as PiSession
     from pi_sdk.agent._pi_session import export_pi_session as export_pi_session
     from pi_sdk.agent._pi_session import import_pi_session as import_pi_session
+    from pi_sdk.agent._proxy_client import stream_proxy as stream_proxy
+    from pi_sdk.agent._proxy_policy import ProxyPolicy as ProxyPolicy
+    from pi_sdk.agent._proxy_server import proxy_app as proxy_app
+    from pi_sdk.agent._proxy_wire import proxy_event_to_dict as proxy_event_to_dict
     from pi_sdk.agent._session import load_session as load_session
     from pi_sdk.agent._session import save_session as save_session
     from pi_sdk.agent._tools import FunctionTool as FunctionTool

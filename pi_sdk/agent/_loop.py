@@ -226,7 +226,9 @@ class _Run:
 
             response: Any = default_stream_fn(config.model, llm_context, options)
         else:
-            response = await resolve(self.stream_fn(config.model, llm_context, options))
+            response = self.stream_fn(config.model, llm_context, options)
+            if not hasattr(response, "__aiter__"):  # a coroutine; an event stream is awaitable too
+                response = await response
         final: AssistantMessage | None = None
         try:
             async for event in response:

@@ -66,6 +66,10 @@ LAYERS: dict[str, float] = {
     "agent._tool_calls": 4,
     "agent._loop": 4,
     "agent._output_repair": 4,
+    "agent._proxy_policy": 3,
+    "agent._proxy_wire": 4,
+    "agent._proxy_client": 4,
+    "agent._proxy_server": 5,
     # L5 edges
     "agent._agent": 5,
     "agent._session": 5,
@@ -75,6 +79,7 @@ LAYERS: dict[str, float] = {
     "agent._pi_messages": 3,
     "testing.": 5,
     "_cli": 5,
+    "_serve": 5,
     # L6 namespaces: re-exports only
     "__init__": 6,
     "provider.__init__": 6,

@@ -1,0 +1,96 @@
+"""``pi-sdk serve``: the proxy as a command, run as a user runs it (a subprocess under uvicorn)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx2
+import pytest
+from _support.loopback import LoopbackServer, model_at, text_reply
+from _support.proxy import API, TOKEN, VENDOR_KEY, prompt
+
+import pi_sdk
+from pi_sdk._cli import main
+from pi_sdk.agent import stream_proxy
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def _wait_until_up(url: str, process: subprocess.Popen[str]) -> None:
+    async with httpx2.AsyncClient() as client:
+        for _ in range(300):
+            if process.poll() is not None:
+                pytest.fail(f"pi-sdk serve exited: {process.stderr.read()}")  # type: ignore[union-attr]
+            try:
+                await client.get(url)
+                return
+            except httpx2.TransportError:
+                await asyncio.sleep(0.05)
+    pytest.fail("pi-sdk serve did not start listening")
+
+
+async def test_pi_sdk_serve_proxies_a_registered_model_and_refuses_a_bad_token(tmp_path: Path):
+    async with LoopbackServer([text_reply(API, "served by the command")]) as vendor:
+        model = model_at(API, vendor.url).model_copy(update={"id": "claude-loopback"})
+        models = tmp_path / "models.json"
+        models.write_text(json.dumps({"models": [model.model_dump(mode="json")]}), "utf-8")
+        port = _free_port()
+        env = {**os.environ, "PI_SDK_PROXY_TOKEN": TOKEN, "ANTHROPIC_API_KEY": VENDOR_KEY}
+        command = [
+            sys.executable, "-m", "pi_sdk._cli", "serve", "--port", str(port),
+            "--allow", "anthropic/claude-loopback", "--models", str(models),
+            "--log-level", "warning",
+        ]  # fmt: skip
+        process = subprocess.Popen(
+            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            url = f"http://127.0.0.1:{port}"
+            await _wait_until_up(url, process)
+            options = pi_sdk.StreamOptions(max_retries=0)
+            refused = await stream_proxy(
+                model, prompt(), options, proxy_url=url, auth_token="wrong"
+            ).result()
+            served = await stream_proxy(model, prompt(), proxy_url=url, auth_token=TOKEN).result()
+        finally:
+            process.terminate()
+            _, stderr = process.communicate(timeout=30)
+    assert refused.error_message == "Proxy error: unauthorized: a valid bearer token is required"
+    assert served.text == "served by the command"
+    assert TOKEN not in stderr and VENDOR_KEY not in stderr
+
+
+def test_serve_without_a_token_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    monkeypatch.delenv("PI_SDK_PROXY_TOKEN", raising=False)
+    assert main(["serve", "--allow", "anthropic/*"]) == 2
+    assert "no bearer token: $PI_SDK_PROXY_TOKEN is empty or unset" in capsys.readouterr().err
+
+
+def test_serve_reads_the_token_from_a_file_and_checks_the_patterns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    token = tmp_path / "token"
+    token.write_text("from-a-file\n", "utf-8")
+    assert main(["serve", "--token-file", str(token), "--allow", "anthropic"]) == 2
+    err = capsys.readouterr().err
+    assert "model pattern 'anthropic' needs the form provider/id" in err
+    assert "from-a-file" not in err
+
+
+def test_serve_needs_an_allow_list(capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve"])
+    assert exit_info.value.code == 2
+    assert "--allow" in capsys.readouterr().err
