@@ -44,16 +44,18 @@ from pi_sdk.agent._session import message_data
 from pi_sdk.testing import ScriptedProvider
 
 FIXTURES = Path(__file__).parent / "pi_sessions"
+# tests/node/package.json pins pi-mono's packages; `.ci/run` installs them (`npm ci`).
 PACKAGE = Path(
     os.environ.get(
-        "PI_CODING_AGENT_DIR", "/work/scratch/npm/node_modules/@mariozechner/pi-coding-agent"
+        "PI_CODING_AGENT_DIR",
+        Path(__file__).parents[1] / "node" / "node_modules" / "@mariozechner" / "pi-coding-agent",
     )
 )
 NODE = shutil.which("node")
 HAVE_PI = NODE is not None and (PACKAGE / "dist/core/session-manager.js").is_file()
 needs_pi = pytest.mark.skipif(
     not HAVE_PI,
-    reason="node or @mariozechner/pi-coding-agent absent (set PI_CODING_AGENT_DIR)",
+    reason="node or @mariozechner/pi-coding-agent absent (`npm ci --prefix tests/node`)",
 )
 
 

@@ -4,7 +4,7 @@
 pi's proxy event shape, and pi-agent-core's ``streamProxy`` client. Our client must rebuild from
 pi's events what pi's client rebuilds; pi's client must rebuild from our server what a direct
 call gives. The npm packages come from ``node/package.json`` (pinned, with its lock file):
-``npm ci --prefix tests/proxy/node``.
+``npm ci --prefix tests/node``.
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ from _support.proxy import TOKEN, prompt, tool_use_reply
 import pi_sdk
 from pi_sdk.agent import stream_proxy
 
-NODE_DIR = Path(__file__).parent / "node"
+NODE_DIR = Path(__file__).parents[1] / "node"
 SCRIPT = NODE_DIR / "pi_proxy.mjs"
 _NODE = shutil.which("node")
 _INSTALLED = (NODE_DIR / "node_modules" / "@mariozechner" / "pi-agent-core").is_dir()
 
 pytestmark = pytest.mark.skipif(
     _NODE is None or not _INSTALLED,
-    reason="pi-mono interop needs node and pi's npm packages: npm ci --prefix tests/proxy/node",
+    reason="pi-mono interop needs node and pi's npm packages: npm ci --prefix tests/node",
 )
 
 NODE_TOKEN = "node-side-token"
