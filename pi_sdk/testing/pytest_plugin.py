@@ -114,7 +114,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the ``pi_vcr`` marker."""
+    """Register the ``pi_vcr`` marker; a bad :data:`RECORD_ENV` value fails the session here."""
+    record_mode(config)
     config.addinivalue_line(
         "markers",
         "pi_vcr(name=None, allowed_hosts=(), match_body=True, ignore_body_keys=(), "

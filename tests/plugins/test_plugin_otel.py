@@ -101,8 +101,13 @@ async def test_one_run_with_two_tool_calls_gives_the_genai_spans_and_their_tree(
     named = by_name(spans)
     model_id = provider.model.id
     assert sorted(named) == sorted(
-        ["invoke_agent", "turn", f"chat {model_id}", "execute_tool get_weather",
-         "execute_tool get_time"]
+        [
+            "invoke_agent",
+            "turn",
+            f"chat {model_id}",
+            "execute_tool get_weather",
+            "execute_tool get_time",
+        ]
     )
     (run,) = named["invoke_agent"]
     turns = sorted(named["turn"], key=lambda s: s.attributes["pi_sdk.turn.index"])
