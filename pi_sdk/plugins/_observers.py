@@ -7,19 +7,22 @@ lookup when no plugin observes anything.
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, cast
 
-from pi_sdk.plugins._calling import call_hook_implementation, hook_implementations
+import pluggy
+
+from pi_sdk.plugins._calling import hook_implementations
 
 if TYPE_CHECKING:
     from pi_sdk.agent._types import AgentEvent
     from pi_sdk.options import StreamOptions
     from pi_sdk.types import AssistantMessage, Context, Model
 
-__all__ = ["current_run_id", "notify_agent_event", "start_model_call"]
+__all__ = ["agent_event_observers", "current_run_id", "notify_agent_event", "start_model_call"]
 
 logger = logging.getLogger("pi_sdk.plugins")
 
@@ -33,11 +36,25 @@ def _skip(hook: str, plugin: str, exc: Exception) -> None:
     logger.error("observer hook %r of plugin %r failed; ignored", hook, plugin, exc_info=exc)
 
 
-async def notify_agent_event(event: AgentEvent, run_id: str, model: Model) -> None:
-    """Call every ``on_agent_event`` implementation with ``event``; failures are logged."""
-    for impl in hook_implementations("on_agent_event"):
+def agent_event_observers() -> list[pluggy.HookImpl]:
+    """The ``on_agent_event`` implementations now, in plugin order (read once per run)."""
+    return hook_implementations("on_agent_event")
+
+
+async def notify_agent_event(
+    observers: list[pluggy.HookImpl], event: AgentEvent, run_id: str, model: Model
+) -> None:
+    """Call each of ``observers`` with ``event`` (awaiting an async one); failures are logged.
+
+    Called for every event of a run, so it calls the implementations directly: no coroutine
+    is made for a plain ``def`` one.
+    """
+    kwargs = {"event": event, "run_id": run_id, "model": model}
+    for impl in observers:
         try:
-            await call_hook_implementation(impl, event=event, run_id=run_id, model=model)
+            result = impl.function(*[kwargs[name] for name in impl.argnames])
+            if inspect.isawaitable(result):
+                await result
         except Exception as exc:  # noqa: BLE001 - an observer never breaks a run
             _skip("on_agent_event", impl.plugin_name, exc)
 

@@ -1,12 +1,12 @@
 """pi-sdk-otel through the OTLP/HTTP exporter to a loopback receiver (protobuf decoded)."""
 
 import gzip
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pi_sdk_otel
 import pytest
 from _support.loopback import LoopbackServer, model_at, text_reply
+from _support.threaded_http import threaded_http_server
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.trace.v1.trace_pb2 import Span as ProtoSpan
@@ -39,14 +39,8 @@ class _Receiver(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def receiver():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Receiver)
-    server.posts = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    with threaded_http_server(_Receiver, posts=[]) as server:
+        yield server
 
 
 def decoded_spans(posts):

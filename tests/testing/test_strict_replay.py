@@ -12,14 +12,14 @@ import os
 import subprocess
 import sys
 import textwrap
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import httpx2
 import pytest
 import yaml
 from _support.loopback import LoopbackServer, text_reply
+from _support.threaded_http import threaded_http_server
 
 import pi_sdk
 from pi_sdk.testing import open_cassette
@@ -230,14 +230,8 @@ class _Echo(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def vendor():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
-    server.hits = 0
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    with threaded_http_server(_Echo, hits=0) as server:
+        yield server
 
 
 def post(server, prompt: str) -> str:

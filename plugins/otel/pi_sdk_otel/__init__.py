@@ -51,7 +51,8 @@ def _capture_from_env() -> bool:
     return bool(_capture.get())
 
 
-_default = Tracing(capture_content=_capture_from_env)
+_default: list[Tracing] = [Tracing(capture_content=_capture_from_env)]
+"""The default Tracing (made again by :func:`reset`, so it asks for the global provider anew)."""
 _configured: list[Tracing | None] = []
 """Empty: use the default; else the one value :func:`configure` set."""
 
@@ -62,14 +63,18 @@ def configure(tracing: Tracing | None) -> None:
 
 
 def reset() -> None:
-    """Forget :func:`configure`; re-read ``PI_SDK_OTEL_CAPTURE_CONTENT`` on the next span."""
+    """Forget :func:`configure`; re-read ``PI_SDK_OTEL_CAPTURE_CONTENT`` on the next span.
+
+    Runs still open are no longer followed: their run, turn and tool spans are never ended.
+    """
     _configured.clear()
     _capture.reset()
+    _default[:] = [Tracing(capture_content=_capture_from_env)]
 
 
 def active_tracing() -> Tracing | None:
     """Return the :class:`Tracing` spans go to now (``None`` after ``configure(None)``)."""
-    return _configured[0] if _configured else _default
+    return _configured[0] if _configured else _default[0]
 
 
 @hookimpl

@@ -129,10 +129,15 @@ def usage_attributes(usage: Usage) -> dict[str, int]:
 
 
 def _dumps(value: Any) -> str:
-    from pydantic_core import to_jsonable_python
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_plain)
 
-    plain = to_jsonable_python(value, by_alias=True, fallback=repr)
-    return json.dumps(plain, ensure_ascii=False, separators=(",", ":"))
+
+def _plain(value: Any) -> Any:
+    """What JSON cannot encode: pydantic models in pi's JSON shape, anything else as repr."""
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return dump(mode="json", by_alias=True, exclude_none=True)
+    return repr(value)
 
 
 def _content_parts(content: str | Sequence[Any]) -> list[dict[str, Any]]:

@@ -88,6 +88,7 @@ class Tracing:
                 ``PI_SDK_OTEL_CAPTURE_CONTENT``).
         """
         self._provider = tracer_provider
+        self._tracer: Tracer | None = None
         self._capture = capture_content
         self._runs: OrderedDict[str, _Run] = OrderedDict()
         self._lock = threading.Lock()
@@ -103,9 +104,15 @@ class Tracing:
 
     @property
     def tracer(self) -> Tracer:
-        """The tracer spans are made with."""
-        provider = self._provider if self._provider is not None else trace.get_tracer_provider()
-        return provider.get_tracer(_TRACER_NAME, _version())
+        """The tracer spans are made with.
+
+        Made once; the global provider's tracer follows a provider the application installs
+        later (OpenTelemetry's proxy).
+        """
+        if self._tracer is None:
+            provider = self._provider or trace.get_tracer_provider()
+            self._tracer = provider.get_tracer(_TRACER_NAME, _version())
+        return self._tracer
 
     # -- model calls -----------------------------------------------------------------------
 
