@@ -316,3 +316,71 @@ async def test_parallel_runs_keep_their_own_trees(otel, exporter):
             "execute_tool get_weather",
         ]
         assert len([s for s in tree if s.name.startswith("chat ")]) == 2
+
+
+# --- the observer hooks themselves ------------------------------------------------------------
+
+
+class Recorder:
+    """Records what the observer hooks are told."""
+
+    def __init__(self):
+        self.events = []
+        self.calls = []
+
+    @pi_sdk.hookimpl
+    async def on_agent_event(self, event, run_id):
+        self.events.append((event.type, run_id))
+
+    @pi_sdk.hookimpl
+    def on_model_call(self, model, run_id):
+        call = {"model": model.id, "run_id": run_id, "finished": []}
+        self.calls.append(call)
+        return call["finished"].append
+
+
+async def test_observers_see_every_run_event_and_each_model_call_once_with_its_run_id(
+    plugin_manager,
+):
+    recorder = Recorder()
+    plugin_manager.register(recorder, name="recorder")
+    provider = two_tool_calls()
+    await run_agent(provider)
+    run_ids = {run_id for _, run_id in recorder.events}
+    assert len(run_ids) == 1 and len(next(iter(run_ids))) == 32
+    types = [t for t, _ in recorder.events]
+    assert types[0] == "agent_start" and types[-1] == "agent_end"
+    assert types.count("tool_execution_end") == 2
+    assert [c["run_id"] for c in recorder.calls] == [*run_ids] * 2
+    stops = [[m.stop_reason for m in c["finished"]] for c in recorder.calls]
+    assert stops == [["toolUse"], ["stop"]]
+
+    # outside a run: no run id; a stream left early still finishes its observer, aborted
+    recorder.calls.clear()
+    provider = ScriptedProvider(["a long answer " * 20])
+    context = pi_sdk.Context(messages=[UserMessage(content="hi")])
+    async with pi_sdk.stream(provider.model, context) as events:
+        async for _ in events:
+            break
+    (call,) = recorder.calls
+    assert call["run_id"] is None
+    assert [m.stop_reason for m in call["finished"]] == ["aborted"]
+
+
+def test_registration_rejects_an_async_on_model_call_and_observer_wrappers(plugin_manager):
+    import pluggy
+
+    class AsyncCall:
+        @pi_sdk.hookimpl
+        async def on_model_call(self, model):
+            return None
+
+    class Wrapper:
+        @pi_sdk.hookimpl(wrapper=True)
+        def on_agent_event(self, event):
+            return (yield)
+
+    with pytest.raises(pluggy.PluginValidationError, match="must be a plain def"):
+        plugin_manager.register(AsyncCall(), name="async-call")
+    with pytest.raises(pluggy.PluginValidationError, match="does not support wrappers"):
+        plugin_manager.register(Wrapper(), name="wrapper")
