@@ -94,7 +94,7 @@ async def main(tasks: int, repeats: int) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="What pi-sdk-otel costs an agent run.")
     parser.add_argument("--tasks", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
