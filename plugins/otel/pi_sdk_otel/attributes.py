@@ -10,10 +10,13 @@ supported by the Python SDK).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
+from urllib.parse import urlsplit
 
 from pi_sdk import AssistantMessage, Context, Message, Model, ToolResultMessage, UserMessage
 from pi_sdk.types import ImageContent, TextContent, ThinkingContent, ToolCall, Usage
@@ -210,21 +213,24 @@ def tool_value(value: Any) -> str:
     return _dumps(value)
 
 
-def model_attributes(model: Model) -> dict[str, str | int]:
-    """The request attributes every span of a call or run gets from its model.
+def model_attributes(model: Model) -> Mapping[str, str | int]:
+    """The request attributes every span of a call or run gets from its model (read-only).
 
     ``server.address`` / ``server.port`` come from ``model.base_url`` when it has a host.
     """
-    from urllib.parse import urlsplit
+    return _model_attributes(model.provider, model.id, model.base_url or "")
 
+
+@functools.lru_cache(maxsize=256)
+def _model_attributes(provider: str, model_id: str, base_url: str) -> Mapping[str, str | int]:
     attributes: dict[str, str | int] = {
-        PROVIDER: provider_name(model.provider),
-        REQUEST_MODEL: model.id,
+        PROVIDER: provider_name(provider),
+        REQUEST_MODEL: model_id,
     }
-    url = urlsplit(model.base_url) if model.base_url else None
+    url = urlsplit(base_url) if base_url else None
     if url is not None and url.hostname:
         attributes[SERVER_ADDRESS] = url.hostname
         port = url.port or (443 if url.scheme == "https" else 80 if url.scheme == "http" else None)
         if port is not None:
             attributes[SERVER_PORT] = port
-    return attributes
+    return MappingProxyType(attributes)

@@ -41,6 +41,8 @@ MAX_OPEN_RUNS = 10_000
 cancelled never sends ``agent_end``)."""
 
 _TRACER_NAME = "pi_sdk_otel"
+_UNTRACED = frozenset({"message_start", "message_update", "tool_execution_update"})
+"""Events that open or close no span (most of a run's events: one per streamed delta)."""
 
 
 @dataclass(eq=False)
@@ -160,6 +162,8 @@ class Tracing:
 
     def on_agent_event(self, event: AgentEvent, run_id: str, model: Model) -> None:
         """Open or close the run, turn and tool spans ``event`` starts or ends."""
+        if event.type in _UNTRACED:
+            return
         if event.type == "agent_start":
             self._start_run(run_id, model)
             return
