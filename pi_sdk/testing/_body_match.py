@@ -31,7 +31,12 @@ from typing import Any, cast
 __all__ = ["MASKED", "VOLATILE_BODY_KEYS", "json_body_difference", "masked_body"]
 
 VOLATILE_BODY_KEYS: tuple[str, ...] = ("metadata.user_id", "prompt_cache_key")
-"""Body paths whose values are not compared on replay (their presence is): see the module."""
+"""Body paths whose values are not compared on replay, only their presence (dotted paths).
+
+``metadata.user_id`` (Anthropic's end-user id) and ``prompt_cache_key`` (OpenAI's and
+Mistral's cache key, from ``StreamOptions.session_id``): both are often generated per run and
+neither changes what the model is asked (docs/testing.md, "Body matching").
+"""
 
 MASKED = "<not compared>"
 """What a masked value reads as, in both bodies and in a difference message."""

@@ -22,8 +22,8 @@ from _support.loopback import LoopbackServer, text_reply
 from _support.threaded_http import threaded_http_server
 
 import pi_sdk
-from pi_sdk.testing import open_cassette
-from pi_sdk.testing._body_match import MASKED, VOLATILE_BODY_KEYS, masked_body
+from pi_sdk.testing import VOLATILE_BODY_KEYS, open_cassette
+from pi_sdk.testing._body_match import MASKED, masked_body
 
 PROMPT = "Capital of France?"
 
@@ -189,7 +189,7 @@ async def test_a_replayed_test_whose_body_changed_fails_naming_the_json_path(rec
     path, url = recorded
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     (tmp_path / "test_app.py").write_text(INNER_TESTS.replace("URL_PLACEHOLDER", repr(url)))
-    out = run_pytest(tmp_path, "test_app.py")
+    out = run_pytest(tmp_path, "--record-mode=none", "test_app.py")
     assert "PASSED test_app.py::test_same_request" in out
     assert "PASSED test_app.py::test_another_user_id" in out
     assert "PASSED test_app.py::test_opted_out" in out
