@@ -11,8 +11,9 @@ answers (two model calls, two tool executions: 1 ``invoke_agent``, 2 ``turn``, 2
   ``SimpleSpanProcessor`` (spans built, attributes set, exported);
 - ``otel + SDK + content``: the same, prompts and completions recorded.
 
-Prints the time per task (best of the repeats) and the ratio to the baseline.
-Run with ``uv run python benchmarks/bench_otel.py [--tasks 200] [--repeats 5]``.
+The setups take turns in small chunks of tasks (the machine's load changes by the second);
+prints each setup's best time per task over its chunks and the ratio to the baseline.
+Run with ``uv run python benchmarks/bench_otel.py [--tasks 20] [--repeats 30]``.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ async def main(tasks: int, repeats: int) -> None:
                 if installed:
                     pm.register(pi_sdk_otel, name="otel")
                     pi_sdk_otel.configure(tracing)
-                await run_tasks(10)  # warm-up
+                await run_tasks(2)  # warm-up
                 gc.disable()
                 try:
                     elapsed = await run_tasks(tasks)
@@ -95,7 +96,7 @@ async def main(tasks: int, repeats: int) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="What pi-sdk-otel costs an agent run.")
-    parser.add_argument("--tasks", type=int, default=200)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--tasks", type=int, default=20, help="tasks per chunk")
+    parser.add_argument("--repeats", type=int, default=30, help="chunks per setup")
     args = parser.parse_args()
     asyncio.run(main(args.tasks, args.repeats))

@@ -36,6 +36,9 @@ def _skip(hook: str, plugin: str, exc: Exception) -> None:
     logger.error("observer hook %r of plugin %r failed; ignored", hook, plugin, exc_info=exc)
 
 
+_EVENT_ARGS = ("event", "run_id", "model")
+
+
 def agent_event_observers() -> list[pluggy.HookImpl]:
     """The ``on_agent_event`` implementations now, in plugin order (read once per run)."""
     return hook_implementations("on_agent_event")
@@ -46,14 +49,18 @@ async def notify_agent_event(
 ) -> None:
     """Call each of ``observers`` with ``event`` (awaiting an async one); failures are logged.
 
-    Called for every event of a run, so it calls the implementations directly: no coroutine
-    is made for a plain ``def`` one.
+    Called for every event of a run (one per streamed delta), so it calls the implementations
+    directly: no coroutine is made for a plain ``def`` one, and one that takes every argument
+    gets them without a lookup.
     """
-    kwargs = {"event": event, "run_id": run_id, "model": model}
     for impl in observers:
         try:
-            result = impl.function(*[kwargs[name] for name in impl.argnames])
-            if inspect.isawaitable(result):
+            if impl.argnames == _EVENT_ARGS:
+                result = impl.function(event, run_id, model)
+            else:
+                values = {"event": event, "run_id": run_id, "model": model}
+                result = impl.function(*[values[name] for name in impl.argnames])
+            if result is not None and inspect.isawaitable(result):
                 await result
         except Exception as exc:  # noqa: BLE001 - an observer never breaks a run
             _skip("on_agent_event", impl.plugin_name, exc)
