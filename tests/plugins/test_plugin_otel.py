@@ -384,3 +384,32 @@ def test_registration_rejects_an_async_on_model_call_and_observer_wrappers(plugi
         plugin_manager.register(AsyncCall(), name="async-call")
     with pytest.raises(pluggy.PluginValidationError, match="does not support wrappers"):
         plugin_manager.register(Wrapper(), name="wrapper")
+
+
+def test_runs_that_never_end_are_dropped_past_the_cap(exporter, monkeypatch):
+    from pi_sdk.agent import AgentStartEvent
+
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    monkeypatch.setattr(pi_sdk_otel.tracing, "MAX_OPEN_RUNS", 2)
+    tracing = Tracing(provider)
+    model = ScriptedProvider(["x"]).model
+    for run_id in ("r1", "r2", "r3"):
+        tracing.on_agent_event(AgentStartEvent(), run_id, model)
+    (dropped,) = exporter.get_finished_spans()  # r1: the oldest, ended; r2 and r3 stay open
+    assert dropped.name == "invoke_agent"
+    assert dropped.status.status_code == StatusCode.ERROR
+    assert dropped.status.description.startswith("abandoned")
+
+
+async def test_recorded_content_names_an_image_but_never_holds_its_bytes(otel, exporter):
+    otel(capture_content=True)
+    provider = ScriptedProvider(["a cat"])
+    data = "iVBORw0KGgo" + "A" * 64
+    image = pi_sdk.ImageContent(data=data, mime_type="image/png")
+    message = UserMessage(content=[pi_sdk.TextContent(text="what is it?"), image])
+    await pi_sdk.complete(provider.model, pi_sdk.Context(messages=[message]))
+    (chat,) = exporter.get_finished_spans()
+    parts = json.loads(chat.attributes["gen_ai.input.messages"])[0]["parts"]
+    assert parts[1] == {"type": "image", "modality": "image", "mime_type": "image/png"}
+    assert data not in chat.attributes["gen_ai.input.messages"]
