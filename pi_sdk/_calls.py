@@ -34,8 +34,11 @@ def stream(
         ProviderNotFoundError: no provider is registered for ``model.api`` (pi-mono throws
             synchronously here too).
     """
+    from pi_sdk.plugins._observers import current_run_id, start_model_call
+
     options = options or StreamOptions()
     provider = get_api_provider(model.api)
+    run_id = current_run_id.get()
     return AssistantMessageEventStream(
         lambda: provider.stream(model, context, options),
         model=model,
@@ -52,6 +55,7 @@ def stream(
         ),
         context=context,
         output=options.resolved_output(),
+        observe=lambda: start_model_call(model, context, options, run_id),
     )
 
 

@@ -123,6 +123,7 @@ class AssistantMessageEventStream:
         secrets: Callable[[], Iterable[str | None]] | None = None,
         context: Context | None = None,
         output: Output | None = None,
+        observe: Callable[[], Callable[[AssistantMessage], None] | None] | None = None,
     ) -> None:
         """Wrap a provider.
 
@@ -145,12 +146,16 @@ class AssistantMessageEventStream:
                 is missing gets an estimated usage from it (``usage_estimated``, issue 12).
             output: The typed answer asked for (``StreamOptions.output``): the final message
                 is parsed once, at ``done`` (:func:`settle_output`), never per event.
+            observe: Called when the stream is first read (the call starts); a callable it
+                returns is called once with the final message when the stream ends (the
+                ``on_model_call`` observers, :mod:`pi_sdk.plugins._observers`).
         """
         retries = (max_retries, max_retry_delay_ms)
         self._call = _StreamRun(
             start, model, signal, retries, (timeout_ms, idle_timeout_ms), secrets, context
         )
         self._call.output = output
+        self._call.observe = observe
         # The generator refers to the run, never to this object: dropping this object (and
         # the generator) frees the generator at once, and the event loop then closes it.
         self._events = self._call.events()
@@ -241,6 +246,8 @@ class _StreamRun:
         self._secrets = secrets
         self.output: Output | None = None
         """The typed answer asked for; the final message is parsed against it at the end."""
+        self.observe: Callable[[], Callable[[AssistantMessage], None] | None] | None = None
+        """Told when the call starts; what it returns gets the final message."""
 
     # -- machinery -------------------------------------------------------------------------
 
@@ -458,6 +465,7 @@ class _StreamRun:
         """The call's events, contract enforced (one generator per stream)."""
         remove = self._signal.add_callback(self._on_abort) if self._signal is not None else None
         unwatch = watch_call(self._secrets) if self._secrets is not None else None
+        finish = self.observe() if self.observe is not None else None
         started = False
         open_blocks: dict[int, str] = {}
         attempt = 0
@@ -602,6 +610,8 @@ class _StreamRun:
                     if started:
                         self._estimate_usage(message, "aborted")
                 self.final = message
+            if finish is not None:
+                finish(self.final)
 
 
 def settle_output(message: AssistantMessage, spec: Output) -> None:

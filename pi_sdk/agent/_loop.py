@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import uuid
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
@@ -47,6 +48,7 @@ from pi_sdk.agent._types import (
 )
 from pi_sdk.errors import ConfigurationError
 from pi_sdk.options import StreamOptions
+from pi_sdk.plugins._observers import agent_event_observers, current_run_id, notify_agent_event
 from pi_sdk.types import AssistantMessage, Context, ToolResultMessage
 
 __all__ = [
@@ -86,6 +88,10 @@ class _Run:
         default_factory=list[ToolResultMessage], init=False
     )
     lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock, init=False)
+    run_id: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex, init=False)
+    """What the ``on_agent_event`` / ``on_model_call`` observers know this run by."""
+    observers: list[Any] = dataclasses.field(default_factory=list[Any], init=False)
+    """The plugins' ``on_agent_event`` implementations (read once, at the start of the run)."""
 
     async def emit(self, event: AgentEvent) -> None:
         # Serialized: tool updates of parallel calls emit from their own tasks.
@@ -94,6 +100,8 @@ class _Run:
                 self.turn_open, self.turn_message, self.turn_results = True, None, []
             elif event.type == "turn_end":
                 self.turn_open = False
+            if self.observers:
+                await notify_agent_event(self.observers, event, self.run_id, self.config.model)
             await self.sink(event)
 
     def record_result(self, message: ToolResultMessage) -> None:
@@ -118,6 +126,8 @@ class _Run:
     # -- the algorithm (pi-spec §8.3) ------------------------------------------------------
 
     async def run(self, prompts: Sequence[AgentMessage] | None) -> list[AgentMessage]:
+        self.observers = agent_event_observers()
+        token = current_run_id.set(self.run_id)  # model calls (and tools' calls) see the run
         try:
             await self.emit(AgentStartEvent())
             await self.emit(TurnStartEvent())
@@ -126,6 +136,8 @@ class _Run:
             await self.loop()
         except Exception as exc:  # noqa: BLE001 - the run ends with an error message instead
             await self.fail(exc)
+        finally:
+            current_run_id.reset(token)
         return self.new_messages
 
     async def loop(self) -> None:

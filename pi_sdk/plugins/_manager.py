@@ -65,11 +65,19 @@ LOAD_PLUGINS_ENV = "PI_SDK_LOAD_PLUGINS"
 """Comma-separated entry-point or distribution names to load; unset loads all, ``""`` none."""
 
 _SYNC_ONLY_HOOKS = frozenset(
-    {"register_api_providers", "register_models", "register_message_types", "get_api_key"}
+    {
+        "register_api_providers",
+        "register_models",
+        "register_message_types",
+        "get_api_key",
+        "on_model_call",
+    }
 )
 """Hooks called synchronously by pluggy: an ``async def`` implementation would never run."""
 
-_AWAITED_HOOKS = frozenset({"on_payload", "before_tool_call", "after_tool_call"})
+_AWAITED_HOOKS = frozenset(
+    {"on_payload", "before_tool_call", "after_tool_call", "on_agent_event", "on_model_call"}
+)
 """Hooks pi-sdk calls one implementation at a time, awaiting awaitables (no wrappers)."""
 
 
@@ -83,8 +91,9 @@ class PluginManager(pluggy.PluginManager):
       would otherwise be ignored silently), unless marked ``optionalhook=True``;
     * keyword-only parameters (pluggy passes only positional-or-keyword parameters);
     * ``async def`` on a hook pi-sdk calls synchronously (``register_*``, ``get_api_key``);
-    * ``wrapper=True`` / ``hookwrapper=True`` on a hook pi-sdk awaits one implementation at
-      a time (``on_payload``, ``before_tool_call``, ``after_tool_call``).
+    * ``wrapper=True`` / ``hookwrapper=True`` on a hook pi-sdk calls one implementation at
+      a time (``on_payload``, ``before_tool_call``, ``after_tool_call``, ``on_agent_event``,
+      ``on_model_call``).
     """
 
     def __init__(self) -> None:

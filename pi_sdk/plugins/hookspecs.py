@@ -24,9 +24,10 @@ Rules common to every hook:
   ``@hookimpl(tryfirst=True)`` implementations first, then the others from the most recently
   registered plugin to the earliest, then ``trylast=True`` ones (entry-point plugins register in
   alphabetical order of entry-point name). Pin a position with ``tryfirst`` / ``trylast``.
-* **Sync or async.** ``on_payload``, ``before_tool_call`` and ``after_tool_call`` may be
-  ``async def``: pi-sdk awaits any awaitable an implementation returns. The registration hooks
-  and ``get_api_key`` run synchronously and must be plain ``def`` (rejected otherwise).
+* **Sync or async.** ``on_payload``, ``before_tool_call``, ``after_tool_call`` and
+  ``on_agent_event`` may be ``async def``: pi-sdk awaits any awaitable an implementation
+  returns. The registration hooks, ``get_api_key`` and ``on_model_call`` run synchronously and
+  must be plain ``def`` (rejected otherwise).
 * **Unknown names are errors.** An implementation whose name matches no hook here is rejected
   when the plugin loads (with a did-you-mean), unless marked ``@hookimpl(optionalhook=True)``.
 """
@@ -44,10 +45,12 @@ if TYPE_CHECKING:
     from pi_sdk.agent._types import (
         AfterToolCallContext,
         AfterToolCallResult,
+        AgentEvent,
         BeforeToolCallContext,
         BeforeToolCallResult,
     )
-    from pi_sdk.types import Model
+    from pi_sdk.options import StreamOptions
+    from pi_sdk.types import AssistantMessage, Context, Model
 
 __all__ = [
     "RegisterApiProvider",
@@ -57,6 +60,8 @@ __all__ = [
     "get_api_key",
     "hookimpl",
     "hookspec",
+    "on_agent_event",
+    "on_model_call",
     "on_payload",
     "register_api_providers",
     "register_message_types",
@@ -230,4 +235,59 @@ def register_message_types(register: Callable[..., None]) -> None:
             the model sees; an empty list hides it. It must not raise. Registering the same
             pair twice is a no-op; another type for a taken role raises
             ``ConfigurationError``.
+    """
+
+
+@hookspec
+def on_model_call(
+    model: Model, context: Context, options: StreamOptions, run_id: str | None
+) -> Callable[[AssistantMessage], None] | None:
+    """Observe one model call: told when it starts, handed its final message when it ends.
+
+    Called for every call made through :func:`pi_sdk.stream` (and so ``complete``, the Agent's
+    default model calls), when its stream is first read: the moment the request is about to be
+    sent (retries happen inside one call). For tracing, metrics and logs; it cannot change the
+    call (``on_payload`` can). A custom ``stream_fn`` that does not go through
+    :func:`pi_sdk.stream` is not observed. Must be a plain ``def``.
+
+    Combination: every implementation is called, in plugin order; each may return a callable,
+    and every callable returned is called once, in the same order, with the call's final
+    :class:`pi_sdk.AssistantMessage` when the stream ends: ``done``, ``error``, ``aborted``
+    (``stop_reason``, ``error_message`` and ``usage`` tell which), or closed early by the
+    consumer (``stop_reason`` ``"aborted"``). An exception raised by an implementation or by its
+    callable is logged (logger ``pi_sdk.plugins``) and ignored: an observer never breaks a call.
+
+    Args:
+        model: The model called.
+        context: The request: system prompt, messages, tools (do not mutate it).
+        options: The call's options (``max_tokens``, ``temperature``, ``session_id``, ...);
+            ``api_key`` may hold a secret: never record it.
+        run_id: The :meth:`on_agent_event` run id of the agent run making the call (set for
+            the Agent's and ``agent_loop``'s model calls, and for calls made inside their
+            tools), else ``None``.
+
+    Returns:
+        ``None``, or a callable ``finish(message)`` called once with the final message.
+    """
+
+
+@hookspec
+def on_agent_event(event: AgentEvent, run_id: str, model: Model) -> None | Awaitable[None]:
+    """Observe every event of every agent run, in order (pi-mono ``AgentEvent``).
+
+    Called by the agent loop (:class:`pi_sdk.Agent`, ``agent_loop``) for each event it emits,
+    ``agent_start`` to ``agent_end`` (``message_update`` per streamed delta included), before
+    the Agent's listeners see it, one event at a time. For tracing and logs of every run in the
+    process without subscribing to each Agent. May be ``async def`` (it is awaited: keep it
+    quick, the run waits for it).
+
+    Combination: every implementation is called, in plugin order; return values are ignored.
+    An exception is logged (logger ``pi_sdk.plugins``) and ignored: an observer never breaks a
+    run.
+
+    Args:
+        event: The event (``pi_sdk.AgentEvent``); do not mutate it.
+        run_id: A unique id of the run (32 hex digits), the same for all its events; the
+            ``run_id`` given to :meth:`on_model_call` for the run's model calls.
+        model: The run's model (``AgentLoopConfig.model``).
     """

@@ -16,6 +16,7 @@ import typing as _typing
 from pi_sdk._lazy import lazy_namespace as _lazy_namespace
 
 if _typing.TYPE_CHECKING:
+    from pi_sdk.testing._body_match import VOLATILE_BODY_KEYS as VOLATILE_BODY_KEYS
     from pi_sdk.testing._cassette import MISS_STATUS as MISS_STATUS
     from pi_sdk.testing._cassette import CassetteSession as CassetteSession
     from pi_sdk.testing._cassette import open_cassette as open_cassette

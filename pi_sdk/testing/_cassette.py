@@ -6,9 +6,18 @@ Used by the pytest plugin (:mod:`pi_sdk.testing.pytest_plugin`); usable directly
         ...  # run provider calls
     assert not session.problems()
 
-Recording (``recording=True``): every request goes to the network and is stored; the file is
-written only if :attr:`CassetteSession.save` is still true at exit (the plugin clears it when the
-test failed), atomically (temporary file + rename), after scrubbing (:mod:`pi_sdk.testing._scrub`).
+Record modes (``record_mode``, vcrpy's and pytest-recording's names):
+
+* ``"none"`` (``recording=False``): replay only, described below.
+* ``"once"``: ``"none"`` when the file exists, else ``"all"``.
+* ``"new_episodes"``: recorded interactions are replayed; a request that matches none goes to
+  the network and is added to the file.
+* ``"all"`` (``recording=True``; ``"rewrite"`` is the same): every request goes to the network
+  and the file is replaced by this recording.
+
+Recording (``"all"``, ``"new_episodes"``): the file is written only if
+:attr:`CassetteSession.save` is still true at exit (the plugin clears it when the test failed),
+atomically (temporary file + rename), after scrubbing (:mod:`pi_sdk.testing._scrub`).
 
 Replaying: requests are answered from the file in order, each interaction at most once; a request
 that matches nothing is remembered (:attr:`CassetteSession.misses`, with the first difference
@@ -20,8 +29,9 @@ the call would be retried before failing. Network access is blocked
 attempts and interactions left unplayed.
 
 Requests match on method, scheme, host, port, path and query (after the ``key`` parameter is
-removed). With ``match_body=True`` the JSON request bodies must be equal too (compared as parsed
-JSON, so key order does not matter).
+removed), and, by default (``match_body=True``), on their body: parsed JSON, the volatile values
+of :data:`pi_sdk.testing._body_match.VOLATILE_BODY_KEYS` (and ``ignore_body_keys``) masked, the
+first differing JSON path named in the miss (:mod:`pi_sdk.testing._body_match`).
 """
 
 from __future__ import annotations
@@ -34,10 +44,11 @@ from collections.abc import Generator, Iterable
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast, get_args
 
 import yaml
 
+from pi_sdk.testing._body_match import VOLATILE_BODY_KEYS, json_body_difference, masked_body
 from pi_sdk.testing._json_body import json_body
 from pi_sdk.testing._network import block_network
 from pi_sdk.testing._scrub import (
@@ -52,11 +63,17 @@ from pi_sdk.testing._scrub import (
 
 __all__ = [
     "MISS_STATUS",
+    "RECORD_MODES",
     "CassetteSession",
     "ReadableYaml",
+    "RecordMode",
     "json_body_difference",
     "open_cassette",
 ]
+
+RecordMode = Literal["none", "once", "new_episodes", "all", "rewrite"]
+"""vcrpy's record modes (and pytest-recording's ``rewrite``, the same as ``"all"`` here)."""
+RECORD_MODES: tuple[str, ...] = get_args(RecordMode)
 
 MISS_STATUS = 404
 """HTTP status of the answer to a replayed request that is not in the cassette."""
@@ -111,7 +128,11 @@ class CassetteSession:
     path: Path
     """The cassette file."""
     recording: bool
-    """True while recording real traffic, False while replaying."""
+    """True while real traffic may be recorded (``"all"``, ``"new_episodes"``), False on
+    replay (``"none"``)."""
+    mode: str = "none"
+    """The effective record mode: ``"none"``, ``"new_episodes"`` or ``"all"`` (``"once"``
+    resolved by the file's existence)."""
     cassette: Any = None
     """The vcrpy ``Cassette`` (``.requests``, ``.responses``, ``.play_counts``)."""
     save: bool = True
@@ -149,40 +170,16 @@ class CassetteSession:
         ]
 
 
-def json_body_difference(live: Any, recorded: Any, path: str = "$") -> str | None:
-    """Return the first difference between two JSON values as ``"<path>: <a> != <b>"``, or None."""
-    if isinstance(live, dict) and isinstance(recorded, dict):
-        a, b = cast(dict[str, Any], live), cast(dict[str, Any], recorded)
-        for key in sorted(set(a) | set(b)):
-            if key not in a or key not in b:
-                side = "only in the recording" if key not in a else "only in the live request"
-                return f"{path}.{key}: {side}"
-            found = json_body_difference(a[key], b[key], f"{path}.{key}")
-            if found:
-                return found
-        return None
-    if isinstance(live, list) and isinstance(recorded, list):
-        a_list, b_list = cast(list[Any], live), cast(list[Any], recorded)
-        for i, (x, y) in enumerate(zip(a_list, b_list, strict=False)):
-            found = json_body_difference(x, y, f"{path}[{i}]")
-            if found:
-                return found
-        if len(a_list) != len(b_list):
-            return f"{path}: {len(a_list)} items live, {len(b_list)} recorded"
-        return None
-    if live != recorded:
-        return f"{path}: {_short(live)} != {_short(recorded)} (live != recorded)"
-    return None
+def _comparable_body(request: Any, ignore: tuple[str, ...]) -> Any:
+    return masked_body(json_body(request.body, keep_unparsed=True), ignore)
 
 
-def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, bytes) else repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+def _json_body_matcher(ignore: tuple[str, ...]) -> Any:
+    def matcher(r1: Any, r2: Any) -> None:
+        if _comparable_body(r1, ignore) != _comparable_body(r2, ignore):
+            raise AssertionError("request bodies differ")
 
-
-def _json_body_matcher(r1: Any, r2: Any) -> None:
-    if json_body(r1.body, keep_unparsed=True) != json_body(r2.body, keep_unparsed=True):
-        raise AssertionError("request bodies differ")
+    return matcher
 
 
 class _Persister:
@@ -192,7 +189,7 @@ class _Persister:
         self.session = session
 
     def load_cassette(self, cassette_path: str, serializer: Any) -> Any:
-        if self.session.recording:
+        if self.session.mode == "all":
             raise _vcr_persisters.CassetteNotFoundError()
         return _vcr_persisters.FilesystemPersister.load_cassette(cassette_path, serializer)
 
@@ -212,7 +209,7 @@ class _Persister:
             raise
 
 
-def _cassette_class(session: CassetteSession, match_body: bool) -> Any:
+def _cassette_class(session: CassetteSession, ignore: tuple[str, ...] | None) -> Any:
     """Return vcrpy's ``Cassette`` class answering a replay miss with :func:`_miss_response`.
 
     The stubs ask ``can_play_response_for`` (urllib3's twice: on connect and on the response),
@@ -230,7 +227,7 @@ def _cassette_class(session: CassetteSession, match_body: bool) -> Any:
             return False
         pending = getattr(self, "_pi_miss", None)
         if pending is None or pending[0] is not request:
-            description = _describe_miss(self, filtered, match_body)
+            description = _describe_miss(self, filtered, ignore)
             session.misses.append(description)
             self._pi_miss = (request, _miss_response(session.path, description, self))
         return True
@@ -246,16 +243,19 @@ def _cassette_class(session: CassetteSession, match_body: bool) -> Any:
     return type("TrackingCassette", (base,), methods)
 
 
-def _describe_miss(cassette: Any, request: Any, match_body: bool) -> str:
+def _describe_miss(cassette: Any, request: Any, ignore: tuple[str, ...] | None) -> str:
+    """Return ``"METHOD uri"`` and why it missed.
+
+    ``ignore`` holds the masked body paths (``None``: bodies are not matched).
+    """
     line = f"{request.method} {request.uri}"
     requests = cast(list[Any], cassette.requests)
     same = [i for i, r in enumerate(requests) if (r.method, r.uri) == (request.method, request.uri)]
     unplayed = [i for i in same if not cassette.play_counts.get(i)]
-    if match_body and unplayed:
+    if ignore is not None and unplayed:
         index = unplayed[0]
         diff = json_body_difference(
-            json_body(request.body, keep_unparsed=True),
-            json_body(requests[index].body, keep_unparsed=True),
+            _comparable_body(request, ignore), _comparable_body(requests[index], ignore)
         )
         return f"{line} (body differs from recorded interaction {index}: {diff})"
     if same and not unplayed:
@@ -284,7 +284,7 @@ def _miss_response(path: Path, description: str, cassette: Any) -> dict[str, Any
     message = (
         f"pi-sdk replay: request not in cassette {path}: {description}. "
         f"Recorded: {recorded_listing(cassette)}. "
-        "Record it again with --pi-record if the request changed on purpose."
+        "Record it again (--record-mode=all, or --pi-record) if the request changed on purpose."
     )
     error = {"type": "pi_sdk_cassette_miss", "message": message, "code": MISS_STATUS}
     body = {"type": "error", "error": {**error, "status": "NOT_FOUND"}}
@@ -330,18 +330,25 @@ def _make_hooks(session: CassetteSession) -> tuple[Any, Any, Any]:
 def open_cassette(
     path: Path,
     *,
-    recording: bool,
+    recording: bool | None = None,
+    record_mode: str | None = None,
     allowed_hosts: Iterable[str] = (),
-    match_body: bool = False,
+    match_body: bool = True,
+    ignore_body_keys: Iterable[str] = (),
     **vcr_options: Any,
 ) -> Generator[CassetteSession]:
     """Open ``path`` for recording or replay for the duration of the ``with`` block.
 
     Args:
         path: The cassette file (YAML, vcrpy's format). Replay requires it to exist.
-        recording: Record real traffic (``True``) or replay (``False``).
+        recording: Shorthand: ``True`` is ``record_mode="all"``, ``False`` ``"none"``.
+        record_mode: ``"none"`` (replay, the default), ``"once"``, ``"new_episodes"``,
+            ``"all"`` or ``"rewrite"`` (see the module); wins over ``recording``.
         allowed_hosts: Replay only: hosts the network guard lets through.
-        match_body: Also match requests on their JSON body.
+        match_body: Match requests on their JSON body too (default; ``False``: method and
+            URL only, the opt-out for a test whose bodies vary on purpose).
+        ignore_body_keys: Body paths masked besides :data:`VOLATILE_BODY_KEYS` (dotted,
+            ``*`` for any key or index; :mod:`pi_sdk.testing._body_match`).
         **vcr_options: Extra ``vcr.VCR.use_cassette`` options (e.g. ``match_on``); hooks given
             here run after pi-sdk's scrubbing.
 
@@ -349,17 +356,20 @@ def open_cassette(
         The :class:`CassetteSession`; check :meth:`CassetteSession.problems` after the calls.
 
     Raises:
-        FileNotFoundError: replaying and ``path`` does not exist.
+        FileNotFoundError: replaying (``"none"``) and ``path`` does not exist.
+        ValueError: an unknown ``record_mode``.
     """
-    if not recording and not path.is_file():
+    mode = _effective_mode(path, recording, record_mode)
+    if mode == "none" and not path.is_file():
         raise FileNotFoundError(f"no cassette at {path}")
-    session = CassetteSession(path=path, recording=recording)
+    session = CassetteSession(path=path, recording=mode != "none", mode=mode)
     request_hook, response_hook, save_hook = _make_hooks(session)
     recorder: Any = _vcr.VCR(decode_compressed_response=True)
     recorder.register_serializer("pi_yaml", ReadableYaml)
     match_on = tuple(vcr_options.pop("match_on", _MATCH_ON))
-    if match_body:
-        recorder.register_matcher("pi_json_body", _json_body_matcher)
+    ignore = (*VOLATILE_BODY_KEYS, *ignore_body_keys) if match_body else None
+    if ignore is not None:
+        recorder.register_matcher("pi_json_body", _json_body_matcher(ignore))
         match_on += ("pi_json_body",)
 
     def chain(own: Any, key: str) -> list[Any]:
@@ -371,7 +381,7 @@ def open_cassette(
     config: dict[str, Any] = recorder.get_merged_config(
         path=str(path),
         serializer=vcr_options.pop("serializer", "pi_yaml"),
-        record_mode="all" if recording else "none",
+        record_mode=mode,
         match_on=match_on,
         persister=_Persister(session),
         before_record_request=chain(request_hook, "before_record_request"),
@@ -380,10 +390,22 @@ def open_cassette(
         **vcr_options,
     )
     context: Any = _vcr_cassette.CassetteContextDecorator.from_args(
-        _cassette_class(session, match_body), **config
+        _cassette_class(session, ignore), **config
     )
     with ExitStack() as stack:
         session.cassette = stack.enter_context(context)
-        if not recording:
+        if mode == "none":
             stack.enter_context(block_network(allowed_hosts, on_block=session.blocked.append))
         yield session
+
+
+def _effective_mode(path: Path, recording: bool | None, record_mode: str | None) -> str:
+    """``"none"``, ``"new_episodes"`` or ``"all"``: ``"once"`` resolved, ``"rewrite"`` named."""
+    if record_mode is None:
+        return "all" if recording else "none"
+    if record_mode not in RECORD_MODES:
+        known = ", ".join(RECORD_MODES)
+        raise ValueError(f"unknown record mode {record_mode!r}; use one of {known}")
+    if record_mode == "once":
+        return "none" if path.is_file() else "all"
+    return "all" if record_mode == "rewrite" else record_mode

@@ -9,21 +9,26 @@ cassette is opened), so it adds well under 5 ms to any pytest start-up.
   (everything made through ``httpx2``, which the OpenAI, Anthropic and Google SDKs use) on a
   cassette: ``<test dir>/cassettes/<test module>/<test name>.yaml``. Marker keywords:
   ``name`` (the file stem, or ``"<module>/<stem>"`` for another module's cassette),
-  ``allowed_hosts`` (hosts reachable on replay), ``match_body`` (requests must also carry the
-  recorded JSON body), ``replay_api_key`` (the dummy key, ``None`` for none), and any vcrpy
-  ``use_cassette`` option. The ``pi_vcr_config`` fixture returns defaults for all of them.
-* Default: **replay**. The cassette must exist. Every provider gets a dummy key
-  (``pi-sdk-replay-key``) when no plugin knows one: a ``get_api_key`` hook wrapper answers for
-  any provider, plugin providers included; the vendor SDKs' own variables
+  ``allowed_hosts`` (hosts reachable on replay), ``match_body`` (default ``True``: requests must
+  carry the recorded JSON body, volatile values masked; ``False`` opts the test out),
+  ``ignore_body_keys`` (more body paths not compared), ``record_mode`` (this test's mode),
+  ``replay_api_key`` (the dummy key, ``None`` for none), and any vcrpy ``use_cassette`` option.
+  The ``pi_vcr_config`` fixture returns defaults for all of them.
+* Default: **replay** (record mode ``none``). The cassette must exist. Every provider gets a
+  dummy key (``pi-sdk-replay-key``) when no plugin knows one: a ``get_api_key`` hook wrapper
+  answers for any provider, plugin providers included; the vendor SDKs' own variables
   (:data:`REPLAY_KEY_ENV_VARS`) are set to it too, for clients the test builds itself. Network
   access is blocked (:mod:`pi_sdk.testing._network`). A request that is not in the cassette gets
-  an immediate, non-retryable HTTP error naming it and the recorded ones. The test **fails** if a
-  request was not in the cassette, network access was blocked, or a recorded interaction was
-  never requested.
-* ``--pi-record`` (or ``PI_SDK_RECORD=1``): **record**. Requests go to the real servers with the
-  keys from the environment; a passing test rewrites its cassette (scrubbed: see
-  :mod:`pi_sdk.testing._scrub`), a failing one leaves the old file untouched.
-  ``--pi-record-missing`` (``PI_SDK_RECORD=missing``) records only tests without a cassette.
+  an immediate, non-retryable HTTP error naming it and the recorded ones (for a body that
+  changed: the first differing JSON path). The test **fails** if a request was not in the
+  cassette, network access was blocked, or a recorded interaction was never requested.
+* ``--record-mode`` as pytest-recording users know it (``PI_SDK_RECORD`` in the environment):
+  ``none`` (the default: replay), ``once`` (record the tests that have no cassette yet, replay
+  the others), ``new_episodes`` (replay what is recorded, record and add what is not), ``all``
+  (record everything again; ``rewrite`` is the same). Recording sends requests to the real
+  servers with the keys from the environment; a passing test writes its cassette (scrubbed:
+  see :mod:`pi_sdk.testing._scrub`), a failing one leaves the old file untouched.
+  ``--pi-record`` is ``--record-mode=all``, ``--pi-record-missing`` ``--record-mode=once``.
 """
 
 from __future__ import annotations
@@ -50,7 +55,11 @@ __all__ = [
 ]
 
 RECORD_ENV = "PI_SDK_RECORD"
-"""Environment variable equivalent of ``--pi-record``: ``1``/``all`` or ``missing``."""
+"""Environment variable equivalent of ``--record-mode``: a mode name, or ``1``/``true``/``yes``
+(``all``) or ``missing`` (``once``)."""
+
+RECORD_MODES = ("none", "once", "new_episodes", "all", "rewrite")
+"""The values of ``--record-mode`` (vcrpy's modes and pytest-recording's ``rewrite``)."""
 
 REPLAY_API_KEY = "pi-sdk-replay-key"
 """Dummy key on replay: the ``get_api_key`` answer for any provider no plugin answers for, and
@@ -73,6 +82,17 @@ _UNSAFE_NAME = re.compile(r"[^\w.\-\[\]=,+]+")
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Add ``--pi-record`` and the ``pi_cassette_dir`` ini option."""
     group = parser.getgroup("pi-sdk", "pi-sdk recorded provider traffic")
+    try:
+        group.addoption(
+            "--record-mode",
+            action="store",
+            default=None,
+            choices=RECORD_MODES,
+            help="cassette record mode of pi_vcr tests: none (default: replay offline), once, "
+            f"new_episodes, all (rewrite). Env: {RECORD_ENV}=<mode>.",
+        )
+    except ValueError:  # pytest-recording declares the same option: both plugins read it
+        pass
     group.addoption(
         "--pi-record",
         action="store_true",
@@ -94,27 +114,41 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the ``pi_vcr`` marker."""
+    """Register the ``pi_vcr`` marker; a bad :data:`RECORD_ENV` value fails the session here."""
+    record_mode(config)
     config.addinivalue_line(
         "markers",
-        "pi_vcr(name=None, allowed_hosts=(), match_body=False, replay_api_key=..., "
-        "**vcr_options): record the "
-        "test's provider traffic with --pi-record, replay it offline otherwise (pi-sdk).",
+        "pi_vcr(name=None, allowed_hosts=(), match_body=True, ignore_body_keys=(), "
+        "record_mode=None, replay_api_key=..., **vcr_options): record the test's provider "
+        "traffic with --record-mode, replay it offline otherwise (pi-sdk).",
     )
 
 
-def record_mode(config: pytest.Config) -> str | None:
-    """Return ``"all"``, ``"missing"`` or ``None`` (replay) from ``--pi-record`` / the env."""
+def record_mode(config: pytest.Config) -> str:
+    """Return the session's record mode: one of :data:`RECORD_MODES` (``"none"``: replay).
+
+    ``--pi-record`` (``all``) and ``--pi-record-missing`` (``once``) first, then
+    ``--record-mode``, then :data:`RECORD_ENV`; an unknown value there fails the session.
+    """
     if config.getoption("--pi-record", default=False):
         return "all"
     if config.getoption("--pi-record-missing", default=False):
-        return "missing"
+        return "once"
+    option = config.getoption("record_mode", default=None)
+    if option:
+        return str(option)
     env = os.environ.get(RECORD_ENV, "").strip().lower()
-    if env in ("1", "true", "yes", "all"):
+    if env in ("", "0", "false", "no"):
+        return "none"
+    if env in ("1", "true", "yes"):
         return "all"
     if env == "missing":
-        return "missing"
-    return None
+        return "once"
+    if env not in RECORD_MODES:
+        raise pytest.UsageError(
+            f"{RECORD_ENV}={env!r} is not a record mode; use one of {', '.join(RECORD_MODES)}"
+        )
+    return env
 
 
 def _cassette_path(request: pytest.FixtureRequest, name: str | None) -> Path:
@@ -138,7 +172,7 @@ def pi_recording(request: pytest.FixtureRequest) -> bool:
     session = request.node.stash.get(_SESSION_KEY, None)
     if session is not None:
         return session.recording
-    return record_mode(request.config) is not None
+    return record_mode(request.config) != "none"
 
 
 @pytest.fixture
@@ -159,8 +193,10 @@ def pi_cassette(
     options: dict[str, Any] = {**pi_vcr_config, **(marker.kwargs if marker else {})}
     path = _cassette_path(request, options.pop("name", None))
     replay_key = options.pop("replay_api_key", REPLAY_API_KEY)
-    mode = record_mode(request.config)
-    recording = mode == "all" or (mode == "missing" and not path.is_file())
+    mode = options.pop("record_mode", None) or record_mode(request.config)
+    if mode == "once":
+        mode = "none" if path.is_file() else "all"
+    recording = mode != "none"
     with ExitStack() as stack:
         if not recording:
             if not path.is_file():
@@ -174,7 +210,7 @@ def pi_cassette(
                     if not os.environ.get(variable):
                         monkeypatch.setenv(variable, replay_key)
                 stack.enter_context(replay_keys(str(replay_key)))
-        session = stack.enter_context(open_cassette(path, recording=recording, **options))
+        session = stack.enter_context(open_cassette(path, record_mode=mode, **options))
         request.node.stash[_SESSION_KEY] = session
         try:
             yield session

@@ -48,6 +48,7 @@ LAYERS: dict[str, float] = {
     "plugins._calling": 2,
     "plugins._listing": 2,
     "plugins._setting": 2,
+    "plugins._observers": 2,
     # L3 services, the provider kit, the message-type registry
     "_registry": 3,
     "_calls": 3,

@@ -144,6 +144,22 @@ def test_the_hook_plugin_guide_pyproject_builds_as_printed(tmp_path: Path) -> No
 ANSWER = "The capital of France is Paris."
 
 
+def example_request_body() -> str:
+    """The body the guide's example sends, as a recording stores it (replay matches bodies).
+
+    Built by the Anthropic adapter itself from the example's model and prompt; the SDK adds
+    ``"stream": true`` when it sends the payload.
+    """
+    from pi_sdk_anthropic.messages import build_request
+
+    import pi_sdk
+
+    model = pi_sdk.get_model("anthropic", "claude-sonnet-4-5")
+    context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content="Capital of France?")])
+    payload = build_request(model, context, pi_sdk.StreamOptions())
+    return json.dumps({**payload, "stream": True})
+
+
 def anthropic_cassette() -> dict[str, Any]:
     """What ``--pi-record`` stores for the testing guide's example (Anthropic streaming format)."""
     events = [
@@ -166,7 +182,7 @@ def anthropic_cassette() -> dict[str, Any]:
                 "request": {
                     "method": "POST",
                     "uri": "https://api.anthropic.com/v1/messages",
-                    "body": None,
+                    "body": example_request_body(),
                     "headers": {"content-type": ["application/json"]},
                 },
                 "response": {
