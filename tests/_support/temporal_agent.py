@@ -1,0 +1,110 @@
+"""The agent the Temporal tests run, the same in a worker process and on a plain ``Agent``.
+
+Tools append one line per start and end to a log file (``<tool> <phase> <call id> <pid>``), so
+a test counts executions across worker processes. The scripted model is a pure function of
+the conversation (a restarted worker answers the same): a prompt ``tools:<tag>:<a>,<b>`` calls
+those tools with ids ``<tag>-<tool>``; tool results are answered ``results: ...``; ``hang``
+streams some text and waits for the abort; anything else is echoed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+import pi_sdk
+from pi_sdk import AbortSignal
+from pi_sdk.testing import ScriptedCall, ScriptedProvider, ScriptedReply
+from pi_sdk.types import TextContent, ToolCall
+
+ARGUMENTS: dict[str, dict[str, Any]] = {
+    "add": {"a": "2", "b": 3},  # "2": coerced to 2 by validation, in the workflow as in the loop
+    "weather": {"city": "Paris"},
+    "gate": {"name": "open"},
+    "fail": {},
+}
+
+
+def log_line(log: Path, *fields: object) -> None:
+    with log.open("a", encoding="utf-8") as out:
+        out.write(" ".join(str(f) for f in fields) + "\n")
+
+
+def log_lines(log: Path) -> list[list[str]]:
+    if not log.exists():
+        return []
+    return [line.split() for line in log.read_text("utf-8").splitlines()]
+
+
+def make_tools(log: Path, gates: Path) -> list[pi_sdk.AgentTool]:
+    """add, weather, gate (blocks until ``gates/<name>`` exists or the run aborts) and fail."""
+
+    def mark(name: str, phase: str, call_id: str) -> None:
+        log_line(log, name, phase, call_id, os.getpid())
+
+    @pi_sdk.tool
+    async def add(a: int, b: int, tool_call_id: str) -> str:
+        """Add two integers."""
+        mark("add", "start", tool_call_id)
+        mark("add", "end", tool_call_id)
+        return str(a + b)
+
+    @pi_sdk.tool
+    async def weather(city: str, tool_call_id: str) -> dict[str, Any]:
+        """Current weather."""
+        mark("weather", "start", tool_call_id)
+        mark("weather", "end", tool_call_id)
+        return {"city": city, "celsius": 21}
+
+    @pi_sdk.tool
+    async def gate(name: str, tool_call_id: str, signal: AbortSignal) -> str:
+        """Wait until the gate opens."""
+        mark("gate", "start", tool_call_id)
+        while not (gates / name).exists() and not signal.aborted:
+            await asyncio.sleep(0.05)
+        mark("gate", "end", tool_call_id)
+        return f"gate {name} passed" if not signal.aborted else "aborted at the gate"
+
+    @pi_sdk.tool
+    async def fail(tool_call_id: str) -> str:
+        """Always fails."""
+        mark("fail", "start", tool_call_id)
+        raise RuntimeError("the fail tool failed")
+
+    return [add, weather, gate, fail]
+
+
+def _text(message: Any) -> str:
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return "".join(block.text for block in content if isinstance(block, TextContent))
+
+
+def brain(call: ScriptedCall) -> ScriptedReply | str:
+    messages = call.messages
+    last = messages[-1]
+    if last.role == "toolResult":
+        results: list[str] = []
+        for message in reversed(messages):
+            if message.role != "toolResult":
+                break
+            results.insert(0, f"{message.tool_name}={_text(message)}")
+        return "results: " + "; ".join(results)
+    text = _text(last)
+    if text.startswith("tools:"):
+        _, tag, names = text.split(":")
+        calls = [
+            ToolCall(id=f"{tag}-{name}", name=name, arguments=ARGUMENTS[name])
+            for name in names.split(",")
+        ]
+        return ScriptedReply(content=calls)
+    if text == "hang":
+        return ScriptedReply.until_aborted([TextContent(text="partial answer")])
+    return f"echo: {text} ({call.model.id})"
+
+
+def scripted(model_id: str) -> ScriptedProvider:
+    return ScriptedProvider([brain] * 10_000, model_id=model_id)
