@@ -1,0 +1,114 @@
+"""SIGKILL the worker mid-tool and mid-model-stream: a new worker finishes the run, and nothing
+that completed runs again (tools log their executions; the loopback vendor counts requests)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from _support.loopback import LoopbackServer, Step, sse_step
+from _support.temporal import WorkerProcess
+from _support.temporal_agent import log_lines
+from _support.wire import Call, Calls, Text, Tokens, wire_for
+from pi_sdk_temporal import ActivitySettings, prompt_input, start_agent
+
+FAST = ActivitySettings(heartbeat_timeout_s=2, retry_initial_interval_s=0.2)
+
+
+async def until(condition: Callable[[], bool], what: str, timeout_s: float = 60) -> None:
+    for _ in range(int(timeout_s / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def config(address: str, queue: str, files: tuple[Path, Path], **extra: Any) -> dict[str, Any]:
+    log, gates = files
+    return {"address": address, "task_queue": queue, "log": str(log), "gates": str(gates), **extra}
+
+
+def phases(log: Path, tool: str, phase: str) -> int:
+    return sum(1 for line in log_lines(log) if line[0] == tool and line[1] == phase)
+
+
+async def test_worker_killed_mid_tool(client, temporal_address, task_queue, files) -> None:
+    log, gates = files
+    first = await WorkerProcess(config(temporal_address, task_queue, files)).ready()
+    try:
+        run = await start_agent(
+            client,
+            prompt_input("a", "tools:k:add,gate", tools=["add", "gate"], tool_execution="sequential", activities=FAST),
+            id=f"kill-tool-{uuid.uuid4().hex}",
+            task_queue=task_queue,
+        )
+        # Sequential: the gate starts once add's result is in the history.
+        await until(lambda: phases(log, "gate", "start") == 1, "the gate tool to start")
+        first.kill()
+        (gates / "open").touch()
+        second = await WorkerProcess(config(temporal_address, task_queue, files)).ready()
+        try:
+            result = await asyncio.wait_for(run.result(), 60)
+        finally:
+            second.stop()
+    finally:
+        first.kill()
+
+    roles = [m["role"] for m in result.messages]
+    assert roles == ["user", "assistant", "toolResult", "toolResult", "assistant"]
+    assert result.messages[-1]["content"][0]["text"] == "results: add=5; gate=gate open passed"
+    assert phases(log, "add", "start") == 1 and phases(log, "add", "end") == 1
+    assert phases(log, "gate", "start") == 2  # the interrupted execution, then the retry
+    assert phases(log, "gate", "end") == 1
+    pids = {line[3] for line in log_lines(log) if line[0] == "gate"}
+    assert len(pids) == 2
+    # Each model call completed once: the one asking for the tools, the one answering them.
+    assert phases(log, "model", "done") == 2
+
+
+def anthropic(blocks: list[Any]) -> list[Any]:
+    body, terminal = wire_for("anthropic-messages").events(blocks, Tokens())
+    return body + terminal
+
+
+async def test_worker_killed_mid_model_stream(client, temporal_address, task_queue, files) -> None:
+    log, _ = files
+    calls = Calls((Call("toolu_1", "add", ('{"a": 2, ', '"b": 3}')),))
+    answer = anthropic([Text(("The sum ", "is 5."))])
+    stalled = sse_step(answer)
+    stalled.pauses = {3: 120.0}  # streams its start, then stalls until the worker is gone
+    steps: list[Step] = [sse_step(anthropic([calls])), stalled, sse_step(answer)]
+    async with LoopbackServer(steps) as vendor:
+        settings = config(temporal_address, task_queue, files, vendor=vendor.url)
+        first = await WorkerProcess(settings).ready()
+        try:
+            run = await start_agent(
+                client,
+                prompt_input("vendor", "What is 2 + 3?", tools=["add"], activities=FAST),
+                id=f"kill-model-{uuid.uuid4().hex}",
+                task_queue=task_queue,
+            )
+            await until(lambda: len(vendor.requests) == 2, "the second model call")
+            await asyncio.sleep(0.3)  # the stalled reply has sent its first events
+            first.kill()
+            second = await WorkerProcess(settings).ready()
+            try:
+                result = await asyncio.wait_for(run.result(), 60)
+            finally:
+                second.stop()
+        finally:
+            first.kill()
+
+    assert [m["role"] for m in result.messages] == ["user", "assistant", "toolResult", "assistant"]
+    assert result.messages[-1]["content"][0]["text"] == "The sum is 5."
+    assert result.messages[-1]["stopReason"] == "stop"
+    # Three requests: the tool call (completed once), the interrupted answer, its retry.
+    assert len(vendor.requests) == 3
+    bodies = [json.loads(body) for _, _, body in vendor.requests]
+    assert bodies[2] == bodies[1]
+    assert len(bodies[0]["messages"]) == 1 and len(bodies[1]["messages"]) == 3
+    assert phases(log, "add", "end") == 1
