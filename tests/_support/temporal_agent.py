@@ -108,3 +108,29 @@ def brain(call: ScriptedCall) -> ScriptedReply | str:
 
 def scripted(model_id: str) -> ScriptedProvider:
     return ScriptedProvider([brain] * 10_000, model_id=model_id)
+
+
+VOLATILE = {"timestamp", "responseId"}
+"""Fields a durable and a plain run may differ in."""
+
+
+def comparable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Transcript JSON without :data:`VOLATILE` fields."""
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in VOLATILE}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    return [strip(m) for m in messages]
+
+
+async def until(condition: Any, what: str, timeout_s: float = 60) -> None:
+    """Poll ``condition()`` every 50 ms; fail naming ``what`` after ``timeout_s``."""
+    for _ in range(int(timeout_s / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")

@@ -6,25 +6,16 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from _support.loopback import LoopbackServer, Step, sse_step
 from _support.temporal import WorkerProcess
-from _support.temporal_agent import log_lines
+from _support.temporal_agent import log_lines, until
 from _support.wire import Call, Calls, Text, Tokens, wire_for
 from pi_sdk_temporal import ActivitySettings, prompt_input, start_agent
 
-FAST = ActivitySettings(heartbeat_timeout_s=2, retry_initial_interval_s=0.2)
-
-
-async def until(condition: Callable[[], bool], what: str, timeout_s: float = 60) -> None:
-    for _ in range(int(timeout_s / 0.05)):
-        if condition():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
+FAST = ActivitySettings(heartbeat_timeout_s=1.5, retry_initial_interval_s=0.2)
 
 
 def config(address: str, queue: str, files: tuple[Path, Path], **extra: Any) -> dict[str, Any]:
