@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from pi_sdk_temporal import AgentRegistry, agent_worker  # noqa: E402
 from temporalio.client import Client  # noqa: E402
 
 from _support.temporal_agent import log_line, make_tools, scripted  # noqa: E402
 from _support.wire import wire_for  # noqa: E402
-from pi_sdk_temporal import AgentRegistry, agent_worker  # noqa: E402
 
 
 async def main(config: dict[str, str]) -> None:

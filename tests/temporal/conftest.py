@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-
 from _support.temporal import SKIP_REASON, dev_server, temporal_cli
 
 _CLI = temporal_cli()

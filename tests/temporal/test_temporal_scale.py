@@ -13,9 +13,16 @@ from pi_sdk_temporal import prompt_input, start_agent
 RUNS = 50
 
 
-async def test_fifty_concurrent_runs_on_two_workers(client, temporal_address, task_queue, files) -> None:
+async def test_fifty_concurrent_runs_on_two_workers(
+    client, temporal_address, task_queue, files
+) -> None:
     log, gates = files
-    settings = {"address": temporal_address, "task_queue": task_queue, "log": str(log), "gates": str(gates)}
+    settings = {
+        "address": temporal_address,
+        "task_queue": task_queue,
+        "log": str(log),
+        "gates": str(gates),
+    }
     workers = [WorkerProcess(settings), WorkerProcess(settings)]
     try:
         await asyncio.gather(*(w.ready() for w in workers))
@@ -37,7 +44,13 @@ async def test_fifty_concurrent_runs_on_two_workers(client, temporal_address, ta
             worker.stop()
 
     for result in results:
-        assert [m["role"] for m in result.messages] == ["user", "assistant", "toolResult", "toolResult", "assistant"]
+        assert [m["role"] for m in result.messages] == [
+            "user",
+            "assistant",
+            "toolResult",
+            "toolResult",
+            "assistant",
+        ]
         text = result.messages[-1]["content"][0]["text"]
         assert text == 'results: add=5; weather={"city": "Paris", "celsius": 21}'
     lines = log_lines(log)

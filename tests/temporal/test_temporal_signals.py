@@ -10,8 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-import pi_sdk
 from _support.temporal_agent import comparable, log_lines, make_tools, scripted, until
 from pi_sdk_temporal import (
     ActivitySettings,
@@ -22,6 +20,8 @@ from pi_sdk_temporal import (
     prompt_input,
     start_agent,
 )
+
+import pi_sdk
 
 FAST = ActivitySettings(heartbeat_timeout_s=1.5)
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
-import pi_sdk
 from _support.temporal_agent import comparable, log_lines, make_tools, scripted
 from pi_sdk_temporal import AgentRegistry, agent_worker, message_to_json, prompt_input, start_agent
+
+import pi_sdk
+
 
 def registry(log: Path, gates: Path) -> AgentRegistry:
     return AgentRegistry(tools=make_tools(log, gates), models={"a": scripted("scripted-a").model})
@@ -39,8 +41,19 @@ async def test_three_tool_run_matches_a_plain_agent(client, task_queue, files) -
     await agent.prompt(prompt)
     plain = [message_to_json(m) for m in agent.messages]
 
-    assert [m["role"] for m in durable] == ["user", "assistant", "toolResult", "toolResult", "toolResult", "assistant"]
+    assert [m["role"] for m in durable] == [
+        "user",
+        "assistant",
+        "toolResult",
+        "toolResult",
+        "toolResult",
+        "assistant",
+    ]
     assert comparable(durable) == comparable(plain)
     assert durable[-1]["content"][0]["text"].startswith("results: add=5; weather=")
     assert [e["type"] for e in events] == [t for t in plain_events if t != "message_update"]
-    assert sorted(line[0] for line in log_lines(log) if line[1] == "end") == ["add", "gate", "weather"]
+    assert sorted(line[0] for line in log_lines(log) if line[1] == "end") == [
+        "add",
+        "gate",
+        "weather",
+    ]

@@ -33,7 +33,13 @@ async def test_worker_killed_mid_tool(client, temporal_address, task_queue, file
     try:
         run = await start_agent(
             client,
-            prompt_input("a", "tools:k:add,gate", tools=["add", "gate"], tool_execution="sequential", activities=FAST),
+            prompt_input(
+                "a",
+                "tools:k:add,gate",
+                tools=["add", "gate"],
+                tool_execution="sequential",
+                activities=FAST,
+            ),
             id=f"kill-tool-{uuid.uuid4().hex}",
             task_queue=task_queue,
         )

@@ -22,6 +22,7 @@ from pi_sdk.agent import to_tool_result
 from pi_sdk.events import event_to_dict
 from pi_sdk.types import Context, Model
 
+from ._cancel import run_with_heartbeats
 from ._registry import AgentRegistry, RegistryError
 from ._wire import (
     JSON,
@@ -33,7 +34,6 @@ from ._wire import (
     jsonable,
     message_to_json,
 )
-from ._cancel import run_with_heartbeats
 
 __all__ = [
     "DESCRIBE_ACTIVITY",
@@ -77,7 +77,10 @@ class AgentActivities:
             ApplicationError: a name is not registered (not retried).
         """
         try:
-            found = {name: _MODEL_JSON.dump_python(self.registry.model(name), mode="json", by_alias=True) for name in models}
+            found = {
+                name: _MODEL_JSON.dump_python(self.registry.model(name), mode="json", by_alias=True)
+                for name in models
+            }
             specs = [_spec(self.registry, name) for name in tools]
         except RegistryError as exc:
             raise _missing(exc) from None
@@ -121,7 +124,9 @@ class AgentActivities:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            raise ApplicationError(_describe(exc), type=type(exc).__name__, non_retryable=True) from None
+            raise ApplicationError(
+                _describe(exc), type=type(exc).__name__, non_retryable=True
+            ) from None
 
     @activity.defn(name=TOOL_ACTIVITY)
     async def run_tool(self, run: ToolRun) -> ToolOutcome:
@@ -148,7 +153,10 @@ class AgentActivities:
                     "toolCallId": run.tool_call_id,
                     "toolName": run.tool,
                     "args": run.args,
-                    "partialResult": {"content": partial_json.content, "details": partial_json.details},
+                    "partialResult": {
+                        "content": partial_json.content,
+                        "details": partial_json.details,
+                    },
                 }
             )
 
@@ -195,7 +203,7 @@ class _Sink:
 
     def __init__(self, registry: AgentRegistry) -> None:
         self._sink = registry.event_sink
-        self._workflow_id = activity.info().workflow_id
+        self._workflow_id = activity.info().workflow_id or ""
         self._loop = asyncio.get_running_loop()
         self._last: asyncio.Future[None] | None = None
 

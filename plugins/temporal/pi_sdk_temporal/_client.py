@@ -50,7 +50,9 @@ async def start_agent(
     return AgentRun(handle)
 
 
-def prompt_input(model: str, prompt: AgentMessage | str | Sequence[AgentMessage], **fields: Any) -> AgentRunInput:
+def prompt_input(
+    model: str, prompt: AgentMessage | str | Sequence[AgentMessage], **fields: Any
+) -> AgentRunInput:
     """An :class:`AgentRunInput` for a prompt given as on ``Agent.prompt`` (text or messages)."""
     if isinstance(prompt, str) or not isinstance(prompt, Sequence):
         messages = [_message(prompt)]

@@ -94,9 +94,7 @@ class AgentRegistry:
         """
         found = self._models.get(name)
         if found is None:
-            raise RegistryError(
-                f"no model {name!r} on this worker (known: {_names(self._models)})"
-            )
+            raise RegistryError(f"no model {name!r} on this worker (known: {_names(self._models)})")
         return found
 
 

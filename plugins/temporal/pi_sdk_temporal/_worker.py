@@ -16,7 +16,14 @@ from ._workflow import AgentWorkflow
 
 __all__ = ["PASSTHROUGH_MODULES", "agent_worker"]
 
-PASSTHROUGH_MODULES = ("pi_sdk", "pi_sdk_temporal", "pydantic", "pydantic_core", "pluggy", "jsonschema")
+PASSTHROUGH_MODULES = (
+    "pi_sdk",
+    "pi_sdk_temporal",
+    "pydantic",
+    "pydantic_core",
+    "pluggy",
+    "jsonschema",
+)
 """Modules the workflow sandbox shares with the worker instead of re-importing per run.
 
 pi-sdk is deterministic where the workflow uses it, and its registries (message types,

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -34,7 +33,14 @@ with workflow.unsafe.imports_passed_through():
     from pydantic import TypeAdapter
 
     from pi_sdk import AbortSignal, Agent, AgentToolResult, StreamOptions
-    from pi_sdk.agent import AgentEvent, AgentMessage, AgentTool, ToolResultContent, agent_event_to_dict
+    from pi_sdk.agent import (
+        AgentEvent,
+        AgentTool,
+        ToolResultContent,
+        agent_event_to_dict,
+    )
+    from pi_sdk.events import AssistantMessageEvent
+    from pi_sdk.provider import MessageBuilder
     from pi_sdk.types import AssistantMessage, Context, Model
 
     from ._activities import DESCRIBE_ACTIVITY, MODEL_ACTIVITY, TOOL_ACTIVITY
@@ -65,22 +71,28 @@ class ActivityFailed(RuntimeError):
     """An activity failed; the text is its error's (the loop shows it as pi-sdk would)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Final:
-    """The one thing the agent loop reads of a finished stream: ``type`` and ``message``."""
-
-    message: AssistantMessage
-    type: str = "done"
-
-
 class _Reply:
-    """A model call's answer as the loop consumes a stream: just its final message."""
+    """A model call's answer as a stream: its terminal event only.
 
-    def __init__(self, message: AssistantMessage) -> None:
+    The deltas stayed on the worker; the event is built by the provider kit like any other.
+    """
+
+    def __init__(self, model: Model, message: AssistantMessage) -> None:
         self._message = message
+        builder = MessageBuilder(model)
+        builder.message = message
+        if message.stop_reason == "error" or message.stop_reason == "aborted":
+            reason = message.error_message or message.stop_reason
+            self._events = builder.error(reason, reason=message.stop_reason)
+        else:
+            self._events = builder.done(message.stop_reason, exact=True)
 
-    async def __aiter__(self) -> AsyncIterator[_Final]:
-        yield _Final(self._message)
+    async def __aiter__(self) -> AsyncIterator[AssistantMessageEvent]:
+        for event in self._events:
+            yield event
+
+    async def result(self) -> AssistantMessage:
+        return self._message
 
 
 @workflow.defn(name=WORKFLOW_NAME)
@@ -234,7 +246,7 @@ class AgentWorkflow:
         data: JSON = await _until_aborted(handle, options.signal)
         message = message_from_json(data)
         assert isinstance(message, AssistantMessage)
-        return _Reply(message)
+        return _Reply(model, message)
 
     def _remote_tool(self, spec: ToolSpec) -> AgentTool:
         settings = self._settings
