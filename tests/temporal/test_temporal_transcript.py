@@ -57,3 +57,39 @@ async def test_three_tool_run_matches_a_plain_agent(client, task_queue, files) -
         "gate",
         "weather",
     ]
+
+
+async def test_a_subclass_hook_runs_in_the_workflow_as_on_a_plain_agent(
+    client, task_queue, files
+) -> None:
+    from _support.temporal_guarded import GuardedAgent, refuse_weather
+
+    log, gates = files
+    prompt = "tools:g:add,weather"
+    worker = agent_worker(
+        client,
+        task_queue=task_queue,
+        registry=registry(log, gates),
+        workflows=[GuardedAgent],
+        passthrough_modules=["_support"],
+    )
+    async with worker:
+        run = await start_agent(
+            client,
+            prompt_input("a", prompt, tools=["add", "weather"]),
+            id=f"guarded-{uuid.uuid4().hex}",
+            task_queue=task_queue,
+            workflow=GuardedAgent,
+        )
+        durable = (await run.result()).messages
+
+    plain_log = log.with_name("plain.log")
+    tools = [t for t in make_tools(plain_log, gates) if t.name in ("add", "weather")]
+    agent = pi_sdk.Agent(
+        model=scripted("scripted-a").model, tools=tools, before_tool_call=refuse_weather
+    )
+    await agent.prompt(prompt)
+
+    assert durable[3]["isError"] and durable[3]["content"][0]["text"] == "no weather for Paris"
+    assert comparable(durable) == comparable([message_to_json(m) for m in agent.messages])
+    assert [line[0] for line in log_lines(log) if line[1] == "end"] == ["add"]

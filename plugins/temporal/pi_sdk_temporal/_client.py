@@ -33,6 +33,7 @@ async def start_agent(
     *,
     id: str,  # noqa: A002 - Temporal's word
     task_queue: str,
+    workflow: type[AgentWorkflow] = AgentWorkflow,
     **options: Any,
 ) -> AgentRun:
     """Start an agent workflow and return its :class:`AgentRun`.
@@ -42,10 +43,11 @@ async def start_agent(
         input: Model and tool names, the prompt, the agent's settings.
         id: The workflow id (e.g. a conversation id).
         task_queue: The workers' task queue.
+        workflow: :class:`~pi_sdk_temporal.AgentWorkflow` or a subclass the workers run.
         **options: Passed to ``Client.start_workflow`` (``id_reuse_policy``, timeouts...).
     """
     handle = await client.start_workflow(
-        AgentWorkflow.run, input, id=id, task_queue=task_queue, **options
+        workflow.run, input, id=id, task_queue=task_queue, **options
     )
     return AgentRun(handle)
 

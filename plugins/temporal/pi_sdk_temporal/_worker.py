@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from temporalio.client import Client
@@ -32,7 +33,13 @@ plugins) must be the worker's own.
 
 
 def agent_worker(
-    client: Client, *, task_queue: str, registry: AgentRegistry, **options: Any
+    client: Client,
+    *,
+    task_queue: str,
+    registry: AgentRegistry,
+    workflows: Sequence[type] = (AgentWorkflow,),
+    passthrough_modules: Sequence[str] = (),
+    **options: Any,
 ) -> Worker:
     """A worker for :class:`~pi_sdk_temporal.AgentWorkflow` and its activities.
 
@@ -46,17 +53,23 @@ def agent_worker(
         client: A connected Temporal client.
         task_queue: The queue the workflows are started on.
         registry: The tools and models workflows may name.
+        workflows: The workflow classes: :class:`~pi_sdk_temporal.AgentWorkflow` and/or
+            subclasses of it (:meth:`~pi_sdk_temporal.AgentWorkflow.configure_agent`).
+        passthrough_modules: More modules the sandbox shares with the worker (e.g. the
+            module of a subclass's callables), beside :data:`PASSTHROUGH_MODULES`.
         **options: Passed to :class:`temporalio.worker.Worker` (``max_concurrent_activities``,
             ``identity``...).
     """
     load_plugins()  # once, outside the sandbox: plugin hooks run inside the workflow
     runner = SandboxedWorkflowRunner(
-        restrictions=SandboxRestrictions.default.with_passthrough_modules(*PASSTHROUGH_MODULES)
+        restrictions=SandboxRestrictions.default.with_passthrough_modules(
+            *PASSTHROUGH_MODULES, *passthrough_modules
+        )
     )
     return Worker(
         client,
         task_queue=task_queue,
-        workflows=[AgentWorkflow],
+        workflows=list(workflows),
         activities=AgentActivities(registry).all(),
         workflow_runner=runner,
         **options,

@@ -123,6 +123,27 @@ class AgentWorkflow:
         self._prompts: list[list[JSON]] = []
         self._closed = False
         self._switching = 0
+        self.configure_agent(self._agent)
+
+    def configure_agent(self, agent: Agent) -> None:
+        """Set the Agent's callables in a subclass; they run in the workflow, replayed.
+
+        ``convert_to_llm``, ``transform_context``, ``before_tool_call``, ``after_tool_call``,
+        ``should_stop_after_turn``, listeners: whatever a plain Agent takes as code. They must
+        be deterministic (see docs/temporal.md). The default sets nothing.
+
+        Example:
+            ```python
+            @workflow.defn(name="GuardedAgent")
+            class GuardedAgent(AgentWorkflow):
+                @workflow.run
+                async def run(self, input: AgentRunInput) -> AgentRunResult:
+                    return await super().run(input)
+
+                def configure_agent(self, agent: Agent) -> None:
+                    agent.before_tool_call = refuse_deletes
+            ```
+        """
 
     # -- the run -----------------------------------------------------------------------------
 
