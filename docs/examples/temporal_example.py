@@ -12,11 +12,11 @@ import os
 import sys
 import uuid
 
+from pi_sdk_temporal import AgentRegistry, agent_worker, prompt_input, start_agent
 from temporalio.client import Client
 
 import pi_sdk
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
-from pi_sdk_temporal import AgentRegistry, agent_worker, prompt_input, start_agent
 
 ADDRESS = os.environ.get("TEMPORAL_ADDRESS", "localhost:7233")
 TASK_QUEUE = "agents"

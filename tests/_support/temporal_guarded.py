@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from pi_sdk_temporal import AgentRunInput, AgentRunResult, AgentWorkflow
 from temporalio import workflow
 
 from pi_sdk import Agent, BeforeToolCallContext, BeforeToolCallResult
-from pi_sdk_temporal import AgentRunInput, AgentRunResult, AgentWorkflow
 
 
 def refuse_weather(context: BeforeToolCallContext, signal: object) -> BeforeToolCallResult | None:
