@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from _support.loopback import LoopbackServer, Step, sse_step
 from _support.temporal import WorkerProcess
 from _support.temporal_agent import log_lines, until
 from _support.wire import Call, Calls, Text, Tokens, wire_for
-from pi_sdk_temporal import ActivitySettings, prompt_input, start_agent
+from pi_sdk_temporal import ActivitySettings, AgentRun, AgentRunResult, prompt_input, start_agent
 
 FAST = ActivitySettings(heartbeat_timeout_s=1.5, retry_initial_interval_s=0.2)
 
@@ -21,6 +22,22 @@ FAST = ActivitySettings(heartbeat_timeout_s=1.5, retry_initial_interval_s=0.2)
 def config(address: str, queue: str, files: tuple[Path, Path], **extra: Any) -> dict[str, Any]:
     log, gates = files
     return {"address": address, "task_queue": queue, "log": str(log), "gates": str(gates), **extra}
+
+
+async def kill_and_replace(
+    first: WorkerProcess,
+    settings: dict[str, Any],
+    run: AgentRun,
+    after_kill: Callable[[], object] = lambda: None,
+) -> AgentRunResult:
+    """SIGKILL ``first``, start another worker, wait for the run's result."""
+    first.kill()
+    after_kill()
+    second = await WorkerProcess(settings).ready()
+    try:
+        return await asyncio.wait_for(run.result(), 60)
+    finally:
+        second.stop()
 
 
 def phases(log: Path, tool: str, phase: str) -> int:
@@ -45,13 +62,8 @@ async def test_worker_killed_mid_tool(client, temporal_address, task_queue, file
         )
         # Sequential: the gate starts once add's result is in the history.
         await until(lambda: phases(log, "gate", "start") == 1, "the gate tool to start")
-        first.kill()
-        (gates / "open").touch()
-        second = await WorkerProcess(config(temporal_address, task_queue, files)).ready()
-        try:
-            result = await asyncio.wait_for(run.result(), 60)
-        finally:
-            second.stop()
+        settings = config(temporal_address, task_queue, files)
+        result = await kill_and_replace(first, settings, run, (gates / "open").touch)
     finally:
         first.kill()
 
@@ -91,12 +103,7 @@ async def test_worker_killed_mid_model_stream(client, temporal_address, task_que
             )
             await until(lambda: len(vendor.requests) == 2, "the second model call")
             await asyncio.sleep(0.3)  # the stalled reply has sent its first events
-            first.kill()
-            second = await WorkerProcess(settings).ready()
-            try:
-                result = await asyncio.wait_for(run.result(), 60)
-            finally:
-                second.stop()
+            result = await kill_and_replace(first, settings, run)
         finally:
             first.kill()
 

@@ -8,7 +8,7 @@ workflow itself).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from pi_sdk.agent import AgentTool
 from pi_sdk.types import Context, Model
@@ -17,6 +17,8 @@ __all__ = ["AgentRegistry", "EventSink", "RegistryError"]
 
 EventSink: TypeAlias = Callable[[str, dict[str, Any]], "Awaitable[None] | None"]
 """``sink(workflow_id, event)``: live events of the activities (see :class:`AgentRegistry`)."""
+
+T = TypeVar("T")
 
 StreamFn: TypeAlias = Callable[[Model, Context, Any], Any]
 
@@ -81,10 +83,7 @@ class AgentRegistry:
         Raises:
             RegistryError: no such tool on this worker (the message lists the known ones).
         """
-        found = self._tools.get(name)
-        if found is None:
-            raise RegistryError(f"no tool {name!r} on this worker (known: {_names(self._tools)})")
-        return found
+        return _lookup(self._tools, "tool", name)
 
     def model(self, name: str) -> Model:
         """The model registered as ``name``.
@@ -92,11 +91,12 @@ class AgentRegistry:
         Raises:
             RegistryError: no such model on this worker (the message lists the known ones).
         """
-        found = self._models.get(name)
-        if found is None:
-            raise RegistryError(f"no model {name!r} on this worker (known: {_names(self._models)})")
-        return found
+        return _lookup(self._models, "model", name)
 
 
-def _names(entries: Mapping[str, object]) -> str:
-    return ", ".join(sorted(entries)) or "none"
+def _lookup(entries: Mapping[str, T], kind: str, name: str) -> T:
+    found = entries.get(name)
+    if found is None:
+        known = ", ".join(sorted(entries)) or "none"
+        raise RegistryError(f"no {kind} {name!r} on this worker (known: {known})")
+    return found
