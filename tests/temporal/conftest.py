@@ -10,21 +10,27 @@ import pytest
 from _support.temporal import SKIP_REASON, dev_server, temporal_cli
 
 _CLI = temporal_cli()
-_HERE = Path(__file__).parent
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if _CLI is not None:
-        return
-    skip = pytest.mark.skip(reason=SKIP_REASON)
-    for item in items:
-        if _HERE in item.path.parents:
-            item.add_marker(skip)
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    report = yield
+    if (
+        report.skipped
+        and isinstance(report.longrepr, tuple)
+        and report.longrepr[2].endswith(SKIP_REASON)
+    ):
+        from _support import temporal
+
+        # No line number: pytest folds equal (path, line, reason) skips into one line.
+        report.longrepr = (temporal.__file__, None, SKIP_REASON)
+    return report
 
 
 @pytest.fixture(scope="session")
 def temporal_address() -> Iterator[str]:
-    assert _CLI is not None
+    if _CLI is None:
+        pytest.skip(SKIP_REASON)  # one location: one summary line for every Temporal test
     with dev_server(_CLI) as address:
         yield address
 
