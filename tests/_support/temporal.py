@@ -66,7 +66,7 @@ def dev_server(cli: str) -> Iterator[str]:
         "--metrics-port", str(free_port()), "--log-level", "error",
     ]  # fmt: skip
     process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
     address = f"127.0.0.1:{port}"
     try:
@@ -94,12 +94,16 @@ class WorkerProcess:
             env=env,
         )
 
-    async def ready(self) -> WorkerProcess:
+    def wait_ready(self) -> WorkerProcess:
+        """Block until the worker polls its task queue."""
         assert self.process.stdout is not None
-        line = await asyncio.to_thread(self.process.stdout.readline)
-        if line.strip() != "ready":
+        if self.process.stdout.readline().strip() != "ready":
             raise RuntimeError(f"worker did not start (exit code {self.process.poll()})")
         return self
+
+    async def ready(self) -> WorkerProcess:
+        """Wait (without blocking the event loop) until the worker polls its task queue."""
+        return await asyncio.to_thread(self.wait_ready)
 
     def kill(self) -> None:
         if self.process.poll() is None:
@@ -107,6 +111,7 @@ class WorkerProcess:
         self.process.wait()
 
     def stop(self) -> None:
+        """SIGTERM: a graceful shutdown (running activities are cancelled, not aborted)."""
         if self.process.poll() is None:
             self.process.terminate()
             try:

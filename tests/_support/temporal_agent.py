@@ -19,12 +19,16 @@ from pi_sdk import AbortSignal
 from pi_sdk.testing import ScriptedCall, ScriptedProvider, ScriptedReply
 from pi_sdk.types import TextContent, ToolCall
 
-ARGUMENTS: dict[str, dict[str, Any]] = {
-    "add": {"a": "2", "b": 3},  # "2": coerced to 2 by validation, in the workflow as in the loop
-    "weather": {"city": "Paris"},
-    "gate": {"name": "open"},
-    "fail": {},
-}
+
+def arguments(tool: str, tag: str) -> dict[str, Any]:
+    """The scripted model's arguments for ``tool`` in the run tagged ``tag``."""
+    if tool == "add":
+        return {"a": "2", "b": 3}  # "2": coerced to 2 by validation, in the workflow as in the loop
+    if tool == "weather":
+        return {"city": "Paris"}
+    if tool == "gate":
+        return {"name": tag}  # the run's own gate: gates/<tag>
+    return {}
 
 
 def log_line(log: Path, *fields: object) -> None:
@@ -32,10 +36,19 @@ def log_line(log: Path, *fields: object) -> None:
         out.write(" ".join(str(f) for f in fields) + "\n")
 
 
-def log_lines(log: Path) -> list[list[str]]:
+def log_lines(log: Path, tag: str | None = None) -> list[list[str]]:
+    """The log's lines split in fields; with ``tag``, the lines of that run's tool calls."""
     if not log.exists():
         return []
-    return [line.split() for line in log.read_text("utf-8").splitlines()]
+    lines = [line.split() for line in log.read_text("utf-8").splitlines()]
+    if tag is None:
+        return lines
+    return [line for line in lines if line[2].startswith(f"{tag}-")]
+
+
+def count(log: Path, tool: str, phase: str, tag: str | None = None) -> int:
+    """How many ``<tool> <phase>`` lines the log has (of the run tagged ``tag``)."""
+    return sum(1 for line in log_lines(log, tag) if line[0] == tool and line[1] == phase)
 
 
 def make_tools(log: Path, gates: Path) -> list[pi_sdk.AgentTool]:
@@ -97,7 +110,7 @@ def brain(call: ScriptedCall) -> ScriptedReply | str:
     if text.startswith("tools:"):
         _, tag, names = text.split(":")
         calls = [
-            ToolCall(id=f"{tag}-{name}", name=name, arguments=ARGUMENTS[name])
+            ToolCall(id=f"{tag}-{name}", name=name, arguments=arguments(name, tag))
             for name in names.split(",")
         ]
         return ScriptedReply(content=calls)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from _support.temporal import SKIP_REASON, dev_server, temporal_cli
+from _support.temporal import SKIP_REASON, WorkerProcess, dev_server, temporal_cli
 
 _CLI = temporal_cli()
 
@@ -45,6 +46,39 @@ async def client(temporal_address: str) -> AsyncIterator[object]:
 @pytest.fixture
 def task_queue() -> str:
     return f"agents-{uuid.uuid4().hex[:8]}"
+
+
+@dataclass
+class SharedWorker:
+    """A worker process shared by a module's tests: they tell their runs apart by tags."""
+
+    task_queue: str
+    log: Path
+    gates: Path
+
+    def open_gate(self, tag: str) -> None:
+        (self.gates / tag).touch()
+
+
+@pytest.fixture(scope="module")
+def shared_worker(
+    temporal_address: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SharedWorker]:
+    root = tmp_path_factory.mktemp("worker")
+    (root / "gates").mkdir()
+    shared = SharedWorker(f"shared-{uuid.uuid4().hex[:8]}", root / "tools.log", root / "gates")
+    config = {
+        "address": temporal_address,
+        "task_queue": shared.task_queue,
+        "log": str(shared.log),
+        "gates": str(shared.gates),
+    }
+    process = WorkerProcess(config)
+    try:
+        process.wait_ready()
+        yield shared
+    finally:
+        process.stop()
 
 
 @pytest.fixture

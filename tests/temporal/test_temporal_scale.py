@@ -54,8 +54,8 @@ async def test_fifty_concurrent_runs_on_two_workers(
         text = result.messages[-1]["content"][0]["text"]
         assert text == 'results: add=5; weather={"city": "Paris", "celsius": 21}'
     lines = log_lines(log)
-    ends = Counter(line[2] for line in lines if line[1] == "end" and line[0] != "model")
+    ends = Counter(line[2] for line in lines if line[1] == "end" and line[0] != "stream")
     assert ends == Counter({f"r{i}-{tool}": 1 for i in range(RUNS) for tool in ("add", "weather")})
-    model_calls = Counter(line[2] for line in lines if line[0] == "model")
+    model_calls = Counter(line[2] for line in lines if line[:2] == ["stream", "done"])
     assert model_calls == Counter({f"scale-{prefix}-{i}": 2 for i in range(RUNS)})
-    assert len({line[3] for line in lines if line[0] != "model"}) == 2  # both workers ran tools
+    assert len({line[3] for line in lines if line[0] != "stream"}) == 2  # both workers ran tools

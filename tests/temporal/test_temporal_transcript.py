@@ -5,91 +5,66 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
-from _support.temporal_agent import comparable, log_lines, make_tools, scripted
-from pi_sdk_temporal import AgentRegistry, agent_worker, message_to_json, prompt_input, start_agent
+from _support.temporal_agent import comparable, count, make_tools, scripted
+from _support.temporal_guarded import GuardedAgent, refuse_weather
+from pi_sdk_temporal import AgentWorkflow, message_to_json, prompt_input, start_agent
 
 import pi_sdk
 
 
-def registry(log: Path, gates: Path) -> AgentRegistry:
-    return AgentRegistry(tools=make_tools(log, gates), models={"a": scripted("scripted-a").model})
+def plain_agent(tmp_path: Path, gates: Path, tools: list[str], **options: object) -> pi_sdk.Agent:
+    chosen = [t for t in make_tools(tmp_path / "plain.log", gates) if t.name in tools]
+    return pi_sdk.Agent(model=scripted("scripted-a").model, tools=chosen, **options)  # type: ignore[arg-type]
 
 
-async def test_three_tool_run_matches_a_plain_agent(client, task_queue, files) -> None:
-    log, gates = files
-    (gates / "open").touch()
-    prompt = "tools:t3:add,weather,gate"
-    async with agent_worker(client, task_queue=task_queue, registry=registry(log, gates)):
-        run = await start_agent(
-            client,
-            prompt_input("a", prompt, tools=["add", "weather", "gate"], system_prompt="Be brief."),
-            id=f"three-{uuid.uuid4().hex}",
-            task_queue=task_queue,
-        )
-        result = await run.result()
-        events = [e async for e in run.events()]
-    durable = result.messages
-
-    plain_log = log.with_name("plain.log")
-    agent = pi_sdk.Agent(
-        model=scripted("scripted-a").model,
-        system_prompt="Be brief.",
-        tools=[t for t in make_tools(plain_log, gates) if t.name != "fail"],
+async def durable_run(
+    client, shared, prompt: str, tools: list[str], workflow: type[AgentWorkflow] = AgentWorkflow
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    run = await start_agent(
+        client,
+        prompt_input("a", prompt, tools=tools, system_prompt="Be brief."),
+        id=f"transcript-{uuid.uuid4().hex}",
+        task_queue=shared.task_queue,
+        workflow=workflow,
     )
+    result = await run.result()
+    return result.messages, [e async for e in run.events()]
+
+
+async def test_three_tool_run_matches_a_plain_agent(client, shared_worker, tmp_path) -> None:
+    shared_worker.open_gate("t3")
+    prompt = "tools:t3:add,weather,gate"
+    durable, events = await durable_run(client, shared_worker, prompt, ["add", "weather", "gate"])
+
+    agent = plain_agent(tmp_path, shared_worker.gates, ["add", "weather", "gate"])
+    agent.system_prompt = "Be brief."
     plain_events: list[str] = []
     agent.subscribe(lambda event: plain_events.append(event.type))
     await agent.prompt(prompt)
     plain = [message_to_json(m) for m in agent.messages]
 
-    assert [m["role"] for m in durable] == [
-        "user",
-        "assistant",
-        "toolResult",
-        "toolResult",
-        "toolResult",
-        "assistant",
-    ]
+    roles = [m["role"] for m in durable]
+    assert roles == ["user", "assistant", "toolResult", "toolResult", "toolResult", "assistant"]
     assert comparable(durable) == comparable(plain)
-    assert durable[-1]["content"][0]["text"].startswith("results: add=5; weather=")
+    assert durable[-1]["content"][0]["text"].startswith("results: add=5; weather=")  # type: ignore[index]
     assert [e["type"] for e in events] == [t for t in plain_events if t != "message_update"]
-    assert sorted(line[0] for line in log_lines(log) if line[1] == "end") == [
-        "add",
-        "gate",
-        "weather",
-    ]
+    for tool in ("add", "weather", "gate"):
+        assert count(shared_worker.log, tool, "end", "t3") == 1
 
 
 async def test_a_subclass_hook_runs_in_the_workflow_as_on_a_plain_agent(
-    client, task_queue, files
+    client, shared_worker, tmp_path
 ) -> None:
-    from _support.temporal_guarded import GuardedAgent, refuse_weather
-
-    log, gates = files
     prompt = "tools:g:add,weather"
-    worker = agent_worker(
-        client,
-        task_queue=task_queue,
-        registry=registry(log, gates),
-        workflows=[GuardedAgent],
-        passthrough_modules=["_support"],
-    )
-    async with worker:
-        run = await start_agent(
-            client,
-            prompt_input("a", prompt, tools=["add", "weather"]),
-            id=f"guarded-{uuid.uuid4().hex}",
-            task_queue=task_queue,
-            workflow=GuardedAgent,
-        )
-        durable = (await run.result()).messages
+    durable, _ = await durable_run(client, shared_worker, prompt, ["add", "weather"], GuardedAgent)
 
-    plain_log = log.with_name("plain.log")
-    tools = [t for t in make_tools(plain_log, gates) if t.name in ("add", "weather")]
-    agent = pi_sdk.Agent(
-        model=scripted("scripted-a").model, tools=tools, before_tool_call=refuse_weather
+    agent = plain_agent(
+        tmp_path, shared_worker.gates, ["add", "weather"], before_tool_call=refuse_weather
     )
+    agent.system_prompt = "Be brief."
     await agent.prompt(prompt)
 
-    assert durable[3]["isError"] and durable[3]["content"][0]["text"] == "no weather for Paris"
+    assert durable[3]["isError"] and durable[3]["content"][0]["text"] == "no weather for Paris"  # type: ignore[index]
     assert comparable(durable) == comparable([message_to_json(m) for m in agent.messages])
-    assert [line[0] for line in log_lines(log) if line[1] == "end"] == ["add"]
+    assert count(shared_worker.log, "add", "end", "g") == 1
+    assert count(shared_worker.log, "weather", "start", "g") == 0

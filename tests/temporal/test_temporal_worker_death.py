@@ -12,7 +12,7 @@ from typing import Any
 
 from _support.loopback import LoopbackServer, Step, sse_step
 from _support.temporal import WorkerProcess
-from _support.temporal_agent import log_lines, until
+from _support.temporal_agent import count, log_lines, until
 from _support.wire import Call, Calls, Text, Tokens, wire_for
 from pi_sdk_temporal import ActivitySettings, AgentRun, AgentRunResult, prompt_input, start_agent
 
@@ -40,10 +40,6 @@ async def kill_and_replace(
         second.stop()
 
 
-def phases(log: Path, tool: str, phase: str) -> int:
-    return sum(1 for line in log_lines(log) if line[0] == tool and line[1] == phase)
-
-
 async def test_worker_killed_mid_tool(client, temporal_address, task_queue, files) -> None:
     log, gates = files
     first = await WorkerProcess(config(temporal_address, task_queue, files)).ready()
@@ -61,22 +57,22 @@ async def test_worker_killed_mid_tool(client, temporal_address, task_queue, file
             task_queue=task_queue,
         )
         # Sequential: the gate starts once add's result is in the history.
-        await until(lambda: phases(log, "gate", "start") == 1, "the gate tool to start")
+        await until(lambda: count(log, "gate", "start") == 1, "the gate tool to start")
         settings = config(temporal_address, task_queue, files)
-        result = await kill_and_replace(first, settings, run, (gates / "open").touch)
+        result = await kill_and_replace(first, settings, run, (gates / "k").touch)
     finally:
         first.kill()
 
     roles = [m["role"] for m in result.messages]
     assert roles == ["user", "assistant", "toolResult", "toolResult", "assistant"]
-    assert result.messages[-1]["content"][0]["text"] == "results: add=5; gate=gate open passed"
-    assert phases(log, "add", "start") == 1 and phases(log, "add", "end") == 1
-    assert phases(log, "gate", "start") == 2  # the interrupted execution, then the retry
-    assert phases(log, "gate", "end") == 1
+    assert result.messages[-1]["content"][0]["text"] == "results: add=5; gate=gate k passed"
+    assert count(log, "add", "start") == 1 and count(log, "add", "end") == 1
+    assert count(log, "gate", "start") == 2  # the interrupted execution, then the retry
+    assert count(log, "gate", "end") == 1
     pids = {line[3] for line in log_lines(log) if line[0] == "gate"}
     assert len(pids) == 2
     # Each model call completed once: the one asking for the tools, the one answering them.
-    assert phases(log, "model", "done") == 2
+    assert count(log, "stream", "done") == 2
 
 
 def anthropic(blocks: list[Any]) -> list[Any]:
@@ -115,4 +111,29 @@ async def test_worker_killed_mid_model_stream(client, temporal_address, task_que
     bodies = [json.loads(body) for _, _, body in vendor.requests]
     assert bodies[2] == bodies[1]
     assert len(bodies[0]["messages"]) == 1 and len(bodies[1]["messages"]) == 3
-    assert phases(log, "add", "end") == 1
+    assert count(log, "add", "end") == 1
+
+
+async def test_worker_shut_down_mid_tool_hands_the_call_over(
+    client, temporal_address, task_queue, files
+) -> None:
+    """A graceful shutdown (a deploy) is not an abort: the call runs again on another worker."""
+    log, gates = files
+    settings = config(temporal_address, task_queue, files)
+    first = await WorkerProcess(settings).ready()
+    try:
+        run = await start_agent(
+            client,
+            prompt_input("a", "tools:d:gate", tools=["gate"], activities=FAST),
+            id=f"shutdown-{uuid.uuid4().hex}",
+            task_queue=task_queue,
+        )
+        await until(lambda: count(log, "gate", "start") == 1, "the gate tool to start")
+        await asyncio.to_thread(first.stop)  # SIGTERM: the worker shuts down gracefully
+        result = await kill_and_replace(first, settings, run, (gates / "d").touch)
+    finally:
+        first.kill()
+
+    assert not result.aborted
+    assert result.messages[-1]["content"][0]["text"] == "results: gate=gate d passed"
+    assert count(log, "gate", "start") == 2 and count(log, "gate", "end") == 1

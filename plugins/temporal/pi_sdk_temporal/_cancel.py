@@ -1,10 +1,13 @@
 """Run an activity's work with heartbeats; a Temporal cancellation becomes a pi abort.
 
-Temporal delivers an activity's cancellation (the workflow aborted the run) as
-:class:`asyncio.CancelledError` at the activity's next await, and only to an activity that
-heartbeats. The work runs in its own task with an :class:`pi_sdk.AbortSignal`: on cancellation
-the signal aborts, and the work's own answer (an ``aborted`` assistant message with its partial
-content, a tool's result) is still returned, as a plain Agent would keep it.
+Temporal delivers an activity's cancellation as :class:`asyncio.CancelledError` at the
+activity's next await, and only to an activity that heartbeats. The work runs in its own task
+with an :class:`pi_sdk.AbortSignal`. When the workflow asked for the cancellation (the run was
+aborted), the signal aborts and the work's own answer (an ``aborted`` assistant message with its
+partial content, a tool's result) is still returned, as a plain Agent would keep it. Any other
+cancellation (the worker shuts down, the server timed the attempt out) cancels the work and
+propagates, so that Temporal runs the call again on another worker instead of recording an
+abort nobody asked for.
 """
 
 from __future__ import annotations
@@ -41,11 +44,20 @@ async def run_with_heartbeats(work: Callable[[AbortSignal], Awaitable[T]]) -> T:
             except asyncio.CancelledError:
                 if task.done():
                     raise
+                if not _requested_by_workflow():
+                    task.cancel()
+                    await asyncio.wait([task])
+                    raise
                 controller.abort("The run was aborted (Temporal cancelled the activity)")
     finally:
         beating.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await beating
+
+
+def _requested_by_workflow() -> bool:
+    details = activity.cancellation_details()
+    return details is not None and details.cancel_requested and not details.worker_shutdown
 
 
 async def _heartbeat() -> None:
