@@ -24,6 +24,15 @@ def config(address: str, queue: str, files: tuple[Path, Path], **extra: Any) -> 
     return {"address": address, "task_queue": queue, "log": str(log), "gates": str(gates), **extra}
 
 
+async def start(client: Any, queue: str, model: str, prompt: str, **fields: Any) -> AgentRun:
+    return await start_agent(
+        client,
+        prompt_input(model, prompt, activities=FAST, **fields),
+        id=f"death-{uuid.uuid4().hex}",
+        task_queue=queue,
+    )
+
+
 async def kill_and_replace(
     first: WorkerProcess,
     settings: dict[str, Any],
@@ -44,17 +53,13 @@ async def test_worker_killed_mid_tool(client, temporal_address, task_queue, file
     log, gates = files
     first = await WorkerProcess(config(temporal_address, task_queue, files)).ready()
     try:
-        run = await start_agent(
+        run = await start(
             client,
-            prompt_input(
-                "a",
-                "tools:k:add,gate",
-                tools=["add", "gate"],
-                tool_execution="sequential",
-                activities=FAST,
-            ),
-            id=f"kill-tool-{uuid.uuid4().hex}",
-            task_queue=task_queue,
+            task_queue,
+            "a",
+            "tools:k:add,gate",
+            tools=["add", "gate"],
+            tool_execution="sequential",
         )
         # Sequential: the gate starts once add's result is in the history.
         await until(lambda: count(log, "gate", "start") == 1, "the gate tool to start")
@@ -91,12 +96,7 @@ async def test_worker_killed_mid_model_stream(client, temporal_address, task_que
         settings = config(temporal_address, task_queue, files, vendor=vendor.url)
         first = await WorkerProcess(settings).ready()
         try:
-            run = await start_agent(
-                client,
-                prompt_input("vendor", "What is 2 + 3?", tools=["add"], activities=FAST),
-                id=f"kill-model-{uuid.uuid4().hex}",
-                task_queue=task_queue,
-            )
+            run = await start(client, task_queue, "vendor", "What is 2 + 3?", tools=["add"])
             await until(lambda: len(vendor.requests) == 2, "the second model call")
             await asyncio.sleep(0.3)  # the stalled reply has sent its first events
             result = await kill_and_replace(first, settings, run)
@@ -122,12 +122,7 @@ async def test_worker_shut_down_mid_tool_hands_the_call_over(
     settings = config(temporal_address, task_queue, files)
     first = await WorkerProcess(settings).ready()
     try:
-        run = await start_agent(
-            client,
-            prompt_input("a", "tools:d:gate", tools=["gate"], activities=FAST),
-            id=f"shutdown-{uuid.uuid4().hex}",
-            task_queue=task_queue,
-        )
+        run = await start(client, task_queue, "a", "tools:d:gate", tools=["gate"])
         await until(lambda: count(log, "gate", "start") == 1, "the gate tool to start")
         await asyncio.to_thread(first.stop)  # SIGTERM: the worker shuts down gracefully
         result = await kill_and_replace(first, settings, run, (gates / "d").touch)
