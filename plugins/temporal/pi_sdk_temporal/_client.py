@@ -11,6 +11,7 @@ from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
 from pi_sdk.agent import AgentMessage
 from pi_sdk.types import TextContent, UserMessage
 
+from ._check import check_input
 from ._wire import JSON, AgentRunInput, AgentRunResult, AgentRunState, message_to_json
 from ._workflow import AgentWorkflow
 
@@ -45,7 +46,12 @@ async def start_agent(
         task_queue: The workers' task queue.
         workflow: :class:`~pi_sdk_temporal.AgentWorkflow` or a subclass the workers run.
         **options: Passed to ``Client.start_workflow`` (``id_reuse_policy``, timeouts...).
+
+    Raises:
+        ValueError: the input cannot run (see :func:`~pi_sdk_temporal._check.check_input`);
+            nothing was started.
     """
+    check_input(input)
     handle = await client.start_workflow(
         workflow.run, input, id=id, task_queue=task_queue, **options
     )
