@@ -1,0 +1,76 @@
+"""A Temporal worker that runs agent workflows and their activities."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from temporalio.client import Client
+from temporalio.worker import Worker
+from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
+
+from pi_sdk.plugins import load_plugins
+
+from ._activities import AgentActivities
+from ._registry import AgentRegistry
+from ._workflow import AgentWorkflow
+
+__all__ = ["PASSTHROUGH_MODULES", "agent_worker"]
+
+PASSTHROUGH_MODULES = (
+    "pi_sdk",
+    "pi_sdk_temporal",
+    "pydantic",
+    "pydantic_core",
+    "pluggy",
+    "jsonschema",
+)
+"""Modules the workflow sandbox shares with the worker instead of re-importing per run.
+
+pi-sdk is deterministic where the workflow uses it, and its registries (message types,
+plugins) must be the worker's own.
+"""
+
+
+def agent_worker(
+    client: Client,
+    *,
+    task_queue: str,
+    registry: AgentRegistry,
+    workflows: Sequence[type] = (AgentWorkflow,),
+    passthrough_modules: Sequence[str] = (),
+    **options: Any,
+) -> Worker:
+    """A worker for :class:`~pi_sdk_temporal.AgentWorkflow` and its activities.
+
+    Example:
+        ```python
+        worker = agent_worker(client, task_queue="agents", registry=registry)
+        await worker.run()
+        ```
+
+    Args:
+        client: A connected Temporal client.
+        task_queue: The queue the workflows are started on.
+        registry: The tools and models workflows may name.
+        workflows: The workflow classes: :class:`~pi_sdk_temporal.AgentWorkflow` and/or
+            subclasses of it (:meth:`~pi_sdk_temporal.AgentWorkflow.configure_agent`).
+        passthrough_modules: More modules the sandbox shares with the worker (e.g. the
+            module of a subclass's callables), beside :data:`PASSTHROUGH_MODULES`.
+        **options: Passed to :class:`temporalio.worker.Worker` (``max_concurrent_activities``,
+            ``identity``...).
+    """
+    load_plugins()  # once, outside the sandbox: plugin hooks run inside the workflow
+    runner = SandboxedWorkflowRunner(
+        restrictions=SandboxRestrictions.default.with_passthrough_modules(
+            *PASSTHROUGH_MODULES, *passthrough_modules
+        )
+    )
+    return Worker(
+        client,
+        task_queue=task_queue,
+        workflows=list(workflows),
+        activities=AgentActivities(registry).all(),
+        workflow_runner=runner,
+        **options,
+    )

@@ -1,0 +1,327 @@
+"""The agent workflow: a :class:`pi_sdk.Agent` whose model calls and tools are activities.
+
+The workflow runs pi-sdk's own ``Agent`` and agent loop, unchanged, so a durable run behaves
+as a plain one (queues, tool batches, hooks, ``convert_to_llm``, ``transform_context``, abort).
+What the loop does itself is deterministic and runs here, replayed from history after a worker
+dies: converting the transcript for the model, validating tool arguments, the tool-call hooks,
+deciding what comes next. What is not deterministic runs in activities, whose results the
+history records: each model call (:data:`~pi_sdk_temporal._activities.MODEL_ACTIVITY`, streamed
+on the worker, returning the final message) and each tool execution
+(:data:`~pi_sdk_temporal._activities.TOOL_ACTIVITY`). Tools and models are names, resolved on
+the worker (:class:`~pi_sdk_temporal.AgentRegistry`).
+
+Signals: ``steer``, ``follow_up`` (a message, pi JSON), ``prompt`` (a list of messages: the next
+run of a ``keep_open`` workflow), ``set_model`` (a registry name; like assigning
+``agent.model``: it takes effect at the next run), ``close``. Cancelling the workflow is
+``abort()``: the run ends with an ``aborted`` message and the workflow completes with the
+transcript. Queries: ``state`` (:class:`~pi_sdk_temporal.AgentRunState`) and ``events(after)``
+(the agent events from index ``after`` on, pi JSON).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from datetime import timedelta
+from typing import Any
+
+from temporalio import workflow
+from temporalio.common import RetryPolicy
+from temporalio.exceptions import ActivityError, ApplicationError
+
+with workflow.unsafe.imports_passed_through():
+    from pydantic import TypeAdapter
+
+    from pi_sdk import AbortSignal, Agent, AgentToolResult, StreamOptions
+    from pi_sdk.agent import (
+        AgentEvent,
+        AgentTool,
+        ToolResultContent,
+        agent_event_to_dict,
+    )
+    from pi_sdk.events import AssistantMessageEvent
+    from pi_sdk.provider import MessageBuilder
+    from pi_sdk.types import AssistantMessage, Context, Model
+
+    from ._activities import DESCRIBE_ACTIVITY, MODEL_ACTIVITY, TOOL_ACTIVITY
+    from ._wire import (
+        JSON,
+        STREAM_OPTION_FIELDS,
+        ActivitySettings,
+        AgentRunInput,
+        AgentRunResult,
+        AgentRunState,
+        ModelCall,
+        ToolOutcome,
+        ToolRun,
+        ToolSpec,
+        WorkerCatalog,
+        message_from_json,
+        message_to_json,
+    )
+
+__all__ = ["WORKFLOW_NAME", "AgentWorkflow"]
+
+WORKFLOW_NAME = "PiAgentWorkflow"
+
+_CONTENT: TypeAdapter[list[ToolResultContent]] = TypeAdapter(list[ToolResultContent])
+
+
+class ActivityFailed(RuntimeError):
+    """An activity failed; the text is its error's (the loop shows it as pi-sdk would)."""
+
+
+class _Reply:
+    """A model call's answer as a stream: its terminal event only.
+
+    The deltas stayed on the worker; the event is built by the provider kit like any other.
+    """
+
+    def __init__(self, model: Model, message: AssistantMessage) -> None:
+        self._message = message
+        builder = MessageBuilder(model)
+        builder.message = message
+        if message.stop_reason == "error" or message.stop_reason == "aborted":
+            reason = message.error_message or message.stop_reason
+            self._events = builder.error(reason, reason=message.stop_reason)
+        else:
+            self._events = builder.done(message.stop_reason, exact=True)
+
+    async def __aiter__(self) -> AsyncIterator[AssistantMessageEvent]:
+        for event in self._events:
+            yield event
+
+    async def result(self) -> AssistantMessage:
+        return self._message
+
+
+@workflow.defn(name=WORKFLOW_NAME)
+class AgentWorkflow:
+    """One agent (transcript, queues, model) as a workflow; see the module docstring."""
+
+    @workflow.init
+    def __init__(self, input: AgentRunInput) -> None:  # noqa: A002 - Temporal passes it so
+        """Build the Agent before any signal arrives (model and tools come in ``run``)."""
+        self._input = input
+        self._settings = input.activities
+        self._agent = Agent(
+            system_prompt=input.system_prompt,
+            thinking_level=input.thinking_level,  # pyright: ignore[reportArgumentType]
+            messages=[message_from_json(m) for m in input.messages],
+            steering_mode=input.steering_mode,  # pyright: ignore[reportArgumentType]
+            follow_up_mode=input.follow_up_mode,  # pyright: ignore[reportArgumentType]
+            tool_execution=input.tool_execution,  # pyright: ignore[reportArgumentType]
+            tool_steering=input.tool_steering,  # pyright: ignore[reportArgumentType]
+            tool_abort_grace_ms=input.tool_abort_grace_ms,
+            stream_fn=self._call_model,
+            stream_options=StreamOptions(**input.options),
+        )
+        self._agent.subscribe(self._record)
+        self._events: list[JSON] = []
+        self._models: dict[str, Model] = {}
+        self._model_name = input.model
+        self._prompts: list[list[JSON]] = []
+        self._closed = False
+        self._switching = 0
+        self.configure_agent(self._agent)
+
+    def configure_agent(self, agent: Agent) -> None:
+        """Set the Agent's callables in a subclass; they run in the workflow, replayed.
+
+        ``convert_to_llm``, ``transform_context``, ``before_tool_call``, ``after_tool_call``,
+        ``should_stop_after_turn``, listeners: whatever a plain Agent takes as code. They must
+        be deterministic (see docs/temporal.md). The default sets nothing.
+
+        Example:
+            ```python
+            @workflow.defn(name="GuardedAgent")
+            class GuardedAgent(AgentWorkflow):
+                @workflow.run
+                async def run(self, input: AgentRunInput) -> AgentRunResult:
+                    return await super().run(input)
+
+                def configure_agent(self, agent: Agent) -> None:
+                    agent.before_tool_call = refuse_deletes
+            ```
+        """
+
+    # -- the run -----------------------------------------------------------------------------
+
+    @workflow.run
+    async def run(self, input: AgentRunInput) -> AgentRunResult:  # noqa: A002
+        """Run the prompt (or continue the transcript); with ``keep_open``, every later prompt."""
+        catalog = await self._describe([input.model], input.tools)
+        agent = self._agent
+        if agent.model is None:  # a set_model signal may have come first
+            agent.model = self._models[input.model]
+        agent.tools = [self._remote_tool(spec) for spec in catalog.tools]
+        try:
+            if input.prompt:
+                await agent.prompt([message_from_json(m) for m in input.prompt])
+            elif input.messages:
+                await agent.continue_()
+            while input.keep_open:
+                await workflow.wait_condition(lambda: bool(self._prompts) or self._closed)
+                if not self._prompts:
+                    break
+                await workflow.wait_condition(lambda: self._switching == 0)
+                await agent.prompt([message_from_json(m) for m in self._prompts.pop(0)])
+        except asyncio.CancelledError:
+            pass  # abort: the Agent wound the run down; the transcript is complete
+        messages = list(agent.messages)
+        last = messages[-1] if messages else None
+        aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
+        return AgentRunResult(messages=[message_to_json(m) for m in messages], aborted=aborted)
+
+    def _record(self, event: AgentEvent) -> None:
+        self._events.append(agent_event_to_dict(event, include_partial=False))
+
+    # -- signals and queries -----------------------------------------------------------------
+
+    @workflow.signal
+    def steer(self, message: JSON) -> None:
+        """Queue a steering message (``Agent.steer``)."""
+        self._agent.steer(message_from_json(message))
+
+    @workflow.signal
+    def follow_up(self, message: JSON) -> None:
+        """Queue a follow-up message (``Agent.follow_up``)."""
+        self._agent.follow_up(message_from_json(message))
+
+    @workflow.signal
+    def prompt(self, messages: list[JSON]) -> None:
+        """Queue the prompt of a next run (``keep_open`` workflows)."""
+        self._prompts.append(messages)
+
+    @workflow.signal
+    def close(self) -> None:
+        """Let a ``keep_open`` workflow complete once queued prompts have run."""
+        self._closed = True
+
+    @workflow.signal
+    async def set_model(self, name: str) -> None:
+        """Switch to the registry's model ``name`` from the next run on (``agent.model = ...``)."""
+        self._switching += 1
+        try:
+            if name not in self._models:
+                await self._describe([name], [])
+            self._agent.model = self._models[name]
+            self._model_name = name
+        finally:
+            self._switching -= 1
+
+    @workflow.query
+    def state(self) -> AgentRunState:
+        """The Agent's state: transcript (pi JSON), model name, runtime fields."""
+        state = self._agent.state
+        return AgentRunState(
+            model=self._model_name,
+            messages=[message_to_json(m) for m in state.messages],
+            is_streaming=state.is_streaming,
+            pending_tool_calls=sorted(state.pending_tool_calls),
+            error=state.error,
+            events=len(self._events),
+        )
+
+    @workflow.query
+    def events(self, after: int) -> list[JSON]:
+        """The agent events from index ``after`` on (pi JSON; no ``message_update``)."""
+        return self._events[after:]
+
+    # -- activities --------------------------------------------------------------------------
+
+    async def _describe(self, models: list[str], tools: list[str]) -> WorkerCatalog:
+        catalog = await workflow.execute_activity(
+            DESCRIBE_ACTIVITY,
+            args=[models, tools],
+            result_type=WorkerCatalog,
+            start_to_close_timeout=timedelta(seconds=60),
+            retry_policy=_retry(self._settings),
+        )
+        for name, data in catalog.models.items():
+            self._models[name] = Model.model_validate(data)
+        return catalog
+
+    def _name_of(self, model: Model) -> str:
+        for name, known in self._models.items():
+            if known is model:
+                return name
+        raise ActivityFailed(f"model {model.id!r} is not one of the registry's")
+
+    async def _call_model(self, model: Model, context: Context, options: StreamOptions) -> _Reply:
+        settings = self._settings
+        call = ModelCall(
+            model=self._name_of(model),
+            context=context.model_dump(mode="json", by_alias=True),
+            options={name: getattr(options, name) for name in STREAM_OPTION_FIELDS},
+        )
+        handle = workflow.start_activity(
+            MODEL_ACTIVITY,
+            call,
+            result_type=dict,
+            start_to_close_timeout=timedelta(seconds=settings.model_timeout_s),
+            heartbeat_timeout=timedelta(seconds=settings.heartbeat_timeout_s),
+            retry_policy=_retry(settings),
+            cancellation_type=workflow.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+        )
+        data: JSON = await _until_aborted(handle, options.signal)
+        message = message_from_json(data)
+        assert isinstance(message, AssistantMessage)
+        return _Reply(model, message)
+
+    def _remote_tool(self, spec: ToolSpec) -> AgentTool:
+        settings = self._settings
+
+        async def execute(
+            tool_call_id: str, args: Any, signal: AbortSignal, on_update: Callable[..., None]
+        ) -> AgentToolResult:
+            handle = workflow.start_activity(
+                TOOL_ACTIVITY,
+                ToolRun(tool=spec.name, tool_call_id=tool_call_id, args=args),
+                result_type=ToolOutcome,
+                start_to_close_timeout=timedelta(seconds=settings.tool_timeout_s),
+                heartbeat_timeout=timedelta(seconds=settings.heartbeat_timeout_s),
+                retry_policy=_retry(settings),
+                cancellation_type=workflow.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+            )
+            outcome: ToolOutcome = await _until_aborted(handle, signal)
+            if outcome.error is not None:
+                raise ActivityFailed(outcome.error)
+            return AgentToolResult(
+                content=_CONTENT.validate_python(outcome.content),
+                details=outcome.details,
+                terminate=outcome.terminate,
+            )
+
+        return AgentTool(
+            name=spec.name,
+            description=spec.description,
+            parameters=spec.parameters,
+            execute=execute,
+            label=spec.label,
+            execution_mode=spec.execution_mode,  # pyright: ignore[reportArgumentType]
+        )
+
+
+def _retry(settings: ActivitySettings) -> RetryPolicy:
+    # Only timeouts (a dead or hung worker) reach Temporal's retries: see ActivitySettings.
+    return RetryPolicy(
+        initial_interval=timedelta(seconds=settings.retry_initial_interval_s),
+        backoff_coefficient=2.0,
+        maximum_attempts=settings.max_attempts,
+        non_retryable_error_types=["RegistryError"],
+    )
+
+
+async def _until_aborted(handle: Any, signal: AbortSignal | None) -> Any:
+    """Await an activity; an abort of the run cancels it (its aborted answer still returns)."""
+    remove = signal.add_callback(handle.cancel) if signal is not None else None
+    try:
+        return await handle
+    except ActivityError as exc:
+        cause = exc.cause
+        text = cause.message if isinstance(cause, ApplicationError) else str(cause or exc)
+        raise ActivityFailed(text) from None
+    finally:
+        if remove is not None:
+            remove()

