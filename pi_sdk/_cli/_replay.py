@@ -1,10 +1,8 @@
-"""The ``pi-sdk`` command: replay recorded calls, run the offline demo, list the model catalog.
+"""``pi-sdk replay`` and ``pi-sdk demo``: play recorded calls through the real adapters.
 
 ```
 pi-sdk replay CASSETTE [--api API] [--json]   play a vcrpy cassette through the real adapters
 pi-sdk demo [--json]                          the same on tests/cassettes/anthropic_demo.yaml
-pi-sdk models [--provider P] [--json]         the registered models and their prices
-pi-sdk plugins [--json]                       installed plugins and the hooks each implements
 ```
 
 Output for people streams each call's text live (colour on a terminal, unless ``NO_COLOR`` is
@@ -20,15 +18,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
-import warnings
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from pi_sdk._registry import get_api_providers, get_models
-from pi_sdk.errors import PiSdkError
+from pi_sdk._cli._common import (
+    BLUE,
+    BOLD,
+    CYAN,
+    DIM,
+    GREEN,
+    ITALIC,
+    MAGENTA,
+    RED,
+    YELLOW,
+    Style,
+    UsageError,
+    use_colour,
+)
 from pi_sdk.events import (
     AssistantMessageEvent,
     DoneEvent,
@@ -46,54 +53,10 @@ from pi_sdk.events import (
 )
 from pi_sdk.types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall
 
-__all__ = ["DEMO_CASSETTE", "main"]
+__all__ = ["DEMO_CASSETTE", "register"]
 
-DEMO_CASSETTE = (
-    Path(__file__).resolve().parent.parent / "tests" / "cassettes" / "anthropic_demo.yaml"
-)
+DEMO_CASSETTE = Path(__file__).resolve().parents[2] / "tests" / "cassettes" / "anthropic_demo.yaml"
 """The cassette ``pi-sdk demo`` plays (present in a source checkout)."""
-
-_EXIT_USAGE = 2
-
-
-class _Style:
-    """ANSI styling, or none."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    def __call__(self, text: str, *codes: str) -> str:
-        if not self.enabled or not codes:
-            return text
-        return f"\033[{';'.join(codes)}m{text}\033[0m"
-
-    def start(self, *codes: str) -> str:
-        return f"\033[{';'.join(codes)}m" if self.enabled else ""
-
-    def reset(self) -> str:
-        return "\033[0m" if self.enabled else ""
-
-
-BOLD, DIM, ITALIC, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN = (
-    "1", "2", "3", "31", "32", "33", "34", "35", "36",
-)  # fmt: skip
-
-
-def _use_colour(stream: TextIO) -> bool:
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return stream.isatty()
-
-
-def _load_registry(err: TextIO) -> None:
-    """Load the plugins now, turning plugin-load warnings into one line each on stderr."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        get_api_providers()
-    for warning in caught:
-        err.write(f"pi-sdk: warning: {warning.message}\n")
 
 
 # --- human output -----------------------------------------------------------------------------
@@ -102,7 +65,7 @@ def _load_registry(err: TextIO) -> None:
 class _LivePrinter:
     """Prints one call's events as they arrive."""
 
-    def __init__(self, out: TextIO, style: _Style) -> None:
+    def __init__(self, out: TextIO, style: Style) -> None:
         self.out = out
         self.style = style
         self.at_line_start = True
@@ -143,7 +106,7 @@ def _short(text: str, limit: int = 160) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def _summary(message: AssistantMessage, style: _Style) -> list[str]:
+def _summary(message: AssistantMessage, style: Style) -> list[str]:
     s = style
     ok = message.stop_reason not in ("error", "aborted")
     lines = [
@@ -197,7 +160,7 @@ def _summary(message: AssistantMessage, style: _Style) -> list[str]:
     return lines
 
 
-def _header(index: int, model: Model, method: str, uri: str, style: _Style) -> str:
+def _header(index: int, model: Model, method: str, uri: str, style: Style) -> str:
     s = style
     return (
         s(f"━━ interaction {index} ", BLUE, BOLD)
@@ -221,7 +184,7 @@ async def _replay(
     """Play a cassette; with ``strict``, exit 1 when a call ends in ``error`` / ``aborted``."""
     from pi_sdk.testing._replay import replay
 
-    style = _Style(_use_colour(out) and not as_json)
+    style = Style(use_colour(out) and not as_json)
     played = 0
     failed: list[int] = []
     async for call in replay(path, api=api):
@@ -261,137 +224,28 @@ async def _replay(
     return 0
 
 
-def _models(provider: str | None, as_json: bool, out: TextIO) -> int:
-    models = get_models(provider)
-    if as_json:
-        for model in models:
-            out.write(json.dumps(model.model_dump(mode="json"), ensure_ascii=False) + "\n")
-        return 0
-    if not models:
-        out.write(f"no models registered{f' for provider {provider!r}' if provider else ''}\n")
-        return 0
-    style = _Style(_use_colour(out))
-    header = ("provider", "id", "context", "max out", "reasoning", "input", "$/M in", "$/M out",
-              "$/M cache r", "$/M cache w")  # fmt: skip
-    rows = [
-        (
-            m.provider,
-            m.id,
-            f"{m.context_window:,}",
-            f"{m.max_tokens:,}",
-            "yes" if m.reasoning else "no",
-            "+".join(m.input),
-            f"{m.cost.input:g}",
-            f"{m.cost.output:g}",
-            f"{m.cost.cache_read:g}",
-            f"{m.cost.cache_write:g}",
+def _run_replay(args: argparse.Namespace) -> int:
+    return asyncio.run(_replay(args.cassette, args.api, args.json, sys.stdout, sys.stderr))
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    if not DEMO_CASSETTE.is_file():
+        raise UsageError(
+            f"demo cassette not found at {DEMO_CASSETTE} "
+            "(`pi-sdk demo` runs from a source checkout of pi-sdk)"
         )
-        for m in models
-    ]
-    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
-    numeric = {2, 3, 6, 7, 8, 9}
-
-    def fmt(row: Sequence[str]) -> str:
-        cells = [
-            c.rjust(w) if i in numeric else c.ljust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        return "  ".join(cells).rstrip()
-
-    out.write(style(fmt(header), BOLD) + "\n")
-    for row in rows:
-        out.write(fmt(row) + "\n")
-    out.write(style(f"{len(rows)} models · prices in USD per million tokens", DIM) + "\n")
-    return 0
+    return asyncio.run(_replay(DEMO_CASSETTE, None, args.json, sys.stdout, sys.stderr, strict=True))
 
 
-def _plugins(as_json: bool, out: TextIO) -> int:
-    from pi_sdk.plugins._listing import describe_plugins
-
-    infos = describe_plugins()
-    if as_json:
-        for info in infos:
-            out.write(json.dumps(info.to_dict(), ensure_ascii=False) + "\n")
-        return 1 if any(i.error for i in infos) else 0
-    style = _Style(_use_colour(out))
-    header = ("plugin", "distribution", "version")
-    rows = [(i.name, i.distribution or "-", i.version or "-") for i in infos]
-    widths = [max(len(r[c]) for r in (header, *rows)) for c in range(len(header))]
-
-    def fmt(row: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
-
-    out.write(style(fmt(header) + "  hooks", BOLD) + "\n")
-    for info, row in zip(infos, rows, strict=True):
-        hooks = style(f"failed to load: {info.error}", RED) if info.error else ", ".join(info.hooks)
-        out.write(f"{fmt(row)}  {hooks}\n")
-    failed = sum(1 for i in infos if i.error)
-    noun = "plugin" if len(infos) == 1 else "plugins"
-    summary = f"{len(infos)} {noun}" + (f" · {failed} failed to load" if failed else "")
-    out.write(style(summary, DIM) + "\n")
-    return 1 if failed else 0
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="pi-sdk", description="pi-sdk: one streaming event protocol for every LLM vendor."
-    )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+def register(commands: Any) -> None:
+    """Add ``replay`` and ``demo`` to the ``pi-sdk`` subcommands."""
     replay = commands.add_parser(
         "replay", help="play every interaction of a vcrpy cassette through the real adapters"
     )
     replay.add_argument("cassette", type=Path, help="path of a vcrpy cassette (YAML or .json)")
     replay.add_argument("--api", help="API id to use for every interaction (default: detected)")
     replay.add_argument("--json", action="store_true", help="one JSON event per line")
+    replay.set_defaults(run=_run_replay)
     demo = commands.add_parser("demo", help="replay the bundled Anthropic demo cassette, offline")
     demo.add_argument("--json", action="store_true", help="one JSON event per line")
-    models = commands.add_parser("models", help="list the registered model catalog")
-    models.add_argument("--provider", help="only this provider's models, e.g. anthropic")
-    models.add_argument("--json", action="store_true", help="one JSON model per line")
-    plugins = commands.add_parser("plugins", help="list installed plugins and the hooks of each")
-    plugins.add_argument("--json", action="store_true", help="one JSON plugin per line")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``pi-sdk`` command line.
-
-    Args:
-        argv: Arguments without the program name; default ``sys.argv[1:]``.
-
-    Returns:
-        The exit status: 0 on success; 1 when ``demo`` has a call that ended in an error or
-        ``plugins`` has a plugin that failed to load; 2 for a usage or input error (bad path,
-        unknown API, a cassette no installed provider understands); 130 when interrupted.
-    """
-    args = _parser().parse_args(argv)
-    out, err = sys.stdout, sys.stderr
-    try:
-        _load_registry(err)
-        if args.command == "models":
-            return _models(args.provider, args.json, out)
-        if args.command == "plugins":
-            return _plugins(args.json, out)
-        if args.command == "demo":
-            if not DEMO_CASSETTE.is_file():
-                raise _UsageError(
-                    f"demo cassette not found at {DEMO_CASSETTE} "
-                    "(`pi-sdk demo` runs from a source checkout of pi-sdk)"
-                )
-            return asyncio.run(_replay(DEMO_CASSETTE, None, args.json, out, err, strict=True))
-        return asyncio.run(_replay(args.cassette, args.api, args.json, out, err))
-    except (PiSdkError, _UsageError) as exc:
-        out.flush()
-        err.write(f"pi-sdk: error: {exc}\n")
-        return _EXIT_USAGE
-    except KeyboardInterrupt:
-        err.write("pi-sdk: interrupted\n")
-        return 130
-
-
-class _UsageError(Exception):
-    """A command-line input problem reported as one line."""
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    demo.set_defaults(run=_run_demo)
