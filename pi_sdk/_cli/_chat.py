@@ -223,6 +223,8 @@ class _Chat:
                 try:
                     line = self._read()
                 except EOFError:
+                    if not self.as_json:
+                        self.console.print()
                     break
                 except KeyboardInterrupt:
                     self.console.print()
