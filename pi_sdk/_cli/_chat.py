@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from pi_sdk._cli._common import UsageError, require_cli_extra
-from pi_sdk._cli._keys import use_stored_keys
+from pi_sdk._cli._keys import stored_keys
 from pi_sdk._cli._paths import private_dir, sessions_dir
 from pi_sdk._cli._render import JsonLines, TurnPrinter, transcript_lines, usage_line
 from pi_sdk._cli._setup import (
@@ -268,11 +268,11 @@ def _run(args: argparse.Namespace) -> int:
     require_cli_extra("chat")
     from rich.console import Console
 
-    use_stored_keys()
     if args.session is not None and args.resume:
         raise UsageError("--session and --continue exclude each other")
-    chat = _Chat(args, Console(highlight=False), Console(stderr=args.json, highlight=False))
-    return chat.run()
+    with stored_keys():
+        chat = _Chat(args, Console(highlight=False), Console(stderr=args.json, highlight=False))
+        return chat.run()
 
 
 def register(commands: Any) -> None:

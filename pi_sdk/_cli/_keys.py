@@ -1,8 +1,8 @@
 """``pi-sdk keys set|list|remove PROVIDER``: API keys kept in the user's config folder.
 
 The keys are one JSON object, provider -> key, in ``keys.json`` of the config folder
-(:mod:`pi_sdk._cli._paths`), written atomically with mode 0600 in a 0700 folder. ``prompt``
-and ``chat`` register :class:`StoredKeys`, a ``get_api_key`` hook implementation that answers
+(:mod:`pi_sdk._cli._paths`), written atomically with mode 0600 in a 0700 folder. While they
+run, ``prompt`` and ``chat`` register :class:`StoredKeys`, a ``get_api_key`` hook that answers
 before the vendors' environment variables (pi-coding-agent's order: its ``auth.json`` before the
 environment); a provider without a stored key still gets its environment variable. ``keys set``
 reads the key from a hidden prompt on a terminal, else from the first line of stdin, never from
@@ -16,6 +16,8 @@ import getpass
 import json
 import os
 import sys
+from collections.abc import Generator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,7 @@ from pi_sdk._registry import get_api_key, get_providers
 from pi_sdk.plugins._manager import get_plugin_manager
 from pi_sdk.plugins.hookspecs import hookimpl
 
-__all__ = ["KeyStore", "StoredKeys", "register", "use_stored_keys"]
+__all__ = ["KeyStore", "StoredKeys", "register", "stored_keys"]
 
 
 class KeyStore:
@@ -85,11 +87,16 @@ class StoredKeys:
         return self.store.load().get(provider)
 
 
-def use_stored_keys(store: KeyStore | None = None) -> None:
-    """Register :class:`StoredKeys` in the active plugin manager (once per process)."""
+@contextmanager
+def stored_keys(store: KeyStore | None = None) -> Generator[None]:
+    """Register :class:`StoredKeys` in the active plugin manager for the block."""
     manager = get_plugin_manager()
-    if manager.get_plugin("pi-sdk-cli-keys") is None:
-        manager.register(StoredKeys(store or KeyStore()), name="pi-sdk-cli-keys")
+    plugin = StoredKeys(store or KeyStore())
+    manager.register(plugin, name=f"pi-sdk-cli-keys-{id(plugin)}")
+    try:
+        yield
+    finally:
+        manager.unregister(plugin)
 
 
 def _read_key(provider: str) -> str:

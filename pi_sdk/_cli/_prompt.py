@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from pi_sdk._cli._common import UsageError, require_cli_extra
-from pi_sdk._cli._keys import use_stored_keys
+from pi_sdk._cli._keys import stored_keys
 from pi_sdk._cli._render import JsonLines, TurnPrinter
 from pi_sdk._cli._setup import add_agent_options, build_agent, model_spec, resolve_model
 from pi_sdk._cli._turn import run_prompt
@@ -57,8 +57,8 @@ async def _prompt(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     require_cli_extra("prompt")
-    use_stored_keys()
-    return asyncio.run(_prompt(args))
+    with stored_keys():
+        return asyncio.run(_prompt(args))
 
 
 def register(commands: Any) -> None:

@@ -73,7 +73,10 @@ def test_model_switch_across_wire_apis_carries_the_history(tmp_path: Path):
 
 
 def test_save_quit_and_continue_show_and_send_the_history(tmp_path: Path):
-    answers = [_reply(ANTHROPIC, Text(("Paris", "."))), _reply(ANTHROPIC, Text(("2.1", " million")))]
+    answers = [
+        _reply(ANTHROPIC, Text(("Paris", "."))),
+        _reply(ANTHROPIC, Text(("2.1", " million"))),
+    ]
     with ThreadedLoopback(answers) as anthropic:
         env = cli_env(tmp_path, **_keys(), **vendor_env(ANTHROPIC, anthropic))
         child = spawn(["chat", "-m", "anthropic/claude-sonnet-4-5"], env)
