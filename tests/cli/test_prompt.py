@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from importlib import metadata
@@ -11,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from _support.cli import ThreadedLoopback, cli_env, vendor_env
-from _support.loopback import json_step, text_reply
-from _support.wire import wire_for
+from _support.loopback import json_step, sse_step, text_reply
+from _support.wire import Call, Calls, Tokens, wire_for
 
 from pi_sdk._cli import main
 
@@ -121,3 +122,26 @@ def test_a_missing_cli_extra_is_named(
     err = capsys.readouterr().err
     assert "`pi-sdk chat` needs the cli extra (rich missing)" in err
     assert "pip install 'pi-sdk-core[cli]'" in err
+
+
+def test_the_docs_tools_file_runs_with_tools_option(tmp_path: Path):
+    page = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    code = re.search(r'```python title="my_tools.py"\n(.*?)^```', page, re.M | re.S)
+    assert code is not None
+    (tmp_path / "my_tools.py").write_text(code.group(1), encoding="utf-8")
+    wire = wire_for("anthropic-messages")
+    call = Calls((Call("toolu_1", "roll_dice", ('{"sides": ', "1}")),))
+    steps = [
+        sse_step(sum(wire.events([call], Tokens()), [])),
+        text_reply("anthropic-messages", "A one."),
+    ]
+    with ThreadedLoopback(steps) as server:
+        tools = f"{tmp_path / 'my_tools.py'}:tools"
+        done = _run(["prompt", *MODEL, "--tools", tools, "roll it"], _env(tmp_path, server))
+    assert done.returncode == 0, done.stderr
+    assert '→ roll_dice {"sides": 1}' in done.stderr and "✔ roll_dice → 1" in done.stderr
+    assert done.stdout == "A one.\n"
+    sent = json.loads(server.bodies[1])
+    assert sent["tools"][0]["name"] == "roll_dice"
+    result = sent["messages"][-1]["content"][0]
+    assert result["type"] == "tool_result" and result["content"] == "1"

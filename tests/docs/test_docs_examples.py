@@ -208,6 +208,7 @@ def test_the_provider_guide_package_installs_and_its_tests_pass(tmp_path: Path) 
 # --- the printed examples as a reader's linters see them ----------------------------------------
 
 PAGES_WITH_FILES = (
+    "cli.md",
     "sessions.md",
     "testing.md",
     "plugins/writing-a-hook-plugin.md",
