@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import warnings
-from typing import TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from pi_sdk._registry import get_api_providers
 
@@ -20,6 +22,7 @@ __all__ = [
     "RED",
     "YELLOW",
     "Style",
+    "add_command",
     "UsageError",
     "load_registry",
     "require_cli_extra",
@@ -89,3 +92,19 @@ def require_cli_extra(command: str) -> None:
             f"`pi-sdk {command}` needs the cli extra ({', '.join(missing)} missing):"
             " install it with `pip install 'pi-sdk-core[cli]'`"
         )
+
+
+def add_command(
+    commands: Any,
+    name: str,
+    help: str,
+    run: Callable[[argparse.Namespace], int],
+    *,
+    json_help: str | None = None,
+) -> argparse.ArgumentParser:
+    """Add the subcommand ``name`` running ``run(args)``; ``json_help``: it takes ``--json``."""
+    parser: argparse.ArgumentParser = commands.add_parser(name, help=help)
+    if json_help:
+        parser.add_argument("--json", action="store_true", help=json_help)
+    parser.set_defaults(run=run)
+    return parser

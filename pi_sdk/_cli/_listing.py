@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from pi_sdk._cli._common import BOLD, DIM, RED, Style, UsageError, use_colour
+from pi_sdk._cli._common import BOLD, DIM, RED, Style, UsageError, add_command, use_colour
 from pi_sdk._registry import get_models, get_providers
 
 __all__ = ["register", "unknown_provider"]
@@ -106,13 +106,15 @@ def _plugins(as_json: bool, out: TextIO) -> int:
 
 def register(commands: Any) -> None:
     """Add ``models`` and ``plugins`` to the ``pi-sdk`` subcommands."""
-    models = commands.add_parser("models", help="list the registered model catalog")
+    models = add_command(
+        commands, "models", "list the registered model catalog", _run_models,
+        json_help="one JSON model per line",
+    )  # fmt: skip
     models.add_argument("--provider", help="only this provider's models, e.g. anthropic")
-    models.add_argument("--json", action="store_true", help="one JSON model per line")
-    models.set_defaults(run=_run_models)
-    plugins = commands.add_parser("plugins", help="list installed plugins and the hooks of each")
-    plugins.add_argument("--json", action="store_true", help="one JSON plugin per line")
-    plugins.set_defaults(run=_run_plugins)
+    add_command(
+        commands, "plugins", "list installed plugins and the hooks of each", _run_plugins,
+        json_help="one JSON plugin per line",
+    )  # fmt: skip
 
 
 def _run_models(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
+from pi_sdk import events
 from pi_sdk.agent._types import (
     AgentEvent,
     AgentMessage,
@@ -28,15 +29,6 @@ from pi_sdk.agent._types import (
     ToolExecutionEndEvent,
     ToolExecutionStartEvent,
     agent_event_to_dict,
-)
-from pi_sdk.events import (
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingStartEvent,
-    ToolCallEndEvent,
 )
 from pi_sdk.types import (
     AssistantMessage,
@@ -170,22 +162,22 @@ class TurnPrinter:
 
     def _update(self, event: MessageUpdateEvent) -> None:
         inner = event.assistant_message_event
-        if isinstance(inner, TextDeltaEvent):
+        if isinstance(inner, events.TextDeltaEvent):
             self._print(inner.delta, end="")
-        elif isinstance(inner, (TextStartEvent, TextEndEvent)):
+        elif isinstance(inner, (events.TextStartEvent, events.TextEndEvent)):
             self._newline()
-        elif isinstance(inner, ThinkingStartEvent):
+        elif isinstance(inner, events.ThinkingStartEvent):
             self._thinking = []
             self._start_live()
-        elif isinstance(inner, ThinkingDeltaEvent):
+        elif isinstance(inner, events.ThinkingDeltaEvent):
             self._thinking.append(inner.delta)
             self._refresh_live()
-        elif isinstance(inner, ThinkingEndEvent):
+        elif isinstance(inner, events.ThinkingEndEvent):
             self._stop_live()
             self.last_thinking = "".join(self._thinking)
             words = len(self.last_thinking.split())
             self._print(f"▸ thinking: {words} words (/thinking shows it)", "dim italic")
-        elif isinstance(inner, ToolCallEndEvent):
+        elif isinstance(inner, events.ToolCallEndEvent):
             call = inner.tool_call
             arguments = short(json.dumps(call.arguments, ensure_ascii=False), 200)
             self._print(f"→ {call.name} {arguments}", "cyan")

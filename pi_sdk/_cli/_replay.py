@@ -34,6 +34,7 @@ from pi_sdk._cli._common import (
     YELLOW,
     Style,
     UsageError,
+    add_command,
     use_colour,
 )
 from pi_sdk.events import (
@@ -239,13 +240,13 @@ def _run_demo(args: argparse.Namespace) -> int:
 
 def register(commands: Any) -> None:
     """Add ``replay`` and ``demo`` to the ``pi-sdk`` subcommands."""
-    replay = commands.add_parser(
-        "replay", help="play every interaction of a vcrpy cassette through the real adapters"
-    )
+    replay = add_command(
+        commands, "replay", "play every interaction of a vcrpy cassette through the real adapters",
+        _run_replay, json_help="one JSON event per line",
+    )  # fmt: skip
     replay.add_argument("cassette", type=Path, help="path of a vcrpy cassette (YAML or .json)")
     replay.add_argument("--api", help="API id to use for every interaction (default: detected)")
-    replay.add_argument("--json", action="store_true", help="one JSON event per line")
-    replay.set_defaults(run=_run_replay)
-    demo = commands.add_parser("demo", help="replay the bundled Anthropic demo cassette, offline")
-    demo.add_argument("--json", action="store_true", help="one JSON event per line")
-    demo.set_defaults(run=_run_demo)
+    add_command(
+        commands, "demo", "replay the bundled Anthropic demo cassette, offline", _run_demo,
+        json_help="one JSON event per line",
+    )  # fmt: skip

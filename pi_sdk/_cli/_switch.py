@@ -12,18 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pi_sdk import types
 from pi_sdk._transform import is_same_source, transform_messages
 from pi_sdk.agent._messages import default_convert_to_llm
 from pi_sdk.agent._types import AgentMessage
-from pi_sdk.types import (
-    AssistantMessage,
-    Message,
-    Model,
-    TextContent,
-    ThinkingContent,
-    ToolCall,
-    ToolResultMessage,
-)
 
 __all__ = ["carry_over"]
 
@@ -32,23 +24,23 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def _signed(message: AssistantMessage) -> int:
+def _signed(message: types.AssistantMessage) -> int:
     count = 0
     for block in message.content:
-        if isinstance(block, ThinkingContent):
+        if isinstance(block, types.ThinkingContent):
             count += bool(block.thinking_signature)
-        elif isinstance(block, TextContent):
+        elif isinstance(block, types.TextContent):
             count += bool(block.text_signature)
-        elif isinstance(block, ToolCall):  # pyright: ignore[reportUnnecessaryIsInstance]
+        elif isinstance(block, types.ToolCall):  # pyright: ignore[reportUnnecessaryIsInstance]
             count += bool(block.thought_signature)
     return count
 
 
-def _count(messages: Sequence[Message], kind: type[object]) -> int:
+def _count(messages: Sequence[types.Message], kind: type[object]) -> int:
     return sum(isinstance(message, kind) for message in messages)
 
 
-def carry_over(messages: Sequence[AgentMessage], target: Model) -> str:
+def carry_over(messages: Sequence[AgentMessage], target: types.Model) -> str:
     """One line saying what the history becomes for ``target`` (the provider's transform).
 
     Returns:
@@ -60,11 +52,13 @@ def carry_over(messages: Sequence[AgentMessage], target: Model) -> str:
     where = f"{target.provider}/{target.id} ({target.api})"
     head = f"history carried over to {where}: {_plural(len(after), 'message')}"
     foreign = [
-        m for m in before if isinstance(m, AssistantMessage) and not is_same_source(m, target)
+        m for m in before if isinstance(m, types.AssistantMessage) and not is_same_source(m, target)
     ]
     changes: list[str] = []
     as_text = sum(
-        isinstance(block, ThinkingContent) and not block.redacted and bool(block.thinking.strip())
+        isinstance(block, types.ThinkingContent)
+        and not block.redacted
+        and bool(block.thinking.strip())
         for message in foreign
         for block in message.content
     )
@@ -74,10 +68,10 @@ def carry_over(messages: Sequence[AgentMessage], target: Model) -> str:
     signatures = sum(_signed(m) for m in foreign)
     if signatures:
         changes.append(f"{_plural(signatures, 'signature')} dropped")
-    left_out = _count(before, AssistantMessage) - _count(after, AssistantMessage)
+    left_out = _count(before, types.AssistantMessage) - _count(after, types.AssistantMessage)
     if left_out > 0:
         changes.append(f"{_plural(left_out, 'failed or aborted turn')} left out")
-    made_up = _count(after, ToolResultMessage) - _count(before, ToolResultMessage)
+    made_up = _count(after, types.ToolResultMessage) - _count(before, types.ToolResultMessage)
     if made_up > 0:
         changes.append(f"{_plural(made_up, 'missing tool result')} added as errors")
     if not changes:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -20,7 +21,10 @@ import pytest
 from _support.loopback import LoopbackServer, Step
 from _support.wire import wire_for
 
-__all__ = ["ThreadedLoopback", "cli_env", "spawn", "vendor_env"]
+__all__ = ["PROMPT", "ThreadedLoopback", "ask", "cli_env", "run_cli", "spawn", "vendor_env"]
+
+PROMPT = "you › "
+"""What ``pi-sdk chat`` shows when it waits for a line."""
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed (dev group)")
 
@@ -85,4 +89,26 @@ def spawn(args: list[str], env: dict[str, str], **kwargs: Any) -> Any:
         timeout=20,
         dimensions=(50, 200),
         **kwargs,
+    )
+
+
+def ask(child: Any, line: str, *expected: str) -> None:
+    """Send ``line`` to a chat, wait for each ``expected`` (a regex), then the prompt."""
+    child.sendline(line)
+    for pattern in expected:
+        child.expect(pattern)
+    child.expect(PROMPT)
+
+
+def run_cli(
+    args: list[str], env: dict[str, str], stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """``pi-sdk ARGS`` without a terminal: ``stdin`` in, stdout and stderr captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "pi_sdk._cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )

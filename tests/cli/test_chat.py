@@ -6,13 +6,12 @@ import json
 import time
 from pathlib import Path
 
-from _support.cli import ThreadedLoopback, cli_env, pexpect, spawn, vendor_env
+from _support.cli import PROMPT, ThreadedLoopback, ask, cli_env, pexpect, spawn, vendor_env
 from _support.loopback import Step, sse_step
 from _support.wire import Call, Calls, Text, Thinking, Tokens, wire_for
 
 ANTHROPIC, RESPONSES = "anthropic-messages", "openai-responses"
 TOOLS = str(Path(__file__).parents[1] / "_support" / "cli_tools.py") + ":sleep"
-PROMPT = "you › "
 
 
 def _reply(api: str, *blocks: Text | Thinking | Calls) -> Step:
@@ -50,18 +49,14 @@ def test_model_switch_across_wire_apis_carries_the_history(tmp_path: Path):
         env.update(vendor_env(RESPONSES, openai))
         child = spawn(["chat", "-m", "anthropic/claude-sonnet-4-5"], env)
         child.expect(PROMPT)
-        child.sendline("say hi")
-        child.expect("Hello there!")
-        child.expect(r"session: 1 call · 5 in · 3 out · \$")
-        child.expect(PROMPT)
-        child.sendline("/model openai/gpt-5")
-        child.expect("history carried over to openai/gpt-5 \\(openai-responses\\): 2 messages;")
-        child.expect("1 thinking block from anthropic/claude-sonnet-4-5 sent as text")
-        child.expect(PROMPT)
-        child.sendline("and in French?")
-        child.expect("Bonjour again")
-        child.expect("session: 2 calls · 10 in · 6 out")
-        child.expect(PROMPT)
+        ask(child, "say hi", "Hello there!", r"session: 1 call · 5 in · 3 out · \$")
+        ask(
+            child,
+            "/model openai/gpt-5",
+            "history carried over to openai/gpt-5 \\(openai-responses\\): 2 messages;",
+            "1 thinking block from anthropic/claude-sonnet-4-5 sent as text",
+        )
+        ask(child, "and in French?", "Bonjour again", "session: 2 calls · 10 in · 6 out")
         child.sendline("/quit")
         child.expect(pexpect.EOF)
         child.close()
@@ -81,13 +76,10 @@ def test_save_quit_and_continue_show_and_send_the_history(tmp_path: Path):
         env = cli_env(tmp_path, **_keys(), **vendor_env(ANTHROPIC, anthropic))
         child = spawn(["chat", "-m", "anthropic/claude-sonnet-4-5"], env)
         child.expect(PROMPT)
-        child.sendline("Capital of France?")
-        child.expect("Paris.")
-        child.expect(PROMPT)
+        ask(child, "Capital of France?", "Paris.")
         child.sendline("/save")
         child.expect(r"saved 2 messages to (\S+\.jsonl)")
         saved = Path(child.match.group(1))
-        child.expect(PROMPT)
         child.sendline("/quit")
         child.expect(pexpect.EOF)
         assert saved.parent == tmp_path / "data" / "pi-sdk" / "sessions"
@@ -100,9 +92,7 @@ def test_save_quit_and_continue_show_and_send_the_history(tmp_path: Path):
         child.expect("you › Capital of France\\?")
         child.expect("claude-sonnet-4-5 › Paris.")
         child.expect(PROMPT)
-        child.sendline("And its population?")
-        child.expect("2.1 million")
-        child.expect(PROMPT)
+        ask(child, "And its population?", "2.1 million")
         child.sendeof()
         child.expect("bye")
         child.expect(pexpect.EOF)
@@ -163,18 +153,11 @@ def test_reasoning_level_is_checked_and_sent(tmp_path: Path):
         env = cli_env(tmp_path, **_keys(), **vendor_env(ANTHROPIC, anthropic))
         child = spawn(["chat", "-m", "anthropic/claude-sonnet-4-5"], env)
         child.expect(PROMPT)
-        child.sendline("/reasoning extreme")
-        child.expect("unknown thinking level 'extreme': valid levels are 'off', 'minimal'")
-        child.expect(PROMPT)
-        child.sendline("/reasoning high")
-        child.expect("reasoning high")
-        child.expect(PROMPT)
-        child.sendline("think")
-        child.expect("ok")
-        child.expect(PROMPT)
-        child.sendline("/nope")
-        child.expect("unknown command /nope; /help lists them")
-        child.expect(PROMPT)
+        levels = "unknown thinking level 'extreme': valid levels are 'off', 'minimal'"
+        ask(child, "/reasoning extreme", levels)
+        ask(child, "/reasoning high", "reasoning high")
+        ask(child, "think", "ok")
+        ask(child, "/nope", "unknown command /nope; /help lists them")
         child.sendeof()
         child.expect(pexpect.EOF)
         assert "thinking" in json.loads(anthropic.bodies[0])

@@ -5,24 +5,12 @@ from __future__ import annotations
 import json
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
-from _support.cli import ThreadedLoopback, cli_env, pexpect, spawn, vendor_env
+from _support.cli import ThreadedLoopback, cli_env, pexpect, run_cli, spawn, vendor_env
 from _support.loopback import text_reply
 
 KEY = "pi-test-SECRET-do-not-print-0123456789"
-
-
-def _run(args: list[str], env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pi_sdk._cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
 
 
 def test_keys_set_from_a_hidden_prompt_writes_an_owner_only_file(tmp_path: Path):
@@ -50,7 +38,7 @@ def test_a_stored_key_is_used_listed_by_source_and_removed_without_being_printed
     outputs: list[str] = []
 
     def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-        done = _run(args, env, stdin)
+        done = run_cli(args, env, stdin)
         outputs.extend((done.stdout, done.stderr))
         return done
 
@@ -79,10 +67,10 @@ def test_a_stored_key_is_used_listed_by_source_and_removed_without_being_printed
 
 def test_keys_set_refuses_an_unknown_provider_and_an_empty_key(tmp_path: Path):
     env = cli_env(tmp_path)
-    typo = _run(["keys", "set", "antropic"], env, stdin=KEY + "\n")
+    typo = run_cli(["keys", "set", "antropic"], env, stdin=KEY + "\n")
     assert typo.returncode == 2
     assert "no models registered for provider 'antropic'; did you mean anthropic?" in typo.stderr
-    empty = _run(["keys", "set", "anthropic"], env, stdin="\n")
+    empty = run_cli(["keys", "set", "anthropic"], env, stdin="\n")
     assert empty.returncode == 2 and "no key given" in empty.stderr
     assert not (tmp_path / "config" / "pi-sdk" / "keys.json").exists()
     assert KEY not in typo.stdout + typo.stderr

@@ -5,30 +5,18 @@ from __future__ import annotations
 import io
 import json
 import re
-import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
 
 import pytest
-from _support.cli import ThreadedLoopback, cli_env, vendor_env
+from _support.cli import ThreadedLoopback, cli_env, run_cli, vendor_env
 from _support.loopback import json_step, sse_step, text_reply
 from _support.wire import Call, Calls, Tokens, wire_for
 
 from pi_sdk._cli import main
 
 MODEL = ["-m", "anthropic/claude-sonnet-4-5"]
-
-
-def _run(args: list[str], env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pi_sdk._cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
 
 
 def _env(tmp_path: Path, server: ThreadedLoopback) -> dict[str, str]:
@@ -39,7 +27,7 @@ def _env(tmp_path: Path, server: ThreadedLoopback) -> dict[str, str]:
 
 def test_prompt_streams_the_answer_to_stdout_and_usage_to_stderr(tmp_path: Path):
     with ThreadedLoopback([text_reply("anthropic-messages", "Hello there!")]) as server:
-        done = _run(["prompt", *MODEL, "say", "hi"], _env(tmp_path, server))
+        done = run_cli(["prompt", *MODEL, "say", "hi"], _env(tmp_path, server))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Hello there!\n"
     assert "anthropic/claude-sonnet-4-5 · 5 in · 3 out · $0.000060" in done.stderr
@@ -49,7 +37,7 @@ def test_prompt_streams_the_answer_to_stdout_and_usage_to_stderr(tmp_path: Path)
 
 def test_prompt_reads_stdin_and_json_prints_agent_events_in_pi_shape(tmp_path: Path):
     with ThreadedLoopback([text_reply("anthropic-messages", "Hello there!")]) as server:
-        done = _run(["prompt", *MODEL, "--json"], _env(tmp_path, server), stdin="from stdin\n")
+        done = run_cli(["prompt", *MODEL, "--json"], _env(tmp_path, server), stdin="from stdin\n")
     assert done.returncode == 0, done.stderr
     events = [json.loads(line) for line in done.stdout.splitlines()]
     assert events[0]["type"] == "agent_start" and events[-1]["type"] == "agent_end"
@@ -65,7 +53,7 @@ def test_prompt_reads_stdin_and_json_prints_agent_events_in_pi_shape(tmp_path: P
 def test_a_vendor_error_ends_with_status_1_and_the_message(tmp_path: Path):
     body, _ = wire_for("anthropic-messages").http_error(400, "prompt is too long")
     with ThreadedLoopback([json_step(400, body)]) as server:
-        done = _run(["prompt", *MODEL, "hi"], _env(tmp_path, server))
+        done = run_cli(["prompt", *MODEL, "hi"], _env(tmp_path, server))
     assert done.returncode == 1
     assert "✘ error:" in done.stderr and "prompt is too long" in done.stderr
 
@@ -137,7 +125,7 @@ def test_the_docs_tools_file_runs_with_tools_option(tmp_path: Path):
     ]
     with ThreadedLoopback(steps) as server:
         tools = f"{tmp_path / 'my_tools.py'}:tools"
-        done = _run(["prompt", *MODEL, "--tools", tools, "roll it"], _env(tmp_path, server))
+        done = run_cli(["prompt", *MODEL, "--tools", tools, "roll it"], _env(tmp_path, server))
     assert done.returncode == 0, done.stderr
     assert '→ roll_dice {"sides": 1}' in done.stderr and "✔ roll_dice → 1" in done.stderr
     assert done.stdout == "A one.\n"
