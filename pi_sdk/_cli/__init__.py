@@ -9,9 +9,9 @@ pi-sdk models | plugins               the model catalog, the installed plugins
 pi-sdk --version
 ```
 
-A subcommand module has a ``register(commands)`` function that adds its parser to the
+Each subcommand has a registration function, ``register(commands)``, that adds its parser to the
 ``argparse`` subcommands and sets ``run`` (``run(args) -> exit status``) as the parser's default;
-adding a subcommand means adding its module name to :data:`COMMAND_MODULES`. ``prompt``,
+adding a subcommand means adding ``"module:function"`` to :data:`COMMANDS`. ``prompt``,
 ``chat`` and ``keys`` need the ``cli`` extra (rich, platformdirs): without it they end with one
 line naming the extra. Errors from pi-sdk (:class:`pi_sdk.PiSdkError`) and input errors end
 with one line on stderr and exit status 2.
@@ -30,16 +30,16 @@ from pi_sdk._cli._common import EXIT_USAGE, UsageError, load_registry
 from pi_sdk._cli._replay import DEMO_CASSETTE
 from pi_sdk.errors import PiSdkError
 
-__all__ = ["COMMAND_MODULES", "DEMO_CASSETTE", "main"]
+__all__ = ["COMMANDS", "DEMO_CASSETTE", "main"]
 
-COMMAND_MODULES = (
-    "pi_sdk._cli._prompt",
-    "pi_sdk._cli._chat",
-    "pi_sdk._cli._keys",
-    "pi_sdk._cli._replay",
-    "pi_sdk._cli._listing",
+COMMANDS = (
+    "pi_sdk._cli._prompt:register",
+    "pi_sdk._cli._chat:register",
+    "pi_sdk._cli._keys:register",
+    "pi_sdk._cli._replay:register",
+    "pi_sdk._cli._listing:register",
 )
-"""The subcommand modules, in help order; each has ``register(commands)``."""
+"""The subcommands' registration functions (``"module:function"``), in help order."""
 
 
 def _version() -> str:
@@ -69,8 +69,9 @@ def _parser() -> tuple[_Parser, dict[str, _Parser]]:
     commands = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(commands)
+    for entry in COMMANDS:
+        module, _, function = entry.partition(":")
+        getattr(importlib.import_module(module), function)(commands)
     return parser, dict(commands.choices)
 
 

@@ -95,8 +95,13 @@ class _Chat:
         messages: list[AgentMessage] = []
         metadata: dict[str, Any] = {}
         if self.path.exists():
-            session = load_session(self.path)
+            try:
+                session = load_session(self.path)
+            except OSError as exc:
+                raise UsageError(f"cannot read the session {self.path}: {exc.strerror}") from None
             messages, metadata = list(session.messages), dict(session.metadata)
+        elif args.session is not None and not self.path.parent.is_dir():
+            raise UsageError(f"--session {self.path}: the folder {self.path.parent} does not exist")
         saved_model = metadata.get("model") if isinstance(metadata.get("model"), str) else None
         level = metadata.get("thinking_level")
         model = resolve_model(model_spec(args, saved_model), args.base_url)
@@ -175,7 +180,7 @@ class _Chat:
         self.note(carry_over(self.agent.messages, model))
         self.agent.model = model
         self.note(f"model {model_name(model)} ({model.api})", "bold")
-        self.save()
+        self._autosave()
 
     def _reasoning(self, level: str) -> None:
         if level:
@@ -184,8 +189,14 @@ class _Chat:
             except ValueError as exc:
                 self.note(f"✘ {exc}", "red")
                 return
-            self.save()
+            self._autosave()
         self.note(f"reasoning {self.agent.thinking_level}", "bold")
+
+    def _autosave(self) -> None:
+        try:
+            self.save()
+        except (OSError, PiSdkError) as exc:  # the chat goes on; the transcript is in memory
+            self.note(f"✘ cannot save the session: {exc}", "red")
 
     def _save(self, file: str) -> None:
         path = Path(file).expanduser() if file else None
@@ -241,7 +252,7 @@ class _Chat:
                         break
                     continue
                 presses = loop.run_until_complete(run_prompt(self.agent, line, self._warn))
-                self.save()
+                self._autosave()
                 if presses >= 2:
                     break
                 if presses:
