@@ -133,3 +133,21 @@ def test_the_docs_tools_file_runs_with_tools_option(tmp_path: Path):
     assert sent["tools"][0]["name"] == "roll_dice"
     result = sent["messages"][-1]["content"][0]
     assert result["type"] == "tool_result" and result["content"] == "1"
+
+
+def test_chat_json_reads_prompts_from_stdin_and_writes_only_events(tmp_path: Path):
+    replies = [text_reply("anthropic-messages", "One."), text_reply("anthropic-messages", "Two.")]
+    with ThreadedLoopback(replies) as server:
+        stdin = "first\n/reasoning low\nsecond\n"
+        done = run_cli(["chat", *MODEL, "--json"], _env(tmp_path, server), stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines()]  # nothing but JSON
+    ends = [e["message"] for e in events if e["type"] == "message_end"]
+    answers = [m["content"][0]["text"] for m in ends if m["role"] == "assistant"]
+    assert answers == ["One.", "Two."]
+    assert [e["type"] for e in events].count("agent_end") == 2
+    assert (
+        "reasoning low" in done.stderr
+        and "pi-sdk chat · anthropic/claude-sonnet-4-5" in done.stderr
+    )
+    assert json.loads(server.bodies[1])["thinking"]["type"] in ("enabled", "adaptive")
