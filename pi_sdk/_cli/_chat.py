@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, cast
 from pi_sdk._cli._common import UsageError, require_cli_extra
 from pi_sdk._cli._keys import stored_keys
 from pi_sdk._cli._paths import private_dir, sessions_dir
-from pi_sdk._cli._render import JsonLines, TurnPrinter, transcript_lines, usage_line
+from pi_sdk._cli._render import JsonLines, Totals, TurnPrinter, transcript_lines, usage_line
 from pi_sdk._cli._setup import (
     add_agent_options,
     build_agent,
@@ -111,7 +111,11 @@ class _Chat:
             messages=messages,
             thinking_level=level if level in MODEL_THINKING_LEVELS else None,
         )
-        self.printer = TurnPrinter(console, notes=notes)
+        totals = Totals()
+        for message in messages:
+            if isinstance(message, AssistantMessage):
+                totals.add(message.usage)  # a continued session's totals include its past
+        self.printer = TurnPrinter(console, notes=notes, totals=totals)
         self.agent.subscribe(JsonLines(sys.stdout) if self.as_json else self.printer)
 
     def note(self, text: str, style: str = "dim") -> None:

@@ -112,11 +112,12 @@ def resolve_model(spec: str, base_url: str | None = None) -> Model:
 def _import(module: str) -> ModuleType:
     if module.endswith(".py") or os.sep in module:
         path = Path(module)
-        spec = importlib.util.spec_from_file_location(path.stem, path)
+        name = f"_pi_sdk_cli_tools_{path.stem}"  # never shadows an installed module
+        spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None or not path.is_file():
             raise UsageError(f"--tools: no Python file at {module}")
         loaded = importlib.util.module_from_spec(spec)
-        sys.modules[path.stem] = loaded
+        sys.modules[name] = loaded
         spec.loader.exec_module(loaded)
         return loaded
     return importlib.import_module(module)

@@ -92,7 +92,7 @@ def test_save_quit_and_continue_show_and_send_the_history(tmp_path: Path):
         child.expect("you › Capital of France\\?")
         child.expect("claude-sonnet-4-5 › Paris.")
         child.expect(PROMPT)
-        ask(child, "And its population?", "2.1 million")
+        ask(child, "And its population?", "2.1 million", "session: 2 calls · 10 in · 6 out")
         child.sendeof()
         child.expect("bye")
         child.expect(pexpect.EOF)
