@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, cast
 from pi_sdk._cli._common import UsageError, require_cli_extra
 from pi_sdk._cli._keys import stored_keys
 from pi_sdk._cli._paths import private_dir, sessions_dir
-from pi_sdk._cli._render import JsonLines, Totals, TurnPrinter, transcript_lines, usage_line
+from pi_sdk._cli._render import JsonLines, Totals, TurnPrinter, transcript_lines
 from pi_sdk._cli._setup import (
     add_agent_options,
     build_agent,
@@ -272,10 +272,8 @@ class _Chat:
         self.note(text, "yellow")
 
     def _bye(self) -> None:
-        answers = [m for m in self.agent.messages if isinstance(m, AssistantMessage)]
-        if answers:
-            totals = usage_line(answers[-1], self.printer.totals).split("session: ", 1)[1]
-            self.note(f"session: {totals} · saved to {self.path}")
+        if self.printer.totals.calls:
+            self.note(f"session: {self.printer.totals.describe()} · saved to {self.path}")
         self.note("bye")
 
 

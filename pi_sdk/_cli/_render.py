@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from pi_sdk import events
 from pi_sdk.agent._types import (
@@ -32,6 +32,7 @@ from pi_sdk.agent._types import (
 )
 from pi_sdk.types import (
     AssistantMessage,
+    ImageContent,
     TextContent,
     ThinkingContent,
     ToolResultMessage,
@@ -83,6 +84,12 @@ class Totals:
         self.cache_write += usage.cache_write
         self.cost += usage.cost.total
 
+    def describe(self) -> str:
+        """``2 calls · 10 in · 6 out · $0.000096``."""
+        calls = "call" if self.calls == 1 else "calls"
+        tokens = _tokens(self.input, self.output, self.cache_read, self.cache_write)
+        return f"{self.calls} {calls} · {tokens} · ${self.cost:.6f}"
+
 
 def _tokens(input: int, output: int, cache_read: int, cache_write: int) -> str:
     text = f"{input:,} in · {output:,} out"
@@ -96,15 +103,13 @@ def usage_line(message: AssistantMessage, totals: Totals) -> str:
     u = message.usage
     call = _tokens(u.input, u.output, u.cache_read, u.cache_write)
     estimated = " (estimated)" if message.usage_estimated else ""
-    session = _tokens(totals.input, totals.output, totals.cache_read, totals.cache_write)
-    calls = "call" if totals.calls == 1 else "calls"
     return (
         f"{message.provider}/{message.model} · {call}{estimated} · ${u.cost.total:.6f}"
-        f"  │  session: {totals.calls} {calls} · {session} · ${totals.cost:.6f}"
+        f"  │  session: {totals.describe()}"
     )
 
 
-def result_text(content: Any) -> str:
+def result_text(content: Iterable[TextContent | ImageContent]) -> str:
     """The text blocks of a tool result (images as ``[image]``)."""
     parts = [b.text if isinstance(b, TextContent) else "[image]" for b in content]
     return " ".join(parts)
