@@ -49,7 +49,14 @@ def test_model_switch_across_wire_apis_carries_the_history(tmp_path: Path):
         env.update(vendor_env(RESPONSES, openai))
         child = spawn(["chat", "-m", "anthropic/claude-sonnet-4-5"], env)
         child.expect(PROMPT)
-        ask(child, "say hi", "Hello there!", r"session: 1 call · 5 in · 3 out · \$")
+        ask(
+            child,
+            "say hi",
+            "▸ thinking: 4 words",
+            "Hello there!",
+            r"session: 1 call · 5 in · 3 out · \$",
+        )
+        ask(child, "/thinking", "The user greets me.")  # the collapsed thinking, whole
         ask(
             child,
             "/model openai/gpt-5",
@@ -161,3 +168,20 @@ def test_reasoning_level_is_checked_and_sent(tmp_path: Path):
         child.sendeof()
         child.expect(pexpect.EOF)
         assert "thinking" in json.loads(anthropic.bodies[0])
+
+
+def test_thinking_streams_in_place_on_a_terminal_then_collapses(tmp_path: Path):
+    thinking = Thinking(("Step one.\n", "Step two.\n", "Step three."))
+    with ThreadedLoopback([_reply(ANTHROPIC, thinking, Text(("Done.",)))]) as anthropic:
+        env = cli_env(tmp_path, **_keys(), **vendor_env(ANTHROPIC, anthropic))
+        env["TERM"] = "xterm-256color"  # cursor-addressable: the live region is used
+        child = spawn(["chat", "-m", "anthropic/claude-sonnet-4-5"], env)
+        child.expect(PROMPT)
+        child.sendline("think first")
+        child.expect("Step three.")  # streamed while it lasts
+        child.expect("\x1b\\[2K")  # then erased
+        child.expect("▸ thinking: 6 words")  # and collapsed to one line
+        child.expect("Done.")
+        child.expect(PROMPT)
+        child.sendeof()
+        child.expect(pexpect.EOF)
