@@ -79,7 +79,7 @@ LAYERS: dict[str, float] = {
     "agent._pi_session": 5,
     "agent._pi_messages": 3,
     "testing.": 5,
-    "_cli": 5,
+    "_cli.": 5,
     "_serve": 5,
     # L6 namespaces: re-exports only
     "__init__": 6,

@@ -253,6 +253,7 @@ def test_the_provider_guide_package_installs_and_its_tests_pass(tmp_path: Path) 
 # --- the printed examples as a reader's linters see them ----------------------------------------
 
 PAGES_WITH_FILES = (
+    "cli.md",
     "index.md",
     "sessions.md",
     "testing.md",

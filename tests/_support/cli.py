@@ -1,0 +1,114 @@
+"""Drive the real ``pi-sdk`` command in a pseudo-terminal against loopback vendors.
+
+:class:`ThreadedLoopback` runs :class:`_support.loopback.LoopbackServer` on its own event loop in
+a thread, so that a synchronous pexpect test can talk to the CLI while the server answers.
+:func:`cli_env` gives the child a private home (config and data folders under ``tmp_path``), no
+colour, and the loopback servers as the vendors' base URLs (``<PROVIDER>_BASE_URL``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from _support.loopback import LoopbackServer, Step
+from _support.wire import wire_for
+
+__all__ = ["PROMPT", "ThreadedLoopback", "ask", "cli_env", "run_cli", "spawn", "vendor_env"]
+
+PROMPT = "you › "
+"""What ``pi-sdk chat`` shows when it waits for a line."""
+
+pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed (dev group)")
+
+
+class ThreadedLoopback:
+    """A :class:`LoopbackServer` serving ``steps`` from a background thread."""
+
+    def __init__(self, steps: list[Step]) -> None:
+        self.server = LoopbackServer(steps)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+
+    def __enter__(self) -> ThreadedLoopback:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self.server.__aenter__(), self._loop).result(10)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        asyncio.run_coroutine_threadsafe(self.server.__aexit__(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+        self._loop.close()
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def bodies(self) -> list[bytes]:
+        """The request bodies received so far."""
+        return [body for _, _, body in self.server.requests]
+
+
+def vendor_env(api: str, server: ThreadedLoopback) -> dict[str, str]:
+    """``<PROVIDER>_BASE_URL`` pointing ``api``'s test provider at ``server``."""
+    wire = wire_for(api)
+    name = wire.provider.upper().replace("-", "_") + "_BASE_URL"
+    return {name: server.url + wire.prefix}
+
+
+def cli_env(home: Path, **extra: str) -> dict[str, str]:
+    """The child's environment: a private home, no colour, a dumb terminal, plus ``extra``."""
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+        "PYTHONUNBUFFERED": "1",
+    }
+    return {**env, **extra}
+
+
+def spawn(args: list[str], env: dict[str, str], **kwargs: Any) -> Any:
+    """``pi-sdk ARGS`` in a pseudo-terminal (a ``pexpect.spawn``, text mode, 20 s timeout)."""
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "pi_sdk._cli", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(50, 200),
+        **kwargs,
+    )
+
+
+def ask(child: Any, line: str, *expected: str) -> None:
+    """Send ``line`` to a chat, wait for each ``expected`` (a regex), then the prompt."""
+    child.sendline(line)
+    for pattern in expected:
+        child.expect(pattern)
+    child.expect(PROMPT)
+
+
+def run_cli(
+    args: list[str], env: dict[str, str], stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """``pi-sdk ARGS`` without a terminal: ``stdin`` in, stdout and stderr captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "pi_sdk._cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )

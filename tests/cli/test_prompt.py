@@ -1,0 +1,153 @@
+"""``pi-sdk prompt``, ``--json``, ``--version`` and the one-line input errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from _support.cli import ThreadedLoopback, cli_env, run_cli, vendor_env
+from _support.loopback import json_step, sse_step, text_reply
+from _support.wire import Call, Calls, Tokens, wire_for
+
+from pi_sdk._cli import main
+
+MODEL = ["-m", "anthropic/claude-sonnet-4-5"]
+
+
+def _env(tmp_path: Path, server: ThreadedLoopback) -> dict[str, str]:
+    return cli_env(
+        tmp_path, ANTHROPIC_API_KEY="test-key", **vendor_env("anthropic-messages", server)
+    )
+
+
+def test_prompt_streams_the_answer_to_stdout_and_usage_to_stderr(tmp_path: Path):
+    with ThreadedLoopback([text_reply("anthropic-messages", "Hello there!")]) as server:
+        done = run_cli(["prompt", *MODEL, "say", "hi"], _env(tmp_path, server))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Hello there!\n"
+    assert "anthropic/claude-sonnet-4-5 · 5 in · 3 out · $0.000060" in done.stderr
+    body = json.loads(server.bodies[0])
+    assert body["messages"][0]["content"][0]["text"] == "say hi"
+
+
+def test_prompt_reads_stdin_and_json_prints_agent_events_in_pi_shape(tmp_path: Path):
+    with ThreadedLoopback([text_reply("anthropic-messages", "Hello there!")]) as server:
+        done = run_cli(["prompt", *MODEL, "--json"], _env(tmp_path, server), stdin="from stdin\n")
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    assert events[0]["type"] == "agent_start" and events[-1]["type"] == "agent_end"
+    updates = [e for e in events if e["type"] == "message_update"]
+    deltas = [e["assistantMessageEvent"] for e in updates]
+    assert "".join(d["delta"] for d in deltas if d["type"] == "text_delta") == "Hello there!"
+    assert all("partial" not in d for d in deltas)
+    end = [e for e in events if e["type"] == "message_end"][-1]["message"]
+    assert end["stopReason"] == "stop" and end["usage"]["totalTokens"] == 8
+    assert json.loads(server.bodies[0])["messages"][0]["content"][0]["text"] == "from stdin\n"
+
+
+def test_a_vendor_error_ends_with_status_1_and_the_message(tmp_path: Path):
+    body, _ = wire_for("anthropic-messages").http_error(400, "prompt is too long")
+    with ThreadedLoopback([json_step(400, body)]) as server:
+        done = run_cli(["prompt", *MODEL, "hi"], _env(tmp_path, server))
+    assert done.returncode == 1
+    assert "✘ error:" in done.stderr and "prompt is too long" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["prompt", "-m", "anthropic/claude-sonet-4-5", "x"], "did you mean claude-sonnet-4-5"),
+        (["prompt", "-m", "nope/model", "x"], "no models registered for provider 'nope'"),
+        (["prompt", "-m", "anthropic", "x"], "a model is PROVIDER/ID"),
+        (["prompt", "-m", "anthropic/claude-sonnet-4-5"], "no prompt"),
+        (["prompt", "x"], "no model: pass -m PROVIDER/ID"),
+        (["chat", "--tools", "no_such_module:x", *MODEL], "cannot import no_such_module"),
+        (["chat", "--tools", "json", *MODEL], "--tools takes MODULE:ATTR"),
+        (["chat", "--tools", "json:nothing", *MODEL], "json has no attribute 'nothing'"),
+        (["chat", "--tools", "json:__name__", *MODEL], "str is not a tool or a function"),
+        (["models", "--provider", "anthropc"], "did you mean anthropic?"),
+    ],
+)
+def test_input_errors_are_one_line_with_status_2(
+    args: list[str],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # no prompt on stdin either
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if not line.startswith("pi-sdk: warning:")]
+    assert len(lines) == 1 and lines[0].startswith("pi-sdk: error: ") and message in lines[0]
+
+
+def test_an_unknown_option_is_named_by_its_subcommand(capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["models", "--jsn"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: pi-sdk models" in err
+    assert "unrecognized arguments: --jsn (did you mean --json?)" in err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"pi-sdk {metadata.version('pi-sdk-core')}\n"
+
+
+def test_a_missing_cli_extra_is_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    monkeypatch.setitem(sys.modules, "rich", None)  # find_spec("rich") -> None: not installed
+    assert main(["chat", *MODEL]) == 2
+    err = capsys.readouterr().err
+    assert "`pi-sdk chat` needs the cli extra (rich missing)" in err
+    assert "pip install 'pi-sdk-core[cli]'" in err
+
+
+def test_the_docs_tools_file_runs_with_tools_option(tmp_path: Path):
+    page = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    code = re.search(r'```python title="my_tools.py"\n(.*?)^```', page, re.M | re.S)
+    assert code is not None
+    (tmp_path / "my_tools.py").write_text(code.group(1), encoding="utf-8")
+    wire = wire_for("anthropic-messages")
+    call = Calls((Call("toolu_1", "roll_dice", ('{"sides": ', "1}")),))
+    steps = [
+        sse_step(sum(wire.events([call], Tokens()), [])),
+        text_reply("anthropic-messages", "A one."),
+    ]
+    with ThreadedLoopback(steps) as server:
+        tools = f"{tmp_path / 'my_tools.py'}:tools"
+        done = run_cli(["prompt", *MODEL, "--tools", tools, "roll it"], _env(tmp_path, server))
+    assert done.returncode == 0, done.stderr
+    assert '→ roll_dice {"sides": 1}' in done.stderr and "✔ roll_dice → 1" in done.stderr
+    assert done.stdout == "A one.\n"
+    sent = json.loads(server.bodies[1])
+    assert sent["tools"][0]["name"] == "roll_dice"
+    result = sent["messages"][-1]["content"][0]
+    assert result["type"] == "tool_result" and result["content"] == "1"
+
+
+def test_chat_json_reads_prompts_from_stdin_and_writes_only_events(tmp_path: Path):
+    replies = [text_reply("anthropic-messages", "One."), text_reply("anthropic-messages", "Two.")]
+    with ThreadedLoopback(replies) as server:
+        stdin = "first\n/reasoning low\nsecond\n"
+        done = run_cli(["chat", *MODEL, "--json"], _env(tmp_path, server), stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines()]  # nothing but JSON
+    ends = [e["message"] for e in events if e["type"] == "message_end"]
+    answers = [m["content"][0]["text"] for m in ends if m["role"] == "assistant"]
+    assert answers == ["One.", "Two."]
+    assert [e["type"] for e in events].count("agent_end") == 2
+    assert (
+        "reasoning low" in done.stderr
+        and "pi-sdk chat · anthropic/claude-sonnet-4-5" in done.stderr
+    )
+    assert json.loads(server.bodies[1])["thinking"]["type"] in ("enabled", "adaptive")
