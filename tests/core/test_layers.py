@@ -64,6 +64,7 @@ LAYERS: dict[str, float] = {
     "agent._tool_thread": 1,
     "agent._tools": 4,
     "agent._tool_calls": 4,
+    "agent._transcript": 4,
     "agent._loop": 4,
     "agent._output_repair": 4,
     # L5 edges

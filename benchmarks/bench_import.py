@@ -1,0 +1,80 @@
+"""Benchmark: what importing pi-sdk costs, in fresh processes, against ``import pydantic``.
+
+Each sample is a new interpreter (``python -c``) that times, with ``time.perf_counter``, one
+step after the interpreter has started (so its start-up is left out):
+
+- ``pydantic``: ``import pydantic`` and ``pydantic.BaseModel`` (the baseline: pi-sdk's wire
+  types are pydantic models, so this is the floor of any first use);
+- ``import pi_sdk``: the bare import (names load on first use, ``pi_sdk._lazy``);
+- ``first use``: ``import pi_sdk`` then ``pi_sdk.Agent``, ``pi_sdk.stream``,
+  ``pi_sdk.UserMessage`` (what a program touches before its first call);
+- ``plugin discovery``: after ``first use``, ``pi_sdk.plugins.get_plugin_manager()`` (scans the
+  ``pi_sdk`` entry-point group and imports every installed provider and plugin package), timed
+  on its own.
+
+The steps run in shuffled order, ``--rounds`` times each; the table gives the median in ms and
+the ratio to the ``pydantic`` median of the same run. Targets (issue 16): ``first use`` at most
+100 ms, ``plugin discovery`` at most 50 ms more.
+
+Run with ``uv run python benchmarks/bench_import.py [--rounds 15]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+
+_TIMED = """
+import time
+start = time.perf_counter()
+{setup}
+mid = time.perf_counter()
+{step}
+end = time.perf_counter()
+print((end - mid) * 1e3 if {second} else (mid - start) * 1e3)
+"""
+
+STEPS: dict[str, tuple[str, str, bool]] = {
+    # name: (code timed first, code timed second, whether the second part is the measure)
+    "pydantic": ("import pydantic; pydantic.BaseModel", "", False),
+    "import pi_sdk": ("import pi_sdk", "", False),
+    "first use": ("import pi_sdk; pi_sdk.Agent; pi_sdk.stream; pi_sdk.UserMessage", "", False),
+    "plugin discovery": (
+        "import pi_sdk; pi_sdk.Agent; pi_sdk.stream; pi_sdk.UserMessage",
+        "import pi_sdk.plugins; pi_sdk.plugins.get_plugin_manager()",
+        True,
+    ),
+}
+
+
+def sample(name: str) -> float:
+    setup, step, second = STEPS[name]
+    code = _TIMED.format(setup=setup, step=step or "pass", second=second)
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    args = parser.parse_args()
+    for name in STEPS:  # warm the file-system cache and the bytecode
+        sample(name)
+    samples: dict[str, list[float]] = {name: [] for name in STEPS}
+    order = list(STEPS)
+    for _ in range(args.rounds):
+        random.shuffle(order)
+        for name in order:
+            samples[name].append(sample(name))
+    medians = {name: statistics.median(values) for name, values in samples.items()}
+    base = medians["pydantic"]
+    print(f"fresh-process import times, median of {args.rounds} (shuffled rounds)")
+    for name, value in medians.items():
+        print(f"  {name:<17} {value:7.1f} ms   x{value / base:5.2f} of import pydantic")
+
+
+if __name__ == "__main__":
+    main()
