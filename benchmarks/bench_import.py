@@ -58,7 +58,7 @@ def sample(name: str) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
     args = parser.parse_args()
     for name in STEPS:  # warm the file-system cache and the bytecode

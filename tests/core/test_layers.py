@@ -32,6 +32,7 @@ LAYERS: dict[str, float] = {
     "_lazy": 0.1,
     "_levels": 0.1,
     "_output": 0.1,
+    "_lean": 0.15,
     "types": 0.2,
     "events": 0.3,
     "options": 0.3,
