@@ -29,6 +29,8 @@ import statistics
 import subprocess
 import sys
 
+from _ratios import print_ratios
+
 _TIMED = """
 import time
 start = time.process_time()
@@ -77,10 +79,8 @@ def main() -> None:
         for name in order:
             samples[name].append(sample(name))
     medians = {name: statistics.median(values) for name, values in samples.items()}
-    base = medians["pydantic"]
-    print(f"fresh-process import times, median of {args.rounds} (shuffled rounds)")
-    for name, value in medians.items():
-        print(f"  {name:<17} {value:7.1f} ms   x{value / base:5.2f} of import pydantic")
+    title = f"fresh-process import CPU times, median of {args.rounds} shuffled rounds"
+    print_ratios(title, medians, "pydantic", lambda ms: f"{ms:7.1f} ms")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
+from _ratios import print_ratios
+
 import pi_sdk
 import pi_sdk.types
 from pi_sdk.agent._messages import agent_message_from_dict
@@ -172,10 +174,8 @@ def main() -> None:
 
         adapter = ModelMessagesTypeAdapter
         results["pydantic-ai"] = allocated(lambda: adapter.validate_python(json.loads(peer)))[1]
-    base = results["plain dicts"]
-    print(f"memory of a 20-message transcript (tracemalloc, JSON parse included, {len(text)} B)")
-    for name, size in results.items():
-        print(f"  {name:<17} {size / 1024:6.1f} KiB   x{size / base:5.2f} of plain dicts")
+    title = f"memory of a 20-message transcript (tracemalloc, JSON parse included, {len(text)} B)"
+    print_ratios(title, results, "plain dicts", lambda size: f"{size / 1024:6.1f} KiB")
     if peer is None:
         print("  pydantic-ai       absent (install the bench dependency group)")
 

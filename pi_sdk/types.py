@@ -95,7 +95,10 @@ class WireModel(BaseModel):
         compact(self)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        prepare_setattr(self, name)
+        if name not in type(self).__pydantic_fields__:
+            prepare_setattr(self, name)  # an unknown, private or class attribute
+        elif name not in self.__pydantic_fields_set__:
+            own_fields_set(self)  # pydantic adds the name to the set: it must be ours
         super().__setattr__(name, value)
 
     @model_serializer(mode="wrap")
