@@ -35,12 +35,30 @@ _identifiers: dict[type[BaseModel], tuple[str, ...]] = {}
 
 
 class SharedFieldNames(set[str]):
-    """A fields set shared by every instance that was given the same fields. Never mutated."""
+    """A fields set shared by every instance that was given the same fields. Never mutated.
+
+    Changing it in place (``model.model_fields_set.add(...)``) would change every instance
+    that shares it, so that raises ``TypeError``; assigning the field records it as before.
+    """
 
     __slots__ = ()
 
     def __copy__(self) -> set[str]:
         return set(self)
+
+    def _refuse(self, *args: object, **kwargs: object) -> Any:
+        raise TypeError(
+            "this model's fields set is shared with equal instances and cannot be changed in"
+            " place; assign the field instead, or copy the set (set(model.model_fields_set))"
+        )
+
+    def add(self, name: str) -> None:  # pydantic adds an assigned field's name, often again
+        if name not in self:
+            self._refuse()
+
+    discard = remove = pop = clear = update = _refuse
+    difference_update = intersection_update = symmetric_difference_update = _refuse
+    __ior__ = __iand__ = __isub__ = __ixor__ = _refuse
 
 
 def _shared_names(names: set[str]) -> set[str]:
