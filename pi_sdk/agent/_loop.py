@@ -81,13 +81,14 @@ class _Run:
         default_factory=list[AgentMessage], init=False
     )
     partial: AssistantMessage | None = dataclasses.field(default=None, init=False)
+    conversion: Conversion | None = dataclasses.field(default=None, init=False)
+    """The transcript's LLM messages, kept up to date (default conversion only)."""
     turn_open: bool = dataclasses.field(default=False, init=False)
     turn_message: AssistantMessage | None = dataclasses.field(default=None, init=False)
     turn_results: list[ToolResultMessage] = dataclasses.field(
         default_factory=list[ToolResultMessage], init=False
     )
     lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock, init=False)
-    conversion: Conversion | None = dataclasses.field(default=None, init=False)
 
     async def emit(self, event: AgentEvent) -> None:
         # Serialized: tool updates of parallel calls emit from their own tasks.
