@@ -26,6 +26,7 @@ from typing import Any, cast, get_args
 
 from pi_sdk._abort import AbortSignal
 from pi_sdk._activity import Activity, current_activity
+from pi_sdk._lean import compact_tree
 from pi_sdk._log_redaction import watch_call
 from pi_sdk._output import OUTPUT_TOOL_NAME, Output, parse_output
 from pi_sdk._provider_errors import ProviderError
@@ -363,6 +364,7 @@ class _StreamRun:
         message.error_message = self._redact(text)
         if self.output is not None:
             message.set_output(parse_output(message, self.output))
+        compact_tree(message)  # finished: share its bookkeeping (pi_sdk._lean)
         self.final = message
         return ErrorEvent(reason=message.stop_reason, error=message)
 
@@ -402,6 +404,7 @@ class _StreamRun:
             if final.stop_reason != "error" and final.stop_reason != "aborted":
                 final.stop_reason = event.reason
             final.error_message = self._redact(final.error_message or "unknown error")
+        compact_tree(final)  # finished: share its bookkeeping (pi_sdk._lean)
         self.final = final
         return event
 

@@ -13,7 +13,6 @@ The same idea as scientific-python's ``lazy_loader.attach_stub``, without a sepa
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.util
 import sys
 from collections.abc import Callable, Iterable
@@ -37,7 +36,10 @@ def type_checking_imports(package: str) -> dict[str, str]:
 
     module = sys.modules[package]
     loader = module.__loader__
-    source = loader.get_source(package) if isinstance(loader, importlib.abc.InspectLoader) else None
+    # Duck-typed (importlib.abc.InspectLoader's method): importing importlib.abc would pull in
+    # importlib.resources, pathlib and tempfile, a third of ``import pi_sdk``.
+    get_source = getattr(loader, "get_source", None)
+    source = get_source(package) if get_source is not None else None
     path = module.__file__
     if source is None and path is not None and path.endswith(".py"):
         # A loader without get_source (pytest's assertion rewriter, say) still read this file.
@@ -81,7 +83,8 @@ def _compiled_imports(package: str, loader: object) -> dict[str, str]:
     """
     import dis
 
-    code = loader.get_code(package) if isinstance(loader, importlib.abc.InspectLoader) else None
+    get_code = getattr(loader, "get_code", None)
+    code = get_code(package) if get_code is not None else None
     if code is None:
         raise ImportError(f"{package}: the lazy namespace cannot read its source or its code")
     names: dict[str, str] = {}

@@ -17,12 +17,12 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    PrivateAttr,
     SerializerFunctionWrapHandler,
     model_serializer,
 )
 from pydantic.alias_generators import to_camel
 
+from pi_sdk._lean import compact, own_fields_set, prepare_setattr
 from pi_sdk._levels import clamp_thinking_level, supported_thinking_levels
 
 if TYPE_CHECKING:
@@ -75,7 +75,12 @@ def now_ms() -> int:
 
 
 class WireModel(BaseModel):
-    """Base of every wire type: camelCase JSON aliases, ``None`` fields omitted, extras kept."""
+    """Base of every wire type: camelCase JSON aliases, ``None`` fields omitted, extras kept.
+
+    Instances are lean (:mod:`pi_sdk._lean`): the set of given field names is shared between
+    instances given the same fields, and an empty extras dict is not kept (``model_extra`` is
+    then ``None``; equality, JSON and round trips are unchanged).
+    """
 
     model_config = ConfigDict(
         alias_generator=to_camel,
@@ -84,6 +89,17 @@ class WireModel(BaseModel):
         extra="allow",
         defer_build=True,
     )
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Make the new instance lean (see the class docstring)."""
+        compact(self)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name not in type(self).__pydantic_fields__:
+            prepare_setattr(self, name)  # an unknown, private or class attribute
+        elif name not in self.__pydantic_fields_set__:
+            own_fields_set(self)  # pydantic adds the name to the set: it must be ours
+        super().__setattr__(name, value)
 
     @model_serializer(mode="wrap")
     def _drop_none(self, handler: SerializerFunctionWrapHandler) -> Any:
@@ -123,7 +139,8 @@ def _append_field(block: BaseModel, name: str, piece: str) -> None:
         piece = piece[1:]
     value += piece
     fields[name] = value
-    block.__pydantic_fields_set__.add(name)
+    if name not in block.__pydantic_fields_set__:
+        own_fields_set(block).add(name)
 
 
 class TextContent(WireModel):
@@ -309,7 +326,8 @@ class AssistantMessage(WireModel):
     :func:`pi_sdk.provider.signature_origin`). ``None`` in messages from pi-mono or older files."""
     timestamp: int = Field(default_factory=now_ms)
     """Milliseconds since the Unix epoch, taken when the request started."""
-    _output: StructuredOutput | None = PrivateAttr(default=None)
+    # The typed answer lives in ``__pydantic_private__`` (``{"_output": ...}``), set only when
+    # there is one: a declared private attribute would give every message a dict of its own.
 
     @property
     def output(self) -> StructuredOutput | None:
@@ -320,11 +338,14 @@ class AssistantMessage(WireModel):
         stored message is parsed again with :func:`pi_sdk.options.parse_output`. See
         docs/structured-output.md.
         """
-        return self._output
+        private = self.__pydantic_private__
+        return None if private is None else private.get("_output")
 
     def set_output(self, output: StructuredOutput | None) -> None:
         """Attach a parsed answer (what a call with ``output=`` does when it ends)."""
-        self._output = output
+        object.__setattr__(
+            self, "__pydantic_private__", None if output is None else {"_output": output}
+        )
 
     def raise_for_error(self) -> AssistantMessage:
         """Raise :class:`pi_sdk.AssistantError` if this message ended in an error or abort.

@@ -31,6 +31,7 @@ from pi_sdk._abort import AbortController, AbortSignal
 from pi_sdk._event_stream import new_assistant_message
 from pi_sdk.agent._messages import default_convert_to_llm, is_plain_llm_list
 from pi_sdk.agent._tool_calls import execute_tool_calls, resolve
+from pi_sdk.agent._transcript import Conversion, TrackedMessages
 from pi_sdk.agent._types import (
     AgentContext,
     AgentEndEvent,
@@ -82,6 +83,8 @@ class _Run:
         default_factory=list[AgentMessage], init=False
     )
     partial: AssistantMessage | None = dataclasses.field(default=None, init=False)
+    conversion: Conversion | None = dataclasses.field(default=None, init=False)
+    """The transcript's LLM messages, kept up to date (default conversion only)."""
     turn_open: bool = dataclasses.field(default=False, init=False)
     turn_message: AssistantMessage | None = dataclasses.field(default=None, init=False)
     turn_results: list[ToolResultMessage] = dataclasses.field(
@@ -201,13 +204,30 @@ class _Run:
         )
         return bool(await resolve(hook(context)))
 
-    async def stream_assistant_response(self) -> AssistantMessage:
+    async def llm_messages(self) -> tuple[list[Any], bool]:
+        """The transcript through ``transform_context`` and ``convert_to_llm``; whether plain.
+
+        With neither hook set (the default conversion), only the entries added since the last
+        call are converted (:class:`~pi_sdk.agent._transcript.Conversion`); otherwise the hooks
+        see the full list on every call, as in pi-mono.
+        """
         config = self.config
-        messages: list[AgentMessage] = list(self.context.messages)
+        convert = config.convert_to_llm or default_convert_to_llm
+        messages = self.context.messages
+        if config.transform_context is None and convert is default_convert_to_llm:
+            if isinstance(messages, TrackedMessages):  # else a hook replaced the list
+                if self.conversion is None or self.conversion.source is not messages:
+                    self.conversion = Conversion(messages)
+                return self.conversion.convert()
+        messages = list(messages)
         if config.transform_context is not None:
             messages = list(await resolve(config.transform_context(messages, self.signal)))
-        convert = config.convert_to_llm or default_convert_to_llm
         llm_messages = list(await resolve(convert(messages)))
+        return llm_messages, is_plain_llm_list(llm_messages)
+
+    async def stream_assistant_response(self) -> AssistantMessage:
+        config = self.config
+        llm_messages, plain = await self.llm_messages()
         tools = [t.to_tool() for t in self.context.tools]
         fields: dict[str, Any] = {
             "system_prompt": self.context.system_prompt or None,
@@ -216,7 +236,7 @@ class _Run:
         }
         # Validating every message again on every turn is what made long runs slow; a list of
         # plain LLM messages (the default conversion's output) is already valid.
-        if is_plain_llm_list(llm_messages):
+        if plain:
             llm_context = Context.model_construct(**fields)
         else:
             llm_context = Context(**fields)
@@ -323,7 +343,7 @@ async def _run_on_copy(
 ) -> list[AgentMessage]:
     # The run appends each prompt (then the replies) to a copy of the messages, never to
     # the caller's list.
-    working = dataclasses.replace(context, messages=list(context.messages))
+    working = dataclasses.replace(context, messages=TrackedMessages(context.messages))
     return await _Run(working, config, emit, _signal(signal, config), stream_fn).run(prompts)
 
 

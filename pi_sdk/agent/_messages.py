@@ -53,7 +53,9 @@ from pi_sdk.types import (
 )
 
 __all__ = [
+    "LLM_EXACT_TYPES",
     "LLM_ROLES",
+    "LLM_TYPES",
     "MessageConverter",
     "agent_message_from_dict",
     "check_prompt",
@@ -76,9 +78,11 @@ Contract: synchronous, must not raise; an empty list hides the message from the 
 LLM_ROLES = frozenset({"user", "assistant", "toolResult"})
 """Roles of the messages a model understands; custom types must use another role."""
 
-_LLM_TYPES = (UserMessage, AssistantMessage, ToolResultMessage)
+LLM_TYPES = (UserMessage, AssistantMessage, ToolResultMessage)
+"""The LLM message classes (``isinstance`` checks)."""
+LLM_EXACT_TYPES: frozenset[type] = frozenset(LLM_TYPES)
+"""The same, for exact-type checks in C (``LLM_EXACT_TYPES.issuperset(map(type, messages))``)."""
 _PI_TYPES = (PiCustomMessage, PiBranchSummary, PiCompactionSummary)
-_LLM_EXACT: frozenset[type] = frozenset(_LLM_TYPES)
 _adapter: list[TypeAdapter[Message]] = []  # built on first use (keeps `import pi_sdk` cheap)
 M = TypeVar("M", bound=BaseModel)
 
@@ -225,7 +229,7 @@ def get_message_types() -> dict[str, type[BaseModel]]:
 
 def is_llm_message(message: object) -> bool:
     """True for :class:`UserMessage`, :class:`AssistantMessage` and :class:`ToolResultMessage`."""
-    return isinstance(message, _LLM_TYPES)
+    return isinstance(message, LLM_TYPES)
 
 
 def _entry_for(message: object) -> _Entry | None:
@@ -244,7 +248,7 @@ def convert_message_to_llm(message: AgentMessage) -> list[Message]:
     pi-coding-agent's built-in types (:mod:`pi_sdk.agent._pi_messages`) are converted as pi
     does; any other custom message gives ``[]`` (pi-mono's default filter drops it).
     """
-    if isinstance(message, _LLM_TYPES):
+    if isinstance(message, LLM_TYPES):
         return [message]
     entry = _entry_for(message)
     if entry is not None:
@@ -261,12 +265,16 @@ def default_convert_to_llm(messages: Iterable[AgentMessage]) -> list[Message]:
     messages; it runs before every model call, after ``transform_context``. Custom messages of
     unregistered types are left out (pi-mono keeps only user, assistant and toolResult).
     """
+    if not isinstance(messages, list | tuple):
+        messages = list(messages)
+    if LLM_EXACT_TYPES.issuperset(map(type, messages)):  # the common case, checked in C
+        return cast(list[Message], list(messages))
     out: list[Message] = []
-    exact = _LLM_EXACT
+    exact = LLM_EXACT_TYPES
     for message in messages:
         if type(message) in exact:  # the common case, without ABC isinstance machinery
             out.append(message)  # pyright: ignore[reportArgumentType]
-        elif isinstance(message, _LLM_TYPES):
+        elif isinstance(message, LLM_TYPES):
             out.append(message)
         else:
             out.extend(convert_message_to_llm(message))
@@ -279,8 +287,7 @@ def is_plain_llm_list(messages: Sequence[Any]) -> bool:
     Such a list needs no validation to go into a :class:`pi_sdk.Context` (the agent loop skips
     pydantic's per-message pass, which made long runs quadratic in practice).
     """
-    exact = _LLM_EXACT
-    return all(type(message) in exact for message in messages)
+    return LLM_EXACT_TYPES.issuperset(map(type, messages))
 
 
 def agent_message_from_dict(data: Mapping[str, Any]) -> AgentMessage:

@@ -31,20 +31,21 @@ Tests use a fresh manager (:func:`use_plugin_manager`, or the ``plugin_manager``
 
 from __future__ import annotations
 
-import difflib
-import importlib.metadata
 import inspect
 import os
 import threading
 import warnings
 from collections.abc import Generator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from pi_sdk.errors import PluginLoadError
 from pi_sdk.plugins import hookspecs
+
+if TYPE_CHECKING:
+    import importlib.metadata  # imported where entry points are read: it costs ~10 ms
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -119,6 +120,8 @@ class PluginManager(pluggy.PluginManager):
         function: Any = getattr(plugin, name)  # a marked function: safe to bind
         spec_names = _spec_names()
         if hook_name not in spec_names and not opts.get("optionalhook"):
+            import difflib  # only to word an error
+
             hint = difflib.get_close_matches(hook_name, spec_names, n=1)
             extra = f"; did you mean {hint[0]!r}?" if hint else ""
             raise pluggy.PluginValidationError(
@@ -175,6 +178,8 @@ class PluginManager(pluggy.PluginManager):
                 return
             self.entry_points_loaded = True
             allowed = _allowed_names()
+            import importlib.metadata  # here, not at import: it is most of discovery's cost
+
             entry_points = sorted(
                 importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name
             )
