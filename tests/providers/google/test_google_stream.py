@@ -668,3 +668,14 @@ async def test_bad_or_error_json_answer_is_a_clear_error(body: bytes, needle: st
     events, message = await run(ChunkedTransport((200, body, JSON_HEADERS)))
     assert [e.type for e in events] == ["start", "error"]
     assert needle in (message.error_message or ""), message.error_message
+
+
+async def test_a_non_json_error_page_from_an_aiohttp_client_names_its_reason() -> None:
+    """aiohttp responses have no ``reason_phrase``: the SDK's ``status`` field gives the reason."""
+    from google.genai import errors
+    from pi_sdk_google._client import error_from_api
+
+    page = {"message": "<html>upstream down</html>", "status": "Service Unavailable"}
+    error = error_from_api(errors.ServerError(503, page))
+    assert str(error) == "503 Service Unavailable: upstream down"
+    assert error.status == 503 and error.retryable
