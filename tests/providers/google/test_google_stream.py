@@ -675,7 +675,7 @@ async def test_a_non_json_error_page_from_an_aiohttp_client_names_its_reason() -
     from google.genai import errors
     from pi_sdk_google._client import error_from_api
 
-    page = {"message": "<html>upstream down</html>", "status": "Service Unavailable"}
+    page = {"message": "<html>upstream down</html>", "status": "Backend Overloaded"}
     error = error_from_api(errors.ServerError(503, page))
-    assert str(error) == "503 Service Unavailable: upstream down"
+    assert str(error) == "503 Backend Overloaded: upstream down"
     assert error.status == 503 and error.retryable
