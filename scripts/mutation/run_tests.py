@@ -8,8 +8,8 @@ first failure (``-x``), since one failing test kills the mutant. Exit status is 
 A provider package's tests are its own folder first (the quickest kill), then every
 cross-provider suite in ``tests/providers/`` (contract, conformance, malformed replies,
 handoffs, ...), then the folders of the provider packages built on it (``pi-sdk-azure``
-depends on ``pi-sdk-openai``: its tests run the OpenAI decoders too). The fuzz suite is left
-out: its inputs are drawn at random, so a kill would depend on the draw.
+depends on ``pi-sdk-openai``: its tests run the OpenAI decoders too), then the decoder fuzz
+suite (derandomized: the same examples every run, so a kill does not depend on a draw).
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ OWNERS: list[tuple[str, list[str]]] = [
         "pi_sdk/_transform.py",
         ["tests/core/test_transform.py", "tests/test_migration.py", "tests/providers"],
     ),
-    ("pi_sdk/", ["tests/core", "tests/providers"]),
+    ("pi_sdk/", ["tests/core", "tests/providers", "tests/fuzz"]),
 ]
+FUZZ_DECODERS = "tests/fuzz/test_fuzz_decoders.py"
 
 
 def cross_provider_tests() -> list[str]:
@@ -61,7 +62,7 @@ def owners(path: str) -> list[str]:
     if path.startswith("providers/"):
         vendor = path.split("/")[1]
         built_on = [f"tests/providers/{other}" for other in dependents(vendor)]
-        return [f"tests/providers/{vendor}", *cross_provider_tests(), *built_on]
+        return [f"tests/providers/{vendor}", *cross_provider_tests(), *built_on, FUZZ_DECODERS]
     for prefix, tests in OWNERS:
         if path.startswith(prefix):
             return tests
