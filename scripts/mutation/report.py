@@ -4,7 +4,9 @@ Usage: ``python scripts/mutation/report.py SESSION.sqlite``. Mutants marked skip
 the sample) do not count; an ``incompetent`` mutant (the mutated code fails to import or
 compile) counts as killed, as cosmic-ray counts it. A survivor listed in
 ``scripts/mutation/equivalent.toml`` (shown equivalent: no test can tell it from the original)
-is printed with its reason and left out of the score. Exit status 0.
+is printed with its reason and left out of the score. A timeout counts as a kill (cosmic-ray's
+rule: the mutant hangs) and is listed: if the machine was merely slow, rerun that mutant with
+``scripts/mutation/run_tests.py`` by hand. Exit status 0.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def main() -> None:
     parser.add_argument("session")
     args = parser.parse_args()
     known = tomllib.loads(EQUIVALENT.read_text())["mutant"] if EQUIVALENT.exists() else []
-    killed = survived = errored = equivalent = 0
+    killed = survived = errored = equivalent = timeouts = 0
     pending = 0
     with use_db(args.session, WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
@@ -65,11 +67,17 @@ def main() -> None:
                 print(f"SURVIVED {where} {operator}\n{result.diff}")
             else:
                 killed += 1
+                if result.output == "timeout":  # cosmic-ray counts a timeout as a kill
+                    timeouts += 1
+                    (mutation,) = item.mutations
+                    where = f"{mutation.module_path}:{mutation.start_pos[0]}"
+                    print(f"TIMEOUT {where} {mutation.operator_name} (counted killed)")
         pending = sum(1 for _ in db.pending_work_items)
     tested = killed + survived
     score = 100 * killed / tested if tested else 0.0
     print(
-        f"mutants tested: {tested + equivalent}, killed: {killed}, survived: {survived},"
+        f"mutants tested: {tested + equivalent}, killed: {killed} ({timeouts} by timeout),"
+        f" survived: {survived},"
         f" equivalent: {equivalent} (not scored), errors: {errored}, pending: {pending}"
     )
     print(f"mutation score: {score:.1f}%")
