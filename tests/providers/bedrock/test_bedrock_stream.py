@@ -467,3 +467,11 @@ async def test_only_a_content_block_delta_adds_text(kind: str):
         body += frame("contentBlockStop", {"contentBlockIndex": 0})
     _, message, _ = await run(body + end())
     assert message.content == [TextContent(text="kept")]
+
+
+async def test_usage_without_cache_fields_counts_no_cache_tokens():
+    body = START + delta(0, text="hi") + frame("contentBlockStop", {"contentBlockIndex": 0})
+    _, message, _ = await run(body + end())
+    usage = message.usage
+    assert (usage.input, usage.output, usage.cache_read, usage.cache_write) == (3, 4, 0, 0)
+    assert usage.total_tokens == 7
