@@ -679,3 +679,13 @@ async def test_a_non_json_error_page_from_an_aiohttp_client_names_its_reason() -
     error = error_from_api(errors.ServerError(503, page))
     assert str(error) == "503 Backend Overloaded: upstream down"
     assert error.status == 503 and error.retryable
+
+
+async def test_a_json_error_in_another_shape_is_shown_as_it_came() -> None:
+    """Not Google's ``{"error": {...}}`` and not the SDK's text wrapper: the document itself."""
+    from google.genai import errors
+    from pi_sdk_google._client import error_from_api
+
+    error = error_from_api(errors.ClientError(400, {"detail": "bad thing", "code": 7}))
+    assert str(error) == '400 Bad Request: {"detail": "bad thing", "code": 7}'
+    assert error.status == 400 and not error.retryable
