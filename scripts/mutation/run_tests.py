@@ -20,9 +20,13 @@ import sys
 import tomllib
 from pathlib import Path
 
-# Mutated path prefix -> the tests that cover it; the first matching prefix wins.
+# Mutated path prefix -> the tests that cover it; the first matching prefix wins. A folder
+# that does not exist (yet) is left out of the command.
 OWNERS: list[tuple[str, list[str]]] = [
+    ("pi_sdk/agent/_proxy", ["tests/proxy", "tests/agent"]),
     ("pi_sdk/agent/", ["tests/agent", "tests/plugins"]),
+    ("pi_sdk/_cli", ["tests/cli", "tests/core/test_cli.py"]),
+    ("pi_sdk/_serve.py", ["tests/proxy"]),
     ("pi_sdk/plugins/", ["tests/plugins", "tests/core"]),
     (
         "pi_sdk/testing/",
