@@ -4,6 +4,12 @@ cosmic-ray rewrites one source file in place before each run; ``git diff`` names
 library file maps to the test folders that exercise it (its own area, plus the cross-API
 provider suites for anything a provider's stream passes through); the run stops at the
 first failure (``-x``), since one failing test kills the mutant. Exit status is pytest's.
+
+A provider package's tests are its own folder first (the quickest kill), then every
+cross-provider suite in ``tests/providers/`` (contract, conformance, malformed replies,
+handoffs, ...), then the folders of the provider packages built on it (``pi-sdk-azure``
+depends on ``pi-sdk-openai``: its tests run the OpenAI decoders too), then the decoder fuzz
+suite (derandomized: the same examples every run, so a kill does not depend on a draw).
 """
 
 from __future__ import annotations
@@ -11,26 +17,56 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tomllib
+from pathlib import Path
 
-# Mutated path prefix -> the tests that cover it; the first matching prefix wins.
+# Mutated path prefix -> the tests that cover it; the first matching prefix wins. A folder
+# that does not exist (yet) is left out of the command.
 OWNERS: list[tuple[str, list[str]]] = [
+    ("pi_sdk/agent/_proxy", ["tests/proxy", "tests/agent"]),
     ("pi_sdk/agent/", ["tests/agent", "tests/plugins"]),
+    ("pi_sdk/_cli", ["tests/cli", "tests/core/test_cli.py"]),
+    ("pi_sdk/_serve.py", ["tests/proxy"]),
     ("pi_sdk/plugins/", ["tests/plugins", "tests/core"]),
-    ("pi_sdk/testing/", ["tests/testing", "tests/test_migration.py"]),
+    (
+        "pi_sdk/testing/",
+        [
+            "tests/testing",
+            "tests/test_migration.py",
+            "tests/core/test_cli.py",  # `pi-sdk replay` plays cassettes through pi_sdk.testing
+            "tests/providers/test_conformance.py",
+        ],
+    ),
     (
         "pi_sdk/_transform.py",
         ["tests/core/test_transform.py", "tests/test_migration.py", "tests/providers"],
     ),
-    ("pi_sdk/", ["tests/core", "tests/providers"]),
+    ("pi_sdk/", ["tests/core", "tests/providers", "tests/fuzz"]),
 ]
-VENDOR_TESTS = ["tests/providers/test_contract.py", "tests/providers/test_conformance.py"]
+FUZZ_DECODERS = "tests/fuzz/test_fuzz_decoders.py"
+
+
+def cross_provider_tests() -> list[str]:
+    """The suites in ``tests/providers/`` that run every provider (not one vendor's folder)."""
+    return sorted(str(p) for p in Path("tests/providers").glob("test_*.py"))
+
+
+def dependents(vendor: str) -> list[str]:
+    """The provider packages whose ``pyproject.toml`` depends on ``pi-sdk-<vendor>``."""
+    found = []
+    for project in sorted(Path("providers").glob("*/pyproject.toml")):
+        requires = tomllib.loads(project.read_text())["project"].get("dependencies", [])
+        if any(r.split(">")[0].split("=")[0].strip() == f"pi-sdk-{vendor}" for r in requires):
+            found.append(project.parent.name)
+    return found
 
 
 def owners(path: str) -> list[str]:
-    """The test paths for one mutated file."""
+    """The test paths for one mutated file, the likeliest to fail first."""
     if path.startswith("providers/"):
         vendor = path.split("/")[1]
-        return [f"tests/providers/{vendor}", *VENDOR_TESTS]
+        built_on = [f"tests/providers/{other}" for other in dependents(vendor)]
+        return [f"tests/providers/{vendor}", *cross_provider_tests(), *built_on, FUZZ_DECODERS]
     for prefix, tests in OWNERS:
         if path.startswith(prefix):
             return tests
@@ -44,7 +80,7 @@ def main() -> int:
         text=True,
         check=True,
     ).stdout.split()
-    tests = sorted({t for path in changed for t in owners(path)}) or ["tests"]
+    tests = list(dict.fromkeys(t for path in changed for t in owners(path))) or ["tests"]
     tests = [t for t in tests if os.path.exists(t)]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import pytest
 from _support.agent import collect, config, isolated_plugins, kinds, roles, text_of, user  # noqa: F401
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 import pi_sdk
 from pi_sdk import (
@@ -813,3 +813,24 @@ async def test_agent_event_to_dict_uses_pi_mono_names():
         "content": [{"type": "text", "text": "x"}],
         "timestamp": events[-1].messages[0].timestamp,
     }
+
+
+class _Weather(BaseModel):
+    """Tool details whose JSON names differ from the Python ones, as on pi's wire."""
+
+    model_config = {"populate_by_name": True}
+    feels_like: float = Field(alias="feelsLike")
+
+
+@pi_sdk.tool
+async def weather() -> AgentToolResult:
+    """Report the weather with typed details."""
+    return AgentToolResult.text("mild", details={"now": _Weather(feels_like=18.5)})
+
+
+async def test_tool_details_in_event_dicts_use_the_models_json_names():
+    provider = ScriptedProvider([ScriptedReply.tool_call("weather", {}, id="w1"), "ok"])
+    events = await collect(agent_loop([user("x")], AgentContext(tools=[weather]), config(provider)))
+    end = next(e for e in events if e.type == "tool_execution_end")
+    result = pi_sdk.agent_event_to_dict(end)["result"]
+    assert result["details"] == {"now": {"feelsLike": 18.5}}

@@ -424,3 +424,59 @@ def test_older_versions_are_migrated_as_pi_does(tmp_path: Path) -> None:
     assert session.entries[1]["parentId"] == session.entries[0]["id"]
     export_pi_session(tmp_path / "v3.jsonl", session.messages, base=session)
     assert import_pi_session(tmp_path / "v3.jsonl").messages == session.messages
+
+
+def _pi_file(tmp_path: Path, *entries: dict[str, Any]) -> Path:
+    """A version-3 pi session file holding ``entries`` as one linear path."""
+    lines: list[dict[str, Any]] = [
+        {"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00.000Z"}
+    ]
+    parent = None
+    for number, entry in enumerate(entries):
+        lines.append(
+            {"id": f"e{number}", "parentId": parent, "timestamp": "2026-01-01T00:00:00.000Z"}
+            | entry
+        )
+        parent = f"e{number}"
+    path = tmp_path / "model.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+_TOKENS = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}
+_ANSWER = {
+    "type": "message",
+    "message": {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "hi"}],
+        "api": "anthropic-messages",
+        "provider": "anthropic",
+        "model": "claude-a",
+        "stopReason": "stop",
+        "timestamp": 2,
+        "usage": {**_TOKENS, "totalTokens": 0, "cost": {**_TOKENS, "total": 0}},
+    },
+}
+_SWITCH = {"type": "model_change", "provider": "openai", "modelId": "gpt-b"}
+
+
+@pytest.mark.parametrize(
+    ("entries", "model"),
+    [
+        ([_ANSWER, _SWITCH], {"provider": "openai", "modelId": "gpt-b"}),
+        ([_SWITCH, _ANSWER], {"provider": "anthropic", "modelId": "claude-a"}),
+        (
+            [_SWITCH, {"type": "label", "targetId": "e0", "label": "x"}],
+            {"provider": "openai", "modelId": "gpt-b"},
+        ),
+        (
+            [_SWITCH, {"type": "session_info", "name": "named"}],
+            {"provider": "openai", "modelId": "gpt-b"},
+        ),
+    ],
+)
+def test_the_model_is_the_last_model_change_or_answer_on_the_path(
+    tmp_path: Path, entries: list[dict[str, Any]], model: dict[str, Any]
+) -> None:
+    """pi's ``buildSessionContext``: the later of a ``model_change`` and an assistant message."""
+    assert import_pi_session(_pi_file(tmp_path, *entries)).model == model

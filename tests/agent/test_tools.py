@@ -366,3 +366,33 @@ def test_validate_tool_call_finds_the_tool_by_exact_name():
     assert validate_tool_call(tools, call("Echo", n="3")) == {"n": 3}
     with pytest.raises(LookupError, match='Tool "echo" not found'):
         validate_tool_call(tools, call("echo"))
+
+
+def _nested(levels: int, leaf: Any) -> tuple[dict[str, Any], Any]:
+    """A schema ``levels`` objects deep ending in ``leaf``, and arguments as deep holding "7"."""
+    schema, arguments = leaf, "7"
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"a": schema}}
+        arguments = {"a": arguments}
+    return schema, arguments
+
+
+def _leaf(arguments: Any) -> Any:
+    while isinstance(arguments, dict):
+        arguments = arguments["a"]
+    return arguments
+
+
+@pytest.mark.parametrize(("levels", "coerced"), [(63, 7), (64, 7), (65, "7")])
+def test_coercion_follows_64_schema_levels_and_stops_below(levels: int, coerced: Any):
+    """The depth guard (self-referencing schemas end): 64 nested levels are coerced, not 65."""
+    schema, arguments = _nested(levels, {"type": "integer"})
+    assert _leaf(coerce_arguments(arguments, schema)) == coerced
+
+
+def test_a_self_referencing_schema_still_coerces_and_ends():
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}, "next": {"$ref": "#"}}}
+    arguments = {"n": "1", "next": {"n": "2", "next": {"n": "3"}}}
+    assert coerce_arguments(arguments, schema) == {"n": 1, "next": {"n": 2, "next": {"n": 3}}}
+    looping = {"$ref": "#", "properties": {"n": {"type": "integer"}}}  # refers to itself at once
+    assert coerce_arguments({"n": "1"}, looping) == {"n": 1}

@@ -194,3 +194,26 @@ def test_demo_fails_loudly_when_a_call_ends_in_error(
 def test_plugins_exit_0_when_all_load(capsys: pytest.CaptureFixture[str]):
     assert main(["plugins"]) == 0
     assert "failed to load" not in capsys.readouterr().out
+
+
+def test_the_summary_counts_only_visible_thinking(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    """A redacted block's placeholder text is not thinking the user can read: not counted."""
+    message = (
+        '{"type": "message", "id": "msg_2", "role": "assistant", "model": "claude-sonnet-4-5",'
+        ' "content": [{"type": "thinking", "thinking": "abcd", "signature": "sig"},'
+        ' {"type": "redacted_thinking", "data": "opaque-blob"},'
+        ' {"type": "text", "text": "Hi"}], "stop_reason": "end_turn",'
+        ' "usage": {"input_tokens": 7, "output_tokens": 3}}'
+    )
+    path = _cassette(
+        tmp_path / "t.yaml",
+        "https://api.anthropic.com/v1/messages",
+        '{"model": "claude-sonnet-4-5", "stream": false}',
+        message,
+        "application/json",
+    )
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "2 block(s), 4 chars, 1 redacted, signature present" in out

@@ -192,3 +192,16 @@ async def test_event_boundary() -> None:
     body = ResponseBody(_body([b"data: 1\r\n", b"\r\n"]))
     assert [chunk async for chunk in body] == [b"data: 1\r\n", b"\r\n"]
     assert body.ended_on_event_boundary() and body.received == 11
+
+
+def test_outside_an_event_loop_a_cache_holds_no_clients() -> None:
+    """``len()`` counts the running loop's clients: none when no loop runs (not an error)."""
+    cache: ClientCache[FakeClient] = ClientCache(_close)
+
+    async def use() -> int:
+        await _get(cache, "a")
+        return len(cache)
+
+    assert len(cache) == 0
+    assert asyncio.run(use()) == 1
+    assert len(cache) == 0

@@ -224,3 +224,20 @@ def test_a_sourceless_namespace_imports_its_names(tmp_path, monkeypatch):
 
     assert module.__all__ == ["dumps"]
     assert module.dumps is json.dumps
+
+
+def test_a_lazy_namespace_reads_only_the_type_checking_block_among_other_ifs(tmp_path, monkeypatch):
+    """Other top-level ``if``s (a comparison, other attributes) are neither read nor refused."""
+    source = (
+        HEADER
+        + "import os\nimport sys\n"
+        + "if sys.version_info >= (3,):\n    FLAG = 1\n"  # not an attribute test at all
+        + "if os.O_RDONLY:\n    ZERO = 1\n"  # an attribute sorting before TYPE_CHECKING
+        + "if sys.flags.optimize:\n    OPTIMIZED = 1\n"  # and one sorting after it
+        + "if typing.TYPE_CHECKING:\n    from json import dumps as dumps\n"
+        + "if FLAG:\n    SEEN = 1\n"  # a name, not TYPE_CHECKING
+        + HOOKS
+    )
+    module = _namespace_from_source(tmp_path, monkeypatch, source)
+    assert module.__all__ == ["dumps"]
+    assert pi_sdk._lazy.type_checking_imports("lazyns") == {"dumps": "json"}

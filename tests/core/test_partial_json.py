@@ -577,3 +577,29 @@ def test_the_work_counter_catches_a_quadratic_refresh(monkeypatch: pytest.Monkey
     monkeypatch.setattr(partial_json, "_REFRESH_MIN", 1)
     monkeypatch.setattr(partial_json, "_REFRESH_DIVISOR", 10**9)
     assert scanned_per_char(doc, 16) > 50 * amortised
+
+
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [('{"a": "xy\\q"}', "\\q"), ('{"a": "x", "b": "\\u12G4"}', "\\u12G4")],
+)
+def test_an_invalid_escape_names_its_offset(text: str, bad: str) -> None:
+    parser = IncrementalJsonParser()
+    parser.feed(text)
+    assert parser.error == f"invalid escape sequence at offset {text.index(bad)}"
+
+
+def test_a_held_surrogate_counts_as_six_unshown_characters() -> None:
+    """A long string's live value refreshes once 256 raw characters wait unshown (class notes).
+
+    A high-surrogate escape held back for its low half is six of them (``\\ud83d``).
+    """
+    parser = IncrementalJsonParser()
+    parser.feed('{"a": "' + "x" * 300)  # under 256 shown: refreshed at once
+    parser.feed("y" * 250 + "\\ud83d")  # 256 waiting: refreshed, the surrogate held
+    shown = "x" * 300 + "y" * 250
+    assert parser.value == {"a": shown}
+    parser.feed("z" * 249)  # 6 + 249 = 255 waiting: not yet
+    assert parser.value == {"a": shown}
+    parser.feed("z")  # 256
+    assert parser.value == {"a": shown + "\ud83d" + "z" * 250}

@@ -160,3 +160,30 @@ def test_a_manager_counts_its_changes():
     pm.register(plugin, name="p")
     pm.unregister(plugin)
     assert pm.generation == 2
+
+
+async def _hand_stream(model, context, options):  # pragma: no cover - never iterated
+    yield None
+
+
+@pytest.mark.parametrize("plugins", [0, 1, 2])
+def test_a_removed_hand_registration_leaves_at_once_whatever_the_manager_counted(
+    plugin_manager, plugins: int
+):
+    """Removing a hand registration is seen on the next read, however many plugins came before.
+
+    The manager's ``generation`` starts at 0 and each plugin bumps it: the removal must be
+    noticed whatever value the count has reached.
+    """
+    for n in range(plugins):
+        plugin_manager.register(object(), name=f"empty-{n}")
+    assert plugin_manager.generation == plugins
+    register_api_provider(ApiProvider(api="hand-only-api", stream=_hand_stream), source_id="hand")
+    register_message_type(_Note, lambda note: [])
+    assert get_api_provider("hand-only-api").stream is _hand_stream
+    assert get_message_types()["registryNote"] is _Note
+    unregister_api_providers("hand")
+    unregister_message_type(_Note)
+    with pytest.raises(LookupError, match="hand-only-api"):
+        get_api_provider("hand-only-api")
+    assert "registryNote" not in get_message_types()

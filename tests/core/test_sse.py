@@ -105,3 +105,18 @@ async def test_a_byte_order_mark_after_the_start_is_data():
     assert (
         events[0] == ("message", '{"a": 1}') and len(events) == 1
     )  # field name "\ufeffdata" is unknown
+
+
+async def test_only_the_data_field_is_data_and_field_names_are_case_sensitive():
+    """WHATWG SSE: ``id``/``retry``/unknown fields are ignored; ``Data`` is not ``data``."""
+    body = (
+        b"event: e\n"
+        b"Data: shouted\n"
+        b"DATA: shouted\n"
+        b"comment: ignored\n"
+        b"id: 7\n"
+        b"retry: 100\n"
+        b"data: kept\n"
+        b"\n"
+    )
+    assert await _collect([body]) == [("e", "kept")]

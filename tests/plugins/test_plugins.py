@@ -173,6 +173,21 @@ def test_blocked_plugins_are_skipped(fake_site):
         assert "pi_test_fake_good" not in sys.modules
 
 
+@pytest.mark.parametrize("reason", ["blocked", "registered by hand"])
+def test_a_skipped_plugin_does_not_stop_the_ones_after_it(fake_site, reason: str):
+    """Entry points load in name order; skipping ``broken`` still loads ``good`` and ``typo``."""
+    pm = PluginManager()
+    if reason == "blocked":
+        pm.set_blocked("broken")
+    else:
+        pm.register(object(), name="broken")
+    with use_plugin_manager(pm, load_entry_points=True):
+        _load_quietly()
+        assert pm.has_plugin("good")
+        assert get_model("fake", "fake-1").api == "fake-api"
+        assert [e.plugin for e in pm.load_errors if e.plugin in {"broken", "typo"}] == ["typo"]
+
+
 def test_fresh_manager_sees_only_directly_registered_plugins(plugin_manager):
     assert get_api_providers() == []
     assert get_models() == []

@@ -456,3 +456,22 @@ async def test_recorded_stream_cut_inside_and_between_frames(case):
     assert events[-1].type == "error" and [e.type for e in events].count("error") == 1
     assert "checksum mismatch" in (message.error_message or "")
     assert all(_prefix_of(g, w) for g, w in zip(message.content, full.content, strict=False))
+
+
+@pytest.mark.parametrize("kind", ["messageStart", "contentBlockStop", "citationsDelta"])
+async def test_only_a_content_block_delta_adds_text(kind: str):
+    """A ``delta.text`` in another event (or in an event type AWS adds later) is not text."""
+    stray = {"contentBlockIndex": 0, "delta": {"text": " stray"}}
+    body = START + delta(0, text="kept") + frame(kind, stray)
+    if kind != "contentBlockStop":
+        body += frame("contentBlockStop", {"contentBlockIndex": 0})
+    _, message, _ = await run(body + end())
+    assert message.content == [TextContent(text="kept")]
+
+
+async def test_usage_without_cache_fields_counts_no_cache_tokens():
+    body = START + delta(0, text="hi") + frame("contentBlockStop", {"contentBlockIndex": 0})
+    _, message, _ = await run(body + end())
+    usage = message.usage
+    assert (usage.input, usage.output, usage.cache_read, usage.cache_write) == (3, 4, 0, 0)
+    assert usage.total_tokens == 7

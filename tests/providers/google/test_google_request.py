@@ -577,3 +577,23 @@ def test_custom_budgets_and_explicit_thinking_option() -> None:
     assert thinking_config(model, off) == {"thinkingBudget": 128}
     body = build_request(model, pi_sdk.Context(messages=[UserMessage(content="q")]), custom)
     assert body["generationConfig"]["thinkingConfig"]["thinkingBudget"] == 999
+
+
+@pytest.mark.parametrize(
+    ("signature", "valid"),
+    [
+        ("QUJD", True),
+        ("QUJDRA==", True),
+        ("a+b/c9==", True),
+        (None, False),
+        ("", False),
+        ("QUJ", False),  # not a multiple of 4 characters
+        ("QUJDR", False),
+        ("QUJDRA=", False),
+        ("QU!D", False),  # not base64
+        ("QUJD====", False),  # more padding than base64 has
+    ],
+)
+def test_a_thought_signature_is_kept_only_in_base64_shape(signature: str | None, valid: bool):
+    """pi-mono ``isValidThoughtSignature``: non-empty, a multiple of 4 long, base64 characters."""
+    assert is_valid_thought_signature(signature) is valid

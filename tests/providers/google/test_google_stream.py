@@ -668,3 +668,24 @@ async def test_bad_or_error_json_answer_is_a_clear_error(body: bytes, needle: st
     events, message = await run(ChunkedTransport((200, body, JSON_HEADERS)))
     assert [e.type for e in events] == ["start", "error"]
     assert needle in (message.error_message or ""), message.error_message
+
+
+async def test_a_non_json_error_page_from_an_aiohttp_client_names_its_reason() -> None:
+    """aiohttp responses have no ``reason_phrase``: the SDK's ``status`` field gives the reason."""
+    from google.genai import errors
+    from pi_sdk_google._client import error_from_api
+
+    page = {"message": "<html>upstream down</html>", "status": "Backend Overloaded"}
+    error = error_from_api(errors.ServerError(503, page))
+    assert str(error) == "503 Backend Overloaded: upstream down"
+    assert error.status == 503 and error.retryable
+
+
+async def test_a_json_error_in_another_shape_is_shown_as_it_came() -> None:
+    """Not Google's ``{"error": {...}}`` and not the SDK's text wrapper: the document itself."""
+    from google.genai import errors
+    from pi_sdk_google._client import error_from_api
+
+    error = error_from_api(errors.ClientError(400, {"detail": "bad thing", "code": 7}))
+    assert str(error) == '400 Bad Request: {"detail": "bad thing", "code": 7}'
+    assert error.status == 400 and not error.retryable

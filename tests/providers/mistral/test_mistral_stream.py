@@ -376,3 +376,29 @@ async def test_abort_while_the_server_stalls_keeps_partial_content():
     assert_valid_event_sequence(events)
     assert message.stop_reason == "aborted" and message.text == "Hello "
     assert transport.closed == 1
+
+
+async def test_two_whole_calls_without_index_or_id_stay_two_calls():
+    """Each id-less, index-less call arrives whole: the second is a call of its own."""
+    body = sse(
+        chunk({"tool_calls": [{"function": {"name": "f", "arguments": '{"a": 1}'}}]}),
+        chunk({"tool_calls": [{"id": "null", "function": {"name": "g", "arguments": {"b": 2}}}]}),
+        chunk({"content": ""}, "tool_calls"),
+    )
+    events, message, _ = await run([ok(body)])
+    assert_valid_event_sequence(events)
+    calls = [c for c in message.content if isinstance(c, ToolCall)]
+    assert [(c.name, c.arguments) for c in calls] == [("f", {"a": 1}), ("g", {"b": 2})]
+
+
+async def test_signatures_are_tied_to_the_url_the_client_calls():
+    """A caller's client decides the server: the reply's origin is its URL, not the model's."""
+    transport = ChunkedTransport([ok(THINKING_AND_TOOL)])
+    client = CLIENT_FACTORIES["mistral-conversations"](transport, BASE)
+    elsewhere = MODEL.model_copy(update={"base_url": "https://elsewhere.test"})
+    try:
+        _, message = await collect(pi_sdk.stream(elsewhere, CTX, StreamOptions(client=client)))
+    finally:
+        await client.close()
+    assert transport.requests[0].url.host == "api.mistral.test"
+    assert message.signature_origin == f"mistral-conversations@{BASE}"
