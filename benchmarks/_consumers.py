@@ -80,11 +80,11 @@ def pi_model(api: str, url: str) -> pi_sdk.Model:
     return pi_sdk.Model(id=MODELS[api], api=wire, provider=provider, base_url=base_url)
 
 
-def pi_sdk_consumer(api: str, url: str) -> Run:
+def pi_sdk_consumer(api: str, url: str, client: Any = None) -> Run:
     model = pi_model(api, url)
     tool = Tool(name="write", description="Write a file", parameters=TOOL_SCHEMA)
     context = Context(messages=[UserMessage(content=PROMPT)], tools=[tool])
-    options = StreamOptions(api_key="bench-key", max_retries=0)
+    options = StreamOptions(api_key="bench-key", max_retries=0, client=client)
 
     async def run() -> Output:
         stream = pi_sdk.stream(model, context, options)
@@ -190,8 +190,8 @@ _FLOOR = {
 }
 
 
-def floor_consumer(api: str, url: str) -> Run:
-    client = httpx2.AsyncClient()
+def floor_consumer(api: str, url: str, client: httpx2.AsyncClient | None = None) -> Run:
+    client = client or httpx2.AsyncClient()
     request = {
         "model": MODELS[api],
         "stream": True,

@@ -88,7 +88,7 @@ async def _main(folder: Path, port_file: Path) -> None:
 
 
 class LoopbackServer:
-    """The server process: ``with LoopbackServer() as server: server.add(...); server.select(...)``."""
+    """The server process: ``with LoopbackServer() as server: server.add(...)``, then ``select``."""
 
     def __init__(self) -> None:
         self._dir = tempfile.TemporaryDirectory(prefix="pi-bench-")

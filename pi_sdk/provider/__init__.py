@@ -74,6 +74,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.provider._builder import MessageBuilder as MessageBuilder
     from pi_sdk.provider._clients import ClientCache as ClientCache
     from pi_sdk.provider._clients import shared_in_thread as shared_in_thread
+    from pi_sdk.provider._http_pool import PooledTransport as PooledTransport
     from pi_sdk.provider._http_stream import HttpResponse as HttpResponse
     from pi_sdk.provider._http_stream import WireDecoder as WireDecoder
     from pi_sdk.provider._http_stream import (

@@ -1,11 +1,11 @@
-"""parse_event: the JSON of one server-sent event, parsed straight from its bytes.
+r"""parse_event: the JSON of one server-sent event, parsed straight from its bytes.
 
 pydantic-core's ``from_json`` (jiter, in Rust; pi-sdk depends on it through pydantic) parses an
 event's UTF-8 bytes about 3x faster than ``json.loads`` parses the decoded text
 (``benchmarks/run.py``), with no ``str`` copy of the event. Where it accepts a document it
 returns what ``json.loads`` returns (same values, same key order, the last duplicate key wins,
 ``NaN``/``Infinity`` accepted, big integers exact, floats correctly rounded). What it refuses
-(invalid UTF-8, a lone surrogate escape such as ``"\\ud800"``, nesting deeper than 200, any
+(invalid UTF-8, a lone surrogate escape such as ``"\ud800"``, nesting deeper than 200, any
 malformed document) is parsed again by ``json.loads`` on the text decoded with replacement
 characters, so what is accepted, and the error raised, are exactly ``json.loads``'s.
 """

@@ -1,4 +1,4 @@
-"""parse_event (the JSON of an SSE event, from bytes) is json.loads, and iter_sse_bytes is iter_sse."""
+"""parse_event (an SSE event's JSON, from bytes) is json.loads; iter_sse_bytes is iter_sse."""
 
 import json
 import math
