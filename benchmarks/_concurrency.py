@@ -1,6 +1,6 @@
 """CPU per stream with many streams at once (issue 16, item 2), for ``benchmarks/run.py``.
 
-N pi-sdk streams (Chat Completions, 200 text deltas each) are started together on one event loop
+N pi-sdk streams (Chat Completions, 20 text deltas each) are started together on one event loop
 against the loopback server, through pi-sdk's own cached client (its connection pool), and their
 CPU time (``time.process_time``) is divided by N. Levels alternate within each round; a level is
 run once before it is timed, so the pool holds its connections (connection reuse, no connects
@@ -26,7 +26,7 @@ from _workloads import Workload
 
 from pi_sdk.provider import PooledTransport
 
-_WORKLOAD = Workload("short", text=[f" word{i}" for i in range(200)])
+_WORKLOAD = Workload("short", text=[f" word{i}" for i in range(20)])
 
 
 async def _burst(run: Run, streams: int) -> float:
@@ -65,9 +65,6 @@ _TRANSPORTS: dict[str, Callable[[int], httpx2.AsyncBaseTransport]] = {
         limits=httpx2.Limits(
             max_connections=1000, max_keepalive_connections=100, keepalive_expiry=120
         )
-    ),
-    "1 pool, all": lambda n: httpx2.AsyncHTTPTransport(
-        limits=httpx2.Limits(max_connections=n, max_keepalive_connections=n, keepalive_expiry=120)
     ),
     "pooled": lambda n: PooledTransport(keepalive_expiry=120),
 }

@@ -12,32 +12,21 @@ A factory returns ``None`` when the library is not installed (the table shows ``
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
 from _consumers import AWS, AZURE_VERSION, PROMPT, TOOL_SCHEMA, Calls, Run
-from _sdk_consumers import CHAT_TOOLS, MESSAGES
+from _sdk_consumers import CHAT_TOOLS, MESSAGES, completions_chunks, openai_client
 from _wire_bodies import MODELS
 from _workloads import Output
 
 
 def _pydantic_model(api: str, url: str) -> Any:
     if api in ("chat", "responses", "azure"):
-        import openai
         from pydantic_ai.models.openai import OpenAIChatModel, OpenAIResponsesModel
         from pydantic_ai.providers.openai import OpenAIProvider
 
-        if api == "azure":
-            client: Any = openai.AsyncAzureOpenAI(
-                base_url=f"{url}/openai/deployments/bench",
-                api_version=AZURE_VERSION,
-                api_key="bench-key",
-                max_retries=0,
-            )
-        else:
-            client = openai.AsyncOpenAI(base_url=f"{url}/v1", api_key="bench-key", max_retries=0)
-        provider = OpenAIProvider(openai_client=client)
+        provider = OpenAIProvider(openai_client=openai_client(api, url))
         kind = OpenAIResponsesModel if api == "responses" else OpenAIChatModel
         return kind(MODELS[api], provider=provider)
     if api == "messages":
@@ -145,34 +134,23 @@ def litellm_consumer(api: str, url: str) -> Run | None:
         stream: Any = await litellm.aresponses(input=PROMPT, tools=[tool], stream=True, **target)
         calls, text = Calls(), []
         async for event in stream:
-            kind = str(getattr(event, "type", ""))
-            if kind.endswith("output_text.delta"):
+            kind = getattr(event, "type", "")
+            kind = str(getattr(kind, "value", kind))  # LiteLLM's event types are enums
+            if kind == "response.output_text.delta":
                 text.append(event.delta)
-            elif kind.endswith("function_call_arguments.delta"):
+            elif kind == "response.function_call_arguments.delta":
                 calls.add(event.output_index, event.delta)
-            elif kind.endswith("output_item.added") and event.item.type == "function_call":
-                calls.open(event.output_index, event.item.name)
+            elif kind == "response.output_item.added":
+                item = event.item
+                fields = item if isinstance(item, dict) else {"type": item.type, "name": getattr(item, "name", "")}
+                if fields["type"] == "function_call":
+                    calls.open(event.output_index, fields["name"])
         return calls.output(text)
 
     async def chat() -> Output:
         stream: Any = await litellm.acompletion(
             messages=MESSAGES, tools=CHAT_TOOLS, stream=True, max_tokens=64000, **target
         )
-        calls, text = Calls(), []
-        async for chunk in stream:
-            if not chunk.choices:
-                continue
-            delta = chunk.choices[0].delta
-            if delta.content:
-                text.append(delta.content)
-            for entry in delta.tool_calls or ():
-                arguments = entry.function.arguments or ""
-                if not isinstance(arguments, str):
-                    arguments = json.dumps(arguments)
-                if entry.index not in calls.names:
-                    calls.open(entry.index, entry.function.name or "", arguments)
-                else:
-                    calls.add(entry.index, arguments)
-        return calls.output(text)
+        return await completions_chunks(stream)
 
     return responses if api == "responses" else chat

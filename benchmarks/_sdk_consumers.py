@@ -20,7 +20,8 @@ MESSAGES: Any = [{"role": "user", "content": PROMPT}]
 CHAT_TOOLS: Any = [{"type": "function", "function": {"name": "write", "parameters": TOOL_SCHEMA}}]
 
 
-async def _completions_chunks(stream: Any) -> Output:
+async def completions_chunks(stream: Any) -> Output:
+    """Text and calls from a stream of OpenAI-shaped typed chunks (openai SDK, LiteLLM)."""
     calls, text = Calls(), []
     async for chunk in stream:
         if not chunk.choices:
@@ -29,31 +30,38 @@ async def _completions_chunks(stream: Any) -> Output:
         if delta.content:
             text.append(delta.content)
         for entry in delta.tool_calls or ():
+            arguments = entry.function.arguments or ""
+            if not isinstance(arguments, str):  # LiteLLM may hand a parsed object
+                arguments = json.dumps(arguments)
             if entry.index not in calls.names:
-                calls.open(entry.index, entry.function.name, entry.function.arguments or "")
+                calls.open(entry.index, entry.function.name or "", arguments)
             else:
-                calls.add(entry.index, entry.function.arguments)
+                calls.add(entry.index, arguments)
     return calls.output(text)
 
 
-def _openai(api: str, url: str) -> Run:
+def openai_client(api: str, url: str) -> Any:
+    """An ``AsyncOpenAI`` (``AsyncAzureOpenAI`` for ``azure``) on the loopback server."""
     import openai
 
     if api == "azure":
-        client: Any = openai.AsyncAzureOpenAI(
+        return openai.AsyncAzureOpenAI(
             base_url=f"{url}/openai/deployments/bench",
             api_version=AZURE_VERSION,
             api_key="bench-key",
             max_retries=0,
         )
-    else:
-        client = openai.AsyncOpenAI(base_url=f"{url}/v1", api_key="bench-key", max_retries=0)
+    return openai.AsyncOpenAI(base_url=f"{url}/v1", api_key="bench-key", max_retries=0)
+
+
+def _openai(api: str, url: str) -> Run:
+    client = openai_client(api, url)
 
     async def chat() -> Output:
         stream = await client.chat.completions.create(
             model=MODELS[api], messages=MESSAGES, tools=CHAT_TOOLS, stream=True
         )
-        return await _completions_chunks(stream)
+        return await completions_chunks(stream)
 
     async def responses() -> Output:
         tool: Any = {"type": "function", "name": "write", "parameters": TOOL_SCHEMA}

@@ -128,15 +128,8 @@ def _responses(workload: Workload) -> bytes:
         out.append(_named(kind, {"type": kind, "sequence_number": next(numbers), **fields}))
 
     def response(status: str, output: list[Any], **extra: Any) -> dict[str, Any]:
-        return {
-            "id": "resp_bench",
-            "object": "response",
-            "created_at": 1,
-            "status": status,
-            "model": MODELS["responses"],
-            "output": output,
-            **extra,
-        }
+        fixed = {"id": "resp_bench", "object": "response", "created_at": 1}
+        return {**fixed, "status": status, "model": MODELS["responses"], "output": output, **extra}
 
     event("response.created", response=response("in_progress", []))
     items: list[dict[str, Any]] = []
