@@ -142,7 +142,9 @@ def litellm_consumer(api: str, url: str) -> Run | None:
                 calls.add(event.output_index, event.delta)
             elif kind == "response.output_item.added":
                 item = event.item
-                fields = item if isinstance(item, dict) else {"type": item.type, "name": getattr(item, "name", "")}
+                if not isinstance(item, dict):
+                    item = {"type": item.type, "name": getattr(item, "name", "")}
+                fields = item
                 if fields["type"] == "function_call":
                     calls.open(event.output_index, fields["name"])
         return calls.output(text)

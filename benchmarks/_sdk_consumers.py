@@ -119,6 +119,8 @@ def _mistral(url: str) -> Run:
         calls, text = Calls(), []
         async with stream:
             async for event in stream:
+                if not event.data.choices:  # the usage chunk
+                    continue
                 delta = event.data.choices[0].delta
                 if isinstance(delta.content, str) and delta.content:
                     text.append(delta.content)
