@@ -95,6 +95,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.provider._response_body import ResponseBody as ResponseBody
     from pi_sdk.provider._sse import ServerSentEvent as ServerSentEvent
     from pi_sdk.provider._sse import iter_sse as iter_sse
+    from pi_sdk.provider._sse_json import parse_event as parse_event
     from pi_sdk.provider._vendor_import import import_vendor as import_vendor
     from pi_sdk.types import AssistantMessage as AssistantMessage
     from pi_sdk.types import Context as Context

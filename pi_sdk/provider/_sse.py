@@ -73,8 +73,12 @@ async def iter_sse_bytes(chunks: AsyncIterable[bytes]) -> AsyncIterator[tuple[st
                     data = []
                 event = ""
                 continue
-            if line.startswith(b"data:"):  # the common line: no partition, no decode
+            if line.startswith(b"data:"):  # the common lines: no partition
                 data.append(line[6:] if line[5:6] == b" " else line[5:])
+                continue
+            if line.startswith(b"event:"):
+                value = line[7:] if line[6:7] == b" " else line[6:]
+                event = value.decode("utf-8", errors="replace")
                 continue
             if line[0] == 58:  # b":" comment
                 continue
