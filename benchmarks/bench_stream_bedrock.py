@@ -20,14 +20,13 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import struct
 import time
-import zlib
 from collections.abc import Iterator
 from typing import Any
 
 import botocore.session
 import httpx2
+from _eventstream import frame
 from _memory_transport import MemoryTransport
 from botocore.awsrequest import AWSResponse
 from botocore.credentials import Credentials
@@ -47,46 +46,29 @@ CREDENTIALS = ("AKIDBENCH", "bench-secret")
 # --- the body ---------------------------------------------------------------------------------
 
 
-def _header(name: str, value: str) -> bytes:
-    raw, data = name.encode(), value.encode()
-    return bytes([len(raw)]) + raw + b"\x07" + struct.pack(">H", len(data)) + data
-
-
-def _frame(event: str, payload: dict[str, Any]) -> bytes:
-    headers = (
-        _header(":event-type", event)
-        + _header(":content-type", "application/json")
-        + _header(":message-type", "event")
-    )
-    body = json.dumps(payload, separators=(",", ":")).encode()
-    prelude = struct.pack(">II", 16 + len(headers) + len(body), len(headers))
-    message = prelude + struct.pack(">I", zlib.crc32(prelude)) + headers + body
-    return message + struct.pack(">I", zlib.crc32(message))
-
-
 def _delta(index: int, **delta: Any) -> bytes:
     # ``p`` is the random-length padding Bedrock adds to every event.
-    return _frame("contentBlockDelta", {"contentBlockIndex": index, "delta": delta, "p": "abcdef"})
+    return frame("contentBlockDelta", {"contentBlockIndex": index, "delta": delta, "p": "abcdef"})
 
 
 def long_body(thinking: int = 500, text: int = 3000, tool: int = 200) -> list[bytes]:
     """A long reply, one chunk per frame: reasoning + signature, text, a streamed tool call."""
-    frames = [_frame("messageStart", {"role": "assistant"})]
+    frames = [frame("messageStart", {"role": "assistant"})]
     frames += [
         _delta(0, reasoningContent={"text": f"step {i}, considering "}) for i in range(thinking)
     ]
     frames += [_delta(0, reasoningContent={"signature": "c2ln" * 100})]
-    frames += [_frame("contentBlockStop", {"contentBlockIndex": 0})]
+    frames += [frame("contentBlockStop", {"contentBlockIndex": 0})]
     frames += [_delta(1, text=f"word{i} é ") for i in range(text)]
-    frames += [_frame("contentBlockStop", {"contentBlockIndex": 1})]
+    frames += [frame("contentBlockStop", {"contentBlockIndex": 1})]
     start = {"toolUse": {"toolUseId": "tooluse_bench", "name": "save"}}
-    frames += [_frame("contentBlockStart", {"contentBlockIndex": 2, "start": start})]
+    frames += [frame("contentBlockStart", {"contentBlockIndex": 2, "start": start})]
     args = json.dumps({"items": [{"id": i, "label": f"item {i}"} for i in range(tool)]})
     frames += [_delta(2, toolUse={"input": args[i : i + 16]}) for i in range(0, len(args), 16)]
     frames += [
-        _frame("contentBlockStop", {"contentBlockIndex": 2}),
-        _frame("messageStop", {"stopReason": "tool_use"}),
-        _frame("metadata", {"usage": {"inputTokens": 1000, "outputTokens": 4000}, "metrics": {}}),
+        frame("contentBlockStop", {"contentBlockIndex": 2}),
+        frame("messageStop", {"stopReason": "tool_use"}),
+        frame("metadata", {"usage": {"inputTokens": 1000, "outputTokens": 4000}, "metrics": {}}),
     ]
     return frames
 

@@ -77,6 +77,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.provider._http_call import TransportErrors as TransportErrors
     from pi_sdk.provider._http_call import httpx_transport_errors as httpx_transport_errors
     from pi_sdk.provider._http_call import stream_http_call as stream_http_call
+    from pi_sdk.provider._http_pool import PooledTransport as PooledTransport
     from pi_sdk.provider._http_stream import HttpResponse as HttpResponse
     from pi_sdk.provider._http_stream import WireDecoder as WireDecoder
     from pi_sdk.provider._http_stream import (
@@ -101,6 +102,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.provider._response_body import ResponseBody as ResponseBody
     from pi_sdk.provider._sse import ServerSentEvent as ServerSentEvent
     from pi_sdk.provider._sse import iter_sse as iter_sse
+    from pi_sdk.provider._sse_json import parse_event as parse_event
     from pi_sdk.provider._vendor_import import import_vendor as import_vendor
     from pi_sdk.types import AssistantMessage as AssistantMessage
     from pi_sdk.types import Context as Context

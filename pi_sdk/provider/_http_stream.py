@@ -9,7 +9,8 @@ request and the HTTP status errors), a :class:`WireDecoder` for the vendor's eve
   connection dropped before them fails before the call started and is retried; a page where
   the stream should be (``200`` with ``text/html``: a captive portal) is named as one
   (:meth:`ResponseBody.check_content`);
-* reads server-sent events (:func:`iter_sse` + ``json.loads``), skipping empty ``data:`` fields
+* reads server-sent events (:func:`iter_sse_bytes` + :func:`parse_event`: the JSON parsed from
+  the event's bytes), skipping empty ``data:`` fields
   (proxy keep-alives); an event that is not a JSON object is a named error
   (:func:`malformed_event_error`); the ``[DONE]`` marker (OpenAI-style servers) ends the body;
 * reads an ``application/json`` body whole (a server that ignored ``stream: true``) and gives
@@ -44,7 +45,8 @@ from pi_sdk._provider_errors import (
 from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.provider._builder import MessageBuilder
 from pi_sdk.provider._response_body import ResponseBody
-from pi_sdk.provider._sse import iter_sse
+from pi_sdk.provider._sse import iter_sse_bytes
+from pi_sdk.provider._sse_json import parse_event
 
 __all__ = [
     "HttpResponse",
@@ -57,7 +59,7 @@ __all__ = [
 ResponseHook: TypeAlias = Callable[[int, Mapping[str, str]], object]
 """``on_response(status, headers)``; may return an awaitable (``StreamOptions.on_response``)."""
 
-DONE_MARKER = "[DONE]"
+DONE_MARKER = b"[DONE]"
 """The data of the event that ends an OpenAI-style stream."""
 
 
@@ -199,25 +201,27 @@ async def run_http_stream(
             saw_done = True
         else:
             saw_done = False
-            loads = json.loads
             number = 0
-            async for sse in iter_sse(body):
+            async for name, data in iter_sse_bytes(body):
                 number += 1
-                data = sse.data
-                if not data.strip():
-                    continue  # an empty ``data:`` field (keep-alive from a proxy) carries no event
                 if data == DONE_MARKER:
                     saw_done = True
                     break
                 try:
-                    parsed: Any = loads(data)
+                    parsed: Any = parse_event(data)
                 except ValueError as exc:
+                    if not data.strip():
+                        continue  # an empty ``data:`` field (proxy keep-alive) carries no event
+                    text = data.decode("utf-8", errors="replace")
                     raise malformed_event_error(
-                        data, event=sse.event, number=number, error=exc
+                        text, event=name, number=number, error=exc
                     ) from None
                 if not isinstance(parsed, dict):
                     raise malformed_event_error(
-                        data, event=sse.event, number=number, error=ValueError("not a JSON object")
+                        data.decode("utf-8", errors="replace"),
+                        event=name,
+                        number=number,
+                        error=ValueError("not a JSON object"),
                     )
                 for event in decoder.feed(parsed):  # pyright: ignore[reportUnknownArgumentType]
                     yield event

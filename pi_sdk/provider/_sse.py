@@ -17,7 +17,7 @@ import json
 from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass
 
-__all__ = ["ServerSentEvent", "iter_sse"]
+__all__ = ["ServerSentEvent", "iter_sse", "iter_sse_bytes"]
 
 
 @dataclass(slots=True)
@@ -30,9 +30,19 @@ class ServerSentEvent:
 
 async def iter_sse(chunks: AsyncIterable[bytes]) -> AsyncIterator[ServerSentEvent]:
     """Yield the events of an SSE byte stream, chunked however the transport delivers it."""
+    async for event, data in iter_sse_bytes(chunks):
+        yield ServerSentEvent(event, data.decode("utf-8", errors="replace"))
+
+
+async def iter_sse_bytes(chunks: AsyncIterable[bytes]) -> AsyncIterator[tuple[str, bytes]]:
+    """:func:`iter_sse` without decoding the data: ``(event name, data as UTF-8 bytes)``.
+
+    For a reader that parses the JSON from bytes (no ``str`` copy per event). Invalid UTF-8
+    is left as it came; :func:`iter_sse` decodes it with replacement characters.
+    """
     pending = b""
     event = ""
-    data: list[str] = []
+    data: list[bytes] = []
     at_start = True  # a UTF-8 byte-order mark before the first byte is ignored (WHATWG SSE)
     async for chunk in _with_end_marker(chunks):
         blob = pending + chunk if pending else chunk
@@ -54,31 +64,35 @@ async def iter_sse(chunks: AsyncIterable[bytes]) -> AsyncIterator[ServerSentEven
             held = b""
         if not chunk and blob and not blob.endswith(b"\n"):
             blob += b"\n"  # end of stream: the last line is whole even without its newline
-        start = 0
-        while True:
-            end = blob.find(b"\n", start)
-            if end < 0:
-                break
-            line = blob[start:end]
-            start = end + 1
+        lines = blob.split(b"\n")
+        pending = lines.pop() + held  # the unfinished last line (empty after a newline)
+        for line in lines:
             if not line:
                 if data:
-                    yield ServerSentEvent(event or "message", "\n".join(data))
+                    yield (event or "message", data[0] if len(data) == 1 else b"\n".join(data))
+                    data = []
                 event = ""
-                data = []
+                continue
+            if line.startswith(b"data:"):  # the common lines: no partition
+                data.append(line[6:] if line[5:6] == b" " else line[5:])
+                continue
+            if line.startswith(b"event:"):
+                value = line[7:] if line[6:7] == b" " else line[6:]
+                event = value.decode("utf-8", errors="replace")
                 continue
             if line[0] == 58:  # b":" comment
                 continue
-            name, sep, value = line.decode("utf-8", errors="replace").partition(":")
-            if sep and value[:1] == " ":
+            name, sep, value = line.partition(b":")
+            if sep and value[:1] == b" ":
                 value = value[1:]
-            if name == "data":
+            if name == b"data":  # a field name alone on its line: empty data
                 data.append(value)
-            elif name == "event":
-                event = value
-        pending = blob[start:] + held
-    if data and _is_whole_json("\n".join(data)):
-        yield ServerSentEvent(event or "message", "\n".join(data))
+            elif name == b"event":
+                event = value.decode("utf-8", errors="replace")
+    if data:
+        last = b"\n".join(data)
+        if _is_whole_json(last.decode("utf-8", errors="replace")):
+            yield (event or "message", last)
 
 
 _BOM = b"\xef\xbb\xbf"

@@ -88,7 +88,9 @@ async def client_lease(
     base_url = kit.resolve_base_url(model) or None
 
     def build() -> Any:
-        http_client = anthropic.DefaultAsyncHttpxClient(verify=verify)
+        http_client = anthropic.DefaultAsyncHttpxClient(
+            transport=kit.PooledTransport(verify=verify)
+        )
         if bearer:
             return anthropic.AsyncAnthropic(
                 auth_token=api_key, base_url=base_url, max_retries=0, http_client=http_client

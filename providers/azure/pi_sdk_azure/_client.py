@@ -121,7 +121,9 @@ async def lease_client(
     token = _async_token(provider) if provider is not None else None
 
     def build() -> AsyncOpenAI:
-        http_client = openai.DefaultAsyncHttpxClient(verify=verify)
+        from pi_sdk.provider import PooledTransport  # imports httpx2: only once a client is built
+
+        http_client = openai.DefaultAsyncHttpxClient(transport=PooledTransport(verify=verify))
         if endpoint.is_deployment:
             return openai.AsyncAzureOpenAI(
                 base_url=endpoint.base_url,

@@ -224,7 +224,10 @@ async def client_lease(
                 "no AWS credentials found (environment, profile, SSO, instance role) and no"
                 f" Bedrock API key ({TOKEN_ENV} or StreamOptions.api_key)"
             )
-        http = httpx2.AsyncClient(verify=verify, timeout=httpx2.Timeout(600.0, connect=10.0))
+        http = httpx2.AsyncClient(
+            transport=kit.PooledTransport(verify=verify),
+            timeout=httpx2.Timeout(600.0, connect=10.0),
+        )
         return BedrockClient(
             http,
             region=chosen,

@@ -127,7 +127,10 @@ def _new_client(
     from google import genai
     from google.genai import types
 
-    http = httpx2.AsyncClient(verify=_shared_ssl_context(), follow_redirects=True)
+    from pi_sdk.provider import PooledTransport
+
+    transport = PooledTransport(verify=_shared_ssl_context())
+    http = httpx2.AsyncClient(transport=transport, follow_redirects=True)
     http_options = types.HttpOptions(
         httpx_async_client=http,
         httpx_client=_shared_sync_client(),

@@ -84,7 +84,9 @@ async def client_lease(model: kit.Model, api_key: str) -> AbstractAsyncContextMa
             api_key=api_key,
             server_url=server_url,
             client=httpx2.Client(verify=verify, follow_redirects=True),
-            async_client=httpx2.AsyncClient(verify=verify, follow_redirects=True),
+            async_client=httpx2.AsyncClient(
+                transport=kit.PooledTransport(verify=verify), follow_redirects=True
+            ),
         )
 
     secret = "\0".join([api_key, os.environ.get("MISTRAL_API_KEY") or ""])

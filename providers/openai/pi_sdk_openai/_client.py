@@ -170,11 +170,13 @@ async def get_client(
     base_url = resolve_base_url(model) or None
 
     def build() -> AsyncOpenAI:
+        from pi_sdk.provider import PooledTransport  # imports httpx2: only once a client is built
+
         return openai.AsyncOpenAI(
             api_key=key,
             base_url=base_url,
             max_retries=0,
-            http_client=openai.DefaultAsyncHttpxClient(verify=verify),
+            http_client=openai.DefaultAsyncHttpxClient(transport=PooledTransport(verify=verify)),
         )
 
     secret = "\0".join([key, *(os.environ.get(name) or "" for name in _CLIENT_ENV)])

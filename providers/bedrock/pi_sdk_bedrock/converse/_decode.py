@@ -14,10 +14,16 @@ filter stop reasons are errors that say why).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any, Literal, cast
 
-from pi_sdk.provider import Events, MessageBuilder, ProviderError, malformed_event_error
+from pi_sdk.provider import (
+    Events,
+    MessageBuilder,
+    ProviderError,
+    malformed_event_error,
+    parse_event,
+)
 from pi_sdk.provider import body_excerpt as excerpt
 
 from ._frames import FrameReader
@@ -47,7 +53,6 @@ _STOP_ERRORS = {
     "malformed_tool_use": "The model returned a malformed tool call",
 }
 
-_DECODER = json.JSONDecoder()
 
 RETRYABLE_EXCEPTIONS = frozenset(
     {
@@ -162,12 +167,11 @@ class Decoder:
       :class:`pi_sdk.provider.ProviderError`.
     """
 
-    __slots__ = ("_builder", "_frames", "_number", "_scan", "_stop", "terminal")
+    __slots__ = ("_builder", "_frames", "_number", "_stop", "terminal")
 
     def __init__(self, builder: MessageBuilder) -> None:
         self._builder = builder
         self._frames = FrameReader()
-        self._scan: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")  # noqa: B009
         self._stop: str | None = None
         self._number = 0
         self.terminal = False
@@ -196,19 +200,11 @@ class Decoder:
                 raise exception_error(name, payload)
             message = headers.get(":error-message") or payload.decode("utf-8", errors="replace")
             raise ProviderError(f"event-stream error {name or kind}: {message}")
-        text = payload.decode("utf-8", errors="replace")
-        parsed: Any
-        try:
-            parsed, end = self._scan(text, 0)  # json's own scanner, without loads' extra steps
-            if end != len(text):
-                raise ValueError(end)
-        except (ValueError, StopIteration):
-            try:  # whitespace around the object, or not JSON: json.loads decides and words it
-                parsed = json.loads(text)
-            except ValueError as exc:
-                raise malformed_event_error(
-                    text, event=name, number=self._number, error=exc
-                ) from None
+        try:  # pydantic-core from the bytes; what it refuses, json.loads decides and words
+            parsed: Any = parse_event(payload)
+        except ValueError as exc:
+            text = payload.decode("utf-8", errors="replace")
+            raise malformed_event_error(text, event=name, number=self._number, error=exc) from None
         if type(parsed) is not dict:
             raise ProviderError(f"malformed stream event {name!r}: payload is not an object")
         data = cast("dict[str, Any]", parsed)

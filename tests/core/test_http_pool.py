@@ -1,0 +1,102 @@
+"""PooledTransport: concurrent requests spread over pools, slots freed, connections reused."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import httpx2
+import pytest
+
+from pi_sdk.provider import PooledTransport
+
+
+class _GatedServer:
+    """Answers each request once ``gate`` is set; counts connections; keeps them alive."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.connections = 0
+        self.waiting = 0
+
+    async def __aenter__(self) -> _GatedServer:
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        self.url = f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}/"
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._server.close()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            while await reader.readuntil(b"\r\n\r\n"):
+                self.waiting += 1
+                await self.gate.wait()
+                self.waiting -= 1
+                writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+
+async def _burst(
+    client: httpx2.AsyncClient, server: _GatedServer, count: int, in_flight: int | None = None
+) -> list[str]:
+    server.gate.clear()
+    calls = [asyncio.ensure_future(client.get(server.url)) for _ in range(count)]
+    while server.waiting < (in_flight or count):  # that many requests reached the server at once
+        await asyncio.sleep(0.01)
+    server.gate.set()
+    return [response.text for response in await asyncio.gather(*calls)]
+
+
+async def test_sequential_requests_reuse_one_connection_of_one_pool():
+    transport = PooledTransport(per_pool=4)
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        server.gate.set()
+        for _ in range(5):
+            assert (await client.get(server.url)).text == "ok"
+        assert transport.pools == 1
+        assert server.connections == 1
+
+
+async def test_concurrent_requests_open_pools_of_per_pool_and_reuse_them():
+    transport = PooledTransport(per_pool=3, max_pools=10)
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        assert await _burst(client, server, 7) == ["ok"] * 7
+        assert transport.pools == 3  # 3 + 3 + 1 in flight
+        assert server.connections == 7
+        # Every slot was freed: the same burst fits in the same pools, on the same connections.
+        assert await _burst(client, server, 7) == ["ok"] * 7
+        assert transport.pools == 3
+        assert server.connections == 7
+
+
+async def test_beyond_max_pools_the_least_busy_pool_takes_the_request():
+    transport = PooledTransport(per_pool=1, max_pools=2)
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        # Two pools of one connection: the third request waits in one of them, then reuses it.
+        assert await _burst(client, server, 3, in_flight=2) == ["ok"] * 3
+        assert transport.pools == 2
+        assert server.connections == 2
+
+
+async def test_a_failed_send_frees_its_slot():
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    transport = PooledTransport(per_pool=1, max_pools=3)
+    async with httpx2.AsyncClient(transport=transport) as client:
+        for _ in range(3):
+            with pytest.raises(httpx2.ConnectError):
+                await client.get(f"http://127.0.0.1:{port}/")
+        assert transport.pools == 1  # each failure gave its slot back: no new pool was needed
+
+
+@pytest.mark.parametrize("kwargs", [{"per_pool": 0}, {"max_pools": 0}])
+def test_limits_below_one_are_refused(kwargs):
+    with pytest.raises(ValueError, match="must be >= 1"):
+        PooledTransport(**kwargs)
