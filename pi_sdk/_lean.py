@@ -82,18 +82,25 @@ def compact(model: BaseModel) -> None:
     """Share ``model``'s fields set with its equals and drop an empty extras dict (not nested).
 
     Identifier values repeated across a transcript (``api``, ``provider``, ``model``, a tool's
-    name, ``stop_reason``...) are interned, so each is stored once.
+    name, ``stop_reason``...) are interned, so each is stored once. Runs after every validation
+    of a wire type (``WireModel.model_post_init``), so it is written for speed: about 0.1 µs
+    when the fields set is already known, against about 1 µs for the construction itself.
     """
-    values: dict[str, Any] = vars(model)
-    for field in _identifier_fields(type(model)):
-        value = values[field]
-        if type(value) is str and len(value) <= _IDENTIFIER_MAX:
-            values[field] = intern(value)
+    cls = type(model)
+    fields = _identifiers.get(cls)
+    if fields is None:
+        fields = _identifier_fields(cls)
+    if fields:
+        values: dict[str, Any] = model.__dict__
+        for field in fields:
+            value = values[field]
+            if type(value) is str and len(value) <= _IDENTIFIER_MAX:
+                values[field] = intern(value)
     names = model.__pydantic_fields_set__
     if type(names) is not SharedFieldNames:
-        _set_attr(model, "__pydantic_fields_set__", _shared_names(names))
-    extra = model.__pydantic_extra__
-    if extra is not None and not extra:
+        shared = _shared.get(frozenset(names))
+        _set_attr(model, "__pydantic_fields_set__", shared or _shared_names(names))
+    if model.__pydantic_extra__ == {}:
         _set_attr(model, "__pydantic_extra__", None)
 
 
