@@ -91,7 +91,7 @@ def compact(model: BaseModel) -> None:
     if fields is None:
         fields = _identifier_fields(cls)
     if fields:
-        values: dict[str, Any] = model.__dict__
+        values: dict[str, Any] = model.__dict__  # pyright: ignore[reportAssignmentType]
         for field in fields:
             value = values[field]
             if type(value) is str and len(value) <= _IDENTIFIER_MAX:
