@@ -21,6 +21,7 @@ error text with the server's secrets redacted. A client that disconnects aborts 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -278,11 +279,44 @@ def _options(raw: Any) -> StreamOptions:
         name = _OPTION_FIELDS.get(key)
         if name is None:
             raise _Refused(400, f"unknown option {key!r}")
-        values[name] = value
+        values[name] = _checked_option(key, value)
     try:
         return StreamOptions(**values)
     except (TypeError, ValueError) as exc:
         raise _Refused(400, f"invalid options: {exc}") from None
+
+
+@functools.cache
+def _option_adapters() -> dict[str, Any]:
+    """Each request option's JSON type, checked strictly.
+
+    A wrong type is refused with 400, not passed on into the vendor request
+    (``StreamOptions`` does not check types).
+    """
+    from typing import Annotated
+
+    from pydantic import Field, TypeAdapter
+
+    from pi_sdk.types import CacheRetention
+
+    types: dict[str, Any] = {
+        "temperature": float,
+        "maxTokens": Annotated[int, Field(gt=0)],
+        "reasoning": str,
+        "cacheRetention": CacheRetention,
+        "sessionId": str,
+        "metadata": dict[str, Any],
+        "thinkingBudgets": dict[str, int],
+        "maxRetryDelayMs": Annotated[int, Field(ge=0)],
+    }
+    return {key: TypeAdapter(kind) for key, kind in types.items()}
+
+
+def _checked_option(key: str, value: Any) -> Any:
+    try:
+        return _option_adapters()[key].validate_python(value, strict=True)
+    except ValueError as exc:
+        raise _Refused(400, f"invalid options: {key}: {_first_error(exc)}") from None
 
 
 def _first_error(exc: ValueError) -> str:
@@ -292,5 +326,5 @@ def _first_error(exc: ValueError) -> str:
     if isinstance(exc, ValidationError) and exc.errors():
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        return f"{where}: {first['msg']}"
+        return f"{where}: {first['msg']}" if where else first["msg"]
     return str(exc)

@@ -232,6 +232,26 @@ async def test_the_server_calls_its_own_model_not_the_url_the_client_sent(
             b' "options": {"reasoning": "huge"}}',
             "invalid options: ",
         ),
+        (
+            b'{"model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},'
+            b' "options": {"temperature": "hot"}}',
+            "invalid options: temperature: Input should be a valid number",
+        ),
+        (
+            b'{"model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},'
+            b' "options": {"maxTokens": -5}}',
+            "invalid options: maxTokens: Input should be greater than 0",
+        ),
+        (
+            b'{"model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},'
+            b' "options": {"cacheRetention": "forever"}}',
+            "invalid options: cacheRetention: ",
+        ),
+        (
+            b'{"model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},'
+            b' "options": {"thinkingBudgets": {"low": "many"}}}',
+            "invalid options: thinkingBudgets: low: Input should be a valid integer",
+        ),
     ],
 )
 async def test_a_bad_request_is_refused_with_400_naming_the_problem(
