@@ -7,7 +7,7 @@ events. In order, a request is refused with a JSON ``{"error": "..."}`` body (th
 client shows as ``Proxy error: ...``):
 
 * 401 without ``Authorization: Bearer <token>`` (checked before the body is read);
-* 413 for a body over the size limit (Starlette's ``max_body_size``, read incrementally);
+* 413 for a body over the size limit (by ``Content-Length``, or counted as it is read);
 * 400 for a body that is not the request's JSON, an unknown model, or a bad option;
 * 403 for a model outside the allow-list.
 
@@ -97,7 +97,9 @@ def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) ->
         ) from None
 
     endpoint = _StreamEndpoint(policy, stream_fn)
-    route = Route("/api/stream", endpoint, methods=["POST"], max_body_size=policy.max_body_bytes)
+    # The body limit is the endpoint's own (after the token check, with a JSON refusal):
+    # Starlette's max_body_size would turn even the 401 of an oversize request into a 413.
+    route = Route("/api/stream", endpoint, methods=["POST"])
     middleware: list[Middleware] = []
     if policy.cors_origins:
         cors = Middleware(
@@ -130,7 +132,14 @@ class _StreamEndpoint:
             )
             await refusal(scope, receive, send)
             return
-        body = await request.body()  # over the limit: Starlette answers 413
+        body = await _read_body(request, self.policy.max_body_bytes)
+        if body is None:
+            limit = self.policy.max_body_bytes
+            refusal = JSONResponse(
+                {"error": f"request body too large: the limit is {limit} bytes"}, status_code=413
+            )
+            await refusal(scope, receive, send)
+            return
         try:
             model, context, options = self._parse(body)
         except _Refused as refused:
@@ -204,6 +213,24 @@ class _StreamEndpoint:
 
     def _redact(self, text: str) -> str:
         return redact_text(text, [self.policy.token])
+
+
+async def _read_body(request: Any, limit: int) -> bytes | None:
+    """The request body, or ``None`` when it is over ``limit`` bytes.
+
+    By ``Content-Length`` before anything is read, or counted while a chunked body is read.
+    """
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > limit:
+        return None
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        parts.append(chunk)
+    return b"".join(parts)
 
 
 async def _start(
