@@ -90,8 +90,8 @@ def run_serve(args: argparse.Namespace) -> int:
         source = args.token_file or f"${args.token_env}"
         return _fail(f"no bearer token: {source} is empty or unset")
     try:
-        for model in _read_models(args.models) if args.models else []:
-            register_model(Model.model_validate(model))
+        for number, model in enumerate(_read_models(args.models) if args.models else []):
+            register_model(_model(Model, model, args.models, number))
         policy = ProxyPolicy(
             token=token,
             allow=tuple(args.allow),
@@ -105,12 +105,29 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def _read_models(path: Path) -> list[Any]:
-    data: Any = json.loads(path.read_text("utf-8"))
+    try:
+        data: Any = json.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise ValueError(f"cannot read --models {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise ValueError(f"--models {path} is not JSON: {exc}") from None
     if isinstance(data, dict):
         data = cast("dict[str, Any]", data).get("models")
     if not isinstance(data, list):
         raise ValueError(f"{path}: expected {{'models': [...]}} or a list of models")
     return cast("list[Any]", data)
+
+
+def _model(model_type: Any, data: Any, path: Path, number: int) -> Any:
+    """``data`` as a ``Model``; a bad one is one line naming the file, the model and the field."""
+    from pydantic import ValidationError
+
+    try:
+        return model_type.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ValueError(f"--models {path}: model {number}: {where}: {first['msg']}") from None
 
 
 def _fail(message: str) -> int:

@@ -84,6 +84,10 @@ def _new_session_path() -> Path:
     return sessions_dir() / f"{stamp}-{time.time_ns() % 1_000_000:06d}.jsonl"
 
 
+def _empty_file(path: Path) -> bool:
+    return path.is_file() and path.stat().st_size == 0
+
+
 class _Chat:
     """The state of one chat: agent, session file, output and Ctrl-C bookkeeping."""
 
@@ -94,7 +98,7 @@ class _Chat:
         self.path: Path = args.session or (latest_session() if args.resume else _new_session_path())
         messages: list[AgentMessage] = []
         metadata: dict[str, Any] = {}
-        if self.path.exists():
+        if self.path.exists() and not _empty_file(self.path):  # `touch`, mktemp: a new one
             try:
                 session = load_session(self.path)
             except OSError as exc:

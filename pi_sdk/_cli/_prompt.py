@@ -47,7 +47,7 @@ async def _prompt(args: argparse.Namespace) -> int:
     if args.json:
         agent.subscribe(JsonLines(sys.stdout))
     else:
-        agent.subscribe(TurnPrinter(Console(highlight=False), notes=notes))
+        agent.subscribe(TurnPrinter(Console(highlight=False), notes=notes, thinking_hint=False))
     presses = await run_prompt(agent, text, lambda line: notes.print(line, style="yellow"))
     last = agent.messages[-1] if agent.messages else None
     if presses or (isinstance(last, AssistantMessage) and last.stop_reason == "aborted"):

@@ -119,9 +119,16 @@ class TurnPrinter:
     """An Agent listener printing each event on a rich :class:`~rich.console.Console`."""
 
     def __init__(
-        self, console: Console, *, notes: Console | None = None, totals: Totals | None = None
+        self,
+        console: Console,
+        *,
+        notes: Console | None = None,
+        totals: Totals | None = None,
+        thinking_hint: bool = True,
     ) -> None:
         self.console = console
+        self.thinking_hint = thinking_hint
+        """Say ``/thinking`` shows the collapsed thinking (``chat``; ``prompt`` has no commands)."""
         """Where the answer's text goes."""
         self.notes = notes or console
         """Where everything else goes (``prompt`` puts it on stderr)."""
@@ -181,7 +188,8 @@ class TurnPrinter:
             self._stop_live()
             self.last_thinking = "".join(self._thinking)
             words = len(self.last_thinking.split())
-            self._print(f"▸ thinking: {words} words (/thinking shows it)", "dim italic")
+            hint = " (/thinking shows it)" if self.thinking_hint else ""
+            self._print(f"▸ thinking: {words} words{hint}", "dim italic")
         elif isinstance(inner, events.ToolCallEndEvent):
             call = inner.tool_call
             arguments = short(json.dumps(call.arguments, ensure_ascii=False), 200)

@@ -7,7 +7,7 @@ events. In order, a request is refused with a JSON ``{"error": "..."}`` body (th
 client shows as ``Proxy error: ...``):
 
 * 401 without ``Authorization: Bearer <token>`` (checked before the body is read);
-* 413 for a body over the size limit (Starlette's ``max_body_size``, read incrementally);
+* 413 for a body over the size limit (by ``Content-Length``, or counted as it is read);
 * 400 for a body that is not the request's JSON, an unknown model, or a bad option;
 * 403 for a model outside the allow-list.
 
@@ -21,6 +21,7 @@ error text with the server's secrets redacted. A client that disconnects aborts 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -96,7 +97,9 @@ def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) ->
         ) from None
 
     endpoint = _StreamEndpoint(policy, stream_fn)
-    route = Route("/api/stream", endpoint, methods=["POST"], max_body_size=policy.max_body_bytes)
+    # The body limit is the endpoint's own (after the token check, with a JSON refusal):
+    # Starlette's max_body_size would turn even the 401 of an oversize request into a 413.
+    route = Route("/api/stream", endpoint, methods=["POST"])
     middleware: list[Middleware] = []
     if policy.cors_origins:
         cors = Middleware(
@@ -129,7 +132,14 @@ class _StreamEndpoint:
             )
             await refusal(scope, receive, send)
             return
-        body = await request.body()  # over the limit: Starlette answers 413
+        body = await _read_body(request, self.policy.max_body_bytes)
+        if body is None:
+            limit = self.policy.max_body_bytes
+            refusal = JSONResponse(
+                {"error": f"request body too large: the limit is {limit} bytes"}, status_code=413
+            )
+            await refusal(scope, receive, send)
+            return
         try:
             model, context, options = self._parse(body)
         except _Refused as refused:
@@ -205,6 +215,24 @@ class _StreamEndpoint:
         return redact_text(text, [self.policy.token])
 
 
+async def _read_body(request: Any, limit: int) -> bytes | None:
+    """The request body, or ``None`` when it is over ``limit`` bytes.
+
+    By ``Content-Length`` before anything is read, or counted while a chunked body is read.
+    """
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > limit:
+        return None
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        parts.append(chunk)
+    return b"".join(parts)
+
+
 async def _start(
     stream_fn: AgentStreamFn | None, model: Model, context: Context, options: StreamOptions
 ) -> AssistantStream:
@@ -278,11 +306,44 @@ def _options(raw: Any) -> StreamOptions:
         name = _OPTION_FIELDS.get(key)
         if name is None:
             raise _Refused(400, f"unknown option {key!r}")
-        values[name] = value
+        values[name] = _checked_option(key, value)
     try:
         return StreamOptions(**values)
     except (TypeError, ValueError) as exc:
         raise _Refused(400, f"invalid options: {exc}") from None
+
+
+@functools.cache
+def _option_adapters() -> dict[str, Any]:
+    """Each request option's JSON type, checked strictly.
+
+    A wrong type is refused with 400, not passed on into the vendor request
+    (``StreamOptions`` does not check types).
+    """
+    from typing import Annotated
+
+    from pydantic import Field, TypeAdapter
+
+    from pi_sdk.types import CacheRetention
+
+    types: dict[str, Any] = {
+        "temperature": float,
+        "maxTokens": Annotated[int, Field(gt=0)],
+        "reasoning": str,
+        "cacheRetention": CacheRetention,
+        "sessionId": str,
+        "metadata": dict[str, Any],
+        "thinkingBudgets": dict[str, int],
+        "maxRetryDelayMs": Annotated[int, Field(ge=0)],
+    }
+    return {key: TypeAdapter(kind) for key, kind in types.items()}
+
+
+def _checked_option(key: str, value: Any) -> Any:
+    try:
+        return _option_adapters()[key].validate_python(value, strict=True)
+    except ValueError as exc:
+        raise _Refused(400, f"invalid options: {key}: {_first_error(exc)}") from None
 
 
 def _first_error(exc: ValueError) -> str:
@@ -292,5 +353,5 @@ def _first_error(exc: ValueError) -> str:
     if isinstance(exc, ValidationError) and exc.errors():
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        return f"{where}: {first['msg']}"
+        return f"{where}: {first['msg']}" if where else first["msg"]
     return str(exc)

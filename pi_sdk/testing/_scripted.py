@@ -222,6 +222,7 @@ class ScriptedProvider:
     ) -> None:
         """Create the provider and register the ``"scripted"`` API if needed."""
         self._script: deque[ScriptedStep] = deque(replies)
+        self._played = 0
         self.calls: list[ScriptedCall] = []
         """Every call so far, in order."""
         self.model = ScriptedModel(
@@ -284,9 +285,10 @@ class ScriptedProvider:
         if not self._script:
             raise ProviderError(
                 f"ScriptedProvider {model.id!r} has no reply left for call {len(self.calls)}"
-                f" ({len(self.calls) - 1} were scripted)"
+                f" ({self._played} were scripted)"
             )
         step = self._script.popleft()
+        self._played += 1
         reply = step(call) if callable(step) else step
         if isinstance(reply, str):
             reply = ScriptedReply.text(reply)

@@ -155,6 +155,20 @@ def test_ctrl_c_aborts_a_streaming_answer(tmp_path: Path):
         assert anthropic.server.client_closes == 1  # the vendor saw the stream closed
 
 
+def test_an_empty_session_file_starts_a_new_session_saved_there(tmp_path: Path):
+    session = tmp_path / "new.jsonl"
+    session.touch()  # mktemp's file
+    with ThreadedLoopback([_reply(ANTHROPIC, Text(("ok",)))]) as anthropic:
+        env = cli_env(tmp_path, **_keys(), **vendor_env(ANTHROPIC, anthropic))
+        args = ["chat", "-m", "anthropic/claude-sonnet-4-5", "--session", str(session)]
+        child = spawn(args, env)
+        child.expect(PROMPT)
+        ask(child, "hi", "ok")
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    assert len(session.read_text(encoding="utf-8").splitlines()) == 3  # header + 2 messages
+
+
 def test_reasoning_level_is_checked_and_sent(tmp_path: Path):
     with ThreadedLoopback([_reply(ANTHROPIC, Text(("ok",)))]) as anthropic:
         env = cli_env(tmp_path, **_keys(), **vendor_env(ANTHROPIC, anthropic))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from _support.cli import ThreadedLoopback, cli_env, run_cli, vendor_env
 from _support.loopback import json_step, sse_step, text_reply
-from _support.wire import Call, Calls, Tokens, wire_for
+from _support.wire import Call, Calls, Text, Thinking, Tokens, wire_for
 
 from pi_sdk._cli import main
 
@@ -33,6 +33,17 @@ def test_prompt_streams_the_answer_to_stdout_and_usage_to_stderr(tmp_path: Path)
     assert "anthropic/claude-sonnet-4-5 · 5 in · 3 out · $0.000060" in done.stderr
     body = json.loads(server.bodies[0])
     assert body["messages"][0]["content"][0]["text"] == "say hi"
+
+
+def test_prompt_collapses_thinking_without_naming_the_chat_only_command(tmp_path: Path):
+    wire = wire_for("anthropic-messages")
+    body, terminal = wire.events([Thinking(("Let me ", "think.")), Text(("Done.",))], Tokens())
+    with ThreadedLoopback([sse_step(body + terminal)]) as server:
+        done = run_cli(["prompt", *MODEL, "-r", "low", "hi"], _env(tmp_path, server))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Done.\n"
+    assert "▸ thinking: 3 words\n" in done.stderr
+    assert "/thinking" not in done.stderr  # prompt has no commands
 
 
 def test_prompt_reads_stdin_and_json_prints_agent_events_in_pi_shape(tmp_path: Path):

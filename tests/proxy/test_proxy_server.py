@@ -177,12 +177,26 @@ async def test_an_oversize_body_is_refused_with_413(serve_proxy: Callable[..., A
                 headers={"authorization": f"Bearer {TOKEN}"},
             )
     assert message.stop_reason == "error"
-    assert message.error_message is not None and message.error_message.startswith(
-        "Proxy error: 413"
-    )
+    assert message.error_message == ("Proxy error: request body too large: the limit is 4096 bytes")
     assert chunked.status_code == 413
+    assert chunked.json() == {"error": "request body too large: the limit is 4096 bytes"}
     assert small.text == "Hello"
     assert len(proxy.vendor.requests) == 1  # only the small one reached the vendor
+
+
+async def test_an_oversize_body_without_the_token_is_refused_with_401_first(
+    serve_proxy: Callable[..., Any],
+):
+    async with serve_proxy([text_reply(API)], max_body_bytes=4096) as proxy:
+        async with httpx2.AsyncClient(timeout=30) as client:
+            response = await client.post(
+                f"{proxy.url}/api/stream",
+                content=b"x" * 5000,
+                headers={"authorization": "Bearer wrong"},
+            )
+    assert response.status_code == 401
+    assert response.json() == {"error": "unauthorized: a valid bearer token is required"}
+    assert proxy.vendor.requests == []
 
 
 async def test_a_model_outside_the_allow_list_is_refused(serve_proxy: Callable[..., Any]):
@@ -231,6 +245,26 @@ async def test_the_server_calls_its_own_model_not_the_url_the_client_sent(
             b'{"model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},'
             b' "options": {"reasoning": "huge"}}',
             "invalid options: ",
+        ),
+        (
+            b'{"model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},'
+            b' "options": {"temperature": "hot"}}',
+            "invalid options: temperature: Input should be a valid number",
+        ),
+        (
+            b'{"model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},'
+            b' "options": {"maxTokens": -5}}',
+            "invalid options: maxTokens: Input should be greater than 0",
+        ),
+        (
+            b'{"model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},'
+            b' "options": {"cacheRetention": "forever"}}',
+            "invalid options: cacheRetention: ",
+        ),
+        (
+            b'{"model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},'
+            b' "options": {"thinkingBudgets": {"low": "many"}}}',
+            "invalid options: thinkingBudgets: low: Input should be a valid integer",
         ),
     ],
 )

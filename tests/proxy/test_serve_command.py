@@ -89,6 +89,31 @@ def test_serve_reads_the_token_from_a_file_and_checks_the_patterns(
     assert "from-a-file" not in err
 
 
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        (None, "cannot read --models {path}: No such file or directory"),
+        ("nope", "--models {path} is not JSON: Expecting value"),
+        ('{"models": [{"id": 1}]}', "--models {path}: model 0: id: Input should be a valid string"),
+    ],
+)
+def test_a_bad_models_file_is_one_line_naming_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    content: str | None,
+    error: str,
+):
+    monkeypatch.setenv("PI_SDK_PROXY_TOKEN", TOKEN)
+    models = tmp_path / "models.json"
+    if content is not None:
+        models.write_text(content, "utf-8")
+    assert main(["serve", "--allow", "anthropic/*", "--models", str(models)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"pi-sdk serve: error: {error.format(path=models)}")
+    assert err.count("\n") == 1
+
+
 def test_serve_needs_an_allow_list(capsys: pytest.CaptureFixture[str]):
     with pytest.raises(SystemExit) as exit_info:
         main(["serve"])

@@ -165,6 +165,14 @@ async def test_exhausted_script_is_an_error_message_naming_the_call():
     assert "no reply left for call 2" in (message.error_message or "")
 
 
+async def test_every_call_past_the_script_counts_only_the_replies_that_were_scripted():
+    provider = ScriptedProvider(["only"])
+    await pi_sdk.complete(provider.model, ctx("a"))
+    await pi_sdk.complete(provider.model, ctx("b"))
+    message = await pi_sdk.complete(provider.model, ctx("c"))
+    assert "no reply left for call 3 (1 were scripted)" in (message.error_message or "")
+
+
 async def test_callable_steps_see_the_call():
     provider = ScriptedProvider(
         [lambda call: f"you said {call.context.messages[-1].content[0].text}"]
