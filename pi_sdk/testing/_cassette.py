@@ -11,7 +11,10 @@ Record modes (``record_mode``, vcrpy's and pytest-recording's names):
 * ``"none"`` (``recording=False``): replay only, described below.
 * ``"once"``: ``"none"`` when the file exists, else ``"all"``.
 * ``"new_episodes"``: recorded interactions are replayed; a request that matches none goes to
-  the network and is added to the file.
+  the network and is added to the file. Recorded interactions that no request of this run
+  played are dropped when the file is written (:attr:`CassetteSession.dropped`), so the file
+  holds exactly what the test asks for now and replays cleanly in ``"none"``; vcrpy's
+  ``new_episodes`` keeps them, and strict replay would then fail on them as never requested.
 * ``"all"`` (``recording=True``; ``"rewrite"`` is the same): every request goes to the network
   and the file is replaced by this recording.
 
@@ -143,6 +146,9 @@ class CassetteSession:
     """Replay only: requests that matched no recorded interaction."""
     blocked: list[str] = field(default_factory=list[str])
     """Replay only: network connections that were refused."""
+    dropped: list[str] = field(default_factory=list[str])
+    """``"new_episodes"`` only: ``"METHOD uri"`` of the recorded interactions no request of this
+    run played, left out of the written file (filled when the file is written)."""
 
     def unplayed(self) -> list[str]:
         """Replay only: ``"METHOD uri"`` of recorded interactions no request used."""
@@ -239,7 +245,27 @@ def _cassette_class(session: CassetteSession, ignore: tuple[str, ...] | None) ->
             return pending[1]
         return base.play_response(self, request)
 
-    methods = {"can_play_response_for": can_play_response_for, "play_response": play_response}
+    def save(self: Any, force: bool = False) -> None:
+        """``new_episodes``: write only what this run played or recorded (module docstring)."""
+        loaded = cast(int, self._loaded_count)
+        if session.mode != "new_episodes" or not session.save:
+            return base._save(self, force)  # noqa: SLF001 - vcrpy's save step
+        counts = cast(dict[int, int], self.play_counts)
+        data = cast(list[tuple[Any, Any]], self.data)
+        unplayed = {i for i in range(loaded) if not counts.get(i)}
+        if not unplayed:
+            return base._save(self, force)  # noqa: SLF001
+        session.dropped = [f"{data[i][0].method} {data[i][0].uri}" for i in sorted(unplayed)]
+        kept = [pair for i, pair in enumerate(data) if i not in unplayed]
+        self._persist({"requests": [r for r, _ in kept], "responses": [a for _, a in kept]})
+        self.dirty = False
+        return None
+
+    methods = {
+        "can_play_response_for": can_play_response_for,
+        "play_response": play_response,
+        "_save": save,
+    }
     return type("TrackingCassette", (base,), methods)
 
 

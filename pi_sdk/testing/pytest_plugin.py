@@ -25,7 +25,9 @@ cassette is opened), so it adds well under 5 ms to any pytest start-up.
 * ``--record-mode`` as pytest-recording users know it (``PI_SDK_RECORD`` in the environment):
   ``none`` (the default: replay), ``once`` (record the tests that have no cassette yet, replay
   the others), ``new_episodes`` (replay what is recorded, record and add what is not), ``all``
-  (record everything again; ``rewrite`` is the same). Recording sends requests to the real
+  (record everything again; ``rewrite`` is the same). ``new_episodes`` also drops the recorded
+  interactions the test no longer requests, so the cassette replays in ``none``; the terminal
+  summary names how many it dropped from which file. Recording sends requests to the real
   servers with the keys from the environment; a passing test writes its cassette (scrubbed:
   see :mod:`pi_sdk.testing._scrub`), a failing one leaves the old file untouched.
   ``--pi-record`` is ``--record-mode=all``, ``--pi-record-missing`` ``--record-mode=once``.
@@ -76,6 +78,7 @@ REPLAY_KEY_ENV_VARS = (
 on replay: they get the dummy through the ``get_api_key`` hook."""
 
 _SESSION_KEY = pytest.StashKey["CassetteSession"]()
+_DROPPED_KEY = pytest.StashKey[list[str]]()
 _UNSAFE_NAME = re.compile(r"[^\w.\-\[\]=,+]+")
 
 
@@ -216,6 +219,12 @@ def pi_cassette(
             yield session
         finally:
             del request.node.stash[_SESSION_KEY]
+    if session.dropped:  # known once the cassette is written, as the ``with`` block ends
+        count = len(session.dropped)
+        request.config.stash.setdefault(_DROPPED_KEY, []).append(
+            f"new_episodes dropped {count} interaction{'s' if count > 1 else ''} no request "
+            f"played from {session.path}"
+        )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -245,3 +254,11 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
         if problems:
             pytest.fail("\n".join(problems), pytrace=False)
     return result
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """Name, one line per cassette, what ``new_episodes`` dropped (see the module docstring)."""
+    for line in config.stash.get(_DROPPED_KEY, list[str]()):
+        terminalreporter.write_line(f"pi-sdk: {line}")

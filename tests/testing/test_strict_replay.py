@@ -290,3 +290,61 @@ def test_record_mode_none_needs_the_cassette_and_never_records(tmp_path, vendor)
             pass
     assert not (tmp_path / "missing.yaml").exists()
     assert vendor.hits == 0
+
+
+def test_record_mode_new_episodes_drops_what_this_run_did_not_play(tmp_path, vendor):
+    path = tmp_path / "episodes.yaml"
+    with open_cassette(path, record_mode="all"):
+        post(vendor, "a")
+        post(vendor, "b")
+    with open_cassette(path, record_mode="new_episodes") as session:
+        assert post(vendor, "b") == "answer 2"  # replayed
+        assert post(vendor, "c") == "answer 3"  # recorded
+    assert session.dropped == ["POST " + session.cassette.requests[0].uri]
+    assert recorded_prompts(path) == ["b", "c"]
+    with open_cassette(path, record_mode="none") as session:
+        assert (post(vendor, "b"), post(vendor, "c")) == ("answer 2", "answer 3")
+    assert session.problems() == []
+    assert vendor.hits == 3
+
+
+EPISODE_TESTS = textwrap.dedent(
+    """
+    import os
+
+    import httpx2
+    import pytest
+
+
+    @pytest.mark.pi_vcr(name="episode")
+    def test_prompt():
+        with httpx2.Client() as client:
+            answer = client.post(os.environ["APP_URL"], json={"prompt": os.environ["APP_PROMPT"]})
+        assert answer.status_code == 200, answer.text
+    """
+)
+
+
+def test_a_cassette_written_by_new_episodes_replays_in_modes_none_and_once(tmp_path, vendor):
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "test_app.py").write_text(EPISODE_TESTS)
+    host, port = vendor.server_address
+    url = f"http://{host}:{port}/v1/chat"
+    path = tmp_path / "cassettes" / "test_app" / "episode.yaml"
+
+    def run(prompt: str, *args: str) -> str:
+        return run_pytest(tmp_path, *args, env={"APP_URL": url, "APP_PROMPT": prompt})
+
+    assert "1 passed" in run("old prompt", "--record-mode=all")
+    episodes = run("new prompt", "--record-mode=new_episodes")
+    assert "1 passed" in episodes
+    for mode in ("none", "once"):  # before the fix: "recorded interaction never requested"
+        out = run("new prompt", f"--record-mode={mode}")
+        assert "1 passed" in out, out
+        assert "dropped" not in out
+    assert recorded_prompts(path) == ["new prompt"]
+    assert f"pi-sdk: new_episodes dropped 1 interaction no request played from {path}" in episodes
+    out = run("old prompt")  # strict replay still catches a changed request
+    assert "request not in cassette" in out
+    assert "1 failed" in out
+    assert vendor.hits == 2
