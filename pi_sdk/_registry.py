@@ -214,7 +214,7 @@ def get_model(provider: str, model_id: str) -> Model:
         ids = [m for p, m in models if p == provider]
         import difflib
 
-        hint = difflib.get_close_matches(model_id, ids, n=3)
+        hint = [f"{provider}/{m}" for m in difflib.get_close_matches(model_id, ids, n=3)]
         extra = f"; did you mean {', '.join(hint)}?" if hint else ""
         if not ids:
             extra = f"; no models registered for provider {provider!r}"

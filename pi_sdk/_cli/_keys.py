@@ -89,9 +89,15 @@ class StoredKeys:
 
 @contextmanager
 def stored_keys(store: KeyStore | None = None) -> Generator[None]:
-    """Register :class:`StoredKeys` in the active plugin manager for the block."""
+    """Register :class:`StoredKeys` in the active plugin manager for the block.
+
+    Raises:
+        UsageError: the keys file is unreadable or malformed, before the block starts (so a
+            command fails up front, exit status 2, instead of at its first call).
+    """
     manager = get_plugin_manager()
     plugin = StoredKeys(store or KeyStore())
+    plugin.store.load()
     manager.register(plugin, name=f"pi-sdk-cli-keys-{id(plugin)}")
     try:
         yield

@@ -48,7 +48,9 @@ async def _prompt(args: argparse.Namespace) -> int:
         agent.subscribe(JsonLines(sys.stdout))
     else:
         agent.subscribe(TurnPrinter(Console(highlight=False), notes=notes, thinking_hint=False))
-    presses = await run_prompt(agent, text, lambda line: notes.print(line, style="yellow"))
+    presses = await run_prompt(
+        agent, text, lambda line: notes.print(line, style="yellow"), second_leaves=False
+    )
     last = agent.messages[-1] if agent.messages else None
     if presses or (isinstance(last, AssistantMessage) and last.stop_reason == "aborted"):
         return 130

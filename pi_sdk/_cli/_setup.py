@@ -43,6 +43,7 @@ __all__ = [
     "model_name",
     "model_spec",
     "resolve_model",
+    "with_base_url",
 ]
 
 TOOL_ABORT_GRACE_MS = 500
@@ -104,8 +105,16 @@ def resolve_model(spec: str, base_url: str | None = None) -> Model:
         raise UsageError(f"a model is PROVIDER/ID, e.g. anthropic/claude-sonnet-4-5; got {spec!r}")
     if not get_models(provider):
         raise UsageError(unknown_provider(provider))
-    model = get_model(provider, model_id)
-    url = base_url or os.environ.get(base_url_variable(provider))
+    return with_base_url(get_model(provider, model_id), base_url)
+
+
+def with_base_url(model: Model, base_url: str | None = None) -> Model:
+    """``model`` sending to ``base_url``, else to ``<PROVIDER>_BASE_URL`` when it is set.
+
+    ``prompt``, ``chat`` and ``serve`` resolve every model through this; the URL replaces the
+    catalog's ``baseUrl`` as is (a trailing ``/`` dropped).
+    """
+    url = base_url or os.environ.get(base_url_variable(model.provider))
     return model.model_copy(update={"base_url": url.rstrip("/")}) if url else model
 
 

@@ -19,10 +19,13 @@ from pi_sdk.agent._agent import Agent
 __all__ = ["run_prompt"]
 
 
-async def run_prompt(agent: Agent, text: str, notify: Callable[[str], None]) -> int:
+async def run_prompt(
+    agent: Agent, text: str, notify: Callable[[str], None], *, second_leaves: bool = True
+) -> int:
     """Run ``agent.prompt(text)``; return how many times Ctrl-C was pressed (0, 1 or 2).
 
-    ``notify`` gets the line to show when the first Ctrl-C aborts the run.
+    ``notify`` gets the line to show when the first Ctrl-C aborts the run; it says that a
+    second one leaves only when ``second_leaves`` (``chat``; ``prompt`` ends with the run anyway).
     """
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
@@ -32,7 +35,9 @@ async def run_prompt(agent: Agent, text: str, notify: Callable[[str], None]) -> 
         nonlocal presses
         presses += 1
         if presses == 1:
-            notify("^C aborting the turn… (Ctrl-C again leaves)")
+            notify(
+                "^C aborting the turn… (Ctrl-C again leaves)" if second_leaves else "^C aborting…"
+            )
             agent.abort("interrupted with Ctrl-C")
         elif task is not None:
             task.cancel()

@@ -7,6 +7,7 @@ import stat
 import subprocess
 from pathlib import Path
 
+import pytest
 from _support.cli import ThreadedLoopback, cli_env, pexpect, run_cli, spawn, vendor_env
 from _support.loopback import text_reply
 
@@ -74,3 +75,22 @@ def test_keys_set_refuses_an_unknown_provider_and_an_empty_key(tmp_path: Path):
     assert empty.returncode == 2 and "no key given" in empty.stderr
     assert not (tmp_path / "config" / "pi-sdk" / "keys.json").exists()
     assert KEY not in typo.stdout + typo.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["prompt", "-m", "anthropic/claude-sonnet-4-5", "hi"],
+        ["chat", "--json", "-m", "anthropic/claude-sonnet-4-5"],
+    ],
+)
+def test_a_corrupt_keys_file_fails_up_front_naming_the_file(tmp_path: Path, command: list[str]):
+    keys = tmp_path / "config" / "pi-sdk" / "keys.json"
+    keys.parent.mkdir(parents=True)
+    keys.write_text('{"anthropic": "' + KEY, encoding="utf-8")  # cut short: not JSON
+    done = run_cli(command, cli_env(tmp_path, ANTHROPIC_BASE_URL="http://127.0.0.1:9"))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"pi-sdk: error: cannot read the keys file {keys}: not valid JSON"
+    ]
+    assert done.stdout == "" and KEY not in done.stderr

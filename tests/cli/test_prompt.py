@@ -10,7 +10,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from _support.cli import ThreadedLoopback, cli_env, run_cli, vendor_env
+from _support.cli import ThreadedLoopback, cli_env, pexpect, run_cli, spawn, vendor_env
 from _support.loopback import json_step, sse_step, text_reply
 from _support.wire import Call, Calls, Text, Thinking, Tokens, wire_for
 
@@ -72,7 +72,10 @@ def test_a_vendor_error_ends_with_status_1_and_the_message(tmp_path: Path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["prompt", "-m", "anthropic/claude-sonet-4-5", "x"], "did you mean claude-sonnet-4-5"),
+        (
+            ["prompt", "-m", "anthropic/claude-sonet-4-5", "x"],
+            "did you mean anthropic/claude-sonnet-4-5,",
+        ),
         (["prompt", "-m", "nope/model", "x"], "no models registered for provider 'nope'"),
         (["prompt", "-m", "anthropic", "x"], "a model is PROVIDER/ID"),
         (["prompt", "-m", "anthropic/claude-sonnet-4-5"], "no prompt"),
@@ -162,3 +165,31 @@ def test_chat_json_reads_prompts_from_stdin_and_writes_only_events(tmp_path: Pat
         and "pi-sdk chat · anthropic/claude-sonnet-4-5" in done.stderr
     )
     assert json.loads(server.bodies[1])["thinking"]["type"] in ("enabled", "adaptive")
+
+
+def test_chat_suggests_only_close_providers_and_names_models_as_provider_slash_id(tmp_path: Path):
+    stdin = "/model nope/x\n/model opnai/gpt-5\n/model anthropic/claude-sonet-4-5\n/help\n"
+    done = run_cli(["chat", *MODEL, "--json"], cli_env(tmp_path), stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("✘")]
+    assert errors[0] == (
+        "✘ no models registered for provider 'nope' (`pi-sdk models` lists them)"
+    )  # "nope" is not close to "openai": no suggestion
+    assert "did you mean openai?" in errors[1]
+    assert "did you mean anthropic/claude-sonnet-4-5" in errors[2]
+    help_line = next(line for line in done.stderr.splitlines() if line.startswith("/model "))
+    assert "below" not in help_line  # /help is a list: nothing follows the /model line
+
+
+def test_prompt_ctrl_c_says_it_aborts_without_a_second_step(tmp_path: Path):
+    opening = sse_step(wire_for("anthropic-messages").opening("Once upon"), end="hang")
+    with ThreadedLoopback([opening]) as server:
+        child = spawn(["prompt", *MODEL, "tell me a story"], _env(tmp_path, server))
+        child.expect("Once upon")
+        child.sendintr()
+        child.expect("\\^C aborting")
+        child.expect(pexpect.EOF)
+        said = child.before  # the rest of the Ctrl-C line, and what follows
+        child.close()
+    assert "again" not in said  # prompt ends with the aborted answer: no second Ctrl-C
+    assert child.exitstatus == 130

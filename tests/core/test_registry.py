@@ -42,7 +42,7 @@ def test_custom_model_registration_and_lookup_with_suggestions():
     register_model(model)
     assert get_model("my-proxy", "my-proxy-model") is model
     assert model in get_models("my-proxy")
-    with pytest.raises(ModelNotFoundError, match="did you mean my-proxy-model"):
+    with pytest.raises(ModelNotFoundError, match="did you mean my-proxy/my-proxy-model"):
         get_model("my-proxy", "my-proxy-modle")
     with pytest.raises(ModelNotFoundError, match="no models registered"):
         get_model("nobody", "x")

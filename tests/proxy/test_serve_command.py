@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx2
@@ -39,35 +41,54 @@ async def _wait_until_up(url: str, process: subprocess.Popen[str]) -> None:
     pytest.fail("pi-sdk serve did not start listening")
 
 
+@contextlib.asynccontextmanager
+async def _serving(args: list[str], **env: str) -> AsyncIterator[tuple[str, list[str]]]:
+    """``pi-sdk serve ARGS`` in a subprocess: yields its URL and, once it ended, its stderr."""
+    port = _free_port()
+    command = [
+        sys.executable, "-m", "pi_sdk._cli", "serve", "--port", str(port), *args,
+        "--log-level", "warning",
+    ]  # fmt: skip
+    environment = {**os.environ, "PI_SDK_PROXY_TOKEN": TOKEN, "ANTHROPIC_API_KEY": VENDOR_KEY}
+    process = subprocess.Popen(
+        command, env={**environment, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    stderr: list[str] = []
+    try:
+        url = f"http://127.0.0.1:{port}"
+        await _wait_until_up(url, process)
+        yield url, stderr
+    finally:
+        process.terminate()
+        stderr.append(process.communicate(timeout=30)[1])
+
+
 async def test_pi_sdk_serve_proxies_a_registered_model_and_refuses_a_bad_token(tmp_path: Path):
     async with LoopbackServer([text_reply(API, "served by the command")]) as vendor:
         model = model_at(API, vendor.url).model_copy(update={"id": "claude-loopback"})
         models = tmp_path / "models.json"
         models.write_text(json.dumps({"models": [model.model_dump(mode="json")]}), "utf-8")
-        port = _free_port()
-        env = {**os.environ, "PI_SDK_PROXY_TOKEN": TOKEN, "ANTHROPIC_API_KEY": VENDOR_KEY}
-        command = [
-            sys.executable, "-m", "pi_sdk._cli", "serve", "--port", str(port),
-            "--allow", "anthropic/claude-loopback", "--models", str(models),
-            "--log-level", "warning",
-        ]  # fmt: skip
-        process = subprocess.Popen(
-            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        try:
-            url = f"http://127.0.0.1:{port}"
-            await _wait_until_up(url, process)
+        args = ["--allow", "anthropic/claude-loopback", "--models", str(models)]
+        async with _serving(args) as (url, stderr):
             options = pi_sdk.StreamOptions(max_retries=0)
             refused = await stream_proxy(
                 model, prompt(), options, proxy_url=url, auth_token="wrong"
             ).result()
             served = await stream_proxy(model, prompt(), proxy_url=url, auth_token=TOKEN).result()
-        finally:
-            process.terminate()
-            _, stderr = process.communicate(timeout=30)
     assert refused.error_message == "Proxy error: unauthorized: a valid bearer token is required"
     assert served.text == "served by the command"
-    assert TOKEN not in stderr and VENDOR_KEY not in stderr
+    assert TOKEN not in stderr[0] and VENDOR_KEY not in stderr[0]
+
+
+async def test_serve_sends_a_catalog_model_to_the_provider_base_url_variable():
+    async with LoopbackServer([text_reply(API, "via ANTHROPIC_BASE_URL")]) as vendor:
+        model = pi_sdk.get_model("anthropic", "claude-sonnet-4-5")  # the catalog's baseUrl
+        variable = {"ANTHROPIC_BASE_URL": model_at(API, vendor.url).base_url}
+        async with _serving(["--allow", "anthropic/claude-sonnet-4-5"], **variable) as (url, _):
+            served = await stream_proxy(model, prompt(), proxy_url=url, auth_token=TOKEN).result()
+    assert served.error_message is None
+    assert served.text == "via ANTHROPIC_BASE_URL"
 
 
 def test_serve_without_a_token_is_a_usage_error(

@@ -30,3 +30,33 @@ async def test_the_docs_example_runs(temporal_address: str) -> None:
     assert '--8<-- "docs/examples/temporal_example.py"' in page
     for line in lines[:-1]:
         assert line in page  # the output shown on the page is this run's
+
+
+async def _example(mode: str, env: dict[str, str]) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(EXAMPLE),
+        mode,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def test_a_second_client_run_prints_the_exhausted_script_error(temporal_address: str):
+    env = {**os.environ, "TEMPORAL_ADDRESS": temporal_address}
+    worker = await _example("worker", env)  # one registry: two scripted replies, one run
+    try:
+        outputs: list[tuple[int | None, list[str], str]] = []
+        for _ in range(2):
+            client = await _example("client", env)
+            out, err = await asyncio.wait_for(client.communicate(), 60)
+            outputs.append((client.returncode, out.decode().splitlines(), err.decode()))
+    finally:
+        worker.terminate()
+        await worker.communicate()
+    (first_status, first, _), (second_status, second, second_err) = outputs
+    assert first_status == 0 and first[-1] == "answer: It is 21°C and sunny in Paris."
+    assert second_status == 0, second_err[-3000:]
+    assert second[-1].startswith("error: ScriptedProvider ")
+    assert "has no reply left for call 3 (2 were scripted)" in second[-1]
