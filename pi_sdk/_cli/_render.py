@@ -127,9 +127,9 @@ class TurnPrinter:
         thinking_hint: bool = True,
     ) -> None:
         self.console = console
+        """Where the answer's text goes."""
         self.thinking_hint = thinking_hint
         """Say ``/thinking`` shows the collapsed thinking (``chat``; ``prompt`` has no commands)."""
-        """Where the answer's text goes."""
         self.notes = notes or console
         """Where everything else goes (``prompt`` puts it on stderr)."""
         self.totals = totals or Totals()
