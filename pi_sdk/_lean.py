@@ -83,8 +83,8 @@ def compact(model: BaseModel) -> None:
 
     Identifier values repeated across a transcript (``api``, ``provider``, ``model``, a tool's
     name, ``stop_reason``...) are interned, so each is stored once. Runs after every validation
-    of a wire type (``WireModel.model_post_init``), so it is written for speed: about 0.1 µs
-    when the fields set is already known, against about 1 µs for the construction itself.
+    of a wire type (``WireModel.model_post_init``), so it is written for speed: measured at
+    0.3–0.7 µs per call (was 0.5–1.0 µs), against about 1 µs for the construction itself.
     """
     cls = type(model)
     fields = _identifiers.get(cls)
