@@ -12,6 +12,7 @@ from pi_sdk.agent import AgentMessage
 from pi_sdk.types import TextContent, UserMessage
 
 from ._check import check_input
+from ._exit import settle_at_exit
 from ._wire import JSON, AgentRunInput, AgentRunResult, AgentRunState, message_to_json
 from ._workflow import AgentWorkflow
 
@@ -79,11 +80,14 @@ class AgentRun:
     """A running agent workflow, with the Agent's verbs.
 
     ``steer`` / ``follow_up`` / ``prompt`` / ``set_model`` / ``close`` are signals; ``abort``
-    cancels the workflow; ``state`` and :meth:`events` are queries.
+    cancels the workflow; ``state`` and :meth:`events` are queries. A process that made one
+    waits at exit until temporalio's native threads are out of Python (``docs/temporal.md``,
+    "Exiting cleanly").
     """
 
     def __init__(self, handle: WorkflowHandle[Any, AgentRunResult]) -> None:
         self.handle = handle
+        settle_at_exit()
 
     @property
     def id(self) -> str:

@@ -12,6 +12,7 @@ from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxR
 from pi_sdk.plugins import load_plugins
 
 from ._activities import AgentActivities
+from ._exit import settle_at_exit
 from ._registry import AgentRegistry
 from ._workflow import AgentWorkflow
 
@@ -59,7 +60,12 @@ def agent_worker(
             module of a subclass's callables), beside :data:`PASSTHROUGH_MODULES`.
         **options: Passed to :class:`temporalio.worker.Worker` (``max_concurrent_activities``,
             ``identity``...).
+
+    The process waits at exit until temporalio's native threads are out of Python (at most
+    :data:`~pi_sdk_temporal._exit.EXIT_WAIT_S`), so that it does not abort while finalizing
+    (``docs/temporal.md``, "Exiting cleanly").
     """
+    settle_at_exit()
     load_plugins()  # once, outside the sandbox: plugin hooks run inside the workflow
     runner = SandboxedWorkflowRunner(
         restrictions=SandboxRestrictions.default.with_passthrough_modules(
