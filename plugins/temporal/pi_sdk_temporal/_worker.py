@@ -61,9 +61,9 @@ def agent_worker(
         **options: Passed to :class:`temporalio.worker.Worker` (``max_concurrent_activities``,
             ``identity``...).
 
-    The process waits at exit until temporalio's native threads are out of Python (at most
-    :data:`~pi_sdk_temporal._exit.EXIT_WAIT_S`), so that it does not abort while finalizing
-    (``docs/temporal.md``, "Exiting cleanly").
+    A process that built one waits at exit (at most 5 s) until temporalio's native threads
+    are out of Python, so that it does not abort while finalizing (``docs/temporal.md``,
+    "Exiting cleanly").
     """
     settle_at_exit()
     load_plugins()  # once, outside the sandbox: plugin hooks run inside the workflow
