@@ -2,12 +2,12 @@
 
 CPython's cyclic garbage collector walks every live container object of the generations it
 collects. A stream in flight holds a few hundred of them (the SDK's request, the HTTP
-connection's state, the generator frames, pi-sdk's message): about 240 per Chat Completions
+connection's state, the generator frames, pi-sdk's message): about 270 per Chat Completions
 stream through the openai SDK. With a thousand streams at once, those objects survive the young
 collections (every 700 net allocations by default), reach the oldest generation, and trigger
 full collections, each walking the whole heap, imported modules included: the GC's share of a
 stream's CPU time grows with the number of streams (issue 16: 0.2 ms per stream at 100
-concurrent streams, 0.6 ms at 1,000). This module applies the remedy Instagram described for
+concurrent streams, 0.8 ms at 1,000). This module applies the remedy Instagram described for
 its servers ("Dismissing Python Garbage Collection at Instagram", 2017; ``gc.freeze`` is the
 Python 3.7 API it led to):
 
@@ -37,7 +37,7 @@ def tune_gc_for_streams(*, young: int = 50_000) -> Callable[[], None]:
     thresholds are kept: a full collection every ``young * threshold1 * threshold2``
     allocations at most). Measured by ``benchmarks/run.py`` (the ``tuned`` column of the
     concurrency table): the GC's CPU per stream at 1,000 concurrent streams falls from about
-    0.6 ms to about 0.15 ms, and the whole stream's CPU stays flat from 100 to 1,000 streams.
+    0.8 ms to about 0.2 ms, and the whole stream's CPU stays flat from 100 to 1,000 streams.
     Costs: cyclic garbage waits for up to ``young`` allocations; a young collection pauses for
     as long as walking up to ``young`` objects takes (milliseconds); objects frozen and freed
     later are reclaimed only once unfrozen.
