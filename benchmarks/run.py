@@ -21,7 +21,8 @@ process only, the server excluded) as µs per delta for the floor, and every con
 multiple of the floor (target for pi-sdk: at most 1.2).
 
 Then the concurrency figures (``_concurrency.py``): CPU per stream at 100, 500 and 1,000
-concurrent pi-sdk streams (target: 1,000 at most 1.2x 100).
+concurrent streams (target: 1,000 at most 1.2x 100), with the GC's part: pi-sdk on one pool, on
+``PooledTransport``, and with ``tune_gc_for_streams``; the floor (docs/concurrency.md).
 
 Run: ``uv run python benchmarks/run.py [--rounds 5] [--apis chat,messages] [--workloads text]
 [--consumers floor,pi-sdk] [--concurrency 100,500,1000] [--no-concurrency]``.

@@ -74,6 +74,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.provider._builder import MessageBuilder as MessageBuilder
     from pi_sdk.provider._clients import ClientCache as ClientCache
     from pi_sdk.provider._clients import shared_in_thread as shared_in_thread
+    from pi_sdk.provider._gc_tuning import tune_gc_for_streams as tune_gc_for_streams
     from pi_sdk.provider._http_call import TransportErrors as TransportErrors
     from pi_sdk.provider._http_call import httpx_transport_errors as httpx_transport_errors
     from pi_sdk.provider._http_call import stream_http_call as stream_http_call

@@ -18,32 +18,12 @@ response is closed (or when sending it failed).
 from __future__ import annotations
 
 import ssl
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from types import TracebackType
 
 import httpx2
 
 __all__ = ["PooledTransport"]
-
-
-class _Released(httpx2.AsyncByteStream):
-    """A response body that frees its pool slot once, when it is closed."""
-
-    def __init__(self, stream: httpx2.AsyncByteStream, release: Callable[[], None]) -> None:
-        self._stream = stream
-        self._release: Callable[[], None] | None = release
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self._stream:
-            yield chunk
-
-    async def aclose(self) -> None:
-        release, self._release = self._release, None
-        try:
-            await self._stream.aclose()
-        finally:
-            if release is not None:
-                release()
 
 
 class _Pool:
@@ -55,8 +35,28 @@ class _Pool:
         self.transport = transport
         self.busy = 0
 
-    def release(self) -> None:
-        self.busy -= 1
+
+class _Released(httpx2.AsyncByteStream):
+    """A response body that frees its pool slot once, when it is closed.
+
+    Iterating it iterates the pool's own body (no generator layer of its own: one frame less
+    resumed per chunk, one object less per stream for the cyclic GC to walk).
+    """
+
+    def __init__(self, stream: httpx2.AsyncByteStream, pool: _Pool) -> None:
+        self._stream = stream
+        self._pool: _Pool | None = pool
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self._stream.__aiter__()
+
+    async def aclose(self) -> None:
+        pool, self._pool = self._pool, None
+        try:
+            await self._stream.aclose()
+        finally:
+            if pool is not None:
+                pool.busy -= 1
 
 
 class PooledTransport(httpx2.AsyncBaseTransport):
@@ -117,15 +117,12 @@ class PooledTransport(httpx2.AsyncBaseTransport):
         try:
             response = await pool.transport.handle_async_request(request)
         except BaseException:
-            pool.release()
+            pool.busy -= 1
             raise
         assert isinstance(response.stream, httpx2.AsyncByteStream)
-        return httpx2.Response(
-            status_code=response.status_code,
-            headers=response.headers,
-            stream=_Released(response.stream, pool.release),
-            extensions=response.extensions,
-        )
+        # The pool's own response, its body wrapped: no second Response nor copy of its headers.
+        response.stream = _Released(response.stream, pool)
+        return response
 
     async def aclose(self) -> None:
         """Close every pool (and its connections)."""

@@ -100,3 +100,14 @@ async def test_a_failed_send_frees_its_slot():
 def test_limits_below_one_are_refused(kwargs):
     with pytest.raises(ValueError, match="must be >= 1"):
         PooledTransport(**kwargs)
+
+
+async def test_a_streamed_body_arrives_whole_and_closing_it_frees_its_slot():
+    transport = PooledTransport(per_pool=1, max_pools=5)
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        server.gate.set()
+        for _ in range(3):
+            async with client.stream("GET", server.url) as response:
+                assert b"".join([chunk async for chunk in response.aiter_bytes()]) == b"ok"
+        assert transport.pools == 1  # each closed stream gave its one slot back
+        assert server.connections == 1

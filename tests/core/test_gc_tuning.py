@@ -1,0 +1,59 @@
+"""tune_gc_for_streams: start-up heap frozen, young generation enlarged, both undone on request."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import pytest
+
+from pi_sdk.provider import tune_gc_for_streams
+
+
+class _Node:
+    """A container that can sit in a reference cycle."""
+
+    def __init__(self) -> None:
+        self.other: _Node | None = None
+
+
+def _cycle() -> weakref.ref[_Node]:
+    first, second = _Node(), _Node()
+    first.other, second.other = second, first
+    return weakref.ref(first)
+
+
+def test_freezes_the_heap_sets_the_young_threshold_and_restores_both():
+    before = gc.get_threshold()
+    survivor = _Node()  # alive at start-up: frozen with the rest
+    restore = tune_gc_for_streams(young=12_345)
+    try:
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (12_345, *before[1:])
+        assert gc.isenabled()
+        assert not any(obj is survivor for obj in gc.get_objects())  # no generation holds it
+    finally:
+        restore()
+    assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == before
+    assert any(obj is survivor for obj in gc.get_objects())
+
+
+def test_cycles_made_after_tuning_are_still_collected():
+    restore = tune_gc_for_streams()
+    try:
+        dead = _cycle()
+        assert dead() is not None  # only the collector frees a cycle
+        gc.collect()
+        assert dead() is None
+    finally:
+        restore()
+
+
+@pytest.mark.parametrize("young", [0, -700])
+def test_a_young_threshold_below_one_is_refused_and_nothing_changes(young):
+    before = gc.get_threshold()
+    with pytest.raises(ValueError, match="young must be >= 1"):
+        tune_gc_for_streams(young=young)
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
