@@ -108,7 +108,26 @@ class Decoder:
         return self._stop is not None and self._usage_seen
 
     def feed(self, data: dict[str, Any]) -> Events:
-        """Consume one ``chat.completion.chunk``; return its events."""
+        """Consume one ``chat.completion.chunk``; return its events.
+
+        Hot path: a text piece of the open text block (choice 0's ``delta`` holds only a string
+        ``content``; no finish reason, no usage) goes straight to the builder.
+        """
+        builder = self._builder
+        if self._prose == _TEXT and builder.message.response_model is not None:
+            choices: Any = data.get("choices")
+            if choices.__class__ is list and choices and not data.get("usage"):
+                choice: Any = choices[0]
+                if choice.__class__ is dict and choice.get("finish_reason") is None:
+                    delta: Any = choice.get("delta")
+                    if delta.__class__ is dict and len(delta) == 1 and choice.get("index", 0) == 0:
+                        piece = delta.get("content")
+                        if piece.__class__ is str:
+                            return builder.append_text(_TEXT, piece) if piece else []
+        return self._feed(data)
+
+    def _feed(self, data: dict[str, Any]) -> Events:
+        """:meth:`feed`'s general rules."""
         if self._builder.message.response_model is None:
             self._builder.set_response(id=data.get("id"), model=data.get("model"))
         usage = data.get("usage")
