@@ -170,8 +170,34 @@ class Decoder:
         complete even if ``message_stop`` never arrives (issue 12)."""
 
     def feed(self, data: dict[str, Any]) -> Events:
-        """Consume one stream event; return its events."""
+        """Consume one stream event; return its events.
+
+        Hot path: a ``text_delta`` or ``input_json_delta`` with a string piece goes straight
+        to the builder; anything the builder refuses is worded by the general rules.
+        """
         kind = data.get("type")
+        if kind == "content_block_delta":
+            delta: Any = data.get("delta")
+            if delta.__class__ is dict and "index" in data:
+                delta_type = delta.get("type")
+                if delta_type == "text_delta":
+                    piece = delta.get("text")
+                    if piece.__class__ is str:
+                        try:
+                            return self._builder.append_text(data["index"], piece)
+                        except ProviderError:
+                            pass  # the general rules below name the fault
+                elif delta_type == "input_json_delta":
+                    piece = delta.get("partial_json")
+                    if piece.__class__ is str:
+                        try:
+                            return self._builder.append_arguments(data["index"], piece)
+                        except ProviderError:
+                            pass
+        return self._feed(kind, data)
+
+    def _feed(self, kind: Any, data: dict[str, Any]) -> Events:
+        """:meth:`feed`'s general rules."""
         b = self._builder
         if kind == "content_block_delta":
             index = _field(data, "index", kind)
