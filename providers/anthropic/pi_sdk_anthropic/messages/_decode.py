@@ -28,6 +28,8 @@ _STOP_REASONS: dict[str, StopReason] = {
     "refusal": "error",
     "sensitive": "error",
 }
+_HOT_DELTAS: dict[Any, str] = {"text_delta": "text", "input_json_delta": "partial_json"}
+"""The delta types :meth:`Decoder.feed` hands straight to the builder, and their piece field."""
 _WHOLE_FIELDS: dict[Any, tuple[tuple[str, str], ...]] = {
     "text": (("text", "text_delta"),),
     "thinking": (("thinking", "thinking_delta"), ("signature", "signature_delta")),
@@ -179,21 +181,16 @@ class Decoder:
         if kind == "content_block_delta":
             delta: Any = data.get("delta")
             if delta.__class__ is dict and "index" in data:
-                delta_type = delta.get("type")
-                if delta_type == "text_delta":
-                    piece = delta.get("text")
+                field = _HOT_DELTAS.get(delta.get("type"))
+                if field is not None:
+                    piece = delta.get(field)
                     if piece.__class__ is str:
+                        b = self._builder
+                        append = b.append_text if field == "text" else b.append_arguments
                         try:
-                            return self._builder.append_text(data["index"], piece)
+                            return append(data["index"], piece)
                         except ProviderError:
                             pass  # the general rules below name the fault
-                elif delta_type == "input_json_delta":
-                    piece = delta.get("partial_json")
-                    if piece.__class__ is str:
-                        try:
-                            return self._builder.append_arguments(data["index"], piece)
-                        except ProviderError:
-                            pass
         return self._feed(kind, data)
 
     def _feed(self, kind: Any, data: dict[str, Any]) -> Events:

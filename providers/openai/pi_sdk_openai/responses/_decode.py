@@ -130,13 +130,9 @@ class Decoder:
 
     def _text_delta(self, data: dict[str, Any]) -> Events:
         hit = self._piece(data, "message")
-        if hit is None:
-            return []
-        item, piece = hit
-        part = data.get("content_index")
-        if part != item.part:
-            self._enter_part(item, part)
-        return self.builder.append_text(item.key, piece)
+        if hit is not None and data.get("content_index") != hit[0].part:
+            self._enter_part(hit[0], data.get("content_index"))  # the message's next part
+        return self.builder.append_text(hit[0].key, hit[1]) if hit is not None else []
 
     def _block_text(self, item: _Item) -> str:
         """The text of the item's open text or thinking block (``""`` when it is not open)."""
@@ -154,16 +150,23 @@ class Decoder:
         current = self._block_text(item)
         return self.builder.settle_text(item.key, current[: item.part_start] + text)
 
-    def _text_done(self, data: dict[str, Any]) -> Events:
-        """``output_text.done``: the part's whole text (deltas before it complete or not)."""
-        item = self._find(data, "message")
+    def _done_text(self, data: dict[str, Any], kind: str) -> tuple[_Item, str] | None:
+        """The open ``kind`` item a ``*.done`` event names and its ``text``, or ``None``."""
+        item = self._find(data, kind)
         text = data.get("text")
         if item is None or item.done or not isinstance(text, str):
+            return None
+        return item, text
+
+    def _text_done(self, data: dict[str, Any]) -> Events:
+        """``output_text.done``: the part's whole text (deltas before it complete or not)."""
+        hit = self._done_text(data, "message")
+        if hit is None:
             return []
         part = data.get("content_index")
-        if part != item.part:
-            self._enter_part(item, part)  # a part whose text came in no delta
-        return self._settle_part(item, text)
+        if part != hit[0].part:
+            self._enter_part(hit[0], part)  # a part whose text came in no delta
+        return self._settle_part(*hit)
 
     def _item_added(self, data: dict[str, Any]) -> Events:
         vendor = as_dict(data.get("item"))
@@ -227,10 +230,10 @@ class Decoder:
 
     def _summary_done(self, data: dict[str, Any]) -> Events:
         """``reasoning_summary_text.done``: the summary part's whole text."""
-        item = self._find(data, "reasoning")
-        text = data.get("text")
-        if item is None or item.done or not isinstance(text, str):
+        hit = self._done_text(data, "reasoning")
+        if hit is None:
             return []
+        item, text = hit
         part = data.get("summary_index")
         events: Events = []
         if not item.summary_parts or part != item.part:
