@@ -127,6 +127,9 @@ class GeminiDecoder:
         self._finish_message: str | None = None
         self._block_reason: str | None = None
         self._block_message: str | None = None
+        self._usage: Any = None
+        """The last ``usageMetadata`` applied (each chunk repeats it; an equal one is skipped)."""
+        self._model_seen = False
 
     @property
     def terminal(self) -> bool:
@@ -138,6 +141,10 @@ class GeminiDecoder:
     def feed(self, data: dict[str, Any]) -> Events:
         """Apply one response object; return the events it causes.
 
+        Hot path: a chunk whose first candidate holds one ``{"text": ...}`` part while a text
+        block is open goes straight to the builder; its usage, equal to the last chunk's, is
+        not applied again.
+
         Raises:
             ProviderError: The chunk is an ``{"error": ...}`` object (an in-stream error).
         """
@@ -146,25 +153,36 @@ class GeminiDecoder:
         if self._response_id is None and data.get("responseId"):
             self._response_id = str(data["responseId"])
             self._builder.set_response(id=self._response_id)
-        if self._builder.message.response_model is None:
-            self._builder.set_response(model=data.get("modelVersion"))
+        if not self._model_seen:
+            model = data.get("modelVersion")
+            self._builder.set_response(model=model)
+            self._model_seen = isinstance(model, str) and bool(model)
         usage = data.get("usageMetadata")
-        if isinstance(usage, dict):
-            self._apply_usage(cast(dict[str, Any], usage))
-        feedback = data.get("promptFeedback")
-        if feedback is not None:  # rare: the prompt's safety verdict
-            self._prompt_feedback(feedback)
-        candidate = _first_candidate(data.get("candidates"))
+        if usage is not None and usage != self._usage and usage.__class__ is dict:
+            self._apply_usage(usage)
+            self._usage = usage
+        if "promptFeedback" in data:  # rare: the prompt's safety verdict
+            self._prompt_feedback(data["promptFeedback"])
+        candidates: Any = data.get("candidates")
+        candidate: Any = None
+        if candidates.__class__ is list and candidates:
+            candidate = candidates[0]
+            if candidate.__class__ is not dict or candidate.get("index", 0) != 0:
+                candidate = _first_candidate(candidates)
         if candidate is None:
             return []
         self._candidates += 1
+        content: Any = candidate.get("content")
+        parts: Any = content.get("parts") if content.__class__ is dict else None
         events: Events = []
-        content = as_dict(candidate.get("content"))
-        parts = content.get("parts") if content is not None else None
-        if isinstance(parts, list):
-            for part in cast(list[Any], parts):
-                if isinstance(part, dict):
-                    events += self._part(cast(dict[str, Any], part))
+        if parts.__class__ is list:
+            for part in parts:
+                if part.__class__ is dict:
+                    text = part.get("text")
+                    if self._key == "text" and len(part) == 1 and text.__class__ is str:
+                        events += self._builder.append_text("text", text)  # the common part
+                    else:
+                        events += self._part(part)
         reason = candidate.get("finishReason")
         if reason:
             self.finish_reason = str(reason)

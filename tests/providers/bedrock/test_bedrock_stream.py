@@ -475,3 +475,18 @@ async def test_usage_without_cache_fields_counts_no_cache_tokens():
     usage = message.usage
     assert (usage.input, usage.output, usage.cache_read, usage.cache_write) == (3, 4, 0, 0)
     assert usage.total_tokens == 7
+
+
+async def test_text_deltas_reach_the_block_their_index_names():
+    # The text hot path appends to the open text block only: a stopped index opens a new
+    # block, another index its own, and reasoning on the text index is still an error.
+    stop0 = frame("contentBlockStop", {"contentBlockIndex": 0})
+    body = START + delta(0, text="a") + delta(0, text="") + delta(0, text="b") + stop0
+    body += delta(0, text="c") + delta(1, text="d") + delta(0, text="e") + end()
+    events, message, _ = await run(body)
+    assert [b.text for b in message.content if isinstance(b, TextContent)] == ["ab", "ce", "d"]
+    deltas = [(e.content_index, e.delta) for e in events if e.type == "text_delta"]
+    assert deltas == [(0, "a"), (0, "b"), (1, "c"), (2, "d"), (1, "e")]
+    body = START + delta(0, text="a") + delta(0, reasoningContent={"text": "t"}) + end()
+    _, message, _ = await run(body)
+    assert message.stop_reason == "error" and "a text block" in (message.error_message or "")

@@ -109,3 +109,36 @@ def test_a_signature_on_a_later_unsigned_part_is_not_lost() -> None:
     decode.feed(chunk({"text": "b", "thought": True}, finish="STOP"))
     list(decode.finish(saw_done=False))
     assert builder.message.content[0].thinking_signature == "c2lnMQ=="  # type: ignore[union-attr]
+
+
+def test_the_text_hot_path_keeps_signatures_thoughts_usage_and_the_model() -> None:
+    # The fast path takes a bare {"text"} part while a text block is open; every other shape,
+    # a repeated usage and a model id that arrives late must still count.
+    decode, builder = decoder()
+    usage = {"promptTokenCount": 4, "candidatesTokenCount": 1}
+    first = {**chunk({"text": "a"}), "usageMetadata": usage}
+    events = decode.feed(first)
+    events += decode.feed({**chunk({"text": "b"}, {"text": "c"}), "usageMetadata": dict(usage)})
+    events += decode.feed(chunk({"text": "d", "thoughtSignature": "c2ln"}))
+    events += decode.feed({**chunk({"text": "e"}), "modelVersion": "gemini-late"})
+    events += decode.feed(chunk({"text": "t", "thought": True}, {"text": "f"}))
+    later = {"promptTokenCount": 4, "candidatesTokenCount": 7, "thoughtsTokenCount": 2}
+    events += decode.feed({**chunk({"text": "g"}, finish="STOP"), "usageMetadata": later})
+    events += decode.finish(saw_done=False)
+    deltas = [(e.type, e.content_index, e.delta) for e in events if e.type.endswith("_delta")]
+    assert deltas == [
+        ("text_delta", 0, "a"),
+        ("text_delta", 0, "b"),
+        ("text_delta", 0, "c"),
+        ("text_delta", 0, "d"),
+        ("text_delta", 0, "e"),
+        ("thinking_delta", 1, "t"),
+        ("text_delta", 2, "f"),
+        ("text_delta", 2, "g"),
+    ]
+    message = builder.message
+    text, thinking, tail = message.content
+    assert (text.text, text.text_signature) == ("abcde", "c2ln")  # type: ignore[union-attr]
+    assert thinking.thinking == "t" and tail.text == "fg"  # type: ignore[union-attr]
+    assert message.response_model == "gemini-late"
+    assert (message.usage.input, message.usage.output) == (4, 9)

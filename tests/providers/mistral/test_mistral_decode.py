@@ -105,3 +105,27 @@ def test_cached_tokens_never_make_input_negative() -> None:
 )
 def test_map_finish_reason(reason: str | None, stop: str) -> None:
     assert map_finish_reason(reason) == stop
+
+
+def _whole_call(name: str, **fields: Any) -> dict[str, Any]:
+    return delta(tool_calls=[{"function": {"name": name, "arguments": "{}"}, **fields}])
+
+
+def test_id_less_calls_get_distinct_ids_that_replay_the_same() -> None:
+    def ids() -> list[str]:
+        dec, builder = decoder()
+        dec.feed(_whole_call("a"))  # no id, no index
+        dec.feed(_whole_call("b", id="null"))  # the SDK's "no id"
+        dec.feed(_whole_call("c", id=""))
+        dec.feed(_whole_call("d", id="toolcall1"))  # a server id a derived one must not take
+        dec.feed(_whole_call("e", index=1))
+        dec.finish(saw_done=True)
+        calls = [b for b in builder.message.content if isinstance(b, ToolCall)]
+        assert [c.name for c in calls] == ["a", "b", "c", "d", "e"]
+        return [c.id for c in calls]
+
+    first = ids()
+    assert first[0] == "toolcall0"  # pi-mono's derived id for the first one
+    assert len(set(first)) == 5
+    assert all(len(i) == 9 and i.isalnum() for i in first)
+    assert ids() == first  # derived from the stream alone: the same on every replay

@@ -28,6 +28,8 @@ _STOP_REASONS: dict[str, StopReason] = {
     "refusal": "error",
     "sensitive": "error",
 }
+_HOT_DELTAS: dict[Any, str] = {"text_delta": "text", "input_json_delta": "partial_json"}
+"""The delta types :meth:`Decoder.feed` hands straight to the builder, and their piece field."""
 _WHOLE_FIELDS: dict[Any, tuple[tuple[str, str], ...]] = {
     "text": (("text", "text_delta"),),
     "thinking": (("thinking", "thinking_delta"), ("signature", "signature_delta")),
@@ -170,8 +172,29 @@ class Decoder:
         complete even if ``message_stop`` never arrives (issue 12)."""
 
     def feed(self, data: dict[str, Any]) -> Events:
-        """Consume one stream event; return its events."""
+        """Consume one stream event; return its events.
+
+        Hot path: a ``text_delta`` or ``input_json_delta`` with a string piece goes straight
+        to the builder; anything the builder refuses is worded by the general rules.
+        """
         kind = data.get("type")
+        if kind == "content_block_delta":
+            delta: Any = data.get("delta")
+            if delta.__class__ is dict and "index" in data:
+                field = _HOT_DELTAS.get(delta.get("type"))
+                if field is not None:
+                    piece = delta.get(field)
+                    if piece.__class__ is str:
+                        b = self._builder
+                        append = b.append_text if field == "text" else b.append_arguments
+                        try:
+                            return append(data["index"], piece)
+                        except ProviderError:
+                            pass  # the general rules below name the fault
+        return self._feed(kind, data)
+
+    def _feed(self, kind: Any, data: dict[str, Any]) -> Events:
+        """:meth:`feed`'s general rules."""
         b = self._builder
         if kind == "content_block_delta":
             index = _field(data, "index", kind)

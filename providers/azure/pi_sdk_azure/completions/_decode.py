@@ -33,14 +33,15 @@ class Decoder(OpenAIDecoder):
 
     def feed(self, data: dict[str, Any]) -> Events:
         """As the OpenAI decoder; the chunk's filter annotations are kept (no parsing here)."""
-        prompt = data.get("prompt_filter_results")
-        if prompt:
-            self.prompt_filters = prompt
-        choices = data.get("choices")
-        if choices:
-            results = as_dict(as_list(choices)[0]).get("content_filter_results")
-            if results:
-                self.completion_filters = results
+        if "prompt_filter_results" in data and data["prompt_filter_results"]:
+            self.prompt_filters = data["prompt_filter_results"]
+        choices: Any = data.get("choices")
+        if choices.__class__ is list and choices:
+            choice: Any = choices[0]
+            if choice.__class__ is dict:
+                results = choice.get("content_filter_results")
+                if results:
+                    self.completion_filters = results
         return super().feed(data)
 
     def content_filter_message(self) -> str:

@@ -67,6 +67,10 @@ RETRYABLE_EXCEPTIONS = frozenset(
 handler treats the matching HTTP errors as retryable)."""
 
 
+_NO_INDEX = object()
+"""No text block is open (a ``contentBlockIndex`` never equals it)."""
+
+
 def map_stop_reason(reason: str) -> Literal["stop", "length", "toolUse"] | None:
     """Map a Bedrock ``stopReason``; ``None`` for one that ends in ``error``.
 
@@ -167,13 +171,15 @@ class Decoder:
       :class:`pi_sdk.provider.ProviderError`.
     """
 
-    __slots__ = ("_builder", "_frames", "_number", "_stop", "terminal")
+    __slots__ = ("_builder", "_frames", "_number", "_stop", "_text_index", "terminal")
 
     def __init__(self, builder: MessageBuilder) -> None:
         self._builder = builder
         self._frames = FrameReader()
         self._stop: str | None = None
         self._number = 0
+        self._text_index: Any = _NO_INDEX
+        """The ``contentBlockIndex`` of the open text block (``_NO_INDEX``: none)."""
         self.terminal = False
         """True once ``metadata`` (the last event of a ConverseStream reply) was fed."""
 
@@ -184,7 +190,10 @@ class Decoder:
         """
         events: Events = []
         for kind, name, payload, headers in self._frames.feed(chunk):
-            events += self.feed_frame(kind, name, payload, headers)
+            if events:
+                events += self.feed_frame(kind, name, payload, headers)
+            else:
+                events = self.feed_frame(kind, name, payload, headers)
             if self.terminal:
                 break
         return events
@@ -192,7 +201,8 @@ class Decoder:
     def feed_frame(self, kind: str, name: str, payload: bytes, headers: dict[str, Any]) -> Events:
         """Consume one event-stream frame (:data:`._frames.Frame`); return its events.
 
-        Hot path: a ``contentBlockDelta`` with ``text`` goes straight to the builder.
+        Hot path: a ``contentBlockDelta`` with ``text`` for the open text block goes straight
+        to the builder.
         """
         self._number += 1
         if kind != "event":
@@ -201,19 +211,18 @@ class Decoder:
             message = headers.get(":error-message") or payload.decode("utf-8", errors="replace")
             raise ProviderError(f"event-stream error {name or kind}: {message}")
         try:  # pydantic-core from the bytes; what it refuses, json.loads decides and words
-            parsed: Any = parse_event(payload)
+            data: Any = parse_event(payload)
         except ValueError as exc:
             text = payload.decode("utf-8", errors="replace")
             raise malformed_event_error(text, event=name, number=self._number, error=exc) from None
-        if type(parsed) is not dict:
+        if data.__class__ is not dict:
             raise ProviderError(f"malformed stream event {name!r}: payload is not an object")
-        data = cast("dict[str, Any]", parsed)
         if name == "contentBlockDelta":
             delta: Any = data.get("delta")
-            if type(delta) is dict:
-                piece: Any = cast("dict[str, Any]", delta).get("text")
-                if piece is not None:
-                    return self._builder.text(data.get("contentBlockIndex"), piece) if piece else []
+            if delta.__class__ is dict:
+                piece: Any = delta.get("text")
+                if piece.__class__ is str and data.get("contentBlockIndex") == self._text_index:
+                    return self._builder.append_text(self._text_index, piece) if piece else []
         return self.feed(name, data)
 
     def feed(self, kind: str, data: dict[str, Any]) -> Events:
@@ -227,7 +236,12 @@ class Decoder:
             delta = cast("dict[str, Any]", delta)
             text = delta.get("text")
             if text is not None:
-                return b.text(index, text) if text else []
+                if not text:
+                    return []
+                events = b.text(index, text)
+                if b.kind(index) == "text":
+                    self._text_index = index
+                return events
             tool = delta.get("toolUse")
             if tool is not None:
                 if b.is_skipped(index):
@@ -243,7 +257,10 @@ class Decoder:
         if kind == "contentBlockStart":
             return self._start(data.get("contentBlockIndex"), _dict(data.get("start")))
         if kind == "contentBlockStop":
-            return b.close(data.get("contentBlockIndex"))
+            index = data.get("contentBlockIndex")
+            if index == self._text_index:
+                self._text_index = _NO_INDEX
+            return b.close(index)
         if kind == "messageStop":
             reason = data.get("stopReason")
             self._stop = reason if isinstance(reason, str) else None

@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
-from pi_sdk.provider import Events, MessageBuilder, ProviderError, StopReason
+from pi_sdk.provider import Events, MessageBuilder, ProviderError, StopReason, short_hash
 
-from ._request import normalize_tool_call_id
+from ._request import TOOL_CALL_ID_LENGTH, normalize_tool_call_id
 
 __all__ = ["Decoder", "map_finish_reason"]
 
@@ -76,7 +76,10 @@ class Decoder:
     * ``tool_calls``: keyed by ``index`` (a call can also arrive whole, without one: then by
       its id); a new id on an open index starts a new call; ``arguments`` is a JSON string
       fragment or a whole object; a call without an id gets pi-mono's derived one
-      (``toolcall0`` for index 0); a tool call closes the open text or thinking block;
+      (``toolcall0`` for index 0, or for a call without an index), and when that id is taken
+      in this reply (a second id-less call) the next candidate of pi-mono's id normalizer
+      (the 9-character hash of ``toolcall0:1``, ``toolcall0:2``, ...): distinct ids, the same
+      on every replay of the stream; a tool call closes the open text or thinking block;
     * usage from the last chunk that has one: ``input`` = ``prompt_tokens`` minus
       ``prompt_tokens_details.cached_tokens`` (``cache_read``), ``output`` =
       ``completion_tokens``;
@@ -88,12 +91,13 @@ class Decoder:
     ``terminal`` stays False: ``[DONE]`` ends the body (:func:`pi_sdk.provider.run_http_stream`).
     """
 
-    __slots__ = ("_builder", "_calls", "_prose", "_stop", "_usage_seen", "terminal")
+    __slots__ = ("_builder", "_call_ids", "_calls", "_prose", "_stop", "_usage_seen", "terminal")
 
     def __init__(self, builder: MessageBuilder) -> None:
         self._builder = builder
         self._prose: str | None = None  # the open text or thinking key
         self._calls = 0  # tool calls opened without index or id (their keys)
+        self._call_ids: set[str] = set()  # the ids of this reply's tool calls
         self._stop: str | None = None
         self._usage_seen = False
         self.terminal = False
@@ -104,7 +108,26 @@ class Decoder:
         return self._stop is not None and self._usage_seen
 
     def feed(self, data: dict[str, Any]) -> Events:
-        """Consume one ``chat.completion.chunk``; return its events."""
+        """Consume one ``chat.completion.chunk``; return its events.
+
+        Hot path: a text piece of the open text block (choice 0's ``delta`` holds only a string
+        ``content``; no finish reason, no usage) goes straight to the builder.
+        """
+        builder = self._builder
+        if self._prose == _TEXT and builder.message.response_model is not None:
+            choices: Any = data.get("choices")
+            if choices.__class__ is list and choices and not data.get("usage"):
+                choice: Any = choices[0]
+                if choice.__class__ is dict and choice.get("finish_reason") is None:
+                    delta: Any = choice.get("delta")
+                    if delta.__class__ is dict and len(delta) == 1 and choice.get("index", 0) == 0:
+                        piece = delta.get("content")
+                        if piece.__class__ is str:
+                            return builder.append_text(_TEXT, piece) if piece else []
+        return self._feed(data)
+
+    def _feed(self, data: dict[str, Any]) -> Events:
+        """:meth:`feed`'s general rules."""
         if self._builder.message.response_model is None:
             self._builder.set_response(id=data.get("id"), model=data.get("model"))
         usage = data.get("usage")
@@ -217,12 +240,28 @@ class Decoder:
             events += b.close(self._prose)
             self._prose = None
         if call_id is None:
-            call_id = normalize_tool_call_id(f"toolcall:{index or 0}", b.model, b.message)
+            call_id = self._derived_id(index)
+        self._call_ids.add(call_id)
         name = function.get("name")
         events += b.open_tool_call(
             key, id=call_id, name=name if isinstance(name, str) else "", arguments=fragment
         )
         return events
+
+    def _derived_id(self, index: Any) -> str:
+        """The id of a call that came without one: pi-mono's, made distinct within the reply.
+
+        pi-mono derives ``toolcall0`` from ``toolcall:<index>`` and so gives two id-less calls
+        the same id; the next candidates follow pi-mono's id normalizer (``<seed>:<attempt>``
+        hashed to 9 characters).
+        """
+        seed = f"toolcall:{index if isinstance(index, int) else 0}"
+        first = normalize_tool_call_id(seed, self._builder.model, self._builder.message)
+        call_id, attempt = first, 0
+        while call_id in self._call_ids:
+            attempt += 1
+            call_id = short_hash(f"{first}:{attempt}", TOOL_CALL_ID_LENGTH)
+        return call_id
 
     def _usage(self, usage: Any) -> None:
         fields = _dict(usage)

@@ -233,9 +233,36 @@ class Decoder:
     def feed(self, data: dict[str, Any]) -> Events:
         """Consume one chunk; return its events.
 
+        Hot path: a chunk whose one choice (index 0) carries only ``{"content": ...}``, with
+        no finish reason, usage or error, while the text block is open, goes straight to the
+        builder (the same result as the general rules).
+
         Raises:
             ProviderError: the chunk carries an ``error`` object (:func:`error_text`).
         """
+        if self._open == _TEXT and self.response_model is not None:
+            choices: Any = data.get("choices")
+            if choices.__class__ is list and len(choices) == 1:
+                choice: Any = choices[0]
+                if choice.__class__ is dict:
+                    delta: Any = choice.get("delta")
+                    if (
+                        delta.__class__ is dict
+                        and len(delta) == 1
+                        and not choice.get("finish_reason")
+                        and choice.get("index", 0) == 0
+                        and not choice.get("usage")
+                        and not data.get("usage")
+                        and not data.get("error")
+                    ):
+                        piece = delta.get("content")
+                        if piece.__class__ is str and piece:
+                            self._choices += 1
+                            return self.builder.append_text(_TEXT, piece)
+        return self._feed(data)
+
+    def _feed(self, data: dict[str, Any]) -> Events:
+        """:meth:`feed`'s general rules."""
         chunk = data
         events: Events = []
         if self.response_model is None and chunk.get("model"):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import partial
 from typing import Any, Literal
 
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
@@ -30,7 +29,7 @@ _CONTENT_KINDS = frozenset({"reasoning", "message", "function_call"})
 class _Item:
     """One output item of the response: its builder key, and what its block still needs."""
 
-    __slots__ = ("done", "key", "kind", "refusal", "summary_parts")
+    __slots__ = ("done", "key", "kind", "part", "part_start", "refusal", "summary_parts")
 
     def __init__(self, kind: str, key: Any) -> None:
         self.kind = kind
@@ -38,6 +37,10 @@ class _Item:
         self.summary_parts = 0
         self.refusal = ""
         self.done = kind not in _CONTENT_KINDS
+        self.part: Any = None
+        """The ``content_index`` / ``summary_index`` of the part being streamed."""
+        self.part_start = 0
+        """Where that part's text begins in the block's text."""
 
 
 class Decoder:
@@ -47,16 +50,23 @@ class Decoder:
     events interleave (OpenRouter streams a message while its reasoning item is still open) stay
     apart:
 
-    * ``reasoning`` → thinking: summary text deltas, with ``"\n\n"`` between summary parts;
+    * ``reasoning`` → thinking: summary text deltas, with ``"\n\n"`` between summary parts
+      (``reasoning_summary_text.done`` makes its part's text the event's ``text``);
       without a summary, the raw ``reasoning_text`` deltas (gpt-oss on OpenRouter). At
       ``output_item.done`` the text becomes the item's summary parts joined with ``"\n\n"``
       (else its reasoning text), and the item JSON becomes the signature if it has
       ``encrypted_content``.
-    * ``message`` → text (``output_text`` deltas; the done item's text is authoritative);
+    * ``message`` → text (``output_text`` deltas; ``output_text.done`` makes its part's text
+      the event's ``text``, and the done item's text is authoritative);
       ``refusal`` deltas are collected apart and end the reply as an error with the refusal as
       its message. The text signature is the item id (TextSignatureV1).
     * ``function_call`` → tool call ``"<call_id>|<item id>"``, arguments streamed into an
       incremental parser; ``arguments.done`` / the done item win if they differ.
+    * A ``*.done`` event's text is the authority for its part, whether the deltas before it
+      were complete, different or missing: a text that extends what streamed adds the tail as
+      one delta, any other replaces it (no delta), so the block holds each text once (pi-ai
+      0.73.1 ``processResponsesStream`` for ``function_call_arguments.done``; it reads the
+      text parts from ``output_item.done`` only).
     * Other items (web search, file search, ...) are server-side tools: not content.
     * ``response.completed`` / ``incomplete`` set usage (``input`` = input tokens minus cached,
       ``cache_read`` = cached, ``output`` = output tokens), cost (with the service tier's price
@@ -80,13 +90,11 @@ class Decoder:
         self._by_id: dict[str, _Item] = {}
         self._terminal = False
         self._handlers: dict[str, Callable[[dict[str, Any]], Events]] = {
-            "response.output_text.delta": partial(
-                self._append, kind="message", append=builder.append_text
-            ),
-            "response.function_call_arguments.delta": partial(
-                self._append, kind="function_call", append=builder.append_arguments
-            ),
+            "response.output_text.delta": self._text_delta,
+            "response.output_text.done": self._text_done,
+            "response.function_call_arguments.delta": self._arguments_delta,
             "response.reasoning_summary_text.delta": self._summary_delta,
+            "response.reasoning_summary_text.done": self._summary_done,
             "response.reasoning_text.delta": self._reasoning_text_delta,
             "response.refusal.delta": self._refusal_delta,
             "response.reasoning_summary_part.added": self._summary_part,
@@ -116,12 +124,49 @@ class Decoder:
         piece = data.get("delta")
         return (item, piece) if item is not None and isinstance(piece, str) and piece else None
 
-    def _append(
-        self, data: dict[str, Any], *, kind: str, append: Callable[[Any, str], Events]
-    ) -> Events:
-        """Feed the event's ``delta`` to the ``kind`` item's block (``append_text``, ...)."""
-        hit = self._piece(data, kind)
-        return append(hit[0].key, hit[1]) if hit is not None else []
+    def _arguments_delta(self, data: dict[str, Any]) -> Events:
+        hit = self._piece(data, "function_call")
+        return self.builder.append_arguments(hit[0].key, hit[1]) if hit is not None else []
+
+    def _text_delta(self, data: dict[str, Any]) -> Events:
+        hit = self._piece(data, "message")
+        if hit is not None and data.get("content_index") != hit[0].part:
+            self._enter_part(hit[0], data.get("content_index"))  # the message's next part
+        return self.builder.append_text(hit[0].key, hit[1]) if hit is not None else []
+
+    def _block_text(self, item: _Item) -> str:
+        """The text of the item's open text or thinking block (``""`` when it is not open)."""
+        block = self.builder.block(item.key)
+        text = getattr(block, "thinking" if item.kind == "reasoning" else "text", "")
+        return text if isinstance(text, str) else ""
+
+    def _enter_part(self, item: _Item, part: Any) -> None:
+        """The item's next part (``content_index`` / ``summary_index``) begins here."""
+        item.part = part
+        item.part_start = len(self._block_text(item))
+
+    def _settle_part(self, item: _Item, text: str) -> Events:
+        """Make the current part's text ``text`` (a ``*.done`` event's: the authority)."""
+        current = self._block_text(item)
+        return self.builder.settle_text(item.key, current[: item.part_start] + text)
+
+    def _done_text(self, data: dict[str, Any], kind: str) -> tuple[_Item, str] | None:
+        """The open ``kind`` item a ``*.done`` event names and its ``text``, or ``None``."""
+        item = self._find(data, kind)
+        text = data.get("text")
+        if item is None or item.done or not isinstance(text, str):
+            return None
+        return item, text
+
+    def _text_done(self, data: dict[str, Any]) -> Events:
+        """``output_text.done``: the part's whole text (deltas before it complete or not)."""
+        hit = self._done_text(data, "message")
+        if hit is None:
+            return []
+        part = data.get("content_index")
+        if part != hit[0].part:
+            self._enter_part(hit[0], part)  # a part whose text came in no delta
+        return self._settle_part(*hit)
 
     def _item_added(self, data: dict[str, Any]) -> Events:
         vendor = as_dict(data.get("item"))
@@ -160,15 +205,40 @@ class Decoder:
         item = self._find(data, "reasoning")
         if item is None:
             return []
+        return self._next_summary(item, data.get("summary_index"))
+
+    def _next_summary(self, item: _Item, part: Any) -> Events:
+        """Start the reasoning item's next summary part: a blank line after the one before."""
         item.summary_parts += 1
-        return self.builder.append_thinking(item.key, "\n\n") if item.summary_parts > 1 else []
+        events: Events = []
+        if item.summary_parts > 1:
+            events = self.builder.append_thinking(item.key, "\n\n")
+            self._enter_part(item, part)
+        else:
+            item.part, item.part_start = part, 0  # the summary replaces raw reasoning text
+        return events
 
     def _summary_delta(self, data: dict[str, Any]) -> Events:
         hit = self._piece(data, "reasoning")
         if hit is None:
             return []
-        hit[0].summary_parts = hit[0].summary_parts or 1
-        return self.builder.append_thinking(hit[0].key, hit[1])
+        item, piece = hit
+        if not item.summary_parts:  # no summary_part.added before it
+            item.summary_parts = 1
+            item.part = data.get("summary_index")
+        return self.builder.append_thinking(item.key, piece)
+
+    def _summary_done(self, data: dict[str, Any]) -> Events:
+        """``reasoning_summary_text.done``: the summary part's whole text."""
+        hit = self._done_text(data, "reasoning")
+        if hit is None:
+            return []
+        item, text = hit
+        part = data.get("summary_index")
+        events: Events = []
+        if not item.summary_parts or part != item.part:
+            events = self._next_summary(item, part)  # a part that no event announced
+        return events + self._settle_part(item, text)
 
     def _reasoning_text_delta(self, data: dict[str, Any]) -> Events:
         """Raw reasoning text: the thinking only while the item has no summary."""
@@ -323,7 +393,26 @@ class Decoder:
         Raises:
             ProviderError: ``response.failed`` or an ``error`` event (``"<code>: <message>"``).
         """
-        handler = self._handlers.get(data.get("type") or "")
+        kind = data.get("type")
+        if kind == "response.output_text.delta":  # the hot path: a delta of the current part
+            item = self._items.get(data.get("output_index"))
+            piece = data.get("delta")
+            if (
+                item is not None
+                and item.kind == "message"
+                and piece.__class__ is str
+                and piece
+                and data.get("content_index") == item.part
+            ):
+                return self.builder.append_text(item.key, piece)
+            return self._text_delta(data)
+        if kind == "response.function_call_arguments.delta":
+            item = self._items.get(data.get("output_index"))
+            piece = data.get("delta")
+            if item is not None and item.kind == "function_call" and piece.__class__ is str:
+                return self.builder.append_arguments(item.key, piece) if piece else []
+            return self._arguments_delta(data)
+        handler = self._handlers.get(kind) if isinstance(kind, str) else None
         return handler(data) if handler is not None else []
 
     def feed_document(self, document: Any) -> Events:
