@@ -71,6 +71,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel
 
 from pi_sdk._ids import ToolCallIdNormalizer, short_hash
+from pi_sdk._lean import copy_with
 from pi_sdk._unicode import sanitize_surrogates
 from pi_sdk.options import ForeignReasoning
 from pi_sdk.types import (
@@ -212,12 +213,26 @@ def _with(block: _Block, **values: Any) -> _Block:
     ``block`` itself comes back when each value is the one it holds (the same object or an equal
     one), so an unchanged history passes through without a copy.
     """
-    update: dict[str, Any] = {}
+    held: dict[str, Any] = block.__dict__  # pyright: ignore[reportAssignmentType]
+    update: dict[str, Any] | None = None
     for name, value in values.items():
-        held = getattr(block, name)
-        if value is not held and value != held:
+        old = held[name]
+        if value is not old and value != old:
+            if update is None:
+                update = {}
             update[name] = value
-    return block.model_copy(update=update) if update else block
+    return block if update is None else copy_with(block, update)
+
+
+# Templates of the blocks the rules make: a copy of one with its text set is the block the
+# constructor would give (same fields set), without validating a value already known to be a str.
+_TEXT = TextContent(text="")
+_REASONING = ThinkingContent(thinking="", thinking_signature=REASONING_CONTENT_FIELD)
+
+
+def _text_block(text: str) -> TextContent:
+    """``TextContent(text=text)``, made by copying a template (see above)."""
+    return copy_with(_TEXT, {"text": text})
 
 
 class _Transformer:
@@ -298,19 +313,21 @@ class _Transformer:
         if not text.strip():
             return None
         if same:
-            return block.model_copy(update={"thinking": text, "thinking_signature": None})
+            return copy_with(block, {"thinking": text, "thinking_signature": None})
         if self.policy == "drop":
             return None
         if self.reasoning_field:
-            return ThinkingContent(thinking=text, thinking_signature=REASONING_CONTENT_FIELD)
+            return copy_with(_REASONING, {"thinking": text})
         if self.policy == "tagged":
-            return TextContent(text=f"<thinking>\n{text}\n</thinking>")
-        return TextContent(text=text)
+            return _text_block(f"<thinking>\n{text}\n</thinking>")
+        return _text_block(text)
 
     def _text(self, block: TextContent, same: bool) -> TextContent:
         text = sanitize_surrogates(block.text)
         if not same:
-            return TextContent(text=text)
+            if text is block.text and block.text_signature is None and not block.__pydantic_extra__:
+                return block  # already what TextContent(text=text) would be
+            return _text_block(text)
         return _with(block, text=text, text_signature=_signature(block.text_signature))
 
     def _tool_call(
@@ -328,10 +345,10 @@ class _Transformer:
         out: list[UserContent] = []
         for block in content:
             if isinstance(block, ImageContent):
-                out.append(TextContent(text=IMAGE_PLACEHOLDER_TEXT) if self.text_only else block)
+                out.append(_text_block(IMAGE_PLACEHOLDER_TEXT) if self.text_only else block)
             else:
                 text = sanitize_surrogates(block.text)
-                out.append(block if text is block.text else block.model_copy(update={"text": text}))
+                out.append(block if text is block.text else copy_with(block, {"text": text}))
         return out if any(a is not b for a, b in zip(out, content, strict=True)) else content
 
     # --- messages --------------------------------------------------------------------------
@@ -374,7 +391,7 @@ class _Transformer:
         unchanged = len(content) == len(message.content) and all(
             a is b for a, b in zip(content, message.content, strict=True)
         )
-        self.out.append(message if unchanged else message.model_copy(update={"content": content}))
+        self.out.append(message if unchanged else copy_with(message, {"content": content}))
 
     def tool_result(self, message: ToolResultMessage) -> None:
         new_id = self._result_id(message)
@@ -396,7 +413,7 @@ class _Transformer:
         else:
             content = self._user_content(message.content)
         if content is not message.content:
-            message = message.model_copy(update={"content": content})
+            message = copy_with(message, {"content": content})
         self.out.append(message)
 
 
