@@ -235,6 +235,11 @@ def _text_block(text: str) -> TextContent:
     return copy_with(_TEXT, {"text": text})
 
 
+def _id_seed(call: ToolCall, message: AssistantMessage, position: int) -> str:
+    """What a replacement tool-call id is hashed from (stable for a given history)."""
+    return f"{message.timestamp}|{message.model}|{position}|{call.name}"
+
+
 class _Transformer:
     def __init__(
         self,
@@ -270,9 +275,8 @@ class _Transformer:
         self, call: ToolCall, message: AssistantMessage, position: int, same: bool
     ) -> str:
         original = call.id
-        seed = f"{message.timestamp}|{message.model}|{position}|{call.name}"
         if not original.strip():
-            candidate = "call_" + short_hash(seed)
+            candidate = "call_" + short_hash(_id_seed(call, message, position))
             if self.normalize is not None:
                 candidate = self.normalize(candidate, self.model, message)
         elif same or self.normalize is None:
@@ -282,6 +286,7 @@ class _Transformer:
         attempt = 0
         while candidate in self.used_ids:
             attempt += 1
+            seed = _id_seed(call, message, position)
             candidate = "call_" + short_hash(f"{original}#{attempt}|{seed}")
             if self.normalize is not None:
                 candidate = self.normalize(candidate, self.model, message)
@@ -343,13 +348,19 @@ class _Transformer:
 
     def _user_content(self, content: list[UserContent]) -> list[UserContent]:
         out: list[UserContent] = []
+        changed = False
         for block in content:
+            converted = block
             if isinstance(block, ImageContent):
-                out.append(_text_block(IMAGE_PLACEHOLDER_TEXT) if self.text_only else block)
+                if self.text_only:
+                    converted = _text_block(IMAGE_PLACEHOLDER_TEXT)
             else:
                 text = sanitize_surrogates(block.text)
-                out.append(block if text is block.text else copy_with(block, {"text": text}))
-        return out if any(a is not b for a, b in zip(out, content, strict=True)) else content
+                if text is not block.text:
+                    converted = copy_with(block, {"text": text})
+            changed = changed or converted is not block
+            out.append(converted)
+        return out if changed else content
 
     # --- messages --------------------------------------------------------------------------
 
@@ -375,6 +386,7 @@ class _Transformer:
             return
         same = is_same_source(message, self.model, self.origin)
         content: list[AssistantContent] = []
+        changed = False
         for position, block in enumerate(message.content):
             if isinstance(block, ThinkingContent):
                 converted = self._thinking(block, same)
@@ -383,15 +395,15 @@ class _Transformer:
             else:
                 converted = self._tool_call(block, message, position, same)
                 self.pending[converted.id] = converted
-            if converted is not None:
-                content.append(converted)
+            if converted is None:
+                changed = True
+                continue
+            changed = changed or converted is not block
+            content.append(converted)
         if not content:
             return
         self.pending_timestamp = message.timestamp
-        unchanged = len(content) == len(message.content) and all(
-            a is b for a, b in zip(content, message.content, strict=True)
-        )
-        self.out.append(message if unchanged else copy_with(message, {"content": content}))
+        self.out.append(copy_with(message, {"content": content}) if changed else message)
 
     def tool_result(self, message: ToolResultMessage) -> None:
         new_id = self._result_id(message)
