@@ -13,25 +13,38 @@ Nothing is lost: :class:`SharedFieldNames` is copied before anything could chang
 (:func:`own_fields_set`, and ``copy`` of it gives a plain ``set``, which is what pydantic's
 ``model_copy`` uses), and an extras dict is put back before an unknown attribute is set
 (:func:`prepare_setattr`, called by ``WireModel.__setattr__``). The wire JSON is unaffected.
+
+A copy made with :func:`copy_with` (what :mod:`pi_sdk._transform` uses instead of
+``model_copy``) is lean as well.
 """
 
 from __future__ import annotations
 
 from sys import intern
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
+from pydantic_core import PydanticUndefined
 
-__all__ = ["SharedFieldNames", "compact", "compact_tree", "own_fields_set", "prepare_setattr"]
+__all__ = [
+    "SharedFieldNames",
+    "compact",
+    "compact_tree",
+    "copy_with",
+    "own_fields_set",
+    "prepare_setattr",
+]
 
 _CAP = 4096  # distinct name sets kept; unknown fields could make more, which then stay private
 _shared: dict[frozenset[str], SharedFieldNames] = {}
 _set_attr = object.__setattr__
+_new = object.__new__
 _IDENTIFIERS = frozenset(
     {"api", "provider", "model", "response_model", "name", "tool_name", "stop_reason", "mime_type"}
 )
 _IDENTIFIER_MAX = 64  # characters; longer values are text, not identifiers
 _identifiers: dict[type[BaseModel], tuple[str, ...]] = {}
+_Model = TypeVar("_Model", bound=BaseModel)
 
 
 class SharedFieldNames(set[str]):
@@ -102,6 +115,43 @@ def compact(model: BaseModel) -> None:
         _set_attr(model, "__pydantic_fields_set__", shared or _shared_names(names))
     if model.__pydantic_extra__ == {}:
         _set_attr(model, "__pydantic_extra__", None)
+
+
+def copy_with(model: _Model, update: dict[str, Any]) -> _Model:
+    """Return a shallow copy of ``model`` with the fields in ``update`` set, lean like a new one.
+
+    What ``model.model_copy(update=update)`` returns (the values are not validated; the fields
+    set gains ``update``'s names; extras and the private dict are copied), but the copy shares
+    its fields set and has no empty extras dict, as :func:`compact` leaves a validated instance.
+    Measured on a text block: 0.9 µs, against 1.6 µs for ``model_copy`` (which goes through
+    :mod:`copy` for ``__dict__``, extras and fields set) and 1.4 µs for validating a new one.
+    ``update`` names only declared fields of a class that defines no ``__new__`` (every wire
+    type).
+    """
+    cls = type(model)
+    new = _new(cls)
+    values = model.__dict__.copy()
+    values.update(update)
+    names = model.__pydantic_fields_set__
+    shared = type(names) is SharedFieldNames  # else the model's own set: never share it
+    for name in update:
+        if name in _IDENTIFIERS:
+            value = values[name]
+            if type(value) is str and len(value) <= _IDENTIFIER_MAX:
+                values[name] = intern(value)
+        if shared and name not in names:
+            shared = False
+    if not shared:
+        names = _shared_names(names | update.keys())
+    _set_attr(new, "__dict__", values)
+    _set_attr(new, "__pydantic_fields_set__", names)
+    extra = model.__pydantic_extra__
+    _set_attr(new, "__pydantic_extra__", dict(extra) if extra else None)
+    private = model.__pydantic_private__
+    if private is not None:
+        private = {k: v for k, v in private.items() if v is not PydanticUndefined}
+    _set_attr(new, "__pydantic_private__", private)
+    return new
 
 
 def own_fields_set(model: BaseModel) -> set[str]:

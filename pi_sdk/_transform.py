@@ -71,6 +71,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel
 
 from pi_sdk._ids import ToolCallIdNormalizer, short_hash
+from pi_sdk._lean import copy_with
 from pi_sdk._unicode import sanitize_surrogates
 from pi_sdk.options import ForeignReasoning
 from pi_sdk.types import (
@@ -212,12 +213,31 @@ def _with(block: _Block, **values: Any) -> _Block:
     ``block`` itself comes back when each value is the one it holds (the same object or an equal
     one), so an unchanged history passes through without a copy.
     """
-    update: dict[str, Any] = {}
+    held: dict[str, Any] = block.__dict__  # pyright: ignore[reportAssignmentType]
+    update: dict[str, Any] | None = None
     for name, value in values.items():
-        held = getattr(block, name)
-        if value is not held and value != held:
+        old = held[name]
+        if value is not old and value != old:
+            if update is None:
+                update = {}
             update[name] = value
-    return block.model_copy(update=update) if update else block
+    return block if update is None else copy_with(block, update)
+
+
+# Templates of the blocks the rules make: a copy of one with its text set is the block the
+# constructor would give (same fields set), without validating a value already known to be a str.
+_TEXT = TextContent(text="")
+_REASONING = ThinkingContent(thinking="", thinking_signature=REASONING_CONTENT_FIELD)
+
+
+def _text_block(text: str) -> TextContent:
+    """``TextContent(text=text)``, made by copying a template (see above)."""
+    return copy_with(_TEXT, {"text": text})
+
+
+def _id_seed(call: ToolCall, message: AssistantMessage, position: int) -> str:
+    """What a replacement tool-call id is hashed from (stable for a given history)."""
+    return f"{message.timestamp}|{message.model}|{position}|{call.name}"
 
 
 class _Transformer:
@@ -255,9 +275,8 @@ class _Transformer:
         self, call: ToolCall, message: AssistantMessage, position: int, same: bool
     ) -> str:
         original = call.id
-        seed = f"{message.timestamp}|{message.model}|{position}|{call.name}"
         if not original.strip():
-            candidate = "call_" + short_hash(seed)
+            candidate = "call_" + short_hash(_id_seed(call, message, position))
             if self.normalize is not None:
                 candidate = self.normalize(candidate, self.model, message)
         elif same or self.normalize is None:
@@ -267,6 +286,7 @@ class _Transformer:
         attempt = 0
         while candidate in self.used_ids:
             attempt += 1
+            seed = _id_seed(call, message, position)
             candidate = "call_" + short_hash(f"{original}#{attempt}|{seed}")
             if self.normalize is not None:
                 candidate = self.normalize(candidate, self.model, message)
@@ -298,19 +318,21 @@ class _Transformer:
         if not text.strip():
             return None
         if same:
-            return block.model_copy(update={"thinking": text, "thinking_signature": None})
+            return copy_with(block, {"thinking": text, "thinking_signature": None})
         if self.policy == "drop":
             return None
         if self.reasoning_field:
-            return ThinkingContent(thinking=text, thinking_signature=REASONING_CONTENT_FIELD)
+            return copy_with(_REASONING, {"thinking": text})
         if self.policy == "tagged":
-            return TextContent(text=f"<thinking>\n{text}\n</thinking>")
-        return TextContent(text=text)
+            return _text_block(f"<thinking>\n{text}\n</thinking>")
+        return _text_block(text)
 
     def _text(self, block: TextContent, same: bool) -> TextContent:
         text = sanitize_surrogates(block.text)
         if not same:
-            return TextContent(text=text)
+            if text is block.text and block.text_signature is None and not block.__pydantic_extra__:
+                return block  # already what TextContent(text=text) would be
+            return _text_block(text)
         return _with(block, text=text, text_signature=_signature(block.text_signature))
 
     def _tool_call(
@@ -326,13 +348,19 @@ class _Transformer:
 
     def _user_content(self, content: list[UserContent]) -> list[UserContent]:
         out: list[UserContent] = []
+        changed = False
         for block in content:
+            converted = block
             if isinstance(block, ImageContent):
-                out.append(TextContent(text=IMAGE_PLACEHOLDER_TEXT) if self.text_only else block)
+                if self.text_only:
+                    converted = _text_block(IMAGE_PLACEHOLDER_TEXT)
             else:
                 text = sanitize_surrogates(block.text)
-                out.append(block if text is block.text else block.model_copy(update={"text": text}))
-        return out if any(a is not b for a, b in zip(out, content, strict=True)) else content
+                if text is not block.text:
+                    converted = copy_with(block, {"text": text})
+            changed = changed or converted is not block
+            out.append(converted)
+        return out if changed else content
 
     # --- messages --------------------------------------------------------------------------
 
@@ -358,6 +386,7 @@ class _Transformer:
             return
         same = is_same_source(message, self.model, self.origin)
         content: list[AssistantContent] = []
+        changed = False
         for position, block in enumerate(message.content):
             if isinstance(block, ThinkingContent):
                 converted = self._thinking(block, same)
@@ -366,15 +395,15 @@ class _Transformer:
             else:
                 converted = self._tool_call(block, message, position, same)
                 self.pending[converted.id] = converted
-            if converted is not None:
-                content.append(converted)
+            if converted is None:
+                changed = True
+                continue
+            changed = changed or converted is not block
+            content.append(converted)
         if not content:
             return
         self.pending_timestamp = message.timestamp
-        unchanged = len(content) == len(message.content) and all(
-            a is b for a, b in zip(content, message.content, strict=True)
-        )
-        self.out.append(message if unchanged else message.model_copy(update={"content": content}))
+        self.out.append(copy_with(message, {"content": content}) if changed else message)
 
     def tool_result(self, message: ToolResultMessage) -> None:
         new_id = self._result_id(message)
@@ -396,7 +425,7 @@ class _Transformer:
         else:
             content = self._user_content(message.content)
         if content is not message.content:
-            message = message.model_copy(update={"content": content})
+            message = copy_with(message, {"content": content})
         self.out.append(message)
 
 

@@ -6,6 +6,7 @@ import copy
 import gc
 import json
 import pickle
+import sys
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
@@ -14,8 +15,10 @@ import pytest
 
 import pi_sdk
 import pi_sdk.types
+from pi_sdk._lean import copy_with
 from pi_sdk.agent._messages import agent_message_from_dict
 from pi_sdk.options import StructuredOutput
+from pi_sdk.provider import transform_messages
 
 SIGNATURE = "EqQBCkgIARABGAIiQL2f+" + "x" * 300 + "=="
 
@@ -200,3 +203,72 @@ def test_changing_a_shared_fields_set_in_place_is_refused():
     assert "extra_name" not in second.model_fields_set
     first.timestamp = 5  # assignment still records (the name is already there)
     assert set(first.model_fields_set) == set(second.model_fields_set)
+
+
+def fields_state(model: Any) -> tuple[Any, ...]:
+    """Everything a copy must agree on: JSON, equality, fields set, extras, private dict."""
+    return (
+        model.model_dump_json(),
+        set(model.model_fields_set),
+        model.model_extra or {},
+        model.__pydantic_private__,
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "update"),
+    [
+        (USER, {"content": "changed"}),
+        (ASSISTANT, {"content": [], "stop_reason": "stop"}),
+        (ASSISTANT, {"error_message": "newly set"}),
+        (TOOL_RESULT, {"tool_call_id": "call_2", "tool_name": "other"}),
+    ],
+)
+def test_copy_with_gives_what_model_copy_gives_and_stays_lean(
+    data: dict[str, Any], update: dict[str, Any]
+):
+    original = load(data)
+    if isinstance(original, pi_sdk.AssistantMessage):
+        original.set_output(StructuredOutput(value={"a": 1}, raw='{"a": 1}'))
+    copied = copy_with(original, update)
+    assert copied is not original and copied == original.model_copy(update=update)
+    assert fields_state(copied) == fields_state(original.model_copy(update=update))
+    twin = copy_with(load(data), update)
+    assert copied.__pydantic_fields_set__ is twin.__pydantic_fields_set__  # shared, as if new
+    assert copied.__pydantic_extra__ is not original.__pydantic_extra__ or not copied.model_extra
+    if "tool_name" in update:
+        assert copied.tool_name is sys.intern("other")  # identifiers interned, as if new
+
+
+def test_a_copy_and_its_original_change_independently():
+    original = load(TOOL_RESULT)
+    original.details = {"rows": 3}  # the original now owns a plain fields set
+    copied = copy_with(original, {"tool_call_id": "call_2"})
+    original.vendor_note = "late"
+    copied.is_error = True
+    assert copied.model_extra is None and original.model_extra == {"vendor_note": "late"}
+    assert "vendor_note" not in copied.model_fields_set and original.is_error is False
+    copied.extra_note = "only here"
+    assert "extra_note" not in original.model_fields_set and "extra_note" not in (
+        original.model_extra or {}
+    )
+
+
+def test_a_transformed_history_is_lean_and_as_built_by_the_constructors():
+    turn = load(ASSISTANT)
+    turn.content.append(pi_sdk.TextContent(text="plain"))
+    foreign = pi_sdk.Model(id="deepseek-chat", api="openai-completions", provider="deepseek")
+    out = transform_messages([load(USER), turn, load(TOOL_RESULT)], foreign)
+    blocks = out[1].content  # type: ignore[union-attr]
+    expected = [
+        pi_sdk.TextContent(text="hmm"),
+        pi_sdk.TextContent(text="Checking."),
+        turn.content[2].model_copy(update={"thought_signature": None}),
+        pi_sdk.TextContent(text="plain"),
+    ]
+    assert [fields_state(b) for b in blocks] == [fields_state(b) for b in expected]
+    for made, built in zip(blocks[:2], expected[:2], strict=True):
+        assert made.__pydantic_fields_set__ is built.__pydantic_fields_set__
+        assert made.__pydantic_extra__ is None
+    assert blocks[3] is turn.content[3]  # a plain foreign text block is passed through
+    assert json.loads(out[1].model_dump_json())["newerPiField"] == {"kept": True}
