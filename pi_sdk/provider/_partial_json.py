@@ -32,7 +32,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from json.decoder import scanstring
 from typing import Any, Final, cast
 
 __all__ = ["IncrementalJsonParser", "parse_partial_json"]
@@ -65,6 +64,7 @@ _LITERALS: Final[dict[str, Any]] = {
 _REFRESH_MIN: Final = 256
 _REFRESH_DIVISOR: Final = 8
 _NEVER: Final = sys.maxsize
+_LENIENT_DECODER: Final = json.JSONDecoder(strict=False)
 
 # Scanner states.
 _VALUE: Final = 0  # a value must come (document start, after ":" or after "," in an array)
@@ -193,8 +193,14 @@ class IncrementalJsonParser:
         """
         parts = self._parts
         if len(parts) != self._joined_parts:
+            # One part from now on (later joins copy one string, not many small ones); the
+            # unshown text of a string in progress is then found in it at the same offset.
+            first = self._string_part
+            self._string_skip += sum(map(len, parts[:first]))
+            self._string_part = 0
             self._joined = "".join(parts)
-            self._joined_parts = len(parts)
+            parts[:] = [self._joined]
+            self._joined_parts = 1
         return self._joined
 
     @property
@@ -527,7 +533,7 @@ class IncrementalJsonParser:
 
 def _decode(raw: str) -> str:
     """The text of a string's raw content (no quotes), whose escapes the scan has checked."""
-    return scanstring(raw + '"', 0, False)[0] if "\\" in raw else raw
+    return _LENIENT_DECODER.raw_decode(f'"{raw}"')[0] if "\\" in raw else raw
 
 
 def _scalar_value(token: str) -> tuple[bool, Any]:
