@@ -237,9 +237,9 @@ class IncrementalJsonParser:
             if match is not None:
                 self._parts.append(fragment)
                 self._fed = fed = self._fed + len(fragment)
-                pending = self._escape = match[1]
-                if fed - len(pending) >= self._refresh_at:
-                    self._refresh_string()
+                self._escape = match[1]
+                if fed >= self._refresh_at:  # _refresh_due tells exactly
+                    self._refresh_due()
                 return
         if self._finished:
             raise RuntimeError("IncrementalJsonParser.feed() called after finish()")
@@ -251,8 +251,8 @@ class IncrementalJsonParser:
         if self._state >= _IGNORED:
             return
         self._scan(fragment, offset)
-        if self._state == _STRING and self._fed - len(self._escape) >= self._refresh_at:
-            self._refresh_string()
+        if self._state == _STRING:
+            self._refresh_due()
 
     def finish(self) -> dict[str, Any] | None:
         """End the stream and return the complete arguments, or ``None`` if they are not valid.
@@ -492,6 +492,11 @@ class IncrementalJsonParser:
         else:
             top[-1] = text
         return _AFTER_VALUE
+
+    def _refresh_due(self) -> None:
+        """Refresh the string value in progress if the class notes' rule says so."""
+        if self._fed - len(self._escape) >= self._refresh_at:
+            self._refresh_string()
 
     def _refresh_string(self) -> None:
         """Show the in-progress string value's text received so far (see the class notes).
