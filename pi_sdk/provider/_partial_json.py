@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any, Final, cast
 
 __all__ = ["IncrementalJsonParser", "parse_partial_json"]
@@ -38,9 +39,11 @@ __all__ = ["IncrementalJsonParser", "parse_partial_json"]
 _WHITESPACE: Final = " \t\n\r"
 _WHITESPACE_RUN: Final = re.compile(r"[ \t\n\r]*")
 # String content made of ordinary characters and complete, valid escapes; stops at the closing
-# quote, at an invalid escape, or at an escape cut by the end of the fragment.
-_STRING_BODY: Final = re.compile(r'[^"\\]*(?:(?:\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})[^"\\]*)*')
-_ESCAPE: Final = re.compile(r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})')
+# quote, at an invalid escape, or at an escape cut by the end of the fragment. (Possessive: the
+# split of a string into characters and escapes is unique, so there is nothing to backtrack.)
+_STRING_BODY: Final = re.compile(r'[^"\\]*+(?:(?:\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})[^"\\]*+)*+')
+# A whole fragment of string content: the body, then (group 1, maybe empty) an escape cut short.
+_STRING_RUN: Final = re.compile(_STRING_BODY.pattern + r"(\\(?:u[0-9a-fA-F]{0,3})?|)")
 _ESCAPE_PREFIX: Final = re.compile(r"\\(?:u[0-9a-fA-F]{0,3})?")
 _SCALAR_BODY: Final = re.compile(r"[0-9A-Za-z.+\-]*")
 _SCALAR_START: Final = frozenset("-0123456789tfnNI")
@@ -54,13 +57,14 @@ _LITERALS: Final[dict[str, Any]] = {
     "Infinity": float("inf"),
     "-Infinity": float("-inf"),
 }
-_LENIENT_DECODER: Final = json.JSONDecoder(strict=False)
 
 #: An in-progress string value is refreshed once its unshown part reaches
 #: ``max(_REFRESH_MIN, shown // _REFRESH_DIVISOR)`` raw characters (always while it is shorter
 #: than ``_REFRESH_MIN``).
 _REFRESH_MIN: Final = 256
 _REFRESH_DIVISOR: Final = 8
+_NEVER: Final = sys.maxsize
+_LENIENT_DECODER: Final = json.JSONDecoder(strict=False)
 
 # Scanner states.
 _VALUE: Final = 0  # a value must come (document start, after ":" or after "," in an array)
@@ -87,9 +91,10 @@ class IncrementalJsonParser:
     arguments = parser.finish()  # the json.loads result, or None if the text is not a JSON object
     ```
 
-    Cost: `feed` never looks back at earlier fragments. Runs of ordinary characters inside
-    strings and runs of whitespace are skipped at C speed (`str.find` and compiled regular
-    expressions); structural characters are handled one by one.
+    Cost: `feed` never looks back at earlier fragments. A fragment that falls wholly inside a
+    string (the usual case when a long argument streams) costs one compiled regular expression
+    over the fragment and a few attribute updates; runs of whitespace are skipped at C speed too;
+    structural characters are handled one by one.
 
     Keeping a huge string value current would mean building a new, longer ``str`` on every
     fragment, which is quadratic. So at the end of each `feed` an in-progress string value is
@@ -110,30 +115,64 @@ class IncrementalJsonParser:
       i.e. the value shows at least about 8/9 of what has arrived.
 
     A string is exact as soon as its closing quote has been fed, and an unterminated one is
-    brought up to date by `finish`.
+    brought up to date by `finish`. What `value` shows after each `feed`, and `error`, depend
+    only on the text fed so far and on where the fragments were cut, never on anything else;
+    `error` does not even depend on the cuts.
     """
+
+    __slots__ = (
+        "_copied",
+        "_error",
+        "_escape",
+        "_fed",
+        "_finished",
+        "_in_string",
+        "_joined",
+        "_joined_parts",
+        "_key",
+        "_parts",
+        "_refresh_at",
+        "_result",
+        "_root",
+        "_scalar",
+        "_stack",
+        "_state",
+        "_string_is_key",
+        "_string_part",
+        "_string_shown",
+        "_string_skip",
+    )
 
     def __init__(self) -> None:
         """Start with an empty buffer and an empty `value`."""
         self._root: dict[str, Any] = {}
         self._error: str | None = None
         self._parts: list[str] = []
-        self._joined: str | None = ""
-        self._fed = 0
+        self._joined = ""
+        self._joined_parts = 0  # how many of _parts _joined joins
+        self._fed = 0  # characters fed so far: the offset where the next fragment starts
         self._finished = False
         self._result: dict[str, Any] | None = None
         # Parser state.
         self._state = _VALUE
         self._stack: list[dict[str, Any] | list[Any]] = []
         self._key = ""
+        # Inside a string (key or value) and still parsing: `feed`'s fast path applies.
+        self._in_string = False
         self._string_is_key = False
         self._string_shown = ""
-        self._string_raw: list[str] = []
-        self._string_raw_len = 0
+        # The string's raw text received but not shown starts at _parts[_string_part]
+        # [_string_skip:] and runs to the end of _parts, less _escape: an escape cut by the end
+        # of the last fragment, rescanned with the next one.
+        self._string_part = 0
+        self._string_skip = 0
         self._escape = ""
+        # The value string is refreshed at the end of a feed once _fed - len(_escape) reaches
+        # this offset (class notes); _NEVER for a key.
+        self._refresh_at = _NEVER
         self._scalar: list[str] = []
-        # Characters examined or copied: instrumentation for the linear-cost tests.
-        self._scanned = 0
+        # Characters copied into shown strings: instrumentation for the linear-cost tests.
+        self._copied = 0
 
     @property
     def value(self) -> dict[str, Any]:
@@ -152,18 +191,33 @@ class IncrementalJsonParser:
         Joined on first access after new fragments and cached; reading it after every fragment
         would make the stream quadratic.
         """
-        if self._joined is None:
-            self._joined = "".join(self._parts)
-            self._parts = [self._joined]
+        parts = self._parts
+        if len(parts) != self._joined_parts:
+            # One part from now on (later joins copy one string, not many small ones); the
+            # unshown text of a string in progress is then found in it at the same offset.
+            first = self._string_part
+            self._string_skip += sum(map(len, parts[:first]))
+            self._string_part = 0
+            self._joined = "".join(parts)
+            parts[:] = [self._joined]
+            self._joined_parts = 1
         return self._joined
 
     @property
     def error(self) -> str | None:
         """A short description of the syntax error that stopped the parser, else ``None``.
 
-        Once set, `feed` only records fragments in `raw`; `value` keeps what it had.
+        The message names the offset of the offending character in `raw` (for an invalid
+        escape, of its backslash; for an invalid number or literal, of the character after
+        it), so it is the same however the text was cut into fragments. Once set, `feed` only
+        records fragments in `raw`; `value` keeps what it had.
         """
         return self._error
+
+    @property
+    def _scanned(self) -> int:
+        """Characters examined or copied (instrumentation for the linear-cost tests)."""
+        return self._fed + self._copied
 
     def feed(self, fragment: str) -> None:
         """Consume the next fragment of the JSON text.
@@ -177,25 +231,28 @@ class IncrementalJsonParser:
         Raises:
             RuntimeError: If called after `finish`.
         """
+        if self._in_string and fragment:
+            # Fast path: the fragment continues a string and does not end it.
+            match = _STRING_RUN.fullmatch(self._escape + fragment)
+            if match is not None:
+                self._parts.append(fragment)
+                self._fed = fed = self._fed + len(fragment)
+                self._escape = match[1]
+                if fed >= self._refresh_at:  # _refresh_due tells exactly
+                    self._refresh_due()
+                return
         if self._finished:
             raise RuntimeError("IncrementalJsonParser.feed() called after finish()")
         if not fragment:
             return
         self._parts.append(fragment)
-        self._joined = None
         offset = self._fed
         self._fed += len(fragment)
         if self._state >= _IGNORED:
             return
         self._scan(fragment, offset)
-        if self._state == _STRING and self._string_raw_len and not self._string_is_key:
-            shown = len(self._string_shown)
-            unshown = self._string_raw_len
-            # Refresh iff shown < 256 or unshown >= max(256, shown // 8): see the class notes.
-            if shown < _REFRESH_MIN or (
-                unshown >= _REFRESH_MIN and unshown >= shown // _REFRESH_DIVISOR
-            ):
-                self._refresh_string()
+        if self._state == _STRING:
+            self._refresh_due()
 
     def finish(self) -> dict[str, Any] | None:
         """End the stream and return the complete arguments, or ``None`` if they are not valid.
@@ -213,6 +270,7 @@ class IncrementalJsonParser:
         if self._finished:
             return self._result
         self._finished = True
+        self._in_string = False
         self._settle()
         text = self.raw
         if not text.strip():
@@ -239,9 +297,8 @@ class IncrementalJsonParser:
         """Bring `value` up to date at the end of the stream, whatever the text was."""
         state = self._state
         if state == _STRING:
-            self._escape = ""
             if not self._string_is_key:
-                self._refresh_string()
+                self._refresh_string()  # an escape cut short is left out
         elif state == _SCALAR and self._stack:
             token = "".join(self._scalar)
             ok, number = _scalar_value(token)
@@ -256,6 +313,7 @@ class IncrementalJsonParser:
     def _fail(self, state: int, message: str) -> None:
         """Stop on a syntax error, showing what was valid of a string in progress."""
         self._error = message
+        self._in_string = False
         if state == _STRING and not self._string_is_key:
             self._refresh_string()
         self._state = _FAILED
@@ -270,38 +328,27 @@ class IncrementalJsonParser:
 
     def _scan(self, text: str, offset: int) -> None:
         """Advance the state machine over one fragment; ``offset`` is where it starts."""
+        pending = self._escape
+        if pending:  # an escape cut by the previous fragment: rescan it with this one
+            text = pending + text
+            offset -= len(pending)
+            self._escape = ""
         end = len(text)
         pos = 0
         state = self._state
         stack = self._stack
         while pos < end:
             if state == _STRING:
-                if self._escape:
-                    resumed = self._resume_escape(text, pos)
-                    if resumed < 0:
-                        self._fail(state, f"invalid escape sequence at offset {offset + pos}")
-                        return
-                    pos = resumed
-                    if self._escape:
-                        break
-                match = _STRING_BODY.match(text, pos)  # always matches, maybe empty
-                stop = match.end() if match else pos
-                if stop > pos:
-                    self._string_raw.append(text[pos:stop])
-                    self._string_raw_len += stop - pos
-                if stop == end:
-                    pos = end
-                    break
-                if text[stop] == '"':
+                stop = _STRING_BODY.match(text, pos).end()  # pyright: ignore[reportOptionalMemberAccess]
+                if stop < end and text[stop] == '"':
+                    state = self._close_string(end - stop)
                     pos = stop + 1
-                    state = self._close_string()
                     continue
-                tail = text[stop:]
-                if len(tail) < 6 and _ESCAPE_PREFIX.fullmatch(tail):
-                    self._escape = tail
+                if stop == end or (end - stop < 6 and _ESCAPE_PREFIX.fullmatch(text, stop)):
+                    self._escape = text[stop:]
                     pos = end
                     break
-                self._scanned += stop
+                self._escape = text[stop:]  # the refresh shows the text before the bad escape
                 self._fail(state, f"invalid escape sequence at offset {offset + stop}")
                 return
             if state == _SCALAR:
@@ -320,7 +367,6 @@ class IncrementalJsonParser:
                 pos = stop
                 ok, item = _scalar_value(token)
                 if not ok:
-                    self._scanned += pos
                     self._fail(state, f"invalid literal {token[:20]!r} at offset {offset + pos}")
                     return
                 self._add_value(item)
@@ -362,7 +408,7 @@ class IncrementalJsonParser:
                         state = _AFTER_VALUE
                         continue
                     self._add_value("")
-                    self._open_string(is_key=False)
+                    self._open_string(is_key=False, at=offset + pos + 1)
                     state = _STRING
                 elif char == "{":
                     child: dict[str, Any] = {}
@@ -390,7 +436,7 @@ class IncrementalJsonParser:
                         pos = quote + 1
                         state = _COLON
                         continue
-                    self._open_string(is_key=True)
+                    self._open_string(is_key=True, at=offset + pos + 1)
                     state = _STRING
                 elif char == "}" and state == _KEY_OR_CLOSE:
                     stack.pop()
@@ -404,23 +450,39 @@ class IncrementalJsonParser:
             else:  # _DONE
                 break
             pos += 1
-        self._scanned += pos
         if pos < end:
             self._fail(state, f"unexpected {text[pos]!r} at offset {offset + pos}")
         else:
             self._state = state
+            self._in_string = state == _STRING
 
-    def _open_string(self, *, is_key: bool) -> None:
+    def _open_string(self, *, is_key: bool, at: int) -> None:
+        """Start a string whose content begins at offset ``at`` of `raw`, in the last part."""
         self._string_is_key = is_key
         self._string_shown = ""
-        self._string_raw = []
-        self._string_raw_len = 0
+        self._string_part = len(self._parts) - 1
+        self._string_skip = at - (self._fed - len(self._parts[-1]))
+        self._refresh_at = _NEVER if is_key else at + 1
 
-    def _close_string(self) -> int:
-        """Finish the current string; return the state that follows it."""
-        text = self._string_shown + self._take_raw(hold_surrogate=False)
-        self._scanned += len(text)
+    def _unshown(self, cut: int) -> str:
+        """The current string's unshown raw text, less its last ``cut`` characters."""
+        parts = self._parts
+        first = self._string_part
+        if first == len(parts) - 1:
+            return parts[first][self._string_skip : len(parts[first]) - cut]
+        joined = "".join(parts[first:])
+        return joined[self._string_skip : len(joined) - cut]
+
+    def _close_string(self, cut: int) -> int:
+        """Finish the current string, whose closing quote is ``cut`` characters from the end.
+
+        Returns the state that follows it.
+        """
+        decoded = _decode(self._unshown(cut))
+        text = self._string_shown + decoded if self._string_shown else decoded
+        self._copied += len(text)
         self._string_shown = ""
+        self._refresh_at = _NEVER
         if self._string_is_key:
             self._key = text
             return _COLON
@@ -431,55 +493,52 @@ class IncrementalJsonParser:
             top[-1] = text
         return _AFTER_VALUE
 
+    def _refresh_due(self) -> None:
+        """Refresh the string value in progress if the class notes' rule says so."""
+        if self._fed - len(self._escape) >= self._refresh_at:
+            self._refresh_string()
+
     def _refresh_string(self) -> None:
-        """Show the in-progress string value's text received so far (see the class notes)."""
-        text = self._string_shown + self._take_raw(hold_surrogate=True)
-        self._scanned += len(text)
+        """Show the in-progress string value's text received so far (see the class notes).
+
+        A final high-surrogate escape stays raw (its low half may come next) and unshown.
+        """
+        cut = len(self._escape)
+        raw = self._unshown(cut)
+        decoded = _decode(raw)
+        last = decoded[-1:]
+        if "\ud800" <= last <= "\udbff" and raw[-1] != last:
+            cut += 6  # the held escape stays unshown
+            decoded = decoded[:-1]
+        text = self._string_shown + decoded
+        self._copied += len(raw) + len(text)
         self._string_shown = text
+        self._start_unshown(cut)
+        shown_end = self._fed - cut  # where the unshown raw text now starts in `raw`
+        shown = len(text)
+        self._refresh_at = shown_end + (
+            1 if shown < _REFRESH_MIN else max(_REFRESH_MIN, shown // _REFRESH_DIVISOR)
+        )
         top = self._stack[-1]
         if isinstance(top, dict):
             top[self._key] = text
         else:
             top[-1] = text
 
-    def _take_raw(self, *, hold_surrogate: bool) -> str:
-        """Decode and drop the unshown raw text of the current string.
+    def _start_unshown(self, cut: int) -> None:
+        """Make the unshown text start ``cut`` characters before the end of `raw`."""
+        parts = self._parts
+        index = len(parts) - 1
+        while cut > len(parts[index]):
+            cut -= len(parts[index])
+            index -= 1
+        self._string_part = index
+        self._string_skip = len(parts[index]) - cut
 
-        With ``hold_surrogate``, a final high-surrogate escape stays raw (its low half may come
-        next) and is left unshown.
-        """
-        pieces = self._string_raw
-        if not pieces:
-            return ""
-        raw = pieces[0] if len(pieces) == 1 else "".join(pieces)
-        self._scanned += len(raw)
-        # The scan has checked every escape, so this cannot fail.
-        decoded: str = _LENIENT_DECODER.raw_decode(f'"{raw}"')[0] if "\\" in raw else raw
-        last = decoded[-1:]
-        if hold_surrogate and "\ud800" <= last <= "\udbff" and raw[-1] != last:
-            self._string_raw = [raw[-6:]]
-            self._string_raw_len = 6
-            return decoded[:-1]
-        self._string_raw = []
-        self._string_raw_len = 0
-        return decoded
 
-    def _resume_escape(self, text: str, pos: int) -> int:
-        """Complete an escape cut by the previous fragment; return the new position or -1."""
-        pending = self._escape
-        window = pending + text[pos : pos + 5]
-        self._scanned += len(window)
-        match = _ESCAPE.match(window)
-        if match is not None:
-            self._string_raw.append(match.group())
-            self._string_raw_len += match.end()
-            self._escape = ""
-            return pos + match.end() - len(pending)
-        if _ESCAPE_PREFIX.fullmatch(window):
-            # Still incomplete: it took the rest of this (short) fragment.
-            self._escape = window
-            return pos + len(window) - len(pending)
-        return -1
+def _decode(raw: str) -> str:
+    """The text of a string's raw content (no quotes), whose escapes the scan has checked."""
+    return _LENIENT_DECODER.raw_decode(f'"{raw}"')[0] if "\\" in raw else raw
 
 
 def _scalar_value(token: str) -> tuple[bool, Any]:

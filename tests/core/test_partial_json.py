@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from _support.partial_json import shown_prefix
 
 from pi_sdk.provider import _partial_json as partial_json
 from pi_sdk.provider._partial_json import IncrementalJsonParser, parse_partial_json
@@ -247,19 +248,6 @@ def test_unicode_escapes_split_at_every_offset() -> None:
         assert stream(doc, [size] * len(doc)).value == expected
 
 
-def _shown_prefix(raw: str) -> str:
-    """Independent oracle: the text a short streamed string must show for raw content ``raw``."""
-    tokens = re.findall(r'\\u[0-9a-fA-F]{4}|\\["\\/bfnrt]|\\u?[0-9a-fA-F]{0,3}$|[^\\]', raw)
-    assert "".join(tokens) == raw
-    if tokens and tokens[-1].startswith("\\") and len(tokens[-1]) < 6 and tokens[-1][1:2] in "u":
-        tokens.pop()  # an incomplete escape
-    elif tokens and tokens[-1] == "\\":
-        tokens.pop()
-    if tokens and re.fullmatch(r"\\u[dD][89abAB][0-9a-fA-F]{2}", tokens[-1]):
-        tokens.pop()  # a high surrogate that may still get its low half
-    return json.loads('"' + "".join(tokens) + '"')
-
-
 def test_short_string_is_exact_after_every_character() -> None:
     content = r"a\"b\\c\/d\be\ff\ng\rh\ti\u00e9j\ud83d\ude00k\ud83dZ\u4e2d"
     doc = '{"s": "' + content + '"}'
@@ -270,7 +258,7 @@ def test_short_string_is_exact_after_every_character() -> None:
         received = doc[start : pos + 1]
         if start <= pos < start + len(content):
             shown = parser.value["s"]
-            assert shown == _shown_prefix(received), received
+            assert shown == shown_prefix(received), received
             assert not re.search("[\ud800-\udbff]$", shown)
     assert parser.value == json.loads(doc)
 
