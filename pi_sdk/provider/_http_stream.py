@@ -33,8 +33,12 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import Any, Protocol, TypeAlias
+from contextlib import aclosing
+from typing import Any, Protocol, TypeAlias, cast
 
+from pydantic_core import from_json
+
+from pi_sdk._activity import EventPump, current_activity
 from pi_sdk._provider_errors import (
     ConnectionPhase,
     ProviderError,
@@ -45,7 +49,7 @@ from pi_sdk._provider_errors import (
 from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.provider._builder import MessageBuilder
 from pi_sdk.provider._response_body import ResponseBody
-from pi_sdk.provider._sse import iter_sse_bytes
+from pi_sdk.provider._sse import SseFramer
 from pi_sdk.provider._sse_json import parse_event
 
 __all__ = [
@@ -180,7 +184,7 @@ async def run_http_stream(
     body = ResponseBody(
         response.aiter_bytes(), transport_errors=transport_errors, timeout_errors=timeout_errors
     )
-    complete = False  # the reply ended as the vendor ends it: drain, then close
+    reader: _BodyReader | None = None
     try:
         if on_response is not None:
             status: Any = getattr(response, "status_code", 200)
@@ -194,65 +198,160 @@ async def run_http_stream(
         if not json_body:
             status = getattr(response, "status_code", 200)
             body.check_content(response.headers.get("content-type"), status=status)
-        yield builder.start()
-        if json_body:
-            for event in decoder.feed_document(await _read_document(body)):
-                yield event
-            saw_done = True
+        reader = _BodyReader(body, decoder, builder, json_body=json_body)
+        pump = reader.pump = EventPump(reader.events())
+        activity = current_activity.get()
+        if activity is not None and activity.pumps:
+            yield cast("Any", pump)  # the core reads the events from the pump itself
         else:
+            async for event in pump.events:
+                yield event
+        if pump.failure is not None:
+            raise pump.failure
+    finally:
+        builder.price_usage()  # usage is kept, priced, on every path
+        try:
+            if reader is not None:
+                await reader.close()
+            if reader is not None and reader.complete:  # the connection goes back to the pool
+                await body.drain()
+        finally:
+            await response.aclose()
+
+
+class _BodyReader:
+    """The read loop of one response body: its events, from ``start`` to the terminal one.
+
+    :meth:`events` never raises an ``Exception``: a failure ends it and is kept in the pump's
+    ``failure`` (:class:`~pi_sdk._activity.EventPump`), raised by :func:`run_http_stream`.
+    """
+
+    __slots__ = ("body", "builder", "complete", "decoder", "json_body", "pump", "_events")
+
+    def __init__(
+        self, body: ResponseBody, decoder: WireDecoder, builder: MessageBuilder, *, json_body: bool
+    ) -> None:
+        self.body = body
+        self.decoder = decoder
+        self.builder = builder
+        self.json_body = json_body
+        self.complete = False
+        """The reply ended as the vendor ends it: drain the body, then close it."""
+        self.pump: EventPump | None = None
+        self._events: AsyncGenerator[AssistantMessageEvent, None] | None = None
+
+    def events(self) -> AsyncGenerator[AssistantMessageEvent, None]:
+        """The generator of the call's events (one per reader)."""
+        self._events = self._run()
+        return self._events
+
+    async def close(self) -> None:
+        """Close the events' generator (the core may have left it at the terminal event)."""
+        if self._events is not None:
+            await self._events.aclose()
+
+    async def _run(self) -> AsyncGenerator[AssistantMessageEvent, None]:
+        decoder = self.decoder
+        try:
+            yield self.builder.start()
             saw_done = False
-            number = 0
-            async for name, data in iter_sse_bytes(body):
-                number += 1
-                if data == DONE_MARKER:
-                    saw_done = True
-                    break
-                try:
-                    parsed: Any = parse_event(data)
-                except ValueError as exc:
-                    if not data.strip():
-                        continue  # an empty ``data:`` field (proxy keep-alive) carries no event
-                    text = data.decode("utf-8", errors="replace")
-                    raise malformed_event_error(
-                        text, event=name, number=number, error=exc
-                    ) from None
-                if not isinstance(parsed, dict):
-                    raise malformed_event_error(
-                        data.decode("utf-8", errors="replace"),
-                        event=name,
-                        number=number,
-                        error=ValueError("not a JSON object"),
-                    )
-                for event in decoder.feed(parsed):  # pyright: ignore[reportUnknownArgumentType]
+            if self.json_body:
+                for event in decoder.feed_document(await _read_document(self.body)):
                     yield event
-                if decoder.terminal:
-                    break  # the reply is complete: events after it are not merged into it
+                saw_done = True
             else:
-                if not body.ended_on_event_boundary() and not _is_settled(decoder):
+                feed = decoder.feed
+                number = 0
+                stop = False
+                async with aclosing(_frames(self.body)) as chunks:
+                    async for frames in chunks:  # per network chunk, its events
+                        for name, data in frames:
+                            number += 1
+                            try:  # parse_event's fast path, inline (one call less per event)
+                                parsed = from_json(data, cache_strings="keys")
+                            except ValueError:
+                                parsed = _parsed(name, data, number)
+                                if parsed is _SKIP:
+                                    continue
+                                if parsed is _DONE:
+                                    saw_done = stop = True
+                                    break
+                            if type(parsed) is not dict:
+                                parsed = _parsed(name, data, number)  # raises: not an object
+                            for event in feed(parsed):  # pyright: ignore[reportUnknownArgumentType]
+                                yield event
+                            if decoder.terminal:
+                                stop = True  # the reply is complete: nothing after it is merged
+                                break
+                        if stop:
+                            break
+                if (
+                    not stop
+                    and not self.body.ended_on_event_boundary()
+                    and not _is_settled(decoder)
+                ):
                     raise ProviderError(
                         "the response stream was cut in the middle of an event: the reply is"
                         " incomplete (connection closed early?)",
                         incomplete=True,
                     )
-        complete = saw_done or decoder.terminal
-        ended_early = not complete and not _is_settled(decoder)
+            async for event in self._finish(saw_done):
+                yield event
+        except Exception as exc:  # noqa: BLE001 - kept for run_http_stream to raise
+            assert self.pump is not None
+            self.pump.failure = exc
+
+    async def _finish(self, saw_done: bool) -> AsyncGenerator[AssistantMessageEvent, None]:
+        decoder = self.decoder
+        self.complete = saw_done or decoder.terminal
+        ended_early = not self.complete and not _is_settled(decoder)
         try:
             for event in decoder.finish(saw_done=saw_done):
                 if event.type == "done" or event.type == "error":
-                    complete = True  # the consumer may stop at the terminal event
+                    self.complete = True  # the consumer may stop at the terminal event
                 yield event
         except ProviderError as exc:
             # The body ended before the API's end ("stream ended before message_stop"): a cut
             # reply, whose missing usage is estimated (issue 12).
             exc.incomplete = exc.incomplete or ended_early
             raise
-    finally:
-        builder.price_usage()  # usage is kept, priced, on every path
-        try:
-            if complete:  # the connection goes back to the pool
-                await body.drain()
-        finally:
-            await response.aclose()
+
+
+async def _frames(body: ResponseBody) -> AsyncGenerator[list[tuple[str, bytes]], None]:
+    """Per chunk of ``body``, the server-sent events it completed; then the body's last one."""
+    framer = SseFramer()
+    async for chunk in body:
+        yield framer.feed(chunk)
+    yield framer.end()
+
+
+_DONE: Any = object()
+_SKIP: Any = object()
+
+
+def _parsed(name: str, data: bytes, number: int) -> Any:
+    """The JSON object of event ``number``; ``_DONE`` for ``[DONE]``, ``_SKIP`` for a blank one.
+
+    Raises:
+        ProviderError: the data is not a JSON object (:func:`malformed_event_error`).
+    """
+    if data == DONE_MARKER:
+        return _DONE
+    try:
+        parsed: Any = parse_event(data)
+    except ValueError as exc:
+        if not data.strip():
+            return _SKIP  # an empty ``data:`` field (proxy keep-alive) carries no event
+        text = data.decode("utf-8", errors="replace")
+        raise malformed_event_error(text, event=name, number=number, error=exc) from None
+    if not isinstance(parsed, dict):
+        raise malformed_event_error(
+            data.decode("utf-8", errors="replace"),
+            event=name,
+            number=number,
+            error=ValueError("not a JSON object"),
+        )
+    return parsed  # pyright: ignore[reportUnknownVariableType]
 
 
 async def _read_document(body: ResponseBody) -> Any:

@@ -139,7 +139,8 @@ class SseFramer:
                     continue
             elif block[:7] == b"event: ":
                 cut = block.find(b"\n")
-                if cut > 0 and block[cut + 1 : cut + 7] == b"data: " and block.find(b"\n", cut + 1) < 0:
+                line = block[cut + 1 : cut + 7]
+                if cut > 0 and line == b"data: " and block.find(b"\n", cut + 1) < 0:
                     raw = block[7:cut]  # the usual named event: its name, then one data line
                     name = names.get(raw)
                     if name is None:
