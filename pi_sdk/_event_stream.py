@@ -42,8 +42,11 @@ from pi_sdk.events import (
     DoneEvent,
     ErrorEvent,
     StartEvent,
+    TextDeltaEvent,
     TextEndEvent,
+    ThinkingDeltaEvent,
     ThinkingEndEvent,
+    ToolCallDeltaEvent,
     ToolCallEndEvent,
 )
 from pi_sdk.types import (
@@ -98,9 +101,17 @@ class _TimedOut(Exception):
     pass
 
 
+current_task = asyncio.current_task
+
 _EVENT_TYPES: tuple[type, ...] = get_args(AssistantMessageEvent)
 """The 12 event classes, read from the union in :mod:`pi_sdk.events` (one list of them)."""
 _EVENT_CLASSES: frozenset[type] = frozenset(_EVENT_TYPES)
+_DELTA_KIND: dict[type[Any], str] = {
+    TextDeltaEvent: "text",
+    ThinkingDeltaEvent: "thinking",
+    ToolCallDeltaEvent: "toolcall",
+}
+"""The delta events and the kind of block each belongs to."""
 
 
 class AssistantMessageEventStream:
@@ -515,12 +526,30 @@ class _StreamRun:
                         if self._watchdog is None and self._timeout_s is not None:
                             self._arm_watchdog(self._timeout_s)
                         try:
-                            event = await pull()
+                            event: AssistantMessageEvent = await pull()
                         except asyncio.CancelledError:
                             failure = self._after_cancel(asyncio.current_task())
                             if failure is None:
                                 raise
                             raise failure from None
+                    elif self._started:  # the provider started (retries are over): the read inline
+                        if self._abort_requested:
+                            raise _Aborted
+                        task = current_task()
+                        self._waiter = task
+                        if self._timeout_s is not None:
+                            self._progress = time.monotonic()
+                            if self._watchdog is None:
+                                self._arm_watchdog(self._timeout_s)
+                        try:
+                            event = await source.__anext__()  # pyright: ignore[reportOptionalMemberAccess]
+                        except asyncio.CancelledError:
+                            failure = self._after_cancel(task)
+                            if failure is None:
+                                raise
+                            raise failure from None
+                        finally:
+                            self._waiter = None
                     else:
                         if source is None:
                             if self._abort_requested:
@@ -623,6 +652,21 @@ class _StreamRun:
                         pull = pump.events.__anext__
                         self._pumping = True
                         continue
+                cls: type[Any] = type(event)
+                delta_kind = _DELTA_KIND.get(cls)
+                if delta_kind is not None and started:  # the common event: one check
+                    # A delta class (by the lookup above): it has a content_index.
+                    index: int = event.content_index  # pyright: ignore
+                    if open_blocks.get(index) != delta_kind:  # pyright: ignore
+                        yield self._fail(
+                            "error",
+                            f"protocol violation: {event.type} without {delta_kind} start"
+                            f" at {index}",
+                        )
+                        return
+                    self._partial = event.partial
+                    yield event
+                    continue
                 if not isinstance(event, _EVENT_TYPES):
                     if not started:
                         started = True
