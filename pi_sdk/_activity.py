@@ -16,11 +16,16 @@ times out and aborts that wait without bookkeeping per event.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from contextvars import ContextVar
-from typing import Any
+from types import CodeType
+from typing import Any, TypeVar
 
-__all__ = ["Activity", "EventPump", "current_activity"]
+__all__ = ["Activity", "EventPump", "current_activity", "forwards_events", "offers_pump"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+_FORWARDING: set[CodeType] = set()
+"""The code of the async generator functions that forward the kit's events unchanged."""
 
 
 class Activity:
@@ -56,6 +61,29 @@ class EventPump:
     def __init__(self, events: AsyncGenerator[Any, None]) -> None:
         self.events = events
         self.failure: Exception | None = None
+
+
+def forwards_events(function: _F) -> _F:
+    """Mark a provider's async generator function as one that forwards the kit's events as is.
+
+    For a stream function (or the generator a stream function returns) that does nothing but
+    ``yield`` each event of :func:`~pi_sdk.provider.run_http_stream` (or of
+    :func:`~pi_sdk.provider.stream_http_call`, or of another marked generator), around its own
+    setup and clean-up: the core then reads those events straight from the kit's body loop,
+    past this generator (issue 16: fewer generator layers per event). An exception raised
+    from the kit still comes out of this generator, where its ``except`` clauses see it;
+    events are never seen by it. Do not mark a generator that inspects, changes, drops or adds
+    events: the core would bypass that. Returns ``function`` itself.
+    """
+    code = getattr(function, "__code__", None)
+    if isinstance(code, CodeType):
+        _FORWARDING.add(code)
+    return function
+
+
+def offers_pump(source: object) -> bool:
+    """True when ``source`` (a provider's generator) was made by a :func:`forwards_events` one."""
+    return getattr(source, "ag_code", None) in _FORWARDING
 
 
 current_activity: ContextVar[Activity | None] = ContextVar("pi_sdk_activity", default=None)

@@ -32,7 +32,7 @@ from collections.abc import (
 from typing import Any, cast, get_args
 
 from pi_sdk._abort import AbortSignal
-from pi_sdk._activity import Activity, EventPump, current_activity
+from pi_sdk._activity import Activity, EventPump, current_activity, offers_pump
 from pi_sdk._lean import compact_tree
 from pi_sdk._log_redaction import watch_call
 from pi_sdk._output import OUTPUT_TOOL_NAME, Output, parse_output
@@ -259,7 +259,6 @@ class _StreamRun:
         """The limit of the current phase: the first-byte wait, then the idle limit."""
         self._started = False
         self._activity = Activity()
-        self._activity.pumps = True  # the kit may hand us its events directly (EventPump)
         self._pumping = False
         """The events come from an :class:`EventPump`: waits and stalls are watched per read
         of the wire (``Activity.waiter``), not per event."""
@@ -555,6 +554,9 @@ class _StreamRun:
                             if self._abort_requested:
                                 raise _Aborted
                             source = self._start()
+                            # A marked provider generator only forwards the kit's events: the
+                            # kit may hand us its body loop instead (EventPump).
+                            self._activity.pumps = offers_pump(source)
                         event = await self._next(source)
                 except StopAsyncIteration:
                     if pull is not None:

@@ -9,8 +9,8 @@ request and the HTTP status errors), a :class:`WireDecoder` for the vendor's eve
   connection dropped before them fails before the call started and is retried; a page where
   the stream should be (``200`` with ``text/html``: a captive portal) is named as one
   (:meth:`ResponseBody.check_content`);
-* reads server-sent events (:func:`iter_sse_bytes` + :func:`parse_event`: the JSON parsed from
-  the event's bytes), skipping empty ``data:`` fields
+* reads server-sent events (:class:`SseFramer`, a network chunk at a time, +
+  :func:`parse_event`: the JSON parsed from the event's bytes), skipping empty ``data:`` fields
   (proxy keep-alives); an event that is not a JSON object is a named error
   (:func:`malformed_event_error`); the ``[DONE]`` marker (OpenAI-style servers) ends the body;
 * reads an ``application/json`` body whole (a server that ignored ``stream: true``) and gives
@@ -22,7 +22,11 @@ request and the HTTP status errors), a :class:`WireDecoder` for the vendor's eve
 * lets the decoder end the message (:meth:`WireDecoder.finish`), then drains what is left of a
   complete body (bounded: :meth:`ResponseBody.drain`) so the connection is reused, and closes
   the response on every path: end, error, abort, and a consumer that stops early;
-* maps the transport's errors to retryable :class:`ProviderError` (:func:`connection_error`).
+* maps the transport's errors to retryable :class:`ProviderError` (:func:`connection_error`);
+* when the core reads the call (it offers so on the call's ``Activity``), yields one
+  :class:`~pi_sdk._activity.EventPump` instead of the events: the core pulls them from the body
+  loop directly, one generator deep whatever the provider's generators around this one, and a
+  failure the pump kept is raised here, after it, through those generators' handlers.
 
 The read loops of the Anthropic, OpenAI and Google packages (pi-spec §4.0 steps 3-5) were three
 copies of this.
@@ -38,7 +42,7 @@ from typing import Any, Protocol, TypeAlias, cast
 
 from pydantic_core import from_json
 
-from pi_sdk._activity import EventPump, current_activity
+from pi_sdk._activity import EventPump, current_activity, forwards_events
 from pi_sdk._provider_errors import (
     ConnectionPhase,
     ProviderError,
@@ -146,6 +150,7 @@ def is_json_response(response: HttpResponse) -> bool:
     return "application/json" in content_type.lower()
 
 
+@forwards_events
 async def run_http_stream(
     open_response: Callable[[], Awaitable[HttpResponse]],
     decoder: WireDecoder,
@@ -173,7 +178,8 @@ async def run_http_stream(
 
     Yields:
         ``start`` once the body's first bytes are in, then what the decoder returns, ending
-        with its ``done`` or ``error``.
+        with its ``done`` or ``error``; to the core (``Activity.pumps``), one
+        :class:`~pi_sdk._activity.EventPump` of those events instead.
 
     Raises:
         ProviderError: HTTP, connection and in-stream errors; a malformed event (``"malformed

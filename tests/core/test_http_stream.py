@@ -18,6 +18,7 @@ from pi_sdk.provider import (
     MessageBuilder,
     ProviderError,
     connection_error_from_httpx,
+    forwards_events,
     is_json_response,
     run_http_stream,
 )
@@ -331,39 +332,79 @@ class SlowResponse(FakeResponse):
             yield item
 
 
+@forwards_events
+async def _provider(
+    response: FakeResponse, builders: list[MessageBuilder], rewrite: bool, seen: list[str] | None
+) -> AsyncIterator[AssistantMessageEvent]:
+    """A first-party provider's shape: the kit's events forwarded, its errors maybe rewritten.
+
+    ``seen`` gets the class name of each item that passes through it.
+    """
+    builder = MessageBuilder(MODEL)
+    builders.append(builder)
+
+    async def open_response() -> FakeResponse:
+        return response
+
+    events = run_http_stream(open_response, Decoder(builder), builder, transport_errors=(Dropped,))
+    try:
+        async with aclosing(events) as stream:
+            async for event in stream:
+                if seen is not None:
+                    seen.append(type(event).__name__)
+                yield event
+    except ProviderError as exc:
+        if not rewrite:
+            raise
+        raise ProviderError(f"provider says: {exc}") from exc
+
+
 def core_stream(
     response: FakeResponse,
     *,
     rewrite: bool = False,
+    marked: bool = True,
+    seen: list[str] | None = None,
     **limits: Any,
 ) -> tuple[AssistantMessageEventStream, list[MessageBuilder]]:
     """The call as ``pi_sdk.stream`` runs it: the core over a provider generator over the kit.
 
     ``rewrite``: the provider's generator, as pi-sdk-azure's does, replaces a ``ProviderError``
-    raised from the kit by its own.
+    raised from the kit by its own. ``marked``: the core gets the :func:`forwards_events`
+    generator itself (else an unmarked one around it, as a caller's own wrapper would be).
     """
     builders: list[MessageBuilder] = []
 
-    async def provider() -> AsyncIterator[AssistantMessageEvent]:
-        builder = MessageBuilder(MODEL)
-        builders.append(builder)
+    def start() -> AsyncIterator[AssistantMessageEvent]:
+        return _provider(response, builders, rewrite, seen)
 
-        async def open_response() -> FakeResponse:
-            return response
+    async def wrapped() -> AsyncIterator[AssistantMessageEvent]:
+        async with aclosing(_provider(response, builders, rewrite, seen)) as stream:
+            async for event in stream:
+                yield event
 
-        events = run_http_stream(
-            open_response, Decoder(builder), builder, transport_errors=(Dropped,)
-        )
-        try:
-            async with aclosing(events) as stream:
-                async for event in stream:
-                    yield event
-        except ProviderError as exc:
-            if not rewrite:
-                raise
-            raise ProviderError(f"provider says: {exc}") from exc
+    stream = AssistantMessageEventStream(start if marked else wrapped, model=MODEL, **limits)
+    return stream, builders
 
-    return AssistantMessageEventStream(provider, model=MODEL, **limits), builders
+
+async def test_only_a_marked_provider_generator_is_passed_by():
+    """Unmarked, the provider's generator forwards every event (it may look at them)."""
+    body = [sse({"t": "Hel"}, {"t": "lo"}, {"end": True})]
+    plain: list[str] = []
+    stream, _ = core_stream(FakeResponse(body, "text/event-stream"), marked=False, seen=plain)
+    assert (await stream.result()).text == "Hello"
+    assert plain == [
+        "StartEvent",
+        "TextStartEvent",
+        "TextDeltaEvent",
+        "TextDeltaEvent",
+        "TextEndEvent",
+        "DoneEvent",
+    ]
+    marked: list[str] = []
+    stream, _ = core_stream(FakeResponse(body, "text/event-stream"), seen=marked)
+    assert (await stream.result()).text == "Hello"
+    assert marked == ["EventPump"]  # the core read the events from the kit's body loop
 
 
 async def test_the_core_gets_the_same_events_and_each_partial_is_exact_at_its_event():
