@@ -336,34 +336,6 @@ class _StreamRun:
             self._watchdog.cancel()
             self._watchdog = None
 
-    async def _next(self, source: AsyncIterator[AssistantMessageEvent]) -> AssistantMessageEvent:
-        """Return ``anext(source)``; an abort or a timeout raises ``_Aborted`` / ``_TimedOut``."""
-        if self._abort_requested:
-            raise _Aborted
-        task = asyncio.current_task()
-        self._waiter = task
-        if self._timeout_s is not None:
-            self._progress = time.monotonic()
-            if self._watchdog is None:
-                self._arm_watchdog(self._timeout_s)
-        # Until the response started, the provider creates its response body: hand it the
-        # activity the idle limit reads (one context switch per attempt, not per event).
-        token = None if self._started else current_activity.set(self._activity)
-        try:
-            event = await source.__anext__()
-        except asyncio.CancelledError:
-            failure = self._after_cancel(task)
-            if failure is None:
-                raise
-            raise failure from None
-        finally:
-            self._waiter = None
-            if token is not None:
-                current_activity.reset(token)
-        if token is not None:
-            self._mark_started()
-        return event
-
     def _after_cancel(self, task: asyncio.Task[Any] | None) -> Exception | None:
         """What a read cancelled in ``task`` raises; ``None``: the cancellation itself."""
         if task is not None and task.cancelling() > 0:
@@ -531,7 +503,15 @@ class _StreamRun:
                             if failure is None:
                                 raise
                             raise failure from None
-                    elif self._started:  # the provider started (retries are over): the read inline
+                    else:  # the provider's generator (inline: no coroutine per event)
+                        if source is None:
+                            if self._abort_requested:
+                                raise _Aborted
+                            source = self._start()
+                            # A marked provider generator only forwards the kit's events: the
+                            # kit may hand us its body loop instead (EventPump).
+                            self._activity.pumps = offers_pump(source)
+                        reader: AsyncIterator[AssistantMessageEvent] = source
                         if self._abort_requested:
                             raise _Aborted
                         task = current_task()
@@ -540,8 +520,11 @@ class _StreamRun:
                             self._progress = time.monotonic()
                             if self._watchdog is None:
                                 self._arm_watchdog(self._timeout_s)
+                        # Until the response started, the provider creates its response body:
+                        # hand it the activity the idle limit reads (once per attempt).
+                        token = None if self._started else current_activity.set(self._activity)
                         try:
-                            event = await source.__anext__()  # pyright: ignore[reportOptionalMemberAccess]
+                            event = await reader.__anext__()
                         except asyncio.CancelledError:
                             failure = self._after_cancel(task)
                             if failure is None:
@@ -549,15 +532,10 @@ class _StreamRun:
                             raise failure from None
                         finally:
                             self._waiter = None
-                    else:
-                        if source is None:
-                            if self._abort_requested:
-                                raise _Aborted
-                            source = self._start()
-                            # A marked provider generator only forwards the kit's events: the
-                            # kit may hand us its body loop instead (EventPump).
-                            self._activity.pumps = offers_pump(source)
-                        event = await self._next(source)
+                            if token is not None:
+                                current_activity.reset(token)
+                        if token is not None:
+                            self._mark_started()
                 except StopAsyncIteration:
                     if pull is not None:
                         # The pump ran dry: back to the provider's generator, which raises the
@@ -624,7 +602,7 @@ class _StreamRun:
                     yield self._fail("error", _describe(exc))
                     return
 
-                if pull is not None:
+                if pull is not None and started:
                     # The kit's builder made these events: blocks nest and close by
                     # construction (pi_sdk.provider.MessageBuilder), so only the kind is read.
                     if type(event) not in _EVENT_CLASSES:
@@ -636,18 +614,9 @@ class _StreamRun:
                     if kind == "done" or kind == "error":
                         yield self._finish(cast("DoneEvent | ErrorEvent", event))
                         return
-                    if kind == "start":
-                        self._partial = event.partial
-                        if not started:
-                            started = True
-                            yield event
+                    if kind != "start":
+                        yield event
                         continue
-                    if not started:
-                        started = True
-                        self._partial = event.partial
-                        yield StartEvent(partial=event.partial)
-                    yield event
-                    continue
                 if not started:
                     pump = _pump_of(event)
                     if pump is not None:  # the first item of an attempt, after the first bytes

@@ -205,7 +205,7 @@ async def run_http_stream(
             status = getattr(response, "status_code", 200)
             body.check_content(response.headers.get("content-type"), status=status)
         reader = _BodyReader(body, decoder, builder, json_body=json_body)
-        pump = reader.pump = EventPump(reader.events())
+        pump = reader.pump
         activity = current_activity.get()
         if activity is not None and activity.pumps:
             yield cast("Any", pump)  # the core reads the events from the pump itself
@@ -232,36 +232,27 @@ class _BodyReader:
     ``failure`` (:class:`~pi_sdk._activity.EventPump`), raised by :func:`run_http_stream`.
     """
 
-    __slots__ = ("body", "builder", "complete", "decoder", "json_body", "pump", "_events")
+    __slots__ = ("body", "builder", "complete", "decoder", "pump")
 
     def __init__(
         self, body: ResponseBody, decoder: WireDecoder, builder: MessageBuilder, *, json_body: bool
     ) -> None:
-        self.body = body
-        self.decoder = decoder
-        self.builder = builder
-        self.json_body = json_body
+        self.body, self.decoder, self.builder = body, decoder, builder
         self.complete = False
         """The reply ended as the vendor ends it: drain the body, then close it."""
-        self.pump: EventPump | None = None
-        self._events: AsyncGenerator[AssistantMessageEvent, None] | None = None
-
-    def events(self) -> AsyncGenerator[AssistantMessageEvent, None]:
-        """The generator of the call's events (one per reader)."""
-        self._events = self._run()
-        return self._events
+        self.pump = EventPump(self._run(json_body))
+        """The call's events (:meth:`_run`), as the core reads them."""
 
     async def close(self) -> None:
         """Close the events' generator (the core may have left it at the terminal event)."""
-        if self._events is not None:
-            await self._events.aclose()
+        await self.pump.events.aclose()
 
-    async def _run(self) -> AsyncGenerator[AssistantMessageEvent, None]:
+    async def _run(self, json_body: bool) -> AsyncGenerator[AssistantMessageEvent, None]:
         decoder = self.decoder
         try:
             yield self.builder.start()
             saw_done = False
-            if self.json_body:
+            if json_body:
                 for event in decoder.feed_document(await _read_document(self.body)):
                     yield event
                 saw_done = True
@@ -304,7 +295,6 @@ class _BodyReader:
             async for event in self._finish(saw_done):
                 yield event
         except Exception as exc:  # noqa: BLE001 - kept for run_http_stream to raise
-            assert self.pump is not None
             self.pump.failure = exc
 
     async def _finish(self, saw_done: bool) -> AsyncGenerator[AssistantMessageEvent, None]:

@@ -242,12 +242,16 @@ async def test_a_consumer_that_stops_at_done_still_drains():
     async def open_response() -> FakeResponse:
         return response
 
-    stream = run_http_stream(open_response, Decoder(builder), builder)
+    await _leave_at_done(run_http_stream(open_response, Decoder(builder), builder))
+    assert response.closed and response.exhausted
+
+
+async def _leave_at_done(stream: Any) -> None:
+    """Read ``stream`` up to its ``done`` event, then close it."""
     async for event in stream:
         if event.type == "done":
             break
     await stream.aclose()
-    assert response.closed and response.exhausted
 
 
 async def test_an_error_from_open_response_propagates_before_any_event():
@@ -439,10 +443,7 @@ async def test_a_failure_in_the_body_goes_through_the_providers_own_handler():
 async def test_the_core_closes_and_drains_the_response_after_done():
     response = FakeResponse([sse({"t": "Hel"}, {"end": True}), b"tail"], "text/event-stream")
     stream, _ = core_stream(response)
-    async for event in stream:
-        if event.type == "done":
-            break
-    await stream.aclose()
+    await _leave_at_done(stream)
     assert response.closed and response.exhausted
 
 
