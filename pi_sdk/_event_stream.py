@@ -21,11 +21,18 @@ import asyncio
 import json
 import time
 import weakref
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterable
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Generator,
+    Iterable,
+)
 from typing import Any, cast, get_args
 
 from pi_sdk._abort import AbortSignal
-from pi_sdk._activity import Activity, current_activity
+from pi_sdk._activity import Activity, EventPump, current_activity, offers_pump
 from pi_sdk._lean import compact_tree
 from pi_sdk._log_redaction import watch_call
 from pi_sdk._output import OUTPUT_TOOL_NAME, Output, parse_output
@@ -35,8 +42,11 @@ from pi_sdk.events import (
     DoneEvent,
     ErrorEvent,
     StartEvent,
+    TextDeltaEvent,
     TextEndEvent,
+    ThinkingDeltaEvent,
     ThinkingEndEvent,
+    ToolCallDeltaEvent,
     ToolCallEndEvent,
 )
 from pi_sdk.types import (
@@ -91,8 +101,17 @@ class _TimedOut(Exception):
     pass
 
 
+current_task = asyncio.current_task
+
 _EVENT_TYPES: tuple[type, ...] = get_args(AssistantMessageEvent)
 """The 12 event classes, read from the union in :mod:`pi_sdk.events` (one list of them)."""
+_EVENT_CLASSES: frozenset[type] = frozenset(_EVENT_TYPES)
+_DELTA_KIND: dict[type[Any], str] = {
+    TextDeltaEvent: "text",
+    ThinkingDeltaEvent: "thinking",
+    ToolCallDeltaEvent: "toolcall",
+}
+"""The delta events and the kind of block each belongs to."""
 
 
 class AssistantMessageEventStream:
@@ -240,6 +259,9 @@ class _StreamRun:
         """The limit of the current phase: the first-byte wait, then the idle limit."""
         self._started = False
         self._activity = Activity()
+        self._pumping = False
+        """The events come from an :class:`EventPump`: waits and stalls are watched per read
+        of the wire (``Activity.waiter``), not per event."""
         self._timeout_requested = False
         self._cancels_sent = 0
         self._watchdog: asyncio.TimerHandle | None = None
@@ -257,8 +279,12 @@ class _StreamRun:
         self._interrupt()
 
     def _interrupt(self) -> None:
-        """Cancel the pending read (the waiter task), counting the cancellation as ours."""
-        waiter = self._waiter
+        """Cancel the pending read (the waiter task), counting the cancellation as ours.
+
+        Reading a pump, the pending read is the network read of the kit's body loop; between
+        two of them nothing waits, and the next event read sees the abort flag.
+        """
+        waiter = self._activity.waiter if self._pumping else self._waiter
         if waiter is not None and not waiter.done():
             self._cancels_sent += 1
             waiter.cancel()
@@ -282,6 +308,17 @@ class _StreamRun:
         """
         self._watchdog = None
         limit = self._timeout_s
+        if self._pumping:
+            activity = self._activity
+            if activity.waiter is None or limit is None:
+                return  # no read of the wire pending: the next event read arms it again
+            idle = time.monotonic() - max(activity.since, activity.last)
+            if idle < limit:
+                self._arm_watchdog(max(limit - idle, 0.001))
+                return
+            self._timeout_requested = True
+            self._interrupt()
+            return
         if self._waiter is None or limit is None:
             return
         idle = time.monotonic() - max(self._progress, self._activity.last)
@@ -299,49 +336,26 @@ class _StreamRun:
             self._watchdog.cancel()
             self._watchdog = None
 
-    async def _next(self, source: AsyncIterator[AssistantMessageEvent]) -> AssistantMessageEvent:
-        """Return ``anext(source)``; an abort or a timeout raises ``_Aborted`` / ``_TimedOut``."""
-        if self._abort_requested:
-            raise _Aborted
-        task = asyncio.current_task()
-        self._waiter = task
-        if self._timeout_s is not None:
-            self._progress = time.monotonic()
-            if self._watchdog is None:
-                self._arm_watchdog(self._timeout_s)
-        # Until the response started, the provider creates its response body: hand it the
-        # activity the idle limit reads (one context switch per attempt, not per event).
-        token = None if self._started else current_activity.set(self._activity)
-        try:
-            event = await source.__anext__()
-        except asyncio.CancelledError:
-            if task is not None and task.cancelling() > 0:
-                # Take back only the cancellations we sent; one from outside (task.cancel(),
-                # asyncio.timeout) still pending must propagate, never be swallowed.
-                remaining = task.cancelling()
-                while self._cancels_sent and remaining:
-                    remaining = task.uncancel()
-                    self._cancels_sent -= 1
-                self._cancels_sent = 0
-                if remaining:
-                    raise
-                if self._abort_requested:
-                    raise _Aborted from None
-                if self._timeout_requested:
-                    self._timeout_requested = False
-                    raise _TimedOut from None
-                raise
-            # The provider raised CancelledError itself, nobody cancelled us: a provider bug.
-            raise RuntimeError(
-                "the provider raised CancelledError without a cancellation"
-            ) from None
-        finally:
-            self._waiter = None
-            if token is not None:
-                current_activity.reset(token)
-        if token is not None:
-            self._mark_started()
-        return event
+    def _after_cancel(self, task: asyncio.Task[Any] | None) -> Exception | None:
+        """What a read cancelled in ``task`` raises; ``None``: the cancellation itself."""
+        if task is not None and task.cancelling() > 0:
+            # Take back only the cancellations we sent; one from outside (task.cancel(),
+            # asyncio.timeout) still pending must propagate, never be swallowed.
+            remaining = task.cancelling()
+            while self._cancels_sent and remaining:
+                remaining = task.uncancel()
+                self._cancels_sent -= 1
+            self._cancels_sent = 0
+            if remaining:
+                return None
+            if self._abort_requested:
+                return _Aborted()
+            if self._timeout_requested:
+                self._timeout_requested = False
+                return _TimedOut()
+            return None
+        # The provider raised CancelledError itself, nobody cancelled us: a provider bug.
+        return RuntimeError("the provider raised CancelledError without a cancellation")
 
     def _message(self) -> AssistantMessage:
         if self._partial is None:
@@ -473,15 +487,62 @@ class _StreamRun:
         open_blocks: dict[int, str] = {}
         attempt = 0
         source: AsyncIterator[AssistantMessageEvent] | None = None
+        pull: Callable[[], Awaitable[AssistantMessageEvent]] | None = None
         try:
             while True:
                 try:
-                    if source is None:
+                    if pull is not None:  # reading the kit's pump: the short path
                         if self._abort_requested:
                             raise _Aborted
-                        source = self._start()
-                    event = await self._next(source)
+                        if self._watchdog is None and self._timeout_s is not None:
+                            self._arm_watchdog(self._timeout_s)
+                        try:
+                            event: AssistantMessageEvent = await pull()
+                        except asyncio.CancelledError:
+                            failure = self._after_cancel(asyncio.current_task())
+                            if failure is None:
+                                raise
+                            raise failure from None
+                    else:  # the provider's generator (inline: no coroutine per event)
+                        if source is None:
+                            if self._abort_requested:
+                                raise _Aborted
+                            source = self._start()
+                            # A marked provider generator only forwards the kit's events: the
+                            # kit may hand us its body loop instead (EventPump).
+                            self._activity.pumps = offers_pump(source)
+                        reader: AsyncIterator[AssistantMessageEvent] = source
+                        if self._abort_requested:
+                            raise _Aborted
+                        task = current_task()
+                        self._waiter = task
+                        if self._timeout_s is not None:
+                            self._progress = time.monotonic()
+                            if self._watchdog is None:
+                                self._arm_watchdog(self._timeout_s)
+                        # Until the response started, the provider creates its response body:
+                        # hand it the activity the idle limit reads (once per attempt).
+                        token = None if self._started else current_activity.set(self._activity)
+                        try:
+                            event = await reader.__anext__()
+                        except asyncio.CancelledError:
+                            failure = self._after_cancel(task)
+                            if failure is None:
+                                raise
+                            raise failure from None
+                        finally:
+                            self._waiter = None
+                            if token is not None:
+                                current_activity.reset(token)
+                        if token is not None:
+                            self._mark_started()
                 except StopAsyncIteration:
+                    if pull is not None:
+                        # The pump ran dry: back to the provider's generator, which raises the
+                        # pump's failure (through the provider's own handlers) or ends.
+                        pull = None
+                        self._pumping = False
+                        continue
                     if not started:
                         started = True
                         yield StartEvent(partial=self._message())
@@ -541,6 +602,42 @@ class _StreamRun:
                     yield self._fail("error", _describe(exc))
                     return
 
+                if pull is not None and started:
+                    # The kit's builder made these events: blocks nest and close by
+                    # construction (pi_sdk.provider.MessageBuilder), so only the kind is read.
+                    if type(event) not in _EVENT_CLASSES:
+                        yield self._fail(
+                            "error", "protocol violation: the pump yielded a non-event"
+                        )
+                        return
+                    kind = event.type
+                    if kind == "done" or kind == "error":
+                        yield self._finish(cast("DoneEvent | ErrorEvent", event))
+                        return
+                    if kind != "start":
+                        yield event
+                        continue
+                if not started:
+                    pump = _pump_of(event)
+                    if pump is not None:  # the first item of an attempt, after the first bytes
+                        pull = pump.events.__anext__
+                        self._pumping = True
+                        continue
+                cls: type[Any] = type(event)
+                delta_kind = _DELTA_KIND.get(cls)
+                if delta_kind is not None and started:  # the common event: one check
+                    # A delta class (by the lookup above): it has a content_index.
+                    index: int = event.content_index  # pyright: ignore
+                    if open_blocks.get(index) != delta_kind:  # pyright: ignore
+                        yield self._fail(
+                            "error",
+                            f"protocol violation: {event.type} without {delta_kind} start"
+                            f" at {index}",
+                        )
+                        return
+                    self._partial = event.partial
+                    yield event
+                    continue
                 if not isinstance(event, _EVENT_TYPES):
                     if not started:
                         started = True
@@ -632,6 +729,11 @@ def settle_output(message: AssistantMessage, spec: Output) -> None:
     if message.stop_reason == "toolUse" and not any(isinstance(b, ToolCall) for b in content):
         message.stop_reason = "stop"
     message.set_output(parse_output(message, spec))
+
+
+def _pump_of(item: object) -> EventPump | None:
+    """``item`` when it is the kit's :class:`EventPump` (not an event)."""
+    return item if type(item) is EventPump else None
 
 
 def _watchdog_fired(ref: weakref.ref[_StreamRun]) -> None:

@@ -16,6 +16,7 @@ import typing as _typing
 from pi_sdk._lazy import lazy_namespace as _lazy_namespace
 
 if _typing.TYPE_CHECKING:
+    from pi_sdk._activity import forwards_events as forwards_events
     from pi_sdk._calls import apply_payload_hooks as apply_payload_hooks
     from pi_sdk._calls import resolve_api_key as resolve_api_key
     from pi_sdk._event_stream import AssistantMessageEventStream as AssistantMessageEventStream

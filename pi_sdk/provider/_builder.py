@@ -163,10 +163,13 @@ class MessageBuilder:
 
     def text(self, key: BlockKey, piece: str) -> Events:
         """Append ``piece`` to the text block under ``key``, opening it first if needed."""
-        slot = self._open.get(key)
+        slot = self._open.get(key)  # the hot path of most decoders: append_text, inline
         if slot is None:
             return self.open_text(key, piece)
-        return self.append_text(key, piece)
+        if slot.kind != "text" or not piece:
+            return self._no_delta(key, "text", slot)
+        slot.block.append(piece)
+        return [ev.TextDeltaEvent(content_index=slot.index, delta=piece, partial=self.message)]
 
     def end_text(
         self, key: BlockKey, *, text: str | None = None, signature: str | None = None
@@ -222,10 +225,13 @@ class MessageBuilder:
 
         ``signature`` (when opening) starts the block's ``thinking_signature``.
         """
-        slot = self._open.get(key)
+        slot = self._open.get(key)  # append_thinking, inline
         if slot is None:
             return self.open_thinking(key, piece, signature=signature)
-        return self.append_thinking(key, piece)
+        if slot.kind != "thinking" or not piece:
+            return self._no_delta(key, "thinking", slot)
+        slot.block.append(piece)
+        return [ev.ThinkingDeltaEvent(content_index=slot.index, delta=piece, partial=self.message)]
 
     def end_thinking(
         self, key: BlockKey, *, text: str | None = None, signature: str | None = None

@@ -16,6 +16,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
 from typing import Any, TypeAlias
 
+from pi_sdk._activity import forwards_events
 from pi_sdk._calls import apply_payload_hooks
 from pi_sdk._transform import signature_origin
 from pi_sdk.events import AssistantMessageEvent
@@ -41,6 +42,7 @@ def httpx_transport_errors() -> TransportErrors:
     return (httpx2.TransportError,), (httpx2.TimeoutException,)
 
 
+@forwards_events
 async def stream_http_call(
     model: Model,
     options: StreamOptions,

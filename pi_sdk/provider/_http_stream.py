@@ -9,8 +9,8 @@ request and the HTTP status errors), a :class:`WireDecoder` for the vendor's eve
   connection dropped before them fails before the call started and is retried; a page where
   the stream should be (``200`` with ``text/html``: a captive portal) is named as one
   (:meth:`ResponseBody.check_content`);
-* reads server-sent events (:func:`iter_sse_bytes` + :func:`parse_event`: the JSON parsed from
-  the event's bytes), skipping empty ``data:`` fields
+* reads server-sent events (:class:`SseFramer`, a network chunk at a time, +
+  :func:`parse_event`: the JSON parsed from the event's bytes), skipping empty ``data:`` fields
   (proxy keep-alives); an event that is not a JSON object is a named error
   (:func:`malformed_event_error`); the ``[DONE]`` marker (OpenAI-style servers) ends the body;
 * reads an ``application/json`` body whole (a server that ignored ``stream: true``) and gives
@@ -22,7 +22,11 @@ request and the HTTP status errors), a :class:`WireDecoder` for the vendor's eve
 * lets the decoder end the message (:meth:`WireDecoder.finish`), then drains what is left of a
   complete body (bounded: :meth:`ResponseBody.drain`) so the connection is reused, and closes
   the response on every path: end, error, abort, and a consumer that stops early;
-* maps the transport's errors to retryable :class:`ProviderError` (:func:`connection_error`).
+* maps the transport's errors to retryable :class:`ProviderError` (:func:`connection_error`);
+* when the core reads the call (it offers so on the call's ``Activity``), yields one
+  :class:`~pi_sdk._activity.EventPump` instead of the events: the core pulls them from the body
+  loop directly, one generator deep whatever the provider's generators around this one, and a
+  failure the pump kept is raised here, after it, through those generators' handlers.
 
 The read loops of the Anthropic, OpenAI and Google packages (pi-spec §4.0 steps 3-5) were three
 copies of this.
@@ -33,8 +37,12 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import Any, Protocol, TypeAlias
+from contextlib import aclosing
+from typing import Any, Protocol, TypeAlias, cast
 
+from pydantic_core import from_json
+
+from pi_sdk._activity import EventPump, current_activity, forwards_events
 from pi_sdk._provider_errors import (
     ConnectionPhase,
     ProviderError,
@@ -45,7 +53,7 @@ from pi_sdk._provider_errors import (
 from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.provider._builder import MessageBuilder
 from pi_sdk.provider._response_body import ResponseBody
-from pi_sdk.provider._sse import iter_sse_bytes
+from pi_sdk.provider._sse import SseFramer
 from pi_sdk.provider._sse_json import parse_event
 
 __all__ = [
@@ -142,6 +150,7 @@ def is_json_response(response: HttpResponse) -> bool:
     return "application/json" in content_type.lower()
 
 
+@forwards_events
 async def run_http_stream(
     open_response: Callable[[], Awaitable[HttpResponse]],
     decoder: WireDecoder,
@@ -169,7 +178,8 @@ async def run_http_stream(
 
     Yields:
         ``start`` once the body's first bytes are in, then what the decoder returns, ending
-        with its ``done`` or ``error``.
+        with its ``done`` or ``error``; to the core (``Activity.pumps``), one
+        :class:`~pi_sdk._activity.EventPump` of those events instead.
 
     Raises:
         ProviderError: HTTP, connection and in-stream errors; a malformed event (``"malformed
@@ -180,7 +190,7 @@ async def run_http_stream(
     body = ResponseBody(
         response.aiter_bytes(), transport_errors=transport_errors, timeout_errors=timeout_errors
     )
-    complete = False  # the reply ended as the vendor ends it: drain, then close
+    reader: _BodyReader | None = None
     try:
         if on_response is not None:
             status: Any = getattr(response, "status_code", 200)
@@ -194,65 +204,150 @@ async def run_http_stream(
         if not json_body:
             status = getattr(response, "status_code", 200)
             body.check_content(response.headers.get("content-type"), status=status)
-        yield builder.start()
-        if json_body:
-            for event in decoder.feed_document(await _read_document(body)):
-                yield event
-            saw_done = True
+        reader = _BodyReader(body, decoder, builder, json_body=json_body)
+        pump = reader.pump
+        activity = current_activity.get()
+        if activity is not None and activity.pumps:
+            yield cast("Any", pump)  # the core reads the events from the pump itself
         else:
+            async for event in pump.events:
+                yield event
+        if pump.failure is not None:
+            raise pump.failure
+    finally:
+        builder.price_usage()  # usage is kept, priced, on every path
+        try:
+            if reader is not None:
+                await reader.close()
+            if reader is not None and reader.complete:  # the connection goes back to the pool
+                await body.drain()
+        finally:
+            await response.aclose()
+
+
+class _BodyReader:
+    """The read loop of one response body: its events, from ``start`` to the terminal one.
+
+    :meth:`events` never raises an ``Exception``: a failure ends it and is kept in the pump's
+    ``failure`` (:class:`~pi_sdk._activity.EventPump`), raised by :func:`run_http_stream`.
+    """
+
+    __slots__ = ("body", "builder", "complete", "decoder", "pump")
+
+    def __init__(
+        self, body: ResponseBody, decoder: WireDecoder, builder: MessageBuilder, *, json_body: bool
+    ) -> None:
+        self.body, self.decoder, self.builder = body, decoder, builder
+        self.complete = False
+        """The reply ended as the vendor ends it: drain the body, then close it."""
+        self.pump = EventPump(self._run(json_body))
+        """The call's events (:meth:`_run`), as the core reads them."""
+
+    async def close(self) -> None:
+        """Close the events' generator (the core may have left it at the terminal event)."""
+        await self.pump.events.aclose()
+
+    async def _run(self, json_body: bool) -> AsyncGenerator[AssistantMessageEvent, None]:
+        decoder = self.decoder
+        try:
+            yield self.builder.start()
             saw_done = False
-            number = 0
-            async for name, data in iter_sse_bytes(body):
-                number += 1
-                if data == DONE_MARKER:
-                    saw_done = True
-                    break
-                try:
-                    parsed: Any = parse_event(data)
-                except ValueError as exc:
-                    if not data.strip():
-                        continue  # an empty ``data:`` field (proxy keep-alive) carries no event
-                    text = data.decode("utf-8", errors="replace")
-                    raise malformed_event_error(
-                        text, event=name, number=number, error=exc
-                    ) from None
-                if not isinstance(parsed, dict):
-                    raise malformed_event_error(
-                        data.decode("utf-8", errors="replace"),
-                        event=name,
-                        number=number,
-                        error=ValueError("not a JSON object"),
-                    )
-                for event in decoder.feed(parsed):  # pyright: ignore[reportUnknownArgumentType]
+            if json_body:
+                for event in decoder.feed_document(await _read_document(self.body)):
                     yield event
-                if decoder.terminal:
-                    break  # the reply is complete: events after it are not merged into it
+                saw_done = True
             else:
-                if not body.ended_on_event_boundary() and not _is_settled(decoder):
+                feed = decoder.feed
+                number = 0
+                stop = False
+                async with aclosing(_frames(self.body)) as chunks:
+                    async for frames in chunks:  # per network chunk, its events
+                        for name, data in frames:
+                            number += 1
+                            try:  # parse_event's fast path, inline (one call less per event)
+                                parsed = from_json(data, cache_strings="keys")
+                            except ValueError:
+                                parsed = _parsed(name, data, number)
+                                if parsed is _SKIP:
+                                    continue
+                                if parsed is _DONE:
+                                    saw_done = stop = True
+                                    break
+                            if type(parsed) is not dict:
+                                parsed = _parsed(name, data, number)  # raises: not an object
+                            for event in feed(parsed):  # pyright: ignore[reportUnknownArgumentType]
+                                yield event
+                            if decoder.terminal:
+                                stop = True  # the reply is complete: nothing after it is merged
+                                break
+                        if stop:
+                            break
+                if (
+                    not stop
+                    and not self.body.ended_on_event_boundary()
+                    and not _is_settled(decoder)
+                ):
                     raise ProviderError(
                         "the response stream was cut in the middle of an event: the reply is"
                         " incomplete (connection closed early?)",
                         incomplete=True,
                     )
-        complete = saw_done or decoder.terminal
-        ended_early = not complete and not _is_settled(decoder)
+            async for event in self._finish(saw_done):
+                yield event
+        except Exception as exc:  # noqa: BLE001 - kept for run_http_stream to raise
+            self.pump.failure = exc
+
+    async def _finish(self, saw_done: bool) -> AsyncGenerator[AssistantMessageEvent, None]:
+        decoder = self.decoder
+        self.complete = saw_done or decoder.terminal
+        ended_early = not self.complete and not _is_settled(decoder)
         try:
             for event in decoder.finish(saw_done=saw_done):
                 if event.type == "done" or event.type == "error":
-                    complete = True  # the consumer may stop at the terminal event
+                    self.complete = True  # the consumer may stop at the terminal event
                 yield event
         except ProviderError as exc:
             # The body ended before the API's end ("stream ended before message_stop"): a cut
             # reply, whose missing usage is estimated (issue 12).
             exc.incomplete = exc.incomplete or ended_early
             raise
-    finally:
-        builder.price_usage()  # usage is kept, priced, on every path
-        try:
-            if complete:  # the connection goes back to the pool
-                await body.drain()
-        finally:
-            await response.aclose()
+
+
+async def _frames(body: ResponseBody) -> AsyncGenerator[list[tuple[str, bytes]], None]:
+    """Per chunk of ``body``, the server-sent events it completed; then the body's last one."""
+    framer = SseFramer()
+    async for chunk in body:
+        yield framer.feed(chunk)
+    yield framer.end()
+
+
+_DONE: Any = object()
+_SKIP: Any = object()
+
+
+def _parsed(name: str, data: bytes, number: int) -> Any:
+    """The JSON object of event ``number``; ``_DONE`` for ``[DONE]``, ``_SKIP`` for a blank one.
+
+    Raises:
+        ProviderError: the data is not a JSON object (:func:`malformed_event_error`).
+    """
+    if data == DONE_MARKER:
+        return _DONE
+    try:
+        parsed: Any = parse_event(data)
+    except ValueError as exc:
+        if not data.strip():
+            return _SKIP  # an empty ``data:`` field (proxy keep-alive) carries no event
+        text = data.decode("utf-8", errors="replace")
+        raise malformed_event_error(text, event=name, number=number, error=exc) from None
+    if not isinstance(parsed, dict):
+        raise malformed_event_error(
+            data.decode("utf-8", errors="replace"),
+            event=name,
+            number=number,
+            error=ValueError("not a JSON object"),
+        )
+    return parsed  # pyright: ignore[reportUnknownVariableType]
 
 
 async def _read_document(body: ResponseBody) -> Any:

@@ -140,6 +140,10 @@ class ResponseBody:
             if first:
                 return first
             raise StopAsyncIteration
+        activity = self._activity
+        if activity is not None:  # this task now waits on the wire (the core may cancel it)
+            activity.since = time.monotonic()
+            activity.waiter = asyncio.current_task()
         try:
             chunk = await anext(self._chunks)
         except StopAsyncIteration:
@@ -147,6 +151,9 @@ class ResponseBody:
         except self._errors as exc:
             phase = "body" if self.received else "request"
             raise connection_error(exc, phase, timed_out=isinstance(exc, self._timeouts)) from exc
+        finally:
+            if activity is not None:
+                activity.waiter = None
         self._count(chunk)
         return chunk
 

@@ -9,6 +9,11 @@ without its blank line is dispatched only when its data is a whole JSON document
 proxies do end a body ``data: {...}`` with no blank line; the anthropic SDK's own tests expect that
 last event to count); anything else unfinished is discarded, so a cut stream never yields half an
 event.
+
+:class:`SseFramer` does the work a network chunk at a time, with no Python loop per line: the
+chunk is split into events on the blank line (``bytes.split``), and an event of the two usual
+shapes (``data: ...`` alone, or ``event: name`` then ``data: ...``) is taken apart with slicing;
+only other shapes (several ``data:`` lines, comments, fields without a space) go line by line.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ import json
 from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass
 
-__all__ = ["ServerSentEvent", "iter_sse", "iter_sse_bytes"]
+__all__ = ["ServerSentEvent", "SseFramer", "iter_sse", "iter_sse_bytes"]
+
+_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(slots=True)
@@ -40,65 +47,140 @@ async def iter_sse_bytes(chunks: AsyncIterable[bytes]) -> AsyncIterator[tuple[st
     For a reader that parses the JSON from bytes (no ``str`` copy per event). Invalid UTF-8
     is left as it came; :func:`iter_sse` decodes it with replacement characters.
     """
-    pending = b""
+    framer = SseFramer()
+    async for chunk in chunks:
+        for event in framer.feed(chunk):
+            yield event
+    for event in framer.end():
+        yield event
+
+
+class SseFramer:
+    """Cuts an SSE byte stream into ``(event name, data bytes)`` events, chunk by chunk.
+
+    :meth:`feed` each chunk as it arrives (it returns the events the chunk completed), then
+    :meth:`end` once the body ended (the last event, when it lacks its blank line but its data
+    is whole). The events are those of :func:`iter_sse_bytes`, however the bytes are chunked.
+    """
+
+    __slots__ = ("_at_start", "_held_cr", "_names", "_parts")
+
+    def __init__(self) -> None:
+        self._parts: list[bytes] = []  # the unfinished event (normalized to LF)
+        self._held_cr = False  # the chunk ended in CR: maybe the first half of CRLF
+        self._at_start = True  # a UTF-8 byte-order mark before the first byte is ignored
+        self._names: dict[bytes, str] = {}  # event names seen, decoded once
+
+    def feed(self, chunk: bytes) -> list[tuple[str, bytes]]:
+        """The events ``chunk`` completes, in order (often none, often several)."""
+        if not chunk:
+            return []
+        if self._at_start:
+            pending = b"".join(self._parts) + chunk
+            if len(pending) < len(_BOM) and _BOM.startswith(pending):
+                self._parts = [pending]  # maybe a split BOM: decide with more bytes
+                return []
+            self._at_start = False
+            self._parts = []
+            chunk = pending[len(_BOM) :] if pending.startswith(_BOM) else pending
+        if self._held_cr:
+            chunk = b"\r" + chunk
+            self._held_cr = False
+        if b"\r" in chunk:
+            if chunk.endswith(b"\r"):  # keep it: the next chunk may start with its LF
+                self._held_cr = True
+                chunk = chunk[:-1]
+            chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        parts = self._parts
+        if parts:
+            if b"\n\n" not in chunk and not (chunk[:1] == b"\n" and parts[-1][-1:] == b"\n"):
+                parts.append(chunk)  # still inside one event: no copy until it ends
+                return []
+            parts.append(chunk)
+            chunk = b"".join(parts)
+            parts.clear()
+        elif b"\n\n" not in chunk:
+            if chunk:
+                parts.append(chunk)
+            return []
+        blocks = chunk.split(b"\n\n")
+        last = blocks.pop()
+        if last:
+            parts.append(last)
+        return self._events(blocks)
+
+    def end(self) -> list[tuple[str, bytes]]:
+        """The body ended: its last event when unterminated but whole (JSON or ``[DONE]``)."""
+        rest = b"".join(self._parts)
+        self._parts = []
+        if self._at_start and _BOM.startswith(rest):
+            rest = b""
+        if self._held_cr:  # a CR at the very end ends its line
+            rest += b"\n"
+            self._held_cr = False
+        blocks = rest.split(b"\n\n")
+        last = blocks.pop()
+        events = self._events(blocks)
+        if last.endswith(b"\n"):
+            last = last[:-1]  # the last line is whole even without its newline
+        event = _block_data(last, self._names) if last else None
+        if event is not None and _is_whole_json(event[1]):
+            events.append(event)
+        return events
+
+    def _events(self, blocks: list[bytes]) -> list[tuple[str, bytes]]:
+        """The events of complete blocks (each the lines of one event, without the blank line)."""
+        events: list[tuple[str, bytes]] = []
+        names = self._names
+        for block in blocks:
+            if block[:6] == b"data: ":
+                if b"\n" not in block:  # the usual unnamed event: one data line
+                    events.append(("message", block[6:]))
+                    continue
+            elif block[:7] == b"event: ":
+                cut = block.find(b"\n")
+                line = block[cut + 1 : cut + 7]
+                if cut > 0 and line == b"data: " and block.find(b"\n", cut + 1) < 0:
+                    raw = block[7:cut]  # the usual named event: its name, then one data line
+                    name = names.get(raw)
+                    if name is None:
+                        name = names[raw] = raw.decode("utf-8", errors="replace")
+                    events.append((name or "message", block[cut + 7 :]))
+                    continue
+            event = _block_data(block, names)
+            if event is not None:
+                events.append(event)
+        return events
+
+
+def _block_data(block: bytes, names: dict[bytes, str]) -> tuple[str, bytes] | None:
+    """One event's lines read line by line (the WHATWG rules); ``None`` when it has no data."""
     event = ""
     data: list[bytes] = []
-    at_start = True  # a UTF-8 byte-order mark before the first byte is ignored (WHATWG SSE)
-    async for chunk in _with_end_marker(chunks):
-        blob = pending + chunk if pending else chunk
-        if at_start:
-            if chunk and len(blob) < len(_BOM) and _BOM.startswith(blob):
-                pending = blob  # maybe the first bytes of a split BOM: decide with more bytes
-                continue
-            at_start = False
-            if blob.startswith(_BOM):
-                blob = blob[len(_BOM) :]
-        if b"\r" in blob:
-            # A CR at the end may be the first half of CRLF: keep it for the next chunk
-            # (the empty end marker releases it).
-            held = b"\r" if blob.endswith(b"\r") and chunk else b""
-            if held:
-                blob = blob[:-1]
-            blob = blob.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        else:
-            held = b""
-        if not chunk and blob and not blob.endswith(b"\n"):
-            blob += b"\n"  # end of stream: the last line is whole even without its newline
-        lines = blob.split(b"\n")
-        pending = lines.pop() + held  # the unfinished last line (empty after a newline)
-        for line in lines:
-            if not line:
-                if data:
-                    yield (event or "message", data[0] if len(data) == 1 else b"\n".join(data))
-                    data = []
-                event = ""
-                continue
-            if line.startswith(b"data:"):  # the common lines: no partition
-                data.append(line[6:] if line[5:6] == b" " else line[5:])
-                continue
-            if line.startswith(b"event:"):
-                value = line[7:] if line[6:7] == b" " else line[6:]
-                event = value.decode("utf-8", errors="replace")
-                continue
-            if line[0] == 58:  # b":" comment
-                continue
-            name, sep, value = line.partition(b":")
-            if sep and value[:1] == b" ":
-                value = value[1:]
-            if name == b"data":  # a field name alone on its line: empty data
-                data.append(value)
-            elif name == b"event":
-                event = value.decode("utf-8", errors="replace")
-    if data:
-        last = b"\n".join(data)
-        if _is_whole_json(last.decode("utf-8", errors="replace")):
-            yield (event or "message", last)
+    for line in block.split(b"\n"):
+        if not line:  # a blank line before the event's first field (after a run of them)
+            data = []
+            event = ""
+            continue
+        if line.startswith(b"data:"):
+            data.append(line[6:] if line[5:6] == b" " else line[5:])
+            continue
+        if line[0] == 58:  # b":" comment
+            continue
+        name, sep, value = line.partition(b":")
+        if sep and value[:1] == b" ":
+            value = value[1:]
+        if name == b"data":  # a field name alone on its line: empty data
+            data.append(value)
+        elif name == b"event":
+            event = names.get(value) or value.decode("utf-8", errors="replace")
+    if not data:
+        return None
+    return (event or "message", data[0] if len(data) == 1 else b"\n".join(data))
 
 
-_BOM = b"\xef\xbb\xbf"
-
-
-def _is_whole_json(text: str) -> bool:
+def _is_whole_json(data: bytes) -> bool:
+    text = data.decode("utf-8", errors="replace")
     if text == "[DONE]":
         return True
     try:
@@ -106,10 +188,3 @@ def _is_whole_json(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-async def _with_end_marker(chunks: AsyncIterable[bytes]) -> AsyncIterator[bytes]:
-    async for chunk in chunks:
-        if chunk:
-            yield chunk
-    yield b""

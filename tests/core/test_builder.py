@@ -300,3 +300,24 @@ async def test_builder_events_satisfy_the_stream_contract():
     ]
     assert message.content[1].arguments == {"k": "v"}  # type: ignore[union-attr]
     assert Context(messages=[UserMessage(content="x"), message])  # a valid history entry
+
+
+def test_text_and_thinking_append_like_their_append_methods_and_check_the_block_kind():
+    """``text``/``thinking`` (the decoders' hot path) keep every rule of ``append_*``."""
+    b = MessageBuilder(MODEL)
+    b.text("t", "Hel")
+    assert b.text("t", "") == []  # an empty piece: no event
+    (delta,) = b.text("t", "lo")
+    assert (delta.type, delta.content_index, delta.delta) == ("text_delta", 0, "lo")
+    assert b.message.content[0].text == "Hello"  # type: ignore[union-attr]
+    b.thinking("r", "hm")
+    (thought,) = b.thinking("r", "m")
+    assert (thought.type, thought.content_index, thought.delta) == ("thinking_delta", 1, "m")
+    assert b.message.content[1].thinking == "hmm"  # type: ignore[union-attr]
+    with pytest.raises(ProviderError, match="text data for block 'r', a thinking block"):
+        b.text("r", "x")
+    with pytest.raises(ProviderError, match="thinking data for block 't', a text block"):
+        b.thinking("t", "x")
+    with pytest.raises(TypeError, match="must be a str"):
+        b.text("t", 7)  # type: ignore[arg-type]
+    assert b.message.content[0].text == "Hello"  # type: ignore[union-attr]

@@ -1,8 +1,13 @@
+import asyncio
+import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pi_sdk.provider import iter_sse
+from pi_sdk.provider._sse import SseFramer
 
 BODY = (
     b": keep-alive comment\n"
@@ -120,3 +125,88 @@ async def test_only_the_data_field_is_data_and_field_names_are_case_sensitive():
         b"\n"
     )
     assert await _collect([body]) == [("e", "kept")]
+
+
+def _reference(body: bytes) -> list[tuple[str, str]]:
+    """The WHATWG SSE rules applied to a whole body, line by line (no chunking involved)."""
+    if body.startswith(b"\xef\xbb\xbf"):
+        body = body[3:]
+    text = body.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    lines = text.split(b"\n")
+    ended = text.endswith(b"\n")
+    if ended:
+        lines.pop()
+    events: list[tuple[str, str]] = []
+    event, data = "", []
+    for line in lines:
+        if not line:
+            if data:
+                events.append((event or "message", b"\n".join(data).decode(errors="replace")))
+            event, data = "", []
+            continue
+        if line.startswith(b":"):
+            continue
+        name, sep, value = line.partition(b":")
+        value = value[1:] if sep and value[:1] == b" " else value
+        if name == b"data":
+            data.append(value)
+        elif name == b"event":
+            event = value.decode(errors="replace")
+    if data:  # unterminated: kept only when whole
+        last = b"\n".join(data).decode(errors="replace")
+        try:
+            json.loads(last)
+            whole = True
+        except ValueError:
+            whole = last == "[DONE]"
+        if whole:
+            events.append((event or "message", last))
+    return events
+
+
+_PIECES = [
+    b"data: ",
+    b"data:",
+    b"data",
+    b"event: ",
+    b"event:",
+    b"event: ping",
+    b": comment",
+    b"id: 1",
+    b'{"a": 1}',
+    b"[DONE]",
+    b"x",
+    b"\n",
+    b"\n\n",
+    b"\r",
+    b"\r\n",
+    b"\r\n\r\n",
+    b"\xef\xbb\xbf",
+    b"\xc3",
+]
+
+
+@given(
+    pieces=st.lists(st.sampled_from(_PIECES), max_size=40),
+    cuts=st.lists(st.integers(min_value=0, max_value=400), max_size=8),
+)
+@settings(max_examples=400, deadline=None)
+def test_any_body_cut_anywhere_gives_the_events_of_the_whatwg_rules(
+    pieces: list[bytes], cuts: list[int]
+):
+    """The chunk framer (split per chunk, fast paths for the usual shapes) = the line rules."""
+    body = b"".join(pieces)
+    points = sorted({c % (len(body) + 1) for c in cuts})
+    chunks = [body[a:b] for a, b in zip([0, *points], [*points, len(body)], strict=True)]
+    assert asyncio.run(_collect(chunks)) == _reference(body)
+
+
+def test_an_event_spread_over_many_chunks_comes_out_whole():
+    """A long event (a whole Gemini function call) spans many chunks: one event, at its end."""
+    framer = SseFramer()
+    payload = b'{"k": "' + b"v" * 100_000 + b'"}'
+    body = b"event: big\ndata: " + payload + b"\n\n"
+    events = []
+    for i in range(0, len(body), 1000):
+        events += framer.feed(body[i : i + 1000])
+    assert events == [("big", payload)] and framer.end() == []

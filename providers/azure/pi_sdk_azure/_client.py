@@ -146,6 +146,7 @@ async def lease_client(
     return _CLIENTS.lease((endpoint.base_url, endpoint.api_version), build, secret=secret)
 
 
+@kit.forwards_events
 async def stream_on(
     model: kit.Model,
     context: kit.Context,

@@ -19,6 +19,7 @@ from pi_sdk.provider import (
     StreamOptions,
     WireDecoder,
     check_provider_options,
+    forwards_events,
     import_vendor,
     stream_http_call,
 )
@@ -46,6 +47,7 @@ def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
     return headers
 
 
+@forwards_events
 async def run_stream(
     model: Model,
     context: Context,

@@ -27,6 +27,7 @@ from pi_sdk.provider import (
     WireDecoder,
     body_excerpt,
     connection_error_from_httpx,
+    forwards_events,
     http_error_message,
     import_vendor,
     resolve_api_key,
@@ -251,6 +252,7 @@ async def open_response(
         raise connection_error_from_httpx(exc) from exc
 
 
+@forwards_events
 async def stream_request(
     model: Model,
     options: StreamOptions,

@@ -34,6 +34,7 @@ __all__ = [
 ]
 
 
+@kit.forwards_events
 async def stream_anthropic_messages(
     model: kit.Model, context: kit.Context, options: kit.StreamOptions
 ) -> AsyncIterator[kit.AssistantMessageEvent]:

@@ -35,6 +35,7 @@ __all__ = [
 _MISTRAL_HOST = "mistral.ai"
 
 
+@kit.forwards_events
 async def stream_mistral_conversations(
     model: kit.Model, context: kit.Context, options: kit.StreamOptions
 ) -> AsyncIterator[kit.AssistantMessageEvent]:

@@ -13,7 +13,13 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from typing import Any
 
-from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
+from pi_sdk.provider import (
+    AssistantMessageEvent,
+    Context,
+    Model,
+    StreamOptions,
+    forwards_events,
+)
 
 from .._client import stream_request
 from .._shared_ids import normalize_completions_tool_call_id as normalize_tool_call_id
@@ -67,6 +73,7 @@ def session_affinity_headers(compat: CompletionsCompat, options: StreamOptions) 
     return dict.fromkeys(("session_id", "x-client-request-id", "x-session-affinity"), session)
 
 
+@forwards_events
 async def _stream(
     model: Model, context: Context, options: StreamOptions
 ) -> AsyncGenerator[AssistantMessageEvent, None]:
