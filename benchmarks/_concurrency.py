@@ -70,8 +70,11 @@ _TRANSPORTS: dict[str, Callable[[int], httpx2.AsyncBaseTransport]] = {
 }
 
 
-async def concurrency_table(server: LoopbackServer, levels: list[int], rounds: int) -> None:
-    """Print CPU per stream at each of ``levels`` concurrent streams."""
+async def concurrency_table(
+    server: LoopbackServer, levels: list[int], rounds: int
+) -> dict[str, dict[int, float]]:
+    """Print CPU per stream at each of ``levels`` concurrent streams; return the medians
+    (seconds per stream) by consumer and level."""
     server.add("concurrency", *body("chat", _WORKLOAD))
     server.select("concurrency")
     # The floor: one httpx2 pool allowed to hold every connection, no timeouts (a busy machine).
@@ -92,10 +95,14 @@ async def concurrency_table(server: LoopbackServer, levels: list[int], rounds: i
                 times.setdefault((name, level), []).append(await _burst(run, level))
     print(f"\nconcurrent streams ({len(_WORKLOAD.text)} deltas each): CPU ms per stream, median")
     print(f"{'streams':>8}" + "".join(f" {name:>12} {'ratio':>6}" for name in consumers))
+    medians = {
+        name: {level: statistics.median(times[(name, level)]) for level in levels}
+        for name in consumers
+    }
     for level in levels:
         row = f"{level:8d}"
         for name in consumers:
-            value = statistics.median(times[(name, level)])
-            first = statistics.median(times[(name, levels[0])])
+            value, first = medians[name][level], medians[name][levels[0]]
             row += f" {value * 1e3:12.3f} {value / first:6.2f}"
         print(row)
+    return medians
