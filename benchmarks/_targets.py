@@ -10,7 +10,8 @@ pydantic-ai's messages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from _memory import Memory
 from _side_by_side import SideBySide
@@ -34,37 +35,46 @@ class Results:
     memory_problem: str = ""
     turns: dict[int, float] | None = None
     imports: dict[str, float] | None = None
-    lines: list[tuple[str, str, str, str, str]] = field(default_factory=list)
-
-    def add(self, number: str, what: str, value: str, target: str, met: bool | None) -> None:
-        verdict = "not measured" if met is None else "met" if met else "NOT MET"
-        self.lines.append((number, what, value, target, verdict))
 
 
-def _per_event(results: Results) -> None:
-    what = "per-event CPU, pi-sdk / floor, worst cell"
+class Line(NamedTuple):
+    """One line of the summary."""
+
+    number: str
+    what: str
+    value: str
+    target: str
+    verdict: str
+
+
+def _line(number: str, what: str, value: str, target: str, met: bool | None) -> Line:
+    """A line; its verdict ``met``, ``NOT MET`` or (``met`` is ``None``) ``not measured``."""
+    return Line(
+        number, what, value, target, "not measured" if met is None else "met" if met else "NOT MET"
+    )
+
+
+def _per_event(results: Results) -> list[Line]:
+    what, target = "per-event CPU, pi-sdk / floor, worst cell", f"<= {PER_EVENT}x every cell"
     table = results.side_by_side
-    ratios = {}
-    if table is not None:
-        for api in table.apis:
-            for workload in table.workloads:
-                ratios[f"{api}/{workload.name}"] = table.ratio(api, workload.name, "pi-sdk")
+    if table is None:
+        return [_line("1", what, "-", target, None)]
+    cells = [(api, w.name) for api in table.apis for w in table.workloads]
+    ratios = {f"{api}/{name}": table.ratio(api, name, "pi-sdk") for api, name in cells}
     measured = {cell: ratio for cell, ratio in ratios.items() if ratio is not None}
     if not measured:
-        results.add("1", what, "-", f"<= {PER_EVENT}x", None)
-        return
+        return [_line("1", what, "no pi-sdk cell ran", target, None)]
     worst = max(measured, key=lambda cell: measured[cell])
     within = sum(ratio <= PER_EVENT for ratio in measured.values())
     value = f"{measured[worst]:.2f}x ({worst}); {within}/{len(ratios)} cells within"
-    met = within == len(ratios)  # a cell without a figure (error, wrong output) is not met
-    results.add("1", what, value, f"<= {PER_EVENT}x every cell", met)
+    # a cell without a figure (an error, a wrong output) is not within
+    return [_line("1", what, value, target, within == len(ratios))]
 
 
-def _concurrency(results: Results) -> None:
-    medians = results.concurrency
+def _concurrency(results: Results) -> list[Line]:
+    medians, target = results.concurrency, f"<= {CONCURRENCY}x"
     if not medians:
-        results.add("2", "per-stream CPU, most / fewest streams", "-", f"<= {CONCURRENCY}x", None)
-        return
+        return [_line("2", "per-stream CPU, most / fewest streams", "-", target, None)]
     name = DEFAULT_TRANSPORT if DEFAULT_TRANSPORT in medians else next(iter(medians))
     levels = list(medians[name])
     first, last = levels[0], levels[-1]
@@ -72,73 +82,84 @@ def _concurrency(results: Results) -> None:
     others = ", ".join(f"{n} {r:.2f}x" for n, r in ratios.items() if n != name)
     what = f"per-stream CPU, {last:,} / {first:,} streams, {name}"
     value = f"{ratios[name]:.2f}x ({others})"
-    results.add("2", what, value, f"<= {CONCURRENCY}x", ratios[name] <= CONCURRENCY)
+    return [_line("2", what, value, target, ratios[name] <= CONCURRENCY)]
 
 
-def _memory(results: Results) -> None:
+def _memory(results: Results) -> list[Line]:
     memory = results.memory
+    to_dicts, to_peer = "idle 20-message Agent / plain dicts", "idle 20-message Agent / pydantic-ai"
+    wire = "wire JSON of the transcript unchanged"
     dicts_bound, peer_bound = AGENT_KIB / DICTS_KIB, AGENT_KIB / PYDANTIC_AI_KIB
+    dicts_target = f"<= {dicts_bound:.2f}x ({AGENT_KIB:g} / {DICTS_KIB:g} KiB)"
+    peer_target = f"<= {peer_bound:.2f}x ({AGENT_KIB:g} / {PYDANTIC_AI_KIB:g} KiB)"
     if memory is None:
         problem = results.memory_problem
-        results.add(
-            "3a", "idle 20-message Agent / plain dicts", "-", f"<= {dicts_bound:.2f}x", None
-        )
-        results.add("3b", "idle 20-message Agent / pydantic-ai", "-", f"<= {peer_bound:.2f}x", None)
-        met = False if problem else None
-        results.add("3c", "wire JSON of the transcript unchanged", problem or "-", "same", met)
-        return
-    sizes = memory.sizes
-    agent, dicts = sizes["pi-sdk Agent"], sizes["plain dicts"]
-    value = f"{agent / dicts:.2f}x ({agent / 1024:.1f} KiB / {dicts / 1024:.1f} KiB)"
-    target = f"<= {dicts_bound:.2f}x ({AGENT_KIB:g} / {DICTS_KIB:g} KiB)"
-    results.add(
-        "3a", "idle 20-message Agent / plain dicts", value, target, agent / dicts <= dicts_bound
-    )
-    peer = sizes.get("pydantic-ai")
-    what = "idle 20-message Agent / pydantic-ai"
-    target = f"<= {peer_bound:.2f}x ({AGENT_KIB:g} / {PYDANTIC_AI_KIB:g} KiB)"
+        return [
+            _line("3a", to_dicts, "-", dicts_target, None),
+            _line("3b", to_peer, "-", peer_target, None),
+            _line("3c", wire, problem or "-", "same", False if problem else None),
+        ]
+
+    def kib(size: int) -> str:
+        return f"{size / 1024:.1f} KiB"
+
+    agent, dicts = memory.sizes["pi-sdk Agent"], memory.sizes["plain dicts"]
+    value = f"{agent / dicts:.2f}x ({kib(agent)} / {kib(dicts)})"
+    lines = [_line("3a", to_dicts, value, dicts_target, agent / dicts <= dicts_bound)]
+    peer = memory.sizes.get("pydantic-ai")
     if peer is None:
-        results.add("3b", what, "pydantic-ai absent", target, None)
+        lines.append(_line("3b", to_peer, "pydantic-ai absent", peer_target, None))
     else:
-        value = f"{agent / peer:.2f}x ({agent / 1024:.1f} KiB / {peer / 1024:.1f} KiB)"
-        results.add("3b", what, value, target, agent / peer <= peer_bound)
-    results.add("3c", "wire JSON of the transcript unchanged", "same JSON", "same", True)
+        value = f"{agent / peer:.2f}x ({kib(agent)} / {kib(peer)})"
+        lines.append(_line("3b", to_peer, value, peer_target, agent / peer <= peer_bound))
+    return [*lines, _line("3c", wire, "same JSON", "same", True)]
 
 
-def _turns(results: Results) -> None:
-    best = results.turns
+def _turns(results: Results) -> list[Line]:
+    best, target = results.turns, f"<= {TURNS}x"
     if not best:
-        results.add("4", "per-turn CPU, most / fewest turns", "-", f"<= {TURNS}x", None)
-        return
+        return [_line("4", "per-turn CPU, most / fewest turns", "-", target, None)]
     first, last = min(best), max(best)
     ratio = best[last] / best[first]
     value = f"{ratio:.2f}x ({best[last] * 1e6:.0f} / {best[first] * 1e6:.0f} µs)"
-    results.add(
-        "4", f"per-turn CPU, {last:,} / {first:,} turns", value, f"<= {TURNS}x", ratio <= TURNS
-    )
+    return [_line("4", f"per-turn CPU, {last:,} / {first:,} turns", value, target, ratio <= TURNS)]
 
 
-def _imports(results: Results) -> None:
+def _imports(results: Results) -> list[Line]:
     medians = results.imports
-    first_use, discovery = "import pi_sdk + first use", "plugin discovery, more"
+    first_use, discovery = "import pi_sdk + first use", "plugin discovery, on top"
+    use_target, discovery_target = f"<= {FIRST_USE_MS:.0f} ms", f"<= {DISCOVERY_MS:.0f} ms"
     if not medians:
-        results.add("5a", first_use, "-", f"<= {FIRST_USE_MS:.0f} ms", None)
-        results.add("5b", discovery, "-", f"<= {DISCOVERY_MS:.0f} ms", None)
-        return
+        return [
+            _line("5a", first_use, "-", use_target, None),
+            _line("5b", discovery, "-", discovery_target, None),
+        ]
     base = medians["pydantic"]
     used, bare, found = medians["first use"], medians["import pi_sdk"], medians["plugin discovery"]
-    value = f"{used:.1f} ms, {used / base:.2f}x pydantic (bare import {bare:.1f} ms)"
-    results.add("5a", first_use, value, f"<= {FIRST_USE_MS:.0f} ms", used <= FIRST_USE_MS)
-    value = f"{found:.1f} ms, {found / base:.2f}x pydantic ({base:.1f} ms)"
-    results.add("5b", discovery, value, f"<= {DISCOVERY_MS:.0f} ms", found <= DISCOVERY_MS)
+    return [
+        _line(
+            "5a",
+            first_use,
+            f"{used:.1f} ms, {used / base:.2f}x pydantic (bare import {bare:.1f} ms)",
+            use_target,
+            used <= FIRST_USE_MS,
+        ),
+        _line(
+            "5b",
+            discovery,
+            f"{found:.1f} ms, {found / base:.2f}x pydantic (pydantic {base:.1f} ms)",
+            discovery_target,
+            found <= DISCOVERY_MS,
+        ),
+    ]
 
 
 def print_targets(results: Results) -> None:
     """Print the summary of every target from what ``results`` holds."""
-    for judge in (_per_event, _concurrency, _memory, _turns, _imports):
-        judge(results)
+    judges = (_per_event, _concurrency, _memory, _turns, _imports)
+    lines = [line for judge in judges for line in judge(results)]
     print("\ntargets (issue 16)")
-    widths = [max(len(line[i]) for line in results.lines) for i in range(4)]
-    for line in results.lines:
+    widths = [max(len(line[i]) for line in lines) for i in range(4)]
+    for line in lines:
         cells = "  ".join(f"{text:<{width}}" for text, width in zip(line, widths, strict=False))
-        print(f"  {cells}  {line[4]}")
+        print(f"  {cells}  {line.verdict}")
