@@ -18,8 +18,9 @@ Sections, in order (each can be left out with ``--no-<section>``):
    Every output is checked (``WRONG`` / ``ERROR`` cells are left out); shuffled rounds; the
    table shows the floor's median CPU time in µs per delta and every consumer as a multiple of
    the floor (target for pi-sdk: at most 1.2 in every cell).
-2. ``concurrency`` (``_concurrency.py``): CPU per stream at 100, 500 and 1,000 concurrent pi-sdk
-   streams, per transport, and the floor (target: 1,000 at most 1.2x 100).
+2. ``concurrency`` (``_concurrency.py``): CPU per stream at 100, 500 and 1,000 (``--quick``: 100
+   and 1,000) concurrent pi-sdk streams, per transport, and the floor (target: 1,000 at most
+   1.2x 100).
 3. ``memory`` (``_memory.py``): an idle Agent holding 20 messages, against plain dicts and
    pydantic-ai's messages, its JSON checked to round-trip unchanged (target: 16 KiB on the
    issue's transcript, judged as the same ratios to the baselines).
@@ -31,7 +32,8 @@ Sections, in order (each can be left out with ``--no-<section>``):
 
 It ends with the targets summary (``_targets.py``): one line per target, the value measured in
 this run, the target and ``met`` / ``NOT MET`` / ``not measured``. The top line gives the start
-time, the git commit, the Python and the CPU count; the last line the wall time of the run.
+time, the git commit, the Python and the CPU count; each section and the run end with their wall
+time and CPU time (this process and its finished children: the server, the import samples).
 Timings are CPU time (``time.process_time``) and every figure is a ratio to a baseline measured
 in the same run, so a busy machine moves the ratios less than the absolute numbers.
 
@@ -92,7 +94,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--apis", type=_list, default=APIS)
     parser.add_argument("--workloads", type=_list, default=[w.name for w in workloads()])
     parser.add_argument("--consumers", type=_list)
-    parser.add_argument("--concurrency", type=_numbers, default=[100, 500, 1000])
+    parser.add_argument("--concurrency", type=_numbers)
     parser.add_argument("--turns", type=_numbers, default=list(_turns.SIZES))
     parser.add_argument("--seed", type=int, default=16)
     for section in SECTIONS:
@@ -101,6 +103,8 @@ def _arguments() -> argparse.Namespace:
     for option, (full, quick) in _ROUNDS.items():
         if getattr(args, option) is None:
             setattr(args, option, quick if args.quick else full)
+    if args.concurrency is None:
+        args.concurrency = [100, 1000] if args.quick else [100, 500, 1000]
     if args.consumers is None:
         args.consumers = ["floor", "pi-sdk"] if args.quick else list(CONSUMERS)
     unknown = [c for c in args.consumers if c not in CONSUMERS]
@@ -138,13 +142,22 @@ def _header(args: argparse.Namespace) -> None:
     print(f"{'quick' if args.quick else 'full'} run: {', '.join(chosen)}", flush=True)
 
 
-def _section(title: str) -> float:
+def _clocks() -> tuple[float, float]:
+    """Wall seconds, and CPU seconds of this process and its finished children (the import
+    samples; the loopback server once it has stopped)."""
+    times = os.times()
+    cpu = times.user + times.system + times.children_user + times.children_system
+    return time.perf_counter(), cpu
+
+
+def _section(title: str) -> tuple[float, float]:
     print(f"\n== {title}", flush=True)
-    return time.perf_counter()
+    return _clocks()
 
 
-def _took(began: float) -> None:
-    print(f"   ({time.perf_counter() - began:.0f} s wall)", flush=True)
+def _took(began: tuple[float, float]) -> str:
+    wall, cpu = (now - then for now, then in zip(_clocks(), began, strict=True))
+    return f"{wall:.0f} s wall, {cpu:.0f} s CPU"
 
 
 async def _streams(args: argparse.Namespace, results: Results) -> None:
@@ -157,18 +170,18 @@ async def _streams(args: argparse.Namespace, results: Results) -> None:
             results.side_by_side = await side_by_side(
                 server, args.apis, chosen, args.consumers, args.rounds, args.seed
             )
-            _took(began)
+            print(f"   ({_took(began)})", flush=True)
         if not args.no_concurrency:
             began = _section("concurrency: CPU per stream as streams grow")
             results.concurrency = await concurrency_table(
                 server, args.concurrency, rounds=args.concurrency_rounds
             )
-            _took(began)
+            print(f"   ({_took(began)})", flush=True)
 
 
 def main() -> None:
     args = _arguments()
-    began = time.perf_counter()
+    began = _clocks()
     _header(args)
     results = Results()
     asyncio.run(_streams(args, results))
@@ -180,19 +193,19 @@ def main() -> None:
         except RuntimeError as exc:  # the JSON did not round-trip: the target line says so
             results.memory_problem = str(exc)
             print(f"  {exc}")
-        _took(start)
+        print(f"   ({_took(start)})", flush=True)
     if not args.no_turns:
         start = _section("turns: CPU per agent turn as the transcript grows")
         results.turns = _turns.measure(args.turn_rounds, tuple(args.turns))
         _turns.print_turns(results.turns, args.turn_rounds)
-        _took(start)
+        print(f"   ({_took(start)})", flush=True)
     if not args.no_import:
         start = _section("import: fresh processes against import pydantic")
         results.imports = _import_time.measure(args.import_rounds)
         _import_time.print_import(results.imports, args.import_rounds)
-        _took(start)
+        print(f"   ({_took(start)})", flush=True)
     print_targets(results)
-    print(f"\nwall time {time.perf_counter() - began:.0f} s")
+    print(f"\nrun took {_took(began)} (CPU: this process, the server, the import samples)")
 
 
 if __name__ == "__main__":
