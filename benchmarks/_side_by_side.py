@@ -32,6 +32,8 @@ CONSUMERS: dict[str, Callable[[str, str], Run | None]] = {
     "pydantic-ai": pydantic_ai_consumer,
     "litellm": litellm_consumer,
 }
+PEERS = ("pydantic-ai", "litellm")
+"""The slowest consumers (10-100x the floor): ``peer_rounds`` of ``side_by_side`` bounds theirs."""
 
 
 def _same(got: Output, want: Output) -> str:
@@ -129,8 +131,11 @@ async def side_by_side(
     consumers: list[str],
     rounds: int,
     seed: int,
+    peer_rounds: int | None = None,
 ) -> SideBySide:
-    """Run every cell ``rounds`` times (after the warm-up pass) and print the table."""
+    """Run every cell ``rounds`` times (the peers' only in the first ``peer_rounds``, all when
+    ``None``), after the warm-up pass, and print the table."""
+    peer_rounds = rounds if peer_rounds is None else min(peer_rounds, rounds)
     for api in apis:
         for workload in chosen:
             server.add(f"{api}-{workload.name}", *body(api, workload))
@@ -147,11 +152,13 @@ async def side_by_side(
     for number in range(1, rounds + 1):
         rng.shuffle(cells)
         for cell in cells:
-            await cell.once(server)
+            if number <= peer_rounds or cell.consumer not in PEERS:
+                await cell.once(server)
         print(f"round {number}/{rounds} done", flush=True)
+    peers = f" ({', '.join(PEERS)}: {peer_rounds})" if peer_rounds < rounds else ""
     print(
-        f"\nCPU time, median of {rounds} shuffled rounds; floor in µs per delta, others as"
-        " a multiple of the floor"
+        f"\nCPU time, median of {rounds} shuffled rounds{peers}; floor in µs per delta, others"
+        " as a multiple of the floor"
     )
     table = SideBySide(cells, apis, chosen)
     table.print_table(consumers)

@@ -15,7 +15,8 @@ Sections, in order (each can be left out with ``--no-<section>``):
      vendor SDK), ``pydantic-ai`` and ``litellm`` (from the ``bench`` dependency group:
      ``uv sync --all-packages --group bench``; a consumer whose package is missing shows ``-``).
 
-   Every output is checked (``WRONG`` / ``ERROR`` cells are left out); shuffled rounds; the
+   Every output is checked (``WRONG`` / ``ERROR`` cells are left out); shuffled rounds (the
+   peers, 10-100x the floor and most of the time, in the first ``--peer-rounds`` only); the
    table shows the floor's median CPU time in µs per delta and every consumer as a multiple of
    the floor (target for pi-sdk: at most 1.2 in every cell).
 2. ``concurrency`` (``_concurrency.py``): CPU per stream at 100, 500 and 1,000 (``--quick``: 100
@@ -39,10 +40,10 @@ in the same run, so a busy machine moves the ratios less than the absolute numbe
 
 Run: ``uv run python benchmarks/run.py`` (every section, all consumers; about 20 minutes on 2
 cores), ``--quick`` (floor and pi-sdk only, fewer rounds: a few minutes), or pick:
-``[--rounds 3] [--apis chat,messages] [--workloads text] [--consumers floor,pi-sdk]
-[--concurrency 100,500,1000] [--concurrency-rounds 3] [--turns 100,1000] [--turn-rounds 5]
-[--import-rounds 15] [--no-side-by-side] [--no-concurrency] [--no-memory] [--no-turns]
-[--no-import]``.
+``[--rounds 3] [--peer-rounds 2] [--apis chat,messages] [--workloads text]
+[--consumers floor,pi-sdk] [--concurrency 100,500,1000] [--concurrency-rounds 3]
+[--turns 100,1000] [--turn-rounds 5] [--import-rounds 15] [--no-side-by-side]
+[--no-concurrency] [--no-memory] [--no-turns] [--no-import]``.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ SECTIONS = ("side-by-side", "concurrency", "memory", "turns", "import")
 # option: (default, with --quick)
 _ROUNDS = {
     "rounds": (3, 2),
+    "peer_rounds": (2, 2),
     "concurrency_rounds": (3, 2),
     "turn_rounds": (5, 3),
     "import_rounds": (15, 7),
@@ -168,7 +170,7 @@ async def _streams(args: argparse.Namespace, results: Results) -> None:
             began = _section("side-by-side: CPU per delta against the floor")
             chosen = [w for w in workloads() if w.name in args.workloads]
             results.side_by_side = await side_by_side(
-                server, args.apis, chosen, args.consumers, args.rounds, args.seed
+                server, args.apis, chosen, args.consumers, args.rounds, args.seed, args.peer_rounds
             )
             print(f"   ({_took(began)})", flush=True)
         if not args.no_concurrency:
