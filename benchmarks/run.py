@@ -38,9 +38,9 @@ time and CPU time (this process and its finished children: the server, the impor
 Timings are CPU time (``time.process_time``) and every figure is a ratio to a baseline measured
 in the same run, so a busy machine moves the ratios less than the absolute numbers.
 
-Run: ``uv run python benchmarks/run.py`` (every section, all consumers; about 16 minutes of CPU,
-so of wall time on a quiet 2-core machine), ``--quick`` (floor and pi-sdk only, fewer rounds:
-about 4 minutes of CPU), or pick:
+Run: ``uv run python benchmarks/run.py`` (every section, all consumers; about 14 minutes of CPU,
+16 of wall time on 2 cores), ``--quick`` (floor and pi-sdk only, fewer rounds: about 4 minutes
+of CPU), or pick:
 ``[--rounds 3] [--peer-rounds 2] [--apis chat,messages] [--workloads text]
 [--consumers floor,pi-sdk] [--concurrency 100,500,1000] [--concurrency-rounds 3]
 [--turns 100,1000] [--turn-rounds 5] [--import-rounds 15] [--no-side-by-side]
