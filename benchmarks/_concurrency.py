@@ -160,8 +160,11 @@ def _columns(url: str) -> dict[str, tuple[Run, Callable[[], Any]]]:
     }
 
 
-async def concurrency_table(server: LoopbackServer, levels: list[int], rounds: int) -> None:
-    """Print CPU per stream (and the GC's part) at each of ``levels`` concurrent streams."""
+async def concurrency_table(
+    server: LoopbackServer, levels: list[int], rounds: int
+) -> dict[str, dict[int, float]]:
+    """Print CPU per stream (and the GC's part) at each of ``levels`` concurrent streams;
+    return the medians (seconds per stream) by column and level."""
     server.add("concurrency", *body("chat", _WORKLOAD))
     server.select("concurrency")
     columns = _columns(server.url)
@@ -179,11 +182,14 @@ async def concurrency_table(server: LoopbackServer, levels: list[int], rounds: i
         f" {rounds} rounds; ratio to {levels[0]} streams; gc: ms per stream in collections"
     )
     print(f"{'streams':>8}" + "".join(f" {name:>9} {'ratio':>5} {'gc':>5}" for name in columns))
+    medians = {
+        name: {level: statistics.median(t for t, _ in times[(name, level)]) for level in levels}
+        for name in columns
+    }
     for level in levels:
         row = f"{level:8d}"
         for name in columns:
-            value = statistics.median(t for t, _ in times[(name, level)])
-            first = statistics.median(t for t, _ in times[(name, levels[0])])
+            value, first = medians[name][level], medians[name][levels[0]]
             collecting = statistics.median(g for _, g in times[(name, level)])
             row += f" {value * 1e3:9.3f} {value / first:5.2f} {collecting * 1e3:5.2f}"
         print(row)
@@ -194,3 +200,4 @@ async def concurrency_table(server: LoopbackServer, levels: list[int], rounds: i
         "GC-tracked objects per stream in flight:"
         + "".join(f" {name} {count:.0f}" for name, count in held.items())
     )
+    return medians

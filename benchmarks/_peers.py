@@ -13,6 +13,7 @@ A factory returns ``None`` when the library is not installed (the table shows ``
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
 from _consumers import AWS, AZURE_VERSION, PROMPT, TOOL_SCHEMA, Calls, Run
@@ -126,6 +127,8 @@ def litellm_consumer(api: str, url: str) -> Run | None:
     except ImportError:
         return None
     litellm.telemetry = False
+    # LiteLLM's Responses usage does not match its own model: pydantic warns on every dump.
+    warnings.filterwarnings("ignore", "Pydantic serializer warnings", UserWarning)
     litellm.suppress_debug_info = True
     target = {**_litellm_target(api, url), "api_key": "bench-key"}
 
