@@ -147,3 +147,36 @@ async def test_a_tool_that_honours_the_signal_keeps_its_own_result() -> None:
     result = agent.messages[2]
     assert isinstance(result, ToolResultMessage)
     assert not result.is_error and text_of(result) == "stopped cleanly"
+
+
+async def test_waiting_on_tools_leaves_no_callback_on_the_signal_or_the_tool() -> None:
+    """Each call's wait hooks the run's abort signal and the tool's task; both hooks go when the
+    tool ends, so a long run does not collect one per tool call."""
+    from pi_sdk._abort import AbortController
+    from pi_sdk.agent._tool_calls import _first_of  # pyright: ignore[reportPrivateUsage]
+
+    controller = AbortController()
+    signal = controller.signal
+    for _ in range(50):
+        task = asyncio.ensure_future(asyncio.sleep(0))
+        await _first_of(task, signal)
+        assert task.done()
+        assert signal._callbacks == []  # pyright: ignore[reportPrivateUsage]
+    slow = asyncio.ensure_future(asyncio.sleep(20))
+    waiting = asyncio.ensure_future(_first_of(slow, signal))
+    await asyncio.sleep(0)
+    assert len(signal._callbacks) == 1  # pyright: ignore[reportPrivateUsage]
+    controller.abort("stop")
+    await asyncio.wait_for(waiting, 1)
+    assert not slow.done()
+    slow.cancel()
+    # an outside cancellation of the wait also removes both hooks
+    other = AbortController().signal
+    slow = asyncio.ensure_future(asyncio.sleep(20))
+    waiting = asyncio.ensure_future(_first_of(slow, other))
+    await asyncio.sleep(0)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert other._callbacks == []  # pyright: ignore[reportPrivateUsage]
+    slow.cancel()
