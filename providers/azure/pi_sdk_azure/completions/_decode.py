@@ -33,8 +33,9 @@ class Decoder(OpenAIDecoder):
 
     def feed(self, data: dict[str, Any]) -> Events:
         """As the OpenAI decoder; the chunk's filter annotations are kept (no parsing here)."""
-        if "prompt_filter_results" in data and data["prompt_filter_results"]:
-            self.prompt_filters = data["prompt_filter_results"]
+        prompt = data.get("prompt_filter_results")
+        if prompt:
+            self.prompt_filters = prompt
         choices: Any = data.get("choices")
         if choices.__class__ is list and choices:
             choice: Any = choices[0]
