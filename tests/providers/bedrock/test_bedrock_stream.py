@@ -27,7 +27,7 @@ from _support.conformance import (
 )
 from pi_sdk_bedrock._client import _status_error, region_of_endpoint, resolve_region
 from pi_sdk_bedrock.converse import BedrockClient, recognize_request
-from pi_sdk_bedrock.converse._decode import exception_error
+from pi_sdk_bedrock.converse._exceptions import exception_error
 from test_bedrock_frames import frame
 
 import pi_sdk

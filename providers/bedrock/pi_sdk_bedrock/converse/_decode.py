@@ -26,11 +26,11 @@ from pi_sdk.provider import (
 )
 from pi_sdk.provider import body_excerpt as excerpt
 
+from ._exceptions import exception_error
 from ._frames import FrameReader
 
 __all__ = [
     "REDACTED_THINKING_TEXT",
-    "RETRYABLE_EXCEPTIONS",
     "Decoder",
     "map_stop_reason",
     "response_as_events",
@@ -52,19 +52,6 @@ _STOP_ERRORS = {
     "malformed_model_output": "The model returned output Bedrock could not parse",
     "malformed_tool_use": "The model returned a malformed tool call",
 }
-
-
-RETRYABLE_EXCEPTIONS = frozenset(
-    {
-        "throttlingException",
-        "serviceUnavailableException",
-        "internalServerException",
-        "modelStreamErrorException",
-        "modelNotReadyException",
-    }
-)
-"""Exception frames AWS documents as transient ("retry your request"; botocore's retry
-handler treats the matching HTTP errors as retryable)."""
 
 
 _NO_INDEX = object()
@@ -92,22 +79,6 @@ def _int(value: Any) -> int | None:
 def _stop_error_text(reason: str) -> str:
     text = _STOP_ERRORS.get(reason)
     return f"{text} (stopReason: {reason})" if text else f"Unhandled stop reason: {reason}"
-
-
-def exception_error(name: str, payload: bytes) -> ProviderError:
-    """The error for an exception frame: ``"<exceptionType>: <message>"``, retryable per AWS.
-
-    ``modelStreamErrorException`` adds the model's ``originalStatusCode`` and
-    ``originalMessage`` when present.
-    """
-    try:
-        data = _dict(json.loads(payload))
-    except ValueError:
-        data = {"message": payload.decode("utf-8", errors="replace")[:300]}
-    message = data.get("message") or data.get("Message") or "(no message)"
-    extra = [f"{k}={data[k]}" for k in ("originalStatusCode", "originalMessage") if data.get(k)]
-    text = f"{name or 'exception'}: {message}" + (f" ({', '.join(extra)})" if extra else "")
-    return ProviderError(text, retryable=name in RETRYABLE_EXCEPTIONS)
 
 
 def response_as_events(response: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -11,19 +11,18 @@ no AWS SDK. The modelId goes in the URL path, not the body (:mod:`pi_sdk_bedrock
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, cast
 
 from pi_sdk import provider as kit
+
+from ._capabilities import is_adaptive, is_claude, supports_prompt_caching
 
 __all__ = [
     "API",
     "PROVIDER_OPTION_KEYS",
     "build_request",
     "convert_messages",
-    "is_claude",
     "normalize_tool_call_id",
-    "supports_prompt_caching",
 ]
 
 API = "bedrock-converse-stream"
@@ -54,7 +53,6 @@ _IMAGE_FORMATS = {
 }
 _DEFAULT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
 _EFFORTS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
-_SEPARATORS = re.compile(r"[\s_.:]+")
 
 
 def normalize_tool_call_id(
@@ -69,43 +67,6 @@ def normalize_tool_call_id(
     """
     del model, source
     return kit.sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
-
-
-def _candidates(model: kit.Model) -> list[str]:
-    """Model id and name, lower-cased, also with whitespace/``_.:`` runs as ``-`` (pi-mono)."""
-    values = [model.id, model.name] if model.name else [model.id]
-    out: list[str] = []
-    for value in values:
-        lower = value.lower()
-        out += [lower, _SEPARATORS.sub("-", lower)]
-    return out
-
-
-def is_claude(model: kit.Model) -> bool:
-    """True for an Anthropic Claude model (id or name; application inference profiles)."""
-    name = model.name.lower()
-    return "anthropic.claude" in model.id.lower() or "claude" in name
-
-
-def _adaptive(model: kit.Model) -> bool:
-    """Opus 4.6/4.7 and Sonnet 4.6 take ``thinking: {"type": "adaptive"}`` (pi-mono)."""
-    return any(m in c for c in _candidates(model) for m in ("opus-4-6", "opus-4-7", "sonnet-4-6"))
-
-
-def supports_prompt_caching(model: kit.Model) -> bool:
-    """Claude 4.x, 3.7 Sonnet and 3.5 Haiku take ``cachePoint`` blocks (pi-mono).
-
-    Amazon Nova caches by itself. For an application inference profile whose ARN names no
-    model, ``model.compat["cache_points"] = True`` forces cache points (pi-mono:
-    ``AWS_BEDROCK_FORCE_CACHE=1``).
-    """
-    if (model.compat or {}).get("cache_points") is True:
-        return True
-    candidates = _candidates(model)
-    if not any("claude" in c for c in candidates):
-        return False
-    markers = ("-4-", "claude-3-7-sonnet", "claude-3-5-haiku")
-    return any(m in c for c in candidates for m in markers)
 
 
 def _cache_point(retention: str) -> dict[str, Any]:
@@ -292,7 +253,7 @@ def _thinking_fields(
     gov = model.id.lower().startswith(("us-gov.", "arn:aws-us-gov:"))
     display = None if gov else extra.get("thinking_display", "summarized")
     thinking: dict[str, Any]
-    if _adaptive(model):
+    if is_adaptive(model):
         effort = "xhigh" if level == "xhigh" and "opus-4-7" in model.id else None
         thinking = {"type": "adaptive"}
         fields: dict[str, Any] = {"thinking": thinking}
@@ -339,7 +300,7 @@ def build_request(
     if options.reasoning is not None and model.reasoning and is_claude(model):
         level = "high" if options.reasoning == "xhigh" else options.reasoning
         budget = {**_DEFAULT_BUDGETS, **(options.thinking_budgets or {})}[level]
-        if not _adaptive(model):
+        if not is_adaptive(model):
             base = max_tokens or min(model.max_tokens, 32_000)
             max_tokens = min(base + budget, model.max_tokens)
             if max_tokens <= budget:

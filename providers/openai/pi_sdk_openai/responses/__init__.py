@@ -1,7 +1,9 @@
 """The ``openai-responses`` wire API: OpenAI's Responses API (and OpenRouter's copy of it).
 
-The request body is built by :func:`build_payload` (``_request.py``), the stream decoded by
-:class:`Decoder` (``_decode.py``).
+The request body is built by :func:`build_payload` (``_request.py``; its ``input`` items by
+:func:`convert_input` in ``_input.py``, tools and ``text.format`` in ``_tools.py``), the stream
+decoded by :class:`Decoder` (``_decode.py``); the signatures below are encoded and read in
+``_signatures.py``.
 
 Conventions for what pi-sdk stores (pi-mono's, so sessions interoperate):
 
@@ -22,16 +24,10 @@ from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
 from .._client import stream_request
 from .._shared_ids import normalize_responses_tool_call_id as normalize_tool_call_id
 from ._decode import Decoder
-from ._request import (
-    API,
-    PATH,
-    build_payload,
-    convert_input,
-    convert_tools,
-    parse_text_signature,
-    string_option,
-    text_signature,
-)
+from ._input import convert_input
+from ._request import API, PATH, build_payload, string_option
+from ._signatures import parse_text_signature, text_signature
+from ._tools import convert_tools
 
 __all__ = [
     "API",

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
 from .._shared_json import as_dict, as_list
-from ._request import text_signature
+from ._signatures import text_signature
 
 __all__ = ["SERVICE_TIER_PRICE", "Decoder"]
 

@@ -1,0 +1,139 @@
+"""History → Responses ``input`` items (pi-spec §4.3; pi-mono ``convertResponsesMessages``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pi_sdk import provider as kit
+
+from .._shared_ids import normalize_responses_tool_call_id
+from .._shared_request import data_url, tool_result_text
+from ._signatures import parse_text_signature, reasoning_item
+
+__all__ = ["convert_input"]
+
+
+def _user_items(message: kit.UserMessage) -> dict[str, Any] | None:
+    if isinstance(message.content, str):
+        parts: list[dict[str, Any]] = [{"type": "input_text", "text": message.content}]
+    else:
+        parts = [
+            {"type": "input_text", "text": b.text}
+            if isinstance(b, kit.TextContent)
+            else {"type": "input_image", "detail": "auto", "image_url": data_url(b)}
+            for b in message.content
+        ]
+    return {"role": "user", "content": parts} if parts else None
+
+
+def _assistant_items(message: kit.AssistantMessage) -> list[dict[str, Any]]:
+    reasoning = [
+        reasoning_item(b.thinking_signature)
+        for b in message.content
+        if isinstance(b, kit.ThinkingContent)
+    ]
+    # Output item ids go back only with the reasoning items they belong to: OpenAI rejects a
+    # msg_/fc_ item whose reasoning item is missing, and items without ids are always accepted.
+    keep_ids = any(item is not None for item in reasoning)
+    items: list[dict[str, Any]] = []
+    for block in message.content:
+        if isinstance(block, kit.ThinkingContent):
+            item = reasoning_item(block.thinking_signature)
+            if item is not None:
+                items.append(item)
+        elif isinstance(block, kit.TextContent):
+            if not block.text:
+                continue
+            item_id, phase = parse_text_signature(block.text_signature)
+            if item_id and keep_ids:
+                entry: dict[str, Any] = {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": block.text, "annotations": []}],
+                    "status": "completed",
+                    "id": item_id,
+                }
+                if phase:
+                    entry["phase"] = phase
+                items.append(entry)
+            else:
+                items.append({"type": "message", "role": "assistant", "content": block.text})
+        else:
+            call_id, _, item_id = block.id.partition("|")
+            entry = {
+                "type": "function_call",
+                "call_id": call_id,
+                "name": block.name,
+                "arguments": json.dumps(block.arguments, ensure_ascii=False),
+            }
+            if item_id and keep_ids:
+                entry["id"] = item_id
+            items.append(entry)
+    return items
+
+
+def _tool_result_item(message: kit.ToolResultMessage) -> dict[str, Any]:
+    text = tool_result_text(message)
+    images = [b for b in message.content if isinstance(b, kit.ImageContent)]
+    output: str | list[dict[str, Any]]
+    if images:
+        output = [{"type": "input_text", "text": text}] if text else []
+        output.extend(
+            {"type": "input_image", "detail": "auto", "image_url": data_url(image)}
+            for image in images
+        )
+    else:
+        output = text or "(no output)"
+    return {
+        "type": "function_call_output",
+        "call_id": message.tool_call_id.partition("|")[0],
+        "output": output,
+    }
+
+
+def convert_input(
+    model: kit.Model,
+    context: kit.Context,
+    *,
+    foreign_reasoning: Literal["drop", "text", "tagged"] = "text",
+    origin: str | None = None,
+) -> list[dict[str, Any]]:
+    """Convert the system prompt and history to Responses ``input`` items (pi-spec §4.3).
+
+    The history first goes through :func:`pi_sdk.provider.transform_messages`, so reasoning items
+    and
+    output item ids survive only for the same model and endpoint; tool-call ids of other models
+    become a bare ``call_id``. Then:
+
+    * system prompt: role ``developer`` for reasoning models, else ``system``;
+    * user: ``input_text`` / ``input_image`` parts;
+    * assistant: each reasoning item (the stored JSON, with ``encrypted_content``) right before
+      the items that followed it; text as an output ``message`` item with its id and phase when
+      the turn replays reasoning, else as a plain assistant message; tool calls as
+      ``function_call`` items (``id`` only alongside replayed reasoning);
+    * tool result: ``function_call_output`` whose ``output`` is the text, or a list of
+      ``input_text`` and ``input_image`` parts when the result has images (they stay in the
+      output; pi-mono does the same).
+    """
+    history = kit.transform_messages(
+        context.messages,
+        model,
+        normalize_tool_call_id=normalize_responses_tool_call_id,
+        foreign_reasoning=foreign_reasoning,
+        origin=origin,
+    )
+    items: list[dict[str, Any]] = []
+    if context.system_prompt:
+        role = "developer" if model.reasoning else "system"
+        items.append({"role": role, "content": kit.sanitize_surrogates(context.system_prompt)})
+    for message in history:
+        if isinstance(message, kit.UserMessage):
+            entry = _user_items(message)
+            if entry is not None:
+                items.append(entry)
+        elif isinstance(message, kit.AssistantMessage):
+            items.extend(_assistant_items(message))
+        else:
+            items.append(_tool_result_item(message))
+    return items

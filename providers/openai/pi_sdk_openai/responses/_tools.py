@@ -1,0 +1,37 @@
+"""Function ``tools`` and ``text.format`` (typed answers) of a Responses body (OpenAI API docs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pi_sdk import provider as kit
+
+__all__ = ["convert_tools", "text_format"]
+
+
+def convert_tools(tools: list[kit.Tool], *, strict: bool = False) -> list[dict[str, Any]]:
+    """Return Responses function tools (``strict: false`` by default, as pi-mono sends)."""
+    return [
+        {
+            "type": "function",
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+            "strict": strict,
+        }
+        for tool in tools
+    ]
+
+
+def text_format(output: kit.Output) -> dict[str, Any]:
+    """Responses' ``text.format`` for a typed answer.
+
+    (OpenAI Structured Outputs:
+    ``{"type": "json_schema", name, schema, strict}``, flat, unlike Chat Completions).
+    """
+    fmt: dict[str, Any] = {"type": "json_schema", "name": output.name}
+    if output.description:
+        fmt["description"] = output.description
+    fmt["schema"] = output.wire_schema
+    fmt["strict"] = output.strict_schema is not None
+    return fmt
