@@ -15,7 +15,8 @@ from typing import Any, cast
 
 from pi_sdk.provider import Context, Events, MessageBuilder, ProviderError, StopReason
 
-from ._request import REDACTED_THINKING_TEXT, from_claude_code_name
+from ._request import REDACTED_THINKING_TEXT
+from ._tools import from_claude_code_name
 
 __all__ = ["Decoder", "map_stop_reason", "message_as_events"]
 

@@ -10,14 +10,16 @@ The per-request headers (betas, OAuth) come from :mod:`pi_sdk_anthropic._client`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from pi_sdk import provider as kit
 
-from .._client import (
-    is_adaptive_model,
-    supports_eager_tool_input_streaming,
-    supports_structured_outputs,
+from .._client import is_adaptive_model, supports_structured_outputs
+from ._tools import (
+    convert_tools,
+    neutral_tool_choice,
+    to_claude_code_name,
+    tool_loop_without_thinking,
 )
 
 __all__ = [
@@ -26,7 +28,6 @@ __all__ = [
     "REDACTED_THINKING_TEXT",
     "build_request",
     "convert_messages",
-    "from_claude_code_name",
     "normalize_tool_call_id",
 ]
 
@@ -68,11 +69,6 @@ def normalize_tool_call_id(
 
 
 _CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
-_CLAUDE_CODE_TOOLS = (
-    "Read Write Edit Bash Grep Glob AskUserQuestion EnterPlanMode ExitPlanMode KillShell "
-    "NotebookEdit Skill Task TaskOutput TodoWrite WebFetch WebSearch"
-).split()
-_CLAUDE_CODE_BY_LOWER = {name.lower(): name for name in _CLAUDE_CODE_TOOLS}
 _DEFAULT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
 _EFFORT_BY_LEVEL = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
 
@@ -80,23 +76,6 @@ _SEE_IMAGE_TEXT = "(see attached image)"
 
 
 # --- small helpers ----------------------------------------------------------------------------
-
-
-def _to_claude_code_name(name: str) -> str:
-    return _CLAUDE_CODE_BY_LOWER.get(name.lower(), name)
-
-
-def from_claude_code_name(name: str, context: kit.Context) -> str:
-    """Map a tool name the model sent in OAuth mode back to the caller's tool name.
-
-    A tool in ``context.tools`` that matches case-insensitively wins; otherwise the name is
-    kept (pi-mono ``fromClaudeCodeName``).
-    """
-    lowered = name.lower()
-    for tool in context.tools or ():
-        if tool.name.lower() == lowered:
-            return tool.name
-    return name
 
 
 def _adjust_max_tokens_for_thinking(
@@ -172,7 +151,7 @@ def _assistant_content(message: kit.AssistantMessage, oauth: bool) -> list[dict[
                 {
                     "type": "tool_use",
                     "id": block.id,
-                    "name": _to_claude_code_name(block.name) if oauth else block.name,
+                    "name": to_claude_code_name(block.name) if oauth else block.name,
                     "input": block.arguments,
                 }
             )
@@ -349,9 +328,11 @@ def build_request(
     if output is not None and forced:
         context = kit.with_output_tool(context, output)
     if context.tools is not None:
-        payload["tools"] = _tools(context.tools, model, oauth=oauth, cache_control=cache_control)
+        payload["tools"] = convert_tools(
+            context.tools, model, oauth=oauth, cache_control=cache_control
+        )
     requested_off = not thinking_enabled
-    if thinking_enabled and model.reasoning and _tool_loop_without_thinking(payload["messages"]):
+    if thinking_enabled and model.reasoning and tool_loop_without_thinking(payload["messages"]):
         # Anthropic requires the assistant turn that made the pending tool calls to start with a
         # (signed) thinking block when thinking is on; history from another model, or an
         # aborted turn, has none, and the API would answer 400. This request goes without
@@ -375,7 +356,7 @@ def build_request(
     user_id = (options.metadata or {}).get("user_id")
     if isinstance(user_id, str):
         payload["metadata"] = {"user_id": user_id}
-    tool_choice = extra.get("tool_choice", _neutral_tool_choice(options))
+    tool_choice = extra.get("tool_choice", neutral_tool_choice(options))
     if output is not None and forced:
         # Anthropic refuses a forced tool while thinking is on (only auto/none): then the
         # tool is offered and the answer may also come as text, which is parsed the same.
@@ -392,73 +373,3 @@ def build_request(
     elif tool_choice is not None:
         payload["tool_choice"] = tool_choice
     return payload
-
-
-def _neutral_tool_choice(options: kit.StreamOptions) -> dict[str, Any] | None:
-    """Return ``StreamOptions.tool_choice`` as Anthropic's ``tool_choice``.
-
-    ``auto``, ``none``, ``any`` (required) or ``{"type": "tool", "name"}``.
-    """
-    resolved = options.resolved_tool_choice()
-    if resolved is None:
-        return None
-    kind, name = resolved
-    if kind == "tool":
-        return {"type": "tool", "name": name}
-    return {"type": "any" if kind == "required" else kind}
-
-
-def _tools(
-    tools: list[kit.Tool],
-    model: kit.Model,
-    *,
-    oauth: bool,
-    cache_control: dict[str, Any] | None,
-) -> list[dict[str, Any]]:
-    """Return the ``tools`` array as pi-ai 0.73 ``convertTools`` sends it.
-
-    ``eager_input_streaming`` per tool (:func:`supports_eager_tool_input_streaming`) and the
-    prompt-cache breakpoint (``cache_control``) on the last tool, so the tool definitions are
-    cached with the system prompt.
-    """
-    eager = supports_eager_tool_input_streaming(model)
-    converted: list[dict[str, Any]] = []
-    for tool in tools:
-        entry: dict[str, Any] = {
-            "name": _to_claude_code_name(tool.name) if oauth else tool.name,
-            "description": tool.description,
-        }
-        if eager:
-            entry["eager_input_streaming"] = True
-        entry["input_schema"] = {
-            "type": "object",
-            "properties": tool.parameters.get("properties") or {},
-            "required": tool.parameters.get("required") or [],
-        }
-        converted.append(entry)
-    if converted and cache_control is not None:
-        converted[-1]["cache_control"] = dict(cache_control)
-    return converted
-
-
-def _tool_loop_without_thinking(messages: list[dict[str, Any]]) -> bool:
-    """True when the request continues a tool loop whose assistant turn has no thinking first.
-
-    Anthropic's extended-thinking rule (docs: "Extended thinking with tool use"): while a tool
-    loop is in progress (the last message carries ``tool_result`` blocks), the preceding
-    assistant turn must begin with ``thinking`` or ``redacted_thinking``.
-    """
-    if len(messages) < 2 or messages[-1].get("role") != "user":
-        return False
-    last = messages[-1].get("content")
-    if not isinstance(last, list):
-        return False
-    blocks = cast(list[dict[str, Any]], last)
-    if not any(block.get("type") == "tool_result" for block in blocks):
-        return False
-    previous = messages[-2]
-    content = previous.get("content")
-    if previous.get("role") != "assistant" or not isinstance(content, list) or not content:
-        return False
-    first = cast(list[dict[str, Any]], content)[0]
-    return first.get("type") not in ("thinking", "redacted_thinking")

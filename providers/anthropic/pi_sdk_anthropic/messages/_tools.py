@@ -1,0 +1,116 @@
+"""Anthropic Messages tools: ``tools``, ``tool_choice``, Claude Code names, the tool-loop rule.
+
+pi-mono ``providers/anthropic.ts`` ``convertTools``, ``toClaudeCodeName`` / ``fromClaudeCodeName``
+(OAuth mode sends Claude Code's own tool spellings) and Anthropic's "Extended thinking with tool
+use" rule; pi-spec §4.1.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from pi_sdk import provider as kit
+
+from .._client import supports_eager_tool_input_streaming
+
+__all__ = [
+    "convert_tools",
+    "from_claude_code_name",
+    "neutral_tool_choice",
+    "to_claude_code_name",
+    "tool_loop_without_thinking",
+]
+
+_CLAUDE_CODE_TOOLS = (
+    "Read Write Edit Bash Grep Glob AskUserQuestion EnterPlanMode ExitPlanMode KillShell "
+    "NotebookEdit Skill Task TaskOutput TodoWrite WebFetch WebSearch"
+).split()
+_CLAUDE_CODE_BY_LOWER = {name.lower(): name for name in _CLAUDE_CODE_TOOLS}
+
+
+def to_claude_code_name(name: str) -> str:
+    """Return Claude Code's spelling of a tool name (OAuth mode; pi-mono ``toClaudeCodeName``)."""
+    return _CLAUDE_CODE_BY_LOWER.get(name.lower(), name)
+
+
+def from_claude_code_name(name: str, context: kit.Context) -> str:
+    """Map a tool name the model sent in OAuth mode back to the caller's tool name.
+
+    A tool in ``context.tools`` that matches case-insensitively wins; otherwise the name is
+    kept (pi-mono ``fromClaudeCodeName``).
+    """
+    lowered = name.lower()
+    for tool in context.tools or ():
+        if tool.name.lower() == lowered:
+            return tool.name
+    return name
+
+
+def neutral_tool_choice(options: kit.StreamOptions) -> dict[str, Any] | None:
+    """Return ``StreamOptions.tool_choice`` as Anthropic's ``tool_choice``.
+
+    ``auto``, ``none``, ``any`` (required) or ``{"type": "tool", "name"}``.
+    """
+    resolved = options.resolved_tool_choice()
+    if resolved is None:
+        return None
+    kind, name = resolved
+    if kind == "tool":
+        return {"type": "tool", "name": name}
+    return {"type": "any" if kind == "required" else kind}
+
+
+def convert_tools(
+    tools: list[kit.Tool],
+    model: kit.Model,
+    *,
+    oauth: bool,
+    cache_control: dict[str, Any] | None,
+) -> list[dict[str, Any]]:
+    """Return the ``tools`` array as pi-ai 0.73 ``convertTools`` sends it.
+
+    ``eager_input_streaming`` per tool (:func:`supports_eager_tool_input_streaming`) and the
+    prompt-cache breakpoint (``cache_control``) on the last tool, so the tool definitions are
+    cached with the system prompt.
+    """
+    eager = supports_eager_tool_input_streaming(model)
+    converted: list[dict[str, Any]] = []
+    for tool in tools:
+        entry: dict[str, Any] = {
+            "name": to_claude_code_name(tool.name) if oauth else tool.name,
+            "description": tool.description,
+        }
+        if eager:
+            entry["eager_input_streaming"] = True
+        entry["input_schema"] = {
+            "type": "object",
+            "properties": tool.parameters.get("properties") or {},
+            "required": tool.parameters.get("required") or [],
+        }
+        converted.append(entry)
+    if converted and cache_control is not None:
+        converted[-1]["cache_control"] = dict(cache_control)
+    return converted
+
+
+def tool_loop_without_thinking(messages: list[dict[str, Any]]) -> bool:
+    """True when the request continues a tool loop whose assistant turn has no thinking first.
+
+    Anthropic's extended-thinking rule (docs: "Extended thinking with tool use"): while a tool
+    loop is in progress (the last message carries ``tool_result`` blocks), the preceding
+    assistant turn must begin with ``thinking`` or ``redacted_thinking``.
+    """
+    if len(messages) < 2 or messages[-1].get("role") != "user":
+        return False
+    last = messages[-1].get("content")
+    if not isinstance(last, list):
+        return False
+    blocks = cast(list[dict[str, Any]], last)
+    if not any(block.get("type") == "tool_result" for block in blocks):
+        return False
+    previous = messages[-2]
+    content = previous.get("content")
+    if previous.get("role") != "assistant" or not isinstance(content, list) or not content:
+        return False
+    first = cast(list[dict[str, Any]], content)[0]
+    return first.get("type") not in ("thinking", "redacted_thinking")
