@@ -16,9 +16,10 @@ from typing import Any, Literal
 from pi_sdk.provider import Events, MessageBuilder, ProviderError, ToolCall
 
 from .._shared_json import as_dict, as_list
+from ._google_signatures import google_thought_signature
 from ._request import REASONING_FIELDS
 
-__all__ = ["Decoder", "error_text", "google_thought_signature", "map_stop_reason"]
+__all__ = ["Decoder", "error_text", "map_stop_reason"]
 
 
 _TEXT = "text"
@@ -43,20 +44,6 @@ def map_stop_reason(reason: str | None) -> Literal["stop", "length", "toolUse", 
     if reason is None:
         return "stop"
     return _FINISH.get(reason, "error")
-
-
-def google_thought_signature(fields: dict[str, Any]) -> str | None:
-    """Return ``extra_content.google.thought_signature`` of a delta, message or tool call.
-
-    Gemini's OpenAI-compatible endpoint (``generativelanguage.googleapis.com/v1beta/openai``)
-    sends the thought signature there: on each tool call (function calling: it must come back on
-    the same call, or the next request fails with 400) and on the message or delta with the
-    answer's text (Google, "Thought signatures", OpenAI compatibility). ``None`` when absent.
-    pi-ai 0.73.1 reads neither.
-    """
-    google = as_dict(as_dict(fields.get("extra_content")).get("google"))
-    signature = google.get("thought_signature")
-    return signature if isinstance(signature, str) and signature else None
 
 
 def error_text(error: Any) -> str:
@@ -90,7 +77,7 @@ class Decoder:
       interleaved parallel calls stay apart and keep their order; an entry without ``index``
       belongs to the call with its id, else to the last call. ``null``/empty/missing arguments
       become ``{}``. Calls close when the stream ends.
-    * Gemini's ``extra_content.google.thought_signature`` (:func:`google_thought_signature`):
+    * Gemini's ``extra_content.google.thought_signature`` (``_google_signatures``):
       on a tool call → its ``thought_signature``; on a delta or message → the text block's
       ``text_signature`` (the latest wins; one that comes before the text waits for it).
     * ``refusal`` text is not content: it is collected and ends the message as an error whose

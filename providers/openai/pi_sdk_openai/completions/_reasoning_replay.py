@@ -17,12 +17,18 @@ can still be set by hand in ``model.compat`` (``requiresReasoningContent``,
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, cast
 
 from pi_sdk.provider import Model
 
-__all__ = ["REASONING_REPLAY", "ReasoningReplay", "reasoning_replay"]
+__all__ = [
+    "REASONING_REPLAY",
+    "ReasoningReplay",
+    "reasoning_detail",
+    "reasoning_replay",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,3 +81,20 @@ def reasoning_replay(model: Model) -> ReasoningReplay | None:
     if not model.reasoning:
         return None
     return next((rule for rule in REASONING_REPLAY if rule.matches(model)), None)
+
+
+# --- the signatures sent back with an assistant message ----------------------------------------
+
+
+def reasoning_detail(signature: str) -> dict[str, Any] | None:
+    """An OpenRouter ``reasoning_details`` entry stored as JSON (pi-mono), else ``None``.
+
+    Any other signature is Gemini's opaque ``thought_signature`` (base64, never a JSON object).
+    """
+    if not signature.startswith("{"):
+        return None
+    try:
+        detail = json.loads(signature)
+    except ValueError:
+        return None
+    return cast("dict[str, Any]", detail) if isinstance(detail, dict) else None

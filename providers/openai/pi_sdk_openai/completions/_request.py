@@ -16,7 +16,7 @@ as is, overriding ``options.reasoning``).
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
 from pi_sdk import provider as kit
 
@@ -30,6 +30,10 @@ from .._shared_request import (
 )
 from ._cache_markers import add_cache_markers
 from ._compat import CompletionsCompat, resolve_compat
+from ._google_signatures import google_signature
+from ._reasoning_replay import reasoning_detail
+from ._reasoning_switch import add_reasoning
+from ._tools import convert_tools, response_format
 
 __all__ = [
     "API",
@@ -105,7 +109,7 @@ def _assistant_message(
                 entry[field] = reasoning
     entry["content"] = content
     if text_signature and content:
-        entry["extra_content"] = _google_signature(text_signature)
+        entry["extra_content"] = google_signature(text_signature)
     if calls:
         wire_calls: list[dict[str, Any]] = []
         entry["tool_calls"] = wire_calls
@@ -121,11 +125,11 @@ def _assistant_message(
             }
             signature = call.thought_signature
             if signature:
-                detail = _reasoning_detail(signature)
+                detail = reasoning_detail(signature)
                 if detail is not None:
                     details.append(detail)
                 else:
-                    wire["extra_content"] = _google_signature(signature)
+                    wire["extra_content"] = google_signature(signature)
             wire_calls.append(wire)
         if details:
             entry["reasoning_details"] = details
@@ -140,25 +144,6 @@ def _assistant_message(
     ):
         entry["reasoning_content"] = ""
     return entry
-
-
-def _google_signature(signature: str) -> dict[str, Any]:
-    """Gemini's OpenAI-compatible endpoint takes a thought signature back where it sent it."""
-    return {"google": {"thought_signature": signature}}
-
-
-def _reasoning_detail(signature: str) -> dict[str, Any] | None:
-    """An OpenRouter ``reasoning_details`` entry stored as JSON (pi-mono), else ``None``.
-
-    Any other signature is Gemini's opaque ``thought_signature`` (base64, never a JSON object).
-    """
-    if not signature.startswith("{"):
-        return None
-    try:
-        detail = json.loads(signature)
-    except ValueError:
-        return None
-    return cast("dict[str, Any]", detail) if isinstance(detail, dict) else None
 
 
 def convert_messages(
@@ -245,56 +230,6 @@ def convert_messages(
     return out
 
 
-def convert_tools(
-    tools: list[kit.Tool], compat: CompletionsCompat | None = None
-) -> list[dict[str, Any]]:
-    """Return Chat Completions function tools; ``strict: false`` unless the server rejects it."""
-    strict = compat.supports_strict_mode if compat is not None else True
-    out: list[dict[str, Any]] = []
-    for tool in tools:
-        function: dict[str, Any] = {
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": tool.parameters,
-        }
-        if strict:
-            function["strict"] = False
-        out.append({"type": "function", "function": function})
-    return out
-
-
-def _effort_value(model: kit.Model, compat: CompletionsCompat, effort: str) -> str:
-    """The server's value for a pi level: ``model.thinking_level_map``, then the compat map."""
-    mapped = (model.thinking_level_map or {}).get(effort)
-    return mapped if mapped is not None else compat.reasoning_effort_map.get(effort, effort)
-
-
-def _add_reasoning(
-    payload: dict[str, Any], model: kit.Model, compat: CompletionsCompat, effort: str | None
-) -> None:
-    """Switch reasoning on or off in the server's own way (pi-ai 0.73 ``buildParams``)."""
-    fmt = compat.thinking_format
-    if fmt in ("zai", "qwen"):
-        payload["enable_thinking"] = effort is not None
-    elif fmt == "qwen-chat-template":
-        payload["chat_template_kwargs"] = {"enable_thinking": effort is not None}
-    elif fmt == "deepseek":
-        payload["thinking"] = {"type": "enabled" if effort is not None else "disabled"}
-        if effort is not None:
-            payload["reasoning_effort"] = _effort_value(model, compat, effort)
-    elif fmt == "openrouter":
-        levels = model.thinking_level_map or {}
-        if effort is not None:
-            payload["reasoning"] = {"effort": _effort_value(model, compat, effort)}
-        elif "off" not in levels or levels["off"] is not None:
-            payload["reasoning"] = {"effort": levels.get("off") or "none"}
-    elif compat.supports_reasoning_effort:
-        if effort is not None:
-            payload["reasoning_effort"] = _effort_value(model, compat, effort)
-        elif isinstance(off := (model.thinking_level_map or {}).get("off"), str):
-            payload["reasoning_effort"] = off  # a model that thinks unless told "off" so
-
-
 def build_payload(
     model: kit.Model,
     context: kit.Context,
@@ -363,7 +298,7 @@ def build_payload(
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     if model.reasoning:
-        _add_reasoning(payload, model, compat, reasoning_effort(model, options))
+        add_reasoning(payload, model, compat, reasoning_effort(model, options))
     if "openrouter.ai" in model.base_url and compat.open_router_routing:
         payload["provider"] = dict(compat.open_router_routing)
     routing = compat.vercel_gateway_routing
@@ -371,17 +306,3 @@ def build_payload(
         gateway = {key: routing[key] for key in ("only", "order") if routing.get(key)}
         payload["providerOptions"] = {"gateway": gateway}
     return payload
-
-
-def response_format(output: kit.Output) -> dict[str, Any]:
-    """Chat Completions' ``response_format`` for a typed answer.
-
-    (OpenAI Structured Outputs:
-    ``{"type": "json_schema", "json_schema": {name, schema, strict}}``; ``strict`` only when
-    the schema is strict-compatible, see :attr:`pi_sdk.options.Output.strict_schema`).
-    """
-    schema: dict[str, Any] = {"name": output.name, "schema": output.wire_schema}
-    if output.description:
-        schema["description"] = output.description
-    schema["strict"] = output.strict_schema is not None
-    return {"type": "json_schema", "json_schema": schema}
