@@ -83,7 +83,7 @@ def reasoning_replay(model: Model) -> ReasoningReplay | None:
     return next((rule for rule in REASONING_REPLAY if rule.matches(model)), None)
 
 
-# --- the signatures sent back with an assistant message ----------------------------------------
+# --- an OpenRouter reasoning_details entry, sent back with an assistant message -------------
 
 
 def reasoning_detail(signature: str) -> dict[str, Any] | None:
