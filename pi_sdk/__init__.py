@@ -37,16 +37,22 @@ _EXPORTS = {
     "complete": "pi_sdk._models.calls",
     "complete_sync": "pi_sdk._models.calls",
     "stream": "pi_sdk._models.calls",
-    "get_api_provider": "pi_sdk._models.registry",
-    "get_api_providers": "pi_sdk._models.registry",
-    "get_model": "pi_sdk._models.registry",
-    "get_models": "pi_sdk._models.registry",
-    "get_providers": "pi_sdk._models.registry",
-    "register_api_provider": "pi_sdk._models.registry",
-    "register_model": "pi_sdk._models.registry",
-    "unregister_api_providers": "pi_sdk._models.registry",
-    "hookimpl": "pi_sdk.plugins.hookspecs",
+    "AuthCheck": "pi_sdk._models.collection",
+    "Models": "pi_sdk._models.collection",
+    "default_models": "pi_sdk._models.default",
+    "get_api_provider": "pi_sdk._models.default",
+    "get_api_providers": "pi_sdk._models.default",
+    "get_model": "pi_sdk._models.default",
+    "get_models": "pi_sdk._models.default",
+    "get_providers": "pi_sdk._models.default",
+    "register_api_provider": "pi_sdk._models.default",
+    "register_model": "pi_sdk._models.default",
+    "register_provider": "pi_sdk._models.default",
+    "unregister_api_providers": "pi_sdk._models.default",
+    "RefreshResult": "pi_sdk._models.refresh",
     "AssistantMessageEventStream": "pi_sdk._stream.event_stream",
+    "Provider": "pi_sdk._stream.provider",
+    "ProviderAuth": "pi_sdk._stream.provider",
     "AbortController": "pi_sdk._wire.abort",
     "AbortSignal": "pi_sdk._wire.abort",
     "AfterToolCallContext": "pi_sdk._wire.agent_types",
@@ -75,6 +81,8 @@ _EXPORTS = {
     "TurnEndEvent": "pi_sdk._wire.agent_types",
     "TurnStartEvent": "pi_sdk._wire.agent_types",
     "agent_event_to_dict": "pi_sdk._wire.agent_types",
+    "is_context_overflow": "pi_sdk._wire.overflow",
+    "agent": "pi_sdk.agent",
     "AgentBusyError": "pi_sdk.errors",
     "ConfigurationError": "pi_sdk.errors",
     "ModelNotFoundError": "pi_sdk.errors",
@@ -83,6 +91,7 @@ _EXPORTS = {
     "ProviderNotFoundError": "pi_sdk.errors",
     "SessionFileError": "pi_sdk.errors",
     "ToolArgumentsError": "pi_sdk.errors",
+    "errors": "pi_sdk.errors",
     "AssistantMessageEvent": "pi_sdk.events",
     "DoneEvent": "pi_sdk.events",
     "ErrorEvent": "pi_sdk.events",
@@ -97,9 +106,14 @@ _EXPORTS = {
     "ToolCallEndEvent": "pi_sdk.events",
     "ToolCallStartEvent": "pi_sdk.events",
     "event_to_dict": "pi_sdk.events",
+    "events": "pi_sdk.events",
     "ForeignReasoning": "pi_sdk.options",
     "StreamOptions": "pi_sdk.options",
-    "is_context_overflow": "pi_sdk._wire.overflow",
+    "options": "pi_sdk.options",
+    "plugins": "pi_sdk.plugins",
+    "hookimpl": "pi_sdk.plugins.hookspecs",
+    "provider": "pi_sdk.provider",
+    "testing": "pi_sdk.testing",
     "AbortedError": "pi_sdk.types",
     "AssistantError": "pi_sdk.types",
     "AssistantMessage": "pi_sdk.types",
@@ -119,13 +133,6 @@ _EXPORTS = {
     "Usage": "pi_sdk.types",
     "UserMessage": "pi_sdk.types",
     "now_ms": "pi_sdk.types",
-    "agent": "pi_sdk.agent",
-    "errors": "pi_sdk.errors",
-    "events": "pi_sdk.events",
-    "options": "pi_sdk.options",
-    "plugins": "pi_sdk.plugins",
-    "provider": "pi_sdk.provider",
-    "testing": "pi_sdk.testing",
     "types": "pi_sdk.types",
 }
 """Public name -> the module that defines it (a submodule names itself)."""
@@ -157,17 +164,24 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._models.calls import complete as complete
     from pi_sdk._models.calls import complete_sync as complete_sync
     from pi_sdk._models.calls import stream as stream
-    from pi_sdk._models.registry import get_api_provider as get_api_provider
-    from pi_sdk._models.registry import get_api_providers as get_api_providers
-    from pi_sdk._models.registry import get_model as get_model
-    from pi_sdk._models.registry import get_models as get_models
-    from pi_sdk._models.registry import get_providers as get_providers
-    from pi_sdk._models.registry import register_api_provider as register_api_provider
-    from pi_sdk._models.registry import register_model as register_model
-    from pi_sdk._models.registry import unregister_api_providers as unregister_api_providers
+    from pi_sdk._models.collection import AuthCheck as AuthCheck
+    from pi_sdk._models.collection import Models as Models
+    from pi_sdk._models.default import default_models as default_models
+    from pi_sdk._models.default import get_api_provider as get_api_provider
+    from pi_sdk._models.default import get_api_providers as get_api_providers
+    from pi_sdk._models.default import get_model as get_model
+    from pi_sdk._models.default import get_models as get_models
+    from pi_sdk._models.default import get_providers as get_providers
+    from pi_sdk._models.default import register_api_provider as register_api_provider
+    from pi_sdk._models.default import register_model as register_model
+    from pi_sdk._models.default import register_provider as register_provider
+    from pi_sdk._models.default import unregister_api_providers as unregister_api_providers
+    from pi_sdk._models.refresh import RefreshResult as RefreshResult
     from pi_sdk._stream.event_stream import (
         AssistantMessageEventStream as AssistantMessageEventStream,
     )
+    from pi_sdk._stream.provider import Provider as Provider
+    from pi_sdk._stream.provider import ProviderAuth as ProviderAuth
     from pi_sdk._wire.abort import AbortController as AbortController
     from pi_sdk._wire.abort import AbortSignal as AbortSignal
     from pi_sdk._wire.agent_types import AfterToolCallContext as AfterToolCallContext

@@ -8,7 +8,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from pi_sdk._models.registry import get_api_providers
+from pi_sdk._models.default import get_api_providers
 
 __all__ = [
     "BLUE",

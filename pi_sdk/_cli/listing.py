@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from pi_sdk._cli.common import BOLD, DIM, RED, Style, UsageError, add_command, use_colour
-from pi_sdk._models.registry import get_models, get_providers
+from pi_sdk._models.default import get_models, get_providers
 
 __all__ = ["CLOSE_MATCH", "register", "unknown_provider"]
 

@@ -77,7 +77,7 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError:
         return _fail("`pi-sdk serve` needs the serve extra: pip install 'pi-sdk-core[serve]'")
     from pi_sdk._cli.setup import with_base_url
-    from pi_sdk._models.registry import get_model, register_model
+    from pi_sdk._models.default import get_model, register_model
     from pi_sdk._serve.policy import DEFAULT_MAX_BODY_BYTES, ProxyPolicy
     from pi_sdk._serve.server import proxy_app
     from pi_sdk.types import Model

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pi_sdk._models.registry import get_model
+from pi_sdk._models.default import get_model
 from pi_sdk.errors import ModelNotFoundError
 from pi_sdk.types import Model
 

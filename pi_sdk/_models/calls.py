@@ -1,14 +1,18 @@
-"""Top-level calls: stream(), complete(), complete_sync() and helpers providers share."""
+"""The module-level calls ``stream()``, ``complete()``, ``complete_sync()``: the default collection.
+
+Also the two helpers a provider's stream function calls: :func:`resolve_api_key` and
+:func:`apply_payload_hooks` (exported to provider authors through :mod:`pi_sdk.provider`).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import inspect
 from typing import Any
 
-from pi_sdk._models.registry import get_api_key, get_api_provider
+from pi_sdk._models.default import default_models, get_api_key
+from pi_sdk._models.hooks import run_payload_hooks
+from pi_sdk._plugins.manager import get_plugin_manager
 from pi_sdk._stream.event_stream import AssistantMessageEventStream
-from pi_sdk._wire.redact import secret_header_values
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Model
 
@@ -21,7 +25,9 @@ def stream(
     """Call ``model`` and return its normalized event stream.
 
     Args:
-        model: The model; ``model.api`` picks the registered provider.
+        model: The model; ``model.api`` picks the wire-API implementation of the default
+            collection (:func:`pi_sdk.default_models`; a :class:`pi_sdk.Models` of your own has
+            the same method).
         context: System prompt, messages and tools.
         options: Per-call options (abort signal, reasoning level, max tokens, ...).
 
@@ -34,29 +40,7 @@ def stream(
         ProviderNotFoundError: no provider is registered for ``model.api`` (pi-mono throws
             synchronously here too).
     """
-    from pi_sdk._plugins.observers import current_run_id, start_model_call
-
-    options = options or StreamOptions()
-    provider = get_api_provider(model.api)
-    run_id = current_run_id.get()
-    return AssistantMessageEventStream(
-        lambda: provider.stream(model, context, options),
-        model=model,
-        signal=options.signal,
-        max_retries=options.max_retries,
-        max_retry_delay_ms=options.max_retry_delay_ms,
-        timeout_ms=options.timeout_ms,
-        idle_timeout_ms=options.idle_timeout_ms,
-        secrets=lambda: (
-            options.api_key,
-            get_api_key(model.provider),
-            *secret_header_values(options.headers),
-            *secret_header_values(model.headers),
-        ),
-        context=context,
-        output=options.resolved_output(),
-        observe=lambda: start_model_call(model, context, options, run_id),
-    )
+    return default_models().stream(model, context, options)
 
 
 async def complete(
@@ -89,7 +73,11 @@ def complete_sync(
 
 
 def resolve_api_key(model: Model, options: StreamOptions) -> str | None:
-    """Return ``options.api_key``, else the ``get_api_key`` plugin answer for ``model.provider``."""
+    """``options.api_key`` (a collection puts its key there), else the default collection's key.
+
+    For a provider's stream function: a call made through a :class:`pi_sdk.Models` collection
+    arrives with the collection's key in ``options.api_key`` already.
+    """
     return options.api_key or get_api_key(model.provider)
 
 
@@ -105,22 +93,4 @@ async def apply_payload_hooks(
         TypeError: a hook returned something other than ``None`` or a dict (the call then ends
             in an ``error`` event naming the hook; nothing is sent).
     """
-    from pi_sdk._plugins.calling import call_hook_implementation, hook_implementations
-
-    for impl in hook_implementations("on_payload"):  # plugin order (see pi_sdk.plugins)
-        result = await call_hook_implementation(impl, payload=payload, model=model)
-        payload = _payload_result(result, payload, f"on_payload of plugin {impl.plugin_name!r}")
-    if options.on_payload is not None:
-        result = options.on_payload(payload, model)
-        if inspect.isawaitable(result):
-            result = await result
-        payload = _payload_result(result, payload, "StreamOptions.on_payload")
-    return payload
-
-
-def _payload_result(result: object, payload: dict[str, Any], hook: str) -> dict[str, Any]:
-    if result is None:
-        return payload
-    if isinstance(result, dict):
-        return result  # pyright: ignore[reportUnknownVariableType]
-    raise TypeError(f"{hook} returned {type(result).__name__}; return None or a dict")
+    return await run_payload_hooks(payload, model, options, get_plugin_manager())

@@ -25,13 +25,18 @@ __all__ = ["PerManager", "call_hook_implementation", "hook_implementations"]
 S = TypeVar("S")
 
 
-def hook_implementations(hook_name: str) -> list[pluggy.HookImpl]:
-    """Return the active manager's implementations of ``hook_name`` in plugin order.
+def hook_implementations(
+    hook_name: str, manager: PluginManager | None = None
+) -> list[pluggy.HookImpl]:
+    """Return the implementations of ``hook_name`` in plugin order.
+
+    They are the active manager's, or ``manager``'s when given.
 
     Raises:
         AttributeError: no hook of that name exists.
     """
-    caller: pluggy.HookCaller = getattr(get_plugin_manager().hook, hook_name)
+    pm = manager if manager is not None else get_plugin_manager()
+    caller: pluggy.HookCaller = getattr(pm.hook, hook_name)
     return list(reversed(caller.get_hookimpls()))
 
 

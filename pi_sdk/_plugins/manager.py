@@ -22,7 +22,7 @@ Entry-point plugins are registered in alphabetical order of entry-point name, so
 the same on every machine. :func:`pi_sdk.plugins.hook_implementations` returns it.
 
 The manager knows no registry. It counts its changes in :attr:`PluginManager.generation`;
-the registries (:mod:`pi_sdk._models.registry`, :mod:`pi_sdk._agent.messages`) ask its hooks and
+the registries (:mod:`pi_sdk._models.default`, :mod:`pi_sdk._agent.messages`) ask its hooks and
 keep
 the answers until that number changes (llm's ``get_models()`` model, with a cache).
 
@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
+from pi_sdk._plugins.provider_plugin import as_plugin
 from pi_sdk.errors import PluginLoadError
 from pi_sdk.plugins import hookspecs
 
@@ -68,6 +69,7 @@ LOAD_PLUGINS_ENV = "PI_SDK_LOAD_PLUGINS"
 
 _SYNC_ONLY_HOOKS = frozenset(
     {
+        "register_providers",
         "register_api_providers",
         "register_models",
         "register_message_types",
@@ -111,6 +113,8 @@ class PluginManager(pluggy.PluginManager):
         """Bumped by every :meth:`register` / :meth:`unregister`: readers of the hooks rebuild
         what they collected when it changed."""
         self._lock = threading.RLock()
+        self._wrappers: dict[int, tuple[object, object]] = {}
+        """``id(providers)`` -> (the providers, the plugin registered for them)."""
 
     def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
         """Return pluggy's options for ``plugin.name`` after pi-sdk's checks (see class doc)."""
@@ -150,17 +154,27 @@ class PluginManager(pluggy.PluginManager):
     def register(self, plugin: object, name: str | None = None) -> str | None:
         """Register ``plugin`` (see pluggy); the registries see it on their next access.
 
+        ``plugin`` may also be a :class:`~pi_sdk.Provider` or a sequence of them (what a
+        provider package's entry point names): it is registered through the
+        ``register_providers`` hook (:mod:`pi_sdk._plugins.provider_plugin`).
+
         Raises:
             pluggy.PluginValidationError: a hook implementation breaks a rule (class doc).
             ValueError: the name or the object is already registered.
+            TypeError: a sequence holding something other than providers.
         """
+        wrapped = as_plugin(plugin, name or "providers")
+        if wrapped is not plugin:
+            self._wrappers[id(plugin)] = (plugin, wrapped)
         try:
-            return super().register(plugin, name)
+            return super().register(wrapped, name)
         finally:
             self.generation += 1
 
     def unregister(self, plugin: object | None = None, name: str | None = None) -> Any | None:
         """Unregister a plugin (see pluggy); the registries forget its registrations."""
+        if plugin is not None and id(plugin) in self._wrappers:
+            plugin = self._wrappers.pop(id(plugin))[1]
         try:
             return super().unregister(plugin, name)
         finally:
@@ -206,8 +220,7 @@ class PluginManager(pluggy.PluginManager):
                 if self.is_blocked(entry_point.name) or self.has_plugin(entry_point.name):
                     continue
                 try:
-                    module = entry_point.load()
-                    self.register(module, name=entry_point.name)
+                    self.register(entry_point.load(), name=entry_point.name)
                 except Exception as exc:  # noqa: BLE001 - one broken plugin must not stop the rest
                     self._fail(entry_point.name, exc)
                     continue

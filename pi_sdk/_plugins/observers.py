@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, cast
 import pluggy
 
 from pi_sdk._plugins.calling import hook_implementations
+from pi_sdk._plugins.manager import PluginManager
 
 if TYPE_CHECKING:
     from pi_sdk._wire.agent_types import AgentEvent
@@ -67,15 +68,20 @@ async def notify_agent_event(
 
 
 def start_model_call(
-    model: Model, context: Context, options: StreamOptions, run_id: str | None
+    model: Model,
+    context: Context,
+    options: StreamOptions,
+    run_id: str | None,
+    manager: PluginManager | None = None,
 ) -> Finish | None:
     """Call every ``on_model_call`` implementation; return one ``finish`` for their answers.
 
-    ``None`` when no implementation returned a callable. The ``finish`` returned calls each
-    answer with the final message, logging (and skipping past) any that raises.
+    The implementations are the active manager's, or ``manager``'s. ``None`` when no
+    implementation returned a callable. The ``finish`` returned calls each answer with the final
+    message, logging (and skipping past) any that raises.
     """
     finishers: list[tuple[str, Finish]] = []
-    for impl in hook_implementations("on_model_call"):
+    for impl in hook_implementations("on_model_call", manager):
         kwargs = {"model": model, "context": context, "options": options, "run_id": run_id}
         try:
             answer = impl.function(*[kwargs[name] for name in impl.argnames])

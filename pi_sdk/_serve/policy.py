@@ -101,6 +101,6 @@ class ProxyPolicy:
         """
         if self.resolve_model is not None:
             return self.resolve_model(provider, model_id)
-        from pi_sdk._models.registry import get_model
+        from pi_sdk._models.default import get_model
 
         return get_model(provider, model_id)

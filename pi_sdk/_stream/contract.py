@@ -47,3 +47,6 @@ class ApiProvider:
     """For ``pi-sdk replay``: given a recorded request, the model that would have sent it."""
     source_id: str | None = None
     """Who registered it (a plugin name); see :func:`pi_sdk.unregister_api_providers`."""
+    exclusive: bool = False
+    """Held by a :class:`~pi_sdk.Provider`: serve only that provider's models (pi-sdk-azure's
+    ``openai-completions`` for ``azure-openai``), never another provider's model of this API."""

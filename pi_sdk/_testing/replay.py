@@ -24,7 +24,7 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 from pi_sdk._models.calls import stream
-from pi_sdk._models.registry import get_api_provider, get_api_providers, get_providers
+from pi_sdk._models.default import get_api_provider, get_api_providers, get_providers
 from pi_sdk._stream.contract import ApiProvider
 from pi_sdk._stream.event_stream import AssistantMessageEventStream
 from pi_sdk._testing.json_body import json_body

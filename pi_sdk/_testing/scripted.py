@@ -33,7 +33,7 @@ from typing import Any, Literal, TypeAlias
 
 from pydantic import PrivateAttr
 
-from pi_sdk._models.registry import get_api_provider, register_api_provider
+from pi_sdk._models.default import get_api_provider, register_api_provider
 from pi_sdk._stream.builder import Events, MessageBuilder
 from pi_sdk._stream.contract import ApiProvider
 from pi_sdk._stream.event_stream import AssistantMessageEventStream

@@ -18,10 +18,6 @@ from pi_sdk._wire.exports import lazy_exports as _lazy_exports
 _EXPORTS = {
     "call_hook_implementation": "pi_sdk._plugins.calling",
     "hook_implementations": "pi_sdk._plugins.calling",
-    "RegisterApiProvider": "pi_sdk.plugins.hookspecs",
-    "RegisterModel": "pi_sdk.plugins.hookspecs",
-    "hookimpl": "pi_sdk.plugins.hookspecs",
-    "hookspec": "pi_sdk.plugins.hookspecs",
     "PluginInfo": "pi_sdk._plugins.listing",
     "describe_plugins": "pi_sdk._plugins.listing",
     "ENTRY_POINT_GROUP": "pi_sdk._plugins.manager",
@@ -39,6 +35,11 @@ _EXPORTS = {
     "REDACTED": "pi_sdk._wire.redact",
     "Redactor": "pi_sdk._wire.redact",
     "redact_text": "pi_sdk._wire.redact",
+    "RegisterApiProvider": "pi_sdk.plugins.hookspecs",
+    "RegisterModel": "pi_sdk.plugins.hookspecs",
+    "RegisterProvider": "pi_sdk.plugins.hookspecs",
+    "hookimpl": "pi_sdk.plugins.hookspecs",
+    "hookspec": "pi_sdk.plugins.hookspecs",
     "hookspecs": "pi_sdk.plugins.hookspecs",
 }
 """Public name -> the module that defines it (a submodule names itself)."""
@@ -66,6 +67,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.plugins import hookspecs as hookspecs
     from pi_sdk.plugins.hookspecs import RegisterApiProvider as RegisterApiProvider
     from pi_sdk.plugins.hookspecs import RegisterModel as RegisterModel
+    from pi_sdk.plugins.hookspecs import RegisterProvider as RegisterProvider
     from pi_sdk.plugins.hookspecs import hookimpl as hookimpl
     from pi_sdk.plugins.hookspecs import hookspec as hookspec
 

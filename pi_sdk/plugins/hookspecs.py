@@ -41,6 +41,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from pi_sdk._stream.contract import ApiProvider
+    from pi_sdk._stream.provider import Provider
     from pi_sdk._wire.abort import AbortSignal
     from pi_sdk._wire.agent_types import (
         AfterToolCallContext,
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RegisterApiProvider",
     "RegisterModel",
+    "RegisterProvider",
     "after_tool_call",
     "before_tool_call",
     "get_api_key",
@@ -66,6 +68,7 @@ __all__ = [
     "register_api_providers",
     "register_message_types",
     "register_models",
+    "register_providers",
 ]
 
 
@@ -74,6 +77,14 @@ class RegisterApiProvider(Protocol):
 
     def __call__(self, provider: ApiProvider, *, replace: bool = False) -> None:
         """Register ``provider`` (see :func:`pi_sdk.register_api_provider`)."""
+        ...
+
+
+class RegisterProvider(Protocol):
+    """The ``register`` callable handed to ``register_providers`` (annotate with it)."""
+
+    def __call__(self, provider: Provider, *, replace: bool = False) -> None:
+        """Register ``provider`` (see :func:`pi_sdk.register_provider`)."""
         ...
 
 
@@ -89,6 +100,27 @@ hookspec = pluggy.HookspecMarker("pi_sdk")
 """Marks a hook specification (pi-sdk's own use)."""
 hookimpl = pluggy.HookimplMarker("pi_sdk")
 """Marks a hook implementation in a plugin; re-exported as ``pi_sdk.hookimpl``."""
+
+
+@hookspec
+def register_providers(register: RegisterProvider) -> None:
+    """Register :class:`pi_sdk.Provider` objects: a provider's auth, catalog and wire APIs.
+
+    The way a provider package is published (pi-ai 1.6 ``createProvider``). Most packages need
+    no hook function: an entry point that names a ``Provider`` object, or a sequence of them
+    (``acme = "pi_sdk_acme:PROVIDERS"``), is registered through this hook for them. Called once
+    per plugin manager, on the first access to the default collection, never at import.
+
+    Combination: every implementation registers; providers sharing an id are merged (their
+    catalogs and wire APIs join; a setting two of them give differently is an error), unless
+    ``replace=True``, which drops what was registered under that id before.
+
+    Args:
+        register: ``register(provider: pi_sdk.Provider, *, replace: bool = False)``.
+
+    Raises:
+        ConfigurationError: (from ``register``) two providers with one id disagree on a setting.
+    """
 
 
 @hookspec

@@ -17,6 +17,9 @@ from pi_sdk._wire.exports import lazy_exports as _lazy_exports
 
 _EXPORTS = {
     "resolve_base_url": "pi_sdk._kit.base_url",
+    "ProviderFactory": "pi_sdk._kit.catalog_providers",
+    "package_providers": "pi_sdk._kit.catalog_providers",
+    "provider_factory": "pi_sdk._kit.catalog_providers",
     "ClientCache": "pi_sdk._kit.clients",
     "shared_in_thread": "pi_sdk._kit.clients",
     "tune_gc_for_streams": "pi_sdk._kit.gc_tuning",
@@ -37,10 +40,10 @@ _EXPORTS = {
     "import_vendor": "pi_sdk._kit.vendor_import",
     "apply_payload_hooks": "pi_sdk._models.calls",
     "resolve_api_key": "pi_sdk._models.calls",
-    "get_api_key": "pi_sdk._models.registry",
-    "get_model": "pi_sdk._models.registry",
-    "hookimpl": "pi_sdk.plugins.hookspecs",
+    "get_api_key": "pi_sdk._models.default",
+    "get_model": "pi_sdk._models.default",
     "forwards_events": "pi_sdk._stream.activity",
+    "new_assistant_message": "pi_sdk._stream.assistant_message",
     "BlockKey": "pi_sdk._stream.builder",
     "Events": "pi_sdk._stream.builder",
     "MessageBuilder": "pi_sdk._stream.builder",
@@ -48,7 +51,6 @@ _EXPORTS = {
     "RequestRecognizer": "pi_sdk._stream.contract",
     "StreamFunction": "pi_sdk._stream.contract",
     "AssistantMessageEventStream": "pi_sdk._stream.event_stream",
-    "new_assistant_message": "pi_sdk._stream.assistant_message",
     "HttpResponse": "pi_sdk._stream.http_stream",
     "WireDecoder": "pi_sdk._stream.http_stream",
     "connection_error_from_httpx": "pi_sdk._stream.http_stream",
@@ -56,6 +58,11 @@ _EXPORTS = {
     "run_http_stream": "pi_sdk._stream.http_stream",
     "IncrementalJsonParser": "pi_sdk._stream.partial_json",
     "parse_partial_json": "pi_sdk._stream.partial_json",
+    "FetchContext": "pi_sdk._stream.provider",
+    "FetchModels": "pi_sdk._stream.provider",
+    "FetchedModels": "pi_sdk._stream.provider",
+    "Provider": "pi_sdk._stream.provider",
+    "ProviderAuth": "pi_sdk._stream.provider",
     "ConnectionPhase": "pi_sdk._stream.provider_errors",
     "ProviderError": "pi_sdk._stream.provider_errors",
     "RETRYABLE_STATUS": "pi_sdk._stream.provider_errors",
@@ -71,6 +78,19 @@ _EXPORTS = {
     "parse_event": "pi_sdk._stream.sse_json",
     "calculate_cost": "pi_sdk._wire.cost",
     "load_models_json": "pi_sdk._wire.cost",
+    "ToolCallIdNormalizer": "pi_sdk._wire.ids",
+    "fit_id": "pi_sdk._wire.ids",
+    "sanitize_tool_call_id": "pi_sdk._wire.ids",
+    "short_hash": "pi_sdk._wire.ids",
+    "OUTPUT_TOOL_NAME": "pi_sdk._wire.output",
+    "REDACTED": "pi_sdk._wire.redact",
+    "Redactor": "pi_sdk._wire.redact",
+    "redact_text": "pi_sdk._wire.redact",
+    "is_same_model": "pi_sdk._wire.transform",
+    "is_same_source": "pi_sdk._wire.transform",
+    "signature_origin": "pi_sdk._wire.transform",
+    "transform_messages": "pi_sdk._wire.transform",
+    "sanitize_surrogates": "pi_sdk._wire.unicode",
     "ConfigurationError": "pi_sdk.errors",
     "ModelNotFoundError": "pi_sdk.errors",
     "AssistantMessageEvent": "pi_sdk.events",
@@ -86,21 +106,10 @@ _EXPORTS = {
     "ToolCallDeltaEvent": "pi_sdk.events",
     "ToolCallEndEvent": "pi_sdk.events",
     "ToolCallStartEvent": "pi_sdk.events",
-    "ToolCallIdNormalizer": "pi_sdk._wire.ids",
-    "fit_id": "pi_sdk._wire.ids",
-    "sanitize_tool_call_id": "pi_sdk._wire.ids",
-    "short_hash": "pi_sdk._wire.ids",
     "ForeignReasoning": "pi_sdk.options",
     "Output": "pi_sdk.options",
     "StreamOptions": "pi_sdk.options",
-    "OUTPUT_TOOL_NAME": "pi_sdk._wire.output",
-    "REDACTED": "pi_sdk._wire.redact",
-    "Redactor": "pi_sdk._wire.redact",
-    "redact_text": "pi_sdk._wire.redact",
-    "is_same_model": "pi_sdk._wire.transform",
-    "is_same_source": "pi_sdk._wire.transform",
-    "signature_origin": "pi_sdk._wire.transform",
-    "transform_messages": "pi_sdk._wire.transform",
+    "hookimpl": "pi_sdk.plugins.hookspecs",
     "AssistantMessage": "pi_sdk.types",
     "Context": "pi_sdk.types",
     "Cost": "pi_sdk.types",
@@ -117,12 +126,14 @@ _EXPORTS = {
     "Usage": "pi_sdk.types",
     "UserMessage": "pi_sdk.types",
     "now_ms": "pi_sdk.types",
-    "sanitize_surrogates": "pi_sdk._wire.unicode",
 }
 """Public name -> the module that defines it (a submodule names itself)."""
 
 if _typing.TYPE_CHECKING:
     from pi_sdk._kit.base_url import resolve_base_url as resolve_base_url
+    from pi_sdk._kit.catalog_providers import ProviderFactory as ProviderFactory
+    from pi_sdk._kit.catalog_providers import package_providers as package_providers
+    from pi_sdk._kit.catalog_providers import provider_factory as provider_factory
     from pi_sdk._kit.clients import ClientCache as ClientCache
     from pi_sdk._kit.clients import shared_in_thread as shared_in_thread
     from pi_sdk._kit.gc_tuning import tune_gc_for_streams as tune_gc_for_streams
@@ -143,8 +154,8 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._kit.vendor_import import import_vendor as import_vendor
     from pi_sdk._models.calls import apply_payload_hooks as apply_payload_hooks
     from pi_sdk._models.calls import resolve_api_key as resolve_api_key
-    from pi_sdk._models.registry import get_api_key as get_api_key
-    from pi_sdk._models.registry import get_model as get_model
+    from pi_sdk._models.default import get_api_key as get_api_key
+    from pi_sdk._models.default import get_model as get_model
     from pi_sdk._stream.activity import forwards_events as forwards_events
     from pi_sdk._stream.assistant_message import new_assistant_message as new_assistant_message
     from pi_sdk._stream.builder import BlockKey as BlockKey
@@ -165,6 +176,11 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._stream.http_stream import run_http_stream as run_http_stream
     from pi_sdk._stream.partial_json import IncrementalJsonParser as IncrementalJsonParser
     from pi_sdk._stream.partial_json import parse_partial_json as parse_partial_json
+    from pi_sdk._stream.provider import FetchContext as FetchContext
+    from pi_sdk._stream.provider import FetchedModels as FetchedModels
+    from pi_sdk._stream.provider import FetchModels as FetchModels
+    from pi_sdk._stream.provider import Provider as Provider
+    from pi_sdk._stream.provider import ProviderAuth as ProviderAuth
     from pi_sdk._stream.provider_errors import RETRYABLE_STATUS as RETRYABLE_STATUS
     from pi_sdk._stream.provider_errors import ConnectionPhase as ConnectionPhase
     from pi_sdk._stream.provider_errors import ProviderError as ProviderError

@@ -166,7 +166,9 @@ def test_a_table_entry_naming_the_namespace_s_own_submodule_imports_that_module(
 
 
 def test_the_user_namespace_stays_small_and_leaves_the_kit_to_pi_sdk_provider():
-    assert len(pi_sdk.__all__) <= 100
+    # 100 until issue 26 added the collections (Models, Provider, ProviderAuth, default_models,
+    # register_provider and the two answers AuthCheck, RefreshResult).
+    assert len(pi_sdk.__all__) <= 110
     kit_only = {"ApiProvider", "ProviderError", "iter_sse", "ResponseBody", "transform_messages"}
     assert not kit_only & set(pi_sdk.__all__)
     assert kit_only <= set(pi_sdk.provider.__all__)

@@ -12,6 +12,7 @@ from importlib import import_module
 
 import pytest
 
+import pi_sdk
 from pi_sdk.provider import load_models_json
 
 # provider -> its variables in pi-ai 0.73.1, tried in order
@@ -72,7 +73,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
 def test_the_package_reads_the_catalog_providers_variables_in_order(
     package: str, provider: str, clean_env: pytest.MonkeyPatch
 ) -> None:
-    get_api_key = import_module(package).get_api_key
+    get_api_key = pi_sdk.Models(import_module(package).PROVIDERS).get_api_key
     names = PI_AI_ENV[provider]
     assert get_api_key(provider) is None
     # the last variable alone, then each earlier one wins over those after it

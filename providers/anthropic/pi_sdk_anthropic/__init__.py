@@ -1,25 +1,24 @@
 """pi-sdk provider plugin for Anthropic: the ``anthropic-messages`` wire API and its catalog.
 
-Loaded through the ``pi_sdk`` entry-point group. Importing this package imports neither the
-``anthropic`` SDK nor the wire code: :mod:`pi_sdk_anthropic.messages` is imported on the first
-call (or replayed request), and it imports the SDK inside its stream function.
+Published through the ``pi_sdk`` entry-point group as :data:`PROVIDERS`: one
+:class:`~pi_sdk.Provider` per catalog provider (``anthropic``, and the servers speaking its API:
+fireworks, vercel-ai-gateway, minimax, kimi-coding, xiaomi, ...; see ``docs/models.md``), each
+with its models from ``models.json`` (every ``anthropic-messages`` model of pi-ai 0.73.1), its
+environment variables (:data:`ENV_API_KEYS`, pi-ai 0.73.1 ``getEnvApiKey``; for ``anthropic``,
+``ANTHROPIC_OAUTH_TOKEN`` then ``ANTHROPIC_API_KEY``) and :data:`ANTHROPIC_MESSAGES`, whose
+request recognizer serves ``pi-sdk replay``. :func:`provider` configures one for a
+:class:`pi_sdk.Models` collection of your own.
 
-Hooks:
-
-* ``register_api_providers``: ``ApiProvider(api="anthropic-messages", ...)`` with a request
-  recognizer for ``pi-sdk replay``;
-* ``register_models``: the catalog in ``models.json``: every ``anthropic-messages`` model of
-  pi-ai 0.73.1 (anthropic, and the servers speaking its API: fireworks, vercel-ai-gateway,
-  minimax, kimi-coding, xiaomi, ...; see ``docs/models.md``);
-* ``get_api_key``: the provider's environment variables (:data:`ENV_API_KEYS`, pi-ai 0.73.1
-  ``getEnvApiKey``); for ``anthropic``, ``ANTHROPIC_OAUTH_TOKEN`` then ``ANTHROPIC_API_KEY``.
+Importing this package imports neither the ``anthropic`` SDK nor the wire code:
+:mod:`pi_sdk_anthropic.messages` is imported on the first call (or replayed request), and it
+imports the SDK inside its stream function.
 """
 
 from __future__ import annotations
 
 from pi_sdk import provider as kit
 
-__all__ = ["ENV_API_KEYS", "get_api_key", "register_api_providers", "register_models"]
+__all__ = ["ANTHROPIC_MESSAGES", "ENV_API_KEYS", "PROVIDERS", "provider"]
 
 ENV_API_KEYS: dict[str, tuple[str, ...]] = {
     "anthropic": ("ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"),
@@ -39,8 +38,17 @@ ENV_API_KEYS: dict[str, tuple[str, ...]] = {
 """Environment variables holding each catalog provider's key, tried in order (pi-ai 0.73.1
 ``getEnvApiKey``)."""
 
-register_api_providers = kit.api_providers_hook(
-    kit.lazy_api("anthropic-messages", "pi_sdk_anthropic.messages", "stream_anthropic_messages")
+ANTHROPIC_MESSAGES = kit.lazy_api(
+    "anthropic-messages", "pi_sdk_anthropic.messages", "stream_anthropic_messages"
 )
-register_models = kit.models_hook(__name__)
-get_api_key = kit.env_api_key_hook(ENV_API_KEYS)
+"""The ``anthropic-messages`` implementation (its module imported on the first call)."""
+
+PROVIDERS = kit.package_providers(
+    __name__, apis=[ANTHROPIC_MESSAGES], env=ENV_API_KEYS, names={"anthropic": "Anthropic"}
+)
+"""Every provider of the catalog; the entry point names this tuple."""
+
+
+provider = kit.provider_factory(PROVIDERS, "anthropic")
+"""``provider(provider_id, *, api_key, base_url, headers)``: one of :data:`PROVIDERS`, configured
+for a :class:`pi_sdk.Models` collection of your own."""

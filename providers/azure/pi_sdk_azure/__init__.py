@@ -1,18 +1,19 @@
 """pi-sdk provider plugin for Azure OpenAI: ``azure-openai-responses`` and Chat Completions.
 
-Loaded through the ``pi_sdk`` entry-point group. This module holds the hook implementations
-only: importing it imports neither the ``openai`` SDK nor the wire code
+Published through the ``pi_sdk`` entry-point group as :data:`PROVIDERS`, both with the key
+``AZURE_OPENAI_API_KEY``:
+
+* ``azure-openai-responses``: the ``azure-openai-responses`` wire API (with a recorded-request
+  recognizer for ``pi-sdk replay`` and the conformance runner) and its catalog in
+  ``models.json`` (pi-ai 0.73.1);
+* ``azure-openai``: Chat Completions deployments, through an ``openai-completions``
+  implementation of its own (``exclusive``: it serves this provider's models only), built on
+  pi-sdk-openai's request and decoder code. Its models are your deployments (``register_model``).
+
+:func:`provider` configures one for a :class:`pi_sdk.Models` collection (a tenant of its own).
+Importing this module imports neither the ``openai`` SDK nor the wire code
 (:mod:`pi_sdk_azure.responses`, :mod:`pi_sdk_azure.completions`), which the stream functions
 import on first call.
-
-Hooks:
-
-* ``register_api_providers``: ``azure-openai-responses`` (with a recorded-request recognizer
-  for ``pi-sdk replay`` and the conformance runner), and the Azure stream for provider
-  ``azure-openai`` on pi-sdk-openai's ``openai-completions`` adapter
-  (:data:`pi_sdk_openai.PROVIDER_STREAMS`);
-* ``register_models``: the ``azure-openai-responses`` catalog in ``models.json`` (pi-ai 0.73.1);
-* ``get_api_key``: ``AZURE_OPENAI_API_KEY`` for ``azure-openai-responses`` and ``azure-openai``.
 
 Azure's rules live in :mod:`pi_sdk_azure._endpoint` (URL, deployment, ``api-version``),
 :mod:`pi_sdk_azure._client` (client class, key or Entra ID token) and
@@ -21,43 +22,44 @@ Azure's rules live in :mod:`pi_sdk_azure._endpoint` (URL, deployment, ``api-vers
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
-
-from pi_sdk.provider import ApiProvider, hookimpl, lazy_stream, models_hook
+from pi_sdk import provider as kit
 
 from ._endpoint import CHAT_PROVIDER, RESPONSES_PROVIDER, recognize_responses_request
 
-__all__ = ["get_api_key", "register_api_providers", "register_models"]
-
-_ENV_API_KEY = "AZURE_OPENAI_API_KEY"
-
+__all__ = ["AZURE_CHAT_COMPLETIONS", "AZURE_OPENAI_RESPONSES", "PROVIDERS", "provider"]
 
 # The wire modules (and so the SDK) are imported on the first call only.
-_RESPONSES = ApiProvider(
+AZURE_OPENAI_RESPONSES = kit.ApiProvider(
     api="azure-openai-responses",
-    stream=lazy_stream(f"{__name__}.responses", "stream_azure_openai_responses"),
+    stream=kit.lazy_stream(f"{__name__}.responses", "stream_azure_openai_responses"),
     recognize=recognize_responses_request,
 )
-_STREAM_CHAT = lazy_stream(f"{__name__}.completions", "stream_azure_chat_completions")
+"""The ``azure-openai-responses`` implementation."""
+AZURE_CHAT_COMPLETIONS = kit.ApiProvider(
+    api="openai-completions",
+    stream=kit.lazy_stream(f"{__name__}.completions", "stream_azure_chat_completions"),
+    exclusive=True,
+)
+"""``openai-completions`` for provider ``azure-openai`` only (Azure's endpoint and auth)."""
+
+_ENV = ("AZURE_OPENAI_API_KEY",)
+PROVIDERS = (
+    *kit.package_providers(
+        __name__,
+        apis=[AZURE_OPENAI_RESPONSES],
+        env={RESPONSES_PROVIDER: _ENV},
+        names={RESPONSES_PROVIDER: "Azure OpenAI (Responses)"},
+    ),
+    kit.Provider(
+        id=CHAT_PROVIDER,
+        name="Azure OpenAI (Chat Completions)",
+        auth=kit.ProviderAuth(env=_ENV),
+        apis=(AZURE_CHAT_COMPLETIONS,),
+    ),
+)
+"""``azure-openai-responses`` and ``azure-openai``; the entry point names this tuple."""
 
 
-@hookimpl
-def register_api_providers(register: Callable[..., None]) -> None:
-    """Register ``azure-openai-responses``; serve provider ``azure-openai`` Chat Completions."""
-    from pi_sdk_openai import PROVIDER_STREAMS
-
-    register(_RESPONSES)
-    PROVIDER_STREAMS[CHAT_PROVIDER] = _STREAM_CHAT
-
-
-register_models = models_hook(__name__)
-"""Register the ``azure-openai-responses`` catalog (``models.json``, from pi-ai 0.73.1)."""
-
-
-@hookimpl
-def get_api_key(provider: str) -> str | None:
-    """``AZURE_OPENAI_API_KEY`` for Azure's providers, else ``None``."""
-    if provider not in (RESPONSES_PROVIDER, CHAT_PROVIDER):
-        return None
-    return os.environ.get(_ENV_API_KEY) or None
+provider = kit.provider_factory(PROVIDERS, RESPONSES_PROVIDER)
+"""``provider(provider_id, *, api_key, base_url, headers)``: one of :data:`PROVIDERS`, configured
+for a :class:`pi_sdk.Models` collection of your own."""

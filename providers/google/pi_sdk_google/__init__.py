@@ -1,25 +1,26 @@
 """pi-sdk provider plugin for Google: the Gemini API and Vertex AI.
 
-Registers two wire APIs through the ``pi_sdk`` entry-point group:
+Published through the ``pi_sdk`` entry-point group as :data:`PROVIDERS`, with two wire APIs:
 
 * ``google-generative-ai`` (provider ``google``, key ``GEMINI_API_KEY``): :mod:`.generative_ai`;
 * ``google-vertex`` (provider ``google-vertex``, key ``GOOGLE_CLOUD_API_KEY`` or Google Cloud
-  credentials): :mod:`.vertex`.
+  credentials): :mod:`.vertex`;
 
-and the generated model catalog (``models.json``, from pi-mono's ``models.generated.ts``).
-This module holds the hook implementations; the wire code is imported on the first call (or
-replay), and ``google.genai`` later still, in a worker thread. See ``docs/providers/google.md``.
+and ``opencode``'s two Gemini models; the catalog is ``models.json`` (from pi-mono's
+``models.generated.ts``). :func:`provider` configures one for a :class:`pi_sdk.Models`
+collection. The wire code is imported on the first call (or replay), and ``google.genai`` later
+still, in a worker thread. See ``docs/providers/google.md``.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from pi_sdk.provider import ApiProvider, hookimpl, models_hook
+from pi_sdk import provider as kit
+from pi_sdk.provider import ApiProvider
 
 if TYPE_CHECKING:  # annotations only
     from pi_sdk.provider import (
@@ -31,21 +32,26 @@ if TYPE_CHECKING:  # annotations only
     )
 
 __all__ = [
-    "get_api_key",
+    "ENV_API_KEYS",
+    "GOOGLE_GENERATIVE_AI",
+    "GOOGLE_VERTEX",
+    "PROVIDERS",
     "normalize_tool_call_id",
+    "provider",
     "recognize_generative_ai",
     "recognize_vertex",
-    "register_api_providers",
-    "register_models",
     "stream_google_generative_ai",
     "stream_google_vertex",
 ]
 
-_ENV_KEYS = {
-    "google": "GEMINI_API_KEY",
-    "google-vertex": "GOOGLE_CLOUD_API_KEY",
-    "opencode": "OPENCODE_API_KEY",  # its two Gemini models (pi-ai 0.73.1)
+ENV_API_KEYS: dict[str, tuple[str, ...]] = {
+    "google": ("GEMINI_API_KEY",),
+    "google-vertex": ("GOOGLE_CLOUD_API_KEY",),
+    "opencode": ("OPENCODE_API_KEY",),  # its two Gemini models (pi-ai 0.73.1)
 }
+"""Environment variables holding each catalog provider's key (pi-ai 0.73.1 ``getEnvApiKey``).
+Never pi-mono's ``"<authenticated>"`` marker: Vertex AI without a key uses Google Cloud
+credentials instead (pi-spec §7.2, §10.1 #15)."""
 
 
 def _wire(module: str) -> ModuleType:
@@ -85,35 +91,26 @@ def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMes
     return _wire("_shared_request").normalize_tool_call_id(tool_call_id, model, source)
 
 
-@hookimpl
-def register_api_providers(register: Callable[..., None]) -> None:
-    """Register ``google-generative-ai`` and ``google-vertex``."""
-    register(
-        ApiProvider(
-            api="google-generative-ai",
-            stream=stream_google_generative_ai,
-            recognize=recognize_generative_ai,
-        ),
-        source_id="google",
-    )
-    register(
-        ApiProvider(api="google-vertex", stream=stream_google_vertex, recognize=recognize_vertex),
-        source_id="google",
-    )
+GOOGLE_GENERATIVE_AI = ApiProvider(
+    api="google-generative-ai",
+    stream=stream_google_generative_ai,
+    recognize=recognize_generative_ai,
+)
+"""The ``google-generative-ai`` implementation (its module imported on the first call)."""
+GOOGLE_VERTEX = ApiProvider(
+    api="google-vertex", stream=stream_google_vertex, recognize=recognize_vertex
+)
+"""The ``google-vertex`` implementation (its module imported on the first call)."""
+
+PROVIDERS = kit.package_providers(
+    __name__,
+    apis=[GOOGLE_GENERATIVE_AI, GOOGLE_VERTEX],
+    env=ENV_API_KEYS,
+    names={"google": "Google Gemini", "google-vertex": "Google Vertex AI"},
+)
+"""Every provider of the catalog; the entry point names this tuple."""
 
 
-register_models = models_hook("pi_sdk_google")
-"""Register the ``google-generative-ai`` and ``google-vertex`` models (pi-ai 0.73.1)."""
-
-
-@hookimpl
-def get_api_key(provider: str) -> Any:
-    """Return ``GEMINI_API_KEY`` for ``google``, ``GOOGLE_CLOUD_API_KEY`` for ``google-vertex``.
-
-    ``OPENCODE_API_KEY`` for ``opencode`` (its Gemini models, pi-ai 0.73.1 ``getEnvApiKey``).
-
-    Never pi-mono's ``"<authenticated>"`` marker: Vertex AI without a key uses Google Cloud
-    credentials instead (pi-spec §7.2, §10.1 #15).
-    """
-    name = _ENV_KEYS.get(provider)
-    return (os.environ.get(name) or None) if name else None
+provider = kit.provider_factory(PROVIDERS, "google")
+"""``provider(provider_id, *, api_key, base_url, headers)``: one of :data:`PROVIDERS`, configured
+for a :class:`pi_sdk.Models` collection of your own."""

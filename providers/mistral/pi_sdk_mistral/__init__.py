@@ -1,27 +1,36 @@
 """pi-sdk provider plugin for Mistral: the ``mistral-conversations`` wire API and its catalog.
 
-Loaded through the ``pi_sdk`` entry-point group. Importing this package imports neither the
-``mistralai`` SDK nor the wire code: :mod:`pi_sdk_mistral.conversations` is imported on the
-first call (or replayed request), and it imports the SDK inside its stream function.
+Published through the ``pi_sdk`` entry-point group as :data:`PROVIDERS`: the provider
+``mistral``, with the catalog in ``models.json`` (see ``docs/models.md``),
+:data:`MISTRAL_CONVERSATIONS` (with a request recognizer for ``pi-sdk replay``) and its key
+``MISTRAL_API_KEY`` (pi-mono ``getEnvApiKey``). :func:`provider` configures it for a
+:class:`pi_sdk.Models` collection.
 
-Hooks:
-
-* ``register_api_providers``: ``ApiProvider(api="mistral-conversations", ...)`` with a request
-  recognizer for ``pi-sdk replay``;
-* ``register_models``: the catalog in ``models.json`` (see ``docs/models.md``);
-* ``get_api_key``: for provider ``mistral``, ``MISTRAL_API_KEY`` (pi-mono ``getEnvApiKey``).
+Importing this package imports neither the ``mistralai`` SDK nor the wire code:
+:mod:`pi_sdk_mistral.conversations` is imported on the first call (or replayed request), and it
+imports the SDK inside its stream function.
 """
 
 from __future__ import annotations
 
 from pi_sdk import provider as kit
 
-__all__ = ["get_api_key", "register_api_providers", "register_models"]
+__all__ = ["MISTRAL_CONVERSATIONS", "PROVIDERS", "provider"]
 
-register_api_providers = kit.api_providers_hook(
-    kit.lazy_api(
-        "mistral-conversations", "pi_sdk_mistral.conversations", "stream_mistral_conversations"
-    )
+MISTRAL_CONVERSATIONS = kit.lazy_api(
+    "mistral-conversations", "pi_sdk_mistral.conversations", "stream_mistral_conversations"
 )
-register_models = kit.models_hook(__name__)
-get_api_key = kit.env_api_key_hook({"mistral": ("MISTRAL_API_KEY",)})
+"""The ``mistral-conversations`` implementation (its module imported on the first call)."""
+
+PROVIDERS = kit.package_providers(
+    __name__,
+    apis=[MISTRAL_CONVERSATIONS],
+    env={"mistral": ("MISTRAL_API_KEY",)},
+    names={"mistral": "Mistral"},
+)
+"""The ``mistral`` provider; the entry point names this tuple."""
+
+
+provider = kit.provider_factory(PROVIDERS, "mistral")
+"""``provider(provider_id, *, api_key, base_url, headers)``: one of :data:`PROVIDERS`, configured
+for a :class:`pi_sdk.Models` collection of your own."""

@@ -1,65 +1,52 @@
 """pi-sdk provider plugin for OpenAI: the ``openai-completions`` and ``openai-responses`` APIs.
 
-Loaded through the ``pi_sdk`` entry-point group. This module holds the hook implementations
-only: importing it imports neither the ``openai`` SDK nor the wire code
+Published through the ``pi_sdk`` entry-point group as :data:`PROVIDERS`: one
+:class:`~pi_sdk.Provider` per catalog provider (openai, openrouter, groq, xai, huggingface,
+deepseek, moonshotai, cloudflare, github-copilot, opencode, ...; see ``docs/models.md``), each
+with its models from ``models.json`` (every ``openai-completions`` and ``openai-responses`` model
+of pi-ai 0.73.1), its environment variables (:data:`ENV_API_KEYS`, pi-ai 0.73.1
+``getEnvApiKey``: ``OPENAI_API_KEY``, ``GROQ_API_KEY``, ``OPENROUTER_API_KEY``, ...) and the two
+wire APIs :data:`OPENAI_COMPLETIONS` (OpenAI Chat Completions and every compatible server) and
+:data:`OPENAI_RESPONSES`, each with a recorded-request recognizer for ``pi-sdk replay`` and the
+conformance runner. :func:`provider` configures one for a :class:`pi_sdk.Models` collection.
+
+Importing this module imports neither the ``openai`` SDK nor the wire code
 (:mod:`pi_sdk_openai.completions`, :mod:`pi_sdk_openai.responses`), which the stream functions
-import on first call.
-
-Hooks:
-
-* ``register_api_providers``: ``openai-completions`` (OpenAI Chat Completions and every
-  compatible server; a provider in :data:`PROVIDER_STREAMS` is served by its own package's
-  stream) and ``openai-responses``, each with a recorded-request recognizer for
-  ``pi-sdk replay`` and the conformance runner;
-* ``register_models``: the catalog in ``models.json``: every ``openai-completions`` and
-  ``openai-responses`` model of pi-ai 0.73.1 (openai, openrouter, groq, xai, huggingface,
-  deepseek, moonshotai, cloudflare, github-copilot, opencode, ...; see ``docs/models.md``);
-* ``get_api_key``: the provider's environment variables (:data:`ENV_API_KEYS`, pi-ai 0.73.1
-  ``getEnvApiKey``): ``OPENAI_API_KEY``, ``GROQ_API_KEY``, ``OPENROUTER_API_KEY``, ...
-
-See ``docs/providers/openai.md`` for the options, the compat flags and custom servers.
+import on first call. See ``docs/providers/openai.md`` for the options, the compat flags and
+custom servers.
 """
 
 from __future__ import annotations
-
-from collections.abc import AsyncIterator
 
 from pi_sdk import provider as kit
 
 from ._client import ENV_API_KEYS
 from ._shared_hosts import recognize_completions_request, recognize_responses_request
 
-__all__ = ["PROVIDER_STREAMS", "get_api_key", "register_api_providers", "register_models"]
+__all__ = ["ENV_API_KEYS", "OPENAI_COMPLETIONS", "OPENAI_RESPONSES", "PROVIDERS", "provider"]
 
-PROVIDER_STREAMS: dict[str, kit.StreamFunction] = {}
-"""Providers whose own package serves their flavour of ``openai-completions``:
-``model.provider`` -> the stream function used for it instead of this package's. Filled by
-that package's ``register_api_providers`` hook (pi-sdk-azure: ``azure-openai``), which builds on
-this package's request and decoder code."""
-
-
-def _stream_completions(
-    model: kit.Model, context: kit.Context, options: kit.StreamOptions
-) -> AsyncIterator[kit.AssistantMessageEvent]:
-    delegate = PROVIDER_STREAMS.get(model.provider)
-    if delegate is not None:
-        return delegate(model, context, options)
-    from .completions import stream_openai_completions
-
-    return stream_openai_completions(model, context, options)
-
-
-register_api_providers = kit.api_providers_hook(
-    kit.ApiProvider(
-        api="openai-completions",
-        stream=_stream_completions,
-        recognize=recognize_completions_request,
-    ),
-    kit.ApiProvider(
-        api="openai-responses",
-        stream=kit.lazy_stream("pi_sdk_openai.responses", "stream_openai_responses"),
-        recognize=recognize_responses_request,
-    ),
+OPENAI_COMPLETIONS = kit.ApiProvider(
+    api="openai-completions",
+    stream=kit.lazy_stream("pi_sdk_openai.completions", "stream_openai_completions"),
+    recognize=recognize_completions_request,
 )
-register_models = kit.models_hook(__name__)
-get_api_key = kit.env_api_key_hook(ENV_API_KEYS)
+"""The ``openai-completions`` implementation (its module imported on the first call)."""
+OPENAI_RESPONSES = kit.ApiProvider(
+    api="openai-responses",
+    stream=kit.lazy_stream("pi_sdk_openai.responses", "stream_openai_responses"),
+    recognize=recognize_responses_request,
+)
+"""The ``openai-responses`` implementation (its module imported on the first call)."""
+
+PROVIDERS = kit.package_providers(
+    __name__,
+    apis=[OPENAI_COMPLETIONS, OPENAI_RESPONSES],
+    env=ENV_API_KEYS,
+    names={"openai": "OpenAI", "openrouter": "OpenRouter"},
+)
+"""Every provider of the catalog; the entry point names this tuple."""
+
+
+provider = kit.provider_factory(PROVIDERS, "openai")
+"""``provider(provider_id, *, api_key, base_url, headers)``: one of :data:`PROVIDERS`, configured
+for a :class:`pi_sdk.Models` collection of your own."""

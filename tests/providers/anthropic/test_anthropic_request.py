@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import pi_sdk_anthropic
 import pytest
-from pi_sdk_anthropic import get_api_key
 from pi_sdk_anthropic.messages import build_headers, build_request, recognize_request
 
 import pi_sdk
@@ -311,6 +311,7 @@ def test_recognize_request():
 
 
 def test_api_key_from_environment(monkeypatch: pytest.MonkeyPatch):
+    get_api_key = pi_sdk.Models(pi_sdk_anthropic.PROVIDERS).get_api_key
     monkeypatch.setenv("ANTHROPIC_API_KEY", "key-1")
     monkeypatch.delenv("ANTHROPIC_OAUTH_TOKEN", raising=False)
     assert get_api_key("anthropic") == "key-1"

@@ -97,19 +97,20 @@ def test_cache_is_bounded() -> None:
 
 
 def test_api_keys_come_from_the_documented_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    models = pi_sdk.Models(pi_sdk_google.PROVIDERS)
     monkeypatch.setenv("GEMINI_API_KEY", "gem")
     monkeypatch.setenv("GOOGLE_CLOUD_API_KEY", "vert")
-    assert pi_sdk_google.get_api_key("google") == "gem"
-    assert pi_sdk_google.get_api_key("google-vertex") == "vert"
-    assert pi_sdk_google.get_api_key("anthropic") is None
+    assert models.get_api_key("google") == "gem"
+    assert models.get_api_key("google-vertex") == "vert"
+    assert models.get_api_key("anthropic") is None
     monkeypatch.delenv("GOOGLE_CLOUD_API_KEY")
     monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", "/tmp/adc.json")
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
-    assert pi_sdk_google.get_api_key("google-vertex") is None, "never '<authenticated>'"
+    assert models.get_api_key("google-vertex") is None, "never '<authenticated>'"
 
 
 def test_plugin_registers_both_apis_and_the_catalog(plugin_manager: Any) -> None:
-    plugin_manager.register(pi_sdk_google, name="google")
+    plugin_manager.register(pi_sdk_google.PROVIDERS, name="google")
     assert pi_sdk.get_api_provider("google-generative-ai").recognize is recognize_generative_ai
     assert pi_sdk.get_api_provider("google-vertex").recognize is recognize_vertex
     catalog = load_models_json("pi_sdk_google")
@@ -174,7 +175,7 @@ VERTEX_REQUESTS = [
 def test_recognize_requests(
     plugin_manager: Any, recognize: Any, uri: str, model_id: str, base_url: str
 ) -> None:
-    plugin_manager.register(pi_sdk_google, name="google")
+    plugin_manager.register(pi_sdk_google.PROVIDERS, name="google")
     model = recognize("POST", uri, None)
     assert model is not None
     vertex = recognize is recognize_vertex
@@ -193,7 +194,7 @@ def test_recognize_requests(
 
 
 def test_recognized_catalog_model_keeps_its_prices(plugin_manager: Any) -> None:
-    plugin_manager.register(pi_sdk_google, name="google")
+    plugin_manager.register(pi_sdk_google.PROVIDERS, name="google")
     uri = "https://x.test/v1beta/models/gemini-2.5-flash:streamGenerateContent"
     model = recognize_generative_ai("POST", uri, None)
     assert model is not None and model.cost == pi_sdk.get_model("google", "gemini-2.5-flash").cost
