@@ -362,8 +362,10 @@ class ServerConnection:
             return f"command {config.command!r} not found"
         if isinstance(leaf, httpx2.HTTPStatusError):
             return f"HTTP {leaf.response.status_code} from {leaf.request.url}"
-        if isinstance(leaf, httpx2.ConnectError):
-            return f"cannot connect: {leaf}"
+        if isinstance(leaf, httpx2.ConnectError) and not isinstance(config, StdioServer):
+            return f"cannot connect to {config.url}: {leaf}"
+        if isinstance(leaf, MCPError) and leaf.code == mcp.CONNECTION_CLOSED:
+            return "the server closed the connection"
         return _leaf_text(leaf)
 
 
