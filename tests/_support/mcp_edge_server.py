@@ -49,6 +49,12 @@ def echo(text: str) -> str:
     return text
 
 
+@server.tool(annotations=ToolAnnotations(read_only_hint=True))
+def header(name: str, ctx: Context) -> str:
+    """The value of the HTTP request header ``name`` ("-" when absent or not HTTP)."""
+    return (ctx.headers or {}).get(name.lower(), "-")
+
+
 @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True))
 def wipe(path: str) -> str:
     """Pretend to delete a file (a destructive tool)."""

@@ -34,6 +34,7 @@ import anyio
 import httpx2
 import mcp.types as mcp
 from mcp import Client
+from mcp.client.subscriptions import SubscriptionLost
 from mcp.shared.exceptions import MCPError
 
 from pi_sdk import AbortSignal
@@ -58,6 +59,8 @@ _STOP_WAIT_S = 5.0
 _CANCEL_WAIT_S = 5.0
 """How long a cancelled call may take to send its cancellation and unwind."""
 _MAX_PAGES = 100
+_RELISTEN_FIRST_S, _RELISTEN_LAST_S = 1.0, 30.0
+"""Wait before listening again after a listen stream ended: 1 s, doubling up to 30 s."""
 """``tools/list`` pages read at most (a server whose cursor never ends cannot hang a listing)."""
 
 
@@ -133,7 +136,10 @@ class ServerConnection:
             await asyncio.wait({self._task}, timeout=_STOP_WAIT_S)
 
     async def stop(self) -> None:
-        """Close the connection (a stdio server is terminated); never raises."""
+        """Close the connection (a stdio server is terminated); never raises.
+
+        A later :meth:`start` starts the server again.
+        """
         self._stopping = True
         self._wake.set()
         await self._end_task()
@@ -142,6 +148,9 @@ class ServerConnection:
         self.tools = []
         if self._stderr is not None:
             self._stderr.close()
+        self._task, self._stale, self._stopping = None, False, False
+        self._ready.clear()
+        self._wake.clear()
 
     async def settled(self) -> None:
         """Return once no tool-list change is waiting to be listed (at most the list timeout)."""
@@ -226,12 +235,26 @@ class ServerConnection:
         self._on_change(self)
 
     async def _listen(self, client: Client) -> None:
-        try:
-            async with client.listen(tools_list_changed=True) as subscription:
-                async for _event in subscription:
-                    self.mark_stale()
-        except Exception as exc:  # noqa: BLE001 - list changes then arrive as notifications
-            _log.debug("MCP server %r: no subscriptions/listen stream: %s", self.name, exc)
+        """Hold a ``subscriptions/listen`` stream open; listen again after it ends or drops.
+
+        Nothing is replayed (MCP spec, "Subscriptions"): after a gap the tools are listed again.
+        A server that refuses the stream is left to its notifications.
+        """
+        delay = _RELISTEN_FIRST_S
+        while not self._stopping:
+            try:
+                async with client.listen(tools_list_changed=True) as subscription:
+                    delay = _RELISTEN_FIRST_S
+                    async for _event in subscription:
+                        self.mark_stale()
+            except SubscriptionLost as exc:
+                _log.debug("MCP server %r: the listen stream dropped: %s", self.name, exc)
+            except Exception as exc:  # noqa: BLE001 - list changes then arrive as notifications
+                _log.debug("MCP server %r: no subscriptions/listen stream: %s", self.name, exc)
+                return
+            self.mark_stale()  # changes during the gap were not seen
+            await anyio.sleep(delay)
+            delay = min(delay * 2, _RELISTEN_LAST_S)
 
     async def _on_message(self, message: mcp.ServerNotification | Exception) -> None:
         if isinstance(message, mcp.ToolListChangedNotification):

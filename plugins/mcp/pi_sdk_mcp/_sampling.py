@@ -33,6 +33,7 @@ from pi_sdk import (
     TextContent,
     UserMessage,
 )
+from pi_sdk.plugins import redact_text
 
 __all__ = ["Sampler"]
 
@@ -78,8 +79,12 @@ class Sampler:
         )
         request = Context(system_prompt=params.system_prompt or None, messages=messages)
         _log.info("MCP server %r sampled %s/%s", self.server, self.model.provider, self.model.id)
-        reply = await pi_sdk.complete(self.model, request, options)
         name = f"{self.model.provider}/{self.model.id}"
+        try:
+            reply = await pi_sdk.complete(self.model, request, options)
+        except Exception as exc:  # noqa: BLE001 - e.g. no provider for the model: the server is told
+            text = redact_text(f"sampling with {name} failed: {exc}", [options.api_key])
+            return mcp.ErrorData(code=mcp.INTERNAL_ERROR, message=text)
         if reply.stop_reason in ("error", "aborted"):
             why = reply.error_message or reply.stop_reason
             return mcp.ErrorData(

@@ -172,3 +172,26 @@ async def test_stopped_servers_say_so_when_called(edge_log: Path):
     assert servers.tools == [] and repr(servers) == "McpServers(edge=stopped)"
     with pytest.raises(McpServerError, match=r"MCP server 'edge' is not running \(stopped\)"):
         await echo.execute("c1", {"text": "x"}, signal(), ignore)
+    async with servers:  # started again
+        again = next(t for t in servers.tools if t.name == "echo")
+        answer = await again.execute("c2", {"text": "back"}, signal(), ignore)
+    assert answer.content[0].text == "back"  # type: ignore[union-attr]
+
+
+async def test_http_headers_and_auth_reach_the_server(edge_http: EdgeProcess):
+    import httpx2
+
+    class Stamp(httpx2.Auth):
+        """An auth flow (what the mcp SDK's OAuthClientProvider is) that sets a header."""
+
+        def auth_flow(self, request: httpx2.Request):  # noqa: ANN201
+            request.headers["X-Signed"] = "yes"
+            yield request
+
+    config = edge_http.config(headers={"X-Team": "blue"}, auth=Stamp())
+    async with McpServers([config]) as servers:
+        header = next(t for t in servers.tools if t.name == "header")
+        team = await header.execute("c1", {"name": "X-Team"}, signal(), ignore)
+        signed = await header.execute("c2", {"name": "X-Signed"}, signal(), ignore)
+    assert team.content[0].text == "blue"  # type: ignore[union-attr]
+    assert signed.content[0].text == "yes"  # type: ignore[union-attr]
