@@ -12,11 +12,11 @@
 
 Per server, the keys the common format has: ``command``, ``args``, ``env``, ``cwd`` (stdio);
 ``url``, ``headers`` (HTTP); ``type`` (``"stdio"``, ``"http"`` or ``"streamable-http"``,
-``"sse"``; default: stdio with ``command``, streamable HTTP with ``url``); ``disabled: true``
-skips the server (Cline, Cursor). pi-sdk-mcp's own keys: ``startupTimeoutMs``,
-``listTimeoutMs``, ``callTimeoutMs`` (:class:`~pi_sdk_mcp.Timeouts`), ``allowSampling``,
-``toolPrefix``, ``protocol``. The top level may say ``servers`` instead of ``mcpServers`` (VS
-Code); other top-level keys are ignored.
+``"sse"``; default: stdio with ``command``, streamable HTTP with ``url``; Cline's
+``transportType`` is read the same way); ``disabled: true`` skips the server (Cline, Cursor).
+pi-sdk-mcp's own keys: ``startupTimeoutMs``, ``listTimeoutMs``, ``callTimeoutMs``
+(:class:`~pi_sdk_mcp.Timeouts`), ``allowSampling``, ``toolPrefix``, ``protocol``. The top
+level may say ``servers`` instead of ``mcpServers`` (VS Code); other top-level keys are ignored.
 
 ``${NAME}`` in any string value is replaced by the environment variable ``NAME`` (an error if it
 is not set), ``${NAME:-default}`` by its value or ``default`` (Claude Code's expansion), so keys
@@ -41,7 +41,9 @@ from ._config import HttpServer, ServerConfig, StdioServer, Timeouts
 
 __all__ = ["load_config"]
 
-_COMMON_KEYS = frozenset({"command", "args", "env", "cwd", "url", "headers", "type", "disabled"})
+_COMMON_KEYS = frozenset(
+    {"command", "args", "env", "cwd", "url", "headers", "type", "transportType", "disabled"}
+)
 _OUR_KEYS = {
     "startupTimeoutMs": "startup_ms",
     "listTimeoutMs": "list_ms",
@@ -144,7 +146,7 @@ def _check_keys(raw: Mapping[str, Any], where: str) -> None:
 
 
 def _kind(raw: Mapping[str, Any], where: str) -> str:
-    declared = raw.get("type")
+    declared = raw.get("type", raw.get("transportType"))  # Cline says transportType
     if declared is not None:
         if declared not in _TYPES:
             known = ", ".join(repr(t) for t in _TYPES)

@@ -20,7 +20,7 @@ CLAUDE_DESKTOP = {
             "autoApprove": ["get_me"],  # Cline's key: not ours, ignored
         },
         "docs": {"url": "https://docs.example.com/mcp", "headers": {"X-Key": "${DOCS_KEY:-none}"}},
-        "legacy": {"type": "sse", "url": "http://127.0.0.1:9000/sse"},
+        "legacy": {"transportType": "sse", "url": "http://127.0.0.1:9000/sse"},
         "off": {"command": "never-run", "disabled": True},
     }
 }
