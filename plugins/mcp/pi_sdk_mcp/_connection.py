@@ -59,9 +59,9 @@ _STOP_WAIT_S = 5.0
 _CANCEL_WAIT_S = 5.0
 """How long a cancelled call may take to send its cancellation and unwind."""
 _MAX_PAGES = 100
+"""``tools/list`` pages read at most (a server whose cursor never ends cannot hang a listing)."""
 _RELISTEN_FIRST_S, _RELISTEN_LAST_S = 1.0, 30.0
 """Wait before listening again after a listen stream ended: 1 s, doubling up to 30 s."""
-"""``tools/list`` pages read at most (a server whose cursor never ends cannot hang a listing)."""
 
 
 def _client_info() -> mcp.Implementation:

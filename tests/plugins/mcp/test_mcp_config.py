@@ -117,3 +117,18 @@ def test_invalid_options_are_refused_before_any_io():
         Timeouts(call_ms=-1)
     with pytest.raises(ConfigurationError, match="protocol must be 'auto' or 'legacy'"):
         HttpServer(name="h", url="http://a", protocol="new")  # type: ignore[arg-type]
+
+
+def test_loading_the_plugin_and_reading_a_config_do_not_import_the_mcp_sdk():
+    """Every pi-sdk process loads the entry point: the mcp SDK (about 0.9 s) waits for a start."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, pi_sdk_mcp._plugin, pi_sdk_mcp, pi_sdk._cli;"
+        " pi_sdk_mcp.load_config({'mcpServers': {'t': {'command': 'x'}}});"
+        " print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith('mcp.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
