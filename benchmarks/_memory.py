@@ -9,7 +9,7 @@ included (so strings count once in every variant). Variants, in one run:
 
 - ``pi-sdk Agent``: ``Agent(messages=[agent_message_from_dict(d) for d in json.loads(text)])``,
   the Agent itself included (the issue's "idle Agent holding 20 messages");
-- ``pi-sdk, not lean``: the same with the instance sharing of ``pi_sdk._lean`` switched off
+- ``pi-sdk, not lean``: the same with the instance sharing of ``pi_sdk._wire.lean`` switched off
   (what every wire object cost before: its own fields set and extras dict);
 - ``plain dicts``: ``json.loads(text)``;
 - ``pydantic-ai``: the same conversation as pydantic-ai messages
@@ -22,6 +22,7 @@ Allocation sizes are deterministic for a given Python, so one sample per variant
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import tracemalloc
 from collections.abc import Callable
@@ -31,8 +32,7 @@ from typing import Any
 from _ratios import print_ratios
 
 import pi_sdk
-import pi_sdk.types
-from pi_sdk.agent._messages import agent_message_from_dict
+from pi_sdk._agent.messages import agent_message_from_dict
 
 CITIES = ("Paris", "Rome", "Oslo", "Lisbon", "Vienna", "Prague", "Dublin", "Madrid", "Bern")
 
@@ -168,12 +168,13 @@ def measure() -> Memory:
     if json.dumps(dumped) != text:
         raise RuntimeError("the transcript does not round-trip to the same JSON")
     sizes = {"pi-sdk Agent": lean}
-    compact = pi_sdk.types.compact
-    pi_sdk.types.compact = lambda model: None
+    wire_types: Any = importlib.import_module("pi_sdk.types")  # the lean step, turned off
+    compact = wire_types.compact
+    wire_types.compact = lambda model: None
     try:
         sizes["pi-sdk, not lean"] = allocated(agent)[1]
     finally:
-        pi_sdk.types.compact = compact
+        wire_types.compact = compact
     sizes["plain dicts"] = allocated(lambda: json.loads(text))[1]
     peer = pydantic_ai_json(messages)
     if peer is not None:

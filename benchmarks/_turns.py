@@ -9,7 +9,7 @@ left out); the figure is the best time per turn of each size. 1.0 between sizes 
 cost per turn; the target is at most 1.3 at 1,000 against 100. What still grows with the history
 by nature is the provider's request (here the scripted provider's snapshot of the context, one
 list copy per call); converting and validating the transcript again each turn no longer does
-(``pi_sdk.agent._transcript``).
+(``pi_sdk._agent.transcript``).
 """
 
 from __future__ import annotations

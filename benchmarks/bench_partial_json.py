@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from pi_sdk.provider._partial_json import IncrementalJsonParser, parse_partial_json
+from pi_sdk._stream.partial_json import IncrementalJsonParser, parse_partial_json
 
 DELTA = 16
 SIZES = (20_000, 200_000)

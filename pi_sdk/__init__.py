@@ -16,68 +16,188 @@ from __future__ import annotations
 
 import typing as _typing
 
-from pi_sdk._lazy import lazy_namespace as _lazy_namespace
+from pi_sdk._wire.exports import lazy_exports as _lazy_exports
+
+_EXPORTS = {
+    "Agent": "pi_sdk._agent.agent",
+    "AgentListener": "pi_sdk._agent.agent",
+    "AgentState": "pi_sdk._agent.agent",
+    "AgentEventStream": "pi_sdk._agent.loop",
+    "agent_loop": "pi_sdk._agent.loop",
+    "agent_loop_continue": "pi_sdk._agent.loop",
+    "agent_message_from_dict": "pi_sdk._agent.messages",
+    "default_convert_to_llm": "pi_sdk._agent.messages",
+    "get_message_types": "pi_sdk._agent.messages",
+    "register_message_type": "pi_sdk._agent.messages",
+    "unregister_message_type": "pi_sdk._agent.messages",
+    "load_session": "pi_sdk._agent.session",
+    "save_session": "pi_sdk._agent.session",
+    "to_tool_result": "pi_sdk._agent.tools",
+    "tool": "pi_sdk._agent.tools",
+    "complete": "pi_sdk._models.calls",
+    "complete_sync": "pi_sdk._models.calls",
+    "stream": "pi_sdk._models.calls",
+    "get_api_provider": "pi_sdk._models.registry",
+    "get_api_providers": "pi_sdk._models.registry",
+    "get_model": "pi_sdk._models.registry",
+    "get_models": "pi_sdk._models.registry",
+    "get_providers": "pi_sdk._models.registry",
+    "register_api_provider": "pi_sdk._models.registry",
+    "register_model": "pi_sdk._models.registry",
+    "unregister_api_providers": "pi_sdk._models.registry",
+    "hookimpl": "pi_sdk.plugins.hookspecs",
+    "AssistantMessageEventStream": "pi_sdk._stream.event_stream",
+    "AbortController": "pi_sdk._wire.abort",
+    "AbortSignal": "pi_sdk._wire.abort",
+    "AfterToolCallContext": "pi_sdk._wire.agent_types",
+    "AfterToolCallResult": "pi_sdk._wire.agent_types",
+    "AgentContext": "pi_sdk._wire.agent_types",
+    "AgentEndEvent": "pi_sdk._wire.agent_types",
+    "AgentEvent": "pi_sdk._wire.agent_types",
+    "AgentLoopConfig": "pi_sdk._wire.agent_types",
+    "AgentMessage": "pi_sdk._wire.agent_types",
+    "AgentStartEvent": "pi_sdk._wire.agent_types",
+    "AgentThinkingLevel": "pi_sdk._wire.agent_types",
+    "AgentTool": "pi_sdk._wire.agent_types",
+    "AgentToolResult": "pi_sdk._wire.agent_types",
+    "BeforeToolCallContext": "pi_sdk._wire.agent_types",
+    "BeforeToolCallResult": "pi_sdk._wire.agent_types",
+    "CustomAgentMessage": "pi_sdk._wire.agent_types",
+    "MessageEndEvent": "pi_sdk._wire.agent_types",
+    "MessageStartEvent": "pi_sdk._wire.agent_types",
+    "MessageUpdateEvent": "pi_sdk._wire.agent_types",
+    "QueueMode": "pi_sdk._wire.agent_types",
+    "ToolExecutionEndEvent": "pi_sdk._wire.agent_types",
+    "ToolExecutionMode": "pi_sdk._wire.agent_types",
+    "ToolExecutionStartEvent": "pi_sdk._wire.agent_types",
+    "ToolExecutionUpdateEvent": "pi_sdk._wire.agent_types",
+    "ToolUpdateCallback": "pi_sdk._wire.agent_types",
+    "TurnEndEvent": "pi_sdk._wire.agent_types",
+    "TurnStartEvent": "pi_sdk._wire.agent_types",
+    "agent_event_to_dict": "pi_sdk._wire.agent_types",
+    "AgentBusyError": "pi_sdk.errors",
+    "ConfigurationError": "pi_sdk.errors",
+    "ModelNotFoundError": "pi_sdk.errors",
+    "PiSdkError": "pi_sdk.errors",
+    "PluginLoadError": "pi_sdk.errors",
+    "ProviderNotFoundError": "pi_sdk.errors",
+    "SessionFileError": "pi_sdk.errors",
+    "ToolArgumentsError": "pi_sdk.errors",
+    "AssistantMessageEvent": "pi_sdk.events",
+    "DoneEvent": "pi_sdk.events",
+    "ErrorEvent": "pi_sdk.events",
+    "StartEvent": "pi_sdk.events",
+    "TextDeltaEvent": "pi_sdk.events",
+    "TextEndEvent": "pi_sdk.events",
+    "TextStartEvent": "pi_sdk.events",
+    "ThinkingDeltaEvent": "pi_sdk.events",
+    "ThinkingEndEvent": "pi_sdk.events",
+    "ThinkingStartEvent": "pi_sdk.events",
+    "ToolCallDeltaEvent": "pi_sdk.events",
+    "ToolCallEndEvent": "pi_sdk.events",
+    "ToolCallStartEvent": "pi_sdk.events",
+    "event_to_dict": "pi_sdk.events",
+    "ForeignReasoning": "pi_sdk.options",
+    "StreamOptions": "pi_sdk.options",
+    "is_context_overflow": "pi_sdk._wire.overflow",
+    "AbortedError": "pi_sdk.types",
+    "AssistantError": "pi_sdk.types",
+    "AssistantMessage": "pi_sdk.types",
+    "Context": "pi_sdk.types",
+    "Cost": "pi_sdk.types",
+    "ImageContent": "pi_sdk.types",
+    "Message": "pi_sdk.types",
+    "Model": "pi_sdk.types",
+    "ModelCost": "pi_sdk.types",
+    "StopReason": "pi_sdk.types",
+    "TextContent": "pi_sdk.types",
+    "ThinkingContent": "pi_sdk.types",
+    "ThinkingLevel": "pi_sdk.types",
+    "Tool": "pi_sdk.types",
+    "ToolCall": "pi_sdk.types",
+    "ToolResultMessage": "pi_sdk.types",
+    "Usage": "pi_sdk.types",
+    "UserMessage": "pi_sdk.types",
+    "now_ms": "pi_sdk.types",
+    "agent": "pi_sdk.agent",
+    "errors": "pi_sdk.errors",
+    "events": "pi_sdk.events",
+    "options": "pi_sdk.options",
+    "plugins": "pi_sdk.plugins",
+    "provider": "pi_sdk.provider",
+    "testing": "pi_sdk.testing",
+    "types": "pi_sdk.types",
+}
+"""Public name -> the module that defines it (a submodule names itself)."""
 
 if _typing.TYPE_CHECKING:
-    from pi_sdk._abort import AbortController as AbortController
-    from pi_sdk._abort import AbortSignal as AbortSignal
-    from pi_sdk._calls import complete as complete
-    from pi_sdk._calls import complete_sync as complete_sync
-    from pi_sdk._calls import stream as stream
-    from pi_sdk._event_stream import AssistantMessageEventStream as AssistantMessageEventStream
-    from pi_sdk._overflow import is_context_overflow as is_context_overflow
-    from pi_sdk._registry import get_api_provider as get_api_provider
-    from pi_sdk._registry import get_api_providers as get_api_providers
-    from pi_sdk._registry import get_model as get_model
-    from pi_sdk._registry import get_models as get_models
-    from pi_sdk._registry import get_providers as get_providers
-    from pi_sdk._registry import register_api_provider as register_api_provider
-    from pi_sdk._registry import register_model as register_model
-    from pi_sdk._registry import unregister_api_providers as unregister_api_providers
-    from pi_sdk.agent._agent import Agent as Agent
-    from pi_sdk.agent._agent import AgentListener as AgentListener
-    from pi_sdk.agent._agent import AgentState as AgentState
-    from pi_sdk.agent._loop import AgentEventStream as AgentEventStream
-    from pi_sdk.agent._loop import agent_loop as agent_loop
-    from pi_sdk.agent._loop import agent_loop_continue as agent_loop_continue
-    from pi_sdk.agent._messages import agent_message_from_dict as agent_message_from_dict
-    from pi_sdk.agent._messages import default_convert_to_llm as default_convert_to_llm
-    from pi_sdk.agent._messages import get_message_types as get_message_types
-    from pi_sdk.agent._messages import register_message_type as register_message_type
-    from pi_sdk.agent._messages import unregister_message_type as unregister_message_type
-    from pi_sdk.agent._session import load_session as load_session
-    from pi_sdk.agent._session import save_session as save_session
-    from pi_sdk.agent._tools import to_tool_result as to_tool_result
-    from pi_sdk.agent._tools import tool as tool
-    from pi_sdk.agent._types import AfterToolCallContext as AfterToolCallContext
-    from pi_sdk.agent._types import AfterToolCallResult as AfterToolCallResult
-    from pi_sdk.agent._types import AgentContext as AgentContext
-    from pi_sdk.agent._types import AgentEndEvent as AgentEndEvent
-    from pi_sdk.agent._types import AgentEvent as AgentEvent
-    from pi_sdk.agent._types import AgentLoopConfig as AgentLoopConfig
-    from pi_sdk.agent._types import AgentMessage as AgentMessage
-    from pi_sdk.agent._types import AgentStartEvent as AgentStartEvent
-    from pi_sdk.agent._types import AgentThinkingLevel as AgentThinkingLevel
-    from pi_sdk.agent._types import AgentTool as AgentTool
-    from pi_sdk.agent._types import AgentToolResult as AgentToolResult
-    from pi_sdk.agent._types import BeforeToolCallContext as BeforeToolCallContext
-    from pi_sdk.agent._types import BeforeToolCallResult as BeforeToolCallResult
-    from pi_sdk.agent._types import CustomAgentMessage as CustomAgentMessage
-    from pi_sdk.agent._types import MessageEndEvent as MessageEndEvent
-    from pi_sdk.agent._types import MessageStartEvent as MessageStartEvent
-    from pi_sdk.agent._types import MessageUpdateEvent as MessageUpdateEvent
-    from pi_sdk.agent._types import QueueMode as QueueMode
-    from pi_sdk.agent._types import ToolExecutionEndEvent as ToolExecutionEndEvent
-    from pi_sdk.agent._types import ToolExecutionMode as ToolExecutionMode
-    from pi_sdk.agent._types import ToolExecutionStartEvent as ToolExecutionStartEvent
-    from pi_sdk.agent._types import ToolExecutionUpdateEvent as ToolExecutionUpdateEvent
-    from pi_sdk.agent._types import ToolUpdateCallback as ToolUpdateCallback
-    from pi_sdk.agent._types import TurnEndEvent as TurnEndEvent
-    from pi_sdk.agent._types import TurnStartEvent as TurnStartEvent
-    from pi_sdk.agent._types import agent_event_to_dict as agent_event_to_dict
-    from pi_sdk.errors import AbortedError as AbortedError
+    from pi_sdk import agent as agent
+    from pi_sdk import errors as errors
+    from pi_sdk import events as events
+    from pi_sdk import options as options
+    from pi_sdk import plugins as plugins
+    from pi_sdk import provider as provider
+    from pi_sdk import testing as testing
+    from pi_sdk import types as types
+    from pi_sdk._agent.agent import Agent as Agent
+    from pi_sdk._agent.agent import AgentListener as AgentListener
+    from pi_sdk._agent.agent import AgentState as AgentState
+    from pi_sdk._agent.loop import AgentEventStream as AgentEventStream
+    from pi_sdk._agent.loop import agent_loop as agent_loop
+    from pi_sdk._agent.loop import agent_loop_continue as agent_loop_continue
+    from pi_sdk._agent.messages import agent_message_from_dict as agent_message_from_dict
+    from pi_sdk._agent.messages import default_convert_to_llm as default_convert_to_llm
+    from pi_sdk._agent.messages import get_message_types as get_message_types
+    from pi_sdk._agent.messages import register_message_type as register_message_type
+    from pi_sdk._agent.messages import unregister_message_type as unregister_message_type
+    from pi_sdk._agent.session import load_session as load_session
+    from pi_sdk._agent.session import save_session as save_session
+    from pi_sdk._agent.tools import to_tool_result as to_tool_result
+    from pi_sdk._agent.tools import tool as tool
+    from pi_sdk._models.calls import complete as complete
+    from pi_sdk._models.calls import complete_sync as complete_sync
+    from pi_sdk._models.calls import stream as stream
+    from pi_sdk._models.registry import get_api_provider as get_api_provider
+    from pi_sdk._models.registry import get_api_providers as get_api_providers
+    from pi_sdk._models.registry import get_model as get_model
+    from pi_sdk._models.registry import get_models as get_models
+    from pi_sdk._models.registry import get_providers as get_providers
+    from pi_sdk._models.registry import register_api_provider as register_api_provider
+    from pi_sdk._models.registry import register_model as register_model
+    from pi_sdk._models.registry import unregister_api_providers as unregister_api_providers
+    from pi_sdk._stream.event_stream import (
+        AssistantMessageEventStream as AssistantMessageEventStream,
+    )
+    from pi_sdk._wire.abort import AbortController as AbortController
+    from pi_sdk._wire.abort import AbortSignal as AbortSignal
+    from pi_sdk._wire.agent_types import AfterToolCallContext as AfterToolCallContext
+    from pi_sdk._wire.agent_types import AfterToolCallResult as AfterToolCallResult
+    from pi_sdk._wire.agent_types import AgentContext as AgentContext
+    from pi_sdk._wire.agent_types import AgentEndEvent as AgentEndEvent
+    from pi_sdk._wire.agent_types import AgentEvent as AgentEvent
+    from pi_sdk._wire.agent_types import AgentLoopConfig as AgentLoopConfig
+    from pi_sdk._wire.agent_types import AgentMessage as AgentMessage
+    from pi_sdk._wire.agent_types import AgentStartEvent as AgentStartEvent
+    from pi_sdk._wire.agent_types import AgentThinkingLevel as AgentThinkingLevel
+    from pi_sdk._wire.agent_types import AgentTool as AgentTool
+    from pi_sdk._wire.agent_types import AgentToolResult as AgentToolResult
+    from pi_sdk._wire.agent_types import BeforeToolCallContext as BeforeToolCallContext
+    from pi_sdk._wire.agent_types import BeforeToolCallResult as BeforeToolCallResult
+    from pi_sdk._wire.agent_types import CustomAgentMessage as CustomAgentMessage
+    from pi_sdk._wire.agent_types import MessageEndEvent as MessageEndEvent
+    from pi_sdk._wire.agent_types import MessageStartEvent as MessageStartEvent
+    from pi_sdk._wire.agent_types import MessageUpdateEvent as MessageUpdateEvent
+    from pi_sdk._wire.agent_types import QueueMode as QueueMode
+    from pi_sdk._wire.agent_types import ToolExecutionEndEvent as ToolExecutionEndEvent
+    from pi_sdk._wire.agent_types import ToolExecutionMode as ToolExecutionMode
+    from pi_sdk._wire.agent_types import ToolExecutionStartEvent as ToolExecutionStartEvent
+    from pi_sdk._wire.agent_types import ToolExecutionUpdateEvent as ToolExecutionUpdateEvent
+    from pi_sdk._wire.agent_types import ToolUpdateCallback as ToolUpdateCallback
+    from pi_sdk._wire.agent_types import TurnEndEvent as TurnEndEvent
+    from pi_sdk._wire.agent_types import TurnStartEvent as TurnStartEvent
+    from pi_sdk._wire.agent_types import agent_event_to_dict as agent_event_to_dict
+    from pi_sdk._wire.overflow import is_context_overflow as is_context_overflow
     from pi_sdk.errors import AgentBusyError as AgentBusyError
-    from pi_sdk.errors import AssistantError as AssistantError
     from pi_sdk.errors import ConfigurationError as ConfigurationError
     from pi_sdk.errors import ModelNotFoundError as ModelNotFoundError
     from pi_sdk.errors import PiSdkError as PiSdkError
@@ -102,6 +222,8 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.options import ForeignReasoning as ForeignReasoning
     from pi_sdk.options import StreamOptions as StreamOptions
     from pi_sdk.plugins.hookspecs import hookimpl as hookimpl
+    from pi_sdk.types import AbortedError as AbortedError
+    from pi_sdk.types import AssistantError as AssistantError
     from pi_sdk.types import AssistantMessage as AssistantMessage
     from pi_sdk.types import Context as Context
     from pi_sdk.types import Cost as Cost
@@ -120,7 +242,4 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.types import UserMessage as UserMessage
     from pi_sdk.types import now_ms as now_ms
 
-__getattr__, __dir__ = _lazy_namespace(
-    __name__,
-    submodules=("agent", "errors", "events", "options", "plugins", "provider", "testing", "types"),
-)
+__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS)

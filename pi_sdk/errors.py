@@ -14,14 +14,22 @@ explicit ``raise_for_error()`` opt-in::
     ├── ToolArgumentsError          also ValueError: tool-call arguments that fail the schema
     └── AssistantError              raised only by ``AssistantMessage.raise_for_error()``
         └── AbortedError            ``stop_reason == "aborted"``
+
+``AssistantError`` and ``AbortedError`` carry the message they failed on, so they are defined
+beside it, in :mod:`pi_sdk.types`; this module names them too, importing them on first use (so
+importing the errors costs no pydantic).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import typing as _typing
 
-if TYPE_CHECKING:
-    from pi_sdk.types import AssistantMessage
+from pi_sdk._wire.error_base import PiSdkError
+from pi_sdk._wire.exports import lazy_exports as _lazy_exports
+
+if _typing.TYPE_CHECKING:
+    from pi_sdk.types import AbortedError as AbortedError
+    from pi_sdk.types import AssistantError as AssistantError
 
 __all__ = [
     "AbortedError",
@@ -35,10 +43,6 @@ __all__ = [
     "SessionFileError",
     "ToolArgumentsError",
 ]
-
-
-class PiSdkError(Exception):
-    """Root of every pi-sdk exception."""
 
 
 class ConfigurationError(PiSdkError):
@@ -74,13 +78,6 @@ class ToolArgumentsError(PiSdkError, ValueError):
     """Tool-call arguments failed validation; the text is pi-mono's (it is shown to the model)."""
 
 
-class AssistantError(PiSdkError):
-    """An assistant message ended with ``stop_reason`` ``"error"``; ``.message`` keeps all data."""
-
-    def __init__(self, message: AssistantMessage) -> None:
-        super().__init__(message.error_message or f"assistant message ended: {message.stop_reason}")
-        self.assistant_message = message
-
-
-class AbortedError(AssistantError):
-    """The call was aborted (``stop_reason == "aborted"``)."""
+__getattr__, __dir__ = _lazy_exports(
+    __name__, {"AbortedError": "pi_sdk.types", "AssistantError": "pi_sdk.types"}
+)

@@ -7,9 +7,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, cast
 
-from pi_sdk._abort import AbortSignal
-from pi_sdk._levels import check_reasoning
-from pi_sdk._output import Output, OutputMode, StructuredOutput, parse_output
+from pi_sdk._wire.abort import AbortSignal
+from pi_sdk._wire.levels import check_reasoning
+from pi_sdk._wire.output import Output, OutputMode, StructuredOutput, parse_output
 from pi_sdk.types import CacheRetention, Model, ThinkingLevel
 
 __all__ = [

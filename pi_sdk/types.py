@@ -22,15 +22,18 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from pi_sdk._lean import compact, own_fields_set, prepare_setattr
-from pi_sdk._levels import clamp_thinking_level, supported_thinking_levels
+from pi_sdk._wire.error_base import PiSdkError
+from pi_sdk._wire.lean import compact, own_fields_set, prepare_setattr
+from pi_sdk._wire.levels import clamp_thinking_level, supported_thinking_levels
 
 if TYPE_CHECKING:
-    from pi_sdk._output import StructuredOutput
+    from pi_sdk._wire.output import StructuredOutput
 
 __all__ = [
+    "AbortedError",
     "Api",
     "AssistantContent",
+    "AssistantError",
     "AssistantMessage",
     "CacheRetention",
     "Context",
@@ -77,7 +80,7 @@ def now_ms() -> int:
 class WireModel(BaseModel):
     """Base of every wire type: camelCase JSON aliases, ``None`` fields omitted, extras kept.
 
-    Instances are lean (:mod:`pi_sdk._lean`): the set of given field names is shared between
+    Instances are lean (:mod:`pi_sdk._wire.lean`): the set of given field names is shared between
     instances given the same fields, and an empty extras dict is not kept (``model_extra`` is
     then ``None``; equality, JSON and round trips are unchanged).
     """
@@ -357,8 +360,6 @@ class AssistantMessage(WireModel):
             AbortedError: ``stop_reason == "aborted"``.
             AssistantError: ``stop_reason == "error"``.
         """
-        from pi_sdk.errors import AbortedError, AssistantError
-
         if self.stop_reason == "aborted":
             raise AbortedError(self)
         if self.stop_reason == "error":
@@ -374,6 +375,18 @@ class AssistantMessage(WireModel):
     def tool_calls(self) -> list[ToolCall]:
         """The tool-call blocks, in order."""
         return [b for b in self.content if isinstance(b, ToolCall)]
+
+
+class AssistantError(PiSdkError):
+    """An assistant message ended with ``stop_reason`` ``"error"``; ``.message`` keeps all data."""
+
+    def __init__(self, message: AssistantMessage) -> None:
+        super().__init__(message.error_message or f"assistant message ended: {message.stop_reason}")
+        self.assistant_message = message
+
+
+class AbortedError(AssistantError):
+    """The call was aborted (``stop_reason == "aborted"``)."""
 
 
 class ToolResultMessage(WireModel):

@@ -27,20 +27,20 @@ import sys
 from collections.abc import Sequence
 from importlib import metadata
 
-from pi_sdk._cli._common import EXIT_USAGE, UsageError, load_registry
-from pi_sdk._cli._replay import DEMO_CASSETTE
+from pi_sdk._cli.common import EXIT_USAGE, UsageError, load_registry
+from pi_sdk._cli.replay import DEMO_CASSETTE
 from pi_sdk.errors import PiSdkError
 
 __all__ = ["COMMANDS", "DEMO_CASSETTE", "main"]
 
 COMMANDS = (
-    "pi_sdk._cli._prompt:register",
-    "pi_sdk._cli._chat:register",
-    "pi_sdk._cli._keys:register",
-    "pi_sdk._cli._replay:register",
-    "pi_sdk._cli._listing:register",
-    "pi_sdk._cli._mcp:register",
-    "pi_sdk._serve:add_serve_parser",
+    "pi_sdk._cli.prompt:register",
+    "pi_sdk._cli.chat:register",
+    "pi_sdk._cli.keys:register",
+    "pi_sdk._cli.replay:register",
+    "pi_sdk._cli.listing:register",
+    "pi_sdk._cli.mcp:register",
+    "pi_sdk._cli.serve:add_serve_parser",
 )
 """The subcommands' registration functions (``"module:function"``), in help order."""
 

@@ -40,9 +40,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 import pluggy
 
 if TYPE_CHECKING:
-    from pi_sdk._abort import AbortSignal
-    from pi_sdk._provider_api import ApiProvider
-    from pi_sdk.agent._types import (
+    from pi_sdk._stream.contract import ApiProvider
+    from pi_sdk._wire.abort import AbortSignal
+    from pi_sdk._wire.agent_types import (
         AfterToolCallContext,
         AfterToolCallResult,
         AgentEvent,

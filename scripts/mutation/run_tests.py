@@ -26,7 +26,7 @@ OWNERS: list[tuple[str, list[str]]] = [
     ("pi_sdk/agent/_proxy", ["tests/proxy", "tests/agent"]),
     ("pi_sdk/agent/", ["tests/agent", "tests/plugins"]),
     ("pi_sdk/_cli", ["tests/cli", "tests/core/test_cli.py"]),
-    ("pi_sdk/_serve.py", ["tests/proxy"]),
+    ("pi_sdk/_cli/serve.py", ["tests/proxy"]),
     ("pi_sdk/plugins/", ["tests/plugins", "tests/core"]),
     (
         "pi_sdk/testing/",
@@ -38,7 +38,7 @@ OWNERS: list[tuple[str, list[str]]] = [
         ],
     ),
     (
-        "pi_sdk/_transform.py",
+        "pi_sdk/_wire/transform.py",
         ["tests/core/test_transform.py", "tests/test_migration.py", "tests/providers"],
     ),
     ("pi_sdk/", ["tests/core", "tests/providers", "tests/fuzz"]),

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import pi_sdk
-from pi_sdk.agent._types import AgentEvent, AgentLoopConfig
+from pi_sdk._wire.agent_types import AgentEvent, AgentLoopConfig
 from pi_sdk.plugins import PluginManager, use_plugin_manager
 
 

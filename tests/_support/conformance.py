@@ -47,7 +47,7 @@ from pi_sdk import (
     ToolCall,
     UserMessage,
 )
-from pi_sdk.testing._replay import DUMMY_API_KEY, RecordedInteraction, load_cassette, replay_vcr
+from pi_sdk._testing.replay import DUMMY_API_KEY, RecordedInteraction, load_cassette, replay_vcr
 
 ENV_VAR = "PI_SDK_CONFORMANCE_DIR"
 DEFAULT_DIR = Path(__file__).resolve().parents[3] / "shared" / "conformance"

@@ -29,7 +29,7 @@ import pi_sdk
 from _support.conformance import ENV_VAR as CONFORMANCE_ENV_VAR
 from _support.conformance import shared_folder
 from pi_sdk import AssistantMessage, Context, Model, StreamOptions
-from pi_sdk.testing._replay import DUMMY_API_KEY, load_cassette, replay_vcr
+from pi_sdk._testing.replay import DUMMY_API_KEY, load_cassette, replay_vcr
 
 ENV_VAR = "PI_SDK_MIGRATION_DIR"
 DEFAULT_DIR = Path(__file__).resolve().parents[3] / "shared" / "migration"

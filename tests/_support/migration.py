@@ -37,8 +37,8 @@ from typing import Any
 
 import pi_sdk
 from pi_sdk import Agent, Model, get_model
-from pi_sdk.agent._session import Session, load_session, save_session
-from pi_sdk.agent._types import AgentMessage
+from pi_sdk._agent.session import Session, load_session, save_session
+from pi_sdk._wire.agent_types import AgentMessage
 
 CASSETTE_NAME = "test_migration/migration_session"
 CASSETTE = Path(__file__).resolve().parents[1] / "cassettes" / f"{CASSETTE_NAME}.yaml"

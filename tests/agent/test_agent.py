@@ -162,7 +162,7 @@ async def test_a_raising_listener_is_logged_and_the_run_completes(caplog):
 
     agent.subscribe(broken)
     agent.subscribe(lambda event, signal: seen.append(event.type))
-    with caplog.at_level(logging.ERROR, logger="pi_sdk.agent._agent"):
+    with caplog.at_level(logging.ERROR, logger="pi_sdk._agent.agent"):
         await agent.prompt("x")
     assert roles(agent.state.messages) == ["user", "assistant", "toolResult", "assistant"]
     assert seen[-1] == "agent_end"
@@ -192,7 +192,7 @@ async def test_a_listener_failing_on_every_event_logs_one_traceback_per_run(capl
     def records(level: int, name: str) -> list[logging.LogRecord]:
         return [r for r in caplog.records if r.levelno == level and name in r.getMessage()]
 
-    with caplog.at_level(logging.DEBUG, logger="pi_sdk.agent._agent"):
+    with caplog.at_level(logging.DEBUG, logger="pi_sdk._agent.agent"):
         await agent.prompt("x")
     later = len(events) - 1
     assert later > 10  # deltas included: the case that flooded the log
@@ -448,7 +448,7 @@ async def test_a_raising_callback_becomes_an_error_message_and_continue_recovers
 
 
 async def test_a_failure_outside_the_loop_still_ends_in_an_error_message(monkeypatch):
-    import pi_sdk.agent._agent as agent_module
+    import pi_sdk._agent.agent as agent_module
 
     async def explode(*args, **kwargs):
         raise RuntimeError("internal")

@@ -19,7 +19,7 @@ from pi_sdk import (
     agent_loop,
     agent_loop_continue,
 )
-from pi_sdk.agent._tool_calls import ABORTED_TEXT, SKIPPED_TEXT
+from pi_sdk._agent.tool_calls import ABORTED_TEXT, SKIPPED_TEXT
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 import pi_sdk
 from pi_sdk import AssistantMessage, StreamOptions, UserMessage, tool
-from pi_sdk.agent._output_repair import REPAIR_PREFIX
+from pi_sdk._agent.output_repair import REPAIR_PREFIX
 from pi_sdk.options import Output
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 

@@ -19,8 +19,8 @@ from pi_sdk import (
     Usage,
     UserMessage,
 )
+from pi_sdk._testing.replay import load_cassette
 from pi_sdk.agent import ContextEstimate, estimate_context_tokens, estimate_tokens, usage_tokens
-from pi_sdk.testing._replay import load_cassette
 
 
 def _assistant(*blocks, stop_reason="stop", **usage) -> AssistantMessage:

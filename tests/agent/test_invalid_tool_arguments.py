@@ -18,7 +18,7 @@ from _support.wire import WIRES, Call, Calls, Tokens, Wire
 
 import pi_sdk
 from pi_sdk import AssistantMessage, StreamOptions, ToolCall, ToolResultMessage
-from pi_sdk.agent._session import dumps_session, loads_session
+from pi_sdk._agent.session import dumps_session, loads_session
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 KEY = "invalid-args-key-123"

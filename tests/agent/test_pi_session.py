@@ -31,6 +31,8 @@ from pi_sdk import (
     load_session,
     save_session,
 )
+from pi_sdk._agent.session import message_data
+from pi_sdk._wire.pi_messages import BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX
 from pi_sdk.agent import (
     PiBranchSummary,
     PiCompactionSummary,
@@ -39,8 +41,6 @@ from pi_sdk.agent import (
     export_pi_session,
     import_pi_session,
 )
-from pi_sdk.agent._pi_messages import BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX
-from pi_sdk.agent._session import message_data
 from pi_sdk.testing import ScriptedProvider
 
 FIXTURES = Path(__file__).parent / "pi_sessions"

@@ -20,7 +20,7 @@ from pi_sdk import (
     Usage,
     UserMessage,
 )
-from pi_sdk.agent._session import (
+from pi_sdk._agent.session import (
     FORMAT_NAME,
     FORMAT_VERSION,
     MAX_NESTING,
@@ -138,7 +138,7 @@ class Note(BaseModel):
 
 
 def test_custom_messages_registered_and_unregistered(tmp_path: Path) -> None:
-    messages_module = pytest.importorskip("pi_sdk.agent._messages")
+    messages_module = pytest.importorskip("pi_sdk._agent.messages")
     raw_entry = {"role": "appOnlyRecord", "command": "ls", "output": "a\nb", "exitCode": 0}
     messages = [UserMessage(content="hi"), Note(text="remember this"), raw_entry]
     path = tmp_path / "s.jsonl"

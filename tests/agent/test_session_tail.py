@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from _support.messages import reply
 
-from pi_sdk.agent._session import dumps_session, load_session, loads_session, save_session
+from pi_sdk._agent.session import dumps_session, load_session, loads_session, save_session
 from pi_sdk.errors import SessionFileError
 from pi_sdk.types import Model, TextContent, ToolCall, ToolResultMessage, UserMessage
 

@@ -20,7 +20,7 @@ from _support.agent import isolated_plugins, roles, text_of  # noqa: F401 - auto
 
 import pi_sdk
 from pi_sdk import AssistantMessage, ToolResultMessage
-from pi_sdk.agent._session import dumps_session, loads_session
+from pi_sdk._agent.session import dumps_session, loads_session
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 GRACE_MS = 200
@@ -152,8 +152,8 @@ async def test_a_tool_that_honours_the_signal_keeps_its_own_result() -> None:
 async def test_waiting_on_tools_leaves_no_callback_on_the_signal_or_the_tool() -> None:
     """Each call's wait hooks the run's abort signal and the tool's task; both hooks go when the
     tool ends, so a long run does not collect one per tool call."""
-    from pi_sdk._abort import AbortController
-    from pi_sdk.agent._tool_calls import _first_of  # pyright: ignore[reportPrivateUsage]
+    from pi_sdk._agent.tool_calls import _first_of  # pyright: ignore[reportPrivateUsage]
+    from pi_sdk._wire.abort import AbortController
 
     controller = AbortController()
     signal = controller.signal

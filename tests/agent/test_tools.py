@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field, field_validator
 
 import pi_sdk
 from pi_sdk import AgentTool, AgentToolResult, ToolArgumentsError
-from pi_sdk.agent._tools import to_tool_result, validate_tool_call
-from pi_sdk.agent._validation import coerce_arguments, schema_from_model, validate_arguments
+from pi_sdk._agent.tools import to_tool_result, validate_tool_call
+from pi_sdk._wire.validation import coerce_arguments, schema_from_model, validate_arguments
 
 SIGNAL = pi_sdk.AbortController().signal
 

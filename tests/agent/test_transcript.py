@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 import pi_sdk
 from pi_sdk import AgentContext, agent_loop
-from pi_sdk.agent._transcript import Conversion, TrackedMessages
+from pi_sdk._agent.transcript import Conversion, TrackedMessages
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 

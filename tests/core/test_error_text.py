@@ -1,4 +1,4 @@
-"""Error text: one wording for the same failure on every wire API (pi_sdk._provider_errors).
+"""Error text: one wording for the same failure on every wire API (pi_sdk._stream.provider_errors).
 
 QA trials t02/t04: an HTML 5xx page went verbatim into ``error_message`` on Gemini (16 KB) while
 OpenAI kept only "Error code: 500"; a reset connection read "ReadError"; a missing Anthropic

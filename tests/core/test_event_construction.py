@@ -1,8 +1,9 @@
 """Stream events are built in one place: the provider kit's MessageBuilder.
 
-Issue 10's rule: no module outside the kit and ``pi_sdk/events.py`` constructs an event class.
-``pi_sdk/_event_stream.py`` is the one documented exception: it is the contract's safety net for
-any provider (it synthesizes ``start``, closes blocks left open and turns failures into ``error``).
+Issue 10's rule: no module outside the kit and ``pi_sdk/events.py`` constructs an event
+class. ``pi_sdk/_stream/run.py`` is the one documented exception: it is the contract's safety net
+for any provider (it synthesizes ``start``, closes blocks left open and turns failures into
+``error``).
 Provider packages, plugins, the agent and the test doubles go through ``MessageBuilder``.
 """
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pi_sdk.events
 
 ROOT = Path(__file__).resolve().parents[2]
-ALLOWED = {"pi_sdk/events.py", "pi_sdk/provider/_builder.py", "pi_sdk/_event_stream.py"}
+ALLOWED = {"pi_sdk/events.py", "pi_sdk/_stream/builder.py", "pi_sdk/_stream/run.py"}
 EVENT_CLASSES = {
     name
     for name in pi_sdk.events.__all__

@@ -1,9 +1,10 @@
 """Each namespace's ``__all__`` is exactly its public names (httpx's test_exported_members).
 
-The namespaces import their names on first use (``pi_sdk._lazy``): a namespace states each public
-name once, as a ``from module import name as name`` line under ``TYPE_CHECKING`` (what type
-checkers read); at run time the lazy namespace reads that block, so a public attribute is a name
-the namespace module holds or lists there, not starting with ``_``, and not a submodule.
+The namespaces import their names on first use (``pi_sdk._wire.exports``): a namespace states each
+public name in a literal ``_EXPORTS`` table (what runs) and as a ``from module import name as
+name`` line under ``TYPE_CHECKING`` (what type checkers read); the two must agree. A public
+attribute is a name the namespace module holds or lists there, not starting with ``_``, and not a
+submodule.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import types
 import pytest
 
 import pi_sdk
-import pi_sdk._lazy
 
 NAMESPACES = ["pi_sdk", "pi_sdk.provider", "pi_sdk.plugins", "pi_sdk.testing", "pi_sdk.agent"]
 
@@ -54,8 +54,25 @@ def _type_checking_block(module: types.ModuleType) -> list[ast.stmt]:
     return blocks[0].body
 
 
+def _exports_table(module: types.ModuleType) -> dict[str, str]:
+    """The namespace's literal ``_EXPORTS`` table, read from its source (the test reads it; the
+    namespace itself never parses anything)."""
+    tree = ast.parse(inspect.getsource(module))
+    tables = [
+        n
+        for n in tree.body
+        if isinstance(n, ast.Assign)
+        and [ast.unparse(t) for t in n.targets] == ["_EXPORTS"]
+        and isinstance(n.value, ast.Dict)
+    ]
+    assert len(tables) == 1, f"{module.__name__}: one literal _EXPORTS table"
+    value = ast.literal_eval(tables[0].value)
+    assert isinstance(value, dict)
+    return value
+
+
 @pytest.mark.parametrize("name", NAMESPACES)
-def test_each_public_name_is_one_redundant_alias_import_resolving_to_its_definition(name: str):
+def test_the_type_checking_block_and_the_exports_table_name_the_same_definitions(name: str):
     module = importlib.import_module(name)
     found: dict[str, str] = {}
     for statement in _type_checking_block(module):
@@ -63,32 +80,57 @@ def test_each_public_name_is_one_redundant_alias_import_resolving_to_its_definit
         for alias in statement.names:
             assert alias.asname == alias.name, ast.unparse(statement)  # pyright's re-export form
             assert alias.name not in found, f"{name}: {alias.name} imported twice"
-            found[alias.name] = statement.module or ""
-    assert pi_sdk._lazy.type_checking_imports(name) == found
-    assert sorted(found) == module.__all__
+            source = statement.module or ""
+            found[alias.name] = source if source != name else f"{name}.{alias.name}"
+    assert found == _exports_table(module)
+    assert sorted(n for n, m in found.items() if m != f"{name}.{n}") == module.__all__
     for attribute, defining in found.items():
-        assert getattr(module, attribute) is getattr(importlib.import_module(defining), attribute)
+        value = getattr(module, attribute)
+        if defining == f"{name}.{attribute}":
+            assert value is importlib.import_module(defining)
+        else:
+            assert value is getattr(importlib.import_module(defining), attribute)
+
+
+NAMESPACE_STATEMENTS = (
+    "_EXPORTS = ",
+    "__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS)",
+    "__all__ = ",
+)
+
+
+@pytest.mark.parametrize("name", NAMESPACES)
+def test_a_namespace_holds_re_exports_only(name: str):
+    """Docstrings, imports, the table, the TYPE_CHECKING block, the hooks and ``__all__``."""
+    tree = ast.parse(inspect.getsource(importlib.import_module(name)))
+    for node in tree.body:
+        text = ast.unparse(node)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # a docstring
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            continue
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        assert text.startswith(NAMESPACE_STATEMENTS), f"{name}: {text[:80]}"
 
 
 def _namespace_from_source(tmp_path, monkeypatch: pytest.MonkeyPatch, source: str):
     (tmp_path / "lazyns.py").write_text(source)
+    (tmp_path / "lazyns_sub.py").write_text("VALUE = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "lazyns", raising=False)
     return importlib.import_module("lazyns")
 
 
-HEADER = "import typing\nfrom pi_sdk._lazy import lazy_namespace\n"
-HOOKS = "__getattr__, __dir__ = lazy_namespace(__name__)\n"
+LAZY_SOURCE = (
+    "from pi_sdk._wire.exports import lazy_exports\n"
+    "_EXPORTS = {'dumps': 'json', 'dedent': 'textwrap'}\n"
+    "__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)\n"
+)
 
 
 def test_a_lazy_namespace_imports_a_name_on_first_read_and_keeps_it(tmp_path, monkeypatch):
-    source = (
-        HEADER
-        + "if typing.TYPE_CHECKING:\n    from json import dumps as dumps\n"
-        + "    from textwrap import dedent as dedent\n"
-        + HOOKS
-    )
-    module = _namespace_from_source(tmp_path, monkeypatch, source)
+    module = _namespace_from_source(tmp_path, monkeypatch, LAZY_SOURCE)
     assert "dumps" not in vars(module)
     assert module.__all__ == ["dedent", "dumps"]
     assert {"dedent", "dumps"} <= set(dir(module))
@@ -103,21 +145,24 @@ def test_a_lazy_namespace_imports_a_name_on_first_read_and_keeps_it(tmp_path, mo
         module.loads  # noqa: B018 - not listed, though json defines it
 
 
-@pytest.mark.parametrize(
-    ("block", "message"),
-    [
-        ("from json import dumps\n", "write 'from json import dumps as dumps'"),
-        ("from json import dumps as to_json\n", "write 'from json import dumps as dumps'"),
-        ("import json\n", "only absolute from-imports"),
-    ],
-)
-def test_a_lazy_namespace_refuses_a_name_type_checkers_would_not_see_as_exported(
-    tmp_path, monkeypatch, block: str, message: str
+def test_a_table_entry_naming_the_namespace_s_own_submodule_imports_that_module(
+    tmp_path, monkeypatch
 ):
-    source = HEADER + "if typing.TYPE_CHECKING:\n    " + block + HOOKS
-    module = _namespace_from_source(tmp_path, monkeypatch, source)
-    with pytest.raises(ImportError, match=message):
-        module.dumps  # noqa: B018
+    """``pi_sdk.types`` reads as an attribute of ``pi_sdk`` without ``import pi_sdk.types``."""
+    package = tmp_path / "lazypkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from pi_sdk._wire.exports import lazy_exports\n"
+        "__getattr__, __dir__ = lazy_exports(__name__, {'sub': 'lazypkg.sub'})\n"
+    )
+    (package / "sub.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "lazypkg", raising=False)
+    monkeypatch.delitem(sys.modules, "lazypkg.sub", raising=False)
+    module = importlib.import_module("lazypkg")
+    assert "lazypkg.sub" not in sys.modules
+    assert module.sub.VALUE == 1
+    assert sys.modules["lazypkg.sub"] is module.sub
 
 
 def test_the_user_namespace_stays_small_and_leaves_the_kit_to_pi_sdk_provider():
@@ -185,59 +230,3 @@ def test_public_modules_list_every_class_and_function_they_define(name: str):
     exported = set(module.__all__)
     assert defined <= exported, f"{name}: defined but not in __all__: {sorted(defined - exported)}"
     assert all(hasattr(module, attr) for attr in exported), name
-
-
-@pytest.mark.parametrize("name", NAMESPACES)
-def test_a_sourceless_install_reads_the_same_names_from_the_compiled_code(name: str):
-    """A pyc-only install (a frozen app) has no source: the names come from the code object."""
-    import importlib.abc
-
-    from pi_sdk import _lazy
-
-    module = importlib.import_module(name)
-    assert module.__file__ is not None
-    with open(module.__file__, encoding="utf-8") as file:
-        code = compile(file.read(), module.__file__, "exec")
-
-    class Sourceless(importlib.abc.InspectLoader):
-        def get_source(self, fullname: str) -> None:
-            return None
-
-        def get_code(self, fullname: str):  # type: ignore[override]
-            return code
-
-    assert _lazy._compiled_imports(name, Sourceless()) == _lazy.type_checking_imports(name)
-
-
-def test_a_sourceless_namespace_imports_its_names(tmp_path, monkeypatch):
-    import py_compile
-
-    source = HEADER + "if typing.TYPE_CHECKING:\n    from json import dumps as dumps\n" + HOOKS
-    (tmp_path / "src.py").write_text(source)
-    py_compile.compile(str(tmp_path / "src.py"), cfile=str(tmp_path / "pycns.pyc"))
-    (tmp_path / "src.py").unlink()
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "pycns", raising=False)
-
-    module = importlib.import_module("pycns")
-    import json
-
-    assert module.__all__ == ["dumps"]
-    assert module.dumps is json.dumps
-
-
-def test_a_lazy_namespace_reads_only_the_type_checking_block_among_other_ifs(tmp_path, monkeypatch):
-    """Other top-level ``if``s (a comparison, other attributes) are neither read nor refused."""
-    source = (
-        HEADER
-        + "import os\nimport sys\n"
-        + "if sys.version_info >= (3,):\n    FLAG = 1\n"  # not an attribute test at all
-        + "if os.O_RDONLY:\n    ZERO = 1\n"  # an attribute sorting before TYPE_CHECKING
-        + "if sys.flags.optimize:\n    OPTIMIZED = 1\n"  # and one sorting after it
-        + "if typing.TYPE_CHECKING:\n    from json import dumps as dumps\n"
-        + "if FLAG:\n    SEEN = 1\n"  # a name, not TYPE_CHECKING
-        + HOOKS
-    )
-    module = _namespace_from_source(tmp_path, monkeypatch, source)
-    assert module.__all__ == ["dumps"]
-    assert pi_sdk._lazy.type_checking_imports("lazyns") == {"dumps": "json"}

@@ -12,7 +12,7 @@ import httpx2
 import pytest
 
 from pi_sdk import AbortController, Model, ModelCost, TextContent
-from pi_sdk._event_stream import AssistantMessageEventStream
+from pi_sdk._stream.event_stream import AssistantMessageEventStream
 from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.provider import (
     MessageBuilder,

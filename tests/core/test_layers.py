@@ -1,11 +1,12 @@
-"""Imports inside pi_sdk go only downward (docs/architecture.md, target-layout section 4).
+"""The house rules of ``pi_sdk/`` (docs/architecture.md): layers, no import circle, small modules.
 
-Every ``import`` / ``from ... import`` in every module of ``pi_sdk/`` is read from the source
-(module level, inside functions and under ``TYPE_CHECKING`` alike) and checked against the layer
-table below: a module may import modules of its own layer or lower ones. The one documented
-exception is the type-only edge ``errors -> types`` (``errors`` names ``AssistantMessage`` in
-annotations, as httpx's ``_exceptions`` names ``_models``): ``errors`` is the bottom of L0, and
-``types`` imports it at run time.
+Every folder ``pi_sdk/_<layer>/`` is one layer. The files at the top of ``pi_sdk/`` (with the
+namespace packages ``agent/``, ``plugins/``, ``provider/``, ``testing/``) are public: the
+namespaces, above every layer, and the public modules that hold the wire vocabulary itself
+(``types``, ``errors``, ``events``, ``options``: layer 0) and the hook contract
+(``plugins.hookspecs``: layer 2). Every ``import`` / ``from ... import`` of every module is read
+from the source (module level, inside functions and under ``TYPE_CHECKING`` alike): a module may
+import modules of its own layer or lower ones, and no layer module imports a namespace.
 """
 
 from __future__ import annotations
@@ -19,90 +20,52 @@ import pytest
 import pi_sdk
 
 PACKAGE = Path(pi_sdk.__file__).parent
+REPOSITORY = PACKAGE.parent
 
-# Layer of each module (dotted, without the ``pi_sdk.`` prefix); a package prefix ending in
-# "." covers every module below it that is not listed on its own. Fractions order modules
-# inside L0: errors at the bottom, the types the other data modules build on next.
-LAYERS: dict[str, float] = {
-    # L0 data: no pi-sdk imports but L0's own
-    "errors": 0.0,
-    "_abort": 0.1,
-    "_activity": 0.1,
-    "_unicode": 0.1,
-    "_lazy": 0.1,
-    "_levels": 0.1,
-    "_output": 0.1,
-    "_lean": 0.15,
-    "types": 0.2,
-    "events": 0.3,
-    "options": 0.3,
-    "_overflow": 0.3,
-    # L1 contracts (and the tool-argument schema helpers the AgentTool base uses)
-    "_provider_api": 1,
-    "agent._types": 1,
-    "agent._validation": 1,
-    "agent._estimate": 1,
-    "agent._invalid_arguments": 1,
-    # L2 plugins
-    "plugins.hookspecs": 2,
-    "plugins._manager": 2,
-    "plugins._calling": 2,
-    "plugins._listing": 2,
-    "plugins._setting": 2,
-    "plugins._observers": 2,
-    # L3 services, the provider kit, the message-type registry
-    "_registry": 3,
-    "_calls": 3,
-    "_event_stream": 3,
-    "_usage_estimate": 3,
-    "_transform": 3,
-    "_redact": 3,
-    "_log_redaction": 3,
-    "_ids": 3,
-    "_provider_errors": 3,
-    "provider.": 3,
-    "agent._messages": 3,
-    # L4 agent engine
-    "agent._tool_thread": 1,
-    "agent._tools": 4,
-    "agent._tool_calls": 4,
-    "agent._transcript": 4,
-    "agent._loop": 4,
-    "agent._output_repair": 4,
-    "agent._proxy_policy": 3,
-    "agent._proxy_wire": 4,
-    "agent._proxy_client": 4,
-    "agent._proxy_server": 5,
-    # L5 edges
-    "agent._agent": 5,
-    "agent._session": 5,
-    "agent._jsonl": 5,
-    "agent._entry_errors": 5,
-    "agent._pi_session": 5,
-    "agent._pi_messages": 3,
-    "testing.": 5,
-    "_cli.": 5,
-    "_serve": 5,
-    # L6 namespaces: re-exports only
-    "__init__": 6,
-    "provider.__init__": 6,
-    "plugins.__init__": 6,
-    "agent.__init__": 6,
-    "testing.__init__": 6,
+LAYERS: dict[str, int] = {
+    "_wire": 0,  # data every layer speaks, pure functions over it
+    "_stream": 1,  # one call: the provider contract, the event stream, the read loop
+    "_plugins": 2,  # pluggy: hookspecs, the manager, calling hooks
+    "_models": 3,  # providers, catalogs, keys; stream() / complete()
+    "_kit": 4,  # helpers provider packages are written with
+    "_agent": 5,  # the loop, tools, Agent, sessions
+    "_testing": 6,  # scripted provider, replay
+    "_serve": 7,  # the proxy protocol's client and server
+    "_cli": 8,  # the command line
 }
+NAMESPACE_LAYER = 9
+NAMESPACES = {
+    "__init__",
+    "agent.__init__",
+    "plugins.__init__",
+    "provider.__init__",
+    "testing.__init__",
+    "testing.pytest_plugin",
+}
+"""The namespaces: re-exports of layer modules (tests/core/test_exports.py)."""
+PUBLIC_MODULES = {"types": 0, "errors": 0, "events": 0, "options": 0, "plugins.hookspecs": 2}
+"""Public modules with content of their own, and their layer."""
 
-TYPE_ONLY_EXCEPTIONS = {("errors", "types")}
-"""(importer, imported) pairs allowed upward, each only under ``if TYPE_CHECKING:``."""
+MAX_LINES = 700
 
 
-def layer_of(module: str) -> float:
-    """Return the layer of ``module`` (dotted, no ``pi_sdk.`` prefix)."""
-    if module in LAYERS:
-        return LAYERS[module]
-    prefixes = [p for p in LAYERS if p.endswith(".") and module.startswith(p)]
-    if not prefixes:
-        raise KeyError(f"pi_sdk.{module} has no layer: add it to LAYERS in {__file__}")
-    return LAYERS[max(prefixes, key=len)]
+def layer_of(module: str) -> int:
+    """Return the layer of ``module`` (dotted, no ``pi_sdk.`` prefix).
+
+    Raises:
+        KeyError: a private module outside every layer folder.
+    """
+    if module in NAMESPACES:
+        return NAMESPACE_LAYER
+    if module in PUBLIC_MODULES:
+        return PUBLIC_MODULES[module]
+    folder = module.split(".")[0]
+    if folder in LAYERS:
+        return LAYERS[folder]
+    raise KeyError(
+        f"pi_sdk.{module} is neither a public namespace nor in a layer folder"
+        f" ({', '.join(LAYERS)}): move it into the folder of its layer"
+    )
 
 
 @dataclass(frozen=True)
@@ -110,25 +73,10 @@ class Edge:
     importer: str
     imported: str
     line: int
-    type_only: bool
 
 
 def _module_name(path: Path, root: Path = PACKAGE) -> str:
-    parts = path.relative_to(root).with_suffix("").parts
-    return ".".join(parts)
-
-
-def _target(importer: str, node: ast.ImportFrom) -> str:
-    if node.level == 0:
-        return node.module or ""
-    package = ["pi_sdk", *importer.split(".")][: -node.level]  # relative import
-    return ".".join([*package, *([node.module] if node.module else [])])
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
+    return ".".join(path.relative_to(root).with_suffix("").parts)
 
 
 def _internal(name: str) -> str | None:
@@ -140,103 +88,162 @@ def _internal(name: str) -> str | None:
     return None
 
 
-def _resolve(target: str) -> str:
+def _resolve(target: str, root: Path) -> str:
     """A package import means its ``__init__``; a module import means the module."""
-    path = PACKAGE.joinpath(*target.split("."))
+    path = root.joinpath(*target.split("."))
     if path.is_dir():
         return "__init__" if target == "" else f"{target}.__init__"
     return target
 
 
-def edges_of(source: str, importer: str) -> list[Edge]:
+def edges_of(source: str, importer: str, root: Path = PACKAGE) -> list[Edge]:
     """Every pi_sdk-internal import in ``source`` (the module ``importer``)."""
     edges: list[Edge] = []
-
-    def visit(node: ast.AST, type_only: bool) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.body:
-                visit(child, True)
-            for child in node.orelse:
-                visit(child, type_only)
-            return
+    for node in ast.walk(ast.parse(source)):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = _target(importer, node)
-            internal = _internal(base)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            internal = _internal(node.module)
             if internal is not None:
                 # `from pi_sdk.x import y` may name a submodule y: then y is what is imported.
                 for alias in node.names:
                     sub = f"{internal}.{alias.name}" if internal != "__init__" else alias.name
-                    is_module = PACKAGE.joinpath(*sub.split(".")).with_suffix(".py").is_file()
-                    names.append(f"pi_sdk.{sub}" if is_module else base)
+                    is_module = root.joinpath(*sub.split(".")).with_suffix(".py").is_file()
+                    names.append(f"pi_sdk.{sub}" if is_module else node.module)
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            names = ["relative"]
         for name in names:
+            if name == "relative":
+                edges.append(Edge(importer, "<relative import>", node.lineno))
+                continue
             internal = _internal(name)
             if internal is not None:
-                target = _resolve("" if internal == "__init__" else internal)
-                edge = Edge(importer, target, getattr(node, "lineno", 0), type_only)
+                target = _resolve("" if internal == "__init__" else internal, root)
+                edge = Edge(importer, target, getattr(node, "lineno", 0))
                 if edge not in edges:
                     edges.append(edge)
-        for child in ast.iter_child_nodes(node):
-            visit(child, type_only)
+    return edges
 
-    visit(ast.parse(source), False)
+
+def _all_edges(root: Path = PACKAGE) -> list[Edge]:
+    edges: list[Edge] = []
+    for path in sorted(root.rglob("*.py")):
+        edges += edges_of(path.read_text(encoding="utf-8"), _module_name(path, root), root)
     return edges
 
 
 def upward_edges(root: Path = PACKAGE) -> list[str]:
-    """Describe every import in ``root`` that goes up the layer table."""
+    """Describe every import in ``root`` that goes up a layer (or into a namespace)."""
     problems: list[str] = []
-    for path in sorted(root.rglob("*.py")):
-        importer = _module_name(path, root)
-        for edge in edges_of(path.read_text(encoding="utf-8"), importer):
-            if edge.imported == importer:
-                continue
-            low, high = layer_of(importer), layer_of(edge.imported)
-            if high <= low:
-                continue
-            if edge.type_only and (importer, edge.imported) in TYPE_ONLY_EXCEPTIONS:
-                continue
-            kind = "type-only " if edge.type_only else ""
+    for edge in _all_edges(root):
+        if edge.imported == "<relative import>":
+            problems.append(f"pi_sdk.{edge.importer}:{edge.line}: a relative import")
+            continue
+        if edge.imported == edge.importer:
+            continue
+        low, high = layer_of(edge.importer), layer_of(edge.imported)
+        if high > low:
             problems.append(
-                f"pi_sdk/{path.relative_to(root)}:{edge.line}: {kind}import of"
-                f" pi_sdk.{edge.imported} (L{high:g}) from pi_sdk.{importer} (L{low:g})"
+                f"pi_sdk.{edge.importer}:{edge.line}: import of pi_sdk.{edge.imported}"
+                f" (layer {high}) from layer {low}"
             )
     return problems
 
 
-def test_every_module_has_a_layer():
+def import_cycles(root: Path = PACKAGE) -> list[list[str]]:
+    """The strongly connected components of the module import graph with more than one module."""
+    graph: dict[str, set[str]] = {}
+    for edge in _all_edges(root):
+        if edge.imported != edge.importer and not edge.imported.startswith("<"):
+            graph.setdefault(edge.importer, set()).add(edge.imported)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def connect(node: str) -> None:  # Tarjan's algorithm
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for successor in sorted(graph.get(node, ())):
+            if successor not in index:
+                connect(successor)
+                low[node] = min(low[node], low[successor])
+            elif successor in on_stack:
+                low[node] = min(low[node], index[successor])
+        if low[node] == index[node]:
+            component: list[str] = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return cycles
+
+
+def test_every_module_is_a_namespace_or_in_a_layer_folder():
     for path in PACKAGE.rglob("*.py"):
-        layer_of(_module_name(path))  # raises for a module missing from the table
+        layer_of(_module_name(path))  # raises for a private module outside the layer folders
 
 
-def test_no_module_imports_upward():
+def test_no_module_imports_upward_or_a_namespace():
     assert upward_edges() == []
+
+
+def test_no_import_circle():
+    assert import_cycles() == []
+
+
+def test_no_module_is_longer_than_the_budget():
+    long = {
+        str(path.relative_to(REPOSITORY)): lines
+        for tree in ("pi_sdk", "providers", "plugins")
+        for path in (REPOSITORY / tree).rglob("*.py")
+        if ".venv" not in path.parts
+        and (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}, f"modules over {MAX_LINES} lines: split them by concept"
 
 
 @pytest.mark.parametrize(
     ("source", "why"),
     [
-        ("from pi_sdk.agent._loop import agent_loop\n", "module level"),
-        ("def f():\n    from pi_sdk.plugins import _manager\n", "inside a function"),
+        ("from pi_sdk._agent.loop import agent_loop\n", "module level"),
+        ("def f():\n    from pi_sdk._plugins import manager\n", "inside a function"),
         (
-            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pi_sdk.agent._types\n",
-            "under TYPE_CHECKING",
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pi_sdk._agent.x\n",
+            "type",
         ),
         ("import pi_sdk\n", "the user namespace"),
+        ("from pi_sdk import agent\n", "a namespace package"),
     ],
 )
 def test_the_walk_sees_every_kind_of_upward_import(tmp_path: Path, source: str, why: str):
-    module = tmp_path / "types.py"  # an L0 module
-    module.write_text(source)
+    (tmp_path / "_wire").mkdir()
+    (tmp_path / "_agent").mkdir()
+    (tmp_path / "_agent" / "loop.py").write_text("")
+    (tmp_path / "_plugins").mkdir()
+    (tmp_path / "_plugins" / "manager.py").write_text("")
+    (tmp_path / "_wire" / "types.py").write_text(source)  # a layer-0 module
     assert len(upward_edges(tmp_path)) == 1, why
 
 
-def test_the_errors_to_types_exception_holds_only_under_type_checking(tmp_path: Path):
-    (tmp_path / "errors.py").write_text(
-        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pi_sdk.types import X\n"
-    )
-    assert upward_edges(tmp_path) == []
-    (tmp_path / "errors.py").write_text("from pi_sdk.types import X\n")
-    assert len(upward_edges(tmp_path)) == 1
+def test_the_cycle_check_finds_a_circle_through_function_level_imports(tmp_path: Path):
+    (tmp_path / "_wire").mkdir()
+    (tmp_path / "_wire" / "a.py").write_text("from pi_sdk._wire import b\n")
+    (tmp_path / "_wire" / "b.py").write_text("def f():\n    from pi_sdk._wire.a import x\n")
+    assert import_cycles(tmp_path) == [["_wire.a", "_wire.b"]]
+
+
+def test_a_private_module_at_the_top_is_refused():
+    with pytest.raises(KeyError, match="move it into the folder of its layer"):
+        layer_of("_registry")

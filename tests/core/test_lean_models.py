@@ -15,8 +15,8 @@ import pytest
 
 import pi_sdk
 import pi_sdk.types
-from pi_sdk._lean import copy_with
-from pi_sdk.agent._messages import agent_message_from_dict
+from pi_sdk._agent.messages import agent_message_from_dict
+from pi_sdk._wire.lean import copy_with
 from pi_sdk.options import StructuredOutput
 from pi_sdk.provider import transform_messages
 

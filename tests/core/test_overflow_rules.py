@@ -8,7 +8,7 @@ import pytest
 
 import pi_sdk
 from pi_sdk import AssistantMessage, Usage, is_context_overflow
-from pi_sdk._overflow import OVERFLOW_NOTE, is_overflow_text
+from pi_sdk._wire.overflow import OVERFLOW_NOTE, is_overflow_text
 from pi_sdk.provider import http_error_message
 
 

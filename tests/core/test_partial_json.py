@@ -1,4 +1,4 @@
-"""pi_sdk.provider._partial_json: fragmentation invariance, live partial values, linear cost."""
+"""pi_sdk._stream.partial_json: fragmentation invariance, live partial values, linear cost."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from _support.partial_json import shown_prefix
 
-from pi_sdk.provider import _partial_json as partial_json
-from pi_sdk.provider._partial_json import IncrementalJsonParser, parse_partial_json
+from pi_sdk._stream import partial_json
+from pi_sdk._stream.partial_json import IncrementalJsonParser, parse_partial_json
 
 DOCS = [
     r"{}",

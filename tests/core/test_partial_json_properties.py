@@ -22,7 +22,7 @@ from _support.partial_json import reference_partial
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_sdk.provider._partial_json import IncrementalJsonParser
+from pi_sdk._stream.partial_json import IncrementalJsonParser
 
 # Characters that exercise every escape: quotes, backslashes, controls, non-ASCII, an astral
 # character (a surrogate pair when escaped), a lone high surrogate, U+2028.

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pi_sdk._stream.sse import SseFramer
 from pi_sdk.provider import iter_sse
-from pi_sdk.provider._sse import SseFramer
 
 BODY = (
     b": keep-alive comment\n"

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pi_sdk.provider._sse import iter_sse, iter_sse_bytes
-from pi_sdk.provider._sse_json import parse_event
+from pi_sdk._stream.sse import iter_sse, iter_sse_bytes
+from pi_sdk._stream.sse_json import parse_event
 
 _JSON = st.recursive(
     st.none()

@@ -1,6 +1,6 @@
 """Tool-call id normalization: the core's vendor-neutral primitives and each adapter's rule.
 
-The core (:mod:`pi_sdk._ids`) knows no vendor; each provider package defines its API's
+The core (:mod:`pi_sdk._wire.ids`) knows no vendor; each provider package defines its API's
 normalizer and passes it to ``transform_messages`` (the payload-level check is in
 ``test_transform_adapters.py``).
 """

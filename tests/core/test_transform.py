@@ -16,8 +16,8 @@ from pi_sdk_openai.responses import normalize_tool_call_id as normalize_response
 
 import pi_sdk
 from pi_sdk import Message, Model, ThinkingContent, ToolCall, UserMessage
-from pi_sdk._ids import ToolCallIdNormalizer
-from pi_sdk._transform import IMAGE_PLACEHOLDER_TEXT, NO_RESULT_TEXT
+from pi_sdk._wire.ids import ToolCallIdNormalizer
+from pi_sdk._wire.transform import IMAGE_PLACEHOLDER_TEXT, NO_RESULT_TEXT
 from pi_sdk.provider import (
     is_same_source,
     new_assistant_message,

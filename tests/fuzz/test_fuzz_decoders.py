@@ -33,7 +33,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pi_sdk
-from pi_sdk.testing._replay import load_cassette
+from pi_sdk._testing.replay import load_cassette
 
 ROOT = conformance_dir()
 CASES = [c for c in load_cases(ROOT) if c.stream and c.status == 200] if ROOT else []

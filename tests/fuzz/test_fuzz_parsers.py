@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pi_sdk
-from pi_sdk.agent._session import dumps_session, loads_session
+from pi_sdk._agent.session import dumps_session, loads_session
 from pi_sdk.provider import iter_sse, parse_partial_json
 
 ROOT = conformance_dir()

@@ -288,7 +288,7 @@ def test_the_guide_recognizer_claims_its_own_requests_only(echo):
 
 async def test_a_recorded_echo_call_replays_through_the_guide_provider(echo, tmp_path):
     """``pi-sdk replay``: the provider is found for the recorded request by ``recognize``."""
-    from pi_sdk.testing._replay import replay_all
+    from pi_sdk._testing.replay import replay_all
 
     cassette = tmp_path / "echo.yaml"
     cassette.write_text(

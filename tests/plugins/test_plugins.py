@@ -31,7 +31,7 @@ from pi_sdk import (
     get_models,
     hookimpl,
 )
-from pi_sdk.agent._tool_calls import (
+from pi_sdk._agent.tool_calls import (
     BLOCKED_TEXT,
     run_after_tool_call_hooks,
     run_before_tool_call_hooks,

@@ -8,7 +8,7 @@ Every interaction is played through the same streaming call, whether or not its 
 request asked for a stream: pi-sdk always asks for one, and servers and proxies sometimes
 ignore ``"stream": true`` and answer with one JSON document, which every adapter turns into the
 normal event sequence. vcrpy serves the recorded document (matching ``:streamGenerateContent``
-to a recorded ``:generateContent``, :func:`pi_sdk.testing._replay.same_endpoint`).
+to a recorded ``:generateContent``, :func:`pi_sdk._testing.replay.same_endpoint`).
 
 Also, for APIs with a client factory in ``conformance_check.CLIENT_FACTORIES``: every recorded
 JSON document served in small chunks through the vendor client gives the same result, and every
@@ -48,7 +48,7 @@ from _support.conformance import (
 
 import pi_sdk
 from pi_sdk import StreamOptions, TextContent, ThinkingContent, ToolCall
-from pi_sdk.testing._replay import load_cassette
+from pi_sdk._testing.replay import load_cassette
 
 try:
     ROOT = conformance_dir()

@@ -34,8 +34,8 @@ from _support.conformance import (
 
 import pi_sdk
 from pi_sdk import StreamOptions, is_context_overflow
-from pi_sdk._overflow import OVERFLOW_NOTE
-from pi_sdk.testing._replay import load_cassette
+from pi_sdk._testing.replay import load_cassette
+from pi_sdk._wire.overflow import OVERFLOW_NOTE
 
 try:
     ROOT = conformance_dir()

@@ -17,7 +17,7 @@ from _support.conformance import ChunkedTransport, Reply
 
 import pi_sdk
 from pi_sdk import AbortController, Context, Model, StreamOptions, UserMessage
-from pi_sdk._usage_estimate import context_chars, estimate_missing_usage
+from pi_sdk._stream.usage_estimate import context_chars, estimate_missing_usage
 
 MODEL = Model.model_validate(
     {

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pi_sdk.testing._network import NetworkBlockedError, block_network
-from pi_sdk.testing._scrub import (
+from pi_sdk._testing.network import NetworkBlockedError, block_network
+from pi_sdk._testing.scrub import (
     PLACEHOLDER,
     scrub_text,
     secrets_from_environ,

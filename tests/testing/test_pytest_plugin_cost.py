@@ -14,7 +14,13 @@ import sys
 import textwrap
 from pathlib import Path
 
-LAZY_PACKAGES = ["pi_sdk", "pi_sdk._lazy", "pi_sdk.testing", "pi_sdk.testing.pytest_plugin"]
+LAZY_PACKAGES = [
+    "pi_sdk",
+    "pi_sdk._wire",
+    "pi_sdk._wire.exports",
+    "pi_sdk.testing",
+    "pi_sdk.testing.pytest_plugin",
+]
 
 REPORTER = textwrap.dedent(
     """
@@ -86,4 +92,4 @@ def test_a_marked_test_gets_its_cassette_and_loads_vcrpy(tmp_path: Path):
     """
     loaded = _run_pytest(tmp_path, source, "--pi-record")
     assert "vcr" in loaded
-    assert "pi_sdk.testing._cassette" in loaded
+    assert "pi_sdk._testing.cassette" in loaded

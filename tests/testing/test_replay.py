@@ -1,4 +1,4 @@
-"""``pi_sdk.testing._replay``: endpoint matching; whole-JSON answers streamed; planning errors."""
+"""``pi_sdk._testing.replay``: endpoint matching; whole-JSON answers streamed; planning errors."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from _support.conformance import ConformanceDirMissing, conformance_dir
 
 from pi_sdk import ConfigurationError, ProviderNotFoundError
-from pi_sdk.testing._replay import (
+from pi_sdk._testing.replay import (
     RecordedInteraction,
     load_cassette,
     plan_replay,

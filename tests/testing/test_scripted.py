@@ -187,7 +187,7 @@ async def test_two_providers_route_by_model_id():
     assert first.model.id != second.model.id
     assert (await pi_sdk.complete(second.model, ctx("x"))).text == "from second"
     assert (await pi_sdk.complete(first.model, ctx("x"))).text == "from first"
-    assert pi_sdk.get_api_provider("scripted").source_id == "pi_sdk.testing._scripted"
+    assert pi_sdk.get_api_provider("scripted").source_id == "pi_sdk._testing.scripted"
 
 
 async def test_model_rebuilt_from_json_routes_while_its_provider_lives():

@@ -129,7 +129,7 @@ async def test_without_a_key_entra_id_signs_in_through_default_azure_credential(
 ):
     import types
 
-    from pi_sdk.provider import _clients
+    from pi_sdk._kit import clients as _clients
 
     scopes: list[str] = []
 

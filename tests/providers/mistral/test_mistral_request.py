@@ -18,9 +18,9 @@ from pi_sdk_mistral.conversations import (
 from pi_sdk_mistral.conversations._request import reasoning_fields
 
 import pi_sdk
-import pi_sdk.testing._replay as _replay
+import pi_sdk._testing.replay as _replay
 from pi_sdk import Context, StreamOptions, TextContent, ToolCall, UserMessage
-from pi_sdk.testing._replay import load_cassette, plan_replay
+from pi_sdk._testing.replay import load_cassette, plan_replay
 
 MODEL = pi_sdk.Model(
     id="mistral-large-latest",

@@ -1,0 +1,71 @@
+"""``pi-sdk prompt -m PROVIDER/ID TEXT``: stream one answer, on the Agent.
+
+The answer's text goes to stdout as it streams; thinking, tool activity and the usage line go to
+stderr, so ``pi-sdk prompt ... > answer.txt`` keeps only the answer. ``TEXT`` may be ``-`` or
+left out to read the prompt from stdin. ``--json`` writes every agent event to stdout instead,
+one JSON object per line in pi-mono's wire shape. Ctrl-C aborts the answer. Exit status: 0, 1
+when the answer ended in an error, 130 when it was aborted, 2 for an input error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+from pi_sdk._cli.common import UsageError, require_cli_extra
+from pi_sdk._cli.keys import stored_keys
+from pi_sdk._cli.render import JsonLines, TurnPrinter
+from pi_sdk._cli.setup import add_agent_options, build_agent, model_spec, resolve_model
+from pi_sdk._cli.turn import run_prompt
+from pi_sdk.types import AssistantMessage
+
+__all__ = ["register", "text_of"]
+
+
+def text_of(words: list[str]) -> str:
+    """The prompt: the words joined, or stdin when they are absent or ``-``.
+
+    Raises:
+        UsageError: the prompt is empty.
+    """
+    text = " ".join(words)
+    if (not words or words == ["-"]) and not sys.stdin.isatty():
+        text = sys.stdin.read()
+    if not text.strip() or text == "-":
+        raise UsageError("no prompt: pass it as an argument or on stdin")
+    return text
+
+
+async def _prompt(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    text = text_of(args.text)
+    agent = build_agent(args, resolve_model(model_spec(args), args.base_url))
+    notes = Console(stderr=True, highlight=False)
+    if args.json:
+        agent.subscribe(JsonLines(sys.stdout))
+    else:
+        agent.subscribe(TurnPrinter(Console(highlight=False), notes=notes, thinking_hint=False))
+    presses = await run_prompt(
+        agent, text, lambda line: notes.print(line, style="yellow"), second_leaves=False
+    )
+    last = agent.messages[-1] if agent.messages else None
+    if presses or (isinstance(last, AssistantMessage) and last.stop_reason == "aborted"):
+        return 130
+    return 1 if isinstance(last, AssistantMessage) and last.stop_reason == "error" else 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    require_cli_extra("prompt")
+    with stored_keys():
+        return asyncio.run(_prompt(args))
+
+
+def register(commands: Any) -> None:
+    """Add ``prompt`` to the ``pi-sdk`` subcommands."""
+    prompt = commands.add_parser("prompt", help="stream one answer from a model")
+    add_agent_options(prompt)
+    prompt.add_argument("text", nargs="*", metavar="TEXT", help="the prompt (default: stdin)")
+    prompt.set_defaults(run=_run)

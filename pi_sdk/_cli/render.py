@@ -1,0 +1,261 @@
+"""Agent events on a terminal (rich): live text, collapsible thinking, tools, usage and cost.
+
+* **Text** streams as it comes.
+* **Thinking** streams dim (the last lines, in place) while it lasts, then collapses to one dim
+  line (``▸ thinking: 42 words``); ``/thinking`` in the chat prints it whole. Without a
+  cursor-addressable terminal only the collapsed line is printed.
+* **Tool calls** show their name and arguments when the model has sent them, then their result
+  (or error) when the tool has run.
+* After each model call, one dim line: model, tokens in and out (cache reads and writes when
+  there are any), the call's cost in USD and the session's running totals.
+
+Also :class:`JsonLines`, the ``--json`` listener: one agent event per line in pi-mono's wire
+shape (:func:`pi_sdk.agent.agent_event_to_dict` without the ``partial`` snapshots).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
+
+from pi_sdk import events
+from pi_sdk._wire.agent_types import (
+    AgentEvent,
+    AgentMessage,
+    MessageEndEvent,
+    MessageUpdateEvent,
+    ToolExecutionEndEvent,
+    ToolExecutionStartEvent,
+    agent_event_to_dict,
+)
+from pi_sdk.types import (
+    AssistantMessage,
+    ImageContent,
+    TextContent,
+    ThinkingContent,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.live import Live
+
+__all__ = [
+    "JsonLines",
+    "Totals",
+    "TurnPrinter",
+    "result_text",
+    "short",
+    "transcript_lines",
+    "usage_line",
+]
+
+_THINKING_TAIL = 6
+"""Lines of thinking shown in place while it streams."""
+
+
+def short(text: str, limit: int = 160) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+@dataclass
+class Totals:
+    """The session's usage so far: tokens and USD."""
+
+    calls: int = 0
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    cost: float = 0.0
+
+    def add(self, usage: Usage) -> None:
+        """Count one model call's usage."""
+        self.calls += 1
+        self.input += usage.input
+        self.output += usage.output
+        self.cache_read += usage.cache_read
+        self.cache_write += usage.cache_write
+        self.cost += usage.cost.total
+
+    def describe(self) -> str:
+        """``2 calls · 10 in · 6 out · $0.000096``."""
+        calls = "call" if self.calls == 1 else "calls"
+        tokens = _tokens(self.input, self.output, self.cache_read, self.cache_write)
+        return f"{self.calls} {calls} · {tokens} · ${self.cost:.6f}"
+
+
+def _tokens(input: int, output: int, cache_read: int, cache_write: int) -> str:
+    text = f"{input:,} in · {output:,} out"
+    if cache_read or cache_write:
+        text += f" · cache {cache_read:,} read, {cache_write:,} written"
+    return text
+
+
+def usage_line(message: AssistantMessage, totals: Totals) -> str:
+    """``model · tokens · cost │ session: calls · tokens · cost`` for one model call."""
+    u = message.usage
+    call = _tokens(u.input, u.output, u.cache_read, u.cache_write)
+    estimated = " (estimated)" if message.usage_estimated else ""
+    return (
+        f"{message.provider}/{message.model} · {call}{estimated} · ${u.cost.total:.6f}"
+        f"  │  session: {totals.describe()}"
+    )
+
+
+def result_text(content: Iterable[TextContent | ImageContent]) -> str:
+    """The text blocks of a tool result (images as ``[image]``)."""
+    parts = [b.text if isinstance(b, TextContent) else "[image]" for b in content]
+    return " ".join(parts)
+
+
+class TurnPrinter:
+    """An Agent listener printing each event on a rich :class:`~rich.console.Console`."""
+
+    def __init__(
+        self,
+        console: Console,
+        *,
+        notes: Console | None = None,
+        totals: Totals | None = None,
+        thinking_hint: bool = True,
+    ) -> None:
+        self.console = console
+        """Where the answer's text goes."""
+        self.thinking_hint = thinking_hint
+        """Say ``/thinking`` shows the collapsed thinking (``chat``; ``prompt`` has no commands)."""
+        self.notes = notes or console
+        """Where everything else goes (``prompt`` puts it on stderr)."""
+        self.totals = totals or Totals()
+        self.last_thinking = ""
+        """The last model call's thinking, whole (``/thinking``)."""
+        self._thinking: list[str] = []
+        self._live: Live | None = None
+        self._at_line_start = True
+
+    def _print(self, text: str, style: str = "", *, end: str = "\n") -> None:
+        from rich.text import Text
+
+        if end == "\n":
+            self._newline()
+        console = self.console if end == "" else self.notes
+        console.print(Text(text, style=style), end=end, soft_wrap=True)
+        self._at_line_start = end == "\n" or text.endswith("\n")
+
+    def _newline(self) -> None:
+        if not self._at_line_start:
+            self.console.print()
+            self._at_line_start = True
+
+    def note(self, text: str, style: str = "dim") -> None:
+        """One line outside the model's answer (a command's result, a warning)."""
+        self._print(text, style)
+
+    def __call__(self, event: AgentEvent) -> None:
+        """Print ``event``."""
+        if isinstance(event, MessageUpdateEvent):
+            self._update(event)
+        elif isinstance(event, ToolExecutionStartEvent):
+            self._print(f"⚙ running {event.tool_name}…", "cyan")
+        elif isinstance(event, ToolExecutionEndEvent):
+            text = short(result_text(event.result.content), 200)
+            if event.is_error:
+                self._print(f"✘ {event.tool_name} failed: {text}", "red")
+            else:
+                self._print(f"✔ {event.tool_name} → {text}", "green")
+        elif isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
+            self._end(event.message)
+
+    def _update(self, event: MessageUpdateEvent) -> None:
+        inner = event.assistant_message_event
+        if isinstance(inner, events.TextDeltaEvent):
+            self._print(inner.delta, end="")
+        elif isinstance(inner, (events.TextStartEvent, events.TextEndEvent)):
+            self._newline()
+        elif isinstance(inner, events.ThinkingStartEvent):
+            self._thinking = []
+            self._start_live()
+        elif isinstance(inner, events.ThinkingDeltaEvent):
+            self._thinking.append(inner.delta)
+            self._refresh_live()
+        elif isinstance(inner, events.ThinkingEndEvent):
+            self._stop_live()
+            self.last_thinking = "".join(self._thinking)
+            words = len(self.last_thinking.split())
+            hint = " (/thinking shows it)" if self.thinking_hint else ""
+            self._print(f"▸ thinking: {words} words{hint}", "dim italic")
+        elif isinstance(inner, events.ToolCallEndEvent):
+            call = inner.tool_call
+            arguments = short(json.dumps(call.arguments, ensure_ascii=False), 200)
+            self._print(f"→ {call.name} {arguments}", "cyan")
+
+    def _start_live(self) -> None:
+        if not self.notes.is_terminal or self.notes.is_dumb_terminal:
+            return
+        from rich.live import Live
+
+        self._live = Live(console=self.notes, transient=True, auto_refresh=False)
+        self._live.start()
+
+    def _refresh_live(self) -> None:
+        if self._live is None:
+            return
+        from rich.text import Text
+
+        tail = "".join(self._thinking).splitlines()[-_THINKING_TAIL:]
+        self._live.update(Text("\n".join(tail), style="dim italic"), refresh=True)
+
+    def _stop_live(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+
+    def _end(self, message: AssistantMessage) -> None:
+        self._stop_live()
+        if message.stop_reason == "error":
+            self._print(f"✘ error: {message.error_message or 'unknown error'}", "red")
+        elif message.stop_reason == "aborted":
+            self._print("✘ the answer was aborted", "yellow")
+        self.totals.add(message.usage)
+        self._print(usage_line(message, self.totals), "dim")
+
+
+class JsonLines:
+    """An Agent listener writing each event as one JSON line (pi's wire shape)."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def __call__(self, event: AgentEvent) -> None:
+        """Write ``event``."""
+        record = agent_event_to_dict(event, include_partial=False)
+        self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self.out.flush()
+
+
+def transcript_lines(messages: Iterable[AgentMessage]) -> list[tuple[str, str]]:
+    """``(text, style)`` lines summarizing a transcript, for a continued chat."""
+    lines: list[tuple[str, str]] = []
+    for message in messages:
+        if isinstance(message, UserMessage):
+            content = message.content
+            text = content if isinstance(content, str) else result_text(content)
+            lines.append((f"you › {short(text)}", "bold"))
+        elif isinstance(message, AssistantMessage):
+            for block in message.content:
+                if isinstance(block, TextContent):
+                    lines.append((f"{message.model} › {short(block.text)}", ""))
+                elif isinstance(block, ThinkingContent):
+                    words = len(block.thinking.split())
+                    lines.append((f"▸ thinking: {words} words", "dim italic"))
+                else:
+                    lines.append((f"→ {block.name}", "cyan"))
+        elif isinstance(message, ToolResultMessage):
+            lines.append((f"✔ {message.tool_name} → {short(result_text(message.content))}", "dim"))
+    return lines

@@ -1,0 +1,139 @@
+"""``pi-sdk serve``: run the proxy server (:func:`pi_sdk.agent.proxy_app`) under uvicorn.
+
+```
+pi-sdk serve --allow 'anthropic/*' [--allow PATTERN ...] [--host H] [--port P]
+             [--token-env VAR | --token-file FILE] [--max-body-bytes N] [--models FILE]
+             [--cors-origin ORIGIN ...]
+```
+
+The token comes from the environment (``PI_SDK_PROXY_TOKEN`` by default) or a file, never
+from the command line (where ``ps`` shows it). API keys are the vendors' usual environment
+variables and the ``get_api_key`` hook; ``<PROVIDER>_BASE_URL`` (``ANTHROPIC_BASE_URL``,
+``OPENAI_BASE_URL``) sends a provider's calls to another URL, as for ``prompt`` and ``chat``.
+``--models`` registers extra models from a JSON file in pi's models shape
+(``{"models": [...]}`` or a list), e.g. a model served at a private URL.
+Needs the ``serve`` extra (``pi-sdk-core[serve]``: Starlette and uvicorn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, cast
+
+__all__ = ["DEFAULT_TOKEN_ENV", "add_serve_parser", "run_serve"]
+
+DEFAULT_TOKEN_ENV = "PI_SDK_PROXY_TOKEN"
+"""The environment variable ``pi-sdk serve`` reads its bearer token from by default."""
+
+_EXIT_USAGE = 2
+
+
+def add_serve_parser(commands: Any) -> None:
+    """Add the ``serve`` subcommand to the ``pi-sdk`` parser's subparsers.
+
+    The parsed arguments carry ``run`` (:func:`run_serve`): ``args.run(args)`` runs it.
+    """
+    serve = commands.add_parser("serve", help="run the model proxy server (pi's streamProxy)")
+    serve.add_argument(
+        "--allow",
+        action="append",
+        required=True,
+        metavar="PATTERN",
+        help="serve the models matching provider/id (glob, repeatable), e.g. 'anthropic/*'",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8787, help="port to bind (default 8787)")
+    token = serve.add_mutually_exclusive_group()
+    token.add_argument(
+        "--token-env",
+        default=DEFAULT_TOKEN_ENV,
+        metavar="VAR",
+        help=f"environment variable holding the bearer token (default {DEFAULT_TOKEN_ENV})",
+    )
+    token.add_argument("--token-file", type=Path, help="file holding the bearer token")
+    serve.add_argument(
+        "--max-body-bytes", type=int, default=None, help="largest request body (default 8 MiB)"
+    )
+    serve.add_argument("--models", type=Path, help="JSON file of extra models to register")
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="let pages of this web origin call the proxy (repeatable; '*' for any)",
+    )
+    serve.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
+    serve.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Run the server until interrupted; return the exit status (2 for a usage error)."""
+    try:
+        import uvicorn
+    except ImportError:
+        return _fail("`pi-sdk serve` needs the serve extra: pip install 'pi-sdk-core[serve]'")
+    from pi_sdk._cli.setup import with_base_url
+    from pi_sdk._models.registry import get_model, register_model
+    from pi_sdk._serve.policy import DEFAULT_MAX_BODY_BYTES, ProxyPolicy
+    from pi_sdk._serve.server import proxy_app
+    from pi_sdk.types import Model
+
+    if args.token_file is not None:
+        try:
+            token = args.token_file.read_text("utf-8").strip()
+        except OSError as exc:
+            return _fail(f"cannot read the token file: {exc.strerror}")
+    else:
+        token = os.environ.get(args.token_env, "").strip()
+    if not token:
+        source = args.token_file or f"${args.token_env}"
+        return _fail(f"no bearer token: {source} is empty or unset")
+    try:
+        for number, model in enumerate(_read_models(args.models) if args.models else []):
+            register_model(_model(Model, model, args.models, number))
+        policy = ProxyPolicy(
+            token=token,
+            allow=tuple(args.allow),
+            max_body_bytes=args.max_body_bytes or DEFAULT_MAX_BODY_BYTES,
+            cors_origins=tuple(args.cors_origin),
+            resolve_model=lambda provider, model_id: with_base_url(get_model(provider, model_id)),
+        )
+    except (OSError, ValueError) as exc:
+        return _fail(str(exc))
+    uvicorn.run(proxy_app(policy), host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def _read_models(path: Path) -> list[Any]:
+    try:
+        data: Any = json.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise ValueError(f"cannot read --models {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise ValueError(f"--models {path} is not JSON: {exc}") from None
+    if isinstance(data, dict):
+        data = cast("dict[str, Any]", data).get("models")
+    if not isinstance(data, list):
+        raise ValueError(f"{path}: expected {{'models': [...]}} or a list of models")
+    return cast("list[Any]", data)
+
+
+def _model(model_type: Any, data: Any, path: Path, number: int) -> Any:
+    """``data`` as a ``Model``; a bad one is one line naming the file, the model and the field."""
+    from pydantic import ValidationError
+
+    try:
+        return model_type.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ValueError(f"--models {path}: model {number}: {where}: {first['msg']}") from None
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"pi-sdk serve: error: {message}\n")
+    return _EXIT_USAGE

@@ -1,0 +1,207 @@
+"""stream_proxy: call a model through a proxy server that holds the keys (pi-agent-core).
+
+pi-agent-core 0.73.1 ``streamProxy`` POSTs ``{"model", "context", "options"}`` to
+``<proxy_url>/api/stream`` with ``Authorization: Bearer <token>`` and reads the reply's
+server-sent events in the proxy event shape (:mod:`._proxy_wire`), rebuilding the partial
+message on this side. This is the same client, on the provider kit: the call is an ordinary
+:class:`~pi_sdk.provider.AssistantMessageEventStream` (timeouts, retries of a refused or lost
+connection before any content, abort), so it serves as an Agent's ``stream_fn``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
+from typing import Any
+
+from pi_sdk._kit.clients import ClientCache, shared_in_thread
+from pi_sdk._serve.wire import ProxyDecoder
+from pi_sdk._stream.builder import MessageBuilder
+from pi_sdk._stream.event_stream import AssistantMessageEventStream
+from pi_sdk._stream.http_stream import run_http_stream
+from pi_sdk._stream.provider_errors import ProviderError, body_excerpt, connection_error
+from pi_sdk.errors import ConfigurationError
+from pi_sdk.events import AssistantMessageEvent
+from pi_sdk.options import StreamOptions
+from pi_sdk.types import Context, Model
+
+__all__ = ["proxy_request_body", "stream_proxy"]
+
+STREAM_PATH = "/api/stream"
+"""Where a proxy server takes calls (pi-agent-core ``streamProxy``)."""
+
+_CONNECTION_LIMITS = ("max_retries", "max_retry_delay_ms", "timeout_ms", "idle_timeout_ms")
+"""The options that apply to the connection to the proxy (and are not sent)."""
+
+_SERIALIZED_OPTIONS = {
+    "temperature": "temperature",
+    "max_tokens": "maxTokens",
+    "reasoning": "reasoning",
+    "cache_retention": "cacheRetention",
+    "session_id": "sessionId",
+    "headers": "headers",
+    "metadata": "metadata",
+    "thinking_budgets": "thinkingBudgets",
+    "max_retry_delay_ms": "maxRetryDelayMs",
+}
+"""The options a proxy request carries (pi ``ProxySerializableStreamOptions``; pi's
+``transport`` has no counterpart here). Keys, callbacks and the signal stay on this side."""
+
+
+async def _close(client: Any) -> None:
+    await client.aclose()
+
+
+_CLIENTS: ClientCache[Any] = ClientCache(_close)
+
+
+def proxy_request_body(model: Model, context: Context, options: StreamOptions) -> dict[str, Any]:
+    """Return the JSON body ``stream_proxy`` POSTs: ``{"model", "context", "options"}``.
+
+    ``model`` and ``context`` in their wire JSON (pi's camelCase); ``options`` holds only the
+    serializable ones that are set (``temperature``, ``maxTokens``, ``reasoning``,
+    ``cacheRetention``, ``sessionId``, ``headers``, ``metadata``, ``thinkingBudgets``,
+    ``maxRetryDelayMs``), as pi's ``buildProxyRequestOptions`` (whose ``undefined`` values
+    ``JSON.stringify`` drops).
+    """
+    wire_options: dict[str, Any] = {}
+    for name, key in _SERIALIZED_OPTIONS.items():
+        value = getattr(options, name)
+        if value is not None:
+            wire_options[key] = value
+    return {
+        "model": model.model_dump(mode="json", by_alias=True, exclude_none=True),
+        "context": context.model_dump(mode="json", by_alias=True, exclude_none=True),
+        "options": wire_options,
+    }
+
+
+def stream_proxy(
+    model: Model,
+    context: Context,
+    options: StreamOptions | None = None,
+    *,
+    proxy_url: str,
+    auth_token: str,
+    client: Any = None,
+) -> AssistantMessageEventStream:
+    """Stream one call through a proxy server (pi-agent-core ``streamProxy``).
+
+    The server (``pi-sdk serve``, or a pi-mono one) holds the API keys and calls the vendor;
+    this side sends the model, the context and the serializable options, and rebuilds the
+    message from the proxy events. As an Agent's stream function::
+
+        agent = Agent(stream_fn=functools.partial(
+            stream_proxy, proxy_url="https://genai.example.com", auth_token=token))
+
+    Args:
+        model: The model; the server decides whether it serves it.
+        context: The conversation.
+        options: ``signal`` aborts the call (the server then aborts its vendor call);
+            ``timeout_ms``, ``idle_timeout_ms`` and ``max_retries`` apply to the proxy
+            connection; ``api_key`` and the callbacks are not sent.
+        proxy_url: The server's URL, e.g. ``"https://genai.example.com"``; calls go to
+            ``<proxy_url>/api/stream``.
+        auth_token: Sent as ``Authorization: Bearer <auth_token>``; redacted from errors.
+        client: An ``httpx2.AsyncClient`` to send with (its pool is shared); default: one
+            client per event loop, kept between calls.
+
+    Returns:
+        The call's event stream, never raising for a failed call: an HTTP error from the
+        proxy ends it with an ``error`` event whose ``error_message`` is pi's
+        ``"Proxy error: <status> <reason>"`` or ``"Proxy error: <the body's error>"``
+        (401, 403 and 413 are not retried; 429 and 5xx are, before any content).
+    """
+    options = options or StreamOptions()
+    url = proxy_url.rstrip("/") + STREAM_PATH
+    body = json.dumps(proxy_request_body(model, context, options)).encode()
+
+    def start() -> AsyncIterator[AssistantMessageEvent]:
+        return _proxied(model, url, body, auth_token, client)
+
+    limits: dict[str, Any] = {name: getattr(options, name) for name in _CONNECTION_LIMITS}
+    secrets = (auth_token,)
+    return AssistantMessageEventStream(
+        start,
+        model=model,
+        signal=options.signal,
+        secrets=lambda: secrets,
+        context=context,
+        **limits,
+    )
+
+
+def _build_client(verify: Any) -> Any:
+    import httpx2
+
+    # No request timeout here: the stream's own timeouts apply. No pool cap: one streamed call
+    # holds its connection for the whole reply.
+    limits = httpx2.Limits(max_connections=None, max_keepalive_connections=32)
+    return httpx2.AsyncClient(verify=verify, timeout=None, limits=limits)
+
+
+async def _proxied(
+    model: Model, url: str, body: bytes, auth_token: str, client: Any
+) -> AsyncIterator[AssistantMessageEvent]:
+    try:
+        import httpx2
+    except ImportError:
+        raise ConfigurationError(
+            "stream_proxy needs httpx2: pip install 'pi-sdk-core[proxy]'"
+        ) from None
+
+    lease: AbstractAsyncContextManager[Any] = nullcontext(client)
+    if client is None:
+        verify = await shared_in_thread("httpx2.ssl_context", httpx2.create_ssl_context)
+        lease = _CLIENTS.lease(("stream_proxy",), lambda: _build_client(verify))
+    headers = {
+        "Authorization": f"Bearer {auth_token}",
+        "Content-Type": "application/json",
+        "Accept": "text/event-stream",
+    }
+    async with lease as http:
+
+        async def open_response() -> Any:
+            request = http.build_request("POST", url, content=body, headers=headers)
+            try:
+                response = await http.send(request, stream=True)
+            except httpx2.TransportError as exc:
+                phase = "connect" if isinstance(exc, httpx2.ConnectError) else "request"
+                timed_out = isinstance(exc, httpx2.TimeoutException)
+                raise connection_error(exc, phase, timed_out=timed_out) from None
+            if response.status_code >= 400:
+                raise await _http_error(response)
+            return response
+
+        builder = MessageBuilder(model)
+        events = run_http_stream(
+            open_response,
+            ProxyDecoder(builder),
+            builder,
+            transport_errors=(httpx2.TransportError,),
+            timeout_errors=(httpx2.TimeoutException,),
+        )
+        async with aclosing(events) as stream:
+            async for event in stream:
+                yield event
+
+
+async def _http_error(response: Any) -> ProviderError:
+    """The error of a refused call, in pi's words: ``Proxy error: <error>`` or status."""
+    import httpx2
+
+    try:
+        raw = await response.aread()  # an error body: a small JSON object or a short page
+    except httpx2.TransportError:
+        raw = b""  # the status is the error; a body cut short only shortens its message
+    finally:
+        await response.aclose()
+    message = f"Proxy error: {response.status_code} {response.reason_phrase}".rstrip()
+    try:
+        data: Any = json.loads(raw)
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and data.get("error"):  # pyright: ignore[reportUnknownMemberType]
+        message = f"Proxy error: {body_excerpt(str(data['error']))}"  # pyright: ignore[reportUnknownArgumentType]
+    return ProviderError.from_http(response.status_code, message, response.headers)
