@@ -6,6 +6,7 @@ pi-sdk chat [-m PROVIDER/ID]          an interactive session: /model, /reasoning
 pi-sdk keys set|list|remove PROVIDER  API keys in the user's config folder
 pi-sdk replay CASSETTE | demo         play recorded calls through the real adapters
 pi-sdk models | plugins               the model catalog, the installed plugins
+pi-sdk mcp list CONFIG                MCP servers' tools (needs pi-sdk-mcp)
 pi-sdk --version
 ```
 
@@ -38,6 +39,7 @@ COMMANDS = (
     "pi_sdk._cli.keys:register",
     "pi_sdk._cli.replay:register",
     "pi_sdk._cli.listing:register",
+    "pi_sdk._cli.mcp:register",
     "pi_sdk._cli.serve:add_serve_parser",
 )
 """The subcommands' registration functions (``"module:function"``), in help order."""

@@ -25,6 +25,9 @@ dim line saying what that changes (:func:`pi_sdk._cli.switch.carry_over`).
 (:mod:`pi_sdk._cli.turn`); the aborted turn stays in the transcript. A second Ctrl-C, or
 Ctrl-D at the prompt, leaves. ``--json``: prompts are read from stdin one per line, and every
 agent event is written as one JSON line (command messages go to stderr).
+
+**--mcp CONFIG** starts the MCP servers of an ``mcpServers`` JSON file with the chat and offers
+their tools (pi-sdk-mcp, :class:`pi_sdk_mcp.cli.ChatServers`); they stop when the chat ends.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from pi_sdk._agent.agent import Agent
 from pi_sdk._agent.session import load_session, save_session
 from pi_sdk._cli.common import UsageError, require_cli_extra
 from pi_sdk._cli.keys import stored_keys
+from pi_sdk._cli.mcp import mcp_cli
 from pi_sdk._cli.paths import private_dir, sessions_dir
 from pi_sdk._cli.render import JsonLines, Totals, TurnPrinter, transcript_lines
 from pi_sdk._cli.setup import (
@@ -121,6 +125,9 @@ class _Chat:
                 totals.add(message.usage)  # a continued session's totals include its past
         self.printer = TurnPrinter(console, notes=notes, totals=totals)
         self.agent.subscribe(JsonLines(sys.stdout) if self.as_json else self.printer)
+        self.mcp: Any = None
+        if args.mcp is not None:
+            self.mcp = mcp_cli("--mcp").ChatServers(args.mcp, self.agent, self.note)
 
     def note(self, text: str, style: str = "dim") -> None:
         if self.as_json:
@@ -238,6 +245,8 @@ class _Chat:
         loop = asyncio.new_event_loop()
         interrupted = False
         try:
+            if self.mcp is not None:
+                self.mcp.start(loop)
             while True:
                 try:
                     line = self._read()
@@ -267,6 +276,8 @@ class _Chat:
                     interrupted = True
                     self.note("✘ turn aborted (Ctrl-C); Ctrl-C again or Ctrl-D leaves", "yellow")
         finally:
+            if self.mcp is not None:
+                self.mcp.stop(loop)
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
         self._bye()
@@ -303,4 +314,7 @@ def register(commands: Any) -> None:
         "-c", "--continue", dest="resume", action="store_true",
         help="continue the most recent session of the data folder",
     )  # fmt: skip
+    chat.add_argument(
+        "--mcp", metavar="CONFIG", help="offer the tools of the MCP servers of an mcpServers file"
+    )
     chat.set_defaults(run=_run)

@@ -257,6 +257,7 @@ PAGES_WITH_FILES = (
     "index.md",
     "sessions.md",
     "testing.md",
+    "plugins/mcp.md",
     "plugins/writing-a-hook-plugin.md",
     "plugins/writing-a-provider.md",
 )
@@ -349,3 +350,59 @@ def run_script_files(page: str, root: Path) -> list[Path]:
     files = titled_blocks(page)
     write_files(files, root)
     return [root / title for title in files]
+
+
+# --- docs/plugins/mcp.md: the reader's mcp.json, with the real MCP servers -----------------------
+
+
+def mcp_reader_folder(root: Path, *files: str) -> dict[str, str]:
+    """The page's titled ``files`` in ``root``, a git repository (the page says: run in one);
+    the environment with the installed MCP servers on ``PATH``."""
+    page_files = titled_blocks("plugins/mcp.md")
+    assert set(page_files) == {"mcp.json", "mcp_example.py"}
+    write_files({name: page_files[name] for name in files}, root)
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True, capture_output=True)
+    bin_dir = str(Path(sys.executable).parent)
+    return {**clean_env(), "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
+def test_the_mcp_example_and_listing_run_as_printed(tmp_path: Path) -> None:
+    env = mcp_reader_folder(tmp_path, "mcp.json", "mcp_example.py")
+    page = (DOCS / "plugins" / "mcp.md").read_text(encoding="utf-8")
+    example = subprocess.run([sys.executable, "mcp_example.py"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert example.returncode == 0, example.stdout + example.stderr
+    printed = re.search(r'title="mcp_example.py".*?^```\n\n```text\n(.*?)^```', page, re.S | re.M)
+    assert printed is not None and example.stdout == printed.group(1)
+
+    cli = str(Path(sys.executable).with_name("pi-sdk"))
+    listing = subprocess.run([cli, "mcp", "list", "mcp.json"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert listing.returncode == 0, listing.stdout + listing.stderr
+    assert f"$ pi-sdk mcp list mcp.json\n{listing.stdout}```" in page
+
+
+def test_the_mcp_config_works_from_pi_sdk_chat(tmp_path: Path) -> None:
+    """``pi-sdk chat --mcp mcp.json`` with the page's file: the model calls a server's tool."""
+    from _support.cli import ThreadedLoopback, vendor_env
+    from _support.loopback import sse_step, text_reply
+    from _support.wire import Call, Calls, Tokens, wire_for
+
+    env = mcp_reader_folder(tmp_path, "mcp.json")
+    api = "anthropic-messages"
+    call = Calls((Call("toolu_1", "git_status", ('{"repo_path": "."}',)),))
+    steps = [sse_step(sum(wire_for(api).events([call], Tokens()), [])), text_reply(api, "Clean.")]
+    with ThreadedLoopback(steps) as server:
+        env.update(ANTHROPIC_API_KEY="test-key", HOME=str(tmp_path), **vendor_env(api, server))
+        args = ["chat", "--json", "-m", "anthropic/claude-sonnet-4-5", "--mcp", "mcp.json"]
+        done = subprocess.run([sys.executable, "-m", "pi_sdk._cli", *args], cwd=tmp_path, env=env,
+                              input="Is my work committed?\n", capture_output=True, text=True,
+                              timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "mcp: time · 2 tools (get_current_time, convert_time)" in done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    [end] = [e for e in events if e["type"] == "tool_execution_end"]
+    assert end["toolName"] == "git_status" and not end["isError"]
+    assert end["result"]["content"][0]["text"].startswith("Repository status:")
+    offered = {t["name"] for t in json.loads(server.bodies[0])["tools"]}
+    assert {"get_current_time", "git_status", "git_reset"} <= offered

@@ -53,6 +53,19 @@ def test_rule_matching(rule, name, args, matches):
     assert rule.matches(name, args) is matches
 
 
+def test_annotation_rules_match_the_tools_own_hints_and_nothing_without_them():
+    rule = Rule(action="ask", annotations={"destructiveHint": True})
+    assert rule.matches("git_reset", {}, {"destructiveHint": True, "readOnlyHint": False})
+    assert not rule.matches("git_log", {}, {"destructiveHint": False, "readOnlyHint": True})
+    assert not rule.matches("bash", {}, None)  # a tool without annotations
+    assert not rule.matches("other", {}, {"readOnlyHint": False})  # the hint is not there
+    policy = ToolPolicy.from_dict(
+        {"rules": [{"action": "deny", "annotations": {"openWorldHint": True}}]}
+    )
+    assert policy.decide("fetch", {}, {"openWorldHint": True}).action == "deny"
+    assert policy.decide("fetch", {}, {"openWorldHint": False}).action == "allow"
+
+
 def test_the_first_matching_rule_decides_and_the_default_applies_otherwise():
     policy = ToolPolicy(
         [
@@ -124,6 +137,7 @@ def test_toml_and_json_files_describe_the_same_policy(tmp_path):
         ("p.toml", "[[rules]]\naction='deny'\ncolour='red'", "rule 0: unknown keys colour"),
         ("p.json", '{"rules": [{"action": "allow"}, {"action": "nope"}]}', "rule 1: unknown rule"),
         ("p.json", '{"rules": [{"action": "deny", "args": {"a": 1}}]}', "map argument paths"),
+        ("p.json", '{"rules": [{"action": "ask", "annotations": [1]}]}', "map annotation names"),
         ("p.json", '{"rulez": []}', "unknown policy keys: rulez"),
         ("p.json", "[1, 2]", "must hold a table/object"),
         ("p.json", "{not json", "cannot read tool policy file"),

@@ -20,6 +20,7 @@ from pi_sdk.plugins import EnvSetting
 
 from . import policy
 from .policy import Action as Action
+from .policy import Annotation as Annotation
 from .policy import ApprovalRequest as ApprovalRequest
 from .policy import Approver as Approver
 from .policy import Decision as Decision

@@ -14,6 +14,14 @@ of its ``args`` patterns matches the named argument:
 * a string argument is matched as is; any other value as its compact JSON
   (``true``, ``3``, ``["a","b"]``); a missing argument never matches.
 
+A rule may also name **annotations**: values the called tool must carry in its
+``annotations`` mapping (compared for equality), e.g. ``{"destructiveHint": True}``. MCP tools
+(pi-sdk-mcp) carry the four MCP hints ``readOnlyHint``, ``destructiveHint``,
+``idempotentHint`` and ``openWorldHint``, with the MCP spec's defaults filled in; a tool without
+an ``annotations`` mapping never matches such a rule. The tool is looked up by name in the
+run's tools. Annotations are the server's hints, not guarantees: use them to ask or deny,
+not to allow something you would otherwise refuse.
+
 ``ask`` rules call an async approver with an :class:`ApprovalRequest`; without one, or when the
 run is aborted while waiting, the call is denied with a reason that says approval was needed.
 
@@ -36,6 +44,7 @@ from pi_sdk import AbortSignal, BeforeToolCallContext, BeforeToolCallResult, Con
 
 __all__ = [
     "Action",
+    "Annotation",
     "ApprovalRequest",
     "Approver",
     "Decision",
@@ -45,6 +54,9 @@ __all__ = [
 
 Action: TypeAlias = Literal["allow", "deny", "ask"]
 """What a rule does with a call it matches."""
+
+Annotation: TypeAlias = bool | str | int | float
+"""A value a rule expects in a tool's ``annotations``."""
 
 _ACTIONS: tuple[str, ...] = get_args(Action)
 _ANY_ARGUMENT = "*"
@@ -89,6 +101,8 @@ class Rule:
     """Glob on the tool name (``"*"``: every tool; ``"write_*"``; ``"re:^(bash|sh)$"``)."""
     args: Mapping[str, str] = field(default_factory=dict[str, str])
     """Argument path -> pattern; all must match (see the module docs)."""
+    annotations: Mapping[str, Annotation] = field(default_factory=dict[str, Annotation])
+    """Annotation name -> the value the tool must carry; all must match (see the module docs)."""
     reason: str | None = None
     """Shown to the model when the rule denies, and to the approver when it asks."""
     _tool_pattern: _Pattern = field(init=False, repr=False, compare=False)
@@ -108,10 +122,21 @@ class Rule:
         compiled = tuple((path, _Pattern.parse(p)) for path, p in self.args.items())
         object.__setattr__(self, "_arg_patterns", compiled)
 
-    def matches(self, tool_name: str, args: Mapping[str, Any]) -> bool:
-        """Return whether this rule applies to a call of ``tool_name`` with ``args``."""
+    def matches(
+        self,
+        tool_name: str,
+        args: Mapping[str, Any],
+        annotations: Mapping[str, Any] | None = None,
+    ) -> bool:
+        """Return whether this rule applies to a call of ``tool_name`` with ``args``.
+
+        ``annotations`` are the called tool's (``None``: it has none).
+        """
         if not self._tool_pattern.matches(tool_name):
             return False
+        for name, value in self.annotations.items():
+            if annotations is None or name not in annotations or annotations[name] != value:
+                return False
         for path, pattern in self._arg_patterns:
             values = _all_values(args) if path == _ANY_ARGUMENT else _lookup(args, path)
             if not any(pattern.matches(_as_text(v)) for v in values):
@@ -222,6 +247,10 @@ class ToolPolicy:
             args = { command = 're:\brm\s+-rf\b' }     # optional; '...' is a TOML literal
             reason = "no recursive deletes"               # optional
 
+            [[rules]]
+            action = "ask"
+            annotations = { destructiveHint = true }      # the tool's own hints (MCP tools)
+
         Raises:
             ConfigurationError: unknown keys, wrong types, unknown actions or invalid patterns;
                 the message names the offending rule.
@@ -267,10 +296,18 @@ class ToolPolicy:
 
     # -- deciding ------------------------------------------------------------------------------
 
-    def decide(self, tool_name: str, args: Mapping[str, Any]) -> Decision:
-        """Return what the policy does with a call (the first matching rule, else the default)."""
+    def decide(
+        self,
+        tool_name: str,
+        args: Mapping[str, Any],
+        annotations: Mapping[str, Any] | None = None,
+    ) -> Decision:
+        """Return what the policy does with a call (the first matching rule, else the default).
+
+        ``annotations``: the called tool's, for rules that name some.
+        """
         for index, rule in enumerate(self.rules):
-            if rule.matches(tool_name, args):
+            if rule.matches(tool_name, args, annotations):
                 return Decision(action=rule.action, rule=rule, index=index)
         return Decision(action=self.default, rule=None, index=None)
 
@@ -284,7 +321,7 @@ class ToolPolicy:
         """
         name = context.tool_call.name
         args = _arguments(context)
-        decision = self.decide(name, args)
+        decision = self.decide(name, args, _annotations(context))
         if decision.action == "allow":
             return None
         rule = decision.rule
@@ -347,7 +384,7 @@ def _rule_from_dict(raw: Any) -> Rule:
     if not isinstance(raw, dict):
         raise ConfigurationError("a rule must be a table/object")
     data = cast(dict[str, Any], raw)
-    unknown = set(data) - {"action", "tool", "args", "reason"}
+    unknown = set(data) - {"action", "tool", "args", "annotations", "reason"}
     if unknown:
         raise ConfigurationError(f"unknown keys {', '.join(sorted(unknown))}")
     if "action" not in data:
@@ -363,7 +400,28 @@ def _rule_from_dict(raw: Any) -> Rule:
         raise ConfigurationError("'args' must map argument paths to pattern strings")
     if reason is not None and not isinstance(reason, str):
         raise ConfigurationError("'reason' must be a string")
-    return Rule(action=data["action"], tool=tool, args=cast(dict[str, str], args), reason=reason)
+    annotations = data.get("annotations", {})
+    if not isinstance(annotations, dict) or not all(
+        isinstance(k, str) and isinstance(v, bool | str | int | float)
+        for k, v in cast(dict[Any, Any], annotations).items()
+    ):
+        raise ConfigurationError("'annotations' must map annotation names to values")
+    return Rule(
+        action=data["action"],
+        tool=tool,
+        args=cast(dict[str, str], args),
+        annotations=cast(dict[str, Annotation], annotations),
+        reason=reason,
+    )
+
+
+def _annotations(context: BeforeToolCallContext) -> Mapping[str, Any] | None:
+    """The called tool's ``annotations`` mapping (MCP tools have one), or ``None``."""
+    for candidate in context.context.tools:
+        if candidate.name == context.tool_call.name:
+            found: Any = getattr(candidate, "annotations", None)
+            return cast(Mapping[str, Any], found) if isinstance(found, Mapping) else None
+    return None
 
 
 def _arguments(context: BeforeToolCallContext) -> Mapping[str, Any]:

@@ -1,0 +1,77 @@
+"""pi-sdk-mcp: Model Context Protocol servers' tools as pi-sdk agent tools.
+
+Built on the official ``mcp`` SDK: servers over stdio, streamable HTTP or SSE, described in code
+(:class:`StdioServer`, :class:`HttpServer`) or in the ``mcpServers`` JSON most MCP clients read
+(:func:`load_config`), started and stopped together by :class:`McpServers`. See
+``docs/plugins/mcp.md``.
+
+Example:
+    ```python
+    async with McpServers("mcp.json") as servers:
+        agent = pi_sdk.Agent(model=model)
+        servers.attach(agent)
+        await agent.prompt("What time is it in Tokyo?")
+    ```
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._config import HttpServer, Protocol, ServerConfig, StdioServer, Timeouts
+    from ._config_file import load_config
+    from ._errors import McpServerError
+    from ._names import assign_names, valid_name
+    from ._servers import McpServers, ServerStatus
+    from ._tool import McpTool, effective_annotations
+
+# Every pi-sdk process imports the installed plugins' entry points (``pi_sdk_mcp._plugin``), and
+# importing a submodule runs this file first: the names below are imported on first use, so a
+# process that never starts an MCP server never imports the ``mcp`` SDK (about 0.9 s).
+_HOMES = {
+    "HttpServer": "_config",
+    "Protocol": "_config",
+    "ServerConfig": "_config",
+    "StdioServer": "_config",
+    "Timeouts": "_config",
+    "load_config": "_config_file",
+    "McpServerError": "_errors",
+    "assign_names": "_names",
+    "valid_name": "_names",
+    "McpServers": "_servers",
+    "ServerStatus": "_servers",
+    "McpTool": "_tool",
+    "effective_annotations": "_tool",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
+
+__all__ = [
+    "HttpServer",
+    "McpServerError",
+    "McpServers",
+    "McpTool",
+    "Protocol",
+    "ServerConfig",
+    "ServerStatus",
+    "StdioServer",
+    "Timeouts",
+    "assign_names",
+    "effective_annotations",
+    "load_config",
+    "valid_name",
+]

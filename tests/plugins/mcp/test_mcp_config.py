@@ -1,0 +1,134 @@
+"""The ``mcpServers`` JSON and the server classes: what is read, what is refused, what is hidden."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pi_sdk_mcp import HttpServer, StdioServer, Timeouts, load_config
+
+from pi_sdk import ConfigurationError
+
+CLAUDE_DESKTOP = {
+    "mcpServers": {
+        "time": {"command": "mcp-server-time", "args": ["--local-timezone", "UTC"]},
+        "github": {
+            "command": "docker",
+            "args": ["run", "-i", "ghcr.io/github/github-mcp-server"],
+            "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "${GH_TOKEN}"},
+            "autoApprove": ["get_me"],  # Cline's key: not ours, ignored
+        },
+        "docs": {"url": "https://docs.example.com/mcp", "headers": {"X-Key": "${DOCS_KEY:-none}"}},
+        "legacy": {"transportType": "sse", "url": "http://127.0.0.1:9000/sse"},
+        "off": {"command": "never-run", "disabled": True},
+    }
+}
+
+
+def test_the_common_format_reads_in_file_order_with_variables_expanded(tmp_path: Path):
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps(CLAUDE_DESKTOP), encoding="utf-8")
+    time, github, docs, legacy = load_config(path, environ={"GH_TOKEN": "ghp_secret_value_1"})
+    assert time == StdioServer(name="time", command="mcp-server-time",
+                               args=("--local-timezone", "UTC"))  # fmt: skip
+    assert isinstance(github, StdioServer)
+    assert github.env == {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_secret_value_1"}
+    assert docs == HttpServer(name="docs", url="https://docs.example.com/mcp",
+                              headers={"X-Key": "none"})  # fmt: skip
+    assert isinstance(legacy, HttpServer) and legacy.transport == "sse"
+
+
+def test_our_own_keys_set_the_options():
+    [server] = load_config(
+        {
+            "servers": {
+                "git": {
+                    "type": "stdio",
+                    "command": "mcp-server-git",
+                    "toolPrefix": "git_",
+                    "allowSampling": True,
+                    "protocol": "legacy",
+                    "callTimeoutMs": 1500,
+                    "startupTimeoutMs": 2000,
+                }
+            }
+        }  # fmt: skip
+    )  # VS Code's top-level key
+    assert server.tool_prefix == "git_" and server.allow_sampling and server.protocol == "legacy"
+    assert server.timeouts == Timeouts(startup_ms=2000, list_ms=30_000, call_ms=1500)
+
+
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        ({"args": ["x"]}, "server 'bad': needs 'command' (stdio) or 'url' (HTTP)"),
+        ({"command": "x", "url": "http://a"}, "has both 'command' and 'url'; set 'type'"),
+        ({"command": "x", "args": "--verbose"}, "'args' must be a list of strings"),
+        ({"command": "x", "env": {"PORT": 8080}}, "'env' values must be strings (PORT)"),
+        ({"type": "websocket", "url": "ws://a"}, "unknown type 'websocket'"),
+        ({"url": "ftp://files"}, "'url' must start with http:// or https://"),
+        ({"command": "x", "allowsampling": True}, "unknown key 'allowsampling' (did you mean"),
+        ({"command": "x", "callTimeoutMs": 0}, "'callTimeoutMs' must be a positive number (ms)"),
+        ({"command": "x", "protocol": "2026-07-28"}, "'protocol' must be 'auto' or 'legacy'"),
+        ({"command": "x", "env": {"K": "${MISSING_VAR}"}}, "environment variable MISSING_VAR is"),
+        ("mcp-server-time", "server 'bad' must be a JSON object"),
+    ],
+)
+def test_a_bad_entry_is_refused_naming_the_server_and_the_key(entry: object, message: str):
+    with pytest.raises(ConfigurationError) as caught:
+        load_config({"mcpServers": {"bad": entry}}, environ={})
+    assert str(caught.value).startswith("MCP configuration: ")
+    assert message in str(caught.value)
+
+
+def test_a_missing_or_broken_file_is_named(tmp_path: Path):
+    with pytest.raises(ConfigurationError, match=r"cannot read .*nope\.json"):
+        load_config(tmp_path / "nope.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"mcpServers": {', encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"broken\.json is not valid JSON: .*line 1"):
+        load_config(broken)
+    with pytest.raises(ConfigurationError, match="has no 'mcpServers' object"):
+        load_config({"servers": []})
+
+
+def test_secret_values_never_appear_in_reprs_or_errors():
+    secret = "sk-live-0123456789abcdef"
+    stdio = StdioServer(name="a", command="srv", args=("--x",), env={"API_TOKEN": secret})
+    http = HttpServer(name="b", url="https://h.example/mcp", headers={"Authorization": secret})
+    assert secret not in repr(stdio) and "API_TOKEN" in repr(stdio)
+    assert secret not in repr(http) and "Authorization" in repr(http)
+    assert secret not in stdio.redact(f"server said: token={secret}")
+    with pytest.raises(ConfigurationError) as caught:
+        load_config({"mcpServers": {"c": {"command": "x", "env": {"TOKEN": 12345678}}}})
+    assert "12345678" not in str(caught.value)
+
+
+def test_short_values_are_not_treated_as_secrets():
+    server = StdioServer(name="a", command="srv", env={"DEBUG": "1", "KEY": "abcd"})
+    assert server.redact("exit status 1, key abcd") == "exit status 1, key [REDACTED]"
+
+
+def test_invalid_options_are_refused_before_any_io():
+    with pytest.raises(ConfigurationError, match="needs a name"):
+        StdioServer(name="", command="x")
+    with pytest.raises(ConfigurationError, match="timeout call_ms must be positive"):
+        Timeouts(call_ms=-1)
+    with pytest.raises(ConfigurationError, match="protocol must be 'auto' or 'legacy'"):
+        HttpServer(name="h", url="http://a", protocol="new")  # type: ignore[arg-type]
+
+
+def test_loading_the_plugin_and_reading_a_config_do_not_import_the_mcp_sdk():
+    """Every pi-sdk process loads the entry point: the mcp SDK (about 0.9 s) waits for a start."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, pi_sdk_mcp._plugin, pi_sdk_mcp, pi_sdk._cli;"
+        " pi_sdk_mcp.load_config({'mcpServers': {'t': {'command': 'x'}}});"
+        " print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith('mcp.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -1,0 +1,112 @@
+"""MCP results, progress and names as the model sees them (pure functions, no server)."""
+
+from __future__ import annotations
+
+import base64
+
+import mcp.types as mcp
+import pytest
+from pi_sdk_mcp import McpServerError, assign_names, effective_annotations, valid_name
+from pi_sdk_mcp._results import progress_result, to_tool_result
+
+from pi_sdk import ImageContent, TextContent
+
+
+def result(*content: mcp.ContentBlock, structured: object = None, error: bool = False):
+    return mcp.CallToolResult(content=list(content), structured_content=structured, is_error=error)
+
+
+def texts(value) -> list[str]:  # noqa: ANN001
+    return [b.text if isinstance(b, TextContent) else b.type for b in value.content]
+
+
+def test_structured_content_is_shown_as_json_unless_a_text_block_already_holds_it():
+    data = {"city": "Oslo", "celsius": 21.5}
+    only = to_tool_result(result(structured=data), "w", "weather")
+    assert texts(only) == ['{"city": "Oslo", "celsius": 21.5}']
+    assert only.details == {"server": "w", "tool": "weather", "structured_content": data}
+    same = to_tool_result(result(mcp.TextContent(text='{\n "celsius": 21.5, "city": "Oslo"}'),
+                                 structured=data), "w", "weather")  # fmt: skip
+    assert len(same.content) == 1
+    wrapped = to_tool_result(
+        result(mcp.TextContent(text="42"), structured={"result": 42}), "m", "t"
+    )
+    assert texts(wrapped) == ["42"]  # the mcp SDK's {"result": value} of a plain return value
+    other = to_tool_result(
+        result(mcp.TextContent(text="Weather fetched."), structured=data), "w", "x"
+    )
+    assert texts(other) == ["Weather fetched.", '{"city": "Oslo", "celsius": 21.5}']
+
+
+def test_every_block_kind_maps_to_text_or_an_image():
+    png = base64.b64encode(b"\x89PNG....").decode()
+    mapped = to_tool_result(
+        result(
+            mcp.ImageContent(data=png, mime_type="image/png"),
+            mcp.AudioContent(data=base64.b64encode(bytes(2048)).decode(), mime_type="audio/wav"),
+            mcp.EmbeddedResource(resource=mcp.TextResourceContents(uri="file:///a.txt", text="A")),
+            mcp.EmbeddedResource(
+                resource=mcp.BlobResourceContents(
+                    uri="file:///p.png", mime_type="image/png", blob=png
+                )
+            ),
+            mcp.ResourceLink(name="spec", uri="https://example.com/spec"),
+        ),  # fmt: skip
+        "s",
+        "t",
+    )
+    assert mapped.content[0] == ImageContent(data=png, mime_type="image/png")
+    assert texts(mapped)[1:] == [
+        "[audio: audio/wav, 2,048 bytes, not shown]",
+        "[resource file:///a.txt]\nA",
+        "image",
+        "[resource link] spec: https://example.com/spec",
+    ]
+    assert [u["type"] for u in mapped.details["unseen"]] == ["audio", "resource_link"]
+
+
+def test_an_error_result_raises_its_text_naming_no_more_than_the_server_said():
+    with pytest.raises(McpServerError) as caught:
+        to_tool_result(result(mcp.TextContent(text="no such repo"), error=True), "git", "git_log")
+    assert str(caught.value) == "no such repo" and caught.value.server == "git"
+    with pytest.raises(McpServerError, match="MCP tool 'x' of server 's' reported an error"):
+        to_tool_result(result(error=True), "s", "x")
+
+
+def test_progress_reads_as_a_short_line_with_the_numbers_in_details():
+    assert texts(progress_result(3, 10, "cloning")) == ["cloning (3/10)"]
+    assert texts(progress_result(0.5, None, None)) == ["0.5"]
+    assert progress_result(1, 2, "x").details == {"progress": 1, "total": 2, "message": "x"}
+
+
+def test_annotations_fill_in_the_spec_defaults():
+    assert dict(effective_annotations(None)) == {
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "idempotentHint": False,
+        "openWorldHint": True,
+    }
+    read_only = effective_annotations(mcp.ToolAnnotations(read_only_hint=True))
+    assert read_only["destructiveHint"] is False and read_only["idempotentHint"] is True
+    additive = effective_annotations(mcp.ToolAnnotations(destructive_hint=False))
+    assert additive["destructiveHint"] is False and additive["readOnlyHint"] is False
+
+
+def test_names_keep_the_first_server_and_prefix_later_collisions():
+    tools = [("git", None, "status"), ("hg", None, "status"), ("hg", None, "log"),
+             ("web", "web_", "fetch"), ("svn", None, "status")]  # fmt: skip
+    assert assign_names(tools, taken={"log"}) == [
+        "status",
+        "hg__status",
+        "hg__log",
+        "web_fetch",
+        "svn__status",
+    ]
+    assert assign_names([("a", None, "x"), ("a", None, "x")], taken={"a__x"}) == ["x", "a__x_2"]
+
+
+def test_names_are_made_valid_for_every_vendor():
+    assert valid_name("files.read/v2") == "files_read_v2"
+    long = valid_name("t" * 80)
+    assert len(long) == 64 and long != valid_name("t" * 81)
+    assert valid_name("") == "_"
