@@ -65,7 +65,7 @@ def echo(tmp_path, monkeypatch, plugin_manager):
     monkeypatch.setenv("ECHO_API_KEY", "not-a-real-key")
     import pi_sdk_echo
 
-    plugin_manager.register(pi_sdk_echo, name="echo")  # what the entry point does
+    plugin_manager.register(pi_sdk_echo.PROVIDERS, name="echo")  # what the entry point does
     yield SimpleNamespace(package=pi_sdk_echo, files=files, server=import_module("echo_server"))
     for name in [m for m in sys.modules if m.split(".")[0] in ("pi_sdk_echo", "echo_server")]:
         del sys.modules[name]
@@ -82,7 +82,7 @@ def say(text):
 
 def test_the_guide_package_declares_its_entry_point_and_http_client(echo):
     project = tomllib.loads(echo.files["pyproject.toml"].read_text())
-    assert project["project"]["entry-points"]["pi_sdk"] == {"echo": "pi_sdk_echo"}
+    assert project["project"]["entry-points"]["pi_sdk"] == {"echo": "pi_sdk_echo:PROVIDERS"}
     assert project["project"]["dependencies"] == ["pi-sdk-core", "httpx2>=2.0,<3"]
     assert project["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["pi_sdk_echo"]
 
