@@ -30,6 +30,7 @@ _EXPORTS = {
     "set_plugin_manager": "pi_sdk._plugins.manager",
     "use_plugin_manager": "pi_sdk._plugins.manager",
     "EnvSetting": "pi_sdk._plugins.setting",
+    "lazy_exports": "pi_sdk._wire.exports",
     "DEFAULT_PATTERNS": "pi_sdk._wire.redact",
     "DEFAULT_SECRET_KEYS": "pi_sdk._wire.redact",
     "REDACTED": "pi_sdk._wire.redact",
@@ -59,6 +60,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._plugins.manager import set_plugin_manager as set_plugin_manager
     from pi_sdk._plugins.manager import use_plugin_manager as use_plugin_manager
     from pi_sdk._plugins.setting import EnvSetting as EnvSetting
+    from pi_sdk._wire.exports import lazy_exports as lazy_exports
     from pi_sdk._wire.redact import DEFAULT_PATTERNS as DEFAULT_PATTERNS
     from pi_sdk._wire.redact import DEFAULT_SECRET_KEYS as DEFAULT_SECRET_KEYS
     from pi_sdk._wire.redact import REDACTED as REDACTED
