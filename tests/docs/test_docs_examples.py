@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 
 import yaml
 from _support.echo import echo_cassette
+from _support.packages import install_into
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 _TITLED_BLOCK = re.compile(r'^```(\w+) title="([^"]+)"\n(.*?)^```$', re.M | re.S)
@@ -105,16 +105,7 @@ def install_printed_package(project: Path, site: Path) -> dict[str, str]:
 
     The wheel is built from the printed files (hatchling, offline), as a reader's install builds it.
     """
-    uv = os.environ.get("UV") or shutil.which("uv")
-    assert uv, "uv is needed to install the guide's package (run the tests with `uv run`)"
-    install = subprocess.run(
-        [uv, "pip", "install", "--offline", "--no-deps", "--target", str(site), str(project)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert install.returncode == 0, install.stdout + install.stderr
-    return {**clean_env(), "PYTHONPATH": str(site)}
+    return install_into(project, site)
 
 
 def plugin_row(env: dict[str, str], cwd: Path, name: str) -> list[str]:

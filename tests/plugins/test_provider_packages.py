@@ -10,8 +10,6 @@ keeps working unchanged.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 import types
@@ -19,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from _support.loopback import LoopbackServer, text_reply
+from _support.packages import install_into
 
 import pi_sdk
 from pi_sdk import provider as kit
@@ -79,11 +78,6 @@ print(model.context_window, reply.stop_reason, reply.text, auth.source)
 """
 
 
-def _clean_env() -> dict[str, str]:
-    drop = ("PYTHONPATH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PI_SDK_LOAD_PLUGINS")
-    return {k: v for k, v in os.environ.items() if k not in drop and not k.endswith("_API_KEY")}
-
-
 def test_a_third_party_provider_package_arrives_through_its_provider_entry_point(
     tmp_path: Path,
 ):
@@ -91,17 +85,7 @@ def test_a_third_party_provider_package_arrives_through_its_provider_entry_point
     (project / "pi_sdk_acme").mkdir(parents=True)
     (project / "pyproject.toml").write_text(ACME_PYPROJECT)
     (project / "pi_sdk_acme" / "__init__.py").write_text(ACME_MODULE)
-    uv = os.environ.get("UV") or shutil.which("uv")
-    assert uv, "uv is needed to build and install the package (run the tests with `uv run`)"
-    site = tmp_path / "site"
-    install = subprocess.run(
-        [uv, "pip", "install", "--offline", "--no-deps", "--target", str(site), str(project)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert install.returncode == 0, install.stdout + install.stderr
-    env = {**_clean_env(), "PYTHONPATH": str(site), "ACME_API_KEY": "acme-secret"}
+    env = {**install_into(project, tmp_path / "site"), "ACME_API_KEY": "acme-secret"}
     (tmp_path / "use_acme.py").write_text(ACME_SCRIPT)
     run = subprocess.run(
         [sys.executable, "use_acme.py"],
