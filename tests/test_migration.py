@@ -102,7 +102,7 @@ from pi_sdk import (
     ToolResultMessage,
     UserMessage,
 )
-from pi_sdk._testing.cassette import CassetteSession
+from pi_sdk_pytest import CassetteSession
 
 pytestmark = pytest.mark.pi_vcr(name=CASSETTE_NAME, match_body=True)
 

@@ -321,7 +321,7 @@ def test_the_home_page_first_program_runs_as_printed(tmp_path: Path) -> None:
     prompt differs): the program, the catalog model, the Anthropic adapter and its SDK are real.
     """
     [script] = run_script_files("index.md", tmp_path)
-    demo = Path(__file__).resolve().parents[1] / "cassettes" / "anthropic_demo.yaml"
+    from pi_sdk._cli.replay import DEMO_CASSETTE as demo
     runner = (
         "import runpy, sys, vcr\n"
         f"with vcr.use_cassette({str(demo)!r}, record_mode='none',"

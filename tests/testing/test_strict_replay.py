@@ -22,8 +22,8 @@ from _support.loopback import LoopbackServer, text_reply
 from _support.threaded_http import threaded_http_server
 
 import pi_sdk
-from pi_sdk._testing.body_match import MASKED, masked_body
-from pi_sdk.testing import VOLATILE_BODY_KEYS, open_cassette
+from pi_sdk_pytest import VOLATILE_BODY_KEYS, open_cassette
+from pi_sdk_pytest.body_match import MASKED, masked_body
 
 PROMPT = "Capital of France?"
 
