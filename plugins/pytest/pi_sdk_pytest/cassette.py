@@ -175,9 +175,7 @@ class CassetteSession:
 
     def recorded_json_bodies(self) -> list[Any]:
         """The request bodies in the cassette, parsed as JSON (``None`` for an empty body)."""
-        return [
-            parsed_body(r.body) for r in cast(list[Any], self.cassette.requests)
-        ]
+        return [parsed_body(r.body) for r in cast(list[Any], self.cassette.requests)]
 
 
 def _comparable_body(request: Any, ignore: tuple[str, ...]) -> Any:
