@@ -322,6 +322,7 @@ def test_the_home_page_first_program_runs_as_printed(tmp_path: Path) -> None:
     """
     [script] = run_script_files("index.md", tmp_path)
     from pi_sdk._cli.replay import DEMO_CASSETTE as demo
+
     runner = (
         "import runpy, sys, vcr\n"
         f"with vcr.use_cassette({str(demo)!r}, record_mode='none',"

@@ -13,7 +13,6 @@ from typing import Any
 import httpx2
 import pytest
 import yaml
-
 from pi_sdk_pytest import open_cassette
 
 URI = "http://127.0.0.1:9/v1/messages"

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from pi_sdk_pytest.network import NetworkBlockedError, block_network
 from pi_sdk_pytest.scrub import (
     PLACEHOLDER,

@@ -20,10 +20,10 @@ import pytest
 import yaml
 from _support.loopback import LoopbackServer, text_reply
 from _support.threaded_http import threaded_http_server
-
-import pi_sdk
 from pi_sdk_pytest import VOLATILE_BODY_KEYS, open_cassette
 from pi_sdk_pytest.body_match import MASKED, masked_body
+
+import pi_sdk
 
 PROMPT = "Capital of France?"
 

@@ -32,7 +32,21 @@ _EXPORTS = {
 }
 """Public name -> the module that defines it."""
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "CassetteSession",
+    "ConformanceFailure",
+    "MISS_STATUS",
+    "NetworkBlockedError",
+    "PLACEHOLDER",
+    "ProviderConformance",
+    "ProviderUnderTest",
+    "RecordedBody",
+    "VOLATILE_BODY_KEYS",
+    "block_network",
+    "open_cassette",
+    "scrub_text",
+    "secrets_from_environ",
+]
 
 if _typing.TYPE_CHECKING:
     from pi_sdk_pytest.body_match import VOLATILE_BODY_KEYS as VOLATILE_BODY_KEYS

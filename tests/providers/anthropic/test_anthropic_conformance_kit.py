@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pi_sdk
 from pi_sdk_pytest import ProviderConformance, ProviderUnderTest, RecordedBody
+
+import pi_sdk
 
 BODIES = Path(__file__).with_name("bodies")
 SSE = "text/event-stream; charset=utf-8"

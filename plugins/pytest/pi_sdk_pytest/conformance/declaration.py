@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import yaml
+
 from pi_sdk import Model
 
 __all__ = ["ProviderUnderTest", "RecordedBody"]
@@ -61,25 +62,32 @@ class RecordedBody:
         """
         path = Path(path)
         loaded: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
-        interactions = cast(
-            list[Any], loaded.get("interactions", []) if isinstance(loaded, dict) else []
-        )
+        recorded = _as_dict(loaded).get("interactions")
+        interactions = cast(list[Any], recorded) if isinstance(recorded, list) else []
         if not 0 <= interaction < len(interactions):
             raise ValueError(f"{path} has no interaction {interaction}")
-        response: dict[str, Any] = interactions[interaction]["response"]
-        body: Any = (response.get("body") or {}).get("string")
+        response = _as_dict(_as_dict(interactions[interaction]).get("response"))
+        body = _as_dict(response.get("body")).get("string")
         if body is None:
             raise ValueError(f"interaction {interaction} of {path} has no response body")
-        headers: dict[str, Any] = response.get("headers") or {}
+        headers = _as_dict(response.get("headers"))
         content_type = next(
-            (_first(v) for k, v in headers.items() if str(k).lower() == "content-type"), ""
+            (_first(v) for k, v in headers.items() if k.lower() == "content-type"), ""
         )
         data = body if isinstance(body, bytes) else str(body).encode("utf-8")
         return cls(name=name or f"{path.stem}[{interaction}]", body=data, content_type=content_type)
 
 
+def _as_dict(value: Any) -> dict[str, Any]:
+    return cast(dict[str, Any], value) if isinstance(value, dict) else {}
+
+
 def _first(value: Any) -> str:
-    return str(cast(list[Any], value)[0]) if isinstance(value, list) and value else str(value)
+    """A header's value: vcrpy stores a list of values."""
+    if isinstance(value, list):
+        values = cast(list[Any], value)
+        return str(values[0]) if values else ""
+    return str(value)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,21 +8,20 @@ providers become objects held by ``Models`` collections, this module is what cha
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Generator
 from contextlib import contextmanager
 from typing import Any
 
 import pi_sdk
 from pi_sdk import AssistantMessageEvent, Context, Model, StreamOptions
 from pi_sdk.plugins import use_plugin_manager
-
 from pi_sdk_pytest.conformance.declaration import ProviderUnderTest
 
 __all__ = ["provider_installed", "raw_stream"]
 
 
 @contextmanager
-def provider_installed(subject: ProviderUnderTest) -> Iterator[None]:
+def provider_installed(subject: ProviderUnderTest) -> Generator[None]:
     """Make ``subject``'s provider the one :func:`pi_sdk.stream` finds, for the ``with`` block."""
     if subject.plugin is None:
         yield

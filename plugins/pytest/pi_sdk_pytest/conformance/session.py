@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterable, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterable, Awaitable, Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NoReturn
@@ -27,7 +27,6 @@ from pi_sdk import (
     StreamOptions,
     UserMessage,
 )
-
 from pi_sdk_pytest.conformance.contract import contract_violations, final_message
 from pi_sdk_pytest.conformance.declaration import ProviderUnderTest, RecordedBody
 from pi_sdk_pytest.conformance.failure import ConformanceFailure
@@ -134,7 +133,7 @@ class Session:
 
 
 @contextmanager
-def _key_in_environment(subject: ProviderUnderTest) -> Iterator[None]:
+def _key_in_environment(subject: ProviderUnderTest) -> Generator[None]:
     if subject.api_key_env is None:
         yield
         return

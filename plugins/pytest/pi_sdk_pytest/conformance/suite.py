@@ -51,33 +51,33 @@ class ProviderConformance:
     """The provider under test (set by the subclass)."""
 
     def test_event_contract(self) -> None:
-        """Rule "event contract" (:mod:`~pi_sdk_pytest.conformance.rules.event_contract`)."""
+        """Rule "event contract" (module ``rules.event_contract``)."""
         check_event_contract(self.provider)
 
     def test_truncation_at_every_byte_ends_in_one_error(self) -> None:
-        """Rule "truncation" (:mod:`~pi_sdk_pytest.conformance.rules.truncation`)."""
+        """Rule "truncation" (module ``rules.truncation``)."""
         check_truncation(self.provider)
 
     def test_abort_at_every_event_releases_the_connection(self) -> None:
-        """Rule "abort releases the connection" (:mod:`~pi_sdk_pytest.conformance.rules.release`)."""
+        """Rule "abort releases the connection" (module ``rules.release``)."""
         check_release(self.provider, "abort")
 
     def test_aclose_at_every_event_releases_the_connection(self) -> None:
-        """Rule "aclose releases the connection" (:mod:`~pi_sdk_pytest.conformance.rules.release`)."""
+        """Rule "aclose releases the connection" (module ``rules.release``)."""
         check_release(self.provider, "aclose")
 
     def test_break_at_every_event_releases_the_connection(self) -> None:
-        """Rule "break releases the connection" (:mod:`~pi_sdk_pytest.conformance.rules.release`)."""
+        """Rule "break releases the connection" (module ``rules.release``)."""
         check_release(self.provider, "break")
 
     def test_retries_only_before_the_first_byte(self) -> None:
-        """Rule "retries before the first byte" (:mod:`~pi_sdk_pytest.conformance.rules.retries`)."""
+        """Rule "retries before the first byte" (module ``rules.retries``)."""
         check_retries(self.provider)
 
     def test_no_secret_leaks(self) -> None:
-        """Rule "no secret leaks" (:mod:`~pi_sdk_pytest.conformance.rules.secrets`)."""
+        """Rule "no secret leaks" (module ``rules.secrets``)."""
         check_secrets(self.provider)
 
     def test_cassette_replay(self) -> None:
-        """Rule "cassette replay" (:mod:`~pi_sdk_pytest.conformance.rules.replay`)."""
+        """Rule "cassette replay" (module ``rules.replay``)."""
         check_replay(self.provider)

@@ -9,7 +9,7 @@ connection is released only when the client closes it, which the server sees
   reads on; the stream must end in one ``error`` with reason ``aborted``, the content that had
   arrived kept (not applicable to the terminal event: nothing is left to abort);
 * **aclose**: the consumer stops at event ``i`` and awaits ``stream.aclose()``;
-* **break**: the consumer ``break``\\ s out of its ``async for`` at event ``i`` and drops the
+* **break**: the consumer leaves its ``async for`` with ``break`` at event ``i`` and drops the
   stream (the event loop finalizes it).
 
 After each, the server must see the connection closed. A provider passes when its stream
@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Literal
 
 from pi_sdk import AbortController, AssistantMessage, AssistantMessageEvent
-
 from pi_sdk_pytest.conformance.content import not_a_prefix
 from pi_sdk_pytest.conformance.declaration import ProviderUnderTest, RecordedBody
 from pi_sdk_pytest.conformance.loopback import body_reply
@@ -51,8 +50,9 @@ def check_release(subject: ProviderUnderTest, how: How) -> None:
                 left_at = await _leave(session, body, how, position)
                 if not await session.server.released(subject.release_deadline_s):
                     session.fail(
-                        f"after {_WORDS[how]} at event {position} ({left_at[position].type}), the HTTP "
-                        "connection stayed open: close the response when the stream is closed "
+                        f"after {_WORDS[how]} at event {position} ({left_at[position].type}), "
+                        "the HTTP connection stayed open: close the response when the stream is "
+                        "closed "
                         "(async with / try-finally around it)",
                         body=body,
                     )

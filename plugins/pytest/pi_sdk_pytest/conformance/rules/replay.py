@@ -14,7 +14,6 @@ import tempfile
 from pathlib import Path
 
 from pi_sdk import AssistantMessage, AssistantMessageEvent
-
 from pi_sdk_pytest.cassette import open_cassette
 from pi_sdk_pytest.conformance.content import reply_difference
 from pi_sdk_pytest.conformance.declaration import ProviderUnderTest, RecordedBody
@@ -24,12 +23,6 @@ from pi_sdk_pytest.conformance.session import FAKE_KEY, Session, run_rule
 __all__ = ["RULE", "check_replay"]
 
 RULE = "cassette replay"
-
-Recorded = tuple[list[AssistantMessageEvent], AssistantMessage]
-
-
-def _trace(events: list[AssistantMessageEvent]) -> list[tuple[str, object]]:
-    return [(event.type, getattr(event, "delta", None)) for event in events]
 
 
 def check_replay(subject: ProviderUnderTest) -> None:
@@ -41,37 +34,39 @@ def check_replay(subject: ProviderUnderTest) -> None:
     """
     with tempfile.TemporaryDirectory(prefix="pi-sdk-conformance-") as folder:
         for number, body in enumerate(subject.bodies):
-            path = Path(folder) / f"{number}.yaml"
-            recorded: dict[str, Recorded] = {}
-            url: list[str] = []
+            _record_and_replay(subject, body, Path(folder) / f"{number}.yaml")
 
-            async def record(
-                session: Session, body: RecordedBody = body, path: Path = path
-            ) -> None:
-                session.server.play(body_reply(body.body, body.content_type))
-                url.append(session.server.url)
-                with open_cassette(path, record_mode="all"):
-                    recorded["call"] = await session.complete(body=body)
 
-            run_rule(subject, RULE, record)
+def _trace(events: list[AssistantMessageEvent]) -> list[tuple[str, object]]:
+    return [(event.type, getattr(event, "delta", None)) for event in events]
 
-            async def replay(
-                session: Session, body: RecordedBody = body, path: Path = path
-            ) -> None:
-                if FAKE_KEY in path.read_text(encoding="utf-8"):
-                    session.fail("the API key was written to the cassette", body=body)
-                with open_cassette(path, record_mode="none") as cassette:
-                    events, message = await session.complete(body=body)
-                problems = cassette.problems()
-                if problems:
-                    session.fail(f"replay: {'; '.join(problems)}", body=body)
-                first_events, first = recorded["call"]
-                difference = reply_difference(message, first)
-                if _trace(events) != _trace(first_events) or difference is not None:
-                    session.fail(
-                        f"the replay gave other events ({[e.type for e in events]}) or another "
-                        f"reply ({difference}) than the recorded call",
-                        body=body,
-                    )
 
-            run_rule(subject, RULE, replay, model_url=url[0])
+def _record_and_replay(subject: ProviderUnderTest, body: RecordedBody, path: Path) -> None:
+    recorded: list[tuple[list[AssistantMessageEvent], AssistantMessage]] = []
+    url: list[str] = []
+
+    async def record(session: Session) -> None:
+        session.server.play(body_reply(body.body, body.content_type))
+        url.append(session.server.url)
+        with open_cassette(path, record_mode="all"):
+            recorded.append(await session.complete(body=body))
+
+    async def replay(session: Session) -> None:
+        if FAKE_KEY in path.read_text(encoding="utf-8"):
+            session.fail("the API key was written to the cassette", body=body)
+        with open_cassette(path, record_mode="none") as cassette:
+            events, message = await session.complete(body=body)
+        problems = cassette.problems()
+        if problems:
+            session.fail(f"replay: {'; '.join(problems)}", body=body)
+        [(first_events, first)] = recorded
+        difference = reply_difference(message, first)
+        if _trace(events) != _trace(first_events) or difference is not None:
+            session.fail(
+                f"the replay gave other events ({[e.type for e in events]}) or another reply "
+                f"({difference}) than the recorded call",
+                body=body,
+            )
+
+    run_rule(subject, RULE, record)
+    run_rule(subject, RULE, replay, model_url=url[0])

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 
 from pi_sdk import AssistantMessageEvent
-
 from pi_sdk_pytest.conformance.declaration import ProviderUnderTest
 from pi_sdk_pytest.conformance.loopback import Reply, body_reply
 from pi_sdk_pytest.conformance.session import FAKE_KEY, Session, run_rule
@@ -40,7 +39,7 @@ class _Capture(logging.Handler):
 
 
 @contextmanager
-def _every_log_record() -> Iterator[_Capture]:
+def _every_log_record() -> Generator[_Capture]:
     """Every logger at DEBUG (existing ones and those created later), records captured."""
     handler = _Capture()
     root = logging.getLogger()
