@@ -232,9 +232,13 @@ def test_the_provider_guide_package_installs_and_its_tests_pass(tmp_path: Path) 
             list(args), cwd=folder, env=env, capture_output=True, text=True, timeout=120
         )
 
-    tests = run_in(project, sys.executable, "-m", "pytest", "-c", os.devnull, "-p", "no:asyncio")
+    pytest = (sys.executable, "-m", "pytest", "-c", os.devnull, "-p", "no:asyncio", "-v")
+    tests = run_in(project, *pytest)
     assert tests.returncode == 0, tests.stdout + tests.stderr
-    assert "3 passed" in tests.stdout and "warning" not in tests.stdout
+    assert "11 passed" in tests.stdout and "warning" not in tests.stdout
+    assert "TestEchoConformance::test_truncation_at_every_byte_ends_in_one_error PASSED" in (
+        tests.stdout
+    )
 
     cli = str(Path(sys.executable).with_name("pi-sdk"))
     echo = plugin_row(env, tmp_path, "echo")
