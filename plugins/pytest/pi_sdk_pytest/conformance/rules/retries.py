@@ -6,9 +6,9 @@ Each case scripts the server's first answer, then the recorded body; the call go
 ==============================================  ===========  ============  ========
 first answer                                    max_retries  ends in       requests
 ==============================================  ===========  ============  ========
-HTTP 503                                        1            ``done``      2
-HTTP 429                                        1            ``done``      2
+HTTP 503, 500, 429 (one case each)              1            ``done``      2
 connection reset before the response            1            ``done``      2
+headers, then reset before any body byte        1            ``done``      2
 headers, then closed before any body byte       1            ``done``      2
 HTTP 503                                        0            ``error``     1
 HTTP 400                                        2            ``error``     1
@@ -46,8 +46,10 @@ def _cases(body: RecordedBody) -> list[tuple[str, Reply, int, bool]]:
     headers = {"content-type": body.content_type}
     return [
         ("HTTP 503", _status(503), 1, True),
+        ("HTTP 500", _status(500), 1, True),
         ("HTTP 429", _status(429), 1, True),
         ("a connection reset before the response", Reply(rst_before_headers=True), 1, True),
+        ("headers, then reset before any body byte", Reply(headers=headers, end="rst"), 1, True),
         ("headers, then closed before any body byte", Reply(headers=headers, end="close"), 1, True),
         ("HTTP 503 with max_retries=0", _status(503), 0, False),
         ("HTTP 400", _status(400), 2, False),
