@@ -41,11 +41,12 @@ reasoning came in (``reasoning_content``) as the signature, as pi-mono does. ``a
 
 Folded in: ``test_terminal_event.py`` (QA trials t18/t08: the reply ends at the vendor's
 terminal event, nothing after it is merged), ``test_connection_retry.py`` (QA trial t04: a
-connection dropped before the reply is retried; since issue 26 the conformance kit's retry rule,
-which every package runs: ``tests/providers/<vendor>/test_<vendor>_conformance_kit.py``), ``tests/core/test_sse_robustness.py`` (QA
-trial t03), the cross-API case of ``test_malformed_replies.py`` (QA trials t02/t08: a 200 JSON
-body that is not a reply is an error) and the cross-API cases of ``tests/core/test_error_text.py``
-(QA trials t02/t04: one wording for the same failure on every API).
+connection dropped before the reply is retried; since issue 26 the conformance kit's retry
+rule, which every package runs: ``tests/providers/<vendor>/test_<vendor>_conformance_kit.py``),
+``tests/core/test_sse_robustness.py`` (QA trial t03), the cross-API case of
+``test_malformed_replies.py`` (QA trials t02/t08: a 200 JSON body that is not a reply is an
+error) and the cross-API cases of ``tests/core/test_error_text.py`` (QA trials t02/t04: one
+wording for the same failure on every API).
 """
 
 from __future__ import annotations

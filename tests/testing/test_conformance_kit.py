@@ -118,14 +118,36 @@ def failure_of(check: Callable[[], None]) -> ConformanceFailure:
     return caught.value
 
 
-def test_a_provider_that_yields_after_done_breaks_the_event_contract() -> None:
-    failure = failure_of(lambda: check_event_contract(subject(yields_after_done)))
-    assert failure.rule == "event contract"
-    assert str(failure).startswith(
-        "conformance rule 'event contract' failed for yields-after-done (body 'text'): "
-        "the stream function iterated directly: "
-    )
-    assert "1 event(s) after the terminal 'done'" in str(failure)
+BROKEN = {
+    "event contract": (
+        yields_after_done,
+        check_event_contract,
+        "2 terminal events, at [4, 5]; 1 event(s) after the terminal 'done' at 4: ['done']",
+    ),
+    "truncation": (
+        calls_a_cut_reply_complete,
+        check_truncation,
+        "cut at byte 0 of 1159: the cut reply ended in 'done' but is not the whole reply",
+    ),
+    "retries before the first byte": (
+        never_retries,
+        check_retries,
+        "HTTP 503, max_retries=1: 1 request(s), 'error' (503 Service Unavailable: "
+        "conformance_kit: the conformance kit answers 503); a failure before any body byte "
+        "must be retried and give the whole reply",
+    ),
+}
+"""Rule -> a provider that breaks it, the rule's check, what the failure says."""
+
+
+@pytest.mark.parametrize("rule", sorted(BROKEN))
+def test_a_broken_provider_fails_the_rule_it_breaks(rule: str) -> None:
+    stream, check, says = BROKEN[rule]
+    failure = failure_of(lambda: check(subject(stream)))
+    assert failure.rule == rule
+    name = stream.__name__.replace("_", "-")
+    assert str(failure).startswith(f"conformance rule {rule!r} failed for {name} (body 'text'): ")
+    assert says in str(failure)
 
 
 @pytest.mark.parametrize("how", ["break", "aclose", "abort"])
@@ -134,22 +156,6 @@ def test_a_provider_that_leaks_its_connection_fails_the_release_rules(how: Any) 
     failure = failure_of(lambda: check_release(declared, how))
     assert failure.rule == f"{how} releases the connection"
     assert "at event 0 (start), the HTTP connection stayed open" in str(failure)
-
-
-def test_a_provider_that_calls_a_cut_reply_complete_fails_the_truncation_rule() -> None:
-    failure = failure_of(lambda: check_truncation(subject(calls_a_cut_reply_complete)))
-    assert failure.rule == "truncation"
-    assert "the cut reply ended in 'done' but is not the whole reply" in str(failure)
-
-
-def test_a_provider_that_never_retries_fails_the_retry_rule() -> None:
-    failure = failure_of(lambda: check_retries(subject(never_retries)))
-    assert failure.rule == "retries before the first byte"
-    assert str(failure).endswith(
-        "HTTP 503, max_retries=1: 1 request(s), 'error' (503 Service Unavailable: "
-        "conformance_kit: the conformance kit answers 503); a failure before any body byte "
-        "must be retried and give the whole reply"
-    )
 
 
 def test_the_suite_names_the_rule_of_each_test() -> None:

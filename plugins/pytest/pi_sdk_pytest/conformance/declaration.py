@@ -94,19 +94,11 @@ def _first(value: Any) -> str:
 class ProviderUnderTest:
     """A provider package's declaration for :class:`pi_sdk_pytest.ProviderConformance`.
 
-    Example:
-        ```python
-        class TestEchoConformance(ProviderConformance):
-            provider = ProviderUnderTest(
-                name="echo",
-                model=lambda url: pi_sdk.get_model("echo", "echo-1").model_copy(
-                    update={"base_url": f"{url}/v1"}
-                ),
-                bodies=[RecordedBody.from_file("tests/bodies/hello.sse", "text/event-stream")],
-                api_key_env="ECHO_API_KEY",
-                plugin=pi_sdk_echo,
-            )
-        ```
+    Set as the ``provider`` class attribute of a ``ProviderConformance`` subclass (an example is
+    in :mod:`pi_sdk_pytest.conformance.suite`).
+
+    Raises:
+        ValueError: no recorded body was given.
     """
 
     name: str

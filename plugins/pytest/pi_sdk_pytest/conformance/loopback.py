@@ -5,7 +5,8 @@ repeats). A reply is a status line, headers and its body parts in chunked encodi
 as scripted: ``"keep"`` (finish the body, keep the connection for the next request),
 ``"hang"`` (send nothing more until the client closes the connection), ``"rst"`` (reset the
 connection, TCP RST) or ``"close"`` (close it); ``rst_before_headers`` resets it as soon as
-the request is read, before any byte of the response.
+the request is read, before any byte of the response. ``pauses`` holds the server silent before
+a part (a slow vendor).
 
 :attr:`LoopbackServer.in_flight` counts the responses a client has not let go of: a ``"hang"``
 reply stays in flight until the client closes its connection, so after a call is aborted or
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Literal
@@ -37,6 +39,8 @@ class Reply:
     """Body parts, each sent as one chunk (empty parts are skipped)."""
     end: End = "keep"
     rst_before_headers: bool = False
+    pauses: Mapping[int, float] = field(default_factory=dict[int, float])
+    """Part index -> seconds of silence before that part is sent."""
 
 
 @dataclass(frozen=True)
@@ -54,8 +58,12 @@ class LoopbackServer:
     """``async with LoopbackServer() as server:``; ``server.url``, ``server.play(...)``."""
 
     def __init__(self) -> None:
-        self.requests: list[Request] = []
+        self.received: list[Request] = []
         """Every request read, in order."""
+        self.connections = 0
+        """Connections accepted."""
+        self.client_closes = 0
+        """``"hang"`` replies the client ended by closing its connection."""
         self.in_flight = 0
         """Responses begun and not yet over (a ``"hang"`` reply is over when the client
         closes its connection)."""
@@ -71,6 +79,11 @@ class LoopbackServer:
         assert self._server is not None, "the server is not running"
         port: int = self._server.sockets[0].getsockname()[1]
         return f"http://127.0.0.1:{port}"
+
+    @property
+    def open_connections(self) -> int:
+        """Connections the server still serves (idle ones kept alive included)."""
+        return len(self._handlers)
 
     def play(self, *script: Reply) -> None:
         """Answer the next requests with ``script``, in order (the last reply repeats)."""
@@ -103,9 +116,10 @@ class LoopbackServer:
         task = asyncio.current_task()
         assert task is not None
         self._handlers.add(task)
+        self.connections += 1
         try:
             while (request := await _read_request(reader)) is not None:
-                self.requests.append(request)
+                self.received.append(request)
                 reply = self._script[min(self._played, len(self._script) - 1)]
                 self._played += 1
                 self.in_flight += 1
@@ -131,7 +145,10 @@ class LoopbackServer:
         head = f"HTTP/1.1 {reply.status} {phrase}\r\ntransfer-encoding: chunked\r\n"
         head += "".join(f"{name}: {value}\r\n" for name, value in reply.headers.items())
         writer.write((head + "\r\n").encode("latin-1"))
-        for part in reply.parts:
+        for number, part in enumerate(reply.parts):
+            if pause := reply.pauses.get(number):
+                await writer.drain()
+                await asyncio.sleep(pause)
             if part:
                 writer.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
         await writer.drain()
@@ -155,6 +172,8 @@ class LoopbackServer:
         finally:
             stop.cancel()
             closed.cancel()
+        if closed.done() and not closed.cancelled():
+            self.client_closes += 1
 
 
 _STATUSES = {status.value for status in HTTPStatus}

@@ -75,9 +75,9 @@ def check_retries(subject: ProviderUnderTest) -> None:
         _, whole = await session.complete(body=body)
         for first, reply, retries, retried in _cases(body):
             session.server.play(reply, body_reply(body.body, body.content_type))
-            before = len(session.server.requests)
+            before = len(session.server.received)
             _, message = await session.complete(session.options(max_retries=retries), body=body)
-            requests = len(session.server.requests) - before
+            requests = len(session.server.received) - before
             case = f"{first}, max_retries={retries}"
             if retried and (requests != 2 or reply_difference(message, whole) is not None):
                 session.fail(

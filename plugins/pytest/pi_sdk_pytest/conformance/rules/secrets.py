@@ -12,48 +12,16 @@ or the rule would show nothing.
 from __future__ import annotations
 
 import json
-import logging
-from collections.abc import Generator
-from contextlib import contextmanager
 
 from pi_sdk import AssistantMessageEvent
 from pi_sdk_pytest.conformance.declaration import ProviderUnderTest
+from pi_sdk_pytest.conformance.log_capture import every_log_record
 from pi_sdk_pytest.conformance.loopback import Reply, body_reply
 from pi_sdk_pytest.conformance.session import FAKE_KEY, Session, run_rule
 
 __all__ = ["RULE", "check_secrets"]
 
 RULE = "no secret leaks"
-
-
-class _Capture(logging.Handler):
-    """Every record, formatted with its exception."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
-
-
-@contextmanager
-def _every_log_record() -> Generator[_Capture]:
-    """Every logger at DEBUG (existing ones and those created later), records captured."""
-    handler = _Capture()
-    root = logging.getLogger()
-    loggers = [root, *(logging.getLogger(name) for name in list(root.manager.loggerDict))]
-    levels = [(logger, logger.level) for logger in loggers]
-    for logger in loggers:
-        logger.setLevel(logging.DEBUG)
-    root.addHandler(handler)
-    try:
-        yield handler
-    finally:
-        root.removeHandler(handler)
-        for logger, level in levels:
-            logger.setLevel(level)
 
 
 def _scenarios(subject: ProviderUnderTest) -> list[tuple[str, Reply]]:
@@ -97,7 +65,7 @@ def check_secrets(subject: ProviderUnderTest) -> None:
     """
 
     async def check(session: Session) -> None:
-        with _every_log_record() as captured:
+        with every_log_record() as captured:
             for scenario, reply in _scenarios(subject):
                 session.server.play(reply)
                 events = await session.consume(session.stream())
@@ -109,7 +77,7 @@ def check_secrets(subject: ProviderUnderTest) -> None:
             session.fail(f"the API key is in {len(logged)} log record(s), e.g. {logged[0][:300]!r}")
         sent = any(
             FAKE_KEY in request.target or FAKE_KEY in " ".join(request.headers.values())
-            for request in session.server.requests
+            for request in session.server.received
         )
         if not sent:
             route = subject.api_key_env or "StreamOptions.api_key"
