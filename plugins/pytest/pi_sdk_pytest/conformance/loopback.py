@@ -29,9 +29,9 @@ __all__ = ["LoopbackServer", "Reply", "Request", "body_reply"]
 End = Literal["keep", "hang", "rst", "close"]
 
 
-@dataclass(frozen=True)
+@dataclass
 class Reply:
-    """One scripted response."""
+    """One scripted response (a test may adjust it before the server plays it)."""
 
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict[str, str])
