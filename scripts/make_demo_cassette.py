@@ -1,4 +1,4 @@
-"""Write tests/cassettes/anthropic_demo.yaml, the cassette `pi-sdk demo` replays.
+"""Write pi_sdk/_cli/anthropic_demo.yaml, the cassette `pi-sdk demo` replays.
 
 The two interactions are the project's own: a weather question answered with extended thinking
 (streamed thinking, a signature, then a streamed `get_weather` tool call), and the follow-up
@@ -37,7 +37,7 @@ from pi_sdk import (
     get_model,
 )
 
-OUT = Path(__file__).resolve().parent.parent / "tests" / "cassettes" / "anthropic_demo.yaml"
+OUT = Path(__file__).resolve().parent.parent / "pi_sdk" / "_cli" / "anthropic_demo.yaml"
 MODEL_ID = "claude-sonnet-4-5-20250929"
 BASE = "https://api.anthropic.com"
 SECRET_LIKE = re.compile(r"sk-|AIza|Bearer", re.IGNORECASE)

@@ -9,7 +9,7 @@ magistral ``thinking`` chunks and ``p`` padding, Azure OpenAI Responses SSE with
 ``content_filters``), following the vendors' documented event shapes. Ids, signatures and
 encrypted reasoning are deterministic stand-ins (base64 of hashed bytes), not real ones. Requests
 are recorded as the adapters sent them, through pi-sdk's own recorder
-(:func:`pi_sdk._testing.cassette.open_cassette`, which scrubs keys), so the replay test can check
+(:func:`pi_sdk_pytest.open_cassette`, which scrubs keys), so the replay test can check
 every request body the adapters send after conversion against this recording.
 
 How the responses are served: before vcrpy is imported, ``httpx2.AsyncHTTPTransport``'s request
@@ -788,7 +788,7 @@ def main() -> None:
     ):
         os.environ[variable] = "generator-fake-key-not-a-secret"
 
-    from pi_sdk._testing.cassette import open_cassette  # after the patch: it imports vcrpy
+    from pi_sdk_pytest import open_cassette  # after the patch: it imports vcrpy
 
     with tempfile.TemporaryDirectory() as folder:
         with open_cassette(

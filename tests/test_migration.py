@@ -91,6 +91,7 @@ from _support.migration import (
     models,
     run_migration,
 )
+from pi_sdk_pytest import CassetteSession
 
 from pi_sdk import (
     AssistantMessage,
@@ -102,7 +103,6 @@ from pi_sdk import (
     ToolResultMessage,
     UserMessage,
 )
-from pi_sdk._testing.cassette import CassetteSession
 
 pytestmark = pytest.mark.pi_vcr(name=CASSETTE_NAME, match_body=True)
 

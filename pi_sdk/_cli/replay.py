@@ -2,7 +2,7 @@
 
 ```
 pi-sdk replay CASSETTE [--api API] [--json]   play a vcrpy cassette through the real adapters
-pi-sdk demo [--json]                          the same on tests/cassettes/anthropic_demo.yaml
+pi-sdk demo [--json]                          the same on the bundled anthropic_demo.yaml
 ```
 
 Output for people streams each call's text live (colour on a terminal, unless ``NO_COLOR`` is
@@ -56,8 +56,8 @@ from pi_sdk.types import AssistantMessage, Model, TextContent, ThinkingContent, 
 
 __all__ = ["DEMO_CASSETTE", "register"]
 
-DEMO_CASSETTE = Path(__file__).resolve().parents[2] / "tests" / "cassettes" / "anthropic_demo.yaml"
-"""The cassette ``pi-sdk demo`` plays (present in a source checkout)."""
+DEMO_CASSETTE = Path(__file__).resolve().with_name("anthropic_demo.yaml")
+"""The cassette ``pi-sdk demo`` plays (package data of pi-sdk-core, beside this module)."""
 
 
 # --- human output -----------------------------------------------------------------------------

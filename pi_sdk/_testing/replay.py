@@ -11,7 +11,9 @@ document) is played through the same streaming call: vcrpy serves the recorded d
 the adapters accept such an answer, as they accept it from a server that ignores
 ``"stream": true``. :attr:`RecordedInteraction.whole_document` tells which answers those are.
 
-vcrpy is imported on first use, not with :mod:`pi_sdk`.
+vcrpy is imported on first use, not with :mod:`pi_sdk`; ``pi-sdk-core`` does not depend on it,
+its ``replay`` extra (and the ``cli`` extra, for ``pi-sdk replay`` and ``pi-sdk demo``) does.
+Recording cassettes, strict replay in tests and the pytest plugin are ``pi-sdk-pytest``'s.
 """
 
 from __future__ import annotations
@@ -161,10 +163,23 @@ def _as_dict(value: Any) -> dict[str, Any]:
 
 
 def _vcr_module(name: str) -> Any:
-    """Import a vcrpy module on first use (vcrpy ships no type information)."""
+    """Import a vcrpy module on first use (vcrpy ships no type information).
+
+    Raises:
+        ConfigurationError: vcrpy is not installed (``pi-sdk-core`` alone does not pull it);
+            the message names the extra that does.
+    """
     import importlib
 
-    return importlib.import_module(name)
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != "vcr":
+            raise
+        raise ConfigurationError(
+            "replaying a cassette needs vcrpy: pip install 'pi-sdk-core[replay]'"
+            " (the cli extra includes it)"
+        ) from None
 
 
 def _header(headers: Any, name: str) -> str:
@@ -287,7 +302,7 @@ async def replay(
 
     Example:
         ```python
-        async for call in replay("tests/cassettes/anthropic_demo.yaml"):
+        async for call in replay("tests/cassettes/weather.yaml"):
             message = await call.events.result()
         ```
 

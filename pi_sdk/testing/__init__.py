@@ -1,12 +1,14 @@
-"""Test helpers: scripted providers, and provider traffic recorded once and replayed offline.
+"""Test helpers: scripted providers, and recorded calls replayed through the real adapters.
 
-``from pi_sdk.testing import ScriptedProvider, ScriptedReply`` fakes a model without HTTP. The
-cassette parts (``open_cassette``, ``replay_vcr``...) use vcrpy, which is imported only when one
-of them is first used: importing ``pi_sdk`` or ``pi_sdk.testing`` imports no vcrpy.
+``from pi_sdk.testing import ScriptedProvider, ScriptedReply`` fakes a model without HTTP.
+``replay`` / ``replay_all`` / ``replay_vcr`` play a vcrpy cassette recorded by any client through
+pi-sdk's providers (``pi-sdk replay``); they need vcrpy, which the ``replay`` extra (and the
+``cli`` extra) of ``pi-sdk-core`` installs and which is imported only when one of them is first
+used: importing ``pi_sdk`` or ``pi_sdk.testing`` imports no vcrpy.
 
-The pytest plugin (:mod:`pi_sdk.testing.pytest_plugin`, registered through the ``pytest11`` entry
-point) adds the ``pi_vcr`` marker, the ``pi_cassette`` fixture and the ``--pi-record`` option;
-see ``docs/testing.md``. It imports nothing of pi-sdk until a test uses it.
+The pytest plugin (the ``pi_vcr`` marker, ``--record-mode``), cassette recording with strict
+replay, scrubbing, the network guard and the provider conformance kit live in the
+``pi-sdk-pytest`` distribution (``pi_sdk_pytest``); see ``docs/testing.md``.
 """
 
 from __future__ import annotations
@@ -16,12 +18,6 @@ import typing as _typing
 from pi_sdk._wire.exports import lazy_exports as _lazy_exports
 
 _EXPORTS = {
-    "VOLATILE_BODY_KEYS": "pi_sdk._testing.body_match",
-    "CassetteSession": "pi_sdk._testing.cassette",
-    "MISS_STATUS": "pi_sdk._testing.cassette",
-    "open_cassette": "pi_sdk._testing.cassette",
-    "NetworkBlockedError": "pi_sdk._testing.network",
-    "block_network": "pi_sdk._testing.network",
     "DUMMY_API_KEY": "pi_sdk._testing.replay",
     "RecordedInteraction": "pi_sdk._testing.replay",
     "ReplayCall": "pi_sdk._testing.replay",
@@ -37,20 +33,10 @@ _EXPORTS = {
     "ScriptedProvider": "pi_sdk._testing.scripted",
     "ScriptedReply": "pi_sdk._testing.scripted",
     "ScriptedStep": "pi_sdk._testing.scripted",
-    "PLACEHOLDER": "pi_sdk._testing.scrub",
-    "scrub_text": "pi_sdk._testing.scrub",
-    "secrets_from_environ": "pi_sdk._testing.scrub",
-    "pytest_plugin": "pi_sdk.testing.pytest_plugin",
 }
 """Public name -> the module that defines it (a submodule names itself)."""
 
 if _typing.TYPE_CHECKING:
-    from pi_sdk._testing.body_match import VOLATILE_BODY_KEYS as VOLATILE_BODY_KEYS
-    from pi_sdk._testing.cassette import MISS_STATUS as MISS_STATUS
-    from pi_sdk._testing.cassette import CassetteSession as CassetteSession
-    from pi_sdk._testing.cassette import open_cassette as open_cassette
-    from pi_sdk._testing.network import NetworkBlockedError as NetworkBlockedError
-    from pi_sdk._testing.network import block_network as block_network
     from pi_sdk._testing.replay import DUMMY_API_KEY as DUMMY_API_KEY
     from pi_sdk._testing.replay import RecordedInteraction as RecordedInteraction
     from pi_sdk._testing.replay import ReplayCall as ReplayCall
@@ -66,9 +52,5 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._testing.scripted import ScriptedProvider as ScriptedProvider
     from pi_sdk._testing.scripted import ScriptedReply as ScriptedReply
     from pi_sdk._testing.scripted import ScriptedStep as ScriptedStep
-    from pi_sdk._testing.scrub import PLACEHOLDER as PLACEHOLDER
-    from pi_sdk._testing.scrub import scrub_text as scrub_text
-    from pi_sdk._testing.scrub import secrets_from_environ as secrets_from_environ
-    from pi_sdk.testing import pytest_plugin as pytest_plugin
 
 __getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS)

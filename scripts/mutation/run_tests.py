@@ -29,7 +29,7 @@ OWNERS: list[tuple[str, list[str]]] = [
     ("pi_sdk/_cli/serve.py", ["tests/proxy"]),
     ("pi_sdk/plugins/", ["tests/plugins", "tests/core"]),
     (
-        "pi_sdk/testing/",
+        "pi_sdk/_testing/",
         [
             "tests/testing",
             "tests/test_migration.py",
@@ -37,6 +37,7 @@ OWNERS: list[tuple[str, list[str]]] = [
             "tests/providers/test_conformance.py",
         ],
     ),
+    ("plugins/pytest/", ["tests/testing", "tests/test_migration.py"]),
     (
         "pi_sdk/_wire/transform.py",
         ["tests/core/test_transform.py", "tests/test_migration.py", "tests/providers"],

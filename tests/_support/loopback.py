@@ -1,5 +1,8 @@
 """A scripted HTTP/1.1 server on 127.0.0.1 for provider tests that need real sockets.
 
+The server is the conformance kit's (:mod:`pi_sdk_pytest.conformance.loopback`), given its
+script at construction and its requests as ``(method, target, body)`` tuples.
+
 Tests that exercise what an in-process transport cannot show (TCP connection reuse, a connection
 reset before the response, a server that keeps the connection open after the last event) run the
 adapters against this server through the normal client path (no ``StreamOptions.client``).
@@ -14,12 +17,11 @@ the connection as soon as the request has been read, before any byte of the resp
 
 from __future__ import annotations
 
-import asyncio
 import json
-import socket
-import struct
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from pi_sdk_pytest.conformance.loopback import LoopbackServer as _KitServer
+from pi_sdk_pytest.conformance.loopback import Reply as Step
 
 import pi_sdk
 from _support.wire import APIS, Text, Tokens, wire_for
@@ -37,179 +39,43 @@ __all__ = [
     "text_reply",
 ]
 
-_REASONS = {
-    200: "OK",
-    400: "Bad Request",
-    404: "Not Found",
-    429: "Too Many Requests",
-    500: "Internal Server Error",
-    502: "Bad Gateway",
-    503: "Service Unavailable",
-}
-
-
-@dataclass
-class Step:
-    """One scripted response."""
-
-    status: int = 200
-    headers: dict[str, str] = field(default_factory=dict[str, str])
-    parts: list[bytes] = field(default_factory=list[bytes])
-    end: Literal["keep", "hang", "rst", "close"] = "keep"
-    rst_before_headers: bool = False
-    pauses: dict[int, float] = field(default_factory=dict[int, float])
-    """Part index -> seconds of silence before that part is sent."""
-
 
 def sse_step(events: list[Any], *, end: Literal["keep", "hang", "rst", "close"] = "keep") -> Step:
     """A ``text/event-stream`` reply: each item is a JSON object (``data: <json>``) or raw bytes."""
-    parts = [
+    parts = tuple(
         item if isinstance(item, bytes) else f"data: {json.dumps(item)}\n\n".encode()
         for item in events
-    ]
+    )
     return Step(headers={"content-type": "text/event-stream"}, parts=parts, end=end)
 
 
 def json_step(status: int, body: Any, headers: dict[str, str] | None = None) -> Step:
     """A JSON reply (``body`` as JSON; ``bytes`` sent as is with ``text/html``)."""
     if isinstance(body, bytes):
-        return Step(status, {"content-type": "text/html", **(headers or {})}, [body])
+        return Step(status, {"content-type": "text/html", **(headers or {})}, (body,))
     data = json.dumps(body).encode()
-    return Step(status, {"content-type": "application/json", **(headers or {})}, [data])
+    return Step(status, {"content-type": "application/json", **(headers or {})}, (data,))
 
 
-class LoopbackServer:
+class LoopbackServer(_KitServer):
     """Serve ``steps`` on 127.0.0.1; counts connections and records requests.
 
     Use as ``async with LoopbackServer([...]) as server:``; ``server.url`` is the base URL.
     """
 
     def __init__(self, steps: list[Step]) -> None:
-        self.steps = steps
-        self.connections = 0
-        self.requests: list[tuple[str, str, bytes]] = []
-        self.headers: list[dict[str, str]] = []
+        super().__init__()
+        self.play(*steps)
+
+    @property
+    def requests(self) -> list[tuple[str, str, bytes]]:
+        """``(method, target, body)`` of each request, in order."""
+        return [(r.method, r.target, r.body) for r in self.received]
+
+    @property
+    def headers(self) -> list[dict[str, str]]:
         """Each request's headers (names lower-cased), in request order."""
-        self.client_closes = 0
-        """Hanging replies (``end="hang"``) the client ended by closing its connection."""
-        self._server: asyncio.Server | None = None
-        self._stop = asyncio.Event()
-        self._handlers: set[asyncio.Task[None]] = set()
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None
-        port = self._server.sockets[0].getsockname()[1]
-        return f"http://127.0.0.1:{port}"
-
-    @property
-    def open_connections(self) -> int:
-        """Connections the server still serves (a hanging reply the client never closed...)."""
-        return len(self._handlers)
-
-    async def __aenter__(self) -> LoopbackServer:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        self._stop.set()
-        assert self._server is not None
-        self._server.close()
-        for task in list(self._handlers):
-            task.cancel()
-        await asyncio.gather(*self._handlers, return_exceptions=True)
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._handlers.add(task)
-        self.connections += 1
-        try:
-            while True:
-                try:
-                    head = await reader.readuntil(b"\r\n\r\n")
-                except (asyncio.IncompleteReadError, ConnectionError):
-                    return
-                lines = head.decode("latin-1").split("\r\n")
-                method, target, _ = lines[0].split(" ", 2)
-                length = 0
-                headers: dict[str, str] = {}
-                for line in lines[1:]:
-                    name, _, value = line.partition(":")
-                    if name.strip():
-                        headers[name.strip().lower()] = value.strip()
-                    if name.strip().lower() == "content-length":
-                        length = int(value.strip())
-                self.headers.append(headers)
-                body = await reader.readexactly(length) if length else b""
-                self.requests.append((method, target, body))
-                step = self.steps[min(len(self.requests), len(self.steps)) - 1]
-                if not await self._respond(reader, writer, step):
-                    return
-        except (ConnectionError, asyncio.CancelledError):
-            return
-        finally:
-            self._handlers.discard(task)
-            writer.close()
-
-    async def _respond(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, step: Step
-    ) -> bool:
-        if step.rst_before_headers:
-            _reset(writer)
-            return False
-        reason = _REASONS.get(step.status, "Unknown")
-        head = f"HTTP/1.1 {step.status} {reason}\r\ntransfer-encoding: chunked\r\n"
-        for name, value in step.headers.items():
-            head += f"{name}: {value}\r\n"
-        writer.write((head + "\r\n").encode("latin-1"))
-        for number, part in enumerate(step.parts):
-            pause = step.pauses.get(number)
-            if pause:
-                await writer.drain()
-                await asyncio.sleep(pause)
-            if part:
-                writer.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
-        await writer.drain()
-        if step.end == "hang":
-            await self._hang(reader)
-            return False
-        if step.end == "rst":
-            _reset(writer)
-            return False
-        if step.end == "close":
-            writer.close()
-            return False
-        writer.write(b"0\r\n\r\n")
-        await writer.drain()
-        return True
-
-    async def _hang(self, reader: asyncio.StreamReader) -> None:
-        """Wait until the client closes the connection (counted) or the server stops."""
-        stop = asyncio.ensure_future(self._stop.wait())
-        closed = asyncio.ensure_future(_until_eof(reader))
-        try:
-            await asyncio.wait({stop, closed}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            stop.cancel()
-            closed.cancel()
-        if closed.done() and not closed.cancelled():
-            self.client_closes += 1
-
-
-async def _until_eof(reader: asyncio.StreamReader) -> None:
-    """Return once the peer closed (EOF or reset); bytes it sends meanwhile are dropped."""
-    try:
-        while await reader.read(4096):
-            pass
-    except ConnectionError:
-        return
-
-
-def _reset(writer: asyncio.StreamWriter) -> None:
-    sock = writer.get_extra_info("socket")
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    writer.transport.abort()
+        return [r.headers for r in self.received]
 
 
 HTML_ERROR_PAGE = (

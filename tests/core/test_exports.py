@@ -205,8 +205,8 @@ def test_importing_pi_sdk_or_its_test_helpers_imports_no_vcrpy(statement: str):
     assert _modules_after(statement, ("vcr", "yaml")) == []
 
 
-def test_the_cassette_parts_load_vcrpy_on_first_use():
-    assert "vcr" in _modules_after("from pi_sdk.testing import open_cassette", ("vcr",))
+def test_cassette_replay_loads_vcrpy_on_first_use():
+    assert "vcr" in _modules_after("from pi_sdk.testing import replay_vcr; replay_vcr()", ("vcr",))
 
 
 PUBLIC_MODULES = [

@@ -40,7 +40,6 @@ NAMESPACES = {
     "plugins.__init__",
     "provider.__init__",
     "testing.__init__",
-    "testing.pytest_plugin",
 }
 """The namespaces: re-exports of layer modules (tests/core/test_exports.py)."""
 PUBLIC_MODULES = {"types": 0, "errors": 0, "events": 0, "options": 0, "plugins.hookspecs": 2}

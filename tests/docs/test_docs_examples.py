@@ -223,9 +223,13 @@ def test_the_provider_guide_package_installs_and_its_tests_pass(tmp_path: Path) 
             list(args), cwd=folder, env=env, capture_output=True, text=True, timeout=120
         )
 
-    tests = run_in(project, sys.executable, "-m", "pytest", "-c", os.devnull, "-p", "no:asyncio")
+    pytest = (sys.executable, "-m", "pytest", "-c", os.devnull, "-p", "no:asyncio", "-v")
+    tests = run_in(project, *pytest)
     assert tests.returncode == 0, tests.stdout + tests.stderr
-    assert "3 passed" in tests.stdout and "warning" not in tests.stdout
+    assert "11 passed" in tests.stdout and "warning" not in tests.stdout
+    assert "TestEchoConformance::test_truncation_at_every_byte_ends_in_one_error PASSED" in (
+        tests.stdout
+    )
 
     cli = str(Path(sys.executable).with_name("pi-sdk"))
     echo = plugin_row(env, tmp_path, "echo")
@@ -313,7 +317,8 @@ def test_the_home_page_first_program_runs_as_printed(tmp_path: Path) -> None:
     prompt differs): the program, the catalog model, the Anthropic adapter and its SDK are real.
     """
     [script] = run_script_files("index.md", tmp_path)
-    demo = Path(__file__).resolve().parents[1] / "cassettes" / "anthropic_demo.yaml"
+    from pi_sdk._cli.replay import DEMO_CASSETTE as demo
+
     runner = (
         "import runpy, sys, vcr\n"
         f"with vcr.use_cassette({str(demo)!r}, record_mode='none',"

@@ -16,7 +16,6 @@ import yaml
 from _support.echo import echo_cassette
 
 from pi_sdk import (
-    AbortController,
     Agent,
     Context,
     StreamOptions,
@@ -52,6 +51,8 @@ ECHO_FILES = {
     "pi_sdk_echo/models.json",
     "tests/echo_server.py",
     "tests/test_echo.py",
+    "tests/bodies/hello.sse",
+    "tests/test_conformance.py",
 }
 
 
@@ -207,17 +208,6 @@ async def test_the_guide_provider_keeps_the_partial_reply_of_a_cut_stream(echo):
         message = await complete(at(server), say("one two three"), StreamOptions(max_retries=0))
     assert message.stop_reason == "error" and message.text == "one two"
     assert message.error_message == "the echo stream ended before its stop event"
-
-
-async def test_the_guide_provider_stops_on_abort_with_the_partial_text(echo):
-    controller = AbortController()
-    async with echo.server.EchoServer() as server:
-        events = stream(at(server), say("one two three"), StreamOptions(signal=controller.signal))
-        async for event in events:
-            if event.type == "text_delta":
-                controller.abort()
-        message = await events.result()
-    assert message.stop_reason == "aborted" and message.text == "one"
 
 
 async def test_the_guide_provider_reports_a_refused_connection_as_retryable(echo):

@@ -8,6 +8,8 @@ the reply completes.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from _support.loopback import APIS, LoopbackServer, model_at, sse_step, text_events
 
@@ -26,7 +28,7 @@ async def _call(
     step = sse_step([*head, *filler, *tail, *terminal])
     # The pause goes before each filler item, or before the rest of the reply without one.
     gaps = range(len(head), len(head) + max(len(filler), 1))
-    step.pauses = dict.fromkeys(gaps, pause_s)
+    step = dataclasses.replace(step, pauses=dict.fromkeys(gaps, pause_s))
     async with LoopbackServer([step]) as server:
         context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content="hi")])
         return await pi_sdk.complete(model_at(api, server.url), context, OPTIONS)

@@ -9,12 +9,12 @@ secrets can redact them.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator
 
 import pytest
 from _support.loopback import APIS, LoopbackServer, Step, json_step, model_at, sse_step, text_reply
 from _support.wire import wire_for
+from pi_sdk_pytest.conformance.log_capture import LogCapture, every_log_record
 
 import pi_sdk
 
@@ -34,32 +34,11 @@ ENV_NAMES = {
 }
 
 
-class _Capture(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
-
-
 @pytest.fixture
-def captured() -> Iterator[_Capture]:
+def captured() -> Iterator[LogCapture]:
     """Every logger at DEBUG (those that exist now and those created later), captured."""
-    handler = _Capture()
-    root = logging.getLogger()
-    loggers = [logging.getLogger(name) for name in list(logging.root.manager.loggerDict)]
-    levels = [(logger, logger.level) for logger in [root, *loggers]]
-    for logger, _ in levels:
-        logger.setLevel(logging.DEBUG)
-    root.addHandler(handler)
-    try:
+    with every_log_record() as handler:
         yield handler
-    finally:
-        root.removeHandler(handler)
-        for logger, level in levels:
-            logger.setLevel(level)
 
 
 def _scenarios(api: str) -> dict[str, Step]:
@@ -76,7 +55,7 @@ def _scenarios(api: str) -> dict[str, Step]:
 
 @pytest.mark.parametrize("api", APIS)
 async def test_no_secret_in_debug_logs(
-    api: str, captured: _Capture, monkeypatch: pytest.MonkeyPatch
+    api: str, captured: LogCapture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for scenario, step in _scenarios(api).items():
         for key_from in ("options", "environment"):
@@ -100,7 +79,7 @@ async def test_no_secret_in_debug_logs(
     assert leaks == []
 
 
-async def test_the_vendor_sdk_logs_the_header_it_was_given(captured: _Capture) -> None:
+async def test_the_vendor_sdk_logs_the_header_it_was_given(captured: LogCapture) -> None:
     """The scenario is real: the anthropic SDK logs its request options (headers included),
     and they reach the log redacted."""
     api = "anthropic-messages"

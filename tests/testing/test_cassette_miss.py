@@ -13,8 +13,7 @@ from typing import Any
 import httpx2
 import pytest
 import yaml
-
-from pi_sdk.testing import open_cassette
+from pi_sdk_pytest import open_cassette
 
 URI = "http://127.0.0.1:9/v1/messages"
 RECORDED: dict[str, Any] = {

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from pi_sdk._testing.network import NetworkBlockedError, block_network
-from pi_sdk._testing.scrub import (
+from pi_sdk_pytest.network import NetworkBlockedError, block_network
+from pi_sdk_pytest.scrub import (
     PLACEHOLDER,
     scrub_text,
     secrets_from_environ,
@@ -153,7 +152,7 @@ REPLAY_KEYS_AND_MISSES = textwrap.dedent(
     import pi_sdk
     from conftest import call
     from pi_sdk.plugins import get_plugin_manager
-    from pi_sdk.testing.pytest_plugin import REPLAY_API_KEY
+    from pi_sdk_pytest.plugin import REPLAY_API_KEY
 
 
     class Vault:
@@ -298,7 +297,7 @@ def test_record_scrub_and_replay_offline(tmp_path: Path) -> None:
         for case in ET.parse(tmp_path / "report.xml").getroot().iter("testcase")
         if case.attrib["name"] == "test_leaves_interaction_unplayed"
     )
-    assert "pytest_plugin.py" not in "".join(unplayed.itertext())
+    assert "pi_sdk_pytest/plugin.py" not in "".join(unplayed.itertext())
     assert "request not in cassette" in (replayed["test_unrecorded_request"] or "")
     assert "/v1/other" in (replayed["test_unrecorded_request"] or "")
     assert f"network access blocked: 127.0.0.1:{port}" in (replayed["test_raw_socket"] or "")

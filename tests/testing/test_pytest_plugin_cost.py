@@ -1,9 +1,10 @@
 """The pytest plugin stays out of the way of test suites that do not use it (issue 10, item 3).
 
-It is registered through the ``pytest11`` entry point, so it loads in every pytest run wherever
-pi-sdk is installed. Until a test carries ``@pytest.mark.pi_vcr`` or requests one of its
-fixtures, loading it must import nothing of pi-sdk but the lazy namespaces it lives in, and no
-vcrpy. Checked in fresh interpreters through ``sys.modules`` (never by timing).
+It is registered through pi-sdk-pytest's ``pytest11`` entry point, so it loads in every pytest
+run wherever pi-sdk-pytest is installed (issue 26: no longer wherever pi-sdk-core is). Until a
+test carries ``@pytest.mark.pi_vcr`` or requests one of its fixtures, loading it must import
+nothing but its own two modules: no pi-sdk code at all, no vcrpy, no YAML. Checked in fresh
+interpreters through ``sys.modules`` (never by timing).
 """
 
 from __future__ import annotations
@@ -14,13 +15,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-LAZY_PACKAGES = [
-    "pi_sdk",
-    "pi_sdk._wire",
-    "pi_sdk._wire.exports",
-    "pi_sdk.testing",
-    "pi_sdk.testing.pytest_plugin",
-]
+LAZY_PACKAGES = ["pi_sdk_pytest", "pi_sdk_pytest.plugin"]
+HEAVY = ("pi_sdk", "pi_sdk_pytest", "vcr", "yaml", "pydantic")
 
 REPORTER = textwrap.dedent(
     """
@@ -28,7 +24,10 @@ REPORTER = textwrap.dedent(
     import sys
 
     def pytest_sessionfinish(session):
-        loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("pi_sdk", "vcr", "yaml"))
+        loaded = sorted(
+            m for m in sys.modules
+            if m.split(".")[0] in ("pi_sdk", "pi_sdk_pytest", "vcr", "yaml", "pydantic")
+        )
         with open("modules.json", "w") as out:
             json.dump(loaded, out)
     """
@@ -52,8 +51,8 @@ def _run_pytest(folder: Path, test_source: str, *args: str) -> list[str]:
 def test_importing_the_plugin_module_imports_no_pi_sdk_code_and_no_vcrpy():
     code = (
         "import sys, pytest\n"
-        "import pi_sdk.testing.pytest_plugin\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pi_sdk', 'vcr', 'pydantic')))"
+        "import pi_sdk_pytest.plugin\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
@@ -92,4 +91,4 @@ def test_a_marked_test_gets_its_cassette_and_loads_vcrpy(tmp_path: Path):
     """
     loaded = _run_pytest(tmp_path, source, "--pi-record")
     assert "vcr" in loaded
-    assert "pi_sdk._testing.cassette" in loaded
+    assert "pi_sdk_pytest.cassette" in loaded

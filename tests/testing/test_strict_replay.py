@@ -20,10 +20,10 @@ import pytest
 import yaml
 from _support.loopback import LoopbackServer, text_reply
 from _support.threaded_http import threaded_http_server
+from pi_sdk_pytest import VOLATILE_BODY_KEYS, open_cassette
+from pi_sdk_pytest.body_match import MASKED, masked_body
 
 import pi_sdk
-from pi_sdk._testing.body_match import MASKED, masked_body
-from pi_sdk.testing import VOLATILE_BODY_KEYS, open_cassette
 
 PROMPT = "Capital of France?"
 

@@ -349,12 +349,6 @@ async def test_server_can_forbid_a_retry():
     assert message.stop_reason == "error" and len(transport.requests) == 1
 
 
-async def test_400_is_not_retried():
-    replies = [http_error(400, "invalid_request_error", "bad"), ok(text_reply("never"))]
-    _, message, transport = await run(replies, max_retries=3, max_retry_delay_ms=1)
-    assert message.stop_reason == "error" and len(transport.requests) == 1
-
-
 async def test_connection_error_is_retryable_and_reported():
     class Failing(ChunkedTransport):
         async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:

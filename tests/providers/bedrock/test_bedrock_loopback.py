@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 from _support.loopback import LoopbackServer, Step, json_step
 from pi_sdk_bedrock import _client
 from test_bedrock_frames import frame
@@ -58,13 +57,6 @@ async def test_sequential_calls_share_one_client_and_connection():
         method, target, _ = server.requests[0]
         assert (method, target) == ("POST", "/model/amazon.nova-micro-v1%3A0/converse-stream")
     assert "reuse-key-1" not in repr(_client._CLIENTS)  # pyright: ignore[reportPrivateUsage]
-
-
-@pytest.mark.parametrize("drop", ["rst", "close"])
-async def test_a_connection_dropped_before_the_reply_is_retried(drop: str):
-    message, server = await _call([Step(end=drop), _reply()], retries=2)  # type: ignore[arg-type]
-    assert message.stop_reason == "stop" and message.text == "Hello", message.error_message
-    assert len(server.requests) == 2
 
 
 async def test_the_reply_ends_at_metadata_when_the_server_keeps_the_connection():

@@ -18,7 +18,7 @@ cassette is opened), so it adds well under 5 ms to any pytest start-up.
   dummy key (``pi-sdk-replay-key``) when no plugin knows one: a ``get_api_key`` hook wrapper
   answers for any provider, plugin providers included; the vendor SDKs' own variables
   (:data:`REPLAY_KEY_ENV_VARS`) are set to it too, for clients the test builds itself. Network
-  access is blocked (:mod:`pi_sdk._testing.network`). A request that is not in the cassette gets
+  access is blocked (:mod:`pi_sdk_pytest.network`). A request that is not in the cassette gets
   an immediate, non-retryable HTTP error naming it and the recorded ones (for a body that
   changed: the first differing JSON path). The test **fails** if a request was not in the
   cassette, network access was blocked, or a recorded interaction was never requested.
@@ -29,7 +29,7 @@ cassette is opened), so it adds well under 5 ms to any pytest start-up.
   interactions the test no longer requests, so the cassette replays in ``none``; the terminal
   summary names how many it dropped from which file. Recording sends requests to the real
   servers with the keys from the environment; a passing test writes its cassette (scrubbed:
-  see :mod:`pi_sdk._testing.scrub`), a failing one leaves the old file untouched.
+  see :mod:`pi_sdk_pytest.scrub`), a failing one leaves the old file untouched.
   ``--pi-record`` is ``--record-mode=all``, ``--pi-record-missing`` ``--record-mode=once``.
 """
 
@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from pi_sdk._testing.cassette import CassetteSession
+    from pi_sdk_pytest.cassette import CassetteSession
 
 __all__ = [
     "RECORD_ENV",
@@ -189,8 +189,8 @@ def pi_cassette(
     The session exposes ``path``, ``recording``, ``cassette`` (vcrpy's, with ``.requests``)
     and ``recorded_json_bodies()``. Failing conditions are checked after the test body.
     """
-    from pi_sdk._testing.cassette import open_cassette
-    from pi_sdk._testing.replay_keys import replay_keys
+    from pi_sdk_pytest.cassette import open_cassette
+    from pi_sdk_pytest.replay_keys import replay_keys
 
     marker = request.node.get_closest_marker("pi_vcr")
     options: dict[str, Any] = {**pi_vcr_config, **(marker.kwargs if marker else {})}

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from contextlib import contextmanager
 
-from pi_sdk._plugins.manager import get_plugin_manager
-from pi_sdk.plugins.hookspecs import hookimpl
+from pi_sdk.plugins import get_plugin_manager, hookimpl
 
 __all__ = ["replay_keys"]
 

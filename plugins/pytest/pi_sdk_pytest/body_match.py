@@ -1,7 +1,7 @@
 """Request bodies compared on replay: parsed JSON, volatile values masked, first difference named.
 
 On replay a model call matches its recorded interaction only if its JSON body is the same
-(:func:`pi_sdk.testing.open_cassette`, ``match_body=True``, the default): a changed prompt, a
+(:func:`pi_sdk_pytest.open_cassette`, ``match_body=True``, the default): a changed prompt, a
 new ``tools: []`` or another model fails the test, and the failure names the first differing
 JSON path (:func:`json_body_difference`).
 
@@ -28,7 +28,13 @@ import json
 from collections.abc import Iterable
 from typing import Any, cast
 
-__all__ = ["MASKED", "VOLATILE_BODY_KEYS", "json_body_difference", "masked_body"]
+__all__ = [
+    "MASKED",
+    "VOLATILE_BODY_KEYS",
+    "json_body_difference",
+    "masked_body",
+    "parsed_body",
+]
 
 VOLATILE_BODY_KEYS: tuple[str, ...] = ("metadata.user_id", "prompt_cache_key")
 """Body paths whose values are not compared on replay, only their presence (dotted paths).
@@ -40,6 +46,20 @@ neither changes what the model is asked (docs/testing.md, "Body matching").
 
 MASKED = "<not compared>"
 """What a masked value reads as, in both bodies and in a difference message."""
+
+
+def parsed_body(body: Any) -> Any:
+    """A recorded request body (``bytes``, ``str`` or ``None``, as vcrpy stores it) as JSON.
+
+    Returns the parsed value; ``None`` for an absent or empty body; the body itself when it is
+    not JSON (so two such bodies still compare byte for byte). Never raises.
+    """
+    if body in (None, b"", ""):
+        return None
+    try:
+        return json.loads(body)
+    except (TypeError, ValueError):
+        return body
 
 
 def masked_body(body: Any, paths: Iterable[str]) -> Any:

@@ -1,6 +1,6 @@
 """One test's cassette: vcrpy configured to record provider traffic safely and replay it strictly.
 
-Used by the pytest plugin (:mod:`pi_sdk.testing.pytest_plugin`); usable directly::
+Used by the pytest plugin (:mod:`pi_sdk_pytest.plugin`); usable directly::
 
     with open_cassette(Path("tests/cassettes/x.yaml"), recording=False) as session:
         ...  # run provider calls
@@ -20,7 +20,7 @@ Record modes (``record_mode``, vcrpy's and pytest-recording's names):
 
 Recording (``"all"``, ``"new_episodes"``): the file is written only if
 :attr:`CassetteSession.save` is still true at exit (the plugin clears it when the test failed),
-atomically (temporary file + rename), after scrubbing (:mod:`pi_sdk._testing.scrub`).
+atomically (temporary file + rename), after scrubbing (:mod:`pi_sdk_pytest.scrub`).
 
 Replaying: requests are answered from the file in order, each interaction at most once; a request
 that matches nothing is remembered (:attr:`CassetteSession.misses`, with the first difference
@@ -28,13 +28,13 @@ from the closest recorded request) and answered at once with a non-retryable HTT
 (:data:`MISS_STATUS`, ``x-should-retry: false``) whose message names the request and lists the
 recorded ones: the vendor SDKs would wrap an exception into a retryable connection error, and
 the call would be retried before failing. Network access is blocked
-(:mod:`pi_sdk._testing.network`), and :meth:`CassetteSession.problems` lists misses, blocked
+(:mod:`pi_sdk_pytest.network`), and :meth:`CassetteSession.problems` lists misses, blocked
 attempts and interactions left unplayed.
 
 Requests match on method, scheme, host, port, path and query (after the ``key`` parameter is
 removed), and, by default (``match_body=True``), on their body: parsed JSON, the volatile values
-of :data:`pi_sdk._testing.body_match.VOLATILE_BODY_KEYS` (and ``ignore_body_keys``) masked, the
-first differing JSON path named in the miss (:mod:`pi_sdk._testing.body_match`).
+of :data:`pi_sdk_pytest.body_match.VOLATILE_BODY_KEYS` (and ``ignore_body_keys``) masked, the
+first differing JSON path named in the miss (:mod:`pi_sdk_pytest.body_match`).
 """
 
 from __future__ import annotations
@@ -51,10 +51,14 @@ from typing import Any, Literal, cast, get_args
 
 import yaml
 
-from pi_sdk._testing.body_match import VOLATILE_BODY_KEYS, json_body_difference, masked_body
-from pi_sdk._testing.json_body import json_body
-from pi_sdk._testing.network import block_network
-from pi_sdk._testing.scrub import (
+from pi_sdk_pytest.body_match import (
+    VOLATILE_BODY_KEYS,
+    json_body_difference,
+    masked_body,
+    parsed_body,
+)
+from pi_sdk_pytest.network import block_network
+from pi_sdk_pytest.scrub import (
     SCRUBBED_QUERY_PARAMETERS,
     SCRUBBED_REQUEST_HEADERS,
     SCRUBBED_RESPONSE_HEADERS,
@@ -171,13 +175,11 @@ class CassetteSession:
 
     def recorded_json_bodies(self) -> list[Any]:
         """The request bodies in the cassette, parsed as JSON (``None`` for an empty body)."""
-        return [
-            json_body(r.body, keep_unparsed=True) for r in cast(list[Any], self.cassette.requests)
-        ]
+        return [parsed_body(r.body) for r in cast(list[Any], self.cassette.requests)]
 
 
 def _comparable_body(request: Any, ignore: tuple[str, ...]) -> Any:
-    return masked_body(json_body(request.body, keep_unparsed=True), ignore)
+    return masked_body(parsed_body(request.body), ignore)
 
 
 def _json_body_matcher(ignore: tuple[str, ...]) -> Any:
@@ -374,7 +376,7 @@ def open_cassette(
         match_body: Match requests on their JSON body too (default; ``False``: method and
             URL only, the opt-out for a test whose bodies vary on purpose).
         ignore_body_keys: Body paths masked besides :data:`VOLATILE_BODY_KEYS` (dotted,
-            ``*`` for any key or index; :mod:`pi_sdk._testing.body_match`).
+            ``*`` for any key or index; :mod:`pi_sdk_pytest.body_match`).
         **vcr_options: Extra ``vcr.VCR.use_cassette`` options (e.g. ``match_on``); hooks given
             here run after pi-sdk's scrubbing.
 
