@@ -4,11 +4,13 @@ Tests that exercise what an in-process transport cannot show (TCP connection reu
 reset before the response, a server that keeps the connection open after the last event) run the
 adapters against this server through the normal client path (no ``StreamOptions.client``).
 
-Each request gets the next :class:`Step` (the last one repeats). A step sends a status line,
-headers and body parts with chunked encoding, then ends as scripted: ``"keep"`` (finish the body,
-keep the connection alive), ``"hang"`` (send nothing more until the client closes the connection
-or the server stops; :attr:`LoopbackServer.client_closes` counts the first), ``"rst"``
-(reset the connection: TCP RST) or ``"close"`` (close the socket). ``rst_before_headers`` resets
+Each request gets the next :class:`Step` (the last one repeats), or the one ``route(method,
+target, headers, body)`` picks when a route is given (a server answering by path). A step sends
+a status line, headers and body parts with chunked encoding (a 204 or 304: no body), then ends
+as scripted: ``"keep"`` (finish the body, keep the connection alive), ``"hang"`` (send nothing
+more until the client closes the connection or the server stops;
+:attr:`LoopbackServer.client_closes` counts the first), ``"rst"`` (reset the connection: TCP
+RST) or ``"close"`` (close the socket). ``rst_before_headers`` resets
 the connection as soon as the request has been read, before any byte of the response.
 """
 
@@ -18,6 +20,7 @@ import asyncio
 import json
 import socket
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -28,6 +31,7 @@ __all__ = [
     "APIS",
     "HTML_ERROR_PAGE",
     "LoopbackServer",
+    "Route",
     "Step",
     "complete_once",
     "json_step",
@@ -39,6 +43,7 @@ __all__ = [
 
 _REASONS = {
     200: "OK",
+    304: "Not Modified",
     400: "Bad Request",
     404: "Not Found",
     429: "Too Many Requests",
@@ -59,6 +64,10 @@ class Step:
     rst_before_headers: bool = False
     pauses: dict[int, float] = field(default_factory=dict[int, float])
     """Part index -> seconds of silence before that part is sent."""
+
+
+Route = Callable[[str, str, dict[str, str], bytes], Step]
+"""``route(method, target, headers, body) -> Step``: the reply to one request."""
 
 
 def sse_step(events: list[Any], *, end: Literal["keep", "hang", "rst", "close"] = "keep") -> Step:
@@ -84,8 +93,9 @@ class LoopbackServer:
     Use as ``async with LoopbackServer([...]) as server:``; ``server.url`` is the base URL.
     """
 
-    def __init__(self, steps: list[Step]) -> None:
+    def __init__(self, steps: list[Step], *, route: Route | None = None) -> None:
         self.steps = steps
+        self.route = route
         self.connections = 0
         self.requests: list[tuple[str, str, bytes]] = []
         self.headers: list[dict[str, str]] = []
@@ -143,7 +153,10 @@ class LoopbackServer:
                 self.headers.append(headers)
                 body = await reader.readexactly(length) if length else b""
                 self.requests.append((method, target, body))
-                step = self.steps[min(len(self.requests), len(self.steps)) - 1]
+                if self.route is not None:
+                    step = self.route(method, target, headers, body)
+                else:
+                    step = self.steps[min(len(self.requests), len(self.steps)) - 1]
                 if not await self._respond(reader, writer, step):
                     return
         except (ConnectionError, asyncio.CancelledError):
@@ -159,10 +172,15 @@ class LoopbackServer:
             _reset(writer)
             return False
         reason = _REASONS.get(step.status, "Unknown")
-        head = f"HTTP/1.1 {step.status} {reason}\r\ntransfer-encoding: chunked\r\n"
+        bodyless = step.status in (204, 304)  # no body, so no body framing either
+        framing = "" if bodyless else "transfer-encoding: chunked\r\n"
+        head = f"HTTP/1.1 {step.status} {reason}\r\n{framing}"
         for name, value in step.headers.items():
             head += f"{name}: {value}\r\n"
         writer.write((head + "\r\n").encode("latin-1"))
+        if bodyless:
+            await writer.drain()
+            return True
         for number, part in enumerate(step.parts):
             pause = step.pauses.get(number)
             if pause:
