@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from pi_sdk.provider import FetchContext, body_excerpt, describe_exception, http_error_message
 
 from ._client import shared_ssl_context
+from ._shared_json import as_dict
 
 if TYPE_CHECKING:
     import httpx2
@@ -112,8 +113,7 @@ class Lister:
         except httpx2.TransportError as exc:
             raise ListingError(f"{where}: connection failed ({describe_exception(exc)})") from None
         if not 200 <= status < 300:
-            reason = http_error_message(status, body=data)
-            raise ListingError(f"{where}: HTTP {reason}")
+            raise ListingError(f"{where}: HTTP {_status_text(status, data)}")
         try:
             payload = json.loads(data)
         except ValueError:
@@ -122,6 +122,24 @@ class Lister:
                 f"{where}: the answer is not JSON ({shown}): {body_excerpt(data) or 'empty'}"
             ) from None
         return Answer(payload, etag=etag, last_modified=modified)
+
+
+def _status_text(status: int, data: bytes) -> str:
+    """``"500 Internal Server Error: <the server's message>"``, from the error body.
+
+    OpenAI's ``{"error": {"message", "code"}}``, Ollama's ``{"error": "..."}``, else an excerpt.
+    """
+    try:
+        error: Any = as_dict(json.loads(data)).get("error")
+    except ValueError:
+        error = None
+    if isinstance(error, str) and error:
+        return http_error_message(status, message=error)
+    message = as_dict(error).get("message")
+    if isinstance(message, str) and message:
+        code = as_dict(error).get("code") or as_dict(error).get("type")
+        return http_error_message(status, code=code, message=message)
+    return http_error_message(status, body=data)
 
 
 def _connect_reason(exc: BaseException) -> str:
