@@ -126,16 +126,7 @@ async def refresh_providers(
     listing = [p for p in providers if p.fetch_models is not None]
     if not listing:
         return result, fetched
-    run = _Run(
-        known=catalog(),
-        api_key=api_key,
-        store=store,
-        allow_network=allow_network,
-        force=force,
-        timeout_s=timeout_s,
-        signal=signal,
-        result=result,
-    )
+    run = _Run(catalog(), api_key, store, result, _Asking(allow_network, force, timeout_s, signal))
 
     async def one(provider: Provider) -> None:
         models = await run.refresh(provider)
@@ -157,43 +148,51 @@ async def refresh_providers(
     return result, fetched
 
 
-@dataclass(frozen=True, kw_only=True)
-class _Run:
-    """One refresh: what every provider's refresh shares."""
+@dataclass(frozen=True)
+class _Asking:
+    """How a refresh asks: over the network or not, with validators or not, for how long."""
 
-    known: list[Model]
-    api_key: Callable[[str], str | None]
-    store: ModelsStore | None
     allow_network: bool
     force: bool
     timeout_s: float
     signal: AbortSignal | None
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One refresh: what every provider's refresh shares."""
+
+    known: list[Model]
+    """The catalog models that fill what servers do not say."""
+    api_key: Callable[[str], str | None]
+    store: ModelsStore | None
     result: RefreshResult
+    asking: _Asking
 
     async def refresh(self, provider: Provider) -> list[Model] | None:
         """``provider``'s new list, filled (``None``: keep what the collection has)."""
         where = f"{provider.id} ({provider.base_url or 'its default URL'})"
         key = store_key(provider)
         stored, problem = self._load(key)
-        if not self.allow_network:
+        if not self.asking.allow_network:
             if problem is not None:
                 self.result.errors[provider.id] = f"{where}: {problem}"
             if stored is None:
                 return None
             return self._use(provider, stored.models, "store")
         secret = self.api_key(provider.id)
-        validators = stored is not None and not self.force
+        validators = stored is not None and not self.asking.force
         context = FetchContext(
             provider=provider,
             api_key=secret,
             etag=stored.etag if validators and stored is not None else None,
             last_modified=stored.last_modified if validators and stored is not None else None,
-            timeout_s=self.timeout_s,
-            signal=self.signal,
+            timeout_s=self.asking.timeout_s,
+            signal=self.asking.signal,
         )
         assert provider.fetch_models is not None
         try:
-            async with asyncio.timeout(self.timeout_s):
+            async with asyncio.timeout(self.asking.timeout_s):
                 answer = await provider.fetch_models(context)
             if not isinstance(answer, FetchedModels):  # pyright: ignore[reportUnnecessaryIsInstance]
                 raise TypeError(f"fetch_models returned {type(answer).__name__}, not FetchedModels")
@@ -207,7 +206,7 @@ class _Run:
         except Exception as exc:  # noqa: BLE001 - one bad provider must not stop the refresh
             self.result.sources.pop(provider.id, None)
             text = (
-                f"no answer within {self.timeout_s:g} s"
+                f"no answer within {self.asking.timeout_s:g} s"
                 if isinstance(exc, TimeoutError)
                 else str(exc) or type(exc).__name__
             )
