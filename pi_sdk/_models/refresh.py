@@ -180,18 +180,19 @@ class _Run:
             if stored is None:
                 return None
             return self._use(provider, stored.models, "store")
-        secret = self.api_key(provider.id)
-        validators = stored is not None and not self.asking.force
-        context = FetchContext(
-            provider=provider,
-            api_key=secret,
-            etag=stored.etag if validators and stored is not None else None,
-            last_modified=stored.last_modified if validators and stored is not None else None,
-            timeout_s=self.asking.timeout_s,
-            signal=self.asking.signal,
-        )
+        basis = stored if stored is not None and not self.asking.force else None
         assert provider.fetch_models is not None
+        secret: str | None = None
         try:
+            secret = self.api_key(provider.id)
+            context = FetchContext(
+                provider=provider,
+                api_key=secret,
+                etag=basis.etag if basis is not None else None,
+                last_modified=basis.last_modified if basis is not None else None,
+                timeout_s=self.asking.timeout_s,
+                signal=self.asking.signal,
+            )
             async with asyncio.timeout(self.asking.timeout_s):
                 answer = await provider.fetch_models(context)
             if not isinstance(answer, FetchedModels):  # pyright: ignore[reportUnnecessaryIsInstance]

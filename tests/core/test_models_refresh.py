@@ -241,3 +241,14 @@ def test_refresh_sync_runs_outside_an_event_loop() -> None:
     assert models.origin("srv", "m") == "hand"
     with pytest.raises(pi_sdk.ModelNotFoundError):
         models.origin("srv", "nope")
+
+
+async def test_a_key_callback_that_raises_is_that_providers_error() -> None:
+    def broken() -> str | None:
+        raise RuntimeError("vault sealed")
+
+    locked = server("locked", listing("locked", "m"), auth=pi_sdk.ProviderAuth(get_api_key=broken))
+    models = pi_sdk.Models([locked, server("ok", listing("ok", "m"))])
+    result = await models.refresh()
+    assert result.errors == {"locked": "locked (http://locked.test/v1): vault sealed"}
+    assert result.refreshed == ["ok"]
