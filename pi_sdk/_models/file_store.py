@@ -2,10 +2,10 @@
 
 The file is one JSON object, ``{"format": "pi-sdk-models-store", "version": 1, "entries":
 {key: entry}}``, an entry being ``{"models": [...], "etag": ..., "lastModified": ...,
-"fetchedAt": ...}`` with each model in pi-mono's JSON and only the fields its server gave. It is
-written atomically (a 0600 temporary file renamed over it, in a folder created 0700) under an
-exclusive lock on ``<file>.lock``, so two processes refreshing at once neither corrupt it nor lose
-each other's lists. A file that cannot be trusted (a link, another user's, readable or writable
+"fetchedAt": ...}`` with each model in pi-mono's JSON and only the fields its server gave (never a
+header whose name says it holds a credential). It is written atomically (a 0600 temporary file
+renamed over it, in a folder created 0700) under an exclusive lock on ``<file>.lock``, so two
+processes refreshing at once neither corrupt it nor lose each other's lists. A file that cannot be trusted (a link, another user's, readable or writable
 by others), or that is not such a JSON object, is not used: one :class:`RuntimeWarning` says
 why and what happens next (an unreadable one is moved aside to ``<file>.bad`` when the next list
 is saved; an untrusted one is replaced). Reads are synchronous and served from memory while
@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from pi_sdk._models.refresh import StoredModels
 from pi_sdk._wire.private_file import locked, read_private, write_atomically
+from pi_sdk._wire.redact import secret_header_values
 from pi_sdk.types import Model
 
 __all__ = ["FileModelsStore"]
@@ -200,6 +201,20 @@ def _entry(value: Any) -> StoredModels | None:
     )
 
 
+def _without_credentials(model: Model) -> dict[str, Any]:
+    """A model's JSON (only its set fields), minus headers whose names say they hold a secret.
+
+    Only the key store holds secrets: a ``fetch_models`` that put a credential in a model's
+    headers does not get it written here (the provider's headers are laid on again at use).
+    """
+    data = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    secrets = set(secret_header_values(model.headers))
+    if secrets and model.headers is not None:
+        kept = {name: value for name, value in model.headers.items() if value not in secrets}
+        data["headers"] = kept or None
+    return data
+
+
 def _encode(entries: dict[str, StoredModels]) -> str:
     """The file's text: each model with only its set fields, in pi-mono's JSON names."""
     document = {
@@ -207,10 +222,7 @@ def _encode(entries: dict[str, StoredModels]) -> str:
         "version": _VERSION,
         "entries": {
             key: {
-                "models": [
-                    m.model_dump(mode="json", by_alias=True, exclude_unset=True)
-                    for m in stored.models
-                ],
+                "models": [_without_credentials(m) for m in stored.models],
                 "etag": stored.etag,
                 "lastModified": stored.last_modified,
                 "fetchedAt": stored.fetched_at,

@@ -167,3 +167,17 @@ def test_two_processes_saving_at_once_lose_nothing(tmp_path: Path) -> None:
     entries = quietly_load_all(path)
     assert len(entries) == 80
     assert entries["right 39"].models[0].id == "m39" and entries["left 0"].etag == "0"
+
+
+def test_no_credential_header_is_written(tmp_path: Path) -> None:
+    path = tmp_path / "models-store.json"
+    model = pi_sdk.Model(
+        id="m",
+        api="openai-completions",
+        provider="srv",
+        headers={"Authorization": "Bearer sk-SECRET-9", "X-Title": "pi"},
+    )
+    pi_sdk.FileModelsStore(path).save("k", pi_sdk.StoredModels(models=[model]))
+    assert "sk-SECRET-9" not in path.read_text("utf-8")
+    loaded = quietly_load_all(path)["k"].models[0]
+    assert loaded.headers == {"X-Title": "pi"}

@@ -192,6 +192,9 @@ def openai_compatible_provider(
     Returns:
         A :class:`pi_sdk.Provider` with the ``openai-completions`` implementation and a
         :class:`ModelLister` as its ``fetch_models``.
+
+    Raises:
+        ValueError: ``id`` is empty.
     """
     from . import OPENAI_COMPLETIONS  # defined before the package builds its providers
 
