@@ -5,10 +5,11 @@ The file is one JSON object, ``{"format": "pi-sdk-models-store", "version": 1, "
 "fetchedAt": ...}`` with each model in pi-mono's JSON and only the fields its server gave (never a
 header whose name says it holds a credential). It is written atomically (a 0600 temporary file
 renamed over it, in a folder created 0700) under an exclusive lock on ``<file>.lock``, so two
-processes refreshing at once neither corrupt it nor lose each other's lists. A file that cannot be trusted (a link, another user's, readable or writable
-by others), or that is not such a JSON object, is not used: one :class:`RuntimeWarning` says
-why and what happens next (an unreadable one is moved aside to ``<file>.bad`` when the next list
-is saved; an untrusted one is replaced). Reads are synchronous and served from memory while
+processes refreshing at once neither corrupt it nor lose each other's lists. A file that cannot
+be trusted (a link, another user's, readable or writable by others), or that is not such a JSON
+object, is not used: one :class:`RuntimeWarning` says why and what happens next (an unreadable
+one is moved aside to ``<file>.bad`` when the next list is saved; an untrusted one is
+replaced). Reads are synchronous and served from memory while
 the file is unchanged.
 """
 
