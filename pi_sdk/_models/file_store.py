@@ -9,8 +9,7 @@ processes refreshing at once neither corrupt it nor lose each other's lists. A f
 be trusted (a link, another user's, readable or writable by others), or that is not such a JSON
 object, is not used: one :class:`RuntimeWarning` says why and what happens next (an unreadable
 one is moved aside to ``<file>.bad`` when the next list is saved; an untrusted one is
-replaced). Reads are synchronous and served from memory while
-the file is unchanged.
+replaced). Reads are synchronous and served from memory while the file is unchanged.
 """
 
 from __future__ import annotations
