@@ -49,7 +49,10 @@ _EXPORTS = {
     "register_model": "pi_sdk._models.default",
     "register_provider": "pi_sdk._models.default",
     "unregister_api_providers": "pi_sdk._models.default",
+    "FileModelsStore": "pi_sdk._models.file_store",
+    "ModelsStore": "pi_sdk._models.refresh",
     "RefreshResult": "pi_sdk._models.refresh",
+    "StoredModels": "pi_sdk._models.refresh",
     "AssistantMessageEventStream": "pi_sdk._stream.event_stream",
     "Provider": "pi_sdk._stream.provider",
     "ProviderAuth": "pi_sdk._stream.provider",
@@ -176,7 +179,10 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._models.default import register_model as register_model
     from pi_sdk._models.default import register_provider as register_provider
     from pi_sdk._models.default import unregister_api_providers as unregister_api_providers
+    from pi_sdk._models.file_store import FileModelsStore as FileModelsStore
+    from pi_sdk._models.refresh import ModelsStore as ModelsStore
     from pi_sdk._models.refresh import RefreshResult as RefreshResult
+    from pi_sdk._models.refresh import StoredModels as StoredModels
     from pi_sdk._stream.event_stream import (
         AssistantMessageEventStream as AssistantMessageEventStream,
     )

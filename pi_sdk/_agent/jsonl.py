@@ -1,4 +1,4 @@
-"""JSON lines on disk, shared by the session formats: strict codec, tail check, atomic write.
+"""JSON lines on disk, shared by the session formats: strict codec and tail check.
 
 * **Strict JSON** (RFC 8259) both ways: ``NaN`` / ``Infinity`` and numbers beyond the float
   range are refused (JSON has no such values; pi-mono's ``JSON.parse`` rejects them), and so are
@@ -9,20 +9,17 @@
   UTF-8 are reported with their line, and a last line that lacks the newline every writer puts
   after each line is handed back separately, so that a format can tell a cut tail (a JSON object
   that never closes, a multi-byte character split at the end) from a complete line.
-* **Atomic writes**: :func:`write_atomically` writes a temporary file in the target's folder,
-  flushes it to disk and renames it over the target.
+* **Atomic writes**: :func:`pi_sdk._wire.private_file.write_atomically` (the formats' writers
+  call it) writes a temporary file in the target's folder, flushes it to disk and renames it
+  over the target.
 """
 
 from __future__ import annotations
 
-import errno
 import json
 import math
-import os
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, cast
 
 from pi_sdk.errors import SessionFileError
@@ -37,7 +34,6 @@ __all__ = [
     "not_json_reason",
     "read_lines",
     "read_version",
-    "write_atomically",
 ]
 
 MAX_NESTING = 500
@@ -285,47 +281,3 @@ def read_version(value: Any, *, newest: int, name: str, verb: str) -> int:
             f" to {verb} it"
         )
     return value
-
-
-def write_atomically(target: Path, text: str, *, what: str = "session") -> None:
-    """Write ``text`` (UTF-8, LF line ends) to ``target`` through a temporary file.
-
-    Raises:
-        FileNotFoundError: the folder does not exist (nothing is written).
-        IsADirectoryError: ``target`` is a folder.
-        OSError: the file cannot be written (the previous file, if any, is untouched). Every
-            ``OSError`` names ``target``, never the temporary file; messages start with
-            ``cannot save <what>``.
-    """
-    if not target.parent.is_dir():
-        raise FileNotFoundError(
-            errno.ENOENT,
-            f"cannot save {what}: folder {os.fspath(target.parent)!r} does not exist",
-            os.fspath(target),
-        )
-    if target.is_dir():
-        raise IsADirectoryError(
-            errno.EISDIR, f"cannot save {what}: the target is a folder", os.fspath(target)
-        )
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise _naming_target(exc, target, what) from exc
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, target)
-    except BaseException as exc:
-        Path(tmp_name).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise _naming_target(exc, target, what) from exc
-        raise
-
-
-def _naming_target(exc: OSError, target: Path, what: str) -> OSError:
-    """The same kind of error, naming the target instead of the temporary file."""
-    if exc.errno is None:  # not a system error: nothing names the temporary file
-        return exc
-    return type(exc)(exc.errno, f"cannot save {what}: {exc.strerror}", os.fspath(target))

@@ -36,10 +36,11 @@ from typing import Any, cast
 from pydantic import ValidationError
 
 from pi_sdk._agent.entry_errors import describe_validation
-from pi_sdk._agent.jsonl import JsonLines, read_version, write_atomically
+from pi_sdk._agent.jsonl import JsonLines, read_version
 from pi_sdk._agent.messages import agent_message_from_dict
 from pi_sdk._agent.session import encode_checked, message_data
 from pi_sdk._wire.pi_messages import PiBranchSummary, PiCompactionSummary, PiCustomMessage
+from pi_sdk._wire.private_file import write_atomically
 from pi_sdk.errors import ConfigurationError, SessionFileError
 
 __all__ = ["PI_SESSION_VERSION", "PiSession", "export_pi_session", "import_pi_session"]

@@ -63,8 +63,8 @@ from pi_sdk._agent.jsonl import (
     encode_json,
     not_json_reason,
     read_version,
-    write_atomically,
 )
+from pi_sdk._wire.private_file import write_atomically
 from pi_sdk.errors import ConfigurationError, SessionFileError
 from pi_sdk.types import Message, WireModel
 

@@ -5,7 +5,8 @@ pi-sdk prompt -m PROVIDER/ID TEXT     stream one answer (on the Agent)
 pi-sdk chat [-m PROVIDER/ID]          an interactive session: /model, /reasoning, /save ...
 pi-sdk keys set|list|remove PROVIDER  API keys in the user's config folder
 pi-sdk replay CASSETTE | demo         play recorded calls through the real adapters
-pi-sdk models | plugins               the model catalog, the installed plugins
+pi-sdk models [--refresh]             the models: the catalog and the servers' lists
+pi-sdk plugins                        the installed plugins
 pi-sdk mcp list CONFIG                MCP servers' tools (needs pi-sdk-mcp)
 pi-sdk --version
 ```
@@ -38,6 +39,7 @@ COMMANDS = (
     "pi_sdk._cli.chat:register",
     "pi_sdk._cli.keys:register",
     "pi_sdk._cli.replay:register",
+    "pi_sdk._cli.models:register",
     "pi_sdk._cli.listing:register",
     "pi_sdk._cli.mcp:register",
     "pi_sdk._cli.serve:add_serve_parser",
@@ -86,10 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         The exit status: 0 on success; 1 when ``demo`` has a call that ended in an error,
-        ``plugins`` has a plugin that failed to load, ``prompt`` ended in an error or was
-        aborted, or ``keys remove`` found no key; 2 for a usage or input error (bad option,
-        path, model or provider, unknown API, a cassette no installed provider understands,
-        a missing ``cli`` extra); 130 when interrupted.
+        ``plugins`` has a plugin that failed to load, ``models`` could not list a provider,
+        ``prompt`` ended in an error or was aborted, or ``keys remove`` found no key; 2 for a
+        usage or input error (bad option, path, model or provider, unknown API, a cassette no
+        installed provider understands, a missing ``cli`` extra); 130 when interrupted.
     """
     parser, subparsers = _parser()
     args, extras = parser.parse_known_args(argv)

@@ -44,6 +44,7 @@ from pi_sdk._agent.session import load_session, save_session
 from pi_sdk._cli.common import UsageError, require_cli_extra
 from pi_sdk._cli.keys import stored_keys
 from pi_sdk._cli.mcp import mcp_cli
+from pi_sdk._cli.model_lists import stored_lists
 from pi_sdk._cli.paths import private_dir, sessions_dir
 from pi_sdk._cli.render import JsonLines, Totals, TurnPrinter, transcript_lines
 from pi_sdk._cli.setup import (
@@ -294,6 +295,7 @@ class _Chat:
 
 def _run(args: argparse.Namespace) -> int:
     require_cli_extra("chat")
+    stored_lists(sys.stderr)  # the servers' lists `pi-sdk models --refresh` kept
     from rich.console import Console
 
     if args.session is not None and args.resume:

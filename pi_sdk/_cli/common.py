@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from contextlib import contextmanager
 from typing import Any, TextIO
 
 from pi_sdk._models.default import get_api_providers
@@ -27,6 +28,7 @@ __all__ = [
     "load_registry",
     "require_cli_extra",
     "use_colour",
+    "warnings_on",
 ]
 
 EXIT_USAGE = 2
@@ -69,13 +71,20 @@ def use_colour(stream: TextIO) -> bool:
     return stream.isatty()
 
 
-def load_registry(err: TextIO) -> None:
-    """Load the plugins now, turning plugin-load warnings into one line each on stderr."""
+@contextmanager
+def warnings_on(err: TextIO) -> Generator[None]:
+    """The block's warnings as one line each on ``err`` (``pi-sdk: warning: ...``)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        get_api_providers()
+        yield
     for warning in caught:
         err.write(f"pi-sdk: warning: {warning.message}\n")
+
+
+def load_registry(err: TextIO) -> None:
+    """Load the plugins now, turning plugin-load warnings into one line each on stderr."""
+    with warnings_on(err):
+        get_api_providers()
 
 
 def require_cli_extra(command: str) -> None:

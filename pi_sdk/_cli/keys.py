@@ -23,8 +23,9 @@ from typing import Any
 
 from pi_sdk._cli.common import UsageError, require_cli_extra
 from pi_sdk._cli.listing import unknown_provider
+from pi_sdk._cli.model_lists import stored_lists
 from pi_sdk._cli.paths import config_dir, private_dir
-from pi_sdk._models.default import get_api_key, get_providers
+from pi_sdk._models.default import default_models, get_api_key, get_providers
 from pi_sdk._plugins.manager import get_plugin_manager
 from pi_sdk.plugins.hookspecs import hookimpl
 
@@ -118,7 +119,7 @@ def _read_key(provider: str) -> str:
 
 def _set(args: argparse.Namespace) -> int:
     provider: str = args.provider
-    if provider not in get_providers():
+    if provider not in {p.id for p in default_models().providers()}:
         raise UsageError(unknown_provider(provider))
     store = KeyStore()
     keys = store.load()
@@ -159,6 +160,7 @@ def _remove(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     require_cli_extra("keys")
+    stored_lists(sys.stderr)  # servers remembered by `pi-sdk models --server` have keys too
     return {"set": _set, "list": _list, "remove": _remove}[args.action](args)
 
 

@@ -1,11 +1,11 @@
-"""``pi-sdk models`` and ``pi-sdk plugins``: the model catalog and the installed plugins.
+"""``pi-sdk plugins``, and the message every command gives for an unknown provider.
 
 ```
-pi-sdk models [--provider P] [--json]         the registered models and their prices
 pi-sdk plugins [--json]                       installed plugins and the hooks each implements
 ```
 
-An unknown ``--provider`` is an input error (exit status 2) naming the close matches.
+An unknown provider (``models --provider``, ``keys set``, ``-m``) is an input error (exit
+status 2) whose message names the close matches (:func:`unknown_provider`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from pi_sdk._cli.common import BOLD, DIM, RED, Style, UsageError, add_command, use_colour
-from pi_sdk._models.default import get_models, get_providers
+from pi_sdk._cli.common import BOLD, DIM, RED, Style, add_command, use_colour
+from pi_sdk._models.default import get_providers
 
 __all__ = ["CLOSE_MATCH", "register", "unknown_provider"]
 
@@ -33,52 +33,6 @@ def unknown_provider(provider: str) -> str:
     close = difflib.get_close_matches(provider, known, n=3, cutoff=CLOSE_MATCH)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     return f"no models registered for provider {provider!r}{hint} (`pi-sdk models` lists them)"
-
-
-def _models(provider: str | None, as_json: bool, out: TextIO) -> int:
-    models = get_models(provider)
-    if provider is not None and not models:
-        raise UsageError(unknown_provider(provider))
-    if as_json:
-        for model in models:
-            out.write(json.dumps(model.model_dump(mode="json"), ensure_ascii=False) + "\n")
-        return 0
-    if not models:
-        out.write("no models registered\n")
-        return 0
-    style = Style(use_colour(out))
-    header = ("provider", "id", "context", "max out", "reasoning", "input", "$/M in", "$/M out",
-              "$/M cache r", "$/M cache w")  # fmt: skip
-    rows = [
-        (
-            m.provider,
-            m.id,
-            f"{m.context_window:,}",
-            f"{m.max_tokens:,}",
-            "yes" if m.reasoning else "no",
-            "+".join(m.input),
-            f"{m.cost.input:g}",
-            f"{m.cost.output:g}",
-            f"{m.cost.cache_read:g}",
-            f"{m.cost.cache_write:g}",
-        )
-        for m in models
-    ]
-    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
-    numeric = {2, 3, 6, 7, 8, 9}
-
-    def fmt(row: Sequence[str]) -> str:
-        cells = [
-            c.rjust(w) if i in numeric else c.ljust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        return "  ".join(cells).rstrip()
-
-    out.write(style(fmt(header), BOLD) + "\n")
-    for row in rows:
-        out.write(fmt(row) + "\n")
-    out.write(style(f"{len(rows)} models · prices in USD per million tokens", DIM) + "\n")
-    return 0
 
 
 def _plugins(as_json: bool, out: TextIO) -> int:
@@ -109,20 +63,11 @@ def _plugins(as_json: bool, out: TextIO) -> int:
 
 
 def register(commands: Any) -> None:
-    """Add ``models`` and ``plugins`` to the ``pi-sdk`` subcommands."""
-    models = add_command(
-        commands, "models", "list the registered model catalog", _run_models,
-        json_help="one JSON model per line",
-    )  # fmt: skip
-    models.add_argument("--provider", help="only this provider's models, e.g. anthropic")
+    """Add ``plugins`` to the ``pi-sdk`` subcommands."""
     add_command(
         commands, "plugins", "list installed plugins and the hooks of each", _run_plugins,
         json_help="one JSON plugin per line",
     )  # fmt: skip
-
-
-def _run_models(args: argparse.Namespace) -> int:
-    return _models(args.provider, args.json, sys.stdout)
 
 
 def _run_plugins(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from typing import Any
 
 from pi_sdk._cli.common import UsageError, require_cli_extra
 from pi_sdk._cli.keys import stored_keys
+from pi_sdk._cli.model_lists import stored_lists
 from pi_sdk._cli.render import JsonLines, TurnPrinter
 from pi_sdk._cli.setup import add_agent_options, build_agent, model_spec, resolve_model
 from pi_sdk._cli.turn import run_prompt
@@ -59,6 +60,7 @@ async def _prompt(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     require_cli_extra("prompt")
+    stored_lists(sys.stderr)  # the servers' lists `pi-sdk models --refresh` kept
     with stored_keys():
         return asyncio.run(_prompt(args))
 

@@ -31,7 +31,22 @@ from pi_sdk.errors import ConfigurationError, ModelNotFoundError, ProviderNotFou
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Model
 
-__all__ = ["AuthCheck", "Models", "PluginsChoice", "check_api_provider", "check_stream_function"]
+__all__ = [
+    "AuthCheck",
+    "ModelOrigin",
+    "Models",
+    "PluginsChoice",
+    "check_api_provider",
+    "check_stream_function",
+]
+
+ModelOrigin: TypeAlias = Literal["catalog", "fetched", "hand"]
+"""Where a collection's model comes from: a provider's static catalog (or a plugin's
+``register_models``), the list :meth:`Models.refresh` fetched (or read from the store), or
+``register_model``."""
+_Views: TypeAlias = tuple[
+    dict[tuple[str, str], Model], dict[str, ApiProvider], dict[tuple[str, str], ModelOrigin]
+]
 
 PluginsChoice: TypeAlias = PluginManager | Literal["active"] | None
 """Whose ``on_payload`` and ``on_model_call`` hooks a collection's calls run: the active plugin
@@ -101,7 +116,7 @@ class Models:
         self._plugins: PluginsChoice = plugins
         self.store = store
         """Where :meth:`refresh` keeps what it fetched (``None``: in memory only)."""
-        self._cache: tuple[dict[tuple[str, str], Model], dict[str, ApiProvider]] | None = None
+        self._cache: _Views | None = None
         for provider in providers:
             self._merge_in(provider)
 
@@ -171,6 +186,18 @@ class Models:
         """The models, of one provider or all, sorted by (provider, id)."""
         models = self._views()[0]
         return [m for k, m in sorted(models.items()) if provider is None or k[0] == provider]
+
+    def origin(self, provider: str, model_id: str) -> ModelOrigin:
+        """Where the model ``provider/model_id`` comes from (:data:`ModelOrigin`).
+
+        Raises:
+            ModelNotFoundError: unknown (as :meth:`get_model`).
+        """
+        origin = self._views()[2].get((provider, model_id))
+        if origin is None:
+            self.get_model(provider, model_id)  # raises, with close matches
+        assert origin is not None
+        return origin
 
     def register_model(self, model: Model, *, replace: bool = True) -> None:
         """Add one model by hand (a custom deployment); it wins over a catalog model's key.
@@ -341,16 +368,29 @@ class Models:
     ) -> RefreshResult:
         """List the models of providers that can fetch them (pi-ai 1.6 ``Models.refresh``).
 
-        For each provider with ``fetch_models`` (or those named in ``providers``), the server's
-        list replaces the previous one; a model field the server did not give is taken from a
-        catalog model with the same id. With a :attr:`store`, the list and its validators
-        (etag, last-modified) are kept on disk: ``allow_network=False`` uses only them, and a
-        server answering "not modified" keeps them (``force=True`` skips the validators).
+        Each provider with a ``fetch_models`` (of those named in ``providers``; the others are
+        left as they are) is asked concurrently, and the server's list replaces the one this
+        collection had; a model field the server did not give is taken from a catalog model
+        with the same id (:func:`~pi_sdk._models.refresh.fill_from_catalog`). With a
+        :attr:`store`, each list is kept as the server gave it with its validators (etag,
+        last-modified): the next refresh sends them, and a server answering "not modified"
+        (HTTP 304) keeps the stored list; ``allow_network=False`` reads the stored lists only
+        (how an application serves them offline, at start-up); ``force=True`` sends no
+        validators. Nothing but this method does I/O for model lists.
+
+        Args:
+            providers: Provider ids; ``None``: every provider.
+            allow_network: ``False``: the stored lists only, no request.
+            force: Ask for the whole list even when a stored one has validators.
+            timeout_s: Each provider's budget for its whole fetch, in seconds.
+            signal: Aborting it ends the refresh at once (``aborted`` set); providers already
+                answered keep their new lists.
 
         Returns:
-            A :class:`~pi_sdk.RefreshResult`: the providers refreshed, and per failed provider
-            a message naming it and its URL. Never raises for one bad provider: the others are
-            refreshed and a failed one keeps its previous list.
+            A :class:`~pi_sdk.RefreshResult`: the providers refreshed and where each list came
+            from, and per failed provider a message naming it and its URL (a key never shows).
+            Never raises for one bad provider: the others are refreshed and a failed one keeps
+            its previous list.
 
         Raises:
             ProviderNotFoundError: ``providers`` names a provider not in the collection.
@@ -419,21 +459,25 @@ class Models:
             models += with_provider_settings(provider, provider.catalog())
         return models
 
-    def _views(self) -> tuple[dict[tuple[str, str], Model], dict[str, ApiProvider]]:
+    def _views(self) -> _Views:
         cache = self._cache
         if cache is not None:
             return cache
         with self._lock:
             models: dict[tuple[str, str], Model] = {}
+            origins: dict[tuple[str, str], ModelOrigin] = {}
             for model in self._static_models():
                 models[(model.provider, model.id)] = model
+                origins[(model.provider, model.id)] = "catalog"
             providers = self._all_providers()
             for provider_id, fetched in self._fetched.items():
                 owner = providers.get(provider_id)
                 if owner is not None:
                     for model in with_provider_settings(owner, fetched):
                         models[(model.provider, model.id)] = model
+                        origins[(model.provider, model.id)] = "fetched"
             models.update(self._hand_models)
+            origins.update(dict.fromkeys(self._hand_models, "hand"))
             apis: dict[str, ApiProvider] = {}
             for api in self._extra_apis():
                 apis.setdefault(api.api, api)
@@ -442,7 +486,7 @@ class Models:
                     if not api.exclusive:
                         apis.setdefault(api.api, api)
             apis.update(self._hand_apis)
-            self._cache = (models, apis)
+            self._cache = (models, apis, origins)
             return self._cache
 
 

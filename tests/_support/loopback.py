@@ -7,8 +7,10 @@ Tests that exercise what an in-process transport cannot show (TCP connection reu
 reset before the response, a server that keeps the connection open after the last event) run the
 adapters against this server through the normal client path (no ``StreamOptions.client``).
 
-Each request gets the next :class:`Step` (the last one repeats). A step sends a status line,
-headers and body parts with chunked encoding, then ends as scripted: ``"keep"`` (finish the body,
+Each request gets the next :class:`Step` (the last one repeats), or the one ``route(method,
+target, headers, body)`` picks when a route is given (a server answering by path). A step sends a
+status line, headers and body parts with chunked encoding (a 204 or 304: no body), then ends as
+scripted: ``"keep"`` (finish the body,
 keep the connection alive), ``"hang"`` (send nothing more until the client closes the connection
 or the server stops; :attr:`LoopbackServer.client_closes` counts the first), ``"rst"``
 (reset the connection: TCP RST) or ``"close"`` (close the socket). ``rst_before_headers`` resets
@@ -18,6 +20,7 @@ the connection as soon as the request has been read, before any byte of the resp
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pi_sdk_pytest.conformance.loopback import LoopbackServer as _KitServer
@@ -30,6 +33,7 @@ __all__ = [
     "APIS",
     "HTML_ERROR_PAGE",
     "LoopbackServer",
+    "Route",
     "Step",
     "complete_once",
     "json_step",
@@ -57,15 +61,35 @@ def json_step(status: int, body: Any, headers: dict[str, str] | None = None) -> 
     return Step(status, {"content-type": "application/json", **(headers or {})}, (data,))
 
 
+Route = Callable[[str, str, dict[str, str], bytes], Step]
+"""``route(method, target, headers, body) -> Step``: the reply to one request."""
+
+
 class LoopbackServer(_KitServer):
     """Serve ``steps`` on 127.0.0.1; counts connections and records requests.
 
     Use as ``async with LoopbackServer([...]) as server:``; ``server.url`` is the base URL.
     """
 
-    def __init__(self, steps: list[Step]) -> None:
+    def __init__(self, steps: list[Step], *, route: Route | None = None) -> None:
         super().__init__()
         self.play(*steps)
+        self._by_path: Route | None = None
+        if route is not None:
+            self.route = route
+
+    @property
+    def route(self) -> Route | None:  # type: ignore[override]
+        """The function choosing each reply (``None``: the steps, in order); may be replaced."""
+        return self._by_path
+
+    @route.setter
+    def route(self, choose: Route | None) -> None:
+        self._by_path = choose
+        if choose is None:
+            self._route = None
+        else:
+            _KitServer.route(self, lambda r: choose(r.method, r.target, r.headers, r.body))
 
     @property
     def requests(self) -> list[tuple[str, str, bytes]]:

@@ -10,6 +10,12 @@ wire APIs :data:`OPENAI_COMPLETIONS` (OpenAI Chat Completions and every compatib
 :data:`OPENAI_RESPONSES`, each with a recorded-request recognizer for ``pi-sdk replay`` and the
 conformance runner. :func:`provider` configures one for a :class:`pi_sdk.Models` collection.
 
+Servers whose models are listed at run time (:meth:`pi_sdk.Models.refresh`):
+:func:`openai_compatible_provider` makes a provider for any OpenAI-compatible server (vLLM,
+llama.cpp, a gateway, Ollama, LM Studio), and :data:`PROVIDERS` ends with two local ones ready
+to refresh, ``ollama`` (``http://127.0.0.1:11434/v1``) and ``lm-studio``
+(``http://127.0.0.1:1234/v1``); nothing is asked of them before a refresh.
+
 Importing this module imports neither the ``openai`` SDK nor the wire code
 (:mod:`pi_sdk_openai.completions`, :mod:`pi_sdk_openai.responses`), which the stream functions
 import on first call. See ``docs/providers/openai.md`` for the options, the compat flags and
@@ -21,9 +27,19 @@ from __future__ import annotations
 from pi_sdk import provider as kit
 
 from ._client import ENV_API_KEYS
+from ._servers import ModelLister, ModelsApi, local_providers, openai_compatible_provider
 from ._shared_hosts import recognize_completions_request, recognize_responses_request
 
-__all__ = ["ENV_API_KEYS", "OPENAI_COMPLETIONS", "OPENAI_RESPONSES", "PROVIDERS", "provider"]
+__all__ = [
+    "ENV_API_KEYS",
+    "OPENAI_COMPLETIONS",
+    "OPENAI_RESPONSES",
+    "PROVIDERS",
+    "ModelLister",
+    "ModelsApi",
+    "openai_compatible_provider",
+    "provider",
+]
 
 OPENAI_COMPLETIONS = kit.ApiProvider(
     api="openai-completions",
@@ -38,13 +54,17 @@ OPENAI_RESPONSES = kit.ApiProvider(
 )
 """The ``openai-responses`` implementation (its module imported on the first call)."""
 
-PROVIDERS = kit.package_providers(
-    __name__,
-    apis=[OPENAI_COMPLETIONS, OPENAI_RESPONSES],
-    env=ENV_API_KEYS,
-    names={"openai": "OpenAI", "openrouter": "OpenRouter"},
+PROVIDERS = (
+    *kit.package_providers(
+        __name__,
+        apis=[OPENAI_COMPLETIONS, OPENAI_RESPONSES],
+        env=ENV_API_KEYS,
+        names={"openai": "OpenAI", "openrouter": "OpenRouter"},
+    ),
+    *local_providers(),
 )
-"""Every provider of the catalog; the entry point names this tuple."""
+"""Every provider of the catalog, then ``ollama`` and ``lm-studio`` (local servers whose models
+:meth:`pi_sdk.Models.refresh` lists); the entry point names this tuple."""
 
 
 provider = kit.provider_factory(PROVIDERS, "openai")

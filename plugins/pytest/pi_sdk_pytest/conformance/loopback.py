@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import struct
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Literal
@@ -69,6 +69,7 @@ class LoopbackServer:
         closes its connection)."""
         self._script: tuple[Reply, ...] = (Reply(),)
         self._played = 0
+        self._route: Callable[[Request], Reply] | None = None
         self._server: asyncio.Server | None = None
         self._stop = asyncio.Event()
         self._handlers: set[asyncio.Task[None]] = set()
@@ -89,6 +90,11 @@ class LoopbackServer:
         """Answer the next requests with ``script``, in order (the last reply repeats)."""
         self._script = script or (Reply(),)
         self._played = 0
+        self._route = None
+
+    def route(self, choose: Callable[[Request], Reply]) -> None:
+        """Answer each request with ``choose(request)`` (a server answering by path)."""
+        self._route = choose
 
     async def released(self, deadline_s: float) -> bool:
         """Wait until no response is in flight; False if one still is after ``deadline_s``."""
@@ -120,7 +126,10 @@ class LoopbackServer:
         try:
             while (request := await _read_request(reader)) is not None:
                 self.received.append(request)
-                reply = self._script[min(self._played, len(self._script) - 1)]
+                if self._route is not None:
+                    reply = self._route(request)
+                else:
+                    reply = self._script[min(self._played, len(self._script) - 1)]
                 self._played += 1
                 self.in_flight += 1
                 try:
@@ -142,9 +151,14 @@ class LoopbackServer:
             _reset(writer)
             return False
         phrase = HTTPStatus(reply.status).phrase if reply.status in _STATUSES else "Unknown"
-        head = f"HTTP/1.1 {reply.status} {phrase}\r\ntransfer-encoding: chunked\r\n"
+        bodyless = reply.status in (204, 304)  # no body, so no body framing either
+        framing = "" if bodyless else "transfer-encoding: chunked\r\n"
+        head = f"HTTP/1.1 {reply.status} {phrase}\r\n{framing}"
         head += "".join(f"{name}: {value}\r\n" for name, value in reply.headers.items())
         writer.write((head + "\r\n").encode("latin-1"))
+        if bodyless:
+            await writer.drain()
+            return reply.end == "keep"
         for number, part in enumerate(reply.parts):
             if pause := reply.pauses.get(number):
                 await writer.drain()
