@@ -16,6 +16,10 @@
 //         cacheWrite1h, totalFromProvider, nestedCalls);
 //       - "levels": getSupportedThinkingLevels / clampThinkingLevel for a table of models;
 //       - "costs": calculateCost for a table of usages and prices (tiers, one-hour writes).
+//
+//   node pi16_messages.mjs validate < {"tool": <Tool>, "toolCall": <ToolCall>}
+//       pi-ai 1.6's validateToolArguments on a tool call (one pi-sdk wrote): prints
+//       {"arguments": ...} when pi would run the tool, {"error": <its message>} when not.
 import { Agent } from "@earendil-works/pi-agent-core";
 import {
   calculateCost,
@@ -28,6 +32,7 @@ import {
   fauxToolCall,
   getSupportedThinkingLevels,
   parseToolCallArguments,
+  validateToolArguments,
 } from "@earendil-works/pi-ai";
 
 const faux = fauxProvider({
@@ -211,6 +216,22 @@ function costs() {
     }
   }
   return out;
+}
+
+async function validate() {
+  let text = "";
+  for await (const chunk of process.stdin) text += chunk;
+  const { tool, toolCall } = JSON.parse(text);
+  try {
+    return { arguments: validateToolArguments(tool, toolCall) };
+  } catch (error) {
+    return { error: error.message };
+  }
+}
+
+if (process.argv[2] === "validate") {
+  process.stdout.write(`${JSON.stringify(await validate())}\n`);
+  process.exit(0);
 }
 
 const result = {
