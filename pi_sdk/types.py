@@ -18,20 +18,22 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, Field
 
+from pi_sdk._wire import model as _model
+from pi_sdk._wire import usage as _usage
+from pi_sdk._wire import wire_model as _wire_model
 from pi_sdk._wire.arguments_error import arguments_error_text
 from pi_sdk._wire.error_base import PiSdkError
 from pi_sdk._wire.lean import own_fields_set
 from pi_sdk._wire.levels import ModelThinkingLevel, ThinkingLevel
-from pi_sdk._wire.model import (
-    Model,
-    ModelCost,
-    ModelCostTier,
-    ModelImageInputLimits,
-    ModelImageResize,
-    ModelInputLimits,
-    ModelPromptCache,
-)
-from pi_sdk._wire.usage import Cost, Usage
+from pi_sdk._wire.model import Model as Model
+from pi_sdk._wire.model import ModelCost as ModelCost
+from pi_sdk._wire.model import ModelCostTier as ModelCostTier
+from pi_sdk._wire.model import ModelImageInputLimits as ModelImageInputLimits
+from pi_sdk._wire.model import ModelImageResize as ModelImageResize
+from pi_sdk._wire.model import ModelInputLimits as ModelInputLimits
+from pi_sdk._wire.model import ModelPromptCache as ModelPromptCache
+from pi_sdk._wire.usage import Cost as Cost
+from pi_sdk._wire.usage import Usage
 from pi_sdk._wire.wire_model import WireModel, now_ms
 
 if TYPE_CHECKING:
@@ -45,18 +47,10 @@ __all__ = [
     "AssistantMessage",
     "CacheRetention",
     "Context",
-    "Cost",
     "DeferredHandle",
     "Diagnostic",
     "ImageContent",
     "Message",
-    "Model",
-    "ModelCost",
-    "ModelCostTier",
-    "ModelImageInputLimits",
-    "ModelImageResize",
-    "ModelInputLimits",
-    "ModelPromptCache",
     "ModelThinkingLevel",
     "NestedToolCall",
     "NestedToolCalls",
@@ -67,11 +61,12 @@ __all__ = [
     "Tool",
     "ToolCall",
     "ToolResultMessage",
-    "Usage",
     "UserMessage",
-    "WireModel",
-    "now_ms",
 ]
+# The wire types defined in the modules this one re-exports (usage, the catalog's Model, the base).
+__all__ += _model.__all__
+__all__ += _usage.__all__
+__all__ += _wire_model.__all__
 
 Api: TypeAlias = str
 """Wire API id, e.g. ``"anthropic-messages"``, ``"openai-responses"``."""
