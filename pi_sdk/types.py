@@ -208,9 +208,8 @@ class ToolCall(WireModel):
         """Fill :attr:`arguments_error` from :attr:`invalid_arguments`, then make it lean."""
         raw = self.invalid_arguments
         if raw is not None and self.arguments_error is None:
-            # The fields set is still this instance's own: compact() shares it afterwards.
             vars(self)["arguments_error"] = arguments_error_text(raw)
-            self.__pydantic_fields_set__.add("arguments_error")
+            own_fields_set(self).add("arguments_error")  # compact() shares the set afterwards
         super().model_post_init(context)
 
     def __setattr__(self, name: str, value: Any) -> None:
