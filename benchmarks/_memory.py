@@ -168,7 +168,7 @@ def measure() -> Memory:
     if json.dumps(dumped) != text:
         raise RuntimeError("the transcript does not round-trip to the same JSON")
     sizes = {"pi-sdk Agent": lean}
-    wire_types: Any = importlib.import_module("pi_sdk.types")  # the lean step, turned off
+    wire_types: Any = importlib.import_module("pi_sdk._wire.wire_model")  # the lean step, off
     compact = wire_types.compact
     wire_types.compact = lambda model: None
     try:

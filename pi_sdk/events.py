@@ -128,9 +128,13 @@ class ToolCallEndEvent:
 
 @dataclass(slots=True, kw_only=True)
 class DoneEvent:
-    """The call ended normally. ``reason == message.stop_reason``."""
+    """The call ended normally. ``reason == message.stop_reason``.
 
-    reason: Literal["stop", "length", "toolUse"]
+    ``"deferred"`` (pi-ai 1.6): the vendor will answer later, from ``message.deferred``; no pi-sdk
+    provider asks for that yet, but a pi 1.6 server's stream may end so.
+    """
+
+    reason: Literal["stop", "length", "toolUse", "deferred"]
     message: AssistantMessage
     type: Literal["done"] = "done"
 

@@ -1,30 +1,40 @@
-"""Message, content, usage, model and context types, in pi-mono's JSON shape.
+"""Message, content, usage, model and context types, in pi-mono's JSON shape (pi-ai 1.6).
 
 Every type is a pydantic v2 model. Python attributes are snake_case; the JSON (``model_dump`` /
 ``model_dump_json`` / ``model_validate``) uses pi-mono's camelCase names and values (``toolCall``,
 ``toolResult``, ``stopReason: "toolUse"``, epoch-millisecond ``timestamp``), so sessions and proxy
-streams interoperate with pi-mono (``packages/ai/src/types.ts``). Fields that are ``None`` are left
-out of the JSON, as pi-mono leaves ``undefined`` fields out. Unknown fields are kept (``extra``), so
+streams interoperate with pi-mono (pi-ai 1.6 ``types.ts``). Fields that are ``None`` are left out
+of the JSON, as pi-mono leaves ``undefined`` fields out. Unknown fields are kept (``extra``), so
 a round trip never loses a field a newer pi-mono or a vendor added.
+
+This is the public module for all of them; usage and cost live in :mod:`pi_sdk._wire.usage`,
+the catalog's :class:`Model` in :mod:`pi_sdk._wire.model` and the base class in
+:mod:`pi_sdk._wire.wire_model`, re-exported here.
 """
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SerializerFunctionWrapHandler,
-    model_serializer,
-)
-from pydantic.alias_generators import to_camel
+from pydantic import BaseModel, Field
 
+from pi_sdk._wire import model as _model
+from pi_sdk._wire import usage as _usage
+from pi_sdk._wire import wire_model as _wire_model
+from pi_sdk._wire.arguments_error import arguments_error_text
 from pi_sdk._wire.error_base import PiSdkError
-from pi_sdk._wire.lean import compact, own_fields_set, prepare_setattr
-from pi_sdk._wire.levels import clamp_thinking_level, supported_thinking_levels
+from pi_sdk._wire.lean import own_fields_set
+from pi_sdk._wire.levels import ModelThinkingLevel, ThinkingLevel
+from pi_sdk._wire.model import Model as Model
+from pi_sdk._wire.model import ModelCost as ModelCost
+from pi_sdk._wire.model import ModelCostTier as ModelCostTier
+from pi_sdk._wire.model import ModelImageInputLimits as ModelImageInputLimits
+from pi_sdk._wire.model import ModelImageResize as ModelImageResize
+from pi_sdk._wire.model import ModelInputLimits as ModelInputLimits
+from pi_sdk._wire.model import ModelPromptCache as ModelPromptCache
+from pi_sdk._wire.usage import Cost as Cost
+from pi_sdk._wire.usage import Usage
+from pi_sdk._wire.wire_model import WireModel, now_ms
 
 if TYPE_CHECKING:
     from pi_sdk._wire.output import StructuredOutput
@@ -37,12 +47,13 @@ __all__ = [
     "AssistantMessage",
     "CacheRetention",
     "Context",
-    "Cost",
+    "DeferredHandle",
     "Diagnostic",
     "ImageContent",
     "Message",
-    "Model",
-    "ModelCost",
+    "ModelThinkingLevel",
+    "NestedToolCall",
+    "NestedToolCalls",
     "StopReason",
     "TextContent",
     "ThinkingContent",
@@ -50,66 +61,26 @@ __all__ = [
     "Tool",
     "ToolCall",
     "ToolResultMessage",
-    "Usage",
     "UserMessage",
-    "WireModel",
-    "now_ms",
 ]
+# The wire types defined in the modules this one re-exports (usage, the catalog's Model, the base).
+__all__ += _model.__all__
+__all__ += _usage.__all__
+__all__ += _wire_model.__all__
 
 Api: TypeAlias = str
 """Wire API id, e.g. ``"anthropic-messages"``, ``"openai-responses"``."""
 
-StopReason: TypeAlias = Literal["stop", "length", "toolUse", "error", "aborted"]
-"""Why an assistant message ended (pi-mono ``StopReason``)."""
-
-ThinkingLevel: TypeAlias = Literal["minimal", "low", "medium", "high", "xhigh"]
-_ModelThinkingLevel: TypeAlias = Literal["off", "minimal", "low", "medium", "high", "xhigh"]
-# A model's thinking level, ``off`` included (pi-ai 0.73 ``ModelThinkingLevel``); public as
-# ``pi_sdk.AgentThinkingLevel``.
-"""Unified reasoning level, mapped per provider (pi-spec §3.3)."""
+StopReason: TypeAlias = Literal[
+    "pending", "stop", "length", "toolUse", "error", "aborted", "deferred"
+]
+"""Why an assistant message ended (pi-ai 1.6 ``StopReason``). ``"pending"``: a partial message
+whose reply is still streaming (pi-ai 1.6 partials); ``"deferred"``: the vendor will answer later,
+see :attr:`AssistantMessage.deferred` (pi-ai 1.6 deferred responses; no pi-sdk provider asks for
+one yet)."""
 
 CacheRetention: TypeAlias = Literal["none", "short", "long"]
 """Prompt-cache retention preference (pi-mono ``CacheRetention``)."""
-
-
-def now_ms() -> int:
-    """Return the current time in milliseconds since the Unix epoch."""
-    return time.time_ns() // 1_000_000
-
-
-class WireModel(BaseModel):
-    """Base of every wire type: camelCase JSON aliases, ``None`` fields omitted, extras kept.
-
-    Instances are lean (:mod:`pi_sdk._wire.lean`): the set of given field names is shared between
-    instances given the same fields, and an empty extras dict is not kept (``model_extra`` is
-    then ``None``; equality, JSON and round trips are unchanged).
-    """
-
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        populate_by_name=True,
-        serialize_by_alias=True,
-        extra="allow",
-        defer_build=True,
-    )
-
-    def model_post_init(self, context: Any, /) -> None:
-        """Make the new instance lean (see the class docstring)."""
-        compact(self)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name not in type(self).__pydantic_fields__:
-            prepare_setattr(self, name)  # an unknown, private or class attribute
-        elif name not in self.__pydantic_fields_set__:
-            own_fields_set(self)  # pydantic adds the name to the set: it must be ours
-        super().__setattr__(name, value)
-
-    @model_serializer(mode="wrap")
-    def _drop_none(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = handler(self)
-        if isinstance(data, dict):
-            return {k: v for k, v in data.items() if v is not None}  # pyright: ignore[reportUnknownVariableType]
-        return data
 
 
 # --- content blocks -------------------------------------------------------------------------
@@ -201,8 +172,9 @@ class ImageContent(WireModel):
 class ToolCall(WireModel):
     """A tool call requested by the model.
 
-    JSON: ``{"type": "toolCall", "id", "name", "arguments", "thoughtSignature"?,
-    "invalidArguments"?}``.
+    JSON: ``{"type": "toolCall", "id", "name", "arguments", "thoughtSignature"?, "namespace"?,
+    "argumentsError"?, "invalidArguments"?}`` (pi-ai 1.6 ``ToolCall``, plus pi-sdk's
+    ``invalidArguments``).
     """
 
     type: Literal["toolCall"] = "toolCall"
@@ -212,15 +184,38 @@ class ToolCall(WireModel):
     """Parsed JSON arguments; during streaming, the best partial parse (always a dict)."""
     thought_signature: str | None = None
     """Gemini function-call thought signature (or OpenRouter encrypted reasoning detail)."""
-    invalid_arguments: str | None = None
-    """Set only when the model's argument text was not one whole, valid JSON object: the raw
-    text as received (``""`` for a call the reply cut off before any argument text).
+    namespace: str | None = None
+    """The OpenAI Responses namespace of a namespaced or dynamically loaded tool (pi-ai 1.6
+    ``namespace``); ``None`` for a plain tool."""
+    arguments_error: str | None = None
+    """Set when the model's final argument text was not one JSON object (pi-ai 1.6
+    ``argumentsError``): why, then ``"\n\nReceived arguments:\n"`` and the text. The agent never
+    runs such a call; it answers with an error result. pi-ai 1.6 then sets ``arguments`` to ``{}``.
 
-    JSON ``invalidArguments``, present only when set (a pi-sdk extension; pi-mono files load
-    unchanged). ``arguments`` then holds the best partial parse, for display only: the agent
-    never runs such a call (it answers with an error result), and every provider replays it
-    with ``{}`` as its arguments (:func:`pi_sdk.provider.transform_messages`).
+    Setting :attr:`invalid_arguments` (at construction or later) fills it when it is unset
+    (:func:`pi_sdk._wire.arguments_error.arguments_error_text`), so a malformed call pi-sdk
+    writes carries pi 1.6's mark as well as its own."""
+    invalid_arguments: str | None = None
+    """pi-sdk's mark of a malformed call: the raw argument text as received (``""`` for a call
+    the reply cut off before any argument text). JSON ``invalidArguments``, present only when set
+    (a pi-sdk extension, read and written since before pi 1.6; pi-mono files load unchanged).
+    ``arguments`` then holds the best partial parse, for display only: the agent never runs such
+    a call (it answers with an error result), and every provider replays it with ``{}`` as its
+    arguments (:func:`pi_sdk.provider.transform_messages`).
     """
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Fill :attr:`arguments_error` from :attr:`invalid_arguments`, then make it lean."""
+        raw = self.invalid_arguments
+        if raw is not None and self.arguments_error is None:
+            vars(self)["arguments_error"] = arguments_error_text(raw)
+            own_fields_set(self).add("arguments_error")  # compact() shares the set afterwards
+        super().model_post_init(context)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name == "invalid_arguments" and value is not None and self.arguments_error is None:
+            super().__setattr__("arguments_error", arguments_error_text(value))
 
 
 AssistantContent: TypeAlias = Annotated[
@@ -230,36 +225,6 @@ UserContent: TypeAlias = Annotated[TextContent | ImageContent, Field(discriminat
 
 
 # --- usage ----------------------------------------------------------------------------------
-
-
-class Cost(WireModel):
-    """Cost of one call in USD, split like :class:`Usage`."""
-
-    input: float = 0.0
-    output: float = 0.0
-    cache_read: float = 0.0
-    cache_write: float = 0.0
-    total: float = 0.0
-
-
-class Usage(WireModel):
-    """Token usage of one call.
-
-    ``input`` counts non-cached input tokens; ``cache_read`` / ``cache_write`` count tokens read
-    from / written to the prompt cache; ``output`` counts every generated token, reasoning
-    included; ``total_tokens`` is the sum of the four.
-    """
-
-    input: int = 0
-    output: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-    total_tokens: int = 0
-    cost: Cost = Field(default_factory=Cost)
-
-    def update_total(self) -> None:
-        """Recompute ``total_tokens`` as input + output + cache_read + cache_write."""
-        self.total_tokens = self.input + self.output + self.cache_read + self.cache_write
 
 
 class Diagnostic(WireModel):
@@ -294,6 +259,25 @@ class UserMessage(WireModel):
         return _joined_text(self.content)
 
 
+class DeferredHandle(WireModel):
+    """Where to fetch a reply the vendor will give later (pi-ai 1.6 ``DeferredHandle``).
+
+    JSON: ``{"provider", "modelId", "api", "id", "expiresAt"?, "pollAfterMs"?, "data"?}``: the
+    vendor's token for the reply (a response id, a batch id), when it expires (ms since the
+    epoch), how long to wait before polling (ms), and provider data needed to rebuild the final
+    message. Carried by a message with ``stop_reason == "deferred"``; no pi-sdk provider asks for
+    deferred replies yet, so this type only keeps pi 1.6 transcripts whole.
+    """
+
+    provider: str
+    model_id: str
+    api: str
+    id: str
+    expires_at: int | None = None
+    poll_after_ms: int | None = None
+    data: Any = None
+
+
 class AssistantMessage(WireModel):
     """A model reply, complete or partial.
 
@@ -313,6 +297,13 @@ class AssistantMessage(WireModel):
     response_id: str | None = None
     """The vendor's id of this reply (Anthropic ``msg_...``, Responses ``resp_...``, Chat
     ``chatcmpl-...``, Gemini ``responseId``); ``None`` when it sent none. pi-ai 0.73."""
+    provider_thinking_level: str | None = None
+    """The vendor's own reasoning setting this reply was made with (an Anthropic effort, an
+    OpenAI ``reasoning.effort``, a Gemini thinking level), exactly as sent; ``None`` for replies
+    without one or from older files. pi-ai 1.6 ``providerThinkingLevel``."""
+    thinking_level: ModelThinkingLevel | None = None
+    """The pi level the agent loop asked for (``"off"`` .. ``"max"``); ``None`` outside the agent
+    loop and in older files. pi-ai 1.6 ``thinkingLevel``."""
     diagnostics: list[Diagnostic] | None = None
     """Notes on how the reply was obtained (pi-ai 0.73 ``diagnostics``); ``None`` when there are
     none."""
@@ -323,12 +314,24 @@ class AssistantMessage(WireModel):
     of its input (the request, about 4 characters a token) and output (what streamed), so its
     cost is never silently 0 (issue 12; pi-sdk extension, JSON ``usageEstimated``)."""
     stop_reason: StopReason = "stop"
+    deferred: DeferredHandle | None = None
+    """Where to fetch the reply when ``stop_reason == "deferred"`` (pi-ai 1.6 ``deferred``)."""
     error_message: str | None = None
+    raw_stop_reason: str | None = None
+    """The vendor's own stop reason, unmapped (``"end_turn"``, ``"completed"``, ``"STOP"``...);
+    ``None`` when not recorded. pi-ai 1.6 ``rawStopReason``."""
+    end_turn: bool | None = None
+    """Whether the vendor said the model ended its turn on purpose (pi-ai 1.6 ``endTurn``, kept
+    for debugging; it steers nothing). ``None``: not reported."""
     signature_origin: str | None = None
     """Where this turn's signatures were minted, ``"<api>@<base URL>"`` (pi-sdk extension; see
     :func:`pi_sdk.provider.signature_origin`). ``None`` in messages from pi-mono or older files."""
     timestamp: int = Field(default_factory=now_ms)
     """Milliseconds since the Unix epoch, taken when the request started."""
+    duration_ms: int | None = None
+    """Milliseconds from :attr:`timestamp` until the reply ended, on a monotonic clock (pi-ai 1.6
+    ``durationMs``, set by its event stream on the final message); ``None`` in older files and
+    for replies pi-sdk made (its event stream does not measure it yet)."""
     # The typed answer lives in ``__pydantic_private__`` (``{"_output": ...}``), set only when
     # there is one: a declared private attribute would give every message a dict of its own.
 
@@ -389,6 +392,35 @@ class AbortedError(AssistantError):
     """The call was aborted (``stop_reason == "aborted"``)."""
 
 
+class NestedToolCall(WireModel):
+    """One call a tool made to another tool (pi-ai 1.6 ``NestedToolCallRecord``).
+
+    JSON: ``{"id", "name", "arguments"?, "argumentsBytes"?, "status", "durationMs"?, "error"?}``.
+    ``arguments`` is left out when too large (``arguments_bytes`` then gives its UTF-8 JSON size
+    in bytes); ``status`` is ``"ok"``, ``"error"`` or ``"unfinished"`` (still running when the
+    calling tool finished); ``duration_ms`` in milliseconds; ``error`` the (truncated) error text.
+    """
+
+    id: str
+    name: str
+    arguments: dict[str, Any] | None = None
+    arguments_bytes: int | None = None
+    status: Literal["ok", "error", "unfinished"]
+    duration_ms: int | None = None
+    error: str | None = None
+
+
+class NestedToolCalls(WireModel):
+    """The bounded record of a tool's nested calls (pi-ai 1.6 ``NestedToolCalls``).
+
+    JSON: ``{"calls": [...], "complete"}``; ``complete`` is false when calls were dropped,
+    arguments left out or calls unfinished. Results are not recorded.
+    """
+
+    calls: list[NestedToolCall] = Field(default_factory=list[NestedToolCall])
+    complete: bool = True
+
+
 class ToolResultMessage(WireModel):
     """The result of one tool call, sent back to the model."""
 
@@ -398,8 +430,18 @@ class ToolResultMessage(WireModel):
     content: list[UserContent] = Field(default_factory=list[UserContent])
     details: Any = None
     """Free-form data for the application (UI, logs); never sent to the model."""
+    usage: Usage | None = None
+    """What the tool's own model calls used (a sub-agent, a summarizer), if it reports it; not
+    part of the conversation's context accounting. pi-ai 1.6 ``usage``."""
+    nested_calls: NestedToolCalls | None = None
+    """The calls this tool made to other tools (codemode, MCP), for the record; never sent to the
+    model. pi-ai 1.6 ``nestedCalls``."""
     is_error: bool = False
     timestamp: int = Field(default_factory=now_ms)
+    """Milliseconds since the Unix epoch, taken when the result was made."""
+    duration_ms: int | None = None
+    """Milliseconds the tool ran, on a monotonic clock (pi-agent-core 1.6 ``durationMs``);
+    ``None`` in older files (pi-sdk's agent does not measure it yet)."""
 
     @property
     def text(self) -> str:
@@ -436,62 +478,3 @@ class Context(WireModel):
     system_prompt: str | None = None
     messages: list[Message] = Field(default_factory=list[Message])
     tools: list[Tool] | None = None
-
-
-class ModelCost(WireModel):
-    """Prices in USD per million tokens."""
-
-    input: float = 0.0
-    output: float = 0.0
-    cache_read: float = 0.0
-    cache_write: float = 0.0
-
-
-class Model(WireModel):
-    """A model a wire API can call (pi-mono ``Model``).
-
-    ``api`` selects the registered provider implementation; ``provider`` names who serves it
-    (used for API-key lookup and cross-provider history rules). ``compat`` holds API-specific
-    flags, e.g. the OpenAI Chat Completions compat flags (pi-spec §1.7).
-    """
-
-    id: str
-    name: str = ""
-    api: Api
-    provider: str
-    base_url: str = ""
-    reasoning: bool = False
-    input: list[Literal["text", "image"]] = Field(default_factory=lambda: ["text"])
-    cost: ModelCost = Field(default_factory=ModelCost)
-    context_window: int = 128_000
-    """Tokens."""
-    max_tokens: int = 16_384
-    """Maximum output tokens."""
-    headers: dict[str, str] | None = None
-    compat: dict[str, Any] | None = None
-    thinking_level_map: dict[str, str | None] | None = None
-    """pi-ai 0.73 ``thinkingLevelMap``: per level (``off``, ``minimal`` .. ``xhigh``) the
-    vendor's value, or ``None`` for a level the model does not support. ``xhigh`` is supported
-    only when named here. ``None`` (the default): every level up to ``high``."""
-
-    def supported_thinking_levels(self) -> list[_ModelThinkingLevel]:
-        """The thinking levels this model accepts, lowest first (``["off"]`` without reasoning).
-
-        pi-ai 0.73 ``getSupportedThinkingLevels``: ``off`` .. ``high`` for a reasoning model,
-        plus ``xhigh`` when :attr:`thinking_level_map` names it, minus the levels it maps to
-        ``None``.
-        """
-        levels = supported_thinking_levels(self.reasoning, self.thinking_level_map)
-        return levels  # pyright: ignore[reportReturnType]
-
-    def clamp_thinking_level(self, level: _ModelThinkingLevel) -> _ModelThinkingLevel:
-        """The supported level nearest ``level``: itself, else the next one up, else down.
-
-        pi-ai 0.73 ``clampThinkingLevel`` (e.g. ``"xhigh"`` on a model without it gives
-        ``"high"``; any level on a model without reasoning gives ``"off"``).
-
-        Raises:
-            ValueError: ``level`` is not ``"off"``, ``"minimal"`` .. ``"xhigh"``.
-        """
-        clamped = clamp_thinking_level(level, self.reasoning, self.thinking_level_map)
-        return clamped  # pyright: ignore[reportReturnType]

@@ -1,23 +1,27 @@
 #!/usr/bin/env python3
 """Generate the provider packages' models.json files from pi-mono's published catalog.
 
-The facts (ids, prices, context windows, base URLs, compat flags) come from the
-``dist/models.generated.js`` file inside the npm package ``@mariozechner/pi-ai``
-at the version pinned below. The tarball is fetched with ``npm pack``, checked
-against the pinned integrity hash, and the file is read straight out of the
-tarball. It is parsed as data by a small literal parser here; no JavaScript runs.
+The facts (ids, prices and price tiers, context windows, input limits, prompt-cache lifetimes,
+base URLs, compat flags) come from the per-provider data files ``dist/providers/data/*.json``
+inside the npm package ``@earendil-works/pi-ai`` at the version pinned below. Each file is
+``{"<api>": {"chat:<id>" | "image:<id>" | "classifier:<id>": <model>}}``. The tarball is fetched
+with ``npm pack``, checked against the pinned integrity hash (the registry's sha512), and the
+files are read straight out of it as JSON; no JavaScript runs.
 
-Each model goes to the package that speaks its wire API (``OUTPUTS``); the models of an API no
-package speaks (``SKIPPED_APIS``) are left out and counted; an API the script does not know
-fails the run.
+Only chat models are kept: image-generation and classifier models (pi-ai 1.6 ``ImageModel``,
+``ClassifierModel``) have no pi-sdk API and are counted. Each chat model goes to the package that
+speaks its wire API (``OUTPUTS``), or to the package a ``ROUTES`` entry names for its provider
+and API; the models of an API no package speaks (``SKIPPED_APIS``) are left out and counted; an
+API the script does not know fails the run. The data is copied as is, but for a negative price
+(recorded as 0) and the compat flags an API refuses today (``UNREAD_COMPAT``).
 
 Usage:
     python scripts/generate_models.py            # write the models.json files, print the counts
     python scripts/generate_models.py --check    # regenerate in memory, diff, exit 1 on drift
-    python scripts/generate_models.py --tarball path/to/pi-ai-0.73.1.tgz   # skip npm
+    python scripts/generate_models.py --tarball path/to/pi-ai-1.6.0.tgz   # skip npm
 
 To move to a newer catalog, change VERSION and INTEGRITY (``npm view
-@mariozechner/pi-ai@<version> dist.integrity``), run the script and review the diff.
+@earendil-works/pi-ai@<version> dist.integrity``), run the script and review the diff.
 """
 
 from __future__ import annotations
@@ -27,18 +31,20 @@ import base64
 import difflib
 import hashlib
 import json
-import re
 import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-PACKAGE = "@mariozechner/pi-ai"
-VERSION = "0.73.1"  # the pi-ai release of the catalog (the pi spec ports 0.58.3)
-INTEGRITY = "sha512-Jh4lXawZYuC83HzSIYuVum9NBqJD49i4JOt3H96cGW/924cwJMOyUs1Mv/e4QPzTXnzrqMoGviNQnvGgSu1LSg=="  # noqa: E501
-SOURCE_FILE = "dist/models.generated.js"
+PACKAGE = "@earendil-works/pi-ai"
+VERSION = "1.6.0"  # the pi-ai release of the catalog (pi-ai 0.73.1 before issue 27)
+INTEGRITY = "sha512-9hL+eygFDEiFp//cydeUfmFsKmEqpmvsNPb10Y1W8+m5K9O+sx1hMStfu6nukrBD5sl6mP4RykCYBBNEgsVLfw=="  # noqa: E501
+DATA_DIR = "dist/providers/data/"
+MANIFEST = f"{DATA_DIR}.manifest.json"  # {"schemaVersion", "files": {name: sha256 hex}, ...}
+MANIFEST_SCHEMA = 6
 LICENSE = "MIT"
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,9 +61,33 @@ OUTPUTS: dict[str, tuple[str, ...]] = {
     "providers/bedrock/pi_sdk_bedrock/models.json": ("bedrock-converse-stream",),
     "providers/azure/pi_sdk_azure/models.json": ("azure-openai-responses",),
 }
-# APIs of the source that no pi-sdk package speaks: their models are left out (and counted).
+# (provider, api) -> the output file, where a provider's models of an API need another package
+# than the API's own.
+ROUTES: dict[tuple[str, str], str] = {
+    # Azure's Chat Completions deployments need Azure's endpoint, deployment and key:
+    # pi-sdk-azure's own openai-completions implementation serves them (pi-ai 1.6 azureProvider).
+    ("azure", "openai-completions"): "providers/azure/pi_sdk_azure/models.json",
+}
+# APIs of the source that no pi-sdk package speaks: their chat models are left out (and counted).
 SKIPPED_APIS: dict[str, str] = {
     "openai-codex-responses": "ChatGPT-subscription Codex backend: pi-sdk has no Codex provider",
+    "pi-messages": "pi's own gateway API (Radius): no pi-sdk provider yet (issue 27, item 5)",
+}
+# Kinds of catalog entries that are not chat models: left out (and counted).
+SKIPPED_KINDS: dict[str, str] = {
+    "image": "image generation (pi-ai 1.6 ImageModel): pi-sdk has none",
+    "classifier": "classifiers (pi-ai 1.6 ClassifierModel): pi-sdk has none",
+}
+# API -> compat flags of the source that pi-sdk's implementation of that API refuses today (the
+# Chat Completions compat resolver rejects a flag it does not read), left out of the catalog so
+# the models that carry them stay callable. Remove an entry when the API reads the flag, then
+# regenerate.
+UNREAD_COMPAT: dict[str, frozenset[str]] = {
+    # pi-ai 1.6 sends mid-conversation system messages (and tool additions) in place for these
+    # models; pi-sdk has no system messages in the transcript yet (issue 27, items 1 and 3).
+    "openai-completions": frozenset(
+        {"supportsMidConvoSystemMessages", "supportsMidConvoToolAdditions"}
+    ),
 }
 # provider -> the base URL every one of its models must have (a first-party vendor's endpoint;
 # a release that moves one fails here and is reviewed). Other providers take pi's value as is.
@@ -68,7 +98,7 @@ BASE_URLS: dict[str, str] = {
     "google-vertex": "https://{location}-aiplatform.googleapis.com",
     "mistral": "https://api.mistral.ai",
     # pi-ai lists Azure models without a base URL: the endpoint comes from the environment/call.
-    "azure-openai-responses": "",
+    "azure": "",
 }
 
 MODEL_FIELDS = (
@@ -79,16 +109,23 @@ MODEL_FIELDS = (
     "baseUrl",
     "reasoning",
     "input",
+    "inputLimits",  # pi-ai 1.6: request bytes, image limits
     "cost",
     "contextWindow",
     "maxTokens",
     "headers",
     "compat",
-    "thinkingLevelMap",  # pi-ai 0.73: per level the vendor's value, null = unsupported
+    "thinkingLevelMap",  # per level the vendor's value, null = unsupported
+    "promptCache",  # pi-ai 1.6: cache lifetime per retention, seconds
+    "type",  # pi-ai 1.6: always "chat" here
 )
-OPTIONAL_FIELDS = {"headers", "compat", "thinkingLevelMap"}
-THINKING_LEVELS = {"off", "minimal", "low", "medium", "high", "xhigh"}
+OPTIONAL_FIELDS = {"headers", "compat", "thinkingLevelMap", "inputLimits", "promptCache"}
+THINKING_LEVELS = {"off", "minimal", "low", "medium", "high", "xhigh", "max"}
 COST_FIELDS = ("input", "output", "cacheRead", "cacheWrite")
+TIER_FIELDS = ("inputTokensAbove", *COST_FIELDS)
+INPUT_LIMIT_FIELDS = {"maxRequestBytes", "images"}
+IMAGE_LIMIT_FIELDS = {"resize", "maxPerMessage", "maxPerRequest"}
+RESIZE_FIELDS = {"maxWidth", "maxHeight", "maxBytes", "jpegQuality"}
 
 
 class SourceError(Exception):
@@ -127,145 +164,50 @@ def fetch_tarball(dest: Path) -> Path:
     return path
 
 
-def read_source(tarball: Path) -> str:
+def check_manifest(manifest: Mapping[str, Any], where: object) -> None:
+    if (manifest.get("name"), manifest.get("version")) != (PACKAGE, VERSION):
+        raise SourceError(f"{where} is {manifest.get('name')}@{manifest.get('version')}")
+
+
+def read_tarball(tarball: Path) -> dict[str, bytes]:
+    """The data files of the pinned tarball (path in the package -> bytes), integrity checked."""
     data = tarball.read_bytes()
     actual = sri_sha512(data)
     if actual != INTEGRITY:
         raise SourceError(f"{tarball}: integrity {actual} does not match the pinned {INTEGRITY}")
     # Members are read into memory; nothing from the tarball is written to disk.
+    files: dict[str, bytes] = {}
     with tarfile.open(tarball, "r:gz") as tar:
-
-        def member(name: str) -> bytes:
-            try:
-                f = tar.extractfile(f"package/{name}")
-            except KeyError:
-                f = None
-            if f is None:
-                raise SourceError(f"{tarball} has no {name}")
-            return f.read()
-
-        manifest = json.loads(member("package.json"))
-        if (manifest.get("name"), manifest.get("version")) != (PACKAGE, VERSION):
-            raise SourceError(f"{tarball} is {manifest.get('name')}@{manifest.get('version')}")
-        return member(SOURCE_FILE).decode("utf-8")
-
-
-# --- parsing: a JavaScript object-literal subset ------------------------------------------
-
-_TOKEN = re.compile(
-    r"""
-    (?P<ws>\s+)
-  | (?P<comment>//[^\n]*|/\*.*?\*/)
-  | (?P<string>"(?:[^"\\\n]|\\.)*")
-  | (?P<number>-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
-  | (?P<ident>[A-Za-z_$][\w$]*)
-  | (?P<punct>[{}\[\]:,])
-    """,
-    re.VERBOSE | re.DOTALL,
-)
-_CONSTANTS = {"true": True, "false": False, "null": None}
+        manifest: dict[str, Any] | None = None
+        for info in tar.getmembers():
+            name = info.name.removeprefix("package/")
+            wanted = name == "package.json" or (
+                name.startswith(DATA_DIR)
+                and name.endswith(".json")
+                and "/" not in name[len(DATA_DIR) :]
+            )
+            handle = tar.extractfile(info) if info.isfile() and wanted else None
+            if handle is None:
+                continue
+            if name == "package.json":
+                manifest = json.loads(handle.read())
+            else:
+                files[name] = handle.read()
+    if manifest is None:
+        raise SourceError(f"{tarball} has no package.json")
+    check_manifest(manifest, tarball)
+    return files
 
 
-def _tokens(text: str) -> list[tuple[str, Any, int]]:
-    out: list[tuple[str, Any, int]] = []
-    pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:
-            line = text.count("\n", 0, pos) + 1
-            raise SourceError(f"{SOURCE_FILE}:{line}: unexpected {text[pos : pos + 20]!r}")
-        kind, raw = m.lastgroup, m.group()
-        pos = m.end()
-        if kind in ("ws", "comment"):
-            continue
-        if kind == "string":  # pi emits JSON.stringify'd strings, so JSON rules apply
-            out.append(("value", json.loads(raw), m.start()))
-        elif kind == "number":
-            number = int(raw) if re.fullmatch(r"-?\d+", raw) else float(raw)
-            out.append(("value", number, m.start()))
-        else:
-            out.append((kind, raw, m.start()))
-    return out
-
-
-class _Parser:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.toks = _tokens(text)
-        self.i = 0
-
-    def fail(self, what: str) -> SourceError:
-        pos = self.toks[self.i][2] if self.i < len(self.toks) else len(self.text)
-        return SourceError(f"{SOURCE_FILE}:{self.text.count(chr(10), 0, pos) + 1}: {what}")
-
-    def peek(self) -> tuple[str, Any, int]:
-        if self.i >= len(self.toks):
-            raise self.fail("unexpected end of input")
-        return self.toks[self.i]
-
-    def take(self, kind: str, raw: Any = None) -> Any:
-        tok = self.peek()
-        if tok[0] != kind or (raw is not None and tok[1] != raw):
-            raise self.fail(f"expected {raw or kind}, found {tok[1]!r}")
-        self.i += 1
-        return tok[1]
-
-    def value(self) -> Any:
-        kind, raw, _ = self.peek()
-        if kind == "value":
-            self.i += 1
-            return raw
-        if kind == "ident" and raw in _CONSTANTS:
-            self.i += 1
-            return _CONSTANTS[raw]
-        if (kind, raw) == ("punct", "{"):
-            return self.obj()
-        if (kind, raw) == ("punct", "["):
-            return self.arr()
-        raise self.fail(f"unsupported value {raw!r}")
-
-    def obj(self) -> dict[str, Any]:
-        self.take("punct", "{")
-        out: dict[str, Any] = {}
-        while self.peek()[:2] != ("punct", "}"):
-            kind, key, _ = self.peek()
-            if kind not in ("ident", "value") or not isinstance(key, str):
-                raise self.fail(f"bad object key {key!r}")
-            self.i += 1
-            self.take("punct", ":")
-            if key in out:
-                raise self.fail(f"duplicate key {key!r}")
-            out[key] = self.value()
-            if self.peek()[:2] != ("punct", "}"):
-                self.take("punct", ",")
-        self.take("punct", "}")
-        return out
-
-    def arr(self) -> list[Any]:
-        self.take("punct", "[")
-        out: list[Any] = []
-        while self.peek()[:2] != ("punct", "]"):
-            out.append(self.value())
-            if self.peek()[:2] != ("punct", "]"):
-                self.take("punct", ",")
-        self.take("punct", "]")
-        return out
-
-
-def parse_models(text: str) -> dict[str, dict[str, dict[str, Any]]]:
-    "Parse `export const MODELS = {...};` into provider -> id -> model."
-    m = re.search(r"^export const MODELS\s*=\s*", text, re.MULTILINE)
-    if m is None:
-        raise SourceError(f"{SOURCE_FILE}: no `export const MODELS =`")
-    body = text[m.end() :]
-    end = body.rfind("};")
-    if end < 0:
-        raise SourceError(f"{SOURCE_FILE}: MODELS is not terminated by `}};`")
-    parser = _Parser(body[: end + 1])
-    models = parser.obj()
-    if parser.i != len(parser.toks):
-        raise parser.fail("trailing content after MODELS")
-    return models
+def read_installed(package_dir: Path) -> dict[str, bytes]:
+    """The data files of an installed copy of the pinned package (``npm ci`` checked it against
+    its lock file's integrity, which the caller compares with :data:`INTEGRITY`)."""
+    check_manifest(json.loads((package_dir / "package.json").read_text("utf-8")), package_dir)
+    return {
+        f"{DATA_DIR}{path.name}": path.read_bytes()
+        for path in sorted((package_dir / DATA_DIR).iterdir())
+        if path.name.endswith(".json")
+    }
 
 
 # --- shaping and validation ---------------------------------------------------------------
@@ -275,7 +217,49 @@ def _number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def shape_model(provider: str, key: str, raw: dict[str, Any]) -> dict[str, Any]:
+def _count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v > 0
+
+
+def _no_negative(prices: dict[str, Any]) -> dict[str, Any]:
+    # OpenRouter reports -1 $/token for routers whose price depends on the routed model
+    # (openrouter/auto); pi multiplies that into -1e6 $/M. A negative price would make
+    # calculate_cost report negative dollars, so record 0, which in pi's catalog already means
+    # "no published price".
+    return {c: 0 if c in COST_FIELDS and _number(v) and v < 0 else v for c, v in prices.items()}
+
+
+def _prices(raw: Any, fields: tuple[str, ...]) -> bool:
+    return (
+        isinstance(raw, dict)
+        and set(raw) == set(fields)
+        and all(_number(raw[c]) and raw[c] >= 0 for c in fields)
+    )
+
+
+def _tiers_ok(tiers: Any) -> bool:
+    return isinstance(tiers, list) and bool(tiers) and all(_prices(t, TIER_FIELDS) for t in tiers)
+
+
+def _input_limits_ok(raw: Any) -> bool:
+    if not isinstance(raw, dict) or not set(raw) <= INPUT_LIMIT_FIELDS:
+        return False
+    if "maxRequestBytes" in raw and not _count(raw["maxRequestBytes"]):
+        return False
+    images = raw.get("images", {})
+    if not isinstance(images, dict) or not set(images) <= IMAGE_LIMIT_FIELDS:
+        return False
+    resize = images.get("resize", {})
+    counts = [images[k] for k in ("maxPerMessage", "maxPerRequest") if k in images]
+    return (
+        isinstance(resize, dict)
+        and set(resize) <= RESIZE_FIELDS
+        and all(_count(v) for v in [*resize.values(), *counts])
+    )
+
+
+def shape_model(provider: str, api: str, key: str, raw: dict[str, Any]) -> dict[str, Any]:
+    """One chat model of ``provider``'s data file, under ``api`` and ``key``, checked and shaped."""
     where = f"{provider}/{key}"
     unknown = sorted(set(raw) - set(MODEL_FIELDS))
     if unknown:
@@ -285,41 +269,74 @@ def shape_model(provider: str, key: str, raw: dict[str, Any]) -> dict[str, Any]:
     if missing:
         raise SourceError(f"{where}: missing {missing}")
     base_url = BASE_URLS.get(provider)
-    if isinstance(raw.get("cost"), dict):
-        # OpenRouter reports -1 $/token for routers whose price depends on the routed model
-        # (openrouter/auto); pi multiplies that into -1e6 $/M. A negative price would make
-        # calculate_cost report negative dollars, so record 0, which in pi's catalog already
-        # means "no published price".
-        raw = {**raw, "cost": {c: 0 if _number(v) and v < 0 else v for c, v in raw["cost"].items()}}
+    cost = raw["cost"]
+    if isinstance(cost, dict):
+        cost = _no_negative(cost)
+        if isinstance(cost.get("tiers"), list):
+            cost["tiers"] = [_no_negative(t) if isinstance(t, dict) else t for t in cost["tiers"]]
+    base = {c: cost.get(c) for c in COST_FIELDS} if isinstance(cost, dict) else None
+    levels = raw.get("thinkingLevelMap", {})
+    cache = raw.get("promptCache", {})
     checks = {
-        "id matches its key": raw["id"] == key,
-        "provider matches its key": raw["provider"] == provider,
+        "id matches its key": f"chat:{raw['id']}" == key,
+        "api matches its group": raw["api"] == api,
+        "provider matches its file": raw["provider"] == provider,
+        "type is chat": raw["type"] == "chat",
         f"baseUrl is {base_url}": base_url is None or raw["baseUrl"] == base_url,
         "name and baseUrl are strings": all(isinstance(raw[f], str) for f in ("name", "baseUrl")),
         "reasoning is a bool": isinstance(raw["reasoning"], bool),
         "input is text or text+image": raw["input"] in (["text"], ["text", "image"]),
-        "cost has the four prices": isinstance(raw["cost"], dict)
-        and sorted(raw["cost"]) == sorted(COST_FIELDS)
-        and all(_number(raw["cost"][c]) and raw["cost"][c] >= 0 for c in COST_FIELDS),
-        "contextWindow is a positive int": isinstance(raw["contextWindow"], int)
-        and raw["contextWindow"] > 0,
-        "maxTokens is a positive int": isinstance(raw["maxTokens"], int) and raw["maxTokens"] > 0,
+        "cost has the four prices, and tiers": isinstance(cost, dict)
+        and set(cost) <= {*COST_FIELDS, "tiers"}
+        and _prices(base, COST_FIELDS)
+        and ("tiers" not in cost or _tiers_ok(cost["tiers"])),
+        "contextWindow is a positive int": _count(raw["contextWindow"]),
+        "maxTokens is a positive int": _count(raw["maxTokens"]),
         "headers is a str->str dict": "headers" not in raw
         or all(isinstance(k, str) and isinstance(v, str) for k, v in raw["headers"].items()),
         "compat is a dict": "compat" not in raw or isinstance(raw["compat"], dict),
-        "thinkingLevelMap maps levels to a string or null": "thinkingLevelMap" not in raw
-        or (
-            isinstance(raw["thinkingLevelMap"], dict)
-            and set(raw["thinkingLevelMap"]) <= THINKING_LEVELS
-            and all(v is None or isinstance(v, str) for v in raw["thinkingLevelMap"].values())
-        ),
+        "thinkingLevelMap maps levels to a string or null": isinstance(levels, dict)
+        and set(levels) <= THINKING_LEVELS
+        and all(v is None or isinstance(v, str) for v in levels.values()),
+        "inputLimits holds byte and image limits": "inputLimits" not in raw
+        or _input_limits_ok(raw["inputLimits"]),
+        "promptCache maps short/long to seconds": isinstance(cache, dict)
+        and set(cache) <= {"short", "long"}
+        and all(_number(v) and v > 0 for v in cache.values()),
     }
     failed = [name for name, ok in checks.items() if not ok]
     if failed:
         raise SourceError(f"{where}: {', '.join(failed)}")
     out = {f: raw[f] for f in MODEL_FIELDS if f in raw}
-    out["cost"] = {c: raw["cost"][c] for c in COST_FIELDS}
+    out["cost"] = {c: cost[c] for c in (*COST_FIELDS, "tiers") if c in cost}
+    unread = UNREAD_COMPAT.get(api, frozenset())
+    if "compat" in out and unread & set(out["compat"]):
+        out["compat"] = {k: v for k, v in out["compat"].items() if k not in unread}
+        if not out["compat"]:
+            del out["compat"]
     return out
+
+
+def checked_against_manifest(files: Mapping[str, bytes]) -> dict[str, bytes]:
+    """The data files, each checked against the package's manifest (sha256 per file), without it.
+
+    Raises SourceError for a missing or unknown manifest, a file it lists that is missing or
+    differs, or a data file it does not list.
+    """
+    if MANIFEST not in files:
+        raise SourceError(f"the package has no {MANIFEST}")
+    manifest = json.loads(files[MANIFEST])
+    if manifest.get("schemaVersion") != MANIFEST_SCHEMA:
+        raise SourceError(f"{MANIFEST}: schemaVersion {manifest.get('schemaVersion')!r} is not 6")
+    listed: dict[str, str] = manifest["files"]
+    data = {name: body for name, body in files.items() if name != MANIFEST}
+    names = {name.removeprefix(DATA_DIR) for name in data}
+    if names != set(listed):
+        raise SourceError(f"{MANIFEST} lists {sorted(listed)}, the package has {sorted(names)}")
+    for name, body in data.items():
+        if hashlib.sha256(body).hexdigest() != listed[name.removeprefix(DATA_DIR)]:
+            raise SourceError(f"{name} does not match its sha256 in {MANIFEST}")
+    return data
 
 
 def api_outputs() -> dict[str, str]:
@@ -327,48 +344,65 @@ def api_outputs() -> dict[str, str]:
     return {api: path for path, apis in OUTPUTS.items() for api in apis}
 
 
-def build(text: str) -> tuple[dict[str, str], dict[str, int]]:
-    """From models.generated.js text: output path -> file text, and skipped API -> model count.
-
-    Raises SourceError for a model of an API in neither OUTPUTS nor SKIPPED_APIS.
-    """
-    catalog = parse_models(text)
-    paths = api_outputs()
-    source = {
+def source_info() -> dict[str, str]:
+    return {
         "name": PACKAGE,
         "version": VERSION,
         "url": f"https://www.npmjs.com/package/{PACKAGE}/v/{VERSION}",
-        "file": SOURCE_FILE,
+        "files": f"{DATA_DIR}*.json",
         "license": LICENSE,
         "integrity": INTEGRITY,
     }
+
+
+def build(files: Mapping[str, bytes]) -> tuple[dict[str, str], dict[str, int]]:
+    """From the data files: output path -> file text, and skipped API or kind -> model count.
+
+    ``files`` maps a path in the package (``dist/providers/data/anthropic.json``) to its bytes,
+    the manifest ``.manifest.json`` included (:func:`checked_against_manifest`).
+
+    Raises SourceError for a file the manifest does not vouch for, a chat model of an API in
+    neither OUTPUTS nor SKIPPED_APIS, a kind of entry this script does not know, or a model that
+    fails its checks.
+    """
+    files = checked_against_manifest(files)
+    paths = api_outputs()
     models: dict[str, list[dict[str, Any]]] = {path: [] for path in OUTPUTS}
     skipped: dict[str, int] = {}
-    for provider, entries in catalog.items():
-        if not isinstance(entries, dict):
-            raise SourceError(f"{SOURCE_FILE}: provider {provider!r} is not an object")
-        for key, raw in entries.items():
-            api = raw.get("api") if isinstance(raw, dict) else None
-            if api in SKIPPED_APIS:
-                skipped[api] = skipped.get(api, 0) + 1
-            elif api in paths:
-                models[paths[api]].append(shape_model(provider, key, raw))
-            else:
-                raise SourceError(
-                    f"{provider}/{key}: api {api!r} is in neither OUTPUTS nor SKIPPED_APIS"
-                )
-    files: dict[str, str] = {}
+    for name, data in sorted(files.items()):
+        provider = name.removeprefix(DATA_DIR).removesuffix(".json")
+        groups = json.loads(data)
+        if not isinstance(groups, dict):
+            raise SourceError(f"{name} is not an object of API groups")
+        for api, entries in groups.items():
+            if not isinstance(entries, dict):
+                raise SourceError(f"{name}: API group {api!r} is not an object")
+            for key, raw in entries.items():
+                kind = str(key).partition(":")[0]
+                if kind in SKIPPED_KINDS:
+                    skipped[kind] = skipped.get(kind, 0) + 1
+                elif kind != "chat" or not isinstance(raw, dict):
+                    raise SourceError(f"{name}: {key!r} is not a chat, image or classifier model")
+                elif api in SKIPPED_APIS:
+                    skipped[api] = skipped.get(api, 0) + 1
+                elif (path := ROUTES.get((provider, api), paths.get(api))) is not None:
+                    models[path].append(shape_model(provider, api, key, raw))
+                else:
+                    raise SourceError(
+                        f"{provider}/{key}: api {api!r} is in neither OUTPUTS nor SKIPPED_APIS"
+                    )
+    out: dict[str, str] = {}
     for path, found in models.items():
         if not found:
-            raise SourceError(f"{SOURCE_FILE} has no model for {path} ({OUTPUTS[path]})")
+            raise SourceError(f"the package has no model for {path} ({OUTPUTS[path]})")
         found.sort(key=lambda m: (m["provider"], m["id"]))
-        doc = {"source": source, "models": found}
-        files[path] = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    return files, skipped
+        doc = {"source": source_info(), "models": found}
+        out[path] = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return out, skipped
 
 
 def summary(files: dict[str, str], skipped: dict[str, int]) -> str:
-    "Per output file: the model count per provider and per API; then the skipped APIs."
+    "Per output file: the model count per provider and per API; then the skipped APIs and kinds."
     lines: list[str] = []
     total = 0
     for path, text in files.items():
@@ -381,9 +415,8 @@ def summary(files: dict[str, str], skipped: dict[str, int]) -> str:
         lines.append(f"{path}: {len(models)} models")
         lines.extend(f"  {p} ({a}): {n}" for (p, a), n in sorted(counts.items()))
     lines.append(f"total: {total} models")
-    lines.extend(
-        f"skipped {api}: {n} models ({SKIPPED_APIS[api]})" for api, n in sorted(skipped.items())
-    )
+    why = {**SKIPPED_APIS, **SKIPPED_KINDS}
+    lines.extend(f"skipped {what}: {n} models ({why[what]})" for what, n in sorted(skipped.items()))
     return "\n".join(lines)
 
 
@@ -403,11 +436,11 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if args.tarball:
-            text = read_source(args.tarball)
+            source = read_tarball(args.tarball)
         else:
             with tempfile.TemporaryDirectory(prefix="pi-ai-") as tmp:
-                text = read_source(fetch_tarball(Path(tmp)))
-        files, skipped = build(text)
+                source = read_tarball(fetch_tarball(Path(tmp)))
+        files, skipped = build(source)
     except SourceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

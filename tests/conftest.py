@@ -18,7 +18,7 @@ def plugin_manager():
         yield pm
 
 
-# --- one summary line when the shared conformance folder is absent -------------------------------
+# --- one summary line when the shared conformance folder (or node 22) is absent ------------------
 # A standalone clone has no ../shared/conformance: every test that needs it skips, each with its
 # own reason and line (and pytest adds "got empty parameter set" for the parametrized ones). The
 # hooks below fold those skips into one line naming the folder and how to run them, and say it in
@@ -67,4 +67,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
 
             # No line number: pytest folds equal (path, line, reason) skips into one line.
             report.longrepr = (conformance_check.__file__, None, reason)
+        else:
+            from _support import node22
+
+            if report.longrepr[2].endswith(node22.SKIP_REASON):  # "Skipped: <reason>"
+                # The pi 1.6 interop tests without node 22: one line too.
+                report.longrepr = (node22.__file__, None, node22.SKIP_REASON)
     return report

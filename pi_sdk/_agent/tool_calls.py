@@ -22,7 +22,8 @@ Modes (pi-agent-core 0.73: a batch with a call to a tool whose ``execution_mode`
   results in the order of the tool calls.
 
 Invalid arguments (a pi-sdk rule; pi-mono runs such calls with its partial parse): a call whose
-argument text was not one whole JSON object (``ToolCall.invalid_arguments``) is never run; it
+argument text was not one whole JSON object (``ToolCall.invalid_arguments``, or pi-ai 1.6's
+``ToolCall.arguments_error`` on a call from a pi transcript) is never run; it
 gets the error result :func:`pi_sdk._wire.invalid_arguments.invalid_arguments_text`.
 
 Abort (a pi-sdk addition; pi-mono only passes the signal on, pi-spec §8.5): once the run's
@@ -67,7 +68,7 @@ from pi_sdk._wire.agent_types import (
     ToolExecutionStartEvent,
     ToolExecutionUpdateEvent,
 )
-from pi_sdk._wire.invalid_arguments import invalid_arguments_text
+from pi_sdk._wire.invalid_arguments import has_invalid_arguments, invalid_arguments_text
 from pi_sdk.types import AssistantMessage, TextContent, ToolCall, ToolResultMessage
 
 __all__ = [
@@ -339,7 +340,7 @@ class _Batch:
         found = find_tool(self.context.tools, tool_call.name)
         if found is None:
             return _Immediate(tool_call, _error_result(f"Tool {tool_call.name} not found"))
-        if tool_call.invalid_arguments is not None:
+        if has_invalid_arguments(tool_call):
             text = invalid_arguments_text(tool_call, self.message)
             return _Immediate(tool_call, _error_result(text))
         try:

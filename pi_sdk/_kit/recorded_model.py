@@ -35,15 +35,19 @@ def recorded_model(
             ``input``, ...) for an id the catalog lacks; its ``name`` is the id.
 
     Returns:
-        The registered model (prices, limits, compat kept) with ``id``, ``api`` and
-        ``base_url`` set as above, or the stand-in.
+        The registered model (prices, limits kept; its ``compat`` too when it speaks ``api``: the
+        flags are the API's own) with ``id``, ``api`` and ``base_url`` set as above, or the
+        stand-in.
     """
     for candidate in (model_id, *aliases):
         try:
             known = get_model(provider, candidate)
         except ModelNotFoundError:
             continue
-        return known.model_copy(update={"id": model_id, "api": api, "base_url": base_url})
+        update: dict[str, Any] = {"id": model_id, "api": api, "base_url": base_url}
+        if known.api != api:
+            update["compat"] = None  # e.g. a Responses model's flags on a Chat Completions call
+        return known.model_copy(update=update)
     return Model(
         id=model_id, name=model_id, api=api, provider=provider, base_url=base_url, **stand_in
     )

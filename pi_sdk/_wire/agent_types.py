@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 from pydantic import BaseModel, ValidationError
 
 from pi_sdk._wire.abort import AbortSignal
+from pi_sdk._wire.levels import ModelThinkingLevel
 from pi_sdk._wire.validation import (
     compile_validator,
     empty_object_schema,
@@ -83,8 +84,9 @@ __all__ = [
     "agent_event_to_dict",
 ]
 
-AgentThinkingLevel: TypeAlias = Literal["off", "minimal", "low", "medium", "high", "xhigh"]
-"""The agent's thinking level: pi-ai's levels plus ``"off"`` (no reasoning requested)."""
+AgentThinkingLevel: TypeAlias = ModelThinkingLevel
+"""The agent's thinking level: pi-ai 1.6's levels (``"minimal"`` .. ``"max"``) plus ``"off"`` (no
+reasoning requested)."""
 
 ToolExecutionMode: TypeAlias = Literal["sequential", "parallel"]
 ToolSteering: TypeAlias = Literal["wait", "skip"]

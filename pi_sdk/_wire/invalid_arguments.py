@@ -2,17 +2,18 @@
 
 The builder marks such a call (:attr:`pi_sdk.ToolCall.invalid_arguments`: the raw text); the
 agent never runs it and answers with the text below, so the model can read what went wrong and
-call again. pi-mono runs these calls with its partial parse (``{}`` for garbage, the truncated
-value for a reply cut by the token limit), which ran tools on arguments the model never wrote.
+call again. pi-mono 0.73 ran these calls with its partial parse (``{}`` for garbage, the
+truncated value for a reply cut by the token limit), which ran tools on arguments the model never
+wrote. pi-ai 1.6 marks them too (``argumentsError``, :attr:`pi_sdk.ToolCall.arguments_error`);
+a call loaded from a pi 1.6 transcript with only that mark gets pi-agent-core 1.6's error text.
 """
 
 from __future__ import annotations
 
-import json
-
+from pi_sdk._wire.arguments_error import json_object_problem
 from pi_sdk.types import AssistantMessage, ToolCall
 
-__all__ = ["MAX_RECEIVED_CHARS", "invalid_arguments_text"]
+__all__ = ["MAX_RECEIVED_CHARS", "has_invalid_arguments", "invalid_arguments_text"]
 
 MAX_RECEIVED_CHARS = 2000
 """How much of the raw text the error result repeats (characters); the rest is counted."""
@@ -22,44 +23,33 @@ CUT_OFF_TEXT = (
 )
 
 
-_JSON_KINDS: dict[type, str] = {
-    list: "array",
-    str: "string",
-    int: "number",
-    float: "number",
-    bool: "boolean",
-}
-
-
-def _reason(raw: str) -> str:
-    """Why ``raw`` is not a JSON object, in the words of Python's JSON parser."""
-    if not raw.strip():
-        return "the text is empty"
-    try:
-        value: object = json.loads(raw)
-    except RecursionError:
-        return "nesting too deep"
-    except ValueError as exc:
-        return str(exc)
-    kind = _JSON_KINDS.get(type(value), "value")
-    return f"a JSON {kind} is not an object"
-
-
 def _bounded(raw: str) -> str:
     if len(raw) <= MAX_RECEIVED_CHARS:
         return raw
     return f"{raw[:MAX_RECEIVED_CHARS]}... ({len(raw) - MAX_RECEIVED_CHARS} more characters)"
 
 
+def has_invalid_arguments(tool_call: ToolCall) -> bool:
+    """True when ``tool_call`` is marked malformed: its tool must not run, it is replayed as ``{}``.
+
+    Marked by pi-sdk (``invalid_arguments``) or by pi-ai 1.6 (``arguments_error``).
+    """
+    return tool_call.invalid_arguments is not None or tool_call.arguments_error is not None
+
+
 def invalid_arguments_text(tool_call: ToolCall, message: AssistantMessage) -> str:
-    """The error result text for ``tool_call``, whose ``invalid_arguments`` is set.
+    """The error result text for ``tool_call``, marked malformed (:func:`has_invalid_arguments`).
 
     A reply that stopped at the token limit (``stop_reason == "length"``) cut the call off:
     ``"arguments were cut off: the reply stopped at max tokens before the call was complete"``.
     Otherwise ``"arguments were not valid JSON: <parser's reason>; received: <raw text>"``, the
-    raw text bounded to :data:`MAX_RECEIVED_CHARS` characters.
+    raw text bounded to :data:`MAX_RECEIVED_CHARS` characters. A call marked by pi-ai 1.6 only
+    (``arguments_error`` without the raw text) gets pi-agent-core 1.6's text:
+    ``'Invalid arguments for tool "<name>": <arguments_error>'``.
     """
-    raw = tool_call.invalid_arguments or ""
+    raw = tool_call.invalid_arguments
+    if raw is None:
+        return f'Invalid arguments for tool "{tool_call.name}": {tool_call.arguments_error or ""}'
     if message.stop_reason == "length":
         return CUT_OFF_TEXT
-    return f"arguments were not valid JSON: {_reason(raw)}; received: {_bounded(raw)}"
+    return f"arguments were not valid JSON: {json_object_problem(raw)}; received: {_bounded(raw)}"

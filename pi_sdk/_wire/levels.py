@@ -1,30 +1,44 @@
-"""Reasoning levels: the valid names, a model's supported levels and clamping (pi-ai 0.73).
+"""Reasoning levels: the valid names, a model's supported levels and clamping (pi-ai 1.6).
 
-pi-ai 0.73 ``models.js``: ``getSupportedThinkingLevels(model)`` is ``["off"]`` for a model
-without reasoning; otherwise ``off, minimal, low, medium, high`` plus ``xhigh``, minus every
-level the model's ``thinkingLevelMap`` maps to ``null``, and ``xhigh`` only when the map names
-it. ``clampThinkingLevel(model, level)`` keeps a supported level, else takes the nearest
-supported level above it, else the nearest below, else the first supported one.
+pi-ai 1.6 ``models.js``: ``getSupportedThinkingLevels(model)`` is ``["off"]`` for a model
+without reasoning; otherwise ``off, minimal, low, medium, high``, plus the opt-in levels
+``xhigh`` and ``max`` only when the model's ``thinkingLevelMap`` names them, minus every level
+the map sets to ``null``. ``clampThinkingLevel(model, level)`` keeps a supported level, else
+takes the nearest supported level above it, else the nearest below, else the first supported
+one. (pi-ai 0.73 had the same rules without ``max``.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, Literal, TypeAlias
 
 __all__ = [
     "MODEL_THINKING_LEVELS",
+    "OPT_IN_LEVELS",
     "THINKING_LEVELS",
+    "ModelThinkingLevel",
+    "ThinkingLevel",
     "check_reasoning",
     "check_thinking_level",
     "clamp_thinking_level",
     "supported_thinking_levels",
 ]
 
-THINKING_LEVELS: Final = ("minimal", "low", "medium", "high", "xhigh")
-"""The reasoning levels of ``StreamOptions.reasoning``, lowest first."""
+ThinkingLevel: TypeAlias = Literal["minimal", "low", "medium", "high", "xhigh", "max"]
+"""Unified reasoning level, mapped per provider (pi-ai 1.6 ``ThinkingLevel``; ``max`` is new in
+1.6 and, like ``xhigh``, supported only by models whose ``thinkingLevelMap`` names it)."""
+ModelThinkingLevel: TypeAlias = Literal["off", "minimal", "low", "medium", "high", "xhigh", "max"]
+"""A model's thinking level, ``off`` included (pi-ai 1.6 ``ModelThinkingLevel``); public as
+``pi_sdk.AgentThinkingLevel``."""
+
+THINKING_LEVELS: Final = ("minimal", "low", "medium", "high", "xhigh", "max")
+"""The reasoning levels of ``StreamOptions.reasoning``, lowest first (pi-ai 1.6
+``THINKING_LEVELS``)."""
 MODEL_THINKING_LEVELS: Final = ("off", *THINKING_LEVELS)
-"""The levels of ``Agent.thinking_level`` (pi-ai ``ModelThinkingLevel``), lowest first."""
+"""The levels of ``Agent.thinking_level`` (pi-ai 1.6 ``MODEL_THINKING_LEVELS``), lowest first."""
+OPT_IN_LEVELS: Final = frozenset({"xhigh", "max"})
+"""Levels a reasoning model supports only when its ``thinkingLevelMap`` names them."""
 
 
 def _unknown(what: str, value: object, valid: tuple[str, ...], extra: str = "") -> ValueError:
@@ -59,7 +73,11 @@ def check_thinking_level(value: Any) -> Any:
 def supported_thinking_levels(
     reasoning: bool, level_map: Mapping[str, str | None] | None
 ) -> list[str]:
-    """The levels a model accepts, lowest first (pi-ai 0.73 ``getSupportedThinkingLevels``)."""
+    """The levels a model accepts, lowest first (pi-ai 1.6 ``getSupportedThinkingLevels``).
+
+    ``["off"]`` without ``reasoning``; else ``off`` .. ``high`` and the opt-in levels
+    (``xhigh``, ``max``) the map names, minus the levels the map sets to ``None``.
+    """
     if not reasoning:
         return ["off"]
     mapping = level_map or {}
@@ -67,7 +85,7 @@ def supported_thinking_levels(
     for level in MODEL_THINKING_LEVELS:
         if level in mapping and mapping[level] is None:
             continue
-        if level == "xhigh" and "xhigh" not in mapping:
+        if level in OPT_IN_LEVELS and level not in mapping:
             continue
         supported.append(level)
     return supported
@@ -76,7 +94,7 @@ def supported_thinking_levels(
 def clamp_thinking_level(
     level: str, reasoning: bool, level_map: Mapping[str, str | None] | None
 ) -> str:
-    """The supported level nearest ``level`` (pi-ai 0.73 ``clampThinkingLevel``).
+    """The supported level nearest ``level`` (pi-ai 1.6 ``clampThinkingLevel``).
 
     Raises:
         ValueError: ``level`` is not a level name (pi-ai returns the first supported level;

@@ -36,10 +36,11 @@ Rules, per message, in one pass:
   message; calls still pending at the end of the history get none (their results may follow).
 * **Images** sent to a model whose ``input`` lacks ``"image"`` become the text
   :data:`IMAGE_PLACEHOLDER_TEXT`, in user messages and in tool results.
-* **Tool calls with invalid arguments** (``ToolCall.invalid_arguments`` set: the model's text
-  was not a whole JSON object) are sent with ``{}`` as their arguments: valid on every wire API
-  (an object where the API takes one, ``"{}"`` where it takes a string), while the raw text
-  stays in the transcript and in the error result the agent gave the call.
+* **Tool calls with invalid arguments** (``ToolCall.invalid_arguments`` or pi-ai 1.6's
+  ``ToolCall.arguments_error`` set: the model's text was not a whole JSON object) are sent with
+  ``{}`` as their arguments: valid on every wire API (an object where the API takes one,
+  ``"{}"`` where it takes a string), while the raw text stays in the transcript and in the error
+  result the agent gave the call.
 * **Lone surrogates** are removed from every string that can reach the wire: text, thinking,
   tool-call names and arguments (keys and values, recursively), tool names and result text.
 * **Reasoning replay for OpenAI-compatible servers.** Some ``openai-completions`` servers
@@ -71,6 +72,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel
 
 from pi_sdk._wire.ids import ToolCallIdNormalizer, short_hash
+from pi_sdk._wire.invalid_arguments import has_invalid_arguments
 from pi_sdk._wire.lean import copy_with
 from pi_sdk._wire.unicode import sanitize_surrogates
 from pi_sdk.options import ForeignReasoning
@@ -342,7 +344,7 @@ class _Transformer:
             block,
             id=self._claim_id(block, message, position, same),
             name=sanitize_surrogates(block.name),
-            arguments={} if block.invalid_arguments is not None else _clean(block.arguments),
+            arguments={} if has_invalid_arguments(block) else _clean(block.arguments),
             thought_signature=_signature(block.thought_signature) if same else None,
         )
 

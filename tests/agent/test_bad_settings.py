@@ -1,8 +1,9 @@
 """Bad settings fail at once, naming the valid values (issue 11 item 2).
 
-Reasoning levels (pi-ai 0.73 ``ModelThinkingLevel``), a model's supported levels and clamping
-(pi-ai 0.73 ``getSupportedThinkingLevels`` / ``clampThinkingLevel`` over ``thinkingLevelMap``),
-and prompts that would send the model nothing.
+Reasoning levels (pi-ai 1.6 ``ModelThinkingLevel``, ``max`` included), a model's supported levels
+and clamping (pi-ai 1.6 ``getSupportedThinkingLevels`` / ``clampThinkingLevel`` over
+``thinkingLevelMap``; checked against pi's own functions in tests/core/test_pi16_shapes.py), and
+prompts that would send the model nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pi_sdk
 from pi_sdk import AgentLoopConfig, ImageContent, StreamOptions, TextContent, UserMessage
 from pi_sdk.testing import ScriptedProvider
 
-LEVELS = "'minimal', 'low', 'medium', 'high', 'xhigh'"
+LEVELS = "'minimal', 'low', 'medium', 'high', 'xhigh', 'max'"
 
 
 @pytest.mark.parametrize("bad", ["hgih", "ultra", "HIGH", "", 3])
@@ -27,7 +28,7 @@ def test_an_unknown_reasoning_level_is_a_value_error_naming_the_levels(bad: obje
 
 
 def test_valid_reasoning_levels_and_off() -> None:
-    for level in ("minimal", "low", "medium", "high", "xhigh"):
+    for level in ("minimal", "low", "medium", "high", "xhigh", "max"):
         assert StreamOptions(reasoning=level).reasoning == level  # pyright: ignore[reportArgumentType]
     assert StreamOptions(reasoning="off").reasoning is None  # pyright: ignore[reportArgumentType]
     assert StreamOptions().reasoning is None
@@ -40,8 +41,10 @@ def test_an_unknown_agent_thinking_level_is_a_value_error_at_construction_and_as
         pi_sdk.Agent(thinking_level="ultra")  # pyright: ignore[reportArgumentType]
     agent = pi_sdk.Agent(thinking_level="high")
     with pytest.raises(ValueError, match="unknown thinking level"):
-        agent.thinking_level = "max"  # pyright: ignore[reportAttributeAccessIssue]
+        agent.thinking_level = "maximum"  # pyright: ignore[reportAttributeAccessIssue]
     assert agent.thinking_level == "high"
+    agent.thinking_level = "max"  # pi-ai 1.6's opt-in level
+    assert agent.thinking_level == "max"
     agent.state.thinking_level = "off"
     assert agent.thinking_level == "off"
 
@@ -70,9 +73,20 @@ def _model(reasoning: bool, level_map: dict[str, str | None] | None) -> pi_sdk.M
             {"minimal": None, "low": None, "medium": None, "high": "high", "xhigh": "max"},
             ["off", "high", "xhigh"],
         ),
+        (True, {"max": "max"}, ["off", "minimal", "low", "medium", "high", "max"]),
+        (
+            True,
+            {"off": None, "xhigh": "xhigh", "max": "max"},
+            ["minimal", "low", "medium", "high", "xhigh", "max"],
+        ),
+        (
+            True,
+            {"xhigh": "xhigh", "max": None},
+            ["off", "minimal", "low", "medium", "high", "xhigh"],
+        ),
     ],
 )
-def test_supported_thinking_levels_follow_pi_ai_0_73(
+def test_supported_thinking_levels_follow_pi_ai_1_6(
     reasoning: bool, level_map: dict[str, str | None] | None, supported: list[str]
 ) -> None:
     assert _model(reasoning, level_map).supported_thinking_levels() == supported
@@ -100,9 +114,13 @@ def test_supported_thinking_levels_follow_pi_ai_0_73(
         ),
         ({"xhigh": "max"}, "xhigh", "xhigh"),
         (None, "medium", "medium"),
+        (None, "max", "high"),  # max is opt-in: the nearest below
+        ({"xhigh": "xhigh"}, "max", "xhigh"),
+        ({"max": "max"}, "xhigh", "max"),  # no xhigh: the nearest above
+        ({"xhigh": "xhigh", "max": "max"}, "max", "max"),
     ],
 )
-def test_clamp_thinking_level_follows_pi_ai_0_73(
+def test_clamp_thinking_level_follows_pi_ai_1_6(
     level_map: dict[str, str | None] | None, level: str, clamped: str
 ) -> None:
     assert _model(True, level_map).clamp_thinking_level(level) == clamped  # pyright: ignore[reportArgumentType]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import pi_sdk
-import pi_sdk.types
+import pi_sdk._wire.wire_model
 from pi_sdk._agent.messages import agent_message_from_dict
 from pi_sdk._wire.lean import copy_with
 from pi_sdk.options import StructuredOutput
@@ -70,7 +70,7 @@ def load(data: dict[str, Any]) -> Any:
 @pytest.fixture
 def not_lean(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
     """Switch the sharing off (what every wire object did before): call it to do so."""
-    return lambda: monkeypatch.setattr(pi_sdk.types, "compact", lambda model: None)
+    return lambda: monkeypatch.setattr(pi_sdk._wire.wire_model, "compact", lambda model: None)
 
 
 @pytest.mark.parametrize("data", [USER, ASSISTANT, TOOL_RESULT])

@@ -38,7 +38,9 @@ LONG_B = "toolu_" + "x" * 58 + "BBB"  # shares the first 64
 ANTHROPIC = pi_sdk.get_model("anthropic", "claude-sonnet-4-5")
 RESPONSES = pi_sdk.get_model("openai", "gpt-5")
 GEMINI = pi_sdk.get_model("google", "gemini-2.5-flash")
-OPENAI_CHAT = pi_sdk.get_model("openai", "gpt-5").model_copy(update={"api": "openai-completions"})
+OPENAI_CHAT = pi_sdk.get_model("openai", "gpt-5").model_copy(
+    update={"api": "openai-completions", "compat": None}  # its compat flags are Responses'
+)
 
 
 def result(call_id: str, text: str, name: str = "lookup", *extra: Any) -> pi_sdk.ToolResultMessage:

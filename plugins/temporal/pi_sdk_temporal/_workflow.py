@@ -81,11 +81,14 @@ class _Reply:
         self._message = message
         builder = MessageBuilder(model)
         builder.message = message
-        if message.stop_reason == "error" or message.stop_reason == "aborted":
-            reason = message.error_message or message.stop_reason
-            self._events = builder.error(reason, reason=message.stop_reason)
+        stop = message.stop_reason
+        if stop == "error" or stop == "aborted":
+            reason = message.error_message or stop
+            self._events = builder.error(reason, reason=stop)
+        elif stop == "pending" or stop == "deferred":  # pi-ai 1.6 only: no activity ends so
+            raise ActivityFailed(f"the model call ended {stop!r}, which pi-sdk cannot continue")
         else:
-            self._events = builder.done(message.stop_reason, exact=True)
+            self._events = builder.done(stop, exact=True)
 
     async def __aiter__(self) -> AsyncIterator[AssistantMessageEvent]:
         for event in self._events:

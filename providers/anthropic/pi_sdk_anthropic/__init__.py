@@ -2,9 +2,9 @@
 
 Published through the ``pi_sdk`` entry-point group as :data:`PROVIDERS`: one
 :class:`~pi_sdk.Provider` per catalog provider (``anthropic``, and the servers speaking its API:
-fireworks, vercel-ai-gateway, minimax, kimi-coding, xiaomi, ...; see ``docs/models.md``), each
-with its models from ``models.json`` (every ``anthropic-messages`` model of pi-ai 0.73.1), its
-environment variables (:data:`ENV_API_KEYS`, pi-ai 0.73.1 ``getEnvApiKey``; for ``anthropic``,
+fireworks, vercel-ai-gateway, openrouter, minimax, ...; see ``docs/models.md``), each with its
+models from ``models.json`` (every ``anthropic-messages`` model of pi-ai 1.6.0), its
+environment variables (:data:`ENV_API_KEYS`, pi-ai 1.6 ``getEnvApiKey``; for ``anthropic``,
 ``ANTHROPIC_OAUTH_TOKEN`` then ``ANTHROPIC_API_KEY``) and :data:`ANTHROPIC_MESSAGES`, whose
 request recognizer serves ``pi-sdk replay``. :func:`provider` configures one for a
 :class:`pi_sdk.Models` collection of your own.
@@ -25,18 +25,16 @@ ENV_API_KEYS: dict[str, tuple[str, ...]] = {
     "cloudflare-ai-gateway": ("CLOUDFLARE_API_KEY",),
     "fireworks": ("FIREWORKS_API_KEY",),
     "github-copilot": ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"),
-    "kimi-coding": ("KIMI_API_KEY",),
     "minimax": ("MINIMAX_API_KEY",),
     "minimax-cn": ("MINIMAX_CN_API_KEY",),
     "opencode": ("OPENCODE_API_KEY",),
+    "opencode-go": ("OPENCODE_API_KEY",),
+    "openrouter": ("OPENROUTER_API_KEY",),
     "vercel-ai-gateway": ("AI_GATEWAY_API_KEY",),
-    "xiaomi": ("XIAOMI_API_KEY",),
-    "xiaomi-token-plan-ams": ("XIAOMI_TOKEN_PLAN_AMS_API_KEY",),
-    "xiaomi-token-plan-cn": ("XIAOMI_TOKEN_PLAN_CN_API_KEY",),
-    "xiaomi-token-plan-sgp": ("XIAOMI_TOKEN_PLAN_SGP_API_KEY",),
 }
-"""Environment variables holding each catalog provider's key, tried in order (pi-ai 0.73.1
-``getEnvApiKey``)."""
+"""Environment variables holding each catalog provider's key, tried in order (pi-ai 1.6
+``getEnvApiKey``; ``GH_TOKEN`` / ``GITHUB_TOKEN`` for Copilot are pi-ai 0.73.1's, which 1.6
+dropped: issue 27, item 3)."""
 
 ANTHROPIC_MESSAGES = kit.lazy_api(
     "anthropic-messages", "pi_sdk_anthropic.messages", "stream_anthropic_messages"

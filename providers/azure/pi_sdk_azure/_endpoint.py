@@ -26,7 +26,10 @@ from pi_sdk.provider import ConfigurationError, Model, StreamOptions, recorded_m
 
 __all__ = [
     "AZURE_HOSTS",
+    "CHAT_PROVIDER",
+    "PROVIDER",
     "PROVIDER_OPTIONS",
+    "RESPONSES_PROVIDER",
     "AzureEndpoint",
     "is_azure_host",
     "recognize_responses_request",
@@ -37,8 +40,13 @@ __all__ = [
 AZURE_HOSTS = (".openai.azure.com", ".cognitiveservices.azure.com", ".services.ai.azure.com")
 """Host suffixes of Azure OpenAI resources."""
 
+PROVIDER = "azure"
+"""The catalog's Azure provider (pi-ai 1.6 ``azure``): Responses and Chat Completions models."""
 RESPONSES_PROVIDER = "azure-openai-responses"
+"""pi-ai 0.73's id of the Azure provider (renamed ``azure`` by pi-ai 1.0.3), still served: the
+same Responses models and key under the old id (the plugin's :data:`pi_sdk_azure.PROVIDERS`)."""
 CHAT_PROVIDER = "azure-openai"
+"""pi-sdk's provider of Chat Completions deployments registered by hand."""
 
 PROVIDER_OPTIONS = (
     "azure_base_url",

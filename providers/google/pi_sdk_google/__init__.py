@@ -6,10 +6,10 @@ Published through the ``pi_sdk`` entry-point group as :data:`PROVIDERS`, with tw
 * ``google-vertex`` (provider ``google-vertex``, key ``GOOGLE_CLOUD_API_KEY`` or Google Cloud
   credentials): :mod:`.vertex`;
 
-and ``opencode``'s two Gemini models; the catalog is ``models.json`` (from pi-mono's
-``models.generated.ts``). :func:`provider` configures one for a :class:`pi_sdk.Models`
-collection. The wire code is imported on the first call (or replay), and ``google.genai`` later
-still, in a worker thread. See ``docs/providers/google.md``.
+and the Gemini models of ``opencode`` and ``opencode-go``; the catalog is ``models.json`` (pi-ai
+1.6.0's data, ``scripts/generate_models.py``). :func:`provider` configures one for a
+:class:`pi_sdk.Models` collection. The wire code is imported on the first call (or replay), and
+``google.genai`` later still, in a worker thread. See ``docs/providers/google.md``.
 """
 
 from __future__ import annotations
@@ -47,9 +47,10 @@ __all__ = [
 ENV_API_KEYS: dict[str, tuple[str, ...]] = {
     "google": ("GEMINI_API_KEY",),
     "google-vertex": ("GOOGLE_CLOUD_API_KEY",),
-    "opencode": ("OPENCODE_API_KEY",),  # its two Gemini models (pi-ai 0.73.1)
+    "opencode": ("OPENCODE_API_KEY",),  # its Gemini models (pi-ai 1.6)
+    "opencode-go": ("OPENCODE_API_KEY",),
 }
-"""Environment variables holding each catalog provider's key (pi-ai 0.73.1 ``getEnvApiKey``).
+"""Environment variables holding each catalog provider's key (pi-ai 1.6 ``getEnvApiKey``).
 Never pi-mono's ``"<authenticated>"`` marker: Vertex AI without a key uses Google Cloud
 credentials instead (pi-spec §7.2, §10.1 #15)."""
 

@@ -2,10 +2,11 @@
 
 Published through the ``pi_sdk`` entry-point group as :data:`PROVIDERS`: one
 :class:`~pi_sdk.Provider` per catalog provider (openai, openrouter, groq, xai, huggingface,
-deepseek, moonshotai, cloudflare, github-copilot, opencode, ...; see ``docs/models.md``), each
-with its models from ``models.json`` (every ``openai-completions`` and ``openai-responses`` model
-of pi-ai 0.73.1), its environment variables (:data:`ENV_API_KEYS`, pi-ai 0.73.1
-``getEnvApiKey``: ``OPENAI_API_KEY``, ``GROQ_API_KEY``, ``OPENROUTER_API_KEY``, ...) and the two
+deepseek, moonshotai, nvidia, together, baseten, cloudflare, github-copilot, opencode, ...; see
+``docs/models.md``), each with its models from ``models.json`` (every ``openai-completions`` and
+``openai-responses`` model of pi-ai 1.6.0 but Azure's), its environment variables
+(:data:`ENV_API_KEYS`, pi-ai 1.6 ``getEnvApiKey``: ``OPENAI_API_KEY``, ``GROQ_API_KEY``,
+``OPENROUTER_API_KEY``, ...) and the two
 wire APIs :data:`OPENAI_COMPLETIONS` (OpenAI Chat Completions and every compatible server) and
 :data:`OPENAI_RESPONSES`, each with a recorded-request recognizer for ``pi-sdk replay`` and the
 conformance runner. :func:`provider` configures one for a :class:`pi_sdk.Models` collection.

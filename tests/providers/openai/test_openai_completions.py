@@ -512,10 +512,11 @@ def test_compat_detection_groq_qwen_effort_map():
 
 
 def test_catalog_compat_is_applied():
-    hf = pi_sdk.get_models("huggingface")
-    flagged = [m for m in hf if (m.compat or {}).get("supportsDeveloperRole") is False]
+    workers = pi_sdk.get_models("cloudflare-workers-ai")
+    flagged = [m for m in workers if (m.compat or {}).get("supportsStore") is False]
     assert flagged
-    assert resolve_compat(flagged[0]).supports_developer_role is False
+    assert detect_compat(flagged[0]).supports_store is True  # what the URL alone would give
+    assert resolve_compat(flagged[0]).supports_store is False
 
 
 # --- the HTTP edge ----------------------------------------------------------------------------

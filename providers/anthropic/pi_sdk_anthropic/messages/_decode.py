@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any, Literal, cast
 
-from pi_sdk.provider import Context, Events, MessageBuilder, ProviderError, StopReason
+from pi_sdk.provider import Context, Events, MessageBuilder, ProviderError
 
 from ._request import REDACTED_THINKING_TEXT
 from ._tools import from_claude_code_name
 
 __all__ = ["Decoder", "map_stop_reason", "message_as_events"]
 
-_STOP_REASONS: dict[str, StopReason] = {
+_STOP_REASONS: dict[str, Literal["stop", "length", "toolUse", "error", "aborted"]] = {
     "end_turn": "stop",
     "pause_turn": "stop",
     "stop_sequence": "stop",
@@ -38,7 +38,7 @@ _WHOLE_FIELDS: dict[Any, tuple[tuple[str, str], ...]] = {
 """Per block type of a whole message: the fields streamed as deltas, and their delta types."""
 
 
-def map_stop_reason(reason: str) -> StopReason | None:
+def map_stop_reason(reason: str) -> Literal["stop", "length", "toolUse", "error", "aborted"] | None:
     """Map an Anthropic ``stop_reason`` to ours; ``None`` for a value this module does not know.
 
     ``end_turn``/``pause_turn``/``stop_sequence`` -> ``stop``, ``max_tokens`` -> ``length``,
