@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -21,7 +22,7 @@ __all__ = ["lazy_exports"]
 
 
 def lazy_exports(
-    namespace: str, table: Mapping[str, str]
+    namespace: str, table: Mapping[str, str], deprecated: Mapping[str, tuple[str, str]] = {}
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """Return ``(__getattr__, __dir__)`` for the namespace module ``namespace``.
 
@@ -29,6 +30,10 @@ def lazy_exports(
         namespace: The namespace's ``__name__``.
         table: Public name -> the absolute module that defines it. A name whose module is
             ``f"{namespace}.{name}"`` is a public submodule (``pi_sdk.types``), imported as such.
+        deprecated: Names the namespace no longer exports but still answers, for code written
+            against an older release: name -> ``(defining module, what to use instead)``. Each
+            read warns (:class:`DeprecationWarning`) and is not kept in the namespace; the
+            names are not in ``__all__`` or ``dir()``.
 
     Returns:
         The two module-level functions. ``__getattr__`` also answers ``__all__`` (the table's
@@ -39,6 +44,14 @@ def lazy_exports(
     def __getattr__(name: str) -> Any:  # noqa: N807 - the module hook's own name
         if name == "__all__":
             value: Any = sorted(n for n, m in table.items() if m != f"{namespace}.{n}")
+        elif name in deprecated:
+            module, instead = deprecated[name]
+            warnings.warn(
+                f"{namespace}.{name} is deprecated and leaves in a later release; {instead}",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return getattr(importlib.import_module(module), name)
         elif name.startswith("__") or (module := table.get(name)) is None:
             raise AttributeError(f"module {namespace!r} has no attribute {name!r}")
         elif module == f"{namespace}.{name}":

@@ -232,3 +232,21 @@ def test_public_modules_list_every_class_and_function_they_define(name: str):
     exported = set(module.__all__)
     assert defined <= exported, f"{name}: defined but not in __all__: {sorted(defined - exported)}"
     assert all(hasattr(module, attr) for attr in exported), name
+
+
+def test_a_deprecated_name_still_answers_with_a_warning_and_is_never_exported(
+    tmp_path, monkeypatch
+):
+    source = (
+        "from pi_sdk._wire.exports import lazy_exports\n"
+        "__getattr__, __dir__ = lazy_exports(\n"
+        "    __name__, {'dumps': 'json'}, {'loads': ('json', 'use json.loads')}\n"
+        ")\n"
+    )
+    module = _namespace_from_source(tmp_path, monkeypatch, source)
+    import json
+
+    with pytest.warns(DeprecationWarning, match=r"lazyns\.loads is deprecated .*use json\.loads"):
+        assert module.loads is json.loads
+    assert "loads" not in vars(module)  # asked again, it warns again
+    assert module.__all__ == ["dumps"] and "loads" not in dir(module)
