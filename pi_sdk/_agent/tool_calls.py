@@ -68,6 +68,7 @@ from pi_sdk._wire.agent_types import (
     ToolExecutionUpdateEvent,
 )
 from pi_sdk._wire.invalid_arguments import invalid_arguments_text
+from pi_sdk._wire.json_data import NotJsonData, to_json_data
 from pi_sdk.types import AssistantMessage, TextContent, ToolCall, ToolResultMessage
 
 __all__ = [
@@ -151,6 +152,26 @@ def abandoned_text(name: str, grace_s: float) -> str:
 
 def _error_result(text: str) -> AgentToolResult:
     return AgentToolResult(content=[TextContent(text=text)], details={})
+
+
+def _with_json_details(
+    tool_call: ToolCall, result: AgentToolResult, is_error: bool
+) -> tuple[AgentToolResult, bool]:
+    """The result with its ``details`` made JSON data (:func:`pi_sdk._wire.json_data.to_json_data`).
+
+    Details with no JSON form make an error result: the tool ran, so its own content is kept
+    after a first block saying why its details were dropped (a model that reads "failed" alone
+    might run it again).
+    """
+    try:
+        details = to_json_data(result.details)
+    except NotJsonData as exc:
+        text = f"Tool {tool_call.name} ran, but its details cannot be stored: {exc}."
+        content = [TextContent(text=text), *result.content]
+        return dataclasses.replace(result, content=content, details=None), True
+    if details is result.details:
+        return result, is_error
+    return dataclasses.replace(result, details=details), is_error
 
 
 @dataclass(kw_only=True, slots=True)
@@ -428,6 +449,7 @@ class _Batch:
     async def outcome(
         self, tool_call: ToolCall, result: AgentToolResult, is_error: bool
     ) -> ToolResultMessage:
+        result, is_error = _with_json_details(tool_call, result, is_error)
         await self.emit(
             ToolExecutionEndEvent(
                 tool_call_id=tool_call.id,

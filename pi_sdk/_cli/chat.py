@@ -125,6 +125,8 @@ class _Chat:
                 totals.add(message.usage)  # a continued session's totals include its past
         self.printer = TurnPrinter(console, notes=notes, totals=totals)
         self.agent.subscribe(JsonLines(sys.stdout) if self.as_json else self.printer)
+        self.save_error: str | None = None
+        """Why the last save to :attr:`path` failed; ``None`` once one succeeds."""
         self.mcp: Any = None
         if args.mcp is not None:
             self.mcp = mcp_cli("--mcp").ChatServers(args.mcp, self.agent, self.note)
@@ -156,9 +158,16 @@ class _Chat:
             "model": model_name(model) if model else None,
             "thinking_level": self.agent.thinking_level,
         }
-        if target.parent == sessions_dir():
-            private_dir(target.parent)
-        save_session(target, self.agent.messages, metadata=metadata)
+        try:
+            if target.parent == sessions_dir():
+                private_dir(target.parent)
+            save_session(target, self.agent.messages, metadata=metadata)
+        except (OSError, PiSdkError) as exc:
+            if target == self.path:
+                self.save_error = str(exc)
+            raise
+        if target == self.path:
+            self.save_error = None
 
     # -- commands --------------------------------------------------------------------------
 
@@ -221,7 +230,7 @@ class _Chat:
             self.note(f"✘ cannot save: {exc}", "red")
             return
         if path is not None:
-            self.path = path
+            self.path, self.save_error = path, None
         self.note(f"saved {len(self.agent.messages)} messages to {self.path}", "bold")
 
     # -- the loop --------------------------------------------------------------------------
@@ -280,16 +289,21 @@ class _Chat:
                 self.mcp.stop(loop)
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
-        self._bye()
-        return 0
+        return self._bye()
 
     def _warn(self, text: str) -> None:
         self.note(text, "yellow")
 
-    def _bye(self) -> None:
-        if self.printer.totals.calls:
-            self.note(f"session: {self.printer.totals.describe()} · saved to {self.path}")
+    def _bye(self) -> int:
+        """Say goodbye, and where the session is; 1 when its last save failed."""
+        totals = self.printer.totals
+        head = f"session: {totals.describe()} · " if totals.calls else ""
+        if self.save_error is not None:
+            self.note(f"{head}✘ NOT saved to {self.path}: {self.save_error}", "red")
+        elif head:
+            self.note(f"{head}saved to {self.path}")
         self.note("bye")
+        return 0 if self.save_error is None else 1
 
 
 def _run(args: argparse.Namespace) -> int:
