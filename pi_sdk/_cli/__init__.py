@@ -89,7 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ``plugins`` has a plugin that failed to load, ``prompt`` ended in an error or was
         aborted, or ``keys remove`` found no key; 2 for a usage or input error (bad option,
         path, model or provider, unknown API, a cassette no installed provider understands,
-        a missing ``cli`` extra); 130 when interrupted.
+        a missing ``cli`` extra; ``prompt``, ``chat`` or ``serve`` with a plugin that failed
+        to load and no ``--allow-broken-plugins``); 130 when interrupted.
     """
     parser, subparsers = _parser()
     args, extras = parser.parse_known_args(argv)

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pi_sdk._agent.agent import Agent
 from pi_sdk._agent.session import load_session, save_session
+from pi_sdk._cli.broken_plugins import refuse_broken_plugins
 from pi_sdk._cli.common import UsageError, require_cli_extra
 from pi_sdk._cli.keys import stored_keys
 from pi_sdk._cli.mcp import mcp_cli
@@ -312,6 +313,7 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.session is not None and args.resume:
         raise UsageError("--session and --continue exclude each other")
+    refuse_broken_plugins(args, sys.stderr)
     with stored_keys():
         chat = _Chat(args, Console(highlight=False), Console(stderr=args.json, highlight=False))
         return chat.run()

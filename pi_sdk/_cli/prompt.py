@@ -14,6 +14,7 @@ import asyncio
 import sys
 from typing import Any
 
+from pi_sdk._cli.broken_plugins import refuse_broken_plugins
 from pi_sdk._cli.common import UsageError, require_cli_extra
 from pi_sdk._cli.keys import stored_keys
 from pi_sdk._cli.render import JsonLines, TurnPrinter
@@ -59,6 +60,7 @@ async def _prompt(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     require_cli_extra("prompt")
+    refuse_broken_plugins(args, sys.stderr)
     with stored_keys():
         return asyncio.run(_prompt(args))
 

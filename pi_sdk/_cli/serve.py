@@ -24,6 +24,8 @@ import sys
 from pathlib import Path
 from typing import Any, cast
 
+from pi_sdk._cli.broken_plugins import add_broken_plugins_option, refuse_broken_plugins
+
 __all__ = ["DEFAULT_TOKEN_ENV", "add_serve_parser", "run_serve"]
 
 DEFAULT_TOKEN_ENV = "PI_SDK_PROXY_TOKEN"
@@ -67,15 +69,22 @@ def add_serve_parser(commands: Any) -> None:
         help="let pages of this web origin call the proxy (repeatable; '*' for any)",
     )
     serve.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
+    add_broken_plugins_option(serve)
     serve.set_defaults(run=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Run the server until interrupted; return the exit status (2 for a usage error)."""
+    """Run the server until interrupted; return the exit status (2 for a usage error).
+
+    Raises:
+        UsageError: a plugin failed to load and ``--allow-broken-plugins`` was not given
+            (:func:`pi_sdk._cli.broken_plugins.refuse_broken_plugins`).
+    """
     try:
         import uvicorn
     except ImportError:
         return _fail("`pi-sdk serve` needs the serve extra: pip install 'pi-sdk-core[serve]'")
+    refuse_broken_plugins(args, sys.stderr)
     from pi_sdk._cli.setup import with_base_url
     from pi_sdk._models.default import get_model, register_model
     from pi_sdk._serve.policy import DEFAULT_MAX_BODY_BYTES, ProxyPolicy
