@@ -239,7 +239,8 @@ def _parse_header(number: int, header: Any) -> dict[str, Any]:
     return header
 
 
-_LOAD_WHAT_IS_THERE = "; pass allow_truncated=True to load the entries before it"
+TRUNCATED_HINT = "; pass allow_truncated=True to load the entries before it"
+"""How a lost-tail error ends (the command line puts its own option in its place)."""
 
 
 def _message(number: int, data: Any) -> Any:
@@ -277,7 +278,7 @@ def _loads(data: bytes | str, *, allow_truncated: bool) -> Session:
             + ")"
         )
     if lost and not allow_truncated:
-        raise SessionFileError(lost + _LOAD_WHAT_IS_THERE)
+        raise SessionFileError(lost + TRUNCATED_HINT)
     return Session(
         messages=messages,
         metadata=cast(dict[str, Any], header.get("metadata", {})),

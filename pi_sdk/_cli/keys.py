@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 from pi_sdk._cli.common import UsageError, require_cli_extra
 from pi_sdk._cli.file_lock import LockTimeout, file_lock
-from pi_sdk._cli.listing import unknown_provider
+from pi_sdk._cli.hints import unknown_provider
 from pi_sdk._cli.paths import config_dir, private_dir
 from pi_sdk._models.default import get_api_key, get_providers
 from pi_sdk._plugins.manager import get_plugin_manager

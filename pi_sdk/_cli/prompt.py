@@ -46,7 +46,7 @@ async def _prompt(args: argparse.Namespace) -> int:
     agent = build_agent(args, resolve_model(model_spec(args), args.base_url))
     notes = Console(stderr=True, highlight=False)
     if args.json:
-        agent.subscribe(JsonLines(sys.stdout))
+        agent.subscribe(JsonLines(sys.stdout, sys.stderr))
     else:
         agent.subscribe(TurnPrinter(Console(highlight=False), notes=notes, thinking_hint=False))
     presses = await run_prompt(

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from pi_sdk import events
+from pi_sdk._cli.hints import missing_key_hint
 from pi_sdk._wire.agent_types import (
     AgentEvent,
     AgentMessage,
@@ -219,7 +220,8 @@ class TurnPrinter:
     def _end(self, message: AssistantMessage) -> None:
         self._stop_live()
         if message.stop_reason == "error":
-            self._print(f"✘ error: {message.error_message or 'unknown error'}", "red")
+            text = message.error_message or "unknown error"
+            self._print(f"✘ error: {missing_key_hint(text) or text}", "red")
         elif message.stop_reason == "aborted":
             self._print("✘ the answer was aborted", "yellow")
         self.totals.add(message.usage)
@@ -227,16 +229,27 @@ class TurnPrinter:
 
 
 class JsonLines:
-    """An Agent listener writing each event as one JSON line (pi's wire shape)."""
+    """An Agent listener writing each event as one JSON line (pi's wire shape).
 
-    def __init__(self, out: TextIO) -> None:
+    The events are data and keep the library's words; an answer that failed for want of an
+    API key also gets one ``pi-sdk: error:`` line on ``notes`` (stderr) saying how to store one.
+    """
+
+    def __init__(self, out: TextIO, notes: TextIO | None = None) -> None:
         self.out = out
+        self.notes = notes
 
     def __call__(self, event: AgentEvent) -> None:
         """Write ``event``."""
         record = agent_event_to_dict(event, include_partial=False)
         self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
         self.out.flush()
+        if self.notes is not None and isinstance(event, MessageEndEvent):
+            message = event.message
+            if isinstance(message, AssistantMessage) and message.stop_reason == "error":
+                hint = missing_key_hint(message.error_message or "")
+                if hint is not None:
+                    self.notes.write(f"pi-sdk: error: {hint}\n")
 
 
 def transcript_lines(messages: Iterable[AgentMessage]) -> list[tuple[str, str]]:

@@ -29,7 +29,7 @@ from pi_sdk._agent.agent import Agent
 from pi_sdk._agent.tools import tool
 from pi_sdk._cli.broken_plugins import add_broken_plugins_option
 from pi_sdk._cli.common import UsageError
-from pi_sdk._cli.listing import unknown_provider
+from pi_sdk._cli.hints import unknown_provider
 from pi_sdk._models.default import get_model, get_models
 from pi_sdk._wire.agent_types import AgentMessage, AgentThinkingLevel, AgentTool
 from pi_sdk._wire.levels import MODEL_THINKING_LEVELS
