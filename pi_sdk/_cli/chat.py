@@ -44,7 +44,8 @@ from pi_sdk._agent.agent import Agent
 from pi_sdk._agent.session import save_session
 from pi_sdk._cli.broken_plugins import refuse_broken_plugins
 from pi_sdk._cli.chat_session import open_session, record_saved
-from pi_sdk._cli.common import UsageError, require_cli_extra
+from pi_sdk._cli.closed_stdout import EXIT_BROKEN_PIPE, PipeGuard
+from pi_sdk._cli.common import UsageError, plural, require_cli_extra
 from pi_sdk._cli.keys import stored_keys
 from pi_sdk._cli.mcp import mcp_cli
 from pi_sdk._cli.paths import private_dir, sessions_dir
@@ -98,7 +99,9 @@ class _Chat:
             if isinstance(message, AssistantMessage):
                 totals.add(message.usage)  # a continued session's totals include its past
         self.printer = TurnPrinter(console, notes=notes, totals=totals)
-        self.agent.subscribe(JsonLines(sys.stdout, sys.stderr) if self.as_json else self.printer)
+        listener = JsonLines(sys.stdout, sys.stderr) if self.as_json else self.printer
+        self.output = PipeGuard(listener, self.agent.abort)
+        self.agent.subscribe(self.output)
         self.save_error: str | None = None
         """Why the last save to :attr:`path` failed; ``None`` once one succeeds."""
         self.mcp: Any = None
@@ -121,7 +124,8 @@ class _Chat:
         for text in self.opening_notes:
             self.note(text, "yellow")
         if self.agent.messages:
-            self.note(f"continuing {self.path}: {len(self.agent.messages)} messages", "bold")
+            count = plural(len(self.agent.messages), "message")
+            self.note(f"continuing {self.path}: {count}", "bold")
             for text, style in transcript_lines(self.agent.messages):
                 self.note(text, style or "none")
 
@@ -209,7 +213,7 @@ class _Chat:
         if path is not None:
             self.path, self.save_error = path, None
             record_saved(path)
-        self.note(f"saved {len(self.agent.messages)} messages to {self.path}", "bold")
+        self.note(f"saved {plural(len(self.agent.messages), 'message')} to {self.path}", "bold")
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -257,7 +261,7 @@ class _Chat:
                     continue
                 presses = loop.run_until_complete(run_prompt(self.agent, line, self._warn))
                 self._autosave()
-                if presses >= 2:
+                if presses >= 2 or self.output.closed:  # no one reads the answers any more
                     break
                 if presses:
                     interrupted = True
@@ -267,6 +271,8 @@ class _Chat:
                 self.mcp.stop(loop)
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
+        if self.output.closed:
+            return EXIT_BROKEN_PIPE
         return self._bye()
 
     def _warn(self, text: str) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_sdk._agent.session import load_session
-from pi_sdk._cli.common import UsageError
+from pi_sdk._cli.common import UsageError, plural
 from pi_sdk._cli.hints import truncated_hint
 from pi_sdk._cli.paths import data_dir, private_dir, sessions_dir
 from pi_sdk._wire.agent_types import AgentMessage
@@ -147,7 +147,8 @@ def open_session(
     if loaded.truncated:
         result.path = new_session_path()
         notes.append(
-            f"{path} was cut short: loaded its {len(loaded.messages)} complete entries and left"
-            f" it as it is; this chat saves to {result.path}"
+            f"{path} was cut short: loaded its complete entries"
+            f" ({plural(len(loaded.messages), 'entry', 'entries')}) and left it as it is; this"
+            f" chat saves to {result.path}"
         )
     return result

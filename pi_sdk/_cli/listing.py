@@ -16,7 +16,16 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from pi_sdk._cli.common import BOLD, DIM, RED, Style, UsageError, add_command, use_colour
+from pi_sdk._cli.common import (
+    BOLD,
+    DIM,
+    RED,
+    Style,
+    UsageError,
+    add_command,
+    plural,
+    use_colour,
+)
 from pi_sdk._cli.hints import unknown_provider
 from pi_sdk._models.default import get_models
 
@@ -65,7 +74,7 @@ def _models(provider: str | None, as_json: bool, out: TextIO) -> int:
     out.write(style(fmt(header), BOLD) + "\n")
     for row in rows:
         out.write(fmt(row) + "\n")
-    out.write(style(f"{len(rows)} models · prices in USD per million tokens", DIM) + "\n")
+    out.write(style(f"{plural(len(rows), 'model')} · prices in USD per million tokens", DIM) + "\n")
     return 0
 
 

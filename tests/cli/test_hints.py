@@ -84,7 +84,7 @@ def test_a_cut_session_names_the_cli_option_and_continues_without_touching_the_f
         args = ["chat", *MODEL, "--json", "--session", str(cut), "--allow-truncated"]
         done = run_cli(args, env, stdin="again?\n")
     assert done.returncode == 0, done.stderr
-    assert f"{cut} was cut short: loaded its 1 complete entries and left it as it is" in (
+    assert f"{cut} was cut short: loaded its complete entries (1 entry) and left it as it is" in (
         done.stderr
     )
     assert cut.read_bytes() == before  # nothing lost: the cut file is as it was
