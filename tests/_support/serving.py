@@ -3,11 +3,38 @@
 from __future__ import annotations
 
 import asyncio
+import socket
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-__all__ = ["uvicorn_serving"]
+import pytest
+
+__all__ = ["free_port", "uvicorn_serving", "wait_until_up"]
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on (as the system picked it a moment ago)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def wait_until_up(url: str, process: subprocess.Popen[str]) -> None:
+    """Wait until a server process answers HTTP at ``url`` (fail if it exits or takes 15 s)."""
+    import httpx2
+
+    async with httpx2.AsyncClient() as client:
+        for _ in range(300):
+            if process.poll() is not None:
+                pytest.fail(f"the server exited: {process.stderr.read()}")  # type: ignore[union-attr]
+            try:
+                await client.get(url)
+                return
+            except httpx2.TransportError:
+                await asyncio.sleep(0.05)
+    pytest.fail("the server did not start listening")
 
 
 @asynccontextmanager
