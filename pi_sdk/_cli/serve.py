@@ -39,6 +39,18 @@ DEFAULT_TOKEN_ENV = "PI_SDK_PROXY_TOKEN"
 
 _EXIT_USAGE = 2
 
+_LIMIT_OPTIONS: tuple[tuple[str, type, float, str, str], ...] = (
+    ("--body-timeout", float, 30.0, "S",
+     "seconds for a request body to arrive whole, else 408 (default 30)"),
+    ("--header-timeout", float, 10.0, "S",
+     "seconds for a connection to send a whole request head, else closed (default 10)"),
+    ("--idle-timeout", float, 5.0, "S",
+     "seconds a connection may stay silent between requests (default 5)"),
+    ("--max-connections", int, 0, "N",
+     "open connections at most; more are answered 503 (default: from ulimit -n)"),
+)  # fmt: skip
+"""The connection limits' options: flag, type, default, metavar, help (pi_sdk._serve.limits)."""
+
 
 def add_serve_parser(commands: Any) -> None:
     """Add the ``serve`` subcommand to the ``pi-sdk`` parser's subparsers.
@@ -74,22 +86,8 @@ def add_serve_parser(commands: Any) -> None:
         metavar="ORIGIN",
         help="let pages of this web origin call the proxy (repeatable; '*' for any)",
     )
-    serve.add_argument(
-        "--body-timeout", type=float, default=30.0, metavar="S",
-        help="seconds for a request body to arrive whole, else 408 (default 30)",
-    )  # fmt: skip
-    serve.add_argument(
-        "--header-timeout", type=float, default=10.0, metavar="S",
-        help="seconds for a connection to send a whole request head, else closed (default 10)",
-    )  # fmt: skip
-    serve.add_argument(
-        "--idle-timeout", type=float, default=5.0, metavar="S",
-        help="seconds a connection may stay silent between requests (default 5)",
-    )  # fmt: skip
-    serve.add_argument(
-        "--max-connections", type=int, default=0, metavar="N",
-        help="open connections at most; more are answered 503 (default: from ulimit -n)",
-    )  # fmt: skip
+    for flag, kind, default, metavar, text in _LIMIT_OPTIONS:
+        serve.add_argument(flag, type=kind, default=default, metavar=metavar, help=text)
     serve.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
     add_broken_plugins_option(serve)
     serve.set_defaults(run=run_serve)

@@ -2,45 +2,24 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import subprocess
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _support.loopback import LoopbackServer, model_at, text_reply
 from _support.proxy import API, TOKEN, VENDOR_KEY, prompt
-from _support.serving import free_port, wait_until_up
+from _support.serving import serve_command
 
 import pi_sdk
 from pi_sdk._cli import main
 from pi_sdk.agent import stream_proxy
 
 
-@contextlib.asynccontextmanager
-async def _serving(args: list[str], **env: str) -> AsyncIterator[tuple[str, list[str]]]:
+def _serving(args: list[str], **env: str) -> Any:
     """``pi-sdk serve ARGS`` in a subprocess: yields its URL and, once it ended, its stderr."""
-    port = free_port()
-    command = [
-        sys.executable, "-m", "pi_sdk._cli", "serve", "--port", str(port), *args,
-        "--log-level", "warning",
-    ]  # fmt: skip
-    environment = {**os.environ, "PI_SDK_PROXY_TOKEN": TOKEN, "ANTHROPIC_API_KEY": VENDOR_KEY}
-    process = subprocess.Popen(
-        command, env={**environment, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
-    stderr: list[str] = []
-    try:
-        url = f"http://127.0.0.1:{port}"
-        await wait_until_up(url, process)
-        yield url, stderr
-    finally:
-        process.terminate()
-        stderr.append(process.communicate(timeout=30)[1])
+    keys = {"PI_SDK_PROXY_TOKEN": TOKEN, "ANTHROPIC_API_KEY": VENDOR_KEY, **env}
+    return serve_command([*args, "--log-level", "warning"], keys)
 
 
 async def test_pi_sdk_serve_proxies_a_registered_model_and_refuses_a_bad_token(tmp_path: Path):

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import resource
-import subprocess
 import sys
-from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx2
 import pytest
 from _support.proxy import TOKEN, VENDOR_KEY
-from _support.serving import free_port, wait_until_up
+from _support.serving import serve_command
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX descriptor limits")
 
@@ -27,34 +24,11 @@ _BOUND_S = 15.0
 """How long a connection may stay open past a 1 s timeout before the test calls it broken."""
 
 
-@contextlib.asynccontextmanager
-async def _server(
-    *args: str, descriptors: int | None = None
-) -> AsyncIterator[tuple[str, list[str]]]:
+def _server(*args: str, descriptors: int | None = None) -> Any:
     """``pi-sdk serve`` with 1 s timeouts; ``descriptors`` lowers its ``ulimit -n``."""
-    port = free_port()
-    command = [
-        sys.executable, "-m", "pi_sdk._cli", "serve", "--port", str(port),
-        "--allow", "anthropic/*", "--header-timeout", "1", "--idle-timeout", "1", *args,
-    ]  # fmt: skip
-
-    def limit() -> None:
-        if descriptors is not None:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))
-
-    environment = {**os.environ, "PI_SDK_PROXY_TOKEN": TOKEN, "ANTHROPIC_API_KEY": VENDOR_KEY}
-    process = subprocess.Popen(
-        command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=limit,
-    )  # fmt: skip
-    stderr: list[str] = []
-    try:
-        url = f"http://127.0.0.1:{port}"
-        await wait_until_up(url, process)
-        yield url, stderr
-    finally:
-        process.terminate()
-        stderr.append(process.communicate(timeout=30)[1])
+    options = ["--allow", "anthropic/*", "--header-timeout", "1", "--idle-timeout", "1", *args]
+    keys = {"PI_SDK_PROXY_TOKEN": TOKEN, "ANTHROPIC_API_KEY": VENDOR_KEY}
+    return serve_command(options, keys, descriptors=descriptors)
 
 
 async def _connect(url: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:

@@ -60,26 +60,30 @@ _TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 
 _METER_NAME = "pi_sdk_otel"
 
 
+_HISTOGRAMS = {
+    "duration": (OPERATION_DURATION, "s", "GenAI operation duration.", _DURATION_BUCKETS),
+    "tokens": (
+        TOKEN_USAGE, "{token}", "Number of input and output tokens used.", _TOKEN_BUCKETS
+    ),
+    "first_chunk": (
+        TIME_TO_FIRST_CHUNK, "s", "Time to receive the first chunk of the response stream.",
+        _DURATION_BUCKETS,
+    ),
+}  # fmt: skip
+"""Attribute of :class:`_Instruments` -> the histogram's name, unit, description, buckets."""
+
+
 class _Instruments:
     def __init__(self, meter: Meter) -> None:
-        self.duration: Histogram = meter.create_histogram(
-            OPERATION_DURATION,
-            unit="s",
-            description="GenAI operation duration.",
-            explicit_bucket_boundaries_advisory=_DURATION_BUCKETS,
-        )
-        self.tokens: Histogram = meter.create_histogram(
-            TOKEN_USAGE,
-            unit="{token}",
-            description="Number of input and output tokens used.",
-            explicit_bucket_boundaries_advisory=_TOKEN_BUCKETS,
-        )
-        self.first_chunk: Histogram = meter.create_histogram(
-            TIME_TO_FIRST_CHUNK,
-            unit="s",
-            description="Time to receive the first chunk of the response stream.",
-            explicit_bucket_boundaries_advisory=_DURATION_BUCKETS,
-        )
+        made: dict[str, Histogram] = {
+            key: meter.create_histogram(
+                name, unit=unit, description=text, explicit_bucket_boundaries_advisory=buckets
+            )
+            for key, (name, unit, text, buckets) in _HISTOGRAMS.items()
+        }
+        self.duration = made["duration"]
+        self.tokens = made["tokens"]
+        self.first_chunk = made["first_chunk"]
         self.cost: Counter = meter.create_counter(
             COST, unit="{USD}", description="What model calls cost, from the catalog's prices."
         )
