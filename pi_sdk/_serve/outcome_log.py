@@ -63,11 +63,15 @@ def log_outcome(
         model: ``provider/id`` of the model called.
         message: The call's final message, when the stream function ended with one.
         error: The error text sent to the client (already redacted), when the call failed
-            without a final message (a stream function that raised).
+            without a final message (a stream function that raised); ``None`` with no message
+            either: the client left before the end (logged as aborted).
         seconds: How long the request took, from its first byte of body to its last event.
     """
     where = f"{_client(scope)} {model} 200"
     took = f"{seconds:.2f} s"
+    if message is None and error is None:
+        _log.info("%s aborted: the client disconnected · %s", where, took)
+        return
     if message is not None and message.stop_reason not in ("error", "aborted"):
         usage = message.usage
         _log.info(

@@ -136,7 +136,10 @@ class _StreamEndpoint:
     async def _stream(
         self, model: Model, context: Context, options: StreamOptions, receive: Any, send: Any
     ) -> tuple[AssistantMessage | None, str | None]:
-        """Stream the call's events; return its final message, or the error sent instead."""
+        """Stream the call's events; return its final message, or the error sent instead.
+
+        Both are ``None`` when the client disconnected before the call ended.
+        """
         controller = AbortController()
         options.signal = controller.signal
         watcher = asyncio.ensure_future(_abort_on_disconnect(receive, controller))
@@ -174,9 +177,7 @@ class _StreamEndpoint:
             if close is not None:
                 await close()
         await out.send({"type": "http.response.body", "body": b"", "more_body": False})
-        if final is None and error is None:  # the client left before the end
-            error = "aborted: the client disconnected"
-        return final, error
+        return final, error  # both None: the client left before the end
 
     def _redact(self, text: str) -> str:
         return redact_text(text, [self.policy.token])

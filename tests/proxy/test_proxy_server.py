@@ -76,7 +76,10 @@ async def test_200_concurrent_proxied_streams_are_each_the_vendor_reply_they_ask
         assert message.usage.cost.total > 0
 
 
-async def test_a_client_disconnect_aborts_the_upstream_call(serve_proxy: Callable[..., Any]):
+async def test_a_client_disconnect_aborts_the_upstream_call(
+    serve_proxy: Callable[..., Any], caplog: pytest.LogCaptureFixture
+):
+    caplog.set_level(logging.INFO, logger="pi_sdk.serve")
     body, _ = wire_for(API).events([Text(("first words", " never finished"))], Tokens())
     async with serve_proxy([sse_step(body[:3], end="hang")]) as proxy:
         events = stream_proxy(proxy.model, prompt(), proxy_url=proxy.url, auth_token=TOKEN)
@@ -91,6 +94,8 @@ async def test_a_client_disconnect_aborts_the_upstream_call(serve_proxy: Callabl
             await asyncio.sleep(0.01)
         assert proxy.vendor.client_closes == 1
         assert proxy.vendor.open_connections == 0
+    logged = [r.getMessage() for r in caplog.records if r.name == "pi_sdk.serve"]
+    assert len(logged) == 1 and " 200 aborted: the client disconnected · " in logged[0]
 
 
 async def test_a_client_gone_before_any_content_aborts_the_upstream_call(
