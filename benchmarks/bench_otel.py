@@ -9,7 +9,9 @@ answers (two model calls, two tool executions: 1 ``invoke_agent``, 2 ``turn``, 2
   an application that installed the plugin but set up no SDK pays;
 - ``otel + SDK``: the plugin on an SDK ``TracerProvider`` exporting to memory through a
   ``SimpleSpanProcessor`` (spans built, attributes set, exported);
-- ``otel + SDK + content``: the same, prompts and completions recorded.
+- ``otel + SDK + content``: the same, prompts and completions recorded;
+- ``otel + SDK + metrics``: spans as in ``otel + SDK``, and the model calls' metrics on an SDK
+  ``MeterProvider`` with an in-memory reader (``pi_sdk_otel.metrics``).
 
 The setups take turns in small chunks of tasks (the machine's load changes by the second);
 prints each setup's best time per task over its chunks and the ratio to the baseline.
@@ -24,6 +26,8 @@ import gc
 import time
 
 import pi_sdk_otel
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -64,11 +68,13 @@ def setups() -> dict[str, tuple[bool, pi_sdk_otel.Tracing | None]]:
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
+    meters = MeterProvider(metric_readers=[InMemoryMetricReader()])
     return {
         "no plugin": (False, None),
         "otel, no SDK": (True, pi_sdk_otel.Tracing()),
         "otel + SDK": (True, pi_sdk_otel.Tracing(provider)),
         "otel + SDK + content": (True, pi_sdk_otel.Tracing(provider, capture_content=True)),
+        "otel + SDK + metrics": (True, pi_sdk_otel.Tracing(provider, meter_provider=meters)),
     }
 
 

@@ -1,10 +1,10 @@
 """JSON lines on disk, shared by the session formats: strict codec and tail check.
 
-* **Strict JSON** (RFC 8259) both ways: ``NaN`` / ``Infinity`` and numbers beyond the float
-  range are refused (JSON has no such values; pi-mono's ``JSON.parse`` rejects them), and so are
-  values nested deeper than :data:`MAX_NESTING` levels (a :class:`pi_sdk.SessionFileError`
-  rather than a ``RecursionError``). Lone surrogates are written as JSON escapes, as
-  JavaScript's ``JSON.stringify`` does, and everything else as UTF-8.
+* **Strict JSON** (RFC 8259) both ways, by :mod:`pi_sdk._wire.strict_json`: ``NaN`` /
+  ``Infinity``, numbers beyond the float range, integers longer than Python converts (4,300
+  digits) and values nested deeper than :data:`MAX_NESTING` levels are refused, on reading as a
+  :class:`pi_sdk.SessionFileError` naming the line. Lone surrogates are written as JSON escapes,
+  as JavaScript's ``JSON.stringify`` does, and everything else as UTF-8.
 * **Lines, named**: :func:`read_lines` splits a file into numbered lines; bytes that are not
   UTF-8 are reported with their line, and a last line that lacks the newline every writer puts
   after each line is handed back separately, so that a format can tell a cut tail (a JSON object
@@ -17,11 +17,17 @@
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
+from pi_sdk._wire.strict_json import (
+    MAX_NESTING,
+    NestingError,
+    StrictJsonError,
+    dumps_strict,
+    loads_strict,
+)
 from pi_sdk.errors import SessionFileError
 
 __all__ = [
@@ -29,6 +35,7 @@ __all__ = [
     "JsonLines",
     "Lines",
     "NestingError",
+    "StrictJsonError",
     "decode_line",
     "encode_json",
     "not_json_reason",
@@ -36,91 +43,23 @@ __all__ = [
     "read_version",
 ]
 
-MAX_NESTING = 500
-"""Deepest JSON nesting (arrays and objects) a session line may have, on load and on save.
-
-Python's JSON codec and ``==`` recurse on the C stack; 500 levels leave room for the caller's own
-stack under the default recursion limit (1000) while being far beyond any real transcript.
-"""
-
-
-class NestingError(ValueError):
-    """A value nested deeper than :data:`MAX_NESTING`."""
-
-    def __init__(self) -> None:
-        super().__init__(f"nested deeper than {MAX_NESTING} levels")
-
-
-def _nesting_exceeds_limit(value: Any) -> bool:
-    """True if ``value`` (parsed JSON) nests deeper than :data:`MAX_NESTING` (iterative walk)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict):
-            children: Iterable[Any] = cast(dict[str, Any], node).values()
-        elif isinstance(node, list):
-            children = cast(list[Any], node)
-        else:
-            continue
-        if depth > MAX_NESTING:
-            return True
-        stack.extend((child, depth + 1) for child in children)
-    return False
-
-
-def _check_nesting(text: str, value: Any) -> None:
-    # Cheap bound first: the nesting depth is at most the number of opening brackets.
-    if text.count("[") + text.count("{") > MAX_NESTING and _nesting_exceeds_limit(value):
-        raise NestingError
-
 
 def encode_json(value: Any) -> str:
-    """One line of compact JSON for ``value`` (no newline).
+    """One line of compact JSON for ``value`` (no newline): :func:`dumps_strict`.
 
     Raises:
-        NestingError: nested deeper than :data:`MAX_NESTING`.
-        TypeError / ValueError: not JSON data (an object, ``NaN``); see :func:`not_json_reason`.
+        StrictJsonError: ``NaN``, an integer longer than Python converts, nesting deeper than
+            :data:`MAX_NESTING` (a :class:`NestingError`).
+        TypeError: not JSON data (an object); see :func:`not_json_reason`.
     """
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:  # lone surrogates: kept exactly as JSON \\u escapes
-            text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-    except RecursionError:
-        raise NestingError from None
-    _check_nesting(text, value)
-    return text
+    return dumps_strict(value)
 
 
 def not_json_reason(exc: TypeError | ValueError) -> str:
     """Why :func:`encode_json` refused a value, in a user's words."""
-    if "Out of range float" in str(exc):  # the json module's words for NaN / Infinity
-        return "NaN or Infinity is not JSON (pi-sdk saves only finite numbers)"
+    if isinstance(exc, StrictJsonError):
+        return str(exc)
     return f"not JSON data ({exc})"
-
-
-class _NonFiniteNumber(ValueError):
-    """A JSON number that does not round trip: ``NaN`` / ``Infinity`` or out of float range."""
-
-
-def _refuse_constant(token: str) -> Any:
-    raise _NonFiniteNumber(
-        f"{token} is not JSON (pi-sdk saves only finite numbers and refuses others on load)"
-    )
-
-
-def _finite_float(token: str) -> float:
-    value = float(token)
-    if not math.isfinite(value):
-        raise _NonFiniteNumber(
-            f"number {token} is out of float range (it would load as {value}, which cannot be"
-            " saved)"
-        )
-    return value
-
-
-_decoder = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
 def decode_line(line: str, number: int) -> Any:
@@ -128,17 +67,14 @@ def decode_line(line: str, number: int) -> Any:
 
     Raises:
         json.JSONDecodeError: invalid JSON.
-        SessionFileError: ``NaN`` / ``Infinity`` / an out-of-range number, or nesting deeper
-            than :data:`MAX_NESTING` (the message starts with ``line <number>:``).
+        SessionFileError: ``NaN`` / ``Infinity`` / an out-of-range number, an integer longer
+            than Python converts, or nesting deeper than :data:`MAX_NESTING` (the message
+            starts with ``line <number>:``).
     """
     try:
-        value = _decoder.decode(line)
-        _check_nesting(line, value)
-    except (_NonFiniteNumber, NestingError) as exc:
+        return loads_strict(line)
+    except StrictJsonError as exc:
         raise SessionFileError(f"line {number}: {exc}") from None
-    except RecursionError:
-        raise SessionFileError(f"line {number}: {NestingError()}") from None
-    return value
 
 
 @dataclass

@@ -39,8 +39,10 @@ Guarantees:
 * **Load and save accept the same data**: strict JSON (RFC 8259). ``NaN`` / ``Infinity`` (and
   numbers too large for a float, which would read as infinity) are refused by both: JSON has no
   such values, pi-mono's ``JSON.parse`` rejects them, and ``NaN != NaN`` would break the exact
-  round trip. Values nested deeper than :data:`MAX_NESTING` levels are refused by both too, with
-  a :class:`pi_sdk.SessionFileError` rather than a ``RecursionError``.
+  round trip. Values nested deeper than :data:`MAX_NESTING` levels and integers longer than
+  Python converts (``sys.get_int_max_str_digits()``, 4,300 digits) are refused by both too, with
+  a :class:`pi_sdk.SessionFileError` naming the line rather than a ``RecursionError`` or a bare
+  ``ValueError`` (:mod:`pi_sdk._wire.strict_json`).
 * **Tolerant of editors**: a UTF-8 byte-order mark at the start, CRLF line ends and blank
   lines are accepted; pi-sdk itself writes none of them.
 """
@@ -59,7 +61,7 @@ from pi_sdk._agent.entry_errors import describe_validation
 from pi_sdk._agent.jsonl import (
     MAX_NESTING,
     JsonLines,
-    NestingError,
+    StrictJsonError,
     encode_json,
     not_json_reason,
     read_version,
@@ -137,7 +139,7 @@ def encode_checked(value: Any, what: str) -> str:
     """:func:`encode_json`, its refusals as ``SessionFileError("<what>: <why>")``."""
     try:
         return encode_json(value)
-    except NestingError as exc:
+    except StrictJsonError as exc:
         raise SessionFileError(f"{what}: {exc}") from None
     except (TypeError, ValueError) as exc:
         raise SessionFileError(f"{what}: {not_json_reason(exc)}") from exc
@@ -237,7 +239,8 @@ def _parse_header(number: int, header: Any) -> dict[str, Any]:
     return header
 
 
-_LOAD_WHAT_IS_THERE = "; pass allow_truncated=True to load the entries before it"
+TRUNCATED_HINT = "; pass allow_truncated=True to load the entries before it"
+"""How a lost-tail error ends (the command line puts its own option in its place)."""
 
 
 def _message(number: int, data: Any) -> Any:
@@ -275,7 +278,7 @@ def _loads(data: bytes | str, *, allow_truncated: bool) -> Session:
             + ")"
         )
     if lost and not allow_truncated:
-        raise SessionFileError(lost + _LOAD_WHAT_IS_THERE)
+        raise SessionFileError(lost + TRUNCATED_HINT)
     return Session(
         messages=messages,
         metadata=cast(dict[str, Any], header.get("metadata", {})),

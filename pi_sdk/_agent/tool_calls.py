@@ -7,8 +7,10 @@ and an update callback); *finalize* (the ``after_tool_call`` callable and plugin
 
 Failures are results, never exceptions: an unknown tool, invalid arguments, a blocked call, a
 hook that raises in preparation and a tool that raises all become an error tool result the model
-can read. The one exception is ``after_tool_call``: a raise there ends the run (pi-mono), and the
-loop turns it into an error assistant message.
+can read; a blocked call's result has ``details`` :data:`BLOCKED_DETAILS` (``{"blocked": true}``),
+so that a UI can tell a call that was refused from one that ran and failed. The one exception
+is ``after_tool_call``: a raise there ends the run (pi-mono), and the loop turns it into an
+error assistant message.
 
 Modes (pi-agent-core 0.73: a batch with a call to a tool whose ``execution_mode`` is
 ``"sequential"`` runs sequentially whatever ``config.tool_execution`` says):
@@ -69,10 +71,12 @@ from pi_sdk._wire.agent_types import (
     ToolExecutionUpdateEvent,
 )
 from pi_sdk._wire.invalid_arguments import has_invalid_arguments, invalid_arguments_text
+from pi_sdk._wire.json_data import NotJsonData, to_json_data
 from pi_sdk.types import AssistantMessage, TextContent, ToolCall, ToolResultMessage
 
 __all__ = [
     "ABORTED_TEXT",
+    "BLOCKED_DETAILS",
     "BLOCKED_TEXT",
     "SKIPPED_TEXT",
     "abandoned_text",
@@ -152,6 +156,30 @@ def abandoned_text(name: str, grace_s: float) -> str:
 
 def _error_result(text: str) -> AgentToolResult:
     return AgentToolResult(content=[TextContent(text=text)], details={})
+
+
+BLOCKED_DETAILS = {"blocked": True}
+"""The ``details`` of a blocked call's error result (pi-sdk): a UI tells it from a failure."""
+
+
+def _with_json_details(
+    tool_call: ToolCall, result: AgentToolResult, is_error: bool
+) -> tuple[AgentToolResult, bool]:
+    """The result with its ``details`` made JSON data (:func:`pi_sdk._wire.json_data.to_json_data`).
+
+    Details with no JSON form make an error result: the tool ran, so its own content is kept
+    after a first block saying why its details were dropped (a model that reads "failed" alone
+    might run it again).
+    """
+    try:
+        details = to_json_data(result.details)
+    except NotJsonData as exc:
+        text = f"Tool {tool_call.name} ran, but its details cannot be stored: {exc}."
+        content = [TextContent(text=text), *result.content]
+        return dataclasses.replace(result, content=content, details=None), True
+    if details is result.details:
+        return result, is_error
+    return dataclasses.replace(result, details=details), is_error
 
 
 @dataclass(kw_only=True, slots=True)
@@ -358,7 +386,8 @@ class _Batch:
         except Exception as exc:  # noqa: BLE001 - pi-mono: becomes the call's error result
             return _Immediate(tool_call, _error_result(_describe(exc)))
         if before is not None:
-            return _Immediate(tool_call, _error_result(before.reason or BLOCKED_TEXT))
+            blocked = _error_result(before.reason or BLOCKED_TEXT)
+            return _Immediate(tool_call, dataclasses.replace(blocked, details=BLOCKED_DETAILS))
         return _Prepared(tool_call, found, args)
 
     async def execute(self, prepared: _Prepared) -> tuple[AgentToolResult, bool]:
@@ -429,6 +458,7 @@ class _Batch:
     async def outcome(
         self, tool_call: ToolCall, result: AgentToolResult, is_error: bool
     ) -> ToolResultMessage:
+        result, is_error = _with_json_details(tool_call, result, is_error)
         await self.emit(
             ToolExecutionEndEvent(
                 tool_call_id=tool_call.id,

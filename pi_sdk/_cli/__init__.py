@@ -28,6 +28,7 @@ import sys
 from collections.abc import Sequence
 from importlib import metadata
 
+from pi_sdk._cli.closed_stdout import EXIT_BROKEN_PIPE, silence_stdout
 from pi_sdk._cli.common import EXIT_USAGE, UsageError, load_registry
 from pi_sdk._cli.replay import DEMO_CASSETTE
 from pi_sdk.errors import PiSdkError
@@ -91,7 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         ``plugins`` has a plugin that failed to load, ``models`` could not list a provider,
         ``prompt`` ended in an error or was aborted, or ``keys remove`` found no key; 2 for a
         usage or input error (bad option, path, model or provider, unknown API, a cassette no
-        installed provider understands, a missing ``cli`` extra); 130 when interrupted.
+        installed provider understands, a missing ``cli`` extra; ``prompt``, ``chat`` or
+        ``serve`` with a plugin that failed to load and no ``--allow-broken-plugins``); 130 when
+        interrupted; 141 when stdout's reader left early (``| head``; nothing is said on stderr).
     """
     parser, subparsers = _parser()
     args, extras = parser.parse_known_args(argv)
@@ -100,7 +103,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     out, err = sys.stdout, sys.stderr
     try:
         load_registry(err)
-        return args.run(args)
+        status = args.run(args)
+        out.flush()  # here, not at exit, so that a reader that left is noticed below
+        return status
+    except BrokenPipeError:  # stdout's reader left early (`| head`): end quietly
+        silence_stdout()
+        return EXIT_BROKEN_PIPE
     except (PiSdkError, UsageError) as exc:
         out.flush()
         err.write(f"pi-sdk: error: {exc}\n")

@@ -14,8 +14,10 @@ Each line you type is a prompt; the answer streams (:mod:`pi_sdk._cli.render`). 
 **Session file.** The transcript is saved after every turn, in pi-sdk's session format
 (:func:`pi_sdk.save_session`, metadata ``{"model": "provider/id", "thinking_level": ...}``):
 to ``--session FILE`` (loaded first when it exists), else to a new file in the user's data
-folder (``sessions/`` of :func:`pi_sdk._cli.paths.sessions_dir`). ``--continue`` loads the most
-recent file there and goes on with its model unless ``-m`` says otherwise.
+folder (``sessions/`` of :func:`pi_sdk._cli.paths.sessions_dir`). ``--continue`` loads the
+session the chat saved last (following ``/save FILE``) and goes on with its model unless
+``-m`` says otherwise; ``--allow-truncated`` continues a cut file from its complete entries
+(:mod:`pi_sdk._cli.chat_session`). "saved to" is said only after a save succeeded.
 
 **/model.** The transcript stays as it is; before every call the new model's provider makes the
 history valid for its API (:func:`pi_sdk.provider.transform_messages`), and the chat prints one
@@ -35,13 +37,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from pi_sdk._agent.agent import Agent
-from pi_sdk._agent.session import load_session, save_session
-from pi_sdk._cli.common import UsageError, require_cli_extra
+from pi_sdk._agent.session import save_session
+from pi_sdk._cli.broken_plugins import refuse_broken_plugins
+from pi_sdk._cli.chat_session import open_session, record_saved
+from pi_sdk._cli.closed_stdout import EXIT_BROKEN_PIPE, PipeGuard
+from pi_sdk._cli.common import UsageError, plural, require_cli_extra
 from pi_sdk._cli.keys import stored_keys
 from pi_sdk._cli.mcp import mcp_cli
 from pi_sdk._cli.model_lists import stored_lists
@@ -56,7 +60,7 @@ from pi_sdk._cli.setup import (
 )
 from pi_sdk._cli.switch import carry_over
 from pi_sdk._cli.turn import run_prompt
-from pi_sdk._wire.agent_types import AgentMessage, AgentThinkingLevel
+from pi_sdk._wire.agent_types import AgentThinkingLevel
 from pi_sdk._wire.levels import MODEL_THINKING_LEVELS
 from pi_sdk.errors import PiSdkError
 from pi_sdk.types import AssistantMessage
@@ -64,33 +68,9 @@ from pi_sdk.types import AssistantMessage
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["latest_session", "register"]
+__all__ = ["register"]
 
 _HELP = __doc__.split("```")[1].strip("\n") if __doc__ else ""
-
-
-def latest_session() -> Path:
-    """The most recently written session file in the data folder.
-
-    Raises:
-        UsageError: there is none.
-    """
-    folder = sessions_dir()
-    files = (
-        sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
-    )
-    if not files:
-        raise UsageError(f"no session to continue in {folder} (`pi-sdk chat` writes them there)")
-    return files[-1]
-
-
-def _new_session_path() -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return sessions_dir() / f"{stamp}-{time.time_ns() % 1_000_000:06d}.jsonl"
-
-
-def _empty_file(path: Path) -> bool:
-    return path.is_file() and path.stat().st_size == 0
 
 
 class _Chat:
@@ -100,17 +80,12 @@ class _Chat:
         self.console = console
         self.notes = notes
         self.as_json: bool = args.json
-        self.path: Path = args.session or (latest_session() if args.resume else _new_session_path())
-        messages: list[AgentMessage] = []
-        metadata: dict[str, Any] = {}
-        if self.path.exists() and not _empty_file(self.path):  # `touch`, mktemp: a new one
-            try:
-                session = load_session(self.path)
-            except OSError as exc:
-                raise UsageError(f"cannot read the session {self.path}: {exc.strerror}") from None
-            messages, metadata = list(session.messages), dict(session.metadata)
-        elif args.session is not None and not self.path.parent.is_dir():
-            raise UsageError(f"--session {self.path}: the folder {self.path.parent} does not exist")
+        opened = open_session(
+            args.session, resume=args.resume, allow_truncated=args.allow_truncated
+        )
+        self.path: Path = opened.path
+        self.opening_notes = opened.notes
+        messages, metadata = opened.messages, opened.metadata
         saved_model = metadata.get("model") if isinstance(metadata.get("model"), str) else None
         level = metadata.get("thinking_level")
         model = resolve_model(model_spec(args, saved_model), args.base_url)
@@ -125,7 +100,11 @@ class _Chat:
             if isinstance(message, AssistantMessage):
                 totals.add(message.usage)  # a continued session's totals include its past
         self.printer = TurnPrinter(console, notes=notes, totals=totals)
-        self.agent.subscribe(JsonLines(sys.stdout) if self.as_json else self.printer)
+        listener = JsonLines(sys.stdout, sys.stderr) if self.as_json else self.printer
+        self.output = PipeGuard(listener, self.agent.abort)
+        self.agent.subscribe(self.output)
+        self.save_error: str | None = None
+        """Why the last save to :attr:`path` failed; ``None`` once one succeeds."""
         self.mcp: Any = None
         if args.mcp is not None:
             self.mcp = mcp_cli("--mcp").ChatServers(args.mcp, self.agent, self.note)
@@ -143,8 +122,11 @@ class _Chat:
             f"pi-sdk chat · {model_name(model)} · reasoning {self.agent.thinking_level}"
             f" · session {self.path} · /help lists the commands",
         )
+        for text in self.opening_notes:
+            self.note(text, "yellow")
         if self.agent.messages:
-            self.note(f"continuing {self.path}: {len(self.agent.messages)} messages", "bold")
+            count = plural(len(self.agent.messages), "message")
+            self.note(f"continuing {self.path}: {count}", "bold")
             for text, style in transcript_lines(self.agent.messages):
                 self.note(text, style or "none")
 
@@ -157,9 +139,17 @@ class _Chat:
             "model": model_name(model) if model else None,
             "thinking_level": self.agent.thinking_level,
         }
-        if target.parent == sessions_dir():
-            private_dir(target.parent)
-        save_session(target, self.agent.messages, metadata=metadata)
+        try:
+            if target.parent == sessions_dir():
+                private_dir(target.parent)
+            save_session(target, self.agent.messages, metadata=metadata)
+        except (OSError, PiSdkError) as exc:
+            if target == self.path:
+                self.save_error = str(exc)
+            raise
+        if target == self.path:
+            self.save_error = None
+            record_saved(target)
 
     # -- commands --------------------------------------------------------------------------
 
@@ -222,8 +212,9 @@ class _Chat:
             self.note(f"✘ cannot save: {exc}", "red")
             return
         if path is not None:
-            self.path = path
-        self.note(f"saved {len(self.agent.messages)} messages to {self.path}", "bold")
+            self.path, self.save_error = path, None
+            record_saved(path)
+        self.note(f"saved {plural(len(self.agent.messages), 'message')} to {self.path}", "bold")
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -271,7 +262,7 @@ class _Chat:
                     continue
                 presses = loop.run_until_complete(run_prompt(self.agent, line, self._warn))
                 self._autosave()
-                if presses >= 2:
+                if presses >= 2 or self.output.closed:  # no one reads the answers any more
                     break
                 if presses:
                     interrupted = True
@@ -281,16 +272,23 @@ class _Chat:
                 self.mcp.stop(loop)
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
-        self._bye()
-        return 0
+        if self.output.closed:
+            return EXIT_BROKEN_PIPE
+        return self._bye()
 
     def _warn(self, text: str) -> None:
         self.note(text, "yellow")
 
-    def _bye(self) -> None:
-        if self.printer.totals.calls:
-            self.note(f"session: {self.printer.totals.describe()} · saved to {self.path}")
+    def _bye(self) -> int:
+        """Say goodbye, and where the session is; 1 when its last save failed."""
+        totals = self.printer.totals
+        head = f"session: {totals.describe()} · " if totals.calls else ""
+        if self.save_error is not None:
+            self.note(f"{head}✘ NOT saved to {self.path}: {self.save_error}", "red")
+        elif head:
+            self.note(f"{head}saved to {self.path}")
         self.note("bye")
+        return 0 if self.save_error is None else 1
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -300,6 +298,7 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.session is not None and args.resume:
         raise UsageError("--session and --continue exclude each other")
+    refuse_broken_plugins(args, sys.stderr)
     with stored_keys():
         chat = _Chat(args, Console(highlight=False), Console(stderr=args.json, highlight=False))
         return chat.run()
@@ -315,6 +314,10 @@ def register(commands: Any) -> None:
     chat.add_argument(
         "-c", "--continue", dest="resume", action="store_true",
         help="continue the most recent session of the data folder",
+    )  # fmt: skip
+    chat.add_argument(
+        "--allow-truncated", action="store_true",
+        help="continue a cut session file from its complete entries (saved to a new file)",
     )  # fmt: skip
     chat.add_argument(
         "--mcp", metavar="CONFIG", help="offer the tools of the MCP servers of an mcpServers file"

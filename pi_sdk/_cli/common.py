@@ -24,6 +24,7 @@ __all__ = [
     "YELLOW",
     "Style",
     "add_command",
+    "plural",
     "UsageError",
     "load_registry",
     "require_cli_extra",
@@ -60,6 +61,17 @@ class Style:
 BOLD, DIM, ITALIC, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN = (
     "1", "2", "3", "31", "32", "33", "34", "35", "36",
 )  # fmt: skip
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``"1 model"``, ``"2 models"``: ``count`` with ``noun`` in the number it takes.
+
+    Args:
+        count: How many.
+        noun: The singular.
+        nouns: The plural when it is not ``noun + "s"`` (``"entries"``).
+    """
+    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def use_colour(stream: TextIO) -> bool:

@@ -1,7 +1,11 @@
 """``pi-sdk keys set|list|remove PROVIDER``: API keys kept in the user's config folder.
 
 The keys are one JSON object, provider -> key, in ``keys.json`` of the config folder
-(:mod:`pi_sdk._cli.paths`), written atomically with mode 0600 in a 0700 folder. While they
+(:mod:`pi_sdk._cli.paths`), written atomically with mode 0600 in a 0700 folder. ``set`` and
+``remove`` read, change and write the file under an exclusive lock (``keys.json.lock``,
+:mod:`pi_sdk._cli.file_lock`), so that concurrent commands keep every key. A ``keys.json``
+that others can read (a group or world permission bit set) is made owner-only when it is read,
+with a warning on stderr. While they
 run, ``prompt`` and ``chat`` register :class:`StoredKeys`, a ``get_api_key`` hook that answers
 before the vendors' environment variables (pi-coding-agent's order: its ``auth.json`` before the
 environment); a provider without a stored key still gets its environment variable. ``keys set``
@@ -15,14 +19,17 @@ import argparse
 import getpass
 import json
 import os
+import stat
 import sys
-from collections.abc import Generator
+import tempfile
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pi_sdk._cli.common import UsageError, require_cli_extra
-from pi_sdk._cli.listing import unknown_provider
+from pi_sdk._cli.file_lock import LockTimeout, file_lock
+from pi_sdk._cli.hints import unknown_provider
 from pi_sdk._cli.model_lists import stored_lists
 from pi_sdk._cli.paths import config_dir, private_dir
 from pi_sdk._models.default import default_models, get_api_key, get_providers
@@ -30,6 +37,8 @@ from pi_sdk._plugins.manager import get_plugin_manager
 from pi_sdk.plugins.hookspecs import hookimpl
 
 __all__ = ["KeyStore", "StoredKeys", "register", "stored_keys"]
+
+T = TypeVar("T")
 
 
 class KeyStore:
@@ -41,11 +50,15 @@ class KeyStore:
     def load(self) -> dict[str, str]:
         """The stored keys; ``{}`` without a file.
 
+        A file that others can read (mode with a group or world bit, POSIX) is made owner-only
+        (0600) first, with one warning line on stderr naming it and its old mode.
+
         Raises:
             UsageError: the file is not a JSON object of strings (the message names the file,
                 never its content).
         """
         try:
+            self._owner_only()
             data: Any = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return {}
@@ -59,11 +72,49 @@ class KeyStore:
             raise UsageError(f"the keys file {self.path} is not a JSON object of strings")
         return dict(data)  # pyright: ignore[reportUnknownArgumentType]
 
-    def save(self, keys: dict[str, str]) -> None:
-        """Write ``keys`` atomically: a 0600 temporary file in the 0700 folder, renamed over."""
+    def _owner_only(self) -> None:
+        if os.name == "nt":  # pragma: no cover - no POSIX modes
+            return
+        mode = stat.S_IMODE(self.path.stat().st_mode)
+        if mode & 0o077:
+            self.path.chmod(0o600)
+            sys.stderr.write(
+                f"pi-sdk: warning: the keys file {self.path} was readable by others"
+                f" (mode {mode:04o}); it is now owner-only (0600): rotate its keys if others"
+                " could read them\n"
+            )
+
+    def update(self, change: Callable[[dict[str, str]], T]) -> T:
+        """Read the keys, ``change`` them in place and write them, under the file's lock.
+
+        Another process's update waits until this one has written (:func:`file_lock`); the
+        file is written only when ``change`` returns.
+
+        Returns:
+            What ``change`` returned.
+
+        Raises:
+            UsageError: the file is malformed (see :meth:`load`), or another process held the
+                lock for 10 s.
+        """
         folder = private_dir(self.path.parent)
-        temporary = folder / f".{self.path.name}.{os.getpid()}.tmp"
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            with file_lock(folder / f"{self.path.name}.lock"):
+                keys = self.load()
+                result = change(keys)
+                self.save(keys)
+        except LockTimeout as exc:
+            raise UsageError(str(exc)) from None
+        return result
+
+    def save(self, keys: dict[str, str]) -> None:
+        """Write ``keys`` atomically: a 0600 temporary file in the 0700 folder, renamed over.
+
+        Use :meth:`update` to change the stored keys: it holds the lock around read and write.
+        """
+        folder = private_dir(self.path.parent)
+        descriptor, name = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=folder)
+        temporary = Path(name)
         try:
             with os.fdopen(descriptor, "w", encoding="utf-8") as file:
                 json.dump(keys, file, indent=2, sort_keys=True)
@@ -121,10 +172,9 @@ def _set(args: argparse.Namespace) -> int:
     provider: str = args.provider
     if provider not in {p.id for p in default_models().providers()}:
         raise UsageError(unknown_provider(provider))
+    key = _read_key(provider)  # before the lock: the user may take a while to type it
     store = KeyStore()
-    keys = store.load()
-    keys[provider] = _read_key(provider)
-    store.save(keys)
+    store.update(lambda keys: keys.__setitem__(provider, key))
     print(f"stored the key for {provider} in {store.path} (mode 0600)")
     return 0
 
@@ -149,11 +199,9 @@ def _list(args: argparse.Namespace) -> int:
 
 def _remove(args: argparse.Namespace) -> int:
     store = KeyStore()
-    keys = store.load()
-    if keys.pop(args.provider, None) is None:
+    if store.update(lambda keys: keys.pop(args.provider, None)) is None:
         print(f"pi-sdk: no stored key for provider {args.provider!r}", file=sys.stderr)
         return 1
-    store.save(keys)
     print(f"removed the key for {args.provider} from {store.path}")
     return 0
 

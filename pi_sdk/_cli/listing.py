@@ -1,38 +1,21 @@
-"""``pi-sdk plugins``, and the message every command gives for an unknown provider.
+"""``pi-sdk plugins``: the installed plugins and the hooks each implements.
 
 ```
 pi-sdk plugins [--json]                       installed plugins and the hooks each implements
 ```
-
-An unknown provider (``models --provider``, ``keys set``, ``-m``) is an input error (exit
-status 2) whose message names the close matches (:func:`unknown_provider`).
 """
 
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from pi_sdk._cli.common import BOLD, DIM, RED, Style, add_command, use_colour
-from pi_sdk._models.default import get_providers
 
-__all__ = ["CLOSE_MATCH", "register", "unknown_provider"]
-
-CLOSE_MATCH = 0.75
-"""How alike a typed provider name and a real one must be to be suggested (:mod:`difflib`'s
-ratio: ``antropic`` and ``anthropic`` are 0.94; ``nope`` and ``openai``, 0.6, are not)."""
-
-
-def unknown_provider(provider: str) -> str:
-    """The message for a provider no installed plugin has models for (close matches named)."""
-    known = get_providers()
-    close = difflib.get_close_matches(provider, known, n=3, cutoff=CLOSE_MATCH)
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
-    return f"no models registered for provider {provider!r}{hint} (`pi-sdk models` lists them)"
+__all__ = ["register"]
 
 
 def _plugins(as_json: bool, out: TextIO) -> int:

@@ -31,10 +31,11 @@ from pi_sdk._cli.common import (
     Style,
     UsageError,
     add_command,
+    plural,
     use_colour,
     warnings_on,
 )
-from pi_sdk._cli.listing import unknown_provider
+from pi_sdk._cli.hints import unknown_provider
 from pi_sdk._cli.model_lists import use_model_lists
 from pi_sdk._models.default import default_models
 from pi_sdk._models.refresh import ListSource
@@ -150,7 +151,7 @@ def _table(
     out.write(style(fmt(header), BOLD) + "\n")
     for row in rows:
         out.write(fmt(row) + "\n")
-    summary = f"{len(rows)} models · prices in USD per million tokens"
+    summary = f"{plural(len(rows), 'model')} · prices in USD per million tokens"
     if errors:
         summary += style(f" · {len(errors)} not listed: {', '.join(sorted(errors))}", RED)
     out.write(style(summary, DIM) + "\n")

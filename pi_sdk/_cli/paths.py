@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["config_dir", "private_dir", "sessions_dir"]
+__all__ = ["config_dir", "data_dir", "private_dir", "sessions_dir"]
 
 _APP = "pi-sdk"
 
@@ -21,11 +21,16 @@ def config_dir() -> Path:
     return platformdirs.user_config_path(_APP)
 
 
-def sessions_dir() -> Path:
-    """The folder of chat session files (not created)."""
+def data_dir() -> Path:
+    """The user's pi-sdk data folder (not created)."""
     import platformdirs
 
-    return platformdirs.user_data_path(_APP) / "sessions"
+    return platformdirs.user_data_path(_APP)
+
+
+def sessions_dir() -> Path:
+    """The folder of chat session files (not created)."""
+    return data_dir() / "sessions"
 
 
 def private_dir(path: Path) -> Path:

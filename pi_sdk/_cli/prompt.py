@@ -4,7 +4,8 @@ The answer's text goes to stdout as it streams; thinking, tool activity and the 
 stderr, so ``pi-sdk prompt ... > answer.txt`` keeps only the answer. ``TEXT`` may be ``-`` or
 left out to read the prompt from stdin. ``--json`` writes every agent event to stdout instead,
 one JSON object per line in pi-mono's wire shape. Ctrl-C aborts the answer. Exit status: 0, 1
-when the answer ended in an error, 130 when it was aborted, 2 for an input error.
+when the answer ended in an error, 130 when it was aborted, 2 for an input error, 141 when
+stdout's reader left early (``| head``: the answer is aborted, nothing more is said).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import asyncio
 import sys
 from typing import Any
 
+from pi_sdk._cli.broken_plugins import refuse_broken_plugins
+from pi_sdk._cli.closed_stdout import EXIT_BROKEN_PIPE, PipeGuard
 from pi_sdk._cli.common import UsageError, require_cli_extra
 from pi_sdk._cli.keys import stored_keys
 from pi_sdk._cli.model_lists import stored_lists
@@ -46,12 +49,16 @@ async def _prompt(args: argparse.Namespace) -> int:
     agent = build_agent(args, resolve_model(model_spec(args), args.base_url))
     notes = Console(stderr=True, highlight=False)
     if args.json:
-        agent.subscribe(JsonLines(sys.stdout))
+        listener: Any = JsonLines(sys.stdout, sys.stderr)
     else:
-        agent.subscribe(TurnPrinter(Console(highlight=False), notes=notes, thinking_hint=False))
+        listener = TurnPrinter(Console(highlight=False), notes=notes, thinking_hint=False)
+    guard = PipeGuard(listener, agent.abort)
+    agent.subscribe(guard)
     presses = await run_prompt(
         agent, text, lambda line: notes.print(line, style="yellow"), second_leaves=False
     )
+    if guard.closed:
+        return EXIT_BROKEN_PIPE
     last = agent.messages[-1] if agent.messages else None
     if presses or (isinstance(last, AssistantMessage) and last.stop_reason == "aborted"):
         return 130
@@ -60,6 +67,7 @@ async def _prompt(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     require_cli_extra("prompt")
+    refuse_broken_plugins(args, sys.stderr)
     stored_lists(sys.stderr)  # the servers' lists `pi-sdk models --refresh` kept
     with stored_keys():
         return asyncio.run(_prompt(args))

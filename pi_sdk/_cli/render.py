@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from pi_sdk import events
+from pi_sdk._agent.tool_calls import BLOCKED_DETAILS
+from pi_sdk._cli.common import plural
+from pi_sdk._cli.hints import missing_key_hint
 from pi_sdk._wire.agent_types import (
     AgentEvent,
     AgentMessage,
@@ -50,6 +53,7 @@ __all__ = [
     "TurnPrinter",
     "result_text",
     "short",
+    "tool_outcome",
     "transcript_lines",
     "usage_line",
 ]
@@ -86,9 +90,8 @@ class Totals:
 
     def describe(self) -> str:
         """``2 calls · 10 in · 6 out · $0.000096``."""
-        calls = "call" if self.calls == 1 else "calls"
         tokens = _tokens(self.input, self.output, self.cache_read, self.cache_write)
-        return f"{self.calls} {calls} · {tokens} · ${self.cost:.6f}"
+        return f"{plural(self.calls, 'call')} · {tokens} · ${self.cost:.6f}"
 
 
 def _tokens(input: int, output: int, cache_read: int, cache_write: int) -> str:
@@ -115,6 +118,31 @@ def result_text(content: Iterable[TextContent | ImageContent]) -> str:
     return " ".join(parts)
 
 
+def tool_outcome(
+    name: str,
+    content: Iterable[TextContent | ImageContent],
+    details: object,
+    is_error: bool,
+    limit: int = 200,
+) -> tuple[str, str]:
+    """``(line, style)`` for a finished tool call, live or replayed.
+
+    ``⊘ rm blocked: <reason>`` for a call a ``before_tool_call`` hook refused (its result's
+    ``details`` is ``{"blocked": true}``), ``✘ boom failed: <error>`` for any other error
+    result, ``✔ ok → <result>`` otherwise.
+    """
+    text = short(result_text(content), limit)
+    if is_error and details == BLOCKED_DETAILS:
+        return f"⊘ {name} blocked: {text}", "yellow"
+    if is_error:
+        return f"✘ {name} failed: {text}", "red"
+    return f"✔ {name} → {text}", "green"
+
+
+def _raise_broken_pipe() -> None:
+    raise BrokenPipeError(32, "the reader of the answer's output left")
+
+
 class TurnPrinter:
     """An Agent listener printing each event on a rich :class:`~rich.console.Console`."""
 
@@ -128,6 +156,9 @@ class TurnPrinter:
     ) -> None:
         self.console = console
         """Where the answer's text goes."""
+        # rich ends the process (SystemExit) when the console's reader leaves; raise the
+        # BrokenPipeError instead, for the command's PipeGuard (pi_sdk._cli.closed_stdout).
+        setattr(console, "on_broken_pipe", _raise_broken_pipe)  # noqa: B010
         self.thinking_hint = thinking_hint
         """Say ``/thinking`` shows the collapsed thinking (``chat``; ``prompt`` has no commands)."""
         self.notes = notes or console
@@ -164,11 +195,10 @@ class TurnPrinter:
         elif isinstance(event, ToolExecutionStartEvent):
             self._print(f"⚙ running {event.tool_name}…", "cyan")
         elif isinstance(event, ToolExecutionEndEvent):
-            text = short(result_text(event.result.content), 200)
-            if event.is_error:
-                self._print(f"✘ {event.tool_name} failed: {text}", "red")
-            else:
-                self._print(f"✔ {event.tool_name} → {text}", "green")
+            result = event.result
+            self._print(
+                *tool_outcome(event.tool_name, result.content, result.details, event.is_error)
+            )
         elif isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
             self._end(event.message)
 
@@ -187,9 +217,9 @@ class TurnPrinter:
         elif isinstance(inner, events.ThinkingEndEvent):
             self._stop_live()
             self.last_thinking = "".join(self._thinking)
-            words = len(self.last_thinking.split())
+            words = plural(len(self.last_thinking.split()), "word")
             hint = " (/thinking shows it)" if self.thinking_hint else ""
-            self._print(f"▸ thinking: {words} words{hint}", "dim italic")
+            self._print(f"▸ thinking: {words}{hint}", "dim italic")
         elif isinstance(inner, events.ToolCallEndEvent):
             call = inner.tool_call
             arguments = short(json.dumps(call.arguments, ensure_ascii=False), 200)
@@ -219,7 +249,8 @@ class TurnPrinter:
     def _end(self, message: AssistantMessage) -> None:
         self._stop_live()
         if message.stop_reason == "error":
-            self._print(f"✘ error: {message.error_message or 'unknown error'}", "red")
+            text = message.error_message or "unknown error"
+            self._print(f"✘ error: {missing_key_hint(text) or text}", "red")
         elif message.stop_reason == "aborted":
             self._print("✘ the answer was aborted", "yellow")
         self.totals.add(message.usage)
@@ -227,16 +258,27 @@ class TurnPrinter:
 
 
 class JsonLines:
-    """An Agent listener writing each event as one JSON line (pi's wire shape)."""
+    """An Agent listener writing each event as one JSON line (pi's wire shape).
 
-    def __init__(self, out: TextIO) -> None:
+    The events are data and keep the library's words; an answer that failed for want of an
+    API key also gets one ``pi-sdk: error:`` line on ``notes`` (stderr) saying how to store one.
+    """
+
+    def __init__(self, out: TextIO, notes: TextIO | None = None) -> None:
         self.out = out
+        self.notes = notes
 
     def __call__(self, event: AgentEvent) -> None:
         """Write ``event``."""
         record = agent_event_to_dict(event, include_partial=False)
         self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
         self.out.flush()
+        if self.notes is not None and isinstance(event, MessageEndEvent):
+            message = event.message
+            if isinstance(message, AssistantMessage) and message.stop_reason == "error":
+                hint = missing_key_hint(message.error_message or "")
+                if hint is not None:
+                    self.notes.write(f"pi-sdk: error: {hint}\n")
 
 
 def transcript_lines(messages: Iterable[AgentMessage]) -> list[tuple[str, str]]:
@@ -252,10 +294,13 @@ def transcript_lines(messages: Iterable[AgentMessage]) -> list[tuple[str, str]]:
                 if isinstance(block, TextContent):
                     lines.append((f"{message.model} › {short(block.text)}", ""))
                 elif isinstance(block, ThinkingContent):
-                    words = len(block.thinking.split())
-                    lines.append((f"▸ thinking: {words} words", "dim italic"))
+                    words = plural(len(block.thinking.split()), "word")
+                    lines.append((f"▸ thinking: {words}", "dim italic"))
                 else:
                     lines.append((f"→ {block.name}", "cyan"))
         elif isinstance(message, ToolResultMessage):
-            lines.append((f"✔ {message.tool_name} → {short(result_text(message.content))}", "dim"))
+            line, style = tool_outcome(
+                message.tool_name, message.content, message.details, message.is_error, limit=160
+            )
+            lines.append((line, "dim" if style == "green" else style))
     return lines

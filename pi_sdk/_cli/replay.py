@@ -35,6 +35,7 @@ from pi_sdk._cli.common import (
     Style,
     UsageError,
     add_command,
+    plural,
     use_colour,
 )
 from pi_sdk.events import (
@@ -126,7 +127,7 @@ def _summary(message: AssistantMessage, style: Style) -> list[str]:
         visible = sum(len(b.thinking) for b in thinking if not b.redacted)
         redacted = sum(1 for b in thinking if b.redacted)
         signed = any(b.thinking_signature for b in thinking)
-        detail = f"{len(thinking)} block(s), {visible} chars"
+        detail = f"{plural(len(thinking), 'block')}, {plural(visible, 'char')}"
         if redacted:
             detail += f", {redacted} redacted"
         detail += ", signature present" if signed else ", unsigned"
@@ -145,7 +146,7 @@ def _summary(message: AssistantMessage, style: Style) -> list[str]:
         "  "
         + s("usage      ", BOLD)
         + f"input {u.input} · output {u.output} · cache read {u.cache_read}"
-        + f" · cache write {u.cache_write} · total {u.total_tokens} tokens"
+        + f" · cache write {u.cache_write} · total {plural(u.total_tokens, 'token')}"
     )
     c = u.cost
     lines.append(

@@ -3,8 +3,13 @@
 ```
 pi-sdk serve --allow 'anthropic/*' [--allow PATTERN ...] [--host H] [--port P]
              [--token-env VAR | --token-file FILE] [--max-body-bytes N] [--models FILE]
-             [--cors-origin ORIGIN ...]
+             [--cors-origin ORIGIN ...] [--header-timeout S] [--idle-timeout S]
+             [--body-timeout S] [--max-connections N]
 ```
+
+Each ``--allow`` pattern must match a registered model; a summary of what is served goes to
+stderr first. Connections are held to timeouts and a cap (:mod:`pi_sdk._serve.limits`), and
+every request is logged with its real outcome (:mod:`pi_sdk._serve.outcome_log`).
 
 The token comes from the environment (``PI_SDK_PROXY_TOKEN`` by default) or a file, never
 from the command line (where ``ps`` shows it). API keys are the vendors' usual environment
@@ -18,11 +23,14 @@ Needs the ``serve`` extra (``pi-sdk-core[serve]``: Starlette and uvicorn).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import sys
 from pathlib import Path
 from typing import Any, cast
+
+from pi_sdk._cli.broken_plugins import add_broken_plugins_option, refuse_broken_plugins
 
 __all__ = ["DEFAULT_TOKEN_ENV", "add_serve_parser", "run_serve"]
 
@@ -30,6 +38,18 @@ DEFAULT_TOKEN_ENV = "PI_SDK_PROXY_TOKEN"
 """The environment variable ``pi-sdk serve`` reads its bearer token from by default."""
 
 _EXIT_USAGE = 2
+
+_LIMIT_OPTIONS: tuple[tuple[str, type, float, str, str], ...] = (
+    ("--body-timeout", float, 30.0, "S",
+     "seconds for a request body to arrive whole, else 408 (default 30)"),
+    ("--header-timeout", float, 10.0, "S",
+     "seconds for a connection to send a whole request head, else closed (default 10)"),
+    ("--idle-timeout", float, 5.0, "S",
+     "seconds a connection may stay silent between requests (default 5)"),
+    ("--max-connections", int, 0, "N",
+     "open connections at most; more are answered 503 (default: from ulimit -n)"),
+)  # fmt: skip
+"""The connection limits' options: flag, type, default, metavar, help (pi_sdk._serve.limits)."""
 
 
 def add_serve_parser(commands: Any) -> None:
@@ -66,18 +86,33 @@ def add_serve_parser(commands: Any) -> None:
         metavar="ORIGIN",
         help="let pages of this web origin call the proxy (repeatable; '*' for any)",
     )
+    for flag, kind, default, metavar, text in _LIMIT_OPTIONS:
+        serve.add_argument(flag, type=kind, default=default, metavar=metavar, help=text)
     serve.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
+    add_broken_plugins_option(serve)
     serve.set_defaults(run=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Run the server until interrupted; return the exit status (2 for a usage error)."""
+    """Run the server until interrupted; return the exit status (2 for a usage error).
+
+    Before serving: every ``--allow`` pattern must match a registered model, and a summary
+    (address, auth, models, keys, limits) goes to stderr (:mod:`pi_sdk._cli.serve_summary`).
+
+    Raises:
+        UsageError: a plugin failed to load and ``--allow-broken-plugins`` was not given
+            (:func:`pi_sdk._cli.broken_plugins.refuse_broken_plugins`), or an ``--allow``
+            pattern matches no registered model.
+    """
     try:
         import uvicorn
     except ImportError:
         return _fail("`pi-sdk serve` needs the serve extra: pip install 'pi-sdk-core[serve]'")
+    refuse_broken_plugins(args, sys.stderr)
+    from pi_sdk._cli.serve_summary import Serving, served_models, summary
     from pi_sdk._cli.setup import with_base_url
     from pi_sdk._models.default import get_model, register_model
+    from pi_sdk._serve.limits import ServerLimits, quiet_accept_errors, uvicorn_config
     from pi_sdk._serve.policy import DEFAULT_MAX_BODY_BYTES, ProxyPolicy
     from pi_sdk._serve.server import proxy_app
     from pi_sdk.types import Model
@@ -89,8 +124,8 @@ def run_serve(args: argparse.Namespace) -> int:
             return _fail(f"cannot read the token file: {exc.strerror}")
     else:
         token = os.environ.get(args.token_env, "").strip()
+    source = args.token_file or f"${args.token_env}"
     if not token:
-        source = args.token_file or f"${args.token_env}"
         return _fail(f"no bearer token: {source} is empty or unset")
     try:
         for number, model in enumerate(_read_models(args.models) if args.models else []):
@@ -101,11 +136,54 @@ def run_serve(args: argparse.Namespace) -> int:
             max_body_bytes=args.max_body_bytes or DEFAULT_MAX_BODY_BYTES,
             cors_origins=tuple(args.cors_origin),
             resolve_model=lambda provider, model_id: with_base_url(get_model(provider, model_id)),
+            body_timeout_ms=args.body_timeout * 1000,
+        )
+        limits = ServerLimits(
+            header_timeout_s=args.header_timeout,
+            idle_timeout_s=args.idle_timeout,
+            max_connections=args.max_connections,
         )
     except (OSError, ValueError) as exc:
         return _fail(str(exc))
-    uvicorn.run(proxy_app(policy), host=args.host, port=args.port, log_level=args.log_level)
+    serving = Serving(
+        url=f"http://{args.host}:{args.port}",
+        token_source=str(source),
+        token_length=len(token),
+        models=served_models(policy.allow),
+        limits=limits,
+        body_timeout_ms=policy.body_timeout_ms,
+        max_body_bytes=policy.max_body_bytes,
+        cors_origins=policy.cors_origins,
+    )
+    sys.stderr.write("".join(line + "\n" for line in summary(serving)))
+    sys.stderr.flush()
+    _log_requests(args.log_level)
+    config = uvicorn_config(
+        proxy_app(policy), limits, host=args.host, port=args.port, log_level=args.log_level
+    )
+
+    async def serve() -> None:
+        quiet_accept_errors(asyncio.get_running_loop())
+        await uvicorn.Server(config).serve()
+
+    asyncio.run(serve())
     return 0
+
+
+def _log_requests(level: str) -> None:
+    """Print the proxy's request lines (``pi_sdk.serve``) on stderr, as uvicorn prints its own."""
+    import logging
+
+    from uvicorn.logging import DefaultFormatter
+
+    from pi_sdk._serve.outcome_log import LOGGER_NAME
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(DefaultFormatter("%(levelprefix)s %(message)s", use_colors=None))
+    logger = logging.getLogger(LOGGER_NAME)
+    logger.addHandler(handler)
+    logger.setLevel(level.upper())
+    logger.propagate = False
 
 
 def _read_models(path: Path) -> list[Any]:

@@ -27,8 +27,9 @@ from typing import Any, cast
 
 from pi_sdk._agent.agent import Agent
 from pi_sdk._agent.tools import tool
+from pi_sdk._cli.broken_plugins import add_broken_plugins_option
 from pi_sdk._cli.common import UsageError
-from pi_sdk._cli.listing import unknown_provider
+from pi_sdk._cli.hints import unknown_provider
 from pi_sdk._models.default import get_model, get_models
 from pi_sdk._wire.agent_types import AgentMessage, AgentThinkingLevel, AgentTool
 from pi_sdk._wire.levels import MODEL_THINKING_LEVELS
@@ -51,7 +52,7 @@ TOOL_ABORT_GRACE_MS = 500
 
 
 def add_agent_options(parser: argparse.ArgumentParser) -> None:
-    """Add the model, reasoning, system prompt, tools, base URL and ``--json`` options."""
+    """Add the options ``prompt`` and ``chat`` share (model, tools, ``--json``, ...)."""
     parser.add_argument(
         "-m", "--model", metavar="PROVIDER/ID", help="e.g. anthropic/claude-sonnet-4-5"
     )
@@ -69,6 +70,7 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="one JSON agent event per line (pi's wire shape)"
     )
+    add_broken_plugins_option(parser)
 
 
 def base_url_variable(provider: str) -> str:

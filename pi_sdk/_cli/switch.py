@@ -14,14 +14,11 @@ from collections.abc import Sequence
 
 from pi_sdk import types
 from pi_sdk._agent.messages import default_convert_to_llm
+from pi_sdk._cli.common import plural
 from pi_sdk._wire.agent_types import AgentMessage
 from pi_sdk._wire.transform import is_same_source, transform_messages
 
 __all__ = ["carry_over"]
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _signed(message: types.AssistantMessage) -> int:
@@ -50,7 +47,7 @@ def carry_over(messages: Sequence[AgentMessage], target: types.Model) -> str:
     before = default_convert_to_llm(messages)
     after = transform_messages(before, target)
     where = f"{target.provider}/{target.id} ({target.api})"
-    head = f"history carried over to {where}: {_plural(len(after), 'message')}"
+    head = f"history carried over to {where}: {plural(len(after), 'message')}"
     foreign = [
         m for m in before if isinstance(m, types.AssistantMessage) and not is_same_source(m, target)
     ]
@@ -64,16 +61,16 @@ def carry_over(messages: Sequence[AgentMessage], target: types.Model) -> str:
     )
     if as_text > 0:
         sources = ", ".join(sorted({f"{m.provider}/{m.model}" for m in foreign}))
-        changes.append(f"{_plural(as_text, 'thinking block')} from {sources} sent as text")
+        changes.append(f"{plural(as_text, 'thinking block')} from {sources} sent as text")
     signatures = sum(_signed(m) for m in foreign)
     if signatures:
-        changes.append(f"{_plural(signatures, 'signature')} dropped")
+        changes.append(f"{plural(signatures, 'signature')} dropped")
     left_out = _count(before, types.AssistantMessage) - _count(after, types.AssistantMessage)
     if left_out > 0:
-        changes.append(f"{_plural(left_out, 'failed or aborted turn')} left out")
+        changes.append(f"{plural(left_out, 'failed or aborted turn')} left out")
     made_up = _count(after, types.ToolResultMessage) - _count(before, types.ToolResultMessage)
     if made_up > 0:
-        changes.append(f"{_plural(made_up, 'missing tool result')} added as errors")
+        changes.append(f"{plural(made_up, 'missing tool result')} added as errors")
     if not changes:
         return head + ("; nothing to change" if before else "")
     return f"{head}; {', '.join(changes)}"

@@ -13,10 +13,17 @@ This transport keeps that work flat. Requests go to the first of its pools with 
 alive, so under a steady load the connections are reused (each pool is an ordinary
 ``httpx2.AsyncHTTPTransport`` with its keep-alive rules). A request's slot is released when its
 response is closed (or when sending it failed).
+
+httpx2 closes a pool's expired idle connections only when that pool handles a request, and
+after a burst the requests go back to the first pool: the others would keep their sockets
+forever (573 after a burst of 1,000 streams, in CLOSE_WAIT once the server closed them; issue
+31). So a pool that has had no request in flight for ``keepalive_expiry`` seconds is closed, its
+connections with it; the next burst opens new pools.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ssl
 from collections.abc import AsyncIterator
 from types import TracebackType
@@ -27,13 +34,24 @@ __all__ = ["PooledTransport"]
 
 
 class _Pool:
-    """One pool and how many of its requests are in flight."""
+    """One pool, how many of its requests are in flight, and since when it has none."""
 
-    __slots__ = ("busy", "transport")
+    __slots__ = ("busy", "idle_since", "owner", "timer", "transport")
 
-    def __init__(self, transport: httpx2.AsyncHTTPTransport) -> None:
+    def __init__(self, transport: httpx2.AsyncHTTPTransport, owner: PooledTransport) -> None:
         self.transport = transport
+        self.owner = owner
         self.busy = 0
+        self.idle_since = 0.0
+        """Event-loop time when ``busy`` last dropped to 0."""
+        self.timer: asyncio.TimerHandle | None = None
+        """The pending expiry check (one at most per pool, however many requests end)."""
+
+    def release(self) -> None:
+        """One request of this pool ended; when it was the last, the idle clock starts."""
+        self.busy -= 1
+        if self.busy == 0:
+            self.owner.became_idle(self)
 
 
 class _Released(httpx2.AsyncByteStream):
@@ -56,7 +74,7 @@ class _Released(httpx2.AsyncByteStream):
             await self._stream.aclose()
         finally:
             if pool is not None:
-                pool.busy -= 1
+                pool.release()
 
 
 class PooledTransport(httpx2.AsyncBaseTransport):
@@ -69,9 +87,15 @@ class PooledTransport(httpx2.AsyncBaseTransport):
             pool is used: the most connections a pool scans on each request.
         max_pools: The most pools; ``per_pool * max_pools`` (default 1,000, openai's and
             anthropic's default ``max_connections``) bounds the connections.
-        keepalive_expiry: Seconds an idle connection is kept (httpx2's default: 5).
+        keepalive_expiry: Seconds an idle connection is kept (httpx2's default: 5). A pool
+            with no request in flight for that long is closed, connections and all (a later
+            request opens a new one); a busy pool closes its own expired connections on its
+            next request, as httpx2 does.
 
     Use: ``httpx2.AsyncClient(transport=PooledTransport(verify=context))``.
+
+    Raises:
+        ValueError: ``per_pool`` or ``max_pools`` below 1, or a negative ``keepalive_expiry``.
     """
 
     def __init__(
@@ -84,6 +108,10 @@ class PooledTransport(httpx2.AsyncBaseTransport):
     ) -> None:
         if per_pool < 1 or max_pools < 1:
             raise ValueError(f"per_pool and max_pools must be >= 1, not {per_pool}, {max_pools}")
+        if keepalive_expiry < 0:
+            raise ValueError(f"keepalive_expiry must be >= 0 seconds, not {keepalive_expiry}")
+        self._expiry = keepalive_expiry
+        self._closing: set[asyncio.Task[None]] = set()
         self._verify = verify
         self._per_pool = per_pool
         self._max_pools = max_pools
@@ -106,9 +134,31 @@ class PooledTransport(httpx2.AsyncBaseTransport):
                 return pool
         if len(pools) < self._max_pools:
             transport = httpx2.AsyncHTTPTransport(verify=self._verify, limits=self._limits)
-            pools.append(_Pool(transport))
+            pools.append(_Pool(transport, self))
             return pools[-1]
         return min(pools, key=lambda pool: pool.busy)
+
+    def became_idle(self, pool: _Pool) -> None:
+        """Start ``pool``'s idle clock: it is closed if still idle after ``keepalive_expiry``."""
+        loop = asyncio.get_running_loop()
+        pool.idle_since = loop.time()
+        if pool.timer is None:
+            pool.timer = loop.call_later(self._expiry, self._expire, pool)
+
+    def _expire(self, pool: _Pool) -> None:
+        """Close ``pool`` if it has been idle for ``keepalive_expiry`` (a timer's call)."""
+        pool.timer = None
+        if pool.busy or pool not in self._pools:
+            return  # in use (its next idle period starts a timer), or already closed
+        loop = asyncio.get_running_loop()
+        remaining = pool.idle_since + self._expiry - loop.time()
+        if remaining > 0:  # it was used, and went idle again, since this timer started
+            pool.timer = loop.call_later(remaining, self._expire, pool)
+            return
+        self._pools.remove(pool)  # no request can pick it from now on
+        task = loop.create_task(pool.transport.aclose())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         """Send ``request`` on the first pool with room; the slot is freed when it is closed."""
@@ -117,7 +167,7 @@ class PooledTransport(httpx2.AsyncBaseTransport):
         try:
             response = await pool.transport.handle_async_request(request)
         except BaseException:
-            pool.busy -= 1
+            pool.release()
             raise
         assert isinstance(response.stream, httpx2.AsyncByteStream)
         # The pool's own response, its body wrapped: no second Response nor copy of its headers.
@@ -128,7 +178,12 @@ class PooledTransport(httpx2.AsyncBaseTransport):
         """Close every pool (and its connections)."""
         pools, self._pools = self._pools, []
         for pool in pools:
+            if pool.timer is not None:
+                pool.timer.cancel()
+                pool.timer = None
             await pool.transport.aclose()
+        if self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
 
     async def __aenter__(self) -> PooledTransport:
         return self

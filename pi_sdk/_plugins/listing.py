@@ -64,5 +64,14 @@ def describe_plugins() -> list[PluginInfo]:
         )
     for error in pm.load_errors:
         cause = f"{type(error.cause).__name__}: {error.cause}"
-        infos.append(PluginInfo(name=error.plugin, hooks=(), error=cause))
+        dist, version = pm.distributions.get(error.plugin, (None, None))
+        infos.append(
+            PluginInfo(
+                name=error.plugin,
+                hooks=(),
+                distribution=dist or None,
+                version=version or None,
+                error=cause,
+            )
+        )
     return sorted(infos, key=lambda i: i.name)

@@ -108,7 +108,11 @@ class PluginManager(pluggy.PluginManager):
         self.load_errors: list[PluginLoadError] = []
         """Plugins that failed to load, in load order."""
         self.distributions: dict[str, tuple[str, str]] = {}
-        """Plugin name -> (distribution name, version), for entry-point plugins."""
+        """Plugin name -> (distribution name, version), for entry-point plugins (those that
+        failed to load included)."""
+        self.missing: list[str] = []
+        """Names :data:`LOAD_PLUGINS_ENV` asks for that no installed plugin has (each also a
+        ``RuntimeWarning``)."""
         self.generation = 0
         """Bumped by every :meth:`register` / :meth:`unregister`: readers of the hooks rebuild
         what they collected when it changed."""
@@ -219,14 +223,14 @@ class PluginManager(pluggy.PluginManager):
                 seen[entry_point.name] = dist_name
                 if self.is_blocked(entry_point.name) or self.has_plugin(entry_point.name):
                     continue
+                self.distributions[entry_point.name] = (dist_name, version)
                 try:
                     self.register(entry_point.load(), name=entry_point.name)
                 except Exception as exc:  # noqa: BLE001 - one broken plugin must not stop the rest
                     self._fail(entry_point.name, exc)
-                    continue
-                self.distributions[entry_point.name] = (dist_name, version)
             for key, raw in sorted((allowed or {}).items()):
                 if key not in matched:
+                    self.missing.append(raw)
                     installed = ", ".join(sorted(seen)) or "none"
                     warnings.warn(
                         f"{LOAD_PLUGINS_ENV} names {raw!r}, which is not an installed plugin"

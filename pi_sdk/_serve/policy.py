@@ -14,10 +14,13 @@ from fnmatch import fnmatchcase
 
 from pi_sdk.types import Model
 
-__all__ = ["DEFAULT_MAX_BODY_BYTES", "ProxyPolicy"]
+__all__ = ["DEFAULT_BODY_TIMEOUT_MS", "DEFAULT_MAX_BODY_BYTES", "ProxyPolicy"]
 
 DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
 """Largest request body a proxy accepts by default: 8 MiB (a context with a few images)."""
+
+DEFAULT_BODY_TIMEOUT_MS = 30_000
+"""How long a request body may take to arrive whole by default: 30 s (8 MiB at 280 kB/s)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,6 +42,9 @@ class ProxyPolicy:
             (``"https://app.example.com"``; ``"*"`` for any), answered with CORS headers and
             preflights (Starlette's ``CORSMiddleware``). Default none: same-origin and
             non-browser clients only.
+        body_timeout_ms: The request body must arrive whole within this many milliseconds
+            after the request's head (default 30 s); a slower one is refused with 408 and its
+            connection closed, so that a client sending a byte a second cannot hold it.
         keepalive_ms: Once a reply has started, an SSE comment (``: keep-alive``) is sent
             after this many milliseconds without an event, so that proxies and load balancers
             keep a quiet stream open (a reasoning model may think for minutes); ``None``:
@@ -46,7 +52,8 @@ class ProxyPolicy:
 
     Raises:
         ValueError: an empty token, an empty allow-list, a pattern without ``/``, a
-            ``max_body_bytes`` below 1, or a ``keepalive_ms`` that is not positive.
+            ``max_body_bytes`` below 1, or a ``keepalive_ms`` or ``body_timeout_ms`` that is not
+            positive.
     """
 
     token: str = field(repr=False)
@@ -55,6 +62,7 @@ class ProxyPolicy:
     resolve_model: Callable[[str, str], Model] | None = None
     cors_origins: tuple[str, ...] = ()
     keepalive_ms: float | None = 15_000
+    body_timeout_ms: float = DEFAULT_BODY_TIMEOUT_MS
 
     def __post_init__(self) -> None:
         if not self.token:
@@ -78,6 +86,8 @@ class ProxyPolicy:
             raise ValueError(f"keepalive_ms must be positive or None, got {self.keepalive_ms}")
         if self.max_body_bytes < 1:
             raise ValueError(f"max_body_bytes must be at least 1, got {self.max_body_bytes}")
+        if not self.body_timeout_ms > 0:
+            raise ValueError(f"body_timeout_ms must be positive, got {self.body_timeout_ms}")
 
     def authorized(self, header: str | None) -> bool:
         """True when ``header`` (the ``Authorization`` value) is ``Bearer <token>``.

@@ -7,9 +7,14 @@ events. In order, a request is refused with a JSON ``{"error": "..."}`` body (th
 client shows as ``Proxy error: ...``):
 
 * 401 without ``Authorization: Bearer <token>`` (checked before the body is read);
-* 413 for a body over the size limit (by ``Content-Length``, or counted as it is read);
-* 400 for a body that is not the request's JSON, an unknown model, or a bad option;
-* 403 for a model outside the allow-list.
+* 413 for a body over the size limit, 408 for one that does not arrive whole in time;
+* 400 for a body that is not strict JSON or not the request's shape, a context without
+  messages, an unknown model, or a bad option; 403 for a model outside the allow-list
+  (:mod:`pi_sdk._serve.request`).
+
+Every request ends with one line on the ``pi_sdk.serve`` logger saying how it really ended
+(:mod:`pi_sdk._serve.outcome_log`): a vendor's 429 inside a started stream is logged as that
+error, not as the 200 the response started with.
 
 With ``ProxyPolicy.cors_origins``, pages of those origins may call it from a browser (CORS).
 
@@ -21,19 +26,21 @@ error text with the server's secrets redacted. A client that disconnects aborts 
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
+from pi_sdk._serve.outcome_log import log_outcome, log_refusal
 from pi_sdk._serve.policy import ProxyPolicy
+from pi_sdk._serve.request import Refused, parse_request, read_body
 from pi_sdk._serve.wire import proxy_event_to_dict
 from pi_sdk._wire.abort import AbortController
 from pi_sdk._wire.agent_types import AgentStreamFn, AssistantStream
 from pi_sdk._wire.redact import redact_text
-from pi_sdk.errors import ConfigurationError, PiSdkError
+from pi_sdk.errors import ConfigurationError
+from pi_sdk.events import DoneEvent, ErrorEvent
 from pi_sdk.options import StreamOptions
-from pi_sdk.types import Context, Model, Usage
+from pi_sdk.types import AssistantMessage, Context, Model, Usage
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -41,32 +48,11 @@ if TYPE_CHECKING:
 
 __all__ = ["proxy_app"]
 
-_OPTION_FIELDS = {
-    "temperature": "temperature",
-    "maxTokens": "max_tokens",
-    "reasoning": "reasoning",
-    "cacheRetention": "cache_retention",
-    "sessionId": "session_id",
-    "metadata": "metadata",
-    "thinkingBudgets": "thinking_budgets",
-    "maxRetryDelayMs": "max_retry_delay_ms",
-}
-"""The request options the server applies. ``headers`` is ignored (the server builds the vendor
-request), as is ``transport``; anything else is refused."""
-
-_IGNORED_OPTIONS = {"headers", "transport"}
-
 _SSE_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
     (b"cache-control", b"no-cache"),
     (b"x-accel-buffering", b"no"),
 ]
-
-
-class _Refused(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) -> Starlette:
@@ -125,60 +111,35 @@ class _StreamEndpoint:
 
         request = Request(scope, receive)
         if not self.policy.authorized(request.headers.get("authorization")):
+            reason = "unauthorized: a valid bearer token is required"
             refusal = JSONResponse(
-                {"error": "unauthorized: a valid bearer token is required"},
-                status_code=401,
-                headers={"www-authenticate": "Bearer"},
+                {"error": reason}, status_code=401, headers={"www-authenticate": "Bearer"}
             )
+            log_refusal(scope, 401, reason)
             await refusal(scope, receive, send)
             return
-        body = await _read_body(request, self.policy.max_body_bytes)
-        if body is None:
-            limit = self.policy.max_body_bytes
-            refusal = JSONResponse(
-                {"error": f"request body too large: the limit is {limit} bytes"}, status_code=413
-            )
-            await refusal(scope, receive, send)
+        started = asyncio.get_running_loop().time()
+        try:
+            body = await read_body(request, self.policy)
+            model, context, options = parse_request(body, self.policy)
+        except Refused as refused:
+            log_refusal(scope, refused.status, str(refused))
+            # A body too slow to arrive: close its connection rather than wait for the rest.
+            headers = {"connection": "close"} if refused.status == 408 else None
+            reply = JSONResponse({"error": str(refused)}, refused.status, headers=headers)
+            await reply(scope, receive, send)
             return
-        try:
-            model, context, options = self._parse(body)
-        except _Refused as refused:
-            await JSONResponse({"error": str(refused)}, status_code=refused.status)(
-                scope, receive, send
-            )
-            return
-        await self._stream(model, context, options, receive, send)
-
-    def _parse(self, body: bytes) -> tuple[Model, Context, StreamOptions]:
-        try:
-            data: Any = json.loads(body)
-        except ValueError:
-            raise _Refused(400, "the body is not JSON") from None
-        if not isinstance(data, dict):
-            raise _Refused(400, "the body must be a JSON object {model, context, options}")
-        wire: dict[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
-        requested: Any = wire.get("model")
-        if not isinstance(requested, dict):
-            raise _Refused(400, "model must be an object with provider and id")
-        fields = cast("dict[str, Any]", requested)
-        provider, model_id = fields.get("provider"), fields.get("id")
-        if not isinstance(provider, str) or not isinstance(model_id, str):
-            raise _Refused(400, "model must be an object with provider and id")
-        if not self.policy.allows(provider, model_id):
-            raise _Refused(403, f"model {provider}/{model_id} is not allowed on this proxy")
-        try:
-            model = self.policy.model(provider, model_id)
-        except PiSdkError as exc:
-            raise _Refused(400, str(exc)) from None
-        try:
-            context = Context.model_validate(wire.get("context") or {})
-        except ValueError as exc:
-            raise _Refused(400, f"invalid context: {_first_error(exc)}") from None
-        return model, context, _options(wire.get("options"))
+        name = f"{model.provider}/{model.id}"
+        final, error = await self._stream(model, context, options, receive, send)
+        log_outcome(scope, name, final, error, asyncio.get_running_loop().time() - started)
 
     async def _stream(
         self, model: Model, context: Context, options: StreamOptions, receive: Any, send: Any
-    ) -> None:
+    ) -> tuple[AssistantMessage | None, str | None]:
+        """Stream the call's events; return its final message, or the error sent instead.
+
+        Both are ``None`` when the client disconnected before the call ended.
+        """
         controller = AbortController()
         options.signal = controller.signal
         watcher = asyncio.ensure_future(_abort_on_disconnect(receive, controller))
@@ -189,18 +150,24 @@ class _StreamEndpoint:
             asyncio.ensure_future(out.keep_alive(keepalive_ms / 1000)) if keepalive_ms else None
         )
         stream: AssistantStream | None = None
+        final: AssistantMessage | None = None
+        error: str | None = None
         try:
             stream = await _start(self.stream_fn, model, context, options)
             async for event in stream:
                 if controller.signal.aborted:
                     break
                 data = proxy_event_to_dict(event)
-                if data["type"] == "error":
+                if isinstance(event, ErrorEvent):
                     data["errorMessage"] = self._redact(data.get("errorMessage", ""))
+                    final = event.error.model_copy(update={"error_message": data["errorMessage"]})
+                elif isinstance(event, DoneEvent):
+                    final = event.message
                 await out.send(_frame(data))
         except Exception as exc:  # a stream function that raised instead of ending in `error`
+            error = self._redact(str(exc) or type(exc).__name__)
             if not controller.signal.aborted:
-                await out.send(_frame(_error_event(self._redact(str(exc) or type(exc).__name__))))
+                await out.send(_frame(_error_event(error)))
         finally:
             controller.abort("the client disconnected")  # no-op once the call has ended
             watcher.cancel()
@@ -210,27 +177,10 @@ class _StreamEndpoint:
             if close is not None:
                 await close()
         await out.send({"type": "http.response.body", "body": b"", "more_body": False})
+        return final, error  # both None: the client left before the end
 
     def _redact(self, text: str) -> str:
         return redact_text(text, [self.policy.token])
-
-
-async def _read_body(request: Any, limit: int) -> bytes | None:
-    """The request body, or ``None`` when it is over ``limit`` bytes.
-
-    By ``Content-Length`` before anything is read, or counted while a chunked body is read.
-    """
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > limit:
-        return None
-    parts: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return None
-        parts.append(chunk)
-    return b"".join(parts)
 
 
 async def _start(
@@ -291,67 +241,3 @@ def _frame(data: dict[str, Any]) -> dict[str, Any]:
 def _error_event(message: str) -> dict[str, Any]:
     usage = Usage().model_dump(mode="json", by_alias=True)
     return {"type": "error", "reason": "error", "errorMessage": message, "usage": usage}
-
-
-def _options(raw: Any) -> StreamOptions:
-    if raw is None:
-        return StreamOptions()
-    if not isinstance(raw, dict):
-        raise _Refused(400, "options must be an object")
-    given: dict[str, Any] = raw  # pyright: ignore[reportUnknownVariableType]
-    values: dict[str, Any] = {}
-    for key, value in given.items():
-        if key in _IGNORED_OPTIONS or value is None:
-            continue
-        name = _OPTION_FIELDS.get(key)
-        if name is None:
-            raise _Refused(400, f"unknown option {key!r}")
-        values[name] = _checked_option(key, value)
-    try:
-        return StreamOptions(**values)
-    except (TypeError, ValueError) as exc:
-        raise _Refused(400, f"invalid options: {exc}") from None
-
-
-@functools.cache
-def _option_adapters() -> dict[str, Any]:
-    """Each request option's JSON type, checked strictly.
-
-    A wrong type is refused with 400, not passed on into the vendor request
-    (``StreamOptions`` does not check types).
-    """
-    from typing import Annotated
-
-    from pydantic import Field, TypeAdapter
-
-    from pi_sdk.types import CacheRetention
-
-    types: dict[str, Any] = {
-        "temperature": float,
-        "maxTokens": Annotated[int, Field(gt=0)],
-        "reasoning": str,
-        "cacheRetention": CacheRetention,
-        "sessionId": str,
-        "metadata": dict[str, Any],
-        "thinkingBudgets": dict[str, int],
-        "maxRetryDelayMs": Annotated[int, Field(ge=0)],
-    }
-    return {key: TypeAdapter(kind) for key, kind in types.items()}
-
-
-def _checked_option(key: str, value: Any) -> Any:
-    try:
-        return _option_adapters()[key].validate_python(value, strict=True)
-    except ValueError as exc:
-        raise _Refused(400, f"invalid options: {key}: {_first_error(exc)}") from None
-
-
-def _first_error(exc: ValueError) -> str:
-    """The first problem of a validation error, ``"messages.0.content: Field required"``."""
-    from pydantic import ValidationError
-
-    if isinstance(exc, ValidationError) and exc.errors():
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        return f"{where}: {first['msg']}" if where else first["msg"]
-    return str(exc)

@@ -193,7 +193,8 @@ def _validate_schema(schema: dict[str, Any], body: str, raw: str) -> StructuredO
 def _pydantic_reason(exc: ValidationError, raw: str) -> str:
     problems = exc.errors(include_url=False)
     if problems and problems[0]["type"] == "json_invalid":
-        return f"not valid JSON: {problems[0]['msg']}; received: {_bounded(raw)}"
+        reason = str(problems[0]["msg"]).removeprefix("Invalid JSON: ")  # said once, below
+        return f"not valid JSON: {reason}; received: {_bounded(raw)}"
     lines = [f"{_path(list(p['loc']))}: {p['msg']}" for p in problems]
     return "does not match the schema: " + "; ".join(lines)
 

@@ -12,9 +12,17 @@ scalars); the input is never mutated. Three rules, all configurable:
   keys (``sk-...``, ``sk-ant-...``, ``AIza...``), GitHub/Slack/AWS tokens, JWTs, bearer tokens,
   auth headers written inline (``-H "x-api-key: ..."``), ``key=`` / ``token=`` query
   parameters, ``password=...`` assignments and PEM private keys;
-* **values**: exact secret strings (by default the values of environment variables whose names
-  end in ``_API_KEY``, ``_TOKEN``, ``_SECRET``, ``_PASSWORD`` or ``_ACCESS_KEY``, at least 8
-  characters long) are replaced wherever they appear.
+* **values**: exact secret strings (the call's API key, the proxy's token; by default also the
+  values of environment variables whose names end in ``_API_KEY``, ``_TOKEN``, ``_SECRET``,
+  ``_PASSWORD`` or ``_ACCESS_KEY``) are replaced wherever they appear, when they are at least
+  :data:`MIN_SECRET_LENGTH` (8) characters long.
+
+Why values shorter than 8 characters are not redacted by value: such a value cannot be told
+from ordinary text. A one-character key would be replaced inside every word holding that
+letter (``fa[REDACTED]e``), and a test key such as ``test`` in every message that says "test":
+the messages would be destroyed while nothing is protected, since a secret that short can be
+guessed anyway and no vendor issues keys that short (theirs are 30 to 200 characters). The
+patterns still apply to such values where they look like credentials (``Authorization: x``).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from typing import Any, cast
 __all__ = [
     "DEFAULT_PATTERNS",
     "DEFAULT_SECRET_KEYS",
+    "MIN_SECRET_LENGTH",
     "REDACTED",
     "Redactor",
     "redact_text",
@@ -84,7 +93,9 @@ DEFAULT_PATTERNS: tuple[str, ...] = (
 the pattern has a group named ``s``, only that group does (``Authorization: [REDACTED]``)."""
 
 _ENV_SECRET_NAME = re.compile(r"(?:_API_KEY|_TOKEN|_SECRET|_PASSWORD|_ACCESS_KEY)$")
-_MIN_ENV_SECRET = 8
+
+MIN_SECRET_LENGTH = 8
+"""Shortest value redacted by value, in characters; shorter ones are ordinary text (module doc)."""
 
 
 def _replace(match: re.Match[str]) -> str:
@@ -125,7 +136,8 @@ class Redactor:
         Args:
             keys: Extra key names to redact (compared lower-case, ``-`` equal to ``_``).
             patterns: Extra regular expressions; each match is replaced.
-            values: Exact secret strings to replace wherever they appear.
+            values: Exact secret strings to replace wherever they appear; those shorter than
+                :data:`MIN_SECRET_LENGTH` characters are left out (ordinary text).
             default_keys: Include :data:`DEFAULT_SECRET_KEYS` and the ``*_token`` /
                 ``*_api_key`` / ``*_secret`` / ``*_password`` suffix rule.
             default_patterns: Include :data:`DEFAULT_PATTERNS`.
@@ -139,12 +151,12 @@ class Redactor:
         self._default_keys = default_keys
         sources = [*(DEFAULT_PATTERNS if default_patterns else ()), *patterns]
         self._patterns = [re.compile(p) for p in sources]
-        secret_values = {v for v in values if v}
+        secret_values = {v for v in values if v and len(v) >= MIN_SECRET_LENGTH}
         if environment_values:
             secret_values |= {
                 value
                 for name, value in os.environ.items()
-                if _ENV_SECRET_NAME.search(name.upper()) and len(value) >= _MIN_ENV_SECRET
+                if _ENV_SECRET_NAME.search(name.upper()) and len(value) >= MIN_SECRET_LENGTH
             }
         # Longest first, so a secret that contains another is replaced whole.
         self._values = sorted(secret_values, key=len, reverse=True)

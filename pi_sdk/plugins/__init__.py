@@ -33,6 +33,7 @@ _EXPORTS = {
     "lazy_exports": "pi_sdk._wire.exports",
     "DEFAULT_PATTERNS": "pi_sdk._wire.redact",
     "DEFAULT_SECRET_KEYS": "pi_sdk._wire.redact",
+    "MIN_SECRET_LENGTH": "pi_sdk._wire.redact",
     "REDACTED": "pi_sdk._wire.redact",
     "Redactor": "pi_sdk._wire.redact",
     "redact_text": "pi_sdk._wire.redact",
@@ -63,6 +64,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._wire.exports import lazy_exports as lazy_exports
     from pi_sdk._wire.redact import DEFAULT_PATTERNS as DEFAULT_PATTERNS
     from pi_sdk._wire.redact import DEFAULT_SECRET_KEYS as DEFAULT_SECRET_KEYS
+    from pi_sdk._wire.redact import MIN_SECRET_LENGTH as MIN_SECRET_LENGTH
     from pi_sdk._wire.redact import REDACTED as REDACTED
     from pi_sdk._wire.redact import Redactor as Redactor
     from pi_sdk._wire.redact import redact_text as redact_text

@@ -382,6 +382,11 @@ def test_a_cut_last_line_is_noticed(pi_files: Path, tmp_path: Path) -> None:
             '"summary":"s","fromId":"root"}\n',
             "line 2: invalid timestamp 'yesterday'",
         ),
+        (  # past Python's int-conversion limit (sys.get_int_max_str_digits(), 4,300 digits)
+            '{"type":"session","id":"x","version":3}\n'
+            '{"type":"label","id":"a","n":' + "7" * 5_000 + "}\n",
+            "line 2: an integer of 5000 digits",
+        ),
     ],
 )
 def test_malformed_pi_files_name_the_line(tmp_path: Path, text: str, fragment: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any, Literal
 
@@ -215,6 +216,9 @@ GOOD = json.dumps({"role": "user", "content": "ok", "timestamp": 1})
         (_header() + "\n" + GOOD.replace('"ok"', "[-Infinity]"), "line 2: -Infinity is not JSON"),
         (_header() + "\n" + GOOD.replace('"ok"', "1e400"), "line 2: number 1e400 is out of float"),
         (_header().replace("{}", '{"x": Infinity}') + "\n", "line 1: Infinity is not JSON"),
+        # Past Python's int-conversion limit (sys.get_int_max_str_digits(), 4,300 digits).
+        (_header() + "\n" + GOOD.replace('"ok"', "9" * 4_301), "line 2: an integer of 4301 digits"),
+        (_header().replace("{}", '{"n": -' + "1" * 9_999 + "}") + "\n", "line 1: an integer"),
         (
             _header() + "\n" + GOOD.replace('"ok"', "[" * 100_000 + "]" * 100_000),
             f"line 2: nested deeper than {MAX_NESTING} levels",
@@ -262,7 +266,12 @@ def _json_text(value: Any) -> str:
     depth = 0
     while isinstance(value, list) and len(value) == 1:
         value, depth = value[0], depth + 1
-    return "[" * depth + json.dumps(value, allow_nan=True) + "]" * depth
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # an integer of any length, as another writer would write it
+    try:
+        return "[" * depth + json.dumps(value, allow_nan=True) + "]" * depth
+    finally:
+        sys.set_int_max_str_digits(limit)
 
 
 @pytest.mark.parametrize(
@@ -277,6 +286,8 @@ def _json_text(value: Any) -> str:
         pytest.param(_nested(MAX_NESTING), False, id="over-limit"),
         pytest.param(_nested(5_000), False, id="far-over-limit"),
         pytest.param([1e308, -1e308, 5e-324], True, id="extreme-floats"),
+        pytest.param(10**4_299, True, id="int-at-limit"),
+        pytest.param(-(10**4_300), False, id="int-over-limit"),
         pytest.param({"deep": _nested(200), "wide": [_nested(50)] * 100}, True, id="deep-wide"),
     ],
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from pathlib import Path
@@ -199,3 +200,22 @@ def test_thinking_streams_in_place_on_a_terminal_then_collapses(tmp_path: Path):
         child.expect(PROMPT)
         child.sendeof()
         child.expect(pexpect.EOF)
+
+
+def test_a_failed_save_is_never_reported_as_saved(tmp_path: Path):
+    target = tmp_path / "s.jsonl"
+    with ThreadedLoopback([_reply(ANTHROPIC, Text(("Paris.",)))]) as anthropic:
+        env = cli_env(tmp_path, **_keys(), **vendor_env(ANTHROPIC, anthropic))
+        child = spawn(["chat", "-m", "anthropic/claude-sonnet-4-5", "--session", str(target)], env)
+        child.logfile_read = io.StringIO()
+        child.expect(PROMPT)
+        target.mkdir()  # the save after the turn cannot write there
+        ask(child, "Capital of France?", "Paris.", "✘ cannot save the session: .*s.jsonl")
+        child.sendline("/quit")
+        child.expect(f"✘ NOT saved to {target}: ")
+        child.expect("bye")
+        child.expect(pexpect.EOF)
+        child.close()
+    said = child.logfile_read.getvalue()
+    assert "saved to" not in said.replace("NOT saved to", "")
+    assert child.exitstatus == 1

@@ -5,13 +5,14 @@ from __future__ import annotations
 import io
 import json
 import re
+import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
 
 import pytest
 from _support.cli import ThreadedLoopback, cli_env, pexpect, run_cli, spawn, vendor_env
-from _support.loopback import json_step, sse_step, text_reply
+from _support.loopback import Step, json_step, sse_step, text_reply
 from _support.wire import Call, Calls, Text, Thinking, Tokens, wire_for
 
 from pi_sdk._cli import main
@@ -193,3 +194,31 @@ def test_prompt_ctrl_c_says_it_aborts_without_a_second_step(tmp_path: Path):
         child.close()
     assert "again" not in said  # prompt ends with the aborted answer: no second Ctrl-C
     assert child.exitstatus == 130
+
+
+def _long_answer() -> Step:
+    pieces = tuple(f"line {n} of a long answer that fills the pipe\n" for n in range(3_000))
+    body, terminal = wire_for("anthropic-messages").events([Text(pieces)], Tokens())
+    return sse_step(body + terminal)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["prompt", *MODEL, "--json", "hi"], ["prompt", *MODEL, "hi"], ["models"]],
+    ids=["prompt-json", "prompt-text", "models"],
+)
+def test_a_reader_that_leaves_early_ends_the_command_quietly(tmp_path: Path, command: list[str]):
+    """``pi-sdk prompt --json ... | head -3``: no BrokenPipeError traceback, status 141."""
+    with ThreadedLoopback([_long_answer()]) as server:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pi_sdk._cli", *command],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=_env(tmp_path, server),
+        )  # fmt: skip
+        assert process.stdout is not None and process.stderr is not None
+        for _ in range(3):
+            assert process.stdout.readline()
+        process.stdout.close()  # as `head -3` does once it has its lines
+        errors = process.stderr.read()
+        assert process.wait(timeout=60) == 141
+    assert errors == ""  # no traceback, no BrokenPipeError, no half-printed usage line

@@ -216,4 +216,15 @@ def test_the_summary_counts_only_visible_thinking(
     )
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "2 block(s), 4 chars, 1 redacted, signature present" in out
+    assert "2 blocks, 4 chars, 1 redacted, signature present" in out
+
+
+def test_counts_agree_with_their_nouns(plugin_manager, capsys: pytest.CaptureFixture[str]):
+    import pi_sdk
+
+    pi_sdk.register_model(pi_sdk.Model(id="solo-1", api="solo-api", provider="solo"))
+    assert main(["models"]) == 0
+    assert "1 model · prices in USD per million tokens" in capsys.readouterr().out
+    pi_sdk.register_model(pi_sdk.Model(id="solo-2", api="solo-api", provider="solo"))
+    assert main(["models"]) == 0
+    assert "2 models · prices" in capsys.readouterr().out

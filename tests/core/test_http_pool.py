@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import Callable
 
 import httpx2
 import pytest
@@ -17,6 +18,8 @@ class _GatedServer:
     def __init__(self) -> None:
         self.gate = asyncio.Event()
         self.connections = 0
+        self.open = 0
+        """Connections the client has not closed yet."""
         self.waiting = 0
 
     async def __aenter__(self) -> _GatedServer:
@@ -29,6 +32,7 @@ class _GatedServer:
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
+        self.open += 1
         try:
             while await reader.readuntil(b"\r\n\r\n"):
                 self.waiting += 1
@@ -39,6 +43,7 @@ class _GatedServer:
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
+            self.open -= 1
             writer.close()
 
 
@@ -96,9 +101,9 @@ async def test_a_failed_send_frees_its_slot():
         assert transport.pools == 1  # each failure gave its slot back: no new pool was needed
 
 
-@pytest.mark.parametrize("kwargs", [{"per_pool": 0}, {"max_pools": 0}])
+@pytest.mark.parametrize("kwargs", [{"per_pool": 0}, {"max_pools": 0}, {"keepalive_expiry": -1}])
 def test_limits_below_one_are_refused(kwargs):
-    with pytest.raises(ValueError, match="must be >= 1"):
+    with pytest.raises(ValueError, match="must be >= "):
         PooledTransport(**kwargs)
 
 
@@ -111,3 +116,43 @@ async def test_a_streamed_body_arrives_whole_and_closing_it_frees_its_slot():
                 assert b"".join([chunk async for chunk in response.aiter_bytes()]) == b"ok"
         assert transport.pools == 1  # each closed stream gave its one slot back
         assert server.connections == 1
+
+
+async def _until(condition: Callable[[], bool], bound_s: float = 10.0) -> bool:
+    """Poll ``condition`` until it holds; ``False`` after ``bound_s`` (only a broken build)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + bound_s
+    while not condition():
+        if loop.time() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True
+
+
+async def test_idle_connections_of_every_pool_are_closed_after_a_burst():
+    """After a burst the extra pools sit idle: their connections close after keepalive_expiry."""
+    transport = PooledTransport(per_pool=5, max_pools=10, keepalive_expiry=0.2)
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        assert await _burst(client, server, 40) == ["ok"] * 40
+        assert transport.pools == 8 and server.open == 40
+        # Sequential calls keep using the first pool; every other pool is idle.
+        for _ in range(3):
+            assert (await client.get(server.url)).text == "ok"
+        assert await _until(lambda: server.open <= 1), f"{server.open} connections still open"
+        assert transport.pools <= 1
+        # Once everything is idle, the last pool goes too, and the next call opens a new one.
+        assert await _until(lambda: server.open == 0), f"{server.open} connections still open"
+        assert transport.pools == 0
+        assert (await client.get(server.url)).text == "ok"
+        assert transport.pools == 1
+
+
+async def test_a_pool_with_a_request_in_flight_is_kept():
+    transport = PooledTransport(per_pool=1, max_pools=3, keepalive_expiry=0.05)
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        server.gate.set()
+        async with client.stream("GET", server.url) as response:
+            await asyncio.sleep(0.3)  # six expiry periods with the response open
+            assert transport.pools == 1 and server.open == 1
+            assert b"".join([chunk async for chunk in response.aiter_bytes()]) == b"ok"
+        assert await _until(lambda: server.open == 0)

@@ -147,18 +147,18 @@ async def test_a_failure_names_provider_and_url_never_the_key_and_keeps_the_last
             return FetchedModels(models=[model("srv", "m")])
         assert context.api_key == KEY
         raise RuntimeError(
-            f"GET http://srv.test/v1/models: 401, echoed {context.api_key} and tok-9"
+            f"GET http://srv.test/v1/models: 401, echoed {context.api_key} and tok-secret-9"
         )
 
     provider = server(
-        "srv", flaky, auth=pi_sdk.ProviderAuth(api_key=KEY), headers={"X-Token": "tok-9"}
+        "srv", flaky, auth=pi_sdk.ProviderAuth(api_key=KEY), headers={"X-Token": "tok-secret-9"}
     )
     models = pi_sdk.Models([provider])
     await models.refresh()
     result = await models.refresh()
     message = result.errors["srv"]
     assert message.startswith("srv (http://srv.test/v1): GET http://srv.test/v1/models: 401")
-    assert KEY not in message and "tok-9" not in message
+    assert KEY not in message and "tok-secret-9" not in message
     assert result.refreshed == [] and [m.id for m in models.models("srv")] == ["m"]
 
 

@@ -76,6 +76,13 @@ async def test_not_json_is_data_with_the_raw_text() -> None:
     assert message.stop_reason == "stop"  # the call itself succeeded
 
 
+@pytest.mark.parametrize("spec", [City, SCHEMA], ids=["model", "schema"])
+async def test_not_json_is_said_once(spec: object) -> None:
+    message = await answer("Tokyo, I think.", spec)
+    assert message.output is not None and message.output.error is not None
+    assert message.output.error.lower().count("json") == 1, message.output.error
+
+
 async def test_a_code_fence_around_the_json_is_accepted() -> None:
     message = await answer('```json\n{"name": "Lagos", "population": 2}\n```', City)
     assert message.output is not None and message.output.value == City(name="Lagos", population=2)

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from _support.echo import echo_cassette
 from _support.packages import install_into
@@ -74,6 +75,29 @@ def test_the_session_example_runs_as_printed(tmp_path: Path) -> None:
         '{"format":"pi-sdk-session","version":1,"count":2,"metadata":{"model":"scripted-1"}}'
     )
     assert len(lines) == 3
+
+
+def test_the_otel_metrics_example_prints_the_genai_metrics(tmp_path: Path) -> None:
+    """docs/plugins/otel.md: the console exporter shows every metric of one agent call."""
+    output = "\n".join(run_script_example("plugins/otel.md", "otel_metrics_example.py", tmp_path))
+    data = json.loads(output)
+    found = {
+        metric["name"]: metric["data"]["data_points"]
+        for resource in data["resource_metrics"]
+        for scope in resource["scope_metrics"]
+        for metric in scope["metrics"]
+    }
+    assert sorted(found) == [
+        "gen_ai.client.operation.duration",
+        "gen_ai.client.operation.time_to_first_chunk",
+        "gen_ai.client.token.usage",
+        "pi_sdk.client.cost",
+    ]
+    tokens = {
+        p["attributes"]["gen_ai.token.type"]: p["sum"] for p in found["gen_ai.client.token.usage"]
+    }
+    assert tokens == {"input": 12, "output": 3}
+    assert sum(p["value"] for p in found["pi_sdk.client.cost"]) == pytest.approx(0.000081)
 
 
 def test_the_compaction_example_runs_as_printed(tmp_path: Path) -> None:
@@ -253,6 +277,7 @@ PAGES_WITH_FILES = (
     "sessions.md",
     "testing.md",
     "plugins/mcp.md",
+    "plugins/otel.md",
     "plugins/writing-a-hook-plugin.md",
     "plugins/writing-a-provider.md",
 )

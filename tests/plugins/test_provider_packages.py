@@ -165,3 +165,17 @@ def test_a_provider_object_and_the_old_hooks_for_one_id_serve_together(
     )
     assert [m.id for m in pi_sdk.get_models("acme")] == ["legacy"]
     assert pi_sdk.default_models().check_auth("acme").source == "env:ACME_API_KEY"
+
+
+def test_the_first_party_table_names_the_packages_that_register_each_provider():
+    """The hint for a missing package (``pip install pi-sdk-anthropic``) follows the packages."""
+    import importlib
+
+    from pi_sdk._wire.first_party import FIRST_PARTY_PROVIDERS
+
+    registered: dict[str, set[str]] = {}
+    for distribution in ("anthropic", "azure", "bedrock", "google", "mistral", "openai"):
+        module = importlib.import_module(f"pi_sdk_{distribution}")
+        for provider in module.PROVIDERS:
+            registered.setdefault(provider.id, set()).add(f"pi-sdk-{distribution}")
+    assert {p: tuple(sorted(d)) for p, d in registered.items()} == FIRST_PARTY_PROVIDERS

@@ -39,7 +39,7 @@ async def _through(steps: list[Step], **options: Any) -> tuple[LoopbackServer, A
             prompt("question"),
             pi_sdk.StreamOptions(**options),
             proxy_url=proxy.url + "/",
-            auth_token="tok-123",
+            auth_token="tok-12345678",
         )
         seen = [event async for event in events]
         return proxy, await events.result(), seen
@@ -58,7 +58,7 @@ async def test_the_request_is_pis_shape_with_only_the_serializable_options():
     )
     method, target, body = proxy.requests[0]
     assert (method, target) == ("POST", "/api/stream")
-    assert proxy.headers[0]["authorization"] == "Bearer tok-123"
+    assert proxy.headers[0]["authorization"] == "Bearer tok-12345678"
     assert proxy.headers[0]["content-type"] == "application/json"
     sent = json.loads(body)
     assert sent["model"] == MODEL.model_dump(mode="json")
@@ -136,7 +136,7 @@ async def test_a_server_error_before_any_content_is_retried():
 
 
 async def test_a_refusal_keeps_pis_text_and_leaves_the_token_out():
-    _, message, _ = await _through([json_step(403, {"error": "no tok-123 for you"})])
+    _, message, _ = await _through([json_step(403, {"error": "no tok-12345678 for you"})])
     assert message.error_message == "Proxy error: no [REDACTED] for you"
     _, message, _ = await _through([json_step(404, b"<html>nope</html>")])
     assert message.error_message == "Proxy error: 404 Not Found"

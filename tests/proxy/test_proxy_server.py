@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +34,8 @@ async def _proxied(proxy: Any, context: pi_sdk.Context, **kwargs: Any) -> pi_sdk
 
 async def _post_raw(proxy: Any, headers: dict[str, str] | None = None) -> httpx2.Response:
     """POST a minimal call for the proxy's model, with the token; the raw HTTP reply."""
-    request = {"model": {"provider": "anthropic", "id": proxy.model.id}, "context": {}}
+    context = {"messages": [{"role": "user", "content": "hi", "timestamp": 1}]}
+    request = {"model": {"provider": "anthropic", "id": proxy.model.id}, "context": context}
     headers = {"authorization": f"Bearer {TOKEN}", **(headers or {})}
     async with httpx2.AsyncClient(timeout=30) as client:
         return await client.post(f"{proxy.url}/api/stream", json=request, headers=headers)
@@ -73,7 +76,10 @@ async def test_200_concurrent_proxied_streams_are_each_the_vendor_reply_they_ask
         assert message.usage.cost.total > 0
 
 
-async def test_a_client_disconnect_aborts_the_upstream_call(serve_proxy: Callable[..., Any]):
+async def test_a_client_disconnect_aborts_the_upstream_call(
+    serve_proxy: Callable[..., Any], caplog: pytest.LogCaptureFixture
+):
+    caplog.set_level(logging.INFO, logger="pi_sdk.serve")
     body, _ = wire_for(API).events([Text(("first words", " never finished"))], Tokens())
     async with serve_proxy([sse_step(body[:3], end="hang")]) as proxy:
         events = stream_proxy(proxy.model, prompt(), proxy_url=proxy.url, auth_token=TOKEN)
@@ -88,6 +94,8 @@ async def test_a_client_disconnect_aborts_the_upstream_call(serve_proxy: Callabl
             await asyncio.sleep(0.01)
         assert proxy.vendor.client_closes == 1
         assert proxy.vendor.open_connections == 0
+    logged = [r.getMessage() for r in caplog.records if r.name == "pi_sdk.serve"]
+    assert len(logged) == 1 and " 200 aborted: the client disconnected · " in logged[0]
 
 
 async def test_a_client_gone_before_any_content_aborts_the_upstream_call(
@@ -95,7 +103,8 @@ async def test_a_client_gone_before_any_content_aborts_the_upstream_call(
 ):
     silent = Step(headers={"content-type": "text/event-stream"}, end="hang")  # thinks forever
     async with serve_proxy([silent]) as proxy, httpx2.AsyncClient(timeout=30) as client:
-        request = {"model": {"provider": "anthropic", "id": proxy.model.id}, "context": {}}
+        context = {"messages": [{"role": "user", "content": "hi", "timestamp": 1}]}
+        request = {"model": {"provider": "anthropic", "id": proxy.model.id}, "context": context}
         headers = {"authorization": f"Bearer {TOKEN}"}
         async with client.stream(
             "POST", f"{proxy.url}/api/stream", json=request, headers=headers
@@ -221,10 +230,39 @@ async def test_the_server_calls_its_own_model_not_the_url_the_client_sent(
     assert any(VENDOR_KEY in value for value in proxy.vendor.headers[0].values())
 
 
+_MODEL = b'{"model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},'
+_CONTEXT = b'{"messages": [{"role": "user", "content": "hi", "timestamp": 1}]}'
+
+
 @pytest.mark.parametrize(
     ("body", "error"),
     [
         (b"not json", "the body is not JSON"),
+        # Strict JSON: what Python's json module would take but JSON has no value for.
+        (
+            b'{"model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},'
+            b' "context": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+            "the body is not strict JSON: nested deeper than 500 levels",
+        ),
+        (
+            _MODEL + b' "context": ' + _CONTEXT + b', "options": {"temperature": NaN}}',
+            "the body is not strict JSON: NaN is not JSON",
+        ),
+        (
+            _MODEL + b' "context": ' + _CONTEXT + b', "options": {"temperature": 1e999}}',
+            "the body is not strict JSON: number 1e999 is out of float range",
+        ),
+        (
+            _MODEL + b' "context": ' + _CONTEXT + b', "options": {"temperature": -1}}',
+            "invalid options: temperature: Input should be greater than or equal to 0",
+        ),
+        # A context with nothing to answer (docs/proxy.md): never sent to the vendor.
+        (_MODEL + b' "context": []}', "context must be an object with messages, got a JSON list"),
+        (_MODEL + b' "options": {}}', "context must be an object with messages, got missing"),
+        (
+            _MODEL + b' "context": {"messages": []}}',
+            "context.messages is empty: there is nothing to answer",
+        ),
         (b"[1]", "the body must be a JSON object {model, context, options}"),
         (b'{"model": "anthropic"}', "model must be an object with provider and id"),
         (
@@ -400,3 +438,66 @@ async def test_stream_proxy_is_an_agent_stream_function(serve_proxy: Callable[..
     reply = agent.state.messages[-1]
     assert isinstance(reply, pi_sdk.AssistantMessage)
     assert reply.text == "agent answer"
+
+
+def _no_retry(model: Any, context: Any, options: Any) -> Any:
+    options.max_retries = 0
+    return pi_sdk.stream(model, context, options)
+
+
+async def test_each_request_is_logged_with_its_real_outcome(
+    serve_proxy: Callable[..., Any], caplog: pytest.LogCaptureFixture
+):
+    """A vendor 429 inside a started stream is logged as that error, not as the 200."""
+    error_body, _ = wire_for(API).http_error(429, "slow down")
+    steps = [json_step(429, error_body), text_reply(API, "fine")]
+    caplog.set_level(logging.INFO, logger="pi_sdk.serve")
+    async with serve_proxy(steps, stream_fn=_no_retry) as proxy:
+        limited = await _proxied(proxy, prompt())
+        served = await _proxied(proxy, prompt())
+        options = pi_sdk.StreamOptions(max_retries=0)
+        refused = await stream_proxy(
+            proxy.model, prompt(), options, proxy_url=proxy.url, auth_token="wrong"
+        ).result()
+    assert limited.stop_reason == "error" and served.text == "fine"
+    assert refused.stop_reason == "error"
+    lines = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "pi_sdk.serve"]
+    assert len(lines) == 3
+    name = f"anthropic/{proxy.model.id}"
+    assert lines[0][0] == "WARNING"
+    assert re.fullmatch(
+        rf"127\.0\.0\.1:\d+ {name} 200 error 429: 429 .*slow down · [\d.]+ s", lines[0][1]
+    )
+    assert lines[1][0] == "INFO"
+    assert re.fullmatch(
+        rf"127\.0\.0\.1:\d+ {name} 200 done \(stop\) 5 in · 3 out · [\d.]+ s", lines[1][1]
+    )
+    assert lines[2] == (
+        "WARNING",
+        lines[2][1].split(" ")[0] + " 401 refused: unauthorized: a valid bearer token is required",
+    )
+    assert all(TOKEN not in text and VENDOR_KEY not in text for _, text in lines)
+
+
+async def test_a_body_that_arrives_too_slowly_is_refused_with_408(
+    serve_proxy: Callable[..., Any],
+):
+    """A client sending its body a byte at a time gets 408 and its connection closed."""
+    async with serve_proxy([text_reply(API)], body_timeout_ms=200) as proxy:
+        host, port = proxy.url.removeprefix("http://").split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(
+            b"POST /api/stream HTTP/1.1\r\nhost: proxy\r\ncontent-type: application/json\r\n"
+            + f"authorization: Bearer {TOKEN}\r\ncontent-length: 100\r\n\r\n{{".encode()
+        )
+        await writer.drain()
+        async with asyncio.timeout(10):  # a bound only a server without a body timeout exceeds
+            reply = await reader.read()  # until the server closes the connection
+        writer.close()
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408 ")
+    assert b"connection: close" in head.lower()
+    assert json.loads(body) == {
+        "error": "request body too slow: it did not arrive whole within 0.2 s"
+    }
+    assert proxy.vendor.requests == []

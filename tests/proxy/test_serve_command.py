@@ -2,66 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import os
-import socket
-import subprocess
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
-import httpx2
 import pytest
 from _support.loopback import LoopbackServer, model_at, text_reply
 from _support.proxy import API, TOKEN, VENDOR_KEY, prompt
+from _support.serving import serve_command
 
 import pi_sdk
 from pi_sdk._cli import main
 from pi_sdk.agent import stream_proxy
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-async def _wait_until_up(url: str, process: subprocess.Popen[str]) -> None:
-    async with httpx2.AsyncClient() as client:
-        for _ in range(300):
-            if process.poll() is not None:
-                pytest.fail(f"pi-sdk serve exited: {process.stderr.read()}")  # type: ignore[union-attr]
-            try:
-                await client.get(url)
-                return
-            except httpx2.TransportError:
-                await asyncio.sleep(0.05)
-    pytest.fail("pi-sdk serve did not start listening")
-
-
-@contextlib.asynccontextmanager
-async def _serving(args: list[str], **env: str) -> AsyncIterator[tuple[str, list[str]]]:
+def _serving(args: list[str], **env: str) -> Any:
     """``pi-sdk serve ARGS`` in a subprocess: yields its URL and, once it ended, its stderr."""
-    port = _free_port()
-    command = [
-        sys.executable, "-m", "pi_sdk._cli", "serve", "--port", str(port), *args,
-        "--log-level", "warning",
-    ]  # fmt: skip
-    environment = {**os.environ, "PI_SDK_PROXY_TOKEN": TOKEN, "ANTHROPIC_API_KEY": VENDOR_KEY}
-    process = subprocess.Popen(
-        command, env={**environment, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
-    stderr: list[str] = []
-    try:
-        url = f"http://127.0.0.1:{port}"
-        await _wait_until_up(url, process)
-        yield url, stderr
-    finally:
-        process.terminate()
-        stderr.append(process.communicate(timeout=30)[1])
+    keys = {"PI_SDK_PROXY_TOKEN": TOKEN, "ANTHROPIC_API_KEY": VENDOR_KEY, **env}
+    return serve_command([*args, "--log-level", "warning"], keys)
 
 
 async def test_pi_sdk_serve_proxies_a_registered_model_and_refuses_a_bad_token(tmp_path: Path):
@@ -140,3 +98,33 @@ def test_serve_needs_an_allow_list(capsys: pytest.CaptureFixture[str]):
         main(["serve"])
     assert exit_info.value.code == 2
     assert "--allow" in capsys.readouterr().err
+
+
+def test_an_allow_pattern_that_matches_no_model_stops_the_server(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    monkeypatch.setenv("PI_SDK_PROXY_TOKEN", TOKEN)
+    args = ["serve", "--allow", "anthropic/*", "--allow", "gogle/*", "--host", "256.0.0.1"]
+    assert main(args) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "pi-sdk: error: --allow 'gogle/*' matches no registered model; did you mean google/...?"
+        " (`pi-sdk models` lists them; --models FILE adds your own)"
+    ]
+
+
+async def test_serve_says_what_it_serves_before_it_serves():
+    args = ["--allow", "anthropic/claude-sonnet-4-5", "--allow", "openai/gpt-5"]
+    args += ["--max-connections", "64"]
+    async with _serving(args, OPENAI_API_KEY="") as (url, stderr):
+        pass
+    assert stderr[0].splitlines()[:6] == [
+        f"pi-sdk serve: listening on {url}",
+        "  auth: on, every call needs the bearer token from $PI_SDK_PROXY_TOKEN",
+        "  models: 2 models: anthropic/claude-sonnet-4-5, openai/gpt-5",
+        "  keys: anthropic: found (its environment variable or a plugin)",
+        "  warning: no API key for openai: its calls will fail until its key variable is set"
+        " (the provider's page names it)",
+        "  limits: 64 connections; request head within 10 s, body within 30 s and 8,388,608"
+        " bytes; idle connections closed after 5 s",
+    ]
+    assert TOKEN not in stderr[0] and VENDOR_KEY not in stderr[0]

@@ -14,16 +14,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from pi_sdk import ConfigurationError
-from pi_sdk.plugins import redact_text
+from pi_sdk.plugins import MIN_SECRET_LENGTH, redact_text
 
 if TYPE_CHECKING:
     import httpx2
 
 __all__ = ["HttpServer", "Protocol", "ServerConfig", "ServerOptions", "StdioServer", "Timeouts"]
 
-_SHORTEST_SECRET = 4
-"""Shorter values (``"1"``, ``"on"``) are not redacted: replacing every ``1`` of a message would
-garble it, and such a value protects nothing."""
+_SHORTEST_SECRET = MIN_SECRET_LENGTH
+"""Shorter values (``"1"``, ``"on"``, ``"debug"``) are not redacted: replacing every ``1`` of a
+message would garble it, and such a value protects nothing (pi-sdk's one rule,
+:data:`pi_sdk.plugins.MIN_SECRET_LENGTH`, 8 characters)."""
 
 Protocol: TypeAlias = Literal["auto", "legacy"]
 """How the protocol version is negotiated (the ``mcp`` SDK's ``Client(mode=...)``): ``"auto"``

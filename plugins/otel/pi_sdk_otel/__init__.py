@@ -1,16 +1,18 @@
-"""pi-sdk-otel: OpenTelemetry spans for agent runs, turns, model calls and tool executions.
+"""pi-sdk-otel: OpenTelemetry spans of agent runs and tool executions, metrics of model calls.
 
 Installed, this plugin implements the observer hooks ``on_agent_event`` and ``on_model_call``
-for every Agent and every :func:`pi_sdk.stream` call in the process, and sends the spans to
-the *active tracing*:
+for every Agent and every :func:`pi_sdk.stream` call in the process, and sends the spans and
+metrics to the *active tracing*:
 
-* the :class:`Tracing` passed to :func:`configure` (``configure(None)``: no spans), else
+* the :class:`Tracing` passed to :func:`configure` (``configure(None)``: no spans, no
+  metrics), else
 * a :class:`Tracing` on OpenTelemetry's global tracer provider (no-op until the application
   installs one, e.g. ``opentelemetry-sdk``), recording prompts and completions only when
   ``PI_SDK_OTEL_CAPTURE_CONTENT`` is ``1``/``true``/``yes``/``on``.
 
-Span names and attributes follow the OpenTelemetry GenAI semantic conventions: see
-:mod:`pi_sdk_otel.tracing` for the tree and :mod:`pi_sdk_otel.attributes` for the names.
+Span names, metrics and attributes follow the OpenTelemetry GenAI semantic conventions: see
+:mod:`pi_sdk_otel.tracing` for the tree, :mod:`pi_sdk_otel.metrics` for the metrics and
+:mod:`pi_sdk_otel.attributes` for the names.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ _configured: list[Tracing | None] = []
 
 
 def configure(tracing: Tracing | None) -> None:
-    """Send spans to ``tracing`` (``None``: no spans at all) instead of the default."""
+    """Send spans and metrics to ``tracing`` (``None``: none at all) instead of the default."""
     _configured[:] = [tracing]
 
 

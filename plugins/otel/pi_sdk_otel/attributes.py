@@ -91,6 +91,14 @@ keeps pi's own value, which tells an abort from an error)."""
 _STATUS = re.compile(r"^([1-5]\d\d)\b")
 
 
+@functools.cache
+def scope_version() -> str:
+    """pi-sdk-otel's version: the instrumentation scope's version of its tracer and meter."""
+    from importlib.metadata import version
+
+    return version("pi-sdk-otel")
+
+
 def provider_name(provider: str) -> str:
     """Return ``gen_ai.provider.name`` for a pi provider id (``"google"`` -> ``"gcp.gemini"``)."""
     return PROVIDER_NAMES.get(provider, provider)

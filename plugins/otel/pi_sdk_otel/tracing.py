@@ -19,20 +19,22 @@ current context, so nothing leaks into the application's context when a run is c
 
 from __future__ import annotations
 
-import functools
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from opentelemetry import trace
+from opentelemetry.metrics import MeterProvider
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode, Tracer, TracerProvider
 
 from pi_sdk import AgentEvent, AssistantMessage, Context, Model, StreamOptions
 from pi_sdk.types import TextContent, Usage
 
 from . import attributes as attr
+from .metrics import Metrics
 
 __all__ = ["MAX_OPEN_RUNS", "Tracing"]
 
@@ -46,9 +48,19 @@ _UNTRACED = frozenset({"message_start", "message_update", "tool_execution_update
 
 
 @dataclass(eq=False)
+class _Call:
+    """One model call's clock: its start and its first streamed chunk (``perf_counter``)."""
+
+    start: float
+    first_chunk: float | None = None
+
+
+@dataclass(eq=False)
 class _Run:
     span: Span
     model: Model
+    call: _Call | None = None
+    """The run's model call in progress (its ``message_update`` events time the first chunk)."""
     turn: Span | None = None
     turns: int = 0
     tools: dict[str, Span] = field(default_factory=dict[str, Span])
@@ -57,7 +69,9 @@ class _Run:
 
 
 class Tracing:
-    """Spans for agent runs, turns, model calls and tool executions (GenAI conventions).
+    """Spans for agent runs, turns, model calls and tool executions; metrics of model calls.
+
+    Both follow the GenAI conventions; the metrics are described in :mod:`pi_sdk_otel.metrics`.
 
     Example:
         ```python
@@ -78,17 +92,22 @@ class Tracing:
         self,
         tracer_provider: TracerProvider | None = None,
         *,
+        meter_provider: MeterProvider | None = None,
         capture_content: bool | Callable[[], bool] = False,
     ) -> None:
-        """Set up the spans' source.
+        """Set up the spans' and the metrics' source.
 
         Args:
             tracer_provider: Where spans go; default: OpenTelemetry's global provider (a no-op
                 until the application sets one), read when each span starts.
+            meter_provider: Where the metrics of model calls go (:mod:`pi_sdk_otel.metrics`);
+                default: OpenTelemetry's global meter provider, read on the first call.
             capture_content: Record prompts, completions and tool values: a bool, or a
                 callable asked at each span (the plugin's default reads
                 ``PI_SDK_OTEL_CAPTURE_CONTENT``).
         """
+        self.metrics = Metrics(meter_provider)
+        """The metrics of the model calls (durations, tokens, first chunk, cost)."""
         self._provider = tracer_provider
         self._tracer: Tracer | None = None
         self._capture = capture_content
@@ -113,7 +132,7 @@ class Tracing:
         """
         if self._tracer is None:
             provider = self._provider or trace.get_tracer_provider()
-            self._tracer = provider.get_tracer(_TRACER_NAME, _version())
+            self._tracer = provider.get_tracer(_TRACER_NAME, attr.scope_version())
         return self._tracer
 
     # -- model calls -----------------------------------------------------------------------
@@ -146,8 +165,16 @@ class Tracing:
             kind=SpanKind.CLIENT,
             attributes=attributes,
         )
+        request = {attr.OPERATION: "chat", **attr.model_attributes(model)}
+        call = _Call(time.perf_counter())
+        if run is not None:
+            run.call = call
 
         def finish(message: AssistantMessage) -> None:
+            if run is not None and run.call is call:
+                run.call = None
+            first = call.first_chunk - call.start if call.first_chunk is not None else None
+            self.metrics.record(request, message, time.perf_counter() - call.start, first)
             span.set_attributes(attr.usage_attributes(message.usage))
             if message.response_id:
                 span.set_attribute(attr.RESPONSE_ID, message.response_id)
@@ -163,6 +190,11 @@ class Tracing:
     def on_agent_event(self, event: AgentEvent, run_id: str, model: Model) -> None:
         """Open or close the run, turn and tool spans ``event`` starts or ends."""
         if event.type in _UNTRACED:
+            if event.type == "message_update":  # the first one times the call's first chunk
+                run = self._runs.get(run_id)
+                call = run.call if run is not None else None
+                if call is not None and call.first_chunk is None:
+                    call.first_chunk = time.perf_counter()
             return
         if event.type == "agent_start":
             self._start_run(run_id, model)
@@ -250,13 +282,6 @@ class Tracing:
         if run.last is not None:
             _set_outcome(run.span, run.last)
         run.span.end()
-
-
-@functools.cache
-def _version() -> str:
-    from importlib.metadata import version
-
-    return version("pi-sdk-otel")
 
 
 def _add_usage(total: Usage, usage: Usage) -> None:

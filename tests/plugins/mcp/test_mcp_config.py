@@ -106,8 +106,12 @@ def test_secret_values_never_appear_in_reprs_or_errors():
 
 
 def test_short_values_are_not_treated_as_secrets():
-    server = StdioServer(name="a", command="srv", env={"DEBUG": "1", "KEY": "abcd"})
-    assert server.redact("exit status 1, key abcd") == "exit status 1, key [REDACTED]"
+    """pi-sdk's one rule: values under 8 characters are ordinary text (MIN_SECRET_LENGTH)."""
+    env = {"DEBUG": "1", "MODE": "abcdefg", "KEY": "abcdefgh"}
+    server = StdioServer(name="a", command="srv", env=env)
+    assert server.redact("exit status 1, mode abcdefg, key abcdefgh") == (
+        "exit status 1, mode abcdefg, key [REDACTED]"
+    )
 
 
 def test_invalid_options_are_refused_before_any_io():

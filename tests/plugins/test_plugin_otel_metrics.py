@@ -1,0 +1,117 @@
+"""pi-sdk-otel: the GenAI client metrics and the cost of model calls, on the in-memory reader."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pi_sdk_otel
+import pytest
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+from opentelemetry.sdk.trace import TracerProvider
+from pi_sdk_otel import CAPTURE_CONTENT_ENV, Tracing
+
+import pi_sdk
+from pi_sdk import Agent
+from pi_sdk.testing import ScriptedProvider, ScriptedReply
+from pi_sdk.types import Cost, Usage
+
+DELAY_S = 0.05
+"""The scripted reply pauses this long before each event: a floor under the measured times."""
+
+
+@pytest.fixture
+def reader(plugin_manager: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.delenv(CAPTURE_CONTENT_ENV, raising=False)
+    reader = InMemoryMetricReader()
+    meters = MeterProvider(metric_readers=[reader])
+    plugin_manager.register(pi_sdk_otel, name="otel")
+    pi_sdk_otel.configure(Tracing(TracerProvider(), meter_provider=meters))
+    yield reader
+    pi_sdk_otel.reset()
+    meters.shutdown()
+
+
+def _points(reader: InMemoryMetricReader) -> dict[str, list[Any]]:
+    """Metric name -> its data points, from one collection."""
+    found: dict[str, list[Any]] = {}
+    data = reader.get_metrics_data()
+    assert data is not None
+    for resource in data.resource_metrics:
+        for scope in resource.scope_metrics:
+            assert scope.scope.name == "pi_sdk_otel"
+            for metric in scope.metrics:
+                found.setdefault(metric.name, []).extend(metric.data.data_points)
+    return found
+
+
+def _reply(text: str, usage: Usage) -> ScriptedReply:
+    return ScriptedReply.text(text, usage=usage, delay_ms=DELAY_S * 1000)
+
+
+USAGE = Usage(
+    input=100,
+    output=20,
+    cache_read=30,
+    cost=Cost(input=0.0003, output=0.0003, cache_read=0.00001, total=0.00061),
+)
+
+
+async def test_an_agent_call_records_duration_tokens_first_chunk_and_cost(reader: Any):
+    provider = ScriptedProvider([_reply("Sunny.", USAGE)], provider="anthropic")
+    agent = Agent(model=provider.model)
+    await agent.prompt("Weather?")
+    points = _points(reader)
+    common = {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": "anthropic",
+        "gen_ai.request.model": provider.model.id,
+        "gen_ai.response.model": provider.model.id,
+    }
+    [duration] = points["gen_ai.client.operation.duration"]
+    assert dict(duration.attributes) == common
+    assert duration.count == 1 and duration.sum >= 3 * DELAY_S  # start, text, end: 3 pauses
+    tokens = {p.attributes["gen_ai.token.type"]: p for p in points["gen_ai.client.token.usage"]}
+    assert tokens["input"].sum == 130  # cached tokens count as input (the conventions' rule)
+    assert tokens["output"].sum == 20
+    assert dict(tokens["input"].attributes) == {**common, "gen_ai.token.type": "input"}
+    [first] = points["gen_ai.client.operation.time_to_first_chunk"]
+    assert dict(first.attributes) == common
+    assert 2 * DELAY_S * 0.9 <= first.sum <= duration.sum  # after start and the first chunk
+    cost = {p.attributes["pi_sdk.cost.type"]: p.value for p in points["pi_sdk.client.cost"]}
+    assert cost == pytest.approx({"input": 0.0003, "output": 0.0003, "cache_read": 0.00001})
+
+
+async def test_a_failed_call_records_its_error_type_and_no_tokens(reader: Any):
+    provider = ScriptedProvider([ScriptedReply.failure("429 Too Many Requests: slow down")])
+    message = await pi_sdk.complete(
+        provider.model, pi_sdk.Context(messages=[pi_sdk.UserMessage(content="hi")])
+    )
+    assert message.stop_reason == "error"
+    points = _points(reader)
+    [duration] = points["gen_ai.client.operation.duration"]
+    assert duration.attributes["error.type"] == "429"
+    assert "gen_ai.client.token.usage" not in points  # the call reported no token
+    assert "pi_sdk.client.cost" not in points
+    # A bare pi_sdk.stream call: no observer sees its events, so no first-chunk time.
+    assert "gen_ai.client.operation.time_to_first_chunk" not in points
+
+
+async def test_many_calls_add_up(reader: Any):
+    replies = [ScriptedReply.text(f"answer {n}", usage=USAGE) for n in range(5)]
+    provider = ScriptedProvider(replies)
+    agent = Agent(model=provider.model)
+    for n in range(5):
+        await agent.prompt(f"question {n}")
+    points = _points(reader)
+    [duration] = points["gen_ai.client.operation.duration"]
+    assert duration.count == 5
+    output = next(
+        p
+        for p in points["gen_ai.client.token.usage"]
+        if p.attributes["gen_ai.token.type"] == "output"
+    )
+    assert output.count == 5 and output.sum == 100
+    assert sum(p.value for p in points["pi_sdk.client.cost"]) == pytest.approx(5 * 0.00061)
+    [first] = points["gen_ai.client.operation.time_to_first_chunk"]
+    assert first.count == 5
