@@ -85,7 +85,11 @@ def _check_provider(provider: ApiProvider) -> None:
 
 def _put_provider(into: dict[str, ApiProvider], provider: ApiProvider, *, replace: bool) -> None:
     existing = into.get(provider.api)
-    if existing is not None and not replace and existing.stream is not provider.stream:
+    if (
+        existing is not None
+        and not replace
+        and existing.implementation is not provider.implementation
+    ):
         raise ConfigurationError(
             f"an API provider for {provider.api!r} is already registered"
             f" (by {existing.source_id or 'unknown'}); pass replace=True to override it"
@@ -120,6 +124,8 @@ def _check_stream_function(provider: ApiProvider) -> None:
     import inspect
 
     function: Any = provider.stream
+    if function is None:
+        return  # a call function (ApiProvider.call)
     target = getattr(function, "__func__", function)
     # Other callables (async generator functions, partials, objects returning an async
     # iterator) are accepted; a coroutine or a sync generator can never be iterated with anext.

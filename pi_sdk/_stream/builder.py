@@ -11,7 +11,7 @@ cost; the block's ``arguments`` is the parser's live dict), sets signatures, usa
 (:func:`~pi_sdk.provider.calculate_cost`), the stop reason, and produces the terminal event.
 
 Every method that can cause events returns them as a list, in order (possibly empty); the
-decoder returns those lists to :func:`~pi_sdk.provider.run_http_stream` (or yields them). No
+decoder returns those lists to the core's read loop (:mod:`pi_sdk._stream.read_loop`). No
 provider constructs an event class itself. The event protocol is pi-mono's (pi-spec §2):
 ``start``, per block ``*_start``/``*_delta``.../``*_end``, one ``done`` or ``error``.
 

@@ -1,12 +1,13 @@
 """The provider kit: what a provider package is written on.
 
 ``from pi_sdk.provider import ...`` is the namespace for provider authors (the ``pi-sdk-<vendor>``
-packages and third-party plugins that add a wire API). It holds the ``ApiProvider`` contract, the
-event stream a stream function feeds, provider errors and the retry policy, HTTP body and
-server-sent-event reading, the message builder and the HTTP stream runner every decoder is
-written on, vendor client caching, tool-call id rules, incremental JSON for tool
-arguments, and re-exports of the wire types and events a provider builds. Users import ``pi_sdk``;
-everything under an underscore can change in any release (``docs/api.md``).
+packages and third-party plugins that add a wire API). It holds the ``ApiProvider`` contract and
+the plan of an HTTP call (``HttpCall``) whose reply the core reads, the decoder protocols and the
+message builder every decoder is written on, provider errors and the retry policy, HTTP body and
+server-sent-event reading for a stream function that reads its reply itself, vendor client
+caching, tool-call id rules, incremental JSON for tool arguments, and re-exports of the wire
+types and events a provider builds. Users import ``pi_sdk``; everything under an underscore can
+change in any release (``docs/api.md``).
 """
 
 from __future__ import annotations
@@ -20,15 +21,13 @@ _EXPORTS = {
     "ClientCache": "pi_sdk._kit.clients",
     "shared_in_thread": "pi_sdk._kit.clients",
     "tune_gc_for_streams": "pi_sdk._kit.gc_tuning",
-    "TransportErrors": "pi_sdk._kit.http_call",
-    "httpx_transport_errors": "pi_sdk._kit.http_call",
-    "stream_http_call": "pi_sdk._kit.http_call",
     "PooledTransport": "pi_sdk._kit.http_pool",
     "output_tool": "pi_sdk._kit.output_request",
     "with_output_tool": "pi_sdk._kit.output_request",
     "api_providers_hook": "pi_sdk._kit.plugin_hooks",
     "env_api_key_hook": "pi_sdk._kit.plugin_hooks",
     "lazy_api": "pi_sdk._kit.plugin_hooks",
+    "lazy_call": "pi_sdk._kit.plugin_hooks",
     "lazy_recognizer": "pi_sdk._kit.plugin_hooks",
     "lazy_stream": "pi_sdk._kit.plugin_hooks",
     "models_hook": "pi_sdk._kit.plugin_hooks",
@@ -40,20 +39,19 @@ _EXPORTS = {
     "get_api_key": "pi_sdk._models.registry",
     "get_model": "pi_sdk._models.registry",
     "hookimpl": "pi_sdk.plugins.hookspecs",
-    "forwards_events": "pi_sdk._stream.activity",
     "BlockKey": "pi_sdk._stream.builder",
     "Events": "pi_sdk._stream.builder",
     "MessageBuilder": "pi_sdk._stream.builder",
     "ApiProvider": "pi_sdk._stream.contract",
+    "CallFunction": "pi_sdk._stream.contract",
+    "HttpCall": "pi_sdk._stream.contract",
     "RequestRecognizer": "pi_sdk._stream.contract",
     "StreamFunction": "pi_sdk._stream.contract",
+    "TransportErrors": "pi_sdk._stream.contract",
     "AssistantMessageEventStream": "pi_sdk._stream.event_stream",
     "new_assistant_message": "pi_sdk._stream.assistant_message",
-    "HttpResponse": "pi_sdk._stream.http_stream",
-    "WireDecoder": "pi_sdk._stream.http_stream",
-    "connection_error_from_httpx": "pi_sdk._stream.http_stream",
-    "is_json_response": "pi_sdk._stream.http_stream",
-    "run_http_stream": "pi_sdk._stream.http_stream",
+    "connection_error_from_httpx": "pi_sdk._stream.httpx_errors",
+    "httpx_transport_errors": "pi_sdk._stream.httpx_errors",
     "IncrementalJsonParser": "pi_sdk._stream.partial_json",
     "parse_partial_json": "pi_sdk._stream.partial_json",
     "ConnectionPhase": "pi_sdk._stream.provider_errors",
@@ -69,6 +67,10 @@ _EXPORTS = {
     "ServerSentEvent": "pi_sdk._stream.sse",
     "iter_sse": "pi_sdk._stream.sse",
     "parse_event": "pi_sdk._stream.sse_json",
+    "ByteDecoder": "pi_sdk._stream.wire_decoder",
+    "HttpResponse": "pi_sdk._stream.wire_decoder",
+    "WireDecoder": "pi_sdk._stream.wire_decoder",
+    "is_json_response": "pi_sdk._stream.wire_decoder",
     "calculate_cost": "pi_sdk._wire.cost",
     "load_models_json": "pi_sdk._wire.cost",
     "ConfigurationError": "pi_sdk.errors",
@@ -126,15 +128,13 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._kit.clients import ClientCache as ClientCache
     from pi_sdk._kit.clients import shared_in_thread as shared_in_thread
     from pi_sdk._kit.gc_tuning import tune_gc_for_streams as tune_gc_for_streams
-    from pi_sdk._kit.http_call import TransportErrors as TransportErrors
-    from pi_sdk._kit.http_call import httpx_transport_errors as httpx_transport_errors
-    from pi_sdk._kit.http_call import stream_http_call as stream_http_call
     from pi_sdk._kit.http_pool import PooledTransport as PooledTransport
     from pi_sdk._kit.output_request import output_tool as output_tool
     from pi_sdk._kit.output_request import with_output_tool as with_output_tool
     from pi_sdk._kit.plugin_hooks import api_providers_hook as api_providers_hook
     from pi_sdk._kit.plugin_hooks import env_api_key_hook as env_api_key_hook
     from pi_sdk._kit.plugin_hooks import lazy_api as lazy_api
+    from pi_sdk._kit.plugin_hooks import lazy_call as lazy_call
     from pi_sdk._kit.plugin_hooks import lazy_recognizer as lazy_recognizer
     from pi_sdk._kit.plugin_hooks import lazy_stream as lazy_stream
     from pi_sdk._kit.plugin_hooks import models_hook as models_hook
@@ -145,24 +145,23 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._models.calls import resolve_api_key as resolve_api_key
     from pi_sdk._models.registry import get_api_key as get_api_key
     from pi_sdk._models.registry import get_model as get_model
-    from pi_sdk._stream.activity import forwards_events as forwards_events
     from pi_sdk._stream.assistant_message import new_assistant_message as new_assistant_message
     from pi_sdk._stream.builder import BlockKey as BlockKey
     from pi_sdk._stream.builder import Events as Events
     from pi_sdk._stream.builder import MessageBuilder as MessageBuilder
     from pi_sdk._stream.contract import ApiProvider as ApiProvider
+    from pi_sdk._stream.contract import CallFunction as CallFunction
+    from pi_sdk._stream.contract import HttpCall as HttpCall
     from pi_sdk._stream.contract import RequestRecognizer as RequestRecognizer
     from pi_sdk._stream.contract import StreamFunction as StreamFunction
+    from pi_sdk._stream.contract import TransportErrors as TransportErrors
     from pi_sdk._stream.event_stream import (
         AssistantMessageEventStream as AssistantMessageEventStream,
     )
-    from pi_sdk._stream.http_stream import HttpResponse as HttpResponse
-    from pi_sdk._stream.http_stream import WireDecoder as WireDecoder
-    from pi_sdk._stream.http_stream import (
+    from pi_sdk._stream.httpx_errors import (
         connection_error_from_httpx as connection_error_from_httpx,
     )
-    from pi_sdk._stream.http_stream import is_json_response as is_json_response
-    from pi_sdk._stream.http_stream import run_http_stream as run_http_stream
+    from pi_sdk._stream.httpx_errors import httpx_transport_errors as httpx_transport_errors
     from pi_sdk._stream.partial_json import IncrementalJsonParser as IncrementalJsonParser
     from pi_sdk._stream.partial_json import parse_partial_json as parse_partial_json
     from pi_sdk._stream.provider_errors import RETRYABLE_STATUS as RETRYABLE_STATUS
@@ -178,6 +177,10 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._stream.sse import ServerSentEvent as ServerSentEvent
     from pi_sdk._stream.sse import iter_sse as iter_sse
     from pi_sdk._stream.sse_json import parse_event as parse_event
+    from pi_sdk._stream.wire_decoder import ByteDecoder as ByteDecoder
+    from pi_sdk._stream.wire_decoder import HttpResponse as HttpResponse
+    from pi_sdk._stream.wire_decoder import WireDecoder as WireDecoder
+    from pi_sdk._stream.wire_decoder import is_json_response as is_json_response
     from pi_sdk._wire.cost import calculate_cost as calculate_cost
     from pi_sdk._wire.cost import load_models_json as load_models_json
     from pi_sdk._wire.ids import ToolCallIdNormalizer as ToolCallIdNormalizer

@@ -40,7 +40,7 @@ ENV_API_KEYS: dict[str, tuple[str, ...]] = {
 ``getEnvApiKey``)."""
 
 register_api_providers = kit.api_providers_hook(
-    kit.lazy_api("anthropic-messages", "pi_sdk_anthropic.messages", "stream_anthropic_messages")
+    kit.lazy_api("anthropic-messages", "pi_sdk_anthropic.messages", call="call_anthropic_messages")
 )
 register_models = kit.models_hook(__name__)
 get_api_key = kit.env_api_key_hook(ENV_API_KEYS)

@@ -10,7 +10,7 @@ Hooks:
 * ``register_api_providers``: ``azure-openai-responses`` (with a recorded-request recognizer
   for ``pi-sdk replay`` and the conformance runner), and the Azure stream for provider
   ``azure-openai`` on pi-sdk-openai's ``openai-completions`` adapter
-  (:data:`pi_sdk_openai.PROVIDER_STREAMS`);
+  (:data:`pi_sdk_openai.PROVIDER_CALLS`);
 * ``register_models``: the ``azure-openai-responses`` catalog in ``models.json`` (pi-ai 0.73.1);
 * ``get_api_key``: ``AZURE_OPENAI_API_KEY`` for ``azure-openai-responses`` and ``azure-openai``.
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from pi_sdk.provider import ApiProvider, hookimpl, lazy_stream, models_hook
+from pi_sdk.provider import ApiProvider, hookimpl, lazy_call, models_hook
 
 from ._endpoint import CHAT_PROVIDER, RESPONSES_PROVIDER, recognize_responses_request
 
@@ -36,19 +36,19 @@ _ENV_API_KEY = "AZURE_OPENAI_API_KEY"
 # The wire modules (and so the SDK) are imported on the first call only.
 _RESPONSES = ApiProvider(
     api="azure-openai-responses",
-    stream=lazy_stream(f"{__name__}.responses", "stream_azure_openai_responses"),
+    call=lazy_call(f"{__name__}.responses", "call_azure_openai_responses"),
     recognize=recognize_responses_request,
 )
-_STREAM_CHAT = lazy_stream(f"{__name__}.completions", "stream_azure_chat_completions")
+_CALL_CHAT = lazy_call(f"{__name__}.completions", "call_azure_chat_completions")
 
 
 @hookimpl
 def register_api_providers(register: Callable[..., None]) -> None:
     """Register ``azure-openai-responses``; serve provider ``azure-openai`` Chat Completions."""
-    from pi_sdk_openai import PROVIDER_STREAMS
+    from pi_sdk_openai import PROVIDER_CALLS
 
     register(_RESPONSES)
-    PROVIDER_STREAMS[CHAT_PROVIDER] = _STREAM_CHAT
+    PROVIDER_CALLS[CHAT_PROVIDER] = _CALL_CHAT
 
 
 register_models = models_hook(__name__)

@@ -21,7 +21,7 @@ from pi_sdk import provider as kit
 __all__ = ["get_api_key", "register_api_providers", "register_models"]
 
 register_api_providers = kit.api_providers_hook(
-    kit.lazy_api("bedrock-converse-stream", "pi_sdk_bedrock.converse", "stream_bedrock_converse")
+    kit.lazy_api("bedrock-converse-stream", "pi_sdk_bedrock.converse", call="call_bedrock_converse")
 )
 register_models = kit.models_hook(__name__)
 get_api_key = kit.env_api_key_hook({"amazon-bedrock": ("AWS_BEARER_TOKEN_BEDROCK",)})

@@ -14,7 +14,7 @@ replay), and ``google.genai`` later still, in a worker thread. See ``docs/provid
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -22,23 +22,17 @@ from typing import TYPE_CHECKING, Any
 from pi_sdk.provider import ApiProvider, hookimpl, models_hook
 
 if TYPE_CHECKING:  # annotations only
-    from pi_sdk.provider import (
-        AssistantMessage,
-        AssistantMessageEvent,
-        Context,
-        Model,
-        StreamOptions,
-    )
+    from pi_sdk.provider import AssistantMessage, Context, HttpCall, Model, StreamOptions
 
 __all__ = [
+    "call_google_generative_ai",
+    "call_google_vertex",
     "get_api_key",
     "normalize_tool_call_id",
     "recognize_generative_ai",
     "recognize_vertex",
     "register_api_providers",
     "register_models",
-    "stream_google_generative_ai",
-    "stream_google_vertex",
 ]
 
 _ENV_KEYS = {
@@ -53,21 +47,21 @@ def _wire(module: str) -> ModuleType:
     return import_module(f"{__name__}.{module}")
 
 
-def stream_google_generative_ai(
+async def call_google_generative_ai(
     model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    """The ``google-generative-ai`` stream function.
+) -> HttpCall[Any]:
+    """The ``google-generative-ai`` call function.
 
-    See :func:`.generative_ai.stream_google_generative_ai`.
+    See :func:`.generative_ai.call_google_generative_ai`.
     """
-    return _wire("generative_ai").stream_google_generative_ai(model, context, options)
+    return await _wire("generative_ai").call_google_generative_ai(model, context, options)
 
 
-def stream_google_vertex(
+async def call_google_vertex(
     model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    """The ``google-vertex`` stream function (:func:`.vertex.stream_google_vertex`)."""
-    return _wire("vertex").stream_google_vertex(model, context, options)
+) -> HttpCall[Any]:
+    """The ``google-vertex`` call function (:func:`.vertex.call_google_vertex`)."""
+    return await _wire("vertex").call_google_vertex(model, context, options)
 
 
 def recognize_generative_ai(method: str, uri: str, body: Any) -> Model | None:
@@ -91,13 +85,13 @@ def register_api_providers(register: Callable[..., None]) -> None:
     register(
         ApiProvider(
             api="google-generative-ai",
-            stream=stream_google_generative_ai,
+            call=call_google_generative_ai,
             recognize=recognize_generative_ai,
         ),
         source_id="google",
     )
     register(
-        ApiProvider(api="google-vertex", stream=stream_google_vertex, recognize=recognize_vertex),
+        ApiProvider(api="google-vertex", call=call_google_vertex, recognize=recognize_vertex),
         source_id="google",
     )
 

@@ -20,7 +20,9 @@ __all__ = ["get_api_key", "register_api_providers", "register_models"]
 
 register_api_providers = kit.api_providers_hook(
     kit.lazy_api(
-        "mistral-conversations", "pi_sdk_mistral.conversations", "stream_mistral_conversations"
+        "mistral-conversations",
+        "pi_sdk_mistral.conversations",
+        call="call_mistral_conversations",
     )
 )
 register_models = kit.models_hook(__name__)

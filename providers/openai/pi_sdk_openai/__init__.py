@@ -8,8 +8,8 @@ import on first call.
 Hooks:
 
 * ``register_api_providers``: ``openai-completions`` (OpenAI Chat Completions and every
-  compatible server; a provider in :data:`PROVIDER_STREAMS` is served by its own package's
-  stream) and ``openai-responses``, each with a recorded-request recognizer for
+  compatible server; a provider in :data:`PROVIDER_CALLS` is served by its own package's
+  call function) and ``openai-responses``, each with a recorded-request recognizer for
   ``pi-sdk replay`` and the conformance runner;
 * ``register_models``: the catalog in ``models.json``: every ``openai-completions`` and
   ``openai-responses`` model of pi-ai 0.73.1 (openai, openrouter, groq, xai, huggingface,
@@ -22,42 +22,42 @@ See ``docs/providers/openai.md`` for the options, the compat flags and custom se
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from typing import Any
 
 from pi_sdk import provider as kit
 
 from ._client import ENV_API_KEYS
 from ._shared_hosts import recognize_completions_request, recognize_responses_request
 
-__all__ = ["PROVIDER_STREAMS", "get_api_key", "register_api_providers", "register_models"]
+__all__ = ["PROVIDER_CALLS", "get_api_key", "register_api_providers", "register_models"]
 
-PROVIDER_STREAMS: dict[str, kit.StreamFunction] = {}
+PROVIDER_CALLS: dict[str, kit.CallFunction] = {}
 """Providers whose own package serves their flavour of ``openai-completions``:
-``model.provider`` -> the stream function used for it instead of this package's. Filled by
+``model.provider`` -> the call function used for it instead of this package's. Filled by
 that package's ``register_api_providers`` hook (pi-sdk-azure: ``azure-openai``), which builds on
 this package's request and decoder code."""
 
 
-def _stream_completions(
+async def _call_completions(
     model: kit.Model, context: kit.Context, options: kit.StreamOptions
-) -> AsyncIterator[kit.AssistantMessageEvent]:
-    delegate = PROVIDER_STREAMS.get(model.provider)
+) -> kit.HttpCall[Any]:
+    delegate = PROVIDER_CALLS.get(model.provider)
     if delegate is not None:
-        return delegate(model, context, options)
-    from .completions import stream_openai_completions
+        return await delegate(model, context, options)
+    from .completions import call_openai_completions
 
-    return stream_openai_completions(model, context, options)
+    return await call_openai_completions(model, context, options)
 
 
 register_api_providers = kit.api_providers_hook(
     kit.ApiProvider(
         api="openai-completions",
-        stream=_stream_completions,
+        call=_call_completions,
         recognize=recognize_completions_request,
     ),
     kit.ApiProvider(
         api="openai-responses",
-        stream=kit.lazy_stream("pi_sdk_openai.responses", "stream_openai_responses"),
+        call=kit.lazy_call("pi_sdk_openai.responses", "call_openai_responses"),
         recognize=recognize_responses_request,
     ),
 )

@@ -88,7 +88,7 @@ class Decoder:
       :func:`map_finish_reason`, ``error`` ends the reply as an error with its content kept;
       an ``{"object": "error"}`` event raises :class:`pi_sdk.provider.ProviderError`.
 
-    ``terminal`` stays False: ``[DONE]`` ends the body (:func:`pi_sdk.provider.run_http_stream`).
+    ``terminal`` stays False: ``[DONE]`` ends the body (the core's read loop stops there).
     """
 
     __slots__ = ("_builder", "_call_ids", "_calls", "_prose", "_stop", "_usage_seen", "terminal")
