@@ -16,6 +16,7 @@ import it from :mod:`pi_sdk.provider`.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -137,7 +138,8 @@ class ApiProvider:
     """One wire-API implementation (pi-mono ``ApiProvider``): exactly one of ``call``, ``stream``.
 
     Raises:
-        TypeError: both or neither of ``call`` and ``stream`` given.
+        TypeError: both or neither of ``call`` and ``stream`` given; a ``call`` that is a
+            generator function (an async generator of events goes in ``stream``).
     """
 
     api: str
@@ -157,6 +159,14 @@ class ApiProvider:
             raise TypeError(
                 f"ApiProvider(api={self.api!r}) takes one of call= (a function returning the"
                 f" HttpCall plan) or stream= (an async generator function), got {given}"
+            )
+        target = getattr(self.call, "__func__", self.call)
+        if inspect.isasyncgenfunction(target) or inspect.isgeneratorfunction(target):
+            raise TypeError(
+                f"ApiProvider(api={self.api!r}).call must return the HttpCall plan (`async def"
+                " call(model, context, options): return HttpCall(...)`), got the generator"
+                f" function {getattr(target, '__qualname__', target)}; a generator of events"
+                " goes in stream="
             )
 
     @property

@@ -99,9 +99,15 @@ class ReadLoop:
                 event #<n> (<event name>): ...; data: <excerpt>"``), a malformed JSON body
                 (``"malformed JSON response: ...; body: <excerpt>"``), a cut or incomplete
                 stream. Anything the plan's callables or the hooks raise.
+            TypeError: the call function returned something else than an ``HttpCall``.
         """
         model, options = self.model, self.options
         plan = await self.call(model, self.context, options)
+        if not isinstance(plan, HttpCall):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(
+                f"the call function of {model.api!r} returned {type(plan).__name__},"
+                " not an HttpCall"
+            )
         try:
             async with plan.lease as client:
                 base_url = plan.base_url

@@ -302,6 +302,27 @@ async def test_a_clean_end_without_the_terminal_event_reaches_finish(wire):
     assert message.text == "a" and api.released
 
 
+async def test_a_body_cut_inside_an_event_is_an_error_even_for_a_lenient_decoder(wire):
+    api = wire(
+        FakeResponse([sse({"t": "a"}), b'data: {"t": "b']),
+        decoder=lambda builder: Decoder(builder, strict=False),
+    )
+    _, message = await run()
+    assert message.stop_reason == "error" and message.text == "a"
+    assert "cut in the middle of an event" in (message.error_message or "")
+    assert message.usage_estimated and api.released
+
+
+async def test_a_settled_reply_cut_in_its_final_marker_is_complete(wire):
+    class Settled(Decoder):
+        settled = True  # the stop reason and usage arrived; only the final marker is missing
+
+    lenient = lambda builder: Settled(builder, strict=False)  # noqa: E731
+    wire(FakeResponse([sse({"t": "a"}), b'data: {"end": tr']), decoder=lenient)
+    _, message = await run()
+    assert (message.stop_reason, message.text) == ("stop", "a")
+
+
 async def test_each_partial_is_exact_at_its_event(wire):
     """The loop decodes as the consumer asks: a chunk's events are not applied ahead of it."""
     wire(FakeResponse([sse({"t": "a"}, {"t": "b"}, {"t": "c"}), sse({"t": "d"}, {"end": True})]))
@@ -633,3 +654,20 @@ def test_an_api_provider_takes_exactly_one_implementation():
         ApiProvider(api=API, call=call, stream=stream)
     with pytest.raises(TypeError, match="got neither"):
         ApiProvider(api=API)
+
+
+def test_a_call_written_as_a_generator_of_events_is_refused_at_registration():
+    async def events(model: Model, context: Context, options: StreamOptions) -> Any:
+        yield  # pragma: no cover
+
+    with pytest.raises(TypeError, match=r"\.call must return the HttpCall plan.*goes in stream="):
+        ApiProvider(api=API, call=events)
+
+
+async def test_a_call_function_that_returns_no_plan_ends_in_an_error_naming_it(plugin_manager):
+    async def call(model: Model, context: Context, options: StreamOptions) -> Any:
+        return {"url": "https://x.test"}
+
+    pi_sdk.register_api_provider(ApiProvider(api=API, call=call), replace=True)
+    _, message = await run()
+    assert message.error_message == f"the call function of {API!r} returned dict, not an HttpCall"

@@ -128,6 +128,9 @@ def response_as_events(response: dict[str, Any]) -> Iterator[tuple[str, dict[str
 class Decoder:
     """ConverseStream frames -> builder calls, for one reply.
 
+    A :class:`~pi_sdk.provider.ByteDecoder`: it owns its framing, the core's read loop hands it
+    the body's raw chunks (:meth:`feed_bytes`), cut into frames by :class:`._frames.FrameReader`.
+
     * ``text`` deltas -> a text block opened by its first non-empty delta;
     * ``reasoningContent`` deltas -> a thinking block (``text``), whose ``thinking_signature``
       collects the ``signature`` pieces; ``redactedContent`` -> a thinking block reading
