@@ -51,6 +51,7 @@ from pi_sdk._stream.response_body import ResponseBody
 from pi_sdk._stream.sse import SseFramer
 from pi_sdk._stream.sse_json import parse_event
 from pi_sdk._stream.wire_decoder import (
+    Decoder,
     HttpResponse,
     WireDecoder,
     is_json_response,
@@ -91,7 +92,9 @@ class ReadLoop:
         """One attempt: the call's events, ``start`` first and the terminal event last.
 
         ``scope`` gives the payload hooks. Closing the generator (the consumer stopped) closes
-        the response and leaves the lease.
+        the response and leaves the lease. The loop over the body is written out here, in this
+        one generator, on purpose: the core reads it directly, so an event costs one generator
+        step between the decoder and the consumer.
 
         Raises:
             ProviderError: HTTP, connection and in-stream errors (retryable ones before
@@ -101,32 +104,17 @@ class ReadLoop:
                 stream. Anything the plan's callables or the hooks raise.
             TypeError: the call function returned something else than an ``HttpCall``.
         """
-        model, options = self.model, self.options
-        plan = await self.call(model, self.context, options)
-        if not isinstance(plan, HttpCall):  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise TypeError(
-                f"the call function of {model.api!r} returned {type(plan).__name__},"
-                " not an HttpCall"
-            )
+        plan = await self._plan()
         try:
             async with plan.lease as client:
-                base_url = plan.base_url
-                if callable(base_url):
-                    base_url = base_url(client)
-                builder = MessageBuilder(model, base_url=base_url)
-                decoder = plan.decoder(builder)
-                payload = plan.build_payload(signature_origin(model, base_url))
-                if scope.payload_hooks is not None:
-                    payload = await scope.payload_hooks(payload, model, options)
-                errors = plan.errors
-                lost, timeouts = errors if errors is not None else httpx_transport_errors()
-                response = await plan.send(client, payload)
+                builder, decoder, response = await self._send(plan, client, scope)
+                lost, timeouts = plan.errors or httpx_transport_errors()
                 body = ResponseBody(
                     response.aiter_bytes(), transport_errors=lost, timeout_errors=timeouts
                 )
                 complete = False  # the reply ended as the vendor ends it: drain, then close
                 try:
-                    json_body = await _first_bytes(response, body, options, plan)
+                    json_body = await _first_bytes(response, body, self.options, plan)
                     feed_bytes: _Feed | None = getattr(decoder, "feed_bytes", None)
                     sse_feed = None if feed_bytes else cast("WireDecoder", decoder).feed
                     feed = cast("_Feed", feed_bytes or sse_feed)
@@ -204,6 +192,39 @@ class ReadLoop:
             if mapped is exc:
                 raise
             raise mapped from exc
+
+    async def _plan(self) -> HttpCall[Any]:
+        """The plan of this attempt, from the call function.
+
+        Raises:
+            TypeError: the call function returned something else than an ``HttpCall``.
+        """
+        plan = await self.call(self.model, self.context, self.options)
+        if not isinstance(plan, HttpCall):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(
+                f"the call function of {self.model.api!r} returned {type(plan).__name__},"
+                " not an HttpCall"
+            )
+        return plan
+
+    async def _send(
+        self, plan: HttpCall[Any], client: Any, scope: CallScope
+    ) -> tuple[MessageBuilder, Decoder, HttpResponse]:
+        """Build the payload for the URL called, run the hooks, send it: the reply's parts.
+
+        Returns the builder (stamped with the URL's signature origin), the decoder writing into
+        it, and the unread response.
+        """
+        model, options = self.model, self.options
+        base_url = plan.base_url
+        if callable(base_url):
+            base_url = base_url(client)
+        builder = MessageBuilder(model, base_url=base_url)
+        decoder = plan.decoder(builder)
+        payload = plan.build_payload(signature_origin(model, base_url))
+        if scope.payload_hooks is not None:
+            payload = await scope.payload_hooks(payload, model, options)
+        return builder, decoder, await plan.send(client, payload)
 
 
 class _StartOnContent:
