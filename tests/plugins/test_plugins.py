@@ -328,7 +328,7 @@ def test_every_builtin_provider_arrives_through_a_plugin_hook(monkeypatch):
             p.api for p in providers
         }
         for provider in providers:
-            package = provider.stream.__module__.split(".")[0]
+            package = provider.implementation.__module__.split(".")[0]
             assert package in plugin_modules and package != "pi_sdk", provider.api
         assert {m.provider for m in get_models()} >= {"anthropic", "openai", "google"}
     with use_plugin_manager():  # the same core with no plugin knows no provider and no model
