@@ -58,7 +58,10 @@ class HttpCall(Generic[ClientT]):
     into :attr:`decoder`; stops at the decoder's terminal event; lets it ``finish``; prices the
     usage; drains a complete body (bounded) so the connection is reused; closes the response and
     exits the lease on every path (end, error, abort, timeout, a consumer that stops early).
-    Nothing of this runs before the stream is iterated.
+    Nothing of this runs before the stream is iterated. pi-mono writes these steps out in each
+    provider's stream function (``providers/anthropic.ts``: ``createClient``, ``buildParams``,
+    ``onPayload``, the SDK's stream, ``onResponse``, the event loop); here a provider gives the
+    parts that are its own and the core runs the steps, once for every wire API.
 
     Every callable raises :class:`~pi_sdk.provider.ProviderError` for a failure it knows
     (``retryable`` set), or anything else; the core turns it into the call's ``error`` event
