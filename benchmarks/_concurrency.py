@@ -8,7 +8,7 @@ all alike):
 * ``1 pool``: pi-sdk on one httpx2 pool with the openai SDK's default limits (1,000
   connections, 100 kept alive);
 * ``pooled``: pi-sdk on :class:`pi_sdk.provider.PooledTransport` (what pi-sdk builds);
-* ``tuned``: the same, with :func:`pi_sdk.provider.tune_gc_for_streams` applied for its bursts
+* ``tuned``: the same, with :func:`pi_sdk.tune_gc_for_streams` applied for its bursts
   (the start-up heap frozen, a young generation of 50,000; undone after each burst, so the other
   columns run with CPython's defaults);
 * ``floor``: httpx2 on a ``PooledTransport``, a minimal SSE split and ``json.loads``: what the
@@ -39,7 +39,8 @@ from _loopback_server import LoopbackServer
 from _wire_bodies import body
 from _workloads import Workload
 
-from pi_sdk.provider import PooledTransport, tune_gc_for_streams
+from pi_sdk import tune_gc_for_streams
+from pi_sdk.provider import PooledTransport
 
 _WORKLOAD = Workload("short", text=[f" word{i}" for i in range(20)])
 _KEEPALIVE = 600.0

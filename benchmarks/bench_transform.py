@@ -29,7 +29,8 @@ from pi_sdk import (
     ToolResultMessage,
     UserMessage,
 )
-from pi_sdk.provider import new_assistant_message, transform_messages
+from pi_sdk._stream.assistant_message import new_assistant_message
+from pi_sdk.provider import transform_messages
 
 MODELS = [
     Model(id="claude-sonnet-4-5", api="anthropic-messages", provider="anthropic"),

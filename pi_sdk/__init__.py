@@ -34,6 +34,7 @@ _EXPORTS = {
     "save_session": "pi_sdk._agent.session",
     "to_tool_result": "pi_sdk._agent.tools",
     "tool": "pi_sdk._agent.tools",
+    "tune_gc_for_streams": "pi_sdk._kit.gc_tuning",
     "complete": "pi_sdk._models.calls",
     "complete_sync": "pi_sdk._models.calls",
     "stream": "pi_sdk._models.calls",
@@ -164,6 +165,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._agent.session import save_session as save_session
     from pi_sdk._agent.tools import to_tool_result as to_tool_result
     from pi_sdk._agent.tools import tool as tool
+    from pi_sdk._kit.gc_tuning import tune_gc_for_streams as tune_gc_for_streams
     from pi_sdk._models.calls import complete as complete
     from pi_sdk._models.calls import complete_sync as complete_sync
     from pi_sdk._models.calls import stream as stream

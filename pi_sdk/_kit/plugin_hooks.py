@@ -8,7 +8,9 @@ first call. These factories return plain ``def`` functions marked with
     from pi_sdk import provider as kit
 
     register_api_providers = kit.api_providers_hook(
-        kit.lazy_api("anthropic-messages", "pi_sdk_anthropic.messages", "stream_anthropic_messages")
+        kit.lazy_api(
+            "anthropic-messages", "pi_sdk_anthropic.messages", call="call_anthropic_messages"
+        )
     )
     register_models = kit.models_hook("pi_sdk_anthropic")
     get_api_key = kit.env_api_key_hook(
@@ -23,7 +25,13 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib import import_module
 from typing import Any
 
-from pi_sdk._stream.contract import ApiProvider, RequestRecognizer, StreamFunction
+from pi_sdk._stream.contract import (
+    ApiProvider,
+    CallFunction,
+    HttpCall,
+    RequestRecognizer,
+    StreamFunction,
+)
 from pi_sdk._wire.cost import load_models_json
 from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.options import StreamOptions
@@ -34,6 +42,7 @@ __all__ = [
     "api_providers_hook",
     "env_api_key_hook",
     "lazy_api",
+    "lazy_call",
     "lazy_recognizer",
     "lazy_stream",
     "models_hook",
@@ -72,6 +81,22 @@ def lazy_stream(module: str, function: str) -> StreamFunction:
     return stream
 
 
+def lazy_call(module: str, function: str) -> CallFunction:
+    """A :data:`CallFunction` that imports ``module`` on its first call and calls ``function``.
+
+    ``module`` is absolute (``"pi_sdk_anthropic.messages"``); an unknown module or name raises
+    :class:`ImportError` / :class:`AttributeError` at the call (the call's ``error`` event), not
+    at registration.
+    """
+
+    async def call(model: Model, context: Context, options: StreamOptions) -> HttpCall[Any]:
+        wire: CallFunction = _attribute(module, function)
+        return await wire(model, context, options)
+
+    _stand_in(call, module, function, "call function")
+    return call
+
+
 def lazy_recognizer(module: str, function: str) -> RequestRecognizer:
     """A :data:`RequestRecognizer` that imports ``module`` on first call (like lazy_stream)."""
 
@@ -84,16 +109,27 @@ def lazy_recognizer(module: str, function: str) -> RequestRecognizer:
 
 
 def lazy_api(
-    api: str, module: str, stream: str, recognize: str | None = "recognize_request"
+    api: str,
+    module: str,
+    stream: str | None = None,
+    recognize: str | None = "recognize_request",
+    *,
+    call: str | None = None,
 ) -> ApiProvider:
     """The :class:`ApiProvider` for ``api`` whose functions live in ``module`` (absolute path).
 
-    ``stream`` and ``recognize`` name the stream function and the replay recognizer there (``None``:
-    no recognizer); ``module`` is imported on the first call of either (:func:`lazy_stream`).
+    ``call`` (a :data:`CallFunction`) or ``stream`` (a :data:`StreamFunction`), one of them, and
+    ``recognize`` name the functions there (``recognize=None``: no replay recognizer);
+    ``module`` is imported on the first call of any (:func:`lazy_call`, :func:`lazy_stream`).
+    ``stream`` and ``recognize`` may be given by position, as before ``call`` existed.
+
+    Raises:
+        TypeError: both or neither of ``call`` and ``stream``.
     """
     return ApiProvider(
         api=api,
-        stream=lazy_stream(module, stream),
+        call=lazy_call(module, call) if call is not None else None,
+        stream=lazy_stream(module, stream) if stream is not None else None,
         recognize=lazy_recognizer(module, recognize) if recognize is not None else None,
     )
 

@@ -31,7 +31,7 @@ def recorded_model(
             ``base_url``, so a replay calls the same server.
         aliases: Catalog ids tried, in order, when ``model_id`` is not registered (Bedrock's id
             without a cross-region profile prefix); the returned model keeps ``model_id``.
-        **stand_in: Fields of the stand-in :class:`~pi_sdk.provider.Model` (``reasoning``,
+        **stand_in: Fields of the stand-in :class:`~pi_sdk.types.Model` (``reasoning``,
             ``input``, ...) for an id the catalog lacks; its ``name`` is the id.
 
     Returns:

@@ -1,7 +1,9 @@
 """The module-level calls ``stream()``, ``complete()``, ``complete_sync()``: the default collection.
 
-Also the two helpers a provider's stream function calls: :func:`resolve_api_key` and
-:func:`apply_payload_hooks` (exported to provider authors through :mod:`pi_sdk.provider`).
+Also the two helpers a provider's stream function calls, :func:`resolve_api_key` and
+:func:`apply_payload_hooks` (exported to provider authors through :mod:`pi_sdk.provider`): they
+read the scope of the call they run in (:class:`~pi_sdk._stream.call_scope.CallScope`, put there
+by the collection that started it), else, outside a call, the default collection's.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 from pi_sdk._models.default import default_models, get_api_key
 from pi_sdk._models.hooks import run_payload_hooks
 from pi_sdk._plugins.manager import get_plugin_manager
+from pi_sdk._stream.call_scope import current_scope
 from pi_sdk._stream.event_stream import AssistantMessageEventStream
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Model
@@ -73,24 +76,35 @@ def complete_sync(
 
 
 def resolve_api_key(model: Model, options: StreamOptions) -> str | None:
-    """``options.api_key`` (a collection puts its key there), else the default collection's key.
+    """``options.api_key``, else the key of ``model.provider`` (``None``: none known).
 
-    For a provider's stream function: a call made through a :class:`pi_sdk.Models` collection
-    arrives with the collection's key in ``options.api_key`` already.
+    The key lookup is the call's (a provider's call function, or its stream function before its
+    first event, runs in the scope of the collection that started the call), else the default
+    collection's.
     """
-    return options.api_key or get_api_key(model.provider)
+    if options.api_key:
+        return options.api_key
+    scope = current_scope.get()
+    lookup = scope.api_key if scope is not None and scope.api_key is not None else get_api_key
+    return lookup(model.provider)
 
 
 async def apply_payload_hooks(
     payload: dict[str, Any], model: Model, options: StreamOptions
 ) -> dict[str, Any]:
-    """Run the ``on_payload`` plugin hooks, then ``options.on_payload``; return the final payload.
+    """Run the call's payload hooks on ``payload``; return the payload to send (``onPayload``).
 
-    Each hook may mutate the payload in place or return a replacement; async hooks are awaited.
-    Providers call this just before sending (pi-mono ``onPayload``).
+    For a stream function that builds its payload itself (the core's read loop runs the hooks
+    of a call plan). The hooks are the call's (none when its scope has none), else, outside a
+    call, the active plugin manager's ``on_payload`` hooks, then ``options.on_payload``.
 
     Raises:
         TypeError: a hook returned something other than ``None`` or a dict (the call then ends
             in an ``error`` event naming the hook; nothing is sent).
     """
-    return await run_payload_hooks(payload, model, options, get_plugin_manager())
+    scope = current_scope.get()
+    if scope is None:
+        return await run_payload_hooks(payload, model, options, get_plugin_manager())
+    if scope.payload_hooks is None:
+        return payload
+    return await scope.payload_hooks(payload, model, options)

@@ -21,12 +21,13 @@ from typing import Any, Literal, TypeAlias
 from pi_sdk._models.hooks import manager_of, observe_call, run_payload_hooks
 from pi_sdk._models.merge import merge_provider, with_provider_settings
 from pi_sdk._models.refresh import ModelsStore, RefreshResult, refresh_providers
+from pi_sdk._models.start import start_call
 from pi_sdk._plugins.manager import PluginManager
+from pi_sdk._stream.call_scope import CallScope
 from pi_sdk._stream.contract import ApiProvider
 from pi_sdk._stream.event_stream import AssistantMessageEventStream
 from pi_sdk._stream.provider import Provider
 from pi_sdk._wire.abort import AbortSignal
-from pi_sdk._wire.redact import secret_header_values
 from pi_sdk.errors import ConfigurationError, ModelNotFoundError, ProviderNotFoundError
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Model
@@ -233,7 +234,11 @@ class Models:
             provider = dataclasses.replace(provider, source_id=source_id)
         with self._lock:
             existing = self._hand_apis.get(provider.api)
-            if existing is not None and not replace and existing.stream is not provider.stream:
+            if (
+                existing is not None
+                and not replace
+                and existing.implementation is not provider.implementation
+            ):
                 raise ConfigurationError(
                     f"an API provider for {provider.api!r} is already registered"
                     f" (by {existing.source_id or 'unknown'}); pass replace=True to override it"
@@ -317,26 +322,14 @@ class Models:
             key = self.get_api_key(model.provider)
             if key:
                 options = dataclasses.replace(options, api_key=key)
-        call_options = options
         plugins = self._plugins
-        return AssistantMessageEventStream(
-            lambda: implementation.stream(model, context, call_options),
-            model=model,
-            signal=options.signal,
-            max_retries=options.max_retries,
-            max_retry_delay_ms=options.max_retry_delay_ms,
-            timeout_ms=options.timeout_ms,
-            idle_timeout_ms=options.idle_timeout_ms,
-            secrets=lambda: (
-                call_options.api_key,
-                *secret_header_values(call_options.headers),
-                *secret_header_values(model.headers),
-            ),
-            context=context,
-            output=options.resolved_output(),
-            observe=(
-                None if plugins is None else observe_call(model, context, call_options, plugins)
-            ),
+        return start_call(
+            implementation,
+            model,
+            context,
+            options,
+            CallScope(api_key=self.get_api_key, payload_hooks=self.apply_payload_hooks),
+            None if plugins is None else observe_call(model, context, options, plugins),
         )
 
     async def complete(
@@ -510,6 +503,8 @@ def check_stream_function(provider: ApiProvider) -> None:
     import inspect
 
     function: Any = provider.stream
+    if function is None:
+        return  # a call function (ApiProvider.call), checked by ApiProvider itself
     target = getattr(function, "__func__", function)
     # Other callables (async generator functions, partials, objects returning an async
     # iterator) are accepted; a coroutine or a sync generator can never be iterated with anext.

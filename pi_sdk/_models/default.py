@@ -79,7 +79,11 @@ class _PluginModels(Models):
             if source_id is not None:
                 provider = dataclasses.replace(provider, source_id=source_id)
             existing = apis.get(provider.api)
-            if existing is not None and not replace and existing.stream is not provider.stream:
+            if (
+                existing is not None
+                and not replace
+                and existing.implementation is not provider.implementation
+            ):
                 raise ConfigurationError(
                     f"an API provider for {provider.api!r} is already registered"
                     f" (by {existing.source_id or 'unknown'}); pass replace=True to override it"

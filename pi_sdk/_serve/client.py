@@ -2,27 +2,27 @@
 
 pi-agent-core 0.73.1 ``streamProxy`` POSTs ``{"model", "context", "options"}`` to
 ``<proxy_url>/api/stream`` with ``Authorization: Bearer <token>`` and reads the reply's
-server-sent events in the proxy event shape (:mod:`._proxy_wire`), rebuilding the partial
-message on this side. This is the same client, on the provider kit: the call is an ordinary
-:class:`~pi_sdk.provider.AssistantMessageEventStream` (timeouts, retries of a refused or lost
+server-sent events in the proxy event shape (:mod:`.wire`), rebuilding the partial
+message on this side. This is the same client, on the provider kit: the call is the plan of an
+HTTP call (:class:`~pi_sdk.provider.HttpCall`) that the core's read loop runs, in an ordinary
+:class:`~pi_sdk.AssistantMessageEventStream` (timeouts, retries of a refused or lost
 connection before any content, abort), so it serves as an Agent's ``stream_fn``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
 from pi_sdk._kit.clients import ClientCache, shared_in_thread
 from pi_sdk._serve.wire import ProxyDecoder
-from pi_sdk._stream.builder import MessageBuilder
+from pi_sdk._stream.contract import HttpCall
 from pi_sdk._stream.event_stream import AssistantMessageEventStream
-from pi_sdk._stream.http_stream import run_http_stream
 from pi_sdk._stream.provider_errors import ProviderError, body_excerpt, connection_error
+from pi_sdk._stream.read_loop import ReadLoop
 from pi_sdk.errors import ConfigurationError
-from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import Context, Model
 
@@ -115,15 +115,18 @@ def stream_proxy(
     """
     options = options or StreamOptions()
     url = proxy_url.rstrip("/") + STREAM_PATH
-    body = json.dumps(proxy_request_body(model, context, options)).encode()
+    payload = proxy_request_body(model, context, options)
 
-    def start() -> AsyncIterator[AssistantMessageEvent]:
-        return _proxied(model, url, body, auth_token, client)
+    async def plan(model: Model, context: Context, options: StreamOptions) -> HttpCall[Any]:
+        return await _proxy_call(url, payload, auth_token, client)
 
+    # The server calls the vendor, and with it the options' hooks; this side runs none (its
+    # stream has no payload hooks, and ``on_response`` is not the proxy's).
+    local = dataclasses.replace(options, on_response=None)
     limits: dict[str, Any] = {name: getattr(options, name) for name in _CONNECTION_LIMITS}
     secrets = (auth_token,)
     return AssistantMessageEventStream(
-        start,
+        ReadLoop(plan, model, context, local),
         model=model,
         signal=options.signal,
         secrets=lambda: secrets,
@@ -141,9 +144,14 @@ def _build_client(verify: Any) -> Any:
     return httpx2.AsyncClient(verify=verify, timeout=None, limits=limits)
 
 
-async def _proxied(
-    model: Model, url: str, body: bytes, auth_token: str, client: Any
-) -> AsyncIterator[AssistantMessageEvent]:
+async def _proxy_call(
+    url: str, payload: dict[str, Any], auth_token: str, client: Any
+) -> HttpCall[Any]:
+    """The plan of one POST of ``payload`` to the proxy, whose reply is in proxy events.
+
+    Raises:
+        ConfigurationError: httpx2 is not installed.
+    """
     try:
         import httpx2
     except ImportError:
@@ -160,31 +168,26 @@ async def _proxied(
         "Content-Type": "application/json",
         "Accept": "text/event-stream",
     }
-    async with lease as http:
 
-        async def open_response() -> Any:
-            request = http.build_request("POST", url, content=body, headers=headers)
-            try:
-                response = await http.send(request, stream=True)
-            except httpx2.TransportError as exc:
-                phase = "connect" if isinstance(exc, httpx2.ConnectError) else "request"
-                timed_out = isinstance(exc, httpx2.TimeoutException)
-                raise connection_error(exc, phase, timed_out=timed_out) from None
-            if response.status_code >= 400:
-                raise await _http_error(response)
-            return response
+    async def send(http: Any, payload: dict[str, Any]) -> Any:
+        body = json.dumps(payload).encode()
+        request = http.build_request("POST", url, content=body, headers=headers)
+        try:
+            response = await http.send(request, stream=True)
+        except httpx2.TransportError as exc:
+            phase = "connect" if isinstance(exc, httpx2.ConnectError) else "request"
+            timed_out = isinstance(exc, httpx2.TimeoutException)
+            raise connection_error(exc, phase, timed_out=timed_out) from None
+        if response.status_code >= 400:
+            raise await _http_error(response)
+        return response
 
-        builder = MessageBuilder(model)
-        events = run_http_stream(
-            open_response,
-            ProxyDecoder(builder),
-            builder,
-            transport_errors=(httpx2.TransportError,),
-            timeout_errors=(httpx2.TimeoutException,),
-        )
-        async with aclosing(events) as stream:
-            async for event in stream:
-                yield event
+    return HttpCall(
+        lease=lease,
+        build_payload=lambda origin: payload,
+        send=send,
+        decoder=ProxyDecoder,
+    )
 
 
 async def _http_error(response: Any) -> ProviderError:

@@ -90,7 +90,7 @@ def _usage(usage: Usage) -> dict[str, Any]:
 class ProxyDecoder:
     """Rebuilds the assistant message from proxy events (pi-agent-core ``processProxyEvent``).
 
-    A :class:`~pi_sdk.provider.WireDecoder` for :func:`~pi_sdk.provider.run_http_stream`: each
+    A :class:`~pi_sdk.provider.WireDecoder` for the core's read loop: each
     event goes to the :class:`~pi_sdk.provider.MessageBuilder`, keyed by its ``contentIndex``;
     ``done`` and ``error`` take the server's usage as sent (already priced there). An unknown
     event type is skipped (pi warns and skips it).

@@ -6,12 +6,13 @@ Chat Completions tool-call ``index`` (or a fixed key such as ``"text"`` for the 
 block), a Gemini part position. The builder owns the partial :class:`~pi_sdk.AssistantMessage`
 every event carries, appends blocks to ``content`` and assigns their ``content_index``, keeps
 the per-key state (open text, thinking and tool-call blocks; keys whose block is not content),
-feeds streamed tool arguments to an :class:`~pi_sdk.provider.IncrementalJsonParser` (linear
-cost; the block's ``arguments`` is the parser's live dict), sets signatures, usage and cost
-(:func:`~pi_sdk.provider.calculate_cost`), the stop reason, and produces the terminal event.
+feeds streamed tool arguments to an
+:class:`~pi_sdk._stream.partial_json.IncrementalJsonParser` (linear cost; the block's ``arguments``
+is the parser's live dict), sets signatures, usage and cost
+(:func:`~pi_sdk._wire.cost.calculate_cost`), the stop reason, and produces the terminal event.
 
 Every method that can cause events returns them as a list, in order (possibly empty); the
-decoder returns those lists to :func:`~pi_sdk.provider.run_http_stream` (or yields them). No
+decoder returns those lists to the core's read loop (:mod:`pi_sdk._stream.read_loop`). No
 provider constructs an event class itself. The event protocol is pi-mono's (pi-spec §2):
 ``start``, per block ``*_start``/``*_delta``.../``*_end``, one ``done`` or ``error``.
 

@@ -1,7 +1,8 @@
 """The stream object a call returns: async-iterable events, ``await result()``, and the contract.
 
-:class:`AssistantMessageEventStream` wraps a provider's async generator and *enforces* pi-mono's
-event protocol (pi-spec §2) whatever the provider does:
+:class:`AssistantMessageEventStream` runs a call, through the core's read loop (a wire API on the
+kit: :class:`~pi_sdk._stream.read_loop.ReadLoop`) or a provider's async generator (a stream
+function), and *enforces* pi-mono's event protocol (pi-spec §2) whatever the provider does:
 
 * ``start`` comes first (synthesized when the provider did not send one);
 * ``*_start`` / ``*_delta`` / ``*_end`` nest per ``content_index``;
@@ -12,7 +13,8 @@ event protocol (pi-spec §2) whatever the provider does:
   with exponential backoff (tenacity), honouring ``retry-after``.
 
 Events are pulled: nothing runs ahead of the consumer, and leaving early (``break``,
-``async with``, ``aclose()``) closes the provider generator and with it the HTTP response.
+``async with``, ``aclose()``) closes the read loop (or the provider generator) and with it the
+HTTP response.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Generator, Iterable
 from typing import Any
 
+from pi_sdk._stream.call_scope import CallScope
+from pi_sdk._stream.read_loop import ReadLoop
 from pi_sdk._stream.run import StreamRun
 from pi_sdk._wire.abort import AbortSignal
 from pi_sdk._wire.output import Output
@@ -47,7 +51,7 @@ class AssistantMessageEventStream:
 
     def __init__(
         self,
-        start: Callable[[], AsyncIterator[AssistantMessageEvent]],
+        start: Callable[[], AsyncIterator[AssistantMessageEvent]] | ReadLoop,
         *,
         model: Model,
         signal: AbortSignal | None = None,
@@ -59,11 +63,14 @@ class AssistantMessageEventStream:
         context: Context | None = None,
         output: Output | None = None,
         observe: Callable[[], Callable[[AssistantMessage], None] | None] | None = None,
+        scope: CallScope | None = None,
     ) -> None:
         """Wrap a provider.
 
         Args:
-            start: Called (again on each retry) to start the provider's async generator.
+            start: The call: the core's read loop over a wire API's call plan, or a function
+                called (again on each retry) to start the provider's async generator, whose
+                events are then checked one by one.
             model: The model called; used for the message when the provider fails before
                 producing one.
             signal: Abort signal; aborting ends the stream with ``stop_reason == "aborted"``.
@@ -84,11 +91,13 @@ class AssistantMessageEventStream:
             observe: Called when the stream is first read (the call starts); a callable it
                 returns is called once with the final message when the stream ends (the
                 ``on_model_call`` observers, :mod:`pi_sdk._plugins.observers`).
+            scope: What the call reads from the collection that started it: payload hooks, key
+                lookup (:class:`~pi_sdk._stream.call_scope.CallScope`; default: none, and the
+                default registry's keys).
         """
         retries = (max_retries, max_retry_delay_ms)
-        self._call = StreamRun(
-            start, model, signal, retries, (timeout_ms, idle_timeout_ms), secrets, context
-        )
+        limits = (timeout_ms, idle_timeout_ms)
+        self._call = StreamRun(start, model, signal, retries, limits, secrets, context, scope)
         self._call.output = output
         self._call.observe = observe
         # The generator refers to the run, never to this object: dropping this object (and
@@ -118,7 +127,7 @@ class AssistantMessageEventStream:
         return self.result().__await__()
 
     async def aclose(self) -> None:
-        """Stop early: close the provider generator (and its HTTP response)."""
+        """Stop early: close the read loop or the provider generator (and its HTTP response)."""
         await self._events.aclose()
 
     async def __aenter__(self) -> AssistantMessageEventStream:

@@ -28,7 +28,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterable, AsyncIterator
 
-from pi_sdk._stream.activity import current_activity
+from pi_sdk._stream.call_scope import current_scope
 from pi_sdk._stream.provider_errors import ProviderError, body_excerpt, connection_error
 
 __all__ = ["DRAIN_LIMIT_BYTES", "DRAIN_TIMEOUT_S", "MARKUP_TYPES", "ResponseBody"]
@@ -73,9 +73,9 @@ class ResponseBody:
         self.received = 0
         """Bytes read so far."""
         # The call's wire activity (pi_sdk._stream.activity): every chunk, keep-alives included,
-        # shows
-        # the connection is not silent.
-        self._activity = current_activity.get()
+        # shows the connection is not silent.
+        scope = current_scope.get()
+        self._activity = scope.activity if scope is not None else None
 
     async def start(self) -> None:
         """Wait for the first bytes of the body (or its end, for an empty body).
@@ -142,7 +142,9 @@ class ResponseBody:
                 return first
             raise StopAsyncIteration
         activity = self._activity
+        waiter = None
         if activity is not None:  # this task now waits on the wire (the core may cancel it)
+            waiter = activity.waiter
             activity.since = time.monotonic()
             activity.waiter = asyncio.current_task()
         try:
@@ -154,7 +156,7 @@ class ResponseBody:
             raise connection_error(exc, phase, timed_out=isinstance(exc, self._timeouts)) from exc
         finally:
             if activity is not None:
-                activity.waiter = None
+                activity.waiter = waiter  # whoever waited before (the core, reading a provider)
         self._count(chunk)
         return chunk
 

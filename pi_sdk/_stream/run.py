@@ -1,9 +1,14 @@
 """One call's run, under the public stream object (:mod:`pi_sdk._stream.event_stream`).
 
-:class:`StreamRun` enforces pi-mono's event protocol (pi-spec §2) on a provider's events: ``start``
-first, per-index nesting, exactly one terminal event, failures turned into an ``error`` event with
-the partial message kept; it retries a retryable failure before any content (tenacity backoff,
+:class:`StreamRun` reads the call's events from one source per attempt: the core's own read loop
+(:class:`~pi_sdk._stream.read_loop.ReadLoop`, a wire API on the kit) or a provider's async
+generator (a stream function). It enforces pi-mono's event protocol (pi-spec §2): ``start``
+first, exactly one terminal event, failures turned into an ``error`` event with the partial
+message kept; it retries a retryable failure before any content (tenacity backoff,
 ``retry-after``), times out a reply that does not start or goes silent, and ends an aborted call.
+A stream function's events are also checked one by one (per-index nesting of the blocks, only
+event objects); the read loop's are made by the :class:`~pi_sdk.provider.MessageBuilder`, which
+nests and closes blocks by construction, so only their kind is read.
 """
 
 from __future__ import annotations
@@ -18,12 +23,14 @@ from collections.abc import (
     Callable,
     Iterable,
 )
+from functools import partial
 from typing import Any, cast, get_args
 
-from pi_sdk._stream.activity import Activity, EventPump, current_activity, offers_pump
 from pi_sdk._stream.assistant_message import new_assistant_message, settle_output
+from pi_sdk._stream.call_scope import CallScope, current_scope
 from pi_sdk._stream.log_redaction import watch_call
 from pi_sdk._stream.provider_errors import ProviderError
+from pi_sdk._stream.read_loop import ReadLoop
 from pi_sdk._wire.abort import AbortSignal
 from pi_sdk._wire.lean import compact_tree
 from pi_sdk._wire.output import Output, parse_output
@@ -78,7 +85,6 @@ current_task = asyncio.current_task
 
 _EVENT_TYPES: tuple[type, ...] = get_args(AssistantMessageEvent)
 """The 12 event classes, read from the union in :mod:`pi_sdk.events` (one list of them)."""
-_EVENT_CLASSES: frozenset[type] = frozenset(_EVENT_TYPES)
 _DELTA_KIND: dict[type[Any], str] = {
     TextDeltaEvent: "text",
     ThinkingDeltaEvent: "thinking",
@@ -101,13 +107,14 @@ class StreamRun:
 
     def __init__(
         self,
-        start: Callable[[], AsyncIterator[AssistantMessageEvent]],
+        start: Callable[[], AsyncIterator[AssistantMessageEvent]] | ReadLoop,
         model: Model,
         signal: AbortSignal | None,
         retries: tuple[int, int],
         limits: tuple[float | None, float | None],
         secrets: Callable[[], Iterable[str | None]] | None,
         context: Context | None = None,
+        scope: CallScope | None = None,
     ) -> None:
         """Take the arguments of :class:`AssistantMessageEventStream`.
 
@@ -116,30 +123,31 @@ class StreamRun:
         """
         max_retries, max_retry_delay_ms = retries
         timeout_ms, idle_timeout_ms = limits
-        self._start = start
+        self._scope = scope if scope is not None else CallScope()
+        self._core = isinstance(start, ReadLoop)
+        """The events come from the core's read loop (the builder made them)."""
+        self._open: Callable[[], AsyncIterator[AssistantMessageEvent]] = (
+            partial(start.events, self._scope) if isinstance(start, ReadLoop) else start
+        )
+        """Starts one attempt's source of events."""
         self._model = model
         self._signal = signal
         self._max_retries = max_retries
         self._max_retry_delay_ms = max_retry_delay_ms
         self._context = context
+        self._activity = self._scope.activity
         self._partial: AssistantMessage | None = None
         self.final: AssistantMessage | None = None
         """The final message, once the stream ended (or was closed)."""
-        self._waiter: asyncio.Task[Any] | None = None
         self._abort_requested = False
         self._first_byte_s = timeout_ms / 1000 if timeout_ms else None
         self._idle_s = idle_timeout_ms / 1000 if idle_timeout_ms else None
         self._timeout_s = self._first_byte_s
         """The limit of the current phase: the first-byte wait, then the idle limit."""
         self._started = False
-        self._activity = Activity()
-        self._pumping = False
-        """The events come from an :class:`EventPump`: waits and stalls are watched per read
-        of the wire (``Activity.waiter``), not per event."""
         self._timeout_requested = False
         self._cancels_sent = 0
         self._watchdog: asyncio.TimerHandle | None = None
-        self._progress = 0.0
         self._secrets = secrets
         self.output: Output | None = None
         """The typed answer asked for; the final message is parsed against it at the end."""
@@ -153,12 +161,14 @@ class StreamRun:
         self._interrupt()
 
     def _interrupt(self) -> None:
-        """Cancel the pending read (the waiter task), counting the cancellation as ours.
+        """Cancel the pending wait (the waiter task), counting the cancellation as ours.
 
-        Reading a pump, the pending read is the network read of the kit's body loop; between
-        two of them nothing waits, and the next event read sees the abort flag.
+        The waiter is the task reading the call while the reply has not started or a stream
+        function is read, and the task in a network read of the core's read loop after that
+        (:class:`~pi_sdk._stream.activity.Activity`); with nobody waiting, the next read sees
+        the abort flag.
         """
-        waiter = self._activity.waiter if self._pumping else self._waiter
+        waiter = self._activity.waiter
         if waiter is not None and not waiter.done():
             self._cancels_sent += 1
             waiter.cancel()
@@ -174,29 +184,18 @@ class StreamRun:
         )
 
     def _on_watchdog(self) -> None:
-        """Timer callback: time out a read that made no progress for the phase's limit.
+        """Timer callback: time out a wait that made no progress for the phase's limit.
 
         Progress is an event from the provider or bytes on the wire
-        (:mod:`pi_sdk._stream.activity`).
-        Re-armed only while a read is pending; with nobody reading (the consumer paused or
-        left), the next read arms it again.
+        (:mod:`pi_sdk._stream.activity`). Re-armed only while a wait is pending; with nobody
+        waiting (the consumer paused or left), the next read arms it again.
         """
         self._watchdog = None
         limit = self._timeout_s
-        if self._pumping:
-            activity = self._activity
-            if activity.waiter is None or limit is None:
-                return  # no read of the wire pending: the next event read arms it again
-            idle = time.monotonic() - max(activity.since, activity.last)
-            if idle < limit:
-                self._arm_watchdog(max(limit - idle, 0.001))
-                return
-            self._timeout_requested = True
-            self._interrupt()
+        activity = self._activity
+        if activity.waiter is None or limit is None:
             return
-        if self._waiter is None or limit is None:
-            return
-        idle = time.monotonic() - max(self._progress, self._activity.last)
+        idle = time.monotonic() - max(activity.since, activity.last)
         if idle < limit:
             self._arm_watchdog(max(limit - idle, 0.001))
             return
@@ -361,63 +360,53 @@ class StreamRun:
         started = False
         open_blocks: dict[int, str] = {}
         attempt = 0
+        core = self._core
         source: AsyncIterator[AssistantMessageEvent] | None = None
+        # The read loop's next event, once the reply started: then its network reads are
+        # watched (``Activity.waiter``), not each event.
         pull: Callable[[], Awaitable[AssistantMessageEvent]] | None = None
+        activity = self._activity
         try:
             while True:
                 try:
-                    if pull is not None:  # reading the kit's pump: the short path
-                        if self._abort_requested:
-                            raise _Aborted
+                    if self._abort_requested:
+                        raise _Aborted
+                    if pull is not None:
                         if self._watchdog is None and self._timeout_s is not None:
                             self._arm_watchdog(self._timeout_s)
                         try:
                             event: AssistantMessageEvent = await pull()
                         except asyncio.CancelledError:
-                            failure = self._after_cancel(asyncio.current_task())
+                            failure = self._after_cancel(current_task())
                             if failure is None:
                                 raise
                             raise failure from None
-                    else:  # the provider's generator (inline: no coroutine per event)
+                    else:  # wait for the source's next event, watched as one wait
                         if source is None:
-                            if self._abort_requested:
-                                raise _Aborted
-                            source = self._start()
-                            # A marked provider generator only forwards the kit's events: the
-                            # kit may hand us its body loop instead (EventPump).
-                            self._activity.pumps = offers_pump(source)
-                        reader: AsyncIterator[AssistantMessageEvent] = source
-                        if self._abort_requested:
-                            raise _Aborted
+                            source = self._open()
                         task = current_task()
-                        self._waiter = task
+                        activity.waiter = task
                         if self._timeout_s is not None:
-                            self._progress = time.monotonic()
+                            activity.since = time.monotonic()
                             if self._watchdog is None:
                                 self._arm_watchdog(self._timeout_s)
-                        # Until the response started, the provider creates its response body:
-                        # hand it the activity the idle limit reads (once per attempt).
-                        token = None if self._started else current_activity.set(self._activity)
+                        # Until the reply started, the provider's code runs in the call's scope
+                        # (its key lookup, its response body's activity).
+                        token = None if self._started else current_scope.set(self._scope)
                         try:
-                            event = await reader.__anext__()
+                            event = await source.__anext__()
                         except asyncio.CancelledError:
                             failure = self._after_cancel(task)
                             if failure is None:
                                 raise
                             raise failure from None
                         finally:
-                            self._waiter = None
+                            activity.waiter = None
                             if token is not None:
-                                current_activity.reset(token)
+                                current_scope.reset(token)
                         if token is not None:
                             self._mark_started()
                 except StopAsyncIteration:
-                    if pull is not None:
-                        # The pump ran dry: back to the provider's generator, which raises the
-                        # pump's failure (through the provider's own handlers) or ends.
-                        pull = None
-                        self._pumping = False
-                        continue
                     if not started:
                         started = True
                         yield StartEvent(partial=self._message())
@@ -477,27 +466,20 @@ class StreamRun:
                     yield self._fail("error", _describe(exc))
                     return
 
-                if pull is not None and started:
-                    # The kit's builder made these events: blocks nest and close by
+                if core:
+                    # The builder made the read loop's events: blocks nest and close by
                     # construction (pi_sdk.provider.MessageBuilder), so only the kind is read.
-                    if type(event) not in _EVENT_CLASSES:
-                        yield self._fail(
-                            "error", "protocol violation: the pump yielded a non-event"
-                        )
-                        return
                     kind = event.type
                     if kind == "done" or kind == "error":
                         yield self._finish(cast("DoneEvent | ErrorEvent", event))
                         return
-                    if kind != "start":
-                        yield event
-                        continue
-                if not started:
-                    pump = _pump_of(event)
-                    if pump is not None:  # the first item of an attempt, after the first bytes
-                        pull = pump.events.__anext__
-                        self._pumping = True
-                        continue
+                    if pull is None:  # ``start``: from now on the reads watch themselves
+                        assert source is not None
+                        started = True
+                        self._partial = event.partial
+                        pull = source.__anext__
+                    yield event
+                    continue
                 cls: type[Any] = type(event)
                 delta_kind = _DELTA_KIND.get(cls)
                 if delta_kind is not None and started:  # the common event: one check
@@ -587,11 +569,6 @@ class StreamRun:
                 self.final = message
             if finish is not None:
                 finish(self.final)
-
-
-def _pump_of(item: object) -> EventPump | None:
-    """``item`` when it is the kit's :class:`EventPump` (not an event)."""
-    return item if type(item) is EventPump else None
 
 
 def _watchdog_fired(ref: weakref.ref[StreamRun]) -> None:

@@ -60,7 +60,7 @@ non-empty, unique in the history and valid for the target. An adapter passes the
 actually sends to (its client's, which may differ from ``model.base_url``: a custom
 ``StreamOptions.client``, an SDK default for an empty ``model.base_url``) as
 ``origin=signature_origin(model, base_url=<actual URL>)`` here and as ``base_url=`` to
-:func:`pi_sdk.provider.new_assistant_message`.
+:func:`pi_sdk._stream.assistant_message.new_assistant_message`.
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def signature_origin(model: Model, base_url: str | None = None) -> str:
     ``/`` and a trailing version segment (``/v1``, ``/v1beta``) removed. Example:
     ``"anthropic-messages@https://api.anthropic.com"``.
 
-    :func:`pi_sdk.provider.new_assistant_message` stamps it on every new message as
+    :func:`pi_sdk._stream.assistant_message.new_assistant_message` stamps it on every new message as
     ``AssistantMessage.signature_origin`` (JSON ``signatureOrigin``; pi-mono ignores and keeps
     it), and :func:`transform_messages` replays signatures only to the same origin.
     """

@@ -1,7 +1,7 @@
 """Token usage of one call and what it cost (pi-ai 1.6 ``Usage``, ``types.ts``).
 
 Public as :class:`pi_sdk.Usage` / :class:`pi_sdk.Cost` (re-exported by :mod:`pi_sdk.types`).
-:func:`pi_sdk.provider.calculate_cost` fills the cost from a model's prices.
+:func:`pi_sdk._wire.cost.calculate_cost` fills the cost from a model's prices.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ class Cost(WireModel):
     """Cost of one call in USD, split like :class:`Usage` (pi-ai 1.6 ``Usage.cost``).
 
     JSON: ``{"input", "output", "cacheRead", "cacheWrite", "total", "totalFromProvider"?}``.
-    The four parts are catalog estimates (:func:`pi_sdk.provider.calculate_cost`); ``total``
+    The four parts are catalog estimates (:func:`pi_sdk._wire.cost.calculate_cost`); ``total``
     is their sum, unless the vendor reported what it billed.
     """
 
@@ -53,7 +53,7 @@ class Usage(WireModel):
     cache_write: int = 0
     cache_write_1h: int | None = Field(default=None, alias="cacheWrite1h")
     """The part of :attr:`cache_write` written with one-hour retention, priced at its own rate
-    (:func:`pi_sdk.provider.calculate_cost`); ``None`` when the vendor reports no split (only
+    (:func:`pi_sdk._wire.cost.calculate_cost`); ``None`` when the vendor reports no split (only
     Anthropic does). pi-ai 1.6 ``cacheWrite1h``."""
     reasoning: int | None = None
     """Reasoning (thinking) tokens, a part of :attr:`output` (never added to it); ``None`` when the

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pi_sdk
-from pi_sdk.provider import new_assistant_message
+from pi_sdk._stream.assistant_message import new_assistant_message
 from pi_sdk.types import AssistantContent
 
 

@@ -874,10 +874,6 @@ class BedrockConverseStream(Wire):
     not_a_reply = "not a Converse response"
     early_usage = False  # usage comes in metadata, the last event
     not_applicable: ClassVar[Mapping[str, str]] = {
-        "on_response": (
-            "boto3 sends the request and reads the response itself: pi-sdk never sees its"
-            " status and headers before the body"
-        ),
         "malformed event": (
             "the body is binary event-stream frames, not SSE: there are no 'data:' lines to"
             " garble (corrupted frames: tests/providers/bedrock/test_bedrock_frames.py)"

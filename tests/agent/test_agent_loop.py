@@ -20,6 +20,7 @@ from pi_sdk import (
     agent_loop_continue,
 )
 from pi_sdk._agent.tool_calls import ABORTED_TEXT, SKIPPED_TEXT
+from pi_sdk._stream.assistant_message import new_assistant_message
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 
@@ -635,7 +636,7 @@ async def test_stream_without_terminal_event_is_an_error_not_a_hang():
                 return self.gen()
 
             async def gen(self):
-                yield pi_sdk.StartEvent(partial=pi_sdk.provider.new_assistant_message(model))
+                yield pi_sdk.StartEvent(partial=new_assistant_message(model))
 
         return NoEnd()
 

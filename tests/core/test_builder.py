@@ -7,16 +7,18 @@ from typing import Any
 
 import pytest
 
-from pi_sdk import Context, Model, ModelCost, UserMessage
-from pi_sdk.events import AssistantMessageEvent, event_to_dict
-from pi_sdk.provider import (
+from pi_sdk import (
     AssistantMessageEventStream,
-    MessageBuilder,
-    ProviderError,
+    Context,
+    Model,
+    ModelCost,
     TextContent,
     ThinkingContent,
     ToolCall,
+    UserMessage,
 )
+from pi_sdk.events import AssistantMessageEvent, event_to_dict
+from pi_sdk.provider import MessageBuilder, ProviderError
 
 MODEL = Model(
     id="m",

@@ -163,17 +163,12 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, case: str):
     assert "abc123secret" not in result.stderr  # query strings never reach messages
 
 
-def test_demo_fails_loudly_when_a_call_ends_in_error(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-):
+def test_demo_fails_loudly_when_a_call_ends_in_error(capsys: pytest.CaptureFixture[str]):
     # A broken installation: the Anthropic adapter fails on every call.
-    import pi_sdk_anthropic.messages as messages
-
     async def broken(*args: object, **kwargs: object):
         raise RuntimeError("simulated broken install")
         yield  # pragma: no cover
 
-    monkeypatch.setattr(messages, "stream_anthropic_messages", broken)
     from pi_sdk import get_api_provider, register_api_provider
     from pi_sdk.provider import ApiProvider
 

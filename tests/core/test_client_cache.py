@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from pi_sdk.provider import ClientCache, ProviderError, ResponseBody, shared_in_thread
+from pi_sdk._stream.response_body import ResponseBody
+from pi_sdk.provider import ClientCache, ProviderError, shared_in_thread
 
 
 class FakeClient:

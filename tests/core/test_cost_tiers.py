@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 import pi_sdk
-from pi_sdk.provider import calculate_cost
+from pi_sdk._wire.cost import calculate_cost
 from pi_sdk.types import Cost, Model, ModelCost, ModelCostTier, Usage
 
 

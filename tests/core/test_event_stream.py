@@ -24,7 +24,8 @@ from pi_sdk import (
     register_api_provider,
     stream,
 )
-from pi_sdk.provider import ApiProvider, ProviderError, new_assistant_message
+from pi_sdk._stream.assistant_message import new_assistant_message
+from pi_sdk.provider import ApiProvider, ProviderError
 
 MODEL = Model(id="m1", api="test-contract", provider="testco")
 CTX = Context(messages=[UserMessage(content="hi")])

@@ -7,7 +7,7 @@ import weakref
 
 import pytest
 
-from pi_sdk.provider import tune_gc_for_streams
+from pi_sdk import tune_gc_for_streams
 
 
 class _Node:

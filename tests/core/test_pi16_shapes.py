@@ -20,8 +20,9 @@ import pytest
 from _support.node22 import needs_pi16, run_mjs
 from pydantic import TypeAdapter
 
+from pi_sdk._wire.cost import calculate_cost
 from pi_sdk._wire.invalid_arguments import has_invalid_arguments, invalid_arguments_text
-from pi_sdk.provider import calculate_cost, transform_messages
+from pi_sdk.provider import transform_messages
 from pi_sdk.types import (
     AssistantMessage,
     DeferredHandle,

@@ -14,7 +14,8 @@ from pi_sdk import (
     register_model,
     unregister_api_providers,
 )
-from pi_sdk.provider import ApiProvider, calculate_cost
+from pi_sdk._wire.cost import calculate_cost
+from pi_sdk.provider import ApiProvider
 
 
 def test_second_provider_for_an_api_needs_replace():

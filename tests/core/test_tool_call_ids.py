@@ -19,12 +19,8 @@ from pi_sdk_openai.completions import normalize_tool_call_id as normalize_comple
 from pi_sdk_openai.responses import normalize_tool_call_id as normalize_responses_tool_call_id
 
 from pi_sdk import Model, ToolCall, ToolResultMessage, UserMessage
-from pi_sdk.provider import (
-    new_assistant_message,
-    sanitize_tool_call_id,
-    short_hash,
-    transform_messages,
-)
+from pi_sdk._stream.assistant_message import new_assistant_message
+from pi_sdk.provider import sanitize_tool_call_id, short_hash, transform_messages
 
 GPT = Model(id="gpt-5", api="openai-responses", provider="openai", base_url="https://x.test/v1")
 OTHER = Model(id="other", api="some-api", provider="someone")

@@ -16,14 +16,10 @@ from pi_sdk_openai.responses import normalize_tool_call_id as normalize_response
 
 import pi_sdk
 from pi_sdk import Message, Model, ThinkingContent, ToolCall, UserMessage
+from pi_sdk._stream.assistant_message import new_assistant_message
 from pi_sdk._wire.ids import ToolCallIdNormalizer
 from pi_sdk._wire.transform import IMAGE_PLACEHOLDER_TEXT, NO_RESULT_TEXT
-from pi_sdk.provider import (
-    is_same_source,
-    new_assistant_message,
-    signature_origin,
-    transform_messages,
-)
+from pi_sdk.provider import is_same_source, signature_origin, transform_messages
 
 ANTHROPIC_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 

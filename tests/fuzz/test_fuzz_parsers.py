@@ -2,7 +2,7 @@
 
 * :func:`pi_sdk.provider.iter_sse` over real recorded bodies, damaged and cut into random
   chunks: it never raises, and the events before the damage come out as from the intact body;
-* :func:`pi_sdk.provider.parse_partial_json` over every prefix of damaged JSON and arbitrary
+* :func:`parse_partial_json` over every prefix of damaged JSON and arbitrary
   text: always a dict, never an exception;
 * the session loader (``loads_session``) over damaged saved sessions: it loads, or raises
   :class:`pi_sdk.SessionFileError`, nothing else (the format may change; the test does not
@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 import pi_sdk
 from pi_sdk._agent.session import dumps_session, loads_session
-from pi_sdk.provider import iter_sse, parse_partial_json
+from pi_sdk._stream.partial_json import parse_partial_json
+from pi_sdk.provider import iter_sse
 
 ROOT = conformance_dir()
 SSE_BODIES = (

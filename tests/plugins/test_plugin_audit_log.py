@@ -199,7 +199,7 @@ async def test_a_configured_log_as_agent_callbacks_without_the_plugin(plugin_man
 
 
 def test_redaction_leaves_placeholders_and_prose_alone():
-    from pi_sdk.provider import redact_text
+    from pi_sdk.plugins import redact_text
 
     text = "pass StreamOptions(api_key=...) or set ANTHROPIC_API_KEY"
     assert redact_text(text) == text

@@ -216,9 +216,10 @@ async def test_the_guide_provider_reports_a_refused_connection_as_retryable(echo
     message = await complete(model, say("x"), StreamOptions(max_retries=0))
     assert message.stop_reason == "error"
     assert message.error_message.startswith("could not connect to the server: ConnectError")
-    with pytest.raises(ProviderError) as raised:  # what the core retries
-        async for _ in echo.package.stream(model, say("x"), StreamOptions()):
-            pass
+    plan = await echo.package.call(model, say("x"), StreamOptions())
+    async with plan.lease as client:
+        with pytest.raises(ProviderError) as raised:  # what the core retries
+            await plan.send(client, {})
     assert raised.value.retryable
 
 

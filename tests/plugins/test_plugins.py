@@ -36,6 +36,7 @@ from pi_sdk._agent.tool_calls import (
     run_after_tool_call_hooks,
     run_before_tool_call_hooks,
 )
+from pi_sdk._models.default import get_api_key
 from pi_sdk.plugins import (
     LOAD_PLUGINS_ENV,
     PluginManager,
@@ -222,7 +223,7 @@ def test_set_plugin_manager_adopts_a_plain_pluggy_manager():
     plain.register(Keys(), name="keys")
     previous = set_plugin_manager(plain)
     try:
-        assert pi_sdk.provider.get_api_key("adopted") == "k-adopted"
+        assert get_api_key("adopted") == "k-adopted"
     finally:
         pi_sdk.plugins.restore_plugin_manager(previous)
 
@@ -324,7 +325,7 @@ def test_every_builtin_provider_arrives_through_a_plugin_hook(monkeypatch):
     with use_plugin_manager(load_entry_points=True) as pm:
         _load_quietly()
         packages = {
-            api.stream.__module__.split(".")[0]
+            api.implementation.__module__.split(".")[0]
             for _, plugin in pm.list_name_plugin()
             for provider in getattr(plugin, "providers", ())
             for api in provider.apis
@@ -334,7 +335,7 @@ def test_every_builtin_provider_arrives_through_a_plugin_hook(monkeypatch):
             p.api for p in providers
         }
         for provider in providers:
-            package = provider.stream.__module__.split(".")[0]
+            package = provider.implementation.__module__.split(".")[0]
             assert package in packages and package != "pi_sdk", provider.api
         assert {m.provider for m in get_models()} >= {"anthropic", "openai", "google"}
     with use_plugin_manager():  # the same core with no plugin knows no provider and no model

@@ -113,10 +113,13 @@ def test_an_entry_point_naming_something_that_is_not_a_provider_is_reported_by_n
 
 
 def _old_style_anthropic() -> types.ModuleType:
-    """A module with the hooks pi-sdk-anthropic's ``__init__`` held before issue 26, verbatim."""
+    """A module with the hooks pi-sdk-anthropic's ``__init__`` held before issue 26 (its wire
+    function now a call plan)."""
     module = types.ModuleType("pi_sdk_anthropic_before_issue_26")
     module.register_api_providers = kit.api_providers_hook(  # type: ignore[attr-defined]
-        kit.lazy_api("anthropic-messages", "pi_sdk_anthropic.messages", "stream_anthropic_messages")
+        kit.lazy_api(
+            "anthropic-messages", "pi_sdk_anthropic.messages", call="call_anthropic_messages"
+        )
     )
     module.register_models = kit.models_hook("pi_sdk_anthropic")  # type: ignore[attr-defined]
     module.get_api_key = kit.env_api_key_hook(  # type: ignore[attr-defined]
@@ -128,7 +131,9 @@ def _old_style_anthropic() -> types.ModuleType:
 async def test_a_provider_written_as_the_old_hooks_still_works(
     plugin_manager: pi_sdk.plugins.PluginManager, monkeypatch: pytest.MonkeyPatch
 ):
-    plugin_manager.register(_old_style_anthropic(), name="old-anthropic")
+    with pytest.warns(DeprecationWarning, match="publish a Provider"):
+        old = _old_style_anthropic()  # the kit's hook factories: still there, with a warning
+    plugin_manager.register(old, name="old-anthropic")
     monkeypatch.delenv("ANTHROPIC_OAUTH_TOKEN", raising=False)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-old-style")
     model = pi_sdk.get_model("anthropic", "claude-sonnet-4-5")

@@ -22,7 +22,7 @@ usage and cost                  x          x      x          x       x       x  
 token limit                     x          x      x          x       x       x      x        x
 whole JSON answer (+ streamed)  x          x      x          x       x       x      x        x
 http error (4, HTML, 404)       x          x      x          x       x       x      x        x
-on_response                     x          x      x          x       x       x      x        -
+on_response                     x          x      x          x       x       x      x        x
 in-stream error                 x          x      x          x       x       x      x        x
 truncation (4 cuts)             x          x      x          x       x       x      x        x
 abort                           x          x      x          x       x       x      x        x

@@ -17,6 +17,7 @@ from _support.conformance import ChunkedTransport, Reply
 
 import pi_sdk
 from pi_sdk import AbortController, Context, Model, StreamOptions, UserMessage
+from pi_sdk._stream.assistant_message import new_assistant_message
 from pi_sdk._stream.usage_estimate import context_chars, estimate_missing_usage
 
 MODEL = Model.model_validate(
@@ -126,7 +127,7 @@ def test_estimate_counts_the_request_and_keeps_reported_counts():
     ctx = Context(system_prompt="s" * 8, messages=[UserMessage(content="u" * 8)], tools=[tool])
     chars = 8 + 8 + 1 + 10 + len(json.dumps({"type": "object"}))
     assert context_chars(ctx) == chars
-    message = pi_sdk.provider.new_assistant_message(MODEL)
+    message = new_assistant_message(MODEL)
     message.usage.input = 50  # reported by the vendor (Anthropic's message_start)
     message.content.append(pi_sdk.TextContent(text="abcdefghi"))
     estimate_missing_usage(message, MODEL, ctx, reason="cut")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pi_sdk_anthropic.messages import stream_anthropic_messages
+from pi_sdk_anthropic.messages import call_anthropic_messages
 from pi_sdk_pytest import ConformanceFailure, ProviderConformance, ProviderUnderTest, RecordedBody
 from pi_sdk_pytest.conformance import RULES
 from pi_sdk_pytest.conformance.rules.event_contract import check_event_contract
@@ -24,6 +24,8 @@ from pi_sdk_pytest.conformance.rules.truncation import check_truncation
 
 import pi_sdk
 import pi_sdk.provider as kit
+from pi_sdk._stream.call_scope import CallScope
+from pi_sdk._stream.read_loop import ReadLoop
 
 BODY = RecordedBody.from_file(
     Path(__file__).parents[1] / "providers" / "anthropic" / "bodies" / "text_stream.sse",
@@ -39,7 +41,7 @@ class _Plugin:
     def __init__(self, api: str, stream: Stream) -> None:
         self.provider = kit.ApiProvider(api=api, stream=stream, source_id=api)
 
-    @kit.hookimpl
+    @pi_sdk.hookimpl
     def register_api_providers(self, register: Any) -> None:
         register(self.provider)
 
@@ -58,6 +60,12 @@ def subject(stream: Stream, **declared: Any) -> ProviderUnderTest:
 
 
 # --- providers, one bug each ------------------------------------------------------------------
+
+
+def stream_anthropic_messages(model: Any, context: Any, options: Any) -> AsyncIterator[Any]:
+    """The Anthropic wire API's events as a plain generator: its call plan on the core's loop."""
+    loop = ReadLoop(call_anthropic_messages, model, context, options)
+    return loop.events(CallScope(api_key=lambda provider: options.api_key))
 
 
 async def well_behaved(model: Any, context: Any, options: Any) -> AsyncIterator[Any]:

@@ -174,19 +174,19 @@ REPLAY_KEYS_AND_MISSES = textwrap.dedent(
     def test_every_provider_gets_the_dummy_key(fake_vendor, vault):
         call(fake_vendor)
         # A plugin provider's key, Vertex's key (GOOGLE_CLOUD_API_KEY is unset): the dummy.
-        assert pi_sdk.provider.get_api_key("echo-plugin-provider") == REPLAY_API_KEY
-        assert pi_sdk.provider.get_api_key("google-vertex") == REPLAY_API_KEY
-        assert pi_sdk.provider.get_api_key("vaulted") == "vault-key"  # a real answer is kept
+        assert pi_sdk.default_models().get_api_key("echo-plugin-provider") == REPLAY_API_KEY
+        assert pi_sdk.default_models().get_api_key("google-vertex") == REPLAY_API_KEY
+        assert pi_sdk.default_models().get_api_key("vaulted") == "vault-key"  # a real answer kept
 
 
     @pytest.mark.pi_vcr(name="test_vendor/test_stream", replay_api_key=None)
     def test_no_dummy_key_when_turned_off(fake_vendor):
         call(fake_vendor)
-        assert pi_sdk.provider.get_api_key("echo-plugin-provider") is None
+        assert pi_sdk.default_models().get_api_key("echo-plugin-provider") is None
 
 
     def test_no_dummy_key_outside_a_cassette():
-        assert pi_sdk.provider.get_api_key("echo-plugin-provider") is None
+        assert pi_sdk.default_models().get_api_key("echo-plugin-provider") is None
 
 
     @pytest.mark.pi_vcr(name="test_vendor/test_stream")

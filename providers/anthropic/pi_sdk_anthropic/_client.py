@@ -17,6 +17,7 @@ import re
 from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
+import pi_sdk
 from pi_sdk import provider as kit
 
 __all__ = [
@@ -63,7 +64,7 @@ def _ssl_context() -> Any:
 
 
 async def client_lease(
-    model: kit.Model, api_key: str, *, bearer: bool
+    model: pi_sdk.Model, api_key: str, *, bearer: bool
 ) -> AbstractAsyncContextManager[Any]:
     """Return a lease on the ``AsyncAnthropic`` for ``model.base_url`` and this key.
 
@@ -106,12 +107,12 @@ async def client_lease(
 # --- auth mode and headers --------------------------------------------------------------------
 
 
-def is_adaptive_model(model: kit.Model) -> bool:
+def is_adaptive_model(model: pi_sdk.Model) -> bool:
     """True for models that take ``thinking: {"type": "adaptive"}`` (pi-mono: Opus/Sonnet 4.6)."""
     return any(marker in model.id for marker in _ADAPTIVE_MARKERS)
 
 
-def supports_structured_outputs(model: kit.Model) -> bool:
+def supports_structured_outputs(model: pi_sdk.Model) -> bool:
     """True for models with Anthropic structured outputs (``output_config.format``).
 
     Claude Opus 4.1 and the 4.5 generation and later (Anthropic docs, "Structured outputs"; the
@@ -132,7 +133,7 @@ def is_oauth_token(api_key: str | None) -> bool:
     return api_key is not None and "sk-ant-oat" in api_key
 
 
-def supports_eager_tool_input_streaming(model: kit.Model) -> bool:
+def supports_eager_tool_input_streaming(model: pi_sdk.Model) -> bool:
     """``model.compat["supportsEagerToolInputStreaming"]``, default True (pi-ai 0.73).
 
     True: each tool is sent with ``eager_input_streaming: true`` (the GA form of fine-grained
@@ -143,7 +144,11 @@ def supports_eager_tool_input_streaming(model: kit.Model) -> bool:
 
 
 def build_headers(
-    model: kit.Model, options: kit.StreamOptions, api_key: str | None, *, has_tools: bool = False
+    model: pi_sdk.Model,
+    options: pi_sdk.StreamOptions,
+    api_key: str | None,
+    *,
+    has_tools: bool = False,
 ) -> dict[str, str]:
     """Return the per-request HTTP headers: betas, OAuth/Copilot extras, model and call headers.
 

@@ -37,20 +37,20 @@ from pi_sdk import provider as kit
 from ._endpoint import CHAT_PROVIDER, PROVIDER, RESPONSES_PROVIDER, recognize_responses_request
 
 if TYPE_CHECKING:
-    from pi_sdk.provider import Model
+    from pi_sdk import Model
 
 __all__ = ["AZURE_CHAT_COMPLETIONS", "AZURE_OPENAI_RESPONSES", "PROVIDERS", "provider"]
 
 # The wire modules (and so the SDK) are imported on the first call only.
 AZURE_OPENAI_RESPONSES = kit.ApiProvider(
     api="azure-openai-responses",
-    stream=kit.lazy_stream(f"{__name__}.responses", "stream_azure_openai_responses"),
+    call=kit.lazy_call(f"{__name__}.responses", "call_azure_openai_responses"),
     recognize=recognize_responses_request,
 )
 """The ``azure-openai-responses`` implementation."""
 AZURE_CHAT_COMPLETIONS = kit.ApiProvider(
     api="openai-completions",
-    stream=kit.lazy_stream(f"{__name__}.completions", "stream_azure_chat_completions"),
+    call=kit.lazy_call(f"{__name__}.completions", "call_azure_chat_completions"),
     exclusive=True,
 )
 """``openai-completions`` for this package's providers only (``azure``, ``azure-openai``): Azure's

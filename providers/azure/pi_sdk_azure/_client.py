@@ -19,13 +19,15 @@ on first use and only then (the ``entra`` extra). Clients are cached like pi-sdk
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, aclosing
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from pi_sdk_openai._client import caller_client, shared_ssl_context, stream_request
+from pi_sdk_openai._client import caller_client, plan_request, shared_ssl_context
 
+import pi_sdk
 from pi_sdk import provider as kit
 
 from ._endpoint import AzureEndpoint, resolve_endpoint, without_azure_options
@@ -34,7 +36,7 @@ from ._filters import with_filter_detail
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
-__all__ = ["ENTRA_SCOPE", "ENV_API_KEY", "lease_client", "stream_on"]
+__all__ = ["ENTRA_SCOPE", "ENV_API_KEY", "lease_client", "plan_on"]
 
 ENV_API_KEY = "AZURE_OPENAI_API_KEY"
 ENTRA_SCOPE = "https://cognitiveservices.azure.com/.default"
@@ -50,10 +52,10 @@ async def _close(client: AsyncOpenAI) -> None:
 _CLIENTS: kit.ClientCache[AsyncOpenAI] = kit.ClientCache(_close)
 
 
-def _token_option(options: kit.StreamOptions) -> TokenProvider | None:
+def _token_option(options: pi_sdk.StreamOptions) -> TokenProvider | None:
     provider: Any = options.provider_options.get("azure_ad_token_provider")
     if provider is not None and not callable(provider):
-        raise kit.ConfigurationError(
+        raise pi_sdk.ConfigurationError(
             "provider_options['azure_ad_token_provider'] must be a callable returning a token,"
             f" got {type(provider).__name__}"
         )
@@ -68,7 +70,7 @@ def _default_credential() -> TokenProvider:
     return identity.get_bearer_token_provider(credential, ENTRA_SCOPE)
 
 
-async def _entra_token_provider(model: kit.Model) -> TokenProvider:
+async def _entra_token_provider(model: pi_sdk.Model) -> TokenProvider:
     """The process-wide Entra ID token provider (``DefaultAzureCredential``).
 
     Raises:
@@ -77,7 +79,7 @@ async def _entra_token_provider(model: kit.Model) -> TokenProvider:
     try:
         await kit.import_vendor("azure.identity.aio")
     except ImportError:
-        raise kit.ConfigurationError(
+        raise pi_sdk.ConfigurationError(
             f"No API key for provider {model.provider!r}: set {ENV_API_KEY}, pass"
             " StreamOptions(api_key=...) or provider_options['azure_ad_token_provider'], or"
             " install pi-sdk-azure[entra] to sign in with Microsoft Entra ID"
@@ -93,14 +95,14 @@ def _async_token(provider: TokenProvider) -> Callable[[], Awaitable[str]]:
         if inspect.isawaitable(value):
             value = await value
         if not isinstance(value, str) or not value:
-            raise kit.ConfigurationError("the Azure token provider returned no token")
+            raise pi_sdk.ConfigurationError("the Azure token provider returned no token")
         return value
 
     return token
 
 
 async def lease_client(
-    model: kit.Model, options: kit.StreamOptions, endpoint: AzureEndpoint
+    model: pi_sdk.Model, options: pi_sdk.StreamOptions, endpoint: AzureEndpoint
 ) -> AbstractAsyncContextManager[AsyncOpenAI]:
     """Return a lease on ``options.client``, or on the cached client for ``endpoint``.
 
@@ -146,25 +148,28 @@ async def lease_client(
     return _CLIENTS.lease((endpoint.base_url, endpoint.api_version), build, secret=secret)
 
 
-@kit.forwards_events
-async def stream_on(
-    model: kit.Model,
-    context: kit.Context,
-    options: kit.StreamOptions,
+async def plan_on(
+    model: pi_sdk.Model,
+    context: pi_sdk.Context,
+    options: pi_sdk.StreamOptions,
     *,
     api: Literal["responses", "chat"],
     path: str,
     build_payload: Callable[..., dict[str, Any]],
     decoder: Callable[[kit.MessageBuilder], kit.WireDecoder],
-) -> AsyncIterator[kit.AssistantMessageEvent]:
-    """One call to Azure: pi-sdk-openai's ``stream_request`` with Azure's endpoint and client.
+) -> kit.HttpCall[AsyncOpenAI]:
+    """The plan of one call to Azure: pi-sdk-openai's, with Azure's endpoint, client and errors.
 
-    On first iteration the endpoint is resolved (:func:`pi_sdk_azure._endpoint.resolve_endpoint`
-    for ``api``; bad options end the call as its ``error`` event). ``build_payload`` is
-    pi-sdk-openai's body builder (``build_payload(model, context, options, origin=origin)``),
-    given ``options`` without Azure's ``provider_options`` keys; the body's ``model`` becomes
-    the deployment name (the v1 endpoint routes on it, a deployment endpoint ignores it).
-    ``decoder(builder)`` reads the reply. Both Azure stream functions return this generator.
+    The endpoint is resolved (:func:`pi_sdk_azure._endpoint.resolve_endpoint` for ``api``).
+    ``build_payload`` is pi-sdk-openai's body builder (``build_payload(model, context, options,
+    origin=origin)``), given ``options`` without Azure's ``provider_options`` keys; the body's
+    ``model`` becomes the deployment name (the v1 endpoint routes on it, a deployment endpoint
+    ignores it). ``decoder(builder)`` reads the reply. Every error of the call goes through
+    :func:`pi_sdk_azure._filters.with_filter_detail` (Azure's content-filter categories). Both
+    Azure call functions return this plan.
+
+    Raises:
+        ConfigurationError: bad options, no credential (:func:`lease_client`).
     """
     endpoint = resolve_endpoint(model, options, api=api)
     openai_options = without_azure_options(options)
@@ -174,7 +179,7 @@ async def stream_on(
         built["model"] = endpoint.deployment
         return built
 
-    events = stream_request(
+    plan = await plan_request(
         model,
         options,
         path=path,
@@ -182,12 +187,4 @@ async def stream_on(
         decoder=decoder,
         client=lambda m, o: lease_client(m, o, endpoint),
     )
-    try:
-        async with aclosing(events) as stream:
-            async for event in stream:
-                yield event
-    except kit.ProviderError as exc:
-        detailed = with_filter_detail(exc)
-        if detailed is exc:
-            raise
-        raise detailed from exc.__cause__
+    return dataclasses.replace(plan, map_error=with_filter_detail)

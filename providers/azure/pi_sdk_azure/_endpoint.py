@@ -22,7 +22,8 @@ from urllib.parse import urlsplit
 
 from pi_sdk_openai._shared_json import as_dict
 
-from pi_sdk.provider import ConfigurationError, Model, StreamOptions, recorded_model
+from pi_sdk import ConfigurationError, Model, StreamOptions
+from pi_sdk.provider import recorded_model
 
 __all__ = [
     "AZURE_HOSTS",

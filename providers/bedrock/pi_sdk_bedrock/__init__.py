@@ -19,7 +19,7 @@ from pi_sdk import provider as kit
 __all__ = ["BEDROCK_CONVERSE_STREAM", "PROVIDERS", "provider"]
 
 BEDROCK_CONVERSE_STREAM = kit.lazy_api(
-    "bedrock-converse-stream", "pi_sdk_bedrock.converse", "stream_bedrock_converse"
+    "bedrock-converse-stream", "pi_sdk_bedrock.converse", call="call_bedrock_converse"
 )
 """The ``bedrock-converse-stream`` implementation (its module imported on the first call)."""
 

@@ -35,6 +35,7 @@ from importlib import import_module
 from typing import Any, cast
 from urllib.parse import quote, urlsplit
 
+import pi_sdk
 from pi_sdk import provider as kit
 
 __all__ = [
@@ -76,16 +77,16 @@ def region_of_endpoint(url: str) -> str | None:
     return match.group(1).lower() if match else None
 
 
-def _profile(options: kit.StreamOptions) -> str | None:
+def _profile(options: pi_sdk.StreamOptions) -> str | None:
     return options.provider_options.get("profile") or os.environ.get("AWS_PROFILE") or None
 
 
-def _configured_region(options: kit.StreamOptions) -> str | None:
+def _configured_region(options: pi_sdk.StreamOptions) -> str | None:
     region = options.provider_options.get("region")
     return region or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or None
 
 
-def resolve_region(model: kit.Model, options: kit.StreamOptions, session: Any = None) -> str:
+def resolve_region(model: pi_sdk.Model, options: pi_sdk.StreamOptions, session: Any = None) -> str:
     """The region to call (see the module docstring for the order).
 
     ``session``: a ``botocore.session.Session`` to read a profile's region from, if any.
@@ -186,7 +187,7 @@ _CLIENTS: kit.ClientCache[BedrockClient] = kit.ClientCache(_close)
 
 
 async def client_lease(
-    model: kit.Model, options: kit.StreamOptions, token: str | None
+    model: pi_sdk.Model, options: pi_sdk.StreamOptions, token: str | None
 ) -> AbstractAsyncContextManager[BedrockClient]:
     """Return a lease on the cached :class:`BedrockClient` for this model's endpoint and auth.
 

@@ -14,34 +14,27 @@ and the Gemini models of ``opencode`` and ``opencode-go``; the catalog is ``mode
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from pi_sdk import provider as kit
-from pi_sdk.provider import ApiProvider
+from pi_sdk.provider import ApiProvider, HttpCall
 
 if TYPE_CHECKING:  # annotations only
-    from pi_sdk.provider import (
-        AssistantMessage,
-        AssistantMessageEvent,
-        Context,
-        Model,
-        StreamOptions,
-    )
+    from pi_sdk import AssistantMessage, Context, Model, StreamOptions
 
 __all__ = [
     "ENV_API_KEYS",
     "GOOGLE_GENERATIVE_AI",
     "GOOGLE_VERTEX",
     "PROVIDERS",
+    "call_google_generative_ai",
+    "call_google_vertex",
     "normalize_tool_call_id",
     "provider",
     "recognize_generative_ai",
     "recognize_vertex",
-    "stream_google_generative_ai",
-    "stream_google_vertex",
 ]
 
 ENV_API_KEYS: dict[str, tuple[str, ...]] = {
@@ -60,21 +53,21 @@ def _wire(module: str) -> ModuleType:
     return import_module(f"{__name__}.{module}")
 
 
-def stream_google_generative_ai(
+async def call_google_generative_ai(
     model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    """The ``google-generative-ai`` stream function.
+) -> HttpCall[Any]:
+    """The ``google-generative-ai`` call function.
 
-    See :func:`.generative_ai.stream_google_generative_ai`.
+    See :func:`.generative_ai.call_google_generative_ai`.
     """
-    return _wire("generative_ai").stream_google_generative_ai(model, context, options)
+    return await _wire("generative_ai").call_google_generative_ai(model, context, options)
 
 
-def stream_google_vertex(
+async def call_google_vertex(
     model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    """The ``google-vertex`` stream function (:func:`.vertex.stream_google_vertex`)."""
-    return _wire("vertex").stream_google_vertex(model, context, options)
+) -> HttpCall[Any]:
+    """The ``google-vertex`` call function (:func:`.vertex.call_google_vertex`)."""
+    return await _wire("vertex").call_google_vertex(model, context, options)
 
 
 def recognize_generative_ai(method: str, uri: str, body: Any) -> Model | None:
@@ -94,12 +87,12 @@ def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMes
 
 GOOGLE_GENERATIVE_AI = ApiProvider(
     api="google-generative-ai",
-    stream=stream_google_generative_ai,
+    call=call_google_generative_ai,
     recognize=recognize_generative_ai,
 )
 """The ``google-generative-ai`` implementation (its module imported on the first call)."""
 GOOGLE_VERTEX = ApiProvider(
-    api="google-vertex", stream=stream_google_vertex, recognize=recognize_vertex
+    api="google-vertex", call=call_google_vertex, recognize=recognize_vertex
 )
 """The ``google-vertex`` implementation (its module imported on the first call)."""
 

@@ -29,9 +29,9 @@ from collections.abc import AsyncGenerator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, cast
 
+from pi_sdk import ConfigurationError
 from pi_sdk.provider import (
     ClientCache,
-    ConfigurationError,
     ProviderError,
     body_excerpt,
     http_error_message,

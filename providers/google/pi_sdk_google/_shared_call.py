@@ -1,27 +1,23 @@
-"""One call, the same for the Gemini API and Vertex AI: build, send, then the kit's read loop.
+"""One call, the same for the Gemini API and Vertex AI: its plan, for the core's read loop.
 
 The API packages (:mod:`.generative_ai`, :mod:`.vertex`) differ only in how they pick the
-client and the URL; both hand over to :func:`run_stream` (pi-spec §4.0 steps 2-3), which reads
-the reply with :func:`pi_sdk.provider.run_http_stream`.
+client and the URL; both hand over to :func:`plan_call` (pi-spec §4.0 steps 2-3), whose
+:class:`pi_sdk.provider.HttpCall` the core runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, aclosing
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+from pi_sdk import Context, Model, StreamOptions
 from pi_sdk.provider import (
-    AssistantMessageEvent,
-    Context,
+    HttpCall,
     MessageBuilder,
-    Model,
-    StreamOptions,
     WireDecoder,
     check_provider_options,
-    forwards_events,
     import_vendor,
-    stream_http_call,
 )
 
 from ._client import transport_errors
@@ -30,8 +26,8 @@ from ._shared_request import build_request
 __all__ = [
     "COMMON_OPTIONS",
     "STREAM_METHOD",
+    "plan_call",
     "request_headers",
-    "run_stream",
 ]
 
 STREAM_METHOD = "streamGenerateContent?alt=sse"
@@ -47,8 +43,7 @@ def request_headers(model: Model, options: StreamOptions) -> dict[str, str]:
     return headers
 
 
-@forwards_events
-async def run_stream(
+async def plan_call(
     model: Model,
     context: Context,
     options: StreamOptions,
@@ -57,8 +52,8 @@ async def run_stream(
     *,
     api: str,
     known: frozenset[str],
-) -> AsyncIterator[AssistantMessageEvent]:
-    """Stream one ``streamGenerateContent`` call as pi-sdk events.
+) -> HttpCall[Any]:
+    """The plan of one ``streamGenerateContent`` call.
 
     Args:
         model: The model called.
@@ -69,23 +64,21 @@ async def run_stream(
             :func:`._client.get_client`, or ``nullcontext(options.client)``); the base URL is
             the part before the model resource and binds the signatures of the reply
             (:func:`pi_sdk.provider.signature_origin`). Configuration errors raised here come
-            before any
-            I/O.
+            before any I/O.
         new_decoder: Builds the API's decoder on the reply's builder.
         api: The wire API (for the message of an unknown ``provider_options`` key).
         known: The ``provider_options`` keys the API reads; another is a
             ``ConfigurationError`` (:func:`pi_sdk.provider.check_provider_options`).
 
-    Yields:
-        ``start`` once the first bytes of the response are in, then block events, then ``done``
-        (:func:`pi_sdk.provider.run_http_stream`). An ``application/json`` answer (the server
-        ignored ``alt=sse``: one ``GenerateContentResponse`` or an array of them) is read whole,
-        as a complete reply (no finish reason means ``stop``).
+    Returns:
+        The plan: the core yields ``start`` once the first bytes of the response are in, then
+        block events, then ``done``. An ``application/json`` answer (the server ignored
+        ``alt=sse``: one ``GenerateContentResponse`` or an array of them) is read whole, as a
+        complete reply (no finish reason means ``stop``). HTTP, connection and in-stream
+        errors, error-type finish reasons, blocked prompts and cut-off streams end the call in
+        its ``error`` event, partial content kept.
 
     Raises:
-        ProviderError: HTTP, connection and in-stream errors, error-type finish reasons,
-            blocked prompts and cut-off streams (the stream wrapper turns them into the terminal
-            ``error`` event, keeping partial content).
         ConfigurationError: Missing key/project, bad options or tool schemas.
     """
     from ._client import prepare
@@ -96,21 +89,12 @@ async def run_stream(
     await prepare()
     check_provider_options(options, known, api)
     lease, base_url, url = connect()
-    async with lease as client:
-        headers = request_headers(model, options)
-
-        async def send(payload: dict[str, Any]) -> Any:
-            return await send_request(client, url, payload, headers)
-
-        events = stream_http_call(
-            model,
-            options,
-            base_url=base_url,
-            build_payload=lambda origin: build_request(model, context, options, origin),
-            send=send,
-            decoder=new_decoder,
-            errors=transport_errors(),
-        )
-        async with aclosing(events):
-            async for event in events:
-                yield event
+    headers = request_headers(model, options)
+    return HttpCall(
+        lease=lease,
+        base_url=base_url,
+        build_payload=lambda origin: build_request(model, context, options, origin),
+        send=lambda client, payload: send_request(client, url, payload, headers),
+        decoder=new_decoder,
+        errors=transport_errors(),
+    )

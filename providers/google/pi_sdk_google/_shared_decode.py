@@ -2,10 +2,10 @@
 
 pi-spec §4.8; the Gemini API and Vertex AI send the same chunks.
 
-:class:`GeminiDecoder` (a :class:`pi_sdk.provider.WireDecoder` for
-:func:`pi_sdk.provider.run_http_stream`) consumes the JSON objects of a
-``streamGenerateContent?alt=sse`` stream (or the whole JSON document of a server that ignored
-``alt=sse``) and tells a :class:`pi_sdk.provider.MessageBuilder` what they hold:
+:class:`GeminiDecoder` (a :class:`pi_sdk.provider.WireDecoder` for the core's read loop)
+consumes the JSON objects of a ``streamGenerateContent?alt=sse`` stream (or the whole JSON
+document of a server that ignored ``alt=sse``) and tells a
+:class:`pi_sdk.provider.MessageBuilder` what they hold:
 
 * parts with ``thought: true`` are thinking, other text parts are text; consecutive parts of
   the same kind extend one block, and a part's ``thoughtSignature`` is kept on the block it came
@@ -39,13 +39,8 @@ import secrets
 from collections.abc import Iterator
 from typing import Any, cast
 
-from pi_sdk.provider import (
-    AssistantMessageEvent,
-    Events,
-    MessageBuilder,
-    ProviderError,
-    body_excerpt,
-)
+from pi_sdk import AssistantMessageEvent
+from pi_sdk.provider import Events, MessageBuilder, ProviderError, body_excerpt
 
 from ._client import as_dict, provider_error_from_body
 from ._shared_request import SYNTHETIC_ID_PREFIX

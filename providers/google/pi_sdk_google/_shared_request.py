@@ -35,9 +35,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from pi_sdk import provider as kit
-from pi_sdk.provider import (
-    OUTPUT_TOOL_NAME,
+from pi_sdk import (
     AssistantMessage,
     ConfigurationError,
     Context,
@@ -50,6 +48,10 @@ from pi_sdk.provider import (
     ToolCall,
     ToolResultMessage,
     UserMessage,
+)
+from pi_sdk import provider as kit
+from pi_sdk.provider import (
+    OUTPUT_TOOL_NAME,
     is_same_source,
     sanitize_surrogates,
     sanitize_tool_call_id,

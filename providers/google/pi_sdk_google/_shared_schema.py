@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from pi_sdk.provider import ConfigurationError
+from pi_sdk import ConfigurationError
 
 __all__ = ["to_gemini_parameters"]
 

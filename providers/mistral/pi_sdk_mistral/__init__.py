@@ -18,7 +18,7 @@ from pi_sdk import provider as kit
 __all__ = ["MISTRAL_CONVERSATIONS", "PROVIDERS", "provider"]
 
 MISTRAL_CONVERSATIONS = kit.lazy_api(
-    "mistral-conversations", "pi_sdk_mistral.conversations", "stream_mistral_conversations"
+    "mistral-conversations", "pi_sdk_mistral.conversations", call="call_mistral_conversations"
 )
 """The ``mistral-conversations`` implementation (its module imported on the first call)."""
 

@@ -18,6 +18,7 @@ import os
 from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
+import pi_sdk
 from pi_sdk import provider as kit
 
 __all__ = [
@@ -61,7 +62,7 @@ async def _close(client: Any) -> None:
 _CLIENTS: kit.ClientCache[Any] = kit.ClientCache(_close)
 
 
-async def client_lease(model: kit.Model, api_key: str) -> AbstractAsyncContextManager[Any]:
+async def client_lease(model: pi_sdk.Model, api_key: str) -> AbstractAsyncContextManager[Any]:
     """Return a lease on the ``Mistral`` client for ``model.base_url`` and this key.
 
     Args:
@@ -102,7 +103,7 @@ def client_base_url(client: Any) -> str:
     return str(url or "").rstrip("/")
 
 
-def build_headers(model: kit.Model, options: kit.StreamOptions) -> dict[str, str]:
+def build_headers(model: pi_sdk.Model, options: pi_sdk.StreamOptions) -> dict[str, str]:
     """Return the per-request headers: ``x-affinity``, then model and call headers.
 
     ``x-affinity: <session_id>`` routes the calls of one session to the same servers, for

@@ -44,13 +44,13 @@ __all__ = [
 
 OPENAI_COMPLETIONS = kit.ApiProvider(
     api="openai-completions",
-    stream=kit.lazy_stream("pi_sdk_openai.completions", "stream_openai_completions"),
+    call=kit.lazy_call("pi_sdk_openai.completions", "call_openai_completions"),
     recognize=recognize_completions_request,
 )
 """The ``openai-completions`` implementation (its module imported on the first call)."""
 OPENAI_RESPONSES = kit.ApiProvider(
     api="openai-responses",
-    stream=kit.lazy_stream("pi_sdk_openai.responses", "stream_openai_responses"),
+    call=kit.lazy_call("pi_sdk_openai.responses", "call_openai_responses"),
     recognize=recognize_responses_request,
 )
 """The ``openai-responses`` implementation (its module imported on the first call)."""

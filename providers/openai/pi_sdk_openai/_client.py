@@ -12,28 +12,24 @@ import time.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
-from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
+from pi_sdk import ConfigurationError, Model, StreamOptions
 from pi_sdk.provider import (
-    AssistantMessageEvent,
     ClientCache,
-    ConfigurationError,
+    HttpCall,
     MessageBuilder,
-    Model,
     ProviderError,
-    StreamOptions,
     WireDecoder,
     body_excerpt,
     connection_error_from_httpx,
-    forwards_events,
     http_error_message,
     import_vendor,
     resolve_api_key,
     resolve_base_url,
     shared_in_thread,
-    stream_http_call,
 )
 
 from ._shared_hosts import is_local_base_url
@@ -49,9 +45,9 @@ __all__ = [
     "caller_client",
     "get_client",
     "open_response",
+    "plan_request",
     "request_headers",
     "shared_ssl_context",
-    "stream_request",
 ]
 
 ENV_API_KEYS: Mapping[str, tuple[str, ...]] = {
@@ -273,8 +269,7 @@ async def open_response(
         raise connection_error_from_httpx(exc) from exc
 
 
-@forwards_events
-async def stream_request(
+async def plan_request(
     model: Model,
     options: StreamOptions,
     *,
@@ -282,30 +277,27 @@ async def stream_request(
     build_payload: Callable[[str], dict[str, Any]],
     decoder: Callable[[MessageBuilder], WireDecoder],
     client: ClientLease = get_client,
-) -> AsyncGenerator[AssistantMessageEvent, None]:
-    """One call of either API (pi-spec §4.0): the stream function's body.
+) -> HttpCall[AsyncOpenAI]:
+    """The plan of one call of either API (pi-spec §4.0), for the core's read loop.
 
-    Leases the client (:func:`get_client`), builds the payload (``build_payload(origin)``,
-    ``origin`` being the :func:`pi_sdk.provider.signature_origin` of the URL actually called: a
-    caller's
-    client, or the SDK default / ``OPENAI_BASE_URL`` when ``model.base_url`` is empty), runs
-    the payload hooks, and reads the reply with :func:`pi_sdk.provider.run_http_stream`
-    (``start`` once the body's first bytes are in; SSE or a whole JSON body; the response
-    closed on every exit path) through ``decoder(builder)``. ``client`` leases the SDK client
-    (default :func:`get_client`; pi-sdk-azure passes its own for Azure endpoints and auth).
+    Leases the client (:func:`get_client`); the URL called is the client's (a caller's client,
+    or the SDK default / ``OPENAI_BASE_URL`` when ``model.base_url`` is empty), whose origin
+    ``build_payload(origin)`` gets; the hooked payload is POSTed to ``path``
+    (:func:`open_response`) with :func:`request_headers`, and the reply read through
+    ``decoder(builder)``. ``client`` leases the SDK client (default :func:`get_client`;
+    pi-sdk-azure passes its own for Azure endpoints and auth).
+
+    Raises:
+        ConfigurationError: see :func:`get_client`.
     """
     # The first import of the SDK runs in a worker thread, not on the event loop.
     await import_vendor("openai")
-    async with await client(model, options) as sdk_client:
-        headers = request_headers(model, options)
-        events = stream_http_call(
-            model,
-            options,
-            base_url=str(sdk_client.base_url),
-            build_payload=build_payload,
-            send=lambda payload: open_response(sdk_client, path, payload, headers),
-            decoder=decoder,
-        )
-        async with aclosing(events) as stream:
-            async for event in stream:
-                yield event
+    lease = await client(model, options)
+    headers = request_headers(model, options)
+    return HttpCall(
+        lease=lease,
+        base_url=lambda sdk_client: str(sdk_client.base_url),
+        build_payload=build_payload,
+        send=lambda sdk_client, payload: open_response(sdk_client, path, payload, headers),
+        decoder=decoder,
+    )

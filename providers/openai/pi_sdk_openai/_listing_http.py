@@ -1,7 +1,7 @@
 """How a server's model list is asked for: one HTTP client per fetch, conditional requests.
 
 :func:`listing_client` opens an ``httpx2`` client (the HTTP stack the ``openai`` SDK brings;
-imported on first use) for one :data:`pi_sdk.provider.FetchModels` call: the context's timeout
+imported on first use) for one :data:`FetchModels` call: the context's timeout
 for every phase of every request, the process-wide TLS context, no redirects followed (a key
 must not follow one to another host). :meth:`Lister.json` sends a request with the key as a
 bearer header and the provider's headers, optionally the stored validators

@@ -27,7 +27,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pi_sdk.provider import Model
+from pi_sdk import Model
 
 from ._listing_http import ListingError
 from ._shared_json import as_dict, as_list

@@ -29,8 +29,8 @@ from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, TypeVar
 
-from pi_sdk import AbortSignal
-from pi_sdk.provider import FetchContext, FetchedModels, Model, Provider, ProviderAuth
+from pi_sdk import AbortSignal, Model
+from pi_sdk.provider import FetchContext, FetchedModels, Provider, ProviderAuth
 
 from ._listing_http import Answer, Lister, ListingError, listing_client
 from ._listing_shapes import model_from_show, models_from_list, ollama_names

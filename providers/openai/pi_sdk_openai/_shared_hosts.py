@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from pi_sdk.provider import Model, recorded_model
+from pi_sdk import Model
+from pi_sdk.provider import recorded_model
 
 from ._shared_json import as_dict
 

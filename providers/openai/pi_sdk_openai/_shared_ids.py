@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from pi_sdk.provider import AssistantMessage, Model, fit_id, sanitize_tool_call_id
+from pi_sdk import AssistantMessage, Model
+from pi_sdk.provider import fit_id, sanitize_tool_call_id
 
 __all__ = ["normalize_completions_tool_call_id", "normalize_responses_tool_call_id"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_sdk.provider import (
+from pi_sdk import (
     ConfigurationError,
     ImageContent,
     Model,

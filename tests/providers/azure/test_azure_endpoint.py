@@ -15,6 +15,7 @@ from pi_sdk_azure._filters import filter_message, filtered_categories
 import pi_sdk
 import pi_sdk.provider
 from pi_sdk import ConfigurationError, Model, StreamOptions
+from pi_sdk._models.default import get_api_key
 
 _ENV = (
     "AZURE_OPENAI_BASE_URL",
@@ -195,7 +196,7 @@ def test_catalog_lists_azure_models_with_prices():
 
 def test_the_key_comes_from_azure_openai_api_key(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("AZURE_OPENAI_API_KEY", "az-key")
-    assert pi_sdk.provider.get_api_key("azure-openai-responses") == "az-key"
-    assert pi_sdk.provider.get_api_key("azure-openai") == "az-key"
+    assert get_api_key("azure-openai-responses") == "az-key"
+    assert get_api_key("azure-openai") == "az-key"
     monkeypatch.delenv("AZURE_OPENAI_API_KEY")
-    assert pi_sdk.provider.get_api_key("azure-openai-responses") is None
+    assert get_api_key("azure-openai-responses") is None

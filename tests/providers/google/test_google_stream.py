@@ -18,7 +18,6 @@ import yaml
 from _support.conformance import collect_aborting
 from google import genai
 from google.genai import types
-from pi_sdk_google import stream_google_generative_ai, stream_google_vertex
 from pi_sdk_google._shared_request import SYNTHETIC_ID_PREFIX
 
 import pi_sdk
@@ -128,13 +127,7 @@ async def run(
     target = target or model()
     vertex = target.api == "google-vertex"
     opts = StreamOptions(client=transport.client(vertex=vertex), **options)
-    stream_fn = stream_google_vertex if vertex else stream_google_generative_ai
-    stream = pi_sdk.AssistantMessageEventStream(
-        lambda: stream_fn(target, CONTEXT, opts),
-        model=target,
-        max_retries=opts.max_retries,
-        max_retry_delay_ms=opts.max_retry_delay_ms,
-    )
+    stream = pi_sdk.stream(target, CONTEXT, opts)
     events = [e async for e in stream]
     return events, await stream.result()
 
@@ -512,9 +505,7 @@ async def test_vertex_uses_the_recorded_resource_path() -> None:
 async def test_missing_api_key_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GEMINI_API_KEY", raising=False)
     target = model()
-    stream = pi_sdk.AssistantMessageEventStream(
-        lambda: stream_google_generative_ai(target, CONTEXT, StreamOptions()), model=target
-    )
+    stream = pi_sdk.stream(target, CONTEXT, StreamOptions())
     message = await stream.result()
     assert message.stop_reason == "error"
     assert "GEMINI_API_KEY" in (message.error_message or "")
@@ -527,9 +518,7 @@ async def test_leaving_early_keeps_usage_and_cost() -> None:
     transport = ChunkedTransport(ok(first, candidate({"text": " two"}, finish="STOP")))
     target = model()
     options = StreamOptions(client=transport.client(vertex=False))
-    stream = pi_sdk.AssistantMessageEventStream(
-        lambda: stream_google_generative_ai(target, CONTEXT, options), model=target
-    )
+    stream = pi_sdk.stream(target, CONTEXT, options)
     async for event in stream:
         if event.type == "text_delta":
             break
@@ -578,11 +567,7 @@ async def test_abort_mid_stream_keeps_text_and_closes_the_response() -> None:
     controller = pi_sdk.AbortController()
     options = StreamOptions(client=client, signal=controller.signal)
     target = model()
-    stream = pi_sdk.AssistantMessageEventStream(
-        lambda: stream_google_generative_ai(target, CONTEXT, options),
-        model=target,
-        signal=controller.signal,
-    )
+    stream = pi_sdk.stream(target, CONTEXT, options)
     events, message = await collect_aborting(stream, controller, "text_delta")
     check_protocol(events)
     assert message.stop_reason == "aborted" and message.text == "Hello"

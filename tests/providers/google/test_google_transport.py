@@ -9,7 +9,7 @@ from typing import Any
 
 import pi_sdk_google
 import pytest
-from pi_sdk_google import _client, recognize_generative_ai, recognize_vertex, vertex
+from pi_sdk_google import _client, recognize_generative_ai, recognize_vertex
 from pi_sdk_google.vertex import _request as vertex_request
 
 import pi_sdk
@@ -271,9 +271,7 @@ async def test_vertex_ignores_the_authenticated_marker(monkeypatch: pytest.Monke
     monkeypatch.delenv("GCLOUD_PROJECT", raising=False)
     target = vertex_model()
     options = StreamOptions(api_key="<authenticated>", max_retries=0)
-    message = await pi_sdk.AssistantMessageEventStream(
-        lambda: vertex.stream_google_vertex(target, pi_sdk.Context(), options), model=target
-    ).result()
+    message = await pi_sdk.complete(target, pi_sdk.Context(), options)
     # Treated as "no key": credentials mode, which needs a project.
     assert message.stop_reason == "error"
     assert "requires a project" in (message.error_message or "")

@@ -33,6 +33,7 @@ from pi_sdk_openai.completions import detect_compat, resolve_compat
 
 import pi_sdk
 from pi_sdk import Context, Model, TextContent, ToolCall, UserMessage
+from pi_sdk._models.default import get_api_key
 from pi_sdk.provider import MessageBuilder
 
 IMAGE = pi_sdk.ImageContent(data="aGVsbG8=", mime_type="image/png")
@@ -895,9 +896,9 @@ async def test_missing_key_names_the_env_var(monkeypatch: pytest.MonkeyPatch):
 
 async def test_env_key_lookup(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("OPENROUTER_API_KEY", "sk-or-test")
-    assert pi_sdk.provider.get_api_key("openrouter") == "sk-or-test"
+    assert get_api_key("openrouter") == "sk-or-test"
     monkeypatch.setenv("HF_TOKEN", "hf-test")
-    assert pi_sdk.provider.get_api_key("huggingface") == "hf-test"
+    assert get_api_key("huggingface") == "hf-test"
 
 
 async def test_client_of_the_wrong_kind_is_a_clear_error():

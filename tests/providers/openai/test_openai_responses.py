@@ -20,6 +20,7 @@ from pi_sdk_openai.responses import build_payload as build_responses_payload
 
 import pi_sdk
 from pi_sdk import Context, Model, TextContent, UserMessage
+from pi_sdk._wire.transform import is_same_model
 from pi_sdk.provider import MessageBuilder, load_models_json
 
 IMAGE = pi_sdk.ImageContent(data="aGVsbG8=", mime_type="image/png")
@@ -607,7 +608,7 @@ async def test_replay_signature_is_bound_to_the_endpoint_called():
     # The fake client points at another host than model.base_url: the stamp says so, and the
     # turn's item ids are not replayed to api.openai.com.
     assert message.signature_origin == "openai-responses@https://api.example.test"
-    assert pi_sdk.provider.is_same_model(message, model())
+    assert is_same_model(message, model())
     assert not pi_sdk.provider.is_same_source(message, model())
 
 

@@ -39,5 +39,8 @@ def raw_stream(
     ``None`` when the registered stream function does not return an async iterator of events
     (a provider that hands the core a call plan to run: its events are the core's).
     """
-    produced: Any = pi_sdk.get_api_provider(model.api).stream(model, context, options)
+    implementation = pi_sdk.get_api_provider(model.api)
+    if implementation.stream is None:  # a call plan: the core's read loop makes its events
+        return None
+    produced: Any = implementation.stream(model, context, options)
     return produced if hasattr(produced, "__anext__") else None

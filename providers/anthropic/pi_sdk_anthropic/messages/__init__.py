@@ -1,20 +1,20 @@
 """The ``anthropic-messages`` wire API: send through the ``anthropic`` SDK, read the raw SSE body.
 
 The SDK provides the client, auth, the request and the typed HTTP errors
-(:mod:`pi_sdk_anthropic._client`); the body is read by :func:`pi_sdk.provider.run_http_stream`
-(raw server-sent events + ``json.loads``, a fraction of the cost of the SDK's typed per-event
-objects) and mapped by :class:`._decode.Decoder`. The request is :mod:`._request`'s. Behaviour
-follows pi-mono ``providers/anthropic.ts`` (pi-spec §4.1) with the deviations listed in
-``docs/providers/anthropic.md``.
+(:mod:`pi_sdk_anthropic._client`); the core reads the body (raw server-sent events + the JSON of
+each, a fraction of the cost of the SDK's typed per-event objects:
+:class:`pi_sdk.provider.HttpCall`) and :class:`._decode.Decoder` maps it. The request is
+:mod:`._request`'s. Behaviour follows pi-mono ``providers/anthropic.ts`` (pi-spec §4.1) with the
+deviations listed in ``docs/providers/anthropic.md``.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any, cast
 from urllib.parse import urlsplit
 
+import pi_sdk
 from pi_sdk import provider as kit
 
 from .._client import MESSAGES_PATH, build_headers, client_lease, is_oauth_token, open_messages
@@ -25,30 +25,30 @@ __all__ = [
     "API",
     "build_headers",
     "build_request",
+    "call_anthropic_messages",
     "convert_messages",
     "map_stop_reason",
     "message_as_events",
     "normalize_tool_call_id",
     "recognize_request",
-    "stream_anthropic_messages",
 ]
 
 
-@kit.forwards_events
-async def stream_anthropic_messages(
-    model: kit.Model, context: kit.Context, options: kit.StreamOptions
-) -> AsyncIterator[kit.AssistantMessageEvent]:
-    """Call the Messages API and yield normalized events (the ``anthropic-messages`` provider).
+async def call_anthropic_messages(
+    model: pi_sdk.Model, context: pi_sdk.Context, options: pi_sdk.StreamOptions
+) -> kit.HttpCall[Any]:
+    """The plan of one Messages API call (the ``anthropic-messages`` call function).
 
-    Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the body's first bytes are in,
-    then block events (:class:`._decode.Decoder` gives the mapping), then ``done``; failures
-    raise and the core turns them into the terminal ``error`` event, partial message kept. An
-    ``application/json`` answer (a server that ignored ``"stream": true``) is read whole and
-    mapped as the events it would have streamed (:func:`message_as_events`).
+    The core reads the reply (:class:`pi_sdk.provider.HttpCall`): ``start`` once the body's first
+    bytes are in, then block events (:class:`._decode.Decoder` gives the mapping), then ``done``.
+    An ``application/json`` answer (a server that ignored ``"stream": true``) is read whole and
+    mapped as the events it would have streamed (:func:`message_as_events`). The URL called is
+    the client's (a caller's client, or the SDK default / ``ANTHROPIC_BASE_URL`` when
+    ``model.base_url`` is empty): it binds the reply's signatures.
 
     Raises:
-        ProviderError: HTTP error, connection failure, in-stream error, refused or cut stream.
-        ConfigurationError: no API key and no ``options.client``; bad ``provider_options``.
+        ConfigurationError: no API key and no ``options.client``; a base-URL placeholder names
+            an unset variable (bad ``provider_options`` come from the payload builder).
     """
     # The first import of the SDK (about 1.2 s) runs in a worker thread, not on the event loop.
     await kit.import_vendor("anthropic")
@@ -56,33 +56,26 @@ async def stream_anthropic_messages(
     lease: AbstractAsyncContextManager[Any] = nullcontext(options.client)
     if options.client is None:
         if not api_key:
-            raise kit.ConfigurationError(
+            raise pi_sdk.ConfigurationError(
                 f"No API key for provider {model.provider!r}: set ANTHROPIC_API_KEY (or "
                 "ANTHROPIC_OAUTH_TOKEN), pass StreamOptions(api_key=...) or options.client"
             )
         bearer = is_oauth_token(api_key) or model.provider == "github-copilot"
         lease = await client_lease(model, api_key, bearer=bearer)
     oauth = is_oauth_token(api_key) and model.provider != "github-copilot"
-    async with lease as client:
-        # Signatures are tied to the URL actually called: the client's (a caller's client, or
-        # the SDK default / ANTHROPIC_BASE_URL when model.base_url is empty).
-        headers = build_headers(model, options, api_key, has_tools=bool(context.tools))
-        events = kit.stream_http_call(
-            model,
-            options,
-            base_url=str(getattr(client, "base_url", "") or "") or None,
-            build_payload=lambda origin: build_request(
-                model, context, options, oauth=oauth, origin=origin
-            ),
-            send=lambda payload: open_messages(client, payload, headers),
-            decoder=lambda builder: Decoder(builder, context, oauth=oauth),
-        )
-        async with aclosing(events) as stream:
-            async for event in stream:
-                yield event
+    headers = build_headers(model, options, api_key, has_tools=bool(context.tools))
+    return kit.HttpCall(
+        lease=lease,
+        base_url=lambda client: str(getattr(client, "base_url", "") or ""),
+        build_payload=lambda origin: build_request(
+            model, context, options, oauth=oauth, origin=origin
+        ),
+        send=lambda client, payload: open_messages(client, payload, headers),
+        decoder=lambda builder: Decoder(builder, context, oauth=oauth),
+    )
 
 
-def recognize_request(method: str, uri: str, body: Any) -> kit.Model | None:
+def recognize_request(method: str, uri: str, body: Any) -> pi_sdk.Model | None:
     """Return the model that sent a recorded ``POST .../v1/messages`` request, else ``None``.
 
     Used by ``pi-sdk replay``: the model id comes from the body, ``base_url`` is the URI up to

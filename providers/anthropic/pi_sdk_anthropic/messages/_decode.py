@@ -13,7 +13,8 @@ import json
 from collections.abc import Iterator
 from typing import Any, Literal, cast
 
-from pi_sdk.provider import Context, Events, MessageBuilder, ProviderError
+from pi_sdk import Context
+from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
 from ._request import REDACTED_THINKING_TEXT
 from ._tools import from_claude_code_name

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pi_sdk
 from pi_sdk import provider as kit
 
 from .._client import is_adaptive_model, supports_structured_outputs
@@ -54,7 +55,7 @@ TOOL_CALL_ID_MAX_LEN = 64
 
 
 def normalize_tool_call_id(
-    tool_call_id: str, model: kit.Model, source: kit.AssistantMessage
+    tool_call_id: str, model: pi_sdk.Model, source: pi_sdk.AssistantMessage
 ) -> str:
     """Make another model's tool-call id valid for Anthropic: ``^[a-zA-Z0-9_-]+$``, ≤ 64 chars.
 
@@ -93,7 +94,7 @@ def _adjust_max_tokens_for_thinking(
 # --- request ----------------------------------------------------------------------------------
 
 
-def _cache_control(model: kit.Model, options: kit.StreamOptions) -> dict[str, Any] | None:
+def _cache_control(model: pi_sdk.Model, options: pi_sdk.StreamOptions) -> dict[str, Any] | None:
     retention = options.resolved_cache_retention()
     if retention == "none":
         return None
@@ -103,19 +104,19 @@ def _cache_control(model: kit.Model, options: kit.StreamOptions) -> dict[str, An
     return control
 
 
-def _image_block(image: kit.ImageContent) -> dict[str, Any]:
+def _image_block(image: pi_sdk.ImageContent) -> dict[str, Any]:
     return {
         "type": "image",
         "source": {"type": "base64", "media_type": image.mime_type, "data": image.data},
     }
 
 
-def _user_content(message: kit.UserMessage) -> str | list[dict[str, Any]] | None:
+def _user_content(message: pi_sdk.UserMessage) -> str | list[dict[str, Any]] | None:
     if isinstance(message.content, str):
         return kit.sanitize_surrogates(message.content) if message.content.strip() else None
     blocks: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, kit.TextContent):
+        if isinstance(block, pi_sdk.TextContent):
             if block.text.strip():
                 blocks.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
         else:
@@ -123,13 +124,13 @@ def _user_content(message: kit.UserMessage) -> str | list[dict[str, Any]] | None
     return blocks or None
 
 
-def _assistant_content(message: kit.AssistantMessage, oauth: bool) -> list[dict[str, Any]]:
+def _assistant_content(message: pi_sdk.AssistantMessage, oauth: bool) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, kit.TextContent):
+        if isinstance(block, pi_sdk.TextContent):
             if block.text.strip():
                 blocks.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
-        elif isinstance(block, kit.ThinkingContent):
+        elif isinstance(block, pi_sdk.ThinkingContent):
             if block.redacted:
                 blocks.append({"type": "redacted_thinking", "data": block.thinking_signature or ""})
             elif not block.thinking.strip():
@@ -158,9 +159,9 @@ def _assistant_content(message: kit.AssistantMessage, oauth: bool) -> list[dict[
     return blocks
 
 
-def _tool_result_block(message: kit.ToolResultMessage) -> dict[str, Any]:
-    texts = [b.text for b in message.content if isinstance(b, kit.TextContent)]
-    images = [b for b in message.content if isinstance(b, kit.ImageContent)]
+def _tool_result_block(message: pi_sdk.ToolResultMessage) -> dict[str, Any]:
+    texts = [b.text for b in message.content if isinstance(b, pi_sdk.TextContent)]
+    images = [b for b in message.content if isinstance(b, pi_sdk.ImageContent)]
     content: str | list[dict[str, Any]]
     if not images:
         content = kit.sanitize_surrogates("\n".join(texts))
@@ -169,7 +170,7 @@ def _tool_result_block(message: kit.ToolResultMessage) -> dict[str, Any]:
         if not texts:
             parts.append({"type": "text", "text": _SEE_IMAGE_TEXT})
         for block in message.content:
-            if isinstance(block, kit.TextContent):
+            if isinstance(block, pi_sdk.TextContent):
                 parts.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
             else:
                 parts.append(_image_block(block))
@@ -183,12 +184,12 @@ def _tool_result_block(message: kit.ToolResultMessage) -> dict[str, Any]:
 
 
 def convert_messages(
-    context: kit.Context,
-    model: kit.Model,
+    context: pi_sdk.Context,
+    model: pi_sdk.Model,
     *,
     oauth: bool = False,
     cache_control: dict[str, Any] | None = None,
-    foreign_reasoning: kit.ForeignReasoning = "text",
+    foreign_reasoning: pi_sdk.ForeignReasoning = "text",
     origin: str | None = None,
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Anthropic ``messages`` (pi-mono ``convertMessages``).
@@ -217,19 +218,19 @@ def convert_messages(
     while index < len(history):
         message = history[index]
         index += 1
-        if isinstance(message, kit.UserMessage):
+        if isinstance(message, pi_sdk.UserMessage):
             content = _user_content(message)
             if content is not None:
                 out.append({"role": "user", "content": content})
-        elif isinstance(message, kit.AssistantMessage):
+        elif isinstance(message, pi_sdk.AssistantMessage):
             blocks = _assistant_content(message, oauth)
             if blocks:
                 out.append({"role": "assistant", "content": blocks})
         else:
             results = [_tool_result_block(message)]
-            while index < len(history) and isinstance(history[index], kit.ToolResultMessage):
+            while index < len(history) and isinstance(history[index], pi_sdk.ToolResultMessage):
                 following = history[index]
-                assert isinstance(following, kit.ToolResultMessage)
+                assert isinstance(following, pi_sdk.ToolResultMessage)
                 results.append(_tool_result_block(following))
                 index += 1
             out.append({"role": "user", "content": results})
@@ -244,9 +245,9 @@ def convert_messages(
 
 
 def build_request(
-    model: kit.Model,
-    context: kit.Context,
-    options: kit.StreamOptions,
+    model: pi_sdk.Model,
+    context: pi_sdk.Context,
+    options: pi_sdk.StreamOptions,
     *,
     oauth: bool = False,
     origin: str | None = None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from pi_sdk import provider as kit
+import pi_sdk
 
 from .._client import supports_eager_tool_input_streaming
 
@@ -33,7 +33,7 @@ def to_claude_code_name(name: str) -> str:
     return _CLAUDE_CODE_BY_LOWER.get(name.lower(), name)
 
 
-def from_claude_code_name(name: str, context: kit.Context) -> str:
+def from_claude_code_name(name: str, context: pi_sdk.Context) -> str:
     """Map a tool name the model sent in OAuth mode back to the caller's tool name.
 
     A tool in ``context.tools`` that matches case-insensitively wins; otherwise the name is
@@ -46,7 +46,7 @@ def from_claude_code_name(name: str, context: kit.Context) -> str:
     return name
 
 
-def neutral_tool_choice(options: kit.StreamOptions) -> dict[str, Any] | None:
+def neutral_tool_choice(options: pi_sdk.StreamOptions) -> dict[str, Any] | None:
     """Return ``StreamOptions.tool_choice`` as Anthropic's ``tool_choice``.
 
     ``auto``, ``none``, ``any`` (required) or ``{"type": "tool", "name"}``.
@@ -61,8 +61,8 @@ def neutral_tool_choice(options: kit.StreamOptions) -> dict[str, Any] | None:
 
 
 def convert_tools(
-    tools: list[kit.Tool],
-    model: kit.Model,
+    tools: list[pi_sdk.Tool],
+    model: pi_sdk.Model,
     *,
     oauth: bool,
     cache_control: dict[str, Any] | None,

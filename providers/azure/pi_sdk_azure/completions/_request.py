@@ -3,7 +3,7 @@
 The body is :func:`pi_sdk_openai.completions.build_payload`'s with the compatibility flags of
 :func:`pi_sdk_openai.completions.resolve_compat` (Azure takes OpenAI's defaults; ``model.compat``
 overrides them), built without Azure's ``provider_options`` keys; ``model`` becomes the
-deployment name (:func:`pi_sdk_azure._client.stream_on`, the one place of that rule).
+deployment name (:func:`pi_sdk_azure._client.plan_on`, the one place of that rule).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The body is :func:`pi_sdk_openai.responses.build_payload`'s (input items, ``store: false``,
 ``max_output_tokens``, tools, reasoning, ``include: ["reasoning.encrypted_content"]`` for
 reasoning models), built without Azure's ``provider_options`` keys; ``model`` becomes the
-deployment name (:func:`pi_sdk_azure._client.stream_on`, the one place of that rule).
+deployment name (:func:`pi_sdk_azure._client.plan_on`, the one place of that rule).
 """
 
 from __future__ import annotations

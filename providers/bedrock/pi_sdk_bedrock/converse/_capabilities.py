@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 
-from pi_sdk import provider as kit
+import pi_sdk
 
 __all__ = ["is_adaptive", "is_claude", "supports_prompt_caching"]
 
 _SEPARATORS = re.compile(r"[\s_.:]+")
 
 
-def _candidates(model: kit.Model) -> list[str]:
+def _candidates(model: pi_sdk.Model) -> list[str]:
     """Model id and name, lower-cased, also with whitespace/``_.:`` runs as ``-`` (pi-mono)."""
     values = [model.id, model.name] if model.name else [model.id]
     out: list[str] = []
@@ -21,18 +21,18 @@ def _candidates(model: kit.Model) -> list[str]:
     return out
 
 
-def is_claude(model: kit.Model) -> bool:
+def is_claude(model: pi_sdk.Model) -> bool:
     """True for an Anthropic Claude model (id or name; application inference profiles)."""
     name = model.name.lower()
     return "anthropic.claude" in model.id.lower() or "claude" in name
 
 
-def is_adaptive(model: kit.Model) -> bool:
+def is_adaptive(model: pi_sdk.Model) -> bool:
     """Opus 4.6/4.7 and Sonnet 4.6 take ``thinking: {"type": "adaptive"}`` (pi-mono)."""
     return any(m in c for c in _candidates(model) for m in ("opus-4-6", "opus-4-7", "sonnet-4-6"))
 
 
-def supports_prompt_caching(model: kit.Model) -> bool:
+def supports_prompt_caching(model: pi_sdk.Model) -> bool:
     """Claude 4.x, 3.7 Sonnet and 3.5 Haiku take ``cachePoint`` blocks (pi-mono).
 
     Amazon Nova caches by itself. For an application inference profile whose ARN names no

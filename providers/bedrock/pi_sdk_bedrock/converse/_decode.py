@@ -128,6 +128,9 @@ def response_as_events(response: dict[str, Any]) -> Iterator[tuple[str, dict[str
 class Decoder:
     """ConverseStream frames -> builder calls, for one reply.
 
+    A :class:`~pi_sdk.provider.ByteDecoder`: it owns its framing, the core's read loop hands it
+    the body's raw chunks (:meth:`feed_bytes`), cut into frames by :class:`._frames.FrameReader`.
+
     * ``text`` deltas -> a text block opened by its first non-empty delta;
     * ``reasoningContent`` deltas -> a thinking block (``text``), whose ``thinking_signature``
       collects the ``signature`` pieces; ``redactedContent`` -> a thinking block reading
@@ -285,29 +288,28 @@ class Decoder:
         b.skip(index)  # server-side tool use, toolResult, image, ...: not pi content
         return []
 
-    def feed_document(self, raw: bytes) -> Events:
-        """Consume a whole Converse response body (:func:`response_as_events`).
+    def feed_document(self, document: Any) -> Events:
+        """Consume a whole Converse response, its JSON decoded (:func:`response_as_events`).
 
         Raises:
-            ProviderError: the body is not JSON, or not a Converse response (no
-                ``output.message``); the error shows an excerpt.
+            ProviderError: not a Converse response (no ``output.message``); the error shows an
+                excerpt.
         """
-        text = raw.decode("utf-8", errors="replace")
-        try:
-            response = _dict(json.loads(text))
-        except ValueError as exc:
-            raise ProviderError(
-                f"malformed JSON response: {exc}; body: {excerpt(text)!r}"
-            ) from None
+        response = _dict(document)
         if not isinstance(_dict(response.get("output")).get("message"), dict):
+            text = json.dumps(document, ensure_ascii=False)
             raise ProviderError(f"not a Converse response: {excerpt(text)!r}")
         events: Events = []
         for kind, data in response_as_events(response):
             events += self.feed(kind, data)
         return events
 
-    def finish(self) -> Events:
-        """End the reply: ``done`` with the mapped stop reason, or raise."""
+    def finish(self, *, saw_done: bool = False) -> Events:
+        """End the reply: ``done`` with the mapped stop reason, or raise.
+
+        ``saw_done`` (an SSE ``[DONE]`` marker) never applies to an event stream.
+        """
+        del saw_done
         if not self.terminal and self._frames.pending:
             raise ProviderError(
                 "the response stream was cut in the middle of event-stream frame"

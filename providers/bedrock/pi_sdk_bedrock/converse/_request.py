@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
+import pi_sdk
 from pi_sdk import provider as kit
+from pi_sdk.options import Output
 
 from ._capabilities import is_adaptive, is_claude, supports_prompt_caching
 
@@ -56,7 +58,7 @@ _EFFORTS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
 
 
 def normalize_tool_call_id(
-    tool_call_id: str, model: kit.Model, source: kit.AssistantMessage
+    tool_call_id: str, model: pi_sdk.Model, source: pi_sdk.AssistantMessage
 ) -> str:
     """Make another model's tool-call id valid for Bedrock: ``[a-zA-Z0-9_-]``, <= 64 chars.
 
@@ -76,10 +78,10 @@ def _cache_point(retention: str) -> dict[str, Any]:
     return {"cachePoint": point}
 
 
-def _image(image: kit.ImageContent) -> dict[str, Any]:
+def _image(image: pi_sdk.ImageContent) -> dict[str, Any]:
     image_format = _IMAGE_FORMATS.get(image.mime_type.lower())
     if image_format is None:
-        raise kit.ConfigurationError(
+        raise pi_sdk.ConfigurationError(
             f"Bedrock does not take images of type {image.mime_type!r}; "
             f"supported: {sorted(set(_IMAGE_FORMATS))}"
         )
@@ -87,14 +89,16 @@ def _image(image: kit.ImageContent) -> dict[str, Any]:
     return {"image": {"format": image_format, "source": {"bytes": image.data}}}
 
 
-def _content(blocks: list[kit.TextContent | kit.ImageContent]) -> list[dict[str, Any]]:
+def _content(blocks: list[pi_sdk.TextContent | pi_sdk.ImageContent]) -> list[dict[str, Any]]:
     return [
-        {"text": kit.sanitize_surrogates(b.text)} if isinstance(b, kit.TextContent) else _image(b)
+        {"text": kit.sanitize_surrogates(b.text)}
+        if isinstance(b, pi_sdk.TextContent)
+        else _image(b)
         for b in blocks
     ]
 
 
-def _thinking(block: kit.ThinkingContent, claude: bool) -> dict[str, Any] | None:
+def _thinking(block: pi_sdk.ThinkingContent, claude: bool) -> dict[str, Any] | None:
     if block.redacted:
         if claude and block.thinking_signature:
             return {"reasoningContent": {"redactedContent": block.thinking_signature}}
@@ -111,13 +115,13 @@ def _thinking(block: kit.ThinkingContent, claude: bool) -> dict[str, Any] | None
     return {"reasoningContent": {"reasoningText": signed}}
 
 
-def _assistant(message: kit.AssistantMessage, claude: bool) -> list[dict[str, Any]]:
+def _assistant(message: pi_sdk.AssistantMessage, claude: bool) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, kit.TextContent):
+        if isinstance(block, pi_sdk.TextContent):
             if block.text.strip():
                 blocks.append({"text": kit.sanitize_surrogates(block.text)})
-        elif isinstance(block, kit.ThinkingContent):
+        elif isinstance(block, pi_sdk.ThinkingContent):
             converted = _thinking(block, claude)
             if converted is not None:
                 blocks.append(converted)
@@ -127,14 +131,18 @@ def _assistant(message: kit.AssistantMessage, claude: bool) -> list[dict[str, An
     return blocks
 
 
-def _tool_result(message: kit.ToolResultMessage) -> dict[str, Any]:
+def _tool_result(message: pi_sdk.ToolResultMessage) -> dict[str, Any]:
     status = "error" if message.is_error else "success"
     content = _content(list(message.content))
     return {"toolResult": {"toolUseId": message.tool_call_id, "content": content, "status": status}}
 
 
 def convert_messages(
-    context: kit.Context, model: kit.Model, *, cache_retention: str = "short", **transform: Any
+    context: pi_sdk.Context,
+    model: pi_sdk.Model,
+    *,
+    cache_retention: str = "short",
+    **transform: Any,
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Converse ``messages`` (pi-mono ``convertMessages``).
 
@@ -158,14 +166,14 @@ def convert_messages(
     claude = is_claude(model)
     out: list[dict[str, Any]] = []
     for message in history:
-        if isinstance(message, kit.UserMessage):
+        if isinstance(message, pi_sdk.UserMessage):
             raw = message.content
             if isinstance(raw, str):
                 content = [{"text": kit.sanitize_surrogates(raw)}]
             else:
                 content = _content(list(raw))
             role = "user"
-        elif isinstance(message, kit.AssistantMessage):
+        elif isinstance(message, pi_sdk.AssistantMessage):
             content = _assistant(message, claude)
             role = "assistant"
         else:
@@ -188,7 +196,7 @@ _NEUTRAL_TOOL_CHOICE = {"auto": "auto", "required": "any", "none": "none"}
 no "none": no tools are sent)."""
 
 
-def _neutral_tool_choice(options: kit.StreamOptions) -> Any:
+def _neutral_tool_choice(options: pi_sdk.StreamOptions) -> Any:
     """Return ``StreamOptions.tool_choice`` in the ``provider_options["tool_choice"]`` shape."""
     resolved = options.resolved_tool_choice()
     if resolved is None:
@@ -197,7 +205,7 @@ def _neutral_tool_choice(options: kit.StreamOptions) -> Any:
     return _NEUTRAL_TOOL_CHOICE.get(kind) or {"type": "tool", "name": name}
 
 
-def _tool_config(context: kit.Context, tool_choice: Any) -> dict[str, Any] | None:
+def _tool_config(context: pi_sdk.Context, tool_choice: Any) -> dict[str, Any] | None:
     if not context.tools or tool_choice == "none":
         return None
     tools = [
@@ -220,7 +228,7 @@ def _tool_config(context: kit.Context, tool_choice: Any) -> dict[str, Any] | Non
     return config
 
 
-def _forced_output(model: kit.Model, output: kit.Output) -> bool:
+def _forced_output(model: pi_sdk.Model, output: Output) -> bool:
     """Whether a typed answer goes as a forced tool.
 
     Yes for ``mode="tool"``, or ``"auto"`` on a model whose
@@ -231,7 +239,7 @@ def _forced_output(model: kit.Model, output: kit.Output) -> bool:
     return (model.compat or {}).get("supportsStructuredOutputs") is False
 
 
-def _text_format(output: kit.Output) -> dict[str, Any]:
+def _text_format(output: Output) -> dict[str, Any]:
     """Converse ``outputConfig.textFormat`` for a typed answer.
 
     Bedrock API reference, ``OutputFormat`` / ``JsonSchemaDefinition``: the schema goes as
@@ -244,7 +252,7 @@ def _text_format(output: kit.Output) -> dict[str, Any]:
 
 
 def _thinking_fields(
-    model: kit.Model, options: kit.StreamOptions, extra: dict[str, Any], budget: int | None
+    model: pi_sdk.Model, options: pi_sdk.StreamOptions, extra: dict[str, Any], budget: int | None
 ) -> dict[str, Any] | None:
     """``additionalModelRequestFields`` for Claude thinking (pi-mono), else ``None``."""
     level = options.reasoning
@@ -269,7 +277,11 @@ def _thinking_fields(
 
 
 def build_request(
-    model: kit.Model, context: kit.Context, options: kit.StreamOptions, *, origin: str | None = None
+    model: pi_sdk.Model,
+    context: pi_sdk.Context,
+    options: pi_sdk.StreamOptions,
+    *,
+    origin: str | None = None,
 ) -> dict[str, Any]:
     """Build the Converse / ConverseStream JSON body (pi-mono ``streamBedrock`` command input).
 

@@ -7,23 +7,23 @@ package does not import ``google.genai``.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
-from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
+from pi_sdk import Context, Model, StreamOptions
+from pi_sdk.provider import HttpCall
 
-from .._shared_call import COMMON_OPTIONS, run_stream
+from .._shared_call import COMMON_OPTIONS, plan_call
 from ._decode import Decoder
 from ._request import API, base_url, recognize_generative_ai, request_url, require_api_key
 
-__all__ = ["API", "recognize_generative_ai", "stream_google_generative_ai"]
+__all__ = ["API", "call_google_generative_ai", "recognize_generative_ai"]
 
 
-def stream_google_generative_ai(
+async def call_google_generative_ai(
     model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    """Stream a Gemini API call (the ``google-generative-ai`` ``StreamFunction``).
+) -> HttpCall[Any]:
+    """The plan of one Gemini API call (the ``google-generative-ai`` call function).
 
     Args:
         model: A ``google-generative-ai`` model (``pi_sdk.get_model("google", ...)``).
@@ -36,8 +36,11 @@ def stream_google_generative_ai(
             ``ConfigurationError``.
 
     Returns:
-        An async generator of events. Errors (no key, HTTP errors, blocked prompts, error-type
-        finish reasons, cut-off streams) end it with the terminal ``error`` event.
+        The call's plan (:func:`.._shared_call.plan_call`): HTTP errors, blocked prompts,
+        error-type finish reasons and cut-off streams end the call with its ``error`` event.
+
+    Raises:
+        ConfigurationError: no key, an unknown ``provider_options`` key.
     """
 
     def connect() -> tuple[AbstractAsyncContextManager[Any], str, str]:
@@ -53,4 +56,5 @@ def stream_google_generative_ai(
             )
         return lease, base_url(model, client), request_url(model, client)
 
-    return run_stream(model, context, options, connect, Decoder, api=API, known=COMMON_OPTIONS)
+    known = COMMON_OPTIONS
+    return await plan_call(model, context, options, connect, Decoder, api=API, known=known)

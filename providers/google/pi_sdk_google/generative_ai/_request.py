@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pi_sdk.provider import ConfigurationError, Model, StreamOptions, resolve_api_key
+from pi_sdk import ConfigurationError, Model, StreamOptions
+from pi_sdk.provider import resolve_api_key
 
 from .._shared_call import STREAM_METHOD
 from .._shared_request import match_recorded, recorded_model

@@ -7,23 +7,23 @@ pi-mono ``google-vertex.ts``; pi-spec §4.8. Authentication and the URL are in :
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
-from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
+from pi_sdk import Context, Model, StreamOptions
+from pi_sdk.provider import HttpCall
 
-from .._shared_call import run_stream
+from .._shared_call import plan_call
 from ._decode import Decoder
 from ._request import API, OPTIONS, recognize_vertex, resolve_target
 
-__all__ = ["API", "recognize_vertex", "stream_google_vertex"]
+__all__ = ["API", "call_google_vertex", "recognize_vertex"]
 
 
-def stream_google_vertex(
+async def call_google_vertex(
     model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    """Stream a Vertex AI call (the ``google-vertex`` :class:`pi_sdk.provider.StreamFunction`).
+) -> HttpCall[Any]:
+    """The plan of one Vertex AI call (the ``google-vertex`` call function).
 
     Args:
         model: A ``google-vertex`` model (``pi_sdk.get_model("google-vertex", ...)``).
@@ -33,7 +33,11 @@ def stream_google_vertex(
             the Gemini API) and ``api_version``.
 
     Returns:
-        An async generator of events; failures end it with the terminal ``error`` event.
+        The call's plan (:func:`.._shared_call.plan_call`); failures end the call with its
+        ``error`` event.
+
+    Raises:
+        ConfigurationError: no project or credentials, an unknown ``provider_options`` key.
     """
 
     def connect() -> tuple[AbstractAsyncContextManager[Any], str, str]:
@@ -53,4 +57,4 @@ def stream_google_vertex(
             )
         return lease, target.base_url, target.url
 
-    return run_stream(model, context, options, connect, Decoder, api=API, known=OPTIONS)
+    return await plan_call(model, context, options, connect, Decoder, api=API, known=OPTIONS)

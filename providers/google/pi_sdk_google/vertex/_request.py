@@ -31,7 +31,8 @@ import re
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from pi_sdk.provider import ConfigurationError, Model, StreamOptions, resolve_api_key
+from pi_sdk import ConfigurationError, Model, StreamOptions
+from pi_sdk.provider import resolve_api_key
 
 from .._shared_call import COMMON_OPTIONS, STREAM_METHOD
 from .._shared_request import match_recorded, recorded_model

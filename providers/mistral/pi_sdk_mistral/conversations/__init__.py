@@ -1,20 +1,20 @@
 """The ``mistral-conversations`` wire API: sent through the ``mistralai`` SDK, raw SSE body read.
 
 The SDK provides the client, auth, the request and the HTTP errors
-(:mod:`pi_sdk_mistral._client`); the body is read by :func:`pi_sdk.provider.run_http_stream`
-(raw server-sent events + ``json.loads``, a fraction of the cost of the SDK's typed per-chunk
-objects) and mapped by :class:`._decode.Decoder`. The request is :mod:`._request`'s. Behaviour
-follows pi-mono ``providers/mistral.ts`` with the differences listed in
-``docs/providers/mistral.md``.
+(:mod:`pi_sdk_mistral._client`); the core reads the body (raw server-sent events + the JSON of
+each, a fraction of the cost of the SDK's typed per-chunk objects:
+:class:`pi_sdk.provider.HttpCall`) and :class:`._decode.Decoder` maps it. The request is
+:mod:`._request`'s. Behaviour follows pi-mono ``providers/mistral.ts`` with the differences
+listed in ``docs/providers/mistral.md``.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any, cast
 from urllib.parse import urlsplit
 
+import pi_sdk
 from pi_sdk import provider as kit
 
 from .._client import CHAT_PATH, build_headers, client_base_url, client_lease, open_chat
@@ -25,31 +25,31 @@ __all__ = [
     "API",
     "build_headers",
     "build_request",
+    "call_mistral_conversations",
     "convert_messages",
     "map_finish_reason",
     "normalize_tool_call_id",
     "recognize_request",
-    "stream_mistral_conversations",
 ]
 
 _MISTRAL_HOST = "mistral.ai"
 
 
-@kit.forwards_events
-async def stream_mistral_conversations(
-    model: kit.Model, context: kit.Context, options: kit.StreamOptions
-) -> AsyncIterator[kit.AssistantMessageEvent]:
-    """Call Mistral's chat completions and yield normalized events (``mistral-conversations``).
+async def call_mistral_conversations(
+    model: pi_sdk.Model, context: pi_sdk.Context, options: pi_sdk.StreamOptions
+) -> kit.HttpCall[Any]:
+    """The plan of one Mistral chat completions call (the ``mistral-conversations`` call function).
 
-    Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the body's first bytes
-    are in, then block events (:class:`._decode.Decoder` gives the mapping), then ``done`` or
-    ``error``; failures raise and the core turns them into the terminal ``error`` event, partial
-    message kept. An ``application/json`` answer (``"stream": false``, or a server that ignored
-    ``"stream": true``) is read whole and mapped as the events it would have streamed.
+    The core reads the reply (:class:`pi_sdk.provider.HttpCall`): ``start`` once the body's
+    first bytes are in, then block events (:class:`._decode.Decoder` gives the mapping), then
+    ``done`` or ``error``; failures end the call in its ``error`` event, partial message kept.
+    An ``application/json`` answer (``"stream": false``, or a server that ignored ``"stream":
+    true``) is read whole and mapped as the events it would have streamed. Signatures are tied
+    to the URL actually called: the client's server URL.
 
     Raises:
-        ProviderError: HTTP error, connection failure, in-stream error, cut stream.
-        ConfigurationError: no API key and no ``options.client``; bad ``provider_options``.
+        ConfigurationError: no API key and no ``options.client`` (bad ``provider_options`` come
+            from the payload builder).
     """
     # The first import of the SDK (about 2 s) runs in a worker thread, not on the event loop.
     await kit.import_vendor("mistralai.client.chat")
@@ -57,28 +57,22 @@ async def stream_mistral_conversations(
     if options.client is None:
         api_key = kit.resolve_api_key(model, options)
         if not api_key:
-            raise kit.ConfigurationError(
+            raise pi_sdk.ConfigurationError(
                 f"No API key for provider {model.provider!r}: set MISTRAL_API_KEY, pass "
                 "StreamOptions(api_key=...) or options.client"
             )
         lease = await client_lease(model, api_key)
-    async with lease as client:
-        # Signatures are tied to the URL actually called: the client's server URL.
-        headers = build_headers(model, options)
-        events = kit.stream_http_call(
-            model,
-            options,
-            base_url=client_base_url(client) or None,
-            build_payload=lambda origin: build_request(model, context, options, origin=origin),
-            send=lambda payload: open_chat(client, payload, headers),
-            decoder=Decoder,
-        )
-        async with aclosing(events) as stream:
-            async for event in stream:
-                yield event
+    headers = build_headers(model, options)
+    return kit.HttpCall(
+        lease=lease,
+        base_url=client_base_url,
+        build_payload=lambda origin: build_request(model, context, options, origin=origin),
+        send=lambda client, payload: open_chat(client, payload, headers),
+        decoder=Decoder,
+    )
 
 
-def recognize_request(method: str, uri: str, body: Any) -> kit.Model | None:
+def recognize_request(method: str, uri: str, body: Any) -> pi_sdk.Model | None:
     """Return the model that sent a recorded ``POST <mistral.ai host>/v1/chat/completions``.
 
     Used by ``pi-sdk replay``: only hosts under ``mistral.ai`` (``api.mistral.ai``,

@@ -16,7 +16,8 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
-from pi_sdk.provider import Events, MessageBuilder, ProviderError, StopReason, short_hash
+from pi_sdk import StopReason
+from pi_sdk.provider import Events, MessageBuilder, ProviderError, short_hash
 
 from ._request import TOOL_CALL_ID_LENGTH, normalize_tool_call_id
 
@@ -88,7 +89,7 @@ class Decoder:
       :func:`map_finish_reason`, ``error`` ends the reply as an error with its content kept;
       an ``{"object": "error"}`` event raises :class:`pi_sdk.provider.ProviderError`.
 
-    ``terminal`` stays False: ``[DONE]`` ends the body (:func:`pi_sdk.provider.run_http_stream`).
+    ``terminal`` stays False: ``[DONE]`` ends the body (the core's read loop stops there).
     """
 
     __slots__ = ("_builder", "_call_ids", "_calls", "_prose", "_stop", "_usage_seen", "terminal")

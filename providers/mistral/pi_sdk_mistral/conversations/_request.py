@@ -12,7 +12,9 @@ import json
 import re
 from typing import Any, cast
 
+import pi_sdk
 from pi_sdk import provider as kit
+from pi_sdk.options import Output
 
 __all__ = [
     "API",
@@ -49,7 +51,7 @@ _TOOL_ERROR = "[tool error] "
 
 
 def normalize_tool_call_id(
-    tool_call_id: str, model: kit.Model, source: kit.AssistantMessage
+    tool_call_id: str, model: pi_sdk.Model, source: pi_sdk.AssistantMessage
 ) -> str:
     """Make another provider's tool-call id valid for Mistral: 9 characters of ``[a-zA-Z0-9]``.
 
@@ -68,30 +70,30 @@ def normalize_tool_call_id(
     return kit.short_hash(tool_call_id, TOOL_CALL_ID_LENGTH)
 
 
-def _image_chunk(image: kit.ImageContent) -> dict[str, Any]:
+def _image_chunk(image: pi_sdk.ImageContent) -> dict[str, Any]:
     return {"type": "image_url", "image_url": f"data:{image.mime_type};base64,{image.data}"}
 
 
-def _user(message: kit.UserMessage) -> dict[str, Any] | None:
+def _user(message: pi_sdk.UserMessage) -> dict[str, Any] | None:
     if isinstance(message.content, str):
         return {"role": "user", "content": kit.sanitize_surrogates(message.content)}
     chunks = [
         {"type": "text", "text": kit.sanitize_surrogates(block.text)}
-        if isinstance(block, kit.TextContent)
+        if isinstance(block, pi_sdk.TextContent)
         else _image_chunk(block)
         for block in message.content
     ]
     return {"role": "user", "content": chunks} if chunks else None
 
 
-def _assistant(message: kit.AssistantMessage) -> dict[str, Any] | None:
+def _assistant(message: pi_sdk.AssistantMessage) -> dict[str, Any] | None:
     chunks: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, kit.TextContent):
+        if isinstance(block, pi_sdk.TextContent):
             if block.text.strip():
                 chunks.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
-        elif isinstance(block, kit.ThinkingContent):
+        elif isinstance(block, pi_sdk.ThinkingContent):
             if block.thinking.strip():
                 chunk: dict[str, Any] = {
                     "type": "thinking",
@@ -119,11 +121,13 @@ def _assistant(message: kit.AssistantMessage) -> dict[str, Any] | None:
     return out
 
 
-def _tool_result(message: kit.ToolResultMessage, images: bool) -> dict[str, Any]:
+def _tool_result(message: pi_sdk.ToolResultMessage, images: bool) -> dict[str, Any]:
     text = "\n".join(
-        kit.sanitize_surrogates(b.text) for b in message.content if isinstance(b, kit.TextContent)
+        kit.sanitize_surrogates(b.text)
+        for b in message.content
+        if isinstance(b, pi_sdk.TextContent)
     ).strip()
-    pictures = [b for b in message.content if isinstance(b, kit.ImageContent)] if images else []
+    pictures = [b for b in message.content if isinstance(b, pi_sdk.ImageContent)] if images else []
     prefix = _TOOL_ERROR if message.is_error else ""
     if text:
         text = prefix + text
@@ -141,10 +145,10 @@ def _tool_result(message: kit.ToolResultMessage, images: bool) -> dict[str, Any]
 
 
 def convert_messages(
-    context: kit.Context,
-    model: kit.Model,
+    context: pi_sdk.Context,
+    model: pi_sdk.Model,
     *,
-    foreign_reasoning: kit.ForeignReasoning = "text",
+    foreign_reasoning: pi_sdk.ForeignReasoning = "text",
     origin: str | None = None,
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Mistral ``messages`` (pi-mono ``toChatMessages``).
@@ -171,9 +175,9 @@ def convert_messages(
     images = "image" in model.input
     out: list[dict[str, Any]] = []
     for message in history:
-        if isinstance(message, kit.UserMessage):
+        if isinstance(message, pi_sdk.UserMessage):
             converted = _user(message)
-        elif isinstance(message, kit.AssistantMessage):
+        elif isinstance(message, pi_sdk.AssistantMessage):
             converted = _assistant(message)
         else:
             converted = _tool_result(message, images)
@@ -184,7 +188,7 @@ def convert_messages(
     return out
 
 
-def reasoning_fields(model: kit.Model, options: kit.StreamOptions) -> dict[str, str]:
+def reasoning_fields(model: pi_sdk.Model, options: pi_sdk.StreamOptions) -> dict[str, str]:
     """``reasoning_effort`` or ``prompt_mode`` for ``options.reasoning`` (pi-mono).
 
     Off (``None``) or a model without reasoning: nothing. ``mistral-small-2603``,
@@ -207,7 +211,11 @@ def reasoning_fields(model: kit.Model, options: kit.StreamOptions) -> dict[str, 
 
 
 def build_request(
-    model: kit.Model, context: kit.Context, options: kit.StreamOptions, *, origin: str | None = None
+    model: pi_sdk.Model,
+    context: pi_sdk.Context,
+    options: pi_sdk.StreamOptions,
+    *,
+    origin: str | None = None,
 ) -> dict[str, Any]:
     """Build the ``POST /v1/chat/completions`` body (pi-mono ``buildChatPayload``).
 
@@ -273,7 +281,7 @@ def build_request(
     return payload
 
 
-def _ask_for_output(payload: dict[str, Any], output: kit.Output) -> None:
+def _ask_for_output(payload: dict[str, Any], output: Output) -> None:
     """Ask for a typed answer.
 
     Mistral custom structured outputs: ``response_format`` ``json_schema`` (Mistral docs,

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from pi_sdk.provider import ConfigurationError, Model
+from pi_sdk import ConfigurationError, Model
 
 from .._shared_hosts import is_local_base_url
 from ._reasoning_replay import reasoning_replay

@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pi_sdk.provider import Events, MessageBuilder, ProviderError, ToolCall
+from pi_sdk import ToolCall
+from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
 from .._shared_json import as_dict, as_list
 from ._google_signatures import google_thought_signature

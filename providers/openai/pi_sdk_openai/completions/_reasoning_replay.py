@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from pi_sdk.provider import Model
+from pi_sdk import Model
 
 __all__ = [
     "REASONING_REPLAY",

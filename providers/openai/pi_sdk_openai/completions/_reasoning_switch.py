@@ -10,21 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_sdk import provider as kit
+import pi_sdk
 
 from ._compat import CompletionsCompat
 
 __all__ = ["add_reasoning"]
 
 
-def _effort_value(model: kit.Model, compat: CompletionsCompat, effort: str) -> str:
+def _effort_value(model: pi_sdk.Model, compat: CompletionsCompat, effort: str) -> str:
     """The server's value for a pi level: ``model.thinking_level_map``, then the compat map."""
     mapped = (model.thinking_level_map or {}).get(effort)
     return mapped if mapped is not None else compat.reasoning_effort_map.get(effort, effort)
 
 
 def add_reasoning(
-    payload: dict[str, Any], model: kit.Model, compat: CompletionsCompat, effort: str | None
+    payload: dict[str, Any], model: pi_sdk.Model, compat: CompletionsCompat, effort: str | None
 ) -> None:
     """Switch reasoning on or off in the server's own way (pi-ai 0.73 ``buildParams``)."""
     fmt = compat.thinking_format

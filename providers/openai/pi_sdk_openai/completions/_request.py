@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pi_sdk
 from pi_sdk import provider as kit
 
 from .._shared_ids import normalize_completions_tool_call_id
@@ -60,12 +61,12 @@ AFTER_TOOL_RESULTS_TEXT = "I have processed the tool results."
 ATTACHED_IMAGES_TEXT = "Attached image(s) from tool result:"
 
 
-def _user_message(message: kit.UserMessage) -> dict[str, Any] | None:
+def _user_message(message: pi_sdk.UserMessage) -> dict[str, Any] | None:
     if isinstance(message.content, str):
         return {"role": "user", "content": message.content}
     parts: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, kit.TextContent):
+        if isinstance(block, pi_sdk.TextContent):
             parts.append({"type": "text", "text": block.text})
         else:
             parts.append({"type": "image_url", "image_url": {"url": data_url(block)}})
@@ -73,18 +74,18 @@ def _user_message(message: kit.UserMessage) -> dict[str, Any] | None:
 
 
 def _assistant_message(
-    message: kit.AssistantMessage, compat: CompletionsCompat, *, reasoning_model: bool
+    message: pi_sdk.AssistantMessage, compat: CompletionsCompat, *, reasoning_model: bool
 ) -> dict[str, Any] | None:
     texts: list[str] = []
     text_signature: str | None = None
-    thinking: list[kit.ThinkingContent] = []
-    calls: list[kit.ToolCall] = []
+    thinking: list[pi_sdk.ThinkingContent] = []
+    calls: list[pi_sdk.ToolCall] = []
     for block in message.content:
-        if isinstance(block, kit.TextContent):
+        if isinstance(block, pi_sdk.TextContent):
             if block.text.strip():
                 texts.append(block.text)
                 text_signature = text_signature or block.text_signature
-        elif isinstance(block, kit.ThinkingContent):
+        elif isinstance(block, pi_sdk.ThinkingContent):
             if block.thinking.strip() and not block.redacted:
                 thinking.append(block)
         else:
@@ -147,11 +148,11 @@ def _assistant_message(
 
 
 def convert_messages(
-    model: kit.Model,
-    context: kit.Context,
+    model: pi_sdk.Model,
+    context: pi_sdk.Context,
     compat: CompletionsCompat | None = None,
     *,
-    options: kit.StreamOptions | None = None,
+    options: pi_sdk.StreamOptions | None = None,
     origin: str | None = None,
 ) -> list[dict[str, Any]]:
     """Convert the system prompt and history to Chat Completions ``messages`` (pi-spec §4.2).
@@ -173,7 +174,7 @@ def convert_messages(
     """
     compat = compat or resolve_compat(model)
     policy = options.foreign_reasoning if options is not None else "text"
-    history: list[kit.Message] = kit.transform_messages(
+    history: list[pi_sdk.Message] = kit.transform_messages(
         context.messages,
         model,
         normalize_tool_call_id=normalize_completions_tool_call_id,
@@ -190,7 +191,7 @@ def convert_messages(
     i = 0
     while i < len(history):
         message = history[i]
-        if isinstance(message, kit.UserMessage):
+        if isinstance(message, pi_sdk.UserMessage):
             if after_tool and last_role == "toolResult":
                 out.append({"role": "assistant", "content": AFTER_TOOL_RESULTS_TEXT})
             entry = _user_message(message)
@@ -198,16 +199,16 @@ def convert_messages(
                 out.append(entry)
                 last_role = "user"
             i += 1
-        elif isinstance(message, kit.AssistantMessage):
+        elif isinstance(message, pi_sdk.AssistantMessage):
             entry = _assistant_message(message, compat, reasoning_model=model.reasoning)
             if entry is not None:
                 out.append(entry)
                 last_role = "assistant"
             i += 1
         else:
-            images: list[kit.ImageContent] = []
-            while i < len(history) and isinstance(result := history[i], kit.ToolResultMessage):
-                found = [b for b in result.content if isinstance(b, kit.ImageContent)]
+            images: list[pi_sdk.ImageContent] = []
+            while i < len(history) and isinstance(result := history[i], pi_sdk.ToolResultMessage):
+                found = [b for b in result.content if isinstance(b, pi_sdk.ImageContent)]
                 images.extend(found)
                 text = tool_result_text(result)
                 if not text:
@@ -231,9 +232,9 @@ def convert_messages(
 
 
 def build_payload(
-    model: kit.Model,
-    context: kit.Context,
-    options: kit.StreamOptions | None = None,
+    model: pi_sdk.Model,
+    context: pi_sdk.Context,
+    options: pi_sdk.StreamOptions | None = None,
     *,
     compat: CompletionsCompat | None = None,
     origin: str | None = None,
@@ -257,7 +258,7 @@ def build_payload(
     Raises:
         ConfigurationError: unknown ``provider_options`` or ``model.compat`` keys.
     """
-    options = options or kit.StreamOptions()
+    options = options or pi_sdk.StreamOptions()
     kit.check_provider_options(options, PROVIDER_OPTIONS, API)
     compat = compat or resolve_compat(model)
     messages = convert_messages(model, context, compat, options=options, origin=origin)

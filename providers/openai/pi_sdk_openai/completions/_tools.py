@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_sdk import provider as kit
+import pi_sdk
+from pi_sdk.options import Output
 
 from ._compat import CompletionsCompat
 
@@ -16,7 +17,7 @@ __all__ = ["convert_tools", "response_format"]
 
 
 def convert_tools(
-    tools: list[kit.Tool], compat: CompletionsCompat | None = None
+    tools: list[pi_sdk.Tool], compat: CompletionsCompat | None = None
 ) -> list[dict[str, Any]]:
     """Return Chat Completions function tools; ``strict: false`` unless the server rejects it."""
     strict = compat.supports_strict_mode if compat is not None else True
@@ -33,7 +34,7 @@ def convert_tools(
     return out
 
 
-def response_format(output: kit.Output) -> dict[str, Any]:
+def response_format(output: Output) -> dict[str, Any]:
     """Chat Completions' ``response_format`` for a typed answer.
 
     (OpenAI Structured Outputs:

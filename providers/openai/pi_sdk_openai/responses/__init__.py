@@ -17,11 +17,12 @@ Conventions for what pi-sdk stores (pi-mono's, so sessions interoperate):
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from typing import Any
 
-from pi_sdk.provider import AssistantMessageEvent, Context, Model, StreamOptions
+from pi_sdk import Context, Model, StreamOptions
+from pi_sdk.provider import HttpCall
 
-from .._client import stream_request
+from .._client import plan_request
 from .._shared_ids import normalize_responses_tool_call_id as normalize_tool_call_id
 from ._decode import Decoder
 from ._input import convert_input
@@ -34,30 +35,31 @@ __all__ = [
     "PATH",
     "Decoder",
     "build_payload",
+    "call_openai_responses",
     "convert_input",
     "convert_tools",
     "normalize_tool_call_id",
     "parse_text_signature",
-    "stream_openai_responses",
     "text_signature",
 ]
 
 
-def stream_openai_responses(
+async def call_openai_responses(
     model: Model, context: Context, options: StreamOptions
-) -> AsyncIterator[AssistantMessageEvent]:
-    """Call a Responses endpoint and yield normalized events (``openai-responses``).
+) -> HttpCall[Any]:
+    """The plan of one Responses call (the ``openai-responses`` call function).
 
-    Contract (:data:`pi_sdk.provider.StreamFunction`): ``start`` once the response body begins,
-    then block
-    events, then ``done`` (or ``error`` for refusals). HTTP errors, ``response.failed``, ``error``
-    events and cut streams raise :class:`pi_sdk.provider.ProviderError`; the core turns them into
-    the
-    terminal ``error`` event with the partial message kept. ``options.client`` (an
-    ``openai.AsyncOpenAI``) replaces the client built from ``model.base_url`` and the API key.
-    Nothing runs until the first iteration (bad options end the call as its ``error`` event).
+    The core reads the reply (:class:`pi_sdk.provider.HttpCall`): ``start`` once the response
+    body begins, then block events, then ``done`` (or ``error`` for refusals). HTTP errors,
+    ``response.failed``, ``error`` events and cut streams raise
+    :class:`pi_sdk.provider.ProviderError`, which ends the call in its ``error`` event with the
+    partial message kept. ``options.client`` (an ``openai.AsyncOpenAI``) replaces the client
+    built from ``model.base_url`` and the API key.
+
+    Raises:
+        ConfigurationError: no key, a bad ``options.client``.
     """
-    return stream_request(
+    return await plan_request(
         model,
         options,
         path=PATH,

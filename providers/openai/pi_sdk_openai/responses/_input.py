@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
+import pi_sdk
 from pi_sdk import provider as kit
 
 from .._shared_ids import normalize_responses_tool_call_id
@@ -14,35 +15,35 @@ from ._signatures import parse_text_signature, reasoning_item
 __all__ = ["convert_input"]
 
 
-def _user_items(message: kit.UserMessage) -> dict[str, Any] | None:
+def _user_items(message: pi_sdk.UserMessage) -> dict[str, Any] | None:
     if isinstance(message.content, str):
         parts: list[dict[str, Any]] = [{"type": "input_text", "text": message.content}]
     else:
         parts = [
             {"type": "input_text", "text": b.text}
-            if isinstance(b, kit.TextContent)
+            if isinstance(b, pi_sdk.TextContent)
             else {"type": "input_image", "detail": "auto", "image_url": data_url(b)}
             for b in message.content
         ]
     return {"role": "user", "content": parts} if parts else None
 
 
-def _assistant_items(message: kit.AssistantMessage) -> list[dict[str, Any]]:
+def _assistant_items(message: pi_sdk.AssistantMessage) -> list[dict[str, Any]]:
     reasoning = [
         reasoning_item(b.thinking_signature)
         for b in message.content
-        if isinstance(b, kit.ThinkingContent)
+        if isinstance(b, pi_sdk.ThinkingContent)
     ]
     # Output item ids go back only with the reasoning items they belong to: OpenAI rejects a
     # msg_/fc_ item whose reasoning item is missing, and items without ids are always accepted.
     keep_ids = any(item is not None for item in reasoning)
     items: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, kit.ThinkingContent):
+        if isinstance(block, pi_sdk.ThinkingContent):
             item = reasoning_item(block.thinking_signature)
             if item is not None:
                 items.append(item)
-        elif isinstance(block, kit.TextContent):
+        elif isinstance(block, pi_sdk.TextContent):
             if not block.text:
                 continue
             item_id, phase = parse_text_signature(block.text_signature)
@@ -73,9 +74,9 @@ def _assistant_items(message: kit.AssistantMessage) -> list[dict[str, Any]]:
     return items
 
 
-def _tool_result_item(message: kit.ToolResultMessage) -> dict[str, Any]:
+def _tool_result_item(message: pi_sdk.ToolResultMessage) -> dict[str, Any]:
     text = tool_result_text(message)
-    images = [b for b in message.content if isinstance(b, kit.ImageContent)]
+    images = [b for b in message.content if isinstance(b, pi_sdk.ImageContent)]
     output: str | list[dict[str, Any]]
     if images:
         output = [{"type": "input_text", "text": text}] if text else []
@@ -93,8 +94,8 @@ def _tool_result_item(message: kit.ToolResultMessage) -> dict[str, Any]:
 
 
 def convert_input(
-    model: kit.Model,
-    context: kit.Context,
+    model: pi_sdk.Model,
+    context: pi_sdk.Context,
     *,
     foreign_reasoning: Literal["drop", "text", "tagged"] = "text",
     origin: str | None = None,
@@ -128,11 +129,11 @@ def convert_input(
         role = "developer" if model.reasoning else "system"
         items.append({"role": role, "content": kit.sanitize_surrogates(context.system_prompt)})
     for message in history:
-        if isinstance(message, kit.UserMessage):
+        if isinstance(message, pi_sdk.UserMessage):
             entry = _user_items(message)
             if entry is not None:
                 items.append(entry)
-        elif isinstance(message, kit.AssistantMessage):
+        elif isinstance(message, pi_sdk.AssistantMessage):
             items.extend(_assistant_items(message))
         else:
             items.append(_tool_result_item(message))

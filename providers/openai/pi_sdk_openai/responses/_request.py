@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pi_sdk
 from pi_sdk import provider as kit
 
 from .._shared_request import max_output_tokens, reasoning_effort, responses_tool_choice
@@ -37,19 +38,19 @@ PATH = "/responses"
 PROVIDER_OPTIONS = ("reasoning_effort", "reasoning_summary", "service_tier", "tool_choice")
 
 
-def string_option(options: kit.StreamOptions, key: str) -> str | None:
+def string_option(options: pi_sdk.StreamOptions, key: str) -> str | None:
     value: Any = options.provider_options.get(key)
     if value is not None and not isinstance(value, str):
-        raise kit.ConfigurationError(
+        raise pi_sdk.ConfigurationError(
             f"{API}: provider_options[{key!r}] must be a string, got {value!r}"
         )
     return value
 
 
 def build_payload(
-    model: kit.Model,
-    context: kit.Context,
-    options: kit.StreamOptions | None = None,
+    model: pi_sdk.Model,
+    context: pi_sdk.Context,
+    options: pi_sdk.StreamOptions | None = None,
     *,
     origin: str | None = None,
 ) -> dict[str, Any]:
@@ -68,7 +69,7 @@ def build_payload(
     Raises:
         ConfigurationError: unknown or mistyped ``provider_options``.
     """
-    options = options or kit.StreamOptions()
+    options = options or pi_sdk.StreamOptions()
     kit.check_provider_options(options, PROVIDER_OPTIONS, API)
     summary = string_option(options, "reasoning_summary")
     service_tier = string_option(options, "service_tier")
@@ -111,7 +112,7 @@ def build_payload(
     return payload
 
 
-def off_effort(model: kit.Model) -> str | None:
+def off_effort(model: pi_sdk.Model) -> str | None:
     """The ``reasoning.effort`` that turns reasoning off, or ``None`` to send no ``reasoning``.
 
     pi-ai 0.73 sends ``{"effort": model.thinkingLevelMap.off ?? "none"}`` with reasoning off,

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_sdk import provider as kit
+import pi_sdk
+from pi_sdk.options import Output
 
 __all__ = ["convert_tools", "text_format"]
 
 
-def convert_tools(tools: list[kit.Tool], *, strict: bool = False) -> list[dict[str, Any]]:
+def convert_tools(tools: list[pi_sdk.Tool], *, strict: bool = False) -> list[dict[str, Any]]:
     """Return Responses function tools (``strict: false`` by default, as pi-mono sends)."""
     return [
         {
@@ -23,7 +24,7 @@ def convert_tools(tools: list[kit.Tool], *, strict: bool = False) -> list[dict[s
     ]
 
 
-def text_format(output: kit.Output) -> dict[str, Any]:
+def text_format(output: Output) -> dict[str, Any]:
     """Responses' ``text.format`` for a typed answer.
 
     (OpenAI Structured Outputs:
