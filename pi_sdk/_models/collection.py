@@ -229,21 +229,8 @@ class Models:
             ConfigurationError: another hand registration serves ``provider.api`` and ``replace``
                 is false (pi-mono overwrites silently; pi-sdk refuses so a clash is visible).
         """
-        check_api_provider(provider)
-        if source_id is not None:
-            provider = dataclasses.replace(provider, source_id=source_id)
         with self._lock:
-            existing = self._hand_apis.get(provider.api)
-            if (
-                existing is not None
-                and not replace
-                and existing.implementation is not provider.implementation
-            ):
-                raise ConfigurationError(
-                    f"an API provider for {provider.api!r} is already registered"
-                    f" (by {existing.source_id or 'unknown'}); pass replace=True to override it"
-                )
-            self._hand_apis[provider.api] = provider
+            admit_api_provider(self._hand_apis, provider, replace=replace, source_id=source_id)
             self._changed()
 
     def unregister_api_providers(self, source_id: str) -> None:
@@ -481,6 +468,37 @@ class Models:
             apis.update(self._hand_apis)
             self._cache = (models, apis, origins)
             return self._cache
+
+
+def admit_api_provider(
+    apis: dict[str, ApiProvider],
+    provider: ApiProvider,
+    *,
+    replace: bool,
+    source_id: str | None,
+) -> None:
+    """Check ``provider`` and put it in ``apis`` under its ``api``, tagged with ``source_id``.
+
+    Raises:
+        TypeError: see :func:`check_api_provider`.
+        ConfigurationError: ``apis`` holds another implementation of ``provider.api`` and
+            ``replace`` is false (pi-mono overwrites silently; pi-sdk refuses so a clash is
+            visible). The same implementation registered again is not a clash.
+    """
+    check_api_provider(provider)
+    if source_id is not None:
+        provider = dataclasses.replace(provider, source_id=source_id)
+    existing = apis.get(provider.api)
+    if (
+        existing is not None
+        and not replace
+        and existing.implementation is not provider.implementation
+    ):
+        raise ConfigurationError(
+            f"an API provider for {provider.api!r} is already registered"
+            f" (by {existing.source_id or 'unknown'}); pass replace=True to override it"
+        )
+    apis[provider.api] = provider
 
 
 def check_api_provider(provider: ApiProvider) -> None:

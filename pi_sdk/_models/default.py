@@ -17,12 +17,11 @@ belongs to the manager active at the time, sits on top of the plugins' and survi
 
 from __future__ import annotations
 
-import dataclasses
 import weakref
 from collections.abc import Iterable
 from typing import Any
 
-from pi_sdk._models.collection import Models, check_api_provider
+from pi_sdk._models.collection import Models, admit_api_provider
 from pi_sdk._models.merge import merge_provider
 from pi_sdk._plugins.calling import PerManager
 from pi_sdk._plugins.manager import PluginManager
@@ -75,20 +74,7 @@ class _PluginModels(Models):
         def add_api(
             provider: ApiProvider, *, replace: bool = False, source_id: str | None = None
         ) -> None:
-            check_api_provider(provider)
-            if source_id is not None:
-                provider = dataclasses.replace(provider, source_id=source_id)
-            existing = apis.get(provider.api)
-            if (
-                existing is not None
-                and not replace
-                and existing.implementation is not provider.implementation
-            ):
-                raise ConfigurationError(
-                    f"an API provider for {provider.api!r} is already registered"
-                    f" (by {existing.source_id or 'unknown'}); pass replace=True to override it"
-                )
-            apis[provider.api] = provider
+            admit_api_provider(apis, provider, replace=replace, source_id=source_id)
 
         def add_model(model: Model, *, replace: bool = True) -> None:
             if not isinstance(model, Model):  # pyright: ignore[reportUnnecessaryIsInstance]
