@@ -10,17 +10,8 @@ Run with ``uv run python benchmarks/bench_import.py [--rounds 15]``.
 
 from __future__ import annotations
 
-import argparse
-
+from _section_cli import run_section
 from _import_time import measure, print_import
 
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=15)
-    args = parser.parse_args()
-    print_import(measure(args.rounds), args.rounds)
-
-
 if __name__ == "__main__":
-    main()
+    run_section(__doc__, measure, print_import, default_rounds=15)

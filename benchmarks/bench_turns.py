@@ -10,17 +10,8 @@ Run with ``uv run python benchmarks/bench_turns.py [--rounds 5]``.
 
 from __future__ import annotations
 
-import argparse
-
+from _section_cli import run_section
 from _turns import measure, print_turns
 
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    args = parser.parse_args()
-    print_turns(measure(args.rounds), args.rounds)
-
-
 if __name__ == "__main__":
-    main()
+    run_section(__doc__, measure, print_turns, default_rounds=5)
