@@ -10,8 +10,8 @@ Run with ``uv run python benchmarks/bench_import.py [--rounds 15]``.
 
 from __future__ import annotations
 
-from _section_cli import run_section
 from _import_time import measure, print_import
+from _section_cli import run_section
 
 if __name__ == "__main__":
     run_section(__doc__, measure, print_import, default_rounds=15)
