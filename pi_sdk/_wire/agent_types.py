@@ -31,6 +31,7 @@ from pi_sdk.types import (
     ImageContent,
     Message,
     Model,
+    SystemMessage,
     TextContent,
     Tool,
     ToolCall,
@@ -124,7 +125,7 @@ class CustomAgentMessage(Protocol):
 
     @property
     def role(self) -> str:
-        """The message's own role: not ``user``, ``assistant`` or ``toolResult``."""
+        """The message's own role: not ``system``, ``user``, ``assistant`` or ``toolResult``."""
         ...
 
     @property
@@ -133,7 +134,9 @@ class CustomAgentMessage(Protocol):
         ...
 
 
-AgentMessage: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage | CustomAgentMessage
+AgentMessage: TypeAlias = (
+    SystemMessage | UserMessage | AssistantMessage | ToolResultMessage | CustomAgentMessage
+)
 """A transcript entry: an LLM message, or a custom message (:class:`CustomAgentMessage`)."""
 
 
@@ -306,11 +309,21 @@ class AgentTool:
 
 @dataclass(kw_only=True, slots=True)
 class AgentContext:
-    """What the loop works on: system prompt, transcript and tools (pi-mono ``AgentContext``)."""
+    """What the loop works on: system prompt, transcript and tools (pi-mono ``AgentContext``).
+
+    ``system_prompt`` and ``declared_tools`` are the shorthand the transcript starts from,
+    folded into the leading system message of every request unless ``messages`` starts with
+    a :class:`~pi_sdk.SystemMessage` (a pi 1.6 transcript, which declares its own).
+    ``tools`` are the tools the loop can run; before each request, how they differ from what
+    the transcript declares is announced in a system message (pi-agent-core 1.6).
+    """
 
     system_prompt: str = ""
     messages: list[AgentMessage] = field(default_factory=list[AgentMessage])
     tools: list[AgentTool] = field(default_factory=list[AgentTool])
+    declared_tools: list[Tool] | None = None
+    """The tools the transcript starts with (the shorthand); ``None``: ``tools`` as they are
+    when the loop starts."""
 
 
 # --- tool-call hooks -------------------------------------------------------------------------
