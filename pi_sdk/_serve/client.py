@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from pi_sdk._serve.event_post import event_post_call, json_object
+from pi_sdk._serve.event_post import bearer_headers, event_post_call, json_object
 from pi_sdk._stream.contract import HttpCall
 from pi_sdk._stream.event_stream import AssistantMessageEventStream
 from pi_sdk._stream.provider_errors import body_excerpt
@@ -110,7 +110,7 @@ def stream_proxy(
         return await event_post_call(
             url,
             lambda origin: payload,
-            token=auth_token,
+            headers=bearer_headers(auth_token),
             refusal=_proxy_refusal,
             source="proxy",
             client=client,
@@ -132,7 +132,7 @@ def stream_proxy(
 
 
 def _proxy_refusal(status: int, reason: str, raw: bytes) -> str:
-    """pi's words for a refused call: ``Proxy error: <the body's error>``, else the status."""
+    """The refusal in pi's words: ``Proxy error: <the body's error>``, else the status."""
     data = json_object(raw)
     if data is not None and data.get("error"):
         return f"Proxy error: {body_excerpt(str(data['error']))}"

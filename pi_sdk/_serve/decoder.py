@@ -18,7 +18,7 @@ is read when present and not needed otherwise (a 0.73 proxy sends none of it):
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pi_sdk._stream.builder import Events, MessageBuilder
 from pi_sdk._stream.provider_errors import ProviderError
@@ -109,10 +109,10 @@ class EventDecoder:
         b = self._builder
         if b.kind(index) != "toolcall":
             return []  # pi's proxy client ignores an end for a block that is not a call
+        call = b.block(index)
         events = b.end_tool_call(index)
-        if isinstance(whole, dict):
-            call = events[-1].tool_call  # pyright: ignore[reportAttributeAccessIssue]
-            _lay_over(call, whole)  # pyright: ignore[reportUnknownArgumentType]
+        if isinstance(call, ToolCall) and isinstance(whole, dict):
+            _lay_over(call, cast("dict[str, Any]", whole))
         return events
 
     def _finish(self, kind: Literal["done", "error"], data: dict[str, Any]) -> Events:

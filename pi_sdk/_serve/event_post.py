@@ -23,7 +23,7 @@ from pi_sdk._stream.contract import HttpCall
 from pi_sdk._stream.provider_errors import ProviderError, connection_error
 from pi_sdk.errors import ConfigurationError
 
-__all__ = ["Refusal", "event_post_call"]
+__all__ = ["Refusal", "bearer_headers", "event_post_call", "json_object"]
 
 Refusal = Callable[[int, str, bytes], str]
 """``refusal(status, reason_phrase, body)``: the error text of a refused call."""
@@ -49,24 +49,22 @@ async def event_post_call(
     url: str,
     build_payload: Callable[[str], dict[str, Any]],
     *,
-    token: str,
+    headers: dict[str, str],
     refusal: Refusal,
     source: str,
     client: Any = None,
     base_url: str | None = None,
-    extra_headers: dict[str, str] | None = None,
 ) -> HttpCall[Any]:
     """The plan of one POST to ``url`` answered by serialized pi events.
 
     Args:
         url: Where the POST goes.
         build_payload: ``build_payload(origin)``, the JSON body.
-        token: Sent as ``Authorization: Bearer <token>``.
+        headers: The request's headers (:func:`bearer_headers` and any of the caller's).
         refusal: The text of an HTTP error (:data:`Refusal`).
         source: Names the server in the decoder's errors (``"proxy"``, a provider id).
         client: An ``httpx2.AsyncClient`` to send with; default one per event loop, kept.
         base_url: The URL that binds the reply's signatures (default ``model.base_url``).
-        extra_headers: Headers sent under the fixed ones (the caller's ``headers`` option).
 
     Raises:
         ConfigurationError: httpx2 is not installed (the ``proxy`` extra).
@@ -82,12 +80,6 @@ async def event_post_call(
     if client is None:
         verify = await shared_in_thread("httpx2.ssl_context", httpx2.create_ssl_context)
         lease = _CLIENTS.lease(("event_post",), lambda: _build_client(verify))
-    headers = {
-        **(extra_headers or {}),
-        "Authorization": f"Bearer {token}",
-        "Content-Type": "application/json",
-        "Accept": "text/event-stream",
-    }
 
     async def send(http: Any, payload: dict[str, Any]) -> Any:
         body = json.dumps(payload).encode()
@@ -122,6 +114,15 @@ async def _http_error(response: Any, refusal: Refusal) -> ProviderError:
         await response.aclose()
     message = refusal(response.status_code, response.reason_phrase or "", raw)
     return ProviderError.from_http(response.status_code, message, response.headers)
+
+
+def bearer_headers(token: str) -> dict[str, str]:
+    """The headers of a JSON POST with a bearer token whose answer is an event stream."""
+    return {
+        "Authorization": f"Bearer {token}",
+        "Content-Type": "application/json",
+        "Accept": "text/event-stream",
+    }
 
 
 def json_object(raw: bytes) -> dict[str, Any] | None:
