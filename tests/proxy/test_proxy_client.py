@@ -165,7 +165,12 @@ def test_our_events_encode_to_pis_proxy_shape_without_partial():
         {
             "type": "toolcall_end",
             "contentIndex": 1,
-            "toolCall": {"type": "toolCall", "id": "call_1", "name": "lookup", "arguments": {"q": 1}},
+            "toolCall": {
+                "type": "toolCall",
+                "id": "call_1",
+                "name": "lookup",
+                "arguments": {"q": 1},
+            },
         },
         {"type": "done", "reason": "toolUse", "usage": usage, "providerThinkingLevel": "high"},
     ]
