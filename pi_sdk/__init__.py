@@ -86,6 +86,10 @@ _EXPORTS = {
     "TurnStartEvent": "pi_sdk._wire.agent_types",
     "agent_event_to_dict": "pi_sdk._wire.agent_types",
     "is_context_overflow": "pi_sdk._wire.overflow",
+    "collapse_system_messages": "pi_sdk._wire.transcript",
+    "current_system_prompt": "pi_sdk._wire.transcript",
+    "current_tools": "pi_sdk._wire.transcript",
+    "normalize_context": "pi_sdk._wire.transcript",
     "agent": "pi_sdk.agent",
     "AgentBusyError": "pi_sdk.errors",
     "ConfigurationError": "pi_sdk.errors",
@@ -128,6 +132,7 @@ _EXPORTS = {
     "Model": "pi_sdk.types",
     "ModelCost": "pi_sdk.types",
     "StopReason": "pi_sdk.types",
+    "SystemMessage": "pi_sdk.types",
     "TextContent": "pi_sdk.types",
     "ThinkingContent": "pi_sdk.types",
     "ThinkingLevel": "pi_sdk.types",
@@ -219,6 +224,10 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._wire.agent_types import TurnStartEvent as TurnStartEvent
     from pi_sdk._wire.agent_types import agent_event_to_dict as agent_event_to_dict
     from pi_sdk._wire.overflow import is_context_overflow as is_context_overflow
+    from pi_sdk._wire.transcript import collapse_system_messages as collapse_system_messages
+    from pi_sdk._wire.transcript import current_system_prompt as current_system_prompt
+    from pi_sdk._wire.transcript import current_tools as current_tools
+    from pi_sdk._wire.transcript import normalize_context as normalize_context
     from pi_sdk.errors import AgentBusyError as AgentBusyError
     from pi_sdk.errors import ConfigurationError as ConfigurationError
     from pi_sdk.errors import ModelNotFoundError as ModelNotFoundError
@@ -254,6 +263,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.types import Model as Model
     from pi_sdk.types import ModelCost as ModelCost
     from pi_sdk.types import StopReason as StopReason
+    from pi_sdk.types import SystemMessage as SystemMessage
     from pi_sdk.types import TextContent as TextContent
     from pi_sdk.types import ThinkingContent as ThinkingContent
     from pi_sdk.types import ThinkingLevel as ThinkingLevel

@@ -55,11 +55,13 @@ __all__ = [
     "NestedToolCall",
     "NestedToolCalls",
     "StopReason",
+    "SystemMessage",
     "TextContent",
     "ThinkingContent",
     "ThinkingLevel",
     "Tool",
     "ToolCall",
+    "ToolReference",
     "ToolResultMessage",
     "UserMessage",
 ]
@@ -449,16 +451,84 @@ class ToolResultMessage(WireModel):
         return _joined_text(self.content)
 
 
-def _joined_text(content: str | list[UserContent]) -> str:
+def _joined_text(content: str | list[UserContent] | list[TextContent], sep: str = "") -> str:
     if isinstance(content, str):
         return content
-    return "".join(b.text for b in content if isinstance(b, TextContent))
+    return sep.join(b.text for b in content if isinstance(b, TextContent))
+
+
+class ToolReference(WireModel):
+    """A tool named without its definition (pi-ai 1.6 ``ToolReference``). JSON: ``{"name"}``."""
+
+    name: str
+
+
+class SystemMessage(WireModel):
+    """System instructions and tool declarations at one point of the transcript (pi-ai 1.6).
+
+    JSON: ``{"role": "system", "content", "sections"?, "toolsAdded"?, "toolsRemoved"?,
+    "timestamp"}``. The leading system message is the system prompt and the tools it declares;
+    a later one changes them from that point on: ``content`` adds instructions, ``sections``
+    replace prompt sections by name (``None``, JSON ``null``, removes one), ``tools_added``
+    declares tools (a same-name tool is replaced), ``tools_removed`` withdraws tools by name.
+    Replaying every system message in order gives the current prompt and tools
+    (:func:`pi_sdk.current_system_prompt`, :func:`pi_sdk.current_tools`). A provider whose
+    model accepts system messages mid-conversation sends each one in place (the prompt cache
+    is kept); the others rebuild one leading prompt from the replayed state
+    (:func:`pi_sdk.collapse_system_messages`). Source: pi-ai 1.6 ``SystemMessage`` (types.ts)
+    and ``utils/transcript.ts``.
+    """
+
+    role: Literal["system"] = "system"
+    content: str | list[TextContent] = ""
+    """Instruction text: the base prompt on the leading message, added instructions later."""
+    sections: dict[str, str | None] | None = None
+    """Named, ordered prompt sections rendered after ``content``; ``None`` as a value removes
+    the section of that name (JSON ``null``)."""
+    tools_added: list[Tool] | None = None
+    """Complete definitions of the tools that become available here."""
+    tools_removed: list[ToolReference] | None = None
+    """The tools that stop being available here."""
+    timestamp: int = Field(default_factory=now_ms)
+    """Milliseconds since the Unix epoch (``0`` on a leading message folded from
+    ``Context.system_prompt``, as pi-ai 1.6 writes it)."""
+
+    @property
+    def text(self) -> str:
+        """The ``content`` text (text blocks joined by a newline, as pi-ai 1.6 ``contentText``)."""
+        return _joined_text(self.content, "\n")
+
+    @property
+    def prompt_text(self) -> str:
+        """This message as a whole prompt: its text, then each section, joined by a blank line.
+
+        Empty parts and removed sections are left out (pi-ai 1.6 ``getSystemMessageText``).
+        """
+        parts = [self.text, *(v for v in (self.sections or {}).values() if v is not None)]
+        return "\n\n".join(p for p in parts if p)
+
+    @property
+    def update_text(self) -> str:
+        """This message as an update sent in place (pi-ai 1.6 ``renderSystemMessageUpdate``).
+
+        Its text, then each section change framed by name (``Updated system prompt section
+        "x":`` / ``Removed system prompt section "x".``), joined by a blank line.
+        """
+        parts = [self.text] if self.text else []
+        for name, value in (self.sections or {}).items():
+            parts.append(
+                f'Removed system prompt section "{name}".'
+                if value is None
+                else f'Updated system prompt section "{name}":\n\n{value}'
+            )
+        return "\n\n".join(parts)
 
 
 Message: TypeAlias = Annotated[
-    UserMessage | AssistantMessage | ToolResultMessage, Field(discriminator="role")
+    SystemMessage | UserMessage | AssistantMessage | ToolResultMessage,
+    Field(discriminator="role"),
 ]
-"""Any LLM message (pi-mono ``Message``), discriminated by ``role``."""
+"""Any LLM message (pi-ai 1.6 ``Message``), discriminated by ``role``."""
 
 
 # --- tools, context, models -----------------------------------------------------------------
@@ -473,7 +543,15 @@ class Tool(WireModel):
 
 
 class Context(WireModel):
-    """Everything sent to a model: system prompt, messages and tools. Plain JSON data."""
+    """Everything sent to a model: the transcript, and optionally a prompt and tools. JSON data.
+
+    JSON: ``{"systemPrompt"?, "messages", "tools"?}`` (pi-ai 1.6 ``Context``). The transcript
+    form (pi-ai 1.6 ``TranscriptContext``) carries the prompt and tools in
+    :class:`SystemMessage` entries of ``messages``; ``system_prompt`` and ``tools`` are the
+    shorthand for a leading system message, folded into one by
+    :func:`pi_sdk.normalize_context` before any provider reads the context (the form both
+    pi-ai 0.73 and pi-sdk before 1.6 wrote, still accepted everywhere).
+    """
 
     system_prompt: str | None = None
     messages: list[Message] = Field(default_factory=list[Message])

@@ -48,6 +48,7 @@ from pi_sdk.types import (
     AssistantMessage,
     ImageContent,
     Message,
+    SystemMessage,
     ToolResultMessage,
     UserMessage,
 )
@@ -75,10 +76,10 @@ MessageConverter: TypeAlias = Callable[[Any], Sequence[Message]]
 Contract: synchronous, must not raise; an empty list hides the message from the model.
 """
 
-LLM_ROLES = frozenset({"user", "assistant", "toolResult"})
+LLM_ROLES = frozenset({"system", "user", "assistant", "toolResult"})
 """Roles of the messages a model understands; custom types must use another role."""
 
-LLM_TYPES = (UserMessage, AssistantMessage, ToolResultMessage)
+LLM_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
 """The LLM message classes (``isinstance`` checks)."""
 LLM_EXACT_TYPES: frozenset[type] = frozenset(LLM_TYPES)
 """The same, for exact-type checks in C (``LLM_EXACT_TYPES.issuperset(map(type, messages))``)."""

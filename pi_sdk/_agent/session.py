@@ -208,7 +208,7 @@ def _entry_from_json(data: dict[str, Any]) -> Any:
     try:
         from pi_sdk._agent.messages import agent_message_from_dict
     except ImportError:  # pragma: no cover - the registry ships with pi_sdk
-        if data["role"] in ("user", "assistant", "toolResult"):
+        if data["role"] in ("system", "user", "assistant", "toolResult"):
             return _llm_message(data)
         return data
     try:

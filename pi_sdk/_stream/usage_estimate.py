@@ -22,8 +22,8 @@ from pi_sdk.types import (
     Context,
     Diagnostic,
     Model,
-    ToolResultMessage,
-    UserMessage,
+    SystemMessage,
+    Tool,
 )
 
 __all__ = ["context_chars", "estimate_missing_usage"]
@@ -45,13 +45,15 @@ def context_chars(context: Context) -> int:
     """The characters of what a request sends: system prompt, messages and tool definitions."""
     chars = len(context.system_prompt or "")
     for message in context.messages:
-        if isinstance(message, UserMessage | ToolResultMessage):
+        if isinstance(message, SystemMessage):
+            chars += len(message.prompt_text) + _tools_chars(message.tools_added or [])
+        else:
             chars += _content_chars(message.content)
-        elif isinstance(message, AssistantMessage):  # pyright: ignore[reportUnnecessaryIsInstance]
-            chars += _content_chars(message.content)
-    for tool in context.tools or []:
-        chars += len(tool.name) + len(tool.description) + len(json.dumps(tool.parameters))
-    return chars
+    return chars + _tools_chars(context.tools or [])
+
+
+def _tools_chars(tools: list[Tool]) -> int:
+    return sum(len(t.name) + len(t.description) + len(json.dumps(t.parameters)) for t in tools)
 
 
 def estimate_missing_usage(

@@ -31,6 +31,7 @@ from pi_sdk.types import (
     ImageContent,
     Message,
     Model,
+    SystemMessage,
     TextContent,
     Tool,
     ToolCall,
@@ -124,7 +125,7 @@ class CustomAgentMessage(Protocol):
 
     @property
     def role(self) -> str:
-        """The message's own role: not ``user``, ``assistant`` or ``toolResult``."""
+        """The message's own role: not ``system``, ``user``, ``assistant`` or ``toolResult``."""
         ...
 
     @property
@@ -133,7 +134,9 @@ class CustomAgentMessage(Protocol):
         ...
 
 
-AgentMessage: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage | CustomAgentMessage
+AgentMessage: TypeAlias = (
+    SystemMessage | UserMessage | AssistantMessage | ToolResultMessage | CustomAgentMessage
+)
 """A transcript entry: an LLM message, or a custom message (:class:`CustomAgentMessage`)."""
 
 

@@ -29,6 +29,7 @@ from pi_sdk.types import (
     Context,
     ImageContent,
     Message,
+    SystemMessage,
     TextContent,
     ThinkingContent,
     Tool,
@@ -91,24 +92,31 @@ def estimate_tokens(message: Message) -> int:
     bill the model for most of them).
 
     Args:
-        message: A user, assistant or tool-result message.
+        message: A system, user, assistant or tool-result message (a system message counts
+            its prompt text and the definitions of the tools it adds).
 
     Returns:
         Tokens (an int >= 0).
     """
-    if isinstance(message, UserMessage) and isinstance(message.content, str):
+    if isinstance(message, SystemMessage):
+        chars, images = len(message.prompt_text), 0
+        chars += _tool_chars(message.tools_added or ())
+    elif isinstance(message, UserMessage) and isinstance(message.content, str):
         chars, images = len(message.content), 0
     else:
         chars, images = block_chars(message.content)
     return chars_to_tokens(chars) + images * IMAGE_TOKENS + MESSAGE_OVERHEAD_TOKENS
 
 
-def _tool_tokens(tools: Sequence[Tool]) -> int:
-    chars = sum(
+def _tool_chars(tools: Sequence[Tool]) -> int:
+    return sum(
         len(t.name) + len(t.description) + len(json.dumps(t.parameters, ensure_ascii=False))
         for t in tools
     )
-    return chars_to_tokens(chars)
+
+
+def _tool_tokens(tools: Sequence[Tool]) -> int:
+    return chars_to_tokens(_tool_chars(tools))
 
 
 def usage_tokens(usage: Usage) -> int:

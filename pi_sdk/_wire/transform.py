@@ -34,6 +34,9 @@ Rules, per message, in one pass:
   earlier result is dropped: every vendor rejects such a result. A pending call without a result
   gets a synthetic error result (``"No result provided"``) before the next user or assistant
   message; calls still pending at the end of the history get none (their results may follow).
+* **System messages** (pi-ai 1.6) pass through unchanged and in order; one that lands between
+  a tool call and its results waits until after the results (synthetic ones included), so it
+  never splits a call from its result (pi-ai 1.6 ``transformMessages``).
 * **Images** sent to a model whose ``input`` lacks ``"image"`` become the text
   :data:`IMAGE_PLACEHOLDER_TEXT`, in user messages and in tool results.
 * **Tool calls with invalid arguments** (``ToolCall.invalid_arguments`` or pi-ai 1.6's
@@ -82,6 +85,7 @@ from pi_sdk.types import (
     ImageContent,
     Message,
     Model,
+    SystemMessage,
     TextContent,
     ThinkingContent,
     ToolCall,
@@ -269,6 +273,7 @@ class _Transformer:
         self.pending: dict[str, ToolCall] = {}
         self.pending_timestamp = 0
         self.seen: set[str] = set()
+        self.held: list[SystemMessage] = []
         self.out: list[Message] = []
 
     # --- tool-call ids ---------------------------------------------------------------------
@@ -380,6 +385,16 @@ class _Transformer:
                 )
         self.pending = {}
         self.seen = set()
+        self.out.extend(self.held)
+        self.held = []
+
+    def system(self, message: SystemMessage) -> None:
+        # Transparent to tool-call accounting (pi-ai 1.6 transformMessages): one that lands
+        # between a tool call and its results waits until after them.
+        if self.pending:
+            self.held.append(message)
+        else:
+            self.out.append(message)
 
     def assistant(self, message: AssistantMessage) -> None:
         self.flush()
@@ -482,6 +497,9 @@ def transform_messages(
             state.assistant(message)
         elif isinstance(message, ToolResultMessage):
             state.tool_result(message)
+        elif isinstance(message, SystemMessage):
+            state.system(message)
         else:
             state.user(message)
+    state.out.extend(state.held)
     return state.out
