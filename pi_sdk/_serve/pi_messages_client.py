@@ -26,6 +26,7 @@ from typing import Any
 
 from pi_sdk._stream.contract import ApiProvider, HttpCall
 from pi_sdk._stream.provider import ModelSource, Provider, ProviderAuth
+from pi_sdk._wire.transcript import normalize_context
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import Context, Model
 
@@ -49,6 +50,8 @@ PATH = "/messages"
 def pi_messages_body(model: Model, context: Context, options: StreamOptions) -> dict[str, Any]:
     """The JSON body of a call: ``{"model": <id>, "context", "options"}`` (pi-ai 1.6).
 
+    The context goes in pi 1.6's transcript form (``normalize_context``: the system prompt and
+    tools as a leading ``system`` message), as pi-ai sends it.
     ``toolChoice`` ``{"name": n}`` is sent in pi's ``{"type": "function", "function":
     {"name": n}}`` form.
 
@@ -63,6 +66,7 @@ def pi_messages_body(model: Model, context: Context, options: StreamOptions) -> 
         or ("long" if os.environ.get("PI_CACHE_RETENTION") == "long" else None),
         "sessionId": options.session_id,
     }
+    transcript = normalize_context(context)
     choice = options.resolved_tool_choice()
     if choice is not None:
         kind, name = choice
@@ -71,7 +75,7 @@ def pi_messages_body(model: Model, context: Context, options: StreamOptions) -> 
         )
     return {
         "model": model.id,
-        "context": context.model_dump(mode="json", by_alias=True, exclude_none=True),
+        "context": transcript.model_dump(mode="json", by_alias=True, exclude_none=True),
         "options": {key: value for key, value in wire.items() if value is not None},
     }
 
@@ -140,6 +144,7 @@ PI_MESSAGES = ApiProvider(
     source_id="pi-sdk-core",
 )
 """The ``pi-messages`` implementation; any model whose ``api`` is ``"pi-messages"`` uses it."""
+
 
 def pi_messages_provider(
     id: str,  # noqa: A002 - pi's name for it

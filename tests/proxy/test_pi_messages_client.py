@@ -114,6 +114,25 @@ async def test_the_request_is_pi_messages_shape_with_the_set_options():
     assert headers["x-trace"] == "t1"
 
 
+async def test_the_context_goes_in_pi_16_transcript_form():
+    async with LoopbackServer([sse_step(REPLY)]) as server:
+        tool = pi_sdk.Tool(name="lookup", description="Find it.")
+        context = pi_sdk.Context(
+            system_prompt="Be brief.", tools=[tool], messages=prompt().messages
+        )
+        await pi_sdk.stream(_model(server.url), context, pi_sdk.StreamOptions(api_key=KEY)).result()
+    sent = json.loads(server.requests[0][2])["context"]
+    assert set(sent) == {"messages"}
+    system, user = sent["messages"]
+    assert system == {
+        "role": "system",
+        "content": "Be brief.",
+        "toolsAdded": [tool.model_dump(mode="json", by_alias=True)],
+        "timestamp": 0,
+    }
+    assert user["role"] == "user"
+
+
 async def test_long_cache_retention_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("PI_CACHE_RETENTION", "long")
     server, _, _ = await _call([sse_step(REPLY)])

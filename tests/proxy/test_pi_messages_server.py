@@ -212,3 +212,37 @@ async def test_proxy_1_6_options_are_taken(api: str, merged: bool):
             "top_p": 0.9,
             "min_p": 0.05,
         }
+
+
+@pytest.mark.parametrize("path", ["/api/stream", "/messages"])
+async def test_a_transcript_context_reaches_the_vendor_as_its_current_prompt_and_tools(
+    serve_proxy: Callable[..., Any], path: str
+):
+    """pi 1.6 clients send the prompt and tools as system messages; later ones change them."""
+    old = {"name": "old", "description": "Gone.", "parameters": {"type": "object"}}
+    new = {"name": "new", "description": "Added.", "parameters": {"type": "object"}}
+    context = {
+        "messages": [
+            {"role": "system", "content": "Be brief.", "toolsAdded": [old], "timestamp": 0},
+            {"role": "user", "content": "hi", "timestamp": 1},
+            {
+                "role": "system",
+                "content": "Answer in French.",
+                "toolsAdded": [new],
+                "toolsRemoved": [{"name": "old"}],
+                "timestamp": 2,
+            },
+            {"role": "user", "content": "again", "timestamp": 3},
+        ]
+    }
+    async with serve_proxy([sse_step([])]) as proxy:
+        model: Any = _gateway_model(proxy).id
+        if path == "/api/stream":
+            model = {"provider": proxy.model.provider, "id": proxy.model.id}
+        response = await _post(proxy, {"model": model, "context": context}, path=path)
+        sent = json.loads(proxy.vendor.requests[0][2])
+    assert response.status_code == 200
+    system = sent["system"] if isinstance(sent["system"], str) else sent["system"][0]["text"]
+    assert system == "Be brief.\n\nAnswer in French."
+    assert [tool["name"] for tool in sent["tools"]] == ["new"]
+    assert [m["role"] for m in sent["messages"]] == ["user", "user"]  # no system message left
