@@ -1,6 +1,6 @@
 """stream_proxy: call a model through a proxy server that holds the keys (pi-agent-core).
 
-pi-agent-core 0.73.1 ``streamProxy`` POSTs ``{"model", "context", "options"}`` to
+pi-agent-core ``streamProxy`` (0.73.1 and 1.6) POSTs ``{"model", "context", "options"}`` to
 ``<proxy_url>/api/stream`` with ``Authorization: Bearer <token>`` and reads the reply's
 server-sent events in the proxy event shape (:mod:`.wire`), rebuilding the partial
 message on this side. This is the same client, on the provider kit: the call is the plan of an
@@ -12,17 +12,13 @@ connection before any content, abort), so it serves as an Agent's ``stream_fn``.
 from __future__ import annotations
 
 import dataclasses
-import json
-from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
-from pi_sdk._kit.clients import ClientCache, shared_in_thread
-from pi_sdk._serve.wire import ProxyDecoder
+from pi_sdk._serve.event_post import bearer_headers, event_post_call, json_object
 from pi_sdk._stream.contract import HttpCall
 from pi_sdk._stream.event_stream import AssistantMessageEventStream
-from pi_sdk._stream.provider_errors import ProviderError, body_excerpt, connection_error
+from pi_sdk._stream.provider_errors import body_excerpt
 from pi_sdk._stream.read_loop import ReadLoop
-from pi_sdk.errors import ConfigurationError
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import Context, Model
 
@@ -47,13 +43,6 @@ _SERIALIZED_OPTIONS = {
 }
 """The options a proxy request carries (pi ``ProxySerializableStreamOptions``; pi's
 ``transport`` has no counterpart here). Keys, callbacks and the signal stay on this side."""
-
-
-async def _close(client: Any) -> None:
-    await client.aclose()
-
-
-_CLIENTS: ClientCache[Any] = ClientCache(_close)
 
 
 def proxy_request_body(model: Model, context: Context, options: StreamOptions) -> dict[str, Any]:
@@ -118,7 +107,14 @@ def stream_proxy(
     payload = proxy_request_body(model, context, options)
 
     async def plan(model: Model, context: Context, options: StreamOptions) -> HttpCall[Any]:
-        return await _proxy_call(url, payload, auth_token, client)
+        return await event_post_call(
+            url,
+            lambda origin: payload,
+            headers=bearer_headers(auth_token),
+            refusal=_proxy_refusal,
+            source="proxy",
+            client=client,
+        )
 
     # The server calls the vendor, and with it the options' hooks; this side runs none (its
     # stream has no payload hooks, and ``on_response`` is not the proxy's).
@@ -135,76 +131,9 @@ def stream_proxy(
     )
 
 
-def _build_client(verify: Any) -> Any:
-    import httpx2
-
-    # No request timeout here: the stream's own timeouts apply. No pool cap: one streamed call
-    # holds its connection for the whole reply.
-    limits = httpx2.Limits(max_connections=None, max_keepalive_connections=32)
-    return httpx2.AsyncClient(verify=verify, timeout=None, limits=limits)
-
-
-async def _proxy_call(
-    url: str, payload: dict[str, Any], auth_token: str, client: Any
-) -> HttpCall[Any]:
-    """The plan of one POST of ``payload`` to the proxy, whose reply is in proxy events.
-
-    Raises:
-        ConfigurationError: httpx2 is not installed.
-    """
-    try:
-        import httpx2
-    except ImportError:
-        raise ConfigurationError(
-            "stream_proxy needs httpx2: pip install 'pi-sdk-core[proxy]'"
-        ) from None
-
-    lease: AbstractAsyncContextManager[Any] = nullcontext(client)
-    if client is None:
-        verify = await shared_in_thread("httpx2.ssl_context", httpx2.create_ssl_context)
-        lease = _CLIENTS.lease(("stream_proxy",), lambda: _build_client(verify))
-    headers = {
-        "Authorization": f"Bearer {auth_token}",
-        "Content-Type": "application/json",
-        "Accept": "text/event-stream",
-    }
-
-    async def send(http: Any, payload: dict[str, Any]) -> Any:
-        body = json.dumps(payload).encode()
-        request = http.build_request("POST", url, content=body, headers=headers)
-        try:
-            response = await http.send(request, stream=True)
-        except httpx2.TransportError as exc:
-            phase = "connect" if isinstance(exc, httpx2.ConnectError) else "request"
-            timed_out = isinstance(exc, httpx2.TimeoutException)
-            raise connection_error(exc, phase, timed_out=timed_out) from None
-        if response.status_code >= 400:
-            raise await _http_error(response)
-        return response
-
-    return HttpCall(
-        lease=lease,
-        build_payload=lambda origin: payload,
-        send=send,
-        decoder=ProxyDecoder,
-    )
-
-
-async def _http_error(response: Any) -> ProviderError:
-    """The error of a refused call, in pi's words: ``Proxy error: <error>`` or status."""
-    import httpx2
-
-    try:
-        raw = await response.aread()  # an error body: a small JSON object or a short page
-    except httpx2.TransportError:
-        raw = b""  # the status is the error; a body cut short only shortens its message
-    finally:
-        await response.aclose()
-    message = f"Proxy error: {response.status_code} {response.reason_phrase}".rstrip()
-    try:
-        data: Any = json.loads(raw)
-    except ValueError:
-        data = None
-    if isinstance(data, dict) and data.get("error"):  # pyright: ignore[reportUnknownMemberType]
-        message = f"Proxy error: {body_excerpt(str(data['error']))}"  # pyright: ignore[reportUnknownArgumentType]
-    return ProviderError.from_http(response.status_code, message, response.headers)
+def _proxy_refusal(status: int, reason: str, raw: bytes) -> str:
+    """The refusal in pi's words: ``Proxy error: <the body's error>``, else the status."""
+    data = json_object(raw)
+    if data is not None and data.get("error"):
+        return f"Proxy error: {body_excerpt(str(data['error']))}"
+    return f"Proxy error: {status} {reason}".rstrip()

@@ -1,8 +1,10 @@
-"""The proxy's request: its body read within limits, parsed as strict JSON, every field checked.
+"""The server's requests: the body read within limits, parsed as strict JSON, every field checked.
 
-What :func:`pi_sdk.agent.proxy_app` does with a ``POST /api/stream`` body before any vendor is
-called. Each problem is a :class:`Refused` carrying the HTTP status and the text of the JSON
-``{"error": ...}`` reply:
+What :func:`pi_sdk.agent.proxy_app` does with a body before any vendor is called, for both of
+its protocols: pi-agent-core's proxy (``POST /api/stream``, :func:`parse_request`: the model as
+an object ``{provider, id, ...}``) and pi-ai 1.6's ``pi-messages`` (``POST /messages``,
+:func:`parse_pi_messages_request`: the model as a string ``"<provider>/<id>"``). Each problem
+is a :class:`Refused` carrying the HTTP status and the text of the JSON error reply:
 
 * **408** when the body does not arrive whole within ``ProxyPolicy.body_timeout_ms`` (a client
   sending 1 byte a second holds a connection no longer than that);
@@ -13,6 +15,13 @@ called. Each problem is a :class:`Refused` carrying the HTTP status and the text
   ``context`` holding at least one message (the vendor would be called with an empty
   conversation);
 * **403** for a model outside the allow-list; **400** for one the server does not know.
+
+The context may be pi 1.6's transcript form (a leading ``system`` message instead of
+``systemPrompt`` and ``tools``, later ones changing them) or 0.73's; the providers get the
+prompt and tools current at the end of the transcript (:func:`shorthand_context`). The options
+are pi's serializable ones; 1.6 adds
+``samplingParams`` (merged into the request body of the OpenAI-compatible APIs, as pi-ai 1.6
+does) and ``disableContinuation`` (always true here: every request carries its whole context).
 """
 
 from __future__ import annotations
@@ -23,11 +32,12 @@ from typing import Any, cast
 
 from pi_sdk._serve.policy import ProxyPolicy
 from pi_sdk._wire.strict_json import StrictJsonError, loads_strict
+from pi_sdk._wire.transcript import current_system_message
 from pi_sdk.errors import PiSdkError
 from pi_sdk.options import StreamOptions
-from pi_sdk.types import Context, Model
+from pi_sdk.types import AssistantMessage, Context, Model, SystemMessage
 
-__all__ = ["Refused", "parse_request", "read_body"]
+__all__ = ["Refused", "parse_pi_messages_request", "parse_request", "read_body"]
 
 _OPTION_FIELDS = {
     "temperature": "temperature",
@@ -38,11 +48,26 @@ _OPTION_FIELDS = {
     "metadata": "metadata",
     "thinkingBudgets": "thinking_budgets",
     "maxRetryDelayMs": "max_retry_delay_ms",
+    "samplingParams": "",  # a payload hook (_sampling_hook), not a StreamOptions field
 }
-"""The request options the server applies. ``headers`` is ignored (the server builds the vendor
-request), as is ``transport``; anything else is refused."""
+"""The proxy options the server applies (pi-agent-core 1.6 ``ProxySerializableStreamOptions``).
+``headers`` is ignored (the server builds the vendor request), as are ``transport`` and
+``disableContinuation``; anything else is refused."""
 
-_IGNORED_OPTIONS = {"headers", "transport"}
+_IGNORED_OPTIONS = {"headers", "transport", "disableContinuation"}
+
+_PI_MESSAGES_OPTIONS = {
+    "temperature": "temperature",
+    "maxTokens": "max_tokens",
+    "reasoning": "reasoning",
+    "cacheRetention": "cache_retention",
+    "sessionId": "session_id",
+    "toolChoice": "tool_choice",
+}
+"""The options of a ``pi-messages`` request (pi-ai 1.6 ``api/pi-messages.js``)."""
+
+_SAMPLING_APIS = frozenset({"openai-completions", "openai-responses", "azure-openai-responses"})
+"""The APIs pi-ai 1.6 merges ``samplingParams`` into (``Object.assign(params, ...)``)."""
 
 
 class Refused(Exception):
@@ -88,6 +113,52 @@ def parse_request(body: bytes, policy: ProxyPolicy) -> tuple[Model, Context, Str
     Raises:
         Refused: 400, 403 (see the module docstring).
     """
+    wire = _body_object(body)
+    requested: Any = wire.get("model")
+    if not isinstance(requested, dict):
+        raise Refused(400, "model must be an object with provider and id")
+    fields = cast("dict[str, Any]", requested)
+    provider, model_id = fields.get("provider"), fields.get("id")
+    if not isinstance(provider, str) or not isinstance(model_id, str):
+        raise Refused(400, "model must be an object with provider and id")
+    model = _served_model(policy, provider, model_id)
+    options = _options(wire.get("options"), _OPTION_FIELDS, model)
+    return model, _context(wire.get("context")), options
+
+
+def parse_pi_messages_request(
+    body: bytes, policy: ProxyPolicy
+) -> tuple[Model, Context, StreamOptions]:
+    """The model, context and options of a ``pi-messages`` body (pi-ai 1.6).
+
+    ``model`` is ``"<provider>/<id>"`` (split at the first ``/``: ``openrouter/anthropic/x`` is
+    OpenRouter's ``anthropic/x``). Assistant turns this server gave for that same model id
+    (``api`` ``"pi-messages"``, ``model`` the requested string) are sent back to the vendor as
+    its own turns, so their thinking signatures are replayed to it.
+
+    Raises:
+        Refused: 400, 403 (see the module docstring).
+    """
+    wire = _body_object(body)
+    requested: Any = wire.get("model")
+    provider, _, model_id = requested.partition("/") if isinstance(requested, str) else ("", "", "")
+    if not provider or not model_id:
+        raise Refused(400, "model must be a string '<provider>/<id>', e.g. 'anthropic/claude-x'")
+    model = _served_model(policy, provider, model_id)
+    options = _options(wire.get("options"), _PI_MESSAGES_OPTIONS, model)
+    context = _context(wire.get("context"))
+    for message in context.messages:
+        if (
+            isinstance(message, AssistantMessage)
+            and message.api == "pi-messages"
+            and message.model == requested
+        ):
+            message.api, message.provider, message.model = model.api, model.provider, model.id
+            message.signature_origin = None
+    return model, context, options
+
+
+def _body_object(body: bytes) -> dict[str, Any]:
     try:
         data: Any = loads_strict(body.decode("utf-8"))
     except UnicodeDecodeError:
@@ -98,22 +169,16 @@ def parse_request(body: bytes, policy: ProxyPolicy) -> tuple[Model, Context, Str
         raise Refused(400, "the body is not JSON") from None
     if not isinstance(data, dict):
         raise Refused(400, "the body must be a JSON object {model, context, options}")
-    wire = cast("dict[str, Any]", data)
-    requested: Any = wire.get("model")
-    if not isinstance(requested, dict):
-        raise Refused(400, "model must be an object with provider and id")
-    fields = cast("dict[str, Any]", requested)
-    provider, model_id = fields.get("provider"), fields.get("id")
-    if not isinstance(provider, str) or not isinstance(model_id, str):
-        raise Refused(400, "model must be an object with provider and id")
+    return cast("dict[str, Any]", data)
+
+
+def _served_model(policy: ProxyPolicy, provider: str, model_id: str) -> Model:
     if not policy.allows(provider, model_id):
         raise Refused(403, f"model {provider}/{model_id} is not allowed on this proxy")
     try:
-        model = policy.model(provider, model_id)
+        return policy.model(provider, model_id)
     except PiSdkError as exc:
         raise Refused(400, str(exc)) from None
-    options = _options(wire.get("options"))
-    return model, _context(wire.get("context")), options
 
 
 def _context(raw: Any) -> Context:
@@ -126,27 +191,74 @@ def _context(raw: Any) -> Context:
         raise Refused(400, f"invalid context: {first_error(exc)}") from None
     if not context.messages:
         raise Refused(400, "context.messages is empty: there is nothing to answer")
-    return context
+    return shorthand_context(context)
 
 
-def _options(raw: Any) -> StreamOptions:
+def shorthand_context(context: Context) -> Context:
+    """A transcript context (pi 1.6) in the shorthand form: ``system_prompt`` and ``tools``.
+
+    The current prompt and tools replayed from every system message
+    (:func:`~pi_sdk._wire.transcript.current_system_message`) become ``system_prompt`` and
+    ``tools``; the system messages leave the transcript. Every provider reads this form; a
+    context without system messages is returned as it is.
+    """
+    if not any(isinstance(m, SystemMessage) for m in context.messages):
+        return context
+    current = current_system_message(context)
+    rest = [m for m in context.messages if not isinstance(m, SystemMessage)]
+    prompt = current.prompt_text if current is not None else ""
+    tools = current.tools_added if current is not None else None
+    update = {"system_prompt": prompt or None, "tools": tools or None, "messages": rest}
+    return context.model_copy(update=update)
+
+
+def _options(raw: Any, table: dict[str, str], model: Model) -> StreamOptions:
     if raw is None:
         return StreamOptions()
     if not isinstance(raw, dict):
         raise Refused(400, "options must be an object")
     given = cast("dict[str, Any]", raw)
     values: dict[str, Any] = {}
+    sampling: dict[str, Any] | None = None
     for key, value in given.items():
         if key in _IGNORED_OPTIONS or value is None:
             continue
-        name = _OPTION_FIELDS.get(key)
+        name = table.get(key)
         if name is None:
             raise Refused(400, f"unknown option {key!r}")
-        values[name] = _checked_option(key, value)
+        checked = _checked_option(key, value)
+        if key == "samplingParams":
+            sampling = checked
+        elif key == "toolChoice":
+            values[name] = _tool_choice(checked)
+        else:
+            values[name] = checked
+    if sampling and model.api in _SAMPLING_APIS:
+        values["on_payload"] = _sampling_hook(sampling)
     try:
         return StreamOptions(**values)
     except (TypeError, ValueError) as exc:
         raise Refused(400, f"invalid options: {exc}") from None
+
+
+def _tool_choice(value: Any) -> str | dict[str, str]:
+    """The ``toolChoice`` of pi as ours: a mode, or ``{"type": "function", "function": ...}``."""
+    if isinstance(value, str):
+        return value
+    function: Any = value.get("function")
+    name: Any = cast("dict[str, Any]", function).get("name") if isinstance(function, dict) else None
+    if value.get("type") != "function" or not isinstance(name, str) or not name:
+        raise Refused(400, "invalid options: toolChoice must name a function")
+    return {"name": name}
+
+
+def _sampling_hook(params: dict[str, Any]) -> Any:
+    """An ``on_payload`` hook merging ``params`` over the request body's top level (pi-ai 1.6)."""
+
+    def merge(payload: dict[str, Any], model: Model) -> dict[str, Any]:
+        return {**payload, **params}
+
+    return merge
 
 
 @functools.cache
@@ -156,7 +268,7 @@ def _option_adapters() -> dict[str, Any]:
     A wrong type is refused with 400, not passed on into the vendor request
     (``StreamOptions`` does not check types).
     """
-    from typing import Annotated
+    from typing import Annotated, Literal
 
     from pydantic import Field, TypeAdapter
 
@@ -171,6 +283,8 @@ def _option_adapters() -> dict[str, Any]:
         "metadata": dict[str, Any],
         "thinkingBudgets": dict[str, int],
         "maxRetryDelayMs": Annotated[int, Field(ge=0)],
+        "samplingParams": dict[str, Any],
+        "toolChoice": Literal["auto", "none", "required"] | dict[str, Any],
     }
     return {key: TypeAdapter(kind) for key, kind in types.items()}
 

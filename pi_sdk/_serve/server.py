@@ -1,10 +1,19 @@
-"""proxy_app: the server side of pi-agent-core's proxy, as an ASGI app on Starlette.
+"""proxy_app: the server side of pi's proxy and ``pi-messages`` protocols, an ASGI app on Starlette.
 
-One route, ``POST /api/stream``, takes what :func:`pi_sdk.agent.stream_proxy` (or pi-mono's
-``streamProxy``) sends, ``{"model", "context", "options"}``, calls the model with the server's
-keys, and streams the call's events in pi's proxy shape (:mod:`._proxy_wire`) as server-sent
-events. In order, a request is refused with a JSON ``{"error": "..."}`` body (the text pi's
-client shows as ``Proxy error: ...``):
+Two protocols, one server; each takes ``{"model", "context", "options"}``, calls the model with
+the server's keys, and streams the call's events as server-sent events
+(:mod:`pi_sdk._serve.wire`):
+
+* ``POST /api/stream``: pi-agent-core's proxy (:func:`pi_sdk.agent.stream_proxy`, pi's
+  ``streamProxy`` 0.73 and 1.6): the model as an object, events in the proxy shape, refusals
+  as ``{"error": "<text>"}`` (which pi's client shows as ``Proxy error: <text>``);
+* ``POST /messages`` (and ``/v1/messages``): pi-ai 1.6's ``pi-messages`` API (pi's Radius
+  gateway protocol; a pi 1.6 app with a ``"api": "pi-messages"`` provider whose base URL is
+  this server): the model as ``"<provider>/<id>"``, events in the ``PiMessagesEvent`` shape,
+  refusals as ``{"error": {"message", "code"}}`` (pi shows ``<status> <reason>: <message>
+  (<code>)``).
+
+In order, a request is refused:
 
 * 401 without ``Authorization: Bearer <token>`` (checked before the body is read);
 * 413 for a body over the size limit, 408 for one that does not arrive whole in time;
@@ -28,17 +37,18 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pi_sdk._serve.outcome_log import log_outcome, log_refusal
 from pi_sdk._serve.policy import ProxyPolicy
-from pi_sdk._serve.request import Refused, parse_request, read_body
-from pi_sdk._serve.wire import proxy_event_to_dict
+from pi_sdk._serve.request import Refused, parse_pi_messages_request, parse_request, read_body
+from pi_sdk._serve.wire import pi_messages_event_to_dict, proxy_event_to_dict
 from pi_sdk._wire.abort import AbortController
 from pi_sdk._wire.agent_types import AgentStreamFn, AssistantStream
 from pi_sdk._wire.redact import redact_text
 from pi_sdk.errors import ConfigurationError
-from pi_sdk.events import DoneEvent, ErrorEvent
+from pi_sdk.events import AssistantMessageEvent, DoneEvent, ErrorEvent
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Model, Usage
 
@@ -56,7 +66,7 @@ _SSE_HEADERS = [
 
 
 def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) -> Starlette:
-    """Return the proxy server: a Starlette app serving ``POST /api/stream``.
+    """Return the server: a Starlette app serving ``POST /api/stream`` and ``POST /messages``.
 
     Run it with any ASGI server (``uvicorn.run(proxy_app(policy))``, or ``pi-sdk serve``), or
     mount it in an application. Needs the ``serve`` extra (``pi-sdk-core[serve]``).
@@ -82,10 +92,15 @@ def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) ->
             "proxy_app needs Starlette: pip install 'pi-sdk-core[serve]'"
         ) from None
 
-    endpoint = _StreamEndpoint(policy, stream_fn)
+    proxy = _StreamEndpoint(policy, stream_fn, _PROXY)
+    messages = _StreamEndpoint(policy, stream_fn, _PI_MESSAGES)
     # The body limit is the endpoint's own (after the token check, with a JSON refusal):
     # Starlette's max_body_size would turn even the 401 of an oversize request into a 413.
-    route = Route("/api/stream", endpoint, methods=["POST"])
+    routes = [
+        Route("/api/stream", proxy, methods=["POST"]),
+        Route("/messages", messages, methods=["POST"]),
+        Route("/v1/messages", messages, methods=["POST"]),
+    ]
     middleware: list[Middleware] = []
     if policy.cors_origins:
         cors = Middleware(
@@ -95,15 +110,43 @@ def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) ->
             allow_headers=["authorization", "content-type"],
         )
         middleware.append(cors)
-    return Starlette(routes=[route], middleware=middleware)
+    return Starlette(routes=routes, middleware=middleware)
+
+
+@dataclass(frozen=True)
+class _Protocol:
+    """What differs between the two protocols: the request, the events, the refusals."""
+
+    parse: Callable[[bytes, ProxyPolicy], tuple[Model, Context, StreamOptions]]
+    encode: Callable[[AssistantMessageEvent], dict[str, Any]]
+    refusal: Callable[[int, str], dict[str, Any]]
+
+
+def _pi_messages_refusal(status: int, text: str) -> dict[str, Any]:
+    return {"error": {"message": text, "code": _CODES.get(status, "invalid_request")}}
+
+
+_CODES = {
+    401: "unauthorized",
+    403: "model_not_allowed",
+    408: "request_timeout",
+    413: "request_too_large",
+}
+"""The ``code`` of a pi-messages refusal, by status (400: ``invalid_request``)."""
+
+_PROXY = _Protocol(parse_request, proxy_event_to_dict, lambda status, text: {"error": text})
+_PI_MESSAGES = _Protocol(parse_pi_messages_request, pi_messages_event_to_dict, _pi_messages_refusal)
 
 
 class _StreamEndpoint:
-    """The ``/api/stream`` ASGI endpoint (an object, so Starlette hands it the raw ASGI call)."""
+    """One route's ASGI endpoint (an object, so Starlette hands it the raw ASGI call)."""
 
-    def __init__(self, policy: ProxyPolicy, stream_fn: AgentStreamFn | None) -> None:
+    def __init__(
+        self, policy: ProxyPolicy, stream_fn: AgentStreamFn | None, protocol: _Protocol
+    ) -> None:
         self.policy = policy
         self.stream_fn = stream_fn
+        self.protocol = protocol
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         from starlette.requests import Request
@@ -113,7 +156,9 @@ class _StreamEndpoint:
         if not self.policy.authorized(request.headers.get("authorization")):
             reason = "unauthorized: a valid bearer token is required"
             refusal = JSONResponse(
-                {"error": reason}, status_code=401, headers={"www-authenticate": "Bearer"}
+                self.protocol.refusal(401, reason),
+                status_code=401,
+                headers={"www-authenticate": "Bearer"},
             )
             log_refusal(scope, 401, reason)
             await refusal(scope, receive, send)
@@ -121,12 +166,13 @@ class _StreamEndpoint:
         started = asyncio.get_running_loop().time()
         try:
             body = await read_body(request, self.policy)
-            model, context, options = parse_request(body, self.policy)
+            model, context, options = self.protocol.parse(body, self.policy)
         except Refused as refused:
             log_refusal(scope, refused.status, str(refused))
             # A body too slow to arrive: close its connection rather than wait for the rest.
             headers = {"connection": "close"} if refused.status == 408 else None
-            reply = JSONResponse({"error": str(refused)}, refused.status, headers=headers)
+            text = self.protocol.refusal(refused.status, str(refused))
+            reply = JSONResponse(text, refused.status, headers=headers)
             await reply(scope, receive, send)
             return
         name = f"{model.provider}/{model.id}"
@@ -157,7 +203,7 @@ class _StreamEndpoint:
             async for event in stream:
                 if controller.signal.aborted:
                     break
-                data = proxy_event_to_dict(event)
+                data = self.protocol.encode(event)
                 if isinstance(event, ErrorEvent):
                     data["errorMessage"] = self._redact(data.get("errorMessage", ""))
                     final = event.error.model_copy(update={"error_message": data["errorMessage"]})

@@ -1,8 +1,7 @@
-"""pi-agent-core's proxy event protocol: encode our events for the wire, decode them back.
+"""pi's serialized event protocols: our events encoded for the wire (proxy and ``pi-messages``).
 
-A proxy server streams ``ProxyAssistantMessageEvent`` objects (pi-agent-core 0.73.1
-``proxy.d.ts``) as server-sent events, one ``data: <json>`` line each: the normal assistant
-events without ``partial`` (the client rebuilds it), so a delta costs a few bytes instead of the
+Both protocols stream pi's assistant events as server-sent events, one ``data: <json>`` line
+each, without ``partial`` (the client rebuilds it), so a delta costs a few bytes instead of the
 whole message so far. The shapes, with pi's camelCase keys:
 
 * ``{"type": "start"}``
@@ -10,168 +9,112 @@ whole message so far. The shapes, with pi's camelCase keys:
 * ``{"type": "text_delta" | "thinking_delta" | "toolcall_delta", "contentIndex": i, "delta": s}``
 * ``{"type": "text_end" | "thinking_end", "contentIndex": i, "contentSignature"?: s}``
 * ``{"type": "toolcall_start", "contentIndex": i, "id": s, "toolName": s}``
-* ``{"type": "toolcall_end", "contentIndex": i}``
-* ``{"type": "done", "reason": "stop" | "length" | "toolUse", "usage": Usage}``
-* ``{"type": "error", "reason": "aborted" | "error", "errorMessage"?: s, "usage": Usage}``
+* ``{"type": "toolcall_end", "contentIndex": i, "toolCall": ToolCall}``
+* ``{"type": "done", "reason": "stop" | "length" | "toolUse", "usage": Usage,
+  "providerThinkingLevel"?: s}``
+* ``{"type": "error", "reason": "aborted" | "error", "errorMessage"?: s, "usage": Usage,
+  "providerThinkingLevel"?: s}``
 
-What the protocol does not carry is lost on the way, in pi-mono too: a tool call's
-``thoughtSignature``, ``redacted`` thinking, the response id and model, diagnostics.
+That is pi-agent-core 1.6's ``ProxyAssistantMessageEvent`` (``proxy.d.ts``; 0.73.1's lacked
+``toolCall`` and ``providerThinkingLevel``, and its client ignores them, so one encoding serves
+both). pi-ai 1.6's ``PiMessagesEvent`` (``api/pi-messages.d.ts``) adds, per event: the block's
+whole text as ``content`` on ``text_end`` and ``thinking_end``, ``redacted`` on
+``thinking_end``, and ``responseId`` / ``responseModel`` on ``done`` and ``error``.
+
+What neither protocol carries is lost on the way, in pi too: a text or thinking block's
+``redacted`` flag over the proxy, the response id and model over the proxy, diagnostics.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import pi_sdk.events as ev
-from pi_sdk._stream.builder import Events, MessageBuilder
-from pi_sdk._stream.provider_errors import ProviderError
-from pi_sdk.types import TextContent, ThinkingContent, ToolCall, Usage
+from pi_sdk.types import AssistantMessage, TextContent, ThinkingContent, ToolCall, Usage
 
-__all__ = ["ProxyDecoder", "proxy_event_to_dict"]
-
-_INDEXED = {
-    "text_start",
-    "text_delta",
-    "text_end",
-    "thinking_start",
-    "thinking_delta",
-    "thinking_end",
-    "toolcall_start",
-    "toolcall_delta",
-    "toolcall_end",
-}
+__all__ = ["pi_messages_event_to_dict", "proxy_event_to_dict"]
 
 
 def proxy_event_to_dict(event: ev.AssistantMessageEvent) -> dict[str, Any]:
     """Return ``event`` as pi's ``ProxyAssistantMessageEvent`` (JSON-ready, no ``partial``).
 
     Signatures (``contentSignature``) and a tool call's id and name (``toolcall_start``) are
-    read from the block in ``event.partial``; ``done`` and ``error`` carry only the usage (and
-    the error text), as pi-agent-core's proxy client expects.
+    read from the block in ``event.partial``; ``toolcall_end`` carries the whole call
+    (``toolCall``), ``done`` and ``error`` the usage, the error text and the vendor's
+    ``providerThinkingLevel``, as pi-agent-core 1.6's proxy client reads them.
     """
+    return _encode(event, full=False)
+
+
+def pi_messages_event_to_dict(event: ev.AssistantMessageEvent) -> dict[str, Any]:
+    """Return ``event`` as pi-ai 1.6's ``PiMessagesEvent`` (JSON-ready, no ``partial``).
+
+    The proxy shape (:func:`proxy_event_to_dict`) plus the block's whole text (``content``) on
+    ``text_end`` / ``thinking_end``, ``redacted`` thinking, and ``responseId`` /
+    ``responseModel`` on ``done`` / ``error``.
+    """
+    return _encode(event, full=True)
+
+
+def _encode(event: ev.AssistantMessageEvent, *, full: bool) -> dict[str, Any]:
     match event:
-        case ev.StartEvent():
-            return {"type": "start"}
         case ev.TextDeltaEvent() | ev.ThinkingDeltaEvent() | ev.ToolCallDeltaEvent():
             return {"type": event.type, "contentIndex": event.content_index, "delta": event.delta}
         case ev.TextEndEvent() | ev.ThinkingEndEvent():
-            out: dict[str, Any] = {"type": event.type, "contentIndex": event.content_index}
-            signature = _signature(event.partial.content[event.content_index])
-            if signature is not None:
-                out["contentSignature"] = signature
-            return out
+            return _block_end(event, event.partial.content[event.content_index], full)
         case ev.ToolCallStartEvent():
             call = event.partial.content[event.content_index]
             assert isinstance(call, ToolCall)
             index = event.content_index
             return {"type": event.type, "contentIndex": index, "id": call.id, "toolName": call.name}
-        case ev.TextStartEvent() | ev.ThinkingStartEvent() | ev.ToolCallEndEvent():
+        case ev.ToolCallEndEvent():
+            call_json = event.tool_call.model_dump(mode="json", by_alias=True, exclude_none=True)
+            return {"type": event.type, "contentIndex": event.content_index, "toolCall": call_json}
+        case ev.TextStartEvent() | ev.ThinkingStartEvent():
             return {"type": event.type, "contentIndex": event.content_index}
         case ev.DoneEvent():
-            return {"type": "done", "reason": event.reason, "usage": _usage(event.message.usage)}
+            done: dict[str, Any] = {"type": "done", "reason": event.reason}
+            return _terminal(done, event.message, full)
         case ev.ErrorEvent():
             failed: dict[str, Any] = {"type": "error", "reason": event.reason}
             if event.error.error_message is not None:
                 failed["errorMessage"] = event.error.error_message
-            failed["usage"] = _usage(event.error.usage)
-            return failed
+            return _terminal(failed, event.error, full)
+        case ev.StartEvent():
+            return {"type": "start"}
 
 
-def _signature(block: object) -> str | None:
+def _block_end(
+    event: ev.TextEndEvent | ev.ThinkingEndEvent, block: object, full: bool
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": event.type, "contentIndex": event.content_index}
+    if full:
+        out["content"] = event.content
     if isinstance(block, TextContent):
-        return block.text_signature
-    return block.thinking_signature if isinstance(block, ThinkingContent) else None
+        signature = block.text_signature
+    elif isinstance(block, ThinkingContent):
+        signature = block.thinking_signature
+        if full and block.redacted:
+            out["redacted"] = True
+    else:
+        signature = None
+    if signature is not None:
+        out["contentSignature"] = signature
+    return out
 
 
-def _usage(usage: Usage) -> dict[str, Any]:
+def _terminal(out: dict[str, Any], message: AssistantMessage, full: bool) -> dict[str, Any]:
+    out["usage"] = usage_to_dict(message.usage)
+    if full:
+        if message.response_id is not None:
+            out["responseId"] = message.response_id
+        if message.response_model is not None:
+            out["responseModel"] = message.response_model
+    if message.provider_thinking_level is not None:
+        out["providerThinkingLevel"] = message.provider_thinking_level
+    return out
+
+
+def usage_to_dict(usage: Usage) -> dict[str, Any]:
+    """``usage`` as pi's JSON (``None`` fields left out)."""
     return usage.model_dump(mode="json", by_alias=True, exclude_none=True)
-
-
-class ProxyDecoder:
-    """Rebuilds the assistant message from proxy events (pi-agent-core ``processProxyEvent``).
-
-    A :class:`~pi_sdk.provider.WireDecoder` for the core's read loop: each
-    event goes to the :class:`~pi_sdk.provider.MessageBuilder`, keyed by its ``contentIndex``;
-    ``done`` and ``error`` take the server's usage as sent (already priced there). An unknown
-    event type is skipped (pi warns and skips it).
-
-    Raises (from :meth:`feed`):
-        ProviderError: an event for a block that is not open or of another kind (pi:
-            "Received text_delta for non-text content"), a field of the wrong type, or a
-            stream that ends before ``done`` or ``error`` (:meth:`finish`).
-    """
-
-    __slots__ = ("_builder", "terminal")
-
-    def __init__(self, builder: MessageBuilder) -> None:
-        self._builder = builder
-        self.terminal = False
-
-    def feed(self, data: dict[str, Any]) -> Events:
-        """Apply one proxy event; return the events it causes."""
-        kind = data.get("type")
-        b = self._builder
-        if kind in _INDEXED:
-            index = _field(data, "contentIndex", int)
-            if kind == "text_start":
-                return b.open_text(index)
-            if kind == "thinking_start":
-                return b.open_thinking(index)
-            if kind == "toolcall_start":
-                call_id = _field(data, "id", str)
-                return b.open_tool_call(index, id=call_id, name=_field(data, "toolName", str))
-            if kind == "text_delta":
-                return b.append_text(index, _field(data, "delta", str))
-            if kind == "thinking_delta":
-                return b.append_thinking(index, _field(data, "delta", str))
-            if kind == "toolcall_delta":
-                return b.append_arguments(index, _field(data, "delta", str))
-            if kind == "toolcall_end":
-                return b.end_tool_call(index) if b.kind(index) == "toolcall" else []
-            raw = data.get("contentSignature")
-            signature = raw if isinstance(raw, str) else None
-            if kind == "text_end":
-                return b.end_text(index, signature=signature)
-            return b.end_thinking(index, signature=signature)
-        if kind == "done" or kind == "error":
-            return self._finish(kind, data)
-        return []  # "start" (the runner sent ours when the body began) or an unknown type
-
-    def _finish(self, kind: Literal["done", "error"], data: dict[str, Any]) -> Events:
-        b = self._builder
-        usage = data.get("usage")
-        if isinstance(usage, dict):
-            try:
-                b.message.usage = Usage.model_validate(usage)
-            except ValueError as exc:
-                raise ProviderError(f"malformed proxy event: bad usage: {exc}") from None
-        reason = data.get("reason")
-        self.terminal = True
-        if kind == "done":
-            if reason not in ("stop", "length", "toolUse"):
-                raise ProviderError(f"malformed proxy event: done with reason {reason!r}")
-            return b.done(reason, exact=True)
-        message = data.get("errorMessage")
-        text = message if isinstance(message, str) else "the proxy reported an error"
-        return b.error(text, reason="aborted" if reason == "aborted" else "error")
-
-    def feed_document(self, document: Any) -> Events:
-        """Refuse a whole JSON answer: a proxy streams events."""
-        raise ProviderError("the proxy answered with a JSON document instead of an event stream")
-
-    def finish(self, *, saw_done: bool) -> Events:
-        """Nothing to add after ``done``/``error``; without one the reply is incomplete."""
-        if not self.terminal:
-            raise ProviderError(
-                "the proxy stream ended before its done or error event", incomplete=True
-            )
-        return []
-
-
-def _field(data: dict[str, Any], name: str, kind: type[Any]) -> Any:
-    value = data.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise ProviderError(
-            f"malformed proxy event: {data.get('type')!r} needs {name!r} of type {kind.__name__}"
-        )
-    return value

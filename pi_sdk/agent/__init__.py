@@ -4,7 +4,8 @@ Applications normally reach these names through :mod:`pi_sdk` (``pi_sdk.Agent``,
 this namespace holds the same ones plus the callback type aliases (``ConvertToLlm``,
 ``TransformContext``, ``BeforeToolCall``...), ``FunctionTool``, and pi-coding-agent session files
 (``import_pi_session``, ``export_pi_session``, ``PiSession`` and pi's message types), and
-pi-agent-core's proxy: the client ``stream_proxy`` and the server ``proxy_app`` (docs/proxy.md).
+pi-agent-core's proxy and pi-ai 1.6's ``pi-messages``: the clients ``stream_proxy`` and
+``pi_messages_provider``, the server ``proxy_app`` (docs/proxy.md).
 Imported on first use.
 """
 
@@ -35,8 +36,10 @@ _EXPORTS = {
     "to_tool_result": "pi_sdk._agent.tools",
     "tool": "pi_sdk._agent.tools",
     "stream_proxy": "pi_sdk._serve.client",
+    "pi_messages_provider": "pi_sdk._serve.pi_messages_client",
     "ProxyPolicy": "pi_sdk._serve.policy",
     "proxy_app": "pi_sdk._serve.server",
+    "pi_messages_event_to_dict": "pi_sdk._serve.wire",
     "proxy_event_to_dict": "pi_sdk._serve.wire",
     "AfterToolCall": "pi_sdk._wire.agent_types",
     "AfterToolCallContext": "pi_sdk._wire.agent_types",
@@ -109,8 +112,10 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._agent.tools import to_tool_result as to_tool_result
     from pi_sdk._agent.tools import tool as tool
     from pi_sdk._serve.client import stream_proxy as stream_proxy
+    from pi_sdk._serve.pi_messages_client import pi_messages_provider as pi_messages_provider
     from pi_sdk._serve.policy import ProxyPolicy as ProxyPolicy
     from pi_sdk._serve.server import proxy_app as proxy_app
+    from pi_sdk._serve.wire import pi_messages_event_to_dict as pi_messages_event_to_dict
     from pi_sdk._serve.wire import proxy_event_to_dict as proxy_event_to_dict
     from pi_sdk._wire.agent_types import AfterToolCall as AfterToolCall
     from pi_sdk._wire.agent_types import AfterToolCallContext as AfterToolCallContext

@@ -143,6 +143,7 @@ async def test_a_refusal_keeps_pis_text_and_leaves_the_token_out():
 
 
 def test_our_events_encode_to_pis_proxy_shape_without_partial():
+    """pi-agent-core 1.6's shape: toolcall_end carries the call, done the vendor's level."""
     builder = MessageBuilder(MODEL)
     events = [builder.start()]
     events += builder.open_thinking("t", "hmm", signature="th-sig")
@@ -150,6 +151,7 @@ def test_our_events_encode_to_pis_proxy_shape_without_partial():
     events += builder.open_tool_call("c", id="call_1", name="lookup", arguments='{"q": 1}')
     events += builder.end_tool_call("c")
     builder.set_usage(input=3, output=2)
+    builder.message.provider_thinking_level = "high"
     events += builder.done("toolUse")
     wire = [proxy_event_to_dict(event) for event in events]
     usage = builder.message.usage.model_dump(mode="json", by_alias=True)
@@ -160,6 +162,15 @@ def test_our_events_encode_to_pis_proxy_shape_without_partial():
         {"type": "thinking_end", "contentIndex": 0, "contentSignature": "th-sig"},
         {"type": "toolcall_start", "contentIndex": 1, "id": "call_1", "toolName": "lookup"},
         {"type": "toolcall_delta", "contentIndex": 1, "delta": '{"q": 1}'},
-        {"type": "toolcall_end", "contentIndex": 1},
-        {"type": "done", "reason": "toolUse", "usage": usage},
+        {
+            "type": "toolcall_end",
+            "contentIndex": 1,
+            "toolCall": {
+                "type": "toolCall",
+                "id": "call_1",
+                "name": "lookup",
+                "arguments": {"q": 1},
+            },
+        },
+        {"type": "done", "reason": "toolUse", "usage": usage, "providerThinkingLevel": "high"},
     ]
