@@ -148,7 +148,7 @@ def convert_messages(
     context: pi_sdk.Context,
     model: pi_sdk.Model,
     *,
-    foreign_reasoning: pi_sdk.ForeignReasoning = "text",
+    foreign_reasoning: pi_sdk.ForeignReasoning = "drop",
     origin: str | None = None,
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Mistral ``messages`` (pi-mono ``toChatMessages``).
@@ -223,7 +223,8 @@ def build_request(
         model: Target model (``id``, ``max_tokens``, ``reasoning``, ``input``).
         context: System prompt (a first ``system`` message), messages and tools (``function``
             tools with ``strict: false``).
-        options: ``max_tokens`` (default ``min(model.max_tokens, 32000)``), ``temperature``,
+        options: ``max_tokens`` (default ``model.max_tokens``, fitted into the context window:
+            :meth:`pi_sdk.StreamOptions.resolved_max_tokens`), ``temperature``,
             ``reasoning`` (:func:`reasoning_fields`), and ``provider_options``:
             ``tool_choice`` (``"auto"``/``"none"``/``"any"``/``"required"`` or
             ``{"type": "function", "function": {"name": ...}}``), ``prompt_mode``,
@@ -262,11 +263,7 @@ def build_request(
         ]
     if options.temperature is not None:
         payload["temperature"] = options.temperature
-    max_tokens = options.max_tokens or (
-        min(model.max_tokens, 32_000) if model.max_tokens > 0 else None
-    )
-    if max_tokens:
-        payload["max_tokens"] = max_tokens
+    payload["max_tokens"] = options.resolved_max_tokens(model, context)
     payload.update(reasoning_fields(model, options))
     resolved = options.resolved_tool_choice()
     if resolved is not None:  # Chat Completions' shape; provider_options' wins below

@@ -97,7 +97,7 @@ def convert_input(
     model: pi_sdk.Model,
     context: pi_sdk.Context,
     *,
-    foreign_reasoning: Literal["drop", "text", "tagged"] = "text",
+    foreign_reasoning: Literal["drop", "text", "tagged"] = "drop",
     origin: str | None = None,
 ) -> list[dict[str, Any]]:
     """Convert the system prompt and history to Responses ``input`` items (pi-spec §4.3).
