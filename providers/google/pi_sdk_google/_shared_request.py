@@ -482,8 +482,9 @@ def build_request(
     """
     payload: dict[str, Any] = {"contents": convert_messages(model, context, options, origin)}
     if context.system_prompt:
-        payload["systemInstruction"] = {
-            "parts": [{"text": sanitize_surrogates(context.system_prompt)}]
+        payload["systemInstruction"] = {  # role "user": what Google's SDK sends for pi-ai 1.6
+            "role": "user",
+            "parts": [{"text": sanitize_surrogates(context.system_prompt)}],
         }
     generation: dict[str, Any] = {}
     if options.temperature is not None:

@@ -4,7 +4,7 @@
 
 pi-ai 0.73 (``cacheControlFormat: "anthropic"``) marks three places with the same
 ``cache_control`` object: the system (or developer) prompt, the last tool, and the last
-user/assistant message that has text (a string content becomes one text part carrying the
+user/assistant/tool message that has text (pi-ai 1.6; a string content becomes one text part carrying the
 marker; in a list, the last text part gets it). Tool results and images are never marked.
 """
 
@@ -47,7 +47,7 @@ def add_cache_markers(
     if tools:
         tools[-1]["cache_control"] = dict(marker)
     for entry in reversed(messages):
-        if entry["role"] in ("user", "assistant") and _mark_text(entry, marker):
+        if entry["role"] in ("user", "assistant", "tool") and _mark_text(entry, marker):
             return
 
 

@@ -145,8 +145,8 @@ def add_reasoning(
             payload["reasoning"] = {"effort": _effort_value(model, compat, effort)}
         elif off_value is not None:
             payload["reasoning"] = {"effort": "none" if off_value is _UNSET else off_value}
-    elif fmt == "ant-ling":
-        if effort is not None and isinstance(mapped := _mapped(model, effort), str):
+    elif fmt == "ant-ling" and effort is not None:
+        if isinstance(mapped := _mapped(model, effort), str):
             payload["reasoning"] = {"effort": mapped}
     elif fmt == "together":
         payload["reasoning"] = {"enabled": on}

@@ -129,7 +129,9 @@ def _assistant_message(
                 "type": "function",
                 "function": {
                     "name": call.name,
-                    "arguments": json.dumps(call.arguments, ensure_ascii=False),
+                    "arguments": json.dumps(
+                        call.arguments, ensure_ascii=False, separators=(",", ":")
+                    ),
                 },
             }
             signature = call.thought_signature

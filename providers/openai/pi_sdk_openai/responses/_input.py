@@ -66,7 +66,7 @@ def _assistant_items(message: pi_sdk.AssistantMessage) -> list[dict[str, Any]]:
                 "type": "function_call",
                 "call_id": call_id,
                 "name": block.name,
-                "arguments": json.dumps(block.arguments, ensure_ascii=False),
+                "arguments": json.dumps(block.arguments, ensure_ascii=False, separators=(",", ":")),
             }
             if item_id and keep_ids:
                 entry["id"] = item_id
