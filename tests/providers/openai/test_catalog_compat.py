@@ -31,3 +31,10 @@ def test_the_catalog_compat_resolves(model) -> None:  # noqa: ANN001
     assert compat.thinking_format == (model.compat or {}).get(
         "thinkingFormat", compat.thinking_format
     )
+
+
+def test_the_mid_conversation_flags_are_in_the_catalog_and_read() -> None:
+    # Left out by the generator (UNREAD_COMPAT) until the resolver read them (issue 27 item 3).
+    flagged = [m for m in MODELS if (m.compat or {}).get("supportsMidConvoSystemMessages")]
+    assert flagged
+    assert all(resolve_compat(m).supports_mid_convo_system_messages for m in flagged)
