@@ -10,7 +10,8 @@ from typing import Any, Literal, TypeAlias, cast
 from pi_sdk._wire.abort import AbortSignal
 from pi_sdk._wire.levels import check_reasoning
 from pi_sdk._wire.output import Output, OutputMode, StructuredOutput, parse_output
-from pi_sdk.types import CacheRetention, Model, ThinkingLevel
+from pi_sdk._wire.output_cap import clamp_max_tokens_to_context, fit_thinking_budget
+from pi_sdk.types import CacheRetention, Context, Model, ThinkingLevel
 
 __all__ = [
     "ForeignReasoning",
@@ -42,7 +43,8 @@ class StreamOptions:
 
     temperature: float | None = None
     max_tokens: int | None = None
-    """Output token cap. Default: the provider's rule (pi-spec §3.3)."""
+    """Output token cap. Default: ``model.max_tokens``. Either way fitted into the context window
+    beside the estimated input (pi-ai 1.6; :meth:`resolved_max_tokens`)."""
     signal: AbortSignal | None = None
     """Abort signal held by the caller (``AbortController().signal``)."""
     api_key: str | None = None
@@ -82,9 +84,11 @@ class StreamOptions:
     provider sent nothing for ..."), partial content kept; never retried. ``None``: no limit.
     Default 5 minutes: Node's fetch (undici) body timeout, under which pi-ai runs, and the
     stream idle timeout of OpenAI's Codex client. See docs/streaming.md."""
-    foreign_reasoning: ForeignReasoning = "text"
-    """Thinking from another model: ``drop`` it, send it as plain ``text`` (pi-mono), or as
-    ``tagged`` text (``<thinking>...</thinking>``)."""
+    foreign_reasoning: ForeignReasoning = "drop"
+    """Thinking from another model: ``drop`` it (pi-ai 1.6, the default), send it as plain
+    ``text`` (pi-ai 0.73), or as ``tagged`` text (``<thinking>...</thinking>``). Servers that
+    take reasoning back in ``reasoning_content`` (DeepSeek, Kimi) get it there whatever this
+    says, unless it is ``drop``."""
     on_response: Callable[[int, Mapping[str, str]], object] | None = None
     """``on_response(status, headers)``, sync or async, called once a successful HTTP response
     arrived and before its body is read: rate-limit headers, request ids (pi-ai 0.73
@@ -154,6 +158,35 @@ class StreamOptions:
         if output is None:
             return None
         return output if isinstance(output, Output) else Output.of(output)
+
+    def resolved_max_tokens(self, model: Model, context: Context) -> int:
+        """The output cap to send, in tokens (pi-ai 1.6 ``buildBaseOptions``).
+
+        ``max_tokens``, else ``model.max_tokens``, fitted into ``model.context_window`` beside
+        the estimated input of ``context`` with a safety margin
+        (:func:`pi_sdk._wire.output_cap.clamp_max_tokens_to_context`); at least 1.
+        """
+        wanted = self.max_tokens if self.max_tokens is not None else model.max_tokens
+        return clamp_max_tokens_to_context(model.context_window, context, wanted)
+
+    def resolved_thinking_budget(self, model: Model, context: Context) -> tuple[int, int]:
+        """``(max_tokens, thinking_budget)`` for a model with a thinking budget, in tokens.
+
+        pi-ai 1.6 (``adjustMaxTokensForThinking``): the level's budget (``thinking_budgets``,
+        else 1,024 / 2,048 / 8,192 / 16,384 for minimal..high; ``xhigh``/``max`` as high) is
+        added to :meth:`resolved_max_tokens` up to ``model.max_tokens``, the sum fitted into the
+        context window again, and the budget leaves 1,024 tokens of it for the answer. Call it
+        with ``reasoning`` set.
+        """
+        level = self.reasoning or "high"
+        return fit_thinking_budget(
+            model.context_window,
+            context,
+            self.resolved_max_tokens(model, context),
+            model.max_tokens,
+            level,
+            self.thinking_budgets,
+        )
 
     def resolved_cache_retention(self) -> CacheRetention:
         """``cache_retention``, defaulting from ``PI_CACHE_RETENTION`` then ``"short"``."""

@@ -81,8 +81,10 @@ SKIPPED_KINDS: dict[str, str] = {
 # API -> compat flags of the source that pi-sdk's implementation of that API refuses today (the
 # Chat Completions compat resolver rejects a flag it does not read), left out of the catalog so
 # the models that carry them stay callable. Remove an entry when the API reads the flag, then
-# regenerate.
+# regenerate. Empty since issue 27 item 3: every API reads all of pi-ai 1.6's flags (some
+# without effect yet, each documented where it is read).
 UNREAD_COMPAT: dict[str, frozenset[str]] = {}
+
 # provider -> the base URL every one of its models must have (a first-party vendor's endpoint;
 # a release that moves one fails here and is reviewed). Other providers take pi's value as is.
 BASE_URLS: dict[str, str] = {

@@ -20,8 +20,9 @@ Rules, per message, in one pass:
   *unsigned*: the block is kept with ``thinking_signature=None`` (never ``""``), or dropped when its
   text is blank too. Redacted thinking is kept only when signed by the same source.
 * **Thinking**, other source: redacted thinking is dropped; otherwise the per-call
-  ``foreign_reasoning`` policy applies: ``"text"`` (pi-mono: a plain text block), ``"tagged"``
-  (text wrapped in ``<thinking>…</thinking>``) or ``"drop"``. Blank thinking is dropped.
+  ``foreign_reasoning`` policy applies: ``"drop"`` (pi-ai 1.6, the default), ``"text"`` (pi-ai
+  0.73: a plain text block) or ``"tagged"`` (text wrapped in ``<thinking>…</thinking>``). Blank
+  thinking is dropped.
 * **Text**, other source: ``text_signature`` dropped. **Tool calls**, other source:
   ``thought_signature`` dropped and the id normalized for the target by the adapter's
   ``normalize_tool_call_id`` (built from :mod:`pi_sdk._wire.ids`).
@@ -451,7 +452,7 @@ def transform_messages(
     model: Model,
     *,
     normalize_tool_call_id: ToolCallIdNormalizer | None = None,
-    foreign_reasoning: ForeignReasoning = "text",
+    foreign_reasoning: ForeignReasoning = "drop",
     origin: str | None = None,
     reasoning_content: bool | None = None,
 ) -> list[Message]:
@@ -466,8 +467,8 @@ def transform_messages(
             (``normalize(id, model, source_message)``). Each provider adapter passes its API's
             normalizer, built from :mod:`pi_sdk._wire.ids`; ``None`` keeps foreign ids as
             they are (empty and duplicated ids are still replaced).
-        foreign_reasoning: Policy for another source's thinking: ``"drop"``, ``"text"`` (pi-mono,
-            the default) or ``"tagged"`` (``<thinking>…</thinking>`` text).
+        foreign_reasoning: Policy for another source's thinking: ``"drop"`` (pi-ai 1.6, the
+            default), ``"text"`` (pi-ai 0.73) or ``"tagged"`` (``<thinking>…</thinking>`` text).
         origin: Where this request goes, as :func:`signature_origin` returns it; default
             ``signature_origin(model)``.
         reasoning_content: The target wants earlier reasoning back in a ``reasoning_content``

@@ -85,6 +85,7 @@ _EXPORTS = {
     "estimate_context_tokens": "pi_sdk._wire.estimate",
     "estimate_tokens": "pi_sdk._wire.estimate",
     "usage_tokens": "pi_sdk._wire.estimate",
+    "is_recoverable_length": "pi_sdk._wire.overflow",
     "PiBranchSummary": "pi_sdk._wire.pi_messages",
     "PiCompactionSummary": "pi_sdk._wire.pi_messages",
     "PiCustomMessage": "pi_sdk._wire.pi_messages",
@@ -161,6 +162,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._wire.estimate import estimate_context_tokens as estimate_context_tokens
     from pi_sdk._wire.estimate import estimate_tokens as estimate_tokens
     from pi_sdk._wire.estimate import usage_tokens as usage_tokens
+    from pi_sdk._wire.overflow import is_recoverable_length as is_recoverable_length
     from pi_sdk._wire.pi_messages import PiBranchSummary as PiBranchSummary
     from pi_sdk._wire.pi_messages import PiCompactionSummary as PiCompactionSummary
     from pi_sdk._wire.pi_messages import PiCustomMessage as PiCustomMessage

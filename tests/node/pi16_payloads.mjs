@@ -1,25 +1,59 @@
-// pi-ai 1.6's request bodies for the contexts on stdin, captured before anything is sent
-// (tests/providers/test_system_messages_sent.py). Input: [{model, context, options?}] in pi's
-// JSON; output: one body per case (pi's onPayload argument), or {"error": message}.
-import { normalizeContext } from "@earendil-works/pi-ai";
+// pi-ai 1.6's request bodies for tests/providers/test_pi16_payloads.py (run under Node >= 22.19
+// by tests/_support/node22.py).
+//
+//   node pi16_payloads.mjs < {"cases": [{"id", "model", "context", "options"}, ...]}
+//       For each case, pi-ai 1.6's streamSimple (from @earendil-works/pi-ai/compat, the
+//       dispatcher by model.api) sends its request to a capture server on 127.0.0.1: the case's
+//       model.baseUrl is replaced by http://127.0.0.1:<port>/<id>. The server records the
+//       method, path, headers and JSON body and answers HTTP 400 with a JSON error, which every
+//       API module turns into an error event without retrying, so each case makes exactly one
+//       request and nothing leaves the machine. Prints {"<id>": {"path", "headers", "body"} |
+//       {"error": <why no request was made>}}.
+import http from "node:http";
+import { streamSimple } from "@earendil-works/pi-ai/compat";
 
-let input = "";
-for await (const chunk of process.stdin) input += chunk;
-const bodies = [];
-for (const { model, context, options } of JSON.parse(input)) {
-  const api = await import(`@earendil-works/pi-ai/api/${model.api}`);
-  let body;
-  const stop = new Error("captured");
-  const events = api.stream(model, normalizeContext(context), {
-    apiKey: "sk-test-not-sent",
-    ...options,
-    onPayload: (payload) => {
-      body = structuredClone(payload);
-      throw stop;
-    },
+const input = JSON.parse(await new Promise((resolve) => {
+  let text = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (chunk) => (text += chunk));
+  process.stdin.on("end", () => resolve(text));
+}));
+
+const captured = {};
+const server = http.createServer((req, res) => {
+  let body = "";
+  req.setEncoding("utf8");
+  req.on("data", (chunk) => (body += chunk));
+  req.on("end", () => {
+    const id = decodeURIComponent(req.url.split("/")[1] ?? "");
+    let parsed = body;
+    try {
+      parsed = JSON.parse(body);
+    } catch {}
+    captured[id] ??= { method: req.method, path: req.url, headers: req.headers, body: parsed };
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { type: "invalid_request_error", message: "captured" }, message: "captured" }));
   });
-  let error;
-  for await (const event of events) if (event.type === "error") error = event.error.errorMessage;
-  bodies.push(body ?? { error });
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const { port } = server.address();
+
+// Keys the API modules read from the environment must not leak in from the caller's shell.
+for (const name of Object.keys(process.env)) {
+  if (/(_API_KEY|_TOKEN|AWS_|GOOGLE_|PI_CACHE_RETENTION)/.test(name)) delete process.env[name];
 }
-process.stdout.write(JSON.stringify(bodies));
+process.env.AWS_REGION = "us-east-1";
+process.env.AWS_BEDROCK_FORCE_HTTP1 = "1"; // the capture server speaks HTTP/1.1
+
+const out = {};
+for (const { id, model, context, options } of input.cases) {
+  const local = { ...model, baseUrl: `http://127.0.0.1:${port}/${encodeURIComponent(id)}` };
+  try {
+    const message = await streamSimple(local, context, { apiKey: "test-key", maxRetries: 0, ...options }).result();
+    out[id] = captured[id] ?? { error: message.errorMessage ?? "no request" };
+  } catch (error) {
+    out[id] = captured[id] ?? { error: String(error?.stack ?? error) };
+  }
+}
+server.close();
+process.stdout.write(JSON.stringify(out));

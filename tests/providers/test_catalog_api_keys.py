@@ -1,8 +1,8 @@
 """Every provider of a package's catalog gets its key from pi-ai's environment variable.
 
-The variables are pi-ai 1.6.0's (``dist/env-api-keys.js`` ``getApiKeyEnvVars``), but two that
-issue 27 item 3 changes: GitHub Copilot still also takes ``GH_TOKEN`` / ``GITHUB_TOKEN`` (pi-ai
-0.73.1; 1.6 takes ``COPILOT_GITHUB_TOKEN`` only), and Anthropic's ``ANTHROPIC_AUTH_TOKEN``
+The variables are pi-ai 1.6.0's (``dist/env-api-keys.js`` ``getApiKeyEnvVars``; GitHub Copilot
+takes ``COPILOT_GITHUB_TOKEN`` only, no generic ``GH_TOKEN`` / ``GITHUB_TOKEN`` since issue 27
+item 3), but Anthropic's ``ANTHROPIC_AUTH_TOKEN``
 (Bearer auth, which pi-ai 1.6 lists but never takes as an API key) is not read. A provider spread
 over several packages (opencode, github-copilot, cloudflare-ai-gateway, openrouter...) is served
 by each package that lists one of its models; ``azure-openai-responses`` is pi-ai 0.73's id of
@@ -32,7 +32,7 @@ cloudflare-ai-gateway          CLOUDFLARE_API_KEY
 cloudflare-workers-ai          CLOUDFLARE_API_KEY
 deepseek                       DEEPSEEK_API_KEY
 fireworks                      FIREWORKS_API_KEY
-github-copilot                 COPILOT_GITHUB_TOKEN GH_TOKEN GITHUB_TOKEN
+github-copilot                 COPILOT_GITHUB_TOKEN
 google                         GEMINI_API_KEY
 google-vertex                  GOOGLE_CLOUD_API_KEY
 groq                           GROQ_API_KEY
@@ -99,6 +99,18 @@ def test_the_package_reads_the_catalog_providers_variables_in_order(
     for rank, name in reversed(list(enumerate(names))):
         clean_env.setenv(name, f"key-{rank}-{provider}")
         assert get_api_key(provider) == f"key-{rank}-{provider}"
+
+
+@pytest.mark.parametrize("package", ["pi_sdk_openai", "pi_sdk_anthropic"])
+def test_a_generic_github_token_never_reaches_copilot(
+    package: str, clean_env: pytest.MonkeyPatch
+) -> None:
+    get_api_key = pi_sdk.Models(import_module(package).PROVIDERS).get_api_key
+    clean_env.setenv("GH_TOKEN", "ghp_generic")
+    clean_env.setenv("GITHUB_TOKEN", "ghp_generic2")
+    assert get_api_key("github-copilot") is None  # pi-ai 1.6: COPILOT_GITHUB_TOKEN or a login
+    clean_env.setenv("COPILOT_GITHUB_TOKEN", "ghu_copilot")
+    assert get_api_key("github-copilot") == "ghu_copilot"
 
 
 def test_every_catalog_provider_is_covered() -> None:

@@ -3,7 +3,8 @@
 QA trial t10: on openai-completions an Anthropic turn [thinking "claude thinks", text "from
 claude"] was sent as the one string "claude thinksfrom claude". Chat Completions joins a turn's
 text blocks into one string, with a blank line between blocks; the other APIs keep each block
-in its own block, item or part.
+in its own block, item or part. pi-ai 1.6 drops another model's thinking by default; these
+checks keep it as text (``foreign_reasoning="text"``, pi-ai 0.73's way).
 """
 
 from __future__ import annotations
@@ -66,9 +67,12 @@ def _texts(value: Any) -> list[str]:
     return found
 
 
+AS_TEXT = StreamOptions(foreign_reasoning="text")
+
+
 def test_chat_completions_keeps_the_blocks_apart() -> None:
     chat = Model(id="gpt-4o", api="openai-completions", provider="openai")
-    payload = build_completions_payload(chat, Context(messages=_history(CLAUDE)))
+    payload = build_completions_payload(chat, Context(messages=_history(CLAUDE)), AS_TEXT)
     (assistant,) = [m for m in payload["messages"] if m["role"] == "assistant"]
     assert assistant["content"] == "first thinks\n\nthen answers"
 
@@ -76,12 +80,12 @@ def test_chat_completions_keeps_the_blocks_apart() -> None:
 @pytest.mark.parametrize(
     ("target", "source", "build"),
     [
-        (GPT, CLAUDE, lambda m, c: build_responses_payload(m, c)),
-        (CLAUDE, GPT, lambda m, c: anthropic_request(m, c, StreamOptions())),
+        (GPT, CLAUDE, lambda m, c: build_responses_payload(m, c, AS_TEXT)),
+        (CLAUDE, GPT, lambda m, c: anthropic_request(m, c, AS_TEXT)),
         (
             Model(id="gemini-2.5-flash", api="google-generative-ai", provider="google"),
             CLAUDE,
-            lambda m, c: google_request(m, c, StreamOptions()),
+            lambda m, c: google_request(m, c, AS_TEXT),
         ),
     ],
     ids=["responses", "anthropic", "gemini"],

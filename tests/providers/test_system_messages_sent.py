@@ -8,7 +8,7 @@ deferred placeholder tool; Chat Completions: ``system`` messages, Kimi's tool me
 Responses: ``developer`` messages and ``additional_tools`` items); every other model gets one
 leading prompt and the current tools. The shapes are checked here by hand, and where Node 22
 and pi 1.6 are installed, against the bodies pi-ai 1.6 builds for the same contexts
-(``tests/node/pi16_payloads.mjs``), on the parts this concerns: messages, prompt and tools.
+(``tests/node/pi16_system_payloads.mjs``), on the parts this concerns: messages, prompt and tools.
 """
 
 from __future__ import annotations
@@ -300,7 +300,7 @@ def test_the_same_as_pi_1_6_sends(case: Any) -> None:
                 update={"compat": {**(target.compat or {}), "supportsMidConvoSystemMessages": True}}
             )
     [pi] = run_mjs(
-        "pi16_payloads.mjs",
+        "pi16_system_payloads.mjs",
         stdin=[{"model": target.model_dump(mode="json"), "context": TRANSCRIPT}],
     )
     assert "error" not in pi, pi

@@ -24,7 +24,7 @@ ENV_API_KEYS: dict[str, tuple[str, ...]] = {
     "anthropic": ("ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"),
     "cloudflare-ai-gateway": ("CLOUDFLARE_API_KEY",),
     "fireworks": ("FIREWORKS_API_KEY",),
-    "github-copilot": ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"),
+    "github-copilot": ("COPILOT_GITHUB_TOKEN",),
     "minimax": ("MINIMAX_API_KEY",),
     "minimax-cn": ("MINIMAX_CN_API_KEY",),
     "opencode": ("OPENCODE_API_KEY",),
@@ -33,8 +33,8 @@ ENV_API_KEYS: dict[str, tuple[str, ...]] = {
     "vercel-ai-gateway": ("AI_GATEWAY_API_KEY",),
 }
 """Environment variables holding each catalog provider's key, tried in order (pi-ai 1.6
-``getEnvApiKey``; ``GH_TOKEN`` / ``GITHUB_TOKEN`` for Copilot are pi-ai 0.73.1's, which 1.6
-dropped: issue 27, item 3)."""
+``getEnvApiKey``: Copilot takes only ``COPILOT_GITHUB_TOKEN``, never a generic ``GH_TOKEN`` /
+``GITHUB_TOKEN``, which 0.73.1 also read and which could reach Copilot by accident)."""
 
 ANTHROPIC_MESSAGES = kit.lazy_api(
     "anthropic-messages", "pi_sdk_anthropic.messages", call="call_anthropic_messages"

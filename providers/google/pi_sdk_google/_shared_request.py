@@ -133,8 +133,6 @@ def thought_signature_placeholder(api: str) -> str:
 SYNTHETIC_ID_PREFIX = "gemini_call_"
 """Prefix of the tool-call ids pi-sdk makes up when Gemini sends a call without one."""
 
-DEFAULT_MAX_TOKENS_CAP = 32_000
-"""``maxOutputTokens`` when the caller sets none: ``min(model.max_tokens, 32000)`` (pi-mono)."""
 
 _BASE64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$")
 _GEMINI_MAJOR = re.compile(r"gemini-(\d+)")
@@ -478,7 +476,8 @@ def build_request(
     Args:
         model: Target model; its id, ``input`` and ``reasoning`` shape the body.
         context: System prompt, messages and tools.
-        options: ``temperature``, ``max_tokens`` (default ``min(model.max_tokens, 32000)``),
+        options: ``temperature``, ``max_tokens`` (default ``model.max_tokens``; either way fitted into the context
+            window, :meth:`pi_sdk.StreamOptions.resolved_max_tokens`),
             ``reasoning`` / ``thinking_budgets``, ``foreign_reasoning``, and
             ``provider_options`` ``tool_choice`` and ``thinking``.
         origin: Where the request goes (see :func:`convert_messages`).
@@ -490,13 +489,14 @@ def build_request(
     payload: dict[str, Any] = {"contents": convert_messages(model, context, options, origin)}
     # Gemini has no mid-conversation system messages: every one is replayed into the prompt.
     if prompt := kit.ContextParts.read(context, model, in_place=False).system_prompt:
-        payload["systemInstruction"] = {"parts": [{"text": sanitize_surrogates(prompt)}]}
+        payload["systemInstruction"] = {  # role "user": what Google's SDK sends for pi-ai 1.6
+            "role": "user",
+            "parts": [{"text": sanitize_surrogates(prompt)}],
+        }
     generation: dict[str, Any] = {}
     if options.temperature is not None:
         generation["temperature"] = options.temperature
-    generation["maxOutputTokens"] = options.max_tokens or min(
-        model.max_tokens, DEFAULT_MAX_TOKENS_CAP
-    )
+    generation["maxOutputTokens"] = options.resolved_max_tokens(model, context)
     thinking = thinking_config(model, options)
     if thinking is not None:
         generation["thinkingConfig"] = thinking

@@ -59,7 +59,7 @@ ENV_API_KEYS: Mapping[str, tuple[str, ...]] = {
     "cloudflare-workers-ai": ("CLOUDFLARE_API_KEY",),
     "deepseek": ("DEEPSEEK_API_KEY",),
     "fireworks": ("FIREWORKS_API_KEY",),
-    "github-copilot": ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"),
+    "github-copilot": ("COPILOT_GITHUB_TOKEN",),
     "groq": ("GROQ_API_KEY",),
     "huggingface": ("HF_TOKEN",),
     "kimi-coding": ("KIMI_API_KEY",),
@@ -88,8 +88,8 @@ ENV_API_KEYS: Mapping[str, tuple[str, ...]] = {
     "zai-coding-cn": ("ZAI_CODING_CN_API_KEY",),
 }
 """Environment variables holding each catalog provider's key, tried in order (pi-ai 1.6
-``getEnvApiKey``; ``GH_TOKEN`` / ``GITHUB_TOKEN`` for Copilot are pi-ai 0.73.1's, which 1.6
-dropped: issue 27, item 3)."""
+``getEnvApiKey``: Copilot takes only ``COPILOT_GITHUB_TOKEN``, never a generic ``GH_TOKEN`` /
+``GITHUB_TOKEN``, which 0.73.1 also read and which could reach Copilot by accident)."""
 
 _LOCAL_PLACEHOLDER_KEY = "pi-sdk-no-key"
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from pi_sdk import (
     ConfigurationError,
+    Context,
     ImageContent,
     Model,
     StreamOptions,
@@ -14,20 +15,14 @@ from pi_sdk import (
 )
 
 __all__ = [
-    "DEFAULT_MAX_TOKENS_CAP",
     "chat_tool_choice",
     "data_url",
     "max_output_tokens",
+    "prompt_cache_key",
     "reasoning_effort",
     "responses_tool_choice",
     "tool_result_text",
 ]
-
-DEFAULT_MAX_TOKENS_CAP = 32_000
-"""Output cap sent when ``options.max_tokens`` is unset: ``min(model.max_tokens, 32000)`` tokens
-(pi-mono ``buildBaseOptions``: the simple API always sends a cap)."""
-
-_XHIGH_MARKERS = ("gpt-5.2", "gpt-5.3", "gpt-5.4", "opus-4-6", "opus-4.6")
 
 
 def chat_tool_choice(options: StreamOptions) -> str | dict[str, Any] | None:
@@ -57,12 +52,14 @@ def responses_tool_choice(options: StreamOptions) -> str | dict[str, Any] | None
 
 
 def reasoning_effort(model: Model, options: StreamOptions) -> str | None:
-    """Return the reasoning effort to request, or ``None`` for "thinking off".
+    """Return the reasoning level to request, or ``None`` for "thinking off".
 
     ``provider_options["reasoning_effort"]`` wins (sent as given). Otherwise the unified
-    ``options.reasoning`` level: ``xhigh`` is kept only for models that accept it (ids containing
-    gpt-5.2/5.3/5.4 or opus-4-6/4.6, pi-mono ``supportsXhigh``) and becomes ``high`` elsewhere
-    (pi-spec §3.3). Always ``None`` for a model without ``reasoning``.
+    ``options.reasoning`` level clamped to what the model supports
+    (:meth:`pi_sdk.Model.clamp_thinking_level`, pi-ai 1.6 ``streamSimple``): ``"max"`` becomes
+    ``"xhigh"`` or ``"high"`` where the model lacks it, and ``"off"`` is ``None``. Always
+    ``None`` for a model without ``reasoning``. The caller maps the level to the server's value
+    (``model.thinking_level_map``).
 
     Raises:
         ConfigurationError: ``reasoning_effort`` is not a string.
@@ -74,17 +71,30 @@ def reasoning_effort(model: Model, options: StreamOptions) -> str | None:
         if not isinstance(explicit, str):
             raise ConfigurationError(f"reasoning_effort must be a string, got {explicit!r}")
         return explicit
-    level = options.reasoning
-    if level == "xhigh" and not any(marker in model.id for marker in _XHIGH_MARKERS):
-        return "high"
-    return level
+    if options.reasoning is None:
+        return None
+    level = model.clamp_thinking_level(options.reasoning)
+    return None if level == "off" else level
 
 
-def max_output_tokens(model: Model, options: StreamOptions) -> int:
-    """``options.max_tokens``, else ``min(model.max_tokens, 32000)`` (tokens)."""
-    if options.max_tokens is not None:
-        return options.max_tokens
-    return min(model.max_tokens, DEFAULT_MAX_TOKENS_CAP)
+def max_output_tokens(model: Model, options: StreamOptions, context: Context) -> int:
+    """The output cap to send, in tokens: :meth:`pi_sdk.StreamOptions.resolved_max_tokens`.
+
+    ``options.max_tokens``, else ``model.max_tokens``, fitted into the context window beside
+    the estimated input (pi-ai 1.6 ``buildBaseOptions``).
+    """
+    return options.resolved_max_tokens(model, context)
+
+
+PROMPT_CACHE_KEY_MAX_LENGTH = 64
+"""OpenAI's longest ``prompt_cache_key``, in characters (pi-ai 1.6 clamps the session id)."""
+
+
+def prompt_cache_key(session_id: str | None) -> str | None:
+    """``session_id`` cut to :data:`PROMPT_CACHE_KEY_MAX_LENGTH` characters (code points)."""
+    if session_id is None:
+        return None
+    return session_id[:PROMPT_CACHE_KEY_MAX_LENGTH]
 
 
 def data_url(image: ImageContent) -> str:

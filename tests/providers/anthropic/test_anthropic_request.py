@@ -29,10 +29,13 @@ def body(model: pi_sdk.Model = BUDGET, context: Context = CTX, **options: object
 def test_defaults():
     b = body(PLAIN, temperature=0.2)
     assert b["model"] == "claude-3-5-haiku" and b["stream"] is True
-    assert b["max_tokens"] == 8192  # min(model.max_tokens, 32000)
+    assert b["max_tokens"] == 8192  # model.max_tokens (pi-ai 1.6: no 32,000 cap)
     assert b["temperature"] == 0.2 and "thinking" not in b
-    assert body(BUDGET)["max_tokens"] == 32000
+    assert body(BUDGET)["max_tokens"] == 64000
     assert body(BUDGET, max_tokens=1000)["max_tokens"] == 1000
+    # fitted into the window beside the input: 128,000 - 4,096 margin - ~2 tokens of "hi"
+    tight = BUDGET.model_copy(update={"max_tokens": 200_000})
+    assert body(tight)["max_tokens"] == 128_000 - 4096 - 1
 
 
 @pytest.mark.parametrize(
@@ -42,7 +45,9 @@ def test_defaults():
 def test_budget_thinking_from_reasoning_level(level: str, budget: int):
     b = body(BUDGET, reasoning=level, temperature=0.5)
     assert b["thinking"] == {"type": "enabled", "budget_tokens": budget, "display": "summarized"}
-    assert b["max_tokens"] == min(32000 + budget, 64000)
+    assert b["max_tokens"] == 64000  # model.max_tokens + budget, capped at model.max_tokens
+    b = body(BUDGET, reasoning=level, max_tokens=10_000)
+    assert b["max_tokens"] == 10_000 + budget
     assert "temperature" not in b  # incompatible with extended thinking
 
 
@@ -51,7 +56,8 @@ def test_budget_clamped_to_model_max_and_custom_budgets():
     b = body(small, reasoning="high", max_tokens=4096)
     assert b["max_tokens"] == 4096 and b["thinking"]["budget_tokens"] == 4096 - 1024
     b = body(BUDGET, reasoning="low", thinking_budgets={"low": 3000}, max_tokens=1000)
-    assert b["thinking"]["budget_tokens"] == 3000 and b["max_tokens"] == 4000
+    # pi-ai 1.6: the budget leaves 1,024 of the 4,000 for the answer
+    assert b["thinking"]["budget_tokens"] == 4000 - 1024 and b["max_tokens"] == 4000
 
 
 @pytest.mark.parametrize(
@@ -63,7 +69,7 @@ def test_adaptive_thinking_effort(model: pi_sdk.Model, level: str, effort: str):
     b = body(model, reasoning=level)
     assert b["thinking"] == {"type": "adaptive", "display": "summarized"}
     assert b["output_config"] == {"effort": effort}
-    assert b["max_tokens"] == 32000  # not adjusted for adaptive models
+    assert b["max_tokens"] == min(model.max_tokens, 128_000 - 4096 - 1)  # no budget added
 
 
 def test_reasoning_ignored_for_non_reasoning_model():
@@ -116,12 +122,15 @@ def test_cache_control_default_short_on_system_and_last_user_block():
     ]
 
 
-def test_cache_control_long_ttl_only_on_anthropic_host(monkeypatch: pytest.MonkeyPatch):
+def test_cache_control_long_ttl_unless_compat_says_no(monkeypatch: pytest.MonkeyPatch):
     ctx = Context(system_prompt="sys", messages=[UserMessage(content="q")])
     b = body(context=ctx, cache_retention="long")
     assert b["system"][0]["cache_control"] == {"type": "ephemeral", "ttl": "1h"}
+    # pi-ai 1.6: any host, unless compat.supportsLongCacheRetention is false
     proxy = BUDGET.model_copy(update={"base_url": "https://proxy.example"})
-    assert body(proxy, ctx, cache_retention="long")["system"][0]["cache_control"] == {
+    assert body(proxy, ctx, cache_retention="long")["system"][0]["cache_control"]["ttl"] == "1h"
+    no_long = proxy.model_copy(update={"compat": {"supportsLongCacheRetention": False}})
+    assert body(no_long, ctx, cache_retention="long")["system"][0]["cache_control"] == {
         "type": "ephemeral"
     }
     monkeypatch.setenv("PI_CACHE_RETENTION", "long")
@@ -195,7 +204,7 @@ def test_history_conversion():
     assert second["content"][1]["type"] == "image"
 
 
-def test_foreign_and_unsigned_thinking_become_plain_text():
+def test_foreign_thinking_is_dropped_and_unsigned_own_thinking_becomes_plain_text():
     history = [
         UserMessage(content="q"),
         _assistant(
@@ -209,8 +218,10 @@ def test_foreign_and_unsigned_thinking_become_plain_text():
     ]
     b = body(context=Context(messages=history), cache_retention="none")
     foreign, unsigned = b["messages"][1], b["messages"][3]
-    assert foreign["content"][0] == {"type": "text", "text": "other model's idea"}
+    assert foreign["content"] == [{"type": "text", "text": "a"}]  # pi-ai 1.6 drops it
     assert unsigned["content"][0] == {"type": "text", "text": "cut short"}
+    kept = body(context=Context(messages=history), cache_retention="none", foreign_reasoning="text")
+    assert kept["messages"][1]["content"][0] == {"type": "text", "text": "other model's idea"}
 
 
 def test_foreign_tool_call_ids_are_normalized_consistently():

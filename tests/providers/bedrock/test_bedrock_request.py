@@ -86,8 +86,13 @@ def test_claude_thinking_budget_raises_max_tokens():
     context = Context(messages=[UserMessage(content="hi")])
     body = build_request(CLAUDE, context, StreamOptions(reasoning="medium", max_tokens=1000))
     assert body["inferenceConfig"]["maxTokens"] == 1000 + 8192
+    # pi-ai 1.6: the budget leaves 1,024 tokens of the cap for the answer
     assert body["additionalModelRequestFields"] == {
-        "thinking": {"type": "enabled", "budget_tokens": 8192, "display": "summarized"},
+        "thinking": {
+            "type": "enabled",
+            "budget_tokens": 1000 + 8192 - 1024,
+            "display": "summarized",
+        },
         "anthropic_beta": ["interleaved-thinking-2025-05-14"],
     }
     adaptive = CLAUDE.model_copy(update={"id": "us.anthropic.claude-opus-4-6-v1", "name": ""})
@@ -150,8 +155,10 @@ def test_reasoning_rules_per_target():
         {"reasoningContent": {"redactedContent": "blob"}},
         {"text": "ok"},
     ]
-    # Another model's thinking: plain text (pi-mono), its redacted reasoning dropped.
-    foreign = convert_messages(context, NOVA)[1]["content"]
+    # Another model's thinking: dropped (pi-ai 1.6); as plain text on request (pi-ai 0.73),
+    # its redacted reasoning dropped either way.
+    assert convert_messages(context, NOVA)[1]["content"] == [{"text": "ok"}]
+    foreign = convert_messages(context, NOVA, foreign_reasoning="text")[1]["content"]
     assert foreign == [{"text": "plan"}, {"text": "ok"}]
     # The same non-Claude model gets its reasoning back without a signature field.
     kimi_turn = _assistant(

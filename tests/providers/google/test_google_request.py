@@ -206,7 +206,7 @@ def test_thought_signature_is_dropped_for_another_model() -> None:
         source=source,
     )
     parts = out[1]["parts"]
-    assert parts[0] == {"text": "plan"}, "foreign thinking becomes plain text"
+    assert "text" not in parts[0], "foreign thinking is dropped (pi-ai 1.6)"
     assert all("thoughtSignature" not in p for p in parts)
 
 
@@ -396,10 +396,10 @@ def test_request_has_system_instruction_generation_config_and_tools() -> None:
         ),
         StreamOptions(temperature=0.2, provider_options={"tool_choice": "any"}),
     )
-    assert body["systemInstruction"] == {"parts": [{"text": "Be brief."}]}
+    assert body["systemInstruction"] == {"role": "user", "parts": [{"text": "Be brief."}]}
     assert body["generationConfig"] == {
         "temperature": 0.2,
-        "maxOutputTokens": 32_000,
+        "maxOutputTokens": 65536,  # model.max_tokens (pi-ai 1.6: no 32,000 cap)
         "thinkingConfig": {"thinkingBudget": 0},  # reasoning off (pi-ai 0.73)
     }
     declaration = body["tools"][0]["functionDeclarations"][0]

@@ -118,9 +118,11 @@ def test_messages_on_the_wire() -> None:
                 {
                     "id": "abcDEF123",
                     "type": "function",
-                    "function": {"name": "lookup", "arguments": '{"q": "é"}'},
+                    "function": {"name": "lookup", "arguments": '{"q":"é"}'},
+                    "index": 0,
                 }
             ],
+            "prefix": False,
         },
         {
             "role": "tool",
@@ -155,7 +157,7 @@ def test_tool_result_placeholders(content: list[Any], is_error: bool, text: str)
     assert convert_messages(context, MODEL)[-1]["content"][0] == {"type": "text", "text": text}
 
 
-def test_foreign_thinking_is_text_and_unsigned_own_thinking_stays_thinking() -> None:
+def test_foreign_thinking_is_dropped_or_text_and_unsigned_own_thinking_stays_thinking() -> None:
     context = Context(
         messages=[
             UserMessage(content="q"),
@@ -165,7 +167,7 @@ def test_foreign_thinking_is_text_and_unsigned_own_thinking_stays_thinking() -> 
             UserMessage(content="q3"),
         ]
     )
-    messages = convert_messages(context, MODEL)
+    messages = convert_messages(context, MODEL, foreign_reasoning="text")
     assert messages[1]["content"] == [{"type": "text", "text": "their thoughts"}]
     assert messages[3]["content"][0] == {
         "type": "thinking",
@@ -185,7 +187,7 @@ def test_final_assistant_turn_is_sent_as_a_prefix() -> None:
     pending = Context(
         messages=[UserMessage(content="q"), assistant(ToolCall(id="abcDEF123", name="f"))]
     )
-    assert "prefix" not in convert_messages(pending, MODEL)[-1]
+    assert convert_messages(pending, MODEL)[-1]["prefix"] is False
     answered = Context(
         messages=[
             UserMessage(content="q"),
@@ -193,7 +195,7 @@ def test_final_assistant_turn_is_sent_as_a_prefix() -> None:
             UserMessage(content="b"),
         ]
     )
-    assert all("prefix" not in m for m in convert_messages(answered, MODEL))
+    assert all(m.get("prefix", False) is False for m in convert_messages(answered, MODEL))
 
 
 @pytest.mark.parametrize(
@@ -250,7 +252,7 @@ def test_build_request() -> None:
             }
         ],
         "temperature": 0.2,
-        "max_tokens": 32_000,
+        "max_tokens": MODEL.max_tokens,  # pi-ai 1.6: no 32,000 cap
         "tool_choice": "any",
         "safe_prompt": True,
         "random_seed": 7,

@@ -60,9 +60,19 @@ def claude_history() -> Context:
     )
 
 
-def assistant_messages(m: Model) -> list[dict[str, Any]]:
-    body = build_payload(m, claude_history())
+def assistant_messages(m: Model, policy: pi_sdk.ForeignReasoning = "text") -> list[dict[str, Any]]:
+    """The assistant messages sent; another model's thinking kept per ``policy`` (0.73: text)."""
+    body = build_payload(m, claude_history(), pi_sdk.StreamOptions(foreign_reasoning=policy))
     return [entry for entry in body["messages"] if entry["role"] == "assistant"]
+
+
+def test_by_default_another_models_thinking_is_dropped_as_pi_ai_16_does():
+    loop, answer = assistant_messages(target(), "drop")
+    assert loop["reasoning_content"] == "" and loop["content"] is None  # the field, empty
+    assert answer["reasoning_content"] == ""
+    other = target(base_url="https://example.test/v1", provider="my-gateway")
+    loop, _ = assistant_messages(other, "drop")
+    assert loop["content"] is None and "reasoning_content" not in loop
 
 
 def test_deepseek_is_found_by_its_base_url_as_pi_ai_073_does():

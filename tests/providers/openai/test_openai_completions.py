@@ -83,9 +83,11 @@ def test_basic_payload_openai():
     assert "tools" not in body and "reasoning_effort" not in body
 
 
-def test_max_tokens_default_is_capped_and_option_wins():
-    big = model(max_tokens=128_000)
-    assert payload(big)["max_completion_tokens"] == 32_000
+def test_max_tokens_default_is_fitted_into_the_window_and_option_wins():
+    big = model(max_tokens=128_000, context_window=128_000)
+    # pi-ai 1.6: the window minus the estimated input ("hi": 1 token) minus 4,096
+    assert payload(big)["max_completion_tokens"] == 128_000 - 1 - 4096
+    assert payload(model(max_tokens=16_000))["max_completion_tokens"] == 16_000
     assert payload(big, max_tokens=77)["max_completion_tokens"] == 77
 
 
@@ -131,12 +133,12 @@ def test_parallel_tool_calls_and_results():
             {
                 "id": "call_a",
                 "type": "function",
-                "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+                "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'},
             },
             {
                 "id": "call_b",
                 "type": "function",
-                "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'},
+                "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'},
             },
         ],
     }
@@ -151,8 +153,7 @@ def test_parallel_tool_calls_and_results():
                 "name": "get_weather",
                 "description": "Weather for a city",
                 "parameters": TOOL.parameters,
-                "strict": False,
-            },
+            },  # no "strict": pi-ai 1.6 sends it only where compat.supportsStrictMode says so
         }
     ]
 
@@ -204,7 +205,7 @@ def test_tool_result_images_for_a_text_only_model_become_text():
 
 
 def test_empty_tools_sent_when_history_has_tool_calls_but_context_has_no_tools():
-    m = model()
+    m = model(compat={"requiresToolsWithToolHistory": True})  # pi-ai 1.6: only when asked
     context = Context(
         messages=[
             UserMessage(content="x"),
@@ -214,6 +215,7 @@ def test_empty_tools_sent_when_history_has_tool_calls_but_context_has_no_tools()
     )
     assert payload(m, context)["tools"] == []
     assert "tools" not in payload(m)
+    assert "tools" not in payload(model(), context)
 
 
 def test_same_model_reasoning_is_replayed_in_the_field_it_came_in():
@@ -229,7 +231,7 @@ def test_same_model_reasoning_is_replayed_in_the_field_it_came_in():
     assert sent == {"role": "assistant", "reasoning": "step 1", "content": "answer"}
 
 
-def test_other_models_reasoning_becomes_text_and_foreign_ids_are_normalized():
+def test_other_models_reasoning_is_dropped_or_text_and_foreign_ids_are_normalized():
     m = model()
     other = Model(id="gpt-5", api="openai-responses", provider="openai")
     long_id = "call_" + "x" * 30 + "|fc_" + "y" * 40
@@ -251,7 +253,9 @@ def test_other_models_reasoning_becomes_text_and_foreign_ids_are_normalized():
     sent_id = messages[1]["tool_calls"][0]["id"]
     assert "|" not in sent_id and len(sent_id) <= 40
     assert messages[2]["tool_call_id"] == sent_id
-    assert messages[1]["content"] == "hmm"  # thinking of another model as plain text
+    assert messages[1]["content"] is None  # thinking of another model dropped (pi-ai 1.6)
+    messages = payload(m, context, foreign_reasoning="text")["messages"]
+    assert messages[1]["content"] == "hmm"  # or kept as plain text (pi-ai 0.73)
     assert "reasoning_content" not in messages[1]
 
 
@@ -271,10 +275,13 @@ def test_openrouter_anthropic_models_get_a_cache_breakpoint_on_the_last_text():
 
 @pytest.mark.parametrize(
     ("model_id", "level", "sent"),
-    [("o3", "xhigh", "high"), ("gpt-5.2", "xhigh", "xhigh"), ("o3", "low", "low")],
+    [("o3", "xhigh", "high"), ("gpt-5.2", "xhigh", "high"), ("o3", "low", "low")],
 )
 def test_reasoning_effort_from_unified_level(model_id: str, level: str, sent: str):
+    # pi-ai 1.6 clampThinkingLevel: xhigh only where the model's level map names it
     assert payload(model(id=model_id, reasoning=True), reasoning=level)["reasoning_effort"] == sent
+    mapped = model(id=model_id, reasoning=True, thinking_level_map={"xhigh": "xhigh"})
+    assert payload(mapped, reasoning="xhigh")["reasoning_effort"] == "xhigh"
 
 
 def test_reasoning_ignored_for_non_reasoning_models_and_explicit_effort_wins():
@@ -398,20 +405,25 @@ def test_compat_requires_thinking_as_text():
 @pytest.mark.parametrize(
     ("fmt", "on", "off"),
     [
-        ("zai", {"enable_thinking": True}, {"enable_thinking": False}),
+        (
+            "zai",
+            {"thinking": {"type": "enabled", "clear_thinking": False}},
+            {"thinking": {"type": "disabled"}},
+        ),
         ("qwen", {"enable_thinking": True}, {"enable_thinking": False}),
         (
             "qwen-chat-template",
-            {"chat_template_kwargs": {"enable_thinking": True}},
-            {"chat_template_kwargs": {"enable_thinking": False}},
+            {"chat_template_kwargs": {"enable_thinking": True, "preserve_thinking": True}},
+            {"chat_template_kwargs": {"enable_thinking": False, "preserve_thinking": True}},
         ),
     ],
 )
 def test_compat_thinking_format(fmt: str, on: dict[str, Any], off: dict[str, Any]):
-    m = with_compat(thinkingFormat=fmt)
+    # pi-ai 1.6 (the 11 formats side by side with pi-ai: tests/providers/test_pi16_payloads.py)
+    m = with_compat(thinkingFormat=fmt, supportsReasoningEffort=False)
     thinking = payload(m, reasoning="high")
-    assert thinking.items() >= on.items() and "reasoning_effort" not in thinking
-    assert payload(m).items() >= off.items()
+    assert all(thinking[k] == v for k, v in on.items()) and "reasoning_effort" not in thinking
+    assert all(payload(m)[k] == v for k, v in off.items())
 
 
 def test_compat_open_router_routing_only_on_openrouter():
@@ -435,6 +447,8 @@ def test_compat_supports_strict_mode():
     m = with_compat(supportsStrictMode=False)
     function = payload(m, tool_history(m))["tools"][0]["function"]
     assert "strict" not in function
+    on = with_compat(supportsStrictMode=True)
+    assert payload(on, tool_history(on))["tools"][0]["function"]["strict"] is False
 
 
 def test_compat_requires_reasoning_content():
@@ -516,8 +530,12 @@ def test_catalog_compat_is_applied():
     workers = pi_sdk.get_models("cloudflare-workers-ai")
     flagged = [m for m in workers if (m.compat or {}).get("supportsStore") is False]
     assert flagged
-    assert detect_compat(flagged[0]).supports_store is True  # what the URL alone would give
     assert resolve_compat(flagged[0]).supports_store is False
+    openai_flag = [m for m in pi_sdk.get_models("openai") if m.api == "openai-completions"]
+    strict = [m for m in openai_flag if (m.compat or {}).get("supportsStrictMode") is True]
+    if strict:  # the catalog turns strict on where pi-ai's detection (off) would not
+        assert detect_compat(strict[0]).supports_strict_mode is False
+        assert resolve_compat(strict[0]).supports_strict_mode is True
 
 
 # --- the HTTP edge ----------------------------------------------------------------------------

@@ -99,7 +99,7 @@ def test_basic_payload():
         ],
         "stream": True,
         "store": False,
-        "max_output_tokens": 32_000,
+        "max_output_tokens": 128_000 - 2 - 4096,  # the window minus "sys"+"hi" minus 4,096
     }
 
 
@@ -108,7 +108,7 @@ def test_reasoning_model_requests_encrypted_reasoning_and_effort():
     assert body["reasoning"] == {"effort": "high", "summary": "auto"}
     assert body["include"] == ["reasoning.encrypted_content"]
     off = payload(model())
-    assert "reasoning" not in off and off["include"] == ["reasoning.encrypted_content"]
+    assert "reasoning" not in off and "include" not in off  # pi-ai 1.6: only with reasoning
     summary_only = payload(model(), provider_options={"reasoning_summary": "detailed"})
     assert summary_only["reasoning"] == {"effort": "medium", "summary": "detailed"}
     assert payload(model(id="o3"), reasoning="xhigh")["reasoning"]["effort"] == "high"
@@ -170,14 +170,26 @@ def test_cache_key_retention_tier_tools_and_temperature(monkeypatch: pytest.Monk
             "name": "t",
             "description": "d",
             "parameters": {"type": "object", "properties": {}},
-            "strict": False,
-        }
+        }  # "strict" only where compat.supportsStrictMode says so (pi-ai 1.6)
     ]
     assert "prompt_cache_key" not in payload(model(), session_id="s-1", cache_retention="none")
     other_host = payload(
         model(base_url="https://openrouter.ai/api/v1"), session_id="s", cache_retention="long"
     )
-    assert "prompt_cache_retention" not in other_host
+    assert other_host["prompt_cache_retention"] == "24h"  # pi-ai 1.6: any host by default
+    no_long = payload(
+        model(compat={"supportsLongCacheRetention": False}), session_id="s", cache_retention="long"
+    )
+    assert "prompt_cache_retention" not in no_long
+    explicit = model(compat={"supportsExplicitPromptCacheMode": True})
+    assert payload(explicit, session_id="s", cache_retention="long")["prompt_cache_options"] == {
+        "ttl": "30m"
+    }
+    assert payload(explicit, session_id="s", cache_retention="none")["prompt_cache_options"] == {
+        "mode": "explicit"
+    }
+    off = model(compat={"promptCacheKeyMode": "disabled"})
+    assert "prompt_cache_key" not in payload(off, session_id="s")
 
 
 def test_provider_options_are_checked():
@@ -203,7 +215,7 @@ def test_encrypted_reasoning_is_replayed_to_the_same_model():
         "type": "function_call",
         "call_id": "call_1",
         "name": "lookup",
-        "arguments": '{"q": "x"}',
+        "arguments": '{"q":"x"}',
         "id": "fc_1",
     }
     assert items[5] == {"type": "function_call_output", "call_id": "call_1", "output": "42"}
@@ -216,11 +228,11 @@ def test_same_history_to_a_different_model_has_no_reasoning_items_or_foreign_ids
     sent = json.dumps(items)
     assert "reasoning" not in [i.get("type") for i in items]
     assert "gAAAA" not in sent and "msg_1" not in sent and "fc_1" not in sent
-    assert items[2] == {"type": "message", "role": "assistant", "content": "Plan"}
-    assert items[3] == {"type": "message", "role": "assistant", "content": "Let me check."}
-    call = items[4]
+    # another model's thinking ("Plan") is dropped (pi-ai 1.6)
+    assert items[2] == {"type": "message", "role": "assistant", "content": "Let me check."}
+    call = items[3]
     assert call["type"] == "function_call" and "id" not in call
-    assert items[5] == {"type": "function_call_output", "call_id": call["call_id"], "output": "42"}
+    assert items[4] == {"type": "function_call_output", "call_id": call["call_id"], "output": "42"}
 
 
 def test_same_model_without_replayable_reasoning_sends_no_item_ids():

@@ -9,13 +9,14 @@ The per-request headers (betas, OAuth) come from :mod:`pi_sdk_anthropic._client`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pi_sdk
 from pi_sdk import provider as kit
 
-from .._client import is_adaptive_model, supports_structured_outputs
+from .._client import supports_structured_outputs
+from ._compat import adaptive, cache_control_of, can_turn_off, effort_of, resolve_anthropic_compat
 from ._system import DEFERRED_TOOL_PLACEHOLDER, read_parts, system_message, tool_definitions
 from ._tools import (
     convert_tools,
@@ -56,8 +57,6 @@ REDACTED_THINKING_TEXT = "[Reasoning redacted]"
 """The ``thinking`` text of a redacted-thinking block (pi-mono)."""
 
 _CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
-_DEFAULT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
-_EFFORT_BY_LEVEL = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
 
 _SEE_IMAGE_TEXT = "(see attached image)"
 
@@ -65,29 +64,7 @@ _SEE_IMAGE_TEXT = "(see attached image)"
 # --- small helpers ----------------------------------------------------------------------------
 
 
-def _adjust_max_tokens_for_thinking(
-    base_max: int, model_max: int, level: str, budgets: Mapping[str, int] | None
-) -> tuple[int, int]:
-    """Return ``(max_tokens, thinking_budget)`` for a budget-based model (pi-spec §3.3)."""
-    level = "high" if level == "xhigh" else level
-    budget = {**_DEFAULT_BUDGETS, **(budgets or {})}[level]
-    max_tokens = min(base_max + budget, model_max)
-    if max_tokens <= budget:
-        budget = max(0, max_tokens - 1024)
-    return max_tokens, budget
-
-
 # --- request ----------------------------------------------------------------------------------
-
-
-def _cache_control(model: pi_sdk.Model, options: pi_sdk.StreamOptions) -> dict[str, Any] | None:
-    retention = options.resolved_cache_retention()
-    if retention == "none":
-        return None
-    control: dict[str, Any] = {"type": "ephemeral"}
-    if retention == "long" and "api.anthropic.com" in model.base_url:
-        control["ttl"] = "1h"
-    return control
 
 
 def _image_block(image: pi_sdk.ImageContent) -> dict[str, Any]:
@@ -175,7 +152,7 @@ def convert_messages(
     *,
     oauth: bool = False,
     cache_control: dict[str, Any] | None = None,
-    foreign_reasoning: pi_sdk.ForeignReasoning = "text",
+    foreign_reasoning: pi_sdk.ForeignReasoning = "drop",
     origin: str | None = None,
     parts: ContextParts | None = None,
     definitions: Callable[[list[pi_sdk.Tool]], list[dict[str, Any]]] | None = None,
@@ -276,30 +253,25 @@ def build_request(
         ConfigurationError: an unknown ``provider_options`` key.
     """
     extra = kit.check_provider_options(options, PROVIDER_OPTION_KEYS, API)
-    adaptive = is_adaptive_model(model)
-    max_tokens = options.max_tokens or min(model.max_tokens, 32_000)
+    compat = resolve_anthropic_compat(model)
+    is_adaptive = adaptive(model, compat)
+    max_tokens = options.resolved_max_tokens(model, context)
     thinking_enabled = False
     budget: int | None = None
     effort: str | None = None
     level = options.reasoning
     if level is not None and model.reasoning:
         thinking_enabled = True
-        if adaptive:
-            effort = (
-                "max"
-                if level == "xhigh" and "opus" in model.id
-                else _EFFORT_BY_LEVEL.get(level, "high")
-            )
+        if is_adaptive:
+            effort = effort_of(model, level)
         else:
-            max_tokens, budget = _adjust_max_tokens_for_thinking(
-                max_tokens, model.max_tokens, level, options.thinking_budgets
-            )
+            max_tokens, budget = options.resolved_thinking_budget(model, context)
     if "thinking_enabled" in extra:
         thinking_enabled = bool(extra["thinking_enabled"])
     budget = extra.get("thinking_budget_tokens", budget)
     effort = extra.get("effort", effort)
 
-    cache_control = _cache_control(model, options)
+    cache_control = cache_control_of(options, compat)
     payload: dict[str, Any] = {"model": model.id, "max_tokens": max_tokens, "stream": True}
     system: list[dict[str, Any]] = []
     output = options.resolved_output()
@@ -327,10 +299,15 @@ def build_request(
         parts=parts,
         definitions=tool_definitions(model, oauth) if native else None,
     )
-    if options.temperature is not None and not thinking_enabled:
+    if options.temperature is not None and not thinking_enabled and compat.supports_temperature:
         payload["temperature"] = options.temperature
     if parts.tools or context.tools == []:
-        tools = convert_tools(parts.tools, model, oauth=oauth, cache_control=cache_control)
+        tools = convert_tools(
+            parts.tools,
+            model,
+            oauth=oauth,
+            cache_control=cache_control if compat.supports_cache_control_on_tools else None,
+        )
         payload["tools"] = [*tools, DEFERRED_TOOL_PLACEHOLDER] if native else tools
     requested_off = not thinking_enabled
     if thinking_enabled and model.reasoning and tool_loop_without_thinking(payload["messages"]):
@@ -341,7 +318,7 @@ def build_request(
         thinking_enabled = False
     if thinking_enabled and model.reasoning:
         display = extra.get("thinking_display", "summarized")
-        if adaptive:
+        if is_adaptive:
             payload["thinking"] = {"type": "adaptive", "display": display}
             if effort:
                 payload["output_config"] = {"effort": effort}
@@ -351,8 +328,9 @@ def build_request(
                 "budget_tokens": budget or 1024,
                 "display": display,
             }
-    elif model.reasoning and requested_off:
-        # pi-ai 0.73: reasoning off on a thinking model says so, so it does not think by default.
+    elif model.reasoning and requested_off and can_turn_off(model):
+        # pi-ai 1.6: reasoning off on a thinking model says so, so it does not think by default,
+        # unless its level map says it cannot be turned off (``off: null``).
         payload["thinking"] = {"type": "disabled"}
     user_id = (options.metadata or {}).get("user_id")
     if isinstance(user_id, str):
@@ -373,4 +351,6 @@ def build_request(
         payload["tool_choice"] = {"type": tool_choice}
     elif tool_choice is not None:
         payload["tool_choice"] = tool_choice
+    if compat.allowed_fallback_models:
+        payload["fallbacks"] = [{"model": name} for name in compat.allowed_fallback_models]
     return payload

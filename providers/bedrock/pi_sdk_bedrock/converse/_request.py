@@ -312,16 +312,13 @@ def build_request(
     """
     extra = kit.check_provider_options(options, PROVIDER_OPTION_KEYS, API)
     retention = options.resolved_cache_retention()
-    max_tokens = options.max_tokens
+    max_tokens = options.resolved_max_tokens(model, context)
     budget: int | None = None
     if options.reasoning is not None and model.reasoning and is_claude(model):
-        level = "high" if options.reasoning == "xhigh" else options.reasoning
+        level = "high" if options.reasoning in ("xhigh", "max") else options.reasoning
         budget = {**_DEFAULT_BUDGETS, **(options.thinking_budgets or {})}[level]
-        if not is_adaptive(model):
-            base = max_tokens or min(model.max_tokens, 32_000)
-            max_tokens = min(base + budget, model.max_tokens)
-            if max_tokens <= budget:
-                budget = max(1024, max_tokens - 1024)
+        if not is_adaptive(model):  # pi-ai 1.6 adjustMaxTokensForThinking, fitted again
+            max_tokens, budget = options.resolved_thinking_budget(model, context)
     payload: dict[str, Any] = {
         "messages": convert_messages(
             context,
@@ -339,8 +336,7 @@ def build_request(
             system.append(_cache_point(retention))
         payload["system"] = system
     inference: dict[str, Any] = {}
-    if max_tokens is not None:
-        inference["maxTokens"] = max_tokens
+    inference["maxTokens"] = max_tokens
     if options.temperature is not None:
         inference["temperature"] = options.temperature
     payload["inferenceConfig"] = inference

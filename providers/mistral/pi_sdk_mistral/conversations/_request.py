@@ -103,12 +103,13 @@ def _assistant(message: pi_sdk.AssistantMessage) -> dict[str, Any] | None:
                     chunk["signature"] = block.thinking_signature
                 chunks.append(chunk)
         else:
-            arguments = json.dumps(block.arguments or {}, ensure_ascii=False)
+            arguments = json.dumps(block.arguments or {}, ensure_ascii=False, separators=(",", ":"))
             calls.append(
                 {
                     "id": block.id,
                     "type": "function",
                     "function": {"name": block.name, "arguments": arguments},
+                    "index": 0,  # as pi-ai 1.6 sends every call
                 }
             )
     if not chunks and not calls:
@@ -148,7 +149,7 @@ def convert_messages(
     context: pi_sdk.Context,
     model: pi_sdk.Model,
     *,
-    foreign_reasoning: pi_sdk.ForeignReasoning = "text",
+    foreign_reasoning: pi_sdk.ForeignReasoning = "drop",
     origin: str | None = None,
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Mistral ``messages`` (pi-mono ``toChatMessages``).
@@ -160,7 +161,8 @@ def convert_messages(
     calls as ``tool_calls`` with JSON-string arguments; each tool result as a ``tool`` message
     (``[tool error]`` prefix for errors, a placeholder for an empty result). A history that
     ends with an assistant turn without tool calls sends it with ``"prefix": true``: Mistral
-    then continues that text (and rejects a final assistant message without it).
+    then continues that text (and rejects a final assistant message without it); every other
+    assistant message carries ``"prefix": false``, as Mistral's SDK writes it.
 
     The context is read by :meth:`pi_sdk.provider.ContextParts.read`: later system messages
     go in place as ``system`` messages where the model takes them (pi-ai 1.6).
@@ -185,6 +187,8 @@ def convert_messages(
             converted = _user(message)
         elif isinstance(message, pi_sdk.AssistantMessage):
             converted = _assistant(message)
+            if converted is not None:
+                converted["prefix"] = False  # what Mistral's SDK sends (pi-ai 1.6's bodies)
         else:
             converted = _tool_result(message, images)
         if converted is not None:
@@ -195,24 +199,33 @@ def convert_messages(
 
 
 def reasoning_fields(model: pi_sdk.Model, options: pi_sdk.StreamOptions) -> dict[str, str]:
-    """``reasoning_effort`` or ``prompt_mode`` for ``options.reasoning`` (pi-mono).
+    """``reasoning_effort`` or ``prompt_mode`` for ``options.reasoning`` (pi-ai 1.6).
 
-    Off (``None``) or a model without reasoning: nothing. ``mistral-small-2603``,
-    ``mistral-small-latest`` and ``mistral-medium-3.5`` get ``reasoning_effort``: the level's
-    entry in ``model.thinking_level_map`` (or ``model.compat["thinkingLevelMap"]``), else
-    ``"high"`` (pi-mono
-    ``mapReasoningEffort``; pi-ai's catalog has no map for Mistral, so every level is
-    ``"high"``); every other reasoning model (magistral) gets ``prompt_mode: "reasoning"``.
+    Only for reasoning models. The level is first clamped to what the model supports
+    (:meth:`pi_sdk.Model.clamp_thinking_level`). A model with a level map
+    (``model.thinking_level_map``, or ``model.compat["thinkingLevelMap"]``) gets
+    ``reasoning_effort``: the level's entry, else ``"high"``; with reasoning off, the map's ``off``
+    value when it is a string. Hand-made models without a map that pi-ai 0.73 knew to take
+    ``reasoning_effort`` (``mistral-small-2603``/``-latest``, ``mistral-medium-3.5``) get
+    ``"high"``; every other reasoning model (magistral) gets ``prompt_mode: "reasoning"``.
     """
+    if not model.reasoning:
+        return {}
     level = options.reasoning
-    if level is None or not model.reasoning:
+    if level is not None:
+        level = model.clamp_thinking_level(level)
+        level = None if level == "off" else level
+    levels: Any = model.thinking_level_map or (model.compat or {}).get("thinkingLevelMap")
+    if isinstance(levels, dict):
+        table = cast("dict[str, Any]", levels)
+        mapped: Any = table.get(level) if level is not None else table.get("off")
+        if level is None:
+            return {"reasoning_effort": mapped} if isinstance(mapped, str) else {}
+        return {"reasoning_effort": mapped if isinstance(mapped, str) else "high"}
+    if level is None:
         return {}
     if model.id in _REASONING_EFFORT_MODELS:
-        levels: Any = model.thinking_level_map or (model.compat or {}).get("thinkingLevelMap")
-        mapped: Any = (
-            cast("dict[str, Any]", levels).get(level) if isinstance(levels, dict) else None
-        )
-        return {"reasoning_effort": mapped if isinstance(mapped, str) else "high"}
+        return {"reasoning_effort": "high"}
     return {"prompt_mode": "reasoning"}
 
 
@@ -229,7 +242,8 @@ def build_request(
         model: Target model (``id``, ``max_tokens``, ``reasoning``, ``input``).
         context: System prompt (a first ``system`` message), messages and tools (``function``
             tools with ``strict: false``).
-        options: ``max_tokens`` (default ``min(model.max_tokens, 32000)``), ``temperature``,
+        options: ``max_tokens`` (default ``model.max_tokens``, fitted into the context window:
+            :meth:`pi_sdk.StreamOptions.resolved_max_tokens`), ``temperature``,
             ``reasoning`` (:func:`reasoning_fields`), and ``provider_options``:
             ``tool_choice`` (``"auto"``/``"none"``/``"any"``/``"required"`` or
             ``{"type": "function", "function": {"name": ...}}``), ``prompt_mode``,
@@ -269,12 +283,10 @@ def build_request(
         ]
     if options.temperature is not None:
         payload["temperature"] = options.temperature
-    max_tokens = options.max_tokens or (
-        min(model.max_tokens, 32_000) if model.max_tokens > 0 else None
-    )
-    if max_tokens:
-        payload["max_tokens"] = max_tokens
+    payload["max_tokens"] = options.resolved_max_tokens(model, context)
     payload.update(reasoning_fields(model, options))
+    if options.session_id and options.resolved_cache_retention() != "none":
+        payload["prompt_cache_key"] = options.session_id  # pi-ai 1.6; provider_options win
     resolved = options.resolved_tool_choice()
     if resolved is not None:  # Chat Completions' shape; provider_options' wins below
         kind, name = resolved

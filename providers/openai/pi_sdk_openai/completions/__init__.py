@@ -46,8 +46,8 @@ async def call_openai_completions(
     vendor's message; retryable for 408, 409, 429, 5xx and connection errors), which ends the
     call in its ``error`` event with the partial message kept. ``options.client`` (an
     ``openai.AsyncOpenAI``) replaces the client built from ``model.base_url`` and the API key.
-    With ``send_session_affinity_headers`` (``model.compat``), ``options.session_id`` goes as the
-    ``session_id``, ``x-client-request-id`` and ``x-session-affinity`` headers (pi-ai 0.73;
+    With ``send_session_affinity_headers`` (``model.compat``; detected for OpenRouter),
+    ``options.session_id`` goes in the headers of ``session_affinity_format`` (pi-ai 1.6;
     ``options.headers`` still win; none with cache retention ``"none"``).
 
     Raises:
@@ -66,10 +66,19 @@ async def call_openai_completions(
 
 
 def session_affinity_headers(compat: CompletionsCompat, options: StreamOptions) -> dict[str, str]:
-    """The session-affinity headers pi-ai 0.73 sends for ``compat`` (empty when off)."""
+    """The session-affinity headers pi-ai 1.6 sends for ``compat`` (empty when off).
+
+    ``openrouter``: ``x-session-id``; ``openai``: ``session_id``, ``x-client-request-id`` and
+    ``x-session-affinity``; ``openai-nosession``: the last two.
+    """
     session = options.session_id
     if not (session and compat.send_session_affinity_headers):
         return {}
     if options.resolved_cache_retention() == "none":
         return {}
-    return dict.fromkeys(("session_id", "x-client-request-id", "x-session-affinity"), session)
+    if compat.session_affinity_format == "openrouter":
+        return {"x-session-id": session}
+    names = ["x-client-request-id", "x-session-affinity"]
+    if compat.session_affinity_format == "openai":
+        names.insert(0, "session_id")
+    return dict.fromkeys(names, session)

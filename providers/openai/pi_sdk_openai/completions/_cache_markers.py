@@ -1,8 +1,10 @@
-"""Anthropic-style prompt-cache markers in a Chat Completions body (OpenRouter serving Claude).
+"""Prompt caching in a Chat Completions body: OpenAI's cache key, Anthropic-style markers.
+
+:func:`add_prompt_cache_fields`: ``prompt_cache_key`` and ``prompt_cache_retention`` (pi-ai 1.6).
 
 pi-ai 0.73 (``cacheControlFormat: "anthropic"``) marks three places with the same
 ``cache_control`` object: the system (or developer) prompt, the last tool, and the last
-user/assistant message that has text (a string content becomes one text part carrying the
+user/assistant/tool message that has text (pi-ai 1.6; a string content becomes one text part carrying the
 marker; in a list, the last text part gets it). Tool results and images are never marked.
 """
 
@@ -10,9 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._shared_json import as_dict, as_list
+from pi_sdk import Model, StreamOptions
 
-__all__ = ["add_cache_markers"]
+from .._shared_json import as_dict, as_list
+from .._shared_request import prompt_cache_key
+from ._compat import CompletionsCompat
+
+__all__ = ["add_cache_markers", "add_prompt_cache_fields"]
 
 
 def _mark_text(entry: dict[str, Any], marker: dict[str, Any]) -> bool:
@@ -41,5 +47,27 @@ def add_cache_markers(
     if tools:
         tools[-1]["cache_control"] = dict(marker)
     for entry in reversed(messages):
-        if entry["role"] in ("user", "assistant") and _mark_text(entry, marker):
+        if entry["role"] in ("user", "assistant", "tool") and _mark_text(entry, marker):
             return
+
+
+def add_prompt_cache_fields(
+    payload: dict[str, Any], model: Model, compat: CompletionsCompat, options: StreamOptions
+) -> bool:
+    """Add ``prompt_cache_key`` / ``prompt_cache_retention``; True with long retention on.
+
+    pi-ai 1.6: the key (the session id, at most 64 characters) per
+    :attr:`CompletionsCompat.prompt_cache_key_mode` (``auto``: api.openai.com, or long retention
+    where supported), never with retention ``"none"``; ``"24h"`` with long retention.
+    """
+    retention = options.resolved_cache_retention()
+    long_retention = retention == "long" and compat.supports_long_cache_retention
+    mode = compat.prompt_cache_key_mode
+    key_supported = mode == "enabled" or (
+        mode == "auto" and ("api.openai.com" in model.base_url or long_retention)
+    )
+    if options.session_id and retention != "none" and key_supported:
+        payload["prompt_cache_key"] = prompt_cache_key(options.session_id)
+    if long_retention:
+        payload["prompt_cache_retention"] = "24h"
+    return long_retention

@@ -28,7 +28,7 @@ from .._shared_request import (
     reasoning_effort,
     tool_result_text,
 )
-from ._cache_markers import add_cache_markers
+from ._cache_markers import add_cache_markers, add_prompt_cache_fields
 from ._compat import CompletionsCompat, resolve_compat
 from ._google_signatures import google_signature
 from ._reasoning_replay import reasoning_detail
@@ -58,6 +58,8 @@ TEXT_BLOCK_SEPARATOR = "\n\n"
 """Between the text blocks of one assistant turn, sent as one ``content`` string."""
 
 AFTER_TOOL_RESULTS_TEXT = "I have processed the tool results."
+NO_TOOL_OUTPUT_TEXT = "(no tool output)"
+"""A tool result with neither text nor images (pi-ai 1.6)."""
 ATTACHED_IMAGES_TEXT = "Attached image(s) from tool result:"
 
 
@@ -67,7 +69,8 @@ def _user_message(message: pi_sdk.UserMessage) -> dict[str, Any] | None:
     parts: list[dict[str, Any]] = []
     for block in message.content:
         if isinstance(block, pi_sdk.TextContent):
-            parts.append({"type": "text", "text": block.text})
+            if block.text:  # pi-ai 1.6 leaves empty text parts out
+                parts.append({"type": "text", "text": block.text})
         else:
             parts.append({"type": "image_url", "image_url": {"url": data_url(block)}})
     return {"role": "user", "content": parts} if parts else None
@@ -94,7 +97,12 @@ def _assistant_message(
     # now text, to the answer: "claude thinksfrom claude").
     text = TEXT_BLOCK_SEPARATOR.join(texts)
     entry: dict[str, Any] = {"role": "assistant"}
-    content: str | None = text or ("" if compat.requires_assistant_after_tool_result else None)
+    empty = (
+        ""
+        if compat.requires_assistant_after_tool_result or compat.requires_non_null_assistant_content
+        else None
+    )
+    content: str | None = text or empty
     reasoning: str | None = None
     if thinking:
         if compat.requires_thinking_as_text:
@@ -121,7 +129,9 @@ def _assistant_message(
                 "type": "function",
                 "function": {
                     "name": call.name,
-                    "arguments": json.dumps(call.arguments, ensure_ascii=False),
+                    "arguments": json.dumps(
+                        call.arguments, ensure_ascii=False, separators=(",", ":")
+                    ),
                 },
             }
             signature = call.thought_signature
@@ -174,7 +184,7 @@ def convert_messages(
     """
     compat = compat or resolve_compat(model)
     parts = parts or read_parts(model, context, compat)
-    policy = options.foreign_reasoning if options is not None else "text"
+    policy = options.foreign_reasoning if options is not None else "drop"
     history: list[pi_sdk.Message] = kit.transform_messages(
         parts.messages,
         model,
@@ -216,7 +226,7 @@ def convert_messages(
                 images.extend(found)
                 text = tool_result_text(result)
                 if not text:
-                    text = "(see attached image)" if found else "(no output)"
+                    text = "(see attached image)" if found else NO_TOOL_OUTPUT_TEXT
                 entry = {"role": "tool", "content": text, "tool_call_id": result.tool_call_id}
                 if compat.requires_tool_result_name:
                     entry["name"] = result.tool_name
@@ -254,9 +264,11 @@ def build_payload(
         origin: Where the request goes, when it is not ``model.base_url``.
 
     Returns:
-        The JSON body. ``max_completion_tokens`` (or ``max_tokens``) is always set. When the
-        context has no tools but the history has tool calls or results, ``tools: []`` is sent
-        (pi-mono: Anthropic behind LiteLLM requires it).
+        The JSON body. ``max_completion_tokens`` (or ``max_tokens``) is always set:
+        :meth:`pi_sdk.StreamOptions.resolved_max_tokens` (``options.max_tokens`` or
+        ``model.max_tokens``, fitted into the context window). With
+        ``requires_tools_with_tool_history``, a request without tools whose history has tool
+        calls or results sends ``tools: []`` (older LiteLLM in front of Anthropic requires it).
 
     Raises:
         ConfigurationError: unknown ``provider_options`` or ``model.compat`` keys.
@@ -268,18 +280,12 @@ def build_payload(
     messages = convert_messages(model, context, compat, options=options, origin=origin, parts=parts)
     payload: dict[str, Any] = {"model": model.id, "messages": messages, "stream": True}
     retention = options.resolved_cache_retention()
-    long_retention = retention == "long" and compat.supports_long_cache_retention
-    if options.session_id and (
-        ("api.openai.com" in model.base_url and retention != "none") or long_retention
-    ):
-        payload["prompt_cache_key"] = options.session_id
-    if long_retention:
-        payload["prompt_cache_retention"] = "24h"
+    long_retention = add_prompt_cache_fields(payload, model, compat, options)
     if compat.supports_usage_in_streaming:
         payload["stream_options"] = {"include_usage": True}
     if compat.supports_store:
         payload["store"] = False
-    payload[compat.max_tokens_field] = max_output_tokens(model, options)
+    payload[compat.max_tokens_field] = max_output_tokens(model, options, context)
     if options.temperature is not None:
         payload["temperature"] = options.temperature
     output = options.resolved_output()
@@ -292,7 +298,9 @@ def build_payload(
         payload["tools"] = convert_tools(parts.tools, compat)
         if compat.zai_tool_stream:
             payload["tool_stream"] = True
-    elif any(m["role"] == "tool" or "tool_calls" in m for m in messages):
+    elif compat.requires_tools_with_tool_history and any(
+        m["role"] == "tool" or "tool_calls" in m for m in messages
+    ):
         payload["tools"] = []
     if compat.cache_control_format == "anthropic" and retention != "none":
         marker: dict[str, Any] = {"type": "ephemeral"}
@@ -301,8 +309,9 @@ def build_payload(
         add_cache_markers(messages, payload.get("tools"), marker)
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
-    if model.reasoning:
-        add_reasoning(payload, model, compat, reasoning_effort(model, options))
+    if compat.vllm_priority is not None:
+        payload["priority"] = compat.vllm_priority
+    add_reasoning(payload, model, compat, reasoning_effort(model, options), options)
     if "openrouter.ai" in model.base_url and compat.open_router_routing:
         payload["provider"] = dict(compat.open_router_routing)
     routing = compat.vercel_gateway_routing

@@ -17,6 +17,7 @@ Conventions for what pi-sdk stores (pi-mono's, so sessions interoperate):
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from pi_sdk import Context, Model, StreamOptions
@@ -24,6 +25,7 @@ from pi_sdk.provider import HttpCall
 
 from .._client import plan_request
 from .._shared_ids import normalize_responses_tool_call_id as normalize_tool_call_id
+from ._compat import ResponsesCompat, resolve_responses_compat
 from ._decode import Decoder
 from ._input import convert_input
 from ._request import API, PATH, build_payload, string_option
@@ -56,15 +58,38 @@ async def call_openai_responses(
     partial message kept. ``options.client`` (an ``openai.AsyncOpenAI``) replaces the client
     built from ``model.base_url`` and the API key.
 
+    With ``options.session_id``, session-affinity headers go too (pi-ai 1.6: ``session-id`` and
+    ``x-client-request-id``, or OpenRouter's ``x-session-id``; ``options.headers`` win).
+
     Raises:
-        ConfigurationError: no key, a bad ``options.client``.
+        ConfigurationError: no key, a bad ``options.client``, a mistyped compat flag.
     """
+    affinity = session_affinity_headers(resolve_responses_compat(model), options)
+    sent = options
+    if affinity:
+        sent = dataclasses.replace(options, headers={**affinity, **(options.headers or {})})
     return await plan_request(
         model,
-        options,
+        sent,
         path=PATH,
         build_payload=lambda origin: build_payload(model, context, options, origin=origin),
         decoder=lambda builder: Decoder(
             builder, service_tier=string_option(options, "service_tier")
         ),
     )
+
+
+def session_affinity_headers(compat: ResponsesCompat, options: StreamOptions) -> dict[str, str]:
+    """The session-affinity headers pi-ai 1.6's Responses module sends (empty without a session).
+
+    ``openrouter``: ``x-session-id``; ``openai``: ``session-id`` and ``x-client-request-id``;
+    ``openai-nosession``: ``x-client-request-id``.
+    """
+    session = options.session_id
+    if not session:
+        return {}
+    if compat.session_affinity_format == "openrouter":
+        return {"x-session-id": session}
+    if compat.session_affinity_format == "openai":
+        return {"session-id": session, "x-client-request-id": session}
+    return {"x-client-request-id": session}

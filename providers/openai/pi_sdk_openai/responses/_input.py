@@ -70,7 +70,7 @@ def _assistant_items(message: pi_sdk.AssistantMessage) -> list[dict[str, Any]]:
                 "type": "function_call",
                 "call_id": call_id,
                 "name": block.name,
-                "arguments": json.dumps(block.arguments, ensure_ascii=False),
+                "arguments": json.dumps(block.arguments, ensure_ascii=False, separators=(",", ":")),
             }
             if item_id and keep_ids:
                 entry["id"] = item_id
@@ -101,7 +101,7 @@ def convert_input(
     model: pi_sdk.Model,
     context: pi_sdk.Context,
     *,
-    foreign_reasoning: Literal["drop", "text", "tagged"] = "text",
+    foreign_reasoning: Literal["drop", "text", "tagged"] = "drop",
     origin: str | None = None,
     parts: ContextParts | None = None,
 ) -> list[dict[str, Any]]:

@@ -25,7 +25,13 @@ from typing import Any
 import pi_sdk
 from pi_sdk import provider as kit
 
-from .._shared_request import max_output_tokens, reasoning_effort, responses_tool_choice
+from .._shared_request import (
+    max_output_tokens,
+    prompt_cache_key,
+    reasoning_effort,
+    responses_tool_choice,
+)
+from ._compat import ResponsesCompat, resolve_responses_compat
 from ._input import convert_input
 from ._system import read_parts
 from ._tools import convert_tools, text_format
@@ -37,6 +43,9 @@ PATH = "/responses"
 """Request path, relative to ``model.base_url``."""
 
 PROVIDER_OPTIONS = ("reasoning_effort", "reasoning_summary", "service_tier", "tool_choice")
+MIN_OUTPUT_TOKENS = 16
+"""The smallest ``max_output_tokens`` OpenAI accepts (pi-ai 1.6 raises a lower cap to it)."""
+AZURE_API = "azure-openai-responses"
 
 
 def string_option(options: pi_sdk.StreamOptions, key: str) -> str | None:
@@ -54,8 +63,9 @@ def build_payload(
     options: pi_sdk.StreamOptions | None = None,
     *,
     origin: str | None = None,
+    compat: ResponsesCompat | None = None,
 ) -> dict[str, Any]:
-    """Build the Responses request body (before payload hooks), pi-spec §4.4.
+    """Build the Responses request body (before payload hooks), pi-spec §4.4, pi-ai 1.6.
 
     Args:
         model: The target model.
@@ -72,6 +82,8 @@ def build_payload(
     """
     options = options or pi_sdk.StreamOptions()
     kit.check_provider_options(options, PROVIDER_OPTIONS, API)
+    azure = model.api == AZURE_API
+    compat = compat or resolve_responses_compat(model, azure=azure)
     summary = string_option(options, "reasoning_summary")
     service_tier = string_option(options, "service_tier")
     output = options.resolved_output()
@@ -87,14 +99,24 @@ def build_payload(
             parts=parts,
         ),
         "stream": True,
-        "store": False,
     }
     retention = options.resolved_cache_retention()
-    if options.session_id and retention != "none":
-        payload["prompt_cache_key"] = options.session_id
-    if retention == "long" and "api.openai.com" in model.base_url:
-        payload["prompt_cache_retention"] = "24h"
-    payload["max_output_tokens"] = max_output_tokens(model, options)
+    key_allowed = compat.prompt_cache_key_mode != "disabled"
+    if options.session_id and key_allowed and (azure or retention != "none"):
+        payload["prompt_cache_key"] = prompt_cache_key(options.session_id)
+    if not azure:
+        long_retention = retention == "long" and compat.supports_long_cache_retention
+        if compat.supports_explicit_prompt_cache_mode:
+            if retention == "none":
+                payload["prompt_cache_options"] = {"mode": "explicit"}
+            elif long_retention:
+                payload["prompt_cache_options"] = {"ttl": "30m"}
+        elif long_retention:
+            payload["prompt_cache_retention"] = "24h"
+    payload["store"] = False
+    if azure or compat.supports_max_output_tokens:
+        cap = max_output_tokens(model, options, context)
+        payload["max_output_tokens"] = max(cap, MIN_OUTPUT_TOKENS)
     if options.temperature is not None:
         payload["temperature"] = options.temperature
     if service_tier is not None:
@@ -105,16 +127,21 @@ def build_payload(
     elif output is not None:
         payload["text"] = {"format": text_format(output)}
     if parts.tools:
-        payload["tools"] = convert_tools(parts.tools)
+        strict = False if compat.supports_strict_mode else None
+        payload["tools"] = convert_tools(parts.tools, strict=strict)
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     if model.reasoning:
         effort = reasoning_effort(model, options)
         if effort is not None or summary is not None:
-            payload["reasoning"] = {"effort": effort or "medium", "summary": summary or "auto"}
+            level = effort or "medium"
+            mapped = (model.thinking_level_map or {}).get(level) if effort is not None else None
+            payload["reasoning"] = {"effort": mapped or level, "summary": summary or "auto"}
+            payload["include"] = ["reasoning.encrypted_content"]
         elif (off := off_effort(model)) is not None:
             payload["reasoning"] = {"effort": off}
-        payload["include"] = ["reasoning.encrypted_content"]
+        if model.provider == "xai":
+            payload["include"] = ["reasoning.encrypted_content"]
     return payload
 
 

@@ -10,18 +10,24 @@ from pi_sdk.options import Output
 __all__ = ["convert_tools", "text_format"]
 
 
-def convert_tools(tools: list[pi_sdk.Tool], *, strict: bool = False) -> list[dict[str, Any]]:
-    """Return Responses function tools (``strict: false`` by default, as pi-mono sends)."""
-    return [
-        {
+def convert_tools(tools: list[pi_sdk.Tool], *, strict: bool | None = False) -> list[dict[str, Any]]:
+    """Return Responses function tools with ``strict: <strict>``, or no ``strict`` for ``None``.
+
+    pi-ai 1.6 sends ``strict: false`` only where the model's compat says the server takes the
+    field (``supportsStrictMode``; on by default on Azure).
+    """
+    out: list[dict[str, Any]] = []
+    for tool in tools:
+        entry: dict[str, Any] = {
             "type": "function",
             "name": tool.name,
             "description": tool.description,
             "parameters": tool.parameters,
-            "strict": strict,
         }
-        for tool in tools
-    ]
+        if strict is not None:
+            entry["strict"] = strict
+        out.append(entry)
+    return out
 
 
 def text_format(output: Output) -> dict[str, Any]:
