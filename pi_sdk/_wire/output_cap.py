@@ -29,10 +29,11 @@ from pi_sdk.types import (
     Context,
     ImageContent,
     Message,
+    SystemMessage,
     TextContent,
     ThinkingContent,
     Tool,
-    ToolCall,
+    ToolReference,
     Usage,
 )
 
@@ -82,7 +83,7 @@ def _content_chars(content: str | Sequence[object]) -> int:
     return chars
 
 
-def _tools_tokens(tools: Sequence[Tool] | None) -> int:
+def _tools_tokens(tools: Sequence[Tool | ToolReference] | None) -> int:
     if not tools:
         return 0
     return _tokens(
@@ -91,14 +92,10 @@ def _tools_tokens(tools: Sequence[Tool] | None) -> int:
 
 
 def _message_tokens(message: Message) -> int:
+    if isinstance(message, SystemMessage):  # a transcript system message (pi-ai 1.6)
+        tools = _tools_tokens(message.tools_added) + _tools_tokens(message.tools_removed)
+        return _tokens(_content_chars(message.content)) + tools
     if not isinstance(message, AssistantMessage):
-        role = getattr(message, "role", "")
-        if role == "system":  # a transcript system message (pi-ai 1.6), when pi-sdk has them
-            text = getattr(message, "content", "")
-            added = getattr(message, "tools_added", None)
-            removed = getattr(message, "tools_removed", None)
-            chars = _content_chars(text) if isinstance(text, str | list) else 0
-            return _tokens(chars) + _tools_tokens(added) + _tools_tokens(removed)
         return _tokens(_content_chars(message.content))
     chars = 0
     for block in message.content:
@@ -106,7 +103,7 @@ def _message_tokens(message: Message) -> int:
             chars += js_length(block.text)
         elif isinstance(block, ThinkingContent):
             chars += js_length(block.thinking)
-        elif isinstance(block, ToolCall):
+        else:
             chars += js_length(block.name) + js_length(_json(block.arguments))
     return _tokens(chars)
 
