@@ -12,9 +12,9 @@ instead, so a provider honours the variables every vendor SDK, curl and pi-mono 
   reads the macOS and Windows system settings); ``HTTP_PROXY`` is ignored inside a CGI script
   (``REQUEST_METHOD`` set, the "httpoxy" rule);
 * a proxy without a scheme is ``http://``; ``http://``, ``https://``, ``socks5://`` and
-  ``socks5h://`` proxies are supported (SOCKS needs the ``socksio`` package:
-  ``pip install 'pi-sdk-core[socks]'``); ``user:password@`` in the proxy URL is sent as
-  ``Proxy-Authorization``;
+  ``socks5h://`` proxies are supported (SOCKS needs the ``socksio`` package: ``pip install
+  socksio``; without it a call fails with httpx2's error naming it); ``user:password@`` in the
+  proxy URL is sent as ``Proxy-Authorization``;
 * ``NO_PROXY`` (comma-separated): ``*`` turns proxies off; a host name matches itself and its
   subdomains (``example.com`` and ``.example.com`` both cover ``api.example.com``); ``host:port``
   matches that port only (:func:`urllib.request.proxy_bypass_environment`).
