@@ -15,9 +15,11 @@ instead, so a provider honours the variables every vendor SDK, curl and pi-mono 
   ``socks5h://`` proxies are supported (SOCKS needs the ``socksio`` package: ``pip install
   socksio``; without it a call fails with httpx2's error naming it); ``user:password@`` in the
   proxy URL is sent as ``Proxy-Authorization``;
-* ``NO_PROXY`` (comma-separated): ``*`` turns proxies off; a host name matches itself and its
-  subdomains (``example.com`` and ``.example.com`` both cover ``api.example.com``); ``host:port``
-  matches that port only (:func:`urllib.request.proxy_bypass_environment`).
+* ``NO_PROXY`` (comma-separated, curl's rules): ``*`` turns proxies off; a host name matches
+  itself and its subdomains (``example.com``, ``.example.com`` and ``*.example.com`` all cover
+  ``api.example.com``, none covers ``myexample.com``); an IP address matches itself, a CIDR
+  block (``10.0.0.0/8``, ``fd00::/8``) the addresses in it; ``host:port`` (``[::1]:8080``)
+  matches that port only.
 
 The variables are read once, when a transport is built (as httpx2 reads them when a client is
 built); a process that changes them later gets them on its next client.
@@ -25,7 +27,8 @@ built); a process that changes them later gets them on its next client.
 
 from __future__ import annotations
 
-from urllib.request import getproxies, proxy_bypass_environment
+import ipaddress
+from urllib.request import getproxies
 
 __all__ = ["EnvProxies"]
 
@@ -41,7 +44,7 @@ class EnvProxies:
 
     def __init__(self, by_scheme: dict[str, str], no_proxy: str) -> None:
         self._by_scheme = by_scheme
-        self._no_proxy = no_proxy
+        self._no_proxy = [_Bypass.parse(entry) for entry in no_proxy.split(",") if entry.strip()]
 
     @classmethod
     def read(cls) -> EnvProxies | None:
@@ -71,12 +74,59 @@ class EnvProxies:
         if url is None:
             return None
         if self._no_proxy:
-            name = f"[{host}]" if ":" in host else host
-            target = name if port is None else f"{name}:{port}"
-            if proxy_bypass_environment(target, {"no": self._no_proxy}):
+            host = host.lower().rstrip(".")
+            port = port if port is not None else (443 if scheme == "https" else 80)
+            if any(entry.covers(host, port) for entry in self._no_proxy):
                 return None
         return url
 
     def __repr__(self) -> str:
         # Proxy URLs may carry a password: show the schemes only.
         return f"EnvProxies(schemes={sorted(self._by_scheme)}, no_proxy={bool(self._no_proxy)})"
+
+
+class _Bypass:
+    """One ``NO_PROXY`` entry: a domain (and its subdomains) or an IP network, maybe a port."""
+
+    __slots__ = ("domain", "network", "port")
+
+    def __init__(
+        self,
+        domain: str,
+        network: ipaddress.IPv4Network | ipaddress.IPv6Network | None,
+        port: int | None,
+    ) -> None:
+        self.domain = domain
+        self.network = network
+        self.port = port
+
+    @classmethod
+    def parse(cls, entry: str) -> _Bypass:
+        text = entry.strip().lower()
+        port: int | None = None
+        if text.startswith("["):  # [v6] or [v6]:port
+            address, _, rest = text[1:].partition("]")
+            text = address
+            if rest.startswith(":") and rest[1:].isdigit():
+                port = int(rest[1:])
+        elif text.count(":") == 1:  # name:port or v4:port (a bare v6 has several colons)
+            name, _, number = text.partition(":")
+            if number.isdigit():
+                text, port = name, int(number)
+        try:
+            network = ipaddress.ip_network(text, strict=False)
+        except ValueError:
+            network = None
+        domain = text.removeprefix("*").removeprefix(".").rstrip(".")
+        return cls(domain, network, port)
+
+    def covers(self, host: str, port: int) -> bool:
+        """Whether a request to ``host`` (lower case) on ``port`` skips the proxy."""
+        if self.port is not None and self.port != port:
+            return False
+        if self.network is not None:
+            try:
+                return ipaddress.ip_address(host) in self.network
+            except ValueError:
+                return False
+        return bool(self.domain) and (host == self.domain or host.endswith("." + self.domain))
