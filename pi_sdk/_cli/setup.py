@@ -30,6 +30,7 @@ from pi_sdk._agent.tools import tool
 from pi_sdk._cli.broken_plugins import add_broken_plugins_option
 from pi_sdk._cli.common import UsageError
 from pi_sdk._cli.hints import unknown_provider
+from pi_sdk._cli.waiting import WaitNotes
 from pi_sdk._models.default import get_model, get_models
 from pi_sdk._stream.retry_notice import describe_retry
 from pi_sdk._wire.agent_types import AgentMessage, AgentThinkingLevel, AgentTool
@@ -180,16 +181,19 @@ def build_agent(
 ) -> Agent:
     """The Agent of a ``prompt`` or ``chat`` run, from its options.
 
-    ``note(line)`` is told of each retry: ``"anthropic/claude-sonnet-4-5: attempt 1 of 3
-    failed (429 ...); retrying in 1.2 s"``.
+    ``note(line)`` is told of each retry (``"anthropic/claude-sonnet-4-5: attempt 1 of 3
+    failed (429 ...); retrying in 1.2 s"``) and of an answer that has not started after 10 s
+    (:class:`~pi_sdk._cli.waiting.WaitNotes`).
     """
     level = cast("AgentThinkingLevel", args.reasoning or thinking_level or "off")
 
+    def name() -> str:
+        current = agent.model
+        return f"{current.provider}/{current.id}" if current is not None else "the model"
+
     def on_retry(notice: RetryNotice) -> None:
         if note is not None:
-            current = agent.model
-            name = f"{current.provider}/{current.id}" if current is not None else "model"
-            note(f"{name}: {describe_retry(notice)}")
+            note(f"{name()}: {describe_retry(notice)}")
 
     agent = Agent(
         model=model,
@@ -200,4 +204,6 @@ def build_agent(
         messages=messages,
         tool_abort_grace_ms=TOOL_ABORT_GRACE_MS,
     )
+    if note is not None:
+        agent.subscribe(WaitNotes(note, name))
     return agent
