@@ -17,8 +17,20 @@ import contextlib
 from dataclasses import dataclass, field
 
 import httpx2
+import pytest
 
-__all__ = ["ForwardProxy"]
+__all__ = ["PROXY_VARIABLES", "ForwardProxy", "clear_proxy_variables"]
+
+PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "REQUEST_METHOD")
+"""What decides the proxy (``REQUEST_METHOD``: the CGI rule), in upper and lower case."""
+
+
+def clear_proxy_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unset :data:`PROXY_VARIABLES` for the test (the machine's own settings left out)."""
+    for name in PROXY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+
 
 _HOP_BY_HOP = frozenset(
     {"connection", "keep-alive", "proxy-authorization", "proxy-connection", "transfer-encoding"}

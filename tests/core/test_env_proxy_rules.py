@@ -7,17 +7,14 @@ pin the rules themselves: scheme variables, ``ALL_PROXY``, lower case, and ``NO_
 from __future__ import annotations
 
 import pytest
+from _support.forward_proxy import clear_proxy_variables
 
 from pi_sdk._kit.env_proxy import EnvProxies
-
-_NAMES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "REQUEST_METHOD")
 
 
 @pytest.fixture(autouse=True)
 def _clean(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in _NAMES:
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.lower(), raising=False)
+    clear_proxy_variables(monkeypatch)
 
 
 def _read(monkeypatch: pytest.MonkeyPatch, **env: str) -> EnvProxies | None:

@@ -8,48 +8,57 @@ does not resolve (``vendor.test``): only a request sent through the proxy can su
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
-from _support.forward_proxy import ForwardProxy
+from _support.forward_proxy import ForwardProxy, clear_proxy_variables
 from _support.loopback import APIS, LoopbackServer, model_at, text_reply
 
 import pi_sdk
 from pi_sdk import Context, StreamOptions, UserMessage
 
-_PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "REQUEST_METHOD")
+Env = Callable[[str, str], dict[str, str]]
+"""``env(proxy_url, vendor_port)``: the variables a test sets."""
 
 
 @pytest.fixture(autouse=True)
 def _no_proxy_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in _PROXY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.lower(), raising=False)
+    clear_proxy_variables(monkeypatch)
 
 
 async def _call(model: pi_sdk.Model) -> pi_sdk.AssistantMessage:
     context = Context(messages=[UserMessage(content="hi")])
-    return await pi_sdk.complete(
-        model, context, StreamOptions(api_key="proxy-test-key-1", max_retries=0)
-    )
+    options = StreamOptions(api_key="proxy-test-key-1", max_retries=0)
+    return await pi_sdk.complete(model, context, options)
 
 
-def _at(api: str, server: LoopbackServer, host: str, scheme: str = "http") -> pi_sdk.Model:
-    port = server.url.rsplit(":", 1)[1]
-    return model_at(api, f"{scheme}://{host}:{port}")
+async def _through(
+    monkeypatch: pytest.MonkeyPatch,
+    api: str,
+    env: Env,
+    *,
+    host: str = "vendor.test",
+    credentials: str | None = None,
+) -> tuple[pi_sdk.AssistantMessage, ForwardProxy, LoopbackServer]:
+    """One call of ``api`` to ``http://HOST:PORT`` (the vendor's port) with ``env`` set."""
+    async with LoopbackServer([text_reply(api, "Hello")]) as vendor:
+        port = vendor.url.rsplit(":", 1)[1]
+        async with ForwardProxy(vendor.url, credentials=credentials) as proxy:
+            for name, value in env(proxy.url, port).items():
+                monkeypatch.setenv(name, value)
+            message = await _call(model_at(api, f"http://{host}:{port}"))
+    return message, proxy, vendor
 
 
 @pytest.mark.parametrize("api", APIS)
 async def test_http_proxy_carries_every_provider_s_calls(
     api: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with LoopbackServer([text_reply(api, "Hello")]) as vendor:
-        async with ForwardProxy(vendor.url) as proxy:
-            monkeypatch.setenv("HTTP_PROXY", proxy.url)
-            message = await _call(_at(api, vendor, "vendor.test"))
-            port = vendor.url.rsplit(":", 1)[1]
+    message, proxy, vendor = await _through(monkeypatch, api, lambda url, _: {"HTTP_PROXY": url})
     assert message.stop_reason == "stop", message.error_message
     assert [b.text for b in message.content if isinstance(b, pi_sdk.TextContent)] == ["Hello"]
     [asked] = proxy.targets
-    assert asked.split(" ")[1].startswith(f"http://vendor.test:{port}/")
+    assert asked.split(" ")[1].startswith("http://vendor.test:")
     assert len(vendor.requests) == 1
 
 
@@ -69,39 +78,39 @@ async def test_https_proxy_is_asked_for_a_tunnel(api: str, monkeypatch: pytest.M
 async def test_no_proxy_hosts_connect_directly(
     no_proxy: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    api = "anthropic-messages"
-    async with LoopbackServer([text_reply(api)]) as vendor:
-        async with ForwardProxy(vendor.url) as proxy:
-            port = vendor.url.rsplit(":", 1)[1]
-            monkeypatch.setenv("HTTP_PROXY", proxy.url)
-            monkeypatch.setenv("NO_PROXY", no_proxy.format(port=port))
-            message = await _call(model_at(api, vendor.url))
+    def env(url: str, port: str) -> dict[str, str]:
+        return {"HTTP_PROXY": url, "NO_PROXY": no_proxy.format(port=port)}
+
+    message, proxy, vendor = await _through(
+        monkeypatch, "anthropic-messages", env, host="127.0.0.1"
+    )
     assert message.stop_reason == "stop", message.error_message
     assert proxy.targets == []
     assert len(vendor.requests) == 1
 
 
-async def test_no_proxy_with_another_port_or_host_still_uses_the_proxy(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("api", "env", "credentials"),
+    [
+        # lower-case names count too; NO_PROXY entries for other ports and hosts do not apply
+        (
+            "openai-completions",
+            lambda url, _: {"http_proxy": url, "no_proxy": "127.0.0.1:1,endor.test,other.test"},
+            None,
+        ),
+        # ALL_PROXY when the scheme has none; its user:password@ is sent to the proxy
+        (
+            "mistral-conversations",
+            lambda url, _: {"ALL_PROXY": url.replace("://", "://me:proxy-pass-123@")},
+            "me:proxy-pass-123",
+        ),
+    ],
+    ids=["no-proxy-elsewhere", "all-proxy-with-credentials"],
+)
+async def test_the_proxy_is_used(
+    api: str, env: Env, credentials: str | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    api = "openai-completions"
-    async with LoopbackServer([text_reply(api)]) as vendor:
-        async with ForwardProxy(vendor.url) as proxy:
-            monkeypatch.setenv("http_proxy", proxy.url)  # lower-case names count too
-            monkeypatch.setenv("no_proxy", "127.0.0.1:1,endor.test,othervendor.test")
-            message = await _call(_at(api, vendor, "vendor.test"))
-    assert message.stop_reason == "stop", message.error_message
-    assert len(proxy.targets) == 1
-
-
-async def test_all_proxy_applies_when_the_scheme_has_none_and_credentials_are_sent(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    api = "mistral-conversations"
-    async with LoopbackServer([text_reply(api)]) as vendor:
-        async with ForwardProxy(vendor.url, credentials="me:proxy-pass-123") as proxy:
-            monkeypatch.setenv("ALL_PROXY", proxy.url.replace("://", "://me:proxy-pass-123@"))
-            message = await _call(_at(api, vendor, "vendor.test"))
+    message, proxy, _ = await _through(monkeypatch, api, env, credentials=credentials)
     assert message.stop_reason == "stop", message.error_message
     assert len(proxy.targets) == 1
 
@@ -122,11 +131,9 @@ async def test_a_socks_proxy_without_socksio_names_the_package(
 
 
 async def test_the_cgi_rule_ignores_http_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    api = "anthropic-messages"
-    async with LoopbackServer([text_reply(api)]) as vendor:
-        async with ForwardProxy(vendor.url) as proxy:
-            monkeypatch.setenv("HTTP_PROXY", proxy.url)
-            monkeypatch.setenv("REQUEST_METHOD", "GET")  # httpoxy: a CGI request's header
-            message = await _call(model_at(api, vendor.url))
+    def env(url: str, _: str) -> dict[str, str]:
+        return {"HTTP_PROXY": url, "REQUEST_METHOD": "GET"}  # httpoxy: a CGI request's header
+
+    message, proxy, _ = await _through(monkeypatch, "anthropic-messages", env, host="127.0.0.1")
     assert message.stop_reason == "stop", message.error_message
     assert proxy.targets == []

@@ -8,7 +8,7 @@ loopback forward proxy, and ``NO_PROXY`` keeps the client-to-server hop on 127.0
 from __future__ import annotations
 
 import pytest
-from _support.forward_proxy import ForwardProxy
+from _support.forward_proxy import ForwardProxy, clear_proxy_variables
 from _support.loopback import LoopbackServer, model_at, text_reply
 from _support.proxy import API, TOKEN, VENDOR_KEY, prompt
 from _support.serving import uvicorn_serving
@@ -19,9 +19,7 @@ from pi_sdk.agent import ProxyPolicy, proxy_app, stream_proxy
 
 async def test_serve_calls_the_vendor_through_http_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", VENDOR_KEY)
-    for name in ("HTTPS_PROXY", "ALL_PROXY", "REQUEST_METHOD"):
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.lower(), raising=False)
+    clear_proxy_variables(monkeypatch)
     async with LoopbackServer([text_reply(API, "Hi there")]) as vendor:
         port = vendor.url.rsplit(":", 1)[1]
         model = model_at(API, f"http://vendor.test:{port}")
