@@ -18,6 +18,7 @@ __all__ = [
     "Output",
     "OutputMode",
     "PayloadHook",
+    "RetryNotice",
     "StreamOptions",
     "StructuredOutput",
     "parse_output",
@@ -27,6 +28,34 @@ PayloadHook: TypeAlias = Callable[
     [dict[str, Any], Model], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"
 ]
 """``on_payload(payload, model)``: sync or async; a non-``None`` return replaces the payload."""
+
+
+@dataclass(frozen=True, slots=True)
+class RetryNotice:
+    """A retry about to happen: what ``StreamOptions.on_retry`` receives.
+
+    The same facts are logged (INFO, logger ``pi_sdk.retry``, the notice in the record's
+    ``retry`` attribute). Field names follow pi's ``auto_retry_start`` event (``attempt``,
+    ``maxAttempts``, ``delayMs``, ``errorMessage``).
+    """
+
+    attempt: int
+    """The attempt that just failed, from 1."""
+    max_attempts: int
+    """Attempts the call may make in all: ``1 + max_retries``."""
+    delay_ms: float
+    """Milliseconds until the next attempt (backoff with jitter, or the server's
+    ``retry-after``; 0 after a first-byte timeout)."""
+    error_message: str
+    """Why the attempt failed, secrets redacted: ``"429 rate_limit_error: ..."``, ``"could
+    not connect to the server: ..."``, ``"timed out: no response ..."``."""
+    status: int | None = None
+    """The HTTP status of the failure (429, 503, ...); ``None`` for a connection error or a
+    timeout."""
+
+
+RetryHook: TypeAlias = Callable[[RetryNotice], object]
+"""``on_retry(notice)``: sync or async; its return value is ignored."""
 
 ForeignReasoning: TypeAlias = Literal["drop", "text", "tagged"]
 """What happens to thinking from another model when history is replayed (pi-spec §5)."""
@@ -65,7 +94,14 @@ class StreamOptions:
     metadata: dict[str, Any] | None = None
     max_retries: int = 2
     """Retries of a retryable failure (HTTP 408/409/429/5xx, connection errors) that happens
-    before any content arrived. pi-sdk owns retries; the vendor SDKs' own are turned off."""
+    before any content arrived. pi-sdk owns retries; the vendor SDKs' own are turned off. A
+    call that fails after retrying says so: ``"... (after 3 attempts)"``."""
+    on_retry: RetryHook | None = None
+    """``on_retry(notice)``, sync or async, called before each retry's wait with a
+    :class:`RetryNotice` (attempt, attempts allowed, wait, reason, status): progress for a
+    user who would otherwise see a silent pause (``pi-sdk prompt`` prints it on stderr). An
+    exception it raises is logged (logger ``pi_sdk.retry``) and ignored. Not called on the
+    first attempt: a call that succeeds at once costs nothing more."""
     max_retry_delay_ms: int = 60_000
     """Cap on one retry wait, milliseconds; 0 disables the cap. When the server asks for a
     longer wait (``Retry-After``, ``retry-after-ms``, ``x-ratelimit-reset[-after]``), the call

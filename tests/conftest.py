@@ -1,10 +1,26 @@
 """Shared fixtures."""
 
 import functools
+import os
 
 import pytest
 
 from pi_sdk.plugins import PluginManager, use_plugin_manager
+
+
+def _loopback_direct() -> None:
+    """Behind a proxy (a CI machine reaching the package registry through one), the tests' own
+    servers on 127.0.0.1 are still reached directly: every provider honours the proxy variables
+    (docs/streaming.md, HTTP proxies), so the loopback hosts join ``NO_PROXY``."""
+    names = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
+    if not any(os.environ.get(n) or os.environ.get(n.lower()) for n in names):
+        return
+    current = os.environ.get("no_proxy") or os.environ.get("NO_PROXY") or ""
+    value = ",".join(p for p in (current, "127.0.0.1,localhost,::1") if p)
+    os.environ["NO_PROXY"] = os.environ["no_proxy"] = value
+
+
+_loopback_direct()
 
 
 @pytest.fixture

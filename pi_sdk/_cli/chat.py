@@ -94,6 +94,7 @@ class _Chat:
             model,
             messages=messages,
             thinking_level=level if level in MODEL_THINKING_LEVELS else None,
+            note=lambda line: self.note(line, "yellow"),
         )
         totals = Totals()
         for message in messages:

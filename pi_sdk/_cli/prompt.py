@@ -1,11 +1,12 @@
 """``pi-sdk prompt -m PROVIDER/ID TEXT``: stream one answer, on the Agent.
 
-The answer's text goes to stdout as it streams; thinking, tool activity and the usage line go to
-stderr, so ``pi-sdk prompt ... > answer.txt`` keeps only the answer. ``TEXT`` may be ``-`` or
-left out to read the prompt from stdin. ``--json`` writes every agent event to stdout instead,
-one JSON object per line in pi-mono's wire shape. Ctrl-C aborts the answer. Exit status: 0, 1
-when the answer ended in an error, 130 when it was aborted, 2 for an input error, 141 when
-stdout's reader left early (``| head``: the answer is aborted, nothing more is said).
+The answer's text goes to stdout as it streams; thinking, tool activity, retries (attempt, reason,
+wait) and the usage line go to stderr, so ``pi-sdk prompt ... > answer.txt`` keeps only the answer.
+``TEXT`` may be ``-`` or left out to read the prompt from stdin. ``--json`` writes every agent
+event to stdout instead, one JSON object per line in pi-mono's wire shape. Ctrl-C aborts the
+answer. Exit status: 0, 1 when the answer ended in an error, 130 when it was aborted, 2 for an
+input error, 141 when stdout's reader left early (``| head``: the answer is aborted, nothing more
+is said).
 """
 
 from __future__ import annotations
@@ -46,8 +47,12 @@ async def _prompt(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     text = text_of(args.text)
-    agent = build_agent(args, resolve_model(model_spec(args), args.base_url))
     notes = Console(stderr=True, highlight=False)
+    agent = build_agent(
+        args,
+        resolve_model(model_spec(args), args.base_url),
+        note=lambda line: notes.print(line, style="yellow", soft_wrap=True),
+    )
     if args.json:
         listener: Any = JsonLines(sys.stdout, sys.stderr)
     else:

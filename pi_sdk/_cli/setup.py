@@ -30,9 +30,12 @@ from pi_sdk._agent.tools import tool
 from pi_sdk._cli.broken_plugins import add_broken_plugins_option
 from pi_sdk._cli.common import UsageError
 from pi_sdk._cli.hints import unknown_provider
+from pi_sdk._cli.waiting import WaitNotes
 from pi_sdk._models.default import get_model, get_models
+from pi_sdk._stream.retry_notice import describe_retry
 from pi_sdk._wire.agent_types import AgentMessage, AgentThinkingLevel, AgentTool
 from pi_sdk._wire.levels import MODEL_THINKING_LEVELS
+from pi_sdk.options import RetryNotice, StreamOptions
 from pi_sdk.types import Model
 
 __all__ = [
@@ -174,14 +177,33 @@ def build_agent(
     *,
     messages: Sequence[AgentMessage] = (),
     thinking_level: str | None = None,
+    note: Callable[[str], object] | None = None,
 ) -> Agent:
-    """The Agent of a ``prompt`` or ``chat`` run, from its options."""
+    """The Agent of a ``prompt`` or ``chat`` run, from its options.
+
+    ``note(line)`` is told of each retry (``"anthropic/claude-sonnet-4-5: attempt 1 of 3
+    failed (429 ...); retrying in 1.2 s"``) and of an answer that has not started after 10 s
+    (:class:`~pi_sdk._cli.waiting.WaitNotes`).
+    """
     level = cast("AgentThinkingLevel", args.reasoning or thinking_level or "off")
-    return Agent(
+
+    def name() -> str:
+        current = agent.model
+        return f"{current.provider}/{current.id}" if current is not None else "the model"
+
+    def on_retry(notice: RetryNotice) -> None:
+        if note is not None:
+            note(f"{name()}: {describe_retry(notice)}")
+
+    agent = Agent(
         model=model,
+        stream_options=StreamOptions(on_retry=on_retry),
         system_prompt=args.system,
         thinking_level=level,
         tools=load_tools(args.tools),
         messages=messages,
         tool_abort_grace_ms=TOOL_ABORT_GRACE_MS,
     )
+    if note is not None:
+        agent.subscribe(WaitNotes(note, name))
+    return agent

@@ -19,6 +19,12 @@ after a burst the requests go back to the first pool: the others would keep thei
 forever (573 after a burst of 1,000 streams, in CLOSE_WAIT once the server closed them; issue
 31). So a pool that has had no request in flight for ``keepalive_expiry`` seconds is closed, its
 connections with it; the next burst opens new pools.
+
+A client given a transport reads no proxy from the environment, so this transport does: a
+request whose URL ``HTTPS_PROXY``/``HTTP_PROXY``/``ALL_PROXY`` cover (and ``NO_PROXY`` does not)
+goes through pools of its own that connect through that proxy
+(:mod:`pi_sdk._kit.env_proxy`; ``trust_env=False`` turns it off). With no proxy variable set,
+nothing is decided per request.
 """
 
 from __future__ import annotations
@@ -30,17 +36,23 @@ from types import TracebackType
 
 import httpx2
 
+from pi_sdk._kit.env_proxy import EnvProxies
+
 __all__ = ["PooledTransport"]
 
 
 class _Pool:
     """One pool, how many of its requests are in flight, and since when it has none."""
 
-    __slots__ = ("busy", "idle_since", "owner", "timer", "transport")
+    __slots__ = ("busy", "group", "idle_since", "owner", "timer", "transport")
 
-    def __init__(self, transport: httpx2.AsyncHTTPTransport, owner: PooledTransport) -> None:
+    def __init__(
+        self, transport: httpx2.AsyncHTTPTransport, owner: PooledTransport, group: list[_Pool]
+    ) -> None:
         self.transport = transport
         self.owner = owner
+        self.group = group
+        """The pools it is one of: direct connections, or those through one proxy."""
         self.busy = 0
         self.idle_since = 0.0
         """Event-loop time when ``busy`` last dropped to 0."""
@@ -91,6 +103,11 @@ class PooledTransport(httpx2.AsyncBaseTransport):
             with no request in flight for that long is closed, connections and all (a later
             request opens a new one); a busy pool closes its own expired connections on its
             next request, as httpx2 does.
+        trust_env: Send requests through the proxy ``HTTPS_PROXY``, ``HTTP_PROXY`` or
+            ``ALL_PROXY`` names unless ``NO_PROXY`` covers the host (read once, here; see
+            :mod:`pi_sdk._kit.env_proxy`), as httpx2 does for a client without a transport.
+            A SOCKS proxy needs the ``socksio`` package (``ImportError`` on the first request
+            otherwise, naming it).
 
     Use: ``httpx2.AsyncClient(transport=PooledTransport(verify=context))``.
 
@@ -105,6 +122,7 @@ class PooledTransport(httpx2.AsyncBaseTransport):
         per_pool: int = 50,
         max_pools: int = 20,
         keepalive_expiry: float = 5.0,
+        trust_env: bool = True,
     ) -> None:
         if per_pool < 1 or max_pools < 1:
             raise ValueError(f"per_pool and max_pools must be >= 1, not {per_pool}, {max_pools}")
@@ -121,20 +139,37 @@ class PooledTransport(httpx2.AsyncBaseTransport):
             keepalive_expiry=keepalive_expiry,
         )
         self._pools: list[_Pool] = []
+        """The pools of direct connections."""
+        self._env = EnvProxies.read() if trust_env else None
+        self._proxied: dict[str | None, list[_Pool]] = {None: self._pools}
+        """The pools per proxy URL (``None``: direct)."""
+        self._routes: dict[tuple[str, str, int | None], tuple[str | None, list[_Pool]]] = {}
+        """The proxy (and its pools) decided per ``(scheme, host, port)``."""
 
     @property
     def pools(self) -> int:
-        """How many pools were opened so far."""
-        return len(self._pools)
+        """How many pools are open (direct and through proxies)."""
+        return sum(len(group) for group in self._proxied.values())
 
-    def _pick(self) -> _Pool:
-        pools = self._pools
+    def _route(self, url: httpx2.URL) -> tuple[str | None, list[_Pool]]:
+        """The proxy ``url`` goes through (``None``: direct) and its pools."""
+        key = (url.scheme, url.host, url.port)
+        route = self._routes.get(key)
+        if route is None:
+            assert self._env is not None
+            proxy = self._env.proxy_for(*key)
+            route = self._routes[key] = (proxy, self._proxied.setdefault(proxy, []))
+        return route
+
+    def _pick(self, pools: list[_Pool], proxy: str | None) -> _Pool:
         for pool in pools:
             if pool.busy < self._per_pool:
                 return pool
         if len(pools) < self._max_pools:
-            transport = httpx2.AsyncHTTPTransport(verify=self._verify, limits=self._limits)
-            pools.append(_Pool(transport, self))
+            transport = httpx2.AsyncHTTPTransport(
+                verify=self._verify, limits=self._limits, proxy=proxy
+            )
+            pools.append(_Pool(transport, self, pools))
             return pools[-1]
         return min(pools, key=lambda pool: pool.busy)
 
@@ -148,21 +183,25 @@ class PooledTransport(httpx2.AsyncBaseTransport):
     def _expire(self, pool: _Pool) -> None:
         """Close ``pool`` if it has been idle for ``keepalive_expiry`` (a timer's call)."""
         pool.timer = None
-        if pool.busy or pool not in self._pools:
+        if pool.busy or pool not in pool.group:
             return  # in use (its next idle period starts a timer), or already closed
         loop = asyncio.get_running_loop()
         remaining = pool.idle_since + self._expiry - loop.time()
         if remaining > 0:  # it was used, and went idle again, since this timer started
             pool.timer = loop.call_later(remaining, self._expire, pool)
             return
-        self._pools.remove(pool)  # no request can pick it from now on
+        pool.group.remove(pool)  # no request can pick it from now on
         task = loop.create_task(pool.transport.aclose())
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         """Send ``request`` on the first pool with room; the slot is freed when it is closed."""
-        pool = self._pick()
+        if self._env is None:
+            pool = self._pick(self._pools, None)
+        else:
+            proxy, pools = self._route(request.url)
+            pool = self._pick(pools, proxy)
         pool.busy += 1
         try:
             response = await pool.transport.handle_async_request(request)
@@ -176,7 +215,9 @@ class PooledTransport(httpx2.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         """Close every pool (and its connections)."""
-        pools, self._pools = self._pools, []
+        pools = [pool for group in self._proxied.values() for pool in group]
+        for group in self._proxied.values():
+            group.clear()
         for pool in pools:
             if pool.timer is not None:
                 pool.timer.cancel()

@@ -65,4 +65,5 @@ def start_call(
         output=options.resolved_output(),
         observe=observe,
         scope=scope,
+        on_retry=options.on_retry,
     )

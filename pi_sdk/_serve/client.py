@@ -127,6 +127,7 @@ def stream_proxy(
         signal=options.signal,
         secrets=lambda: secrets,
         context=context,
+        on_retry=options.on_retry,
         **limits,
     )
 

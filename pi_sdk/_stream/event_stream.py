@@ -28,6 +28,7 @@ from pi_sdk._stream.run import StreamRun
 from pi_sdk._wire.abort import AbortSignal
 from pi_sdk._wire.output import Output
 from pi_sdk.events import AssistantMessageEvent
+from pi_sdk.options import RetryNotice
 from pi_sdk.types import AssistantMessage, Context, Model
 
 __all__ = ["AssistantMessageEventStream"]
@@ -64,6 +65,7 @@ class AssistantMessageEventStream:
         output: Output | None = None,
         observe: Callable[[], Callable[[AssistantMessage], None] | None] | None = None,
         scope: CallScope | None = None,
+        on_retry: Callable[[RetryNotice], object] | None = None,
     ) -> None:
         """Wrap a provider.
 
@@ -94,12 +96,15 @@ class AssistantMessageEventStream:
             scope: What the call reads from the collection that started it: payload hooks, key
                 lookup (:class:`~pi_sdk._stream.call_scope.CallScope`; default: none, and the
                 default registry's keys).
+            on_retry: Told before each retry (``StreamOptions.on_retry``,
+                :class:`~pi_sdk.options.RetryNotice`).
         """
         retries = (max_retries, max_retry_delay_ms)
         limits = (timeout_ms, idle_timeout_ms)
         self._call = StreamRun(start, model, signal, retries, limits, secrets, context, scope)
         self._call.output = output
         self._call.observe = observe
+        self._call.on_retry = on_retry
         # The generator refers to the run, never to this object: dropping this object (and
         # the generator) frees the generator at once, and the event loop then closes it.
         self._events = self._call.events()

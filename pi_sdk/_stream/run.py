@@ -46,6 +46,7 @@ from pi_sdk.events import (
     ToolCallDeltaEvent,
     ToolCallEndEvent,
 )
+from pi_sdk.options import RetryNotice
 from pi_sdk.types import (
     AssistantMessage,
     Context,
@@ -153,6 +154,10 @@ class StreamRun:
         """The typed answer asked for; the final message is parsed against it at the end."""
         self.observe: Callable[[], Callable[[AssistantMessage], None] | None] | None = None
         """Told when the call starts; what it returns gets the final message."""
+        self.on_retry: Callable[[RetryNotice], object] | None = None
+        """Told before each retry (``StreamOptions.on_retry``)."""
+        self._attempts = 1
+        """Attempts started so far; a failure after more than one says so."""
 
     # -- machinery -------------------------------------------------------------------------
 
@@ -249,6 +254,8 @@ class StreamRun:
         message.stop_reason = "aborted" if aborted else "error"
         if aborted and (self._signal is not None and self._signal.reason) and reason == "aborted":
             text = self._signal.reason
+        elif self._attempts > 1 and not aborted:
+            text = f"{text} (after {self._attempts} attempts)"
         message.error_message = self._redact(text)
         if self.output is not None:
             message.set_output(parse_output(message, self.output))
@@ -334,6 +341,20 @@ class StreamRun:
             " not retried"
         )
 
+    async def _retrying(self, attempt: int, error: ProviderError, wait_s: float) -> None:
+        """Attempt ``attempt`` failed with ``error`` and is retried in ``wait_s``: say so."""
+        from pi_sdk._stream.retry_notice import announce_retry  # lazy: only retries need it
+
+        self._attempts = attempt + 1
+        notice = RetryNotice(
+            attempt=attempt,
+            max_attempts=self._max_retries + 1,
+            delay_ms=round(wait_s * 1000, 3),
+            error_message=self._redact(_describe(error)),
+            status=error.status,
+        )
+        await announce_retry(self._model, notice, self.on_retry)
+
     async def _retry_wait(self, attempt: int, error: ProviderError) -> None:
         from tenacity import wait_exponential, wait_random  # lazy: only retries need it
 
@@ -343,6 +364,7 @@ class StreamRun:
             wait_s = max(wait_s, error.retry_after_ms / 1000)
         if self._max_retry_delay_ms:
             wait_s = min(wait_s, self._max_retry_delay_ms / 1000)
+        await self._retrying(attempt, error, wait_s)
         if self._signal is None:
             await asyncio.sleep(wait_s)
             return
@@ -430,6 +452,7 @@ class StreamRun:
                         attempt += 1
                         await _aclose(source)
                         source = None
+                        await self._retrying(attempt, exc, 0.0)
                         continue
                     if not started:
                         yield StartEvent(partial=self._message())

@@ -38,6 +38,7 @@ __all__ = [
     "MIN_SECRET_LENGTH",
     "REDACTED",
     "Redactor",
+    "is_credential_name",
     "redact_text",
     "secret_header_values",
 ]
@@ -214,6 +215,19 @@ _CREDENTIAL_HEADER = re.compile(
 """Words in a header name that say its value is a credential (``x-extra-auth``, ``x-api-key``)."""
 
 
+def is_credential_name(name: str) -> bool:
+    """Whether a header or query parameter ``name`` says its value is a credential.
+
+    True for a name among :data:`DEFAULT_SECRET_KEYS` (``-`` read as ``_``, any case) or
+    containing ``auth``, ``key``, ``token``, ``secret``, ``passw``, ``cookie``, ``session``,
+    ``signature`` or ``credential``: ``Authorization``, ``x-custom-auth``,
+    ``cf-aig-authorization``, ``helicone-auth``, ``x-portkey-api-key``,
+    ``x-amz-security-token``, ``X-Amz-Signature``. The rule of the debug-log redaction
+    (:func:`secret_header_values`) and of the test cassettes (pi-sdk-pytest).
+    """
+    return bool(_CREDENTIAL_HEADER.search(name)) or _normalize_key(name) in DEFAULT_SECRET_KEYS
+
+
 def secret_header_values(headers: Mapping[str, str] | None) -> list[str]:
     """The values of ``headers`` whose names say they carry a credential.
 
@@ -223,9 +237,4 @@ def secret_header_values(headers: Mapping[str, str] | None) -> list[str]:
     """
     if not headers:
         return []
-    return [
-        value
-        for name, value in headers.items()
-        if value
-        and (_CREDENTIAL_HEADER.search(name) or _normalize_key(name) in DEFAULT_SECRET_KEYS)
-    ]
+    return [value for name, value in headers.items() if value and is_credential_name(name)]

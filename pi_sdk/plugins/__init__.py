@@ -4,7 +4,8 @@
 ``get_plugin_manager``, ``use_plugin_manager`` for tests), the helpers that call one
 implementation at a time in plugin order, and ``describe_plugins`` (what ``pi-sdk plugins``
 lists) are here, ``EnvSetting`` (a plugin's value from ``configure()`` or an env var), and the
-redaction a plugin that writes logs needs (``Redactor``, ``redact_text``). The agent hook types
+redaction a plugin that writes logs needs (``Redactor``, ``redact_text``,
+``is_credential_name``). The agent hook types
 (``BeforeToolCallContext``...) come from :mod:`pi_sdk`.
 Imported on first use.
 """
@@ -36,6 +37,7 @@ _EXPORTS = {
     "MIN_SECRET_LENGTH": "pi_sdk._wire.redact",
     "REDACTED": "pi_sdk._wire.redact",
     "Redactor": "pi_sdk._wire.redact",
+    "is_credential_name": "pi_sdk._wire.redact",
     "redact_text": "pi_sdk._wire.redact",
     "RegisterApiProvider": "pi_sdk.plugins.hookspecs",
     "RegisterModel": "pi_sdk.plugins.hookspecs",
@@ -67,6 +69,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._wire.redact import MIN_SECRET_LENGTH as MIN_SECRET_LENGTH
     from pi_sdk._wire.redact import REDACTED as REDACTED
     from pi_sdk._wire.redact import Redactor as Redactor
+    from pi_sdk._wire.redact import is_credential_name as is_credential_name
     from pi_sdk._wire.redact import redact_text as redact_text
     from pi_sdk.plugins import hookspecs as hookspecs
     from pi_sdk.plugins.hookspecs import RegisterApiProvider as RegisterApiProvider

@@ -70,6 +70,29 @@ def test_a_vendor_error_ends_with_status_1_and_the_message(tmp_path: Path):
     assert "✘ error:" in done.stderr and "prompt is too long" in done.stderr
 
 
+def test_retries_show_attempt_reason_and_wait_on_stderr(tmp_path: Path):
+    """Issue 31, item 5: a 429 then a 503 before the answer are two lines on stderr, not a pause;
+    the answer on stdout is untouched. When every attempt fails, the error says how many."""
+    wire = wire_for("anthropic-messages")
+    limited = json_step(429, wire.http_error(429, "rate limited")[0], {"retry-after-ms": "10"})
+    overloaded = json_step(503, wire.http_error(503, "overloaded")[0])
+    with ThreadedLoopback([limited, overloaded, text_reply("anthropic-messages", "Hi!")]) as server:
+        done = run_cli(["prompt", *MODEL, "hi"], _env(tmp_path, server))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Hi!\n"
+    lines = [line for line in done.stderr.splitlines() if "retrying in" in line]
+    assert len(lines) == 2, done.stderr
+    assert lines[0].startswith("anthropic/claude-sonnet-4-5: attempt 1 of 3 failed (429")
+    assert "rate limited" in lines[0] and re.search(r"retrying in \d+\.\d s$", lines[0])
+    assert "attempt 2 of 3 failed (503" in lines[1] and "overloaded" in lines[1]
+
+    with ThreadedLoopback([overloaded]) as server:
+        failed = run_cli(["prompt", *MODEL, "hi"], _env(tmp_path, server))
+    assert failed.returncode == 1
+    assert "(after 3 attempts)" in failed.stderr
+    assert failed.stderr.count("retrying in") == 2
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

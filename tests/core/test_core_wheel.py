@@ -4,24 +4,22 @@
 ours from it (no ``pytest11`` entry point: the plugin is pi-sdk-pytest's). ``pi-sdk replay`` and
 ``pi-sdk demo`` must still work for a user who installs ``pi-sdk-core[cli]`` and a provider.
 
-The wheels are built from this checkout (``uv build``) and installed into fresh venvs with
-``uv pip install``, pinned to this environment's versions so that uv's cache serves them: offline
-first, then from the package registry when the cache lacks an index page (a fresh CI machine).
+The wheels are built from this checkout (``uv build --all-packages``, once per run: the ``dist``
+fixture) and installed into fresh venvs (:mod:`_support.wheels`).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+from _support.wheels import fresh_venv
 
-ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.timeout(600)  # building every package takes a minute
 
 INSPECT = """
 import importlib.metadata as md, importlib.util, json, sys
@@ -36,55 +34,12 @@ print(json.dumps({
 """
 
 
-def _uv() -> str:
-    uv = os.environ.get("UV") or shutil.which("uv")
-    if uv is None:
-        pytest.fail("uv is needed to build the wheel (run the tests with `uv run`)")
-    return uv
-
-
-def _run_uv(*args: str, cwd: Path = ROOT) -> None:
-    """Run uv offline; again with the registry when the offline run could not resolve."""
-    for mode in ("--offline", "--no-offline"):
-        result = subprocess.run(
-            [_uv(), *args, mode], cwd=cwd, capture_output=True, text=True, timeout=300
-        )
-        if result.returncode == 0:
-            return
-    raise AssertionError(f"uv {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
-
-
-def _wheel(package: str, out: Path) -> Path:
-    _run_uv("build", "--package", package, "--wheel", "--quiet", "-o", str(out))
-    [wheel] = out.glob(f"{package.replace('-', '_')}-*.whl")
-    return wheel
-
-
-def _venv(folder: Path, *requirements: str) -> Path:
-    """A fresh venv with ``requirements``, pinned to the versions this environment has."""
-    pins = subprocess.run(
-        [_uv(), "pip", "freeze", "--python", sys.executable],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    ).stdout.splitlines()
-    constraints = folder / "constraints.txt"
-    constraints.write_text(
-        "\n".join(p for p in pins if "==" in p and not p.startswith("pi-sdk")), encoding="utf-8"
-    )
-    venv = folder / "venv"
-    _run_uv("venv", "--quiet", "--python", sys.executable, str(venv), cwd=folder)
-    python = venv / "bin" / "python"
-    pip = ("pip", "install", "--quiet", "--python", str(python), "-c", str(constraints))
-    _run_uv(*pip, *requirements, cwd=folder)  # not in ROOT: its [tool.uv] compiles bytecode
-    return python
-
-
 @pytest.fixture(scope="module")
-def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    out = tmp_path_factory.mktemp("dist")
-    return {package: _wheel(package, out) for package in ("pi-sdk-core", "pi-sdk-anthropic")}
+def wheels(dist: Path) -> dict[str, Path]:
+    return {
+        package: next(dist.glob(f"{package.replace('-', '_')}-*.whl"))
+        for package in ("pi-sdk-core", "pi-sdk-anthropic")
+    }
 
 
 def test_the_core_wheel_pulls_no_vcrpy_no_pytest_and_registers_no_pytest_plugin(
@@ -97,7 +52,7 @@ def test_the_core_wheel_pulls_no_vcrpy_no_pytest_and_registers_no_pytest_plugin(
     assert "vcrpy" not in (info / "METADATA").read_text(encoding="utf-8").split("extra ==")[0]
     assert (tmp_path / "x" / "pi_sdk" / "_cli" / "anthropic_demo.yaml").is_file()
 
-    python = _venv(tmp_path, str(wheels["pi-sdk-core"]))
+    python = fresh_venv(tmp_path, str(wheels["pi-sdk-core"]))
     result = subprocess.run(
         [str(python), "-c", INSPECT], capture_output=True, text=True, timeout=120, cwd=tmp_path
     )
@@ -110,12 +65,8 @@ def test_the_core_wheel_pulls_no_vcrpy_no_pytest_and_registers_no_pytest_plugin(
     assert not {"vcrpy", "pytest", "pi-sdk-pytest"} & set(report["distributions"])
 
 
-def test_replay_and_demo_work_with_the_cli_extra_and_a_provider(
-    wheels: dict[str, Path], tmp_path: Path
-) -> None:
-    core = f"pi-sdk-core[cli] @ {wheels['pi-sdk-core'].as_uri()}"
-    python = _venv(tmp_path, core, str(wheels["pi-sdk-anthropic"]))
-    cli = python.with_name("pi-sdk")
+def test_replay_and_demo_work_with_the_cli_extra_and_a_provider(user_cli: Path) -> None:
+    cli = user_cli  # pi-sdk-core[cli] and pi-sdk-anthropic, installed as the README says
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     demo = subprocess.run(
         [str(cli), "demo", "--json"], capture_output=True, text=True, timeout=120, env=env

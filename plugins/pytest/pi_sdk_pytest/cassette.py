@@ -60,12 +60,13 @@ from pi_sdk_pytest.body_match import (
 from pi_sdk_pytest.network import block_network
 from pi_sdk_pytest.scrub import (
     SCRUBBED_QUERY_PARAMETERS,
-    SCRUBBED_REQUEST_HEADERS,
     SCRUBBED_RESPONSE_HEADERS,
+    is_secret_header,
+    known_credentials,
     scrub_text,
-    secrets_from_environ,
     split_credential,
     strip_query_parameters,
+    strip_userinfo,
 )
 
 __all__ = [
@@ -323,27 +324,34 @@ def _miss_response(path: Path, description: str, cassette: Any) -> dict[str, Any
     }
 
 
-def _make_hooks(session: CassetteSession) -> tuple[Any, Any, Any]:
+def _make_hooks(session: CassetteSession, secret_headers: tuple[str, ...]) -> tuple[Any, Any, Any]:
+    """Vcrpy's hooks that scrub a recording (:mod:`pi_sdk_pytest.scrub`)."""
+    response_drop = SCRUBBED_RESPONSE_HEADERS | {name.lower() for name in secret_headers}
+    known: list[set[str]] = []  # the process's credentials, read at the first save
+
     def before_record_request(request: Any) -> Any:
         for name in list(request.headers):
-            if str(name).lower() in SCRUBBED_REQUEST_HEADERS:
+            if is_secret_header(str(name), secret_headers):
                 session.secrets |= split_credential(str(request.headers[name]))
                 del request.headers[name]
-        uri, removed = strip_query_parameters(request.uri, SCRUBBED_QUERY_PARAMETERS)
-        if removed or uri != request.uri:
-            session.secrets |= removed
+        uri, removed = strip_userinfo(request.uri)
+        uri, more = strip_query_parameters(
+            uri, (*SCRUBBED_QUERY_PARAMETERS, *secret_headers), by_rule=True
+        )
+        if uri != request.uri:
+            session.secrets |= removed | more
             request.uri = uri
         return request
 
     def before_record_response(response: Any) -> Any:
         headers = cast(dict[str, Any], response.get("headers") or {})
-        response["headers"] = {
-            k: v for k, v in headers.items() if k.lower() not in SCRUBBED_RESPONSE_HEADERS
-        }
+        response["headers"] = {k: v for k, v in headers.items() if k.lower() not in response_drop}
         return response
 
     def before_save_interaction(request: Any, response: Any) -> Any:
-        secrets = session.secrets | secrets_from_environ()
+        if not known:
+            known.append(known_credentials())
+        secrets = session.secrets | known[0]
         request.uri = scrub_text(request.uri, secrets)
         if request.body is not None:
             request.body = scrub_text(request.body, secrets)
@@ -363,6 +371,8 @@ def open_cassette(
     allowed_hosts: Iterable[str] = (),
     match_body: bool = True,
     ignore_body_keys: Iterable[str] = (),
+    secret_headers: Iterable[str] = (),
+    secrets: Iterable[str] = (),
     **vcr_options: Any,
 ) -> Generator[CassetteSession]:
     """Open ``path`` for recording or replay for the duration of the ``with`` block.
@@ -377,6 +387,11 @@ def open_cassette(
             URL only, the opt-out for a test whose bodies vary on purpose).
         ignore_body_keys: Body paths masked besides :data:`VOLATILE_BODY_KEYS` (dotted,
             ``*`` for any key or index; :mod:`pi_sdk_pytest.body_match`).
+        secret_headers: More header (and query parameter) names whose values are secrets,
+            beyond the rules of :mod:`pi_sdk_pytest.scrub`: removed from requests and
+            responses, their values scrubbed everywhere (e.g. ``["x-gateway-ticket"]``).
+        secrets: More secret values to scrub wherever they appear (e.g. a token your test
+            fixture made).
         **vcr_options: Extra ``vcr.VCR.use_cassette`` options (e.g. ``match_on``); hooks given
             here run after pi-sdk's scrubbing.
 
@@ -391,7 +406,8 @@ def open_cassette(
     if mode == "none" and not path.is_file():
         raise FileNotFoundError(f"no cassette at {path}")
     session = CassetteSession(path=path, recording=mode != "none", mode=mode)
-    request_hook, response_hook, save_hook = _make_hooks(session)
+    session.secrets |= {s for s in secrets if s}
+    request_hook, response_hook, save_hook = _make_hooks(session, tuple(secret_headers))
     recorder: Any = _vcr.VCR(decode_compressed_response=True)
     recorder.register_serializer("pi_yaml", ReadableYaml)
     match_on = tuple(vcr_options.pop("match_on", _MATCH_ON))
