@@ -84,10 +84,10 @@ def dev_server(cli: str) -> Iterator[str]:
 class WorkerProcess:
     """One worker process (``temporal_worker.py``); ``kill()`` sends SIGKILL."""
 
-    def __init__(self, config: dict[str, Any]) -> None:
+    def __init__(self, config: dict[str, Any], script: Path = WORKER_SCRIPT) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(
-            [sys.executable, str(WORKER_SCRIPT), json.dumps(config)],
+            [sys.executable, str(script), json.dumps(config)],
             stdout=subprocess.PIPE,
             stderr=None,
             text=True,

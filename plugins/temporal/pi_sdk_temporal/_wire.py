@@ -22,6 +22,7 @@ __all__ = [
     "AgentRunInput",
     "AgentRunResult",
     "AgentRunState",
+    "Continued",
     "ModelCall",
     "ToolOutcome",
     "ToolRun",
@@ -107,6 +108,32 @@ class ActivitySettings:
 
 
 @dataclass(kw_only=True)
+class Continued:
+    """What a workflow that continued-as-new carries over besides the transcript.
+
+    Set by the workflow itself (``AgentRunInput.continued``) when its history grew past its
+    limits (``AgentRunInput.history_max_events`` / ``history_max_bytes``, or Temporal's
+    suggestion); not meant to be written by hand.
+    """
+
+    resume: bool
+    """True: the run was between two turns and goes on (``continue_()``); False: the workflow
+    was idle (``keep_open``), waiting for a prompt."""
+    steering: list[JSON] = field(default_factory=list[JSON])
+    """Steering messages queued (or taken by the loop) but not yet in the transcript."""
+    follow_up: list[JSON] = field(default_factory=list[JSON])
+    """Follow-up messages not yet in the transcript."""
+    prompts: list[list[JSON]] = field(default_factory=list[list[JSON]])
+    """Queued prompts of a ``keep_open`` workflow."""
+    events_before: int = 0
+    """Events of the earlier runs: the ``events`` query's indices go on from there."""
+    previous_runs: int = 0
+    """How many runs of this workflow continued-as-new before this one."""
+    model: str = ""
+    """The registry name of the agent's model (a ``set_model`` may have changed it)."""
+
+
+@dataclass(kw_only=True)
 class AgentRunInput:
     """The workflow's input: what a plain :class:`pi_sdk.Agent` is built from, by name.
 
@@ -131,6 +158,15 @@ class AgentRunInput:
     keep_open: bool = False
     """After a run, wait for a ``prompt`` signal (or ``close``) instead of completing."""
     activities: ActivitySettings = field(default_factory=ActivitySettings)
+    history_max_events: int | None = None
+    """Continue-as-new at the end of a turn once the history has this many events; ``None``:
+    when Temporal suggests it (the server's ``limit.historyCount.suggestContinueAsNew``, 4,096
+    events by default, or its size counterpart, 4 MiB). Temporal fails a workflow at 51,200
+    events or 50 MiB."""
+    history_max_bytes: int | None = None
+    """The same for the history's size in bytes."""
+    continued: Continued | None = None
+    """Set by the workflow when it continued-as-new (:class:`Continued`)."""
 
 
 @dataclass(kw_only=True)
