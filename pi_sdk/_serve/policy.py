@@ -40,6 +40,7 @@ def _checked_keys(token: str, keys: Mapping[str, str]) -> dict[str, str]:
         seen.add(value)
     return checked
 
+
 DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
 """Largest request body a proxy accepts by default: 8 MiB (a context with a few images)."""
 

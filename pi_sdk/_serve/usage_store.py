@@ -78,7 +78,9 @@ def parse_rate_limit(text: str) -> RateLimit:
     """
     match = re.fullmatch(r"\s*(\d+)\s*/\s*([a-z]+)\s*", text)
     if match is None or match.group(2) not in _PERIODS:
-        raise ValueError(f"a rate limit is COUNT/PERIOD with PERIOD s, min or h (600/min); got {text!r}")
+        raise ValueError(
+            f"a rate limit is COUNT/PERIOD with PERIOD s, min or h (600/min); got {text!r}"
+        )
     return RateLimit(requests=int(match.group(1)), window_s=_PERIODS[match.group(2)])
 
 
@@ -100,7 +102,7 @@ class KeyUsage:
     cost: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        """pi's field names: ``{"key", "requests", ..., "cacheRead", "cacheWrite", "cost"}``."""
+        """Pi's field names: ``{"key", "requests", ..., "cacheRead", "cacheWrite", "cost"}``."""
         return {
             "key": self.key, "requests": self.requests, "refused": self.refused,
             "errors": self.errors, "input": self.input, "output": self.output,
@@ -169,7 +171,9 @@ class UsageStore:
             db = self._connection()
             db.execute("BEGIN IMMEDIATE")
             try:
-                db.execute("DELETE FROM admitted WHERE key = ? AND at <= ?", (key, now - limit.window_s))
+                db.execute(
+                    "DELETE FROM admitted WHERE key = ? AND at <= ?", (key, now - limit.window_s)
+                )
                 count, oldest = db.execute(
                     "SELECT COUNT(*), MIN(at) FROM admitted WHERE key = ?", (key,)
                 ).fetchone()

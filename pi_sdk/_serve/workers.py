@@ -81,9 +81,7 @@ class Supervisor:
 
     def run(self) -> int:
         """Start the workers and supervise them until a stop signal; the exit status."""
-        previous = {
-            sig: signal.signal(sig, self._stop) for sig in (signal.SIGTERM, signal.SIGINT)
-        }
+        previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
             for _ in range(self.count):
                 self._fork()

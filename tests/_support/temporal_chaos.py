@@ -30,8 +30,6 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from _support.temporal import WorkerProcess
-from _support.temporal_chaos_agent import answer, open_ledger, prompt
 from pi_sdk_temporal import (
     MODEL_ACTIVITY,
     TOOL_ACTIVITY,
@@ -40,6 +38,9 @@ from pi_sdk_temporal import (
     prompt_input,
     start_agent,
 )
+
+from _support.temporal import WorkerProcess
+from _support.temporal_chaos_agent import answer, open_ledger, prompt
 
 CHAOS_WORKER = Path(__file__).with_name("temporal_chaos_worker.py")
 
@@ -199,7 +200,9 @@ class _Chaos:
                 raise RuntimeError("a replacement worker did not start") from task.exception()
 
 
-async def run_chaos(client: Any, address: str, workdir: Path, settings: ChaosSettings) -> ChaosReport:
+async def run_chaos(
+    client: Any, address: str, workdir: Path, settings: ChaosSettings
+) -> ChaosReport:
     """Run the chaos scenario (module docstring) against the Temporal server at ``address``."""
     log, ledger = workdir / "calls.log", workdir / "ledger.sqlite"
     open_ledger(ledger).close()
@@ -317,7 +320,9 @@ def _read_calls(run_id: str, events: list[Any], report: ChaosReport) -> None:
         if call.kind == TOOL_ACTIVITY:
             report.tool_executions += call.completed_attempt > 0
             if call.scheduled > 1:
-                report.repeated_completed.append(f"{run_id}/{call.key}: scheduled {call.scheduled}x")
+                report.repeated_completed.append(
+                    f"{run_id}/{call.key}: scheduled {call.scheduled}x"
+                )
             report.completed_attempts[f"{run_id}/{call.key}"] = call.completed_attempt
         elif call.kind == MODEL_ACTIVITY and call.completed_attempt > 1:
             report.interrupted_models += 1
@@ -353,7 +358,7 @@ def _read_ledger(ledger: Path, report: ChaosReport) -> None:
     try:
         report.ledger_rows = db.execute("SELECT COUNT(*) FROM ledger").fetchone()[0]
         twice = db.execute(
-            "SELECT run, step, COUNT(*) FROM ledger GROUP BY run, step HAVING COUNT(*) > 1"
+            "SELECT account, cents, COUNT(*) FROM ledger GROUP BY account, cents HAVING COUNT(*) > 1"
         ).fetchall()
         report.duplicated_effects = [f"{run}/{step}: {n} rows" for run, step, n in twice]
     finally:

@@ -1,8 +1,10 @@
 """The agent of the durable chaos runs (``temporal_chaos``): a scripted model and two tools.
 
 A prompt ``chaos:<tag>:<turns>:<work_ms>`` makes the model call two tools in each of ``turns``
-turns, then answer: ``record`` (the exactly-once example: its effect, a ledger row, is stored
-in one SQLite transaction with the call's idempotency key) and ``work`` (sleeps ``work_ms``, a
+turns, then answer: ``record`` (the docs' exactly-once example,
+``docs/examples/temporal_exactly_once.py``: its effect, a ledger row, is stored in one SQLite
+transaction with the call's idempotency key; the ledger's account is the run's tag, its cents
+the step) and ``work`` (sleeps ``work_ms``, a
 slow tool when it is large). The model is a pure function of the conversation, so a retried
 call answers the same. Every tool execution and model call appends a line to the log:
 ``<what> <phase> <key> <attempt> <pid> <unix time>``, appended in one ``write`` (whole lines
@@ -13,20 +15,20 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sqlite3
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from pi_sdk_temporal import durable_tool_call, idempotency_key
+
 import pi_sdk
 from pi_sdk.testing import ScriptedCall, ScriptedProvider, ScriptedReply
 from pi_sdk.types import TextContent, ToolCall
-from pi_sdk_temporal import durable_tool_call, idempotency_key
 
-LEDGER_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS ledger (key TEXT PRIMARY KEY, run TEXT NOT NULL,"
-    " step INTEGER NOT NULL, pid INTEGER NOT NULL)"
-)
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "docs" / "examples"))
+
+from temporal_exactly_once import open_ledger, record_once  # noqa: E402 - the docs' example
 
 
 def prompt(tag: str, turns: int, work_ms: int) -> str:
@@ -35,7 +37,7 @@ def prompt(tag: str, turns: int, work_ms: int) -> str:
 
 def answer(tag: str, turns: int) -> str:
     """The final answer of a run that went right."""
-    return f"done {tag}: " + ", ".join(f"recorded {tag}/{step}" for step in range(turns))
+    return f"done {tag} after {turns} turns"
 
 
 def log_event(log: Path, *fields: object) -> None:
@@ -45,25 +47,6 @@ def log_event(log: Path, *fields: object) -> None:
         os.write(fd, line.encode())
     finally:
         os.close(fd)
-
-
-def open_ledger(path: Path) -> sqlite3.Connection:
-    """The ledger database (WAL: several worker processes write it at once)."""
-    db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute(LEDGER_SCHEMA)
-    return db
-
-
-def record_once(db: sqlite3.Connection, key: str, run: str, step: int) -> bool:
-    """Store the effect under ``key`` in one transaction; False when it was stored already."""
-    with db:  # BEGIN ... COMMIT: the row and its key together, or nothing
-        cursor = db.execute(
-            "INSERT INTO ledger (key, run, step, pid) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (key) DO NOTHING",
-            (key, run, step, os.getpid()),
-        )
-        return cursor.rowcount == 1
 
 
 def make_tools(log: Path, ledger: Path) -> list[pi_sdk.AgentTool]:
@@ -103,12 +86,14 @@ def _text(message: Any) -> str:
 
 
 def brain(call: ScriptedCall) -> ScriptedReply | str:
+    """Turn ``k`` (one more than the last assistant message's ``t<k-1>-...`` calls) calls the
+    tools; after ``turns`` turns, the answer. The context may be cut (``temporal_recent``)."""
     messages = call.messages
     _, tag, turns, work_ms = _text(messages[0]).split(":")
-    step = sum(1 for m in messages if m.role == "assistant")
+    calls_so_far = [m for m in messages if m.role == "assistant" and m.tool_calls]
+    step = int(calls_so_far[-1].tool_calls[0].id[1:].split("-")[0]) + 1 if calls_so_far else 0
     if step >= int(turns):
-        records = [_text(m) for m in messages if m.role == "toolResult" and m.tool_name == "record"]
-        return f"done {tag}: " + ", ".join(records)
+        return answer(tag, int(turns))
     calls = [
         ToolCall(id=f"t{step}-record", name="record", arguments={"run": tag, "step": step}),
         ToolCall(id=f"t{step}-work", name="work", arguments={"ms": int(work_ms)}),

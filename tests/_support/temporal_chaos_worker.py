@@ -15,10 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pi_sdk_temporal import AgentRegistry, agent_worker  # noqa: E402
+from pi_sdk_temporal import AgentRegistry, AgentWorkflow, agent_worker  # noqa: E402
 from temporalio.client import Client  # noqa: E402
 
 from _support.temporal_chaos_agent import logged_stream, make_tools, scripted  # noqa: E402
+from _support.temporal_recent import RecentContextAgent  # noqa: E402
 
 
 async def main(config: dict[str, str]) -> None:
@@ -33,6 +34,8 @@ async def main(config: dict[str, str]) -> None:
         client,
         task_queue=config["task_queue"],
         registry=registry,
+        workflows=[AgentWorkflow, RecentContextAgent],
+        passthrough_modules=["_support"],
         sticky_queue_schedule_to_start_timeout=timedelta(seconds=1),
     )
     stop = asyncio.Event()

@@ -16,26 +16,36 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import httpx2
 import pytest
-from _support.loopback import LoopbackServer, Step, model_at, text_reply
+from _support.loopback import model_at
 from _support.proxy import API, TOKEN, VENDOR_KEY
-from _support.serving import free_port, wait_until_up
+from _support.serving import free_port
 
 import pi_sdk
 from pi_sdk.agent import stream_proxy
 
+ECHO_VENDOR = Path(__file__).resolve().parents[1] / "_support" / "echo_vendor.py"
 STREAMS = int(os.environ.get("PI_SDK_SERVE_STREAMS", "1000"))
 KEYS = {"app-a": "key-a-5b1e0c2d7f", "app-b": "key-b-9a8c7e6f5d"}
 
 
-def _echo(method: str, target: str, headers: dict[str, str], body: bytes) -> Step:
-    text = json.loads(body)["messages"][-1]["content"]
-    if isinstance(text, list):
-        text = "".join(block.get("text", "") for block in text)
-    return text_reply(API, f"echo: {text}")
+class EchoVendor:
+    """``echo_vendor.py`` in its own process: its URL, while the block runs."""
+
+    async def __aenter__(self) -> str:
+        self.process = subprocess.Popen(
+            [sys.executable, str(ECHO_VENDOR)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        assert self.process.stdout is not None
+        return (await asyncio.to_thread(self.process.stdout.readline)).strip()
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        await asyncio.to_thread(self.process.wait, 30)
 
 
 def _children(pid: int) -> list[int]:
@@ -51,8 +61,8 @@ def _cpu_ticks(pid: int) -> int:
 class Served:
     """``pi-sdk serve --workers 4`` in front of an echoing loopback vendor."""
 
-    def __init__(self, tmp_path: Path, vendor: LoopbackServer, *extra: str) -> None:
-        self.model = model_at(API, vendor.url).model_copy(update={"id": "claude-echo"})
+    def __init__(self, tmp_path: Path, vendor_url: str, *extra: str) -> None:
+        self.model = model_at(API, vendor_url).model_copy(update={"id": "claude-echo"})
         models = tmp_path / "models.json"
         models.write_text(json.dumps({"models": [self.model.model_dump(mode="json")]}), "utf-8")
         keys = tmp_path / "keys.json"
@@ -66,13 +76,24 @@ class Served:
             "--usage-db", str(self.usage_db), "--log-level", "warning", *extra,
         ]  # fmt: skip
         env = {**os.environ, "PI_SDK_PROXY_TOKEN": TOKEN, "ANTHROPIC_API_KEY": VENDOR_KEY}
-        self.process = subprocess.Popen(
-            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
+        # A file, not a pipe: a pipe nobody reads until the end fills up and blocks the workers.
+        self.log = tmp_path / "serve.log"
+        with self.log.open("w") as err:
+            self.process = subprocess.Popen(
+                command, env=env, stdout=subprocess.DEVNULL, stderr=err, text=True
+            )
         self.stderr = ""
 
     async def __aenter__(self) -> Served:
-        await wait_until_up(self.url, self.process)
+        async with httpx2.AsyncClient() as client:
+            for _ in range(600):
+                if self.process.poll() is not None:
+                    pytest.fail(f"the server exited: {self.log.read_text('utf-8')}")
+                try:
+                    await client.get(self.url)
+                    break
+                except httpx2.TransportError:
+                    await asyncio.sleep(0.05)
         for _ in range(200):  # every worker forked
             if len(_children(self.process.pid)) == 4:
                 break
@@ -82,9 +103,12 @@ class Served:
     async def __aexit__(self, *exc: object) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
-        self.stderr = (await asyncio.to_thread(self.process.communicate, timeout=60))[1]
+        await asyncio.to_thread(self.process.wait, 60)
+        self.stderr = self.log.read_text("utf-8")
 
-    async def ask(self, client: httpx2.AsyncClient, token: str, text: str) -> pi_sdk.AssistantMessage:
+    async def ask(
+        self, client: httpx2.AsyncClient, token: str, text: str
+    ) -> pi_sdk.AssistantMessage:
         context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content=text)])
         options = pi_sdk.StreamOptions(max_retries=0, timeout_ms=120_000)
         stream = stream_proxy(
@@ -102,8 +126,9 @@ def _client() -> httpx2.AsyncClient:
 @pytest.mark.timeout(300)
 async def test_four_workers_serve_concurrent_streams_with_a_shared_rate_limit(tmp_path: Path):
     limit = STREAMS // 2 + STREAMS // 10  # app-a: more than its first half, less than all it sends
-    async with LoopbackServer([], route=_echo) as vendor:
-        served = Served(tmp_path, vendor, "--rate-limit", f"{limit}/h")
+    async with EchoVendor() as vendor:
+        # The clients share this process: on a busy machine a body may wait long to be sent.
+        served = Served(tmp_path, vendor, "--rate-limit", f"{limit}/h", "--body-timeout", "120")
         async with served, _client() as client:
             workers = _children(served.process.pid)
             before = {pid: _cpu_ticks(pid) for pid in workers}
@@ -122,7 +147,9 @@ async def test_four_workers_serve_concurrent_streams_with_a_shared_rate_limit(tm
                 for name, token in KEYS.items()
             }  # fmt: skip
 
-    wrong = [(i, r.text, r.error_message) for i, r in enumerate(replies) if r.text != f"echo: stream {i}"]
+    wrong = [
+        (i, r.text, r.error_message) for i, r in enumerate(replies) if r.text != f"echo: stream {i}"
+    ]
     assert wrong == [], wrong[:5]
     assert len(workers) == 4 and len(busy) == 4  # every worker served streams
     served_more = [r for r in more if r.error_message is None]
@@ -141,7 +168,7 @@ async def test_four_workers_serve_concurrent_streams_with_a_shared_rate_limit(tm
 
 
 async def test_a_killed_worker_is_replaced_and_sigterm_stops_them_all(tmp_path: Path):
-    async with LoopbackServer([], route=_echo) as vendor:
+    async with EchoVendor() as vendor:
         served = Served(tmp_path, vendor)
         async with served, _client() as client:
             first = _children(served.process.pid)
@@ -151,7 +178,9 @@ async def test_a_killed_worker_is_replaced_and_sigterm_stops_them_all(tmp_path: 
                 if len(now) == 4 and first[0] not in now:
                     break
                 await asyncio.sleep(0.05)
-            replies = await asyncio.gather(*(served.ask(client, TOKEN, f"after {i}") for i in range(20)))
+            replies = await asyncio.gather(
+                *(served.ask(client, TOKEN, f"after {i}") for i in range(20))
+            )
             refused = await served.ask(client, "not-a-key", "no")
             workers = _children(served.process.pid)
         assert served.process.returncode == 0

@@ -114,7 +114,9 @@ async def test_the_proxy_refuses_over_the_limit_with_429_and_counts_usage(
                 raw = await client.post(
                     f"{url}/api/stream", headers={"authorization": "Bearer key-app-1"}, json={}
                 )
-                mine = await client.get(f"{url}/api/usage", headers={"authorization": "Bearer key-app-1"})
+                mine = await client.get(
+                    f"{url}/api/usage", headers={"authorization": "Bearer key-app-1"}
+                )
                 nobody = await client.get(f"{url}/api/usage")
     assert [a.text for a in answers[:2]] == ["fine", "fine"] and other.text == "fine"
     assert (answers[2].error_message or "").startswith("Proxy error: rate limit: key 'app' may")
@@ -125,4 +127,3 @@ async def test_the_proxy_refuses_over_the_limit_with_429_and_counts_usage(
     assert usage["input"] == 2 * 5 and usage["output"] == 2 * 3 and usage["errors"] == 0
     assert nobody.status_code == 401
     assert json.loads(json.dumps(usage))["totalTokens"] == 16
-

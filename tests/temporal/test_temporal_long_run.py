@@ -13,6 +13,7 @@ import pytest
 from _support.temporal import WorkerProcess
 from _support.temporal_chaos import CHAOS_WORKER
 from _support.temporal_chaos_agent import answer, open_ledger, prompt
+from _support.temporal_recent import RecentContextAgent
 from pi_sdk_temporal import AgentRun, prompt_input, start_agent
 
 LONG_TURNS = int(os.environ.get("PI_SDK_LONG_TURNS", "1000"))
@@ -63,6 +64,7 @@ async def test_a_thousand_turn_run_continues_as_new(client, temporal_address, tm
             prompt_input("chaos", prompt(tag, LONG_TURNS, 0), tools=["record", "work"]),
             id=f"long-{tag}",
             task_queue=config["task_queue"],
+            workflow=RecentContextAgent,  # the model sees the last turns; the transcript grows
         )
         result = await asyncio.wait_for(run.result(), 880)
         sizes = await _chain(client, run)
@@ -73,7 +75,7 @@ async def test_a_thousand_turn_run_continues_as_new(client, temporal_address, tm
     assert len(sizes) >= 2, sizes  # it continued-as-new (Temporal's suggestion), at least once
     assert all(events < EVENT_LIMIT and size < BYTE_LIMIT for events, size in sizes), sizes
     db = open_ledger(ledger)
-    rows = db.execute("SELECT COUNT(*), COUNT(DISTINCT step) FROM ledger").fetchone()
+    rows = db.execute("SELECT COUNT(*), COUNT(DISTINCT cents) FROM ledger").fetchone()
     assert rows == (LONG_TURNS, LONG_TURNS)  # each turn's effect once, across the runs
 
 

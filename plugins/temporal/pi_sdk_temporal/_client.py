@@ -94,7 +94,8 @@ class AgentRun:
         self, handle: WorkflowHandle[Any, AgentRunResult], *, client: Client | None = None
     ) -> None:
         """Wrap ``handle``; with ``client`` (its client), :meth:`events` follows the workflow
-        across continue-as-new (without, it reads the latest run only)."""
+        across continue-as-new (without, it reads the latest run only).
+        """
         self.handle = handle
         self._client = client
         settle_at_exit()
