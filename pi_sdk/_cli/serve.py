@@ -112,9 +112,9 @@ def run_serve(args: argparse.Namespace) -> int:
             (:func:`pi_sdk._cli.broken_plugins.refuse_broken_plugins`), or an ``--allow``
             pattern matches no registered model.
     """
-    try:
-        import uvicorn  # noqa: F401 - the serve extra is installed
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("uvicorn") is None:
         return _fail("`pi-sdk serve` needs the serve extra: pip install 'pi-sdk-core[serve]'")
     refuse_broken_plugins(args, sys.stderr)
     from pi_sdk._cli.serve_summary import Serving, served_models, summary

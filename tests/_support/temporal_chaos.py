@@ -130,13 +130,14 @@ class ChaosReport:
             ("ledger effects (exactly-once tool)", str(self.ledger_rows)),
             ("  re-runs deduplicated by idempotency key", str(self.deduplicated_effects)),
             ("  effects that happened twice", str(len(self.duplicated_effects))),
-            ("time to complete p50 / p99", f"{_pct(self.complete_s, 50)} / {_pct(self.complete_s, 99)} s"),
+            ("time to complete p50 / p99", _pcts(self.complete_s, 50, 99)),
             ("wall time, first start to last close", f"{self.wall_s:.1f} s"),
             ("runs per minute per worker", f"{self.runs_per_minute_per_worker():.1f}"),
             ("history events per run mean / max", _mean_max(self.history_events)),
             ("history bytes per run mean / max", _mean_max(self.history_bytes)),
-            ("recovery after a kill p50 / max", f"{_pct(self.recovery_s, 50)} / {_pct(self.recovery_s, 100)} s"),
-            ("  (heartbeat timeout / workflow task timeout)", f"{s.heartbeat_timeout_s:g} s / {s.task_timeout_s:g} s"),
+            ("recovery after a kill p50 / max", _pcts(self.recovery_s, 50, 100)),
+            ("  heartbeat timeout / workflow task timeout",
+             f"{s.heartbeat_timeout_s:g} s / {s.task_timeout_s:g} s"),
         ]  # fmt: skip
 
 
@@ -146,6 +147,10 @@ def _pct(values: Sequence[float], percent: int) -> str:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(percent / 100 * len(ordered)) - 1))
     return f"{ordered[index]:.2f}"
+
+
+def _pcts(values: Sequence[float], low: int, high: int) -> str:
+    return f"{_pct(values, low)} / {_pct(values, high)} s"
 
 
 def _mean_max(values: Sequence[int]) -> str:
@@ -273,14 +278,16 @@ async def _results(runs: list[AgentRun], tags: list[str], settings: ChaosSetting
             return f"answer {text!r}"
         return None
 
-    return list(await asyncio.gather(*(check(run, tag) for run, tag in zip(runs, tags))))
+    return list(
+        await asyncio.gather(*(check(run, tag) for run, tag in zip(runs, tags, strict=True)))
+    )
 
 
 async def _read_histories(client: Any, runs: list[AgentRun], report: ChaosReport) -> None:
     histories = await asyncio.gather(*(run.handle.fetch_history() for run in runs))
     first_start = float("inf")
     last_close = 0.0
-    for run, history in zip(runs, histories, strict=True):
+    for history in histories:
         events = list(history.events)
         report.history_events.append(len(events))
         report.history_bytes.append(sum(event.ByteSize() for event in events))
@@ -358,7 +365,8 @@ def _read_ledger(ledger: Path, report: ChaosReport) -> None:
     try:
         report.ledger_rows = db.execute("SELECT COUNT(*) FROM ledger").fetchone()[0]
         twice = db.execute(
-            "SELECT account, cents, COUNT(*) FROM ledger GROUP BY account, cents HAVING COUNT(*) > 1"
+            "SELECT account, cents, COUNT(*) FROM ledger GROUP BY account, cents"
+            " HAVING COUNT(*) > 1"
         ).fetchall()
         report.duplicated_effects = [f"{run}/{step}: {n} rows" for run, step, n in twice]
     finally:

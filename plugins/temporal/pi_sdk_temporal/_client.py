@@ -93,8 +93,10 @@ class AgentRun:
     def __init__(
         self, handle: WorkflowHandle[Any, AgentRunResult], *, client: Client | None = None
     ) -> None:
-        """Wrap ``handle``; with ``client`` (its client), :meth:`events` follows the workflow
-        across continue-as-new (without, it reads the latest run only).
+        """Wrap ``handle``.
+
+        With ``client`` (the handle's client), :meth:`events` follows the workflow across
+        continue-as-new; without it, :meth:`events` reads the latest run only.
         """
         self.handle = handle
         self._client = client

@@ -11,7 +11,7 @@ vendor's ``Idempotency-Key`` header) makes that effect happen once.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -68,7 +68,7 @@ def idempotency_key() -> str:
 
 
 @contextmanager
-def executing(call: DurableToolCall) -> Iterator[None]:
+def executing(call: DurableToolCall) -> Generator[None]:
     """Make ``call`` the current durable call while the block runs (the tool activity)."""
     token = _CURRENT.set(call)
     try:
