@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import inspect
 from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from typing import Any
@@ -66,6 +67,7 @@ with workflow.unsafe.imports_passed_through():
         WorkerCatalog,
         message_from_json,
         message_to_json,
+        verbatim,
     )
 
 __all__ = ["WORKFLOW_NAME", "AgentWorkflow"]
@@ -207,7 +209,8 @@ class AgentWorkflow:
         messages = list(agent.messages)
         last = messages[-1] if messages else None
         aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
-        return AgentRunResult(messages=[message_to_json(m) for m in messages], aborted=aborted)
+        transcript = verbatim([message_to_json(m) for m in messages])
+        return AgentRunResult(messages=transcript, aborted=aborted)
 
     def _record(self, event: AgentEvent) -> None:
         self._events.append(agent_event_to_dict(event, include_partial=False))
@@ -219,7 +222,9 @@ class AgentWorkflow:
         hook = self._user_should_stop
         if hook is not None:
             answer = hook(context)
-            if await answer if asyncio.iscoroutine(answer) else answer:
+            if inspect.isawaitable(answer):
+                answer = await answer
+            if answer:
                 return True
         goes_on = bool(context.tool_results) and not all(
             result.tool_call_id in self._terminating for result in context.tool_results
@@ -248,7 +253,10 @@ class AgentWorkflow:
             model=self._model_name,
         )
         next_input = dataclasses.replace(
-            input, prompt=[], messages=[message_to_json(m) for m in messages], continued=carried
+            input,
+            prompt=[],
+            messages=verbatim([message_to_json(m) for m in messages]),
+            continued=carried,
         )
         workflow.continue_as_new(next_input)
 
@@ -337,7 +345,7 @@ class AgentWorkflow:
         settings = self._settings
         call = ModelCall(
             model=self._name_of(model),
-            context=context.model_dump(mode="json", by_alias=True),
+            context=verbatim(context.model_dump(mode="json", by_alias=True)),
             options={name: getattr(options, name) for name in STREAM_OPTION_FIELDS},
         )
         handle = workflow.start_activity(
