@@ -23,8 +23,9 @@ from typing import Any
 from pi_sdk_temporal import durable_tool_call, idempotency_key
 
 import pi_sdk
+from _support.temporal_agent import message_text
 from pi_sdk.testing import ScriptedCall, ScriptedProvider, ScriptedReply
-from pi_sdk.types import TextContent, ToolCall
+from pi_sdk.types import ToolCall
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "docs" / "examples"))
 
@@ -78,18 +79,11 @@ def make_tools(log: Path, ledger: Path) -> list[pi_sdk.AgentTool]:
     return [record, work]
 
 
-def _text(message: Any) -> str:
-    content = message.content
-    if isinstance(content, str):
-        return content
-    return "".join(block.text for block in content if isinstance(block, TextContent))
-
-
 def brain(call: ScriptedCall) -> ScriptedReply | str:
     """Turn ``k`` (one more than the last assistant message's ``t<k-1>-...`` calls) calls the
     tools; after ``turns`` turns, the answer. The context may be cut (``temporal_recent``)."""
     messages = call.messages
-    _, tag, turns, work_ms = _text(messages[0]).split(":")
+    _, tag, turns, work_ms = message_text(messages[0]).split(":")
     calls_so_far = [m for m in messages if m.role == "assistant" and m.tool_calls]
     step = int(calls_so_far[-1].tool_calls[0].id[1:].split("-")[0]) + 1 if calls_so_far else 0
     if step >= int(turns):

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import signal
 import sys
-from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pi_sdk_temporal import AgentRegistry, AgentWorkflow, agent_worker  # noqa: E402
-from temporalio.client import Client  # noqa: E402
+from pi_sdk_temporal import AgentRegistry, AgentWorkflow  # noqa: E402
 
+from _support.temporal import run_worker  # noqa: E402
 from _support.temporal_chaos_agent import logged_stream, make_tools, scripted  # noqa: E402
 from _support.temporal_recent import RecentContextAgent  # noqa: E402
 
@@ -29,20 +27,9 @@ async def main(config: dict[str, str]) -> None:
         models={"chaos": scripted().model},
         stream_fn=logged_stream(log),
     )
-    client = await Client.connect(config["address"])
-    worker = agent_worker(
-        client,
-        task_queue=config["task_queue"],
-        registry=registry,
-        workflows=[AgentWorkflow, RecentContextAgent],
-        passthrough_modules=["_support"],
-        sticky_queue_schedule_to_start_timeout=timedelta(seconds=1),
+    await run_worker(
+        config["address"], config["task_queue"], registry, [AgentWorkflow, RecentContextAgent]
     )
-    stop = asyncio.Event()
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    async with worker:
-        print("ready", flush=True)
-        await stop.wait()
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from _support.temporal import WorkerProcess
 from _support.temporal_chaos import CHAOS_WORKER
 from _support.temporal_chaos_agent import answer, open_ledger, prompt
 from _support.temporal_recent import RecentContextAgent
-from pi_sdk_temporal import AgentRun, prompt_input, start_agent
+from pi_sdk_temporal import AgentRun, AgentWorkflow, prompt_input, start_agent
 
 LONG_TURNS = int(os.environ.get("PI_SDK_LONG_TURNS", "1000"))
 
@@ -46,6 +46,25 @@ def _setup(address: str, tmp_path: Path) -> tuple[dict[str, str], Path]:
     return {"address": address, "task_queue": queue, "log": str(log), "ledger": str(ledger)}, ledger
 
 
+async def _start(
+    client: Any,
+    config: dict[str, str],
+    tag: str,
+    turns: int,
+    work_ms: int,
+    workflow: type[AgentWorkflow] = AgentWorkflow,
+    **fields: Any,
+) -> AgentRun:
+    """Start a chaos-agent run of ``turns`` turns; ``fields``: more ``AgentRunInput`` fields."""
+    return await start_agent(
+        client,
+        prompt_input("chaos", prompt(tag, turns, work_ms), tools=["record", "work"], **fields),
+        id=f"long-{tag}",
+        task_queue=config["task_queue"],
+        workflow=workflow,
+    )
+
+
 def _assert_transcript(messages: list[dict[str, Any]], tag: str, turns: int) -> None:
     roles = [m["role"] for m in messages if m["role"] != "user"]
     assert roles == ["assistant", "toolResult", "toolResult"] * turns + ["assistant"]
@@ -59,13 +78,8 @@ async def test_a_thousand_turn_run_continues_as_new(client, temporal_address, tm
     worker = await WorkerProcess(config, CHAOS_WORKER).ready()
     tag = uuid.uuid4().hex[:8]
     try:
-        run = await start_agent(
-            client,
-            prompt_input("chaos", prompt(tag, LONG_TURNS, 0), tools=["record", "work"]),
-            id=f"long-{tag}",
-            task_queue=config["task_queue"],
-            workflow=RecentContextAgent,  # the model sees the last turns; the transcript grows
-        )
+        # The model sees the last turns only; the transcript grows.
+        run = await _start(client, config, tag, LONG_TURNS, 0, workflow=RecentContextAgent)
         result = await asyncio.wait_for(run.result(), 880)
         sizes = await _chain(client, run)
     finally:
@@ -87,14 +101,7 @@ async def test_continued_runs_keep_queues_and_event_indices(
     worker = await WorkerProcess(config, CHAOS_WORKER).ready()
     tag = uuid.uuid4().hex[:8]
     try:
-        run = await start_agent(
-            client,
-            prompt_input(
-                "chaos", prompt(tag, turns, 40), tools=["record", "work"], history_max_events=60
-            ),
-            id=f"long-{tag}",
-            task_queue=config["task_queue"],
-        )
+        run = await _start(client, config, tag, turns, 40, history_max_events=60)
         events: list[dict[str, Any]] = []
 
         async def read() -> None:
