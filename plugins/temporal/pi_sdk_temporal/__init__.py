@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         AgentRunInput,
         AgentRunResult,
         AgentRunState,
+        Continued,
         message_from_json,
         message_to_json,
     )
@@ -61,6 +62,7 @@ _HOMES = {
     "AgentRunInput": "_wire",
     "AgentRunResult": "_wire",
     "AgentRunState": "_wire",
+    "Continued": "_wire",
     "message_from_json": "_wire",
     "message_to_json": "_wire",
     "PASSTHROUGH_MODULES": "_worker",
@@ -87,6 +89,7 @@ __all__ = [
     "AgentRunResult",
     "AgentRunState",
     "AgentWorkflow",
+    "Continued",
     "DurableToolCall",
     "EventSink",
     "RegistryError",
