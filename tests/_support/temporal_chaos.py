@@ -273,6 +273,13 @@ async def _results(runs: list[AgentRun], tags: list[str], settings: ChaosSetting
         expected_roles = ["user"] + ["assistant", "toolResult", "toolResult"] * settings.turns
         if roles != [*expected_roles, "assistant"]:
             return f"transcript roles {roles}"
+        results = [m for m in result.messages if m["role"] == "toolResult"]
+        failed = [m["content"][0]["text"] for m in results if m.get("isError")]
+        if failed:
+            return f"tool errors: {failed[:2]}"
+        records = [m["content"][0]["text"] for m in results if m["toolName"] == "record"]
+        if records != [f"recorded {tag}/{step}" for step in range(settings.turns)]:
+            return f"record results {records}"
         text = result.messages[-1]["content"][0]["text"]
         if text != answer(tag, settings.turns):
             return f"answer {text!r}"

@@ -69,6 +69,7 @@ def _assert_transcript(messages: list[dict[str, Any]], tag: str, turns: int) -> 
     roles = [m["role"] for m in messages if m["role"] != "user"]
     assert roles == ["assistant", "toolResult", "toolResult"] * turns + ["assistant"]
     assert messages[-1]["content"][0]["text"] == answer(tag, turns)
+    assert not [m for m in messages if m.get("isError")]  # every tool ran
 
 
 @pytest.mark.slow
