@@ -5,6 +5,7 @@ pi-sdk serve --allow 'anthropic/*' [--allow PATTERN ...] [--host H] [--port P]
              [--token-env VAR | --token-file FILE] [--max-body-bytes N] [--models FILE]
              [--cors-origin ORIGIN ...] [--header-timeout S] [--idle-timeout S]
              [--body-timeout S] [--max-connections N]
+             [--workers N] [--keys-file FILE] [--rate-limit COUNT/PERIOD] [--usage-db FILE]
 ```
 
 Each ``--allow`` pattern must match a registered model; a summary of what is served goes to
@@ -18,12 +19,17 @@ variables and the ``get_api_key`` hook; ``<PROVIDER>_BASE_URL`` (``ANTHROPIC_BAS
 ``--models`` registers extra models from a JSON file in pi's models shape
 (``{"models": [...]}`` or a list), e.g. a model served at a private URL.
 Needs the ``serve`` extra (``pi-sdk-core[serve]``: Starlette and uvicorn).
+
+``--workers N`` runs N server processes on the one port (:mod:`pi_sdk._serve.workers`), each
+with the same token, keys, models and limits. ``--keys-file`` adds named bearer keys (a JSON
+object ``{"name": "token"}``); ``--rate-limit 600/min`` limits each key, counted over every
+worker in the ``--usage-db`` SQLite file (default ``<data dir>/serve-usage.sqlite``), which
+also keeps each key's usage (``GET /api/usage``; :mod:`pi_sdk._serve.usage_store`).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import sys
@@ -31,6 +37,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from pi_sdk._cli.broken_plugins import add_broken_plugins_option, refuse_broken_plugins
+from pi_sdk._cli.serve_scale import add_scale_options, read_keys, run_server, usage_store
 
 __all__ = ["DEFAULT_TOKEN_ENV", "add_serve_parser", "run_serve"]
 
@@ -88,6 +95,7 @@ def add_serve_parser(commands: Any) -> None:
     )
     for flag, kind, default, metavar, text in _LIMIT_OPTIONS:
         serve.add_argument(flag, type=kind, default=default, metavar=metavar, help=text)
+    add_scale_options(serve)
     serve.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
     add_broken_plugins_option(serve)
     serve.set_defaults(run=run_serve)
@@ -104,9 +112,9 @@ def run_serve(args: argparse.Namespace) -> int:
             (:func:`pi_sdk._cli.broken_plugins.refuse_broken_plugins`), or an ``--allow``
             pattern matches no registered model.
     """
-    try:
-        import uvicorn
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("uvicorn") is None:
         return _fail("`pi-sdk serve` needs the serve extra: pip install 'pi-sdk-core[serve]'")
     refuse_broken_plugins(args, sys.stderr)
     from pi_sdk._cli.serve_summary import Serving, served_models, summary
@@ -137,12 +145,14 @@ def run_serve(args: argparse.Namespace) -> int:
             cors_origins=tuple(args.cors_origin),
             resolve_model=lambda provider, model_id: with_base_url(get_model(provider, model_id)),
             body_timeout_ms=args.body_timeout * 1000,
+            keys=read_keys(args.keys_file) if args.keys_file else {},
         )
         limits = ServerLimits(
             header_timeout_s=args.header_timeout,
             idle_timeout_s=args.idle_timeout,
             max_connections=args.max_connections,
         )
+        usage = usage_store(args)
     except (OSError, ValueError) as exc:
         return _fail(str(exc))
     serving = Serving(
@@ -154,20 +164,19 @@ def run_serve(args: argparse.Namespace) -> int:
         body_timeout_ms=policy.body_timeout_ms,
         max_body_bytes=policy.max_body_bytes,
         cors_origins=policy.cors_origins,
+        workers=args.workers,
+        keys=len(policy.keys) + 1,
+        rate_limit=str(usage.rate_limit) if usage and usage.rate_limit else None,
+        usage_db=str(usage.path) if usage else None,
     )
     sys.stderr.write("".join(line + "\n" for line in summary(serving)))
     sys.stderr.flush()
     _log_requests(args.log_level)
     config = uvicorn_config(
-        proxy_app(policy), limits, host=args.host, port=args.port, log_level=args.log_level
-    )
-
-    async def serve() -> None:
-        quiet_accept_errors(asyncio.get_running_loop())
-        await uvicorn.Server(config).serve()
-
-    asyncio.run(serve())
-    return 0
+        proxy_app(policy, usage=usage), limits, host=args.host, port=args.port,
+        log_level=args.log_level,
+    )  # fmt: skip
+    return run_server(config, args, quiet_accept_errors)
 
 
 def _log_requests(level: str) -> None:

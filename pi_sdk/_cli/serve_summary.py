@@ -68,6 +68,11 @@ class Serving:
     body_timeout_ms: float
     max_body_bytes: int
     cors_origins: tuple[str, ...]
+    workers: int = 1
+    keys: int = 1
+    """Bearer keys: the token and those of ``--keys-file``."""
+    rate_limit: str | None = None
+    usage_db: str | None = None
 
 
 def summary(serving: Serving) -> list[str]:
@@ -101,4 +106,14 @@ def summary(serving: Serving) -> list[str]:
     )
     if serving.cors_origins:
         lines.append(f"  browsers: pages of {', '.join(serving.cors_origins)} may call it")
+    if serving.workers > 1:
+        lines.append(
+            f"  workers: {serving.workers} processes on the one port (the connection limit"
+            " holds in each)"
+        )
+    if serving.keys > 1:
+        lines.append(f"  keys: {plural(serving.keys, 'bearer key')} (the token and --keys-file)")
+    if serving.usage_db:
+        limit = f"at most {serving.rate_limit} per key" if serving.rate_limit else "no rate limit"
+        lines.append(f"  usage: {limit}; counted per key in {serving.usage_db}")
     return lines

@@ -8,13 +8,38 @@ never appears in a ``repr``, a log line or a reply.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from pi_sdk.types import Model
 
-__all__ = ["DEFAULT_BODY_TIMEOUT_MS", "DEFAULT_MAX_BODY_BYTES", "ProxyPolicy"]
+__all__ = ["DEFAULT_BODY_TIMEOUT_MS", "DEFAULT_KEY", "DEFAULT_MAX_BODY_BYTES", "ProxyPolicy"]
+
+DEFAULT_KEY = "default"
+"""The key name of :attr:`ProxyPolicy.token` (rate limits and usage are counted per key)."""
+
+_KEY_NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+def _checked_keys(token: str, keys: Mapping[str, str]) -> dict[str, str]:
+    """``keys`` as a dict, checked: names of ``[A-Za-z0-9._-]``, tokens set and distinct."""
+    checked = dict(keys)
+    seen = {token}
+    for name, value in checked.items():
+        if not _KEY_NAME.fullmatch(name) or name == DEFAULT_KEY:
+            raise ValueError(
+                f"key name {name!r}: use 1 to 64 letters, digits, '.', '_' or '-' (not"
+                f" {DEFAULT_KEY!r}, the main token's)"
+            )
+        if not value:
+            raise ValueError(f"key {name!r} has an empty token")
+        if value in seen:
+            raise ValueError(f"key {name!r} has the token of another key: give each its own")
+        seen.add(value)
+    return checked
+
 
 DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
 """Largest request body a proxy accepts by default: 8 MiB (a context with a few images)."""
@@ -49,11 +74,16 @@ class ProxyPolicy:
             after this many milliseconds without an event, so that proxies and load balancers
             keep a quiet stream open (a reasoning model may think for minutes); ``None``:
             never. Clients skip comments.
+        keys: More bearer tokens by the name of their holder (``{"app-a": "<token>"}``): each
+            is a key of its own for the rate limit and the usage counters
+            (:class:`~pi_sdk._serve.usage_store.UsageStore`); ``token`` is the key
+            :data:`DEFAULT_KEY`. Hidden from ``repr``.
 
     Raises:
         ValueError: an empty token, an empty allow-list, a pattern without ``/``, a
-            ``max_body_bytes`` below 1, or a ``keepalive_ms`` or ``body_timeout_ms`` that is not
-            positive.
+            ``max_body_bytes`` below 1, a ``keepalive_ms`` or ``body_timeout_ms`` that is not
+            positive, or a key with an empty or repeated token, or a name that is not
+            letters, digits, ``.``, ``_`` or ``-``.
     """
 
     token: str = field(repr=False)
@@ -63,6 +93,7 @@ class ProxyPolicy:
     cors_origins: tuple[str, ...] = ()
     keepalive_ms: float | None = 15_000
     body_timeout_ms: float = DEFAULT_BODY_TIMEOUT_MS
+    keys: Mapping[str, str] = field(default_factory=dict[str, str], repr=False)
 
     def __post_init__(self) -> None:
         if not self.token:
@@ -88,15 +119,28 @@ class ProxyPolicy:
             raise ValueError(f"max_body_bytes must be at least 1, got {self.max_body_bytes}")
         if not self.body_timeout_ms > 0:
             raise ValueError(f"body_timeout_ms must be positive, got {self.body_timeout_ms}")
+        object.__setattr__(self, "keys", _checked_keys(self.token, self.keys))
 
     def authorized(self, header: str | None) -> bool:
         """True when ``header`` (the ``Authorization`` value) is ``Bearer <token>``.
 
         The comparison takes the same time whatever the client sent (no timing oracle).
         """
+        return self.key_name(header) is not None
+
+    def key_name(self, header: str | None) -> str | None:
+        """The name of the key ``header`` (``Bearer <token>``) carries; ``None``: no valid key.
+
+        :data:`DEFAULT_KEY` for ``token``, a name of :attr:`keys` for theirs. Every token is
+        compared, in constant time each, whichever matches (no timing oracle).
+        """
         scheme, _, credentials = (header or "").partition(" ")
         given = credentials.strip().encode() if scheme.lower() == "bearer" else b""
-        return hmac.compare_digest(given, self.token.encode()) and bool(given)
+        found: str | None = None
+        for name, token in ((DEFAULT_KEY, self.token), *self.keys.items()):
+            if hmac.compare_digest(given, token.encode()) and given:
+                found = name
+        return found
 
     def allows(self, provider: str, model_id: str) -> bool:
         """True when ``provider/model_id`` matches one of the allow-list's patterns."""

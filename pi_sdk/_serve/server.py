@@ -27,6 +27,11 @@ error, not as the 200 the response started with.
 
 With ``ProxyPolicy.cors_origins``, pages of those origins may call it from a browser (CORS).
 
+With a :class:`~pi_sdk._serve.usage_store.UsageStore`, every call counts against its key
+(``ProxyPolicy.keys``): over the store's rate limit it is refused with 429 and ``Retry-After``
+(after the token check, before the body is read), and its usage is added when it ends;
+``GET /api/usage`` answers a key its own counters (:mod:`pi_sdk._serve.usage_routes`).
+
 Once the stream has begun (200), every failure is a proxy ``error`` event, the vendor's
 error text with the server's secrets redacted. A client that disconnects aborts the call
 (its :class:`~pi_sdk.AbortSignal`): the vendor request is closed at once.
@@ -43,6 +48,8 @@ from typing import TYPE_CHECKING, Any
 from pi_sdk._serve.outcome_log import log_outcome, log_refusal
 from pi_sdk._serve.policy import ProxyPolicy
 from pi_sdk._serve.request import Refused, parse_pi_messages_request, parse_request, read_body
+from pi_sdk._serve.usage_routes import UsageEndpoint, rate_limited
+from pi_sdk._serve.usage_store import UsageStore
 from pi_sdk._serve.wire import pi_messages_event_to_dict, proxy_event_to_dict
 from pi_sdk._wire.abort import AbortController
 from pi_sdk._wire.agent_types import AgentStreamFn, AssistantStream
@@ -65,7 +72,12 @@ _SSE_HEADERS = [
 ]
 
 
-def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) -> Starlette:
+def proxy_app(
+    policy: ProxyPolicy,
+    *,
+    stream_fn: AgentStreamFn | None = None,
+    usage: UsageStore | None = None,
+) -> Starlette:
     """Return the server: a Starlette app serving ``POST /api/stream`` and ``POST /messages``.
 
     Run it with any ASGI server (``uvicorn.run(proxy_app(policy))``, or ``pi-sdk serve``), or
@@ -75,6 +87,8 @@ def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) ->
         policy: The token, the model allow-list and the body limit.
         stream_fn: Calls the model, ``stream_fn(model, context, options)``; default
             :func:`pi_sdk.stream` (the registered providers and the server's API keys).
+        usage: Per-key rate limit and usage counters, shared by the workers of one host
+            (:class:`~pi_sdk._serve.usage_store.UsageStore`); ``None``: neither.
 
     Returns:
         The ASGI application.
@@ -92,8 +106,8 @@ def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) ->
             "proxy_app needs Starlette: pip install 'pi-sdk-core[serve]'"
         ) from None
 
-    proxy = _StreamEndpoint(policy, stream_fn, _PROXY)
-    messages = _StreamEndpoint(policy, stream_fn, _PI_MESSAGES)
+    proxy = _StreamEndpoint(policy, stream_fn, _PROXY, usage)
+    messages = _StreamEndpoint(policy, stream_fn, _PI_MESSAGES, usage)
     # The body limit is the endpoint's own (after the token check, with a JSON refusal):
     # Starlette's max_body_size would turn even the 401 of an oversize request into a 413.
     routes = [
@@ -101,6 +115,8 @@ def proxy_app(policy: ProxyPolicy, *, stream_fn: AgentStreamFn | None = None) ->
         Route("/messages", messages, methods=["POST"]),
         Route("/v1/messages", messages, methods=["POST"]),
     ]
+    if usage is not None:
+        routes.append(Route("/api/usage", UsageEndpoint(policy, usage), methods=["GET"]))
     middleware: list[Middleware] = []
     if policy.cors_origins:
         cors = Middleware(
@@ -142,18 +158,24 @@ class _StreamEndpoint:
     """One route's ASGI endpoint (an object, so Starlette hands it the raw ASGI call)."""
 
     def __init__(
-        self, policy: ProxyPolicy, stream_fn: AgentStreamFn | None, protocol: _Protocol
+        self,
+        policy: ProxyPolicy,
+        stream_fn: AgentStreamFn | None,
+        protocol: _Protocol,
+        usage: UsageStore | None,
     ) -> None:
         self.policy = policy
         self.stream_fn = stream_fn
         self.protocol = protocol
+        self.usage = usage
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         from starlette.requests import Request
         from starlette.responses import JSONResponse
 
         request = Request(scope, receive)
-        if not self.policy.authorized(request.headers.get("authorization")):
+        key = self.policy.key_name(request.headers.get("authorization"))
+        if key is None:
             reason = "unauthorized: a valid bearer token is required"
             refusal = JSONResponse(
                 self.protocol.refusal(401, reason),
@@ -162,6 +184,8 @@ class _StreamEndpoint:
             )
             log_refusal(scope, 401, reason)
             await refusal(scope, receive, send)
+            return
+        if self.usage is not None and await rate_limited(self.usage, key, scope, receive, send):
             return
         started = asyncio.get_running_loop().time()
         try:
@@ -178,6 +202,9 @@ class _StreamEndpoint:
         name = f"{model.provider}/{model.id}"
         final, error = await self._stream(model, context, options, receive, send)
         log_outcome(scope, name, final, error, asyncio.get_running_loop().time() - started)
+        if self.usage is not None:
+            failed = error is not None or (final is not None and final.stop_reason == "error")
+            await self.usage.record(key, final.usage if final else None, error=failed)
 
     async def _stream(
         self, model: Model, context: Context, options: StreamOptions, receive: Any, send: Any

@@ -41,6 +41,9 @@ _EXPORTS = {
     "proxy_app": "pi_sdk._serve.server",
     "pi_messages_event_to_dict": "pi_sdk._serve.wire",
     "proxy_event_to_dict": "pi_sdk._serve.wire",
+    "KeyUsage": "pi_sdk._serve.usage_store",
+    "RateLimit": "pi_sdk._serve.usage_store",
+    "UsageStore": "pi_sdk._serve.usage_store",
     "AfterToolCall": "pi_sdk._wire.agent_types",
     "AfterToolCallContext": "pi_sdk._wire.agent_types",
     "AfterToolCallResult": "pi_sdk._wire.agent_types",
@@ -116,6 +119,9 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._serve.pi_messages_client import pi_messages_provider as pi_messages_provider
     from pi_sdk._serve.policy import ProxyPolicy as ProxyPolicy
     from pi_sdk._serve.server import proxy_app as proxy_app
+    from pi_sdk._serve.usage_store import KeyUsage as KeyUsage
+    from pi_sdk._serve.usage_store import RateLimit as RateLimit
+    from pi_sdk._serve.usage_store import UsageStore as UsageStore
     from pi_sdk._serve.wire import pi_messages_event_to_dict as pi_messages_event_to_dict
     from pi_sdk._serve.wire import proxy_event_to_dict as proxy_event_to_dict
     from pi_sdk._wire.agent_types import AfterToolCall as AfterToolCall

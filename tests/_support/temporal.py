@@ -81,13 +81,40 @@ def dev_server(cli: str) -> Iterator[str]:
             process.wait()
 
 
+async def run_worker(address: str, task_queue: str, registry: Any, workflows: list[Any]) -> None:
+    """In a worker process: run an agent worker until SIGTERM; print ``ready`` once it polls.
+
+    ``_support`` is shared with the workflow sandbox (the test workflows live there); a killed
+    worker's sticky workflow tasks go to another worker after 1 s.
+    """
+    from datetime import timedelta
+
+    from pi_sdk_temporal import agent_worker
+    from temporalio.client import Client
+
+    client = await Client.connect(address)
+    worker = agent_worker(
+        client,
+        task_queue=task_queue,
+        registry=registry,
+        workflows=workflows,
+        passthrough_modules=["_support"],
+        sticky_queue_schedule_to_start_timeout=timedelta(seconds=1),
+    )
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    async with worker:
+        print("ready", flush=True)
+        await stop.wait()
+
+
 class WorkerProcess:
     """One worker process (``temporal_worker.py``); ``kill()`` sends SIGKILL."""
 
-    def __init__(self, config: dict[str, Any]) -> None:
+    def __init__(self, config: dict[str, Any], script: Path = WORKER_SCRIPT) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(
-            [sys.executable, str(WORKER_SCRIPT), json.dumps(config)],
+            [sys.executable, str(script), json.dumps(config)],
             stdout=subprocess.PIPE,
             stderr=None,
             text=True,

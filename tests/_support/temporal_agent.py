@@ -91,7 +91,8 @@ def make_tools(log: Path, gates: Path) -> list[pi_sdk.AgentTool]:
     return [add, weather, gate, fail]
 
 
-def _text(message: Any) -> str:
+def message_text(message: Any) -> str:
+    """The text blocks of a message, joined (its ``content`` when that is a string)."""
     content = message.content
     if isinstance(content, str):
         return content
@@ -106,9 +107,9 @@ def brain(call: ScriptedCall) -> ScriptedReply | str:
         for message in reversed(messages):
             if message.role != "toolResult":
                 break
-            results.insert(0, f"{message.tool_name}={_text(message)}")
+            results.insert(0, f"{message.tool_name}={message_text(message)}")
         return "results: " + "; ".join(results)
-    text = _text(last)
+    text = message_text(last)
     if text.startswith("tools:"):
         _, tag, names = text.split(":")
         thinking = ThinkingContent(thinking="planning", thinking_signature=f"sig-{tag}")

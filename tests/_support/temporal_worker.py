@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import signal
 import sys
-from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pi_sdk_temporal import AgentRegistry, AgentWorkflow, agent_worker  # noqa: E402
-from temporalio.client import Client  # noqa: E402
+from pi_sdk_temporal import AgentRegistry, AgentWorkflow  # noqa: E402
 
+from _support.temporal import run_worker  # noqa: E402
 from _support.temporal_agent import log_line, make_tools, scripted  # noqa: E402
 from _support.temporal_guarded import GuardedAgent  # noqa: E402
 from _support.wire import wire_for  # noqa: E402
@@ -45,20 +43,9 @@ async def main(config: dict[str, str]) -> None:
         get_api_key=lambda provider: "test-key-123",
         event_sink=sink,
     )
-    client = await Client.connect(config["address"])
-    worker = agent_worker(
-        client,
-        task_queue=config["task_queue"],
-        registry=registry,
-        workflows=[AgentWorkflow, GuardedAgent],
-        passthrough_modules=["_support"],
-        sticky_queue_schedule_to_start_timeout=timedelta(seconds=1),
+    await run_worker(
+        config["address"], config["task_queue"], registry, [AgentWorkflow, GuardedAgent]
     )
-    stop = asyncio.Event()
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    async with worker:
-        print("ready", flush=True)
-        await stop.wait()
 
 
 if __name__ == "__main__":

@@ -26,12 +26,14 @@ if TYPE_CHECKING:
     from ._activities import DESCRIBE_ACTIVITY, MODEL_ACTIVITY, TOOL_ACTIVITY, AgentActivities
     from ._client import AgentRun, prompt_input, start_agent
     from ._registry import AgentRegistry, EventSink, RegistryError
+    from ._tool_call import DurableToolCall, durable_tool_call, idempotency_key
     from ._wire import (
         STREAM_OPTION_FIELDS,
         ActivitySettings,
         AgentRunInput,
         AgentRunResult,
         AgentRunState,
+        Continued,
         message_from_json,
         message_to_json,
     )
@@ -52,11 +54,15 @@ _HOMES = {
     "AgentRegistry": "_registry",
     "EventSink": "_registry",
     "RegistryError": "_registry",
+    "DurableToolCall": "_tool_call",
+    "durable_tool_call": "_tool_call",
+    "idempotency_key": "_tool_call",
     "STREAM_OPTION_FIELDS": "_wire",
     "ActivitySettings": "_wire",
     "AgentRunInput": "_wire",
     "AgentRunResult": "_wire",
     "AgentRunState": "_wire",
+    "Continued": "_wire",
     "message_from_json": "_wire",
     "message_to_json": "_wire",
     "PASSTHROUGH_MODULES": "_worker",
@@ -83,9 +89,13 @@ __all__ = [
     "AgentRunResult",
     "AgentRunState",
     "AgentWorkflow",
+    "Continued",
+    "DurableToolCall",
     "EventSink",
     "RegistryError",
     "agent_worker",
+    "durable_tool_call",
+    "idempotency_key",
     "message_from_json",
     "message_to_json",
     "prompt_input",

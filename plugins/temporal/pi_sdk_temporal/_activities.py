@@ -24,6 +24,7 @@ from pi_sdk.types import Context, Model
 
 from ._cancel import run_with_heartbeats
 from ._registry import AgentRegistry, RegistryError
+from ._tool_call import DurableToolCall, executing
 from ._wire import (
     JSON,
     ModelCall,
@@ -171,7 +172,16 @@ class AgentActivities:
             await sink.flush()
             return outcome
 
-        return await run_with_heartbeats(execute)
+        info = activity.info()
+        call = DurableToolCall(
+            workflow_id=info.workflow_id or "",
+            run_id=info.workflow_run_id or "",
+            tool_call_id=run.tool_call_id,
+            tool_name=run.tool,
+            attempt=info.attempt,
+        )
+        with executing(call):  # the tool's task copies the context: it sees the call
+            return await run_with_heartbeats(execute)
 
 
 def tool_outcome(result: AgentToolResult) -> ToolOutcome:

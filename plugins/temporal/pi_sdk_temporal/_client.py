@@ -6,7 +6,12 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
+from temporalio.client import (
+    Client,
+    WorkflowExecutionStatus,
+    WorkflowHandle,
+    WorkflowHistoryEventFilterType,
+)
 
 from pi_sdk.agent import AgentMessage
 from pi_sdk.types import TextContent, UserMessage
@@ -63,7 +68,7 @@ async def start_agent(
     handle = await client.start_workflow(
         workflow.run, input, id=id, task_queue=task_queue, **options
     )
-    return AgentRun(handle)
+    return AgentRun(handle, client=client)
 
 
 def prompt_input(
@@ -85,8 +90,16 @@ class AgentRun:
     "Exiting cleanly").
     """
 
-    def __init__(self, handle: WorkflowHandle[Any, AgentRunResult]) -> None:
+    def __init__(
+        self, handle: WorkflowHandle[Any, AgentRunResult], *, client: Client | None = None
+    ) -> None:
+        """Wrap ``handle``.
+
+        With ``client`` (the handle's client), :meth:`events` follows the workflow across
+        continue-as-new; without it, :meth:`events` reads the latest run only.
+        """
         self.handle = handle
+        self._client = client
         settle_at_exit()
 
     @property
@@ -131,18 +144,48 @@ class AgentRun:
 
         Polls the ``events`` query every ``poll_s`` seconds: each event is yielded once, in
         order, with no gap, whichever worker ran it (the log is rebuilt the same on replay).
+        A workflow that continued-as-new (a long run, ``docs/temporal.md``) is followed from
+        run to run: each run's events are read from it before the next run's, and the indices
+        go on (the next run starts with ``agent_start``, after its predecessor's
+        ``agent_end``).
         """
         cursor = after
+        run_id = self.handle.run_id or self.handle.first_execution_run_id
         while True:
-            batch = await self.handle.query(AgentWorkflow.events, cursor)
+            handle = (
+                self.handle
+                if self._client is None or run_id is None
+                else self._client.get_workflow_handle(self.id, run_id=run_id)
+            )
+            batch = await handle.query(AgentWorkflow.events, cursor)
             for event in batch:
                 yield event
             cursor += len(batch)
-            if not batch:
-                description = await self.handle.describe()
-                if description.status in _CLOSED:
-                    batch = await self.handle.query(AgentWorkflow.events, cursor)
-                    for event in batch:
-                        yield event
-                    return
+            if batch:
+                continue
+            description = await handle.describe()
+            if description.status not in _CLOSED:
                 await asyncio.sleep(poll_s)
+                continue
+            batch = await handle.query(AgentWorkflow.events, cursor)
+            for event in batch:
+                yield event
+            cursor += len(batch)
+            if description.status is not _CONTINUED or self._client is None:
+                return
+            run_id = await _next_run(handle)
+            if run_id is None:
+                return
+
+
+_CONTINUED = WorkflowExecutionStatus.CONTINUED_AS_NEW
+
+
+async def _next_run(handle: WorkflowHandle[Any, Any]) -> str | None:
+    """The run a closed run continued-as-new into (its close event says)."""
+    async for event in handle.fetch_history_events(
+        event_filter_type=WorkflowHistoryEventFilterType.CLOSE_EVENT
+    ):
+        if event.HasField("workflow_execution_continued_as_new_event_attributes"):
+            return event.workflow_execution_continued_as_new_event_attributes.new_execution_run_id
+    return None

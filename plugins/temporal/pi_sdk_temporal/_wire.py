@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
@@ -22,6 +22,7 @@ __all__ = [
     "AgentRunInput",
     "AgentRunResult",
     "AgentRunState",
+    "Continued",
     "ModelCall",
     "ToolOutcome",
     "ToolRun",
@@ -30,9 +31,12 @@ __all__ = [
     "jsonable",
     "message_from_json",
     "message_to_json",
+    "verbatim",
 ]
 
 JSON = dict[str, Any]
+
+T = TypeVar("T")
 
 STREAM_OPTION_FIELDS = (
     "temperature",
@@ -56,6 +60,35 @@ STREAM_OPTION_FIELDS = (
 worker's :class:`~pi_sdk_temporal.AgentRegistry` resolves keys. Callables (``on_payload``,
 ``on_response``), ``client`` and ``signal`` cannot cross a wire.
 """
+
+
+class Verbatim:
+    """A large JSON value (a transcript, a model call's context) for Temporal to encode as is.
+
+    Temporal's JSON converter turns a dataclass into a dict with :func:`dataclasses.asdict`,
+    which walks and copies every nested list and dict: for a 3,000-message transcript that is
+    0.7 s of a workflow task (Temporal fails a workflow task that does not yield within 2 s),
+    ten times the encoding itself. ``asdict`` copies this wrapper by reference
+    (``__deepcopy__``), and the converter's encoder writes the wrapped value through its
+    ``dict()`` hook. Only the sender sees it: the receiver decodes a plain list or dict.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: Any) -> Verbatim:
+        return self
+
+    def dict(self) -> Any:
+        """The wrapped value (what the JSON encoder writes)."""
+        return self.value
+
+
+def verbatim(value: T) -> T:
+    """``value`` wrapped in :class:`Verbatim`, typed as itself (for a dataclass field)."""
+    return cast("T", Verbatim(value))
 
 
 def jsonable(value: Any) -> Any:
@@ -107,6 +140,32 @@ class ActivitySettings:
 
 
 @dataclass(kw_only=True)
+class Continued:
+    """What a workflow that continued-as-new carries over besides the transcript.
+
+    Set by the workflow itself (``AgentRunInput.continued``) when its history grew past its
+    limits (``AgentRunInput.history_max_events`` / ``history_max_bytes``, or Temporal's
+    suggestion); not meant to be written by hand.
+    """
+
+    resume: bool
+    """True: the run was between two turns and goes on (``continue_()``); False: the workflow
+    was idle (``keep_open``), waiting for a prompt."""
+    steering: list[JSON] = field(default_factory=list[JSON])
+    """Steering messages queued (or taken by the loop) but not yet in the transcript."""
+    follow_up: list[JSON] = field(default_factory=list[JSON])
+    """Follow-up messages not yet in the transcript."""
+    prompts: list[list[JSON]] = field(default_factory=list[list[JSON]])
+    """Queued prompts of a ``keep_open`` workflow."""
+    events_before: int = 0
+    """Events of the earlier runs: the ``events`` query's indices go on from there."""
+    previous_runs: int = 0
+    """How many runs of this workflow continued-as-new before this one."""
+    model: str = ""
+    """The registry name of the agent's model (a ``set_model`` may have changed it)."""
+
+
+@dataclass(kw_only=True)
 class AgentRunInput:
     """The workflow's input: what a plain :class:`pi_sdk.Agent` is built from, by name.
 
@@ -131,6 +190,15 @@ class AgentRunInput:
     keep_open: bool = False
     """After a run, wait for a ``prompt`` signal (or ``close``) instead of completing."""
     activities: ActivitySettings = field(default_factory=ActivitySettings)
+    history_max_events: int | None = None
+    """Continue-as-new at the end of a turn once the history has this many events; ``None``:
+    when Temporal suggests it (the server's ``limit.historyCount.suggestContinueAsNew``, 4,096
+    events by default, or its size counterpart, 4 MiB). Temporal fails a workflow at 51,200
+    events or 50 MiB."""
+    history_max_bytes: int | None = None
+    """The same for the history's size in bytes."""
+    continued: Continued | None = None
+    """Set by the workflow when it continued-as-new (:class:`Continued`)."""
 
 
 @dataclass(kw_only=True)

@@ -33,6 +33,18 @@ plugins) must be the worker's own.
 """
 
 
+def _preload() -> None:
+    """Import now what the workflow imports on first use (passed through the sandbox).
+
+    Temporal fails a workflow task that does not yield within 2 s; importing jsonschema (the
+    tool-argument validation, 0.1 s when idle) inside the first workflow task of a busy worker
+    took longer (seen in the scale benchmark on an oversubscribed machine).
+    """
+    import importlib
+
+    importlib.import_module("jsonschema.validators")
+
+
 def agent_worker(
     client: Client,
     *,
@@ -67,6 +79,7 @@ def agent_worker(
     """
     settle_at_exit()
     load_plugins()  # once, outside the sandbox: plugin hooks run inside the workflow
+    _preload()
     runner = SandboxedWorkflowRunner(
         restrictions=SandboxRestrictions.default.with_passthrough_modules(
             *PASSTHROUGH_MODULES, *passthrough_modules

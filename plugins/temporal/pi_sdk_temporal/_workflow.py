@@ -10,6 +10,9 @@ on the worker, returning the final message) and each tool execution
 (:data:`~pi_sdk_temporal._activities.TOOL_ACTIVITY`). Tools and models are names, resolved on
 the worker (:class:`~pi_sdk_temporal.AgentRegistry`).
 
+A long run continues-as-new between two turns before its history reaches Temporal's limits
+(:mod:`~pi_sdk_temporal._history`), carrying the transcript, the queues and the event count.
+
 Signals: ``steer``, ``follow_up`` (a message, pi JSON), ``prompt`` (a list of messages: the next
 run of a ``keep_open`` workflow), ``set_model`` (a registry name; like assigning
 ``agent.model``: it takes effect at the next run), ``close``. Cancelling the workflow is
@@ -21,6 +24,8 @@ transcript. Queries: ``state`` (:class:`~pi_sdk_temporal.AgentRunState`) and ``e
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import inspect
 from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from typing import Any
@@ -35,7 +40,9 @@ with workflow.unsafe.imports_passed_through():
     from pi_sdk import AbortSignal, Agent, AgentToolResult, StreamOptions
     from pi_sdk.agent import (
         AgentEvent,
+        AgentMessage,
         AgentTool,
+        ShouldStopAfterTurnContext,
         ToolResultContent,
         agent_event_to_dict,
     )
@@ -44,6 +51,7 @@ with workflow.unsafe.imports_passed_through():
     from pi_sdk.types import AssistantMessage, Context, Model
 
     from ._activities import DESCRIBE_ACTIVITY, MODEL_ACTIVITY, TOOL_ACTIVITY
+    from ._history import history_full, undelivered
     from ._wire import (
         JSON,
         STREAM_OPTION_FIELDS,
@@ -51,6 +59,7 @@ with workflow.unsafe.imports_passed_through():
         AgentRunInput,
         AgentRunResult,
         AgentRunState,
+        Continued,
         ModelCall,
         ToolOutcome,
         ToolRun,
@@ -58,6 +67,7 @@ with workflow.unsafe.imports_passed_through():
         WorkerCatalog,
         message_from_json,
         message_to_json,
+        verbatim,
     )
 
 __all__ = ["WORKFLOW_NAME", "AgentWorkflow"]
@@ -126,7 +136,22 @@ class AgentWorkflow:
         self._prompts: list[list[JSON]] = []
         self._closed = False
         self._switching = 0
+        self._sent: list[AgentMessage] = []  # steering and follow-ups, until in the transcript
+        self._follow_ups: list[AgentMessage] = []
+        self._terminating: set[str] = set()  # tool calls whose result ends the run
+        self._continuing = False
+        continued = input.continued
+        self._events_before = continued.events_before if continued else 0
+        if continued is not None:
+            self._model_name = continued.model or input.model
+            self._prompts = [list(p) for p in continued.prompts]
+            for data in continued.steering:
+                self.steer(data)
+            for data in continued.follow_up:
+                self.follow_up(data)
         self.configure_agent(self._agent)
+        self._user_should_stop = self._agent.should_stop_after_turn
+        self._agent.should_stop_after_turn = self._should_stop
 
     def configure_agent(self, agent: Agent) -> None:
         """Set the Agent's callables in a subclass; they run in the workflow, replayed.
@@ -153,43 +178,104 @@ class AgentWorkflow:
     @workflow.run
     async def run(self, input: AgentRunInput) -> AgentRunResult:  # noqa: A002
         """Run the prompt (or continue the transcript); with ``keep_open``, every later prompt."""
-        catalog = await self._describe([input.model], input.tools)
+        catalog = await self._describe([self._model_name], input.tools)
         agent = self._agent
         if agent.model is None:  # a set_model signal may have come first
-            agent.model = self._models[input.model]
+            agent.model = self._models[self._model_name]
         agent.tools = [self._remote_tool(spec) for spec in catalog.tools]
+        continued = input.continued
         try:
-            if input.prompt:
+            if continued is not None:
+                if continued.resume:
+                    await agent.continue_()
+            elif input.prompt:
                 await agent.prompt([message_from_json(m) for m in input.prompt])
             elif input.messages:
                 await agent.continue_()
+            self._continue_if_full(input, resume=True)
             while input.keep_open:
-                await workflow.wait_condition(lambda: bool(self._prompts) or self._closed)
+                await workflow.wait_condition(
+                    lambda: bool(self._prompts) or self._closed or history_full(input)
+                )
+                if not self._prompts and not self._closed:
+                    self._continue_if_full(input, resume=False)
                 if not self._prompts:
                     break
                 await workflow.wait_condition(lambda: self._switching == 0)
                 await agent.prompt([message_from_json(m) for m in self._prompts.pop(0)])
+                self._continue_if_full(input, resume=True)
         except asyncio.CancelledError:
             pass  # abort: the Agent wound the run down; the transcript is complete
         messages = list(agent.messages)
         last = messages[-1] if messages else None
         aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
-        return AgentRunResult(messages=[message_to_json(m) for m in messages], aborted=aborted)
+        transcript = verbatim([message_to_json(m) for m in messages])
+        return AgentRunResult(messages=transcript, aborted=aborted)
 
     def _record(self, event: AgentEvent) -> None:
         self._events.append(agent_event_to_dict(event, include_partial=False))
+
+    # -- continue-as-new ---------------------------------------------------------------------
+
+    async def _should_stop(self, context: ShouldStopAfterTurnContext) -> bool:
+        """The Agent's ``should_stop_after_turn``: the subclass's, then the history's limits."""
+        hook = self._user_should_stop
+        if hook is not None:
+            answer = hook(context)
+            if inspect.isawaitable(answer):
+                answer = await answer
+            if answer:
+                return True
+        goes_on = bool(context.tool_results) and not all(
+            result.tool_call_id in self._terminating for result in context.tool_results
+        )
+        if goes_on and history_full(self._input):
+            self._continuing = True  # the loop stops here; run() continues-as-new
+            return True
+        return False
+
+    def _continue_if_full(self, input: AgentRunInput, *, resume: bool) -> None:  # noqa: A002
+        """Continue-as-new when the turn loop stopped for it, or an idle history is full."""
+        if resume and not self._continuing:
+            return
+        if not resume and not history_full(input):
+            return
+        messages = list(self._agent.messages)
+        pending = undelivered(self._sent, messages)
+        follow_ups = {id(m) for m in self._follow_ups}
+        carried = Continued(
+            resume=resume,
+            steering=[message_to_json(m) for m in pending if id(m) not in follow_ups],
+            follow_up=[message_to_json(m) for m in pending if id(m) in follow_ups],
+            prompts=self._prompts,
+            events_before=self._events_before + len(self._events),
+            previous_runs=(input.continued.previous_runs + 1) if input.continued else 1,
+            model=self._model_name,
+        )
+        next_input = dataclasses.replace(
+            input,
+            prompt=[],
+            messages=verbatim([message_to_json(m) for m in messages]),
+            continued=carried,
+        )
+        workflow.continue_as_new(next_input)
 
     # -- signals and queries -----------------------------------------------------------------
 
     @workflow.signal
     def steer(self, message: JSON) -> None:
         """Queue a steering message (``Agent.steer``)."""
-        self._agent.steer(message_from_json(message))
+        queued = message_from_json(message)
+        self._sent.append(queued)
+        self._agent.steer(queued)
 
     @workflow.signal
     def follow_up(self, message: JSON) -> None:
         """Queue a follow-up message (``Agent.follow_up``)."""
-        self._agent.follow_up(message_from_json(message))
+        queued = message_from_json(message)
+        self._sent.append(queued)
+        self._follow_ups.append(queued)
+        self._agent.follow_up(queued)
 
     @workflow.signal
     def prompt(self, messages: list[JSON]) -> None:
@@ -223,13 +309,17 @@ class AgentWorkflow:
             is_streaming=state.is_streaming,
             pending_tool_calls=sorted(state.pending_tool_calls),
             error=state.error,
-            events=len(self._events),
+            events=self._events_before + len(self._events),
         )
 
     @workflow.query
     def events(self, after: int) -> list[JSON]:
-        """The agent events from index ``after`` on (pi JSON; no ``message_update``)."""
-        return self._events[after:]
+        """The agent events from index ``after`` on (pi JSON; no ``message_update``).
+
+        Indices count from the workflow's first run: after a continue-as-new, the events of
+        the earlier runs are in those runs (:meth:`pi_sdk_temporal.AgentRun.events` reads them).
+        """
+        return self._events[max(0, after - self._events_before) :]
 
     # -- activities --------------------------------------------------------------------------
 
@@ -255,7 +345,7 @@ class AgentWorkflow:
         settings = self._settings
         call = ModelCall(
             model=self._name_of(model),
-            context=context.model_dump(mode="json", by_alias=True),
+            context=verbatim(context.model_dump(mode="json", by_alias=True)),
             options={name: getattr(options, name) for name in STREAM_OPTION_FIELDS},
         )
         handle = workflow.start_activity(
@@ -288,6 +378,8 @@ class AgentWorkflow:
                 cancellation_type=workflow.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
             )
             outcome: ToolOutcome = await _until_aborted(handle, signal)
+            if outcome.terminate:
+                self._terminating.add(tool_call_id)
             if outcome.error is not None:
                 raise ActivityFailed(outcome.error)
             return AgentToolResult(

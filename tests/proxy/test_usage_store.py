@@ -1,0 +1,129 @@
+"""The per-key rate limit and usage counters (``pi_sdk._serve.usage_store``), the named keys of
+``ProxyPolicy``, and the proxy's 429 and ``GET /api/usage``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+from pathlib import Path
+
+import httpx2
+import pytest
+from _support.loopback import LoopbackServer, model_at, text_reply
+from _support.proxy import API, TOKEN, VENDOR_KEY, prompt
+from _support.serving import uvicorn_serving
+
+from pi_sdk._cli import main
+from pi_sdk._cli.serve_scale import read_keys
+from pi_sdk._serve.usage_store import RateLimit, UsageStore, parse_rate_limit
+from pi_sdk.agent import ProxyPolicy, proxy_app, stream_proxy
+
+
+def test_the_rate_limit_is_a_sliding_window(tmp_path: Path) -> None:
+    store = UsageStore(tmp_path / "u.sqlite", rate_limit=RateLimit(requests=3, window_s=10))
+    at = [store._admit("a", t) for t in (100.0, 101.0, 102.0, 103.0, 109.5)]  # noqa: SLF001
+    assert at[:3] == [None, None, None]
+    assert at[3] == pytest.approx(7.0)  # the request of t=100 leaves the window at t=110
+    assert at[4] == pytest.approx(0.5)
+    assert store._admit("a", 110.5) is None  # noqa: SLF001 - t=100 left; the other key is apart
+    assert store._admit("b", 103.0) is None  # noqa: SLF001
+    assert store.usage_now("a").refused == 2 and store.usage_now("b").refused == 0
+
+
+def _hammer(path: str, count: int, results: multiprocessing.Queue[int]) -> None:
+    store = UsageStore(path, rate_limit=RateLimit(requests=50, window_s=3600))
+    results.put(sum(1 for _ in range(count) if asyncio.run(store.admit("k")) is None))
+
+
+def test_processes_together_admit_exactly_the_limit(tmp_path: Path) -> None:
+    path = str(tmp_path / "u.sqlite")
+    UsageStore(path).create()
+    context = multiprocessing.get_context("spawn")
+    results: multiprocessing.Queue[int] = context.Queue()
+    processes = [context.Process(target=_hammer, args=(path, 30, results)) for _ in range(4)]
+    for process in processes:
+        process.start()
+    admitted = sum(results.get(timeout=60) for _ in processes)
+    for process in processes:
+        process.join(30)
+    assert admitted == 50  # 120 tried over 4 processes
+    assert UsageStore(path).usage_now("k").refused == 70
+
+
+@pytest.mark.parametrize(
+    ("text", "requests", "window"), [("600/min", 600, 60), ("10/s", 10, 1), (" 5 / h ", 5, 3600)]
+)
+def test_rate_limits_parse(text: str, requests: int, window: float) -> None:
+    assert parse_rate_limit(text) == RateLimit(requests=requests, window_s=window)
+
+
+@pytest.mark.parametrize("text", ["600", "600/day", "x/min", "0/min"])
+def test_a_bad_rate_limit_says_the_form(text: str) -> None:
+    with pytest.raises(ValueError, match="rate limit"):
+        parse_rate_limit(text)
+
+
+def test_named_keys_are_checked_and_told_apart() -> None:
+    policy = ProxyPolicy(token=TOKEN, allow=("anthropic/*",), keys={"app-a": "key-a-123"})
+    assert policy.key_name(f"Bearer {TOKEN}") == "default"
+    assert policy.key_name("Bearer key-a-123") == "app-a"
+    assert policy.key_name("Bearer key-a-12") is None and policy.key_name(None) is None
+    assert "key-a-123" not in repr(policy)
+    for keys, error in [
+        ({"a b": "x"}, "key name 'a b'"),
+        ({"default": "x"}, "key name 'default'"),
+        ({"a": ""}, "key 'a' has an empty token"),
+        ({"a": TOKEN}, "key 'a' has the token of another key"),
+    ]:
+        with pytest.raises(ValueError, match=error):
+            ProxyPolicy(token=TOKEN, allow=("anthropic/*",), keys=keys)
+
+
+def test_a_bad_keys_file_never_quotes_a_token(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("PI_SDK_PROXY_TOKEN", TOKEN)
+    bad = tmp_path / "keys.json"
+    bad.write_text('{"a": "secret-token-1",', "utf-8")
+    with pytest.raises(ValueError, match="is not JSON") as raised:
+        read_keys(bad)
+    assert "secret-token-1" not in str(raised.value)
+    bad.write_text('["secret-token-1"]', "utf-8")
+    assert main(["serve", "--allow", "anthropic/*", "--keys-file", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert 'expected a JSON object {"name": "token", ...}' in err and "secret-token-1" not in err
+
+
+async def test_the_proxy_refuses_over_the_limit_with_429_and_counts_usage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", VENDOR_KEY)
+    store = UsageStore(tmp_path / "u.sqlite", rate_limit=RateLimit(requests=2, window_s=3600))
+    async with LoopbackServer([text_reply(API, "fine")]) as vendor:
+        model = model_at(API, vendor.url)
+        policy = ProxyPolicy(
+            token=TOKEN, allow=("anthropic/*",), keys={"app": "key-app-1"},
+            resolve_model=lambda provider, model_id: model,
+        )  # fmt: skip
+        async with uvicorn_serving(proxy_app(policy, usage=store)) as url:
+            answers = [
+                await stream_proxy(model, prompt(), proxy_url=url, auth_token="key-app-1").result()
+                for _ in range(3)
+            ]
+            other = await stream_proxy(model, prompt(), proxy_url=url, auth_token=TOKEN).result()
+            async with httpx2.AsyncClient() as client:
+                raw = await client.post(
+                    f"{url}/api/stream", headers={"authorization": "Bearer key-app-1"}, json={}
+                )
+                mine = await client.get(
+                    f"{url}/api/usage", headers={"authorization": "Bearer key-app-1"}
+                )
+                nobody = await client.get(f"{url}/api/usage")
+    assert [a.text for a in answers[:2]] == ["fine", "fine"] and other.text == "fine"
+    assert (answers[2].error_message or "").startswith("Proxy error: rate limit: key 'app' may")
+    assert raw.status_code == 429 and 3500 <= int(raw.headers["retry-after"]) <= 3600
+    assert raw.json()["error"].endswith(f"retry in {raw.headers['retry-after']} s")
+    usage = mine.json()
+    assert usage["key"] == "app" and usage["requests"] == 2 and usage["refused"] == 2
+    assert usage["input"] == 2 * 5 and usage["output"] == 2 * 3 and usage["errors"] == 0
+    assert nobody.status_code == 401
+    assert json.loads(json.dumps(usage))["totalTokens"] == 16
