@@ -296,6 +296,8 @@ class _Run:
                 await close()
         if final is None:
             raise RuntimeError("the assistant stream ended without a done or error event")
+        # The level the loop asked for, whichever stream function answered (pi-agent-core 1.6).
+        final.thinking_level = config.reasoning or "off"
         if self.partial is not None:
             self.context.messages[-1] = final
             self.partial = None

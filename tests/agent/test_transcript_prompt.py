@@ -108,3 +108,14 @@ async def test_reset_keeps_the_replayed_prompt() -> None:
     assert agent.messages == []
     assert agent.system_prompt == "Base.\n\nMore."
     assert agent.state.base_tools == [beta.to_tool()]
+
+
+async def test_each_reply_records_the_level_the_loop_asked_for_and_its_duration() -> None:
+    provider = ScriptedProvider(["one", "two"])
+    agent = pi_sdk.Agent(model=provider.model)
+    await agent.prompt("hi")
+    agent.thinking_level = "high"
+    await agent.prompt("again")
+    replies = [m for m in agent.messages if isinstance(m, pi_sdk.AssistantMessage)]
+    assert [r.thinking_level for r in replies] == ["off", "high"]
+    assert all(isinstance(r.duration_ms, int) and r.duration_ms >= 0 for r in replies)

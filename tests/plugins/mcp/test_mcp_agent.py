@@ -14,6 +14,7 @@ import pytest
 from _support.mcp_servers import edge_stdio, git_server, log_lines, time_server
 from pi_sdk_mcp import HttpServer, McpServers, StdioServer
 
+import pi_sdk
 from pi_sdk import Agent, AgentEvent, ToolCall, ToolResultMessage
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
@@ -29,7 +30,7 @@ def results(agent: Agent) -> list[ToolResultMessage]:
 
 def offered(provider: ScriptedProvider, index: int) -> set[str]:
     """The tool names of the model call ``index``."""
-    return {t.name for t in provider.calls[index].context.tools or []}
+    return {t.name for t in pi_sdk.current_tools(provider.calls[index].context)}
 
 
 async def wait_for(condition, what: str, seconds: float = 20) -> None:  # noqa: ANN001

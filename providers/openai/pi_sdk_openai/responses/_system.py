@@ -33,16 +33,14 @@ INCREMENTAL_TOOLS_NOTICE = (
 def read_parts(
     model: pi_sdk.Model, context: pi_sdk.Context, *, extra_tools: Sequence[pi_sdk.Tool] = ()
 ) -> kit.ContextParts:
-    """Read ``context`` for this API (:func:`pi_sdk.provider.read_context`)."""
-    in_place = bool((model.compat or {}).get("supportsMidConvoSystemMessages"))
-    changes = in_place and bool((model.compat or {}).get("supportsAdditionalTools"))
-    return kit.ContextParts.read(
-        context,
-        model,
-        in_place=in_place,
-        tool_support="changes" if changes else "none",
-        extra_tools=extra_tools,
-    )
+    """Read ``context`` for this API (:meth:`pi_sdk.provider.ContextParts.read`).
+
+    In place by the model's ``supportsMidConvoSystemMessages``; with ``supportsAdditionalTools``
+    every tool is declared in place (``"changes"``, ignored when not in place).
+    """
+    changes = bool((model.compat or {}).get("supportsAdditionalTools"))
+    support = "changes" if changes else "none"
+    return kit.ContextParts.read(context, model, tool_support=support, extra_tools=extra_tools)
 
 
 class SystemItems:
