@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from pi_sdk.types import (
     AssistantMessage,
@@ -32,7 +32,6 @@ from pi_sdk.types import (
     TextContent,
     ThinkingContent,
     Tool,
-    ToolCall,
     Usage,
 )
 
@@ -94,10 +93,10 @@ def _message_tokens(message: Message) -> int:
     if not isinstance(message, AssistantMessage):
         role = getattr(message, "role", "")
         if role == "system":  # a transcript system message (pi-ai 1.6), when pi-sdk has them
-            text = getattr(message, "content", "")
-            added = getattr(message, "tools_added", None)
-            removed = getattr(message, "tools_removed", None)
-            chars = _content_chars(text) if isinstance(text, str | list) else 0
+            text: Any = getattr(message, "content", "")
+            added: Any = getattr(message, "tools_added", None)
+            removed: Any = getattr(message, "tools_removed", None)
+            chars = _content_chars(cast("str | list[object]", text)) if text else 0
             return _tokens(chars) + _tools_tokens(added) + _tools_tokens(removed)
         return _tokens(_content_chars(message.content))
     chars = 0
@@ -106,7 +105,7 @@ def _message_tokens(message: Message) -> int:
             chars += js_length(block.text)
         elif isinstance(block, ThinkingContent):
             chars += js_length(block.thinking)
-        elif isinstance(block, ToolCall):
+        else:
             chars += js_length(block.name) + js_length(_json(block.arguments))
     return _tokens(chars)
 

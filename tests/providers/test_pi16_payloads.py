@@ -25,14 +25,17 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from _support.node22 import needs_pi16, run_mjs
 
 import pi_sdk
 from pi_sdk.provider import load_models_json
-from _support.node22 import needs_pi16, run_mjs
 
 pytestmark = needs_pi16
 
-PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
+    "+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+)
 TOOL = {
     "name": "get_weather",
     "description": "The weather in a city",
