@@ -24,16 +24,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from pi_sdk.types import (
-    AssistantMessage,
-    Context,
-    ImageContent,
-    Message,
-    TextContent,
-    ThinkingContent,
-    Tool,
-    Usage,
-)
+import pi_sdk.types as blocks
+from pi_sdk.types import AssistantMessage, Context, ImageContent, Message, Tool, Usage
 
 __all__ = [
     "CONTEXT_SAFETY_TOKENS",
@@ -74,7 +66,7 @@ def _content_chars(content: str | Sequence[object]) -> int:
         return js_length(content)
     chars = 0
     for block in content:
-        if isinstance(block, TextContent):
+        if isinstance(block, blocks.TextContent):
             chars += js_length(block.text)
         elif isinstance(block, ImageContent):
             chars += IMAGE_CHARS
@@ -99,15 +91,18 @@ def _message_tokens(message: Message) -> int:
             chars = _content_chars(cast("str | list[object]", text)) if text else 0
             return _tokens(chars) + _tools_tokens(added) + _tools_tokens(removed)
         return _tokens(_content_chars(message.content))
-    chars = 0
-    for block in message.content:
-        if isinstance(block, TextContent):
-            chars += js_length(block.text)
-        elif isinstance(block, ThinkingContent):
-            chars += js_length(block.thinking)
-        else:
-            chars += js_length(block.name) + js_length(_json(block.arguments))
-    return _tokens(chars)
+    return _tokens(sum(_reply_block_chars(block) for block in message.content))
+
+
+def _reply_block_chars(block: object) -> int:
+    """Characters of a reply block: text, thinking, or a call's name plus its JSON arguments."""
+    if isinstance(block, blocks.TextContent):
+        return js_length(block.text)
+    if isinstance(block, blocks.ThinkingContent):
+        return js_length(block.thinking)
+    if isinstance(block, blocks.ToolCall):
+        return js_length(block.name) + js_length(_json(block.arguments))
+    return 0
 
 
 def _usage_tokens(usage: Usage) -> int:

@@ -71,14 +71,19 @@ def append_reasoning_detail(details: list[dict[str, Any]], detail: dict[str, Any
     details.append(dict(detail))
 
 
-def parse_reasoning_details(signature: str | None) -> list[dict[str, Any]] | None:
-    """A thinking block's signature read as a list of entries, or ``None`` when it is not one."""
-    if not signature or not signature.startswith("["):
+def _loads(signature: str | None, opener: str) -> Any:
+    """``signature`` parsed as JSON when it starts with ``opener``, else ``None``."""
+    if not signature or not signature.startswith(opener):
         return None
     try:
-        parsed = json.loads(signature)
+        return json.loads(signature)
     except ValueError:
         return None
+
+
+def parse_reasoning_details(signature: str | None) -> list[dict[str, Any]] | None:
+    """A thinking block's signature read as a list of entries, or ``None`` when it is not one."""
+    parsed: Any = _loads(signature, "[")
     if isinstance(parsed, list) and parsed and all(is_reasoning_detail(d) for d in parsed):  # pyright: ignore[reportUnknownVariableType]
         return cast("list[dict[str, Any]]", parsed)
     return None
@@ -86,12 +91,7 @@ def parse_reasoning_details(signature: str | None) -> list[dict[str, Any]] | Non
 
 def legacy_encrypted_detail(signature: str | None) -> dict[str, Any] | None:
     """One encrypted entry stored on a tool call (the older form), or ``None``."""
-    if not signature or not signature.startswith("{"):
-        return None
-    try:
-        parsed = json.loads(signature)
-    except ValueError:
-        return None
+    parsed: Any = _loads(signature, "{")
     if (
         is_reasoning_detail(parsed)
         and parsed["type"] == "reasoning.encrypted"
