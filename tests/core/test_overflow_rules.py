@@ -1,6 +1,6 @@
 """The rules of ``is_context_overflow`` (pi-ai 1.6 ``isContextOverflow``, its 30 patterns):
-error texts, their exclusions, and the two silent cases. Real vendor bodies through the adapters are in
-tests/providers/test_context_overflow.py."""
+error texts, their exclusions, and the two silent cases. Real vendor bodies through the
+adapters are in tests/providers/test_context_overflow.py."""
 
 from __future__ import annotations
 
