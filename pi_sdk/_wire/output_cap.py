@@ -33,6 +33,7 @@ from pi_sdk.types import (
     TextContent,
     ThinkingContent,
     Tool,
+    ToolCall,
     ToolReference,
     Usage,
 )
@@ -97,15 +98,18 @@ def _message_tokens(message: Message) -> int:
         return _tokens(_content_chars(message.content)) + tools
     if not isinstance(message, AssistantMessage):
         return _tokens(_content_chars(message.content))
-    chars = 0
-    for block in message.content:
-        if isinstance(block, TextContent):
-            chars += js_length(block.text)
-        elif isinstance(block, ThinkingContent):
-            chars += js_length(block.thinking)
-        else:
-            chars += js_length(block.name) + js_length(_json(block.arguments))
-    return _tokens(chars)
+    return _tokens(sum(_reply_block_chars(block) for block in message.content))
+
+
+def _reply_block_chars(block: object) -> int:
+    """Characters of a reply block: text, thinking, or a call's name plus its JSON arguments."""
+    if isinstance(block, TextContent):
+        return js_length(block.text)
+    if isinstance(block, ThinkingContent):
+        return js_length(block.thinking)
+    if isinstance(block, ToolCall):
+        return js_length(block.name) + js_length(_json(block.arguments))
+    return 0
 
 
 def _usage_tokens(usage: Usage) -> int:

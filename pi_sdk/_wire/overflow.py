@@ -31,13 +31,15 @@ _OVERFLOW = re.compile(
             # OpenAI-compatible proxies (LiteLLM): "... exceeds the model's maximum context length
             # of 131072 tokens", "Input length (265330) exceeds model's maximum context length
             # (262144)"
-            r"exceeds (?:the )?(?:model'?s )?maximum context length(?: of [\d,]+ tokens?|\s*\([\d,]+\))",
+            r"exceeds (?:the )?(?:model'?s )?maximum context length"
+            r"(?: of [\d,]+ tokens?|\s*\([\d,]+\))",
             r"context window exceeded",  # LiteLLM ContextWindowExceededError
             r"input token count.*exceeds the maximum",  # Gemini, Vertex
             r"maximum prompt length is \d+",  # xAI
             r"reduce the length of the messages",  # Groq, OpenAI's older text
             r"maximum context length is \d+ tokens",  # OpenRouter, OpenAI, vLLM
-            r"exceeds (?:the )?maximum allowed input length of [\d,]+ tokens?",  # OpenRouter/Poolside
+            # OpenRouter/Poolside: "Input length X exceeds the maximum allowed input length of Y"
+            r"exceeds (?:the )?maximum allowed input length of [\d,]+ tokens?",
             # Together: "The input (X tokens) is longer than the model's context length (Y tokens)."
             r"input \(\d+ tokens\) is longer than the model'?s context length \(\d+ tokens\)",
             r"exceeds the limit of \d+",  # GitHub Copilot
@@ -131,10 +133,11 @@ def is_recoverable_length(message: AssistantMessage, desired_max_output: int) ->
     """True if ``message`` stopped at ``length`` below the output the caller wanted.
 
     pi-ai 1.6 ``isRecoverableLength``: such a reply was probably cut by context pressure (the
-    output cap was fitted into what the window left, :meth:`pi_sdk.StreamOptions.resolved_max_tokens`)
-    or by the provider, so one bounded compact-and-retry may help. ``desired_max_output`` is the
-    cap before any fitting to the context (``options.max_tokens`` or ``model.max_tokens``), in
-    tokens; 0 or less means unknown (always ``False``).
+    output cap was fitted into what the window left,
+    :meth:`pi_sdk.StreamOptions.resolved_max_tokens`)
+    or by the provider, so one bounded compact-and-retry may help. ``desired_max_output`` is
+    the cap before any fitting to the context (``options.max_tokens`` or ``model.max_tokens``),
+    in tokens; 0 or less means unknown (always ``False``).
     """
     return (
         message.stop_reason == "length"

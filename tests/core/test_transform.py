@@ -289,11 +289,15 @@ def test_proxy_minted_signature_not_replayed_to_another_host() -> None:
     )
     assert turn.signature_origin == "anthropic-messages@https://llm-proxy.example.com/anthropic"
     history: list[Message] = [UserMessage(content="q"), turn]
-    to_vendor = transform(history, CLAUDE)[1]
+    to_vendor = transform(history, CLAUDE, foreign_reasoning="text")[1]
     assert isinstance(to_vendor, pi_sdk.AssistantMessage)
     assert [b.model_dump(mode="json") for b in to_vendor.content] == [
         {"type": "text", "text": "reasoning"},
         {"type": "text", "text": "done"},
+    ]
+    dropped = transform(history, CLAUDE)[1]  # the default (pi-ai 1.6): foreign thinking dropped
+    assert [b.model_dump(mode="json") for b in dropped.content] == [  # type: ignore[union-attr]
+        {"type": "text", "text": "done"}
     ]
     # the same proxy again: replayed as is
     assert transform(history, proxy)[1] is turn
@@ -361,7 +365,7 @@ def test_lone_surrogates_removed_everywhere_pairs_kept() -> None:
         ),
     ]
     before = repr(history)
-    out = transform(history, CLAUDE)
+    out = transform(history, CLAUDE, foreign_reasoning="text")
     encoded = json.dumps(dump(out), ensure_ascii=False).encode("utf-8")  # raises on a lone one
     decoded = json.loads(encoded)
     assert decoded[0]["content"] == "hi  there 😀"
@@ -464,7 +468,7 @@ def test_requires_reasoning_content_keeps_foreign_thinking_as_reasoning() -> Non
         ),
         result("toolu_1", name="f"),
     ]
-    turn = transform(history, DEEPSEEK)[1]
+    turn = transform(history, DEEPSEEK, foreign_reasoning="text")[1]
     assert isinstance(turn, pi_sdk.AssistantMessage)
     assert turn.content[0] == ThinkingContent(
         thinking="step by step", thinking_signature="reasoning_content"
@@ -472,17 +476,18 @@ def test_requires_reasoning_content_keeps_foreign_thinking_as_reasoning() -> Non
     dropped = transform(history, DEEPSEEK, foreign_reasoning="drop")[1]
     assert not any(isinstance(b, ThinkingContent) for b in dropped.content)  # type: ignore[union-attr]
     # without the flag: plain text (pi-mono)
-    plain = transform(history, CHAT)[1]
+    plain = transform(history, CHAT, foreign_reasoning="text")[1]
     assert plain.content[0] == pi_sdk.TextContent(text="step by step")  # type: ignore[union-attr]
     # the adapter's own answer wins over model.compat, both ways; 0.73's compat key counts too
-    told = transform(history, CHAT, reasoning_content=True)[1]
+    told = transform(history, CHAT, reasoning_content=True, foreign_reasoning="text")[1]
     assert told.content[0] == turn.content[0]  # type: ignore[union-attr]
-    untold = transform(history, DEEPSEEK, reasoning_content=False)[1]
+    untold = transform(history, DEEPSEEK, reasoning_content=False, foreign_reasoning="text")[1]
     assert untold.content[0] == pi_sdk.TextContent(text="step by step")  # type: ignore[union-attr]
     on_all = CHAT.model_copy(
         update={"compat": {"requiresReasoningContentOnAssistantMessages": True}}
     )
-    assert transform(history, on_all)[1].content[0] == turn.content[0]  # type: ignore[union-attr]
+    kept = transform(history, on_all, foreign_reasoning="text")[1]
+    assert kept.content[0] == turn.content[0]  # type: ignore[union-attr]
 
 
 # --- no mutation, JSON round trip ---------------------------------------------------------------

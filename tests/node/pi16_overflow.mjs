@@ -1,5 +1,5 @@
 // pi-ai 1.6's isContextOverflow / isRecoverableLength on messages given on stdin, for
-// tests/core/test_overflow_16.py (run under Node >= 22.19 by tests/_support/node22.py).
+// tests/core/test_overflow_rules.py (run under Node >= 22.19 by tests/_support/node22.py).
 //
 //   node pi16_overflow.mjs < {"cases": [{"message": <AssistantMessage>, "contextWindow", "desired"}]}
 //       Prints [{"overflow": bool, "recoverable": bool}, ...] in the same order.

@@ -22,17 +22,21 @@ import re
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, get_args
 
 import pytest
+from _support.node22 import needs_pi16, run_mjs
+from pi_sdk_openai.completions._compat import ThinkingFormat
 
 import pi_sdk
 from pi_sdk.provider import load_models_json
-from _support.node22 import needs_pi16, run_mjs
 
 pytestmark = needs_pi16
 
-PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
+    "+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+)
 TOOL = {
     "name": "get_weather",
     "description": "The weather in a city",
@@ -179,19 +183,7 @@ TARGETS: dict[str, tuple[str, str, str]] = {
     ),
 }
 
-THINKING_FORMATS = (
-    "openai",
-    "openrouter",
-    "deepseek",
-    "together",
-    "baseten",
-    "zai",
-    "qwen",
-    "chat-template",
-    "qwen-chat-template",
-    "string-thinking",
-    "ant-ling",
-)
+THINKING_FORMATS = get_args(ThinkingFormat)
 
 RESPONSES = ("openai-responses", "azure-openai-responses")
 DELIBERATE: tuple[tuple[tuple[str, ...], str, str, str], ...] = (

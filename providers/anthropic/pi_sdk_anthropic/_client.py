@@ -178,9 +178,27 @@ def build_headers(
         betas.append(_BETA_INTERLEAVED)
     if betas:
         headers["anthropic-beta"] = ",".join(betas)
+    headers.update(_session_affinity(model, options))
     headers.update(model.headers or {})
     headers.update(options.headers or {})
     return headers
+
+
+def _session_affinity(model: pi_sdk.Model, options: pi_sdk.StreamOptions) -> dict[str, str]:
+    """pi-ai 1.6: ``options.session_id`` as ``x-session-affinity`` (OpenRouter: ``x-session-id``).
+
+    Only with ``compat.sendSessionAffinityHeaders`` (on by default for OpenRouter) and caching on,
+    so a load balancer keeps a session's requests on one prompt cache (Fireworks, OpenRouter).
+    """
+    session = options.session_id
+    if not session or options.resolved_cache_retention() == "none":
+        return {}
+    compat = model.compat or {}
+    openrouter = model.provider == "openrouter" or "openrouter.ai" in model.base_url
+    if compat.get("sendSessionAffinityHeaders", openrouter) is not True:
+        return {}
+    fmt = compat.get("sessionAffinityFormat", "openrouter" if openrouter else None)
+    return {"x-session-id" if fmt == "openrouter" else "x-session-affinity": session}
 
 
 # --- sending ----------------------------------------------------------------------------------

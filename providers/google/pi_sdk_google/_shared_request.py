@@ -476,8 +476,8 @@ def build_request(
     Args:
         model: Target model; its id, ``input`` and ``reasoning`` shape the body.
         context: System prompt, messages and tools.
-        options: ``temperature``, ``max_tokens`` (default ``model.max_tokens``; either way fitted into the context
-            window, :meth:`pi_sdk.StreamOptions.resolved_max_tokens`),
+        options: ``temperature``, ``max_tokens`` (default ``model.max_tokens``; either way fitted
+            into the context window, :meth:`pi_sdk.StreamOptions.resolved_max_tokens`),
             ``reasoning`` / ``thinking_budgets``, ``foreign_reasoning``, and
             ``provider_options`` ``tool_choice`` and ``thinking``.
         origin: Where the request goes (see :func:`convert_messages`).

@@ -416,3 +416,36 @@ def test_without_eager_streaming_the_tools_use_the_fine_grained_beta():
         "fine-grained"
         not in build_headers(BUDGET, StreamOptions(), "k", has_tools=True)["anthropic-beta"]
     )
+
+
+def test_session_affinity_header_where_compat_asks_for_it():
+    # pi-ai 1.6 getAnthropicCompat: on for OpenRouter (x-session-id), by flag elsewhere
+    fireworks = BUDGET.model_copy(update={"compat": {"sendSessionAffinityHeaders": True}})
+    on = StreamOptions(session_id="s-1")
+    assert build_headers(fireworks, on, "key")["x-session-affinity"] == "s-1"
+    assert "x-session-affinity" not in build_headers(BUDGET, on, "key")
+    router = BUDGET.model_copy(update={"provider": "openrouter"})
+    assert build_headers(router, on, "key")["x-session-id"] == "s-1"
+    off = StreamOptions(session_id="s-1", cache_retention="none")
+    assert "x-session-affinity" not in build_headers(fireworks, off, "key")
+
+
+def test_compat_flags_shape_the_body():
+    ctx = Context(
+        system_prompt="s", messages=[UserMessage(content="hi")], tools=[pi_sdk.Tool(name="t")]
+    )
+    no_temp = BUDGET.model_copy(update={"compat": {"supportsTemperature": False}})
+    assert "temperature" not in body(no_temp, temperature=0.5)
+    no_tool_cache = BUDGET.model_copy(update={"compat": {"supportsCacheControlOnTools": False}})
+    assert "cache_control" not in body(no_tool_cache, ctx)["tools"][-1]
+    assert "cache_control" in body(BUDGET, ctx)["tools"][-1]
+    adaptive = BUDGET.model_copy(update={"compat": {"forceAdaptiveThinking": True}})
+    assert body(adaptive, reasoning="high")["thinking"]["type"] == "adaptive"
+    fallback = BUDGET.model_copy(
+        update={
+            "compat": {"allowedFallbackModels": [{"provider": "anthropic", "model": "claude-x"}]}
+        }
+    )
+    assert body(fallback)["fallbacks"] == [{"model": "claude-x"}]
+    with pytest.raises(pi_sdk.ConfigurationError, match="supportsTemperature"):
+        body(BUDGET.model_copy(update={"compat": {"supportsTemperature": "no"}}))

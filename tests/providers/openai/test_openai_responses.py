@@ -17,6 +17,8 @@ from _support.models import described, model_maker, recognized
 from _support.openai_fakes import JSON, run
 from pi_sdk_openai.responses import Decoder as ResponsesDecoder
 from pi_sdk_openai.responses import build_payload as build_responses_payload
+from pi_sdk_openai.responses import session_affinity_headers
+from pi_sdk_openai.responses._compat import resolve_responses_compat
 
 import pi_sdk
 from pi_sdk import Context, Model, TextContent, UserMessage
@@ -705,3 +707,27 @@ def test_reasoning_off_follows_the_catalogs_thinking_level_map():
             assert "reasoning" not in body, entry.id
         else:
             assert body["reasoning"] == {"effort": levels.get("off") or "none"}, entry.id
+
+
+def test_session_affinity_headers_and_compat_flags() -> None:
+    options = pi_sdk.StreamOptions(session_id="s-1")
+    plain = resolve_responses_compat(model())
+    assert session_affinity_headers(plain, options) == {
+        "session-id": "s-1",
+        "x-client-request-id": "s-1",
+    }
+    router = resolve_responses_compat(model(base_url="https://openrouter.ai/api/v1"))
+    assert session_affinity_headers(router, options) == {"x-session-id": "s-1"}
+    nosession = resolve_responses_compat(
+        model(compat={"sessionAffinityFormat": "openai-nosession"})
+    )
+    assert session_affinity_headers(nosession, options) == {"x-client-request-id": "s-1"}
+    assert session_affinity_headers(plain, pi_sdk.StreamOptions()) == {}
+    with pytest.raises(pi_sdk.ConfigurationError, match="supportsMaxOutputTokens"):
+        resolve_responses_compat(model(compat={"supportsMaxOutputTokens": "yes"}))
+    no_cap = model(compat={"supportsMaxOutputTokens": False})
+    assert "max_output_tokens" not in payload(no_cap)
+    assert payload(model(), max_tokens=3)["max_output_tokens"] == 16  # OpenAI's minimum
+    strict = model(compat={"supportsStrictMode": True})
+    tools = Context(messages=[UserMessage(content="hi")], tools=[pi_sdk.Tool(name="t")])
+    assert payload(strict, tools)["tools"][0]["strict"] is False

@@ -32,6 +32,7 @@ __all__ = [
     "detect_compat",
     "normalize_tool_call_id",
     "resolve_compat",
+    "session_affinity_headers",
 ]
 
 

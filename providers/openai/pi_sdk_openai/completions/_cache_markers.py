@@ -2,10 +2,10 @@
 
 :func:`add_prompt_cache_fields`: ``prompt_cache_key`` and ``prompt_cache_retention`` (pi-ai 1.6).
 
-pi-ai 0.73 (``cacheControlFormat: "anthropic"``) marks three places with the same
-``cache_control`` object: the system (or developer) prompt, the last tool, and the last
-user/assistant/tool message that has text (pi-ai 1.6; a string content becomes one text part carrying the
-marker; in a list, the last text part gets it). Tool results and images are never marked.
+pi-ai 1.6 (``cacheControlFormat: "anthropic"``) marks three places with the same
+``cache_control`` object: the system (or developer) prompt, the last tool, and the last user,
+assistant or tool-result message that has text (a string content becomes one text part carrying
+the marker; in a list, the last text part gets it). Images are never marked.
 """
 
 from __future__ import annotations

@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pi_sdk import ToolCall
+from pi_sdk import ThinkingContent, ToolCall
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
 from .._shared_json import as_dict, as_list
 from ._google_signatures import google_thought_signature
+from ._reasoning_details import append_reasoning_detail, is_reasoning_detail
 from ._request import REASONING_FIELDS
 from ._usage import apply_usage
 
@@ -110,6 +111,9 @@ class Decoder:
         self._choices = 0
         self._text_signature: str | None = None
         """A message-level Gemini signature that came before its text (attached when it opens)."""
+        self._details: list[dict[str, Any]] = []
+        """OpenRouter ``reasoning_details`` of the reply (merged), for its thinking block."""
+        self._thinking_opened = False
 
     # -- blocks ---------------------------------------------------------------------------------
 
@@ -121,6 +125,8 @@ class Decoder:
         self._open = None
         if key == _TEXT:
             return self.builder.end_text(key)
+        if self._details:
+            self.builder.set_signature(key, json.dumps(self._details, ensure_ascii=False))
         return self.builder.end_thinking(key)
 
     def _tool_delta(self, entry: Any) -> Events:
@@ -169,18 +175,27 @@ class Decoder:
             events += builder.append_arguments(key, arguments)
         return events
 
-    def _reasoning_details(self, details: Any) -> None:
-        """OpenRouter ``reasoning_details``: an encrypted entry rides on its tool call (pi-mono)."""
+    def _reasoning_details(self, details: Any) -> Events:
+        """OpenRouter ``reasoning_details`` kept as the thinking block's signature (pi-ai 1.6).
+
+        Each valid entry (:func:`~._reasoning_details.is_reasoning_detail`) joins the message's
+        list (consecutive ``reasoning.text`` / ``reasoning.summary`` deltas merged); a thinking
+        block is opened for them when the reply had none. The list becomes the block's
+        ``thinking_signature`` (JSON) when the block ends, so the next request to the same model
+        sends it back as ``reasoning_details``: encrypted reasoning, Claude's signed thinking.
+        """
+        events: Events = []
         for detail in as_list(details):
-            fields = as_dict(detail)
-            if (
-                fields.get("type") == "reasoning.encrypted"
-                and fields.get("id")
-                and fields.get("data")
-            ):
-                for call in self._calls:
-                    if call.id == fields["id"]:
-                        call.thought_signature = json.dumps(fields)
+            if not is_reasoning_detail(detail):
+                continue
+            if not self._thinking_opened:
+                if self._open is not None:
+                    events += self._close_open()
+                self._open = _THINKING
+                self._thinking_opened = True
+                events += self.builder.open_thinking(_THINKING, "", signature=None)
+            append_reasoning_detail(self._details, as_dict(detail))
+        return events
 
     def _usage(self, usage: dict[str, Any]) -> None:
         apply_usage(self.builder, usage)  # see ._usage
@@ -288,6 +303,7 @@ class Decoder:
                     if self._open is not None:
                         events += self._close_open()
                     self._open = _THINKING
+                    self._thinking_opened = True
                     events += builder.open_thinking(_THINKING, piece, signature=field)
                 break
         piece = delta.get("content")
@@ -317,7 +333,7 @@ class Decoder:
                 events += self._tool_delta(entry)
         details = delta.get("reasoning_details")
         if details:
-            self._reasoning_details(details)
+            events += self._reasoning_details(details)
         return events
 
     def feed_document(self, document: Any) -> Events:
@@ -368,6 +384,16 @@ class Decoder:
             )
         builder = self.builder
         events = self._close_open()
+        if self._details:  # details that came after their thinking block ended
+            first = next(b for b in builder.message.content if isinstance(b, ThinkingContent))
+            first.thinking_signature = json.dumps(self._details, ensure_ascii=False)
+        if self._text_signature is not None:
+            # Gemini's signature came on a delta of a reply without text (tool calls only): it
+            # belongs to the step's first call, where the next request must carry it back.
+            unsigned = next((c for c in self._calls if not c.thought_signature), None)
+            if unsigned is not None:
+                unsigned.thought_signature = self._text_signature
+            self._text_signature = None
         for key in self._open_calls:
             events += builder.end_tool_call(key)
         self._open_calls.clear()

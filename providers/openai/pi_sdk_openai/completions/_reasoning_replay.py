@@ -17,16 +17,14 @@ can still be set by hand in ``model.compat`` (``requiresReasoningContent``,
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Literal
 
 from pi_sdk import Model
 
 __all__ = [
     "REASONING_REPLAY",
     "ReasoningReplay",
-    "reasoning_detail",
     "reasoning_replay",
 ]
 
@@ -81,20 +79,3 @@ def reasoning_replay(model: Model) -> ReasoningReplay | None:
     if not model.reasoning:
         return None
     return next((rule for rule in REASONING_REPLAY if rule.matches(model)), None)
-
-
-# --- an OpenRouter reasoning_details entry, sent back with an assistant message -------------
-
-
-def reasoning_detail(signature: str) -> dict[str, Any] | None:
-    """An OpenRouter ``reasoning_details`` entry stored as JSON (pi-mono), else ``None``.
-
-    Any other signature is Gemini's opaque ``thought_signature`` (base64, never a JSON object).
-    """
-    if not signature.startswith("{"):
-        return None
-    try:
-        detail = json.loads(signature)
-    except ValueError:
-        return None
-    return cast("dict[str, Any]", detail) if isinstance(detail, dict) else None

@@ -31,7 +31,7 @@ from .._shared_request import (
 from ._cache_markers import add_cache_markers, add_prompt_cache_fields
 from ._compat import CompletionsCompat, resolve_compat
 from ._google_signatures import google_signature
-from ._reasoning_replay import reasoning_detail
+from ._reasoning_details import legacy_encrypted_detail, parse_reasoning_details
 from ._reasoning_switch import add_reasoning
 from ._system import read_parts, system_entries
 from ._tools import convert_tools, response_format
@@ -82,6 +82,7 @@ def _assistant_message(
     texts: list[str] = []
     text_signature: str | None = None
     thinking: list[pi_sdk.ThinkingContent] = []
+    details: list[dict[str, Any]] | None = None
     calls: list[pi_sdk.ToolCall] = []
     for block in message.content:
         if isinstance(block, pi_sdk.TextContent):
@@ -89,10 +90,15 @@ def _assistant_message(
                 texts.append(block.text)
                 text_signature = text_signature or block.text_signature
         elif isinstance(block, pi_sdk.ThinkingContent):
+            if details is None:
+                details = parse_reasoning_details(block.thinking_signature)
             if block.thinking.strip() and not block.redacted:
                 thinking.append(block)
         else:
             calls.append(block)
+    if details is None:  # the older form: one encrypted entry on each tool call
+        legacy = [d for c in calls if (d := legacy_encrypted_detail(c.thought_signature))]
+        details = legacy or None
     # Blocks are kept apart (pi-mono joins them with "", gluing e.g. another model's thinking,
     # now text, to the answer: "claude thinksfrom claude").
     text = TEXT_BLOCK_SEPARATOR.join(texts)
@@ -109,7 +115,7 @@ def _assistant_message(
             # pi-mono prepends a text part and crashes when text exists (pi-spec §10.1 #2).
             joined = "\n\n".join(b.thinking for b in thinking)
             content = f"{joined}\n\n{text}" if text else joined
-        else:
+        elif details is None:  # reasoning_details replace the raw reasoning field (pi-ai 1.6)
             field = thinking[0].thinking_signature
             if compat.replays_reasoning_content:
                 field = "reasoning_content"
@@ -120,33 +126,12 @@ def _assistant_message(
     if text_signature and content:
         entry["extra_content"] = google_signature(text_signature)
     if calls:
-        wire_calls: list[dict[str, Any]] = []
-        entry["tool_calls"] = wire_calls
-        details: list[Any] = []
-        for call in calls:
-            wire: dict[str, Any] = {
-                "id": call.id,
-                "type": "function",
-                "function": {
-                    "name": call.name,
-                    "arguments": json.dumps(
-                        call.arguments, ensure_ascii=False, separators=(",", ":")
-                    ),
-                },
-            }
-            signature = call.thought_signature
-            if signature:
-                detail = reasoning_detail(signature)
-                if detail is not None:
-                    details.append(detail)
-                else:
-                    wire["extra_content"] = google_signature(signature)
-            wire_calls.append(wire)
-        if details:
-            entry["reasoning_details"] = details
+        entry["tool_calls"] = [_tool_call(call) for call in calls]
         if compat.requires_reasoning_content and reasoning is None:
             entry["reasoning_content"] = ""
-    if not content and not calls and reasoning is None:
+    if details:
+        entry["reasoning_details"] = details
+    if not content and not calls and reasoning is None and not details:
         return None
     if (
         compat.requires_reasoning_content_on_assistant_messages
@@ -155,6 +140,21 @@ def _assistant_message(
     ):
         entry["reasoning_content"] = ""
     return entry
+
+
+def _tool_call(call: pi_sdk.ToolCall) -> dict[str, Any]:
+    wire: dict[str, Any] = {
+        "id": call.id,
+        "type": "function",
+        "function": {
+            "name": call.name,
+            "arguments": json.dumps(call.arguments, ensure_ascii=False, separators=(",", ":")),
+        },
+    }
+    signature = call.thought_signature
+    if signature and not signature.startswith("{"):  # Gemini's (a JSON one is OpenRouter's)
+        wire["extra_content"] = google_signature(signature)
+    return wire
 
 
 def convert_messages(

@@ -42,6 +42,7 @@ __all__ = [
     "convert_tools",
     "normalize_tool_call_id",
     "parse_text_signature",
+    "session_affinity_headers",
     "text_signature",
 ]
 

@@ -73,12 +73,14 @@ def build_payload(
         options: Per-call options (see the module docstring for ``provider_options``).
         origin: Where the request goes (:func:`pi_sdk.provider.signature_origin`), when it is not
             ``model.base_url``.
+        compat: Pre-resolved flags; default :func:`~._compat.resolve_responses_compat` of
+            ``model`` (Azure's defaults for ``azure-openai-responses``).
 
     Returns:
         The JSON body.
 
     Raises:
-        ConfigurationError: unknown or mistyped ``provider_options``.
+        ConfigurationError: unknown or mistyped ``provider_options`` or compat flags.
     """
     options = options or pi_sdk.StreamOptions()
     kit.check_provider_options(options, PROVIDER_OPTIONS, API)
