@@ -174,3 +174,26 @@ def test_our_events_encode_to_pis_proxy_shape_without_partial():
         },
         {"type": "done", "reason": "toolUse", "usage": usage, "providerThinkingLevel": "high"},
     ]
+
+
+async def test_a_pi_16_proxy_stream_gives_the_whole_call_and_the_vendors_level():
+    """pi-agent-core 1.6: ``toolcall_end`` carries the call, ``done`` the provider's level."""
+    call = {
+        "type": "toolCall",
+        "id": "call_9",
+        "name": "lookup",
+        "arguments": {"q": 2},
+        "thoughtSignature": "gemini-sig",
+    }
+    events = [
+        {"type": "start"},
+        {"type": "toolcall_start", "contentIndex": 0, "id": "call_9", "toolName": "lookup"},
+        {"type": "toolcall_delta", "contentIndex": 0, "delta": '{"q": 2}'},
+        {"type": "toolcall_end", "contentIndex": 0, "toolCall": call},
+        {"type": "done", "reason": "toolUse", "usage": USAGE, "providerThinkingLevel": "medium"},
+    ]
+    _, message, _ = await _through([sse_step(events)])
+    assert message.stop_reason == "toolUse", message.error_message
+    [got] = message.tool_calls
+    assert got.model_dump(mode="json", by_alias=True, exclude_none=True) == call
+    assert message.provider_thinking_level == "medium"
