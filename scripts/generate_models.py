@@ -82,13 +82,7 @@ SKIPPED_KINDS: dict[str, str] = {
 # Chat Completions compat resolver rejects a flag it does not read), left out of the catalog so
 # the models that carry them stay callable. Remove an entry when the API reads the flag, then
 # regenerate.
-UNREAD_COMPAT: dict[str, frozenset[str]] = {
-    # pi-ai 1.6 sends mid-conversation system messages (and tool additions) in place for these
-    # models; pi-sdk has no system messages in the transcript yet (issue 27, items 1 and 3).
-    "openai-completions": frozenset(
-        {"supportsMidConvoSystemMessages", "supportsMidConvoToolAdditions"}
-    ),
-}
+UNREAD_COMPAT: dict[str, frozenset[str]] = {}
 # provider -> the base URL every one of its models must have (a first-party vendor's endpoint;
 # a release that moves one fails here and is reviewed). Other providers take pi's value as is.
 BASE_URLS: dict[str, str] = {

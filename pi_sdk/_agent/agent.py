@@ -242,7 +242,7 @@ class Agent:
 
     @property
     def system_prompt(self) -> str:
-        """Shortcut for ``state.system_prompt``."""
+        """Shortcut for ``state.system_prompt`` (the current prompt; see its setter's rules)."""
         return self._state.system_prompt
 
     @system_prompt.setter
@@ -265,6 +265,7 @@ class Agent:
 
     @tools.setter
     def tools(self, tools: Iterable[AgentTool]) -> None:
+        """Change the tools the agent can run (announced before the next request, pi 1.6)."""
         self._state.tools = tools
 
     @property
@@ -390,6 +391,9 @@ class Agent:
     def reset(self) -> None:
         """Clear the transcript, runtime fields, error and both queues (model and tools kept).
 
+        The current prompt and tools (replayed through the transcript's system messages)
+        become the base of the new transcript (pi-agent-core 1.6 ``reset``).
+
         Raises:
             AgentBusyError: a run is active (``abort()`` and ``await wait_for_idle()`` first).
         """
@@ -397,7 +401,11 @@ class Agent:
             raise AgentBusyError(
                 "Cannot reset while a run is active; call abort() and await wait_for_idle() first."
             )
+        # pi-agent-core 1.6 keeps the replayed prompt and tools: they become the new base.
+        prompt = self._state.system_prompt
         self._state.messages = []
+        self._state.system_prompt = prompt
+        self._state.tools = list(self._state.tools)
         self._runtime.is_streaming = False
         self._runtime.stream_message = None
         self._runtime.pending_tool_calls = frozenset()
@@ -561,9 +569,10 @@ class Agent:
         model = self._require_model()
         try:
             context = AgentContext(
-                system_prompt=self._state.system_prompt,
+                system_prompt=self._state.base_prompt,
                 messages=list(self._state.messages),
                 tools=list(self._state.tools),
+                declared_tools=list(self._state.base_tools),
             )
             config = self._config(run, model)
             if messages is not None:

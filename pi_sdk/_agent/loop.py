@@ -29,6 +29,7 @@ from typing import Any
 
 from pi_sdk._agent.messages import default_convert_to_llm, is_plain_llm_list
 from pi_sdk._agent.tool_calls import execute_tool_calls, resolve
+from pi_sdk._agent.tool_declarations import shorthand, tool_change_message
 from pi_sdk._agent.transcript import Conversion, TrackedMessages
 from pi_sdk._plugins.observers import agent_event_observers, current_run_id, notify_agent_event
 from pi_sdk._stream.assistant_message import new_assistant_message
@@ -50,7 +51,7 @@ from pi_sdk._wire.agent_types import (
 )
 from pi_sdk.errors import ConfigurationError
 from pi_sdk.options import StreamOptions
-from pi_sdk.types import AssistantMessage, Context, ToolResultMessage
+from pi_sdk.types import AssistantMessage, Context, Tool, ToolResultMessage
 
 __all__ = [
     "AgentEventStream",
@@ -83,6 +84,9 @@ class _Run:
         default_factory=list[AgentMessage], init=False
     )
     partial: AssistantMessage | None = dataclasses.field(default=None, init=False)
+    baseline: list[Tool] | None = dataclasses.field(default=None, init=False)
+    """The tools the transcript starts with (``context.declared_tools``, else the first
+    request's ``context.tools``)."""
     conversion: Conversion | None = dataclasses.field(default=None, init=False)
     """The transcript's LLM messages, kept up to date (default conversion only)."""
     turn_open: bool = dataclasses.field(default=False, init=False)
@@ -227,12 +231,20 @@ class _Run:
 
     async def stream_assistant_response(self) -> AssistantMessage:
         config = self.config
+        context = self.context
+        if self.baseline is None:
+            declared = context.declared_tools
+            self.baseline = [t.to_tool() for t in context.tools] if declared is None else declared
+        tools = [t.to_tool() for t in context.tools]
+        change = tool_change_message(context.messages, self.baseline, tools)
+        if change is not None:  # announced before the request (pi-agent-core 1.6)
+            await self.add_message(change)
         llm_messages, plain = await self.llm_messages()
-        tools = [t.to_tool() for t in self.context.tools]
+        prompt, declared = shorthand(context.messages, context.system_prompt, self.baseline)
         fields: dict[str, Any] = {
-            "system_prompt": self.context.system_prompt or None,
+            "system_prompt": prompt,
             "messages": llm_messages,
-            "tools": tools or None,
+            "tools": declared,
         }
         # Validating every message again on every turn is what made long runs slow; a list of
         # plain LLM messages (the default conversion's output) is already valid.
@@ -284,6 +296,8 @@ class _Run:
                 await close()
         if final is None:
             raise RuntimeError("the assistant stream ended without a done or error event")
+        # The level the loop asked for, whichever stream function answered (pi-agent-core 1.6).
+        final.thinking_level = config.reasoning or "off"
         if self.partial is not None:
             self.context.messages[-1] = final
             self.partial = None

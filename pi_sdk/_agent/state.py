@@ -9,15 +9,18 @@ bookkeeping of one ``prompt()`` / ``continue_()``.
 from __future__ import annotations
 
 import asyncio
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
 from pi_sdk._agent.listeners import ListenerFailures
+from pi_sdk._agent.tool_declarations import shorthand
 from pi_sdk._wire.abort import AbortController
 from pi_sdk._wire.agent_types import AgentMessage, AgentThinkingLevel, AgentTool
 from pi_sdk._wire.levels import check_thinking_level
-from pi_sdk.types import Model
+from pi_sdk._wire.transcript import current_system_prompt
+from pi_sdk.types import Context, Message, Model, SystemMessage, Tool
 
 __all__ = ["ActiveRun", "AgentState", "Runtime"]
 
@@ -34,14 +37,19 @@ class Runtime:
 class AgentState:
     """The agent's live state (pi-mono ``AgentState``).
 
-    ``system_prompt``, ``model`` and ``thinking_level`` are plain attributes. ``tools`` and
-    ``messages`` are copied when assigned (later changes to your list do not leak in) and each
-    message the agent adds creates a new list, so a list you read stays as it was. The runtime
-    fields (``is_streaming``, ``stream_message``, ``pending_tool_calls``, ``error``) are
-    read-only.
+    ``model`` and ``thinking_level`` are plain attributes. ``tools`` and ``messages`` are
+    copied when assigned (later changes to your list do not leak in) and each message the
+    agent adds creates a new list, so a list you read stays as it was. The runtime fields
+    (``is_streaming``, ``stream_message``, ``pending_tool_calls``, ``error``) are read-only.
+
+    The prompt and tools live in the transcript, as in pi-agent-core 1.6: ``system_prompt``
+    reads the current prompt (the base prompt, replayed through the transcript's system
+    messages); assigning ``tools`` changes what the agent can run, and the difference is
+    announced in a system message before the next request (``base_tools`` are the tools the
+    transcript starts with).
     """
 
-    __slots__ = ("_runtime", "_thinking_level", "_tools", "model", "system_prompt")
+    __slots__ = ("_base_prompt", "_runtime", "_thinking_level", "_tools", "base_tools", "model")
     _thinking_level: AgentThinkingLevel
 
     def __init__(
@@ -55,12 +63,55 @@ class AgentState:
         messages: Iterable[AgentMessage],
     ) -> None:
         self._runtime = runtime
-        self.system_prompt = system_prompt
+        self._base_prompt = system_prompt
         self.model = model
         """The model every call uses; ``prompt()`` raises while it is ``None``."""
         self.thinking_level = thinking_level
         self._tools = list(tools)
+        self.base_tools: list[Tool] = [t.to_tool() for t in self._tools]
+        """The tool declarations the transcript starts with (folded into the leading system
+        message of each request; a transcript that starts with a system message has its own)."""
         runtime.messages = list(messages)
+
+    @property
+    def base_prompt(self) -> str:
+        """The prompt the transcript starts with (the agent's ``system_prompt`` argument)."""
+        return self._base_prompt
+
+    @property
+    def system_prompt(self) -> str:
+        """The current system prompt (pi-agent-core 1.6 ``systemPrompt``).
+
+        The base prompt (or the transcript's leading system message) replayed through every
+        system message of the transcript.
+
+        Assigning it replaces the base prompt (the leading system message's content when the
+        transcript starts with one). Once the conversation has started that rewrites the
+        prompt every earlier turn was made with (and loses the prompt cache), so it warns
+        (``DeprecationWarning``): append a :class:`pi_sdk.SystemMessage` to change the prompt
+        from that point on instead.
+        """
+        messages = self._runtime.messages
+        prompt, _ = shorthand(messages, self._base_prompt, ())
+        return current_system_prompt(Context(system_prompt=prompt, messages=_system(messages)))
+
+    @system_prompt.setter
+    def system_prompt(self, value: str) -> None:
+        messages = self._runtime.messages
+        if any(not isinstance(m, SystemMessage) for m in messages):
+            warnings.warn(
+                "setting system_prompt after the conversation started rewrites the prompt of"
+                " every earlier turn; append a pi_sdk.SystemMessage to change it from here on"
+                " (pi-agent-core 1.6)",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+        first = messages[0] if messages else None
+        if isinstance(first, SystemMessage):
+            lead = first.model_copy(update={"content": value})
+            self._runtime.messages = [lead, *messages[1:]]
+        else:
+            self._base_prompt = value
 
     @property
     def thinking_level(self) -> AgentThinkingLevel:
@@ -82,6 +133,8 @@ class AgentState:
     @tools.setter
     def tools(self, tools: Iterable[AgentTool]) -> None:
         self._tools = list(tools)
+        if not self._runtime.messages:  # nothing declared yet: the transcript starts with them
+            self.base_tools = [t.to_tool() for t in self._tools]
 
     @property
     def messages(self) -> Sequence[AgentMessage]:
@@ -125,3 +178,7 @@ class ActiveRun:
         default_factory=dict[int, ListenerFailures]
     )
     """``id(listener)`` -> failures in this run."""
+
+
+def _system(messages: Sequence[AgentMessage]) -> list[Message]:
+    return [m for m in messages if isinstance(m, SystemMessage)]

@@ -10,7 +10,7 @@ answer's text when the call ends (``pi_sdk._stream.event_stream.settle_output``)
 from __future__ import annotations
 
 from pi_sdk._wire.output import OUTPUT_TOOL_NAME, Output
-from pi_sdk.types import Context, Tool
+from pi_sdk.types import Context, SystemMessage, Tool
 
 __all__ = ["output_tool", "with_output_tool"]
 
@@ -39,5 +39,16 @@ def output_tool(spec: Output) -> Tool:
 
 
 def with_output_tool(context: Context, spec: Output) -> Context:
-    """A shallow copy of ``context`` whose tools end with :func:`output_tool` ``(spec)``."""
-    return context.model_copy(update={"tools": [*(context.tools or ()), output_tool(spec)]})
+    """A shallow copy of ``context`` whose tools end with :func:`output_tool` ``(spec)``.
+
+    A context in transcript form (a leading :class:`~pi_sdk.SystemMessage`, no shorthand)
+    gets the tool on a copy of its leading system message; otherwise it joins
+    ``context.tools`` (the shorthand, folded into the leading message by
+    :func:`pi_sdk.normalize_context`). The input is not changed.
+    """
+    tool = output_tool(spec)
+    lead = context.messages[0] if context.messages else None
+    if context.system_prompt is None and context.tools is None and isinstance(lead, SystemMessage):
+        lead = lead.model_copy(update={"tools_added": [*(lead.tools_added or ()), tool]})
+        return context.model_copy(update={"messages": [lead, *context.messages[1:]]})
+    return context.model_copy(update={"tools": [*(context.tools or ()), tool]})

@@ -451,9 +451,15 @@ class MessageBuilder:
         output: int | None = None,
         cache_read: int | None = None,
         cache_write: int | None = None,
+        reasoning: int | None = None,
+        cache_write_1h: int | None = None,
         price: bool = True,
     ) -> None:
         """Set the token counts given (``None`` keeps a field), the total, and the cost.
+
+        ``reasoning`` (the reasoning tokens inside ``output``) and ``cache_write_1h`` (the
+        one-hour writes inside ``cache_write``, priced at their own rate) are pi-ai 1.6's
+        breakdowns, set only where the vendor reports them.
 
         Fields are written only when they change (a pydantic field write costs about a
         microsecond). ``price=False`` defers the cost to :meth:`price_usage`, which
@@ -469,6 +475,10 @@ class MessageBuilder:
             usage.cache_read = cache_read
         if cache_write is not None and usage.cache_write != cache_write:
             usage.cache_write = cache_write
+        if reasoning is not None and usage.reasoning != reasoning:
+            usage.reasoning = reasoning
+        if cache_write_1h is not None and usage.cache_write_1h != cache_write_1h:
+            usage.cache_write_1h = cache_write_1h
         total = usage.input + usage.output + usage.cache_read + usage.cache_write
         if usage.total_tokens != total:
             usage.total_tokens = total
@@ -507,6 +517,15 @@ class MessageBuilder:
             message.response_id = id
         if message.response_model is None and isinstance(model, str) and model:
             message.response_model = model
+
+    def set_raw_stop_reason(self, reason: object) -> None:
+        """Record the vendor's own stop reason, unmapped (pi-ai 1.6 ``rawStopReason``).
+
+        A non-empty string is kept (the last one given wins, as pi-ai overwrites it); anything
+        else is ignored.
+        """
+        if isinstance(reason, str) and reason and self.message.raw_stop_reason != reason:
+            self.message.raw_stop_reason = reason
 
     # -- the end ----------------------------------------------------------------------------
 

@@ -139,6 +139,8 @@ class StreamRun:
         self._partial: AssistantMessage | None = None
         self.final: AssistantMessage | None = None
         """The final message, once the stream ended (or was closed)."""
+        self._began = (time.time_ns() // 1_000_000, time.monotonic())
+        """When the call began (epoch ms, monotonic s): the final message's ``duration_ms``."""
         self._abort_requested = False
         self._first_byte_s = timeout_ms / 1000 if timeout_ms else None
         self._idle_s = idle_timeout_ms / 1000 if idle_timeout_ms else None
@@ -252,9 +254,20 @@ class StreamRun:
         message.error_message = self._redact(text)
         if self.output is not None:
             message.set_output(parse_output(message, self.output))
+        self._time(message)
         compact_tree(message)  # finished: share its bookkeeping (pi_sdk._wire.lean)
         self.final = message
         return ErrorEvent(reason=message.stop_reason, error=message)
+
+    def _time(self, message: AssistantMessage) -> None:
+        """Set ``duration_ms``: ms since the call began, monotonic (pi-ai 1.6 event stream).
+
+        Left alone when already set, or when the message began before this call (a reply
+        that started elsewhere, forwarded here).
+        """
+        began_ms, began = self._began
+        if message.duration_ms is None and message.timestamp >= began_ms:
+            message.duration_ms = max(0, round((time.monotonic() - began) * 1000))
 
     def _estimate_usage(self, message: AssistantMessage, reason: str) -> None:
         from pi_sdk._stream.usage_estimate import estimate_missing_usage  # lazy: only failures
@@ -292,6 +305,7 @@ class StreamRun:
             if final.stop_reason != "error" and final.stop_reason != "aborted":
                 final.stop_reason = event.reason
             final.error_message = self._redact(final.error_message or "unknown error")
+        self._time(final)
         compact_tree(final)  # finished: share its bookkeeping (pi_sdk._wire.lean)
         self.final = final
         return event

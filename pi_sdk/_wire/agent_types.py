@@ -309,11 +309,21 @@ class AgentTool:
 
 @dataclass(kw_only=True, slots=True)
 class AgentContext:
-    """What the loop works on: system prompt, transcript and tools (pi-mono ``AgentContext``)."""
+    """What the loop works on: system prompt, transcript and tools (pi-mono ``AgentContext``).
+
+    ``system_prompt`` and ``declared_tools`` are the shorthand the transcript starts from,
+    folded into the leading system message of every request unless ``messages`` starts with
+    a :class:`~pi_sdk.SystemMessage` (a pi 1.6 transcript, which declares its own).
+    ``tools`` are the tools the loop can run; before each request, how they differ from what
+    the transcript declares is announced in a system message (pi-agent-core 1.6).
+    """
 
     system_prompt: str = ""
     messages: list[AgentMessage] = field(default_factory=list[AgentMessage])
     tools: list[AgentTool] = field(default_factory=list[AgentTool])
+    declared_tools: list[Tool] | None = None
+    """The tools the transcript starts with (the shorthand); ``None``: ``tools`` as they are
+    when the loop starts."""
 
 
 # --- tool-call hooks -------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The provider kit: what a provider package is written on (at most 50 names).
+"""The provider kit: what a provider package is written on (at most 51 names).
 
 ``from pi_sdk.provider import ...`` is the namespace for provider authors (the ``pi-sdk-<vendor>``
 packages and third-party packages that add a provider or a wire API):
@@ -8,7 +8,9 @@ packages and third-party packages that add a provider or a wire API):
   reply the core reads, or a plain ``stream`` generator), the decoder protocols;
 * the :class:`MessageBuilder` every decoder writes into, provider errors and their wording,
   vendor client caching and connection pools, server-sent events for a stream function that
-  reads its reply itself, the history transform and tool-call id rules, the forced output tool,
+  reads its reply itself, :class:`ContextParts` (the one way a provider reads the prompt, tools
+  and messages of a context, pi-ai 1.6 system messages included), the history transform and
+  tool-call id rules, the forced output tool,
   and the helpers a call needs (key, payload hooks, base URL, provider options, replay).
 
 The wire types, events and errors a provider builds come from :mod:`pi_sdk` (``pi_sdk.Model``,
@@ -36,6 +38,7 @@ _EXPORTS = {
     "lazy_call": "pi_sdk._kit.plugin_hooks",
     "lazy_stream": "pi_sdk._kit.plugin_hooks",
     "check_provider_options": "pi_sdk._kit.provider_options",
+    "ContextParts": "pi_sdk._kit.context_parts",
     "recorded_model": "pi_sdk._kit.recorded_model",
     "import_vendor": "pi_sdk._kit.vendor_import",
     "apply_payload_hooks": "pi_sdk._models.calls",
@@ -186,6 +189,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._kit.catalog_providers import provider_factory as provider_factory
     from pi_sdk._kit.clients import ClientCache as ClientCache
     from pi_sdk._kit.clients import shared_in_thread as shared_in_thread
+    from pi_sdk._kit.context_parts import ContextParts as ContextParts
     from pi_sdk._kit.http_pool import PooledTransport as PooledTransport
     from pi_sdk._kit.output_request import output_tool as output_tool
     from pi_sdk._kit.output_request import with_output_tool as with_output_tool

@@ -413,3 +413,27 @@ async def test_recorded_content_names_an_image_but_never_holds_its_bytes(otel, e
     parts = json.loads(chat.attributes["gen_ai.input.messages"])[0]["parts"]
     assert parts[1] == {"type": "image", "modality": "image", "mime_type": "image/png"}
     assert data not in chat.attributes["gen_ai.input.messages"]
+
+
+def test_content_reads_the_prompt_and_tools_a_transcript_declares():
+    # pi-ai 1.6 transcript form: the leading system message is the instructions, a later one
+    # an input message with its update; the tools are the current ones.
+    from pi_sdk_otel import attributes as attr
+
+    from pi_sdk import Context, SystemMessage, Tool
+
+    context = Context(
+        messages=[
+            SystemMessage(content="Base.", tools_added=[Tool(name="a"), Tool(name="b")]),
+            UserMessage(content="hi"),
+            SystemMessage(content="More.", tools_removed=[{"name": "a"}]),  # type: ignore[list-item]
+        ]
+    )
+    assert pi_sdk.current_system_prompt(context) == "Base.\n\nMore."
+    sent = json.loads(attr.input_messages(context))
+    assert [m["role"] for m in sent] == ["user", "system"]
+    assert sent[1]["parts"] == [{"type": "text", "content": "More."}]
+    assert [t["name"] for t in json.loads(attr.tool_definitions(context))] == ["b"]
+    shorthand = Context(system_prompt="p", tools=[Tool(name="x")], messages=[])
+    assert json.loads(attr.input_messages(shorthand)) == []
+    assert [t["name"] for t in json.loads(attr.tool_definitions(shorthand))] == ["x"]

@@ -18,7 +18,17 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
-from pi_sdk import AssistantMessage, Context, Message, Model, ToolResultMessage, UserMessage
+from pi_sdk import (
+    AssistantMessage,
+    Context,
+    Message,
+    Model,
+    SystemMessage,
+    ToolResultMessage,
+    UserMessage,
+    current_tools,
+    normalize_context,
+)
 from pi_sdk.types import ImageContent, TextContent, ThinkingContent, ToolCall, Usage
 
 __all__ = [
@@ -176,6 +186,8 @@ def _content_parts(content: str | Sequence[Any]) -> list[dict[str, Any]]:
 
 
 def _message(message: Message) -> dict[str, Any]:
+    if isinstance(message, SystemMessage):  # a later one (pi-ai 1.6): what changed
+        return {"role": "system", "parts": [{"type": "text", "content": message.update_text}]}
     if isinstance(message, UserMessage):
         return {"role": "user", "parts": _content_parts(message.content)}
     if isinstance(message, ToolResultMessage):
@@ -186,8 +198,15 @@ def _message(message: Message) -> dict[str, Any]:
 
 
 def input_messages(context: Context) -> str:
-    """``gen_ai.input.messages``: the chat history sent, as the input-messages JSON schema."""
-    return _dumps([_message(m) for m in context.messages])
+    """``gen_ai.input.messages``: the chat history sent, as the input-messages JSON schema.
+
+    The leading system message is :func:`system_instructions`' (left out here); a later one
+    is a ``system`` message with the text of its update.
+    """
+    messages = normalize_context(context).messages
+    if messages and isinstance(messages[0], SystemMessage):
+        messages = messages[1:]
+    return _dumps([_message(m) for m in messages])
 
 
 def output_messages(message: AssistantMessage) -> str:
@@ -203,7 +222,7 @@ def system_instructions(prompt: str) -> str:
 
 
 def tool_definitions(context: Context) -> str:
-    """``gen_ai.tool.definitions``: the tools offered, in the function-tool shape."""
+    """``gen_ai.tool.definitions``: the tools offered (the context's current ones)."""
     tools = [
         {
             "type": "function",
@@ -211,7 +230,7 @@ def tool_definitions(context: Context) -> str:
             "description": t.description,
             "parameters": t.parameters,
         }
-        for t in context.tools or ()
+        for t in current_tools(context)
     ]
     return _dumps(tools)
 

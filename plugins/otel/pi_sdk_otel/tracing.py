@@ -30,7 +30,15 @@ from opentelemetry import trace
 from opentelemetry.metrics import MeterProvider
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode, Tracer, TracerProvider
 
-from pi_sdk import AgentEvent, AssistantMessage, Context, Model, StreamOptions
+from pi_sdk import (
+    AgentEvent,
+    AssistantMessage,
+    Context,
+    Model,
+    StreamOptions,
+    current_system_prompt,
+    current_tools,
+)
 from pi_sdk.types import TextContent, Usage
 
 from . import attributes as attr
@@ -153,11 +161,9 @@ class Tracing:
             attributes[attr.CONVERSATION_ID] = options.session_id
         if self.capture_content:
             attributes[attr.INPUT_MESSAGES] = attr.input_messages(context)
-            if context.system_prompt:
-                attributes[attr.SYSTEM_INSTRUCTIONS] = attr.system_instructions(
-                    context.system_prompt
-                )
-            if context.tools:
+            if prompt := current_system_prompt(context):  # replayed: the transcript's too
+                attributes[attr.SYSTEM_INSTRUCTIONS] = attr.system_instructions(prompt)
+            if current_tools(context):
                 attributes[attr.TOOL_DEFINITIONS] = attr.tool_definitions(context)
         span = self.tracer.start_span(
             f"chat {model.id}",

@@ -181,6 +181,7 @@ class GeminiDecoder:
         reason = candidate.get("finishReason")
         if reason:
             self.finish_reason = str(reason)
+            self._builder.set_raw_stop_reason(self.finish_reason)  # pi-ai 1.6 rawStopReason
             self._finish_message = candidate.get("finishMessage")
         return events
 
@@ -280,6 +281,7 @@ class GeminiDecoder:
             input=prompt - cached,
             output=output,
             cache_read=cached,
+            reasoning=_count(metadata, "thoughtsTokenCount"),  # pi-ai 1.6 usage.reasoning
             price=False,  # priced once, when the reply ends
         )
 

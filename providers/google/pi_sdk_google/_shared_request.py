@@ -35,6 +35,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+import pi_sdk
 from pi_sdk import (
     AssistantMessage,
     ConfigurationError,
@@ -410,7 +411,7 @@ def convert_messages(
     """
     origin = origin or signature_origin(model)
     messages = transform_messages(
-        context.messages,
+        kit.ContextParts.read(context, model, in_place=False).messages,
         model,
         normalize_tool_call_id=normalize_tool_call_id,
         foreign_reasoning=options.foreign_reasoning,
@@ -426,18 +427,23 @@ def convert_messages(
             content = _user_content(message)
             if content is not None:
                 converter.contents.append(content)
-        else:
+        elif isinstance(message, AssistantMessage):  # no system message: collapsed above
             converter.assistant(message)
     converter.flush_results()
     return converter.contents
 
 
 def convert_tools(context: Context) -> list[dict[str, Any]] | None:
-    """Return ``tools`` (one ``functionDeclarations`` entry), or ``None`` without tools."""
-    if not context.tools:
+    """Return ``tools`` (one ``functionDeclarations`` entry), or ``None`` without tools.
+
+    The tools are the context's current ones (:func:`pi_sdk.current_tools`: Gemini takes no
+    mid-conversation tool changes, pi-ai 1.6 collapses them).
+    """
+    tools = pi_sdk.current_tools(context)
+    if not tools:
         return None
     declarations: list[dict[str, Any]] = []
-    for tool in context.tools:
+    for tool in tools:
         declaration: dict[str, Any] = {"name": tool.name}
         if tool.description:
             declaration["description"] = tool.description
@@ -482,10 +488,9 @@ def build_request(
             object schema.
     """
     payload: dict[str, Any] = {"contents": convert_messages(model, context, options, origin)}
-    if context.system_prompt:
-        payload["systemInstruction"] = {
-            "parts": [{"text": sanitize_surrogates(context.system_prompt)}]
-        }
+    # Gemini has no mid-conversation system messages: every one is replayed into the prompt.
+    if prompt := kit.ContextParts.read(context, model, in_place=False).system_prompt:
+        payload["systemInstruction"] = {"parts": [{"text": sanitize_surrogates(prompt)}]}
     generation: dict[str, Any] = {}
     if options.temperature is not None:
         generation["temperature"] = options.temperature

@@ -18,6 +18,7 @@ from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
 from ._request import REDACTED_THINKING_TEXT
 from ._tools import from_claude_code_name
+from ._usage import apply_usage
 
 __all__ = ["Decoder", "map_stop_reason", "message_as_events"]
 
@@ -240,6 +241,7 @@ class Decoder:
             if isinstance(delta.get("stop_reason"), str):
                 self._stop = delta["stop_reason"]
                 self._details = delta.get("stop_details")
+                b.set_raw_stop_reason(self._stop)
             if usage := _dict(data.get("usage")):
                 self._usage(usage, default=None)
                 self.settled = self._stop is not None
@@ -272,18 +274,7 @@ class Decoder:
         return []
 
     def _usage(self, usage: dict[str, Any], *, default: int | None) -> None:
-        """Set the integer fields of an Anthropic ``usage``; the others become ``default``."""
-
-        def count(wire: str) -> int | None:
-            value = usage.get(wire)
-            return value if isinstance(value, int) else default
-
-        self._builder.set_usage(
-            input=count("input_tokens"),
-            output=count("output_tokens"),
-            cache_read=count("cache_read_input_tokens"),
-            cache_write=count("cache_creation_input_tokens"),
-        )
+        apply_usage(self._builder, usage, default=default)  # see ._usage
 
     @staticmethod
     def _orphan(kind: str, index: Any) -> Events:

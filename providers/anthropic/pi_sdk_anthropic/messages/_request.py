@@ -9,19 +9,24 @@ The per-request headers (betas, OAuth) come from :mod:`pi_sdk_anthropic._client`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import pi_sdk
 from pi_sdk import provider as kit
 
 from .._client import is_adaptive_model, supports_structured_outputs
+from ._system import DEFERRED_TOOL_PLACEHOLDER, read_parts, system_message, tool_definitions
 from ._tools import (
     convert_tools,
     neutral_tool_choice,
+    normalize_tool_call_id,
     to_claude_code_name,
     tool_loop_without_thinking,
 )
+
+if TYPE_CHECKING:
+    from pi_sdk.provider import ContextParts
 
 __all__ = [
     "API",
@@ -49,25 +54,6 @@ PROVIDER_OPTION_KEYS = frozenset(
 
 REDACTED_THINKING_TEXT = "[Reasoning redacted]"
 """The ``thinking`` text of a redacted-thinking block (pi-mono)."""
-
-TOOL_CALL_ID_MAX_LEN = 64
-"""Anthropic's limit on a ``tool_use`` id, in characters (``^[a-zA-Z0-9_-]+$``)."""
-
-
-def normalize_tool_call_id(
-    tool_call_id: str, model: pi_sdk.Model, source: pi_sdk.AssistantMessage
-) -> str:
-    """Make another model's tool-call id valid for Anthropic: ``^[a-zA-Z0-9_-]+$``, ≤ 64 chars.
-
-    A valid id is kept; any other gets ``_`` for each other character, is cut and gets a hash of
-    the original (:func:`pi_sdk.provider.sanitize_tool_call_id`), so distinct ids stay distinct. An
-    OpenAI Responses id ``call_…|fc_…`` keeps both parts (pi-mono ``normalizeToolCallId`` of
-    ``anthropic.ts``; pi-spec §4.1). The :data:`pi_sdk.provider.ToolCallIdNormalizer` passed to
-    :func:`pi_sdk.provider.transform_messages`.
-    """
-    del model, source
-    return kit.sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)
-
 
 _CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
 _DEFAULT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
@@ -191,8 +177,13 @@ def convert_messages(
     cache_control: dict[str, Any] | None = None,
     foreign_reasoning: pi_sdk.ForeignReasoning = "text",
     origin: str | None = None,
+    parts: ContextParts | None = None,
+    definitions: Callable[[list[pi_sdk.Tool]], list[dict[str, Any]]] | None = None,
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Anthropic ``messages`` (pi-mono ``convertMessages``).
+
+    ``parts``/``definitions``: the context as :func:`._system.read_parts` reads it, and the
+    tool converter when tool changes are native (later system messages: see :mod:`._system`).
 
     :func:`pi_sdk.provider.transform_messages` runs first (Anthropic tool-call ids, foreign
     thinking per
@@ -206,25 +197,32 @@ def convert_messages(
     Returns:
         A list of ``{"role": "user" | "assistant", "content": ...}`` dicts.
     """
+    parts = parts or read_parts(model, context)[0]
     history = kit.transform_messages(
-        context.messages,
+        parts.messages,
         model,
         normalize_tool_call_id=normalize_tool_call_id,
         foreign_reasoning=foreign_reasoning,
         origin=origin,
     )
     out: list[dict[str, Any]] = []
+    held: list[dict[str, Any]] = []  # system messages wait for the next assistant message
     index = 0
     while index < len(history):
         message = history[index]
         index += 1
-        if isinstance(message, pi_sdk.UserMessage):
+        if isinstance(message, pi_sdk.SystemMessage):
+            entry = system_message(message, parts, oauth=oauth, definitions=definitions)
+            held.extend([entry] if entry is not None else [])
+        elif isinstance(message, pi_sdk.UserMessage):
             content = _user_content(message)
             if content is not None:
                 out.append({"role": "user", "content": content})
         elif isinstance(message, pi_sdk.AssistantMessage):
             blocks = _assistant_content(message, oauth)
             if blocks:
+                out.extend(held)
+                held = []
                 out.append({"role": "assistant", "content": blocks})
         else:
             results = [_tool_result_block(message)]
@@ -234,7 +232,8 @@ def convert_messages(
                 results.append(_tool_result_block(following))
                 index += 1
             out.append({"role": "user", "content": results})
-    if cache_control is not None and out and out[-1]["role"] == "user":
+    out.extend(held)
+    if cache_control is not None and out and out[-1]["role"] in ("user", "system"):
         last = out[-1]
         last_content: str | list[dict[str, Any]] = last["content"]
         if isinstance(last_content, str):
@@ -303,10 +302,16 @@ def build_request(
     cache_control = _cache_control(model, options)
     payload: dict[str, Any] = {"model": model.id, "max_tokens": max_tokens, "stream": True}
     system: list[dict[str, Any]] = []
+    output = options.resolved_output()
+    forced = output is not None and (
+        output.mode == "tool" or (output.mode == "auto" and not supports_structured_outputs(model))
+    )
+    forced_tools = [kit.output_tool(output)] if output is not None and forced else []
+    parts, native = read_parts(model, context, extra_tools=forced_tools)
     if oauth:
         system.append({"type": "text", "text": _CLAUDE_CODE_IDENTITY})
-    if context.system_prompt:
-        system.append({"type": "text", "text": kit.sanitize_surrogates(context.system_prompt)})
+    if parts.system_prompt:
+        system.append({"type": "text", "text": kit.sanitize_surrogates(parts.system_prompt)})
     if system:
         if cache_control is not None:
             for block in system:
@@ -319,19 +324,14 @@ def build_request(
         cache_control=cache_control,
         foreign_reasoning=options.foreign_reasoning,
         origin=origin,
+        parts=parts,
+        definitions=tool_definitions(model, oauth) if native else None,
     )
     if options.temperature is not None and not thinking_enabled:
         payload["temperature"] = options.temperature
-    output = options.resolved_output()
-    forced = output is not None and (
-        output.mode == "tool" or (output.mode == "auto" and not supports_structured_outputs(model))
-    )
-    if output is not None and forced:
-        context = kit.with_output_tool(context, output)
-    if context.tools is not None:
-        payload["tools"] = convert_tools(
-            context.tools, model, oauth=oauth, cache_control=cache_control
-        )
+    if parts.tools or context.tools == []:
+        tools = convert_tools(parts.tools, model, oauth=oauth, cache_control=cache_control)
+        payload["tools"] = [*tools, DEFERRED_TOOL_PLACEHOLDER] if native else tools
     requested_off = not thinking_enabled
     if thinking_enabled and model.reasoning and tool_loop_without_thinking(payload["messages"]):
         # Anthropic requires the assistant turn that made the pending tool calls to start with a

@@ -10,13 +10,16 @@ from __future__ import annotations
 from typing import Any, cast
 
 import pi_sdk
+from pi_sdk.provider import sanitize_tool_call_id
 
 from .._client import supports_eager_tool_input_streaming
 
 __all__ = [
+    "TOOL_CALL_ID_MAX_LEN",
     "convert_tools",
     "from_claude_code_name",
     "neutral_tool_choice",
+    "normalize_tool_call_id",
     "to_claude_code_name",
     "tool_loop_without_thinking",
 ]
@@ -36,11 +39,19 @@ def to_claude_code_name(name: str) -> str:
 def from_claude_code_name(name: str, context: pi_sdk.Context) -> str:
     """Map a tool name the model sent in OAuth mode back to the caller's tool name.
 
-    A tool in ``context.tools`` that matches case-insensitively wins; otherwise the name is
-    kept (pi-mono ``fromClaudeCodeName``).
+    A tool of the context (any tool its transcript declares, :func:`pi_sdk.current_tools`
+    first) that matches case-insensitively wins; otherwise the name is kept (pi-mono
+    ``fromClaudeCodeName``).
     """
     lowered = name.lower()
-    for tool in context.tools or ():
+    messages = pi_sdk.normalize_context(context).messages
+    declared = [
+        tool
+        for message in messages
+        if isinstance(message, pi_sdk.SystemMessage)
+        for tool in message.tools_added or ()
+    ]
+    for tool in [*pi_sdk.current_tools(messages), *declared]:
         if tool.name.lower() == lowered:
             return tool.name
     return name
@@ -114,3 +125,22 @@ def tool_loop_without_thinking(messages: list[dict[str, Any]]) -> bool:
         return False
     first = cast(list[dict[str, Any]], content)[0]
     return first.get("type") not in ("thinking", "redacted_thinking")
+
+
+TOOL_CALL_ID_MAX_LEN = 64
+"""Anthropic's limit on a ``tool_use`` id, in characters (``^[a-zA-Z0-9_-]+$``)."""
+
+
+def normalize_tool_call_id(
+    tool_call_id: str, model: pi_sdk.Model, source: pi_sdk.AssistantMessage
+) -> str:
+    """Make another model's tool-call id valid for Anthropic: ``^[a-zA-Z0-9_-]+$``, ≤ 64 chars.
+
+    A valid id is kept; any other gets ``_`` for each other character, is cut and gets a hash of
+    the original (:func:`pi_sdk.provider.sanitize_tool_call_id`), so distinct ids stay distinct. An
+    OpenAI Responses id ``call_…|fc_…`` keeps both parts (pi-mono ``normalizeToolCallId`` of
+    ``anthropic.ts``; pi-spec §4.1). The :data:`pi_sdk.provider.ToolCallIdNormalizer` passed to
+    :func:`pi_sdk.provider.transform_messages`.
+    """
+    del model, source
+    return sanitize_tool_call_id(tool_call_id, max_len=TOOL_CALL_ID_MAX_LEN)

@@ -28,6 +28,7 @@ from pi_sdk.provider import body_excerpt as excerpt
 
 from ._exceptions import exception_error
 from ._frames import FrameReader
+from ._usage import apply_usage
 
 __all__ = [
     "REDACTED_THINKING_TEXT",
@@ -70,10 +71,6 @@ def map_stop_reason(reason: str) -> Literal["stop", "length", "toolUse"] | None:
 
 def _dict(value: Any) -> dict[str, Any]:
     return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _stop_error_text(reason: str) -> str:
@@ -238,14 +235,10 @@ class Decoder:
         if kind == "messageStop":
             reason = data.get("stopReason")
             self._stop = reason if isinstance(reason, str) else None
+            b.set_raw_stop_reason(reason)  # pi-ai 1.6 rawStopReason
         elif kind == "metadata":
             usage = _dict(data.get("usage"))
-            b.set_usage(
-                input=_int(usage.get("inputTokens")) or 0,
-                output=_int(usage.get("outputTokens")) or 0,
-                cache_read=_int(usage.get("cacheReadInputTokens")) or 0,
-                cache_write=_int(usage.get("cacheWriteInputTokens")) or 0,
-            )
+            apply_usage(b, usage)
             self.terminal = True
         return []  # messageStart and event types added later carry no content
 

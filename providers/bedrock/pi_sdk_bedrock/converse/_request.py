@@ -161,7 +161,10 @@ def convert_messages(
         ConfigurationError: an image type Bedrock does not take (jpeg, png, gif, webp only).
     """
     history = kit.transform_messages(
-        context.messages, model, normalize_tool_call_id=normalize_tool_call_id, **transform
+        kit.ContextParts.read(context, model, in_place=False).messages,
+        model,
+        normalize_tool_call_id=normalize_tool_call_id,
+        **transform,
     )
     claude = is_claude(model)
     out: list[dict[str, Any]] = []
@@ -176,9 +179,11 @@ def convert_messages(
         elif isinstance(message, pi_sdk.AssistantMessage):
             content = _assistant(message, claude)
             role = "assistant"
-        else:
+        elif isinstance(message, pi_sdk.ToolResultMessage):
             content = [_tool_result(message)]
             role = "user"
+        else:  # a system message: none here, the transcript was collapsed
+            continue
         if not content:
             continue
         if out and out[-1]["role"] == role:
@@ -205,10 +210,10 @@ def _neutral_tool_choice(options: pi_sdk.StreamOptions) -> Any:
     return _NEUTRAL_TOOL_CHOICE.get(kind) or {"type": "tool", "name": name}
 
 
-def _tool_config(context: pi_sdk.Context, tool_choice: Any) -> dict[str, Any] | None:
-    if not context.tools or tool_choice == "none":
+def _tool_config(tools: list[pi_sdk.Tool], tool_choice: Any) -> dict[str, Any] | None:
+    if not tools or tool_choice == "none":
         return None
-    tools = [
+    specs = [
         {
             "toolSpec": {
                 "name": tool.name,
@@ -216,9 +221,9 @@ def _tool_config(context: pi_sdk.Context, tool_choice: Any) -> dict[str, Any] | 
                 "inputSchema": {"json": tool.parameters},
             }
         }
-        for tool in context.tools
+        for tool in tools
     ]
-    config: dict[str, Any] = {"tools": tools}
+    config: dict[str, Any] = {"tools": specs}
     if tool_choice in ("auto", "any"):
         config["toolChoice"] = {tool_choice: {}}
     elif isinstance(tool_choice, dict):
@@ -326,8 +331,10 @@ def build_request(
             origin=origin,
         )
     }
-    if context.system_prompt:
-        system: list[dict[str, Any]] = [{"text": kit.sanitize_surrogates(context.system_prompt)}]
+    # Bedrock has no mid-conversation system messages: every one is replayed into the prompt.
+    parts = kit.ContextParts.read(context, model, in_place=False)
+    if parts.system_prompt:
+        system: list[dict[str, Any]] = [{"text": kit.sanitize_surrogates(parts.system_prompt)}]
         if retention != "none" and supports_prompt_caching(model):
             system.append(_cache_point(retention))
         payload["system"] = system
@@ -339,12 +346,13 @@ def build_request(
     payload["inferenceConfig"] = inference
     tool_choice = extra.get("tool_choice", _neutral_tool_choice(options))
     output = options.resolved_output()
+    tools = parts.tools
     if output is not None and _forced_output(model, output):
-        context = kit.with_output_tool(context, output)
+        tools = [*tools, kit.output_tool(output)]
         tool_choice = {"type": "tool", "name": kit.OUTPUT_TOOL_NAME}
     elif output is not None:
         payload["outputConfig"] = {"textFormat": _text_format(output)}
-    tool_config = _tool_config(context, tool_choice)
+    tool_config = _tool_config(tools, tool_choice)
     if tool_config is not None:
         payload["toolConfig"] = tool_config
     fields = _thinking_fields(model, options, extra, budget)

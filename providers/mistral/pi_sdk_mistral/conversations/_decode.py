@@ -145,6 +145,7 @@ class Decoder:
         reason = choice.get("finish_reason")
         if reason is not None:
             self._stop = reason
+            self._builder.set_raw_stop_reason(reason)  # pi-ai 1.6 rawStopReason
         return self._message(_dict(choice.get("delta")))
 
     @staticmethod
@@ -293,6 +294,7 @@ class Decoder:
             self._usage(answer["usage"])
         first = self._first(choices)
         self._stop = first.get("finish_reason")
+        self._builder.set_raw_stop_reason(self._stop)
         return self._message(_dict(first.get("message")))
 
     def finish(self, *, saw_done: bool) -> Events:

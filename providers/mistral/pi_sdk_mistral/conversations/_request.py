@@ -162,11 +162,14 @@ def convert_messages(
     ends with an assistant turn without tool calls sends it with ``"prefix": true``: Mistral
     then continues that text (and rejects a final assistant message without it).
 
+    The context is read by :meth:`pi_sdk.provider.ContextParts.read`: later system messages
+    go in place as ``system`` messages where the model takes them (pi-ai 1.6).
+
     Returns:
-        A list of ``{"role": ..., ...}`` dicts, without the system prompt.
+        A list of ``{"role": ..., ...}`` dicts, without the leading system prompt.
     """
     history = kit.transform_messages(
-        context.messages,
+        kit.ContextParts.read(context, model).messages,
         model,
         normalize_tool_call_id=normalize_tool_call_id,
         foreign_reasoning=foreign_reasoning,
@@ -175,7 +178,10 @@ def convert_messages(
     images = "image" in model.input
     out: list[dict[str, Any]] = []
     for message in history:
-        if isinstance(message, pi_sdk.UserMessage):
+        if isinstance(message, pi_sdk.SystemMessage):  # in place (supportsMidConvoSystemMessages)
+            text = kit.sanitize_surrogates(message.update_text)
+            converted = {"role": "system", "content": text} if text else None
+        elif isinstance(message, pi_sdk.UserMessage):
             converted = _user(message)
         elif isinstance(message, pi_sdk.AssistantMessage):
             converted = _assistant(message)
@@ -242,12 +248,13 @@ def build_request(
     messages = convert_messages(
         context, model, foreign_reasoning=options.foreign_reasoning, origin=origin
     )
-    if context.system_prompt:
+    parts = kit.ContextParts.read(context, model)
+    if parts.system_prompt:
         messages.insert(
-            0, {"role": "system", "content": kit.sanitize_surrogates(context.system_prompt)}
+            0, {"role": "system", "content": kit.sanitize_surrogates(parts.system_prompt)}
         )
     payload: dict[str, Any] = {"model": model.id, "stream": True, "messages": messages}
-    if context.tools:
+    if parts.tools:
         payload["tools"] = [
             {
                 "type": "function",
@@ -258,7 +265,7 @@ def build_request(
                     "strict": False,
                 },
             }
-            for tool in context.tools
+            for tool in parts.tools
         ]
     if options.temperature is not None:
         payload["temperature"] = options.temperature

@@ -101,6 +101,14 @@ class CompletionsCompat:
     supports_long_cache_retention: bool = True
     """With cache retention ``"long"``: send ``prompt_cache_key`` (the session id) and
     ``prompt_cache_retention: "24h"``; false for Cloudflare Workers AI / AI Gateway."""
+    supports_mid_convo_system_messages: bool = False
+    """Send a later :class:`pi_sdk.SystemMessage` in place (a ``system``/``developer`` message
+    at its position) instead of replaying it into the leading prompt, so the cached prefix
+    survives a prompt change (pi-ai 1.6; DeepSeek V4, Kimi K3)."""
+    supports_mid_convo_tool_additions: bool = False
+    """With :attr:`supports_mid_convo_system_messages`: declare tools a later system message
+    adds in place, as a ``{"role": "system", "tools": [...]}`` message (Kimi K3; pi-ai 1.6);
+    a removal or redefinition folds the tool state into the request's ``tools``."""
 
     @property
     def replays_reasoning_content(self) -> bool:
@@ -132,6 +140,8 @@ _CAMEL = {
     "cacheControlFormat": "cache_control_format",
     "sendSessionAffinityHeaders": "send_session_affinity_headers",
     "supportsLongCacheRetention": "supports_long_cache_retention",
+    "supportsMidConvoSystemMessages": "supports_mid_convo_system_messages",
+    "supportsMidConvoToolAdditions": "supports_mid_convo_tool_additions",
 }
 _FIELDS = {f.name: f for f in dataclasses.fields(CompletionsCompat)}
 _CHOICES: dict[str, tuple[str, ...]] = {

@@ -19,6 +19,7 @@ from pi_sdk.provider import Events, MessageBuilder, ProviderError
 from .._shared_json import as_dict, as_list
 from ._google_signatures import google_thought_signature
 from ._request import REASONING_FIELDS
+from ._usage import apply_usage
 
 __all__ = ["Decoder", "error_text", "map_stop_reason"]
 
@@ -182,15 +183,7 @@ class Decoder:
                         call.thought_signature = json.dumps(fields)
 
     def _usage(self, usage: dict[str, Any]) -> None:
-        prompt = int(usage.get("prompt_tokens") or 0)
-        details = as_dict(usage.get("prompt_tokens_details"))
-        cached = int(details.get("cached_tokens") or usage.get("prompt_cache_hit_tokens") or 0)
-        self.builder.set_usage(
-            input=max(prompt - cached, 0),
-            output=int(usage.get("completion_tokens") or 0),
-            cache_read=cached,
-            cache_write=0,
-        )
+        apply_usage(self.builder, usage)  # see ._usage
         self.usage_reported = True
 
     def content_filter_message(self) -> str:
@@ -276,6 +269,7 @@ class Decoder:
                 reason = choice.get("finish_reason")
                 if reason:
                     self.finish_reason = str(reason)
+                    self.builder.set_raw_stop_reason(self.finish_reason)  # pi-ai 1.6
         if usage:
             usage = as_dict(usage)
             if usage:

@@ -1,11 +1,10 @@
 """``openai-completions`` request: Context + StreamOptions → the Chat Completions body.
 
-Request (:func:`build_payload`, pi-spec §4.2): system prompt (role ``developer`` for reasoning
-models where supported), user text and images, assistant history (text as one string, tool
-calls, earlier reasoning in the field the server sent it in), tool results (text in the ``tool``
-message; their images in one user message after the run of results), tools,
-``reasoning_effort`` (or the server's own switch), the max-tokens field, ``stream_options``,
-``store: false``. What differs between compatible servers is described by the compatibility
+Request (:func:`build_payload`, pi-spec §4.2): system prompt and messages (:mod:`._system`),
+user text and images, assistant history (text as one string, tool calls, earlier reasoning in
+the field the server sent it in), tool results (text in the ``tool`` message; their images in
+one user message after the run of results), tools, ``reasoning_effort`` (or the server's own
+switch), the max-tokens field, ``stream_options``, ``store: false``. Servers differ by the
 flags of :mod:`pi_sdk_openai.completions._compat` (pi-spec §1.7).
 
 ``provider_options`` keys: ``tool_choice`` (``"auto"``, ``"none"``, ``"required"`` or
@@ -34,6 +33,7 @@ from ._compat import CompletionsCompat, resolve_compat
 from ._google_signatures import google_signature
 from ._reasoning_replay import reasoning_detail
 from ._reasoning_switch import add_reasoning
+from ._system import read_parts, system_entries
 from ._tools import convert_tools, response_format
 
 __all__ = [
@@ -154,28 +154,29 @@ def convert_messages(
     *,
     options: pi_sdk.StreamOptions | None = None,
     origin: str | None = None,
+    parts: kit.ContextParts | None = None,
 ) -> list[dict[str, Any]]:
     """Convert the system prompt and history to Chat Completions ``messages`` (pi-spec §4.2).
 
-    The history first goes through :func:`pi_sdk.provider.transform_messages` (foreign thinking,
-    tool
-    call ids, errored turns, images for text-only models).
+    The history first goes through :func:`pi_sdk.provider.transform_messages`.
 
     Args:
         model: The target model.
         context: System prompt and messages.
         compat: Flags; default :func:`~pi_sdk_openai.completions.resolve_compat` of ``model``.
         options: Read for ``foreign_reasoning``.
-        origin: Where the request goes (:func:`pi_sdk.provider.signature_origin`), when it is not
+        origin: Where the request goes (:func:`pi_sdk.provider.signature_origin`), if not
             ``model.base_url``.
+        parts: The context as :func:`._system.read_parts` reads it, when the caller has it.
 
     Returns:
         The ``messages`` array, ready to send.
     """
     compat = compat or resolve_compat(model)
+    parts = parts or read_parts(model, context, compat)
     policy = options.foreign_reasoning if options is not None else "text"
     history: list[pi_sdk.Message] = kit.transform_messages(
-        context.messages,
+        parts.messages,
         model,
         normalize_tool_call_id=normalize_completions_tool_call_id,
         foreign_reasoning=policy,
@@ -183,15 +184,18 @@ def convert_messages(
         reasoning_content=compat.replays_reasoning_content,
     )
     out: list[dict[str, Any]] = []
-    if context.system_prompt:
-        role = "developer" if model.reasoning and compat.supports_developer_role else "system"
-        out.append({"role": role, "content": kit.sanitize_surrogates(context.system_prompt)})
+    role = "developer" if model.reasoning and compat.supports_developer_role else "system"
+    if parts.system_prompt:
+        out.append({"role": role, "content": kit.sanitize_surrogates(parts.system_prompt)})
     after_tool = compat.requires_assistant_after_tool_result
     last_role = ""
     i = 0
     while i < len(history):
         message = history[i]
-        if isinstance(message, pi_sdk.UserMessage):
+        if isinstance(message, pi_sdk.SystemMessage):  # in place: see ._system
+            out.extend(system_entries(message, parts, role, compat))
+            i += 1
+        elif isinstance(message, pi_sdk.UserMessage):
             if after_tool and last_role == "toolResult":
                 out.append({"role": "assistant", "content": AFTER_TOOL_RESULTS_TEXT})
             entry = _user_message(message)
@@ -222,11 +226,11 @@ def convert_messages(
             if images:
                 if after_tool:
                     out.append({"role": "assistant", "content": AFTER_TOOL_RESULTS_TEXT})
-                parts: list[dict[str, Any]] = [{"type": "text", "text": ATTACHED_IMAGES_TEXT}]
-                parts.extend(
+                blocks: list[dict[str, Any]] = [{"type": "text", "text": ATTACHED_IMAGES_TEXT}]
+                blocks.extend(
                     {"type": "image_url", "image_url": {"url": data_url(image)}} for image in images
                 )
-                out.append({"role": "user", "content": parts})
+                out.append({"role": "user", "content": blocks})
                 last_role = "user"
     return out
 
@@ -250,10 +254,9 @@ def build_payload(
         origin: Where the request goes, when it is not ``model.base_url``.
 
     Returns:
-        The JSON body. ``max_completion_tokens`` (or ``max_tokens``) is always set:
-        ``options.max_tokens`` or ``min(model.max_tokens, 32000)``. When the context has no
-        tools but the history has tool calls or results, ``tools: []`` is sent (pi-mono:
-        Anthropic behind LiteLLM requires it).
+        The JSON body. ``max_completion_tokens`` (or ``max_tokens``) is always set. When the
+        context has no tools but the history has tool calls or results, ``tools: []`` is sent
+        (pi-mono: Anthropic behind LiteLLM requires it).
 
     Raises:
         ConfigurationError: unknown ``provider_options`` or ``model.compat`` keys.
@@ -261,7 +264,8 @@ def build_payload(
     options = options or pi_sdk.StreamOptions()
     kit.check_provider_options(options, PROVIDER_OPTIONS, API)
     compat = compat or resolve_compat(model)
-    messages = convert_messages(model, context, compat, options=options, origin=origin)
+    parts = read_parts(model, context, compat, options)
+    messages = convert_messages(model, context, compat, options=options, origin=origin, parts=parts)
     payload: dict[str, Any] = {"model": model.id, "messages": messages, "stream": True}
     retention = options.resolved_cache_retention()
     long_retention = retention == "long" and compat.supports_long_cache_retention
@@ -281,12 +285,11 @@ def build_payload(
     output = options.resolved_output()
     tool_choice = options.provider_options.get("tool_choice", chat_tool_choice(options))
     if output is not None and output.mode == "tool":
-        context = kit.with_output_tool(context, output)
         tool_choice = {"type": "function", "function": {"name": kit.OUTPUT_TOOL_NAME}}
     elif output is not None:
         payload["response_format"] = response_format(output)
-    if context.tools:
-        payload["tools"] = convert_tools(context.tools, compat)
+    if parts.tools:
+        payload["tools"] = convert_tools(parts.tools, compat)
         if compat.zai_tool_stream:
             payload["tool_stream"] = True
     elif any(m["role"] == "tool" or "tool_calls" in m for m in messages):

@@ -319,12 +319,14 @@ class Decoder:
         if not usage:
             return
         cached = int(as_dict(usage.get("input_tokens_details")).get("cached_tokens") or 0)
+        reasoning = as_dict(usage.get("output_tokens_details")).get("reasoning_tokens")
         builder = self.builder
         builder.set_usage(
             input=max(int(usage.get("input_tokens") or 0) - cached, 0),
             output=int(usage.get("output_tokens") or 0),
             cache_read=cached,
             cache_write=0,
+            reasoning=int(reasoning or 0),  # pi-ai 1.6: always set, 0 without a breakdown
             price=False,
         )
         tier = response.get("service_tier") or self.requested_tier
@@ -340,6 +342,8 @@ class Decoder:
         self.status = status if isinstance(status, str) else None
         reason = as_dict(response.get("incomplete_details")).get("reason")
         self.incomplete_reason = reason if isinstance(reason, str) else None
+        raw = f"{status}.{reason}" if self.incomplete_reason and status else status
+        self.builder.set_raw_stop_reason(raw)  # pi-ai 1.6: "completed", "incomplete.<reason>"
         self._terminal = True
         if self.status in ("failed", "cancelled"):
             self._failed(data)
@@ -355,6 +359,7 @@ class Decoder:
     def _failed(self, data: dict[str, Any]) -> Events:
         response = as_dict(data.get("response"))
         self._usage(response)
+        self.builder.set_raw_stop_reason(response.get("status"))
         error = as_dict(response.get("error"))
         if error:
             code = error.get("code") or "unknown"

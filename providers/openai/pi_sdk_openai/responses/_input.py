@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import pi_sdk
 from pi_sdk import provider as kit
@@ -11,6 +11,10 @@ from pi_sdk import provider as kit
 from .._shared_ids import normalize_responses_tool_call_id
 from .._shared_request import data_url, tool_result_text
 from ._signatures import parse_text_signature, reasoning_item
+from ._system import SystemItems, read_parts
+
+if TYPE_CHECKING:
+    from pi_sdk.provider import ContextParts
 
 __all__ = ["convert_input"]
 
@@ -99,15 +103,20 @@ def convert_input(
     *,
     foreign_reasoning: Literal["drop", "text", "tagged"] = "text",
     origin: str | None = None,
+    parts: ContextParts | None = None,
 ) -> list[dict[str, Any]]:
     """Convert the system prompt and history to Responses ``input`` items (pi-spec §4.3).
+
+    The prompt, tools and later system messages are read by :func:`._system.read_parts`
+    (``parts``, when the caller read them already; see :mod:`._system`).
 
     The history first goes through :func:`pi_sdk.provider.transform_messages`, so reasoning items
     and
     output item ids survive only for the same model and endpoint; tool-call ids of other models
     become a bare ``call_id``. Then:
 
-    * system prompt: role ``developer`` for reasoning models, else ``system``;
+    * system prompt and system messages: role ``developer`` for reasoning models, else
+      ``system``;
     * user: ``input_text`` / ``input_image`` parts;
     * assistant: each reasoning item (the stored JSON, with ``encrypted_content``) right before
       the items that followed it; text as an output ``message`` item with its id and phase when
@@ -117,19 +126,20 @@ def convert_input(
       ``input_text`` and ``input_image`` parts when the result has images (they stay in the
       output; pi-mono does the same).
     """
+    parts = parts or read_parts(model, context)
     history = kit.transform_messages(
-        context.messages,
+        parts.messages,
         model,
         normalize_tool_call_id=normalize_responses_tool_call_id,
         foreign_reasoning=foreign_reasoning,
         origin=origin,
     )
-    items: list[dict[str, Any]] = []
-    if context.system_prompt:
-        role = "developer" if model.reasoning else "system"
-        items.append({"role": role, "content": kit.sanitize_surrogates(context.system_prompt)})
+    system = SystemItems(parts, "developer" if model.reasoning else "system")
+    items = system.items(parts.leading, leading=True) if parts.leading is not None else []
     for message in history:
-        if isinstance(message, pi_sdk.UserMessage):
+        if isinstance(message, pi_sdk.SystemMessage):
+            items.extend(system.items(message, leading=False))
+        elif isinstance(message, pi_sdk.UserMessage):
             entry = _user_items(message)
             if entry is not None:
                 items.append(entry)

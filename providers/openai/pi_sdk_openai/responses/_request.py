@@ -27,6 +27,7 @@ from pi_sdk import provider as kit
 
 from .._shared_request import max_output_tokens, reasoning_effort, responses_tool_choice
 from ._input import convert_input
+from ._system import read_parts
 from ._tools import convert_tools, text_format
 
 __all__ = ["API", "PATH", "build_payload", "string_option"]
@@ -73,10 +74,17 @@ def build_payload(
     kit.check_provider_options(options, PROVIDER_OPTIONS, API)
     summary = string_option(options, "reasoning_summary")
     service_tier = string_option(options, "service_tier")
+    output = options.resolved_output()
+    forced = [kit.output_tool(output)] if output is not None and output.mode == "tool" else []
+    parts = read_parts(model, context, extra_tools=forced)
     payload: dict[str, Any] = {
         "model": model.id,
         "input": convert_input(
-            model, context, foreign_reasoning=options.foreign_reasoning, origin=origin
+            model,
+            context,
+            foreign_reasoning=options.foreign_reasoning,
+            origin=origin,
+            parts=parts,
         ),
         "stream": True,
         "store": False,
@@ -91,15 +99,13 @@ def build_payload(
         payload["temperature"] = options.temperature
     if service_tier is not None:
         payload["service_tier"] = service_tier
-    output = options.resolved_output()
     tool_choice = options.provider_options.get("tool_choice", responses_tool_choice(options))
     if output is not None and output.mode == "tool":
-        context = kit.with_output_tool(context, output)
         tool_choice = {"type": "function", "name": kit.OUTPUT_TOOL_NAME}
     elif output is not None:
         payload["text"] = {"format": text_format(output)}
-    if context.tools:
-        payload["tools"] = convert_tools(context.tools)
+    if parts.tools:
+        payload["tools"] = convert_tools(parts.tools)
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     if model.reasoning:
