@@ -129,7 +129,7 @@ def serialize_conversation(messages: Sequence[Message]) -> str:
         elif isinstance(message, AssistantMessage):
             if message.stop_reason not in ("error", "aborted"):
                 parts.extend(_assistant_parts(message))
-        elif isinstance(message, ToolResultMessage):  # pyright: ignore[reportUnnecessaryIsInstance]
+        elif isinstance(message, ToolResultMessage):
             text = "".join(b.text for b in message.content if isinstance(b, TextContent))
             if text:
                 label = "Tool error" if message.is_error else "Tool result"
