@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from _support.loopback import LoopbackServer, Step, json_step, sse_step
-from _support.proxy import prompt
+from _support.proxy import played, prompt
 
 import pi_sdk
 from pi_sdk.agent import proxy_event_to_dict, stream_proxy
@@ -33,16 +33,13 @@ TEXT_REPLY = [
 
 
 async def _through(steps: list[Step], **options: Any) -> tuple[LoopbackServer, Any, list[Any]]:
-    async with LoopbackServer(steps) as proxy:
-        events = stream_proxy(
-            MODEL,
-            prompt("question"),
-            pi_sdk.StreamOptions(**options),
-            proxy_url=proxy.url + "/",
-            auth_token="tok-12345678",
+    def call(url: str) -> Any:
+        options_ = pi_sdk.StreamOptions(**options)
+        return stream_proxy(
+            MODEL, prompt("question"), options_, proxy_url=url + "/", auth_token="tok-12345678"
         )
-        seen = [event async for event in events]
-        return proxy, await events.result(), seen
+
+    return await played(steps, call)
 
 
 async def test_the_request_is_pis_shape_with_only_the_serializable_options():
