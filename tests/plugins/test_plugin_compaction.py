@@ -299,3 +299,11 @@ def test_the_summary_message_and_the_serialized_conversation():
     text = serialize_conversation([UserMessage(content="hi"), turn, result])
     assert text.startswith('User: hi\n\nAssistant: Reading.\n\nAssistant called: read(path="/a")')
     assert "Tool result (read): " + "z" * 2000 + "\n[... 1000 more characters cut]" in text
+
+
+def test_a_prompt_change_mid_conversation_is_part_of_the_serialized_conversation():
+    from pi_sdk import SystemMessage
+
+    update = SystemMessage(content="Answer in French.", sections={"old": None})
+    text = serialize_conversation([UserMessage(content="hi"), update, SystemMessage()])
+    assert text == ('User: hi\n\nSystem: Answer in French.\n\nRemoved system prompt section "old".')

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pi_sdk import (
     AssistantMessage,
     Message,
+    SystemMessage,
     TextContent,
     ThinkingContent,
     ToolCall,
@@ -115,7 +116,8 @@ def _assistant_parts(message: AssistantMessage) -> list[str]:
 def serialize_conversation(messages: Sequence[Message]) -> str:
     """LLM messages as labelled plain text, one paragraph per part.
 
-    ``User: ...``, ``Assistant (thinking): ...``, ``Assistant: ...``, ``Assistant called:
+    ``User: ...``, ``System: ...`` (a later system message's update), ``Assistant
+    (thinking): ...``, ``Assistant: ...``, ``Assistant called:
     name(key=value, ...)``, ``Tool result (name): ...`` (cut to :data:`TOOL_RESULT_MAX_CHARS`;
     ``Tool error`` when it failed). Images and empty parts are left out; errored and aborted
     replies too (the vendor never saw them either).
@@ -129,7 +131,10 @@ def serialize_conversation(messages: Sequence[Message]) -> str:
         elif isinstance(message, AssistantMessage):
             if message.stop_reason not in ("error", "aborted"):
                 parts.extend(_assistant_parts(message))
-        elif isinstance(message, ToolResultMessage):
+        elif isinstance(message, SystemMessage):  # pi-ai 1.6: a prompt change mid-conversation
+            if text := message.update_text:
+                parts.append(f"System: {_clip(text, TOOL_RESULT_MAX_CHARS)}")
+        elif isinstance(message, ToolResultMessage):  # pyright: ignore[reportUnnecessaryIsInstance]
             text = "".join(b.text for b in message.content if isinstance(b, TextContent))
             if text:
                 label = "Tool error" if message.is_error else "Tool result"
