@@ -79,6 +79,8 @@ def summary(serving: Serving) -> list[str]:
     """The lines ``pi-sdk serve`` prints on stderr before it serves (no secret in them)."""
     lines = [
         f"pi-sdk serve: listening on {serving.url}",
+        "  protocols: pi's proxy (POST /api/stream) and pi-messages (POST /messages, model"
+        " '<provider>/<id>')",
         f"  auth: on, every call needs the bearer token from {serving.token_source}",
     ]
     if serving.token_length < _SHORT_TOKEN:

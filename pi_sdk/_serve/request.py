@@ -17,11 +17,12 @@ is a :class:`Refused` carrying the HTTP status and the text of the JSON error re
 * **403** for a model outside the allow-list; **400** for one the server does not know.
 
 The context may be pi 1.6's transcript form (a leading ``system`` message instead of
-``systemPrompt`` and ``tools``, later ones changing them) or 0.73's; the providers get the
-prompt and tools current at the end of the transcript (:func:`shorthand_context`). The options
-are pi's serializable ones; 1.6 adds
-``samplingParams`` (merged into the request body of the OpenAI-compatible APIs, as pi-ai 1.6
-does) and ``disableContinuation`` (always true here: every request carries its whole context).
+``systemPrompt`` and ``tools``, later ones changing them) or 0.73's; it goes to the provider as
+received, which sends later system messages in place where the model takes them (the prompt
+cache is kept) and folds them into the prompt elsewhere. The options are pi's serializable
+ones; 1.6 adds ``samplingParams`` (merged into the request body of the OpenAI-compatible
+APIs, as pi-ai 1.6 does) and ``disableContinuation`` (always true here: every request carries
+its whole context).
 """
 
 from __future__ import annotations
@@ -32,10 +33,9 @@ from typing import Any, cast
 
 from pi_sdk._serve.policy import ProxyPolicy
 from pi_sdk._wire.strict_json import StrictJsonError, loads_strict
-from pi_sdk._wire.transcript import current_system_message
 from pi_sdk.errors import PiSdkError
 from pi_sdk.options import StreamOptions
-from pi_sdk.types import AssistantMessage, Context, Model, SystemMessage
+from pi_sdk.types import AssistantMessage, Context, Model
 
 __all__ = ["Refused", "parse_pi_messages_request", "parse_request", "read_body"]
 
@@ -191,25 +191,7 @@ def _context(raw: Any) -> Context:
         raise Refused(400, f"invalid context: {first_error(exc)}") from None
     if not context.messages:
         raise Refused(400, "context.messages is empty: there is nothing to answer")
-    return shorthand_context(context)
-
-
-def shorthand_context(context: Context) -> Context:
-    """A transcript context (pi 1.6) in the shorthand form: ``system_prompt`` and ``tools``.
-
-    The current prompt and tools replayed from every system message
-    (:func:`~pi_sdk._wire.transcript.current_system_message`) become ``system_prompt`` and
-    ``tools``; the system messages leave the transcript. Every provider reads this form; a
-    context without system messages is returned as it is.
-    """
-    if not any(isinstance(m, SystemMessage) for m in context.messages):
-        return context
-    current = current_system_message(context)
-    rest = [m for m in context.messages if not isinstance(m, SystemMessage)]
-    prompt = current.prompt_text if current is not None else ""
-    tools = current.tools_added if current is not None else None
-    update = {"system_prompt": prompt or None, "tools": tools or None, "messages": rest}
-    return context.model_copy(update=update)
+    return context
 
 
 def _options(raw: Any, table: dict[str, str], model: Model) -> StreamOptions:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +13,16 @@ from _support.serving import uvicorn_serving
 from _support.wire import Call, Calls, Text, Thinking, Tokens, wire_for
 from pi_sdk.agent import ProxyPolicy, proxy_app
 
-__all__ = ["API", "TOKEN", "VENDOR_KEY", "Proxy", "prompt", "serving_proxy", "tool_use_reply"]
+__all__ = [
+    "API",
+    "TOKEN",
+    "VENDOR_KEY",
+    "Proxy",
+    "played",
+    "prompt",
+    "serving_proxy",
+    "tool_use_reply",
+]
 
 API = "anthropic-messages"
 TOKEN = "proxy-token-7f3a9c"
@@ -52,6 +61,20 @@ async def serving_proxy(
         app = proxy_app(ProxyPolicy(resolve_model=resolve, **settings), stream_fn=stream_fn)
         async with uvicorn_serving(app) as url:
             yield Proxy(url, vendor, model)
+
+
+async def played(
+    steps: list[Step], call: Callable[[str], Any]
+) -> tuple[LoopbackServer, pi_sdk.AssistantMessage, list[Any]]:
+    """Serve ``steps`` on a loopback server and read ``call(url)``, an event stream, to its end.
+
+    Returns:
+        The server (its requests), the final message and the events.
+    """
+    async with LoopbackServer(steps) as server:
+        events = call(server.url)
+        seen = [event async for event in events]
+        return server, await events.result(), seen
 
 
 def prompt(text: str = "hi") -> pi_sdk.Context:

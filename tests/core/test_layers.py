@@ -30,7 +30,7 @@ LAYERS: dict[str, int] = {
     "_kit": 4,  # helpers provider packages are written with
     "_agent": 5,  # the loop, tools, Agent, sessions
     "_testing": 6,  # scripted provider, replay
-    "_serve": 7,  # the proxy protocol's client and server
+    "_serve": 7,  # the proxy and pi-messages protocols: clients and server
     "_cli": 8,  # the command line
 }
 NAMESPACE_LAYER = 9

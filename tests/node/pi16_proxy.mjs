@@ -30,6 +30,7 @@ import {
   normalizeContext,
 } from "@earendil-works/pi-ai";
 import { stream as piMessagesStream } from "@earendil-works/pi-ai/api/pi-messages";
+import { printEvents, readAll, serialize } from "./wire_events.mjs";
 
 const THINKING = { ...fauxThinking("The user wants the weather; I should call the tool."), thinkingSignature: "faux-sig-1" };
 const REPLY = [
@@ -46,51 +47,11 @@ function reply() {
   };
 }
 
+// The faux provider leaves signatures out of its partials; a real provider's carry them.
 function signatureOf(event) {
   const block = event.partial.content[event.contentIndex];
   const scripted = REPLY[event.contentIndex];
   return block?.textSignature ?? block?.thinkingSignature ?? scripted?.textSignature ?? scripted?.thinkingSignature;
-}
-
-// One event without its partial; `full` adds what pi-messages carries beyond the proxy shape.
-function serialize(event, full) {
-  const index = event.contentIndex;
-  switch (event.type) {
-    case "start":
-      return { type: "start" };
-    case "text_start":
-    case "thinking_start":
-      return { type: event.type, contentIndex: index };
-    case "text_delta":
-    case "thinking_delta":
-    case "toolcall_delta":
-      return { type: event.type, contentIndex: index, delta: event.delta };
-    case "text_end":
-    case "thinking_end":
-      return { type: event.type, contentIndex: index, contentSignature: signatureOf(event), ...(full ? { content: event.content } : {}) };
-    case "toolcall_start": {
-      const call = event.partial.content[index];
-      return { type: event.type, contentIndex: index, id: call.id, toolName: call.name };
-    }
-    case "toolcall_end":
-      return { type: event.type, contentIndex: index, toolCall: event.toolCall };
-    case "done":
-    case "error": {
-      const message = event.type === "done" ? event.message : event.error;
-      const out = { type: event.type, reason: event.reason, usage: message.usage };
-      if (event.type === "error") out.errorMessage = message.errorMessage;
-      if (full) Object.assign(out, { responseId: message.responseId, responseModel: message.responseModel });
-      if (message.providerThinkingLevel !== undefined) out.providerThinkingLevel = message.providerThinkingLevel;
-      return out;
-    }
-  }
-  throw new Error(`unknown event ${event.type}`);
-}
-
-async function readAll(stream) {
-  let text = "";
-  for await (const chunk of stream) text += chunk;
-  return text;
 }
 
 async function serve(token) {
@@ -116,7 +77,7 @@ async function serve(token) {
     faux.setResponses([reply]);
     response.writeHead(200, { "content-type": "text/event-stream" });
     for await (const event of models.streamSimple(faux.getModel(), context, options)) {
-      response.write(`data: ${JSON.stringify(serialize(event, full))}\n\n`);
+      response.write(`data: ${JSON.stringify(serialize(event, { version: "1.6", full, signatureOf }))}\n\n`);
     }
     response.end();
   });
@@ -133,11 +94,7 @@ async function client(kind, url, token) {
     kind === "proxy-client"
       ? streamProxy(model, transcript, { ...(options ?? {}), proxyUrl: url, authToken: token })
       : piMessagesStream({ ...model, baseUrl: url }, transcript, { ...(options ?? {}), apiKey: token });
-  for await (const event of stream) {
-    const { partial, message, error, ...rest } = event;
-    process.stdout.write(`${JSON.stringify(rest)}\n`);
-  }
-  process.stdout.write(`${JSON.stringify({ final: await stream.result() })}\n`);
+  await printEvents(stream);
 }
 
 const [mode, ...args] = process.argv.slice(2);

@@ -19,47 +19,13 @@ import {
   registerFauxProvider,
   streamSimple,
 } from "@mariozechner/pi-ai";
+import { printEvents, readAll, serialize } from "./wire_events.mjs";
 
 export const REPLY = [
   fauxThinking("The user wants the weather; I should call the tool."),
   fauxText("Let me look that up for you, one moment."),
   fauxToolCall("get_weather", { city: "Paris", units: "metric", days: [1, 2] }, { id: "call_7" }),
 ];
-
-function toProxyEvent(event) {
-  const index = event.contentIndex;
-  switch (event.type) {
-    case "start":
-      return { type: "start" };
-    case "text_start":
-    case "thinking_start":
-    case "toolcall_end":
-      return { type: event.type, contentIndex: index };
-    case "text_delta":
-    case "thinking_delta":
-    case "toolcall_delta":
-      return { type: event.type, contentIndex: index, delta: event.delta };
-    case "text_end":
-      return { type: event.type, contentIndex: index, contentSignature: event.partial.content[index]?.textSignature };
-    case "thinking_end":
-      return { type: event.type, contentIndex: index, contentSignature: event.partial.content[index]?.thinkingSignature };
-    case "toolcall_start": {
-      const call = event.partial.content[index];
-      return { type: event.type, contentIndex: index, id: call.id, toolName: call.name };
-    }
-    case "done":
-      return { type: "done", reason: event.reason, usage: event.message.usage };
-    case "error":
-      return { type: "error", reason: event.reason, errorMessage: event.error.errorMessage, usage: event.error.usage };
-  }
-  throw new Error(`unknown event ${event.type}`);
-}
-
-async function readAll(stream) {
-  let text = "";
-  for await (const chunk of stream) text += chunk;
-  return text;
-}
 
 async function serve(token) {
   const faux = registerFauxProvider({ models: [{ id: "faux-1", reasoning: true }] });
@@ -74,7 +40,7 @@ async function serve(token) {
     faux.setResponses([fauxAssistantMessage(REPLY, { stopReason: "toolUse" })]);
     response.writeHead(200, { "content-type": "text/event-stream" });
     for await (const event of streamSimple(faux.getModel(), context, options)) {
-      response.write(`data: ${JSON.stringify(toProxyEvent(event))}\n\n`);
+      response.write(`data: ${JSON.stringify(serialize(event, { version: "0.73" }))}\n\n`);
     }
     response.end();
   });
@@ -87,11 +53,7 @@ async function serve(token) {
 async function client(url, token) {
   const { model, context, options } = JSON.parse(await readAll(process.stdin));
   const stream = streamProxy(model, context, { ...(options ?? {}), proxyUrl: url, authToken: token });
-  for await (const event of stream) {
-    const { partial, message, error, ...rest } = event;
-    process.stdout.write(`${JSON.stringify(rest)}\n`);
-  }
-  process.stdout.write(`${JSON.stringify({ final: await stream.result() })}\n`);
+  await printEvents(stream);
 }
 
 const [mode, ...args] = process.argv.slice(2);

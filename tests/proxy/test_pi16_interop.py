@@ -10,16 +10,15 @@ call gives. Skipped, with one message, where Node 22 or the packages are absent.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
-import subprocess
 import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from _support import node22
+from _support.node_scripts import node_client, node_server
 from _support.proxy import TOKEN, tool_use_reply
 
 import pi_sdk
@@ -51,22 +50,8 @@ def pi16_server() -> Iterator[str]:
     """pi 1.6's server (faux provider, both protocols) under Node 22; yields its URL."""
     binary = node22.node22()
     assert binary is not None
-    process = subprocess.Popen(
-        [binary, str(SCRIPT), "serve", NODE_TOKEN],
-        cwd=node22.NODE_DIR,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        if not line:
-            pytest.fail(f"pi 1.6's server did not start: {process.stderr.read()}")  # type: ignore[union-attr]
-        yield json.loads(line)["url"]
-    finally:
-        process.kill()
-        process.wait()
+    with node_server(binary, SCRIPT, "serve", NODE_TOKEN) as url:
+        yield url
 
 
 def _received(url: str) -> list[Any]:
@@ -80,22 +65,7 @@ async def _pi_client(
     """pi's ``proxy-client`` or ``messages-client`` against ``url``: (its events, its message)."""
     binary = node22.node22()
     assert binary is not None
-
-    def run() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [binary, str(SCRIPT), kind, url, token],
-            cwd=node22.NODE_DIR,
-            input=json.dumps(request),
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-
-    done = await asyncio.to_thread(run)
-    assert done.returncode == 0, done.stderr
-    lines = [json.loads(line) for line in done.stdout.splitlines()]
-    return lines[:-1], lines[-1]["final"]
+    return await node_client(binary, SCRIPT, kind, url, token, request=request)
 
 
 def _request(model: pi_sdk.Model, context: pi_sdk.Context, **options: Any) -> dict[str, Any]:

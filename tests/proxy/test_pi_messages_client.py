@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from _support.loopback import LoopbackServer, Step, json_step, sse_step
-from _support.proxy import prompt
+from _support.proxy import played, prompt
 
 import pi_sdk
 from pi_sdk._serve.pi_messages_client import PI_MESSAGES
@@ -80,10 +80,12 @@ def _model(url: str) -> pi_sdk.Model:
 
 async def _call(steps: list[Step], **options: Any) -> tuple[LoopbackServer, Any, list[str]]:
     options.setdefault("api_key", KEY)
-    async with LoopbackServer(steps) as server:
-        events = pi_sdk.stream(_model(server.url), prompt("q"), pi_sdk.StreamOptions(**options))
-        kinds = [event.type async for event in events]
-        return server, await events.result(), kinds
+
+    def call(url: str) -> Any:
+        return pi_sdk.stream(_model(url), prompt("q"), pi_sdk.StreamOptions(**options))
+
+    server, message, events = await played(steps, call)
+    return server, message, [event.type for event in events]
 
 
 async def test_the_request_is_pi_messages_shape_with_the_set_options():

@@ -243,6 +243,21 @@ async def test_a_transcript_context_reaches_the_vendor_as_its_current_prompt_and
         sent = json.loads(proxy.vendor.requests[0][2])
     assert response.status_code == 200
     system = sent["system"] if isinstance(sent["system"], str) else sent["system"][0]["text"]
-    assert system == "Be brief.\n\nAnswer in French."
+    assert system == "Be brief.\n\nAnswer in French."  # this model takes no system message later
     assert [tool["name"] for tool in sent["tools"]] == ["new"]
-    assert [m["role"] for m in sent["messages"]] == ["user", "user"]  # no system message left
+    assert [m["role"] for m in sent["messages"]] == ["user", "user"]
+
+
+def test_a_transcript_context_goes_to_the_provider_as_received():
+    """The provider sends later system messages in place where its model takes them."""
+    model = pi_sdk.Model(id="m", api="anthropic-messages", provider="anthropic")
+    context = {
+        "messages": [
+            {"role": "system", "content": "Be brief.", "timestamp": 0},
+            {"role": "user", "content": "hi", "timestamp": 1},
+            {"role": "system", "content": "Answer in French.", "timestamp": 2},
+        ]
+    }
+    body = json.dumps({"model": "anthropic/m", "context": context}).encode()
+    _, parsed, _ = parse_pi_messages_request(body, _policy(model))
+    assert parsed.model_dump(mode="json", by_alias=True, exclude_none=True) == context

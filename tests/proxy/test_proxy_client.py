@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from _support.loopback import LoopbackServer, Step, json_step, sse_step
-from _support.proxy import prompt
+from _support.proxy import played, prompt
 
 import pi_sdk
 from pi_sdk.agent import proxy_event_to_dict, stream_proxy
@@ -33,16 +33,13 @@ TEXT_REPLY = [
 
 
 async def _through(steps: list[Step], **options: Any) -> tuple[LoopbackServer, Any, list[Any]]:
-    async with LoopbackServer(steps) as proxy:
-        events = stream_proxy(
-            MODEL,
-            prompt("question"),
-            pi_sdk.StreamOptions(**options),
-            proxy_url=proxy.url + "/",
-            auth_token="tok-12345678",
+    def call(url: str) -> Any:
+        options_ = pi_sdk.StreamOptions(**options)
+        return stream_proxy(
+            MODEL, prompt("question"), options_, proxy_url=url + "/", auth_token="tok-12345678"
         )
-        seen = [event async for event in events]
-        return proxy, await events.result(), seen
+
+    return await played(steps, call)
 
 
 async def test_the_request_is_pis_shape_with_only_the_serializable_options():
@@ -174,3 +171,26 @@ def test_our_events_encode_to_pis_proxy_shape_without_partial():
         },
         {"type": "done", "reason": "toolUse", "usage": usage, "providerThinkingLevel": "high"},
     ]
+
+
+async def test_a_pi_16_proxy_stream_gives_the_whole_call_and_the_vendors_level():
+    """pi-agent-core 1.6: ``toolcall_end`` carries the call, ``done`` the provider's level."""
+    call = {
+        "type": "toolCall",
+        "id": "call_9",
+        "name": "lookup",
+        "arguments": {"q": 2},
+        "thoughtSignature": "gemini-sig",
+    }
+    events = [
+        {"type": "start"},
+        {"type": "toolcall_start", "contentIndex": 0, "id": "call_9", "toolName": "lookup"},
+        {"type": "toolcall_delta", "contentIndex": 0, "delta": '{"q": 2}'},
+        {"type": "toolcall_end", "contentIndex": 0, "toolCall": call},
+        {"type": "done", "reason": "toolUse", "usage": USAGE, "providerThinkingLevel": "medium"},
+    ]
+    _, message, _ = await _through([sse_step(events)])
+    assert message.stop_reason == "toolUse", message.error_message
+    [got] = message.tool_calls
+    assert got.model_dump(mode="json", by_alias=True, exclude_none=True) == call
+    assert message.provider_thinking_level == "medium"

@@ -9,17 +9,16 @@ call gives. The npm packages come from ``node/package.json`` (pinned, with its l
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
 import shutil
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from _support.loopback import sse_step
+from _support.node_scripts import node_client, node_server
 from _support.proxy import TOKEN, prompt, tool_use_reply
 
 import pi_sdk
@@ -43,43 +42,14 @@ FAUX = pi_sdk.Model(id="faux-1", name="Faux Model", api="faux", provider="faux",
 def pi_server() -> Iterator[str]:
     """pi's proxy endpoint (faux provider, pi's event stream) under node; yields its URL."""
     assert _NODE is not None
-    process = subprocess.Popen(
-        [_NODE, str(SCRIPT), "serve", NODE_TOKEN],
-        cwd=NODE_DIR,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        if not line:
-            pytest.fail(f"pi's proxy server did not start: {process.stderr.read()}")  # type: ignore[union-attr]
-        yield json.loads(line)["url"]
-    finally:
-        process.kill()
-        process.wait()
+    with node_server(_NODE, SCRIPT, "serve", NODE_TOKEN) as url:
+        yield url
 
 
 async def _pi_client(url: str, token: str, request: dict[str, Any]) -> tuple[list[Any], Any]:
     """pi-agent-core's streamProxy against ``url``: (its events without partial, its message)."""
     assert _NODE is not None
-
-    def run() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [_NODE, str(SCRIPT), "client", url, token],
-            cwd=NODE_DIR,
-            input=json.dumps(request),
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
-
-    done = await asyncio.to_thread(run)
-    assert done.returncode == 0, done.stderr
-    lines = [json.loads(line) for line in done.stdout.splitlines()]
-    return lines[:-1], lines[-1]["final"]
+    return await node_client(_NODE, SCRIPT, "client", url, token, request=request)
 
 
 def _shape(kinds: list[str]) -> list[str]:

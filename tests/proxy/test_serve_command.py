@@ -117,8 +117,10 @@ async def test_serve_says_what_it_serves_before_it_serves():
     args += ["--max-connections", "64"]
     async with _serving(args, OPENAI_API_KEY="") as (url, stderr):
         pass
-    assert stderr[0].splitlines()[:6] == [
+    assert stderr[0].splitlines()[:7] == [
         f"pi-sdk serve: listening on {url}",
+        "  protocols: pi's proxy (POST /api/stream) and pi-messages (POST /messages, model"
+        " '<provider>/<id>')",
         "  auth: on, every call needs the bearer token from $PI_SDK_PROXY_TOKEN",
         "  models: 2 models: anthropic/claude-sonnet-4-5, openai/gpt-5",
         "  keys: anthropic: found (its environment variable or a plugin)",
