@@ -200,7 +200,9 @@ async def test_the_guide_provider_reports_http_errors_and_retries_the_retryable_
         )
         assert len(server.requests) == 2  # 429 is retryable: tried twice
     assert failed.stop_reason == "error"
-    assert failed.error_message == "429 Too Many Requests: rate_limit: busy, try again"
+    assert failed.error_message == (
+        "429 Too Many Requests: rate_limit: busy, try again (after 2 attempts)"
+    )
 
 
 async def test_the_guide_provider_keeps_the_partial_reply_of_a_cut_stream(echo):
