@@ -4,10 +4,11 @@
 ``runs`` agent runs at once (``temporal_chaos_agent``: ``turns`` turns of two tools, every
 ``slow_every``-th run with a slow tool), and until every run has ended, SIGKILLs a random worker
 every ``kill_every_s`` seconds (a random time between half and one and a half of it, and not
-before the previous replacement polls its task queue) and starts a replacement. Then it reads every run's result and workflow history, the tools' log and the
-ledger, and returns a :class:`ChaosReport`: the correctness figures (lost runs, completed tool
-executions that ran again, ledger effects that happened twice) and the capacity figures
-(time to complete, runs per minute per worker, history size, recovery after a kill).
+before the previous replacement polls its task queue) and starts a replacement. Then it reads
+every run's result and workflow history, the tools' log and the ledger, and returns a
+:class:`ChaosReport`: the correctness figures (lost runs, completed tool executions that ran
+again, ledger effects that happened twice) and the capacity figures (time to complete, runs
+per minute per worker, history size, recovery after a kill).
 
 "Completed" is Temporal's: an execution whose result the history records
 (``ActivityTaskCompleted``, from the attempt its ``ActivityTaskStarted`` names). A tool that
