@@ -60,7 +60,8 @@ def main() -> int:
     parser.add_argument("--slow-every", type=int, default=5)
     parser.add_argument("--slow-ms", type=int, default=3000)
     parser.add_argument("--kill-every", type=float, default=5.0)
-    parser.add_argument("--heartbeat-timeout", type=float, default=2.0)
+    parser.add_argument("--heartbeat-timeout", type=float, default=5.0)
+    parser.add_argument("--task-timeout", type=float, default=10.0)
     parser.add_argument("--no-baseline", action="store_true")
     args = parser.parse_args()
     cli = temporal_cli()
@@ -70,7 +71,7 @@ def main() -> int:
     settings = ChaosSettings(
         runs=args.runs, workers=args.workers, turns=args.turns, slow_every=args.slow_every,
         slow_ms=args.slow_ms, kill_every_s=args.kill_every,
-        heartbeat_timeout_s=args.heartbeat_timeout,
+        heartbeat_timeout_s=args.heartbeat_timeout, task_timeout_s=args.task_timeout,
     )  # fmt: skip
     load = os.getloadavg()
     print(

@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -108,6 +109,12 @@ async def run_worker(address: str, task_queue: str, registry: Any, workflows: li
         await stop.wait()
 
 
+def _drain(stream: Any) -> None:
+    """Read ``stream`` to its end, passing it on to stderr."""
+    for line in stream:
+        sys.stderr.write(line)
+
+
 class WorkerProcess:
     """One worker process (``temporal_worker.py``); ``kill()`` sends SIGKILL."""
 
@@ -122,10 +129,17 @@ class WorkerProcess:
         )
 
     def wait_ready(self) -> WorkerProcess:
-        """Block until the worker polls its task queue."""
-        assert self.process.stdout is not None
-        if self.process.stdout.readline().strip() != "ready":
+        """Block until the worker polls its task queue; then keep reading its stdout.
+
+        Temporal's core logs its warnings on stdout (``Workflow task duration exceeded``, many
+        on a busy machine): a pipe nobody reads fills up and blocks the worker's workflow
+        thread, and every workflow task it holds times out again and again.
+        """
+        stdout = self.process.stdout
+        assert stdout is not None
+        if stdout.readline().strip() != "ready":
             raise RuntimeError(f"worker did not start (exit code {self.process.poll()})")
+        threading.Thread(target=_drain, args=(stdout,), daemon=True).start()
         return self
 
     async def ready(self) -> WorkerProcess:

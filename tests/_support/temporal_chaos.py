@@ -3,11 +3,12 @@
 :func:`run_chaos` starts ``workers`` worker processes (``temporal_chaos_worker.py``), starts
 ``runs`` agent runs at once (``temporal_chaos_agent``: ``turns`` turns of two tools, every
 ``slow_every``-th run with a slow tool), and until every run has ended, SIGKILLs a random worker
-every ``kill_every_s`` seconds (a random time between half and one and a half of it) and starts
-a replacement. Then it reads every run's result and workflow history, the tools' log and the
-ledger, and returns a :class:`ChaosReport`: the correctness figures (lost runs, completed tool
-executions that ran again, ledger effects that happened twice) and the capacity figures
-(time to complete, runs per minute per worker, history size, recovery after a kill).
+every ``kill_every_s`` seconds (a random time between half and one and a half of it, and not
+before the previous replacement polls its task queue) and starts a replacement. Then it reads
+every run's result and workflow history, the tools' log and the ledger, and returns a
+:class:`ChaosReport`: the correctness figures (lost runs, completed tool executions that ran
+again, ledger effects that happened twice) and the capacity figures (time to complete, runs
+per minute per worker, history size, recovery after a kill).
 
 "Completed" is Temporal's: an execution whose result the history records
 (``ActivityTaskCompleted``, from the attempt its ``ActivityTaskStarted`` names). A tool that
@@ -57,10 +58,13 @@ class ChaosSettings:
     fast_ms: int = 20
     kill_every_s: float = 5.0
     """0: no kills (the baseline the benchmark compares with)."""
-    heartbeat_timeout_s: float = 2.0
-    """The activities' heartbeat timeout: how soon a killed worker's calls run elsewhere."""
-    task_timeout_s: float = 5.0
-    """The workflow task timeout: how soon a killed worker's workflow task runs elsewhere."""
+    heartbeat_timeout_s: float = 5.0
+    """The activities' heartbeat timeout: how soon a killed worker's calls run elsewhere. On an
+    oversubscribed machine 2 s was too short: heartbeats arrived late, and live calls of slow
+    tools were timed out and retried again and again."""
+    task_timeout_s: float = 10.0
+    """The workflow task timeout (Temporal's default): how soon a killed worker's workflow task
+    runs elsewhere."""
     deadline_s: float = 1800.0
     """A run not ended this long after the start is counted lost."""
     seed: int = 0
@@ -186,6 +190,11 @@ class _Chaos:
         every = self.settings.kill_every_s
         while True:
             await asyncio.sleep(every * self.random.uniform(0.5, 1.5))
+            # Rolling kills: the previous replacement polls before the next kill, so that on a
+            # slow machine (a worker taking longer to start than the kill interval) the workers
+            # are not all gone at once.
+            if self.starting:
+                await asyncio.wait([self.starting[-1]])
             # Only a worker that polls: one still starting has nothing to lose.
             alive = [w for w in self.workers if w in self.ready and w.process.poll() is None]
             if not alive:

@@ -28,8 +28,8 @@ async def test_runs_survive_a_chaos_loop_of_worker_kills(client, temporal_addres
         slow_every=3,
         slow_ms=2500,
         kill_every_s=3.0,
-        heartbeat_timeout_s=1.5,
-        task_timeout_s=3.0,
+        heartbeat_timeout_s=4.0,
+        task_timeout_s=10.0,
         deadline_s=300,
     )
     report = await run_chaos(client, temporal_address, tmp_path, settings)
