@@ -32,7 +32,12 @@ from pi_sdk._agent.messages import default_convert_to_llm, is_plain_llm_list
 from pi_sdk._agent.retry import retry_assistant_call
 from pi_sdk._agent.tool_calls import ToolBatchResult, execute_tool_calls, resolve, skip_tool_calls
 from pi_sdk._agent.transcript import Conversion, TrackedMessages
-from pi_sdk._agent.turn_hooks import ask_finish_turn, ask_prepare_next_turn, ask_prepare_request
+from pi_sdk._agent.turn_hooks import (
+    ask_finish_turn,
+    ask_prepare_next_turn,
+    ask_prepare_request,
+    has_turn_hooks,
+)
 from pi_sdk._plugins.observers import agent_event_observers, current_run_id, notify_agent_event
 from pi_sdk._stream.assistant_message import new_assistant_message
 from pi_sdk._wire.abort import AbortController, AbortSignal
@@ -208,10 +213,9 @@ class _Run:
         return message
 
     async def prepare_and_stream(self) -> AssistantMessage:
-        if self.config.prepare_request is not None:
-            self.config, self.context = await ask_prepare_request(
-                self.config, self.context, self.signal
-            )
+        self.config, self.context = await ask_prepare_request(
+            self.config, self.context, self.signal
+        )
         return await self.stream_assistant_response()
 
     async def run_tools(self, message: AssistantMessage) -> ToolBatchResult:
@@ -243,7 +247,7 @@ class _Run:
         Returns the decision and the turn (``None`` without any turn hook: nothing is built).
         """
         config = self.config
-        if not (config.finish_turn or config.should_stop_after_turn or config.prepare_next_turn):
+        if not has_turn_hooks(config):
             return None, None
         turn = AgentTurnContext(
             message=message,

@@ -287,18 +287,17 @@ def _apply_after(
     structured = answer.structured_content
     if structured is None and answer.content is None:
         structured = result.structured_content
-    is_error = answer.is_error if answer.is_error is not None else context.is_error
     return dataclasses.replace(
         context,
         result=AgentToolResult(
             content=list(answer.content) if answer.content is not None else result.content,
             details=answer.details if answer.details is not None else result.details,
             terminate=answer.terminate if answer.terminate is not None else result.terminate,
-            is_error=is_error,
+            is_error=result.is_error,
             structured_content=structured,
             usage=answer.usage if answer.usage is not None else result.usage,
         ),
-        is_error=is_error,
+        is_error=answer.is_error if answer.is_error is not None else context.is_error,
     )
 
 

@@ -15,6 +15,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from pi_sdk._agent.tool_calls import resolve
+from pi_sdk._plugins.calling import call_hook_implementation, hook_implementations
 from pi_sdk._wire.loop_config import (
     AgentLoopConfig,
     AgentLoopTurnUpdate,
@@ -28,18 +29,31 @@ if TYPE_CHECKING:
     from pi_sdk._wire.abort import AbortSignal
     from pi_sdk._wire.agent_types import AgentContext, AgentMessage
 
-__all__ = ["apply_update", "ask_finish_turn", "ask_prepare_next_turn", "ask_prepare_request"]
+__all__ = [
+    "apply_update",
+    "ask_finish_turn",
+    "ask_prepare_next_turn",
+    "ask_prepare_request",
+    "has_turn_hooks",
+]
+
+
+def has_turn_hooks(config: AgentLoopConfig) -> bool:
+    """Whether a turn must be shown to a hook (a callable, or a ``finish_turn`` plugin)."""
+    if config.finish_turn or config.should_stop_after_turn or config.prepare_next_turn:
+        return True
+    return bool(hook_implementations("finish_turn"))
 
 
 def apply_update(
-    config: AgentLoopConfig, context: AgentContext, update: AgentRequestUpdate | AgentLoopTurnUpdate
+    config: AgentLoopConfig, context: AgentContext, update: object
 ) -> tuple[AgentLoopConfig, AgentContext]:
     """The run's config and context with ``update`` laid on them (``None`` fields keep theirs).
 
     Raises:
         TypeError: ``update`` is not an :class:`AgentRequestUpdate` / :class:`AgentLoopTurnUpdate`.
     """
-    if not isinstance(update, AgentRequestUpdate | AgentLoopTurnUpdate):  # pyright: ignore[reportUnnecessaryIsInstance] - user code
+    if not isinstance(update, AgentRequestUpdate | AgentLoopTurnUpdate):
         raise TypeError(
             f"expected AgentRequestUpdate, AgentLoopTurnUpdate or None; got {type(update).__name__}"
         )
@@ -56,17 +70,29 @@ def apply_update(
 async def ask_prepare_request(
     config: AgentLoopConfig, context: AgentContext, signal: AbortSignal
 ) -> tuple[AgentLoopConfig, AgentContext]:
-    """``config.prepare_request`` before a request; the config and context to make it with."""
-    hook = config.prepare_request
-    if hook is None:
-        return config, context
-    request = PrepareRequestContext(
-        context=context, model=config.model, thinking_level=config.reasoning or "off"
-    )
-    update = await resolve(hook(request, signal))
-    if update is None:
-        return config, context
-    return apply_update(config, context, update)
+    """``config.prepare_request``, then each ``prepare_request`` plugin, before a request.
+
+    Each update is laid on the state the previous ones left, and the next hook sees it.
+
+    Returns:
+        The config and context to make the request with.
+
+    Raises:
+        Whatever a hook raises (a plugin's error names it): the run ends with an error message.
+    """
+    hooks: list[Any] = [] if config.prepare_request is None else [config.prepare_request]
+    hooks.extend(hook_implementations("prepare_request"))
+    for hook in hooks:
+        request = PrepareRequestContext(
+            context=context, model=config.model, thinking_level=config.reasoning or "off"
+        )
+        if callable(hook):
+            update = await resolve(hook(request, signal))
+        else:
+            update = await call_hook_implementation(hook, request=request, signal=signal)
+        if update is not None:
+            config, context = apply_update(config, context, update)
+    return config, context
 
 
 async def ask_prepare_next_turn(
@@ -92,15 +118,26 @@ async def ask_finish_turn(
 
     Raises:
         ValueError: ``finish_turn`` answered something other than ``"continue"``, ``"end"``,
-            ``None``.
+            ``None``. Whatever a hook raises (a plugin's error names it).
     """
     decision: AgentTurnDecision | None = None
     if config.finish_turn is not None:
-        decision = await resolve(config.finish_turn(turn, signal))
-        if decision not in (None, "continue", "end"):
-            raise ValueError(f"finish_turn must answer 'continue', 'end' or None; got {decision!r}")
+        decision = _checked(await resolve(config.finish_turn(turn, signal)))
+    if decision != "end":  # the plugins: any "end" wins
+        for impl in hook_implementations("finish_turn"):
+            answer = _checked(await call_hook_implementation(impl, turn=turn, signal=signal))
+            if answer is not None:
+                decision = answer
+            if decision == "end":
+                break
     failed = turn.message.stop_reason in ("error", "aborted")
     if decision is None and not failed and config.should_stop_after_turn is not None:
         if await resolve(config.should_stop_after_turn(turn)):
             decision = "end"
     return decision
+
+
+def _checked(decision: object) -> AgentTurnDecision | None:
+    if decision is None or decision == "continue" or decision == "end":
+        return decision  # pyright: ignore[reportReturnType]
+    raise ValueError(f"finish_turn must answer 'continue', 'end' or None; got {decision!r}")
