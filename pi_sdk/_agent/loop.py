@@ -8,6 +8,11 @@ Every step is reported as an :data:`pi_sdk.AgentEvent`.
 Before each model call the transcript goes through ``transform_context`` (optional, e.g. pruning)
 and then ``convert_to_llm``, the only place custom messages become LLM messages.
 
+pi-agent-core 1.6 hooks (:mod:`pi_sdk._agent.turn_hooks`): ``prepare_request`` before every
+request, ``finish_turn`` after every turn (before its ``turn_end``), ``prepare_next_turn``
+between turns. A request that fails is retried per ``config.retry`` (:mod:`pi_sdk._agent.retry`);
+``config.usage_limits`` can end the run before a request (:mod:`pi_sdk._agent.limits`).
+
 Failures never hang the stream and never lose the transcript. A model or request failure is an
 assistant message with ``stop_reason`` ``"error"``/``"aborted"`` (pi-mono). An exception from a
 callback (``convert_to_llm``, ``transform_context``, ``get_api_key``, the message sources,

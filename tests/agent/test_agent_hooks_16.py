@@ -146,20 +146,10 @@ async def test_finish_turn_end_stops_after_the_turn_without_polling_queues() -> 
     assert polls == {"steering": 1, "follow_up": 0}
     assert [r.tool_call_id for r in turns[0].tool_results] == ["tool-hello"]
     assert roles(turns[0].context.messages) == ["user", "assistant", "toolResult"]
-    assert [k for k in kinds(events) if k != "tool_execution_update"] == [
-        "agent_start",
-        "turn_start",
-        "message_start",
-        "message_end",
-        "message_start",
-        "message_end",
-        "tool_execution_start",
-        "tool_execution_end",
-        "message_start",
-        "message_end",
-        "turn_end",
-        "agent_end",
-    ]
+    message = ["message_start", "message_end"]
+    tool = ["tool_execution_start", "tool_execution_end"]
+    expected = ["agent_start", "turn_start", *message, *message, *tool, *message, "turn_end"]
+    assert [k for k in kinds(events) if k != "tool_execution_update"] == [*expected, "agent_end"]
 
 
 async def test_finish_turn_continue_makes_one_more_request_when_the_model_stopped() -> None:
