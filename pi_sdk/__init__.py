@@ -64,7 +64,7 @@ _EXPORTS = {
     "AgentContext": "pi_sdk._wire.agent_types",
     "AgentEndEvent": "pi_sdk._wire.agent_types",
     "AgentEvent": "pi_sdk._wire.agent_types",
-    "AgentLoopConfig": "pi_sdk._wire.agent_types",
+    "AgentLoopConfig": "pi_sdk._wire.loop_config",
     "AgentMessage": "pi_sdk._wire.agent_types",
     "AgentStartEvent": "pi_sdk._wire.agent_types",
     "AgentThinkingLevel": "pi_sdk._wire.agent_types",
@@ -202,7 +202,6 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._wire.agent_types import AgentContext as AgentContext
     from pi_sdk._wire.agent_types import AgentEndEvent as AgentEndEvent
     from pi_sdk._wire.agent_types import AgentEvent as AgentEvent
-    from pi_sdk._wire.agent_types import AgentLoopConfig as AgentLoopConfig
     from pi_sdk._wire.agent_types import AgentMessage as AgentMessage
     from pi_sdk._wire.agent_types import AgentStartEvent as AgentStartEvent
     from pi_sdk._wire.agent_types import AgentThinkingLevel as AgentThinkingLevel
@@ -223,6 +222,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._wire.agent_types import TurnEndEvent as TurnEndEvent
     from pi_sdk._wire.agent_types import TurnStartEvent as TurnStartEvent
     from pi_sdk._wire.agent_types import agent_event_to_dict as agent_event_to_dict
+    from pi_sdk._wire.loop_config import AgentLoopConfig as AgentLoopConfig
     from pi_sdk._wire.overflow import is_context_overflow as is_context_overflow
     from pi_sdk._wire.transcript import collapse_system_messages as collapse_system_messages
     from pi_sdk._wire.transcript import current_system_prompt as current_system_prompt

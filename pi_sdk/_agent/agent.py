@@ -29,6 +29,7 @@ import asyncio
 import dataclasses
 import inspect
 import logging
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 
 from pi_sdk._agent.listeners import (
@@ -48,7 +49,6 @@ from pi_sdk._wire.agent_types import (
     AgentContext,
     AgentEndEvent,
     AgentEvent,
-    AgentLoopConfig,
     AgentMessage,
     AgentStreamFn,
     AgentThinkingLevel,
@@ -57,11 +57,19 @@ from pi_sdk._wire.agent_types import (
     ConvertToLlm,
     GetApiKey,
     QueueMode,
-    ShouldStopAfterTurn,
     ToolExecutionMode,
     ToolSteering,
     TransformContext,
 )
+from pi_sdk._wire.loop_config import (
+    AgentLoopConfig,
+    FinishTurn,
+    PrepareNextTurn,
+    PrepareRequest,
+    ShouldStopAfterTurn,
+)
+from pi_sdk._wire.retry_policy import RetryPolicy
+from pi_sdk._wire.usage_limits import UsageLimits
 from pi_sdk.errors import AgentBusyError, ConfigurationError
 from pi_sdk.options import StreamOptions, StructuredOutput
 from pi_sdk.types import AssistantMessage, ImageContent, Model, TextContent, UserMessage
@@ -88,7 +96,12 @@ _LOOP_SETTINGS = (
     "tool_abort_grace_ms",
     "before_tool_call",
     "after_tool_call",
+    "prepare_request",
+    "prepare_next_turn",
+    "finish_turn",
     "should_stop_after_turn",
+    "retry",
+    "usage_limits",
 )
 """The Agent attributes its runs pass on, as is, as the :class:`AgentLoopConfig` field of the
 same name."""
@@ -125,7 +138,12 @@ class Agent:
         tool_abort_grace_ms: float = 2000,
         before_tool_call: BeforeToolCall | None = None,
         after_tool_call: AfterToolCall | None = None,
+        prepare_request: PrepareRequest | None = None,
+        prepare_next_turn: PrepareNextTurn | None = None,
+        finish_turn: FinishTurn | None = None,
         should_stop_after_turn: ShouldStopAfterTurn | None = None,
+        retry: RetryPolicy | None = None,
+        usage_limits: UsageLimits | None = None,
         get_api_key: GetApiKey | None = None,
         stream_fn: AgentStreamFn | None = None,
         stream_options: StreamOptions | None = None,
@@ -153,8 +171,18 @@ class Agent:
                 warning and an error result (milliseconds; default 2,000).
             before_tool_call: May block a validated tool call.
             after_tool_call: May replace a tool result's content, details, error flag.
-            should_stop_after_turn: Asked after each completed turn; true ends the run there
-                (e.g. to compact the context before the next turn).
+            prepare_request: Before every model request: may replace the context, model or
+                thinking level (:data:`pi_sdk.agent.PrepareRequest`; pi-agent-core 1.6).
+            prepare_next_turn: Between turns: the same, plus messages to add
+                (:data:`pi_sdk.agent.PrepareNextTurn`).
+            finish_turn: After each turn, before its ``turn_end``: ``"end"`` ends the run,
+                ``"continue"`` asks for one more request (:data:`pi_sdk.agent.FinishTurn`).
+            should_stop_after_turn: Deprecated (use ``finish_turn``): true ends the run after
+                that turn.
+            retry: Retries of a turn that failed, after the first byte too
+                (:class:`pi_sdk.agent.RetryPolicy`); ``None``: a failed turn ends the run.
+            usage_limits: Limits on each run's tokens, cost, requests and tool calls
+                (:class:`pi_sdk.agent.UsageLimits`; docs/fallback-limits-retries.md).
             get_api_key: Resolves the API key before every call (short-lived tokens).
             stream_fn: Replaces :func:`pi_sdk.stream` (proxies, tests).
             stream_options: Template for every call's options (temperature, max tokens,
@@ -189,7 +217,18 @@ class Agent:
         self.tool_execution: ToolExecutionMode = tool_execution
         self.tool_steering: ToolSteering = tool_steering
         self.tool_abort_grace_ms = tool_abort_grace_ms
+        if should_stop_after_turn is not None:
+            warnings.warn(
+                "should_stop_after_turn is deprecated: use finish_turn (return 'end' to stop)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
         self.should_stop_after_turn = should_stop_after_turn
+        self.prepare_request = prepare_request
+        self.prepare_next_turn = prepare_next_turn
+        self.finish_turn = finish_turn
+        self.retry = retry
+        self.usage_limits = usage_limits
         self.before_tool_call = before_tool_call
         self.after_tool_call = after_tool_call
         self.get_api_key = get_api_key
@@ -364,6 +403,20 @@ class Agent:
     def has_queued_messages(self) -> bool:
         """True if a steering or follow-up message is queued."""
         return bool(self._steering or self._follow_up)
+
+    def peek_queued_messages(self) -> list[AgentMessage]:
+        """The messages the next poll would take, left queued (pi-agent-core 1.6).
+
+        Steering messages first (per ``steering_mode``: the oldest, or all), else follow-ups
+        (per ``follow_up_mode``); empty when nothing is queued.
+        """
+        for queue, mode in (
+            (self._steering, self.steering_mode),
+            (self._follow_up, self.follow_up_mode),
+        ):
+            if queue:
+                return list(queue) if mode == "all" else [queue[0]]
+        return []
 
     @staticmethod
     def _dequeue(queue: list[AgentMessage], mode: QueueMode) -> list[AgentMessage]:

@@ -8,6 +8,11 @@ Every step is reported as an :data:`pi_sdk.AgentEvent`.
 Before each model call the transcript goes through ``transform_context`` (optional, e.g. pruning)
 and then ``convert_to_llm``, the only place custom messages become LLM messages.
 
+pi-agent-core 1.6 hooks (:mod:`pi_sdk._agent.turn_hooks`): ``prepare_request`` before every
+request, ``finish_turn`` after every turn (before its ``turn_end``), ``prepare_next_turn``
+between turns. A request that fails is retried per ``config.retry`` (:mod:`pi_sdk._agent.retry`);
+``config.usage_limits`` can end the run before a request (:mod:`pi_sdk._agent.limits`).
+
 Failures never hang the stream and never lose the transcript. A model or request failure is an
 assistant message with ``stop_reason`` ``"error"``/``"aborted"`` (pi-mono). An exception from a
 callback (``convert_to_llm``, ``transform_context``, ``get_api_key``, the message sources,
@@ -27,10 +32,18 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
+from pi_sdk._agent.limits import RunLimits, limit_text
 from pi_sdk._agent.messages import default_convert_to_llm, is_plain_llm_list
-from pi_sdk._agent.tool_calls import execute_tool_calls, resolve
+from pi_sdk._agent.retry import retry_assistant_call
+from pi_sdk._agent.tool_calls import ToolBatchResult, execute_tool_calls, resolve, skip_tool_calls
 from pi_sdk._agent.tool_declarations import shorthand, tool_change_message
 from pi_sdk._agent.transcript import Conversion, TrackedMessages
+from pi_sdk._agent.turn_hooks import (
+    ask_finish_turn,
+    ask_prepare_next_turn,
+    ask_prepare_request,
+    has_turn_hooks,
+)
 from pi_sdk._plugins.observers import agent_event_observers, current_run_id, notify_agent_event
 from pi_sdk._stream.assistant_message import new_assistant_message
 from pi_sdk._wire.abort import AbortController, AbortSignal
@@ -38,17 +51,16 @@ from pi_sdk._wire.agent_types import (
     AgentContext,
     AgentEndEvent,
     AgentEvent,
-    AgentLoopConfig,
     AgentMessage,
     AgentStartEvent,
     AgentStreamFn,
     MessageEndEvent,
     MessageStartEvent,
     MessageUpdateEvent,
-    ShouldStopAfterTurnContext,
     TurnEndEvent,
     TurnStartEvent,
 )
+from pi_sdk._wire.loop_config import AgentLoopConfig, AgentTurnContext, AgentTurnDecision
 from pi_sdk.errors import ConfigurationError
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Tool, ToolResultMessage
@@ -99,6 +111,9 @@ class _Run:
     """What the ``on_agent_event`` / ``on_model_call`` observers know this run by."""
     observers: list[Any] = dataclasses.field(default_factory=list[Any], init=False)
     """The plugins' ``on_agent_event`` implementations (read once, at the start of the run)."""
+    limits: RunLimits | None = dataclasses.field(default=None, init=False)
+    """``config.usage_limits`` and what the run used (:mod:`pi_sdk._agent.limits`)."""
+    last_reply: AssistantMessage | None = dataclasses.field(default=None, init=False)
 
     async def emit(self, event: AgentEvent) -> None:
         # Serialized: tool updates of parallel calls emit from their own tasks.
@@ -134,6 +149,8 @@ class _Run:
 
     async def run(self, prompts: Sequence[AgentMessage] | None) -> list[AgentMessage]:
         self.observers = agent_event_observers()
+        if self.config.usage_limits is not None:
+            self.limits = RunLimits(self.config.usage_limits)
         token = current_run_id.set(self.run_id)  # model calls (and tools' calls) see the run
         try:
             await self.emit(AgentStartEvent())
@@ -149,6 +166,8 @@ class _Run:
 
     async def loop(self) -> None:
         first_turn = True
+        explicit = False  # finish_turn asked for one more request
+        turn: AgentTurnContext | None = None
         pending = await self.poll_steering()
         while True:
             has_more_tool_calls = True
@@ -156,57 +175,107 @@ class _Run:
                 if first_turn:
                     first_turn = False
                 else:
+                    if turn is not None and self.config.prepare_next_turn is not None:
+                        pending = await self.prepare_next_turn(turn, pending)
                     await self.emit(TurnStartEvent())
                 for message in pending:
                     await self.add_message(message)
-                message = await self.stream_assistant_response()
+                message = await self.request()
                 self.turn_message = message
                 if message.stop_reason in ("error", "aborted"):
+                    await self.finish_turn(message)  # its answer cannot keep a failed run going
                     await self.emit(TurnEndEvent(message=message, tool_results=[]))
                     await self.emit(AgentEndEvent(messages=list(self.new_messages)))
                     return
                 pending = []
                 has_more_tool_calls = bool(message.tool_calls)
                 if has_more_tool_calls:
-                    batch = await execute_tool_calls(
-                        self.context,
-                        message,
-                        self.config,
-                        self.signal,
-                        self.emit,
-                        self.poll_steering if self._steering_skips else None,
-                        self.record_result,
-                    )
+                    batch = await self.run_tools(message)
                     pending = batch.steering_messages or []
                     has_more_tool_calls = not batch.terminate
+                decision, turn = await self.finish_turn(message)
                 await self.emit(TurnEndEvent(message=message, tool_results=list(self.turn_results)))
-                if await self.should_stop(message):
+                if decision == "end":
                     await self.emit(AgentEndEvent(messages=list(self.new_messages)))
                     return
                 if not pending:
                     pending = await self.poll_steering()
+                explicit = decision == "continue" and not (has_more_tool_calls or pending)
             pending = await self.poll(self.config.get_follow_up_messages)
-            if not pending:
+            if not pending and not explicit:
                 break
+            explicit = False
         await self.emit(AgentEndEvent(messages=list(self.new_messages)))
+
+    async def request(self) -> AssistantMessage:
+        """One model request (``prepare_request`` first), retried per ``config.retry``."""
+        if self.config.retry is None:
+            return await self.prepare_and_stream()
+        message = await retry_assistant_call(
+            self.prepare_and_stream, self.config.retry, self.signal
+        )
+        if message is not self.last_reply:  # aborted while waiting to retry: no request made
+            aborted = new_assistant_message(self.config.model)
+            aborted.stop_reason, aborted.error_message = "aborted", message.error_message
+            await self.add_message(aborted)
+            return aborted
+        return message
+
+    async def prepare_and_stream(self) -> AssistantMessage:
+        self.config, self.context = await ask_prepare_request(
+            self.config, self.context, self.signal
+        )
+        return await self.stream_assistant_response()
+
+    async def run_tools(self, message: AssistantMessage) -> ToolBatchResult:
+        """The tool calls of ``message``, unless a usage limit stops them (then error results)."""
+        limits = self.limits
+        stop = None if limits is None else limits.before_tools(len(message.tool_calls))
+        if stop is not None:
+            return await skip_tool_calls(message, self.emit, self.record_result, limit_text(stop))
+        return await execute_tool_calls(
+            self.context,
+            message,
+            self.config,
+            self.signal,
+            self.emit,
+            self.poll_steering if self._steering_skips else None,
+            self.record_result,
+        )
 
     @property
     def _steering_skips(self) -> bool:
         """Poll steering during the batch (``tool_steering="skip"``); ``"wait"``: after it."""
         return self.config.tool_steering == "skip" and self.config.get_steering_messages is not None
 
-    async def should_stop(self, message: AssistantMessage) -> bool:
-        """``config.should_stop_after_turn`` for the turn that just ended (pi-agent-core 0.73.1)."""
-        hook = self.config.should_stop_after_turn
-        if hook is None:
-            return False
-        context = ShouldStopAfterTurnContext(
+    async def finish_turn(
+        self, message: AssistantMessage
+    ) -> tuple[AgentTurnDecision | None, AgentTurnContext | None]:
+        """Ask ``finish_turn`` (and ``should_stop_after_turn``) about the turn that just ended.
+
+        Returns the decision and the turn (``None`` without any turn hook: nothing is built).
+        """
+        config = self.config
+        if not has_turn_hooks(config):
+            return None, None
+        turn = AgentTurnContext(
             message=message,
             tool_results=list(self.turn_results),
             context=self.context,
             new_messages=list(self.new_messages),
         )
-        return bool(await resolve(hook(context)))
+        return await ask_finish_turn(config, turn, self.signal), turn
+
+    async def prepare_next_turn(
+        self, turn: AgentTurnContext, pending: list[AgentMessage]
+    ) -> list[AgentMessage]:
+        """``prepare_next_turn`` before a turn; its messages, then steering, to add."""
+        self.config, self.context, prepared = await ask_prepare_next_turn(
+            self.config, self.context, turn
+        )
+        if not pending:  # the preparation may have taken long: steering queued meanwhile
+            pending = await self.poll_steering()
+        return [*prepared, *pending]
 
     async def llm_messages(self) -> tuple[list[Any], bool]:
         """The transcript through ``transform_context`` and ``convert_to_llm``; whether plain.
@@ -263,6 +332,11 @@ class _Run:
             final = new_assistant_message(config.model)
             final.stop_reason, final.error_message = "aborted", "Request was aborted"
             await self.add_message(final)
+            self.last_reply = final
+            return final
+        if self.limits is not None and (stop := self.limits.before_request(llm_context)):
+            self.last_reply = final = RunLimits.stop_message(config.model, stop)
+            await self.add_message(final)
             return final
 
         if self.stream_fn is None:
@@ -305,6 +379,9 @@ class _Run:
             self.context.messages.append(final)
             await self.emit(MessageStartEvent(message=final))
         self.new_messages.append(final)
+        self.last_reply = final
+        if self.limits is not None:
+            self.limits.after_reply(final)
         await self.emit(MessageEndEvent(message=final))
         return final
 

@@ -44,24 +44,26 @@ import asyncio
 import dataclasses
 import inspect
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 import pluggy
 
 from pi_sdk._agent.tools import find_tool, to_tool_result
 from pi_sdk._plugins.calling import call_hook_implementation, hook_implementations
-from pi_sdk._wire.abort import AbortSignal
+from pi_sdk._wire.abort import AbortController, AbortSignal
 from pi_sdk._wire.agent_types import (
+    AfterToolCall,
     AfterToolCallContext,
     AfterToolCallResult,
     AgentContext,
     AgentEvent,
-    AgentLoopConfig,
     AgentMessage,
     AgentTool,
     AgentToolResult,
+    BeforeToolCall,
     BeforeToolCallContext,
     BeforeToolCallResult,
     MessageEndEvent,
@@ -72,6 +74,7 @@ from pi_sdk._wire.agent_types import (
 )
 from pi_sdk._wire.invalid_arguments import has_invalid_arguments, invalid_arguments_text
 from pi_sdk._wire.json_data import NotJsonData, to_json_data
+from pi_sdk._wire.loop_config import AgentLoopConfig
 from pi_sdk.types import AssistantMessage, TextContent, ToolCall, ToolResultMessage
 
 __all__ = [
@@ -79,10 +82,12 @@ __all__ = [
     "BLOCKED_DETAILS",
     "BLOCKED_TEXT",
     "SKIPPED_TEXT",
+    "ToolCallHooks",
     "abandoned_text",
     "ToolBatchResult",
     "execute_tool_calls",
     "resolve",
+    "skip_tool_calls",
     "run_after_tool_call_hooks",
     "run_before_tool_call_hooks",
 ]
@@ -97,6 +102,19 @@ BLOCKED_TEXT = "Tool execution was blocked"
 _log = logging.getLogger(__name__)
 
 Emit = Callable[[AgentEvent], Coroutine[Any, Any, None]]
+
+
+class ToolCallHooks(Protocol):
+    """What running a tool call reads of the loop's config (pi ``ToolCallHooks``).
+
+    An :class:`AgentLoopConfig` fits.
+    """
+
+    before_tool_call: BeforeToolCall | None
+    after_tool_call: AfterToolCall | None
+    tool_abort_grace_ms: float
+
+
 PollSteering = Callable[[], Awaitable[list[AgentMessage]]]
 T = TypeVar("T")
 
@@ -212,7 +230,7 @@ class _Prepared:
 
 
 async def run_before_tool_call_hooks(
-    context: BeforeToolCallContext, config: AgentLoopConfig, signal: AbortSignal
+    context: BeforeToolCallContext, config: ToolCallHooks, signal: AbortSignal
 ) -> BeforeToolCallResult | None:
     """Ask ``config.before_tool_call``, then each ``before_tool_call`` plugin; any block wins.
 
@@ -245,7 +263,7 @@ async def run_before_tool_call_hooks(
                 impl, f"returned {type(answer).__name__}, expected BeforeToolCallResult or None"
             )
         if answer.block:
-            return BeforeToolCallResult(block=True, reason=answer.reason or BLOCKED_TEXT)
+            return dataclasses.replace(answer, reason=answer.reason or BLOCKED_TEXT)
     return None
 
 
@@ -258,23 +276,33 @@ def _plugin_block(impl: pluggy.HookImpl, why: str) -> BeforeToolCallResult:
 def _apply_after(
     answer: AfterToolCallResult | None, context: AfterToolCallContext
 ) -> AfterToolCallContext:
-    """Lay one ``after_tool_call`` answer on the call: each field that is not ``None`` wins."""
+    """Lay one ``after_tool_call`` answer on the call: each field that is not ``None`` wins.
+
+    A new ``content`` without ``structured_content`` drops the old structured content, which
+    may no longer match it (pi-agent-core 1.6).
+    """
     if answer is None:
         return context
     result = context.result
+    structured = answer.structured_content
+    if structured is None and answer.content is None:
+        structured = result.structured_content
     return dataclasses.replace(
         context,
         result=AgentToolResult(
             content=list(answer.content) if answer.content is not None else result.content,
             details=answer.details if answer.details is not None else result.details,
             terminate=answer.terminate if answer.terminate is not None else result.terminate,
+            is_error=result.is_error,
+            structured_content=structured,
+            usage=answer.usage if answer.usage is not None else result.usage,
         ),
         is_error=answer.is_error if answer.is_error is not None else context.is_error,
     )
 
 
 async def run_after_tool_call_hooks(
-    context: AfterToolCallContext, config: AgentLoopConfig, signal: AbortSignal
+    context: AfterToolCallContext, config: ToolCallHooks, signal: AbortSignal
 ) -> tuple[AgentToolResult, bool]:
     """Apply ``config.after_tool_call``, then each ``after_tool_call`` plugin in plugin order.
 
@@ -350,7 +378,7 @@ class _Batch:
 
     context: AgentContext
     message: AssistantMessage
-    config: AgentLoopConfig
+    config: ToolCallHooks
     signal: AbortSignal
     emit: Emit
     poll_steering: PollSteering | None
@@ -387,30 +415,35 @@ class _Batch:
             return _Immediate(tool_call, _error_result(_describe(exc)))
         if before is not None:
             blocked = _error_result(before.reason or BLOCKED_TEXT)
-            return _Immediate(tool_call, dataclasses.replace(blocked, details=BLOCKED_DETAILS))
+            blocked.details, blocked.terminate = BLOCKED_DETAILS, before.terminate
+            return _Immediate(tool_call, blocked)
         return _Prepared(tool_call, found, args)
 
-    async def execute(self, prepared: _Prepared) -> tuple[AgentToolResult, bool]:
+    async def execute(self, prepared: _Prepared) -> tuple[AgentToolResult, bool, int]:
+        """Run the tool: its result, whether it failed, and how long ``execute`` took (ms)."""
         updates = _Updates(self.emit, prepared.tool_call)
         call = prepared.tool_call
+        started = time.monotonic()
         task = asyncio.ensure_future(
             prepared.tool.execute(call.id, prepared.args, self.signal, updates.push)
         )
         try:
             if not await self._settle(task, call.name):
-                return _error_result(abandoned_text(call.name, self.grace_s)), True
-            value = task.result()
-            return to_tool_result(value), False
+                result, is_error = _error_result(abandoned_text(call.name, self.grace_s)), True
+            else:
+                result = to_tool_result(task.result())
+                is_error = result.is_error
         except asyncio.CancelledError:
-            if task.cancelled() and not _current_task_cancelling():
-                return _error_result(abandoned_text(call.name, self.grace_s)), True
-            raise
+            if not task.cancelled() or _current_task_cancelling():
+                raise
+            result, is_error = _error_result(abandoned_text(call.name, self.grace_s)), True
         except Exception as exc:  # noqa: BLE001 - tools report failure by raising
-            return _error_result(_describe(exc)), True
+            result, is_error = _error_result(_describe(exc)), True
         finally:
             if not task.done():
                 task.cancel()
             await updates.drain()
+        return result, is_error, round((time.monotonic() - started) * 1000)
 
     async def _settle(self, task: asyncio.Future[Any], name: str) -> bool:
         """Wait for the tool; after an abort, at most the grace period, then cancel it.
@@ -439,7 +472,7 @@ class _Batch:
         return False
 
     async def finalize(
-        self, prepared: _Prepared, result: AgentToolResult, is_error: bool
+        self, prepared: _Prepared, result: AgentToolResult, is_error: bool, duration_ms: int
     ) -> ToolResultMessage:
         result, is_error = await run_after_tool_call_hooks(
             AfterToolCallContext(
@@ -453,10 +486,14 @@ class _Batch:
             self.config,
             self.signal,
         )
-        return await self.outcome(prepared.tool_call, result, is_error)
+        return await self.outcome(prepared.tool_call, result, is_error, duration_ms)
 
     async def outcome(
-        self, tool_call: ToolCall, result: AgentToolResult, is_error: bool
+        self,
+        tool_call: ToolCall,
+        result: AgentToolResult,
+        is_error: bool,
+        duration_ms: int | None = None,
     ) -> ToolResultMessage:
         result, is_error = _with_json_details(tool_call, result, is_error)
         await self.emit(
@@ -465,6 +502,7 @@ class _Batch:
                 tool_name=tool_call.name,
                 result=result,
                 is_error=is_error,
+                duration_ms=duration_ms,
             )
         )
         message = ToolResultMessage(
@@ -472,9 +510,11 @@ class _Batch:
             tool_name=tool_call.name,
             content=list(result.content),
             details=result.details,
+            usage=result.usage,
             is_error=is_error,
+            duration_ms=duration_ms,
         )
-        self.terminate_flags.append(result.terminate and not is_error)
+        self.terminate_flags.append(result.terminate)
         await self.emit(MessageStartEvent(message=message))
         await self.emit(MessageEndEvent(message=message))
         if self.on_result is not None:
@@ -520,8 +560,8 @@ async def _sequential(batch: _Batch, calls: Sequence[ToolCall]) -> ToolBatchResu
         elif batch.aborted:  # aborted while a before_tool_call hook ran
             results.append(await batch.skip(tool_call, emit_start=False, text=ABORTED_TEXT))
         else:
-            result, is_error = await batch.execute(prepared)
-            results.append(await batch.finalize(prepared, result, is_error))
+            result, is_error, duration_ms = await batch.execute(prepared)
+            results.append(await batch.finalize(prepared, result, is_error, duration_ms))
         steering = await batch.steering()
         if steering:
             for rest in calls[index + 1 :]:
@@ -563,8 +603,8 @@ async def _parallel(batch: _Batch, calls: Sequence[ToolCall]) -> ToolBatchResult
             if isinstance(outcome, _Immediate):
                 results.append(await batch.outcome(outcome.tool_call, outcome.result, True))
             else:
-                result, is_error = await tasks[i]
-                results.append(await batch.finalize(outcome, result, is_error))
+                result, is_error, duration_ms = await tasks[i]
+                results.append(await batch.finalize(outcome, result, is_error, duration_ms))
     except BaseException:
         for task in tasks.values():
             task.cancel()
@@ -615,3 +655,21 @@ async def execute_tool_calls(
         outcome = await _parallel(batch, calls)
     outcome.terminate = bool(batch.terminate_flags) and all(batch.terminate_flags)
     return outcome
+
+
+async def skip_tool_calls(
+    message: AssistantMessage,
+    emit: Emit,
+    on_result: Callable[[ToolResultMessage], None] | None,
+    text: str,
+) -> ToolBatchResult:
+    """Answer every tool call of ``message`` with the error result ``text``, running none.
+
+    Each call still gets ``tool_execution_start`` / ``tool_execution_end`` and its tool-result
+    message, so the transcript stays valid (a usage limit stopped the run, e.g.).
+    """
+    # A skip reads neither the config nor the signal.
+    config = cast("AgentLoopConfig", None)
+    batch = _Batch(AgentContext(), message, config, AbortController().signal, emit, None, on_result)
+    results = [await batch.skip(call, emit_start=True, text=text) for call in message.tool_calls]
+    return ToolBatchResult(tool_results=results)

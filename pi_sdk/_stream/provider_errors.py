@@ -22,7 +22,10 @@ import math
 import re
 import time
 from collections.abc import Mapping
-from typing import Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, TypeAlias
+
+if TYPE_CHECKING:
+    from pi_sdk.types import AssistantMessage
 
 __all__ = [
     "RETRYABLE_STATUS",
@@ -33,6 +36,7 @@ __all__ = [
     "describe_exception",
     "http_error_message",
     "malformed_event_error",
+    "note_provider_error",
     "retry_after_ms",
 ]
 
@@ -345,3 +349,27 @@ def malformed_event_error(
     why = f": {error}" if error is not None else ""
     excerpt = body_excerpt(data, 200)
     return ProviderError(f"malformed stream event #{number} ({event!r}){why}; data: {excerpt!r}")
+
+
+def note_provider_error(message: AssistantMessage, error: ProviderError) -> None:
+    """Record on a failed reply what its text cannot carry: status, retryability, requested wait.
+
+    Appends a ``provider_error`` diagnostic (``PROVIDER_ERROR_DIAGNOSTIC``): ``error``
+    ``{"name": "ProviderError", "message", "code": status}``, ``details`` ``{"retryable",
+    "retryAfterMs"?}``. An agent's :class:`pi_sdk.agent.RetryPolicy` reads it
+    (which failures, and the server's ``Retry-After``) once the stream's own retries are over.
+    Skipped when there is nothing to add (no status, not retryable, no wait).
+    """
+    if error.status is None and not error.retryable and error.retry_after_ms is None:
+        return
+    from pi_sdk._wire.retry_policy import PROVIDER_ERROR_DIAGNOSTIC
+    from pi_sdk.types import Diagnostic
+
+    info: dict[str, object] = {"name": "ProviderError", "message": message.error_message or ""}
+    if error.status is not None:
+        info["code"] = error.status
+    details: dict[str, object] = {"retryable": error.retryable}
+    if error.retry_after_ms is not None:
+        details["retryAfterMs"] = error.retry_after_ms
+    diagnostic = Diagnostic(type=PROVIDER_ERROR_DIAGNOSTIC, error=info, details=details)
+    message.diagnostics = [*(message.diagnostics or ()), diagnostic]

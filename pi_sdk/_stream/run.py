@@ -29,7 +29,7 @@ from typing import Any, cast, get_args
 from pi_sdk._stream.assistant_message import new_assistant_message, settle_output
 from pi_sdk._stream.call_scope import CallScope, current_scope
 from pi_sdk._stream.log_redaction import watch_call
-from pi_sdk._stream.provider_errors import ProviderError
+from pi_sdk._stream.provider_errors import ProviderError, note_provider_error
 from pi_sdk._stream.read_loop import ReadLoop
 from pi_sdk._wire.abort import AbortSignal
 from pi_sdk._wire.lean import compact_tree
@@ -479,7 +479,9 @@ class StreamRun:
                         # pi-mono maxRetryDelayMs: the server will refuse sooner calls, so the
                         # call fails at once, naming the requested delay.
                         yield StartEvent(partial=self._message())
-                        yield self._fail("error", f"{_describe(exc)} ({beyond})")
+                        failure = self._fail("error", f"{_describe(exc)} ({beyond})")
+                        note_provider_error(failure.error, exc)
+                        yield failure
                         return
                     if not started and exc.retryable and attempt < self._max_retries:
                         attempt += 1
@@ -495,7 +497,9 @@ class StreamRun:
                     if not started:
                         yield StartEvent(partial=self._message())
                     cut = started and (exc.incomplete or exc.retryable)
-                    yield self._fail("error", _describe(exc), cut=cut)
+                    failure = self._fail("error", _describe(exc), cut=cut)
+                    note_provider_error(failure.error, exc)
+                    yield failure
                     return
                 except Exception as exc:  # noqa: BLE001 - the contract: failures are data
                     if not started:

@@ -36,6 +36,7 @@ from pi_sdk.types import (
     Tool,
     ToolCall,
     ToolResultMessage,
+    Usage,
     UserMessage,
 )
 
@@ -49,7 +50,6 @@ __all__ = [
     "AgentContext",
     "AgentEndEvent",
     "AgentEvent",
-    "AgentLoopConfig",
     "AgentStartEvent",
     "AgentStreamFn",
     "AgentMessage",
@@ -69,8 +69,6 @@ __all__ = [
     "MessageUpdateEvent",
     "PrepareArguments",
     "QueueMode",
-    "ShouldStopAfterTurn",
-    "ShouldStopAfterTurnContext",
     "ToolExecutionEndEvent",
     "ToolExecutionMode",
     "ToolExecutionStartEvent",
@@ -150,7 +148,17 @@ class AgentToolResult:
     """Free-form data for the application (UI, logs); never sent to the model."""
     terminate: bool = False
     """Ask the loop to stop after this batch: when every tool call of one assistant message
-    asks for it, the model is not called again for these results (pi-sdk extension)."""
+    asks for it, the model is not called again for these results (pi-agent-core 1.6)."""
+    is_error: bool = False
+    """Report a failure without raising: the model reads ``content`` as an error result, and
+    ``details`` / ``structured_content`` are kept (pi-agent-core 1.6 ``isError``)."""
+    structured_content: Any = None
+    """Machine-readable result (JSON data) matching the tool's ``output_schema``, for
+    programmatic callers (:func:`pi_sdk.agent.run_tool_call`); never sent to the model
+    (pi-agent-core 1.6 ``structuredContent``). ``None``: none."""
+    usage: Usage | None = None
+    """What the tool's own model calls used (a sub-agent), copied to the tool-result message;
+    not counted in the run's context accounting (pi-agent-core 1.6 ``usage``)."""
 
     @classmethod
     def text(cls, text: str, *, details: Any = None, terminate: bool = False) -> AgentToolResult:
@@ -213,6 +221,7 @@ class AgentTool:
         label: str | None = None,
         execution_mode: ToolExecutionMode | None = None,
         prepare_arguments: PrepareArguments | None = None,
+        output_schema: dict[str, Any] | None = None,
     ) -> None:
         """Define a tool.
 
@@ -234,6 +243,9 @@ class AgentTool:
                 ``prepareArguments``. An exception becomes the call's error result. Never
                 called for arguments that were not valid JSON
                 (:attr:`pi_sdk.ToolCall.invalid_arguments`).
+            output_schema: JSON Schema of ``structured_content`` in successful results
+                (pi-agent-core 1.6 ``outputSchema``); a tool that declares it should always set
+                ``structured_content``. Documentation for callers: not validated, not sent.
         """
         self.name = name
         self.label = label or name
@@ -247,6 +259,7 @@ class AgentTool:
         self._execute = execute
         self.execution_mode: ToolExecutionMode | None = execution_mode
         self._prepare_arguments = prepare_arguments
+        self.output_schema = output_schema
         self._validator: Validator | None = None
         self._wire: Tool | None = None
 
@@ -349,6 +362,9 @@ class BeforeToolCallResult:
     block: bool = False
     reason: str | None = None
     """Shown to the model as the error result; default "Tool execution was blocked"."""
+    terminate: bool = False
+    """With ``block``: the blocked call asks to end the run after this batch (the batch ends
+    the run when every call's result asks so; pi-agent-core 1.6)."""
 
 
 @dataclass(kw_only=True, slots=True)
@@ -367,13 +383,17 @@ class AfterToolCallContext:
 class AfterToolCallResult:
     """Answer of ``after_tool_call``: each field that is not ``None`` replaces the result's.
 
-    ``content`` and ``details`` replace wholesale (no merge), as in pi-mono.
+    ``content``, ``details`` and ``usage`` replace wholesale (no merge), as in pi-mono. A new
+    ``content`` without ``structured_content`` drops the result's structured content, which may
+    no longer match it (pi-agent-core 1.6): return both to keep it.
     """
 
     content: list[ToolResultContent] | None = None
     details: Any = None
     is_error: bool | None = None
     terminate: bool | None = None
+    structured_content: Any = None
+    usage: Usage | None = None
 
 
 BeforeToolCall: TypeAlias = Callable[
@@ -425,27 +445,6 @@ MessageSource: TypeAlias = Callable[
 """``get_steering_messages()`` / ``get_follow_up_messages()``: messages to inject now."""
 
 
-@dataclass(kw_only=True, slots=True)
-class ShouldStopAfterTurnContext:
-    """Input of ``should_stop_after_turn`` (pi-agent-core 0.73.1 ``ShouldStopAfterTurnContext``)."""
-
-    message: AssistantMessage
-    """The turn's assistant message."""
-    tool_results: list[ToolResultMessage]
-    """The results of its tool calls (empty without calls)."""
-    context: AgentContext
-    """The loop's working context (the transcript so far, tools)."""
-    new_messages: list[AgentMessage]
-    """The messages this run added so far."""
-
-
-ShouldStopAfterTurn: TypeAlias = Callable[[ShouldStopAfterTurnContext], "bool | Awaitable[bool]"]
-"""``should_stop_after_turn(context)``, sync or async, after each turn that did not fail: true
-ends the run after that turn's ``turn_end`` (``agent_end`` follows; queued steering and
-follow-up messages stay queued). Use it to stop and compact the context between turns, or to
-cap the number of turns. An exception ends the run with an error message."""
-
-
 class AssistantStream(Protocol):
     """What a stream function returns: :class:`pi_sdk.AssistantMessageEventStream` or alike."""
 
@@ -464,37 +463,6 @@ AgentStreamFn: TypeAlias = Callable[
 Contract: failures after the call starts are reported inside the stream (an ``error`` event),
 not raised. A raise is still caught and becomes an error assistant message.
 """
-
-
-@dataclass(kw_only=True)
-class AgentLoopConfig(StreamOptions):
-    """Configuration of one agent-loop run (pi-mono ``AgentLoopConfig``).
-
-    Every :class:`pi_sdk.StreamOptions` field is forwarded to each model call (``signal`` and
-    ``api_key`` are filled per call).
-    """
-
-    model: Model
-    convert_to_llm: ConvertToLlm | None = None
-    """Transcript -> LLM messages before each call; ``None``: the loop uses
-    :func:`pi_sdk.default_convert_to_llm`."""
-    transform_context: TransformContext | None = None
-    get_api_key: GetApiKey | None = None
-    get_steering_messages: MessageSource | None = None
-    """Polled at the start, after each tool (preparation) and after each turn."""
-    get_follow_up_messages: MessageSource | None = None
-    """Polled only when the agent would otherwise stop."""
-    tool_execution: ToolExecutionMode = "parallel"
-    tool_abort_grace_ms: float = 2000
-    """After an abort, how long a running tool may take to stop before its task is cancelled,
-    and how long after the cancel before it is left behind (milliseconds). Default 2 s."""
-    tool_steering: ToolSteering = "wait"
-    """Steering during a tool batch: ``"wait"`` for the batch, or ``"skip"`` the calls not yet
-    run (see :data:`ToolSteering`)."""
-    before_tool_call: BeforeToolCall | None = None
-    after_tool_call: AfterToolCall | None = None
-    should_stop_after_turn: ShouldStopAfterTurn | None = None
-    """Asked after each completed turn's ``turn_end``; true ends the run there."""
 
 
 # --- events ----------------------------------------------------------------------------------
@@ -591,6 +559,9 @@ class ToolExecutionEndEvent:
     tool_name: str
     result: AgentToolResult
     is_error: bool
+    duration_ms: int | None = None
+    """Milliseconds ``execute`` took (monotonic clock); ``None`` when the tool did not run
+    (unknown, invalid, blocked, skipped). pi-agent-core 1.6 ``durationMs``."""
     type: Literal["tool_execution_end"] = "tool_execution_end"
 
 
@@ -615,6 +586,7 @@ _WIRE_NAMES = {
     "tool_name": "toolName",
     "partial_result": "partialResult",
     "is_error": "isError",
+    "duration_ms": "durationMs",
 }
 
 
@@ -629,6 +601,12 @@ def _tool_result_to_dict(result: AgentToolResult) -> dict[str, Any]:
         "content": [block.model_dump(mode="json") for block in result.content],
         "details": _jsonable(result.details),
     }
+    if result.structured_content is not None:
+        out["structuredContent"] = _jsonable(result.structured_content)
+    if result.usage is not None:
+        out["usage"] = result.usage.model_dump(mode="json", by_alias=True)
+    if result.is_error:
+        out["isError"] = True
     if result.terminate:
         out["terminate"] = True
     return out
@@ -659,5 +637,8 @@ def agent_event_to_dict(event: AgentEvent, *, include_partial: bool = True) -> d
     for name in names:
         if name == "type":
             continue
-        out[_WIRE_NAMES.get(name, name)] = _value_to_json(getattr(event, name), include_partial)
+        value = getattr(event, name)
+        if value is None and name == "duration_ms":  # pi-mono omits it when the tool did not run
+            continue
+        out[_WIRE_NAMES.get(name, name)] = _value_to_json(value, include_partial)
     return out

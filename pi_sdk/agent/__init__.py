@@ -30,6 +30,10 @@ _EXPORTS = {
     "PiSession": "pi_sdk._agent.pi_session",
     "export_pi_session": "pi_sdk._agent.pi_session",
     "import_pi_session": "pi_sdk._agent.pi_session",
+    "RetryCallbacks": "pi_sdk._agent.retry",
+    "retry_assistant_call": "pi_sdk._agent.retry",
+    "AgentToolCallOutcome": "pi_sdk._agent.run_tool_call",
+    "run_tool_call": "pi_sdk._agent.run_tool_call",
     "load_session": "pi_sdk._agent.session",
     "save_session": "pi_sdk._agent.session",
     "FunctionTool": "pi_sdk._agent.tools",
@@ -50,7 +54,6 @@ _EXPORTS = {
     "AgentContext": "pi_sdk._wire.agent_types",
     "AgentEndEvent": "pi_sdk._wire.agent_types",
     "AgentEvent": "pi_sdk._wire.agent_types",
-    "AgentLoopConfig": "pi_sdk._wire.agent_types",
     "AgentMessage": "pi_sdk._wire.agent_types",
     "AgentStartEvent": "pi_sdk._wire.agent_types",
     "AgentStreamFn": "pi_sdk._wire.agent_types",
@@ -70,8 +73,6 @@ _EXPORTS = {
     "MessageUpdateEvent": "pi_sdk._wire.agent_types",
     "PrepareArguments": "pi_sdk._wire.agent_types",
     "QueueMode": "pi_sdk._wire.agent_types",
-    "ShouldStopAfterTurn": "pi_sdk._wire.agent_types",
-    "ShouldStopAfterTurnContext": "pi_sdk._wire.agent_types",
     "ToolExecute": "pi_sdk._wire.agent_types",
     "ToolExecutionEndEvent": "pi_sdk._wire.agent_types",
     "ToolExecutionMode": "pi_sdk._wire.agent_types",
@@ -88,10 +89,25 @@ _EXPORTS = {
     "estimate_context_tokens": "pi_sdk._wire.estimate",
     "estimate_tokens": "pi_sdk._wire.estimate",
     "usage_tokens": "pi_sdk._wire.estimate",
+    "AgentLoopConfig": "pi_sdk._wire.loop_config",
+    "AgentLoopTurnUpdate": "pi_sdk._wire.loop_config",
+    "AgentRequestUpdate": "pi_sdk._wire.loop_config",
+    "AgentTurnContext": "pi_sdk._wire.loop_config",
+    "AgentTurnDecision": "pi_sdk._wire.loop_config",
+    "FinishTurn": "pi_sdk._wire.loop_config",
+    "PrepareNextTurn": "pi_sdk._wire.loop_config",
+    "PrepareRequest": "pi_sdk._wire.loop_config",
+    "PrepareRequestContext": "pi_sdk._wire.loop_config",
+    "ShouldStopAfterTurn": "pi_sdk._wire.loop_config",
+    "ShouldStopAfterTurnContext": "pi_sdk._wire.loop_config",
     "is_recoverable_length": "pi_sdk._wire.overflow",
     "PiBranchSummary": "pi_sdk._wire.pi_messages",
     "PiCompactionSummary": "pi_sdk._wire.pi_messages",
     "PiCustomMessage": "pi_sdk._wire.pi_messages",
+    "RetryPolicy": "pi_sdk._wire.retry_policy",
+    "is_retryable_assistant_error": "pi_sdk._wire.retry_policy",
+    "RunUsage": "pi_sdk._wire.usage_limits",
+    "UsageLimits": "pi_sdk._wire.usage_limits",
 }
 """Public name -> the module that defines it (a submodule names itself)."""
 
@@ -110,6 +126,10 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._agent.pi_session import PiSession as PiSession
     from pi_sdk._agent.pi_session import export_pi_session as export_pi_session
     from pi_sdk._agent.pi_session import import_pi_session as import_pi_session
+    from pi_sdk._agent.retry import RetryCallbacks as RetryCallbacks
+    from pi_sdk._agent.retry import retry_assistant_call as retry_assistant_call
+    from pi_sdk._agent.run_tool_call import AgentToolCallOutcome as AgentToolCallOutcome
+    from pi_sdk._agent.run_tool_call import run_tool_call as run_tool_call
     from pi_sdk._agent.session import load_session as load_session
     from pi_sdk._agent.session import save_session as save_session
     from pi_sdk._agent.tools import FunctionTool as FunctionTool
@@ -130,7 +150,6 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._wire.agent_types import AgentContext as AgentContext
     from pi_sdk._wire.agent_types import AgentEndEvent as AgentEndEvent
     from pi_sdk._wire.agent_types import AgentEvent as AgentEvent
-    from pi_sdk._wire.agent_types import AgentLoopConfig as AgentLoopConfig
     from pi_sdk._wire.agent_types import AgentMessage as AgentMessage
     from pi_sdk._wire.agent_types import AgentStartEvent as AgentStartEvent
     from pi_sdk._wire.agent_types import AgentStreamFn as AgentStreamFn
@@ -150,8 +169,6 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._wire.agent_types import MessageUpdateEvent as MessageUpdateEvent
     from pi_sdk._wire.agent_types import PrepareArguments as PrepareArguments
     from pi_sdk._wire.agent_types import QueueMode as QueueMode
-    from pi_sdk._wire.agent_types import ShouldStopAfterTurn as ShouldStopAfterTurn
-    from pi_sdk._wire.agent_types import ShouldStopAfterTurnContext as ShouldStopAfterTurnContext
     from pi_sdk._wire.agent_types import ToolExecute as ToolExecute
     from pi_sdk._wire.agent_types import ToolExecutionEndEvent as ToolExecutionEndEvent
     from pi_sdk._wire.agent_types import ToolExecutionMode as ToolExecutionMode
@@ -168,9 +185,26 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._wire.estimate import estimate_context_tokens as estimate_context_tokens
     from pi_sdk._wire.estimate import estimate_tokens as estimate_tokens
     from pi_sdk._wire.estimate import usage_tokens as usage_tokens
+    from pi_sdk._wire.loop_config import AgentLoopConfig as AgentLoopConfig
+    from pi_sdk._wire.loop_config import AgentLoopTurnUpdate as AgentLoopTurnUpdate
+    from pi_sdk._wire.loop_config import AgentRequestUpdate as AgentRequestUpdate
+    from pi_sdk._wire.loop_config import AgentTurnContext as AgentTurnContext
+    from pi_sdk._wire.loop_config import AgentTurnDecision as AgentTurnDecision
+    from pi_sdk._wire.loop_config import FinishTurn as FinishTurn
+    from pi_sdk._wire.loop_config import PrepareNextTurn as PrepareNextTurn
+    from pi_sdk._wire.loop_config import PrepareRequest as PrepareRequest
+    from pi_sdk._wire.loop_config import PrepareRequestContext as PrepareRequestContext
+    from pi_sdk._wire.loop_config import ShouldStopAfterTurn as ShouldStopAfterTurn
+    from pi_sdk._wire.loop_config import ShouldStopAfterTurnContext as ShouldStopAfterTurnContext
     from pi_sdk._wire.overflow import is_recoverable_length as is_recoverable_length
     from pi_sdk._wire.pi_messages import PiBranchSummary as PiBranchSummary
     from pi_sdk._wire.pi_messages import PiCompactionSummary as PiCompactionSummary
     from pi_sdk._wire.pi_messages import PiCustomMessage as PiCustomMessage
+    from pi_sdk._wire.retry_policy import RetryPolicy as RetryPolicy
+    from pi_sdk._wire.retry_policy import (
+        is_retryable_assistant_error as is_retryable_assistant_error,
+    )
+    from pi_sdk._wire.usage_limits import RunUsage as RunUsage
+    from pi_sdk._wire.usage_limits import UsageLimits as UsageLimits
 
 __getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS)

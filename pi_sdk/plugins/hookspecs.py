@@ -24,10 +24,10 @@ Rules common to every hook:
   ``@hookimpl(tryfirst=True)`` implementations first, then the others from the most recently
   registered plugin to the earliest, then ``trylast=True`` ones (entry-point plugins register in
   alphabetical order of entry-point name). Pin a position with ``tryfirst`` / ``trylast``.
-* **Sync or async.** ``on_payload``, ``before_tool_call``, ``after_tool_call`` and
-  ``on_agent_event`` may be ``async def``: pi-sdk awaits any awaitable an implementation
-  returns. The registration hooks, ``get_api_key`` and ``on_model_call`` run synchronously and
-  must be plain ``def`` (rejected otherwise).
+* **Sync or async.** ``on_payload``, ``before_tool_call``, ``after_tool_call``,
+  ``prepare_request``, ``finish_turn`` and ``on_agent_event`` may be ``async def``: pi-sdk
+  awaits any awaitable an implementation returns. The registration hooks, ``get_api_key`` and
+  ``on_model_call`` run synchronously and must be plain ``def`` (rejected otherwise).
 * **Unknown names are errors.** An implementation whose name matches no hook here is rejected
   when the plugin loads (with a did-you-mean), unless marked ``@hookimpl(optionalhook=True)``.
 """
@@ -50,6 +50,12 @@ if TYPE_CHECKING:
         BeforeToolCallContext,
         BeforeToolCallResult,
     )
+    from pi_sdk._wire.loop_config import (
+        AgentRequestUpdate,
+        AgentTurnContext,
+        AgentTurnDecision,
+        PrepareRequestContext,
+    )
     from pi_sdk.options import StreamOptions
     from pi_sdk.types import AssistantMessage, Context, Model
 
@@ -59,12 +65,14 @@ __all__ = [
     "RegisterProvider",
     "after_tool_call",
     "before_tool_call",
+    "finish_turn",
     "get_api_key",
     "hookimpl",
     "hookspec",
     "on_agent_event",
     "on_model_call",
     "on_payload",
+    "prepare_request",
     "register_api_providers",
     "register_message_types",
     "register_models",
@@ -246,6 +254,61 @@ def after_tool_call(
 
     Returns:
         ``None`` or a :class:`pi_sdk.AfterToolCallResult` (or an awaitable of either).
+    """
+
+
+@hookspec
+def prepare_request(
+    request: PrepareRequestContext, signal: AbortSignal | None
+) -> AgentRequestUpdate | None | Awaitable[AgentRequestUpdate | None]:
+    """Change course before an agent's model request (pi-agent-core 1.6 ``prepareRequest``).
+
+    Called by the agent loop immediately before every model request of every run (the first,
+    each later turn and each retry), after the pending messages were added and after the
+    Agent's own ``prepare_request`` callable. For routing (a cheaper model for short turns, a
+    larger window when the context grew), compaction, or injecting context. May be
+    ``async def``.
+
+    Combination: **updates apply in plugin order**. Each field of the returned
+    :class:`pi_sdk.agent.AgentRequestUpdate` that is not ``None`` (``context``, ``model``,
+    ``thinking_level``) replaces the run's value for this request and the later ones, and the
+    next implementation's ``request`` already shows it. ``None`` changes nothing. An exception
+    ends the run with an error assistant message (the error names the plugin).
+
+    Args:
+        request: A :class:`pi_sdk.agent.PrepareRequestContext`: ``context`` (the working
+            context; do not mutate it, return a new one), ``model``, ``thinking_level``.
+        signal: The run's abort signal.
+
+    Returns:
+        ``None`` or an :class:`pi_sdk.agent.AgentRequestUpdate` (or an awaitable of either).
+    """
+
+
+@hookspec
+def finish_turn(
+    turn: AgentTurnContext, signal: AbortSignal | None
+) -> AgentTurnDecision | None | Awaitable[AgentTurnDecision | None]:
+    """Decide whether an agent run goes on after a turn (pi-agent-core 1.6 ``finishTurn``).
+
+    Called by the agent loop after each turn's assistant message and tool results, before its
+    ``turn_end``, after the Agent's own ``finish_turn`` callable (unless that one answered
+    ``"end"``). For budgets, turn caps, stop conditions. May be ``async def``.
+
+    Combination: **any "end" wins**: the first ``"end"`` ends the run after this turn (later
+    plugins are not asked; queued messages stay queued). Otherwise a ``"continue"`` asks for one
+    more request even when the model stopped (satisfied by tool results, steering or follow-ups
+    when there are some). ``None`` keeps the normal scheduling. A turn that failed (``error`` /
+    ``aborted``) ends the run whatever the answer. An answer other than these, or an exception,
+    ends the run with an error assistant message (the error names the plugin).
+
+    Args:
+        turn: A :class:`pi_sdk.agent.AgentTurnContext`: ``message`` (the turn's assistant
+            message), ``tool_results``, ``context`` and ``new_messages`` (do not mutate them).
+        signal: The run's abort signal.
+
+    Returns:
+        ``None``, ``"continue"`` or ``"end"`` (or an awaitable of one).
     """
 
 

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 import pi_sdk
-from pi_sdk._wire.agent_types import AgentEvent, AgentLoopConfig
+from pi_sdk._wire.agent_types import AgentEvent
+from pi_sdk._wire.loop_config import AgentLoopConfig
 from pi_sdk.plugins import PluginManager, use_plugin_manager
 
 
