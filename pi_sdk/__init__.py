@@ -40,6 +40,9 @@ _EXPORTS = {
     "stream": "pi_sdk._models.calls",
     "AuthCheck": "pi_sdk._models.collection",
     "Models": "pi_sdk._models.collection",
+    "FallbackPolicy": "pi_sdk._models.fallback",
+    "RateLimit": "pi_sdk._models.rate_limit",
+    "RateLimiter": "pi_sdk._models.rate_limit",
     "default_models": "pi_sdk._models.default",
     "get_api_provider": "pi_sdk._models.default",
     "get_api_providers": "pi_sdk._models.default",
@@ -181,7 +184,10 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._models.default import register_model as register_model
     from pi_sdk._models.default import register_provider as register_provider
     from pi_sdk._models.default import unregister_api_providers as unregister_api_providers
+    from pi_sdk._models.fallback import FallbackPolicy as FallbackPolicy
     from pi_sdk._models.file_store import FileModelsStore as FileModelsStore
+    from pi_sdk._models.rate_limit import RateLimit as RateLimit
+    from pi_sdk._models.rate_limit import RateLimiter as RateLimiter
     from pi_sdk._models.refresh import ModelsStore as ModelsStore
     from pi_sdk._models.refresh import RefreshResult as RefreshResult
     from pi_sdk._models.refresh import StoredModels as StoredModels
