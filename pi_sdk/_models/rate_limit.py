@@ -186,8 +186,8 @@ class _Window:
         now = self._clock()
         if slot.at == _IN_FLIGHT:
             slot.at = now
-        if isinstance(message, AssistantMessage) and message.usage.total_tokens:
-            slot.tokens = usage_tokens(message.usage) + message.usage.output
+        if isinstance(message, AssistantMessage) and usage_tokens(message.usage):
+            slot.tokens = usage_tokens(message.usage)
         if isinstance(failure, ProviderError) and failure.status == 429:
             wait_ms = failure.retry_after_ms if failure.retry_after_ms is not None else 1000
             self.held_until = max(self.held_until, now + wait_ms / 1000)
