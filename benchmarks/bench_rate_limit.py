@@ -147,7 +147,7 @@ def _line(name: str, counts: dict[str, float]) -> str:
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--agents", type=int, default=100)
     parser.add_argument("--rate", type=int, default=20, help="requests per second allowed")
     parser.add_argument("--max-retries", type=int, default=2)

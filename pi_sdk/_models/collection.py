@@ -16,7 +16,7 @@ import difflib
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from pi_sdk._models.hooks import manager_of, observe_call, run_payload_hooks
 from pi_sdk._models.merge import merge_provider, with_provider_settings
@@ -32,6 +32,9 @@ from pi_sdk._wire.abort import AbortSignal
 from pi_sdk.errors import ConfigurationError, ModelNotFoundError, ProviderNotFoundError
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Model
+
+if TYPE_CHECKING:
+    from pi_sdk._models.count_tokens import TokenCount
 
 __all__ = [
     "AuthCheck",
@@ -352,6 +355,25 @@ class Models:
     ) -> AssistantMessage:
         """``await self.stream(...).result()``: the final message; never raises for API failures."""
         return await self.stream(model, context, options).result()
+
+    async def count_tokens(
+        self, model: Model, context: Context, options: StreamOptions | None = None
+    ) -> TokenCount:
+        """The input tokens a call of ``model`` with ``context`` takes (issue 28, item 5).
+
+        The vendor's counting endpoint where the wire API has one (Anthropic, Gemini, OpenAI
+        Responses: ``ApiProvider.count_tokens``), else the estimate; the answer says which
+        (:class:`~pi_sdk.TokenCount`). A failing endpoint falls back to the estimate and says
+        why; this never raises for it.
+
+        Raises:
+            ProviderNotFoundError: no implementation of ``model.api`` here.
+        """
+        from pi_sdk._models.count_tokens import count_with, with_key  # lazy: rarely used
+
+        implementation = self.api_provider(model.api, model.provider)
+        options = with_key(options, lambda: self.get_api_key(model.provider))
+        return await count_with(implementation, model, context, options, self.get_api_key)
 
     async def apply_payload_hooks(
         self, payload: dict[str, Any], model: Model, options: StreamOptions

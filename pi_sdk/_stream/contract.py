@@ -32,6 +32,7 @@ from pi_sdk.types import Context, Model
 __all__ = [
     "ApiProvider",
     "CallFunction",
+    "CountTokensFunction",
     "HttpCall",
     "RequestRecognizer",
     "StreamFunction",
@@ -130,6 +131,17 @@ Import the vendor SDK lazily, inside the function.
 """
 
 
+CountTokensFunction: TypeAlias = Callable[[Model, Context, StreamOptions], Awaitable[int]]
+"""``await count_tokens(model, context, options)``: the input tokens the vendor counts for the
+request ``context`` would make (its counting endpoint: Anthropic ``/v1/messages/count_tokens``,
+Gemini ``countTokens``, OpenAI ``/v1/responses/input_tokens``). The same request as a call
+(system prompt, messages, tools, thinking), nothing generated. Raise for any failure
+(:class:`~pi_sdk.provider.ProviderError`, ``ConfigurationError``): the caller falls back to the
+estimate and says why (:func:`pi_sdk.count_tokens`). Resolve the key with
+:func:`~pi_sdk.provider.resolve_api_key`, as a call function does.
+"""
+
+
 RequestRecognizer: TypeAlias = Callable[[str, str, Any], "Model | None"]
 """``recognize(method, uri, body) -> Model | None``: ``body`` is the parsed JSON request body
 (or ``None``). Return the model (id, ``base_url`` from the URI, api, provider) that sends such a
@@ -155,6 +167,9 @@ class ApiProvider:
     """For ``pi-sdk replay``: given a recorded request, the model that would have sent it."""
     source_id: str | None = None
     """Who registered it (a plugin name); see :func:`pi_sdk.unregister_api_providers`."""
+    count_tokens: CountTokensFunction | None = None
+    """The vendor's token counting for this API (optional; ``None``: :func:`pi_sdk.count_tokens`
+    estimates)."""
     exclusive: bool = False
     """Held by a :class:`~pi_sdk.Provider`: serve only that provider's models (pi-sdk-azure's
     ``openai-completions`` for ``azure-openai``), never another provider's model of this API."""

@@ -37,7 +37,10 @@ ENV_API_KEYS: dict[str, tuple[str, ...]] = {
 dropped: issue 27, item 3)."""
 
 ANTHROPIC_MESSAGES = kit.lazy_api(
-    "anthropic-messages", "pi_sdk_anthropic.messages", call="call_anthropic_messages"
+    "anthropic-messages",
+    "pi_sdk_anthropic.messages",
+    call="call_anthropic_messages",
+    count_tokens="count_anthropic_tokens",
 )
 """The ``anthropic-messages`` implementation (its module imported on the first call)."""
 
