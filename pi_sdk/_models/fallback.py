@@ -191,7 +191,8 @@ class FallbackPolicy:
     Args:
         models: The models to move on to, in order: :class:`~pi_sdk.Model` objects,
             ``"provider/model-id"`` strings (looked up in ``collection``, else the default
-            collection), or :class:`FallbackEntry` (a model with option overrides).
+            collection), or :class:`FallbackEntry` / ``(model, {option: value})`` (a model with
+            option overrides, laid over the call's options for that model).
         move_on: The failure kinds that move on (default :data:`MOVES_ON`). ``auth`` and
             ``bad_request`` are refused here: the next model would refuse the same request or
             the key is at fault, and moving on would hide it.
@@ -221,7 +222,7 @@ class FallbackPolicy:
 
     def __init__(
         self,
-        models: Iterable[Model | str | FallbackEntry],
+        models: Iterable[FallbackItem],
         *,
         move_on: Iterable[str] = MOVES_ON,
         refusals: bool = False,
@@ -302,9 +303,16 @@ def _check_distinct(entries: Iterable[FallbackEntry]) -> None:
         seen.add(entry.key)
 
 
-def _entry(item: Model | str | FallbackEntry, collection: Models | None) -> FallbackEntry:
+FallbackItem: TypeAlias = "Model | str | FallbackEntry | tuple[Model | str, Mapping[str, Any]]"
+"""One model of a chain: a model, ``"provider/id"``, an entry, or ``(model, option overrides)``."""
+
+
+def _entry(item: FallbackItem, collection: Models | None) -> FallbackEntry:
     if isinstance(item, FallbackEntry):
         entry = item
+    elif isinstance(item, tuple):
+        model, options = item
+        entry = FallbackEntry(_entry(model, collection).model, dict(options))
     elif isinstance(item, Model):
         entry = FallbackEntry(item)
     elif isinstance(item, str):  # pyright: ignore[reportUnnecessaryIsInstance]

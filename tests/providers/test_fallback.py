@@ -226,7 +226,7 @@ async def test_an_auth_error_or_a_bad_request_does_not_move_on(status: int) -> N
 async def test_a_429_moves_on_after_the_calls_own_retries() -> None:
     limited = _error(ANTHROPIC, 429, "Number of requests exceeded")
     async with LoopbackServer([limited]) as claude, LoopbackServer([text_reply(CHAT)]) as openai:
-        policy = FallbackPolicy([_openai_entry(openai.url)])
+        policy = FallbackPolicy([(model_at(CHAT, openai.url), {"api_key": "openai-key"})])
         options = pi_sdk.StreamOptions(
             api_key="anthropic-key", max_retries=1, max_retry_delay_ms=1, fallback=policy
         )
