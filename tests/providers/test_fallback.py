@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from _support.loopback import LoopbackServer, json_step, model_at, sse_step, text_reply
-from _support.wire import Text, Tokens, wire_for
+from _support.wire import Text, Thinking, Tokens, wire_for
 
 import pi_sdk
 from pi_sdk._models.fallback import FallbackEntry, FallbackPolicy
@@ -285,3 +285,49 @@ def test_a_policy_that_would_repeat_a_call_is_refused() -> None:
         FallbackPolicy([FallbackEntry(model, {"no_such_option": 1})])
     with pytest.raises(TypeError, match="FallbackPolicy or a list"):
         pi_sdk.stream(model, pi_sdk.Context(messages=[]), pi_sdk.StreamOptions(fallback="x"))
+
+
+async def test_a_continued_reply_carries_signed_thinking_without_its_signature() -> None:
+    thinking = Thinking(("Let me ", "think."), signature=SIGNATURE)
+    body, _ = wire_for(ANTHROPIC).events([thinking, Text(("The answer ", "is"))], Tokens())
+    cut = sse_step(body[:-2], end="close")  # before the text block's end and message_delta
+    async with LoopbackServer([cut]) as claude, LoopbackServer(
+        [text_reply(CHAT, " 42.")]
+    ) as openai:
+        policy = FallbackPolicy([_openai_entry(openai.url)], after_content="continue")
+        context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content="The answer?")])
+        events, message, _ = await _events(model_at(ANTHROPIC, claude.url), context, policy)
+        sent = json.dumps(_body(openai))
+    assert SIGNATURE not in sent and "Let me think." in sent and "The answer is" in sent
+    first, second, third = message.content
+    assert isinstance(first, pi_sdk.ThinkingContent) and first.thinking == "Let me think."
+    assert first.thinking_signature is None  # another model minted it
+    assert isinstance(second, pi_sdk.TextContent) and second.text == "The answer is"
+    assert isinstance(third, pi_sdk.TextContent) and third.text == " 42."
+    assert [e.type for e in events if e.type.endswith("_end")] == [
+        "thinking_end",
+        "text_end",
+        "text_end",
+    ]
+    (diagnostic,) = message.diagnostics or []
+    assert diagnostic.details is not None
+    partial = pi_sdk.AssistantMessage.model_validate(diagnostic.details["partial"])
+    kept = partial.content[0]
+    assert isinstance(kept, pi_sdk.ThinkingContent) and kept.thinking_signature == SIGNATURE
+
+
+async def test_a_consumer_that_leaves_early_closes_the_attempt() -> None:
+    async with LoopbackServer([_cut_after(50)]) as claude, LoopbackServer(
+        [text_reply(CHAT)]
+    ) as openai:
+        policy = FallbackPolicy([_openai_entry(openai.url)], after_content="continue")
+        context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content="Count.")])
+        options = pi_sdk.StreamOptions(api_key="anthropic-key", max_retries=0, fallback=policy)
+        stream = pi_sdk.stream(model_at(ANTHROPIC, claude.url), context, options)
+        async for event in stream:
+            if event.type == "text_delta":
+                break
+        await stream.aclose()
+        message = await stream.result()
+        assert openai.requests == []
+    assert message.stop_reason == "aborted" and message.provider == "anthropic"
