@@ -291,9 +291,10 @@ async def test_a_continued_reply_carries_signed_thinking_without_its_signature()
     thinking = Thinking(("Let me ", "think."), signature=SIGNATURE)
     body, _ = wire_for(ANTHROPIC).events([thinking, Text(("The answer ", "is"))], Tokens())
     cut = sse_step(body[:-2], end="close")  # before the text block's end and message_delta
-    async with LoopbackServer([cut]) as claude, LoopbackServer(
-        [text_reply(CHAT, " 42.")]
-    ) as openai:
+    async with (
+        LoopbackServer([cut]) as claude,
+        LoopbackServer([text_reply(CHAT, " 42.")]) as openai,
+    ):
         policy = FallbackPolicy([_openai_entry(openai.url)], after_content="continue")
         context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content="The answer?")])
         events, message, _ = await _events(model_at(ANTHROPIC, claude.url), context, policy)
@@ -317,9 +318,10 @@ async def test_a_continued_reply_carries_signed_thinking_without_its_signature()
 
 
 async def test_a_consumer_that_leaves_early_closes_the_attempt() -> None:
-    async with LoopbackServer([_cut_after(50)]) as claude, LoopbackServer(
-        [text_reply(CHAT)]
-    ) as openai:
+    async with (
+        LoopbackServer([_cut_after(50)]) as claude,
+        LoopbackServer([text_reply(CHAT)]) as openai,
+    ):
         policy = FallbackPolicy([_openai_entry(openai.url)], after_content="continue")
         context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content="Count.")])
         options = pi_sdk.StreamOptions(api_key="anthropic-key", max_retries=0, fallback=policy)
