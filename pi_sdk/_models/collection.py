@@ -344,11 +344,12 @@ class Models:
         self, model: Model, context: Context, options: StreamOptions
     ) -> AssistantMessageEventStream:
         from pi_sdk._models.fallback import resolve_fallback  # lazy: only fallback calls
-        from pi_sdk._models.fallback_stream import FallbackStream
+        from pi_sdk._models.fallback_stream import FallbackRun, FallbackStream
 
         policy = resolve_fallback(options.fallback, self)
         self.api_provider(model.api, model.provider)  # raises, as a plain call does
-        return FallbackStream(self.stream, policy.chain(model), context, options, policy)
+        run = FallbackRun(self.stream, policy.chain(model), context, options, policy)
+        return FallbackStream(run)
 
     async def complete(
         self, model: Model, context: Context, options: StreamOptions | None = None

@@ -63,7 +63,7 @@ from pi_sdk.types import (
     UserMessage,
 )
 
-__all__ = ["FallbackStream"]
+__all__ = ["FallbackRun", "FallbackStream"]
 
 logger = logging.getLogger("pi_sdk.fallback")
 
@@ -74,16 +74,8 @@ StartAttempt = Callable[[Model, Context, StreamOptions], AssistantMessageEventSt
 class FallbackStream(AssistantMessageEventStream):
     """The event stream of a call with fallback models (module doc); the same API as any."""
 
-    def __init__(
-        self,
-        start: StartAttempt,
-        chain: list[FallbackEntry],
-        context: Context,
-        options: StreamOptions,
-        policy: FallbackPolicy,
-    ) -> None:
-        """Run ``chain`` (the first entry is the call's own model) under ``policy``."""
-        run = _FallbackRun(start, chain, context, options, policy)
+    def __init__(self, run: FallbackRun) -> None:
+        """Run ``run``'s chain (:func:`fallback_stream` builds one)."""
         self._call = cast("Any", run)
         self._events = run.events()
         self._iterating = False
@@ -91,7 +83,7 @@ class FallbackStream(AssistantMessageEventStream):
     @property
     def attempts(self) -> list[FallbackAttempt]:
         """Every model tried so far, in order, with its outcome, usage and cost."""
-        return list(cast("_FallbackRun", self._call).attempts)
+        return list(cast("FallbackRun", self._call).attempts)
 
     def usage_by_model(self) -> dict[str, Usage]:
         """Usage per ``"provider/model"`` over every attempt (costs in ``usage.cost``, USD)."""
@@ -121,8 +113,16 @@ def _sum(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class _FallbackRun:
-    """The machinery under :class:`FallbackStream` (kept apart: no cycle with the generator)."""
+class FallbackRun:
+    """The machinery under :class:`FallbackStream` (kept apart: no cycle with the generator).
+
+    Args:
+        start: The collection's ordinary call (one attempt).
+        chain: The entries to try, the call's own model first.
+        context: The request.
+        options: The call's options (each attempt's are derived from them).
+        policy: What moves on, and how.
+    """
 
     def __init__(
         self,
@@ -260,32 +260,31 @@ class _FallbackRun:
                 await stream.aclose()
                 assert terminal is not None  # the stream's contract: one terminal event
                 message = terminal.message
+                target: int | None = None
                 if isinstance(terminal, DoneEvent):
                     self._record(entry, message, None, moved_on=False, content=content)
                     policy.answered(self._chain[0], entry)
+                else:
+                    self.failure = stream.failure
+                    kind = classify_failure(message, stream.failure, entry.model)
+                    target = self._next(index, kind) if policy.moves_on(kind) else None
+                    if content and (
+                        policy.after_content != "continue"
+                        or any(isinstance(b, ToolCall) for b in message.content)
+                    ):
+                        target = None
+                    moved = target is not None
+                    self._record(entry, message, kind, moved_on=moved, content=content)
+                if target is None:  # the call ends here, with this attempt's outcome
                     if merged is not None:
                         message = _merge(merged, offset, message)
-                    self.final = self._finalize(message)
+                    self.final = final = self._finalize(message)
                     if not started:
-                        yield held if held is not None else StartEvent(partial=message)
-                    yield DoneEvent(reason=terminal.reason, message=self.final)
-                    return
-                self.failure = stream.failure
-                kind = classify_failure(message, stream.failure, entry.model)
-                target = self._next(index, kind) if policy.moves_on(kind) else None
-                if content and (
-                    policy.after_content != "continue"
-                    or any(isinstance(b, ToolCall) for b in message.content)
-                ):
-                    target = None
-                self._record(entry, message, kind, moved_on=target is not None, content=content)
-                if target is None:
-                    if merged is not None:
-                        message = _merge(merged, offset, message)
-                    self.final = self._finalize(message)
-                    if not started:
-                        yield held if held is not None else StartEvent(partial=message)
-                    yield ErrorEvent(reason=terminal.reason, error=self.final)
+                        yield held if held is not None else StartEvent(partial=final)
+                    if isinstance(terminal, DoneEvent):
+                        yield DoneEvent(reason=terminal.reason, message=final)
+                    else:
+                        yield ErrorEvent(reason=terminal.reason, error=final)
                     return
                 if content:
                     shown = merged if merged is not None else message

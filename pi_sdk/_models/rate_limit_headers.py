@@ -58,19 +58,9 @@ def parse_reset_s(value: str) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def _get(headers: Mapping[str, str], name: str) -> str | None:
-    value = headers.get(name)
-    if value is not None:
-        return value
-    for key, found in headers.items():
-        if key.lower() == name:
-            return found
-    return None
-
-
-def _budget(headers: Mapping[str, str], remaining: str, reset: str) -> Budget | None:
-    left = _get(headers, remaining)
-    when = _get(headers, reset)
+def _budget(lowered: Mapping[str, str], remaining: str, reset: str) -> Budget | None:
+    left = lowered.get(remaining)
+    when = lowered.get(reset)
     if left is None or when is None:
         return None
     try:
@@ -83,6 +73,7 @@ def _budget(headers: Mapping[str, str], remaining: str, reset: str) -> Budget | 
 
 def server_budgets(headers: Mapping[str, str]) -> tuple[Budget | None, Budget | None]:
     """``(requests, tokens)``: what the headers say is left of each, ``None`` when unsaid."""
+    headers = {name.lower(): value for name, value in headers.items()}
     requests = (
         _budget(headers, "x-ratelimit-remaining-requests", "x-ratelimit-reset-requests")
         or _budget(

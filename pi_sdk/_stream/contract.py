@@ -104,6 +104,40 @@ class HttpCall(Generic[ClientT]):
     """What the streamed body is, for the error naming a page served instead of it
     (``"the server answered 200 with text/html, not an event stream: ..."``)."""
 
+    async def request_json(
+        self,
+        model: Model,
+        send: Callable[[ClientT, dict[str, Any]], Awaitable[HttpResponse]],
+        fields: tuple[str, ...] | None = None,
+    ) -> Any:
+        """Send another request of the API with this plan's client and payload; its JSON answer.
+
+        For a wire API's side endpoints that take the call's request (a token count:
+        ``ApiProvider.count_tokens``): enters :attr:`lease`, builds the payload as a call would
+        (for the :func:`~pi_sdk.provider.signature_origin` of :attr:`base_url`; no payload
+        hooks), keeps ``fields`` of it (``None``: all), sends it with ``send(client, body)``
+        and reads the whole answer as JSON.
+
+        Raises:
+            ProviderError: what ``send`` raises (HTTP, connection).
+            ValueError: the answer is not JSON.
+        """
+        import json
+
+        from pi_sdk._wire.transform import signature_origin
+
+        async with self.lease as client:
+            base_url = self.base_url(client) if callable(self.base_url) else self.base_url
+            payload = self.build_payload(signature_origin(model, base_url or None))
+            if fields is not None:
+                payload = {key: payload[key] for key in fields if key in payload}
+            response = await send(client, payload)
+            try:
+                data = b"".join([chunk async for chunk in response.aiter_bytes()])
+            finally:
+                await response.aclose()
+        return json.loads(data)
+
 
 CallFunction: TypeAlias = Callable[[Model, Context, StreamOptions], Awaitable[HttpCall[Any]]]
 """``await call(model, context, options)``: the :class:`HttpCall` plan of one attempt.

@@ -368,10 +368,11 @@ class StreamRun:
         try:
             self._permit = await gate()
         except asyncio.CancelledError:
-            failure = self._after_cancel(task)
-            if failure is None:
-                raise
-            raise failure from None
+            # An abort while waiting for the gate ends the call as aborted (pi-spec §2).
+            aborted = self._after_cancel(task)
+            if aborted is not None:
+                raise aborted from None
+            raise
         finally:
             self._activity.waiter = None
         return self._open()

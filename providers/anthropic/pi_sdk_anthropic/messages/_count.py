@@ -8,9 +8,6 @@ generation reads (``model``, ``messages``, ``system``, ``tools``, ``tool_choice`
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pi_sdk
 from pi_sdk import provider as kit
 
@@ -38,13 +35,9 @@ async def count_anthropic_tokens(
     plan = await call_anthropic_messages(model, context, options)
     api_key = kit.resolve_api_key(model, options)
     headers = build_headers(model, options, api_key, has_tools=bool(context.tools))
-    async with plan.lease as client:
-        base_url = plan.base_url(client) if callable(plan.base_url) else plan.base_url
-        payload = plan.build_payload(kit.signature_origin(model, base_url or None))
-        body = {key: payload[key] for key in COUNT_FIELDS if key in payload}
-        response = await open_messages(client, body, headers, path=COUNT_PATH)
-        try:
-            answer: Any = json.loads(await response.aread())
-        finally:
-            await response.aclose()
+    answer = await plan.request_json(
+        model,
+        lambda client, body: open_messages(client, body, headers, path=COUNT_PATH),
+        COUNT_FIELDS,
+    )
     return answer["input_tokens"]  # the core checks it is a count

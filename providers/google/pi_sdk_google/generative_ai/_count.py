@@ -9,11 +9,7 @@ the answer is ``{"totalTokens": N, ...}``. The request is the one a call would s
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from pi_sdk import Context, Model, StreamOptions
-from pi_sdk.provider import signature_origin
 
 from .._shared_call import request_headers
 from .._transport import send
@@ -35,16 +31,11 @@ async def count_gemini_tokens(model: Model, context: Context, options: StreamOpt
     from . import call_google_generative_ai  # the call's own plan: client, key, payload
 
     plan = await call_google_generative_ai(model, context, options)
-    async with plan.lease as client:
-        root = base_url(model, options.client)
-        payload = plan.build_payload(signature_origin(model, root or None))
-        request = {"model": model_path(model.id), **payload}
-        url = f"{root}/{model_path(model.id)}:{COUNT_METHOD}"
-        headers = request_headers(model, options)
-        response = await send(client, url, {"generateContentRequest": request}, headers)
-        try:
-            data = b"".join([chunk async for chunk in response.aiter_bytes()])
-        finally:
-            await response.aclose()
-    answer: Any = json.loads(data)
+    url = f"{base_url(model, options.client)}/{model_path(model.id)}:{COUNT_METHOD}"
+    headers = request_headers(model, options)
+    request = {"model": model_path(model.id)}
+    answer = await plan.request_json(
+        model,
+        lambda client, body: send(client, url, {"generateContentRequest": request | body}, headers),
+    )
     return answer["totalTokens"]  # the core checks it is a count

@@ -10,13 +10,10 @@ call's.
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from pi_sdk import Context, Model, StreamOptions
-from pi_sdk import provider as kit
 
 from .._client import open_response, request_headers
+from . import call_openai_responses
 
 __all__ = ["COUNT_FIELDS", "COUNT_PATH", "count_openai_responses_tokens"]
 
@@ -43,22 +40,13 @@ async def count_openai_responses_tokens(
 ) -> int:
     """The input tokens OpenAI counts for the request of a Responses call with ``context``.
 
-    Raises:
-        ConfigurationError: no API key (as a call).
-        ProviderError: an HTTP or connection failure.
-        KeyError, TypeError: an answer without ``input_tokens``.
+    Raises what the call's plan raises (``ConfigurationError`` without a key), a
+    ``ProviderError`` for an HTTP or connection failure, ``KeyError`` for an answer without
+    ``input_tokens``.
     """
-    from . import call_openai_responses  # the call's own plan: client, key, payload
-
-    plan = await call_openai_responses(model, context, options)
     headers = request_headers(model, options)
-    async with plan.lease as client:
-        base_url = plan.base_url(client) if callable(plan.base_url) else plan.base_url
-        payload = plan.build_payload(kit.signature_origin(model, base_url or None))
-        body = {key: payload[key] for key in COUNT_FIELDS if key in payload}
-        response = await open_response(client, COUNT_PATH, body, headers)
-        try:
-            answer: Any = json.loads(await response.aread())
-        finally:
-            await response.aclose()
+    plan = await call_openai_responses(model, context, options)
+    answer = await plan.request_json(
+        model, lambda client, body: open_response(client, COUNT_PATH, body, headers), COUNT_FIELDS
+    )
     return answer["input_tokens"]  # the core checks it is a count
