@@ -40,6 +40,11 @@ _EXPORTS = {
     "stream": "pi_sdk._models.calls",
     "AuthCheck": "pi_sdk._models.collection",
     "Models": "pi_sdk._models.collection",
+    "FallbackPolicy": "pi_sdk._models.fallback",
+    "TokenCount": "pi_sdk._models.count_tokens",
+    "count_tokens": "pi_sdk._models.calls",
+    "RateLimit": "pi_sdk._models.rate_limit",
+    "RateLimiter": "pi_sdk._models.rate_limit",
     "default_models": "pi_sdk._models.default",
     "get_api_provider": "pi_sdk._models.default",
     "get_api_providers": "pi_sdk._models.default",
@@ -173,9 +178,11 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._kit.gc_tuning import tune_gc_for_streams as tune_gc_for_streams
     from pi_sdk._models.calls import complete as complete
     from pi_sdk._models.calls import complete_sync as complete_sync
+    from pi_sdk._models.calls import count_tokens as count_tokens
     from pi_sdk._models.calls import stream as stream
     from pi_sdk._models.collection import AuthCheck as AuthCheck
     from pi_sdk._models.collection import Models as Models
+    from pi_sdk._models.count_tokens import TokenCount as TokenCount
     from pi_sdk._models.default import default_models as default_models
     from pi_sdk._models.default import get_api_provider as get_api_provider
     from pi_sdk._models.default import get_api_providers as get_api_providers
@@ -186,7 +193,10 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._models.default import register_model as register_model
     from pi_sdk._models.default import register_provider as register_provider
     from pi_sdk._models.default import unregister_api_providers as unregister_api_providers
+    from pi_sdk._models.fallback import FallbackPolicy as FallbackPolicy
     from pi_sdk._models.file_store import FileModelsStore as FileModelsStore
+    from pi_sdk._models.rate_limit import RateLimit as RateLimit
+    from pi_sdk._models.rate_limit import RateLimiter as RateLimiter
     from pi_sdk._models.refresh import ModelsStore as ModelsStore
     from pi_sdk._models.refresh import RefreshResult as RefreshResult
     from pi_sdk._models.refresh import StoredModels as StoredModels

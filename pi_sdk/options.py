@@ -144,6 +144,14 @@ class StreamOptions:
     Stored as an :class:`Output` once the options are built.
 
     Raises (at construction): TypeError when it is none of these."""
+    fallback: Any = None
+    """Models to move on to when this call fails (issue 28): a
+    :class:`pi_sdk.FallbackPolicy`, or a list of models (``Model`` objects or
+    ``"provider/id"`` strings) for one with its defaults. A failure the policy moves on from
+    (connection, 429 after the retries, 5xx/overloaded, context overflow to a larger window)
+    tries the next model before any content reached the caller; after content, the policy's
+    ``after_content`` ends the call or continues on the next model. ``None``: no fallback.
+    See docs/fallback-limits-retries.md."""
     client: Any = None
     """A pre-built vendor SDK client to use instead of building one (proxies, tests)."""
     provider_options: dict[str, Any] = field(default_factory=dict[str, Any])

@@ -28,6 +28,7 @@ from typing import Any
 from pi_sdk._stream.contract import (
     ApiProvider,
     CallFunction,
+    CountTokensFunction,
     HttpCall,
     RequestRecognizer,
     StreamFunction,
@@ -97,6 +98,17 @@ def lazy_call(module: str, function: str) -> CallFunction:
     return call
 
 
+def lazy_count(module: str, function: str) -> CountTokensFunction:
+    """A :data:`CountTokensFunction` that imports ``module`` on its first call (as lazy_call)."""
+
+    async def count_tokens(model: Model, context: Context, options: StreamOptions) -> int:
+        wire: CountTokensFunction = _attribute(module, function)
+        return await wire(model, context, options)
+
+    _stand_in(count_tokens, module, function, "token counter")
+    return count_tokens
+
+
 def lazy_recognizer(module: str, function: str) -> RequestRecognizer:
     """A :data:`RequestRecognizer` that imports ``module`` on first call (like lazy_stream)."""
 
@@ -115,13 +127,15 @@ def lazy_api(
     recognize: str | None = "recognize_request",
     *,
     call: str | None = None,
+    count_tokens: str | None = None,
 ) -> ApiProvider:
     """The :class:`ApiProvider` for ``api`` whose functions live in ``module`` (absolute path).
 
     ``call`` (a :data:`CallFunction`) or ``stream`` (a :data:`StreamFunction`), one of them, and
     ``recognize`` name the functions there (``recognize=None``: no replay recognizer);
     ``module`` is imported on the first call of any (:func:`lazy_call`, :func:`lazy_stream`).
-    ``stream`` and ``recognize`` may be given by position, as before ``call`` existed.
+    ``stream`` and ``recognize`` may be given by position, as before ``call`` existed;
+    ``count_tokens`` names the API's token counter, if it has one (``ApiProvider.count_tokens``).
 
     Raises:
         TypeError: both or neither of ``call`` and ``stream``.
@@ -131,6 +145,7 @@ def lazy_api(
         call=lazy_call(module, call) if call is not None else None,
         stream=lazy_stream(module, stream) if stream is not None else None,
         recognize=lazy_recognizer(module, recognize) if recognize is not None else None,
+        count_tokens=lazy_count(module, count_tokens) if count_tokens is not None else None,
     )
 
 

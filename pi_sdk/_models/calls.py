@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from pi_sdk._models.count_tokens import TokenCount
 from pi_sdk._models.default import default_models, get_api_key
 from pi_sdk._models.hooks import run_payload_hooks
 from pi_sdk._plugins.manager import get_plugin_manager
@@ -19,7 +20,14 @@ from pi_sdk._stream.event_stream import AssistantMessageEventStream
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Model
 
-__all__ = ["apply_payload_hooks", "complete", "complete_sync", "resolve_api_key", "stream"]
+__all__ = [
+    "apply_payload_hooks",
+    "complete",
+    "complete_sync",
+    "count_tokens",
+    "resolve_api_key",
+    "stream",
+]
 
 
 def stream(
@@ -56,6 +64,26 @@ async def complete(
     :class:`pi_sdk.options.StructuredOutput`; docs/structured-output.md).
     """
     return await stream(model, context, options).result()
+
+
+async def count_tokens(
+    model: Model, context: Context, options: StreamOptions | None = None
+) -> TokenCount:
+    """The input tokens a call of ``model`` with ``context`` takes, and where the figure is from.
+
+    The vendor's counting endpoint where the wire API has one (Anthropic Messages
+    ``count_tokens``, Gemini ``countTokens``, OpenAI Responses input-token counting), else
+    pi's estimate (:func:`pi_sdk.agent.estimate_context_tokens`). A failing endpoint falls
+    back to the estimate: :attr:`TokenCount.source` is ``"estimate"`` and ``reason`` says why.
+    The default collection's :meth:`pi_sdk.Models.count_tokens`.
+
+    Returns:
+        A :class:`pi_sdk.TokenCount` (``tokens``, ``source``, ``reason``).
+
+    Raises:
+        ProviderNotFoundError: no provider serves ``model.api``.
+    """
+    return await default_models().count_tokens(model, context, options)
 
 
 def complete_sync(

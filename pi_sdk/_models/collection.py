@@ -14,12 +14,13 @@ import asyncio
 import dataclasses
 import difflib
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from pi_sdk._models.hooks import manager_of, observe_call, run_payload_hooks
 from pi_sdk._models.merge import merge_provider, with_provider_settings
+from pi_sdk._models.rate_limit import RateLimit, RateLimiter
 from pi_sdk._models.refresh import ModelsStore, RefreshResult, refresh_providers
 from pi_sdk._models.start import start_call
 from pi_sdk._plugins.manager import PluginManager
@@ -31,6 +32,9 @@ from pi_sdk._wire.abort import AbortSignal
 from pi_sdk.errors import ConfigurationError, ModelNotFoundError, ProviderNotFoundError
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Model
+
+if TYPE_CHECKING:
+    from pi_sdk._models.count_tokens import TokenCount
 
 __all__ = [
     "AuthCheck",
@@ -95,6 +99,7 @@ class Models:
         *,
         plugins: PluginsChoice = "active",
         store: ModelsStore | None = None,
+        rate_limits: RateLimiter | Mapping[str, RateLimit] | None = None,
     ) -> None:
         """Hold ``providers``.
 
@@ -105,6 +110,9 @@ class Models:
                 collection's calls). Keys and models never come from plugins here.
             store: Where :meth:`refresh` keeps fetched model lists (etag, last-modified);
                 ``None``: in memory only.
+            rate_limits: Client-side rate limits every call of this collection waits for: a
+                :class:`~pi_sdk.RateLimiter` (pass one to several collections to share it), or
+                ``{"provider" or "provider/model-id": RateLimit}`` for a limiter of its own.
 
         Raises:
             ConfigurationError: two providers with one id disagree on a setting.
@@ -118,6 +126,11 @@ class Models:
         self.store = store
         """Where :meth:`refresh` keeps what it fetched (``None``: in memory only)."""
         self._cache: _Views | None = None
+        self.rate_limiter: RateLimiter = (
+            rate_limits if isinstance(rate_limits, RateLimiter) else RateLimiter(rate_limits)
+        )
+        """The client-side rate limits of this collection's calls (empty: none);
+        ``models.rate_limiter.set("openai", RateLimit(requests=500))`` changes them."""
         for provider in providers:
             self._merge_in(provider)
 
@@ -299,31 +312,69 @@ class Models:
         The key is ``options.api_key``, else this collection's key for ``model.provider``
         (:meth:`get_api_key`), handed to the provider in the options.
 
+        With ``options.fallback`` the call follows a :class:`~pi_sdk.FallbackPolicy`
+        (:mod:`pi_sdk._models.fallback_stream`): the stream is a ``FallbackStream``.
+
         Raises:
             ProviderNotFoundError: no implementation of ``model.api`` here (synchronously, as
                 pi-mono throws).
+            ValueError, TypeError, ModelNotFoundError: a bad ``options.fallback`` (a model
+                twice with the same options, an unknown one, not a policy or list).
         """
         options = options or StreamOptions()
+        if options.fallback is not None:
+            return self._fallback_stream(model, context, options)
         implementation = self.api_provider(model.api, model.provider)
         if not options.api_key:
             key = self.get_api_key(model.provider)
             if key:
                 options = dataclasses.replace(options, api_key=key)
         plugins = self._plugins
+        gate, options = self.rate_limiter.gate(model, context, options)
         return start_call(
             implementation,
             model,
             context,
             options,
-            CallScope(api_key=self.get_api_key, payload_hooks=self.apply_payload_hooks),
+            CallScope(api_key=self.get_api_key, payload_hooks=self.apply_payload_hooks, gate=gate),
             None if plugins is None else observe_call(model, context, options, plugins),
         )
+
+    def _fallback_stream(
+        self, model: Model, context: Context, options: StreamOptions
+    ) -> AssistantMessageEventStream:
+        from pi_sdk._models.fallback import resolve_fallback  # lazy: only fallback calls
+        from pi_sdk._models.fallback_stream import FallbackRun, FallbackStream
+
+        policy = resolve_fallback(options.fallback, self)
+        self.api_provider(model.api, model.provider)  # raises, as a plain call does
+        run = FallbackRun(self.stream, policy.chain(model), context, options, policy)
+        return FallbackStream(run)
 
     async def complete(
         self, model: Model, context: Context, options: StreamOptions | None = None
     ) -> AssistantMessage:
         """``await self.stream(...).result()``: the final message; never raises for API failures."""
         return await self.stream(model, context, options).result()
+
+    async def count_tokens(
+        self, model: Model, context: Context, options: StreamOptions | None = None
+    ) -> TokenCount:
+        """The input tokens a call of ``model`` with ``context`` takes (issue 28, item 5).
+
+        The vendor's counting endpoint where the wire API has one (Anthropic, Gemini, OpenAI
+        Responses: ``ApiProvider.count_tokens``), else the estimate; the answer says which
+        (:class:`~pi_sdk.TokenCount`). A failing endpoint falls back to the estimate and says
+        why; this never raises for it.
+
+        Raises:
+            ProviderNotFoundError: no implementation of ``model.api`` here.
+        """
+        from pi_sdk._models.count_tokens import count_with, with_key  # lazy: rarely used
+
+        implementation = self.api_provider(model.api, model.provider)
+        options = with_key(options, lambda: self.get_api_key(model.provider))
+        return await count_with(implementation, model, context, options, self.get_api_key)
 
     async def apply_payload_hooks(
         self, payload: dict[str, Any], model: Model, options: StreamOptions

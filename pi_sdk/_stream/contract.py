@@ -32,6 +32,7 @@ from pi_sdk.types import Context, Model
 __all__ = [
     "ApiProvider",
     "CallFunction",
+    "CountTokensFunction",
     "HttpCall",
     "RequestRecognizer",
     "StreamFunction",
@@ -103,6 +104,40 @@ class HttpCall(Generic[ClientT]):
     """What the streamed body is, for the error naming a page served instead of it
     (``"the server answered 200 with text/html, not an event stream: ..."``)."""
 
+    async def request_json(
+        self,
+        model: Model,
+        send: Callable[[ClientT, dict[str, Any]], Awaitable[HttpResponse]],
+        fields: tuple[str, ...] | None = None,
+    ) -> Any:
+        """Send another request of the API with this plan's client and payload; its JSON answer.
+
+        For a wire API's side endpoints that take the call's request (a token count:
+        ``ApiProvider.count_tokens``): enters :attr:`lease`, builds the payload as a call would
+        (for the :func:`~pi_sdk.provider.signature_origin` of :attr:`base_url`; no payload
+        hooks), keeps ``fields`` of it (``None``: all), sends it with ``send(client, body)``
+        and reads the whole answer as JSON.
+
+        Raises:
+            ProviderError: what ``send`` raises (HTTP, connection).
+            ValueError: the answer is not JSON.
+        """
+        import json
+
+        from pi_sdk._wire.transform import signature_origin
+
+        async with self.lease as client:
+            base_url = self.base_url(client) if callable(self.base_url) else self.base_url
+            payload = self.build_payload(signature_origin(model, base_url or None))
+            if fields is not None:
+                payload = {key: payload[key] for key in fields if key in payload}
+            response = await send(client, payload)
+            try:
+                data = b"".join([chunk async for chunk in response.aiter_bytes()])
+            finally:
+                await response.aclose()
+        return json.loads(data)
+
 
 CallFunction: TypeAlias = Callable[[Model, Context, StreamOptions], Awaitable[HttpCall[Any]]]
 """``await call(model, context, options)``: the :class:`HttpCall` plan of one attempt.
@@ -127,6 +162,17 @@ event, keeps the partial message, retries retryable failures that happen before 
 handles aborts by closing the generator. It checks every event (``start`` first, blocks nested
 per content index, one terminal event) and ends a violation in an ``error`` event that names it.
 Import the vendor SDK lazily, inside the function.
+"""
+
+
+CountTokensFunction: TypeAlias = Callable[[Model, Context, StreamOptions], Awaitable[int]]
+"""``await count_tokens(model, context, options)``: the input tokens the vendor counts for the
+request ``context`` would make (its counting endpoint: Anthropic ``/v1/messages/count_tokens``,
+Gemini ``countTokens``, OpenAI ``/v1/responses/input_tokens``). The same request as a call
+(system prompt, messages, tools, thinking), nothing generated. Raise for any failure
+(:class:`~pi_sdk.provider.ProviderError`, ``ConfigurationError``): the caller falls back to the
+estimate and says why (:func:`pi_sdk.count_tokens`). Resolve the key with
+:func:`~pi_sdk.provider.resolve_api_key`, as a call function does.
 """
 
 
@@ -155,6 +201,9 @@ class ApiProvider:
     """For ``pi-sdk replay``: given a recorded request, the model that would have sent it."""
     source_id: str | None = None
     """Who registered it (a plugin name); see :func:`pi_sdk.unregister_api_providers`."""
+    count_tokens: CountTokensFunction | None = None
+    """The vendor's token counting for this API (optional; ``None``: :func:`pi_sdk.count_tokens`
+    estimates)."""
     exclusive: bool = False
     """Held by a :class:`~pi_sdk.Provider`: serve only that provider's models (pi-sdk-azure's
     ``openai-completions`` for ``azure-openai``), never another provider's model of this API."""

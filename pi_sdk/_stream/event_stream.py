@@ -118,6 +118,15 @@ class AssistantMessageEventStream:
         self._iterating = True
         return self._events
 
+    @property
+    def failure(self) -> BaseException | None:
+        """The exception that ended the call, once it ended in one (``None`` otherwise).
+
+        A :class:`~pi_sdk.provider.ProviderError` keeps the HTTP ``status`` and ``retryable``
+        the ``error_message`` only words: a fallback policy classifies the failure by it.
+        """
+        return self._call.failure
+
     async def result(self) -> AssistantMessage:
         """Consume the remaining events and return the final assistant message."""
         call = self._call

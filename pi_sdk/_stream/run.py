@@ -27,7 +27,7 @@ from functools import partial
 from typing import Any, cast, get_args
 
 from pi_sdk._stream.assistant_message import new_assistant_message, settle_output
-from pi_sdk._stream.call_scope import CallScope, current_scope
+from pi_sdk._stream.call_scope import CallScope, Permit, current_scope
 from pi_sdk._stream.log_redaction import watch_call
 from pi_sdk._stream.provider_errors import ProviderError, note_provider_error
 from pi_sdk._stream.read_loop import ReadLoop
@@ -160,6 +160,10 @@ class StreamRun:
         """Told before each retry (``StreamOptions.on_retry``)."""
         self._attempts = 1
         """Attempts started so far; a failure after more than one says so."""
+        self.failure: BaseException | None = None
+        """The exception that ended the call, if one did (a :class:`ProviderError` keeps the
+        HTTP status): what a fallback policy reads to classify the failure."""
+        self._permit: Permit | None = None
 
     # -- machinery -------------------------------------------------------------------------
 
@@ -213,6 +217,8 @@ class StreamRun:
         """The response started: from now on the idle limit applies."""
         self._started = True
         self._timeout_s = self._idle_s
+        if self._permit is not None:
+            self._permit.started()
         if self._watchdog is not None:  # armed with the first-byte limit
             self._watchdog.cancel()
             self._watchdog = None
@@ -388,6 +394,31 @@ class StreamRun:
             return
         raise _Aborted
 
+    async def _start_attempt(self) -> AsyncIterator[AssistantMessageEvent]:
+        """Open one attempt's source of events, after the scope's gate let it (abortable)."""
+        gate = self._scope.gate
+        if gate is None:
+            return self._open()
+        task = current_task()
+        self._activity.waiter = task
+        try:
+            self._permit = await gate()
+        except asyncio.CancelledError:
+            # An abort while waiting for the gate ends the call as aborted (pi-spec §2).
+            aborted = self._after_cancel(task)
+            if aborted is not None:
+                raise aborted from None
+            raise
+        finally:
+            self._activity.waiter = None
+        return self._open()
+
+    def _release(self, message: AssistantMessage | None, failure: BaseException | None) -> None:
+        permit = self._permit
+        if permit is not None:
+            self._permit = None
+            permit.finished(message, failure)
+
     async def events(self) -> AsyncGenerator[AssistantMessageEvent, None]:
         """The call's events, contract enforced (one generator per stream)."""
         remove = self._signal.add_callback(self._on_abort) if self._signal is not None else None
@@ -419,7 +450,7 @@ class StreamRun:
                             raise failure from None
                     else:  # wait for the source's next event, watched as one wait
                         if source is None:
-                            source = self._open()
+                            source = await self._start_attempt()
                         task = current_task()
                         activity.waiter = task
                         if self._timeout_s is not None:
@@ -462,8 +493,10 @@ class StreamRun:
                         else f"timed out: the provider sent nothing for {waited}",
                         retryable=not started,
                     )
+                    self.failure = exc
                     if not started and attempt < self._max_retries:
                         attempt += 1
+                        self._release(None, exc)
                         await _aclose(source)
                         source = None
                         await self._retrying(attempt, exc, 0.0)
@@ -473,6 +506,7 @@ class StreamRun:
                     yield self._fail("error", str(exc), cut=started)
                     return
                 except ProviderError as exc:
+                    self.failure = exc
                     retry = not started and exc.retryable and attempt < self._max_retries
                     beyond = self._beyond_cap(exc) if retry else None
                     if beyond is not None:
@@ -485,6 +519,7 @@ class StreamRun:
                         return
                     if not started and exc.retryable and attempt < self._max_retries:
                         attempt += 1
+                        self._release(None, exc)
                         await _aclose(source)
                         source = None
                         try:
@@ -502,6 +537,7 @@ class StreamRun:
                     yield failure
                     return
                 except Exception as exc:  # noqa: BLE001 - the contract: failures are data
+                    self.failure = exc
                     if not started:
                         yield StartEvent(partial=self._message())
                     yield self._fail("error", _describe(exc))
@@ -608,6 +644,7 @@ class StreamRun:
                     if started:
                         self._estimate_usage(message, "aborted")
                 self.final = message
+            self._release(self.final, self.failure)
             if finish is not None:
                 finish(self.final)
 

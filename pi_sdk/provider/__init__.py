@@ -31,14 +31,13 @@ _EXPORTS = {
     "provider_factory": "pi_sdk._kit.catalog_providers",
     "ClientCache": "pi_sdk._kit.clients",
     "shared_in_thread": "pi_sdk._kit.clients",
+    "ContextParts": "pi_sdk._kit.context_parts",
     "PooledTransport": "pi_sdk._kit.http_pool",
     "output_tool": "pi_sdk._kit.output_request",
     "with_output_tool": "pi_sdk._kit.output_request",
     "lazy_api": "pi_sdk._kit.plugin_hooks",
     "lazy_call": "pi_sdk._kit.plugin_hooks",
-    "lazy_stream": "pi_sdk._kit.plugin_hooks",
     "check_provider_options": "pi_sdk._kit.provider_options",
-    "ContextParts": "pi_sdk._kit.context_parts",
     "recorded_model": "pi_sdk._kit.recorded_model",
     "import_vendor": "pi_sdk._kit.vendor_import",
     "apply_payload_hooks": "pi_sdk._models.calls",
@@ -81,6 +80,10 @@ _EXPORTS = {
 """Public name -> the module that defines it."""
 
 _DEPRECATED = {
+    "lazy_stream": (
+        "pi_sdk._kit.plugin_hooks",
+        "use lazy_api(api, module, stream=name), which imports the module on first use",
+    ),
     "tune_gc_for_streams": (
         "pi_sdk._kit.gc_tuning",
         "import it from pi_sdk (`pi_sdk.tune_gc_for_streams`)",
@@ -195,7 +198,6 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._kit.output_request import with_output_tool as with_output_tool
     from pi_sdk._kit.plugin_hooks import lazy_api as lazy_api
     from pi_sdk._kit.plugin_hooks import lazy_call as lazy_call
-    from pi_sdk._kit.plugin_hooks import lazy_stream as lazy_stream
     from pi_sdk._kit.provider_options import check_provider_options as check_provider_options
     from pi_sdk._kit.recorded_model import recorded_model as recorded_model
     from pi_sdk._kit.vendor_import import import_vendor as import_vendor

@@ -37,7 +37,10 @@ ENV_API_KEYS: dict[str, tuple[str, ...]] = {
 ``GITHUB_TOKEN``, which 0.73.1 also read and which could reach Copilot by accident)."""
 
 ANTHROPIC_MESSAGES = kit.lazy_api(
-    "anthropic-messages", "pi_sdk_anthropic.messages", call="call_anthropic_messages"
+    "anthropic-messages",
+    "pi_sdk_anthropic.messages",
+    call="call_anthropic_messages",
+    count_tokens="count_anthropic_tokens",
 )
 """The ``anthropic-messages`` implementation (its module imported on the first call)."""
 

@@ -238,8 +238,12 @@ def _response_text(response: Any) -> str:
         return ""
 
 
-async def open_messages(client: Any, payload: dict[str, Any], headers: dict[str, str]) -> Any:
+async def open_messages(
+    client: Any, payload: dict[str, Any], headers: dict[str, str], path: str = MESSAGES_PATH
+) -> Any:
     """Send the request through the SDK and return the raw, unread ``httpx2.Response``.
+
+    ``path``: the Messages endpoint, or another of the API (``/v1/messages/count_tokens``).
 
     ``client.post(..., cast_to=httpx2.Response, stream=True)`` keeps the SDK's auth, default
     headers, request building and status-error mapping, and hands back the response before
@@ -255,7 +259,7 @@ async def open_messages(client: Any, payload: dict[str, Any], headers: dict[str,
 
     try:
         response: object = await client.post(
-            MESSAGES_PATH,
+            path,
             cast_to=httpx2.Response,
             body=payload,
             options={"headers": headers, "max_retries": 0},

@@ -31,6 +31,7 @@ __all__ = [
     "PROVIDERS",
     "call_google_generative_ai",
     "call_google_vertex",
+    "count_gemini_tokens",
     "normalize_tool_call_id",
     "provider",
     "recognize_generative_ai",
@@ -85,10 +86,16 @@ def normalize_tool_call_id(tool_call_id: str, model: Model, source: AssistantMes
     return _wire("_shared_request").normalize_tool_call_id(tool_call_id, model, source)
 
 
+async def count_gemini_tokens(model: Model, context: Context, options: StreamOptions) -> int:
+    """The Gemini API's token count (:mod:`.generative_ai._count`, imported on first use)."""
+    return await _wire("generative_ai._count").count_gemini_tokens(model, context, options)
+
+
 GOOGLE_GENERATIVE_AI = ApiProvider(
     api="google-generative-ai",
     call=call_google_generative_ai,
     recognize=recognize_generative_ai,
+    count_tokens=count_gemini_tokens,
 )
 """The ``google-generative-ai`` implementation (its module imported on the first call)."""
 GOOGLE_VERTEX = ApiProvider(

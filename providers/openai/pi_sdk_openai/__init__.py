@@ -25,6 +25,7 @@ custom servers.
 
 from __future__ import annotations
 
+from pi_sdk import Context, Model, StreamOptions
 from pi_sdk import provider as kit
 
 from ._client import ENV_API_KEYS
@@ -48,10 +49,19 @@ OPENAI_COMPLETIONS = kit.ApiProvider(
     recognize=recognize_completions_request,
 )
 """The ``openai-completions`` implementation (its module imported on the first call)."""
+
+
+async def _count_responses_tokens(model: Model, context: Context, options: StreamOptions) -> int:
+    from .responses._count import count_openai_responses_tokens  # imported on first use
+
+    return await count_openai_responses_tokens(model, context, options)
+
+
 OPENAI_RESPONSES = kit.ApiProvider(
     api="openai-responses",
     call=kit.lazy_call("pi_sdk_openai.responses", "call_openai_responses"),
     recognize=recognize_responses_request,
+    count_tokens=_count_responses_tokens,
 )
 """The ``openai-responses`` implementation (its module imported on the first call)."""
 

@@ -18,6 +18,7 @@ import pi_sdk
 from pi_sdk import provider as kit
 
 from .._client import MESSAGES_PATH, build_headers, client_lease, is_oauth_token, open_messages
+from ._count import count_anthropic_tokens
 from ._decode import Decoder, map_stop_reason, message_as_events
 from ._request import API, build_request, convert_messages, normalize_tool_call_id
 from ._system import INLINE_TOOLS_BETA, native_tool_changes
@@ -28,6 +29,7 @@ __all__ = [
     "build_request",
     "call_anthropic_messages",
     "convert_messages",
+    "count_anthropic_tokens",
     "map_stop_reason",
     "message_as_events",
     "normalize_tool_call_id",
