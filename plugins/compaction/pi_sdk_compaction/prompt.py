@@ -134,7 +134,7 @@ def serialize_conversation(messages: Sequence[Message]) -> str:
         elif isinstance(message, SystemMessage):  # pi-ai 1.6: a prompt change mid-conversation
             if text := message.update_text:
                 parts.append(f"System: {_clip(text, TOOL_RESULT_MAX_CHARS)}")
-        elif isinstance(message, ToolResultMessage):
+        elif isinstance(message, ToolResultMessage):  # pyright: ignore[reportUnnecessaryIsInstance]
             text = "".join(b.text for b in message.content if isinstance(b, TextContent))
             if text:
                 label = "Tool error" if message.is_error else "Tool result"
