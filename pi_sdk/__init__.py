@@ -123,6 +123,7 @@ _EXPORTS = {
     "AssistantMessage": "pi_sdk.types",
     "Context": "pi_sdk.types",
     "Cost": "pi_sdk.types",
+    "DocumentContent": "pi_sdk.types",
     "ImageContent": "pi_sdk.types",
     "Message": "pi_sdk.types",
     "Model": "pi_sdk.types",
@@ -249,6 +250,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.types import AssistantMessage as AssistantMessage
     from pi_sdk.types import Context as Context
     from pi_sdk.types import Cost as Cost
+    from pi_sdk.types import DocumentContent as DocumentContent
     from pi_sdk.types import ImageContent as ImageContent
     from pi_sdk.types import Message as Message
     from pi_sdk.types import Model as Model

@@ -49,6 +49,7 @@ __all__ = [
     "Context",
     "DeferredHandle",
     "Diagnostic",
+    "DocumentContent",
     "ImageContent",
     "Message",
     "ModelThinkingLevel",
@@ -169,6 +170,59 @@ class ImageContent(WireModel):
     mime_type: str
 
 
+class DocumentContent(WireModel):
+    """A document (a PDF, a text file...) in a user message or a tool result (pi-sdk extension).
+
+    JSON: ``{"type": "document", "data"?, "mimeType"?, "url"?, "fileId"?, "name"?}``, in the
+    style of pi's ``ImageContent``; pi-ai 1.6 has no document block (``docs/pi-ai-differences.md``).
+    Exactly one source is set:
+
+    * ``data``: the file's bytes, base64 (no ``data:`` prefix), with ``mime_type``
+      (``"application/pdf"``, ``"text/plain"``...);
+    * ``url``: where the vendor fetches it (``https://``; Vertex also ``gs://``, Bedrock
+      ``s3://``); ``mime_type`` optional;
+    * ``file_id``: a file uploaded to the vendor beforehand (OpenAI ``file-...``, Anthropic
+      ``file_...``, a Gemini file URI, Mistral's file id); ``mime_type`` optional.
+
+    ``name`` is the file name or title shown to the model (Anthropic ``title``, OpenAI
+    ``filename``, Bedrock ``name``, Mistral ``document_name``).
+
+    Each provider sends it natively (``docs/documents.md``); a kind a target cannot take is a
+    :class:`pi_sdk.ConfigurationError` before the request, naming the model, the kind and the
+    block's place in the history, except text documents, which become a text block there.
+
+    Raises:
+        ValueError: (at construction) no source or more than one, or ``data`` without
+            ``mime_type``.
+    """
+
+    type: Literal["document"] = "document"
+    data: str | None = None
+    mime_type: str | None = None
+    url: str | None = None
+    file_id: str | None = None
+    name: str | None = None
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Check that exactly one source is given, then make the block lean."""
+        sources = [n for n in ("data", "url", "file_id") if getattr(self, n) is not None]
+        if len(sources) != 1:
+            raise ValueError(
+                "a document block needs exactly one of data, url, fileId; "
+                f"got {', '.join(sources) or 'none'}"
+            )
+        if self.data is not None and not self.mime_type:
+            raise ValueError("a document block with data needs a mimeType (e.g. application/pdf)")
+        super().model_post_init(context)
+
+    @property
+    def source(self) -> Literal["data", "url", "fileId"]:
+        """Which source the block has: ``"data"``, ``"url"`` or ``"fileId"``."""
+        if self.data is not None:
+            return "data"
+        return "url" if self.url is not None else "fileId"
+
+
 class ToolCall(WireModel):
     """A tool call requested by the model.
 
@@ -221,7 +275,9 @@ class ToolCall(WireModel):
 AssistantContent: TypeAlias = Annotated[
     TextContent | ThinkingContent | ToolCall, Field(discriminator="type")
 ]
-UserContent: TypeAlias = Annotated[TextContent | ImageContent, Field(discriminator="type")]
+UserContent: TypeAlias = Annotated[
+    TextContent | ImageContent | DocumentContent, Field(discriminator="type")
+]
 
 
 # --- usage ----------------------------------------------------------------------------------

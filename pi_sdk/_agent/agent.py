@@ -64,7 +64,14 @@ from pi_sdk._wire.agent_types import (
 )
 from pi_sdk.errors import AgentBusyError, ConfigurationError
 from pi_sdk.options import StreamOptions, StructuredOutput
-from pi_sdk.types import AssistantMessage, ImageContent, Model, TextContent, UserMessage
+from pi_sdk.types import (
+    AssistantMessage,
+    ImageContent,
+    Model,
+    TextContent,
+    UserContent,
+    UserMessage,
+)
 
 __all__ = ["Agent", "AgentListener", "AgentState"]
 
@@ -440,7 +447,7 @@ class Agent:
             raise AgentBusyError(_PROMPT_BUSY)
         self._require_model()
         if isinstance(input, str):
-            content: list[TextContent | ImageContent] = [TextContent(text=input), *images]
+            content: list[UserContent] = [TextContent(text=input), *images]
             messages: list[AgentMessage] = [UserMessage(content=content)]
         elif isinstance(input, Sequence):
             messages = list(input)

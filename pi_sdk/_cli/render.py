@@ -40,6 +40,7 @@ from pi_sdk.types import (
     ThinkingContent,
     ToolResultMessage,
     Usage,
+    UserContent,
     UserMessage,
 )
 
@@ -112,15 +113,22 @@ def usage_line(message: AssistantMessage, totals: Totals) -> str:
     )
 
 
-def result_text(content: Iterable[TextContent | ImageContent]) -> str:
-    """The text blocks of a tool result (images as ``[image]``)."""
-    parts = [b.text if isinstance(b, TextContent) else "[image]" for b in content]
+def result_text(content: Iterable[UserContent]) -> str:
+    """The text blocks of a tool result (images as ``[image]``, documents as ``[document]``)."""
+    parts = [
+        b.text
+        if isinstance(b, TextContent)
+        else "[image]"
+        if isinstance(b, ImageContent)
+        else f"[document{': ' + b.name if b.name else ''}]"
+        for b in content
+    ]
     return " ".join(parts)
 
 
 def tool_outcome(
     name: str,
-    content: Iterable[TextContent | ImageContent],
+    content: Iterable[UserContent],
     details: object,
     is_error: bool,
     limit: int = 200,

@@ -36,6 +36,11 @@ Rules, per message, in one pass:
   message; calls still pending at the end of the history get none (their results may follow).
 * **Images** sent to a model whose ``input`` lacks ``"image"`` become the text
   :data:`IMAGE_PLACEHOLDER_TEXT`, in user messages and in tool results.
+* **Documents** (:class:`~pi_sdk.types.DocumentContent`, in user messages and tool results) are
+  checked against what the target API takes (``documents=``, the adapter's
+  :class:`~pi_sdk._wire.documents.DocumentRules`): a text document the target does not take
+  natively becomes a text block; any other kind it does not take is a ``ConfigurationError``
+  naming the model, the kind and ``messages[i].content[j]`` (:mod:`pi_sdk._wire.documents`).
 * **Tool calls with invalid arguments** (``ToolCall.invalid_arguments`` or pi-ai 1.6's
   ``ToolCall.arguments_error`` set: the model's text was not a whole JSON object) are sent with
   ``{}`` as their arguments: valid on every wire API (an object where the API takes one,
@@ -71,6 +76,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
+from pi_sdk._wire.documents import DocumentRules, prepare_document
 from pi_sdk._wire.ids import ToolCallIdNormalizer, short_hash
 from pi_sdk._wire.invalid_arguments import has_invalid_arguments
 from pi_sdk._wire.lean import copy_with
@@ -79,6 +85,7 @@ from pi_sdk.options import ForeignReasoning
 from pi_sdk.types import (
     AssistantContent,
     AssistantMessage,
+    DocumentContent,
     ImageContent,
     Message,
     Model,
@@ -250,8 +257,12 @@ class _Transformer:
         policy: ForeignReasoning,
         origin: str,
         reasoning_content: bool | None,
+        documents: DocumentRules | None,
     ) -> None:
         self.model = model
+        self.documents = documents
+        self.index = 0
+        """Position of the message being transformed in the input list (for errors)."""
         self.normalize = normalize
         self.policy = policy
         self.origin = origin
@@ -351,11 +362,14 @@ class _Transformer:
     def _user_content(self, content: list[UserContent]) -> list[UserContent]:
         out: list[UserContent] = []
         changed = False
-        for block in content:
+        for position, block in enumerate(content):
             converted = block
             if isinstance(block, ImageContent):
                 if self.text_only:
                     converted = _text_block(IMAGE_PLACEHOLDER_TEXT)
+            elif isinstance(block, DocumentContent):
+                where = f"messages[{self.index}].content[{position}]"
+                converted = prepare_document(block, self.documents, self.model, where)
             else:
                 text = sanitize_surrogates(block.text)
                 if text is not block.text:
@@ -439,6 +453,7 @@ def transform_messages(
     foreign_reasoning: ForeignReasoning = "text",
     origin: str | None = None,
     reasoning_content: bool | None = None,
+    documents: DocumentRules | None = None,
 ) -> list[Message]:
     """Return a copy of ``messages`` that is valid history for ``model`` (pi-spec §5, improved).
 
@@ -459,9 +474,15 @@ def transform_messages(
             field (the adapter knows: its per-server table); ``None`` reads
             ``model.compat["requiresReasoningContent"]`` (or 0.73's
             ``requiresReasoningContentOnAssistantMessages``).
+        documents: What the target API takes as a document (a plain dict, see
+            :class:`~pi_sdk._wire.documents.DocumentRules`); ``None``: no documents (text
+            documents become text, any other is an error).
 
     Returns:
         A new list; unchanged messages and blocks may be the input's own objects.
+
+    Raises:
+        ConfigurationError: a document the target does not take (see ``documents``).
 
     Example:
         ```python
@@ -476,8 +497,10 @@ def transform_messages(
         foreign_reasoning,
         origin or signature_origin(model),
         reasoning_content,
+        documents,
     )
-    for message in messages:
+    for index, message in enumerate(messages):
+        state.index = index
         if isinstance(message, AssistantMessage):
             state.assistant(message)
         elif isinstance(message, ToolResultMessage):

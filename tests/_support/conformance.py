@@ -89,6 +89,32 @@ def shared_folder(env_var: str, default: Path, missing: type[Exception]) -> Path
     return default if default.is_dir() else None
 
 
+NEXT_ENV_VAR = "PI_SDK_CONFORMANCE_NEXT_DIR"
+"""Where ``conformance-next`` is (default: beside the conformance folder in use)."""
+
+LANDED_KINDS = ("document_",)
+"""Name prefixes of the ``conformance-next`` recordings whose content kind pi-sdk models now:
+they join the conformance suite (its README: "add each file ... as its kind lands")."""
+
+
+def conformance_next_dir() -> Path | None:
+    """The ``conformance-next`` folder (recordings of content kinds beyond text), or ``None``.
+
+    Raises:
+        ConformanceDirMissing: ``PI_SDK_CONFORMANCE_NEXT_DIR`` is set but names no folder.
+    """
+    beside = (conformance_dir() or DEFAULT_DIR).parent / "conformance-next"
+    return shared_folder(NEXT_ENV_VAR, beside, ConformanceDirMissing)
+
+
+def landed_next_cases(kinds: tuple[str, ...] = LANDED_KINDS) -> list[Case]:
+    """The ``conformance-next`` cases of the landed kinds (none when the folder is absent)."""
+    root = conformance_next_dir()
+    if root is None:
+        return []
+    return [c for c in load_cases(root) if c.name.startswith(kinds)]
+
+
 def conformance_dir() -> Path | None:
     """The conformance folder, or ``None`` when it is absent and not required.
 

@@ -19,6 +19,7 @@ from pi_sdk import provider as kit
 
 from .._client import MESSAGES_PATH, build_headers, client_lease, is_oauth_token, open_messages
 from ._decode import Decoder, map_stop_reason, message_as_events
+from ._documents import uses_file_ids
 from ._request import API, build_request, convert_messages, normalize_tool_call_id
 
 __all__ = [
@@ -63,7 +64,9 @@ async def call_anthropic_messages(
         bearer = is_oauth_token(api_key) or model.provider == "github-copilot"
         lease = await client_lease(model, api_key, bearer=bearer)
     oauth = is_oauth_token(api_key) and model.provider != "github-copilot"
-    headers = build_headers(model, options, api_key, has_tools=bool(context.tools))
+    headers = build_headers(
+        model, options, api_key, has_tools=bool(context.tools), has_files=uses_file_ids(context)
+    )
     return kit.HttpCall(
         lease=lease,
         base_url=lambda client: str(getattr(client, "base_url", "") or ""),

@@ -16,6 +16,7 @@ import pi_sdk
 from pi_sdk import provider as kit
 
 from .._client import is_adaptive_model, supports_structured_outputs
+from ._documents import DOCUMENTS, document_block
 from ._tools import (
     convert_tools,
     neutral_tool_choice,
@@ -74,6 +75,7 @@ _DEFAULT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
 _EFFORT_BY_LEVEL = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
 
 _SEE_IMAGE_TEXT = "(see attached image)"
+_SEE_DOCUMENT_TEXT = "(see attached document)"
 
 
 # --- small helpers ----------------------------------------------------------------------------
@@ -111,6 +113,12 @@ def _image_block(image: pi_sdk.ImageContent) -> dict[str, Any]:
     }
 
 
+def _media_block(block: pi_sdk.ImageContent | pi_sdk.DocumentContent) -> dict[str, Any]:
+    if isinstance(block, pi_sdk.ImageContent):
+        return _image_block(block)
+    return document_block(block)
+
+
 def _user_content(message: pi_sdk.UserMessage) -> str | list[dict[str, Any]] | None:
     if isinstance(message.content, str):
         return kit.sanitize_surrogates(message.content) if message.content.strip() else None
@@ -120,7 +128,7 @@ def _user_content(message: pi_sdk.UserMessage) -> str | list[dict[str, Any]] | N
             if block.text.strip():
                 blocks.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
         else:
-            blocks.append(_image_block(block))
+            blocks.append(_media_block(block))
     return blocks or None
 
 
@@ -161,19 +169,22 @@ def _assistant_content(message: pi_sdk.AssistantMessage, oauth: bool) -> list[di
 
 def _tool_result_block(message: pi_sdk.ToolResultMessage) -> dict[str, Any]:
     texts = [b.text for b in message.content if isinstance(b, pi_sdk.TextContent)]
-    images = [b for b in message.content if isinstance(b, pi_sdk.ImageContent)]
+    media = [b for b in message.content if not isinstance(b, pi_sdk.TextContent)]
     content: str | list[dict[str, Any]]
-    if not images:
+    if not media:
         content = kit.sanitize_surrogates("\n".join(texts))
     else:
         parts: list[dict[str, Any]] = []
         if not texts:
-            parts.append({"type": "text", "text": _SEE_IMAGE_TEXT})
+            images = any(isinstance(b, pi_sdk.ImageContent) for b in media)
+            parts.append(
+                {"type": "text", "text": _SEE_IMAGE_TEXT if images else _SEE_DOCUMENT_TEXT}
+            )
         for block in message.content:
             if isinstance(block, pi_sdk.TextContent):
                 parts.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
             else:
-                parts.append(_image_block(block))
+                parts.append(_media_block(block))
         content = parts
     return {
         "type": "tool_result",
@@ -212,6 +223,7 @@ def convert_messages(
         normalize_tool_call_id=normalize_tool_call_id,
         foreign_reasoning=foreign_reasoning,
         origin=origin,
+        documents=DOCUMENTS,
     )
     out: list[dict[str, Any]] = []
     index = 0

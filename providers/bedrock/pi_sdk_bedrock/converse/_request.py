@@ -18,6 +18,7 @@ from pi_sdk import provider as kit
 from pi_sdk.options import Output
 
 from ._capabilities import is_adaptive, is_claude, supports_prompt_caching
+from ._documents import DOCUMENTS, document_block
 
 __all__ = [
     "API",
@@ -89,13 +90,20 @@ def _image(image: pi_sdk.ImageContent) -> dict[str, Any]:
     return {"image": {"format": image_format, "source": {"bytes": image.data}}}
 
 
-def _content(blocks: list[pi_sdk.TextContent | pi_sdk.ImageContent]) -> list[dict[str, Any]]:
-    return [
-        {"text": kit.sanitize_surrogates(b.text)}
-        if isinstance(b, pi_sdk.TextContent)
-        else _image(b)
-        for b in blocks
-    ]
+def _content(
+    blocks: list[pi_sdk.TextContent | pi_sdk.ImageContent | pi_sdk.DocumentContent],
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    documents = 0
+    for block in blocks:
+        if isinstance(block, pi_sdk.TextContent):
+            out.append({"text": kit.sanitize_surrogates(block.text)})
+        elif isinstance(block, pi_sdk.ImageContent):
+            out.append(_image(block))
+        else:
+            documents += 1
+            out.append(document_block(block, documents))
+    return out
 
 
 def _thinking(block: pi_sdk.ThinkingContent, claude: bool) -> dict[str, Any] | None:
@@ -161,7 +169,11 @@ def convert_messages(
         ConfigurationError: an image type Bedrock does not take (jpeg, png, gif, webp only).
     """
     history = kit.transform_messages(
-        context.messages, model, normalize_tool_call_id=normalize_tool_call_id, **transform
+        context.messages,
+        model,
+        normalize_tool_call_id=normalize_tool_call_id,
+        documents=DOCUMENTS,
+        **transform,
     )
     claude = is_claude(model)
     out: list[dict[str, Any]] = []
