@@ -124,6 +124,8 @@ _EXPORTS = {
     "Context": "pi_sdk.types",
     "Cost": "pi_sdk.types",
     "DocumentContent": "pi_sdk.types",
+    "ServerToolCall": "pi_sdk.types",
+    "ServerToolResult": "pi_sdk.types",
     "ImageContent": "pi_sdk.types",
     "Message": "pi_sdk.types",
     "Model": "pi_sdk.types",
@@ -255,6 +257,8 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.types import Message as Message
     from pi_sdk.types import Model as Model
     from pi_sdk.types import ModelCost as ModelCost
+    from pi_sdk.types import ServerToolCall as ServerToolCall
+    from pi_sdk.types import ServerToolResult as ServerToolResult
     from pi_sdk.types import StopReason as StopReason
     from pi_sdk.types import TextContent as TextContent
     from pi_sdk.types import ThinkingContent as ThinkingContent

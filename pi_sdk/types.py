@@ -55,6 +55,8 @@ __all__ = [
     "ModelThinkingLevel",
     "NestedToolCall",
     "NestedToolCalls",
+    "ServerToolCall",
+    "ServerToolResult",
     "StopReason",
     "TextContent",
     "ThinkingContent",
@@ -272,8 +274,44 @@ class ToolCall(WireModel):
             super().__setattr__("arguments_error", arguments_error_text(value))
 
 
+class ServerToolCall(WireModel):
+    """A call of a tool the vendor ran itself: web search, code execution, URL fetch, MCP...
+
+    JSON: ``{"type": "serverToolCall", "id", "name", "arguments", "raw"?}`` (pi-sdk extension;
+    pi-ai 1.6 drops these blocks). ``raw`` is the vendor's own JSON of the block (an Anthropic
+    ``server_tool_use``...), kept as it came and sent back as it is to the same model and
+    endpoint (as signatures are); another target gets a text summary instead
+    (:func:`pi_sdk.provider.transform_messages`, ``docs/server-tools.md``). The agent never
+    runs such a call: it is not a :class:`ToolCall`.
+    """
+
+    type: Literal["serverToolCall"] = "serverToolCall"
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict[str, Any])
+    raw: dict[str, Any] | None = None
+
+
+class ServerToolResult(WireModel):
+    """The result of a :class:`ServerToolCall`, as the vendor returned it in the reply.
+
+    JSON: ``{"type": "serverToolResult", "toolCallId", "kind", "content", "error"?, "raw"?}``:
+    ``kind`` is the vendor's result type (``"web_search_tool_result"``...), ``content`` its
+    payload (search results, stdout...) as JSON data, ``error`` the vendor's error code when
+    the tool failed, ``raw`` the whole vendor block (see :class:`ServerToolCall`).
+    """
+
+    type: Literal["serverToolResult"] = "serverToolResult"
+    tool_call_id: str
+    kind: str
+    content: Any = None
+    error: str | None = None
+    raw: dict[str, Any] | None = None
+
+
 AssistantContent: TypeAlias = Annotated[
-    TextContent | ThinkingContent | ToolCall, Field(discriminator="type")
+    TextContent | ThinkingContent | ToolCall | ServerToolCall | ServerToolResult,
+    Field(discriminator="type"),
 ]
 UserContent: TypeAlias = Annotated[
     TextContent | ImageContent | DocumentContent, Field(discriminator="type")

@@ -33,11 +33,15 @@ from pi_sdk._wire.agent_types import (
     ToolExecutionStartEvent,
     agent_event_to_dict,
 )
+from pi_sdk._wire.server_tools import server_block_text
 from pi_sdk.types import (
     AssistantMessage,
     ImageContent,
+    ServerToolCall,
+    ServerToolResult,
     TextContent,
     ThinkingContent,
+    ToolCall,
     ToolResultMessage,
     Usage,
     UserContent,
@@ -111,6 +115,30 @@ def usage_line(message: AssistantMessage, totals: Totals) -> str:
         f"{message.provider}/{message.model} · {call}{estimated} · ${u.cost.total:.6f}"
         f"  │  session: {totals.describe()}"
     )
+
+
+_SOURCES_SHOWN = 8
+"""Sources of one server-tool result ``pi-sdk chat`` prints (the rest are counted)."""
+
+
+def sources_of(result: ServerToolResult) -> list[str]:
+    """``title <url>`` of every source in a server tool's result (web search, fetch...)."""
+    lines = server_block_text(result).splitlines()
+    return [line.removeprefix("- ") for line in lines if line.startswith("- ")]
+
+
+def server_block_line(block: ServerToolCall | ServerToolResult) -> str:
+    """One line for a server tool's call or result.
+
+    ``⌕ web_search {"query": ...}``; ``⌕ web_search_tool_result: 10 sources``, or its error.
+    """
+    if isinstance(block, ServerToolCall):
+        arguments = short(json.dumps(block.arguments, ensure_ascii=False), 200)
+        return f"⌕ {block.name} {arguments}"
+    if block.error:
+        return f"⌕ {block.kind}: error {block.error}"
+    count = len(sources_of(block))
+    return f"⌕ {block.kind}" + (f": {plural(count, 'source')}" if count else "")
 
 
 def result_text(content: Iterable[UserContent]) -> str:
@@ -232,6 +260,14 @@ class TurnPrinter:
             call = inner.tool_call
             arguments = short(json.dumps(call.arguments, ensure_ascii=False), 200)
             self._print(f"→ {call.name} {arguments}", "cyan")
+        elif isinstance(inner, events.ServerToolCallEvent):
+            self._newline()
+            self._print(server_block_line(inner.server_tool_call), "cyan")
+        elif isinstance(inner, events.ServerToolResultEvent):
+            result = inner.server_tool_result
+            self._print(server_block_line(result), "red" if result.error else "dim cyan")
+            for source in sources_of(result)[:_SOURCES_SHOWN]:
+                self._print(f"  {source}", "dim")
 
     def _start_live(self) -> None:
         if not self.notes.is_terminal or self.notes.is_dumb_terminal:
@@ -304,8 +340,12 @@ def transcript_lines(messages: Iterable[AgentMessage]) -> list[tuple[str, str]]:
                 elif isinstance(block, ThinkingContent):
                     words = plural(len(block.thinking.split()), "word")
                     lines.append((f"▸ thinking: {words}", "dim italic"))
-                else:
+                elif isinstance(block, ToolCall):
                     lines.append((f"→ {block.name}", "cyan"))
+                else:
+                    lines.append((server_block_line(block), "dim cyan"))
+                    if isinstance(block, ServerToolResult):
+                        lines.extend((f"  {s}", "dim") for s in sources_of(block)[:_SOURCES_SHOWN])
         elif isinstance(message, ToolResultMessage):
             line, style = tool_outcome(
                 message.tool_name, message.content, message.details, message.is_error, limit=160

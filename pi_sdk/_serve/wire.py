@@ -11,6 +11,9 @@ whole message so far. The shapes, with pi's camelCase keys:
 * ``{"type": "text_end" | "thinking_end", "contentIndex": i, "contentSignature"?: s}``
 * ``{"type": "toolcall_start", "contentIndex": i, "id": s, "toolName": s}``
 * ``{"type": "toolcall_end", "contentIndex": i}``
+* ``{"type": "servertool_call", "contentIndex": i, "serverToolCall": {...}}`` and
+  ``{"type": "servertool_result", "contentIndex": i, "serverToolResult": {...}}``: pi-sdk's
+  server-tool blocks, whole (pi's proxy client skips event types it does not know)
 * ``{"type": "done", "reason": "stop" | "length" | "toolUse", "usage": Usage}``
 * ``{"type": "error", "reason": "aborted" | "error", "errorMessage"?: s, "usage": Usage}``
 
@@ -25,7 +28,14 @@ from typing import Any, Literal
 import pi_sdk.events as ev
 from pi_sdk._stream.builder import Events, MessageBuilder
 from pi_sdk._stream.provider_errors import ProviderError
-from pi_sdk.types import TextContent, ThinkingContent, ToolCall, Usage
+from pi_sdk.types import (
+    ServerToolCall,
+    ServerToolResult,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    Usage,
+)
 
 __all__ = ["ProxyDecoder", "proxy_event_to_dict"]
 
@@ -67,6 +77,13 @@ def proxy_event_to_dict(event: ev.AssistantMessageEvent) -> dict[str, Any]:
             return {"type": event.type, "contentIndex": index, "id": call.id, "toolName": call.name}
         case ev.TextStartEvent() | ev.ThinkingStartEvent() | ev.ToolCallEndEvent():
             return {"type": event.type, "contentIndex": event.content_index}
+        case ev.ServerToolCallEvent():
+            call = event.server_tool_call.model_dump(mode="json")
+            return {"type": event.type, "contentIndex": event.content_index, "serverToolCall": call}
+        case ev.ServerToolResultEvent():
+            result = event.server_tool_result.model_dump(mode="json")
+            index = event.content_index
+            return {"type": event.type, "contentIndex": index, "serverToolResult": result}
         case ev.DoneEvent():
             return {"type": "done", "reason": event.reason, "usage": _usage(event.message.usage)}
         case ev.ErrorEvent():
@@ -135,7 +152,19 @@ class ProxyDecoder:
             return b.end_thinking(index, signature=signature)
         if kind == "done" or kind == "error":
             return self._finish(kind, data)
+        if kind == "servertool_call" or kind == "servertool_result":
+            return self._server_block(kind, data)
         return []  # "start" (the runner sent ours when the body began) or an unknown type
+
+    def _server_block(self, kind: str, data: dict[str, Any]) -> Events:
+        try:
+            if kind == "servertool_call":
+                block: Any = ServerToolCall.model_validate(data.get("serverToolCall"))
+            else:
+                block = ServerToolResult.model_validate(data.get("serverToolResult"))
+        except ValueError as exc:
+            raise ProviderError(f"malformed proxy event: bad {kind}: {exc}") from None
+        return self._builder.server_block(block)
 
     def _finish(self, kind: Literal["done", "error"], data: dict[str, Any]) -> Events:
         b = self._builder

@@ -22,6 +22,11 @@ Rules, per message, in one pass:
 * **Thinking**, other source: redacted thinking is dropped; otherwise the per-call
   ``foreign_reasoning`` policy applies: ``"text"`` (pi-mono: a plain text block), ``"tagged"``
   (text wrapped in ``<thinking>…</thinking>``) or ``"drop"``. Blank thinking is dropped.
+* **Server-side tool blocks** (:class:`~pi_sdk.types.ServerToolCall`,
+  :class:`~pi_sdk.types.ServerToolResult`: a vendor's web search, code execution...), same
+  source: kept as they are (the adapter replays their ``raw`` vendor JSON); other source: each
+  becomes a text block, :func:`pi_sdk._wire.server_tools.server_block_text` (the call and its
+  arguments; the result's sources and outputs).
 * **Text**, other source: ``text_signature`` dropped. **Tool calls**, other source:
   ``thought_signature`` dropped and the id normalized for the target by the adapter's
   ``normalize_tool_call_id`` (built from :mod:`pi_sdk._wire.ids`).
@@ -80,6 +85,7 @@ from pi_sdk._wire.documents import DocumentRules, prepare_document
 from pi_sdk._wire.ids import ToolCallIdNormalizer, short_hash
 from pi_sdk._wire.invalid_arguments import has_invalid_arguments
 from pi_sdk._wire.lean import copy_with
+from pi_sdk._wire.server_tools import server_block_text
 from pi_sdk._wire.unicode import sanitize_surrogates
 from pi_sdk.options import ForeignReasoning
 from pi_sdk.types import (
@@ -89,6 +95,8 @@ from pi_sdk.types import (
     ImageContent,
     Message,
     Model,
+    ServerToolCall,
+    ServerToolResult,
     TextContent,
     ThinkingContent,
     ToolCall,
@@ -408,6 +416,8 @@ class _Transformer:
                 converted = self._thinking(block, same)
             elif isinstance(block, TextContent):
                 converted = self._text(block, same)
+            elif isinstance(block, ServerToolCall | ServerToolResult):
+                converted = block if same else _text_block(server_block_text(block))
             else:
                 converted = self._tool_call(block, message, position, same)
                 self.pending[converted.id] = converted

@@ -42,6 +42,8 @@ from pi_sdk import (
     DocumentContent,
     ImageContent,
     Model,
+    ServerToolCall,
+    ServerToolResult,
     StreamOptions,
     TextContent,
     ThinkingContent,
@@ -340,6 +342,10 @@ class _Converter:
                 part = {"thought": True, "text": block.thinking}
                 if same and is_valid_thought_signature(block.thinking_signature):
                     part["thoughtSignature"] = block.thinking_signature
+            elif isinstance(block, ServerToolCall | ServerToolResult):
+                if block.raw is None:
+                    continue
+                part = block.raw  # a server tool's part, replayed as it came (same source)
             else:
                 part = self._function_call(block, same, send_ids)
                 if first_call is None:

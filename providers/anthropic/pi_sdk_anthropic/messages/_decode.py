@@ -17,6 +17,7 @@ from pi_sdk import Context
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
 from ._request import REDACTED_THINKING_TEXT
+from ._server_tools import is_server_block, server_block
 from ._tools import from_claude_code_name
 
 __all__ = ["Decoder", "map_stop_reason", "message_as_events"]
@@ -148,9 +149,10 @@ class Decoder:
     * ``tool_use`` -> tool call (OAuth mode: Claude Code tool names mapped back); the
       ``input_json_delta`` fragments stream the arguments; with no fragment at all, the
       block-start ``input`` is kept;
-    * server-side blocks (``server_tool_use``, ``web_search_tool_result``, ...) and unknown
-      block types stay out of ``content``, with their deltas; unknown event and delta types
-      are ignored;
+    * server-tool blocks (``server_tool_use``, ``web_search_tool_result``, ...: see
+      :mod:`._server_tools`) -> a whole :class:`pi_sdk.ServerToolCall` / ``ServerToolResult``
+      at their ``content_block_stop`` (one ``servertool_*`` event); unknown block types stay
+      out of ``content``, with their deltas; unknown event and delta types are ignored;
     * usage from ``message_start`` (missing fields 0), then the integer fields of
       ``message_delta`` (a proxy that omits ``input_tokens`` there keeps the first value);
     * ``refusal``, ``sensitive`` and unknown stop reasons, an ``error`` event, a block event
@@ -159,7 +161,16 @@ class Decoder:
       :class:`pi_sdk.provider.ProviderError`; a ``stop`` reply with tool calls is ``toolUse``.
     """
 
-    __slots__ = ("_builder", "_context", "_details", "_oauth", "_stop", "settled", "terminal")
+    __slots__ = (
+        "_builder",
+        "_context",
+        "_details",
+        "_oauth",
+        "_server",
+        "_stop",
+        "settled",
+        "terminal",
+    )
 
     def __init__(self, builder: MessageBuilder, context: Context, *, oauth: bool) -> None:
         self._builder = builder
@@ -167,6 +178,8 @@ class Decoder:
         self._oauth = oauth
         self._stop: str | None = None
         self._details: Any = None
+        self._server: dict[Any, tuple[dict[str, Any], list[str]]] = {}
+        """Open server-tool blocks by index: the start block and its input fragments."""
         self.terminal = False
         """True once ``message_stop`` was fed."""
         self.settled = False
@@ -187,6 +200,9 @@ class Decoder:
                 if field is not None:
                     piece = delta.get(field)
                     if piece.__class__ is str:
+                        if self._server and data["index"] in self._server:
+                            self._server[data["index"]][1].append(piece)
+                            return []
                         b = self._builder
                         append = b.append_text if field == "text" else b.append_arguments
                         try:
@@ -228,6 +244,8 @@ class Decoder:
             return self._start(index, _object(data, "content_block", kind))
         if kind == "content_block_stop":
             index = _field(data, "index", kind)
+            if index in self._server:
+                return b.server_block(server_block(*self._server.pop(index)))
             if not b.is_open(index) and not b.is_skipped(index):
                 return self._orphan(kind, index)
             return b.close(index)
@@ -268,7 +286,9 @@ class Decoder:
                 name = from_claude_code_name(name, self._context)
             initial = _dict(block.get("input"))
             return b.open_tool_call(index, id=block.get("id") or "", name=name, initial=initial)
-        b.skip(index)  # server-side or unknown: not pi content, nor are its deltas
+        if is_server_block(kind):
+            self._server[index] = (block, [])  # a whole block at its content_block_stop
+        b.skip(index)  # unknown: not pi content, nor are its deltas
         return []
 
     def _usage(self, usage: dict[str, Any], *, default: int | None) -> None:

@@ -155,6 +155,9 @@ def _assistant_content(message: pi_sdk.AssistantMessage, oauth: bool) -> list[di
                         "signature": block.thinking_signature,
                     }
                 )
+        elif isinstance(block, pi_sdk.ServerToolCall | pi_sdk.ServerToolResult):
+            if block.raw is not None:  # the same source's block, replayed as it came
+                blocks.append(block.raw)
         else:
             blocks.append(
                 {

@@ -133,9 +133,11 @@ def _assistant(message: pi_sdk.AssistantMessage, claude: bool) -> list[dict[str,
             converted = _thinking(block, claude)
             if converted is not None:
                 blocks.append(converted)
-        else:
+        elif isinstance(block, pi_sdk.ToolCall):
             tool = {"toolUseId": block.id, "name": block.name, "input": block.arguments}
             blocks.append({"toolUse": tool})
+        elif block.raw is not None:  # a server tool's block, replayed as it came
+            blocks.append(block.raw)
     return blocks
 
 

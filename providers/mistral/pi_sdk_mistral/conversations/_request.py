@@ -107,7 +107,7 @@ def _assistant(message: pi_sdk.AssistantMessage) -> dict[str, Any] | None:
                 if block.thinking_signature:
                     chunk["signature"] = block.thinking_signature
                 chunks.append(chunk)
-        else:
+        elif isinstance(block, pi_sdk.ToolCall):
             arguments = json.dumps(block.arguments or {}, ensure_ascii=False)
             calls.append(
                 {

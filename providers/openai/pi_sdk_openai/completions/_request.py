@@ -102,7 +102,7 @@ def _assistant_message(
         elif isinstance(block, pi_sdk.ThinkingContent):
             if block.thinking.strip() and not block.redacted:
                 thinking.append(block)
-        else:
+        elif isinstance(block, pi_sdk.ToolCall):
             calls.append(block)
     # Blocks are kept apart (pi-mono joins them with "", gluing e.g. another model's thinking,
     # now text, to the answer: "claude thinksfrom claude").

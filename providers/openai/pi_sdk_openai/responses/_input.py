@@ -67,6 +67,9 @@ def _assistant_items(message: pi_sdk.AssistantMessage) -> list[dict[str, Any]]:
                 items.append(entry)
             else:
                 items.append({"type": "message", "role": "assistant", "content": block.text})
+        elif isinstance(block, pi_sdk.ServerToolCall | pi_sdk.ServerToolResult):
+            if block.raw is not None:  # a server tool's output item, replayed as it came
+                items.append(block.raw)
         else:
             call_id, _, item_id = block.id.partition("|")
             entry = {
