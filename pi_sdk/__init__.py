@@ -123,6 +123,7 @@ _EXPORTS = {
     "AssistantMessage": "pi_sdk.types",
     "Context": "pi_sdk.types",
     "Cost": "pi_sdk.types",
+    "Citation": "pi_sdk.types",
     "DocumentContent": "pi_sdk.types",
     "ServerToolCall": "pi_sdk.types",
     "ServerToolResult": "pi_sdk.types",
@@ -250,6 +251,7 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.types import AbortedError as AbortedError
     from pi_sdk.types import AssistantError as AssistantError
     from pi_sdk.types import AssistantMessage as AssistantMessage
+    from pi_sdk.types import Citation as Citation
     from pi_sdk.types import Context as Context
     from pi_sdk.types import Cost as Cost
     from pi_sdk.types import DocumentContent as DocumentContent

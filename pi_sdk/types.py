@@ -46,6 +46,7 @@ __all__ = [
     "AssistantError",
     "AssistantMessage",
     "CacheRetention",
+    "Citation",
     "Context",
     "DeferredHandle",
     "Diagnostic",
@@ -120,14 +121,36 @@ def _append_field(block: BaseModel, name: str, piece: str) -> None:
         own_fields_set(block).add(name)
 
 
+class Citation(WireModel):
+    """A source the vendor cites for a text block (pi-sdk extension).
+
+    JSON: ``{"type", "url"?, "title"?, "citedText"?, "startIndex"?, "endIndex"?, "raw"?}``:
+    ``type`` is the vendor's kind (Anthropic ``web_search_result_location``, ``char_location``...;
+    Responses ``url_citation``), ``cited_text`` the quoted passage, ``start_index`` /
+    ``end_index`` the cited span of the block's text (characters) where the vendor gives one,
+    ``raw`` the vendor's own JSON, sent back as it came to the same model and endpoint.
+    """
+
+    type: str
+    url: str | None = None
+    title: str | None = None
+    cited_text: str | None = None
+    start_index: int | None = None
+    end_index: int | None = None
+    raw: dict[str, Any] | None = None
+
+
 class TextContent(WireModel):
-    """Visible text. JSON: ``{"type": "text", "text", "textSignature"?}``."""
+    """Visible text. JSON: ``{"type": "text", "text", "textSignature"?, "citations"?}``."""
 
     type: Literal["text"] = "text"
     text: str = ""
     text_signature: str | None = None
     """Provider metadata: OpenAI Responses message item id (JSON ``{"v":1,"id":...}``), Google
     ``thoughtSignature`` of a text part. Opaque; replayed only to the model that minted it."""
+    citations: list[Citation] | None = None
+    """The sources the vendor cites for this text (pi-sdk extension; pi-ai 1.6 drops them);
+    ``None`` when it cites none."""
 
     def append(self, piece: str) -> None:
         """Append streamed text in time linear in ``len(piece)`` (see :func:`_append_field`).

@@ -127,6 +127,19 @@ def sources_of(result: ServerToolResult) -> list[str]:
     return [line.removeprefix("- ") for line in lines if line.startswith("- ")]
 
 
+def cited_sources(block: object) -> list[str]:
+    """``[source] title <url>`` for each source a text block cites, each URL once."""
+    if not isinstance(block, TextContent) or not block.citations:
+        return []
+    seen: dict[str, str] = {}
+    for citation in block.citations:
+        where = citation.url or citation.title
+        if where and where not in seen:
+            title = citation.title if citation.url and citation.title else ""
+            seen[where] = f"[source] {title} {where}".replace("  ", " ")
+    return list(seen.values())
+
+
 def server_block_line(block: ServerToolCall | ServerToolResult) -> str:
     """One line for a server tool's call or result.
 
@@ -242,7 +255,12 @@ class TurnPrinter:
         inner = event.assistant_message_event
         if isinstance(inner, events.TextDeltaEvent):
             self._print(inner.delta, end="")
-        elif isinstance(inner, (events.TextStartEvent, events.TextEndEvent)):
+        elif isinstance(inner, events.TextEndEvent):
+            self._newline()
+            block = inner.partial.content[inner.content_index]
+            for line in cited_sources(block)[:_SOURCES_SHOWN]:
+                self._print(f"  {line}", "dim")
+        elif isinstance(inner, events.TextStartEvent):
             self._newline()
         elif isinstance(inner, events.ThinkingStartEvent):
             self._thinking = []

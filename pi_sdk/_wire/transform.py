@@ -27,7 +27,8 @@ Rules, per message, in one pass:
   source: kept as they are (the adapter replays their ``raw`` vendor JSON); other source: each
   becomes a text block, :func:`pi_sdk._wire.server_tools.server_block_text` (the call and its
   arguments; the result's sources and outputs).
-* **Text**, other source: ``text_signature`` dropped. **Tool calls**, other source:
+* **Text**, other source: ``text_signature`` and ``citations`` dropped (the sources a
+  vendor cited are its own; server-tool results carry them as text). **Tool calls**, other source:
   ``thought_signature`` dropped and the id normalized for the target by the adapter's
   ``normalize_tool_call_id`` (built from :mod:`pi_sdk._wire.ids`).
 * **Tool-call ids**: empty ids and ids already used by an earlier call get a deterministic
@@ -351,7 +352,8 @@ class _Transformer:
     def _text(self, block: TextContent, same: bool) -> TextContent:
         text = sanitize_surrogates(block.text)
         if not same:
-            if text is block.text and block.text_signature is None and not block.__pydantic_extra__:
+            plain = block.text_signature is None and block.citations is None
+            if text is block.text and plain and not block.__pydantic_extra__:
                 return block  # already what TextContent(text=text) would be
             return _text_block(text)
         return _with(block, text=text, text_signature=_signature(block.text_signature))

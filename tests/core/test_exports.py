@@ -171,8 +171,8 @@ def test_the_user_namespace_stays_small_and_leaves_the_kit_to_pi_sdk_provider():
     # register_provider, the answers AuthCheck and RefreshResult, the model store) and took
     # tune_gc_for_streams out of the provider kit (at most 50 names); issue 29 added the
     # content blocks DocumentContent (a block type users build, as ImageContent), ServerToolCall
-    # and ServerToolResult (blocks users read in replies).
-    assert len(pi_sdk.__all__) <= 114
+    # and ServerToolResult (blocks users read in replies), Citation (the sources of a text).
+    assert len(pi_sdk.__all__) <= 115
     assert len(pi_sdk.provider.__all__) <= 50
     kit_only = {"ApiProvider", "ProviderError", "iter_sse", "HttpCall", "transform_messages"}
     assert not kit_only & set(pi_sdk.__all__)

@@ -20,6 +20,7 @@ from _support.conformance import (
     ConformanceDirMissing,
     conformance_next_dir,
     load_cases,
+    model_for,
     run_interaction,
 )
 from pi_sdk_anthropic.messages import build_request as anthropic_body
@@ -163,3 +164,91 @@ def _first_result(reply: AssistantMessage) -> ServerToolResult:
     return next(
         b for b in reply.content if isinstance(b, ServerToolResult) and b.content and not b.error
     )
+
+
+PAUSED = [c for c in CASES if "pause_turn" in c.name and c.index == 0]
+
+
+@pytest.mark.parametrize("case", PAUSED, ids=[c.id for c in PAUSED])
+async def test_the_agent_continues_a_paused_turn(case: Case):
+    from pi_sdk._testing.replay import DUMMY_API_KEY, replay_vcr
+
+    interactions = load_cassette(case.cassette)
+    model = model_for(API, interactions[0])
+    prompt = cast(dict[str, Any], interactions[0].body)["messages"][0]["content"]
+    options = StreamOptions(api_key=DUMMY_API_KEY, max_retries=0)
+    with replay_vcr().use_cassette(str(case.cassette), allow_playback_repeats=False) as cassette:
+        agent = pi_sdk.Agent(model=model, stream_options=options)
+        new = await agent.prompt(prompt if isinstance(prompt, str) else "continue")
+        assert cassette.play_count == 2  # the paused reply, then its continuation
+    replies = [m for m in new if isinstance(m, AssistantMessage)]
+    assert [r.raw_stop_reason for r in replies] == ["pause_turn", "end_turn"]
+    assert [r.stop_reason for r in replies] == ["stop", "stop"]
+    pending = [b for b in replies[0].content if isinstance(b, ServerToolCall)][-1]
+    first = replies[1].content[0]
+    assert isinstance(first, ServerToolResult) and first.tool_call_id == pending.id
+
+
+CITED = [c for c in CASES if _future(c)["response"].get("citations")]
+
+
+def _same_text(got: str, want: str) -> bool:
+    """``want`` is ``got``, or the recording's shortening of it: ``"<start>... (N chars)"``."""
+    head, _, tail = want.rpartition("... (")
+    if head and tail == f"{len(got)} chars)":
+        return got.startswith(head)
+    return got == want
+
+
+@pytest.mark.parametrize("case", CITED, ids=[c.id for c in CITED])
+async def test_text_blocks_keep_their_citations(case: Case):
+    message = (await run_interaction(case)).message
+    response = _future(case)["response"]
+    texts = [b for b in message.content if isinstance(b, TextContent)]
+    cited = [c for t in texts for c in t.citations or ()]
+    got = [(c.type, c.url, c.title) for c in cited]
+    want = [(w["type"], w.get("url"), w.get("title")) for w in response["citations"]]
+    assert got[: len(want)] == want
+    for c, w in zip(cited, response["citations"], strict=False):
+        assert _same_text(c.cited_text or "", w["cited_text"])
+    assert sum(1 for t in texts if t.citations) == response["cited_text_blocks"]
+    # sent back to the same model with the block, as the vendor sent them
+    model = model_for(API, load_cassette(case.cassette)[case.index])
+    body = anthropic_body(model, Context(messages=[UserMessage(content="q"), message]), OPTIONS)
+    turns = [m for m in body["messages"] if m["role"] == "assistant"]
+    sent = [b for m in turns for b in m["content"] if b.get("citations")]
+    assert [c for b in sent for c in b["citations"]] == [c.raw for c in cited]
+    # another vendor gets the text only
+    gpt = pi_sdk.get_model("openai", "gpt-4o")
+    assert "encrypted_index" not in json.dumps(
+        responses_body(gpt, Context(messages=[message]), OPTIONS)
+    )
+
+
+@pytest.mark.parametrize("case", WEB_SEARCH, ids=[c.id for c in WEB_SEARCH])
+async def test_pi_sdk_chat_shows_the_searches_and_the_sources(case: Case):
+    import io
+
+    from rich.console import Console
+
+    from pi_sdk._cli.render import TurnPrinter, transcript_lines
+    from pi_sdk._testing.replay import DUMMY_API_KEY, replay_vcr
+
+    model = model_for(API, load_cassette(case.cassette)[0])
+    out = io.StringIO()
+    options = StreamOptions(api_key=DUMMY_API_KEY, max_retries=0)
+    with replay_vcr().use_cassette(str(case.cassette), allow_playback_repeats=False):
+        agent = pi_sdk.Agent(model=model, stream_options=options)
+        agent.subscribe(TurnPrinter(Console(file=out, highlight=False, width=400)))
+        await agent.prompt("What is new today?")
+    said = out.getvalue()
+    reply = agent.messages[-1]
+    assert isinstance(reply, AssistantMessage)
+    query = next(b for b in reply.content if isinstance(b, ServerToolCall)).arguments["query"]
+    assert f'⌕ web_search {{"query": "{query}"}}' in said
+    first = cast(list[dict[str, Any]], _first_result(reply).content)[0]
+    assert "⌕ web_search_tool_result: " in said and first["url"] in said
+    cited = next(c for b in reply.content if isinstance(b, TextContent) for c in b.citations or ())
+    assert f"[source] {cited.title} {cited.url}" in said
+    lines = [text for text, _ in transcript_lines(agent.messages)]
+    assert any(line.startswith("⌕ web_search_tool_result: ") for line in lines)

@@ -13,9 +13,10 @@ import json
 from collections.abc import Iterator
 from typing import Any, Literal, cast
 
-from pi_sdk import Context
+from pi_sdk import Context, TextContent
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
+from ._citations import citation, citations_of
 from ._request import REDACTED_THINKING_TEXT
 from ._server_tools import is_server_block, server_block
 from ._tools import from_claude_code_name
@@ -33,7 +34,7 @@ _STOP_REASONS: dict[str, Literal["stop", "length", "toolUse", "error", "aborted"
 }
 _HOT_DELTAS: dict[Any, str] = {"text_delta": "text", "input_json_delta": "partial_json"}
 """The delta types :meth:`Decoder.feed` hands straight to the builder, and their piece field."""
-_WHOLE_FIELDS: dict[Any, tuple[tuple[str, str], ...]] = {
+_WHOLE_FIELDS: dict[Any, tuple[tuple[str, str], ...]] = {  # ``citations`` stay on the start
     "text": (("text", "text_delta"),),
     "thinking": (("thinking", "thinking_delta"), ("signature", "signature_delta")),
 }
@@ -227,13 +228,15 @@ class Decoder:
                     return b.append_thinking(index, _delta_text(delta, "thinking"))
                 if delta_type == "signature_delta" and b.kind(index) == "thinking":
                     b.append_signature(index, _delta_text(delta, "signature"))
+                if delta_type == "citations_delta" and b.kind(index) == "text":
+                    self._cite(index, delta.get("citation"))
             except ProviderError:
                 if not b.is_open(index) and not b.is_skipped(index):
                     return self._orphan(kind, index)  # the block's state is the first fault
                 raise
             if not b.is_open(index) and not b.is_skipped(index):
                 return self._orphan(kind, index)
-            return []  # other delta types (citations_delta, ...) carry no pi content
+            return []  # other delta types carry no pi content
         if kind == "content_block_start":
             index = _field(data, "index", kind)
             if b.is_open(index):
@@ -271,7 +274,13 @@ class Decoder:
         b = self._builder
         kind = block.get("type")
         if kind == "text":
-            return b.open_text(index, block.get("text") or "")
+            events = b.open_text(index, block.get("text") or "")
+            cited = citations_of(block.get("citations"))
+            if cited is not None:
+                text = b.block(index)
+                if isinstance(text, TextContent):
+                    text.citations = cited
+            return events
         if kind == "thinking":
             signature = block.get("signature") or None
             return b.open_thinking(index, block.get("thinking") or "", signature=signature)
@@ -290,6 +299,13 @@ class Decoder:
             self._server[index] = (block, [])  # a whole block at its content_block_stop
         b.skip(index)  # unknown: not pi content, nor are its deltas
         return []
+
+    def _cite(self, index: Any, raw: Any) -> None:
+        """Add a streamed citation to the open text block ``index``."""
+        text = self._builder.block(index)
+        if isinstance(text, TextContent) and isinstance(raw, dict):
+            cited = citation(cast("dict[str, Any]", raw))
+            text.citations = [*(text.citations or ()), cited]
 
     def _usage(self, usage: dict[str, Any], *, default: int | None) -> None:
         """Set the integer fields of an Anthropic ``usage``; the others become ``default``."""
@@ -335,6 +351,7 @@ class Decoder:
             raise ProviderError("stream ended before message_stop (connection closed early?)")
         stop = "stop"
         if self._stop is not None:
+            self._builder.message.raw_stop_reason = self._stop  # pi-ai 1.6 rawStopReason
             mapped = map_stop_reason(self._stop)
             if mapped is None or mapped == "error" or mapped == "aborted":
                 raise ProviderError(_stop_error_text(self._stop, self._details))

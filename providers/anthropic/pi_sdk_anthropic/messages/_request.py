@@ -137,7 +137,11 @@ def _assistant_content(message: pi_sdk.AssistantMessage, oauth: bool) -> list[di
     for block in message.content:
         if isinstance(block, pi_sdk.TextContent):
             if block.text.strip():
-                blocks.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
+                text: dict[str, Any] = {"type": "text", "text": kit.sanitize_surrogates(block.text)}
+                cited = [c.raw for c in block.citations or () if c.raw is not None]
+                if cited:  # the same source's citations (the transform drops others')
+                    text["citations"] = cited
+                blocks.append(text)
         elif isinstance(block, pi_sdk.ThinkingContent):
             if block.redacted:
                 blocks.append({"type": "redacted_thinking", "data": block.thinking_signature or ""})
