@@ -132,6 +132,10 @@ _EXPORTS = {
     "AssistantMessage": "pi_sdk.types",
     "Context": "pi_sdk.types",
     "Cost": "pi_sdk.types",
+    "Citation": "pi_sdk.types",
+    "DocumentContent": "pi_sdk.types",
+    "ServerToolCall": "pi_sdk.types",
+    "ServerToolResult": "pi_sdk.types",
     "ImageContent": "pi_sdk.types",
     "Message": "pi_sdk.types",
     "Model": "pi_sdk.types",
@@ -266,12 +270,16 @@ if _typing.TYPE_CHECKING:
     from pi_sdk.types import AbortedError as AbortedError
     from pi_sdk.types import AssistantError as AssistantError
     from pi_sdk.types import AssistantMessage as AssistantMessage
+    from pi_sdk.types import Citation as Citation
     from pi_sdk.types import Context as Context
     from pi_sdk.types import Cost as Cost
+    from pi_sdk.types import DocumentContent as DocumentContent
     from pi_sdk.types import ImageContent as ImageContent
     from pi_sdk.types import Message as Message
     from pi_sdk.types import Model as Model
     from pi_sdk.types import ModelCost as ModelCost
+    from pi_sdk.types import ServerToolCall as ServerToolCall
+    from pi_sdk.types import ServerToolResult as ServerToolResult
     from pi_sdk.types import StopReason as StopReason
     from pi_sdk.types import SystemMessage as SystemMessage
     from pi_sdk.types import TextContent as TextContent

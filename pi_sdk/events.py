@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypeAlias
 
-from pi_sdk.types import AssistantMessage, ToolCall
+from pi_sdk.types import AssistantMessage, ServerToolCall, ServerToolResult, ToolCall
 
 __all__ = [
     "AssistantMessageEvent",
     "DoneEvent",
     "ErrorEvent",
+    "ServerToolCallEvent",
+    "ServerToolResultEvent",
     "StartEvent",
     "TextDeltaEvent",
     "TextEndEvent",
@@ -127,6 +129,32 @@ class ToolCallEndEvent:
 
 
 @dataclass(slots=True, kw_only=True)
+class ServerToolCallEvent:
+    """The vendor called one of its own tools (a search, code...): a whole block.
+
+    Appended at ``content_index`` (pi-sdk extension; no start/delta/end: the call is complete).
+    """
+
+    content_index: int
+    server_tool_call: ServerToolCall
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["servertool_call"] = "servertool_call"
+
+
+@dataclass(slots=True, kw_only=True)
+class ServerToolResultEvent:
+    """The result of a server tool's call arrived: a whole block at ``content_index``.
+
+    pi-sdk extension, as :class:`ServerToolCallEvent`.
+    """
+
+    content_index: int
+    server_tool_result: ServerToolResult
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["servertool_result"] = "servertool_result"
+
+
+@dataclass(slots=True, kw_only=True)
 class DoneEvent:
     """The call ended normally. ``reason == message.stop_reason``.
 
@@ -178,14 +206,19 @@ AssistantMessageEvent: TypeAlias = (
     | ToolCallStartEvent
     | ToolCallDeltaEvent
     | ToolCallEndEvent
+    | ServerToolCallEvent
+    | ServerToolResultEvent
     | DoneEvent
     | ErrorEvent
 )
-"""One of the 12 stream events, discriminated by ``type`` (pi-mono ``AssistantMessageEvent``)."""
+"""One of the 14 stream events, discriminated by ``type``: pi-mono's 12 ``AssistantMessageEvent``
+types and pi-sdk's two server-tool events."""
 
 _WIRE_NAMES = {
     "content_index": "contentIndex",
     "tool_call": "toolCall",
+    "server_tool_call": "serverToolCall",
+    "server_tool_result": "serverToolResult",
 }
 
 

@@ -46,14 +46,18 @@ __all__ = [
     "AssistantError",
     "AssistantMessage",
     "CacheRetention",
+    "Citation",
     "Context",
     "DeferredHandle",
     "Diagnostic",
+    "DocumentContent",
     "ImageContent",
     "Message",
     "ModelThinkingLevel",
     "NestedToolCall",
     "NestedToolCalls",
+    "ServerToolCall",
+    "ServerToolResult",
     "StopReason",
     "SystemMessage",
     "TextContent",
@@ -119,14 +123,36 @@ def _append_field(block: BaseModel, name: str, piece: str) -> None:
         own_fields_set(block).add(name)
 
 
+class Citation(WireModel):
+    """A source the vendor cites for a text block (pi-sdk extension).
+
+    JSON: ``{"type", "url"?, "title"?, "citedText"?, "startIndex"?, "endIndex"?, "raw"?}``:
+    ``type`` is the vendor's kind (Anthropic ``web_search_result_location``, ``char_location``...;
+    Responses ``url_citation``), ``cited_text`` the quoted passage, ``start_index`` /
+    ``end_index`` the cited span of the block's text (characters) where the vendor gives one,
+    ``raw`` the vendor's own JSON, sent back as it came to the same model and endpoint.
+    """
+
+    type: str
+    url: str | None = None
+    title: str | None = None
+    cited_text: str | None = None
+    start_index: int | None = None
+    end_index: int | None = None
+    raw: dict[str, Any] | None = None
+
+
 class TextContent(WireModel):
-    """Visible text. JSON: ``{"type": "text", "text", "textSignature"?}``."""
+    """Visible text. JSON: ``{"type": "text", "text", "textSignature"?, "citations"?}``."""
 
     type: Literal["text"] = "text"
     text: str = ""
     text_signature: str | None = None
     """Provider metadata: OpenAI Responses message item id (JSON ``{"v":1,"id":...}``), Google
     ``thoughtSignature`` of a text part. Opaque; replayed only to the model that minted it."""
+    citations: list[Citation] | None = None
+    """The sources the vendor cites for this text (pi-sdk extension; pi-ai 1.6 drops them);
+    ``None`` when it cites none."""
 
     def append(self, piece: str) -> None:
         """Append streamed text in time linear in ``len(piece)`` (see :func:`_append_field`).
@@ -169,6 +195,59 @@ class ImageContent(WireModel):
     type: Literal["image"] = "image"
     data: str
     mime_type: str
+
+
+class DocumentContent(WireModel):
+    """A document (a PDF, a text file...) in a user message or a tool result (pi-sdk extension).
+
+    JSON: ``{"type": "document", "data"?, "mimeType"?, "url"?, "fileId"?, "name"?}``, in the
+    style of pi's ``ImageContent``; pi-ai 1.6 has no document block (``docs/pi-ai-differences.md``).
+    Exactly one source is set:
+
+    * ``data``: the file's bytes, base64 (no ``data:`` prefix), with ``mime_type``
+      (``"application/pdf"``, ``"text/plain"``...);
+    * ``url``: where the vendor fetches it (``https://``; Vertex also ``gs://``, Bedrock
+      ``s3://``); ``mime_type`` optional;
+    * ``file_id``: a file uploaded to the vendor beforehand (OpenAI ``file-...``, Anthropic
+      ``file_...``, a Gemini file URI, Mistral's file id); ``mime_type`` optional.
+
+    ``name`` is the file name or title shown to the model (Anthropic ``title``, OpenAI
+    ``filename``, Bedrock ``name``, Mistral ``document_name``).
+
+    Each provider sends it natively (``docs/documents.md``); a kind a target cannot take is a
+    :class:`pi_sdk.ConfigurationError` before the request, naming the model, the kind and the
+    block's place in the history, except text documents, which become a text block there.
+
+    Raises:
+        ValueError: (at construction) no source or more than one, or ``data`` without
+            ``mime_type``.
+    """
+
+    type: Literal["document"] = "document"
+    data: str | None = None
+    mime_type: str | None = None
+    url: str | None = None
+    file_id: str | None = None
+    name: str | None = None
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Check that exactly one source is given, then make the block lean."""
+        sources = [n for n in ("data", "url", "file_id") if getattr(self, n) is not None]
+        if len(sources) != 1:
+            raise ValueError(
+                "a document block needs exactly one of data, url, fileId; "
+                f"got {', '.join(sources) or 'none'}"
+            )
+        if self.data is not None and not self.mime_type:
+            raise ValueError("a document block with data needs a mimeType (e.g. application/pdf)")
+        super().model_post_init(context)
+
+    @property
+    def source(self) -> Literal["data", "url", "fileId"]:
+        """Which source the block has: ``"data"``, ``"url"`` or ``"fileId"``."""
+        if self.data is not None:
+            return "data"
+        return "url" if self.url is not None else "fileId"
 
 
 class ToolCall(WireModel):
@@ -220,10 +299,48 @@ class ToolCall(WireModel):
             super().__setattr__("arguments_error", arguments_error_text(value))
 
 
+class ServerToolCall(WireModel):
+    """A call of a tool the vendor ran itself: web search, code execution, URL fetch, MCP...
+
+    JSON: ``{"type": "serverToolCall", "id", "name", "arguments", "raw"?}`` (pi-sdk extension;
+    pi-ai 1.6 drops these blocks). ``raw`` is the vendor's own JSON of the block (an Anthropic
+    ``server_tool_use``...), kept as it came and sent back as it is to the same model and
+    endpoint (as signatures are); another target gets a text summary instead
+    (:func:`pi_sdk.provider.transform_messages`, ``docs/server-tools.md``). The agent never
+    runs such a call: it is not a :class:`ToolCall`.
+    """
+
+    type: Literal["serverToolCall"] = "serverToolCall"
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict[str, Any])
+    raw: dict[str, Any] | None = None
+
+
+class ServerToolResult(WireModel):
+    """The result of a :class:`ServerToolCall`, as the vendor returned it in the reply.
+
+    JSON: ``{"type": "serverToolResult", "toolCallId", "kind", "content", "error"?, "raw"?}``:
+    ``kind`` is the vendor's result type (``"web_search_tool_result"``...), ``content`` its
+    payload (search results, stdout...) as JSON data, ``error`` the vendor's error code when
+    the tool failed, ``raw`` the whole vendor block (see :class:`ServerToolCall`).
+    """
+
+    type: Literal["serverToolResult"] = "serverToolResult"
+    tool_call_id: str
+    kind: str
+    content: Any = None
+    error: str | None = None
+    raw: dict[str, Any] | None = None
+
+
 AssistantContent: TypeAlias = Annotated[
-    TextContent | ThinkingContent | ToolCall, Field(discriminator="type")
+    TextContent | ThinkingContent | ToolCall | ServerToolCall | ServerToolResult,
+    Field(discriminator="type"),
 ]
-UserContent: TypeAlias = Annotated[TextContent | ImageContent, Field(discriminator="type")]
+UserContent: TypeAlias = Annotated[
+    TextContent | ImageContent | DocumentContent, Field(discriminator="type")
+]
 
 
 # --- usage ----------------------------------------------------------------------------------

@@ -72,7 +72,14 @@ from pi_sdk._wire.retry_policy import RetryPolicy
 from pi_sdk._wire.usage_limits import UsageLimits
 from pi_sdk.errors import AgentBusyError, ConfigurationError
 from pi_sdk.options import StreamOptions, StructuredOutput
-from pi_sdk.types import AssistantMessage, ImageContent, Model, TextContent, UserMessage
+from pi_sdk.types import (
+    AssistantMessage,
+    ImageContent,
+    Model,
+    TextContent,
+    UserContent,
+    UserMessage,
+)
 
 __all__ = ["Agent", "AgentListener", "AgentState"]
 
@@ -501,7 +508,7 @@ class Agent:
             raise AgentBusyError(_PROMPT_BUSY)
         self._require_model()
         if isinstance(input, str):
-            content: list[TextContent | ImageContent] = [TextContent(text=input), *images]
+            content: list[UserContent] = [TextContent(text=input), *images]
             messages: list[AgentMessage] = [UserMessage(content=content)]
         elif isinstance(input, Sequence):
             messages = list(input)

@@ -2,8 +2,10 @@
 
 pi-mono ``agent-loop.ts``. Two nested loops: the inner one calls the model, runs the tool calls
 of its reply and injects steering messages until the model stops calling tools and nothing is
-queued; the outer one then asks for follow-up messages and goes round again if there are any.
-Every step is reported as an :data:`pi_sdk.AgentEvent`.
+queued (or, after a reply Anthropic paused mid server-tool run, ``rawStopReason`` ``pause_turn``,
+calls again with the history as it is, which continues that turn: a pi-sdk addition); the outer
+one then asks for follow-up messages and goes round again if there are any. Every step is
+reported as an :data:`pi_sdk.AgentEvent`.
 
 Before each model call the transcript goes through ``transform_context`` (optional, e.g. pruning)
 and then ``convert_to_llm``, the only place custom messages become LLM messages.
@@ -189,10 +191,14 @@ class _Run:
                     return
                 pending = []
                 has_more_tool_calls = bool(message.tool_calls)
+                # Anthropic paused a long server-tool turn: sending the history back as it is
+                # lets the vendor continue it (Anthropic docs, "pause_turn").
+                paused = message.raw_stop_reason == "pause_turn" and not has_more_tool_calls
                 if has_more_tool_calls:
                     batch = await self.run_tools(message)
                     pending = batch.steering_messages or []
                     has_more_tool_calls = not batch.terminate
+                has_more_tool_calls = has_more_tool_calls or paused
                 decision, turn = await self.finish_turn(message)
                 await self.emit(TurnEndEvent(message=message, tool_results=list(self.turn_results)))
                 if decision == "end":

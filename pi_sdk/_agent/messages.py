@@ -46,9 +46,9 @@ from pi_sdk._wire.pi_messages import (
 from pi_sdk.errors import ConfigurationError
 from pi_sdk.types import (
     AssistantMessage,
-    ImageContent,
     Message,
     SystemMessage,
+    TextContent,
     ToolResultMessage,
     UserMessage,
 )
@@ -322,7 +322,7 @@ def _has_content(message: UserMessage) -> bool:
     content = message.content
     if isinstance(content, str):
         return bool(content.strip())
-    return any(isinstance(block, ImageContent) or block.text.strip() for block in content)
+    return any(not isinstance(block, TextContent) or block.text.strip() for block in content)
 
 
 def check_prompt(messages: Sequence[AgentMessage]) -> None:

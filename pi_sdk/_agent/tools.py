@@ -40,7 +40,7 @@ from pi_sdk._wire.agent_types import (
     ToolResultContent,
     ToolUpdateCallback,
 )
-from pi_sdk.types import ImageContent, TextContent, ToolCall
+from pi_sdk.types import DocumentContent, ImageContent, TextContent, ToolCall
 
 if TYPE_CHECKING:
     pass
@@ -75,12 +75,15 @@ def to_tool_result(value: Any) -> AgentToolResult:
         return AgentToolResult.text(value)
     if value is None:
         return AgentToolResult()
-    if isinstance(value, TextContent | ImageContent):
+    if isinstance(value, TextContent | ImageContent | DocumentContent):
         return AgentToolResult(content=[value])
     if (
         isinstance(value, list)
         and value
-        and all(isinstance(v, TextContent | ImageContent) for v in cast(list[Any], value))
+        and all(
+            isinstance(v, TextContent | ImageContent | DocumentContent)
+            for v in cast(list[Any], value)
+        )
     ):
         return AgentToolResult(content=cast(list[ToolResultContent], value))
     from pydantic_core import to_jsonable_python

@@ -33,13 +33,18 @@ from pi_sdk._wire.agent_types import (
     ToolExecutionStartEvent,
     agent_event_to_dict,
 )
+from pi_sdk._wire.server_tools import server_block_text
 from pi_sdk.types import (
     AssistantMessage,
     ImageContent,
+    ServerToolCall,
+    ServerToolResult,
     TextContent,
     ThinkingContent,
+    ToolCall,
     ToolResultMessage,
     Usage,
+    UserContent,
     UserMessage,
 )
 
@@ -112,15 +117,59 @@ def usage_line(message: AssistantMessage, totals: Totals) -> str:
     )
 
 
-def result_text(content: Iterable[TextContent | ImageContent]) -> str:
-    """The text blocks of a tool result (images as ``[image]``)."""
-    parts = [b.text if isinstance(b, TextContent) else "[image]" for b in content]
+_SOURCES_SHOWN = 8
+"""Sources of one server-tool result ``pi-sdk chat`` prints (the rest are counted)."""
+
+
+def sources_of(result: ServerToolResult) -> list[str]:
+    """``title <url>`` of every source in a server tool's result (web search, fetch...)."""
+    lines = server_block_text(result).splitlines()
+    return [line.removeprefix("- ") for line in lines if line.startswith("- ")]
+
+
+def cited_sources(block: object) -> list[str]:
+    """``[source] title <url>`` for each source a text block cites, each URL once."""
+    if not isinstance(block, TextContent) or not block.citations:
+        return []
+    seen: dict[str, str] = {}
+    for citation in block.citations:
+        where = citation.url or citation.title
+        if where and where not in seen:
+            title = citation.title if citation.url and citation.title else ""
+            seen[where] = f"[source] {title} {where}".replace("  ", " ")
+    return list(seen.values())
+
+
+def server_block_line(block: ServerToolCall | ServerToolResult) -> str:
+    """One line for a server tool's call or result.
+
+    ``⌕ web_search {"query": ...}``; ``⌕ web_search_tool_result: 10 sources``, or its error.
+    """
+    if isinstance(block, ServerToolCall):
+        arguments = short(json.dumps(block.arguments, ensure_ascii=False), 200)
+        return f"⌕ {block.name} {arguments}"
+    if block.error:
+        return f"⌕ {block.kind}: error {block.error}"
+    count = len(sources_of(block))
+    return f"⌕ {block.kind}" + (f": {plural(count, 'source')}" if count else "")
+
+
+def result_text(content: Iterable[UserContent]) -> str:
+    """The text blocks of a tool result (images as ``[image]``, documents as ``[document]``)."""
+    parts = [
+        b.text
+        if isinstance(b, TextContent)
+        else "[image]"
+        if isinstance(b, ImageContent)
+        else f"[document{': ' + b.name if b.name else ''}]"
+        for b in content
+    ]
     return " ".join(parts)
 
 
 def tool_outcome(
     name: str,
-    content: Iterable[TextContent | ImageContent],
+    content: Iterable[UserContent],
     details: object,
     is_error: bool,
     limit: int = 200,
@@ -206,7 +255,12 @@ class TurnPrinter:
         inner = event.assistant_message_event
         if isinstance(inner, events.TextDeltaEvent):
             self._print(inner.delta, end="")
-        elif isinstance(inner, (events.TextStartEvent, events.TextEndEvent)):
+        elif isinstance(inner, events.TextEndEvent):
+            self._newline()
+            block = inner.partial.content[inner.content_index]
+            for line in cited_sources(block)[:_SOURCES_SHOWN]:
+                self._print(f"  {line}", "dim")
+        elif isinstance(inner, events.TextStartEvent):
             self._newline()
         elif isinstance(inner, events.ThinkingStartEvent):
             self._thinking = []
@@ -224,6 +278,14 @@ class TurnPrinter:
             call = inner.tool_call
             arguments = short(json.dumps(call.arguments, ensure_ascii=False), 200)
             self._print(f"→ {call.name} {arguments}", "cyan")
+        elif isinstance(inner, events.ServerToolCallEvent):
+            self._newline()
+            self._print(server_block_line(inner.server_tool_call), "cyan")
+        elif isinstance(inner, events.ServerToolResultEvent):
+            result = inner.server_tool_result
+            self._print(server_block_line(result), "red" if result.error else "dim cyan")
+            for source in sources_of(result)[:_SOURCES_SHOWN]:
+                self._print(f"  {source}", "dim")
 
     def _start_live(self) -> None:
         if not self.notes.is_terminal or self.notes.is_dumb_terminal:
@@ -296,8 +358,12 @@ def transcript_lines(messages: Iterable[AgentMessage]) -> list[tuple[str, str]]:
                 elif isinstance(block, ThinkingContent):
                     words = plural(len(block.thinking.split()), "word")
                     lines.append((f"▸ thinking: {words}", "dim italic"))
-                else:
+                elif isinstance(block, ToolCall):
                     lines.append((f"→ {block.name}", "cyan"))
+                else:
+                    lines.append((server_block_line(block), "dim cyan"))
+                    if isinstance(block, ServerToolResult):
+                        lines.extend((f"  {s}", "dim") for s in sources_of(block)[:_SOURCES_SHOWN])
         elif isinstance(message, ToolResultMessage):
             line, style = tool_outcome(
                 message.tool_name, message.content, message.details, message.is_error, limit=160

@@ -28,7 +28,7 @@ def _signed(message: types.AssistantMessage) -> int:
             count += bool(block.thinking_signature)
         elif isinstance(block, types.TextContent):
             count += bool(block.text_signature)
-        elif isinstance(block, types.ToolCall):  # pyright: ignore[reportUnnecessaryIsInstance]
+        elif isinstance(block, types.ToolCall):
             count += bool(block.thought_signature)
     return count
 

@@ -22,7 +22,14 @@ from typing import Any, Literal, cast
 
 from pi_sdk._stream.builder import Events, MessageBuilder
 from pi_sdk._stream.provider_errors import ProviderError
-from pi_sdk.types import Diagnostic, ThinkingContent, ToolCall, Usage
+from pi_sdk.types import (
+    Diagnostic,
+    ServerToolCall,
+    ServerToolResult,
+    ThinkingContent,
+    ToolCall,
+    Usage,
+)
 
 __all__ = ["EventDecoder"]
 
@@ -90,7 +97,20 @@ class EventDecoder:
             return self._end_prose(kind, index, data)
         if kind == "done" or kind == "error":
             return self._finish(kind, data)
+        if kind == "servertool_call" or kind == "servertool_result":
+            return self._server_block(kind, data)
         return []  # "start" (the runner sent ours when the body began) or an unknown type
+
+    def _server_block(self, kind: str, data: dict[str, Any]) -> Events:
+        """pi-sdk's server-tool blocks, sent whole (:mod:`pi_sdk._serve.wire`)."""
+        try:
+            if kind == "servertool_call":
+                block: Any = ServerToolCall.model_validate(data.get("serverToolCall"))
+            else:
+                block = ServerToolResult.model_validate(data.get("serverToolResult"))
+        except ValueError as exc:
+            raise self._malformed(f"bad {kind}: {exc}") from None
+        return self._builder.server_block(block)
 
     def _end_prose(self, kind: str, index: int, data: dict[str, Any]) -> Events:
         b = self._builder

@@ -10,6 +10,9 @@ whole message so far. The shapes, with pi's camelCase keys:
 * ``{"type": "text_end" | "thinking_end", "contentIndex": i, "contentSignature"?: s}``
 * ``{"type": "toolcall_start", "contentIndex": i, "id": s, "toolName": s}``
 * ``{"type": "toolcall_end", "contentIndex": i, "toolCall": ToolCall}``
+* ``{"type": "servertool_call", "contentIndex": i, "serverToolCall": {...}}`` and
+  ``{"type": "servertool_result", "contentIndex": i, "serverToolResult": {...}}``: pi-sdk's
+  server-tool blocks, whole (pi's proxy client skips event types it does not know)
 * ``{"type": "done", "reason": "stop" | "length" | "toolUse", "usage": Usage,
   "providerThinkingLevel"?: s}``
 * ``{"type": "error", "reason": "aborted" | "error", "errorMessage"?: s, "usage": Usage,
@@ -72,6 +75,13 @@ def _encode(event: ev.AssistantMessageEvent, *, full: bool) -> dict[str, Any]:
             return {"type": event.type, "contentIndex": event.content_index, "toolCall": call_json}
         case ev.TextStartEvent() | ev.ThinkingStartEvent():
             return {"type": event.type, "contentIndex": event.content_index}
+        case ev.ServerToolCallEvent():
+            call = event.server_tool_call.model_dump(mode="json")
+            return {"type": event.type, "contentIndex": event.content_index, "serverToolCall": call}
+        case ev.ServerToolResultEvent():
+            result = event.server_tool_result.model_dump(mode="json")
+            index = event.content_index
+            return {"type": event.type, "contentIndex": index, "serverToolResult": result}
         case ev.DoneEvent():
             done: dict[str, Any] = {"type": "done", "reason": event.reason}
             return _terminal(done, event.message, full)

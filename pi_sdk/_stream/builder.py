@@ -32,7 +32,15 @@ import pi_sdk.events as ev
 from pi_sdk._stream.assistant_message import new_assistant_message
 from pi_sdk._stream.provider_errors import ProviderError
 from pi_sdk._wire.cost import calculate_cost
-from pi_sdk.types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall
+from pi_sdk.types import (
+    AssistantMessage,
+    Model,
+    ServerToolCall,
+    ServerToolResult,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+)
 
 if TYPE_CHECKING:
     from pi_sdk._stream.partial_json import IncrementalJsonParser
@@ -420,6 +428,29 @@ class MessageBuilder:
                 content_index=index, delta=json.dumps(arguments, ensure_ascii=False), partial=out
             ),
             ev.ToolCallEndEvent(content_index=index, tool_call=call, partial=out),
+        ]
+
+    # -- server-side tools -------------------------------------------------------------------
+
+    def server_block(self, block: ServerToolCall | ServerToolResult) -> Events:
+        """Append a whole server-tool block (a vendor-run tool's call or result).
+
+        Returns one ``servertool_call`` or ``servertool_result`` event. Decoders gather a
+        streamed block (skipping its key) and hand it over complete.
+        """
+        content = self.message.content
+        index = len(content)
+        content.append(block)
+        if isinstance(block, ServerToolCall):
+            return [
+                ev.ServerToolCallEvent(
+                    content_index=index, server_tool_call=block, partial=self.message
+                )
+            ]
+        return [
+            ev.ServerToolResultEvent(
+                content_index=index, server_tool_result=block, partial=self.message
+            )
         ]
 
     # -- closing ----------------------------------------------------------------------------

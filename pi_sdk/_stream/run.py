@@ -85,7 +85,9 @@ class _TimedOut(Exception):
 current_task = asyncio.current_task
 
 _EVENT_TYPES: tuple[type, ...] = get_args(AssistantMessageEvent)
-"""The 12 event classes, read from the union in :mod:`pi_sdk.events` (one list of them)."""
+"""The 14 event classes, read from the union in :mod:`pi_sdk.events` (one list of them)."""
+_WHOLE_BLOCK = frozenset({"servertool_call", "servertool_result"})
+"""Events that carry a whole block (no start/delta/end): nothing to track."""
 _DELTA_KIND: dict[type[Any], str] = {
     TextDeltaEvent: "text",
     ThinkingDeltaEvent: "thinking",
@@ -605,7 +607,9 @@ class StreamRun:
                 kind = event.type
                 index = event.content_index
                 block_kind = _START_KIND.get(kind)
-                if block_kind is not None:
+                if kind in _WHOLE_BLOCK:
+                    pass  # a whole block (a server tool's call or result): nothing to track
+                elif block_kind is not None:
                     if index in open_blocks:
                         yield self._fail(
                             "error", f"protocol violation: {kind} for open block {index}"

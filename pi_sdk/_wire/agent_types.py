@@ -28,6 +28,7 @@ from pi_sdk.options import StreamOptions
 from pi_sdk.types import (
     AssistantMessage,
     Context,
+    DocumentContent,
     ImageContent,
     Message,
     Model,
@@ -100,7 +101,7 @@ PrepareArguments: TypeAlias = Callable[[dict[str, Any]], dict[str, Any]]
 QueueMode: TypeAlias = Literal["all", "one-at-a-time"]
 """How many queued steering/follow-up messages one poll takes: all, or the oldest one."""
 
-ToolResultContent: TypeAlias = TextContent | ImageContent
+ToolResultContent: TypeAlias = TextContent | ImageContent | DocumentContent
 
 
 class CustomAgentMessage(Protocol):

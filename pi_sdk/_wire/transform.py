@@ -23,7 +23,13 @@ Rules, per message, in one pass:
   ``foreign_reasoning`` policy applies: ``"drop"`` (pi-ai 1.6, the default), ``"text"`` (pi-ai
   0.73: a plain text block) or ``"tagged"`` (text wrapped in ``<thinking>…</thinking>``). Blank
   thinking is dropped.
-* **Text**, other source: ``text_signature`` dropped. **Tool calls**, other source:
+* **Server-side tool blocks** (:class:`~pi_sdk.types.ServerToolCall`,
+  :class:`~pi_sdk.types.ServerToolResult`: a vendor's web search, code execution...), same
+  source: kept as they are (the adapter replays their ``raw`` vendor JSON); other source: each
+  becomes a text block, :func:`pi_sdk._wire.server_tools.server_block_text` (the call and its
+  arguments; the result's sources and outputs).
+* **Text**, other source: ``text_signature`` and ``citations`` dropped (the sources a
+  vendor cited are its own; server-tool results carry them as text). **Tool calls**, other source:
   ``thought_signature`` dropped and the id normalized for the target by the adapter's
   ``normalize_tool_call_id`` (built from :mod:`pi_sdk._wire.ids`).
 * **Tool-call ids**: empty ids and ids already used by an earlier call get a deterministic
@@ -40,6 +46,11 @@ Rules, per message, in one pass:
   never splits a call from its result (pi-ai 1.6 ``transformMessages``).
 * **Images** sent to a model whose ``input`` lacks ``"image"`` become the text
   :data:`IMAGE_PLACEHOLDER_TEXT`, in user messages and in tool results.
+* **Documents** (:class:`~pi_sdk.types.DocumentContent`, in user messages and tool results) are
+  checked against what the target API takes (``documents=``, the adapter's
+  :class:`~pi_sdk._wire.documents.DocumentRules`): a text document the target does not take
+  natively becomes a text block; any other kind it does not take is a ``ConfigurationError``
+  naming the model, the kind and ``messages[i].content[j]`` (:mod:`pi_sdk._wire.documents`).
 * **Tool calls with invalid arguments** (``ToolCall.invalid_arguments`` or pi-ai 1.6's
   ``ToolCall.arguments_error`` set: the model's text was not a whole JSON object) are sent with
   ``{}`` as their arguments: valid on every wire API (an object where the API takes one,
@@ -75,17 +86,22 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
+from pi_sdk._wire.documents import DocumentRules, prepare_document
 from pi_sdk._wire.ids import ToolCallIdNormalizer, short_hash
 from pi_sdk._wire.invalid_arguments import has_invalid_arguments
 from pi_sdk._wire.lean import copy_with
+from pi_sdk._wire.server_tools import server_block_text
 from pi_sdk._wire.unicode import sanitize_surrogates
 from pi_sdk.options import ForeignReasoning
 from pi_sdk.types import (
     AssistantContent,
     AssistantMessage,
+    DocumentContent,
     ImageContent,
     Message,
     Model,
+    ServerToolCall,
+    ServerToolResult,
     SystemMessage,
     TextContent,
     ThinkingContent,
@@ -255,8 +271,12 @@ class _Transformer:
         policy: ForeignReasoning,
         origin: str,
         reasoning_content: bool | None,
+        documents: DocumentRules | None,
     ) -> None:
         self.model = model
+        self.documents = documents
+        self.index = 0
+        """Position of the message being transformed in the input list (for errors)."""
         self.normalize = normalize
         self.policy = policy
         self.origin = origin
@@ -338,7 +358,8 @@ class _Transformer:
     def _text(self, block: TextContent, same: bool) -> TextContent:
         text = sanitize_surrogates(block.text)
         if not same:
-            if text is block.text and block.text_signature is None and not block.__pydantic_extra__:
+            plain = block.text_signature is None and block.citations is None
+            if text is block.text and plain and not block.__pydantic_extra__:
                 return block  # already what TextContent(text=text) would be
             return _text_block(text)
         return _with(block, text=text, text_signature=_signature(block.text_signature))
@@ -357,11 +378,14 @@ class _Transformer:
     def _user_content(self, content: list[UserContent]) -> list[UserContent]:
         out: list[UserContent] = []
         changed = False
-        for block in content:
+        for position, block in enumerate(content):
             converted = block
             if isinstance(block, ImageContent):
                 if self.text_only:
                     converted = _text_block(IMAGE_PLACEHOLDER_TEXT)
+            elif isinstance(block, DocumentContent):
+                where = f"messages[{self.index}].content[{position}]"
+                converted = prepare_document(block, self.documents, self.model, where)
             else:
                 text = sanitize_surrogates(block.text)
                 if text is not block.text:
@@ -410,6 +434,8 @@ class _Transformer:
                 converted = self._thinking(block, same)
             elif isinstance(block, TextContent):
                 converted = self._text(block, same)
+            elif isinstance(block, ServerToolCall | ServerToolResult):
+                converted = block if same else _text_block(server_block_text(block))
             else:
                 converted = self._tool_call(block, message, position, same)
                 self.pending[converted.id] = converted
@@ -455,6 +481,7 @@ def transform_messages(
     foreign_reasoning: ForeignReasoning = "drop",
     origin: str | None = None,
     reasoning_content: bool | None = None,
+    documents: DocumentRules | None = None,
 ) -> list[Message]:
     """Return a copy of ``messages`` that is valid history for ``model`` (pi-spec §5, improved).
 
@@ -475,9 +502,15 @@ def transform_messages(
             field (the adapter knows: its per-server table); ``None`` reads
             ``model.compat["requiresReasoningContent"]`` (or 0.73's
             ``requiresReasoningContentOnAssistantMessages``).
+        documents: What the target API takes as a document (a plain dict, see
+            :class:`~pi_sdk._wire.documents.DocumentRules`); ``None``: no documents (text
+            documents become text, any other is an error).
 
     Returns:
         A new list; unchanged messages and blocks may be the input's own objects.
+
+    Raises:
+        ConfigurationError: a document the target does not take (see ``documents``).
 
     Example:
         ```python
@@ -492,8 +525,10 @@ def transform_messages(
         foreign_reasoning,
         origin or signature_origin(model),
         reasoning_content,
+        documents,
     )
-    for message in messages:
+    for index, message in enumerate(messages):
+        state.index = index
         if isinstance(message, AssistantMessage):
             state.assistant(message)
         elif isinstance(message, ToolResultMessage):

@@ -89,6 +89,32 @@ def shared_folder(env_var: str, default: Path, missing: type[Exception]) -> Path
     return default if default.is_dir() else None
 
 
+NEXT_ENV_VAR = "PI_SDK_CONFORMANCE_NEXT_DIR"
+"""Where ``conformance-next`` is (default: beside the conformance folder in use)."""
+
+LANDED_KINDS = ("document_", "servertool_")
+"""Name prefixes of the ``conformance-next`` recordings whose content kind pi-sdk models now:
+they join the conformance suite (its README: "add each file ... as its kind lands")."""
+
+
+def conformance_next_dir() -> Path | None:
+    """The ``conformance-next`` folder (recordings of content kinds beyond text), or ``None``.
+
+    Raises:
+        ConformanceDirMissing: ``PI_SDK_CONFORMANCE_NEXT_DIR`` is set but names no folder.
+    """
+    beside = (conformance_dir() or DEFAULT_DIR).parent / "conformance-next"
+    return shared_folder(NEXT_ENV_VAR, beside, ConformanceDirMissing)
+
+
+def landed_next_cases(kinds: tuple[str, ...] = LANDED_KINDS) -> list[Case]:
+    """The ``conformance-next`` cases of the landed kinds (none when the folder is absent)."""
+    root = conformance_next_dir()
+    if root is None:
+        return []
+    return [c for c in load_cases(root) if c.name.startswith(kinds)]
+
+
 def conformance_dir() -> Path | None:
     """The conformance folder, or ``None`` when it is absent and not required.
 
@@ -400,6 +426,13 @@ def assert_valid_event_sequence(events: list[Any]) -> AssistantMessage:
     ended: dict[int, Any] = {}
     next_index = 0
     for event in events[1:-1]:
+        if event.type in ("servertool_call", "servertool_result"):  # a whole block
+            assert event.content_index == next_index, f"{event.type} at {event.content_index}"
+            block = final.content[next_index]
+            wanted = event.server_tool_call if event.type == "servertool_call" else None
+            assert block is (wanted or event.server_tool_result), f"{event.type}: not the block"
+            next_index += 1
+            continue
         kind, phase = _KIND[event.type]
         index = event.content_index
         if phase == "start":

@@ -15,6 +15,9 @@ JSON document served in small chunks through the vendor client gives the same re
 successful body (SSE or JSON) cut at sampled byte offsets ends in one ``error`` event with the
 partial content kept.
 
+The recordings of ``../shared/conformance-next`` whose content kind has landed
+(``conformance_check.LANDED_KINDS``) are part of the same parametrization.
+
 Skips: only an API whose provider package is not installed (named in the message), or one with
 no client factory for the transport tests. The folder absent: skip; ``PI_SDK_CONFORMANCE_DIR``
 set to a missing folder: failure.
@@ -39,6 +42,7 @@ from _support.conformance import (
     check_message,
     collect,
     conformance_dir,
+    landed_next_cases,
     load_cases,
     model_for,
     provider_for,
@@ -58,6 +62,7 @@ except ConformanceDirMissing as exc:
     DIR_ERROR = str(exc)
 
 CASES = load_cases(ROOT) if ROOT is not None else []
+CASES += landed_next_cases()  # conformance-next recordings of the kinds pi-sdk models now
 
 
 def test_conformance_folder_present():

@@ -35,6 +35,7 @@ MESSAGES_PATH = "/v1/messages"
 
 _BETA_FINE_GRAINED = "fine-grained-tool-streaming-2025-05-14"
 _BETA_INTERLEAVED = "interleaved-thinking-2025-05-14"
+_BETA_FILES = "files-api-2025-04-14"  # a document given by Files API id
 _OAUTH_BETAS = ("claude-code-20250219", "oauth-2025-04-20")
 _CLAUDE_CODE_VERSION = "2.1.75"
 _FAMILY_VERSION = re.compile(
@@ -149,6 +150,7 @@ def build_headers(
     api_key: str | None,
     *,
     has_tools: bool = False,
+    has_files: bool = False,
 ) -> dict[str, str]:
     """Return the per-request HTTP headers: betas, OAuth/Copilot extras, model and call headers.
 
@@ -156,7 +158,8 @@ def build_headers(
     ``createClient``). Auth headers are the SDK's job and never appear here. The
     ``fine-grained-tool-streaming`` beta goes only with tools (``has_tools``) to a model
     without eager tool input streaming (pi-ai 0.73 ``shouldUseFineGrainedToolStreamingBeta``;
-    the others get ``eager_input_streaming`` on each tool instead).
+    the others get ``eager_input_streaming`` on each tool instead). The Files API beta goes
+    with a document given by file id (``has_files``).
     """
     interleaved = bool(options.provider_options.get("interleaved_thinking", True))
     needs_interleaved = interleaved and not is_adaptive_model(model)
@@ -176,6 +179,8 @@ def build_headers(
         betas.append(_BETA_FINE_GRAINED)
     if needs_interleaved:
         betas.append(_BETA_INTERLEAVED)
+    if has_files:
+        betas.append(_BETA_FILES)
     if betas:
         headers["anthropic-beta"] = ",".join(betas)
     headers.update(_session_affinity(model, options))

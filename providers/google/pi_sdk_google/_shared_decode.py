@@ -16,7 +16,10 @@ document of a server that ignored ``alt=sse``) and tells a
   counting the reply's calls from 1: unique, in order, so parallel calls to the same function
   stay distinct, and the same on every replay of a recorded response (random hex stands in for
   a missing ``responseId``);
-* only the candidate with index 0 counts; other part kinds (``executableCode``, inline output
+* ``executableCode`` / ``codeExecutionResult`` and Gemini 3 ``toolCall`` / ``toolResponse``
+  parts are server tools: a whole :class:`pi_sdk.ServerToolCall` / ``ServerToolResult`` each
+  (:mod:`._shared_server_tools`);
+* only the candidate with index 0 counts; other part kinds (inline output
   data) are not content blocks and are skipped;
 * ``usageMetadata`` is cumulative: each one replaces the last (a later one without counts does
   not erase it). ``input = promptTokenCount + toolUsePromptTokenCount - cachedContentTokenCount``,
@@ -44,6 +47,7 @@ from pi_sdk.provider import Events, MessageBuilder, ProviderError, body_excerpt
 
 from ._client import as_dict, provider_error_from_body
 from ._shared_request import SYNTHETIC_ID_PREFIX
+from ._shared_server_tools import SERVER_PARTS, server_part_block
 
 __all__ = ["GeminiDecoder", "finish_reason_message"]
 
@@ -234,6 +238,10 @@ class GeminiDecoder:
         call = part.get("functionCall")
         if isinstance(call, dict):
             return self._function_call(cast(dict[str, Any], call), signature)
+        for field in SERVER_PARTS:
+            if field in part:  # a server tool's part: a whole block, in part order
+                events = self._close()
+                return events + builder.server_block(server_part_block(part, field))
         if signature and self._key is not None:
             # A part that carries only a signature belongs to the block being built.
             builder.set_signature(self._key, signature)

@@ -40,8 +40,11 @@ from pi_sdk import (
     AssistantMessage,
     ConfigurationError,
     Context,
+    DocumentContent,
     ImageContent,
     Model,
+    ServerToolCall,
+    ServerToolResult,
     StreamOptions,
     TextContent,
     ThinkingContent,
@@ -61,6 +64,7 @@ from pi_sdk.provider import (
     with_output_tool,
 )
 
+from ._shared_documents import document_part, document_rules
 from ._shared_schema import to_gemini_parameters
 
 __all__ = [
@@ -277,7 +281,9 @@ def thinking_config(model: Model, options: StreamOptions) -> dict[str, Any] | No
 # --- messages -----------------------------------------------------------------------------------
 
 
-def _image_part(image: ImageContent) -> dict[str, Any]:
+def _image_part(image: ImageContent | DocumentContent) -> dict[str, Any]:
+    if isinstance(image, DocumentContent):
+        return document_part(image)
     return {"inlineData": {"mimeType": image.mime_type, "data": image.data}}
 
 
@@ -291,8 +297,14 @@ def _user_content(message: UserMessage) -> dict[str, Any] | None:
                 if block.text:
                     parts.append({"text": block.text})
             else:  # transform_messages already replaced images for text-only models
-                parts.append(_image_part(block))
+                parts.append(_image_part(block))  # or checked the document
     return {"role": "user", "parts": parts} if parts else None
+
+
+def _attached_text(result: ToolResultMessage) -> str:
+    if any(isinstance(b, ImageContent) for b in result.content):
+        return "(see attached image)"
+    return "(see attached document)"
 
 
 class _Converter:
@@ -329,6 +341,10 @@ class _Converter:
                 part = {"thought": True, "text": block.thinking}
                 if same and is_valid_thought_signature(block.thinking_signature):
                     part["thoughtSignature"] = block.thinking_signature
+            elif isinstance(block, ServerToolCall | ServerToolResult):
+                if block.raw is None:
+                    continue
+                part = block.raw  # a server tool's part, replayed as it came (same source)
             else:
                 part = self._function_call(block, same, send_ids)
                 if first_call is None:
@@ -367,8 +383,8 @@ class _Converter:
         for result in ordered:
             texts = [b.text for b in result.content if isinstance(b, TextContent)]
             text = "\n".join(texts)
-            images = [_image_part(b) for b in result.content if isinstance(b, ImageContent)]
-            value = text if text else ("(see attached image)" if images else "")
+            images = [_image_part(b) for b in result.content if not isinstance(b, TextContent)]
+            value = text if text else (_attached_text(result) if images else "")
             response: dict[str, Any] = {
                 "name": result.tool_name,
                 "response": {"error": value} if result.is_error else {"output": value},
@@ -414,6 +430,7 @@ def convert_messages(
         normalize_tool_call_id=normalize_tool_call_id,
         foreign_reasoning=options.foreign_reasoning,
         origin=origin,
+        documents=document_rules(model),
     )
     converter = _Converter(model, origin)
     for message in messages:

@@ -210,10 +210,12 @@ async def test_thinking_signature_redacted_and_tool_call():
     assert again == message
 
 
-async def test_server_tool_blocks_and_unknown_events_stay_out_of_content():
+async def test_server_tool_blocks_are_kept_whole_and_unknown_events_ignored():
     body = sse(
         start(),
-        *tool_block(0, "srvtoolu_1", "web_search", '{"query": "weather"}', kind="server_tool_use"),
+        *tool_block(
+            0, "srvtoolu_1", "web_search", '{"query": ', '"weather"}', kind="server_tool_use"
+        ),
         block(1, type="web_search_tool_result", tool_use_id="srvtoolu_1", content=[]),
         stop(1),
         {"type": "brand_new_event", "foo": 1},
@@ -221,12 +223,56 @@ async def test_server_tool_blocks_and_unknown_events_stay_out_of_content():
         delta(2, type="text_delta", text="Sunny"),
         delta(2, type="citations_delta", citation={"type": "web_search_result_location"}),
         stop(2),
+        block(3, type="brand_new_block", x=1),
+        stop(3),
         *end("end_turn", output_tokens=3),
     )
     events, message, _ = await run([ok(body)])
-    assert [type(b) for b in message.content] == [pi_sdk.TextContent]
+    kinds = [type(b) for b in message.content]
+    assert kinds == [pi_sdk.ServerToolCall, pi_sdk.ServerToolResult, pi_sdk.TextContent]
+    call, result, _ = message.content
+    assert isinstance(call, pi_sdk.ServerToolCall) and call.arguments == {"query": "weather"}
+    assert call.raw == {
+        "type": "server_tool_use",
+        "id": "srvtoolu_1",
+        "name": "web_search",
+        "input": {"query": "weather"},
+    }
+    assert isinstance(result, pi_sdk.ServerToolResult)
+    assert (result.tool_call_id, result.kind, result.content) == (
+        "srvtoolu_1",
+        "web_search_tool_result",
+        [],
+    )
     assert message.text == "Sunny" and message.stop_reason == "stop"
-    assert [e.content_index for e in events if e.type == "text_start"] == [0]
+    assert [e.type for e in events[1:3]] == ["servertool_call", "servertool_result"]
+    assert [e.content_index for e in events if e.type == "text_start"] == [2]
+
+
+async def test_a_server_call_with_broken_input_is_an_error_that_keeps_the_content():
+    body = sse(
+        start(),
+        *text_block(0, "Let me search."),
+        *tool_block(1, "srvtoolu_1", "web_search", '{"query": ', kind="server_tool_use"),
+        *end("end_turn", output_tokens=3),
+    )
+    events, message, _ = await run([ok(body)])
+    assert events[-1].type == "error" and message.stop_reason == "error"
+    assert "srvtoolu_1" in (message.error_message or "")
+    assert message.text == "Let me search."
+
+
+async def test_a_failed_server_tool_carries_its_error_code():
+    failure = {"type": "web_search_tool_result_error", "error_code": "max_uses_exceeded"}
+    body = sse(
+        start(),
+        block(0, type="web_search_tool_result", tool_use_id="srvtoolu_9", content=failure),
+        stop(0),
+        *end("end_turn", output_tokens=3),
+    )
+    _, message, _ = await run([ok(body)])
+    (result,) = message.content
+    assert isinstance(result, pi_sdk.ServerToolResult) and result.error == "max_uses_exceeded"
 
 
 async def test_tool_use_input_without_deltas_is_kept():
@@ -621,7 +667,7 @@ async def test_json_message_gives_the_same_message_and_events_as_its_stream():
     assert [e.type for e in json_events] == [e.type for e in stream_events]
     assert from_json.stop_reason == "toolUse" and from_json.usage.cache_write == 2
     assert [type(b).__name__ for b in from_json.content] == [
-        "ThinkingContent", "ThinkingContent", "TextContent", "ToolCall",
+        "ThinkingContent", "ThinkingContent", "ServerToolCall", "TextContent", "ToolCall",
     ]  # fmt: skip
 
 

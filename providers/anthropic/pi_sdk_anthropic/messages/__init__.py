@@ -20,6 +20,7 @@ from pi_sdk import provider as kit
 from .._client import MESSAGES_PATH, build_headers, client_lease, is_oauth_token, open_messages
 from ._count import count_anthropic_tokens
 from ._decode import Decoder, map_stop_reason, message_as_events
+from ._documents import uses_file_ids
 from ._request import API, build_request, convert_messages, normalize_tool_call_id
 from ._system import INLINE_TOOLS_BETA, native_tool_changes
 
@@ -67,7 +68,9 @@ async def call_anthropic_messages(
         lease = await client_lease(model, api_key, bearer=bearer)
     oauth = is_oauth_token(api_key) and model.provider != "github-copilot"
     has_tools = bool(pi_sdk.current_tools(context))
-    headers = build_headers(model, options, api_key, has_tools=has_tools)
+    headers = build_headers(
+        model, options, api_key, has_tools=has_tools, has_files=uses_file_ids(context)
+    )
     if native_tool_changes(model, context):  # pi-ai 1.6: tool changes in place need the beta
         betas = headers.get("anthropic-beta")
         headers["anthropic-beta"] = f"{betas},{INLINE_TOOLS_BETA}" if betas else INLINE_TOOLS_BETA

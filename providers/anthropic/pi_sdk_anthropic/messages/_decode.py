@@ -13,10 +13,12 @@ import json
 from collections.abc import Iterator
 from typing import Any, Literal, cast
 
-from pi_sdk import Context
+from pi_sdk import Context, TextContent
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
+from ._citations import citation, citations_of
 from ._request import REDACTED_THINKING_TEXT
+from ._server_tools import is_server_block, server_block
 from ._tools import from_claude_code_name
 from ._usage import apply_usage
 
@@ -33,7 +35,7 @@ _STOP_REASONS: dict[str, Literal["stop", "length", "toolUse", "error", "aborted"
 }
 _HOT_DELTAS: dict[Any, str] = {"text_delta": "text", "input_json_delta": "partial_json"}
 """The delta types :meth:`Decoder.feed` hands straight to the builder, and their piece field."""
-_WHOLE_FIELDS: dict[Any, tuple[tuple[str, str], ...]] = {
+_WHOLE_FIELDS: dict[Any, tuple[tuple[str, str], ...]] = {  # ``citations`` stay on the start
     "text": (("text", "text_delta"),),
     "thinking": (("thinking", "thinking_delta"), ("signature", "signature_delta")),
 }
@@ -149,9 +151,10 @@ class Decoder:
     * ``tool_use`` -> tool call (OAuth mode: Claude Code tool names mapped back); the
       ``input_json_delta`` fragments stream the arguments; with no fragment at all, the
       block-start ``input`` is kept;
-    * server-side blocks (``server_tool_use``, ``web_search_tool_result``, ...) and unknown
-      block types stay out of ``content``, with their deltas; unknown event and delta types
-      are ignored;
+    * server-tool blocks (``server_tool_use``, ``web_search_tool_result``, ...: see
+      :mod:`._server_tools`) -> a whole :class:`pi_sdk.ServerToolCall` / ``ServerToolResult``
+      at their ``content_block_stop`` (one ``servertool_*`` event); unknown block types stay
+      out of ``content``, with their deltas; unknown event and delta types are ignored;
     * usage from ``message_start`` (missing fields 0), then the integer fields of
       ``message_delta`` (a proxy that omits ``input_tokens`` there keeps the first value);
     * ``refusal``, ``sensitive`` and unknown stop reasons, an ``error`` event, a block event
@@ -160,7 +163,16 @@ class Decoder:
       :class:`pi_sdk.provider.ProviderError`; a ``stop`` reply with tool calls is ``toolUse``.
     """
 
-    __slots__ = ("_builder", "_context", "_details", "_oauth", "_stop", "settled", "terminal")
+    __slots__ = (
+        "_builder",
+        "_context",
+        "_details",
+        "_oauth",
+        "_server",
+        "_stop",
+        "settled",
+        "terminal",
+    )
 
     def __init__(self, builder: MessageBuilder, context: Context, *, oauth: bool) -> None:
         self._builder = builder
@@ -168,6 +180,8 @@ class Decoder:
         self._oauth = oauth
         self._stop: str | None = None
         self._details: Any = None
+        self._server: dict[Any, tuple[dict[str, Any], list[str]]] = {}
+        """Open server-tool blocks by index: the start block and its input fragments."""
         self.terminal = False
         """True once ``message_stop`` was fed."""
         self.settled = False
@@ -188,6 +202,9 @@ class Decoder:
                 if field is not None:
                     piece = delta.get(field)
                     if piece.__class__ is str:
+                        if self._server and data["index"] in self._server:
+                            self._server[data["index"]][1].append(piece)
+                            return []
                         b = self._builder
                         append = b.append_text if field == "text" else b.append_arguments
                         try:
@@ -212,13 +229,15 @@ class Decoder:
                     return b.append_thinking(index, _delta_text(delta, "thinking"))
                 if delta_type == "signature_delta" and b.kind(index) == "thinking":
                     b.append_signature(index, _delta_text(delta, "signature"))
+                if delta_type == "citations_delta" and b.kind(index) == "text":
+                    self._cite(index, delta.get("citation"))
             except ProviderError:
                 if not b.is_open(index) and not b.is_skipped(index):
                     return self._orphan(kind, index)  # the block's state is the first fault
                 raise
             if not b.is_open(index) and not b.is_skipped(index):
                 return self._orphan(kind, index)
-            return []  # other delta types (citations_delta, ...) carry no pi content
+            return []  # other delta types carry no pi content
         if kind == "content_block_start":
             index = _field(data, "index", kind)
             if b.is_open(index):
@@ -229,6 +248,8 @@ class Decoder:
             return self._start(index, _object(data, "content_block", kind))
         if kind == "content_block_stop":
             index = _field(data, "index", kind)
+            if index in self._server:
+                return b.server_block(server_block(*self._server.pop(index)))
             if not b.is_open(index) and not b.is_skipped(index):
                 return self._orphan(kind, index)
             return b.close(index)
@@ -255,7 +276,13 @@ class Decoder:
         b = self._builder
         kind = block.get("type")
         if kind == "text":
-            return b.open_text(index, block.get("text") or "")
+            events = b.open_text(index, block.get("text") or "")
+            cited = citations_of(block.get("citations"))
+            if cited is not None:
+                text = b.block(index)
+                if isinstance(text, TextContent):
+                    text.citations = cited
+            return events
         if kind == "thinking":
             signature = block.get("signature") or None
             return b.open_thinking(index, block.get("thinking") or "", signature=signature)
@@ -270,8 +297,17 @@ class Decoder:
                 name = from_claude_code_name(name, self._context)
             initial = _dict(block.get("input"))
             return b.open_tool_call(index, id=block.get("id") or "", name=name, initial=initial)
-        b.skip(index)  # server-side or unknown: not pi content, nor are its deltas
+        if is_server_block(kind):
+            self._server[index] = (block, [])  # a whole block at its content_block_stop
+        b.skip(index)  # unknown: not pi content, nor are its deltas
         return []
+
+    def _cite(self, index: Any, raw: Any) -> None:
+        """Add a streamed citation to the open text block ``index``."""
+        text = self._builder.block(index)
+        if isinstance(text, TextContent) and isinstance(raw, dict):
+            cited = citation(cast("dict[str, Any]", raw))
+            text.citations = [*(text.citations or ()), cited]
 
     def _usage(self, usage: dict[str, Any], *, default: int | None) -> None:
         apply_usage(self._builder, usage, default=default)  # see ._usage
@@ -306,6 +342,7 @@ class Decoder:
             raise ProviderError("stream ended before message_stop (connection closed early?)")
         stop = "stop"
         if self._stop is not None:
+            self._builder.message.raw_stop_reason = self._stop  # pi-ai 1.6 rawStopReason
             mapped = map_stop_reason(self._stop)
             if mapped is None or mapped == "error" or mapped == "aborted":
                 raise ProviderError(_stop_error_text(self._stop, self._details))

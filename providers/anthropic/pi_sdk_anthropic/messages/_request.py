@@ -17,6 +17,7 @@ from pi_sdk import provider as kit
 
 from .._client import supports_structured_outputs
 from ._compat import adaptive, cache_control_of, can_turn_off, effort_of, resolve_anthropic_compat
+from ._documents import DOCUMENTS, document_block
 from ._system import DEFERRED_TOOL_PLACEHOLDER, read_parts, system_message, tool_definitions
 from ._tools import (
     convert_tools,
@@ -59,6 +60,7 @@ REDACTED_THINKING_TEXT = "[Reasoning redacted]"
 _CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
 
 _SEE_IMAGE_TEXT = "(see attached image)"
+_SEE_DOCUMENT_TEXT = "(see attached document)"
 
 
 # --- small helpers ----------------------------------------------------------------------------
@@ -74,6 +76,12 @@ def _image_block(image: pi_sdk.ImageContent) -> dict[str, Any]:
     }
 
 
+def _media_block(block: pi_sdk.ImageContent | pi_sdk.DocumentContent) -> dict[str, Any]:
+    if isinstance(block, pi_sdk.ImageContent):
+        return _image_block(block)
+    return document_block(block)
+
+
 def _user_content(message: pi_sdk.UserMessage) -> str | list[dict[str, Any]] | None:
     if isinstance(message.content, str):
         return kit.sanitize_surrogates(message.content) if message.content.strip() else None
@@ -83,7 +91,7 @@ def _user_content(message: pi_sdk.UserMessage) -> str | list[dict[str, Any]] | N
             if block.text.strip():
                 blocks.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
         else:
-            blocks.append(_image_block(block))
+            blocks.append(_media_block(block))
     return blocks or None
 
 
@@ -92,7 +100,11 @@ def _assistant_content(message: pi_sdk.AssistantMessage, oauth: bool) -> list[di
     for block in message.content:
         if isinstance(block, pi_sdk.TextContent):
             if block.text.strip():
-                blocks.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
+                text: dict[str, Any] = {"type": "text", "text": kit.sanitize_surrogates(block.text)}
+                cited = [c.raw for c in block.citations or () if c.raw is not None]
+                if cited:  # the same source's citations (the transform drops others')
+                    text["citations"] = cited
+                blocks.append(text)
         elif isinstance(block, pi_sdk.ThinkingContent):
             if block.redacted:
                 blocks.append({"type": "redacted_thinking", "data": block.thinking_signature or ""})
@@ -110,6 +122,9 @@ def _assistant_content(message: pi_sdk.AssistantMessage, oauth: bool) -> list[di
                         "signature": block.thinking_signature,
                     }
                 )
+        elif isinstance(block, pi_sdk.ServerToolCall | pi_sdk.ServerToolResult):
+            if block.raw is not None:  # the same source's block, replayed as it came
+                blocks.append(block.raw)
         else:
             blocks.append(
                 {
@@ -124,19 +139,22 @@ def _assistant_content(message: pi_sdk.AssistantMessage, oauth: bool) -> list[di
 
 def _tool_result_block(message: pi_sdk.ToolResultMessage) -> dict[str, Any]:
     texts = [b.text for b in message.content if isinstance(b, pi_sdk.TextContent)]
-    images = [b for b in message.content if isinstance(b, pi_sdk.ImageContent)]
+    media = [b for b in message.content if not isinstance(b, pi_sdk.TextContent)]
     content: str | list[dict[str, Any]]
-    if not images:
+    if not media:
         content = kit.sanitize_surrogates("\n".join(texts))
     else:
         parts: list[dict[str, Any]] = []
         if not texts:
-            parts.append({"type": "text", "text": _SEE_IMAGE_TEXT})
+            images = any(isinstance(b, pi_sdk.ImageContent) for b in media)
+            parts.append(
+                {"type": "text", "text": _SEE_IMAGE_TEXT if images else _SEE_DOCUMENT_TEXT}
+            )
         for block in message.content:
             if isinstance(block, pi_sdk.TextContent):
                 parts.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
             else:
-                parts.append(_image_block(block))
+                parts.append(_media_block(block))
         content = parts
     return {
         "type": "tool_result",
@@ -181,6 +199,7 @@ def convert_messages(
         normalize_tool_call_id=normalize_tool_call_id,
         foreign_reasoning=foreign_reasoning,
         origin=origin,
+        documents=DOCUMENTS,
     )
     out: list[dict[str, Any]] = []
     held: list[dict[str, Any]] = []  # system messages wait for the next assistant message

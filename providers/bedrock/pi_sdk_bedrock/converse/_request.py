@@ -18,6 +18,7 @@ from pi_sdk import provider as kit
 from pi_sdk.options import Output
 
 from ._capabilities import is_adaptive, is_claude, supports_prompt_caching
+from ._documents import DOCUMENTS, document_block
 
 __all__ = [
     "API",
@@ -89,13 +90,20 @@ def _image(image: pi_sdk.ImageContent) -> dict[str, Any]:
     return {"image": {"format": image_format, "source": {"bytes": image.data}}}
 
 
-def _content(blocks: list[pi_sdk.TextContent | pi_sdk.ImageContent]) -> list[dict[str, Any]]:
-    return [
-        {"text": kit.sanitize_surrogates(b.text)}
-        if isinstance(b, pi_sdk.TextContent)
-        else _image(b)
-        for b in blocks
-    ]
+def _content(
+    blocks: list[pi_sdk.TextContent | pi_sdk.ImageContent | pi_sdk.DocumentContent],
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    documents = 0
+    for block in blocks:
+        if isinstance(block, pi_sdk.TextContent):
+            out.append({"text": kit.sanitize_surrogates(block.text)})
+        elif isinstance(block, pi_sdk.ImageContent):
+            out.append(_image(block))
+        else:
+            documents += 1
+            out.append(document_block(block, documents))
+    return out
 
 
 def _thinking(block: pi_sdk.ThinkingContent, claude: bool) -> dict[str, Any] | None:
@@ -125,9 +133,11 @@ def _assistant(message: pi_sdk.AssistantMessage, claude: bool) -> list[dict[str,
             converted = _thinking(block, claude)
             if converted is not None:
                 blocks.append(converted)
-        else:
+        elif isinstance(block, pi_sdk.ToolCall):
             tool = {"toolUseId": block.id, "name": block.name, "input": block.arguments}
             blocks.append({"toolUse": tool})
+        elif block.raw is not None:  # a server tool's block, replayed as it came
+            blocks.append(block.raw)
     return blocks
 
 
@@ -164,6 +174,7 @@ def convert_messages(
         kit.ContextParts.read(context, model, in_place=False).messages,
         model,
         normalize_tool_call_id=normalize_tool_call_id,
+        documents=DOCUMENTS,
         **transform,
     )
     claude = is_claude(model)

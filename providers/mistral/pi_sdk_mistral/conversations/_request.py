@@ -16,6 +16,8 @@ import pi_sdk
 from pi_sdk import provider as kit
 from pi_sdk.options import Output
 
+from ._documents import DOCUMENTS, document_chunk
+
 __all__ = [
     "API",
     "PROVIDER_OPTION_KEYS",
@@ -46,6 +48,7 @@ _REASONING_EFFORT_MODELS = frozenset(
 """Models that take ``reasoning_effort``; other reasoning models take ``prompt_mode`` (pi-mono)."""
 
 _SEE_IMAGE = "(see attached image)"
+_SEE_DOCUMENT = "(see attached document)"
 _NO_OUTPUT = "(no tool output)"
 _TOOL_ERROR = "[tool error] "
 
@@ -70,7 +73,9 @@ def normalize_tool_call_id(
     return kit.short_hash(tool_call_id, TOOL_CALL_ID_LENGTH)
 
 
-def _image_chunk(image: pi_sdk.ImageContent) -> dict[str, Any]:
+def _image_chunk(image: pi_sdk.ImageContent | pi_sdk.DocumentContent) -> dict[str, Any]:
+    if isinstance(image, pi_sdk.DocumentContent):
+        return document_chunk(image)
     return {"type": "image_url", "image_url": f"data:{image.mime_type};base64,{image.data}"}
 
 
@@ -102,7 +107,7 @@ def _assistant(message: pi_sdk.AssistantMessage) -> dict[str, Any] | None:
                 if block.thinking_signature:
                     chunk["signature"] = block.thinking_signature
                 chunks.append(chunk)
-        else:
+        elif isinstance(block, pi_sdk.ToolCall):
             arguments = json.dumps(block.arguments or {}, ensure_ascii=False, separators=(",", ":"))
             calls.append(
                 {
@@ -129,14 +134,18 @@ def _tool_result(message: pi_sdk.ToolResultMessage, images: bool) -> dict[str, A
         if isinstance(b, pi_sdk.TextContent)
     ).strip()
     pictures = [b for b in message.content if isinstance(b, pi_sdk.ImageContent)] if images else []
+    documents = [b for b in message.content if isinstance(b, pi_sdk.DocumentContent)]
     prefix = _TOOL_ERROR if message.is_error else ""
     if text:
         text = prefix + text
     elif pictures:
         text = prefix + _SEE_IMAGE
+    elif documents:
+        text = prefix + _SEE_DOCUMENT
     else:
         text = prefix + _NO_OUTPUT
-    content = [{"type": "text", "text": text}, *(_image_chunk(p) for p in pictures)]
+    attached = [*pictures, *documents]
+    content = [{"type": "text", "text": text}, *(_image_chunk(p) for p in attached)]
     return {
         "role": "tool",
         "tool_call_id": message.tool_call_id,
@@ -176,6 +185,7 @@ def convert_messages(
         normalize_tool_call_id=normalize_tool_call_id,
         foreign_reasoning=foreign_reasoning,
         origin=origin,
+        documents=DOCUMENTS,
     )
     images = "image" in model.input
     out: list[dict[str, Any]] = []

@@ -20,6 +20,7 @@ from typing import Any
 import pi_sdk
 from pi_sdk import provider as kit
 
+from .._shared_documents import CHAT_DOCUMENTS, chat_file_part
 from .._shared_ids import normalize_completions_tool_call_id
 from .._shared_request import (
     chat_tool_choice,
@@ -61,6 +62,13 @@ AFTER_TOOL_RESULTS_TEXT = "I have processed the tool results."
 NO_TOOL_OUTPUT_TEXT = "(no tool output)"
 """A tool result with neither text nor images (pi-ai 1.6)."""
 ATTACHED_IMAGES_TEXT = "Attached image(s) from tool result:"
+ATTACHED_DOCUMENTS_TEXT = "Attached document(s) from tool result:"
+
+
+def _attached_text(media: list[pi_sdk.ImageContent | pi_sdk.DocumentContent]) -> str:
+    if any(isinstance(b, pi_sdk.ImageContent) for b in media):
+        return "(see attached image)"
+    return "(see attached document)"
 
 
 def _user_message(message: pi_sdk.UserMessage) -> dict[str, Any] | None:
@@ -72,8 +80,14 @@ def _user_message(message: pi_sdk.UserMessage) -> dict[str, Any] | None:
             if block.text:  # pi-ai 1.6 leaves empty text parts out
                 parts.append({"type": "text", "text": block.text})
         else:
-            parts.append({"type": "image_url", "image_url": {"url": data_url(block)}})
+            parts.append(_media_part(block))
     return {"role": "user", "content": parts} if parts else None
+
+
+def _media_part(block: pi_sdk.ImageContent | pi_sdk.DocumentContent) -> dict[str, Any]:
+    if isinstance(block, pi_sdk.DocumentContent):
+        return chat_file_part(block)
+    return {"type": "image_url", "image_url": {"url": data_url(block)}}
 
 
 def _assistant_message(
@@ -94,7 +108,7 @@ def _assistant_message(
                 details = parse_reasoning_details(block.thinking_signature)
             if block.thinking.strip() and not block.redacted:
                 thinking.append(block)
-        else:
+        elif isinstance(block, pi_sdk.ToolCall):
             calls.append(block)
     if details is None:  # the older form: one encrypted entry on each tool call
         legacy = [d for c in calls if (d := legacy_encrypted_detail(c.thought_signature))]
@@ -192,6 +206,7 @@ def convert_messages(
         foreign_reasoning=policy,
         origin=origin,
         reasoning_content=compat.replays_reasoning_content,
+        documents=CHAT_DOCUMENTS,
     )
     out: list[dict[str, Any]] = []
     role = "developer" if model.reasoning and compat.supports_developer_role else "system"
@@ -220,27 +235,27 @@ def convert_messages(
                 last_role = "assistant"
             i += 1
         else:
-            images: list[pi_sdk.ImageContent] = []
+            media: list[pi_sdk.ImageContent | pi_sdk.DocumentContent] = []
             while i < len(history) and isinstance(result := history[i], pi_sdk.ToolResultMessage):
-                found = [b for b in result.content if isinstance(b, pi_sdk.ImageContent)]
-                images.extend(found)
+                found = [b for b in result.content if not isinstance(b, pi_sdk.TextContent)]
+                media.extend(found)
                 text = tool_result_text(result)
                 if not text:
-                    text = "(see attached image)" if found else NO_TOOL_OUTPUT_TEXT
+                    text = _attached_text(found) if found else NO_TOOL_OUTPUT_TEXT
                 entry = {"role": "tool", "content": text, "tool_call_id": result.tool_call_id}
                 if compat.requires_tool_result_name:
                     entry["name"] = result.tool_name
                 out.append(entry)
                 i += 1
             last_role = "toolResult"
-            if images:
+            if media:
                 if after_tool:
                     out.append({"role": "assistant", "content": AFTER_TOOL_RESULTS_TEXT})
-                blocks: list[dict[str, Any]] = [{"type": "text", "text": ATTACHED_IMAGES_TEXT}]
-                blocks.extend(
-                    {"type": "image_url", "image_url": {"url": data_url(image)}} for image in images
-                )
-                out.append({"role": "user", "content": blocks})
+                images = any(isinstance(b, pi_sdk.ImageContent) for b in media)
+                heading = ATTACHED_IMAGES_TEXT if images else ATTACHED_DOCUMENTS_TEXT
+                attached: list[dict[str, Any]] = [{"type": "text", "text": heading}]
+                attached.extend(_media_part(block) for block in media)
+                out.append({"role": "user", "content": attached})
                 last_role = "user"
     return out
 

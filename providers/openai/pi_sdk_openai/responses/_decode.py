@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
 from .._shared_json import as_dict, as_list
+from ._server_tools import SERVER_ITEMS, server_blocks
 from ._signatures import text_signature
 
 __all__ = ["SERVICE_TIER_PRICE", "Decoder"]
@@ -29,7 +30,16 @@ _CONTENT_KINDS = frozenset({"reasoning", "message", "function_call"})
 class _Item:
     """One output item of the response: its builder key, and what its block still needs."""
 
-    __slots__ = ("done", "key", "kind", "part", "part_start", "refusal", "summary_parts")
+    __slots__ = (
+        "done",
+        "key",
+        "kind",
+        "part",
+        "part_start",
+        "refusal",
+        "server_done",
+        "summary_parts",
+    )
 
     def __init__(self, kind: str, key: Any) -> None:
         self.kind = kind
@@ -37,6 +47,8 @@ class _Item:
         self.summary_parts = 0
         self.refusal = ""
         self.done = kind not in _CONTENT_KINDS
+        self.server_done = False
+        """A server-tool item whose blocks were added (at its ``output_item.done``)."""
         self.part: Any = None
         """The ``content_index`` / ``summary_index`` of the part being streamed."""
         self.part_start = 0
@@ -67,7 +79,9 @@ class Decoder:
       one delta, any other replaces it (no delta), so the block holds each text once (pi-ai
       0.73.1 ``processResponsesStream`` for ``function_call_arguments.done``; it reads the
       text parts from ``output_item.done`` only).
-    * Other items (web search, file search, ...) are server-side tools: not content.
+    * Built-in tool items (web search, file search, code interpreter, image generation, MCP:
+      :mod:`._server_tools`) become a :class:`pi_sdk.ServerToolCall` (+ result) at their
+      ``output_item.done``; other item types are not content.
     * ``response.completed`` / ``incomplete`` set usage (``input`` = input tokens minus cached,
       ``cache_read`` = cached, ``output`` = output tokens), cost (with the service tier's price
       multiplier) and the stop reason: ``completed`` → stop (toolUse with tool calls),
@@ -262,6 +276,11 @@ class Decoder:
         if item is None:
             events = self._item_added(data)
             item = self._items.get(index) or self._by_id.get(item_id or "")
+        if item is not None and item.kind in SERVER_ITEMS and not item.server_done:
+            item.server_done = True  # a built-in tool's item: its call (and outcome), whole
+            for block in server_blocks(vendor):
+                events += self.builder.server_block(block)
+            return events
         if item is None or item.done:
             return events
         return events + self._close(item, vendor)
@@ -352,7 +371,9 @@ class Decoder:
         for index, vendor in enumerate(as_list(response.get("output"))):
             item = self._items.get(index)
             fields = as_dict(vendor)
-            if item is not None and not item.done and fields.get("type") == item.kind:
+            if item is not None and item.kind in SERVER_ITEMS and fields.get("type") == item.kind:
+                events += self._item_done({"output_index": index, "item": fields})
+            elif item is not None and not item.done and fields.get("type") == item.kind:
                 events += self._close(item, fields)
         return events
 

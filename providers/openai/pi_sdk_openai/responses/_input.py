@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import pi_sdk
 from pi_sdk import provider as kit
 
+from .._shared_documents import RESPONSES_DOCUMENTS, input_file_part
 from .._shared_ids import normalize_responses_tool_call_id
 from .._shared_request import data_url, tool_result_text
 from ._signatures import parse_text_signature, reasoning_item
@@ -26,10 +27,16 @@ def _user_items(message: pi_sdk.UserMessage) -> dict[str, Any] | None:
         parts = [
             {"type": "input_text", "text": b.text}
             if isinstance(b, pi_sdk.TextContent)
-            else {"type": "input_image", "detail": "auto", "image_url": data_url(b)}
+            else _media_part(b)
             for b in message.content
         ]
     return {"role": "user", "content": parts} if parts else None
+
+
+def _media_part(block: pi_sdk.ImageContent | pi_sdk.DocumentContent) -> dict[str, Any]:
+    if isinstance(block, pi_sdk.DocumentContent):
+        return input_file_part(block)
+    return {"type": "input_image", "detail": "auto", "image_url": data_url(block)}
 
 
 def _assistant_items(message: pi_sdk.AssistantMessage) -> list[dict[str, Any]]:
@@ -64,6 +71,9 @@ def _assistant_items(message: pi_sdk.AssistantMessage) -> list[dict[str, Any]]:
                 items.append(entry)
             else:
                 items.append({"type": "message", "role": "assistant", "content": block.text})
+        elif isinstance(block, pi_sdk.ServerToolCall | pi_sdk.ServerToolResult):
+            if block.raw is not None:  # a server tool's output item, replayed as it came
+                items.append(block.raw)
         else:
             call_id, _, item_id = block.id.partition("|")
             entry = {
@@ -80,14 +90,11 @@ def _assistant_items(message: pi_sdk.AssistantMessage) -> list[dict[str, Any]]:
 
 def _tool_result_item(message: pi_sdk.ToolResultMessage) -> dict[str, Any]:
     text = tool_result_text(message)
-    images = [b for b in message.content if isinstance(b, pi_sdk.ImageContent)]
+    media = [b for b in message.content if not isinstance(b, pi_sdk.TextContent)]
     output: str | list[dict[str, Any]]
-    if images:
+    if media:
         output = [{"type": "input_text", "text": text}] if text else []
-        output.extend(
-            {"type": "input_image", "detail": "auto", "image_url": data_url(image)}
-            for image in images
-        )
+        output.extend(_media_part(block) for block in media)
     else:
         output = text or "(no output)"
     return {
@@ -117,14 +124,14 @@ def convert_input(
 
     * system prompt and system messages: role ``developer`` for reasoning models, else
       ``system``;
-    * user: ``input_text`` / ``input_image`` parts;
+    * user: ``input_text`` / ``input_image`` / ``input_file`` parts;
     * assistant: each reasoning item (the stored JSON, with ``encrypted_content``) right before
       the items that followed it; text as an output ``message`` item with its id and phase when
       the turn replays reasoning, else as a plain assistant message; tool calls as
       ``function_call`` items (``id`` only alongside replayed reasoning);
     * tool result: ``function_call_output`` whose ``output`` is the text, or a list of
-      ``input_text`` and ``input_image`` parts when the result has images (they stay in the
-      output; pi-mono does the same).
+      ``input_text``, ``input_image`` and ``input_file`` parts when the result has images or
+      documents (they stay in the output; pi-mono does the same for images).
     """
     parts = parts or read_parts(model, context)
     history = kit.transform_messages(
@@ -133,6 +140,7 @@ def convert_input(
         normalize_tool_call_id=normalize_responses_tool_call_id,
         foreign_reasoning=foreign_reasoning,
         origin=origin,
+        documents=RESPONSES_DOCUMENTS,
     )
     system = SystemItems(parts, "developer" if model.reasoning else "system")
     items = system.items(parts.leading, leading=True) if parts.leading is not None else []

@@ -1,0 +1,108 @@
+"""Gemini server-tool parts on real recordings (``../shared/conformance-next``, ``servertool_*``).
+
+Every recorded reply gives one block per server-tool part (``future.response.part_kind_order``,
+``executable_code``, ``code_execution_results``, Gemini 3 ``server_tool_calls``), and the parts
+replayed to the same model are the ones the recorded follow-up sent back (answered 200),
+``thoughtSignature`` included.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any, cast
+
+import pytest
+from _support.conformance import (
+    Case,
+    ConformanceDirMissing,
+    conformance_next_dir,
+    load_cases,
+    run_interaction,
+)
+from pi_sdk_google._shared_request import build_request
+
+import pi_sdk
+from pi_sdk import Context, ServerToolCall, ServerToolResult, StreamOptions, UserMessage
+from pi_sdk._testing.replay import load_cassette
+
+try:
+    NEXT = conformance_next_dir()
+except ConformanceDirMissing:
+    NEXT = None
+
+CASES = [
+    c
+    for c in (load_cases(NEXT, "google-generative-ai") if NEXT is not None else [])
+    if c.name.startswith("servertool_") and c.status == 200
+]
+SERVER_PARTS = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
+
+
+def _future(case: Case) -> dict[str, Any]:
+    data = json.loads(case.cassette.with_suffix("").with_suffix(".expected.json").read_text())
+    return data["interactions"][case.index]["future"]
+
+
+def test_the_recordings_are_there():
+    if NEXT is None:
+        pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
+    assert len({c.name for c in CASES}) >= 5
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+async def test_each_server_part_is_a_block(case: Case):
+    message = (await run_interaction(case)).message
+    response = _future(case)["response"]
+    blocks = [b for b in message.content if isinstance(b, ServerToolCall | ServerToolResult)]
+    kinds = [next(f for f in SERVER_PARTS if f in (b.raw or {})) for b in blocks]
+    assert kinds == [k for k in response.get("part_kind_order", []) if k in SERVER_PARTS]
+    code = [b for b in blocks if isinstance(b, ServerToolCall) and b.name == "code_execution"]
+    assert [(c.id or None, c.arguments["code"]) for c in code] == [
+        (w.get("id"), w["code"]) for w in response.get("executable_code", [])
+    ]
+    results = [
+        b for b in blocks if isinstance(b, ServerToolResult) and b.kind == "codeExecutionResult"
+    ]
+    outputs = [(r.tool_call_id or None, cast(dict[str, Any], r.content)["output"]) for r in results]
+    assert outputs == [
+        (w.get("id"), w["output"]) for w in response.get("code_execution_results", [])
+    ]
+    searches = [b for b in blocks if isinstance(b, ServerToolCall) and b.name != "code_execution"]
+    assert [(c.id, c.arguments) for c in searches] == [
+        (w["id"], w["args"]) for w in response.get("server_tool_calls", [])
+    ]
+
+
+def _bytes(signature: str) -> bytes:
+    return base64.urlsafe_b64decode(signature.replace("+", "-").replace("/", "_") + "==")
+
+
+FOLLOW_UPS = [c for c in CASES if "model_parts_sent_back" in _future(c)["request"]]
+
+
+@pytest.mark.parametrize("case", FOLLOW_UPS, ids=[c.id for c in FOLLOW_UPS])
+async def test_the_parts_go_back_as_recorded(case: Case):
+    earlier = Case(**{**vars(case), "index": case.index - 1})
+    reply = (await run_interaction(earlier)).message
+    body = cast(dict[str, Any], load_cassette(case.cassette)[case.index].body)
+    (recorded,) = [c for c in body["contents"] if c["role"] == "model"]
+    base = (reply.signature_origin or "").split("@", 1)[1]
+    model = pi_sdk.get_model("google", reply.model).model_copy(update={"base_url": base})
+    prompt = body["contents"][0]["parts"][0]["text"]
+    ours = build_request(
+        model, Context(messages=[UserMessage(content=prompt), reply]), StreamOptions()
+    )
+    (sent,) = [c for c in ours["contents"] if c["role"] == "model"]
+
+    def server(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        # one signature, two spellings: the recording's client sent it base64url-encoded
+        return [
+            {**p, "thoughtSignature": _bytes(p["thoughtSignature"])}
+            if "thoughtSignature" in p
+            else p
+            for p in parts
+            if any(f in p for f in SERVER_PARTS)
+        ]
+
+    assert server(recorded["parts"]) and server(sent["parts"]) == server(recorded["parts"])

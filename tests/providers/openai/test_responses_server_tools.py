@@ -1,0 +1,94 @@
+"""Responses built-in tools on real recordings (``../shared/conformance-next``, ``servertool_*``).
+
+Every recorded reply gives one :class:`pi_sdk.ServerToolCall` per built-in tool item
+(``future.response.server_items``: type and id), in the recorded output order, with the whole
+item as ``raw``; replayed to the same model, the item goes back as the vendor sent it (the
+recorded follow-up request sent it back and OpenAI answered 200).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+import pytest
+from _support.conformance import (
+    Case,
+    ConformanceDirMissing,
+    conformance_next_dir,
+    load_cases,
+    run_interaction,
+)
+from pi_sdk_openai.responses import build_payload
+
+import pi_sdk
+from pi_sdk import Context, ServerToolCall, ServerToolResult, StreamOptions, UserMessage
+from pi_sdk._testing.replay import load_cassette
+
+try:
+    NEXT = conformance_next_dir()
+except ConformanceDirMissing:
+    NEXT = None
+
+CASES = [
+    c
+    for c in (load_cases(NEXT, "openai-responses") if NEXT is not None else [])
+    if c.name.startswith("servertool_") and c.status == 200
+]
+
+
+def _future(case: Case) -> dict[str, Any]:
+    data = json.loads(case.cassette.with_suffix("").with_suffix(".expected.json").read_text())
+    return data["interactions"][case.index]["future"]
+
+
+def _no_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        items = cast(dict[str, Any], value).items()
+        return {k: _no_nulls(v) for k, v in items if v is not None}
+    if isinstance(value, list):
+        return [_no_nulls(v) for v in cast(list[Any], value)]
+    return value
+
+
+def test_the_recordings_are_there():
+    if NEXT is None:
+        pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
+    assert len({c.name for c in CASES}) >= 5
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+async def test_each_built_in_tool_item_is_a_server_tool_call(case: Case):
+    message = (await run_interaction(case)).message
+    response = _future(case)["response"]
+    calls = [b for b in message.content if isinstance(b, ServerToolCall)]
+    assert [(c.raw or {}).get("type") for c in calls] == [
+        item["type"] for item in response["server_items"]
+    ]
+    assert [c.id for c in calls] == [item["id"] for item in response["server_items"]]
+    order = [
+        (b.raw or {})["type"] if isinstance(b, ServerToolCall) else type(b).__name__
+        for b in message.content
+        if not isinstance(b, ServerToolResult)
+    ]
+    kinds = {"TextContent": "message", "ThinkingContent": "reasoning", "ToolCall": "function_call"}
+    assert [kinds.get(k, k) for k in order] == response["output_item_order"]
+    for result in (b for b in message.content if isinstance(b, ServerToolResult)):
+        assert result.tool_call_id in {c.id for c in calls}
+
+
+FOLLOW_UPS = [c for c in CASES if "output_items_sent_back" in _future(c)["request"]]
+
+
+@pytest.mark.parametrize("case", FOLLOW_UPS, ids=[c.id for c in FOLLOW_UPS])
+async def test_the_item_goes_back_as_recorded(case: Case):
+    earlier = Case(**{**vars(case), "index": case.index - 1})
+    reply = (await run_interaction(earlier)).message
+    body = cast(dict[str, Any], load_cassette(case.cassette)[case.index].body)
+    recorded = [i for i in body["input"] if i.get("type") == "web_search_call"]
+    base = (reply.signature_origin or "").split("@", 1)[1]
+    model = pi_sdk.get_model("openai", reply.model).model_copy(update={"base_url": base})
+    context = Context(messages=[UserMessage(content=body["input"][0]["content"]), reply])
+    ours = build_payload(model, context, StreamOptions(api_key="test-key"))
+    sent = [i for i in ours["input"] if i.get("type") == "web_search_call"]
+    assert recorded and _no_nulls(sent) == _no_nulls(recorded)
