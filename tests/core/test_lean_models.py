@@ -258,7 +258,8 @@ def test_a_transformed_history_is_lean_and_as_built_by_the_constructors():
     turn = load(ASSISTANT)
     turn.content.append(pi_sdk.TextContent(text="plain"))
     foreign = pi_sdk.Model(id="deepseek-chat", api="openai-completions", provider="deepseek")
-    out = transform_messages([load(USER), turn, load(TOOL_RESULT)], foreign)
+    history = [load(USER), turn, load(TOOL_RESULT)]
+    out = transform_messages(history, foreign, foreign_reasoning="text")  # thinking made text
     blocks = out[1].content  # type: ignore[union-attr]
     expected = [
         pi_sdk.TextContent(text="hmm"),

@@ -142,7 +142,8 @@ async def test_the_guide_provider_sends_signatures_only_where_they_were_minted(e
         other = await complete(at(second), Context(messages=history), options)
         assert other.stop_reason == "stop" and other.text == "two"
         sent = second.requests[-1]["messages"][1]
-        assert sent == {"role": "assistant", "text": "They said 1 words.one", "signatures": []}
+        # another host: its thinking is dropped (pi-ai 1.6), so no text and no signature
+        assert sent == {"role": "assistant", "text": "one", "signatures": []}
 
         # Without the stamp the signature would go to the second server, which refuses it.
         unstamped = turn.model_copy(update={"signature_origin": None})

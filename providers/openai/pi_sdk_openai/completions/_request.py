@@ -14,7 +14,6 @@ as is, overriding ``options.reasoning``).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pi_sdk
@@ -29,10 +28,9 @@ from .._shared_request import (
     reasoning_effort,
     tool_result_text,
 )
+from ._assistant import REASONING_FIELDS, assistant_message
 from ._cache_markers import add_cache_markers, add_prompt_cache_fields
 from ._compat import CompletionsCompat, resolve_compat
-from ._google_signatures import google_signature
-from ._reasoning_details import legacy_encrypted_detail, parse_reasoning_details
 from ._reasoning_switch import add_reasoning
 from ._system import read_parts, system_entries
 from ._tools import convert_tools, response_format
@@ -51,13 +49,6 @@ PATH = "/chat/completions"
 """Request path, relative to ``model.base_url``."""
 
 PROVIDER_OPTIONS = ("tool_choice", "reasoning_effort")
-REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
-"""Delta fields compatible servers put reasoning in, in priority order (pi-mono: chutes.ai
-sends duplicates, so only the first non-empty one of a delta counts)."""
-
-TEXT_BLOCK_SEPARATOR = "\n\n"
-"""Between the text blocks of one assistant turn, sent as one ``content`` string."""
-
 AFTER_TOOL_RESULTS_TEXT = "I have processed the tool results."
 NO_TOOL_OUTPUT_TEXT = "(no tool output)"
 """A tool result with neither text nor images (pi-ai 1.6)."""
@@ -88,87 +79,6 @@ def _media_part(block: pi_sdk.ImageContent | pi_sdk.DocumentContent) -> dict[str
     if isinstance(block, pi_sdk.DocumentContent):
         return chat_file_part(block)
     return {"type": "image_url", "image_url": {"url": data_url(block)}}
-
-
-def _assistant_message(
-    message: pi_sdk.AssistantMessage, compat: CompletionsCompat, *, reasoning_model: bool
-) -> dict[str, Any] | None:
-    texts: list[str] = []
-    text_signature: str | None = None
-    thinking: list[pi_sdk.ThinkingContent] = []
-    details: list[dict[str, Any]] | None = None
-    calls: list[pi_sdk.ToolCall] = []
-    for block in message.content:
-        if isinstance(block, pi_sdk.TextContent):
-            if block.text.strip():
-                texts.append(block.text)
-                text_signature = text_signature or block.text_signature
-        elif isinstance(block, pi_sdk.ThinkingContent):
-            if details is None:
-                details = parse_reasoning_details(block.thinking_signature)
-            if block.thinking.strip() and not block.redacted:
-                thinking.append(block)
-        elif isinstance(block, pi_sdk.ToolCall):
-            calls.append(block)
-    if details is None:  # the older form: one encrypted entry on each tool call
-        legacy = [d for c in calls if (d := legacy_encrypted_detail(c.thought_signature))]
-        details = legacy or None
-    # Blocks are kept apart (pi-mono joins them with "", gluing e.g. another model's thinking,
-    # now text, to the answer: "claude thinksfrom claude").
-    text = TEXT_BLOCK_SEPARATOR.join(texts)
-    entry: dict[str, Any] = {"role": "assistant"}
-    empty = (
-        ""
-        if compat.requires_assistant_after_tool_result or compat.requires_non_null_assistant_content
-        else None
-    )
-    content: str | None = text or empty
-    reasoning: str | None = None
-    if thinking:
-        if compat.requires_thinking_as_text:
-            # pi-mono prepends a text part and crashes when text exists (pi-spec §10.1 #2).
-            joined = "\n\n".join(b.thinking for b in thinking)
-            content = f"{joined}\n\n{text}" if text else joined
-        elif details is None:  # reasoning_details replace the raw reasoning field (pi-ai 1.6)
-            field = thinking[0].thinking_signature
-            if compat.replays_reasoning_content:
-                field = "reasoning_content"
-            if field in REASONING_FIELDS:
-                reasoning = "\n".join(b.thinking for b in thinking)
-                entry[field] = reasoning
-    entry["content"] = content
-    if text_signature and content:
-        entry["extra_content"] = google_signature(text_signature)
-    if calls:
-        entry["tool_calls"] = [_tool_call(call) for call in calls]
-        if compat.requires_reasoning_content and reasoning is None:
-            entry["reasoning_content"] = ""
-    if details:
-        entry["reasoning_details"] = details
-    if not content and not calls and reasoning is None and not details:
-        return None
-    if (
-        compat.requires_reasoning_content_on_assistant_messages
-        and reasoning_model
-        and "reasoning_content" not in entry
-    ):
-        entry["reasoning_content"] = ""
-    return entry
-
-
-def _tool_call(call: pi_sdk.ToolCall) -> dict[str, Any]:
-    wire: dict[str, Any] = {
-        "id": call.id,
-        "type": "function",
-        "function": {
-            "name": call.name,
-            "arguments": json.dumps(call.arguments, ensure_ascii=False, separators=(",", ":")),
-        },
-    }
-    signature = call.thought_signature
-    if signature and not signature.startswith("{"):  # Gemini's (a JSON one is OpenRouter's)
-        wire["extra_content"] = google_signature(signature)
-    return wire
 
 
 def convert_messages(
@@ -229,7 +139,7 @@ def convert_messages(
                 last_role = "user"
             i += 1
         elif isinstance(message, pi_sdk.AssistantMessage):
-            entry = _assistant_message(message, compat, reasoning_model=model.reasoning)
+            entry = assistant_message(message, compat, reasoning_model=model.reasoning)
             if entry is not None:
                 out.append(entry)
                 last_role = "assistant"
