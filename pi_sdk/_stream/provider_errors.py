@@ -372,4 +372,4 @@ def note_provider_error(message: AssistantMessage, error: ProviderError) -> None
     if error.retry_after_ms is not None:
         details["retryAfterMs"] = error.retry_after_ms
     diagnostic = Diagnostic(type=PROVIDER_ERROR_DIAGNOSTIC, error=info, details=details)
-    message.diagnostics = [*(message.diagnostics or ()), diagnostic]
+    message.diagnostics = [diagnostic, *(message.diagnostics or ())]  # before the usage estimate

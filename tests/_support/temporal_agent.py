@@ -132,7 +132,7 @@ def scripted(model_id: str) -> ScriptedProvider:
     return ScriptedProvider([brain] * 10_000, model_id=model_id)
 
 
-VOLATILE = {"timestamp", "responseId"}
+VOLATILE = {"timestamp", "responseId", "durationMs"}
 """Fields a durable and a plain run may differ in."""
 
 
