@@ -348,7 +348,8 @@ class Models:
 
         policy = resolve_fallback(options.fallback, self)
         self.api_provider(model.api, model.provider)  # raises, as a plain call does
-        run = FallbackRun(self.stream, policy.chain(model), context, options, policy)
+        chain = policy.chain(model, collection=self)
+        run = FallbackRun(self.stream, chain, context, options, policy)
         return FallbackStream(run)
 
     async def complete(

@@ -26,14 +26,24 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias, cast
 
 from pi_sdk._stream.provider_errors import ProviderError
 from pi_sdk._wire.overflow import is_context_overflow
 from pi_sdk.types import AssistantMessage, Model, Usage
 
-if TYPE_CHECKING:
-    from pi_sdk._models.collection import Models
+
+class ModelLookup(Protocol):
+    """What a policy needs of a ``Models`` collection: its models and wire APIs."""
+
+    def get_model(self, provider: str, model_id: str) -> Model:
+        """The model ``provider/model_id``; raises ``ModelNotFoundError``."""
+        ...
+
+    def api_provider(self, api: str, provider: str | None = None) -> Any:
+        """The implementation of ``api``; raises ``ProviderNotFoundError``."""
+        ...
+
 
 __all__ = [
     "MOVES_ON",
@@ -190,9 +200,9 @@ class FallbackPolicy:
 
     Args:
         models: The models to move on to, in order: :class:`~pi_sdk.Model` objects,
-            ``"provider/model-id"`` strings (looked up in ``collection``, else the default
-            collection), or :class:`FallbackEntry` / ``(model, {option: value})`` (a model with
-            option overrides, laid over the call's options for that model).
+            ``"provider/model-id"`` strings (looked up in ``collection``, else in the collection
+            of the first call that uses the policy), or ``(model, {option: value})`` pairs
+            (:class:`FallbackEntry`: option overrides laid over the call's for that model).
         move_on: The failure kinds that move on (default :data:`MOVES_ON`). ``auth`` and
             ``bad_request`` are refused here: the next model would refuse the same request or
             the key is at fault, and moving on would hide it.
@@ -205,11 +215,13 @@ class FallbackPolicy:
         sticky: Later calls with this policy start at the model that last answered
             (an Agent whose primary is down stops trying it every turn).
         on_attempt: Told of each failed attempt (:class:`FallbackAttempt`).
-        collection: Where ``"provider/id"`` names are looked up, and whose calls are checked
-            for an implementation (default: the default collection).
+        collection: Where ``"provider/id"`` names are looked up and every model is checked for
+            a wire-API implementation, at construction (``None``: at the first call that uses
+            the policy, against its collection; the call then raises instead).
 
     Raises:
-        ModelNotFoundError: a ``"provider/id"`` names no model (the message names it).
+        ModelNotFoundError: a ``"provider/id"`` names no model (the message names it; at
+            construction with ``collection``, else when a call first uses the policy).
         ProviderNotFoundError: no wire-API implementation serves a model given (names it).
         ValueError: the same model with the same overrides twice (a chain that would try the
             same thing again), an empty list, or ``auth``/``bad_request`` in ``move_on``.
@@ -230,12 +242,17 @@ class FallbackPolicy:
         continue_prompt: str | None = None,
         sticky: bool = False,
         on_attempt: OnAttempt | None = None,
-        collection: Models | None = None,
+        collection: ModelLookup | None = None,
     ) -> None:
-        entries = tuple(_entry(item, collection) for item in models)
-        if not entries:
+        items = list(models)
+        if not items:
             raise ValueError("FallbackPolicy needs at least one model to fall back to")
-        _check_distinct(entries)
+        for item in items:
+            _check_item(item)
+        self._items = items
+        self._resolved: tuple[ModelLookup, tuple[FallbackEntry, ...]] | None = None
+        if collection is not None:
+            self.entries(collection)
         kinds = frozenset(move_on)
         never = kinds & {"auth", "bad_request", "aborted"}
         if never:
@@ -248,7 +265,6 @@ class FallbackPolicy:
             raise ValueError(f"unknown failure kinds {sorted(unknown)}; known: {sorted(MOVES_ON)}")
         if after_content not in ("error", "continue"):
             raise ValueError(f"after_content must be 'error' or 'continue'; got {after_content!r}")
-        self.models: tuple[FallbackEntry, ...] = entries
         self.move_on: frozenset[str] = kinds | ({"refusal"} if refusals else frozenset())
         self.refusals = refusals
         self.after_content: Literal["error", "continue"] = after_content
@@ -259,11 +275,28 @@ class FallbackPolicy:
         """``sticky``: per first entry's key, the key of the entry that last answered."""
 
     def __repr__(self) -> str:
-        names = ", ".join(f"{e.model.provider}/{e.model.id}" for e in self.models)
+        names = ", ".join(_name(item) for item in self._items)
         return f"FallbackPolicy([{names}], after_content={self.after_content!r})"
 
+    def entries(self, collection: ModelLookup) -> tuple[FallbackEntry, ...]:
+        """The models to move on to, looked up and checked in ``collection``.
+
+        Raises:
+            ModelNotFoundError, ProviderNotFoundError, ValueError: as the class says.
+        """
+        if self._resolved is not None and self._resolved[0] is collection:
+            return self._resolved[1]
+        entries = tuple(_entry(item, collection) for item in self._items)
+        _check_distinct(entries)
+        self._resolved = (collection, entries)
+        return entries
+
     def chain(
-        self, first: Model, first_options: Mapping[str, Any] | None = None
+        self,
+        first: Model,
+        first_options: Mapping[str, Any] | None = None,
+        *,
+        collection: ModelLookup,
     ) -> list[FallbackEntry]:
         """The entries a call of ``first`` tries, in order (``sticky``: from the last answerer).
 
@@ -272,7 +305,7 @@ class FallbackPolicy:
                 the same model twice with nothing changed.
         """
         head = FallbackEntry(first, dict(first_options or {}))
-        chain = [head, *self.models]
+        chain = [head, *self.entries(collection)]
         _check_distinct(chain)
         if self.sticky:
             last = self._answered.get(head.key)
@@ -307,7 +340,44 @@ FallbackItem: TypeAlias = "Model | str | FallbackEntry | tuple[Model | str, Mapp
 """One model of a chain: a model, ``"provider/id"``, an entry, or ``(model, option overrides)``."""
 
 
-def _entry(item: FallbackItem, collection: Models | None) -> FallbackEntry:
+def _name(item: object) -> str:
+    if isinstance(item, tuple):
+        return _name(cast("tuple[object, ...]", item)[0])
+    if isinstance(item, FallbackEntry):
+        item = item.model
+    return f"{item.provider}/{item.id}" if isinstance(item, Model) else str(item)
+
+
+def _check_item(item: object) -> None:
+    """Refuse what is no model of a chain, and unknown option names, at construction."""
+    options: object = None
+    if isinstance(item, tuple):
+        pair = cast("tuple[object, ...]", item)
+        if len(pair) != 2:
+            raise TypeError(f"a fallback pair is (model, options); got {len(pair)} items")
+        item, options = pair
+    elif isinstance(item, FallbackEntry):
+        options = item.options
+        item = item.model
+    if isinstance(item, str):
+        provider, sep, model_id = item.partition("/")
+        if not sep or not provider or not model_id:
+            raise ValueError(f"fallback model {item!r}: expected 'provider/model-id'")
+    elif not isinstance(item, Model):
+        raise TypeError(
+            "fallback models are Model, 'provider/id' or (model, options); got"
+            f" {type(item).__name__}"
+        )
+    if options:
+        from pi_sdk.options import StreamOptions
+
+        names = {f.name for f in dataclasses.fields(StreamOptions)}
+        bad = sorted(set(cast("Mapping[str, Any]", options)) - names)
+        if bad:
+            raise ValueError(f"fallback entry {_name(item)}: unknown option(s) {bad}")
+
+
+def _entry(item: FallbackItem, collection: ModelLookup) -> FallbackEntry:
     if isinstance(item, FallbackEntry):
         entry = item
     elif isinstance(item, tuple):
@@ -315,37 +385,14 @@ def _entry(item: FallbackItem, collection: Models | None) -> FallbackEntry:
         entry = FallbackEntry(_entry(model, collection).model, dict(options))
     elif isinstance(item, Model):
         entry = FallbackEntry(item)
-    elif isinstance(item, str):  # pyright: ignore[reportUnnecessaryIsInstance]
-        provider, sep, model_id = item.partition("/")
-        if not sep or not provider or not model_id:
-            raise ValueError(f"fallback model {item!r}: expected 'provider/model-id'")
-        entry = FallbackEntry(_collection(collection).get_model(provider, model_id))
     else:
-        raise TypeError(
-            f"fallback models are Model, 'provider/id' or FallbackEntry; got {type(item).__name__}"
-        )
-    _collection(collection).api_provider(entry.model.api, entry.model.provider)  # raises
-    if entry.options:
-        from pi_sdk.options import StreamOptions
-
-        names = {f.name for f in dataclasses.fields(StreamOptions)}
-        bad = sorted(set(entry.options) - names)
-        if bad:
-            raise ValueError(
-                f"fallback entry {entry.model.provider}/{entry.model.id}: unknown option(s) {bad}"
-            )
+        provider, _, model_id = item.partition("/")
+        entry = FallbackEntry(collection.get_model(provider, model_id))
+    collection.api_provider(entry.model.api, entry.model.provider)  # raises
     return entry
 
 
-def _collection(collection: Models | None) -> Models:
-    if collection is not None:
-        return collection
-    from pi_sdk._models.default import default_models
-
-    return default_models()
-
-
-def resolve_fallback(value: object, collection: Models) -> FallbackPolicy:
+def resolve_fallback(value: object, collection: ModelLookup) -> FallbackPolicy:
     """``StreamOptions.fallback`` as a policy: a :class:`FallbackPolicy`, or a list of models.
 
     Raises:

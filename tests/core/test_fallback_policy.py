@@ -83,11 +83,12 @@ def test_what_a_policy_moves_on_from() -> None:
 def test_sticky_chains_start_at_the_last_model_that_answered() -> None:
     first = pi_sdk.get_model("anthropic", "claude-sonnet-4-5")
     second = pi_sdk.get_model("openai", "gpt-4o-mini")
+    models = pi_sdk.default_models()
     sticky = FallbackPolicy([second], sticky=True)
-    chain = sticky.chain(first)
+    chain = sticky.chain(first, collection=models)
     assert [e.model.id for e in chain] == ["claude-sonnet-4-5", "gpt-4o-mini"]
     sticky.answered(chain[0], chain[1])
-    assert [e.model.id for e in sticky.chain(first)] == ["gpt-4o-mini"]
+    assert [e.model.id for e in sticky.chain(first, collection=models)] == ["gpt-4o-mini"]
     plain = FallbackPolicy([second])
     plain.answered(chain[0], chain[1])
-    assert len(plain.chain(first)) == 2
+    assert len(plain.chain(first, collection=models)) == 2

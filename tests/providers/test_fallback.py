@@ -263,8 +263,14 @@ async def test_the_agent_falls_back_and_sticky_keeps_the_model_that_answered() -
 
 
 def test_an_unknown_model_fails_at_construction_naming_it() -> None:
+    models = pi_sdk.default_models()
     with pytest.raises(pi_sdk.ModelNotFoundError, match="openai/no-such-model"):
-        FallbackPolicy(["openai/no-such-model"])
+        FallbackPolicy(["openai/no-such-model"], collection=models)
+    # without a collection, the first call that uses the policy raises, before sending
+    claude = pi_sdk.get_model("anthropic", "claude-sonnet-4-5")
+    options = pi_sdk.StreamOptions(fallback=["openai/no-such-model"])
+    with pytest.raises(pi_sdk.ModelNotFoundError, match="openai/no-such-model"):
+        pi_sdk.stream(claude, pi_sdk.Context(messages=[]), options)
     with pytest.raises(ValueError, match="provider/model-id"):
         FallbackPolicy(["gpt-4o"])
 
@@ -272,7 +278,7 @@ def test_an_unknown_model_fails_at_construction_naming_it() -> None:
 def test_a_policy_that_would_repeat_a_call_is_refused() -> None:
     model = pi_sdk.get_model("openai", "gpt-4o-mini")
     with pytest.raises(ValueError, match="twice"):
-        FallbackPolicy([model, "openai/gpt-4o-mini"])
+        FallbackPolicy([model, "openai/gpt-4o-mini"], collection=pi_sdk.default_models())
     # the call's own model again, with nothing changed
     policy = FallbackPolicy([model])
     with pytest.raises(ValueError, match="twice"):
