@@ -190,7 +190,7 @@ GOOD = json.dumps({"role": "user", "content": "ok", "timestamp": 1})
         (
             _header() + "\n" + json.dumps({"role": "user", "content": [{"type": "audio"}]}),
             r"line 2: invalid user message: content\[0\]: unknown block type 'audio'"
-            r" \(expected 'text', 'image'\)$",
+            r" \(expected 'text', 'image', 'document'\)$",
         ),
         (
             _header() + "\n" + json.dumps({"role": "user", "content": 42}),

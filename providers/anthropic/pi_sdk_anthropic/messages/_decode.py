@@ -202,11 +202,14 @@ class Decoder:
                 if field is not None:
                     piece = delta.get(field)
                     if piece.__class__ is str:
-                        if self._server and data["index"] in self._server:
-                            self._server[data["index"]][1].append(piece)
-                            return []
                         b = self._builder
-                        append = b.append_text if field == "text" else b.append_arguments
+                        if field == "text":
+                            append = b.append_text
+                        elif self._server and data["index"] in self._server:
+                            self._server[data["index"]][1].append(piece)  # a server call's input
+                            return []
+                        else:
+                            append = b.append_arguments
                         try:
                             return append(data["index"], piece)
                         except ProviderError:
