@@ -131,8 +131,8 @@ def scripted(model_id: str) -> ScriptedProvider:
     return ScriptedProvider([brain] * 10_000, model_id=model_id)
 
 
-VOLATILE = {"timestamp", "responseId"}
-"""Fields a durable and a plain run may differ in."""
+VOLATILE = {"timestamp", "responseId", "durationMs"}
+"""Fields a durable and a plain run may differ in (``durationMs``: a monotonic time, pi-ai 1.6)."""
 
 
 def comparable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
