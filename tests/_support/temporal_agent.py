@@ -133,7 +133,7 @@ def scripted(model_id: str) -> ScriptedProvider:
 
 
 VOLATILE = {"timestamp", "responseId", "durationMs"}
-"""Fields a durable and a plain run may differ in."""
+"""Fields a durable and a plain run may differ in (``durationMs``: a monotonic time, pi-ai 1.6)."""
 
 
 def comparable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -625,6 +625,7 @@ def _document(**fields: Any) -> Reply:
 def _comparable(message: pi_sdk.AssistantMessage) -> dict[str, Any]:
     data = message.model_dump(mode="json")
     del data["timestamp"]
+    data.pop("durationMs", None)  # a monotonic time (pi-ai 1.6): differs between two calls
     return data
 
 

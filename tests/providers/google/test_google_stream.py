@@ -582,6 +582,7 @@ JSON_HEADERS = {"content-type": "application/json; charset=UTF-8"}
 def _comparable(message: AssistantMessage) -> dict[str, Any]:
     data = message.model_dump(mode="json")
     del data["timestamp"]
+    data.pop("durationMs", None)  # a monotonic time (pi-ai 1.6): differs between two calls
     return data
 
 
