@@ -565,10 +565,16 @@ def _recording(name: str) -> Scenario:
 
 
 def _sent(body: Any, message: AssistantMessage) -> None:
-    """The reply is in the request: its text, its thinking (as text) and its tool calls."""
+    """The reply is in the request: its text, its thinking (as text), its tool calls and its
+    server-tool blocks (as the documented text: another vendor follows)."""
+    from pi_sdk import ServerToolCall, ServerToolResult
+    from pi_sdk._wire.server_tools import server_block_text
+
     text = _dump(body)
     for block in message.content:
         said = block.name if isinstance(block, ToolCall) else getattr(block, "text", "")
+        if isinstance(block, ServerToolCall | ServerToolResult):
+            said = server_block_text(block)
         said = said or getattr(block, "thinking", "")
         assert said and _dump(said)[1:-1] in text, said[:60]
 

@@ -21,11 +21,10 @@ from typing import Any
 import pi_sdk
 from pi_sdk import provider as kit
 
-from .._shared_documents import CHAT_DOCUMENTS, chat_file_part
+from .._shared_documents import CHAT_DOCUMENTS, attached_text, chat_media_part
 from .._shared_ids import normalize_completions_tool_call_id
 from .._shared_request import (
     chat_tool_choice,
-    data_url,
     max_output_tokens,
     reasoning_effort,
     tool_result_text,
@@ -63,12 +62,6 @@ ATTACHED_IMAGES_TEXT = "Attached image(s) from tool result:"
 ATTACHED_DOCUMENTS_TEXT = "Attached document(s) from tool result:"
 
 
-def _attached_text(media: list[pi_sdk.ImageContent | pi_sdk.DocumentContent]) -> str:
-    if any(isinstance(b, pi_sdk.ImageContent) for b in media):
-        return "(see attached image)"
-    return "(see attached document)"
-
-
 def _user_message(message: pi_sdk.UserMessage) -> dict[str, Any] | None:
     if isinstance(message.content, str):
         return {"role": "user", "content": message.content}
@@ -77,14 +70,8 @@ def _user_message(message: pi_sdk.UserMessage) -> dict[str, Any] | None:
         if isinstance(block, pi_sdk.TextContent):
             parts.append({"type": "text", "text": block.text})
         else:
-            parts.append(_media_part(block))
+            parts.append(chat_media_part(block))
     return {"role": "user", "content": parts} if parts else None
-
-
-def _media_part(block: pi_sdk.ImageContent | pi_sdk.DocumentContent) -> dict[str, Any]:
-    if isinstance(block, pi_sdk.DocumentContent):
-        return chat_file_part(block)
-    return {"type": "image_url", "image_url": {"url": data_url(block)}}
 
 
 def _assistant_message(
@@ -227,7 +214,7 @@ def convert_messages(
                 media.extend(found)
                 text = tool_result_text(result)
                 if not text:
-                    text = _attached_text(found) if found else "(no output)"
+                    text = attached_text(found) if found else "(no output)"
                 entry = {"role": "tool", "content": text, "tool_call_id": result.tool_call_id}
                 if compat.requires_tool_result_name:
                     entry["name"] = result.tool_name
@@ -240,7 +227,7 @@ def convert_messages(
                 images = any(isinstance(b, pi_sdk.ImageContent) for b in media)
                 heading = ATTACHED_IMAGES_TEXT if images else ATTACHED_DOCUMENTS_TEXT
                 parts: list[dict[str, Any]] = [{"type": "text", "text": heading}]
-                parts.extend(_media_part(block) for block in media)
+                parts.extend(chat_media_part(block) for block in media)
                 out.append({"role": "user", "content": parts})
                 last_role = "user"
     return out
