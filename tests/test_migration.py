@@ -579,10 +579,16 @@ def _recording(name: str) -> Scenario:
 
 
 def _sent(body: Any, message: AssistantMessage) -> None:
-    """The reply is in the request: its text, its thinking (as text) and its tool calls."""
+    """The reply is in the request: its text, its thinking (as text), its tool calls and its
+    server-tool blocks (as the documented text: another vendor follows)."""
+    from pi_sdk import ServerToolCall, ServerToolResult
+    from pi_sdk._wire.server_tools import server_block_text
+
     text = _dump(body)
     for block in message.content:
         said = block.name if isinstance(block, ToolCall) else getattr(block, "text", "")
+        if isinstance(block, ServerToolCall | ServerToolResult):
+            said = server_block_text(block)
         said = said or getattr(block, "thinking", "")
         assert said and _dump(said)[1:-1] in text, said[:60]
 
@@ -602,7 +608,8 @@ class _RealHop:
 async def _real_hop(scenario: Scenario, hop: int, run: MigrationRun) -> _RealHop:
     history = _history_at(run, hop)
     context = Context(system_prompt=SYSTEM_PROMPT, messages=history, tools=[get_weather.to_tool()])
-    options = StreamOptions(reasoning="medium")  # the agent's thinking_level
+    # foreign thinking as text, as in the recorded requests (pi-ai 0.73; 1.6 drops it)
+    options = StreamOptions(reasoning="medium", foreign_reasoning="text")
     real = await run_handoff(scenario, context, options)
     follow = [*history, real.message, UserMessage(content=PROMPTS[hop + 1])]
     next_context = context.model_copy(update={"messages": follow})

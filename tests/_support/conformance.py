@@ -115,6 +115,24 @@ def landed_next_cases(kinds: tuple[str, ...] = LANDED_KINDS) -> list[Case]:
     return [c for c in load_cases(root) if c.name.startswith(kinds)]
 
 
+def next_cases(api: str, prefix: str) -> list[Case]:
+    """The successful ``conformance-next`` interactions of ``api`` whose file starts with
+    ``prefix`` (none when the folder is absent)."""
+    try:
+        root = conformance_next_dir()
+    except ConformanceDirMissing:
+        return []
+    if root is None:
+        return []
+    return [c for c in load_cases(root, api) if c.name.startswith(prefix) and c.status == 200]
+
+
+def future_of(case: Case) -> dict[str, Any]:
+    """The ``future`` object of a ``conformance-next`` interaction (what it should surface)."""
+    expected = case.cassette.with_suffix("").with_suffix(".expected.json")
+    return json.loads(expected.read_text(encoding="utf-8"))["interactions"][case.index]["future"]
+
+
 def conformance_dir() -> Path | None:
     """The conformance folder, or ``None`` when it is absent and not required.
 

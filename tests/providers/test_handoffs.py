@@ -256,7 +256,10 @@ def _inputs(scenario: Scenario) -> tuple[Context, StreamOptions]:
         context = INPUT_RULES[name][1](scenario, context)
         assert context != before, f"input rule {name!r} changes nothing in {scenario.name}"
     thinking = _recorded_thinking(scenario.api, scenario.accepted_request())
-    return context, StreamOptions(reasoning="medium" if thinking else None)
+    # The accepted requests carried foreign thinking as text (pi-ai 0.73; 1.6 drops it).
+    return context, StreamOptions(
+        reasoning="medium" if thinking else None, foreign_reasoning="text"
+    )
 
 
 # --- the checks -----------------------------------------------------------------------------------

@@ -14,7 +14,14 @@ from typing import Any
 
 import pi_sdk
 
-__all__ = ["CHAT_DOCUMENTS", "RESPONSES_DOCUMENTS", "chat_file_part", "input_file_part"]
+__all__ = [
+    "CHAT_DOCUMENTS",
+    "RESPONSES_DOCUMENTS",
+    "attached_text",
+    "chat_file_part",
+    "chat_media_part",
+    "input_file_part",
+]
 
 _LIMIT = "OpenAI file inputs: at most 50 MB per request"
 
@@ -65,3 +72,20 @@ def input_file_part(document: pi_sdk.DocumentContent) -> dict[str, Any]:
     if document.url is not None:
         return {"type": "input_file", "file_url": document.url}
     return {"type": "input_file", "file_data": _data_url(document), "filename": _filename(document)}
+
+
+def chat_media_part(block: pi_sdk.ImageContent | pi_sdk.DocumentContent) -> dict[str, Any]:
+    """The Chat Completions part of an image (``image_url``) or a document (``file``)."""
+    if isinstance(block, pi_sdk.DocumentContent):
+        return chat_file_part(block)
+    return {
+        "type": "image_url",
+        "image_url": {"url": f"data:{block.mime_type};base64,{block.data}"},
+    }
+
+
+def attached_text(media: list[pi_sdk.ImageContent | pi_sdk.DocumentContent]) -> str:
+    """A tool message's text when its images or documents follow in a user message."""
+    if any(isinstance(b, pi_sdk.ImageContent) for b in media):
+        return "(see attached image)"
+    return "(see attached document)"

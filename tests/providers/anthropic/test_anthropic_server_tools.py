@@ -17,10 +17,9 @@ from typing import Any, cast
 import pytest
 from _support.conformance import (
     Case,
-    ConformanceDirMissing,
-    conformance_next_dir,
-    load_cases,
+    future_of,
     model_for,
+    next_cases,
     run_interaction,
 )
 from pi_sdk_anthropic.messages import build_request as anthropic_body
@@ -40,23 +39,9 @@ from pi_sdk import (
 )
 from pi_sdk._testing.replay import load_cassette
 
-try:
-    NEXT = conformance_next_dir()
-except ConformanceDirMissing:
-    NEXT = None
-
 API = "anthropic-messages"
-CASES = [
-    c
-    for c in (load_cases(NEXT, API) if NEXT is not None else [])
-    if c.name.startswith("servertool_") and c.status == 200
-]
+CASES = next_cases(API, "servertool_")
 OPTIONS = StreamOptions(api_key="test-key", cache_retention="none")
-
-
-def _future(case: Case) -> dict[str, Any]:
-    data = json.loads(case.cassette.with_suffix("").with_suffix(".expected.json").read_text())
-    return data["interactions"][case.index]["future"]
 
 
 def _vendor_type(block: Any) -> str:
@@ -68,7 +53,7 @@ def _vendor_type(block: Any) -> str:
 
 
 def test_the_recordings_are_there():
-    if NEXT is None:
+    if not CASES:
         pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
     assert len({c.name for c in CASES}) >= 7
 
@@ -76,7 +61,7 @@ def test_the_recordings_are_there():
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 async def test_the_reply_keeps_every_server_block(case: Case):
     message = (await run_interaction(case)).message
-    response = _future(case)["response"]
+    response = future_of(case)["response"]
     assert [_vendor_type(b) for b in message.content] == response["content_block_order"]
     calls = [b for b in message.content if isinstance(b, ServerToolCall)]
     want_calls = response.get("server_tool_uses", [])
@@ -98,7 +83,7 @@ async def test_the_reply_keeps_every_server_block(case: Case):
             assert urls[: len(want["results"])] == [r["url"] for r in want["results"]]
 
 
-SENT_BACK = [c for c in CASES if "assistant_blocks_sent_back" in _future(c)["request"]]
+SENT_BACK = [c for c in CASES if "assistant_blocks_sent_back" in future_of(c)["request"]]
 
 
 def _server_blocks(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -189,7 +174,7 @@ async def test_the_agent_continues_a_paused_turn(case: Case):
     assert isinstance(first, ServerToolResult) and first.tool_call_id == pending.id
 
 
-CITED = [c for c in CASES if _future(c)["response"].get("citations")]
+CITED = [c for c in CASES if future_of(c)["response"].get("citations")]
 
 
 def _same_text(got: str, want: str) -> bool:
@@ -203,7 +188,7 @@ def _same_text(got: str, want: str) -> bool:
 @pytest.mark.parametrize("case", CITED, ids=[c.id for c in CITED])
 async def test_text_blocks_keep_their_citations(case: Case):
     message = (await run_interaction(case)).message
-    response = _future(case)["response"]
+    response = future_of(case)["response"]
     texts = [b for b in message.content if isinstance(b, TextContent)]
     cited = [c for t in texts for c in t.citations or ()]
     got = [(c.type, c.url, c.title) for c in cited]

@@ -9,15 +9,13 @@ replayed to the same model are the ones the recorded follow-up sent back (answer
 from __future__ import annotations
 
 import base64
-import json
 from typing import Any, cast
 
 import pytest
 from _support.conformance import (
     Case,
-    ConformanceDirMissing,
-    conformance_next_dir,
-    load_cases,
+    future_of,
+    next_cases,
     run_interaction,
 )
 from pi_sdk_google._shared_request import build_request
@@ -26,26 +24,12 @@ import pi_sdk
 from pi_sdk import Context, ServerToolCall, ServerToolResult, StreamOptions, UserMessage
 from pi_sdk._testing.replay import load_cassette
 
-try:
-    NEXT = conformance_next_dir()
-except ConformanceDirMissing:
-    NEXT = None
-
-CASES = [
-    c
-    for c in (load_cases(NEXT, "google-generative-ai") if NEXT is not None else [])
-    if c.name.startswith("servertool_") and c.status == 200
-]
+CASES = next_cases("google-generative-ai", "servertool_")
 SERVER_PARTS = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
 
 
-def _future(case: Case) -> dict[str, Any]:
-    data = json.loads(case.cassette.with_suffix("").with_suffix(".expected.json").read_text())
-    return data["interactions"][case.index]["future"]
-
-
 def test_the_recordings_are_there():
-    if NEXT is None:
+    if not CASES:
         pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
     assert len({c.name for c in CASES}) >= 5
 
@@ -53,7 +37,7 @@ def test_the_recordings_are_there():
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 async def test_each_server_part_is_a_block(case: Case):
     message = (await run_interaction(case)).message
-    response = _future(case)["response"]
+    response = future_of(case)["response"]
     blocks = [b for b in message.content if isinstance(b, ServerToolCall | ServerToolResult)]
     kinds = [next(f for f in SERVER_PARTS if f in (b.raw or {})) for b in blocks]
     assert kinds == [k for k in response.get("part_kind_order", []) if k in SERVER_PARTS]
@@ -78,7 +62,7 @@ def _bytes(signature: str) -> bytes:
     return base64.urlsafe_b64decode(signature.replace("+", "-").replace("/", "_") + "==")
 
 
-FOLLOW_UPS = [c for c in CASES if "model_parts_sent_back" in _future(c)["request"]]
+FOLLOW_UPS = [c for c in CASES if "model_parts_sent_back" in future_of(c)["request"]]
 
 
 @pytest.mark.parametrize("case", FOLLOW_UPS, ids=[c.id for c in FOLLOW_UPS])

@@ -154,6 +154,9 @@ def check_protocol(events: list[AssistantMessageEvent]) -> None:
     for e in events[1:-1]:
         kind, _, step = e.type.rpartition("_")
         index = e.content_index  # type: ignore[union-attr]
+        if kind == "servertool":  # a whole block: no start or end
+            assert index not in open_blocks
+            continue
         if step == "start":
             assert index not in open_blocks
             open_blocks[index] = kind
@@ -543,7 +546,7 @@ async def test_unknown_provider_option_is_a_configuration_error() -> None:
     assert fine.stop_reason == "stop"
 
 
-async def test_signature_only_part_joins_the_open_block() -> None:
+async def test_signature_only_part_joins_the_open_block_a_code_part_keeps_its_own() -> None:
     transport = ChunkedTransport(
         ok(
             candidate({"text": "Hi"}),
@@ -554,7 +557,10 @@ async def test_signature_only_part_joins_the_open_block() -> None:
     events, message = await run(transport)
     check_protocol(events)
     assert message.text == "Hi"
-    assert message.content[0].text_signature == "REVG"  # type: ignore[union-attr]
+    assert message.content[0].text_signature == "QUJD"  # type: ignore[union-attr]
+    code = message.content[1]
+    assert isinstance(code, pi_sdk.ServerToolCall) and code.arguments == {"code": "1"}
+    assert code.raw == {"executableCode": {"code": "1"}, "thoughtSignature": "REVG"}
 
 
 async def test_abort_mid_stream_keeps_text_and_closes_the_response() -> None:

@@ -8,15 +8,13 @@ recorded follow-up request sent it back and OpenAI answered 200).
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 
 import pytest
 from _support.conformance import (
     Case,
-    ConformanceDirMissing,
-    conformance_next_dir,
-    load_cases,
+    future_of,
+    next_cases,
     run_interaction,
 )
 from pi_sdk_openai.responses import build_payload
@@ -25,21 +23,7 @@ import pi_sdk
 from pi_sdk import Context, ServerToolCall, ServerToolResult, StreamOptions, UserMessage
 from pi_sdk._testing.replay import load_cassette
 
-try:
-    NEXT = conformance_next_dir()
-except ConformanceDirMissing:
-    NEXT = None
-
-CASES = [
-    c
-    for c in (load_cases(NEXT, "openai-responses") if NEXT is not None else [])
-    if c.name.startswith("servertool_") and c.status == 200
-]
-
-
-def _future(case: Case) -> dict[str, Any]:
-    data = json.loads(case.cassette.with_suffix("").with_suffix(".expected.json").read_text())
-    return data["interactions"][case.index]["future"]
+CASES = next_cases("openai-responses", "servertool_")
 
 
 def _no_nulls(value: Any) -> Any:
@@ -52,7 +36,7 @@ def _no_nulls(value: Any) -> Any:
 
 
 def test_the_recordings_are_there():
-    if NEXT is None:
+    if not CASES:
         pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
     assert len({c.name for c in CASES}) >= 5
 
@@ -60,7 +44,7 @@ def test_the_recordings_are_there():
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 async def test_each_built_in_tool_item_is_a_server_tool_call(case: Case):
     message = (await run_interaction(case)).message
-    response = _future(case)["response"]
+    response = future_of(case)["response"]
     calls = [b for b in message.content if isinstance(b, ServerToolCall)]
     assert [(c.raw or {}).get("type") for c in calls] == [
         item["type"] for item in response["server_items"]
@@ -77,7 +61,7 @@ async def test_each_built_in_tool_item_is_a_server_tool_call(case: Case):
         assert result.tool_call_id in {c.id for c in calls}
 
 
-FOLLOW_UPS = [c for c in CASES if "output_items_sent_back" in _future(c)["request"]]
+FOLLOW_UPS = [c for c in CASES if "output_items_sent_back" in future_of(c)["request"]]
 
 
 @pytest.mark.parametrize("case", FOLLOW_UPS, ids=[c.id for c in FOLLOW_UPS])

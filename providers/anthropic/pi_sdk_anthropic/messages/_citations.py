@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import Any, cast
 
 import pi_sdk
+from pi_sdk.provider import MessageBuilder
 
-__all__ = ["citation", "citations_of"]
+__all__ = ["cite", "citation", "citations_of"]
 
 
 def citation(raw: dict[str, Any]) -> pi_sdk.Citation:
@@ -48,3 +49,11 @@ def citations_of(value: Any) -> list[pi_sdk.Citation] | None:
         citation(cast(dict[str, Any], c)) for c in cast(list[Any], value) if isinstance(c, dict)
     ]
     return items or None
+
+
+def cite(builder: MessageBuilder, index: Any, raw: Any) -> None:
+    """Add the citations ``raw`` (a ``citations`` list) to the open text block ``index``."""
+    text = builder.block(index)
+    cited = citations_of(raw)
+    if isinstance(text, pi_sdk.TextContent) and cited:
+        text.citations = [*(text.citations or ()), *cited]

@@ -1,10 +1,7 @@
 """Anthropic Messages stream events -> :class:`~pi_sdk.provider.MessageBuilder` calls.
 
-Wire facts: Anthropic's streaming guide
-(https://docs.anthropic.com/en/docs/build-with-claude/streaming): ``message_start``,
-``content_block_start/_delta/_stop`` (keyed by the block ``index``), ``message_delta``,
-``message_stop``, ``ping`` and ``error``; new event and block types may be added and must be
-tolerated. Mapping: pi-mono ``providers/anthropic.ts`` (pi-spec §4.1), see :class:`Decoder`.
+Anthropic's streaming guide (events and blocks may be added: tolerated); mapping as pi-mono
+``providers/anthropic.ts`` (pi-spec §4.1), see :class:`Decoder`.
 """
 
 from __future__ import annotations
@@ -13,10 +10,10 @@ import json
 from collections.abc import Iterator
 from typing import Any, Literal, cast
 
-from pi_sdk import Context, TextContent
+from pi_sdk import Context
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
-from ._citations import citation, citations_of
+from ._citations import cite
 from ._request import REDACTED_THINKING_TEXT
 from ._server_tools import is_server_block, server_block
 from ._tools import from_claude_code_name
@@ -151,10 +148,9 @@ class Decoder:
     * ``tool_use`` -> tool call (OAuth mode: Claude Code tool names mapped back); the
       ``input_json_delta`` fragments stream the arguments; with no fragment at all, the
       block-start ``input`` is kept;
-    * server-tool blocks (``server_tool_use``, ``web_search_tool_result``, ...: see
-      :mod:`._server_tools`) -> a whole :class:`pi_sdk.ServerToolCall` / ``ServerToolResult``
-      at their ``content_block_stop`` (one ``servertool_*`` event); unknown block types stay
-      out of ``content``, with their deltas; unknown event and delta types are ignored;
+    * server-tool blocks -> a whole ``ServerToolCall`` / ``ServerToolResult`` at their
+      ``content_block_stop`` (:mod:`._server_tools`); other unknown blocks, events and deltas
+      are ignored; ``citations`` -> ``TextContent.citations`` (:mod:`._citations`);
     * usage from ``message_start`` (missing fields 0), then the integer fields of
       ``message_delta`` (a proxy that omits ``input_tokens`` there keeps the first value);
     * ``refusal``, ``sensitive`` and unknown stop reasons, an ``error`` event, a block event
@@ -232,8 +228,8 @@ class Decoder:
                     return b.append_thinking(index, _delta_text(delta, "thinking"))
                 if delta_type == "signature_delta" and b.kind(index) == "thinking":
                     b.append_signature(index, _delta_text(delta, "signature"))
-                if delta_type == "citations_delta" and b.kind(index) == "text":
-                    self._cite(index, delta.get("citation"))
+                if delta_type == "citations_delta":
+                    cite(b, index, [delta.get("citation")])
             except ProviderError:
                 if not b.is_open(index) and not b.is_skipped(index):
                     return self._orphan(kind, index)  # the block's state is the first fault
@@ -280,11 +276,7 @@ class Decoder:
         kind = block.get("type")
         if kind == "text":
             events = b.open_text(index, block.get("text") or "")
-            cited = citations_of(block.get("citations"))
-            if cited is not None:
-                text = b.block(index)
-                if isinstance(text, TextContent):
-                    text.citations = cited
+            cite(b, index, block.get("citations"))
             return events
         if kind == "thinking":
             signature = block.get("signature") or None
@@ -304,13 +296,6 @@ class Decoder:
             self._server[index] = (block, [])  # a whole block at its content_block_stop
         b.skip(index)  # unknown: not pi content, nor are its deltas
         return []
-
-    def _cite(self, index: Any, raw: Any) -> None:
-        """Add a streamed citation to the open text block ``index``."""
-        text = self._builder.block(index)
-        if isinstance(text, TextContent) and isinstance(raw, dict):
-            cited = citation(cast("dict[str, Any]", raw))
-            text.citations = [*(text.citations or ()), cited]
 
     def _usage(self, usage: dict[str, Any], *, default: int | None) -> None:
         apply_usage(self._builder, usage, default=default)  # see ._usage

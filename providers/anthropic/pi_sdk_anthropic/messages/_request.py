@@ -17,7 +17,8 @@ from pi_sdk import provider as kit
 
 from .._client import supports_structured_outputs
 from ._compat import adaptive, cache_control_of, can_turn_off, effort_of, resolve_anthropic_compat
-from ._documents import DOCUMENTS, document_block
+from ._documents import DOCUMENTS
+from ._media import media_block, tool_result_block
 from ._system import DEFERRED_TOOL_PLACEHOLDER, read_parts, system_message, tool_definitions
 from ._tools import (
     convert_tools,
@@ -59,27 +60,11 @@ REDACTED_THINKING_TEXT = "[Reasoning redacted]"
 
 _CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
 
-_SEE_IMAGE_TEXT = "(see attached image)"
-_SEE_DOCUMENT_TEXT = "(see attached document)"
-
 
 # --- small helpers ----------------------------------------------------------------------------
 
 
 # --- request ----------------------------------------------------------------------------------
-
-
-def _image_block(image: pi_sdk.ImageContent) -> dict[str, Any]:
-    return {
-        "type": "image",
-        "source": {"type": "base64", "media_type": image.mime_type, "data": image.data},
-    }
-
-
-def _media_block(block: pi_sdk.ImageContent | pi_sdk.DocumentContent) -> dict[str, Any]:
-    if isinstance(block, pi_sdk.ImageContent):
-        return _image_block(block)
-    return document_block(block)
 
 
 def _user_content(message: pi_sdk.UserMessage) -> str | list[dict[str, Any]] | None:
@@ -91,7 +76,7 @@ def _user_content(message: pi_sdk.UserMessage) -> str | list[dict[str, Any]] | N
             if block.text.strip():
                 blocks.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
         else:
-            blocks.append(_media_block(block))
+            blocks.append(media_block(block))
     return blocks or None
 
 
@@ -135,33 +120,6 @@ def _assistant_content(message: pi_sdk.AssistantMessage, oauth: bool) -> list[di
                 }
             )
     return blocks
-
-
-def _tool_result_block(message: pi_sdk.ToolResultMessage) -> dict[str, Any]:
-    texts = [b.text for b in message.content if isinstance(b, pi_sdk.TextContent)]
-    media = [b for b in message.content if not isinstance(b, pi_sdk.TextContent)]
-    content: str | list[dict[str, Any]]
-    if not media:
-        content = kit.sanitize_surrogates("\n".join(texts))
-    else:
-        parts: list[dict[str, Any]] = []
-        if not texts:
-            images = any(isinstance(b, pi_sdk.ImageContent) for b in media)
-            parts.append(
-                {"type": "text", "text": _SEE_IMAGE_TEXT if images else _SEE_DOCUMENT_TEXT}
-            )
-        for block in message.content:
-            if isinstance(block, pi_sdk.TextContent):
-                parts.append({"type": "text", "text": kit.sanitize_surrogates(block.text)})
-            else:
-                parts.append(_media_block(block))
-        content = parts
-    return {
-        "type": "tool_result",
-        "tool_use_id": message.tool_call_id,
-        "content": content,
-        "is_error": message.is_error,
-    }
 
 
 def convert_messages(
@@ -221,11 +179,11 @@ def convert_messages(
                 held = []
                 out.append({"role": "assistant", "content": blocks})
         else:
-            results = [_tool_result_block(message)]
+            results = [tool_result_block(message)]
             while index < len(history) and isinstance(history[index], pi_sdk.ToolResultMessage):
                 following = history[index]
                 assert isinstance(following, pi_sdk.ToolResultMessage)
-                results.append(_tool_result_block(following))
+                results.append(tool_result_block(following))
                 index += 1
             out.append({"role": "user", "content": results})
     out.extend(held)

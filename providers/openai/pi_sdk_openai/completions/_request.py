@@ -19,11 +19,10 @@ from typing import Any
 import pi_sdk
 from pi_sdk import provider as kit
 
-from .._shared_documents import CHAT_DOCUMENTS, chat_file_part
+from .._shared_documents import CHAT_DOCUMENTS, attached_text, chat_media_part
 from .._shared_ids import normalize_completions_tool_call_id
 from .._shared_request import (
     chat_tool_choice,
-    data_url,
     max_output_tokens,
     reasoning_effort,
     tool_result_text,
@@ -56,12 +55,6 @@ ATTACHED_IMAGES_TEXT = "Attached image(s) from tool result:"
 ATTACHED_DOCUMENTS_TEXT = "Attached document(s) from tool result:"
 
 
-def _attached_text(media: list[pi_sdk.ImageContent | pi_sdk.DocumentContent]) -> str:
-    if any(isinstance(b, pi_sdk.ImageContent) for b in media):
-        return "(see attached image)"
-    return "(see attached document)"
-
-
 def _user_message(message: pi_sdk.UserMessage) -> dict[str, Any] | None:
     if isinstance(message.content, str):
         return {"role": "user", "content": message.content}
@@ -71,14 +64,8 @@ def _user_message(message: pi_sdk.UserMessage) -> dict[str, Any] | None:
             if block.text:  # pi-ai 1.6 leaves empty text parts out
                 parts.append({"type": "text", "text": block.text})
         else:
-            parts.append(_media_part(block))
+            parts.append(chat_media_part(block))
     return {"role": "user", "content": parts} if parts else None
-
-
-def _media_part(block: pi_sdk.ImageContent | pi_sdk.DocumentContent) -> dict[str, Any]:
-    if isinstance(block, pi_sdk.DocumentContent):
-        return chat_file_part(block)
-    return {"type": "image_url", "image_url": {"url": data_url(block)}}
 
 
 def convert_messages(
@@ -151,7 +138,7 @@ def convert_messages(
                 media.extend(found)
                 text = tool_result_text(result)
                 if not text:
-                    text = _attached_text(found) if found else NO_TOOL_OUTPUT_TEXT
+                    text = attached_text(found) if found else NO_TOOL_OUTPUT_TEXT
                 entry = {"role": "tool", "content": text, "tool_call_id": result.tool_call_id}
                 if compat.requires_tool_result_name:
                     entry["name"] = result.tool_name
@@ -164,7 +151,7 @@ def convert_messages(
                 images = any(isinstance(b, pi_sdk.ImageContent) for b in media)
                 heading = ATTACHED_IMAGES_TEXT if images else ATTACHED_DOCUMENTS_TEXT
                 attached: list[dict[str, Any]] = [{"type": "text", "text": heading}]
-                attached.extend(_media_part(block) for block in media)
+                attached.extend(chat_media_part(block) for block in media)
                 out.append({"role": "user", "content": attached})
                 last_role = "user"
     return out
