@@ -618,6 +618,7 @@ async def _real_hop(scenario: Scenario, hop: int, run: MigrationRun) -> _RealHop
     )
 
 
+@RECORDED_UNDER_073
 @pytest.mark.parametrize("name", sorted(RECORDED_HOPS))
 async def test_a_real_recorded_reply_stands_in_for_its_hop_and_the_session_goes_on(
     name: str, tmp_path: Path, pi_cassette: CassetteSession
@@ -642,6 +643,7 @@ async def test_a_real_recorded_reply_stands_in_for_its_hop_and_the_session_goes_
     _sent(run.body, run.real.message)
 
 
+@RECORDED_UNDER_073
 async def test_the_rules_catch_a_real_reply_sent_on_wrongly(
     tmp_path: Path, pi_cassette: CassetteSession
 ) -> None:
@@ -660,6 +662,7 @@ async def test_the_rules_catch_a_real_reply_sent_on_wrongly(
         _sent(lost, run.real.message)
 
 
+@RECORDED_UNDER_073
 async def test_every_recording_of_a_hops_wire_api_stands_in_for_a_hop(
     tmp_path: Path, pi_cassette: CassetteSession
 ) -> None:

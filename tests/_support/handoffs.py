@@ -31,6 +31,10 @@ from _support.conformance import shared_folder
 from pi_sdk import AssistantMessage, Context, Model, StreamOptions
 from pi_sdk._testing.replay import DUMMY_API_KEY, load_cassette, replay_vcr
 
+RECORDED_FOREIGN_REASONING = "text"
+"""The recorded handoffs sent another vendor's thinking as text (pi-ai 0.73's rule; pi-ai 1.6
+and pi-sdk now drop it by default), so requests compared with them carry it the same way."""
+
 ENV_VAR = "PI_SDK_MIGRATION_DIR"
 DEFAULT_DIR = Path(__file__).resolve().parents[3] / "shared" / "migration"
 
@@ -155,7 +159,10 @@ async def run_handoff(
         payloads.append(json.loads(json.dumps(payload)))
 
     options = replace(
-        options or StreamOptions(), api_key=DUMMY_API_KEY, max_retries=0, on_payload=capture
+        options or StreamOptions(foreign_reasoning=RECORDED_FOREIGN_REASONING),
+        api_key=DUMMY_API_KEY,
+        max_retries=0,
+        on_payload=capture,
     )
     model = scenario.target_model()
     recorder = replay_vcr()
@@ -188,7 +195,10 @@ async def build_request(
         raise _Built
 
     options = replace(
-        options or StreamOptions(), api_key=DUMMY_API_KEY, max_retries=0, on_payload=capture
+        options or StreamOptions(foreign_reasoning=RECORDED_FOREIGN_REASONING),
+        api_key=DUMMY_API_KEY,
+        max_retries=0,
+        on_payload=capture,
     )
     message = await pi_sdk.complete(model, context, options)
     assert len(payloads) == 1, f"no body built: {message.error_message}"

@@ -68,7 +68,10 @@ def _openai_entry(base: str, **changes: Any) -> FallbackEntry:
 async def _events(
     model: pi_sdk.Model, context: pi_sdk.Context, policy: FallbackPolicy
 ) -> tuple[list[Any], pi_sdk.AssistantMessage, Any]:
-    options = pi_sdk.StreamOptions(api_key="anthropic-key", max_retries=0, fallback=policy)
+    # Foreign thinking carried as text, so the tests can see it cross vendors (1.6 drops it).
+    options = pi_sdk.StreamOptions(
+        api_key="anthropic-key", max_retries=0, fallback=policy, foreign_reasoning="text"
+    )
     stream = pi_sdk.stream(model, context, options)
     events = [event async for event in stream]
     return events, await stream.result(), stream
@@ -108,7 +111,7 @@ async def test_anthropic_529_moves_to_openai_with_the_history_transformed() -> N
         ("anthropic", "failed", "overloaded"),
         ("openai", "answered", None),
     ]
-    (diagnostic,) = message.diagnostics or []
+    (diagnostic,) = [d for d in message.diagnostics or [] if d.type == "fallback"]
     assert diagnostic.type == "fallback"
     assert diagnostic.error == {"name": "overloaded", "message": stream.attempts[0].error}
     assert "529" in (stream.attempts[0].error or "")
@@ -151,7 +154,7 @@ async def test_a_stream_cut_after_200_deltas_continues_on_another_vendor() -> No
     )
     assert sent[-1]["role"] == "user" and "cut off" in json.dumps(sent[-1])
     # the partial as Anthropic sent it is kept in the diagnostic
-    (diagnostic,) = message.diagnostics or []
+    (diagnostic,) = [d for d in message.diagnostics or [] if d.type == "fallback"]
     assert diagnostic.error is not None and diagnostic.error["name"] == "connection"
     assert diagnostic.details is not None
     partial = pi_sdk.AssistantMessage.model_validate(diagnostic.details["partial"])
@@ -219,7 +222,7 @@ async def test_an_auth_error_or_a_bad_request_does_not_move_on(status: int) -> N
     assert events[-1].type == "error" and message.provider == "anthropic"
     expected = "auth" if status == 401 else "bad_request"
     assert [(a.kind, a.moved_on) for a in stream.attempts] == [(expected, False)]
-    (diagnostic,) = message.diagnostics or []
+    (diagnostic,) = [d for d in message.diagnostics or [] if d.type == "fallback"]
     assert diagnostic.error is not None and diagnostic.error["name"] == expected
 
 
@@ -316,7 +319,7 @@ async def test_a_continued_reply_carries_signed_thinking_without_its_signature()
         "text_end",
         "text_end",
     ]
-    (diagnostic,) = message.diagnostics or []
+    (diagnostic,) = [d for d in message.diagnostics or [] if d.type == "fallback"]
     assert diagnostic.details is not None
     partial = pi_sdk.AssistantMessage.model_validate(diagnostic.details["partial"])
     kept = partial.content[0]
@@ -330,7 +333,9 @@ async def test_a_consumer_that_leaves_early_closes_the_attempt() -> None:
     ):
         policy = FallbackPolicy([_openai_entry(openai.url)], after_content="continue")
         context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content="Count.")])
-        options = pi_sdk.StreamOptions(api_key="anthropic-key", max_retries=0, fallback=policy)
+        options = pi_sdk.StreamOptions(
+            api_key="anthropic-key", max_retries=0, fallback=policy, foreign_reasoning="text"
+        )
         stream = pi_sdk.stream(model_at(ANTHROPIC, claude.url), context, options)
         async for event in stream:
             if event.type == "text_delta":
