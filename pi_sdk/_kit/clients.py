@@ -234,32 +234,26 @@ class ClientCache(Generic[T]):
         full_key: Hashable,
         build: Callable[[], T],
     ) -> _Entry[T]:
+        async def insert() -> _Entry[T]:
+            try:
+                entry = _Entry(await asyncio.to_thread(build))
+            finally:
+                clients.building.pop(full_key, None)
+            clients.entries[full_key] = entry
+            while len(clients.entries) > self._max:
+                _, old = clients.entries.popitem(last=False)
+                self._retire(loop, clients, old)
+            return entry
+
         while True:
             task = clients.building.get(full_key)
             if task is None:
-                task = loop.create_task(self._insert(loop, clients, full_key, build))
+                task = loop.create_task(insert())
                 clients.building[full_key] = task
             # Shielded: a caller cancelled meanwhile does not cancel the build others wait for.
             entry = await asyncio.shield(task)
             if not entry.retired:  # (pushed out meanwhile: build again)
                 return entry
-
-    async def _insert(
-        self,
-        loop: asyncio.AbstractEventLoop,
-        clients: _LoopClients[T],
-        full_key: Hashable,
-        build: Callable[[], T],
-    ) -> _Entry[T]:
-        try:
-            entry = _Entry(await asyncio.to_thread(build))
-        finally:
-            clients.building.pop(full_key, None)
-        clients.entries[full_key] = entry
-        while len(clients.entries) > self._max:
-            _, old = clients.entries.popitem(last=False)
-            self._retire(loop, clients, old)
-        return entry
 
     def _retire(
         self, loop: asyncio.AbstractEventLoop, clients: _LoopClients[T], entry: _Entry[T]

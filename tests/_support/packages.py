@@ -25,11 +25,15 @@ def install_into(project: Path, site: Path) -> dict[str, str]:
     """Install the package in ``project`` into ``site``; return an environment that sees it."""
     uv = os.environ.get("UV") or shutil.which("uv")
     assert uv, "uv is needed to install a package (run the tests with `uv run`)"
-    install = subprocess.run(
-        [uv, "pip", "install", "--offline", "--no-deps", "--target", str(site), str(project)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert install.returncode == 0, install.stdout + install.stderr
+    run_ok([uv, "pip", "install", "--offline", "--no-deps", "--target", str(site), str(project)])
     return {**clean_env(), "PYTHONPATH": str(site)}
+
+
+def run_ok(
+    command: list[str], *, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` (text output captured, 120 s at most); fail the test with its output
+    unless it exits 0."""
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done

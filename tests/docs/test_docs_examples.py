@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 from _support.echo import echo_cassette
-from _support.packages import install_into
+from _support.packages import install_into, run_ok
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 _TITLED_BLOCK = re.compile(r'^```(\w+) title="([^"]+)"\n(.*?)^```$', re.M | re.S)
@@ -351,15 +351,7 @@ def test_the_home_page_first_program_runs_as_printed(tmp_path: Path) -> None:
         f"    runpy.run_path({script.name!r}, run_name='__main__')\n"
     )
     env = {**clean_env(), "ANTHROPIC_API_KEY": "sk-ant-docs-test-not-a-key"}
-    result = subprocess.run(
-        [sys.executable, "-c", runner],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
+    result = run_ok([sys.executable, "-c", runner], cwd=tmp_path, env=env)
     last = result.stdout.splitlines()[-1]
     assert re.fullmatch(r"\d+ tokens, \$\d+\.\d{6}", last), result.stdout
     assert "umbrella" in result.stdout.lower()  # the recorded text was streamed as deltas

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from _support.loopback import LoopbackServer, text_reply
-from _support.packages import install_into
+from _support.packages import install_into, run_ok
 
 import pi_sdk
 from pi_sdk import provider as kit
@@ -87,15 +87,7 @@ def test_a_third_party_provider_package_arrives_through_its_provider_entry_point
     (project / "pi_sdk_acme" / "__init__.py").write_text(ACME_MODULE)
     env = {**install_into(project, tmp_path / "site"), "ACME_API_KEY": "acme-secret"}
     (tmp_path / "use_acme.py").write_text(ACME_SCRIPT)
-    run = subprocess.run(
-        [sys.executable, "use_acme.py"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
+    run = run_ok([sys.executable, "use_acme.py"], cwd=tmp_path, env=env)
     assert run.stdout.split() == ["8000", "stop", "key", "ok", "env:ACME_API_KEY"]
     cli = str(Path(sys.executable).with_name("pi-sdk"))
     listing = subprocess.run(

@@ -32,9 +32,8 @@ ENV_API_KEYS: dict[str, tuple[str, ...]] = {
     "openrouter": ("OPENROUTER_API_KEY",),
     "vercel-ai-gateway": ("AI_GATEWAY_API_KEY",),
 }
-"""Environment variables holding each catalog provider's key, tried in order (pi-ai 1.6
-``getEnvApiKey``: Copilot takes only ``COPILOT_GITHUB_TOKEN``, never a generic ``GH_TOKEN`` /
-``GITHUB_TOKEN``, which 0.73.1 also read and which could reach Copilot by accident)."""
+"""Each catalog provider's key variables in the order tried, per pi-ai 1.6 ``getEnvApiKey``
+(GitHub Copilot reads ``COPILOT_GITHUB_TOKEN`` only: never ``GH_TOKEN`` or ``GITHUB_TOKEN``)."""
 
 ANTHROPIC_MESSAGES = kit.lazy_api(
     "anthropic-messages",
