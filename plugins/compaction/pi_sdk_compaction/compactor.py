@@ -9,6 +9,10 @@ messages worth ``keep_recent_tokens`` stay verbatim, cut where no tool result lo
 (:func:`~pi_sdk_compaction.cut.choose_cut`). Later calls reuse the summary, and the next
 compaction updates it with the turns that have since aged (pi-coding-agent's update prompt).
 
+System messages (pi-ai 1.6 prompt updates and tool announcements) are never summarized away: those
+of the replaced range are carried verbatim (:func:`carry_system_messages`), so the prompt and the
+tools replayed from the compacted transcript are the ones replayed from the whole transcript.
+
 A reply that failed with a context overflow (:func:`pi_sdk.is_context_overflow`) forces a
 compaction on the next call whatever the estimate said, keeping less, so ``agent.continue_()``
 after such an error retries on a compacted context (pi-coding-agent compacts and retries once).
@@ -33,6 +37,7 @@ from pi_sdk import (
     Message,
     Model,
     StreamOptions,
+    SystemMessage,
     ToolResultMessage,
     UserMessage,
     default_convert_to_llm,
@@ -50,13 +55,29 @@ if TYPE_CHECKING:
     from pi_sdk import Agent, AgentMessage
     from pi_sdk.agent import ConvertToLlm, TransformContext
 
-__all__ = ["CompactionError", "CompactionRecord", "Compactor"]
+__all__ = ["CompactionError", "CompactionRecord", "Compactor", "carry_system_messages"]
 
 logger = logging.getLogger("pi_sdk_compaction")
 
 T = TypeVar("T")
 SummaryStreamFn = Callable[[Model, Context, StreamOptions], Any]
 """``stream_fn(model, context, options)`` returning a stream with ``await .result()``."""
+
+
+def carry_system_messages(
+    messages: Sequence[AgentMessage], covered: int, summary: CompactionSummary
+) -> tuple[list[AgentMessage], int]:
+    """``messages`` with ``messages[:covered]`` replaced by ``summary``; ``(view, head)``.
+
+    Every :class:`~pi_sdk.SystemMessage` of the replaced range is kept, in order: a leading one
+    stays first (the transcript keeps declaring its own prompt and tools, pi-agent-core 1.6
+    ``initialState``), the others follow the summary. ``head`` is the number of view entries
+    before ``messages[covered:]``.
+    """
+    carried = [m for m in messages[:covered] if isinstance(m, SystemMessage)]
+    lead = carried[:1] if carried and messages[0] is carried[0] else []
+    head: list[AgentMessage] = [*lead, summary, *carried[len(lead) :]]
+    return [*head, *messages[covered:]], len(head)
 
 
 class CompactionError(Exception):
@@ -215,10 +236,15 @@ class Compactor:
             raise RuntimeError("Compactor.apply cannot change the transcript during a run")
         messages = list(agent.messages)
         view, _ = self._view(messages)
-        if self._summary is None or (self._covered == 1 and messages[0] is self._summary):
+        summary = self._summary
+        if summary is None or (
+            len(view) == len(messages) and all(a is b for a, b in zip(view, messages, strict=True))
+        ):
             return False
-        self._fresh_at = 1 + self._fresh_at - self._covered
-        self._covered, self._anchor = 1, self._summary
+        at = next(i for i, m in enumerate(view) if m is summary)
+        head = len(view) - (len(messages) - self._covered)
+        self._fresh_at = head + self._fresh_at - self._covered
+        self._covered, self._anchor = at + 1, summary
         agent.messages = view
         return True
 
@@ -274,8 +300,8 @@ class Compactor:
             covered = self._covered
         if self._summary is None:
             return messages, 0
-        view: list[AgentMessage] = [self._summary, *messages[covered:]]
-        return view, 1 + max(self._fresh_at - covered, 0)
+        view, head = carry_system_messages(messages, covered, self._summary)
+        return view, head + max(self._fresh_at - covered, 0)
 
     def _adopt(self, messages: list[AgentMessage]) -> None:
         """Forget a summary that is not this transcript's; take one the transcript holds."""
@@ -327,7 +353,8 @@ class Compactor:
         forced: bool,
         signal: AbortSignal | None,
     ) -> list[AgentMessage] | None:
-        start = 1 if self._summary is not None else 0
+        offset = len(messages) - len(view)
+        start = self._covered - offset if self._summary is not None else 0  # after the head
         converted = [await self._llm(m) for m in view]
         tokens = [sum(estimate_tokens(x) for x in group) for group in converted]
         cut_points = [not isinstance(m, ToolResultMessage) for m in view]
@@ -336,12 +363,16 @@ class Compactor:
             logger.warning("context at ~%d tokens but nothing can be compacted", estimate)
             return None
         previous = self._summary
-        text = await self._summarize(
-            [x for group in converted[start:cut] for x in group],
+        text = await self._summarize(  # system messages are carried, not summarized
+            [
+                x
+                for group in converted[start:cut]
+                for x in group
+                if not isinstance(x, SystemMessage)
+            ],
             previous.summary if previous is not None else None,
             signal,
         )
-        offset = len(messages) - len(view)
         covered = cut + offset
         summary = CompactionSummary(
             summary=text,
@@ -350,9 +381,11 @@ class Compactor:
         )
         self._summary, self._covered, self._anchor = summary, covered, messages[covered - 1]
         self._fresh_at = len(messages)
-        compacted: list[AgentMessage] = [summary, *messages[covered:]]
+        compacted, head = carry_system_messages(messages, covered, summary)
         after = await self._estimate(compacted, len(compacted))
-        record = CompactionRecord(estimate, after, cut - start, len(compacted) - 1, forced, summary)
+        record = CompactionRecord(
+            estimate, after, cut - start, len(compacted) - head, forced, summary
+        )
         self.history.append(record)
         logger.info(
             "compacted %d messages: ~%d -> ~%d tokens%s",
