@@ -185,6 +185,30 @@ TARGETS: dict[str, tuple[str, str, str]] = {
 
 THINKING_FORMATS = get_args(ThinkingFormat)
 
+EFFORT_TARGETS: dict[str, tuple[str, str, str]] = {
+    "anthropic-messages": ("pi_sdk_anthropic", "anthropic", "claude-opus-5-5"),
+    "openai-responses": ("pi_sdk_openai", "openai", "gpt-6-sol"),
+}
+"""Models with ``supportsMidConvoEffort``: the effort goes in markers / ``configuration_update``."""
+
+
+def _effort_history(api: str, model_id: str) -> dict[str, Any]:
+    """A same-model reply that recorded its level, a foreign one, then a question."""
+    own = _assistant(
+        [{"type": "text", "text": "Done."}],
+        2,
+        api=api,
+        provider=EFFORT_TARGETS[api][1],
+        model=model_id,
+        providerThinkingLevel="low",
+    )
+    other = _assistant([{"type": "text", "text": "Also done."}], 4, providerThinkingLevel="max")
+    return {
+        "systemPrompt": "Be brief.",
+        "messages": [_user("One.", 1), own, _user("Two.", 3), other, _user("Three.", 5)],
+    }
+
+
 RESPONSES = ("openai-responses", "azure-openai-responses")
 DELIBERATE: tuple[tuple[tuple[str, ...], str, str, str], ...] = (
     (
@@ -214,7 +238,10 @@ differences pi-sdk keeps on purpose, each listed in docs/pi-ai-differences.md.""
 
 
 def _model(api: str) -> dict[str, Any]:
-    package, provider, model_id = TARGETS[api]
+    return _catalog_model(*TARGETS[api], api)
+
+
+def _catalog_model(package: str, provider: str, model_id: str, api: str) -> dict[str, Any]:
     for model in load_models_json(package):
         if model.provider == provider and model.id == model_id and model.api == api:
             return model.model_dump(mode="json", by_alias=True, exclude_none=True)
@@ -256,6 +283,18 @@ def _cases() -> list[dict[str, Any]]:
         for name, (ctx, opts) in CONTEXTS.items()
         for api in TARGETS
     ]
+    for api, (package, provider, model_id) in EFFORT_TARGETS.items():
+        model = _catalog_model(package, provider, model_id, api)
+        effort_contexts = {
+            **{name: CONTEXTS[name] for name in ("text", "tool_loop", "cache_long")},
+            "history-high": (_effort_history(api, model_id), {"reasoning": "high"}),
+            "history-off": (_effort_history(api, model_id), {}),
+            "history-max": (_effort_history(api, model_id), {"reasoning": "xhigh"}),
+        }
+        for name, (ctx, opts) in effort_contexts.items():
+            cases.append(
+                {"id": f"effort-{name}@{api}", "model": model, "context": ctx, "options": opts}
+            )
     text, _ = CONTEXTS["tool_loop"]
     for fmt in THINKING_FORMATS:
         for level in ("high", None):
@@ -369,7 +408,7 @@ def sides() -> dict[str, tuple[str, Any, Any]]:
 
 def test_the_grid_is_48_cases_on_the_8_apis() -> None:
     cases = _cases()
-    grid = [c for c in cases if not c["id"].startswith("format-")]
+    grid = [c for c in cases if not c["id"].startswith(("format-", "effort-"))]
     assert len(grid) == 48 and len({c["model"]["api"] for c in grid}) == 8
 
 

@@ -21,7 +21,13 @@ from .._client import MESSAGES_PATH, build_headers, client_lease, is_oauth_token
 from ._count import count_anthropic_tokens
 from ._decode import Decoder, map_stop_reason, message_as_events
 from ._documents import uses_file_ids
-from ._request import API, build_request, convert_messages, normalize_tool_call_id
+from ._request import (
+    API,
+    build_request,
+    convert_messages,
+    mid_convo_effort,
+    normalize_tool_call_id,
+)
 from ._system import INLINE_TOOLS_BETA, native_tool_changes
 
 __all__ = [
@@ -81,8 +87,17 @@ async def call_anthropic_messages(
             model, context, options, oauth=oauth, origin=origin
         ),
         send=lambda client, payload: open_messages(client, payload, headers),
-        decoder=lambda builder: Decoder(builder, context, oauth=oauth),
+        decoder=lambda builder: Decoder(
+            _stamped(builder, mid_convo_effort(model, options)), context, oauth=oauth
+        ),
     )
+
+
+def _stamped(builder: kit.MessageBuilder, level: str | None) -> kit.MessageBuilder:
+    """The reply records the effort its marker asked for (pi-ai 1.6 ``providerThinkingLevel``)."""
+    if level is not None:
+        builder.message.provider_thinking_level = level
+    return builder
 
 
 def recognize_request(method: str, uri: str, body: Any) -> pi_sdk.Model | None:

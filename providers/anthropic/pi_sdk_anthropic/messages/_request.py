@@ -35,8 +35,11 @@ __all__ = [
     "API",
     "PROVIDER_OPTION_KEYS",
     "REDACTED_THINKING_TEXT",
+    "EFFORTS",
     "build_request",
     "convert_messages",
+    "effort_marker",
+    "mid_convo_effort",
     "normalize_tool_call_id",
 ]
 
@@ -60,8 +63,46 @@ REDACTED_THINKING_TEXT = "[Reasoning redacted]"
 
 _CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
 
+EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
+"""The efforts an effort marker may carry (pi-ai 1.6 ``isAnthropicEffort``)."""
 
-# --- small helpers ----------------------------------------------------------------------------
+
+# --- effort markers (pi-ai 1.6 ``supportsMidConvoEffort``) ------------------------------------
+
+
+def _thinking_request(
+    model: pi_sdk.Model, options: pi_sdk.StreamOptions, extra: dict[str, Any], is_adaptive: bool
+) -> tuple[bool, str | None]:
+    """``(thinking requested, adaptive effort)`` from the unified level and provider options."""
+    enabled, effort = False, None
+    if options.reasoning is not None and model.reasoning:
+        enabled = True
+        effort = effort_of(model, options.reasoning) if is_adaptive else None
+    return bool(extra.get("thinking_enabled", enabled)), extra.get("effort", effort)
+
+
+def mid_convo_effort(model: pi_sdk.Model, options: pi_sdk.StreamOptions) -> str | None:
+    """The effort this reply is asked for by an effort marker, or ``None`` when none is sent.
+
+    Models with ``compat.supportsMidConvoEffort`` (pi-ai 1.6) take their effort from
+    ``{"role": "system", "content": [], "output_config": {"effort": ...}}`` markers in
+    ``messages`` instead of the top-level ``output_config``, so a level change keeps the prompt
+    cache: the requested effort (``"high"`` without one), unless thinking is turned off on a
+    model that can turn it off. The reply records it as ``provider_thinking_level``.
+    """
+    compat = resolve_anthropic_compat(model)
+    if not compat.supports_mid_convo_effort:
+        return None
+    extra = dict(options.provider_options)
+    enabled, effort = _thinking_request(model, options, extra, adaptive(model, compat))
+    if model.reasoning and not enabled and can_turn_off(model):
+        return None  # thinking disabled: the effort cannot change between messages
+    return effort or "high"
+
+
+def effort_marker(effort: str) -> dict[str, Any]:
+    """The message that sets the effort of the replies after it (pi-ai 1.6)."""
+    return {"role": "system", "content": [], "output_config": {"effort": effort}}
 
 
 # --- request ----------------------------------------------------------------------------------
@@ -132,6 +173,7 @@ def convert_messages(
     origin: str | None = None,
     parts: ContextParts | None = None,
     definitions: Callable[[list[pi_sdk.Tool]], list[dict[str, Any]]] | None = None,
+    effort: str | None = None,
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Anthropic ``messages`` (pi-mono ``convertMessages``).
 
@@ -146,6 +188,10 @@ def convert_messages(
     dropped, unsigned thinking becomes plain text, redacted thinking goes back as
     ``redacted_thinking``, consecutive tool results merge into one user message, and with
     ``cache_control`` the last block of a final user message gets it.
+
+    ``effort`` (:func:`mid_convo_effort`): each earlier reply of this provider on this API that
+    recorded a ``provider_thinking_level`` gets an :func:`effort_marker` of that level before it,
+    and one of ``effort`` ends the list (pi-ai 1.6 ``insertThinkingLevelMessages``).
 
     Returns:
         A list of ``{"role": "user" | "assistant", "content": ...}`` dicts.
@@ -177,6 +223,9 @@ def convert_messages(
             if blocks:
                 out.extend(held)
                 held = []
+                level = message.provider_thinking_level
+                if effort is not None and level in EFFORTS and _managed(message, model):
+                    out.append(effort_marker(level))
                 out.append({"role": "assistant", "content": blocks})
         else:
             results = [tool_result_block(message)]
@@ -194,7 +243,13 @@ def convert_messages(
             last_content = [{"type": "text", "text": last_content}]
             last["content"] = last_content
         last_content[-1]["cache_control"] = dict(cache_control)
+    if effort is not None:
+        out.append(effort_marker(effort))
     return out
+
+
+def _managed(message: pi_sdk.AssistantMessage, model: pi_sdk.Model) -> bool:
+    return message.api == API and message.provider == model.provider
 
 
 def build_request(
@@ -233,20 +288,12 @@ def build_request(
     compat = resolve_anthropic_compat(model)
     is_adaptive = adaptive(model, compat)
     max_tokens = options.resolved_max_tokens(model, context)
-    thinking_enabled = False
     budget: int | None = None
-    effort: str | None = None
-    level = options.reasoning
-    if level is not None and model.reasoning:
-        thinking_enabled = True
-        if is_adaptive:
-            effort = effort_of(model, level)
-        else:
-            max_tokens, budget = options.resolved_thinking_budget(model, context)
-    if "thinking_enabled" in extra:
-        thinking_enabled = bool(extra["thinking_enabled"])
+    if options.reasoning is not None and model.reasoning and not is_adaptive:
+        max_tokens, budget = options.resolved_thinking_budget(model, context)
+    thinking_enabled, effort = _thinking_request(model, options, extra, is_adaptive)
     budget = extra.get("thinking_budget_tokens", budget)
-    effort = extra.get("effort", effort)
+    marker_effort = mid_convo_effort(model, options)
 
     cache_control = cache_control_of(options, compat)
     payload: dict[str, Any] = {"model": model.id, "max_tokens": max_tokens, "stream": True}
@@ -275,8 +322,14 @@ def build_request(
         origin=origin,
         parts=parts,
         definitions=tool_definitions(model, oauth) if native else None,
+        effort=marker_effort,
     )
-    if options.temperature is not None and not thinking_enabled and compat.supports_temperature:
+    if (
+        options.temperature is not None
+        and not thinking_enabled
+        and compat.supports_temperature
+        and not compat.supports_mid_convo_effort
+    ):
         payload["temperature"] = options.temperature
     if parts.tools or context.tools == []:
         tools = convert_tools(
@@ -293,8 +346,18 @@ def build_request(
         # aborted turn, has none, and the API would answer 400. This request goes without
         # thinking; the next user turn starts a new loop where thinking is on again.
         thinking_enabled = False
-    if thinking_enabled and model.reasoning:
-        display = extra.get("thinking_display", "summarized")
+    display = extra.get("thinking_display", "summarized")
+    if marker_effort is not None:
+        # pi-ai 1.6: the markers set each reply's effort; the top-level one is part of the
+        # cached prompt, so it stays "low" (an organization may cap effort), and a block from a
+        # mismatched prefix is dropped instead of failing the request.
+        payload["thinking"] = {
+            "type": "adaptive",
+            "display": display,
+            "block_binding": {"prefix_mismatch_behavior": "drop_block"},
+        }
+        payload["output_config"] = {"effort": "low"}
+    elif thinking_enabled and model.reasoning:
         if is_adaptive:
             payload["thinking"] = {"type": "adaptive", "display": display}
             if effort:

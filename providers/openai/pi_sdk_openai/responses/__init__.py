@@ -21,14 +21,14 @@ import dataclasses
 from typing import Any
 
 from pi_sdk import Context, Model, StreamOptions
-from pi_sdk.provider import HttpCall
+from pi_sdk.provider import HttpCall, MessageBuilder
 
 from .._client import plan_request
 from .._shared_ids import normalize_responses_tool_call_id as normalize_tool_call_id
 from ._compat import ResponsesCompat, resolve_responses_compat
 from ._decode import Decoder
 from ._input import convert_input
-from ._request import API, PATH, build_payload, string_option
+from ._request import API, PATH, build_payload, configuration_update_effort, string_option
 from ._signatures import parse_text_signature, text_signature
 from ._tools import convert_tools
 
@@ -75,9 +75,17 @@ async def call_openai_responses(
         path=PATH,
         build_payload=lambda origin: build_payload(model, context, options, origin=origin),
         decoder=lambda builder: Decoder(
-            builder, service_tier=string_option(options, "service_tier")
+            _stamped(builder, configuration_update_effort(model, options)),
+            service_tier=string_option(options, "service_tier"),
         ),
     )
+
+
+def _stamped(builder: MessageBuilder, level: str | None) -> MessageBuilder:
+    """The reply records its ``configuration_update`` effort (``providerThinkingLevel``)."""
+    if level is not None:
+        builder.message.provider_thinking_level = level
+    return builder
 
 
 def session_affinity_headers(compat: ResponsesCompat, options: StreamOptions) -> dict[str, str]:

@@ -111,6 +111,7 @@ def convert_input(
     foreign_reasoning: Literal["drop", "text", "tagged"] = "drop",
     origin: str | None = None,
     parts: ContextParts | None = None,
+    configuration_effort: str | None = None,
 ) -> list[dict[str, Any]]:
     """Convert the system prompt and history to Responses ``input`` items (pi-spec §4.3).
 
@@ -131,7 +132,10 @@ def convert_input(
       ``function_call`` items (``id`` only alongside replayed reasoning);
     * tool result: ``function_call_output`` whose ``output`` is the text, or a list of
       ``input_text``, ``input_image`` and ``input_file`` parts when the result has images or
-      documents (they stay in the output; pi-mono does the same for images).
+      documents (they stay in the output; pi-mono does the same for images);
+    * ``configuration_effort`` (:func:`._request.configuration_update_effort`): a
+      ``configuration_update`` item of each same-model reply's ``provider_thinking_level``
+      before its items, and one of ``configuration_effort`` last (pi-ai 1.6).
     """
     parts = parts or read_parts(model, context)
     history = kit.transform_messages(
@@ -152,7 +156,22 @@ def convert_input(
             if entry is not None:
                 items.append(entry)
         elif isinstance(message, pi_sdk.AssistantMessage):
-            items.extend(_assistant_items(message))
+            output = _assistant_items(message)
+            level = message.provider_thinking_level
+            same = (message.provider, message.api, message.model) == (
+                model.provider,
+                model.api,
+                model.id,
+            )
+            if output and configuration_effort is not None and level is not None and same:
+                items.append(_configuration_update(level))
+            items.extend(output)
         else:
             items.append(_tool_result_item(message))
+    if configuration_effort is not None:
+        items.append(_configuration_update(configuration_effort))
     return items
+
+
+def _configuration_update(effort: str) -> dict[str, Any]:
+    return {"type": "configuration_update", "reasoning": {"effort": effort}}

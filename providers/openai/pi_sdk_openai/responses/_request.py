@@ -36,7 +36,7 @@ from ._input import convert_input
 from ._system import read_parts
 from ._tools import convert_tools, text_format
 
-__all__ = ["API", "PATH", "build_payload", "string_option"]
+__all__ = ["API", "PATH", "build_payload", "configuration_update_effort", "string_option"]
 
 API = "openai-responses"
 PATH = "/responses"
@@ -46,6 +46,31 @@ PROVIDER_OPTIONS = ("reasoning_effort", "reasoning_summary", "service_tier", "to
 MIN_OUTPUT_TOKENS = 16
 """The smallest ``max_output_tokens`` OpenAI accepts (pi-ai 1.6 raises a lower cap to it)."""
 AZURE_API = "azure-openai-responses"
+CONFIGURATION_UPDATE_REQUEST_EFFORT = "medium"
+"""``reasoning.effort`` while ``configuration_update`` items carry the level (pi-ai 1.6): the
+top-level value is part of the cached prompt, so it stays fixed."""
+
+
+def configuration_update_effort(
+    model: pi_sdk.Model, options: pi_sdk.StreamOptions, compat: ResponsesCompat | None = None
+) -> str | None:
+    """The effort sent in ``configuration_update`` items, or ``None`` to send ``reasoning.effort``.
+
+    pi-ai 1.6 (``compat.supportsMidConvoEffort``): the requested level, mapped by the model's
+    ``thinking_level_map``, goes in a ``configuration_update`` input item at the end of
+    ``input`` (and each earlier reply of the same model that recorded a
+    ``provider_thinking_level`` gets one of its level before it), so a level change keeps the
+    prompt cache. ``None`` without the flag or without a requested level. pi-ai also leaves the
+    items out for a Sign in with ChatGPT token, which pi-sdk does not support.
+    """
+    if model.api == AZURE_API:  # pi-ai 1.6's Azure module sends none
+        return None
+    compat = compat or resolve_responses_compat(model)
+    effort = reasoning_effort(model, options) if compat.supports_mid_convo_effort else None
+    if effort is None:
+        return None
+    mapped = (model.thinking_level_map or {}).get(effort)
+    return mapped if isinstance(mapped, str) else effort
 
 
 def string_option(options: pi_sdk.StreamOptions, key: str) -> str | None:
@@ -91,6 +116,7 @@ def build_payload(
     output = options.resolved_output()
     forced = [kit.output_tool(output)] if output is not None and output.mode == "tool" else []
     parts = read_parts(model, context, extra_tools=forced)
+    update_effort = configuration_update_effort(model, options, compat)
     payload: dict[str, Any] = {
         "model": model.id,
         "input": convert_input(
@@ -99,6 +125,7 @@ def build_payload(
             foreign_reasoning=options.foreign_reasoning,
             origin=origin,
             parts=parts,
+            configuration_effort=update_effort,
         ),
         "stream": True,
     }
@@ -138,6 +165,8 @@ def build_payload(
         if effort is not None or summary is not None:
             level = effort or "medium"
             mapped = (model.thinking_level_map or {}).get(level) if effort is not None else None
+            if update_effort is not None:
+                mapped = CONFIGURATION_UPDATE_REQUEST_EFFORT
             payload["reasoning"] = {"effort": mapped or level, "summary": summary or "auto"}
             payload["include"] = ["reasoning.encrypted_content"]
         elif (off := off_effort(model)) is not None:
