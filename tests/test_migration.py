@@ -124,18 +124,6 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-RECORDED_UNDER_073 = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the cassette holds the request bodies pi-sdk sent before issue 27 (pi-ai 0.73 rules:"
-        " min(max_tokens, 32000), another model's thinking as text, spaced JSON arguments);"
-        " pi-sdk now sends pi-ai 1.6's bodies, so the hops must be re-recorded against the vendors"
-    ),
-)
-"""Strict: the day the cassette is re-recorded under the 1.6 rules these must pass again."""
-
-
-@RECORDED_UNDER_073
 async def test_migration_session_replays_through_seven_adapters(
     tmp_path: Path, pi_cassette: CassetteSession
 ) -> None:
@@ -188,9 +176,9 @@ async def test_migration_session_replays_through_seven_adapters(
         "signature": signature.thinking_signature,
     }
 
-    # -- Anthropic → Responses (request 2): thinking as text, no foreign signature or reasoning.
+    # -- Anthropic → Responses (request 2): no foreign thinking, signature or reasoning.
     _first_responses(bodies[2], _history_at(run, 1), models()[1])
-    assert signature.thinking in _dump(bodies[2])
+    assert signature.thinking not in _dump(bodies[2])
 
     # -- Responses → Responses (request 3): the encrypted reasoning item and the fc_ item id.
     items = bodies[3]["input"]
@@ -215,7 +203,7 @@ async def test_migration_session_replays_through_seven_adapters(
     ]
 
     # -- → the chat server (request 6, from the reloaded session): ids ≤ 40 chars, distinct and
-    #    paired with their results; reasoning passed back on every assistant tool-call message.
+    #    paired with their results; reasoning_content on every assistant tool-call message.
     ids = _first_chat(bodies[6], _history_at(run, 3), models()[3])
     assert len(ids) == 4 and all(re.fullmatch(r"[\w-]+", i) for i in ids)
     assert not any(k in _dump(bodies[6]) for k in ("signature", "encrypted_content", "thought"))
@@ -226,7 +214,6 @@ async def test_migration_session_replays_through_seven_adapters(
     assert own["tool_calls"][0]["id"] == finals[6].tool_calls[0].id
 
 
-@RECORDED_UNDER_073
 async def test_session_written_mid_migration_loads_back_equal_and_continues(
     tmp_path: Path, pi_cassette: CassetteSession
 ) -> None:
@@ -305,14 +292,15 @@ def _opaque(history: list[Any]) -> list[str]:
 
 
 def _no_foreign_data(body: Any, history: list[Any], keys: tuple[str, ...]) -> None:
-    """No signature of another model and none of the vendor ``keys``; its thinking sent as text."""
+    """No signature of another model and none of the vendor ``keys``; its thinking left out
+    (pi-ai 1.6's default, ``foreign_reasoning="drop"``)."""
     text = _dump(body)
     assert not [value[:40] for value in _opaque(history) if value in text]
     assert not _keys(body) & set(keys)
     for message in history:
         for block in message.content if isinstance(message, AssistantMessage) else ():
             if isinstance(block, ThinkingContent) and block.thinking.strip():
-                assert _dump(block.thinking)[1:-1] in text, block.thinking[:60]
+                assert _dump(block.thinking)[1:-1] not in text, block.thinking[:60]
 
 
 def _responses_calls(body: Any, own_item_ids: list[str]) -> None:
@@ -326,7 +314,7 @@ def _responses_calls(body: Any, own_item_ids: list[str]) -> None:
 
 
 def _first_responses(body: Any, history: list[Any], model: Model) -> None:
-    """Responses after other vendors: thinking as text, no foreign signature or reasoning item."""
+    """Responses after other vendors: no foreign thinking, signature or reasoning item."""
     del model
     _no_foreign_data(body, history, ("signature", "thoughtSignature"))
     _responses_calls(body, [])
@@ -362,8 +350,9 @@ def _first_gemini(body: Any, history: list[Any], model: Model) -> None:
 
 def _first_chat(body: Any, history: list[Any], model: Model) -> list[str]:
     """Chat Completions after other vendors: ids ≤ 40 chars, distinct and paired with their
-    results; reasoning passed back on every assistant tool-call message where the server requires
-    it (``compat.requiresReasoningContent``). Returns the tool-call ids sent."""
+    results; ``reasoning_content`` on every assistant tool-call message where the server requires
+    it (``compat.requiresReasoningContent``; empty for another model's, pi-ai 1.6). Returns the
+    tool-call ids sent."""
     _no_foreign_data(body, history, ("signature", "encrypted_content", "thought"))
     chat = body["messages"]
     ids = [c["id"] for m in chat if m["role"] == "assistant" for c in m.get("tool_calls", [])]
@@ -372,7 +361,7 @@ def _first_chat(body: Any, history: list[Any], model: Model) -> list[str]:
     if (model.compat or {}).get("requiresReasoningContent"):
         for message in chat:
             if message["role"] == "assistant" and message.get("tool_calls"):
-                assert message["reasoning_content"].strip()
+                assert isinstance(message["reasoning_content"], str)  # "" for another's (1.6)
     return ids
 
 
@@ -412,7 +401,7 @@ def _mistral_rules(body: Any, history: list[Any]) -> list[dict[str, Any]]:
     """Mistral rules on one request; returns the tool calls sent."""
     messages = body["messages"]
     assert messages[0]["role"] == "system"
-    assert not any("prefix" in m for m in messages)  # the history ends with a user/tool turn
+    assert not any(m.get("prefix") for m in messages)  # the history ends with a user/tool turn
     calls = [c for m in messages if m["role"] == "assistant" for c in m.get("tool_calls") or []]
     ids = [c["id"] for c in calls]
     assert len(ids) == len(set(ids)) and all(re.fullmatch(r"[a-zA-Z0-9]{9}", i) for i in ids)
@@ -429,7 +418,7 @@ def _thinking_chunks(body: Any) -> list[Any]:
 
 
 def _first_mistral(body: Any, history: list[Any], model: Model) -> None:
-    """Mistral after other vendors: foreign thinking is text, no thinking chunk."""
+    """Mistral after other vendors: no foreign thinking, no thinking chunk."""
     del model
     _mistral_rules(body, history)
     assert _thinking_chunks(body) == []
@@ -511,7 +500,6 @@ def _check_azure(
     assert reasoning["encrypted_content"].startswith("gAAAAAB")
 
 
-@RECORDED_UNDER_073
 async def test_bedrock_mistral_and_azure_hops_follow_each_vendors_rules(
     tmp_path: Path, pi_cassette: CassetteSession
 ) -> None:
@@ -579,8 +567,9 @@ def _recording(name: str) -> Scenario:
 
 
 def _sent(body: Any, message: AssistantMessage) -> None:
-    """The reply is in the request: its text, its thinking (as text), its tool calls and its
-    server-tool blocks (as the documented text: another vendor follows)."""
+    """The reply is in the request: its text, its tool calls and its server-tool blocks (as the
+    documented text: another vendor follows); its thinking is not (pi-ai 1.6 drops another
+    model's thinking)."""
     from pi_sdk import ServerToolCall, ServerToolResult
     from pi_sdk._wire.server_tools import server_block_text
 
@@ -589,7 +578,9 @@ def _sent(body: Any, message: AssistantMessage) -> None:
         said = block.name if isinstance(block, ToolCall) else getattr(block, "text", "")
         if isinstance(block, ServerToolCall | ServerToolResult):
             said = server_block_text(block)
-        said = said or getattr(block, "thinking", "")
+        if isinstance(block, ThinkingContent):
+            assert not block.thinking.strip() or _dump(block.thinking)[1:-1] not in text
+            continue
         assert said and _dump(said)[1:-1] in text, said[:60]
 
 
@@ -608,8 +599,8 @@ class _RealHop:
 async def _real_hop(scenario: Scenario, hop: int, run: MigrationRun) -> _RealHop:
     history = _history_at(run, hop)
     context = Context(system_prompt=SYSTEM_PROMPT, messages=history, tools=[get_weather.to_tool()])
-    # foreign thinking as text, as in the recorded requests (pi-ai 0.73; 1.6 drops it)
-    options = StreamOptions(reasoning="medium", foreign_reasoning="text")
+    options = StreamOptions(reasoning="medium")  # foreign thinking dropped, as pi-ai 1.6
+
     real = await run_handoff(scenario, context, options)
     follow = [*history, real.message, UserMessage(content=PROMPTS[hop + 1])]
     next_context = context.model_copy(update={"messages": follow})
@@ -618,7 +609,6 @@ async def _real_hop(scenario: Scenario, hop: int, run: MigrationRun) -> _RealHop
     )
 
 
-@RECORDED_UNDER_073
 @pytest.mark.parametrize("name", sorted(RECORDED_HOPS))
 async def test_a_real_recorded_reply_stands_in_for_its_hop_and_the_session_goes_on(
     name: str, tmp_path: Path, pi_cassette: CassetteSession
@@ -643,7 +633,6 @@ async def test_a_real_recorded_reply_stands_in_for_its_hop_and_the_session_goes_
     _sent(run.body, run.real.message)
 
 
-@RECORDED_UNDER_073
 async def test_the_rules_catch_a_real_reply_sent_on_wrongly(
     tmp_path: Path, pi_cassette: CassetteSession
 ) -> None:
@@ -655,14 +644,17 @@ async def test_the_rules_catch_a_real_reply_sent_on_wrongly(
     signed["input"].insert(-1, {"role": "assistant", "content": thinking.thinking_signature})
     with pytest.raises(AssertionError, match=re.escape(thinking.thinking_signature[:40])):
         _first_responses(signed, run.follow, models()[1])
-    lost = json.loads(_dump(run.body).replace(_dump(thinking.thinking)[1:-1], "(dropped)"))
+    leaked = copy.deepcopy(run.body)
+    leaked["input"].insert(-1, {"role": "assistant", "content": thinking.thinking})
     with pytest.raises(AssertionError, match=re.escape(thinking.thinking[:20])):
-        _first_responses(lost, run.follow, models()[1])
-    with pytest.raises(AssertionError, match=re.escape(thinking.thinking[:20])):
+        _first_responses(leaked, run.follow, models()[1])
+    answer = run.real.message.text
+    assert answer
+    lost = json.loads(_dump(run.body).replace(_dump(answer)[1:-1], "(dropped)"))
+    with pytest.raises(AssertionError, match=re.escape(answer[:20])):
         _sent(lost, run.real.message)
 
 
-@RECORDED_UNDER_073
 async def test_every_recording_of_a_hops_wire_api_stands_in_for_a_hop(
     tmp_path: Path, pi_cassette: CassetteSession
 ) -> None:
