@@ -17,11 +17,13 @@ between turns. A request that fails is retried per ``config.retry`` (:mod:`pi_sd
 
 Failures never hang the stream and never lose the transcript. A model or request failure is an
 assistant message with ``stop_reason`` ``"error"``/``"aborted"`` (pi-mono). An exception from a
-callback (``convert_to_llm``, ``transform_context``, ``get_api_key``, the message sources,
-``after_tool_call``) or from a stream function that raises ends the run the same way: the
+callback (``convert_to_llm``, ``transform_context``, ``get_api_key``, the message sources, the
+turn hooks) or from a stream function that raises ends the run the same way: the
 streaming message (if any) is finalized, or a new error assistant message is emitted, followed by
 ``turn_end`` and ``agent_end``. pi-mono's ``agentLoop`` stream never ends in that case (pi-spec
-§10.1 #13).
+§10.1 #13). Tool-call failures are never run failures: a tool or a tool hook that raises gives
+the call an error result and the run goes on (:mod:`pi_sdk._agent.tool_calls`, pi-agent-core
+1.6).
 """
 
 from __future__ import annotations
