@@ -164,8 +164,14 @@ class _Run:
             await self.loop()
         except Exception as exc:  # noqa: BLE001 - the run ends with an error message instead
             await self.fail(exc)
+        except (asyncio.CancelledError, GeneratorExit) as exc:
+            _log_stopped(exc, self.run_id)
+            raise
         finally:
-            current_run_id.reset(token)
+            try:
+                current_run_id.reset(token)
+            except ValueError:  # closed by the garbage collector, in another context
+                pass
         return self.new_messages
 
     async def loop(self) -> None:
@@ -372,6 +378,9 @@ class _Run:
                     await self.emit(
                         MessageUpdateEvent(message=event.partial, assistant_message_event=event)
                     )
+        except GeneratorExit:  # the run's coroutine is being closed: it may not wait
+            response = None
+            raise
         finally:
             close = getattr(response, "aclose", None)
             if close is not None:
@@ -415,6 +424,18 @@ class _Run:
             await self.add_message(message)
         await self.emit(TurnEndEvent(message=message, tool_results=[]))
         await self.emit(AgentEndEvent(messages=list(self.new_messages)))
+
+
+def _log_stopped(exc: BaseException, run_id: str) -> None:
+    """Say that a run was stopped from outside: not a failure, so never at ERROR.
+
+    ``CancelledError``: its task was cancelled (``AgentEventStream.aclose()``, a dropped stream,
+    a cancelled ``prompt()`` after its abort, a Temporal worker evicting the workflow from its
+    cache). ``GeneratorExit``: its coroutine was closed without running to its end (Temporal
+    drops the tasks an evicted workflow left behind). The transcript keeps what was emitted.
+    """
+    how = "cancelled" if isinstance(exc, asyncio.CancelledError) else "closed before its end"
+    logger.info("agent run %s %s (not a failure: it was stopped from outside)", run_id, how)
 
 
 def _signal(signal: AbortSignal | None, config: AgentLoopConfig) -> AbortSignal:

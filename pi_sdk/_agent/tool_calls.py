@@ -312,7 +312,7 @@ class _Batch:
         updates = _Updates(self.emit, prepared.tool_call)
         call = prepared.tool_call
         started = time.monotonic()
-        ended = started
+        ended, closing = started, False
         task = asyncio.ensure_future(
             prepared.tool.execute(call.id, prepared.args, self.signal, updates.push)
         )
@@ -328,11 +328,15 @@ class _Batch:
             result, is_error = _error_result(abandoned_text(call.name, self.grace_s)), True
         except Exception as exc:  # noqa: BLE001 - tools report failure by raising
             result, is_error = _error_result(_describe(exc)), True
+        except GeneratorExit:  # the run's coroutine is being closed: it may not wait
+            closing = True
+            raise
         finally:
             ended = time.monotonic()  # the tool returned or raised (pi: before its updates drain)
             if not task.done():
                 task.cancel()
-            await updates.drain()
+            if not closing:
+                await updates.drain()
         return result, is_error, round((ended - started) * 1000)
 
     async def _settle(self, task: asyncio.Future[Any], name: str) -> bool:
@@ -503,10 +507,11 @@ async def _parallel(batch: _Batch, calls: Sequence[ToolCall]) -> ToolBatchResult
             else:
                 result, is_error, duration_ms = await tasks[i]
                 results.append(await batch.finalize(outcome, result, is_error, duration_ms))
-    except BaseException:
+    except BaseException as exc:
         for task in tasks.values():
             task.cancel()
-        await asyncio.gather(*tasks.values(), return_exceptions=True)
+        if not isinstance(exc, GeneratorExit):  # a coroutine being closed must not wait
+            await asyncio.gather(*tasks.values(), return_exceptions=True)
         raise
     return ToolBatchResult(tool_results=results, steering_messages=await batch.steering() or None)
 
