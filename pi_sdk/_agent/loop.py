@@ -348,8 +348,11 @@ class _Run:
             await self.add_message(final)
             self.last_reply = final
             return final
-        if self.limits is not None and (stop := self.limits.before_request(llm_context)):
-            self.last_reply = final = RunLimits.stop_message(config.model, stop)
+        limits = self.limits
+        if limits is not None and (
+            stop := await limits.before_request(config.model, llm_context, options)
+        ):
+            self.last_reply = final = limits.stop_message(config.model, stop)
             await self.add_message(final)
             return final
 
