@@ -433,8 +433,8 @@ def _log_stopped(exc: BaseException, run_id: str) -> None:
     """Say that a run was stopped from outside: not a failure, so never at ERROR.
 
     ``CancelledError``: its task was cancelled (``AgentEventStream.aclose()``, a dropped stream,
-    a cancelled ``prompt()`` after its abort, a Temporal worker evicting the workflow from its
-    cache). ``GeneratorExit``: its coroutine was closed without running to its end (Temporal
+    a Temporal worker evicting the workflow from its cache; a cancelled ``Agent.prompt()``
+    aborts the run instead, which then ends ``aborted`` as usual). ``GeneratorExit``: its coroutine was closed without running to its end (Temporal
     drops the tasks an evicted workflow left behind). The transcript keeps what was emitted.
     """
     how = "cancelled" if isinstance(exc, asyncio.CancelledError) else "closed before its end"
