@@ -31,7 +31,9 @@ import inspect
 import logging
 import warnings
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
+from pi_sdk._agent.agent_fallback import AgentFallback, check_fallback, fallback_collection
 from pi_sdk._agent.listeners import (
     AgentListener,
     log_listener_failure,
@@ -80,6 +82,9 @@ from pi_sdk.types import (
     UserContent,
     UserMessage,
 )
+
+if TYPE_CHECKING:
+    from pi_sdk._models.fallback import FallbackPolicy
 
 __all__ = ["Agent", "AgentListener", "AgentState"]
 
@@ -151,6 +156,7 @@ class Agent:
         should_stop_after_turn: ShouldStopAfterTurn | None = None,
         retry: RetryPolicy | None = None,
         usage_limits: UsageLimits | None = None,
+        fallback: AgentFallback | None = None,
         get_api_key: GetApiKey | None = None,
         stream_fn: AgentStreamFn | None = None,
         stream_options: StreamOptions | None = None,
@@ -190,6 +196,11 @@ class Agent:
                 (:class:`pi_sdk.agent.RetryPolicy`); ``None``: a failed turn ends the run.
             usage_limits: Limits on each run's tokens, cost, requests and tool calls
                 (:class:`pi_sdk.agent.UsageLimits`; docs/fallback-limits-retries.md).
+            fallback: Models to move on to when a call fails (a :class:`pi_sdk.FallbackPolicy`
+                or a list of models, ``"provider/id"`` names included): every call carries it
+                as ``StreamOptions.fallback`` (:mod:`pi_sdk._agent.agent_fallback`). Checked
+                here, against the collection of ``stream_fn`` (``models.stream``) or the
+                default one.
             get_api_key: Resolves the API key before every call (short-lived tokens).
             stream_fn: Replaces :func:`pi_sdk.stream` (proxies, tests).
             stream_options: Template for every call's options (temperature, max tokens,
@@ -203,8 +214,11 @@ class Agent:
                 is a user message naming the problem (docs/structured-output.md).
 
         Raises:
-            ValueError: ``output_repairs`` is negative.
-            TypeError: ``output`` is not a type, schema or :class:`~pi_sdk.options.Output`.
+            ValueError: ``output_repairs`` is negative; ``fallback`` would try a model twice
+                with nothing changed (``model`` included).
+            TypeError: ``output`` is not a type, schema or :class:`~pi_sdk.options.Output`;
+                ``fallback`` is neither a policy nor a list.
+            ModelNotFoundError: a ``fallback`` name is no model of the collection (named).
         """
         if output_repairs < 0:
             raise ValueError(f"output_repairs must be 0 or more; got {output_repairs}")
@@ -240,6 +254,7 @@ class Agent:
         self.after_tool_call = after_tool_call
         self.get_api_key = get_api_key
         self.stream_fn = stream_fn
+        self._fallback = check_fallback(fallback, model, stream_fn)
         self.stream_options = stream_options or StreamOptions()
         if output is not None:
             self.stream_options = dataclasses.replace(self.stream_options, output=output)
@@ -285,6 +300,19 @@ class Agent:
     @model.setter
     def model(self, model: Model | None) -> None:
         self._state.model = model
+
+    @property
+    def fallback(self) -> FallbackPolicy | None:
+        """The models a failing call moves on to (a list given is a policy with its defaults).
+
+        Assigning checks it as the constructor does (``ModelNotFoundError``, ``ValueError``,
+        ``TypeError``); ``None`` removes it.
+        """
+        return self._fallback
+
+    @fallback.setter
+    def fallback(self, value: AgentFallback | None) -> None:
+        self._fallback = check_fallback(value, self._state.model, self.stream_fn)
 
     @property
     def system_prompt(self) -> str:
@@ -361,24 +389,6 @@ class Agent:
                 log_listener_failure(run.listener_failures, listener, event.type, exc)
         if event.type == "agent_end":
             log_repeated_listener_failures(run.listener_failures)
-
-    def _reduce(self, event: AgentEvent) -> None:
-        runtime = self._runtime
-        if event.type == "message_start" or event.type == "message_update":
-            runtime.stream_message = event.message
-        elif event.type == "message_end":
-            runtime.stream_message = None
-            runtime.messages = [*runtime.messages, event.message]
-        elif event.type == "tool_execution_start":
-            runtime.pending_tool_calls = runtime.pending_tool_calls | {event.tool_call_id}
-        elif event.type == "tool_execution_end":
-            runtime.pending_tool_calls = runtime.pending_tool_calls - {event.tool_call_id}
-        elif event.type == "turn_end":
-            if isinstance(event.message, AssistantMessage) and event.message.error_message:
-                runtime.error = event.message.error_message
-        elif event.type == "agent_end":
-            runtime.is_streaming = False
-            runtime.stream_message = None
 
     # -- queues ------------------------------------------------------------------------------
 
@@ -475,11 +485,14 @@ class Agent:
     # -- runs --------------------------------------------------------------------------------
 
     def _require_model(self) -> Model:
-        if self._state.model is None:
+        model = self._state.model
+        if model is None:
             raise ConfigurationError(
                 "No model configured: pass Agent(model=...) or set agent.model"
             )
-        return self._state.model
+        if self._fallback is not None:  # the model may have changed since: in its own list?
+            self._fallback.chain(model, collection=fallback_collection(self.stream_fn))
+        return model
 
     async def prompt(
         self,
@@ -502,7 +515,8 @@ class Agent:
             ConfigurationError: no model is set.
             ValueError: the prompt has no content: an empty or blank text without images, no
                 messages, or a user message without text or images (vendors reject an empty
-                request, e.g. Anthropic with HTTP 400).
+                request, e.g. Anthropic with HTTP 400); or the model was set to one that is
+                in ``fallback`` with nothing changed.
         """
         if self._run is not None:
             raise AgentBusyError(_PROMPT_BUSY)
@@ -613,6 +627,8 @@ class Agent:
         level = self._state.thinking_level
         base.update(reasoning=None if level == "off" else level, signal=run.controller.signal)
         base.update({name: getattr(self, name) for name in _LOOP_SETTINGS})
+        if self._fallback is not None:
+            base["fallback"] = self._fallback
         return AgentLoopConfig(
             **base, model=model, get_steering_messages=steering, get_follow_up_messages=follow_up
         )
@@ -623,7 +639,7 @@ class Agent:
         signal = run.controller.signal
 
         async def emit(event: AgentEvent) -> None:
-            self._reduce(event)
+            self._runtime.reduce(event)
             await self._notify(event, run)
 
         model = self._require_model()

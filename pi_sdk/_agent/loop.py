@@ -17,11 +17,13 @@ between turns. A request that fails is retried per ``config.retry`` (:mod:`pi_sd
 
 Failures never hang the stream and never lose the transcript. A model or request failure is an
 assistant message with ``stop_reason`` ``"error"``/``"aborted"`` (pi-mono). An exception from a
-callback (``convert_to_llm``, ``transform_context``, ``get_api_key``, the message sources,
-``after_tool_call``) or from a stream function that raises ends the run the same way: the
+callback (``convert_to_llm``, ``transform_context``, ``get_api_key``, the message sources, the
+turn hooks) or from a stream function that raises ends the run the same way: the
 streaming message (if any) is finalized, or a new error assistant message is emitted, followed by
 ``turn_end`` and ``agent_end``. pi-mono's ``agentLoop`` stream never ends in that case (pi-spec
-§10.1 #13).
+§10.1 #13). Tool-call failures are never run failures: a tool or a tool hook that raises gives
+the call an error result and the run goes on (:mod:`pi_sdk._agent.tool_calls`, pi-agent-core
+1.6).
 """
 
 from __future__ import annotations
@@ -162,8 +164,14 @@ class _Run:
             await self.loop()
         except Exception as exc:  # noqa: BLE001 - the run ends with an error message instead
             await self.fail(exc)
+        except (asyncio.CancelledError, GeneratorExit) as exc:
+            _log_stopped(exc, self.run_id)
+            raise
         finally:
-            current_run_id.reset(token)
+            try:
+                current_run_id.reset(token)
+            except ValueError:  # closed by the garbage collector, in another context
+                pass
         return self.new_messages
 
     async def loop(self) -> None:
@@ -340,8 +348,11 @@ class _Run:
             await self.add_message(final)
             self.last_reply = final
             return final
-        if self.limits is not None and (stop := self.limits.before_request(llm_context)):
-            self.last_reply = final = RunLimits.stop_message(config.model, stop)
+        limits = self.limits
+        if limits is not None and (
+            stop := await limits.before_request(config.model, llm_context, options)
+        ):
+            self.last_reply = final = limits.stop_message(config.model, stop)
             await self.add_message(final)
             return final
 
@@ -370,6 +381,9 @@ class _Run:
                     await self.emit(
                         MessageUpdateEvent(message=event.partial, assistant_message_event=event)
                     )
+        except GeneratorExit:  # the run's coroutine is being closed: it may not wait
+            response = None
+            raise
         finally:
             close = getattr(response, "aclose", None)
             if close is not None:
@@ -413,6 +427,18 @@ class _Run:
             await self.add_message(message)
         await self.emit(TurnEndEvent(message=message, tool_results=[]))
         await self.emit(AgentEndEvent(messages=list(self.new_messages)))
+
+
+def _log_stopped(exc: BaseException, run_id: str) -> None:
+    """Say that a run was stopped from outside: not a failure, so never at ERROR.
+
+    ``CancelledError``: its task was cancelled (``AgentEventStream.aclose()``, a dropped stream,
+    a Temporal worker evicting the workflow from its cache; a cancelled ``Agent.prompt()``
+    aborts the run instead, which then ends ``aborted`` as usual). ``GeneratorExit``: its coroutine was closed without running to its end (Temporal
+    drops the tasks an evicted workflow left behind). The transcript keeps what was emitted.
+    """
+    how = "cancelled" if isinstance(exc, asyncio.CancelledError) else "closed before its end"
+    logger.info("agent run %s %s (not a failure: it was stopped from outside)", run_id, how)
 
 
 def _signal(signal: AbortSignal | None, config: AgentLoopConfig) -> AbortSignal:

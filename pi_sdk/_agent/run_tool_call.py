@@ -18,12 +18,10 @@ from pi_sdk._agent.tool_calls import (
     _Batch,  # pyright: ignore[reportPrivateUsage]
     _error_result,  # pyright: ignore[reportPrivateUsage]
     _Immediate,  # pyright: ignore[reportPrivateUsage]
-    run_after_tool_call_hooks,
 )
 from pi_sdk._wire.abort import AbortController, AbortSignal
 from pi_sdk._wire.agent_types import (
     AfterToolCall,
-    AfterToolCallContext,
     AgentContext,
     AgentEvent,
     AgentTool,
@@ -122,18 +120,7 @@ async def run_tool_call(
             tool_call=tool_call, result=prepared.result, is_error=prepared.is_error
         )
     result, is_error, duration_ms = await batch.execute(prepared)
-    after = AfterToolCallContext(
-        assistant_message=assistant_message,
-        tool_call=tool_call,
-        args=prepared.args,
-        result=result,
-        is_error=is_error,
-        context=context,
-    )
-    try:
-        result, is_error = await run_after_tool_call_hooks(after, hooks, signal)
-    except Exception as exc:  # noqa: BLE001 - pi-agent-core 1.6: an error result, never a raise
-        result, is_error = _error_result(str(exc) or type(exc).__name__), True
+    result, is_error = await batch.after(prepared, result, is_error)  # a raise: an error result
     return AgentToolCallOutcome(
         tool_call=tool_call, result=result, is_error=is_error, duration_ms=duration_ms
     )

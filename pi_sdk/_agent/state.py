@@ -17,10 +17,10 @@ from typing import cast
 from pi_sdk._agent.listeners import ListenerFailures
 from pi_sdk._agent.tool_declarations import shorthand
 from pi_sdk._wire.abort import AbortController
-from pi_sdk._wire.agent_types import AgentMessage, AgentThinkingLevel, AgentTool
+from pi_sdk._wire.agent_types import AgentEvent, AgentMessage, AgentThinkingLevel, AgentTool
 from pi_sdk._wire.levels import check_thinking_level
 from pi_sdk._wire.transcript import current_system_prompt
-from pi_sdk.types import Context, Message, Model, SystemMessage, Tool
+from pi_sdk.types import AssistantMessage, Context, Message, Model, SystemMessage, Tool
 
 __all__ = ["ActiveRun", "AgentState", "Runtime"]
 
@@ -32,6 +32,24 @@ class Runtime:
     stream_message: AgentMessage | None = None
     pending_tool_calls: frozenset[str] = frozenset()
     error: str | None = None
+
+    def reduce(self, event: AgentEvent) -> None:
+        """Update the runtime fields for ``event`` (before any listener sees it; pi-mono)."""
+        if event.type == "message_start" or event.type == "message_update":
+            self.stream_message = event.message
+        elif event.type == "message_end":
+            self.stream_message = None
+            self.messages = [*self.messages, event.message]
+        elif event.type == "tool_execution_start":
+            self.pending_tool_calls = self.pending_tool_calls | {event.tool_call_id}
+        elif event.type == "tool_execution_end":
+            self.pending_tool_calls = self.pending_tool_calls - {event.tool_call_id}
+        elif event.type == "turn_end":
+            if isinstance(event.message, AssistantMessage) and event.message.error_message:
+                self.error = event.message.error_message
+        elif event.type == "agent_end":
+            self.is_streaming = False
+            self.stream_message = None
 
 
 class AgentState:

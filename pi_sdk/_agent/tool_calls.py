@@ -5,12 +5,24 @@ Per call: ``tool_execution_start``; *prepare* (find the tool, validate the argum
 and an update callback); *finalize* (the ``after_tool_call`` callable and plugin hooks); then
 ``tool_execution_end`` and the tool-result message (``message_start`` / ``message_end``).
 
-Failures are results, never exceptions: an unknown tool, invalid arguments, a blocked call, a
-hook that raises in preparation and a tool that raises all become an error tool result the model
-can read; a blocked call's result has ``details`` :data:`BLOCKED_DETAILS` (``{"blocked": true}``),
-so that a UI can tell a call that was refused from one that ran and failed. The one exception
-is ``after_tool_call``: a raise there ends the run (pi-mono), and the loop turns it into an
-error assistant message.
+Failures are results, never exceptions (pi-agent-core 1.6): an unknown tool, invalid arguments,
+a blocked call, a hook that raises in preparation (``prepare_arguments``, validation,
+``before_tool_call``), a tool that raises (or returns something that is no result), and an
+``after_tool_call`` callable or plugin that raises all become an error tool result the model can
+read, with the exception's text; the run goes on. A blocked call's result has ``details``
+:data:`BLOCKED_DETAILS` (``{"blocked": true}``), so that a UI can tell a call that was refused
+from one that ran and failed. An ``after_tool_call`` that raises keeps the call's
+``duration_ms`` (the tool ran) and is logged at WARNING on this module's logger.
+
+A reply cut at the output token limit (``stop_reason`` ``"length"``): pi-agent-core 1.6 runs
+none of its tool calls, since its parser salvages truncated arguments into ones that validate.
+pi-sdk never salvages: a call whose argument text was cut is invalid (below) and never runs,
+while a whole call (Gemini sends each call whole) runs. A deliberate difference.
+
+``duration_ms`` (``tool_execution_end`` and the tool-result message, pi-agent-core 1.6
+``durationMs``) is how long ``execute`` took, in whole milliseconds on the monotonic clock, up to
+its return or raise (the progress updates it queued are delivered after that); a call that never
+ran (unknown, invalid, blocked, skipped) has none.
 
 Modes (pi-agent-core 0.73: a batch with a call to a tool whose ``execution_mode`` is
 ``"sequential"`` runs sequentially whatever ``config.tool_execution`` says):
@@ -42,30 +54,29 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, cast
 
-import pluggy
-
+from pi_sdk._agent.tool_hooks import (
+    BLOCKED_TEXT,
+    ToolCallHooks,
+    resolve,
+    run_after_tool_call_hooks,
+    run_before_tool_call_hooks,
+)
 from pi_sdk._agent.tools import find_tool, to_tool_result
-from pi_sdk._plugins.calling import call_hook_implementation, hook_implementations
 from pi_sdk._wire.abort import AbortController, AbortSignal
 from pi_sdk._wire.agent_types import (
-    AfterToolCall,
     AfterToolCallContext,
-    AfterToolCallResult,
     AgentContext,
     AgentEvent,
     AgentMessage,
     AgentTool,
     AgentToolResult,
-    BeforeToolCall,
     BeforeToolCallContext,
-    BeforeToolCallResult,
     MessageEndEvent,
     MessageStartEvent,
     ToolExecutionEndEvent,
@@ -96,34 +107,13 @@ SKIPPED_TEXT = "Skipped due to queued user message."
 """Error text of a tool call skipped because a steering message arrived (pi-mono)."""
 ABORTED_TEXT = "Skipped because the run was aborted."
 """Error text of a tool call not started because the run's signal was aborted (pi-sdk)."""
-BLOCKED_TEXT = "Tool execution was blocked"
-"""Error text of a blocked call whose callable or plugin gave no reason (pi-mono's wording)."""
 
 _log = logging.getLogger(__name__)
 
 Emit = Callable[[AgentEvent], Coroutine[Any, Any, None]]
 
 
-class ToolCallHooks(Protocol):
-    """What running a tool call reads of the loop's config (pi ``ToolCallHooks``).
-
-    An :class:`AgentLoopConfig` fits.
-    """
-
-    before_tool_call: BeforeToolCall | None
-    after_tool_call: AfterToolCall | None
-    tool_abort_grace_ms: float
-
-
 PollSteering = Callable[[], Awaitable[list[AgentMessage]]]
-T = TypeVar("T")
-
-
-async def resolve(value: T | Awaitable[T]) -> T:
-    """Await ``value`` if it is awaitable (sync-or-async callbacks)."""
-    if inspect.isawaitable(value):
-        return await value
-    return value
 
 
 def _describe(exc: BaseException) -> str:
@@ -229,108 +219,6 @@ class _Prepared:
 # --- hooks: the one call site for callables and plugins ---------------------------------------
 
 
-async def run_before_tool_call_hooks(
-    context: BeforeToolCallContext, config: ToolCallHooks, signal: AbortSignal
-) -> BeforeToolCallResult | None:
-    """Ask ``config.before_tool_call``, then each ``before_tool_call`` plugin; any block wins.
-
-    The callable is asked first; the plugins only when it allowed the call, in plugin order
-    (:func:`pi_sdk.plugins.hook_implementations`), awaited one at a time. The first answer with
-    ``block=True`` is returned at once (later plugins are not asked); a plugin's block without
-    a reason gets :data:`BLOCKED_TEXT`. Plugins fail closed: one that raises, or answers
-    something other than ``None`` / :class:`pi_sdk.BeforeToolCallResult`, blocks the call with
-    a reason naming it.
-
-    Returns:
-        The blocking answer, or ``None`` to let the call run.
-
-    Raises:
-        Whatever the callable raises (the caller turns it into an error result, as pi-mono).
-    """
-    if config.before_tool_call is not None:
-        answer = await resolve(config.before_tool_call(context, signal))
-        if answer is not None and answer.block:
-            return answer
-    for impl in hook_implementations("before_tool_call"):
-        try:
-            answer = await call_hook_implementation(impl, context=context, signal=signal)
-        except Exception as exc:  # noqa: BLE001 - a failing policy must not let the call through
-            return _plugin_block(impl, f"failed: {type(exc).__name__}: {exc}")
-        if answer is None:
-            continue
-        if not isinstance(answer, BeforeToolCallResult):
-            return _plugin_block(
-                impl, f"returned {type(answer).__name__}, expected BeforeToolCallResult or None"
-            )
-        if answer.block:
-            return dataclasses.replace(answer, reason=answer.reason or BLOCKED_TEXT)
-    return None
-
-
-def _plugin_block(impl: pluggy.HookImpl, why: str) -> BeforeToolCallResult:
-    return BeforeToolCallResult(
-        block=True, reason=f"before_tool_call of plugin {impl.plugin_name!r} {why}"
-    )
-
-
-def _apply_after(
-    answer: AfterToolCallResult | None, context: AfterToolCallContext
-) -> AfterToolCallContext:
-    """Lay one ``after_tool_call`` answer on the call: each field that is not ``None`` wins.
-
-    A new ``content`` without ``structured_content`` drops the old structured content, which
-    may no longer match it (pi-agent-core 1.6).
-    """
-    if answer is None:
-        return context
-    result = context.result
-    structured = answer.structured_content
-    if structured is None and answer.content is None:
-        structured = result.structured_content
-    return dataclasses.replace(
-        context,
-        result=AgentToolResult(
-            content=list(answer.content) if answer.content is not None else result.content,
-            details=answer.details if answer.details is not None else result.details,
-            terminate=answer.terminate if answer.terminate is not None else result.terminate,
-            is_error=result.is_error,
-            structured_content=structured,
-            usage=answer.usage if answer.usage is not None else result.usage,
-        ),
-        is_error=answer.is_error if answer.is_error is not None else context.is_error,
-    )
-
-
-async def run_after_tool_call_hooks(
-    context: AfterToolCallContext, config: ToolCallHooks, signal: AbortSignal
-) -> tuple[AgentToolResult, bool]:
-    """Apply ``config.after_tool_call``, then each ``after_tool_call`` plugin in plugin order.
-
-    Every answer is laid on the result as the previous ones left it: a field that is not
-    ``None`` replaces the result's (pi-mono), and the next hook sees the change (a new
-    :class:`pi_sdk.AgentToolResult`; ``context`` itself is not mutated).
-
-    Returns:
-        The final ``(result, is_error)``.
-
-    Raises:
-        Whatever the callable or a plugin raises (the run then ends with an error message; a
-        plugin's error carries a note naming it). A plugin answering something other than
-        ``None`` / :class:`pi_sdk.AfterToolCallResult` raises :class:`TypeError` naming it.
-    """
-    if config.after_tool_call is not None:
-        context = _apply_after(await resolve(config.after_tool_call(context, signal)), context)
-    for impl in hook_implementations("after_tool_call"):
-        answer = await call_hook_implementation(impl, context=context, signal=signal)
-        if answer is not None and not isinstance(answer, AfterToolCallResult):
-            raise TypeError(
-                f"after_tool_call of plugin {impl.plugin_name!r} returned"
-                f" {type(answer).__name__}, expected AfterToolCallResult or None"
-            )
-        context = _apply_after(answer, context)
-    return context.result, context.is_error
-
-
 # --- progress updates -------------------------------------------------------------------------
 
 
@@ -424,6 +312,7 @@ class _Batch:
         updates = _Updates(self.emit, prepared.tool_call)
         call = prepared.tool_call
         started = time.monotonic()
+        ended, closing = started, False
         task = asyncio.ensure_future(
             prepared.tool.execute(call.id, prepared.args, self.signal, updates.push)
         )
@@ -439,11 +328,16 @@ class _Batch:
             result, is_error = _error_result(abandoned_text(call.name, self.grace_s)), True
         except Exception as exc:  # noqa: BLE001 - tools report failure by raising
             result, is_error = _error_result(_describe(exc)), True
+        except GeneratorExit:  # the run's coroutine is being closed: it may not wait
+            closing = True
+            raise
         finally:
+            ended = time.monotonic()  # the tool returned or raised (pi: before its updates drain)
             if not task.done():
                 task.cancel()
-            await updates.drain()
-        return result, is_error, round((time.monotonic() - started) * 1000)
+            if not closing:
+                await updates.drain()
+        return result, is_error, round((ended - started) * 1000)
 
     async def _settle(self, task: asyncio.Future[Any], name: str) -> bool:
         """Wait for the tool; after an abort, at most the grace period, then cancel it.
@@ -471,21 +365,29 @@ class _Batch:
         task.add_done_callback(_retrieve)
         return False
 
+    async def after(
+        self, prepared: _Prepared, result: AgentToolResult, is_error: bool
+    ) -> tuple[AgentToolResult, bool]:
+        """``after_tool_call`` (callable, then plugins); one that raises makes an error result."""
+        context = AfterToolCallContext(
+            assistant_message=self.message,
+            tool_call=prepared.tool_call,
+            args=prepared.args,
+            result=result,
+            is_error=is_error,
+            context=self.context,
+        )
+        try:
+            return await run_after_tool_call_hooks(context, self.config, self.signal)
+        except Exception as exc:  # noqa: BLE001 - pi-agent-core 1.6: the call's error result
+            name = prepared.tool_call.name
+            _log.warning("after_tool_call raised for tool %r: %s", name, _describe(exc))
+            return _error_result(_describe(exc)), True
+
     async def finalize(
         self, prepared: _Prepared, result: AgentToolResult, is_error: bool, duration_ms: int
     ) -> ToolResultMessage:
-        result, is_error = await run_after_tool_call_hooks(
-            AfterToolCallContext(
-                assistant_message=self.message,
-                tool_call=prepared.tool_call,
-                args=prepared.args,
-                result=result,
-                is_error=is_error,
-                context=self.context,
-            ),
-            self.config,
-            self.signal,
-        )
+        result, is_error = await self.after(prepared, result, is_error)
         return await self.outcome(prepared.tool_call, result, is_error, duration_ms)
 
     async def outcome(
@@ -605,10 +507,11 @@ async def _parallel(batch: _Batch, calls: Sequence[ToolCall]) -> ToolBatchResult
             else:
                 result, is_error, duration_ms = await tasks[i]
                 results.append(await batch.finalize(outcome, result, is_error, duration_ms))
-    except BaseException:
+    except BaseException as exc:
         for task in tasks.values():
             task.cancel()
-        await asyncio.gather(*tasks.values(), return_exceptions=True)
+        if not isinstance(exc, GeneratorExit):  # a coroutine being closed must not wait
+            await asyncio.gather(*tasks.values(), return_exceptions=True)
         raise
     return ToolBatchResult(tool_results=results, steering_messages=await batch.steering() or None)
 
@@ -639,8 +542,6 @@ async def execute_tool_calls(
         The tool-result messages in call order, steering messages seen, and whether every
         result asked to terminate.
 
-    Raises:
-        Whatever an ``after_tool_call`` callable or hook raises (running calls are cancelled).
     """
     calls = message.tool_calls
     batch = _Batch(context, message, config, signal, emit, poll_steering, on_result)

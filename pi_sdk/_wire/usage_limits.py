@@ -3,14 +3,16 @@
 A looping agent spends without bound unless something stops it. :class:`UsageLimits` bounds one
 agent run (``prompt()`` / ``continue_()`` / ``agent_loop``); :class:`RunUsage` is what the run has
 used so far. The loop checks the limits before each request (the request counted, and its input
-estimated: :func:`pi_sdk.estimate_context_tokens`), after each reply (its reported usage) and
-before each tool batch. A run that reaches a limit ends cleanly: see
+estimated, :func:`pi_sdk.estimate_context_tokens`, or counted by ``count_tokens``), after each
+reply (its reported usage) and before each tool batch. A run that reaches a limit ends cleanly: see
 :mod:`pi_sdk._agent.limits` for how.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import Any
 
 from pi_sdk.types import Usage
 
@@ -67,9 +69,16 @@ class UsageLimits:
         total_tokens_limit: Most input plus output tokens.
         cost_limit_usd: Most spent, in USD.
         tool_calls_limit: Most tool calls run.
-        count_tokens_before_request: Before a request, add its estimated input tokens to the
-            used ones and stop if that passes an input or total limit (default ``True``);
-            ``False``: token limits are checked after each reply only.
+        count_tokens_before_request: Before a request, add its input tokens to the used ones
+            and stop if that passes an input or total limit (default ``True``); ``False``: token
+            limits are checked after each reply only.
+        count_tokens: Count those input tokens exactly instead of estimating them: an
+            ``async (model, context, options) -> TokenCount | int`` such as
+            :func:`pi_sdk.count_tokens` or :meth:`pi_sdk.Models.count_tokens` (the vendor's
+            counting endpoint: one more request per turn). A count that fails, raises, or comes
+            back as an estimate falls back to the estimate, and says so (a WARNING once per run
+            on ``pi_sdk._agent.agent``, and the ``usage_limit`` diagnostic's ``inputCount`` /
+            ``inputCountReason``). ``None`` (default): the estimate.
 
     Raises:
         ValueError: a limit is zero or negative (``None`` means no limit), or not a number.
@@ -82,10 +91,16 @@ class UsageLimits:
     cost_limit_usd: float | None = None
     tool_calls_limit: int | None = None
     count_tokens_before_request: bool = True
+    count_tokens: Callable[..., Any] | None = None
 
     def __post_init__(self) -> None:
+        if self.count_tokens is not None and not callable(self.count_tokens):
+            raise ValueError(
+                "UsageLimits.count_tokens must be a callable (model, context, options) or None;"
+                f" got {type(self.count_tokens).__name__}"
+            )
         for item in fields(self):
-            if item.name == "count_tokens_before_request":
+            if item.name in ("count_tokens_before_request", "count_tokens"):
                 continue
             value = getattr(self, item.name)
             if value is None:

@@ -74,13 +74,6 @@ def _assert_transcript(messages: list[dict[str, Any]], tag: str, turns: int) -> 
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-@pytest.mark.xfail(
-    reason="known defect found when issue 27 (the agent announces tool changes as system"
-    " messages) met issue 33 (continue-as-new): after continuing as new the workflow's agent"
-    " announces its unchanged tools once more, so the durable transcript holds one extra system"
-    " message; to fix in the Temporal workflow's carried state",
-    strict=False,
-)
 async def test_a_thousand_turn_run_continues_as_new(client, temporal_address, tmp_path) -> None:
     config, ledger = _setup(temporal_address, tmp_path)
     worker = await WorkerProcess(config, CHAOS_WORKER).ready()
@@ -99,6 +92,28 @@ async def test_a_thousand_turn_run_continues_as_new(client, temporal_address, tm
     db = open_ledger(ledger)
     rows = db.execute("SELECT COUNT(*), COUNT(DISTINCT cents) FROM ledger").fetchone()
     assert rows == (LONG_TURNS, LONG_TURNS)  # each turn's effect once, across the runs
+
+
+async def test_a_continued_run_does_not_announce_its_unchanged_tools_again(
+    client, temporal_address, tmp_path
+) -> None:
+    """The defect the 1,000-turn run found, in a few turns: each run that continued-as-new
+    took its tools for new ones and added a system message announcing them (the carried state
+    lacked the transcript's base tools)."""
+    turns = 8
+    config, _ = _setup(temporal_address, tmp_path)
+    worker = await WorkerProcess(config, CHAOS_WORKER).ready()
+    tag = uuid.uuid4().hex[:8]
+    try:
+        run = await _start(client, config, tag, turns, 0, history_max_events=40)
+        result = await asyncio.wait_for(run.result(), 120)
+        sizes = await _chain(client, run)
+    finally:
+        worker.stop()
+
+    assert len(sizes) >= 2, sizes  # it continued-as-new
+    assert [m for m in result.messages if m["role"] == "system"] == []
+    _assert_transcript(result.messages, tag, turns)
 
 
 async def test_continued_runs_keep_queues_and_event_indices(

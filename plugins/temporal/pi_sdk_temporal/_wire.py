@@ -163,6 +163,11 @@ class Continued:
     """How many runs of this workflow continued-as-new before this one."""
     model: str = ""
     """The registry name of the agent's model (a ``set_model`` may have changed it)."""
+    base_tools: list[JSON] | None = None
+    """The tool declarations the transcript starts with (pi JSON ``Tool``s: the first run's
+    tools; later changes are system messages in the transcript). Without them the next run would
+    take its tools for new ones and announce them again (``None``: an input from before they
+    were carried; the run's own tools are the base then)."""
 
 
 @dataclass(kw_only=True)

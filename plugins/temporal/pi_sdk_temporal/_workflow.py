@@ -48,7 +48,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from pi_sdk.events import AssistantMessageEvent
     from pi_sdk.provider import MessageBuilder
-    from pi_sdk.types import AssistantMessage, Context, Model
+    from pi_sdk.types import AssistantMessage, Context, Model, Tool
 
     from ._activities import DESCRIBE_ACTIVITY, MODEL_ACTIVITY, TOOL_ACTIVITY
     from ._history import history_full, undelivered
@@ -184,6 +184,7 @@ class AgentWorkflow:
             agent.model = self._models[self._model_name]
         agent.tools = [self._remote_tool(spec) for spec in catalog.tools]
         continued = input.continued
+        self._declare_base_tools(continued)
         try:
             if continued is not None:
                 if continued.resume:
@@ -211,6 +212,21 @@ class AgentWorkflow:
         aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
         transcript = verbatim([message_to_json(m) for m in messages])
         return AgentRunResult(messages=transcript, aborted=aborted)
+
+    def _declare_base_tools(self, continued: Continued | None) -> None:
+        """The tools the transcript starts with: what the first run started with.
+
+        A plain ``Agent(tools=..., messages=...)`` takes its tools as the ones its transcript
+        declares; the workflow assigns them after building the Agent, so it says so here. A run
+        that continued-as-new starts from the first run's base, carried in ``continued``: the
+        transcript's system messages hold every change since, and an unchanged tool is not
+        announced again (pi-agent-core 1.6 announces only a difference).
+        """
+        state = self._agent.state
+        if continued is not None and continued.base_tools is not None:
+            state.base_tools = [Tool.model_validate(data) for data in continued.base_tools]
+        else:
+            state.base_tools = [tool.to_tool() for tool in state.tools]
 
     def _record(self, event: AgentEvent) -> None:
         self._events.append(agent_event_to_dict(event, include_partial=False))
@@ -251,6 +267,10 @@ class AgentWorkflow:
             events_before=self._events_before + len(self._events),
             previous_runs=(input.continued.previous_runs + 1) if input.continued else 1,
             model=self._model_name,
+            base_tools=[
+                tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+                for tool in self._agent.state.base_tools
+            ],
         )
         next_input = dataclasses.replace(
             input,

@@ -1,0 +1,107 @@
+"""A run stopped from outside is not a failure: no ERROR log, and a closed coroutine exits cleanly.
+
+The defect: a Temporal worker that evicts a workflow from its cache cancels its tasks and drops
+the ones left, and Python closes a dropped coroutine (``GeneratorExit`` at its await). The loop
+then awaited the cancelled tool tasks while closing ("coroutine ignored GeneratorExit"), caught
+that ``RuntimeError`` as a failure and logged "agent run failed" at ERROR.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import pytest
+from _support.agent import config, isolated_plugins, user  # noqa: F401
+
+import pi_sdk
+from pi_sdk import AgentContext, AgentTool, AgentToolResult, agent_loop
+from pi_sdk._agent.loop import run_agent_loop
+from pi_sdk.testing import ScriptedProvider, ScriptedReply
+
+LOGGER = "pi_sdk._agent.agent"
+
+
+def _hanging_tools(started: asyncio.Event, stopped: list[str]) -> list[AgentTool]:
+    async def execute(call_id, args, signal, on_update):
+        started.set()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            stopped.append(call_id)
+        return AgentToolResult.text("never")
+
+    return [AgentTool(name="wait", description="", parameters={}, execute=execute)]
+
+
+def _provider() -> ScriptedProvider:
+    calls = [pi_sdk.ToolCall(id=f"tool-{n}", name="wait", arguments={}) for n in (1, 2)]
+    return ScriptedProvider([ScriptedReply(content=calls), "never"])
+
+
+async def _drive_until(coro: Any, done: asyncio.Event) -> None:
+    """Step ``coro`` by hand (as a task would) until ``done`` is set; leave it suspended."""
+    waiting = asyncio.ensure_future(done.wait())
+    while not done.is_set():
+        awaited = coro.send(None)
+        if awaited is None:
+            await asyncio.sleep(0)
+        else:
+            await asyncio.wait([awaited, waiting], return_when=asyncio.FIRST_COMPLETED)
+
+
+@pytest.mark.parametrize("mode", ["parallel", "sequential"])
+async def test_closing_a_run_mid_tool_batch_exits_cleanly_without_an_error_log(mode, caplog):
+    started, stopped = asyncio.Event(), []
+    provider = _provider()
+    events: list[str] = []
+
+    async def sink(event):
+        events.append(event.type)
+
+    coro = run_agent_loop(
+        [user("go")],
+        AgentContext(tools=_hanging_tools(started, stopped)),
+        config(provider, tool_execution=mode),
+        sink,
+    )
+    caplog.set_level(logging.INFO, logger=LOGGER)
+    await _drive_until(coro, started)
+    coro.close()  # what the garbage collector does to a dropped task's coroutine
+    await asyncio.sleep(0.01)  # the cancelled tool tasks finish
+    assert stopped  # the running tool was cancelled, not left running
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    assert "closed before its end" in caplog.text and "not a failure" in caplog.text
+    assert "agent_end" not in events  # the run did not pretend to end
+
+
+async def test_cancelling_a_run_logs_a_cancellation_not_a_failure(caplog):
+    started, stopped = asyncio.Event(), []
+    caplog.set_level(logging.INFO, logger=LOGGER)
+    stream = agent_loop(
+        [user("go")], AgentContext(tools=_hanging_tools(started, stopped)), config(_provider())
+    )
+    await asyncio.wait_for(started.wait(), 5)
+    await stream.aclose()
+    assert sorted(stopped) == ["tool-1", "tool-2"]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    (record,) = [r for r in caplog.records if "agent run" in r.getMessage()]
+    assert record.levelno == logging.INFO and "cancelled" in record.getMessage()
+
+
+async def test_an_agent_whose_prompt_task_is_cancelled_logs_no_error(caplog):
+    started, stopped = asyncio.Event(), []
+    provider = _provider()
+    agent = pi_sdk.Agent(
+        model=provider.model, tools=_hanging_tools(started, stopped), tool_abort_grace_ms=20
+    )
+    caplog.set_level(logging.INFO, logger=LOGGER)
+    task = asyncio.ensure_future(agent.prompt("go"))
+    await asyncio.wait_for(started.wait(), 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert not agent.is_running and sorted(stopped) == ["tool-1", "tool-2"]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert agent.messages[-1].stop_reason == "aborted"  # the abort wound the run down
