@@ -525,7 +525,8 @@ def test_non_object_root_schema_is_a_configuration_error() -> None:
         ("gemini-2.5-pro", "high", {"thinkingBudget": 32768}),
         ("gemini-2.5-flash", "high", {"thinkingBudget": 24576}),
         ("gemini-2.5-flash-lite", "xhigh", {"thinkingBudget": 24576}),
-        ("gemini-flash-latest", "medium", {"thinkingBudget": -1}),
+        ("gemini-flash-latest", "medium", {"thinkingLevel": "MEDIUM"}),  # pi-ai 1.6
+        ("gemini-2.0-flash-thinking", "medium", {"thinkingBudget": -1}),
     ],
 )
 def test_thinking_config_per_family(model_id: str, level: Any, expected: dict[str, Any]) -> None:

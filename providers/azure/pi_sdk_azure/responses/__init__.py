@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_sdk_openai.responses._request import string_option
+from pi_sdk_openai.responses._request import request_grammar, string_option
 
 from pi_sdk import Context, Model, StreamOptions
 from pi_sdk.provider import HttpCall
@@ -47,6 +47,8 @@ async def call_azure_openai_responses(
         path=PATH,
         build_payload=build_payload,
         decoder=lambda builder: Decoder(
-            builder, service_tier=string_option(options, "service_tier")
+            builder,
+            service_tier=string_option(options, "service_tier"),
+            grammar=request_grammar(model, context),
         ),
     )

@@ -17,7 +17,13 @@ import pi_sdk
 from pi_sdk import provider as kit
 from pi_sdk.options import Output
 
-from ._capabilities import is_adaptive, is_claude, supports_prompt_caching
+from ._capabilities import (
+    effort_of,
+    is_adaptive,
+    is_claude,
+    openai_reasoning,
+    supports_prompt_caching,
+)
 from ._documents import DOCUMENTS, document_block
 
 __all__ = [
@@ -55,7 +61,6 @@ _IMAGE_FORMATS = {
     "image/webp": "webp",
 }
 _DEFAULT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
-_EFFORTS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
 
 
 def normalize_tool_call_id(
@@ -221,19 +226,26 @@ def _neutral_tool_choice(options: pi_sdk.StreamOptions) -> Any:
     return _NEUTRAL_TOOL_CHOICE.get(kind) or {"type": "tool", "name": name}
 
 
-def _tool_config(tools: list[pi_sdk.Tool], tool_choice: Any) -> dict[str, Any] | None:
+def _tool_spec(tool: pi_sdk.Tool, model: pi_sdk.Model) -> dict[str, Any]:
+    """A ``toolSpec``, with ``strict: true`` (schema made strict) for a strict tool.
+
+    Where the tool resolves to strict on a model whose compat has ``supportsStrictMode``
+    (Bedrock ``ToolSpecification.strict``; pi-ai 1.6 ``convertToolConfig``).
+    """
+    strict = tool.strict_mode(model, (model.compat or {}).get("supportsStrictMode") is True)
+    spec: dict[str, Any] = {"name": tool.name, "description": tool.description}
+    spec["inputSchema"] = {"json": tool.wire_parameters(strict)}
+    if strict:
+        spec["strict"] = True
+    return {"toolSpec": spec}
+
+
+def _tool_config(
+    tools: list[pi_sdk.Tool], tool_choice: Any, model: pi_sdk.Model
+) -> dict[str, Any] | None:
     if not tools or tool_choice == "none":
         return None
-    specs = [
-        {
-            "toolSpec": {
-                "name": tool.name,
-                "description": tool.description,
-                "inputSchema": {"json": tool.parameters},
-            }
-        }
-        for tool in tools
-    ]
+    specs = [_tool_spec(tool, model) for tool in tools]
     config: dict[str, Any] = {"tools": specs}
     if tool_choice in ("auto", "any"):
         config["toolChoice"] = {tool_choice: {}}
@@ -270,18 +282,24 @@ def _text_format(output: Output) -> dict[str, Any]:
 def _thinking_fields(
     model: pi_sdk.Model, options: pi_sdk.StreamOptions, extra: dict[str, Any], budget: int | None
 ) -> dict[str, Any] | None:
-    """``additionalModelRequestFields`` for Claude thinking (pi-mono), else ``None``."""
+    """``additionalModelRequestFields`` for reasoning (pi-ai 1.6), else ``None``.
+
+    Claude: adaptive thinking with an effort (:func:`effort_of`: ``max`` only where the
+    model's level map names it, else ``high``) or a token budget (``xhigh`` / ``max`` take the
+    ``high`` budget); OpenAI models: :func:`openai_reasoning`; other models: nothing.
+    """
     level = options.reasoning
-    if level is None or not model.reasoning or not is_claude(model):
+    if level is None or not model.reasoning:
         return None
+    if not is_claude(model):
+        return openai_reasoning(model, level)
     gov = model.id.lower().startswith(("us-gov.", "arn:aws-us-gov:"))
     display = None if gov else extra.get("thinking_display", "summarized")
     thinking: dict[str, Any]
     if is_adaptive(model):
-        effort = "xhigh" if level == "xhigh" and "opus-4-7" in model.id else None
         thinking = {"type": "adaptive"}
         fields: dict[str, Any] = {"thinking": thinking}
-        fields["output_config"] = {"effort": effort or _EFFORTS.get(level, "high")}
+        fields["output_config"] = {"effort": effort_of(model, level)}
     else:
         thinking = {"type": "enabled", "budget_tokens": budget}
         fields = {"thinking": thinking}
@@ -319,7 +337,8 @@ def build_request(
         The JSON body (the modelId is in the URL path).
 
     Raises:
-        ConfigurationError: an unknown ``provider_options`` key, an unsupported image type.
+        ConfigurationError: an unknown ``provider_options`` key, an unsupported image type, a
+            ``strict: "require"`` tool the model cannot take strict.
     """
     extra = kit.check_provider_options(options, PROVIDER_OPTION_KEYS, API)
     retention = options.resolved_cache_retention()
@@ -359,7 +378,7 @@ def build_request(
         tool_choice = {"type": "tool", "name": kit.OUTPUT_TOOL_NAME}
     elif output is not None:
         payload["outputConfig"] = {"textFormat": _text_format(output)}
-    tool_config = _tool_config(tools, tool_choice)
+    tool_config = _tool_config(tools, tool_choice, model)
     if tool_config is not None:
         payload["toolConfig"] = tool_config
     fields = _thinking_fields(model, options, extra, budget)

@@ -115,7 +115,7 @@ def convert_messages(
     while i < len(history):
         message = history[i]
         if isinstance(message, pi_sdk.SystemMessage):  # in place: see ._system
-            out.extend(system_entries(message, parts, role, compat))
+            out.extend(system_entries(message, parts, role, compat, model))
             i += 1
         elif isinstance(message, pi_sdk.UserMessage):
             if after_tool and last_role == "toolResult":
@@ -207,7 +207,7 @@ def build_payload(
     elif output is not None:
         payload["response_format"] = response_format(output)
     if parts.tools:
-        payload["tools"] = convert_tools(parts.tools, compat)
+        payload["tools"] = convert_tools(parts.tools, compat, model)
         if compat.zai_tool_stream:
             payload["tool_stream"] = True
     elif compat.requires_tools_with_tool_history and any(

@@ -28,7 +28,7 @@ from .._shared_ids import normalize_responses_tool_call_id as normalize_tool_cal
 from ._compat import ResponsesCompat, resolve_responses_compat
 from ._decode import Decoder
 from ._input import convert_input
-from ._request import API, PATH, build_payload, string_option
+from ._request import API, PATH, build_payload, request_grammar, string_option
 from ._signatures import parse_text_signature, text_signature
 from ._tools import convert_tools
 
@@ -42,6 +42,7 @@ __all__ = [
     "convert_tools",
     "normalize_tool_call_id",
     "parse_text_signature",
+    "request_grammar",
     "session_affinity_headers",
     "text_signature",
 ]
@@ -75,7 +76,9 @@ async def call_openai_responses(
         path=PATH,
         build_payload=lambda origin: build_payload(model, context, options, origin=origin),
         decoder=lambda builder: Decoder(
-            builder, service_tier=string_option(options, "service_tier")
+            builder,
+            service_tier=string_option(options, "service_tier"),
+            grammar=request_grammar(model, context),
         ),
     )
 

@@ -34,9 +34,9 @@ from .._shared_request import (
 from ._compat import ResponsesCompat, resolve_responses_compat
 from ._input import convert_input
 from ._system import read_parts
-from ._tools import convert_tools, text_format
+from ._tools import convert_tools, grammar_inputs, text_format
 
-__all__ = ["API", "PATH", "build_payload", "string_option"]
+__all__ = ["API", "PATH", "build_payload", "request_grammar", "string_option"]
 
 API = "openai-responses"
 PATH = "/responses"
@@ -80,7 +80,9 @@ def build_payload(
         The JSON body.
 
     Raises:
-        ConfigurationError: unknown or mistyped ``provider_options`` or compat flags.
+        ConfigurationError: unknown or mistyped ``provider_options`` or compat flags; a tool
+            whose constrained sampling the model cannot honour (``strict: "require"``, a bad
+            grammar tool).
     """
     options = options or pi_sdk.StreamOptions()
     kit.check_provider_options(options, PROVIDER_OPTIONS, API)
@@ -91,6 +93,12 @@ def build_payload(
     output = options.resolved_output()
     forced = [kit.output_tool(output)] if output is not None and output.mode == "tool" else []
     parts = read_parts(model, context, extra_tools=forced)
+    grammar_tools = compat.supports_openai_grammar_tools
+
+    def tools_of(tools: list[pi_sdk.Tool]) -> list[dict[str, Any]]:
+        strict_field = compat.supports_strict_mode
+        return convert_tools(tools, model, strict_field=strict_field, grammar_tools=grammar_tools)
+
     payload: dict[str, Any] = {
         "model": model.id,
         "input": convert_input(
@@ -99,6 +107,8 @@ def build_payload(
             foreign_reasoning=options.foreign_reasoning,
             origin=origin,
             parts=parts,
+            convert_tools=tools_of,
+            grammar=grammar_inputs(model, declared_tools(parts), grammar_tools),
         ),
         "stream": True,
     }
@@ -129,8 +139,7 @@ def build_payload(
     elif output is not None:
         payload["text"] = {"format": text_format(output)}
     if parts.tools:
-        strict = False if compat.supports_strict_mode else None
-        payload["tools"] = convert_tools(parts.tools, strict=strict)
+        payload["tools"] = tools_of(parts.tools)
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     if model.reasoning:
@@ -145,6 +154,27 @@ def build_payload(
         if model.provider == "xai":
             payload["include"] = ["reasoning.encrypted_content"]
     return payload
+
+
+def request_grammar(model: pi_sdk.Model, context: pi_sdk.Context) -> dict[str, str]:
+    """The grammar tools a request to ``model`` sends as custom tools, for the decoder.
+
+    Name -> the argument that carries a call's text; empty without grammar support.
+    """
+    compat = resolve_responses_compat(model, azure=model.api == AZURE_API)
+    if not compat.supports_openai_grammar_tools:
+        return {}
+    return grammar_inputs(model, declared_tools(read_parts(model, context)), True)
+
+
+def declared_tools(parts: kit.ContextParts) -> list[pi_sdk.Tool]:
+    """Every tool the request declares: in its system messages, then the request list."""
+    named: dict[str, pi_sdk.Tool] = {}
+    for message in [parts.leading, *parts.messages]:
+        if isinstance(message, pi_sdk.SystemMessage):
+            named.update((t.name, t) for t in message.tools_added or ())
+    named.update((t.name, t) for t in parts.tools)
+    return list(named.values())
 
 
 def off_effort(model: pi_sdk.Model) -> str | None:
