@@ -188,8 +188,9 @@ def match_recorded(
 
 
 def _requires_tool_call_id(model_id: str) -> bool:
-    # pi-mono: Claude and gpt-oss models served through Google APIs need ids on calls/results.
-    return model_id.startswith(("claude-", "gpt-oss-"))
+    # pi-ai 1.6 requiresToolCallId: Claude and gpt-oss models served through Google APIs need
+    # ids on calls/results, and Gemini 3+ pairs them by id.
+    return model_id.startswith(("claude-", "gpt-oss-")) or requires_thought_signatures(model_id)
 
 
 def is_valid_thought_signature(signature: str | None) -> bool:

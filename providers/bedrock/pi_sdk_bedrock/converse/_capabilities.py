@@ -7,7 +7,14 @@ from typing import Any
 
 import pi_sdk
 
-__all__ = ["effort_of", "is_adaptive", "is_claude", "openai_reasoning", "supports_prompt_caching"]
+__all__ = [
+    "binds_thinking",
+    "effort_of",
+    "is_adaptive",
+    "is_claude",
+    "openai_reasoning",
+    "supports_prompt_caching",
+]
 
 _SEPARATORS = re.compile(r"[\s_.:]+")
 
@@ -48,6 +55,14 @@ def is_adaptive(model: pi_sdk.Model) -> bool:
     ``supportsAdaptiveThinking``).
     """
     return _matches(model, (*_ADAPTIVE, "fable-5"))
+
+
+def binds_thinking(model: pi_sdk.Model) -> bool:
+    """Claude models that take ``thinking.block_binding``.
+
+    pi-ai 1.6: Opus 4.7+, Sonnet 5, Haiku 5, Fable 5; Opus and Sonnet 4.6 reject it.
+    """
+    return _matches(model, _NATIVE_XHIGH)
 
 
 def effort_of(model: pi_sdk.Model, level: str) -> str:

@@ -18,6 +18,7 @@ from pi_sdk import provider as kit
 from pi_sdk.options import Output
 
 from ._capabilities import (
+    binds_thinking,
     effort_of,
     is_adaptive,
     is_claude,
@@ -49,6 +50,9 @@ PROVIDER_OPTION_KEYS = frozenset(
     }
 )
 """The ``StreamOptions.provider_options`` keys this API reads (others are an error)."""
+
+THINKING_BINDING_BETA = "thinking-binding-controls-2026-08-01"
+"""The beta ``thinking.block_binding`` needs (pi-ai 1.6)."""
 
 TOOL_CALL_ID_MAX_LEN = 64
 """Longest ``toolUseId`` pi-mono sends (``^[a-zA-Z0-9_-]+$``)."""
@@ -286,7 +290,9 @@ def _thinking_fields(
 
     Claude: adaptive thinking with an effort (:func:`effort_of`: ``max`` only where the
     model's level map names it, else ``high``) or a token budget (``xhigh`` / ``max`` take the
-    ``high`` budget); OpenAI models: :func:`openai_reasoning`; other models: nothing.
+    ``high`` budget); on models that bind signed thinking to the prompt and tools
+    (:func:`binds_thinking`, not GovCloud) ``thinking.block_binding`` drops stale blocks instead
+    of a 400 after either changes. OpenAI models: :func:`openai_reasoning`; others: nothing.
     """
     level = options.reasoning
     if level is None or not model.reasoning:
@@ -307,6 +313,9 @@ def _thinking_fields(
             fields["anthropic_beta"] = ["interleaved-thinking-2025-05-14"]
     if display is not None:
         thinking["display"] = display
+    if not gov and binds_thinking(model):  # pi-ai 1.6: stale signed thinking is dropped
+        thinking["block_binding"] = {"prefix_mismatch_behavior": "drop_block"}
+        fields["anthropic_beta"] = [THINKING_BINDING_BETA]
     return fields
 
 
