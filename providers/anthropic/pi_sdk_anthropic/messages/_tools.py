@@ -73,6 +73,8 @@ def neutral_tool_choice(options: pi_sdk.StreamOptions) -> dict[str, Any] | None:
     return {"type": "any" if kind == "required" else kind}
 
 
+_KEPT_ROOT_KEYS = ("additionalProperties", "$defs", "definitions")
+"""Root schema keys sent besides type, properties and required (pi-ai 1.6 ``convertTools``)."""
 _STRICT_REJECTED = frozenset(
     "minimum maximum exclusiveMinimum exclusiveMaximum multipleOf maxItems uniqueItems"
     " minContains maxContains minProperties maxProperties".split()
@@ -108,7 +110,9 @@ def convert_tools(
 
     ``eager_input_streaming`` per tool (:func:`supports_eager_tool_input_streaming`) and the
     prompt-cache breakpoint (``cache_control``) on the last tool, so the tool definitions are
-    cached with the system prompt. A tool whose constrained sampling resolves to strict on a
+    cached with the system prompt. The ``input_schema`` is an object schema: ``properties``,
+    ``required`` and, when given, ``additionalProperties``, ``$defs`` and ``definitions``. A
+    tool whose constrained sampling resolves to strict on a
     model with compat ``supportsStrictTools`` carries ``strict: true`` and its schema made
     strict-compatible (:meth:`pi_sdk.Tool.strict_mode` with :func:`strict_rejects`).
 
@@ -132,9 +136,11 @@ def convert_tools(
             "properties": parameters.get("properties") or {},
             "required": parameters.get("required") or [],
         }
+        # Kept for $refs and the extra-arguments rule; other root keywords (anyOf ...) get a 400.
+        schema |= {k: parameters[k] for k in _KEPT_ROOT_KEYS if parameters.get(k) is not None}
         if strict:
             entry["strict"] = True
-            schema = {**parameters, **schema, "additionalProperties": False}
+            schema = {**parameters, **schema}
         entry["input_schema"] = schema
         converted.append(entry)
     if converted and cache_control is not None:
