@@ -15,7 +15,7 @@ explicit cap; long cache retention at a low level) x 8 targets, one catalog mode
 
 Issue 29 (constrained sampling): a context with prefer-strict, grammar and plain tools whose
 history called the grammar tool, on the 8 grid models (strict dropped where the model cannot)
-and on one strict-capable model per API (16 cases). Issue 27 (``max``): reasoning ``max`` and
+and on one strict-capable model per API, plus a Chat model with grammar tools (17 cases). Issue 27 (``max``): reasoning ``max`` and
 ``xhigh`` on models with and without those levels in their map, on every API (36 cases).
 """
 
@@ -408,13 +408,17 @@ def _cases() -> list[dict[str, Any]]:
     ]
     foreign = _strict_context("call_1")
     for api in TARGETS:  # strict tools where the catalog model cannot: prefer is dropped
-        cases.append({"id": f"strict@{api}", "model": _model(api), "context": foreign, "options": {}})
+        case = {"model": _model(api), "context": foreign, "options": {}}
+        cases.append({"id": f"strict@{api}", **case})
     for api, (package, provider, model_id) in STRICT_TARGETS.items():
         model = _catalog_model(package, provider, model_id, api)
         if api == "mistral-conversations":
             model["compat"] = {**model.get("compat", {}), "supportsStrictMode": True}
         context = STRICT_CONTEXT if model_id == "gpt-5.2" else foreign
         case = {"model": model, "context": context, "options": {"reasoning": "high"}}
+        if api == "openai-completions":  # no catalog Chat model takes grammar tools: opt in
+            grammar = {**model, "compat": {**model["compat"], "supportsOpenAIGrammarTools": True}}
+            cases.append({"id": f"strict-grammar@{api}", **case, "model": grammar})
         cases.append({"id": f"strict-capable@{api}", **case})
     text_context, _ = CONTEXTS["text"]
     for package, provider, model_id, api in MAX_TARGETS:

@@ -23,7 +23,6 @@ from pi_sdk_openai.responses import build_payload
 import pi_sdk
 from pi_sdk import ConfigurationError, Context, StreamOptions, Tool, UserMessage
 
-
 REASONING_ITEM = {
     "id": "rs_1",
     "type": "reasoning",

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
 from .._shared_json import as_dict, as_list
+from .._shared_request import grammar_input_json
 from ._server_tools import SERVER_ITEMS, server_blocks
 from ._signatures import text_signature
 
@@ -25,15 +26,6 @@ SERVICE_TIER_PRICE = {"flex": 0.5, "priority": 2.0}
 
 _CONTENT_KINDS = frozenset({"reasoning", "message", "function_call", "custom_tool_call"})
 """Output item types that become a block; others (server-side tools) are not content."""
-
-
-def grammar_input_json(prop: str, text: str) -> str:
-    """The JSON arguments of a custom tool call: compact, non-ASCII kept.
-
-    pi-ai 1.6 streams ``{"<prop>":"``, then each piece escaped, then ``"}``, which adds up to
-    exactly this text.
-    """
-    return json.dumps({prop: text}, ensure_ascii=False, separators=(",", ":"))
 
 
 class _Item:

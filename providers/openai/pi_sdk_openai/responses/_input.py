@@ -11,7 +11,7 @@ from pi_sdk import provider as kit
 
 from .._shared_documents import RESPONSES_DOCUMENTS, input_file_part
 from .._shared_ids import normalize_responses_tool_call_id
-from .._shared_request import data_url, tool_result_text
+from .._shared_request import data_url, grammar_input, tool_result_text
 from . import _tools
 from ._signatures import parse_text_signature, reasoning_item
 from ._system import SystemItems, read_parts
@@ -92,14 +92,9 @@ def _call_item(call: pi_sdk.ToolCall, grammar: Mapping[str, str], keep_id: bool)
     call_id, _, item_id = call.id.partition("|")
     prop = grammar.get(call.name)
     if prop is not None:
-        text = call.arguments.get(prop)
-        if not isinstance(text, str):
-            raise pi_sdk.ConfigurationError(
-                f"grammar tool call {call.name!r} ({call_id}) needs argument {prop!r} to be a"
-                f" string, got {text!r:.80}"
-            )
+        text = kit.sanitize_surrogates(grammar_input(call, prop))
         entry: dict[str, Any] = {"type": "custom_tool_call", "call_id": call_id}
-        entry |= {"name": call.name, "input": kit.sanitize_surrogates(text)}
+        entry |= {"name": call.name, "input": text}
     else:
         arguments = json.dumps(call.arguments, ensure_ascii=False, separators=(",", ":"))
         entry = {"type": "function_call", "call_id": call_id}

@@ -26,6 +26,8 @@ import pi_sdk
 from pi_sdk import provider as kit
 
 from .._shared_request import (
+    declared_tools,
+    grammar_inputs,
     max_output_tokens,
     prompt_cache_key,
     reasoning_effort,
@@ -34,7 +36,7 @@ from .._shared_request import (
 from ._compat import ResponsesCompat, resolve_responses_compat
 from ._input import convert_input
 from ._system import read_parts
-from ._tools import convert_tools, grammar_inputs, text_format
+from ._tools import convert_tools, text_format
 
 __all__ = ["API", "PATH", "build_payload", "request_grammar", "string_option"]
 
@@ -165,16 +167,6 @@ def request_grammar(model: pi_sdk.Model, context: pi_sdk.Context) -> dict[str, s
     if not compat.supports_openai_grammar_tools:
         return {}
     return grammar_inputs(model, declared_tools(read_parts(model, context)), True)
-
-
-def declared_tools(parts: kit.ContextParts) -> list[pi_sdk.Tool]:
-    """Every tool the request declares: in its system messages, then the request list."""
-    named: dict[str, pi_sdk.Tool] = {}
-    for message in [parts.leading, *parts.messages]:
-        if isinstance(message, pi_sdk.SystemMessage):
-            named.update((t.name, t) for t in message.tools_added or ())
-    named.update((t.name, t) for t in parts.tools)
-    return list(named.values())
 
 
 def off_effort(model: pi_sdk.Model) -> str | None:

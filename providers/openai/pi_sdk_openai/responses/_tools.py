@@ -12,29 +12,7 @@ from typing import Any
 import pi_sdk
 from pi_sdk.options import Output
 
-__all__ = ["convert_tools", "grammar_inputs", "text_format"]
-
-
-def grammar_inputs(
-    model: pi_sdk.Model, tools: Sequence[pi_sdk.Tool], grammar_tools: bool
-) -> dict[str, str]:
-    """Tool name -> the argument that carries its free text, for the grammar tools.
-
-    Those sent as OpenAI custom tools (``grammar_tools``: the model's
-    ``supportsOpenAIGrammarTools``).
-
-    Their calls come back as ``custom_tool_call`` items and go back as such (pi-ai 1.6
-    ``createGrammarToolInputProperties``).
-
-    Raises:
-        ConfigurationError: a grammar tool without a usable variant or input property.
-    """
-    out: dict[str, str] = {}
-    for tool in tools:
-        grammar = tool.grammar(model, grammar_tools)
-        if grammar is not None:
-            out[tool.name] = grammar.input_property
-    return out
+__all__ = ["convert_tools", "text_format"]
 
 
 def convert_tools(
