@@ -163,7 +163,9 @@ class Decoder:
     def _tool_delta(self, entry: Any) -> Events:
         fields = as_dict(entry)
         function = as_dict(fields.get("function"))
-        custom = as_dict(fields.get("custom"))
+        custom: Any = fields.get("custom")
+        if custom is not None:
+            custom = as_dict(custom)
         if custom and not function:  # a grammar tool's call: free text, not JSON
             function = {"name": custom.get("name")}
         call_id = str(fields.get("id") or "")

@@ -39,7 +39,7 @@ def convert_tools(
         grammar = tool.grammar(model, grammar_tools)
         if grammar is not None:
             fmt = {"syntax": grammar.syntax, "definition": grammar.definition}
-            custom = {"name": tool.name, "description": tool.description}
+            custom: dict[str, Any] = {"name": tool.name, "description": tool.description}
             custom["format"] = {"type": "grammar", "grammar": fmt}
             out.append({"type": "custom", "custom": custom})
             continue

@@ -12,9 +12,9 @@ from pi_sdk import provider as kit
 from .._shared_documents import RESPONSES_DOCUMENTS, input_file_part
 from .._shared_ids import normalize_responses_tool_call_id
 from .._shared_request import data_url, grammar_input, tool_result_text
-from . import _tools
 from ._signatures import parse_text_signature, reasoning_item
 from ._system import SystemItems, read_parts
+from ._tools import convert_tools as function_tools
 
 if TYPE_CHECKING:
     from pi_sdk.provider import ContextParts
@@ -164,9 +164,11 @@ def convert_input(
         documents=RESPONSES_DOCUMENTS,
     )
     grammar = grammar or {}
-    convert = convert_tools or (
-        lambda tools: _tools.convert_tools(tools, model, strict_field=False)
-    )
+
+    def plain_tools(tools: list[pi_sdk.Tool]) -> list[dict[str, Any]]:
+        return function_tools(tools, model, strict_field=False)
+
+    convert = convert_tools or plain_tools
     system = SystemItems(parts, "developer" if model.reasoning else "system", convert)
     items = system.items(parts.leading, leading=True) if parts.leading is not None else []
     for message in history:
