@@ -22,9 +22,9 @@ from pi_sdk._wire.constrained_sampling import (
     grammar_input_property,
     make_strict_json_schema,
 )
+from pi_sdk._wire.error_base import ConfigurationError
 from pi_sdk._wire.model import Model
 from pi_sdk._wire.wire_model import WireModel
-from pi_sdk.errors import ConfigurationError
 
 __all__ = ["Tool"]
 

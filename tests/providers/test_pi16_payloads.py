@@ -15,8 +15,9 @@ explicit cap; long cache retention at a low level) x 8 targets, one catalog mode
 
 Issue 29 (constrained sampling): a context with prefer-strict, grammar and plain tools whose
 history called the grammar tool, on the 8 grid models (strict dropped where the model cannot)
-and on one strict-capable model per API, plus a Chat model with grammar tools (17 cases). Issue 27 (``max``): reasoning ``max`` and
-``xhigh`` on models with and without those levels in their map, on every API (36 cases).
+and on one strict-capable model per API, plus a Chat model with grammar tools (17 cases).
+Issue 27 (``max``): reasoning ``max`` and ``xhigh`` on models with and without those levels in
+their map, on every API (36 cases).
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_sdk_openai.responses._request import request_grammar, string_option
+from pi_sdk_openai.responses import request_grammar
+from pi_sdk_openai.responses._request import string_option
 
 from pi_sdk import Context, Model, StreamOptions
 from pi_sdk.provider import HttpCall

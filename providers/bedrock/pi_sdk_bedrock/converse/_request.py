@@ -11,7 +11,7 @@ no AWS SDK. The modelId goes in the URL path, not the body (:mod:`pi_sdk_bedrock
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
 import pi_sdk
 from pi_sdk import provider as kit
@@ -26,6 +26,7 @@ from ._capabilities import (
     supports_prompt_caching,
 )
 from ._documents import DOCUMENTS, document_block
+from ._tools import config_of, neutral_tool_choice
 
 __all__ = [
     "API",
@@ -216,50 +217,6 @@ def convert_messages(
     return out
 
 
-_NEUTRAL_TOOL_CHOICE = {"auto": "auto", "required": "any", "none": "none"}
-"""``StreamOptions.tool_choice`` kinds in this module's ``tool_choice`` words (Converse has
-no "none": no tools are sent)."""
-
-
-def _neutral_tool_choice(options: pi_sdk.StreamOptions) -> Any:
-    """Return ``StreamOptions.tool_choice`` in the ``provider_options["tool_choice"]`` shape."""
-    resolved = options.resolved_tool_choice()
-    if resolved is None:
-        return None
-    kind, name = resolved
-    return _NEUTRAL_TOOL_CHOICE.get(kind) or {"type": "tool", "name": name}
-
-
-def _tool_spec(tool: pi_sdk.Tool, model: pi_sdk.Model) -> dict[str, Any]:
-    """A ``toolSpec``, with ``strict: true`` (schema made strict) for a strict tool.
-
-    Where the tool resolves to strict on a model whose compat has ``supportsStrictMode``
-    (Bedrock ``ToolSpecification.strict``; pi-ai 1.6 ``convertToolConfig``).
-    """
-    strict = tool.strict_mode(model, (model.compat or {}).get("supportsStrictMode") is True)
-    spec: dict[str, Any] = {"name": tool.name, "description": tool.description}
-    spec["inputSchema"] = {"json": tool.wire_parameters(strict)}
-    if strict:
-        spec["strict"] = True
-    return {"toolSpec": spec}
-
-
-def _tool_config(
-    tools: list[pi_sdk.Tool], tool_choice: Any, model: pi_sdk.Model
-) -> dict[str, Any] | None:
-    if not tools or tool_choice == "none":
-        return None
-    specs = [_tool_spec(tool, model) for tool in tools]
-    config: dict[str, Any] = {"tools": specs}
-    if tool_choice in ("auto", "any"):
-        config["toolChoice"] = {tool_choice: {}}
-    elif isinstance(tool_choice, dict):
-        choice = cast("dict[str, Any]", tool_choice)
-        if choice.get("type") == "tool":
-            config["toolChoice"] = {"tool": {"name": choice.get("name")}}
-    return config
-
-
 def _forced_output(model: pi_sdk.Model, output: Output) -> bool:
     """Whether a typed answer goes as a forced tool.
 
@@ -379,7 +336,7 @@ def build_request(
     if options.temperature is not None:
         inference["temperature"] = options.temperature
     payload["inferenceConfig"] = inference
-    tool_choice = extra.get("tool_choice", _neutral_tool_choice(options))
+    tool_choice = extra.get("tool_choice", neutral_tool_choice(options))
     output = options.resolved_output()
     tools = parts.tools
     if output is not None and _forced_output(model, output):
@@ -387,7 +344,7 @@ def build_request(
         tool_choice = {"type": "tool", "name": kit.OUTPUT_TOOL_NAME}
     elif output is not None:
         payload["outputConfig"] = {"textFormat": _text_format(output)}
-    tool_config = _tool_config(tools, tool_choice, model)
+    tool_config = config_of(tools, tool_choice, model)
     if tool_config is not None:
         payload["toolConfig"] = tool_config
     fields = _thinking_fields(model, options, extra, budget)

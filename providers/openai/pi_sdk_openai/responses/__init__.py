@@ -28,9 +28,9 @@ from .._shared_ids import normalize_responses_tool_call_id as normalize_tool_cal
 from ._compat import ResponsesCompat, resolve_responses_compat
 from ._decode import Decoder
 from ._input import convert_input
-from ._request import API, PATH, build_payload, request_grammar, string_option
+from ._request import API, PATH, build_payload, string_option
 from ._signatures import parse_text_signature, text_signature
-from ._tools import convert_tools
+from ._tools import convert_tools, request_grammar
 
 __all__ = [
     "API",

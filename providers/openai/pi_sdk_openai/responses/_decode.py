@@ -56,10 +56,8 @@ class _Item:
         """The ``content_index`` / ``summary_index`` of the part being streamed."""
         self.part_start = 0
         """Where that part's text begins in the block's text."""
-        self.prop = "input"
-        """A custom tool call's argument that carries its free text."""
-        self.input = ""
-        """A custom tool call's free text so far."""
+        self.prop, self.input = "input", ""
+        """A custom tool call's argument that carries its free text, and the text so far."""
 
 
 class Decoder:
@@ -81,12 +79,9 @@ class Decoder:
       its message. The text signature is the item id (TextSignatureV1).
     * ``function_call`` → tool call ``"<call_id>|<item id>"``, arguments streamed into an
       incremental parser; ``arguments.done`` / the done item win if they differ.
-    * ``custom_tool_call`` (a grammar tool's call: free text ``input``, OpenAI "Custom tools")
-      → tool call ``"<call_id>|<item id>"`` whose arguments are ``{<property>: input}``, the
-      property being the grammar tool's string argument (``grammar``; ``"input"`` for a tool
-      the request did not declare as one); the JSON text streams as pieces of
-      ``{"<property>":"<escaped input>"}`` (pi-ai 1.6), the ``input.done`` event and the done
-      item are the authority.
+    * ``custom_tool_call`` (a grammar tool's free ``input`` text) → tool call whose arguments
+      are ``{<the tool's string argument, per grammar; else "input">: input}``, streamed as
+      pieces of that JSON (pi-ai 1.6); ``input.done`` / the done item are the authority.
     * A ``*.done`` event's text is the authority for its part, whether the deltas before it
       were complete, different or missing: a text that extends what streamed adds the tail as
       one delta, any other replaces it (no delta), so the block holds each text once (pi-ai

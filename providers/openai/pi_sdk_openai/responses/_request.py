@@ -6,7 +6,7 @@ Body (:func:`build_payload`): ``input`` items from any history (:func:`convert_i
 for ``"long"`` on api.openai.com), tools, and for reasoning models
 ``include: ["reasoning.encrypted_content"]`` (so each reasoning item can be replayed next turn)
 plus ``reasoning: {effort, summary}`` when reasoning is requested, ``reasoning: {effort: "none"}``
-when it is off on a model that can turn it off (:func:`off_effort`, pi-ai 0.73).
+when it is off on a model that can turn it off (:mod:`._reasoning`, pi-ai 0.73).
 
 ``provider_options`` keys: ``reasoning_effort`` (sent as is, overriding ``options.reasoning``),
 ``reasoning_summary`` (``"auto"``, ``"concise"``, ``"detailed"``; default ``"auto"`` when reasoning
@@ -30,15 +30,15 @@ from .._shared_request import (
     grammar_inputs,
     max_output_tokens,
     prompt_cache_key,
-    reasoning_effort,
     responses_tool_choice,
 )
 from ._compat import ResponsesCompat, resolve_responses_compat
 from ._input import convert_input
+from ._reasoning import reasoning_fields
 from ._system import read_parts
 from ._tools import convert_tools, text_format
 
-__all__ = ["API", "PATH", "build_payload", "request_grammar", "string_option"]
+__all__ = ["API", "PATH", "build_payload", "string_option"]
 
 API = "openai-responses"
 PATH = "/responses"
@@ -144,46 +144,5 @@ def build_payload(
         payload["tools"] = tools_of(parts.tools)
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
-    if model.reasoning:
-        effort = reasoning_effort(model, options)
-        if effort is not None or summary is not None:
-            level = effort or "medium"
-            mapped = (model.thinking_level_map or {}).get(level) if effort is not None else None
-            payload["reasoning"] = {"effort": mapped or level, "summary": summary or "auto"}
-            payload["include"] = ["reasoning.encrypted_content"]
-        elif (off := off_effort(model)) is not None:
-            payload["reasoning"] = {"effort": off}
-        if model.provider == "xai":
-            payload["include"] = ["reasoning.encrypted_content"]
+    payload.update(reasoning_fields(model, options, summary))
     return payload
-
-
-def request_grammar(model: pi_sdk.Model, context: pi_sdk.Context) -> dict[str, str]:
-    """The grammar tools a request to ``model`` sends as custom tools, for the decoder.
-
-    Name -> the argument that carries a call's text; empty without grammar support.
-    """
-    compat = resolve_responses_compat(model, azure=model.api == AZURE_API)
-    if not compat.supports_openai_grammar_tools:
-        return {}
-    return grammar_inputs(model, declared_tools(read_parts(model, context)), True)
-
-
-def off_effort(model: pi_sdk.Model) -> str | None:
-    """The ``reasoning.effort`` that turns reasoning off, or ``None`` to send no ``reasoning``.
-
-    pi-ai 0.73 sends ``{"effort": model.thinkingLevelMap.off ?? "none"}`` with reasoning off,
-    except when the map says ``off: null`` (the model cannot turn reasoning off: every
-    ``gpt-5*`` model of its catalog) and for GitHub Copilot. pi-sdk reads the map from
-    ``model.thinking_level_map`` (the catalog's), else ``model.compat["thinkingLevelMap"]``,
-    and, without an ``off`` entry in either, applies the catalog's rule by id.
-    """
-    if model.provider == "github-copilot":
-        return None
-    levels = model.thinking_level_map or (model.compat or {}).get("thinkingLevelMap")
-    if isinstance(levels, dict) and "off" in levels:
-        off: Any = levels["off"]  # pyright: ignore[reportUnknownVariableType]
-        return off if isinstance(off, str) else None
-    if model.id.startswith("gpt-5"):
-        return None
-    return "none"

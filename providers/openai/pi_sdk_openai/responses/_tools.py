@@ -12,7 +12,11 @@ from typing import Any
 import pi_sdk
 from pi_sdk.options import Output
 
-__all__ = ["convert_tools", "text_format"]
+from .._shared_request import declared_tools, grammar_inputs
+from ._compat import resolve_responses_compat
+from ._system import read_parts
+
+__all__ = ["convert_tools", "request_grammar", "text_format"]
 
 
 def convert_tools(
@@ -60,6 +64,17 @@ def convert_tools(
             entry["strict"] = bool(strict)
         out.append(entry)
     return out
+
+
+def request_grammar(model: pi_sdk.Model, context: pi_sdk.Context) -> dict[str, str]:
+    """The grammar tools a request to ``model`` sends as custom tools, for the decoder.
+
+    Name -> the argument that carries a call's text; empty without grammar support.
+    """
+    compat = resolve_responses_compat(model, azure=model.api == "azure-openai-responses")
+    if not compat.supports_openai_grammar_tools:
+        return {}
+    return grammar_inputs(model, declared_tools(read_parts(model, context)), True)
 
 
 def text_format(output: Output) -> dict[str, Any]:
