@@ -36,7 +36,7 @@ class Tool(WireModel):
     arguments or an OpenAI grammar; dicts in pi's JSON shape are accepted, e.g.
     ``Tool(name=..., parameters=..., constrained_sampling={"type": "json_schema", "strict":
     "require"})``. Providers read it through :meth:`strict_mode`, :meth:`wire_parameters` and
-    :meth:`grammar` (rules in ``docs/tools.md``).
+    :meth:`grammar` (rules in ``docs/constrained-tools.md``).
     """
 
     name: str
