@@ -226,3 +226,17 @@ def test_a_bad_grammar_tool_names_the_tool_and_the_model(
     with pytest.raises(ConfigurationError) as info:
         tool.grammar(MODEL, True)
     assert why in str(info.value) and "acme/m-1" in str(info.value)
+
+
+def test_an_agent_tool_sends_its_constrained_sampling() -> None:
+    from pi_sdk.agent import AgentTool
+
+    tool = AgentTool(
+        name="t",
+        parameters=WEATHER,
+        constrained_sampling={"type": "json_schema", "strict": "require"},
+    )
+    wire = tool.to_tool()
+    assert isinstance(wire.constrained_sampling, JsonSchemaSampling)
+    assert wire.constrained_sampling.strict == "require"
+    assert AgentTool(name="u").to_tool().constrained_sampling is None
