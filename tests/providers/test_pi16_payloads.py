@@ -66,6 +66,12 @@ def _user(text: str, ts: int) -> dict[str, Any]:
     return {"role": "user", "content": text, "timestamp": ts}
 
 
+def _tool_result(call_id: str, name: str, text: str, ts: int) -> dict[str, Any]:
+    content = [{"type": "text", "text": text}]
+    result = {"role": "toolResult", "toolCallId": call_id, "toolName": name, "content": content}
+    return {**result, "isError": False, "timestamp": ts}
+
+
 def _assistant(content: list[dict[str, Any]], ts: int, **extra: Any) -> dict[str, Any]:
     message = {
         "role": "assistant",
@@ -141,14 +147,7 @@ CONTEXTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
                     2,
                     stopReason="toolUse",
                 ),
-                {
-                    "role": "toolResult",
-                    "toolCallId": "toolu_01",
-                    "toolName": "get_weather",
-                    "content": [{"type": "text", "text": "Sunny, 21 C"}],
-                    "isError": False,
-                    "timestamp": 3,
-                },
+                _tool_result("toolu_01", "get_weather", "Sunny, 21 C", 3),
             ],
         },
         {"reasoning": "high", "sessionId": "session-1"},
@@ -297,14 +296,7 @@ STRICT_CONTEXT: dict[str, Any] = {
             model="gpt-5.2",
             stopReason="toolUse",
         ),
-        {
-            "role": "toolResult",
-            "toolCallId": "call_1|ctc_1",
-            "toolName": "run_sql",
-            "content": [{"type": "text", "text": "42"}],
-            "isError": False,
-            "timestamp": 3,
-        },
+        _tool_result("call_1|ctc_1", "run_sql", "42", 3),
     ],
 }
 """A turn that called the grammar tool (a ``custom_tool_call`` of gpt-5.2) and its result.
@@ -312,21 +304,14 @@ Replayed to another model, the call id is a plain ``call_1`` (how each API rewri
 ``call|item`` id is not what these cases test)."""
 
 STRICT_TARGETS: dict[str, tuple[str, str, str]] = {
-    "anthropic-messages": ("pi_sdk_anthropic", "anthropic", "claude-sonnet-4-5"),
-    "openai-completions": ("pi_sdk_openai", "openrouter", "anthropic/claude-opus-4.7:batch"),
+    **TARGETS,
     "openai-responses": ("pi_sdk_openai", "openai", "gpt-5.2"),
-    "azure-openai-responses": ("pi_sdk_azure", "azure", "gpt-5-mini"),
     "google-generative-ai": ("pi_sdk_google", "google", "gemini-3-flash-preview"),
     "google-vertex": ("pi_sdk_google", "google-vertex", "gemini-3-flash-preview"),
-    "mistral-conversations": ("pi_sdk_mistral", "mistral", "magistral-medium-latest"),
-    "bedrock-converse-stream": (
-        "pi_sdk_bedrock",
-        "amazon-bedrock",
-        "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
-    ),
 }
-"""Per API a catalog model whose compat takes strict tools (Mistral's opts in by compat, as
-pi-ai 1.6 leaves it off by default; gpt-5.2 and Azure's gpt-5-mini take grammar tools)."""
+"""Per API a catalog model whose compat takes strict tools: the grid's, but Gemini 3 (Gemini 2.5
+cannot) and gpt-5.2 (its history is this context's); Mistral's opts in by compat below, as pi-ai
+1.6 leaves it off by default. gpt-5.2 and Azure's gpt-5-mini take grammar tools."""
 
 MAX_TARGETS: tuple[tuple[str, str, str, str], ...] = (
     ("pi_sdk_anthropic", "anthropic", "claude-opus-4-7", "anthropic-messages"),

@@ -7,7 +7,6 @@ response (:mod:`pi_sdk_azure._filters`). A reply that ends ``incomplete`` for
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pi_sdk_openai._shared_json import as_dict, as_list
@@ -25,15 +24,9 @@ _RESPONSE_EVENTS = frozenset({"response.completed", "response.incomplete", "resp
 class Decoder(OpenAIDecoder):
     """:class:`pi_sdk_openai.responses.Decoder` that keeps the response's ``content_filters``."""
 
-    def __init__(
-        self,
-        builder: MessageBuilder,
-        *,
-        service_tier: str | None = None,
-        grammar: Mapping[str, str] | None = None,
-    ) -> None:
-        """Decode into ``builder`` (as the OpenAI decoder)."""
-        super().__init__(builder, service_tier=service_tier, grammar=grammar)
+    def __init__(self, builder: MessageBuilder, **options: Any) -> None:
+        """Decode into ``builder`` (as the OpenAI decoder, with its keyword options)."""
+        super().__init__(builder, **options)
         self.content_filters: list[Any] = []
         """The last ``content_filters`` array seen (``[]``: none)."""
 
