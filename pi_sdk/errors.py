@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import typing as _typing
 
+from pi_sdk._wire.error_base import ConfigurationError as ConfigurationError
 from pi_sdk._wire.error_base import PiSdkError
 from pi_sdk._wire.exports import lazy_exports as _lazy_exports
 
@@ -43,10 +44,6 @@ __all__ = [
     "SessionFileError",
     "ToolArgumentsError",
 ]
-
-
-class ConfigurationError(PiSdkError):
-    """A mistake detected before any I/O (unknown API, unknown model, bad option)."""
 
 
 class ProviderNotFoundError(ConfigurationError, LookupError):

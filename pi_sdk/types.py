@@ -32,6 +32,7 @@ from pi_sdk._wire.model import ModelImageInputLimits as ModelImageInputLimits
 from pi_sdk._wire.model import ModelImageResize as ModelImageResize
 from pi_sdk._wire.model import ModelInputLimits as ModelInputLimits
 from pi_sdk._wire.model import ModelPromptCache as ModelPromptCache
+from pi_sdk._wire.tool import Tool as Tool
 from pi_sdk._wire.usage import Cost as Cost
 from pi_sdk._wire.usage import Usage
 from pi_sdk._wire.wire_model import WireModel, now_ms
@@ -649,14 +650,6 @@ Message: TypeAlias = Annotated[
 
 
 # --- tools, context, models -----------------------------------------------------------------
-
-
-class Tool(WireModel):
-    """A tool the model may call. ``parameters`` is a JSON Schema object."""
-
-    name: str
-    description: str = ""
-    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
 
 
 class Context(WireModel):

@@ -223,6 +223,7 @@ class AgentTool:
         execution_mode: ToolExecutionMode | None = None,
         prepare_arguments: PrepareArguments | None = None,
         output_schema: dict[str, Any] | None = None,
+        constrained_sampling: Any = None,
     ) -> None:
         """Define a tool.
 
@@ -247,6 +248,9 @@ class AgentTool:
             output_schema: JSON Schema of ``structured_content`` in successful results
                 (pi-agent-core 1.6 ``outputSchema``); a tool that declares it should always set
                 ``structured_content``. Documentation for callers: not validated, not sent.
+            constrained_sampling: Strict or grammar sampling of the arguments, sent with the
+                tool (:attr:`pi_sdk.Tool.constrained_sampling`, pi-agent-core 1.6's
+                ``AgentTool`` is a ``Tool``; docs/constrained-tools.md).
         """
         self.name = name
         self.label = label or name
@@ -261,6 +265,7 @@ class AgentTool:
         self.execution_mode: ToolExecutionMode | None = execution_mode
         self._prepare_arguments = prepare_arguments
         self.output_schema = output_schema
+        self.constrained_sampling = constrained_sampling
         self._validator: Validator | None = None
         self._wire: Tool | None = None
 
@@ -290,10 +295,19 @@ class AgentTool:
         return self._prepare_arguments(arguments)
 
     def to_tool(self) -> Tool:
-        """Return the wire :class:`pi_sdk.Tool` sent to the model (name, description, schema)."""
+        """Return the wire :class:`pi_sdk.Tool` sent to the model.
+
+        Its name, description, schema and constrained sampling.
+
+        Raises:
+            pydantic.ValidationError: ``constrained_sampling`` is not pi's shape.
+        """
         if self._wire is None:
             self._wire = Tool(
-                name=self.name, description=self.description, parameters=self.parameters
+                name=self.name,
+                description=self.description,
+                parameters=self.parameters,
+                constrained_sampling=self.constrained_sampling,
             )
         return self._wire
 

@@ -173,10 +173,9 @@ def resolve_transcript(context: Context, in_place: bool) -> Context:
 
 
 def _declaration(tool: Tool) -> str:
-    data = tool.model_dump(mode="json", include={"name", "description", "parameters"})
-    extra = tool.model_extra or {}
-    if "constrainedSampling" in extra:
-        data["constrainedSampling"] = extra["constrainedSampling"]
+    data = tool.model_dump(
+        mode="json", include={"name", "description", "parameters", "constrained_sampling"}
+    )
     return json.dumps(data, ensure_ascii=False)
 
 

@@ -92,7 +92,7 @@ def shared_folder(env_var: str, default: Path, missing: type[Exception]) -> Path
 NEXT_ENV_VAR = "PI_SDK_CONFORMANCE_NEXT_DIR"
 """Where ``conformance-next`` is (default: beside the conformance folder in use)."""
 
-LANDED_KINDS = ("document_", "servertool_")
+LANDED_KINDS = ("document_", "servertool_", "strict_tools_")
 """Name prefixes of the ``conformance-next`` recordings whose content kind pi-sdk models now:
 they join the conformance suite (its README: "add each file ... as its kind lands")."""
 

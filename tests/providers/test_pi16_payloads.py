@@ -12,6 +12,12 @@ The grid: 6 contexts (text with a temperature; an image; another vendor's thinki
 reasoning on; a tool loop with reasoning and a session; a long history near the window with an
 explicit cap; long cache retention at a low level) x 8 targets, one catalog model per wire API =
 48 cases; plus the 11 Chat Completions thinking formats with reasoning on and off (22 cases).
+
+Issue 29 (constrained sampling): a context with prefer-strict, grammar and plain tools whose
+history called the grammar tool, on the 8 grid models (strict dropped where the model cannot)
+and on one strict-capable model per API, plus a Chat model with grammar tools (17 cases).
+Issue 27 (``max``): reasoning ``max`` and ``xhigh`` on models with and without those levels in
+their map, on every API (36 cases).
 """
 
 from __future__ import annotations
@@ -58,6 +64,12 @@ USAGE = {
 
 def _user(text: str, ts: int) -> dict[str, Any]:
     return {"role": "user", "content": text, "timestamp": ts}
+
+
+def _tool_result(call_id: str, name: str, text: str, ts: int) -> dict[str, Any]:
+    content = [{"type": "text", "text": text}]
+    result = {"role": "toolResult", "toolCallId": call_id, "toolName": name, "content": content}
+    return {**result, "isError": False, "timestamp": ts}
 
 
 def _assistant(content: list[dict[str, Any]], ts: int, **extra: Any) -> dict[str, Any]:
@@ -135,14 +147,7 @@ CONTEXTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
                     2,
                     stopReason="toolUse",
                 ),
-                {
-                    "role": "toolResult",
-                    "toolCallId": "toolu_01",
-                    "toolName": "get_weather",
-                    "content": [{"type": "text", "text": "Sunny, 21 C"}],
-                    "isError": False,
-                    "timestamp": 3,
-                },
+                _tool_result("toolu_01", "get_weather", "Sunny, 21 C", 3),
             ],
         },
         {"reasoning": "high", "sessionId": "session-1"},
@@ -226,6 +231,13 @@ DELIBERATE: tuple[tuple[tuple[str, ...], str, str, str], ...] = (
         "thinking is left out while a tool loop has no signed thinking (Anthropic answers 400)",
     ),
     (
+        ("google-generative-ai", "google-vertex"),
+        r"^\$\.contents\[\d+\]\.parts\[\d+\]\.thoughtSignature$",
+        r'^"<absent>"$',
+        "Gemini 3 gets another model's unsigned function call with Google's"
+        " skip_thought_signature_validator signature (it answers 400 without one)",
+    ),
+    (
         ("mistral-conversations",),
         r"^\$\.messages\[\d+\]\.(tool_calls\[\d+\]\.id|tool_call_id)$",
         r'^"[A-Za-z0-9]{9}"$',
@@ -235,6 +247,127 @@ DELIBERATE: tuple[tuple[tuple[str, ...], str, str, str], ...] = (
 )
 """(APIs, regex over the differing JSON path, regex over pi-ai's value as JSON, why): the
 differences pi-sdk keeps on purpose, each listed in docs/pi-ai-differences.md."""
+
+
+# --- issue 29: strict and grammar tools; issue 27: the max level -------------------------------
+
+_SQL_GRAMMAR = 'start: "SELECT " NAME " FROM " NAME\n%import common.CNAME -> NAME'
+STRICT_TOOLS: list[dict[str, Any]] = [
+    {
+        **TOOL,
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+            },
+            "required": ["city"],
+        },
+        "constrainedSampling": {"type": "json_schema", "strict": "prefer"},
+    },
+    {
+        "name": "run_sql",
+        "description": "Run one SQL query",
+        "parameters": {
+            "type": "object",
+            "properties": {"query": {"type": "string", "description": "The query"}},
+            "required": ["query"],
+        },
+        "constrainedSampling": {"type": "grammar", "variants": {"openai_lark": _SQL_GRAMMAR}},
+    },
+    {
+        "name": "pick",
+        "description": "Pick a number",
+        "parameters": {
+            "type": "object",
+            "properties": {"n": {"type": "integer", "minimum": 1}},
+            "required": ["n"],
+        },
+        "constrainedSampling": {"type": "json_schema", "strict": "prefer"},
+    },
+    {"name": "plain", "description": "No constraint", "parameters": TOOL["parameters"]},
+]
+"""A prefer-strict tool with an optional property, a Lark grammar tool, a prefer-strict tool
+whose ``minimum`` Anthropic's strict mode rejects (so it goes non-strict there), a plain tool."""
+
+_REASONING_ITEM = '{"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"enc"}'
+
+
+def _strict_context(call_id: str) -> dict[str, Any]:
+    """:data:`STRICT_CONTEXT` with another tool-call id."""
+    text = json.dumps(STRICT_CONTEXT).replace('"call_1|ctc_1"', json.dumps(call_id))
+    return json.loads(text)
+
+
+STRICT_CONTEXT: dict[str, Any] = {
+    "systemPrompt": "Use tools.",
+    "tools": STRICT_TOOLS,
+    "messages": [
+        _user("How many users?", 1),
+        _assistant(
+            [
+                {"type": "thinking", "thinking": "", "thinkingSignature": _REASONING_ITEM},
+                {
+                    "type": "toolCall",
+                    "id": "call_1|ctc_1",
+                    "name": "run_sql",
+                    "arguments": {"query": "SELECT count FROM users"},
+                },
+            ],
+            2,
+            api="openai-responses",
+            provider="openai",
+            model="gpt-5.2",
+            stopReason="toolUse",
+        ),
+        _tool_result("call_1|ctc_1", "run_sql", "42", 3),
+    ],
+}
+"""A turn that called the grammar tool (a ``custom_tool_call`` of gpt-5.2) and its result.
+Replayed to another model, the call id is a plain ``call_1`` (how each API rewrites a foreign
+``call|item`` id is not what these cases test)."""
+
+STRICT_TARGETS: dict[str, tuple[str, str, str]] = {
+    **TARGETS,
+    "openai-responses": ("pi_sdk_openai", "openai", "gpt-5.2"),
+    "google-generative-ai": ("pi_sdk_google", "google", "gemini-3-flash-preview"),
+    "google-vertex": ("pi_sdk_google", "google-vertex", "gemini-3-flash-preview"),
+}
+"""Per API a catalog model whose compat takes strict tools: the grid's, but Gemini 3 (Gemini 2.5
+cannot) and gpt-5.2 (its history is this context's); Mistral's opts in by compat below, as pi-ai
+1.6 leaves it off by default. gpt-5.2 and Azure's gpt-5-mini take grammar tools."""
+
+MAX_TARGETS: tuple[tuple[str, str, str, str], ...] = (
+    ("pi_sdk_anthropic", "anthropic", "claude-opus-4-7", "anthropic-messages"),
+    ("pi_sdk_anthropic", "anthropic", "claude-sonnet-4-5", "anthropic-messages"),
+    ("pi_sdk_openai", "openai", "gpt-5.2", "openai-responses"),
+    ("pi_sdk_openai", "openai", "gpt-5.6-luna", "openai-responses"),
+    ("pi_sdk_azure", "azure", "gpt-5.6-luna", "azure-openai-responses"),
+    ("pi_sdk_openai", "openrouter", "anthropic/claude-opus-4.7:batch", "openai-completions"),
+    ("pi_sdk_google", "google", "gemini-3-flash-preview", "google-generative-ai"),
+    ("pi_sdk_google", "google", "gemini-3.1-pro-preview", "google-generative-ai"),
+    ("pi_sdk_google", "google", "gemma-4-31b-it", "google-generative-ai"),
+    ("pi_sdk_google", "google", "gemini-2.5-pro", "google-generative-ai"),
+    ("pi_sdk_google", "google", "gemini-2.5-flash", "google-generative-ai"),
+    ("pi_sdk_google", "google-vertex", "gemini-3-flash-preview", "google-vertex"),
+    ("pi_sdk_mistral", "mistral", "zai-glm-5-3", "mistral-conversations"),
+    ("pi_sdk_mistral", "mistral", "mistral-large-latest", "mistral-conversations"),
+    (
+        "pi_sdk_bedrock",
+        "amazon-bedrock",
+        "us.anthropic.claude-opus-4-7",
+        "bedrock-converse-stream",
+    ),
+    (
+        "pi_sdk_bedrock",
+        "amazon-bedrock",
+        "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        "bedrock-converse-stream",
+    ),
+    ("pi_sdk_bedrock", "amazon-bedrock", "us.openai.gpt-5.6-luna", "bedrock-converse-stream"),
+    ("pi_sdk_bedrock", "amazon-bedrock", "openai.gpt-oss-120b", "bedrock-converse-stream"),
+)
+"""(package, provider, id, api): models with and without ``max`` in their level map, per API."""
 
 
 def _model(api: str) -> dict[str, Any]:
@@ -295,6 +428,26 @@ def _cases() -> list[dict[str, Any]]:
             cases.append(
                 {"id": f"effort-{name}@{api}", "model": model, "context": ctx, "options": opts}
             )
+    foreign = _strict_context("call_1")
+    for api in TARGETS:  # strict tools where the catalog model cannot: prefer is dropped
+        case = {"model": _model(api), "context": foreign, "options": {}}
+        cases.append({"id": f"strict@{api}", **case})
+    for api, (package, provider, model_id) in STRICT_TARGETS.items():
+        model = _catalog_model(package, provider, model_id, api)
+        if api == "mistral-conversations":
+            model["compat"] = {**model.get("compat", {}), "supportsStrictMode": True}
+        context = STRICT_CONTEXT if model_id == "gpt-5.2" else foreign
+        case = {"model": model, "context": context, "options": {"reasoning": "high"}}
+        if api == "openai-completions":  # no catalog Chat model takes grammar tools: opt in
+            grammar = {**model, "compat": {**model["compat"], "supportsOpenAIGrammarTools": True}}
+            cases.append({"id": f"strict-grammar@{api}", **case, "model": grammar})
+        cases.append({"id": f"strict-capable@{api}", **case})
+    text_context, _ = CONTEXTS["text"]
+    for package, provider, model_id, api in MAX_TARGETS:
+        model = _catalog_model(package, provider, model_id, api)
+        for level in ("max", "xhigh"):
+            case = {"model": model, "context": text_context, "options": {"reasoning": level}}
+            cases.append({"id": f"{level}@{provider}/{model_id}", **case})
     text, _ = CONTEXTS["tool_loop"]
     for fmt in THINKING_FORMATS:
         for level in ("high", None):
@@ -408,7 +561,8 @@ def sides() -> dict[str, tuple[str, Any, Any]]:
 
 def test_the_grid_is_48_cases_on_the_8_apis() -> None:
     cases = _cases()
-    grid = [c for c in cases if not c["id"].startswith(("format-", "effort-"))]
+    extra = ("format-", "strict", "max@", "xhigh@", "effort-")
+    grid = [c for c in cases if not c["id"].startswith(extra)]
     assert len(grid) == 48 and len({c["model"]["api"] for c in grid}) == 8
 
 

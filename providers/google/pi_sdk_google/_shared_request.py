@@ -48,7 +48,6 @@ from pi_sdk import (
     StreamOptions,
     TextContent,
     ThinkingContent,
-    ThinkingLevel,
     ToolCall,
     ToolResultMessage,
     UserMessage,
@@ -66,6 +65,7 @@ from pi_sdk.provider import (
 
 from ._shared_documents import document_part, document_rules
 from ._shared_schema import to_gemini_parameters
+from ._shared_thinking import thinking_config
 
 __all__ = [
     "SYNTHETIC_ID_PREFIX",
@@ -140,12 +140,7 @@ SYNTHETIC_ID_PREFIX = "gemini_call_"
 
 _BASE64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$")
 _GEMINI_MAJOR = re.compile(r"gemini-(\d+)")
-_GEMINI3_PRO = re.compile(r"gemini-3(?:\.\d+)?-pro")
-_GEMINI3_FLASH = re.compile(r"gemini-3(?:\.\d+)?-flash")
-_GEMMA4 = re.compile(r"gemma-?4")
 _TOOL_CHOICE = {"auto": "AUTO", "none": "NONE", "any": "ANY", "required": "ANY"}
-_BUDGETS_25_PRO = {"minimal": 128, "low": 2048, "medium": 8192, "high": 32768}
-_BUDGETS_25_FLASH = {"minimal": 128, "low": 2048, "medium": 8192, "high": 24576}
 
 
 # --- model families --------------------------------------------------------------------------
@@ -193,89 +188,14 @@ def match_recorded(
 
 
 def _requires_tool_call_id(model_id: str) -> bool:
-    # pi-mono: Claude and gpt-oss models served through Google APIs need ids on calls/results.
-    return model_id.startswith(("claude-", "gpt-oss-"))
+    # pi-ai 1.6 requiresToolCallId: Claude and gpt-oss models served through Google APIs need
+    # ids on calls/results, and Gemini 3+ pairs them by id.
+    return model_id.startswith(("claude-", "gpt-oss-")) or requires_thought_signatures(model_id)
 
 
 def is_valid_thought_signature(signature: str | None) -> bool:
     """True for a non-empty base64 string (pi-mono ``isValidThoughtSignature``)."""
     return bool(signature) and len(signature) % 4 == 0 and bool(_BASE64.match(signature or ""))
-
-
-# --- thinking -----------------------------------------------------------------------------------
-
-
-def disabled_thinking_config(model: Model) -> dict[str, Any]:
-    """The ``thinkingConfig`` of reasoning off for a thinking model (pi-ai 0.73).
-
-    Gemini 2.x turns thinking off with ``thinkingBudget: 0``; Gemini 3 Pro cannot, and Gemini 3
-    Flash and Gemma 4 not fully, so they get their lowest ``thinkingLevel`` (``LOW``,
-    ``MINIMAL``, ``MINIMAL``) without ``includeThoughts`` (hidden). Gemini 2.5 Pro rejects a
-    budget of 0 ("only works in thinking mode"), so it gets its lowest budget, 128, hidden
-    (pi-ai sends 0 there too: a documented difference, docs/pi-ai-differences.md).
-    """
-    model_id = model.id.lower()
-    if _GEMINI3_PRO.search(model_id):
-        return {"thinkingLevel": "LOW"}
-    if _GEMINI3_FLASH.search(model_id) or _GEMMA4.search(model_id):
-        return {"thinkingLevel": "MINIMAL"}
-    if "2.5-pro" in model_id:
-        return {"thinkingBudget": 128}
-    return {"thinkingBudget": 0}
-
-
-def thinking_config(model: Model, options: StreamOptions) -> dict[str, Any] | None:
-    """Return ``generationConfig.thinkingConfig`` for ``options`` (pi-spec §3.3), or ``None``.
-
-    ``provider_options["thinking"]`` (``{"enabled", "budget_tokens", "level"}``, pi-mono
-    ``GoogleOptions.thinking``) wins when given. Otherwise ``options.reasoning`` maps as pi-mono's
-    ``streamSimple``: a non-reasoning model sends nothing (the model's default); ``None`` (or
-    ``enabled: False``) turns thinking off (:func:`disabled_thinking_config`, pi-ai 0.73);
-    ``xhigh`` is clamped to ``high``; Gemini 3 Pro takes ``thinkingLevel`` LOW (minimal, low) or
-    HIGH (medium, high); Gemini 3 Flash takes MINIMAL/LOW/MEDIUM/HIGH; other models take
-    ``thinkingBudget`` tokens from ``options.thinking_budgets``, else 128/2048/8192/32768
-    (2.5 Pro), 128/2048/8192/24576 (2.5 Flash), else -1 (dynamic).
-    """
-    override = options.provider_options.get("thinking")
-    if override is not None:
-        if not isinstance(override, dict):
-            raise ConfigurationError(
-                "provider_options['thinking'] must be a dict like {'enabled': True, 'level': 'LOW'}"
-            )
-        settings: dict[str, Any] = override  # pyright: ignore[reportUnknownVariableType]
-        if not model.reasoning:
-            return None
-        if not settings.get("enabled", True):
-            return disabled_thinking_config(model)
-        config: dict[str, Any] = {"includeThoughts": True}
-        if settings.get("level") is not None:
-            config["thinkingLevel"] = str(settings["level"]).upper()
-        elif settings.get("budget_tokens") is not None:
-            config["thinkingBudget"] = int(settings["budget_tokens"])
-        return config
-    if not model.reasoning:
-        return None
-    if options.reasoning is None:
-        return disabled_thinking_config(model)
-    level: ThinkingLevel = "high" if options.reasoning == "xhigh" else options.reasoning
-    model_id = model.id.lower()
-    if _GEMINI3_PRO.search(model_id):
-        return {
-            "includeThoughts": True,
-            "thinkingLevel": "LOW" if level in ("minimal", "low") else "HIGH",
-        }
-    if _GEMINI3_FLASH.search(model_id):
-        return {"includeThoughts": True, "thinkingLevel": level.upper()}
-    custom = options.thinking_budgets or {}
-    if level in custom:
-        budget = custom[level]
-    elif "2.5-pro" in model_id:
-        budget = _BUDGETS_25_PRO[level]
-    elif "2.5-flash" in model_id:
-        budget = _BUDGETS_25_FLASH[level]
-    else:
-        budget = -1
-    return {"includeThoughts": True, "thinkingBudget": budget}
 
 
 # --- messages -----------------------------------------------------------------------------------
@@ -448,40 +368,62 @@ def convert_messages(
     return converter.contents
 
 
-def convert_tools(context: Context) -> list[dict[str, Any]] | None:
-    """Return ``tools`` (one ``functionDeclarations`` entry), or ``None`` without tools.
+def convert_tools(context: Context, model: Model) -> tuple[list[dict[str, Any]] | None, bool]:
+    """Return ``tools`` (``None`` without tools) and whether any of them goes strict.
+
+    ``tools`` is one ``functionDeclarations`` entry.
 
     The tools are the context's current ones (:func:`pi_sdk.current_tools`: Gemini takes no
-    mid-conversation tool changes, pi-ai 1.6 collapses them).
+    mid-conversation tool changes, pi-ai 1.6 collapses them). On Gemini 3 and later (pi-ai 1.6
+    ``supportsGoogleStrictToolSampling``) a tool whose constrained sampling resolves to strict
+    gets its schema made strict-compatible; the request then asks for ``VALIDATED`` function
+    calling (:func:`_tool_config`), Gemini's schema-enforcing mode.
+
+    Raises:
+        ConfigurationError: a ``strict: "require"`` tool on an earlier Gemini.
     """
     tools = pi_sdk.current_tools(context)
     if not tools:
-        return None
+        return None, False
+    supported = requires_thought_signatures(model.id)  # Gemini 3+
     declarations: list[dict[str, Any]] = []
+    any_strict = False
     for tool in tools:
         declaration: dict[str, Any] = {"name": tool.name}
         if tool.description:
             declaration["description"] = tool.description
-        declaration["parametersJsonSchema"] = to_gemini_parameters(tool.parameters, tool.name)
+        strict = tool.strict_mode(model, supported)
+        any_strict = any_strict or bool(strict)
+        parameters = tool.wire_parameters(strict)
+        declaration["parametersJsonSchema"] = to_gemini_parameters(parameters, tool.name)
         declarations.append(declaration)
-    return [{"functionDeclarations": declarations}]
+    return [{"functionDeclarations": declarations}], any_strict
 
 
-def _tool_config(options: StreamOptions) -> dict[str, Any] | None:
+def _tool_config(options: StreamOptions, strict: bool) -> dict[str, Any] | None:
+    """``toolConfig``: the tool choice, or ``VALIDATED`` for strict tools.
+
+    ``VALIDATED`` unless the choice is ``none`` or ``any`` (pi-ai 1.6
+    ``resolveGoogleFunctionCallingMode``).
+    """
     choice = options.provider_options.get("tool_choice")
     if choice is None:
         resolved = options.resolved_tool_choice()
         if resolved is None:
-            return None
+            return {"functionCallingConfig": {"mode": "VALIDATED"}} if strict else None
         kind, name = resolved
         if kind == "tool":  # Gemini: ANY restricted to the one function
             return {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": [name]}}
-        return {"functionCallingConfig": {"mode": _TOOL_CHOICE[kind]}}
-    mode = _TOOL_CHOICE.get(str(choice).lower())
-    if mode is None:
-        raise ConfigurationError(
-            f"provider_options['tool_choice'] must be one of 'auto', 'none', 'any'; got {choice!r}"
-        )
+        mode = _TOOL_CHOICE[kind]
+    else:
+        mode = _TOOL_CHOICE.get(str(choice).lower())
+        if mode is None:
+            raise ConfigurationError(
+                "provider_options['tool_choice'] must be one of 'auto', 'none', 'any'; got"
+                f" {choice!r}"
+            )
+    if strict and mode not in ("NONE", "ANY"):
+        mode = "VALIDATED"
     return {"functionCallingConfig": {"mode": mode}}
 
 
@@ -524,10 +466,10 @@ def build_request(
     elif output is not None:  # Gemini structured output: JSON Schema, not the OpenAPI subset
         generation["responseMimeType"] = "application/json"
         generation["responseJsonSchema"] = output.schema
-    tools = convert_tools(context)
+    tools, strict = convert_tools(context, model)
     if tools is not None:
         payload["tools"] = tools
-        tool_config = _tool_config(options)
+        tool_config = _tool_config(options, strict)
         if output is not None and output.mode == "tool":
             tool_config = {
                 "functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": [OUTPUT_TOOL_NAME]}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from typing import Any
 
 from pi_sdk import (
@@ -10,13 +12,21 @@ from pi_sdk import (
     ImageContent,
     Model,
     StreamOptions,
+    SystemMessage,
     TextContent,
+    Tool,
+    ToolCall,
     ToolResultMessage,
 )
+from pi_sdk.provider import ContextParts
 
 __all__ = [
     "chat_tool_choice",
     "data_url",
+    "declared_tools",
+    "grammar_input",
+    "grammar_inputs",
+    "grammar_input_json",
     "max_output_tokens",
     "prompt_cache_key",
     "reasoning_effort",
@@ -105,3 +115,60 @@ def data_url(image: ImageContent) -> str:
 def tool_result_text(message: ToolResultMessage) -> str:
     """The text blocks of a tool result joined with a newline (pi-mono)."""
     return "\n".join(b.text for b in message.content if isinstance(b, TextContent))
+
+
+# --- grammar tools (pi-ai 1.6 constrained sampling; OpenAI "Custom tools") -----------------------
+
+
+def declared_tools(parts: ContextParts) -> list[Tool]:
+    """Every tool the request declares: in its system messages, then the request list."""
+    named: dict[str, Tool] = {}
+    for message in [parts.leading, *parts.messages]:
+        if isinstance(message, SystemMessage):
+            named.update((t.name, t) for t in message.tools_added or ())
+    named.update((t.name, t) for t in parts.tools)
+    return list(named.values())
+
+
+def grammar_inputs(model: Model, tools: Sequence[Tool], supported: bool) -> dict[str, str]:
+    """Tool name -> the argument that carries a call's free text, for the grammar tools.
+
+    Those the request sends as custom tools (``supported``: compat
+    ``supportsOpenAIGrammarTools``).
+
+    Their calls come back as custom tool calls and go back as such (pi-ai 1.6
+    ``createGrammarToolInputProperties``).
+
+    Raises:
+        ConfigurationError: a grammar tool without a usable variant or input property.
+    """
+    out: dict[str, str] = {}
+    for tool in tools:
+        grammar = tool.grammar(model, supported)
+        if grammar is not None:
+            out[tool.name] = grammar.input_property
+    return out
+
+
+def grammar_input(call: ToolCall, prop: str) -> str:
+    """The free text of a grammar tool's call (its ``prop`` argument).
+
+    Raises:
+        ConfigurationError: the argument is not a string.
+    """
+    text = call.arguments.get(prop)
+    if not isinstance(text, str):
+        raise ConfigurationError(
+            f"grammar tool call {call.name!r} ({call.id}) needs argument {prop!r} to be a"
+            f" string, got {text!r:.80}"
+        )
+    return text
+
+
+def grammar_input_json(prop: str, text: str) -> str:
+    """The JSON arguments of a custom tool call: compact, non-ASCII kept.
+
+    pi-ai 1.6 streams ``{"<prop>":"``, then each piece escaped, then ``"}``, which adds up to
+    exactly this text.
+    """
+    return json.dumps({prop: text}, ensure_ascii=False, separators=(",", ":"))

@@ -242,16 +242,19 @@ def test_foreign_tool_call_ids_are_normalized_consistently():
     assert b["messages"][2]["content"][0]["tool_use_id"] == call_id
 
 
-def test_tools_keep_only_properties_and_required():
+def test_tools_keep_properties_required_and_the_keys_pi_ai_1_6_keeps():
+    # pi-ai 1.6 convertTools: additionalProperties, $defs and definitions stay (for $refs and
+    # the extra-arguments rule); any other root keyword goes (Anthropic 400s on a root anyOf).
     tool = pi_sdk.Tool(
         name="t", description="d",
         parameters={"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
-                    "additionalProperties": False, "$defs": {"x": {}}},
+                    "additionalProperties": False, "$defs": {"x": {}}, "anyOf": [{}],
+                    "title": "T"},
     )  # fmt: skip
     b = body(context=Context(messages=[UserMessage(content="q")], tools=[tool]))
     assert b["tools"] == [{"name": "t", "description": "d", "eager_input_streaming": True,
         "input_schema": {"type": "object", "properties": {"a": {"type": "string"}},
-                         "required": ["a"]},
+                         "required": ["a"], "additionalProperties": False, "$defs": {"x": {}}},
         "cache_control": {"type": "ephemeral"}}]  # fmt: skip
 
 

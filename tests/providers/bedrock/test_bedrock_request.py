@@ -259,3 +259,65 @@ def test_user_images_are_converse_image_blocks_and_no_document_is_sent():
         {"image": {"format": "webp", "source": {"bytes": "UklGRg=="}}},
     ]
     assert "document" not in str(message)
+
+
+# --- reasoning levels per model family, max included (pi-ai 1.6) -------------------------------
+
+
+def _catalog(model_id: str) -> pi_sdk.Model:
+    return pi_sdk.get_model("amazon-bedrock", model_id)
+
+
+@pytest.mark.parametrize(
+    ("model_id", "level", "effort"),
+    [
+        ("us.anthropic.claude-opus-4-7", "max", "max"),  # its level map names max
+        ("us.anthropic.claude-opus-4-7", "xhigh", "xhigh"),  # native xhigh
+        ("anthropic.claude-sonnet-4-6", "max", "max"),
+        ("anthropic.claude-sonnet-4-6", "xhigh", "high"),  # no xhigh on Sonnet 4.6
+        ("anthropic.claude-sonnet-4-6", "minimal", "low"),
+    ],
+)
+def test_adaptive_claude_effort_follows_the_level_map(model_id: str, level: str, effort: str):
+    body = build_request(_catalog(model_id), Context(), StreamOptions(reasoning=level))  # type: ignore[arg-type]
+    assert body["additionalModelRequestFields"]["output_config"] == {"effort": effort}
+
+
+def test_budget_claude_takes_max_as_high():
+    model = _catalog("us.anthropic.claude-sonnet-4-5-20250929-v1:0")
+    high = build_request(model, Context(), StreamOptions(reasoning="high"))
+    top = build_request(model, Context(), StreamOptions(reasoning="max"))
+    assert top["additionalModelRequestFields"] == high["additionalModelRequestFields"]
+    assert top["additionalModelRequestFields"]["thinking"]["budget_tokens"] == 16384
+
+
+def test_thinking_block_binding_on_claude_4_7_and_later_outside_govcloud():
+    opus = _catalog("us.anthropic.claude-opus-4-7")
+    fields = build_request(opus, Context(), StreamOptions(reasoning="low"))[
+        "additionalModelRequestFields"
+    ]
+    assert fields["thinking"]["block_binding"] == {"prefix_mismatch_behavior": "drop_block"}
+    assert fields["anthropic_beta"] == ["thinking-binding-controls-2026-08-01"]
+    sonnet = build_request(
+        _catalog("anthropic.claude-sonnet-4-6"), Context(), StreamOptions(reasoning="low")
+    )
+    assert "block_binding" not in sonnet["additionalModelRequestFields"]["thinking"]
+    gov = opus.model_copy(update={"id": "us-gov.anthropic.claude-opus-4-7"})
+    fields = build_request(gov, Context(), StreamOptions(reasoning="low"))[
+        "additionalModelRequestFields"
+    ]
+    assert "block_binding" not in fields["thinking"] and "anthropic_beta" not in fields
+
+
+@pytest.mark.parametrize(
+    ("model_id", "level", "fields"),
+    [
+        ("us.openai.gpt-5.6-luna", "max", {"reasoning": {"effort": "max"}}),
+        ("us.openai.gpt-5.6-luna", "minimal", {"reasoning": {"effort": "low"}}),
+        ("openai.gpt-oss-120b", "max", {"reasoning_effort": "high"}),
+        ("openai.gpt-oss-120b", "minimal", {"reasoning_effort": "low"}),
+    ],
+)
+def test_openai_models_on_bedrock_get_their_effort(model_id: str, level: str, fields: object):
+    body = build_request(_catalog(model_id), Context(), StreamOptions(reasoning=level))  # type: ignore[arg-type]
+    assert body["additionalModelRequestFields"] == fields

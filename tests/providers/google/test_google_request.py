@@ -525,7 +525,8 @@ def test_non_object_root_schema_is_a_configuration_error() -> None:
         ("gemini-2.5-pro", "high", {"thinkingBudget": 32768}),
         ("gemini-2.5-flash", "high", {"thinkingBudget": 24576}),
         ("gemini-2.5-flash-lite", "xhigh", {"thinkingBudget": 24576}),
-        ("gemini-flash-latest", "medium", {"thinkingBudget": -1}),
+        ("gemini-flash-latest", "medium", {"thinkingLevel": "MEDIUM"}),  # pi-ai 1.6
+        ("gemini-2.0-flash-thinking", "medium", {"thinkingBudget": -1}),
     ],
 )
 def test_thinking_config_per_family(model_id: str, level: Any, expected: dict[str, Any]) -> None:
@@ -597,3 +598,52 @@ def test_custom_budgets_and_explicit_thinking_option() -> None:
 def test_a_thought_signature_is_kept_only_in_base64_shape(signature: str | None, valid: bool):
     """pi-mono ``isValidThoughtSignature``: non-empty, a multiple of 4 long, base64 characters."""
     assert is_valid_thought_signature(signature) is valid
+
+
+# --- catalog models: levels clamped to the level map, then mapped (pi-ai 1.6) -----------------
+
+
+@pytest.mark.parametrize(
+    ("model_id", "level", "expected"),
+    [
+        ("gemini-3-flash-preview", "max", {"thinkingLevel": "HIGH"}),  # max: null -> high
+        ("gemini-3-flash-preview", "xhigh", {"thinkingLevel": "HIGH"}),
+        ("gemini-3-flash-preview", "minimal", {"thinkingLevel": "MINIMAL"}),
+        ("gemini-3.1-pro-preview", "minimal", {"thinkingLevel": "LOW"}),  # minimal: null -> low
+        ("gemini-3.1-pro-preview", "medium", {"thinkingLevel": "MEDIUM"}),
+        ("gemini-3.1-pro-preview", "max", {"thinkingLevel": "HIGH"}),
+        ("gemma-4-31b-it", "medium", {"thinkingLevel": "HIGH"}),  # medium: null -> up to HIGH
+        ("gemma-4-31b-it", "max", {"thinkingLevel": "HIGH"}),
+        ("gemini-2.5-pro", "max", {"thinkingBudget": 32768}),  # no map: max -> high
+        ("gemini-2.5-flash", "max", {"thinkingBudget": 24576}),
+        ("gemini-2.5-flash-lite", "minimal", {"thinkingBudget": 512}),
+    ],
+)
+def test_catalog_levels_are_clamped_then_mapped(model_id: str, level: Any, expected: Any) -> None:
+    model = pi_sdk.get_model("google", model_id)
+    config = thinking_config(model, StreamOptions(reasoning=level))
+    assert config == {"includeThoughts": True, **expected}
+
+
+@pytest.mark.parametrize(
+    ("model_id", "off"),
+    [
+        ("gemini-3-flash-preview", {"thinkingLevel": "MINIMAL"}),
+        ("gemini-3.1-pro-preview", {"thinkingLevel": "LOW"}),
+        ("gemini-4-hydrogen", {"thinkingLevel": "LOW"}),
+        ("gemma-4-31b-it", {"thinkingLevel": "MINIMAL"}),
+    ],
+)
+def test_catalog_models_turn_off_to_their_lowest_level(model_id: str, off: Any) -> None:
+    model = pi_sdk.get_model("google", model_id)
+    assert thinking_config(model, StreamOptions()) == off
+
+
+def test_a_level_map_entry_gemini_lacks_is_a_clear_error() -> None:
+    model = pi_sdk.get_model("google", "gemini-4-hydrogen")  # xhigh: "xhigh" (pi-ai 1.6 raises)
+    with pytest.raises(pi_sdk.ConfigurationError, match="google/gemini-4-hydrogen: xhigh"):
+        thinking_config(model, StreamOptions(reasoning="xhigh"))
+    assert thinking_config(model, StreamOptions(reasoning="high")) == {
+        "includeThoughts": True,
+        "thinkingLevel": "HIGH",
+    }

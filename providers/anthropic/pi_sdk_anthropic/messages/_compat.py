@@ -5,10 +5,11 @@ the request: ``forceAdaptiveThinking`` (``thinking: {type: adaptive}`` plus ``ou
 instead of a token budget; without the key pi-sdk falls back to its id rule for hand-made
 models), ``supportsTemperature``, ``supportsCacheControlOnTools``, ``supportsLongCacheRetention``
 (``ttl: "1h"``), ``supportsEagerToolInputStreaming``, ``sendSessionAffinityHeaders`` /
-``sessionAffinityFormat``, ``allowedFallbackModels`` (``fallbacks``). Read but without effect yet,
-because pi-sdk lacks the feature: ``allowEmptySignature``, ``supportsStrictTools`` (no per-tool
-strict), ``supportsMidConvoEffort`` (effort markers), ``supportsMidConvoSystemMessages`` /
-``supportsMidConvoToolChanges`` (transcript system messages, issue 27 item 1),
+``sessionAffinityFormat``, ``allowedFallbackModels`` (``fallbacks``), ``supportsStrictTools``
+(strict tools, docs/constrained-tools.md). Read but without effect yet, because pi-sdk lacks the
+feature: ``allowEmptySignature``, ``supportsMidConvoEffort`` (effort markers),
+``supportsMidConvoSystemMessages`` / ``supportsMidConvoToolChanges`` (transcript system
+messages, issue 27 item 1),
 ``supportsMessageThreads`` (threads). A mistyped value raises
 :class:`pi_sdk.ConfigurationError`; unknown keys are left alone (pi's compat objects are open).
 """

@@ -13,6 +13,7 @@ import pi_sdk
 from pi_sdk.provider import sanitize_tool_call_id
 
 from .._client import supports_eager_tool_input_streaming
+from ._compat import resolve_anthropic_compat
 
 __all__ = [
     "TOOL_CALL_ID_MAX_LEN",
@@ -20,6 +21,7 @@ __all__ = [
     "from_claude_code_name",
     "neutral_tool_choice",
     "normalize_tool_call_id",
+    "strict_rejects",
     "to_claude_code_name",
     "tool_loop_without_thinking",
 ]
@@ -71,6 +73,32 @@ def neutral_tool_choice(options: pi_sdk.StreamOptions) -> dict[str, Any] | None:
     return {"type": "any" if kind == "required" else kind}
 
 
+_KEPT_ROOT_KEYS = ("additionalProperties", "$defs", "definitions")
+"""Root schema keys sent besides type, properties and required (pi-ai 1.6 ``convertTools``)."""
+_STRICT_REJECTED = frozenset(
+    "minimum maximum exclusiveMinimum exclusiveMaximum multipleOf maxItems uniqueItems"
+    " minContains maxContains minProperties maxProperties".split()
+)
+_STRICT_FORMATS = frozenset(
+    "date-time time date duration email hostname uri ipv4 ipv6 uuid".split()
+)
+
+
+def strict_rejects(key: str, value: Any) -> bool:
+    """Whether Anthropic's strict tool use rejects this schema keyword (a 400 for the request).
+
+    Anthropic "Structured outputs", JSON Schema limitations: no numeric bounds, ``maxItems``,
+    ``uniqueItems``, ``minItems`` other than 0 or 1, and only the listed string formats.
+    """
+    if key in _STRICT_REJECTED:
+        return True
+    if key == "minItems":
+        return value not in (0, 1)
+    if key == "format":
+        return not isinstance(value, str) or value not in _STRICT_FORMATS
+    return False
+
+
 def convert_tools(
     tools: list[pi_sdk.Tool],
     model: pi_sdk.Model,
@@ -78,13 +106,21 @@ def convert_tools(
     oauth: bool,
     cache_control: dict[str, Any] | None,
 ) -> list[dict[str, Any]]:
-    """Return the ``tools`` array as pi-ai 0.73 ``convertTools`` sends it.
+    """Return the ``tools`` array as pi-ai 1.6 ``convertTools`` sends it.
 
     ``eager_input_streaming`` per tool (:func:`supports_eager_tool_input_streaming`) and the
     prompt-cache breakpoint (``cache_control``) on the last tool, so the tool definitions are
-    cached with the system prompt.
+    cached with the system prompt. The ``input_schema`` is an object schema: ``properties``,
+    ``required`` and, when given, ``additionalProperties``, ``$defs`` and ``definitions``. A
+    tool whose constrained sampling resolves to strict on a
+    model with compat ``supportsStrictTools`` carries ``strict: true`` and its schema made
+    strict-compatible (:meth:`pi_sdk.Tool.strict_mode` with :func:`strict_rejects`).
+
+    Raises:
+        ConfigurationError: a ``strict: "require"`` tool the model cannot take strict.
     """
     eager = supports_eager_tool_input_streaming(model)
+    supported = resolve_anthropic_compat(model).supports_strict_tools
     converted: list[dict[str, Any]] = []
     for tool in tools:
         entry: dict[str, Any] = {
@@ -93,11 +129,19 @@ def convert_tools(
         }
         if eager:
             entry["eager_input_streaming"] = True
-        entry["input_schema"] = {
+        strict = tool.strict_mode(model, supported, strict_rejects)
+        parameters = tool.wire_parameters(strict)
+        schema: dict[str, Any] = {
             "type": "object",
-            "properties": tool.parameters.get("properties") or {},
-            "required": tool.parameters.get("required") or [],
+            "properties": parameters.get("properties") or {},
+            "required": parameters.get("required") or [],
         }
+        # Kept for $refs and the extra-arguments rule; other root keywords (anyOf ...) get a 400.
+        schema |= {k: parameters[k] for k in _KEPT_ROOT_KEYS if parameters.get(k) is not None}
+        if strict:
+            entry["strict"] = True
+            schema = {**parameters, **schema}
+        entry["input_schema"] = schema
         converted.append(entry)
     if converted and cache_control is not None:
         converted[-1]["cache_control"] = dict(cache_control)

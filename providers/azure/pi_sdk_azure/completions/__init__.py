@@ -16,7 +16,7 @@ from pi_sdk.provider import HttpCall
 
 from .._client import plan_on
 from ._decode import Decoder
-from ._request import PATH, build_payload
+from ._request import PATH, build_payload, request_grammar
 
 __all__ = ["PATH", "Decoder", "build_payload", "call_azure_chat_completions"]
 
@@ -36,5 +36,11 @@ async def call_azure_chat_completions(
     """
     # build_payload resolves the compatibility flags from the model (OpenAI's defaults).
     return await plan_on(
-        model, context, options, api="chat", path=PATH, build_payload=build_payload, decoder=Decoder
+        model,
+        context,
+        options,
+        api="chat",
+        path=PATH,
+        build_payload=build_payload,
+        decoder=lambda builder: Decoder(builder, grammar=request_grammar(model, context)),
     )

@@ -8,6 +8,7 @@ an error naming what was filtered.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pi_sdk_openai._shared_json import as_dict, as_list
@@ -23,9 +24,11 @@ __all__ = ["Decoder"]
 class Decoder(OpenAIDecoder):
     """:class:`pi_sdk_openai.completions.Decoder` that keeps the last filter annotations."""
 
-    def __init__(self, builder: MessageBuilder) -> None:
+    def __init__(
+        self, builder: MessageBuilder, *, grammar: Mapping[str, str] | None = None
+    ) -> None:
         """Decode into ``builder`` (as the OpenAI decoder)."""
-        super().__init__(builder)
+        super().__init__(builder, grammar=grammar)
         self.prompt_filters: Any = None
         """The last ``prompt_filter_results`` seen."""
         self.completion_filters: Any = None

@@ -8,9 +8,9 @@ deployment name (:func:`pi_sdk_azure._client.plan_on`, the one place of that rul
 
 from __future__ import annotations
 
-from pi_sdk_openai.completions import build_payload, resolve_compat
+from pi_sdk_openai.completions import build_payload, request_grammar, resolve_compat
 
-__all__ = ["PATH", "build_payload", "resolve_compat"]
+__all__ = ["PATH", "build_payload", "request_grammar", "resolve_compat"]
 
 PATH = "/chat/completions"
 """Request path, relative to the endpoint's base URL."""

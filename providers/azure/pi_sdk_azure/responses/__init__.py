@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pi_sdk_openai.responses import request_grammar
 from pi_sdk_openai.responses._request import string_option
 
 from pi_sdk import Context, Model, StreamOptions
@@ -47,6 +48,8 @@ async def call_azure_openai_responses(
         path=PATH,
         build_payload=build_payload,
         decoder=lambda builder: Decoder(
-            builder, service_tier=string_option(options, "service_tier")
+            builder,
+            service_tier=string_option(options, "service_tier"),
+            grammar=request_grammar(model, context),
         ),
     )

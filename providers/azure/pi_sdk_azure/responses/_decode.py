@@ -24,9 +24,9 @@ _RESPONSE_EVENTS = frozenset({"response.completed", "response.incomplete", "resp
 class Decoder(OpenAIDecoder):
     """:class:`pi_sdk_openai.responses.Decoder` that keeps the response's ``content_filters``."""
 
-    def __init__(self, builder: MessageBuilder, *, service_tier: str | None = None) -> None:
-        """Decode into ``builder`` (as the OpenAI decoder)."""
-        super().__init__(builder, service_tier=service_tier)
+    def __init__(self, builder: MessageBuilder, **options: Any) -> None:
+        """Decode into ``builder`` (as the OpenAI decoder, with its keyword options)."""
+        super().__init__(builder, **options)
         self.content_filters: list[Any] = []
         """The last ``content_filters`` array seen (``[]``: none)."""
 

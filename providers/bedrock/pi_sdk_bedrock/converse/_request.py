@@ -11,14 +11,22 @@ no AWS SDK. The modelId goes in the URL path, not the body (:mod:`pi_sdk_bedrock
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
 import pi_sdk
 from pi_sdk import provider as kit
 from pi_sdk.options import Output
 
-from ._capabilities import is_adaptive, is_claude, supports_prompt_caching
+from ._capabilities import (
+    binds_thinking,
+    effort_of,
+    is_adaptive,
+    is_claude,
+    openai_reasoning,
+    supports_prompt_caching,
+)
 from ._documents import DOCUMENTS, document_block
+from ._tools import config_of, neutral_tool_choice
 
 __all__ = [
     "API",
@@ -44,6 +52,9 @@ PROVIDER_OPTION_KEYS = frozenset(
 )
 """The ``StreamOptions.provider_options`` keys this API reads (others are an error)."""
 
+THINKING_BINDING_BETA = "thinking-binding-controls-2026-08-01"
+"""The beta ``thinking.block_binding`` needs (pi-ai 1.6)."""
+
 TOOL_CALL_ID_MAX_LEN = 64
 """Longest ``toolUseId`` pi-mono sends (``^[a-zA-Z0-9_-]+$``)."""
 
@@ -55,7 +66,6 @@ _IMAGE_FORMATS = {
     "image/webp": "webp",
 }
 _DEFAULT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
-_EFFORTS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}
 
 
 def normalize_tool_call_id(
@@ -207,43 +217,6 @@ def convert_messages(
     return out
 
 
-_NEUTRAL_TOOL_CHOICE = {"auto": "auto", "required": "any", "none": "none"}
-"""``StreamOptions.tool_choice`` kinds in this module's ``tool_choice`` words (Converse has
-no "none": no tools are sent)."""
-
-
-def _neutral_tool_choice(options: pi_sdk.StreamOptions) -> Any:
-    """Return ``StreamOptions.tool_choice`` in the ``provider_options["tool_choice"]`` shape."""
-    resolved = options.resolved_tool_choice()
-    if resolved is None:
-        return None
-    kind, name = resolved
-    return _NEUTRAL_TOOL_CHOICE.get(kind) or {"type": "tool", "name": name}
-
-
-def _tool_config(tools: list[pi_sdk.Tool], tool_choice: Any) -> dict[str, Any] | None:
-    if not tools or tool_choice == "none":
-        return None
-    specs = [
-        {
-            "toolSpec": {
-                "name": tool.name,
-                "description": tool.description,
-                "inputSchema": {"json": tool.parameters},
-            }
-        }
-        for tool in tools
-    ]
-    config: dict[str, Any] = {"tools": specs}
-    if tool_choice in ("auto", "any"):
-        config["toolChoice"] = {tool_choice: {}}
-    elif isinstance(tool_choice, dict):
-        choice = cast("dict[str, Any]", tool_choice)
-        if choice.get("type") == "tool":
-            config["toolChoice"] = {"tool": {"name": choice.get("name")}}
-    return config
-
-
 def _forced_output(model: pi_sdk.Model, output: Output) -> bool:
     """Whether a typed answer goes as a forced tool.
 
@@ -270,18 +243,26 @@ def _text_format(output: Output) -> dict[str, Any]:
 def _thinking_fields(
     model: pi_sdk.Model, options: pi_sdk.StreamOptions, extra: dict[str, Any], budget: int | None
 ) -> dict[str, Any] | None:
-    """``additionalModelRequestFields`` for Claude thinking (pi-mono), else ``None``."""
+    """``additionalModelRequestFields`` for reasoning (pi-ai 1.6), else ``None``.
+
+    Claude: adaptive thinking with an effort (:func:`effort_of`: ``max`` only where the
+    model's level map names it, else ``high``) or a token budget (``xhigh`` / ``max`` take the
+    ``high`` budget); on models that bind signed thinking to the prompt and tools
+    (:func:`binds_thinking`, not GovCloud) ``thinking.block_binding`` drops stale blocks instead
+    of a 400 after either changes. OpenAI models: :func:`openai_reasoning`; others: nothing.
+    """
     level = options.reasoning
-    if level is None or not model.reasoning or not is_claude(model):
+    if level is None or not model.reasoning:
         return None
+    if not is_claude(model):
+        return openai_reasoning(model, level)
     gov = model.id.lower().startswith(("us-gov.", "arn:aws-us-gov:"))
     display = None if gov else extra.get("thinking_display", "summarized")
     thinking: dict[str, Any]
     if is_adaptive(model):
-        effort = "xhigh" if level == "xhigh" and "opus-4-7" in model.id else None
         thinking = {"type": "adaptive"}
         fields: dict[str, Any] = {"thinking": thinking}
-        fields["output_config"] = {"effort": effort or _EFFORTS.get(level, "high")}
+        fields["output_config"] = {"effort": effort_of(model, level)}
     else:
         thinking = {"type": "enabled", "budget_tokens": budget}
         fields = {"thinking": thinking}
@@ -289,6 +270,9 @@ def _thinking_fields(
             fields["anthropic_beta"] = ["interleaved-thinking-2025-05-14"]
     if display is not None:
         thinking["display"] = display
+    if not gov and binds_thinking(model):  # pi-ai 1.6: stale signed thinking is dropped
+        thinking["block_binding"] = {"prefix_mismatch_behavior": "drop_block"}
+        fields["anthropic_beta"] = [THINKING_BINDING_BETA]
     return fields
 
 
@@ -319,7 +303,8 @@ def build_request(
         The JSON body (the modelId is in the URL path).
 
     Raises:
-        ConfigurationError: an unknown ``provider_options`` key, an unsupported image type.
+        ConfigurationError: an unknown ``provider_options`` key, an unsupported image type, a
+            ``strict: "require"`` tool the model cannot take strict.
     """
     extra = kit.check_provider_options(options, PROVIDER_OPTION_KEYS, API)
     retention = options.resolved_cache_retention()
@@ -351,7 +336,7 @@ def build_request(
     if options.temperature is not None:
         inference["temperature"] = options.temperature
     payload["inferenceConfig"] = inference
-    tool_choice = extra.get("tool_choice", _neutral_tool_choice(options))
+    tool_choice = extra.get("tool_choice", neutral_tool_choice(options))
     output = options.resolved_output()
     tools = parts.tools
     if output is not None and _forced_output(model, output):
@@ -359,7 +344,7 @@ def build_request(
         tool_choice = {"type": "tool", "name": kit.OUTPUT_TOOL_NAME}
     elif output is not None:
         payload["outputConfig"] = {"textFormat": _text_format(output)}
-    tool_config = _tool_config(tools, tool_choice)
+    tool_config = config_of(tools, tool_choice, model)
     if tool_config is not None:
         payload["toolConfig"] = tool_config
     fields = _thinking_fields(model, options, extra, budget)

@@ -251,7 +251,7 @@ def build_request(
     Args:
         model: Target model (``id``, ``max_tokens``, ``reasoning``, ``input``).
         context: System prompt (a first ``system`` message), messages and tools (``function``
-            tools with ``strict: false``).
+            tools with ``strict``, :func:`_function_tool`).
         options: ``max_tokens`` (default ``model.max_tokens``, fitted into the context window:
             :meth:`pi_sdk.StreamOptions.resolved_max_tokens`), ``temperature``,
             ``reasoning`` (:func:`reasoning_fields`), and ``provider_options``:
@@ -266,7 +266,8 @@ def build_request(
         The JSON body, with ``"stream": true``.
 
     Raises:
-        ConfigurationError: an unknown ``provider_options`` key.
+        ConfigurationError: an unknown ``provider_options`` key, a ``strict: "require"`` tool
+            the model cannot take strict.
     """
     extra = kit.check_provider_options(options, PROVIDER_OPTION_KEYS, API)
     messages = convert_messages(
@@ -279,18 +280,7 @@ def build_request(
         )
     payload: dict[str, Any] = {"model": model.id, "stream": True, "messages": messages}
     if parts.tools:
-        payload["tools"] = [
-            {
-                "type": "function",
-                "function": {
-                    "name": tool.name,
-                    "description": tool.description,
-                    "parameters": tool.parameters,
-                    "strict": False,
-                },
-            }
-            for tool in parts.tools
-        ]
+        payload["tools"] = [_function_tool(tool, model) for tool in parts.tools]
     if options.temperature is not None:
         payload["temperature"] = options.temperature
     payload["max_tokens"] = options.resolved_max_tokens(model, context)
@@ -308,6 +298,20 @@ def build_request(
         _ask_for_output(payload, output)
     payload.update(extra)
     return payload
+
+
+def _function_tool(tool: pi_sdk.Tool, model: pi_sdk.Model) -> dict[str, Any]:
+    """A ``function`` tool with ``strict`` (``true``: the schema made strict).
+
+    ``true`` for a tool whose constrained sampling resolves to strict on a model whose compat
+    opts in with ``supportsStrictMode`` (pi-ai 1.6: off by default, Mistral Large can stall
+    before a strict call), else ``false``.
+    """
+    strict = tool.strict_mode(model, (model.compat or {}).get("supportsStrictMode") is True)
+    function: dict[str, Any] = {"name": tool.name, "description": tool.description}
+    function["parameters"] = tool.wire_parameters(strict)
+    function["strict"] = bool(strict)
+    return {"type": "function", "function": function}
 
 
 def _ask_for_output(payload: dict[str, Any], output: Output) -> None:

@@ -18,7 +18,14 @@ from .._client import plan_request
 from .._shared_ids import normalize_completions_tool_call_id as normalize_tool_call_id
 from ._compat import CompletionsCompat, detect_compat, resolve_compat
 from ._decode import Decoder
-from ._request import API, PATH, build_payload, convert_messages, convert_tools
+from ._request import (
+    API,
+    PATH,
+    build_payload,
+    convert_messages,
+    convert_tools,
+    request_grammar,
+)
 
 __all__ = [
     "API",
@@ -31,6 +38,7 @@ __all__ = [
     "convert_tools",
     "detect_compat",
     "normalize_tool_call_id",
+    "request_grammar",
     "resolve_compat",
     "session_affinity_headers",
 ]
@@ -63,7 +71,13 @@ async def call_openai_completions(
     def payload(origin: str) -> dict[str, Any]:
         return build_payload(model, context, options, compat=compat, origin=origin)
 
-    return await plan_request(model, sent, path=PATH, build_payload=payload, decoder=Decoder)
+    return await plan_request(
+        model,
+        sent,
+        path=PATH,
+        build_payload=payload,
+        decoder=lambda builder: Decoder(builder, grammar=request_grammar(model, context, compat)),
+    )
 
 
 def session_affinity_headers(compat: CompletionsCompat, options: StreamOptions) -> dict[str, str]:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import pi_sdk
+from pi_sdk.provider import sanitize_surrogates
 
+from .._shared_request import grammar_input
 from ._compat import CompletionsCompat
 from ._google_signatures import google_signature
 from ._reasoning_details import legacy_encrypted_detail, parse_reasoning_details
@@ -22,13 +25,18 @@ TEXT_BLOCK_SEPARATOR = "\n\n"
 
 
 def assistant_message(
-    message: pi_sdk.AssistantMessage, compat: CompletionsCompat, *, reasoning_model: bool
+    message: pi_sdk.AssistantMessage,
+    compat: CompletionsCompat,
+    *,
+    reasoning_model: bool,
+    grammar: Mapping[str, str] | None = None,
 ) -> dict[str, Any] | None:
     """One assistant turn as a Chat Completions message, or ``None`` when nothing is left.
 
     Text blocks joined with a blank line; earlier reasoning in the field it came in (or
     ``reasoning_content``), or as OpenRouter ``reasoning_details`` when the turn kept them;
-    tool calls with Gemini's signatures; ``None`` for a turn with neither content nor calls.
+    tool calls with Gemini's signatures (a call of a ``grammar`` tool, name -> its text
+    argument, as a ``custom`` call); ``None`` for a turn with neither content nor calls.
     """
     texts: list[str] = []
     text_signature: str | None = None
@@ -77,7 +85,7 @@ def assistant_message(
     if text_signature and content:
         entry["extra_content"] = google_signature(text_signature)
     if calls:
-        entry["tool_calls"] = [_tool_call(call) for call in calls]
+        entry["tool_calls"] = [_tool_call(call, grammar or {}) for call in calls]
         if compat.requires_reasoning_content and reasoning is None:
             entry["reasoning_content"] = ""
     if details:
@@ -93,15 +101,16 @@ def assistant_message(
     return entry
 
 
-def _tool_call(call: pi_sdk.ToolCall) -> dict[str, Any]:
-    wire: dict[str, Any] = {
-        "id": call.id,
-        "type": "function",
-        "function": {
-            "name": call.name,
-            "arguments": json.dumps(call.arguments, ensure_ascii=False, separators=(",", ":")),
-        },
-    }
+def _tool_call(call: pi_sdk.ToolCall, grammar: Mapping[str, str]) -> dict[str, Any]:
+    prop = grammar.get(call.name)
+    wire: dict[str, Any]
+    if prop is not None:
+        text = sanitize_surrogates(grammar_input(call, prop))
+        wire = {"id": call.id, "type": "custom", "custom": {"name": call.name, "input": text}}
+    else:
+        arguments = json.dumps(call.arguments, ensure_ascii=False, separators=(",", ":"))
+        function = {"name": call.name, "arguments": arguments}
+        wire = {"id": call.id, "type": "function", "function": function}
     signature = call.thought_signature
     if signature and not signature.startswith("{"):  # Gemini's (a JSON one is OpenRouter's)
         wire["extra_content"] = google_signature(signature)

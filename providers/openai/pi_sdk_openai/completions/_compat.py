@@ -139,16 +139,17 @@ class CompletionsCompat:
     supports_thinking_token_budget: bool = False
     """Alias for ``thinking_token_budget_field="thinking_token_budget"`` (vLLM)."""
     supports_openai_grammar_tools: bool = False
-    """OpenAI custom tools with Lark/regex grammars. pi-sdk has no grammar-constrained tools, so
-    this changes nothing; read so the catalog's models load."""
+    """Grammar tools go as OpenAI custom tools with their Lark/regex grammar
+    (docs/constrained-tools.md)."""
     open_router_routing: Mapping[str, Any] = field(default_factory=dict[str, Any])
     """OpenRouter provider routing (``{"only": [...], "order": [...]}``), sent as top-level
     ``provider`` when the base URL is openrouter.ai."""
     vercel_gateway_routing: Mapping[str, Any] = field(default_factory=dict[str, Any])
     """Vercel AI Gateway routing, sent as ``providerOptions.gateway`` for ai-gateway.vercel.sh."""
     supports_strict_mode: bool = False
-    """Send ``strict: false`` in each tool definition; when false the key is left out (pi-ai
-    1.6: off unless the catalog or ``model.compat`` says the server takes it)."""
+    """Send ``strict`` in each tool definition (``true`` for strict tools, else ``false``); when
+    false the key is left out and strict tools are unsupported (pi-ai 1.6: off unless the
+    catalog or ``model.compat`` says the server takes it)."""
     requires_reasoning_content: bool = False
     """Send ``reasoning_content`` (the turn's thinking, ``""`` if none) on every assistant message
     with tool calls (Kimi thinking models), and keep other models' thinking as reasoning when

@@ -2,7 +2,9 @@
 
 :class:`Decoder`: ``content`` → text; the first non-empty of ``reasoning_content`` /
 ``reasoning`` / ``reasoning_text`` → thinking, whose ``thinking_signature`` names the field
-(pi-mono, used to replay it in the same field); ``tool_calls`` assembled by ``index``;
+(pi-mono, used to replay it in the same field); ``tool_calls`` assembled by ``index`` (a
+``custom`` call of a grammar tool: its free ``input`` text as the tool's string argument,
+pi-ai 1.6);
 ``refusal`` collected apart from the text; usage from the last chunk that carries it. See the
 decoder's docstring for the exact rules. The events come from the
 :class:`~pi_sdk.provider.MessageBuilder`.
@@ -11,12 +13,14 @@ decoder's docstring for the exact rules. The events come from the
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pi_sdk import ThinkingContent, ToolCall
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
 from .._shared_json import as_dict, as_list
+from .._shared_request import grammar_input_json
 from ._google_signatures import google_thought_signature
 from ._reasoning_details import append_reasoning_detail, is_reasoning_detail
 from ._request import REASONING_FIELDS
@@ -95,9 +99,17 @@ class Decoder:
       tool calls that ended normally is toolUse.
     """
 
-    def __init__(self, builder: MessageBuilder) -> None:
-        """Decode into ``builder`` (its message is the one every event carries)."""
+    def __init__(
+        self, builder: MessageBuilder, *, grammar: Mapping[str, str] | None = None
+    ) -> None:
+        """Decode into ``builder`` (its message is the one every event carries).
+
+        ``grammar``: the request's grammar tools (name -> the argument a call's text goes in).
+        """
         self.builder = builder
+        self.grammar = grammar or {}
+        self._custom: dict[Any, list[str]] = {}
+        """Custom (grammar) tool calls by builder key: ``[property, text so far]``."""
         self.response_model: str | None = None
         """The model id the server reported (first non-empty ``model`` of a chunk)."""
         self.usage_reported = False
@@ -129,9 +141,33 @@ class Decoder:
             self.builder.set_signature(key, json.dumps(self._details, ensure_ascii=False))
         return self.builder.end_thinking(key)
 
+    def _end_call(self, key: Any) -> Events:
+        custom = self._custom.pop(key, None)
+        final = grammar_input_json(*custom) if custom is not None else None
+        return self.builder.end_tool_call(key, arguments=final)
+
+    def _custom_input(self, key: Any, name: str, custom: dict[str, Any]) -> Events:
+        """A custom tool call's text piece, as the next piece of ``{"<prop>":"<text>"}``."""
+        state = self._custom.get(key)
+        piece = custom.get("input")
+        opening = ""
+        if state is None:
+            state = self._custom[key] = [self.grammar.get(name, "input"), ""]
+            opening = grammar_input_json(state[0], "")[:-2]
+        if not isinstance(piece, str) or not piece:
+            return self.builder.append_arguments(key, opening) if opening else []
+        state[1] += piece
+        escaped = json.dumps(piece, ensure_ascii=False)[1:-1]
+        return self.builder.append_arguments(key, opening + escaped)
+
     def _tool_delta(self, entry: Any) -> Events:
         fields = as_dict(entry)
         function = as_dict(fields.get("function"))
+        custom: Any = fields.get("custom")
+        if custom is not None:
+            custom = as_dict(custom)
+        if custom and not function:  # a grammar tool's call: free text, not JSON
+            function = {"name": custom.get("name")}
         call_id = str(fields.get("id") or "")
         key: Any = fields.get("index")
         if not isinstance(key, int):
@@ -150,7 +186,7 @@ class Decoder:
         call = self._open_calls.get(key)
         if call is not None and call_id and call.id and call_id != call.id:
             del self._open_calls[key]
-            events += builder.end_tool_call(key)
+            events += self._end_call(key)
             call = None
         name = str(function.get("name") or "")
         if call is None:
@@ -168,6 +204,8 @@ class Decoder:
                 call.name = name
         if "extra_content" in fields and (signature := google_thought_signature(fields)):
             builder.set_signature(key, signature)
+        if custom and "function" not in fields:
+            return events + self._custom_input(key, call.name, custom)
         arguments = function.get("arguments")
         if isinstance(arguments, dict):
             arguments = json.dumps(arguments)  # a server that sent parsed arguments
@@ -395,7 +433,7 @@ class Decoder:
                 unsigned.thought_signature = self._text_signature
             self._text_signature = None
         for key in self._open_calls:
-            events += builder.end_tool_call(key)
+            events += self._end_call(key)
         self._open_calls.clear()
         reason = self.finish_reason
         stop = map_stop_reason(reason)

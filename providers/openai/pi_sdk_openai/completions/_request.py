@@ -23,6 +23,8 @@ from .._shared_documents import CHAT_DOCUMENTS, attached_text, chat_media_part
 from .._shared_ids import normalize_completions_tool_call_id
 from .._shared_request import (
     chat_tool_choice,
+    declared_tools,
+    grammar_inputs,
     max_output_tokens,
     reasoning_effort,
     tool_result_text,
@@ -41,6 +43,7 @@ __all__ = [
     "build_payload",
     "convert_messages",
     "convert_tools",
+    "request_grammar",
 ]
 
 API = "openai-completions"
@@ -95,6 +98,7 @@ def convert_messages(
     """
     compat = compat or resolve_compat(model)
     parts = parts or read_parts(model, context, compat)
+    grammar = grammar_inputs(model, declared_tools(parts), compat.supports_openai_grammar_tools)
     policy = options.foreign_reasoning if options is not None else "drop"
     history: list[pi_sdk.Message] = kit.transform_messages(
         parts.messages,
@@ -115,7 +119,7 @@ def convert_messages(
     while i < len(history):
         message = history[i]
         if isinstance(message, pi_sdk.SystemMessage):  # in place: see ._system
-            out.extend(system_entries(message, parts, role, compat))
+            out.extend(system_entries(message, parts, role, compat, model))
             i += 1
         elif isinstance(message, pi_sdk.UserMessage):
             if after_tool and last_role == "toolResult":
@@ -126,7 +130,9 @@ def convert_messages(
                 last_role = "user"
             i += 1
         elif isinstance(message, pi_sdk.AssistantMessage):
-            entry = assistant_message(message, compat, reasoning_model=model.reasoning)
+            entry = assistant_message(
+                message, compat, reasoning_model=model.reasoning, grammar=grammar
+            )
             if entry is not None:
                 out.append(entry)
                 last_role = "assistant"
@@ -155,6 +161,19 @@ def convert_messages(
                 out.append({"role": "user", "content": attached})
                 last_role = "user"
     return out
+
+
+def request_grammar(
+    model: pi_sdk.Model, context: pi_sdk.Context, compat: CompletionsCompat | None = None
+) -> dict[str, str]:
+    """The grammar tools a request to ``model`` sends as custom tools, for the decoder.
+
+    Name -> the argument that carries a call's text; empty without grammar support.
+    """
+    compat = compat or resolve_compat(model)
+    if not compat.supports_openai_grammar_tools:
+        return {}
+    return grammar_inputs(model, declared_tools(read_parts(model, context, compat)), True)
 
 
 def build_payload(
@@ -207,7 +226,7 @@ def build_payload(
     elif output is not None:
         payload["response_format"] = response_format(output)
     if parts.tools:
-        payload["tools"] = convert_tools(parts.tools, compat)
+        payload["tools"] = convert_tools(parts.tools, compat, model)
         if compat.zai_tool_stream:
             payload["tool_stream"] = True
     elif compat.requires_tools_with_tool_history and any(

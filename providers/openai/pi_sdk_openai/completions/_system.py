@@ -44,12 +44,16 @@ def read_parts(
 
 
 def system_entries(
-    message: pi_sdk.SystemMessage, parts: kit.ContextParts, role: str, compat: CompletionsCompat
+    message: pi_sdk.SystemMessage,
+    parts: kit.ContextParts,
+    role: str,
+    compat: CompletionsCompat,
+    model: pi_sdk.Model,
 ) -> list[dict[str, Any]]:
     """The messages one in-place system message becomes (its tools, then its text)."""
     out: list[dict[str, Any]] = []
     if added := parts.tools_added_in_place(message):
-        out.append({"role": "system", "tools": convert_tools(added, compat)})
+        out.append({"role": "system", "tools": convert_tools(added, compat, model)})
     if text := message.update_text:
         out.append({"role": role, "content": kit.sanitize_surrogates(text)})
     return out

@@ -17,19 +17,40 @@ __all__ = ["convert_tools", "response_format"]
 
 
 def convert_tools(
-    tools: list[pi_sdk.Tool], compat: CompletionsCompat | None = None
+    tools: list[pi_sdk.Tool], compat: CompletionsCompat | None, model: pi_sdk.Model
 ) -> list[dict[str, Any]]:
-    """Return Chat Completions function tools; ``strict: false`` unless the server rejects it."""
-    strict = compat.supports_strict_mode if compat is not None else True
+    """Return Chat Completions function tools (pi-ai 1.6 ``convertTools``).
+
+    Where the server takes ``strict`` (compat ``supportsStrictMode``; always without a compat),
+    each function carries it: ``true`` for a tool whose constrained sampling resolves to strict,
+    its schema made strict-compatible (:meth:`pi_sdk.Tool.strict_mode`), else ``false``. A
+    grammar tool on a model with compat ``supportsOpenAIGrammarTools`` is a custom tool
+    (OpenAI "Custom tools": ``{"type": "custom", "custom": {name, description, "format":
+    {"type": "grammar", "grammar": {"syntax": "lark" | "regex", "definition"}}}}``).
+
+    Raises:
+        ConfigurationError: a ``strict: "require"`` tool the model cannot take strict, a bad
+            grammar tool.
+    """
+    field = compat.supports_strict_mode if compat is not None else True
+    grammar_tools = compat.supports_openai_grammar_tools if compat is not None else False
     out: list[dict[str, Any]] = []
     for tool in tools:
+        grammar = tool.grammar(model, grammar_tools)
+        if grammar is not None:
+            fmt = {"syntax": grammar.syntax, "definition": grammar.definition}
+            custom: dict[str, Any] = {"name": tool.name, "description": tool.description}
+            custom["format"] = {"type": "grammar", "grammar": fmt}
+            out.append({"type": "custom", "custom": custom})
+            continue
+        strict = tool.strict_mode(model, field)
         function: dict[str, Any] = {
             "name": tool.name,
             "description": tool.description,
-            "parameters": tool.parameters,
+            "parameters": tool.wire_parameters(strict),
         }
-        if strict:
-            function["strict"] = False
+        if field:
+            function["strict"] = bool(strict)
         out.append({"type": "function", "function": function})
     return out
 

@@ -30,7 +30,7 @@ from ._decode import Decoder
 from ._input import convert_input
 from ._request import API, PATH, build_payload, configuration_update_effort, string_option
 from ._signatures import parse_text_signature, text_signature
-from ._tools import convert_tools
+from ._tools import convert_tools, request_grammar
 
 __all__ = [
     "API",
@@ -42,6 +42,7 @@ __all__ = [
     "convert_tools",
     "normalize_tool_call_id",
     "parse_text_signature",
+    "request_grammar",
     "session_affinity_headers",
     "text_signature",
 ]
@@ -77,6 +78,7 @@ async def call_openai_responses(
         decoder=lambda builder: Decoder(
             _stamped(builder, configuration_update_effort(model, options)),
             service_tier=string_option(options, "service_tier"),
+            grammar=request_grammar(model, context),
         ),
     )
 

@@ -3,9 +3,9 @@
 pi-ai 1.6 gives the Responses APIs (``openai-responses``, ``azure-openai-responses``) twelve
 flags; :func:`resolve_responses_compat` reads them with pi-ai's defaults (Azure's differ: strict
 tools on, see :func:`resolve_responses_compat`). Flags for features pi-sdk does not have yet
-(mid-conversation system messages, ``additional_tools``, tool search, thinking-level changes as
-``configuration_update`` items, grammar tools) are read and kept, so the catalog's models load
-and the features have their switch ready; they change no request today. A value of the wrong
+(tool search, thinking-level changes as ``configuration_update`` items) are read and kept, so
+the catalog's models load and the features have their switch ready; they change no request
+today. A value of the wrong
 type raises :class:`pi_sdk.ConfigurationError`; keys pi-ai does not define are left alone (pi's
 compat objects are open).
 """
@@ -39,9 +39,10 @@ class ResponsesCompat:
     supports_long_cache_retention: bool = True
     """Long retention sends ``prompt_cache_retention: "24h"`` (or ``prompt_cache_options``)."""
     supports_strict_mode: bool = False
-    """Send ``strict`` on function tools (``false``; pi-sdk has no per-tool strict yet)."""
+    """Send ``strict`` on function tools: ``true`` for strict tools, else ``false``
+    (docs/constrained-tools.md)."""
     supports_openai_grammar_tools: bool = False
-    """No effect: pi-sdk has no grammar-constrained tools."""
+    """Grammar tools go as OpenAI custom tools (docs/constrained-tools.md)."""
     supports_additional_tools: bool = False
     """No effect yet (message-anchored ``additional_tools``)."""
     supports_tool_search: bool = False

@@ -8,12 +8,13 @@ Shared by every Responses flavour (OpenAI, OpenRouter, Azure; pi-mono
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
 from .._shared_json import as_dict, as_list
+from .._shared_request import grammar_input_json
 from ._server_tools import SERVER_ITEMS, server_blocks
 from ._signatures import text_signature
 
@@ -23,7 +24,7 @@ __all__ = ["SERVICE_TIER_PRICE", "Decoder"]
 SERVICE_TIER_PRICE = {"flex": 0.5, "priority": 2.0}
 """Cost multiplier per service tier (pi-mono ``applyServiceTierPricing``)."""
 
-_CONTENT_KINDS = frozenset({"reasoning", "message", "function_call"})
+_CONTENT_KINDS = frozenset({"reasoning", "message", "function_call", "custom_tool_call"})
 """Output item types that become a block; others (server-side tools) are not content."""
 
 
@@ -32,10 +33,12 @@ class _Item:
 
     __slots__ = (
         "done",
+        "input",
         "key",
         "kind",
         "part",
         "part_start",
+        "prop",
         "refusal",
         "server_done",
         "summary_parts",
@@ -53,6 +56,8 @@ class _Item:
         """The ``content_index`` / ``summary_index`` of the part being streamed."""
         self.part_start = 0
         """Where that part's text begins in the block's text."""
+        self.prop, self.input = "input", ""
+        """A custom tool call's argument that carries its free text, and the text so far."""
 
 
 class Decoder:
@@ -74,6 +79,9 @@ class Decoder:
       its message. The text signature is the item id (TextSignatureV1).
     * ``function_call`` → tool call ``"<call_id>|<item id>"``, arguments streamed into an
       incremental parser; ``arguments.done`` / the done item win if they differ.
+    * ``custom_tool_call`` (a grammar tool's free ``input`` text) → tool call whose arguments
+      are ``{<the tool's string argument, per grammar; else "input">: input}``, streamed as
+      pieces of that JSON (pi-ai 1.6); ``input.done`` / the done item are the authority.
     * A ``*.done`` event's text is the authority for its part, whether the deltas before it
       were complete, different or missing: a text that extends what streamed adds the tail as
       one delta, any other replaces it (no delta), so the block holds each text once (pi-ai
@@ -91,9 +99,20 @@ class Decoder:
       event.
     """
 
-    def __init__(self, builder: MessageBuilder, *, service_tier: str | None = None) -> None:
-        """Decode into ``builder``; ``service_tier`` is the requested tier (for pricing)."""
+    def __init__(
+        self,
+        builder: MessageBuilder,
+        *,
+        service_tier: str | None = None,
+        grammar: Mapping[str, str] | None = None,
+    ) -> None:
+        """Decode into ``builder``.
+
+        ``service_tier`` is the requested tier (for pricing), ``grammar`` the request's grammar
+        tools (name -> input property).
+        """
         self.builder = builder
+        self.grammar = grammar or {}
         self.requested_tier = service_tier
         self.response_model: str | None = None
         """The model id the server reported."""
@@ -113,6 +132,8 @@ class Decoder:
             "response.refusal.delta": self._refusal_delta,
             "response.reasoning_summary_part.added": self._summary_part,
             "response.function_call_arguments.done": self._arguments_done,
+            "response.custom_tool_call_input.delta": self._input_delta,
+            "response.custom_tool_call_input.done": self._input_done,
             "response.output_item.added": self._item_added,
             "response.output_item.done": self._item_done,
             "response.created": self._meta,
@@ -141,6 +162,22 @@ class Decoder:
     def _arguments_delta(self, data: dict[str, Any]) -> Events:
         hit = self._piece(data, "function_call")
         return self.builder.append_arguments(hit[0].key, hit[1]) if hit is not None else []
+
+    def _input_delta(self, data: dict[str, Any]) -> Events:
+        hit = self._piece(data, "custom_tool_call")
+        if hit is None:
+            return []
+        item, piece = hit
+        item.input += piece
+        return self.builder.append_arguments(item.key, json.dumps(piece, ensure_ascii=False)[1:-1])
+
+    def _input_done(self, data: dict[str, Any]) -> Events:
+        item = self._find(data, "custom_tool_call")
+        final = data.get("input")
+        if item is None or item.done or not isinstance(final, str):
+            return []
+        item.input = final
+        return self.builder.settle_arguments(item.key, grammar_input_json(item.prop, final))
 
     def _text_delta(self, data: dict[str, Any]) -> Events:
         hit = self._piece(data, "message")
@@ -195,13 +232,19 @@ class Decoder:
             events = builder.open_thinking(key)
         elif kind == "message":
             events = builder.open_text(key)
-        elif kind == "function_call":
+        elif kind in ("function_call", "custom_tool_call"):
             call_id = str(vendor.get("call_id") or "")
+            name = str(vendor.get("name") or "")
             arguments = vendor.get("arguments")
+            if kind == "custom_tool_call":
+                text = vendor.get("input")
+                item.prop = self.grammar.get(name, "input")
+                item.input = text if isinstance(text, str) else ""
+                arguments = grammar_input_json(item.prop, item.input)[:-2]  # still open
             events = builder.open_tool_call(
                 key,
                 id=f"{call_id}|{item_id}" if item_id else call_id,
-                name=str(vendor.get("name") or ""),
+                name=name,
                 arguments=arguments if isinstance(arguments, str) else "",
             )
         self._items[key] = item
@@ -319,6 +362,10 @@ class Decoder:
                 phase = vendor.get("phase")
                 signature = text_signature(item_id, phase if isinstance(phase, str) else None)
             return builder.end_text(item.key, text=text, signature=signature)
+        if item.kind == "custom_tool_call":
+            text = vendor.get("input")
+            final = text if isinstance(text, str) else item.input
+            return builder.end_tool_call(item.key, arguments=grammar_input_json(item.prop, final))
         arguments = vendor.get("arguments")
         return builder.end_tool_call(
             item.key, arguments=arguments if isinstance(arguments, str) else None

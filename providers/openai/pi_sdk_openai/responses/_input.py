@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import pi_sdk
@@ -10,9 +11,10 @@ from pi_sdk import provider as kit
 
 from .._shared_documents import RESPONSES_DOCUMENTS, input_file_part
 from .._shared_ids import normalize_responses_tool_call_id
-from .._shared_request import data_url, tool_result_text
+from .._shared_request import data_url, grammar_input, tool_result_text
 from ._signatures import parse_text_signature, reasoning_item
 from ._system import SystemItems, read_parts
+from ._tools import convert_tools as function_tools
 
 if TYPE_CHECKING:
     from pi_sdk.provider import ContextParts
@@ -39,7 +41,9 @@ def _media_part(block: pi_sdk.ImageContent | pi_sdk.DocumentContent) -> dict[str
     return {"type": "input_image", "detail": "auto", "image_url": data_url(block)}
 
 
-def _assistant_items(message: pi_sdk.AssistantMessage) -> list[dict[str, Any]]:
+def _assistant_items(
+    message: pi_sdk.AssistantMessage, grammar: Mapping[str, str]
+) -> list[dict[str, Any]]:
     reasoning = [
         reasoning_item(b.thinking_signature)
         for b in message.content
@@ -75,20 +79,32 @@ def _assistant_items(message: pi_sdk.AssistantMessage) -> list[dict[str, Any]]:
             if block.raw is not None:  # a server tool's output item, replayed as it came
                 items.append(block.raw)
         else:
-            call_id, _, item_id = block.id.partition("|")
-            entry = {
-                "type": "function_call",
-                "call_id": call_id,
-                "name": block.name,
-                "arguments": json.dumps(block.arguments, ensure_ascii=False, separators=(",", ":")),
-            }
-            if item_id and keep_ids:
-                entry["id"] = item_id
-            items.append(entry)
+            items.append(_call_item(block, grammar, keep_ids))
     return items
 
 
-def _tool_result_item(message: pi_sdk.ToolResultMessage) -> dict[str, Any]:
+def _call_item(call: pi_sdk.ToolCall, grammar: Mapping[str, str], keep_id: bool) -> dict[str, Any]:
+    """A ``function_call`` item, or a ``custom_tool_call`` for a grammar tool of this request.
+
+    The item id goes only with its reasoning item and only when its prefix fits the item type
+    (``fc_`` / ``ctc_``): a call can change type when grammar support differs (pi-ai 1.6).
+    """
+    call_id, _, item_id = call.id.partition("|")
+    prop = grammar.get(call.name)
+    if prop is not None:
+        text = kit.sanitize_surrogates(grammar_input(call, prop))
+        entry: dict[str, Any] = {"type": "custom_tool_call", "call_id": call_id}
+        entry |= {"name": call.name, "input": text}
+    else:
+        arguments = json.dumps(call.arguments, ensure_ascii=False, separators=(",", ":"))
+        entry = {"type": "function_call", "call_id": call_id}
+        entry |= {"name": call.name, "arguments": arguments}
+    if item_id and keep_id and item_id.startswith("ctc_" if prop is not None else "fc_"):
+        entry["id"] = item_id
+    return entry
+
+
+def _tool_result_item(message: pi_sdk.ToolResultMessage, custom: bool) -> dict[str, Any]:
     text = tool_result_text(message)
     media = [b for b in message.content if not isinstance(b, pi_sdk.TextContent)]
     output: str | list[dict[str, Any]]
@@ -98,7 +114,7 @@ def _tool_result_item(message: pi_sdk.ToolResultMessage) -> dict[str, Any]:
     else:
         output = text or "(no output)"
     return {
-        "type": "function_call_output",
+        "type": "custom_tool_call_output" if custom else "function_call_output",
         "call_id": message.tool_call_id.partition("|")[0],
         "output": output,
     }
@@ -112,11 +128,16 @@ def convert_input(
     origin: str | None = None,
     parts: ContextParts | None = None,
     configuration_effort: str | None = None,
+    convert_tools: Callable[[list[pi_sdk.Tool]], list[dict[str, Any]]] | None = None,
+    grammar: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """Convert the system prompt and history to Responses ``input`` items (pi-spec §4.3).
 
     The prompt, tools and later system messages are read by :func:`._system.read_parts`
-    (``parts``, when the caller read them already; see :mod:`._system`).
+    (``parts``, when the caller read them already; see :mod:`._system`); ``convert_tools``
+    writes the tools of ``additional_tools`` items (default: plain function tools), and
+    ``grammar`` (tool name -> input property, :func:`._tools.grammar_inputs`) names the grammar
+    tools whose calls and results go as ``custom_tool_call`` / ``custom_tool_call_output``.
 
     The history first goes through :func:`pi_sdk.provider.transform_messages`, so reasoning items
     and
@@ -133,7 +154,7 @@ def convert_input(
     * tool result: ``function_call_output`` whose ``output`` is the text, or a list of
       ``input_text``, ``input_image`` and ``input_file`` parts when the result has images or
       documents (they stay in the output; pi-mono does the same for images);
-    * ``configuration_effort`` (:func:`._request.configuration_update_effort`): a
+    * ``configuration_effort`` (:func:`._reasoning.configuration_update_effort`): a
       ``configuration_update`` item of each same-model reply's ``provider_thinking_level``
       before its items, and one of ``configuration_effort`` last (pi-ai 1.6).
     """
@@ -146,7 +167,13 @@ def convert_input(
         origin=origin,
         documents=RESPONSES_DOCUMENTS,
     )
-    system = SystemItems(parts, "developer" if model.reasoning else "system")
+    grammar = grammar or {}
+
+    def plain_tools(tools: list[pi_sdk.Tool]) -> list[dict[str, Any]]:
+        return function_tools(tools, model, strict_field=False)
+
+    convert = convert_tools or plain_tools
+    system = SystemItems(parts, "developer" if model.reasoning else "system", convert)
     items = system.items(parts.leading, leading=True) if parts.leading is not None else []
     for message in history:
         if isinstance(message, pi_sdk.SystemMessage):
@@ -156,7 +183,7 @@ def convert_input(
             if entry is not None:
                 items.append(entry)
         elif isinstance(message, pi_sdk.AssistantMessage):
-            output = _assistant_items(message)
+            output = _assistant_items(message, grammar)
             level = message.provider_thinking_level
             same = (message.provider, message.api, message.model) == (
                 model.provider,
@@ -167,7 +194,7 @@ def convert_input(
                 items.append(_configuration_update(level))
             items.extend(output)
         else:
-            items.append(_tool_result_item(message))
+            items.append(_tool_result_item(message, message.tool_name in grammar))
     if configuration_effort is not None:
         items.append(_configuration_update(configuration_effort))
     return items

@@ -6,7 +6,7 @@ Body (:func:`build_payload`): ``input`` items from any history (:func:`convert_i
 for ``"long"`` on api.openai.com), tools, and for reasoning models
 ``include: ["reasoning.encrypted_content"]`` (so each reasoning item can be replayed next turn)
 plus ``reasoning: {effort, summary}`` when reasoning is requested, ``reasoning: {effort: "none"}``
-when it is off on a model that can turn it off (:func:`off_effort`, pi-ai 0.73).
+when it is off on a model that can turn it off (:mod:`._reasoning`, pi-ai 0.73).
 
 ``provider_options`` keys: ``reasoning_effort`` (sent as is, overriding ``options.reasoning``),
 ``reasoning_summary`` (``"auto"``, ``"concise"``, ``"detailed"``; default ``"auto"`` when reasoning
@@ -26,13 +26,15 @@ import pi_sdk
 from pi_sdk import provider as kit
 
 from .._shared_request import (
+    declared_tools,
+    grammar_inputs,
     max_output_tokens,
     prompt_cache_key,
-    reasoning_effort,
     responses_tool_choice,
 )
 from ._compat import ResponsesCompat, resolve_responses_compat
 from ._input import convert_input
+from ._reasoning import configuration_update_effort, reasoning_fields
 from ._system import read_parts
 from ._tools import convert_tools, text_format
 
@@ -46,31 +48,6 @@ PROVIDER_OPTIONS = ("reasoning_effort", "reasoning_summary", "service_tier", "to
 MIN_OUTPUT_TOKENS = 16
 """The smallest ``max_output_tokens`` OpenAI accepts (pi-ai 1.6 raises a lower cap to it)."""
 AZURE_API = "azure-openai-responses"
-CONFIGURATION_UPDATE_REQUEST_EFFORT = "medium"
-"""``reasoning.effort`` while ``configuration_update`` items carry the level (pi-ai 1.6): the
-top-level value is part of the cached prompt, so it stays fixed."""
-
-
-def configuration_update_effort(
-    model: pi_sdk.Model, options: pi_sdk.StreamOptions, compat: ResponsesCompat | None = None
-) -> str | None:
-    """The effort sent in ``configuration_update`` items, or ``None`` to send ``reasoning.effort``.
-
-    pi-ai 1.6 (``compat.supportsMidConvoEffort``): the requested level, mapped by the model's
-    ``thinking_level_map``, goes in a ``configuration_update`` input item at the end of
-    ``input`` (and each earlier reply of the same model that recorded a
-    ``provider_thinking_level`` gets one of its level before it), so a level change keeps the
-    prompt cache. ``None`` without the flag or without a requested level. pi-ai also leaves the
-    items out for a Sign in with ChatGPT token, which pi-sdk does not support.
-    """
-    if model.api == AZURE_API:  # pi-ai 1.6's Azure module sends none
-        return None
-    compat = compat or resolve_responses_compat(model)
-    effort = reasoning_effort(model, options) if compat.supports_mid_convo_effort else None
-    if effort is None:
-        return None
-    mapped = (model.thinking_level_map or {}).get(effort)
-    return mapped if isinstance(mapped, str) else effort
 
 
 def string_option(options: pi_sdk.StreamOptions, key: str) -> str | None:
@@ -105,7 +82,9 @@ def build_payload(
         The JSON body.
 
     Raises:
-        ConfigurationError: unknown or mistyped ``provider_options`` or compat flags.
+        ConfigurationError: unknown or mistyped ``provider_options`` or compat flags; a tool
+            whose constrained sampling the model cannot honour (``strict: "require"``, a bad
+            grammar tool).
     """
     options = options or pi_sdk.StreamOptions()
     kit.check_provider_options(options, PROVIDER_OPTIONS, API)
@@ -117,6 +96,12 @@ def build_payload(
     forced = [kit.output_tool(output)] if output is not None and output.mode == "tool" else []
     parts = read_parts(model, context, extra_tools=forced)
     update_effort = configuration_update_effort(model, options, compat)
+    grammar_tools = compat.supports_openai_grammar_tools
+
+    def tools_of(tools: list[pi_sdk.Tool]) -> list[dict[str, Any]]:
+        strict_field = compat.supports_strict_mode
+        return convert_tools(tools, model, strict_field=strict_field, grammar_tools=grammar_tools)
+
     payload: dict[str, Any] = {
         "model": model.id,
         "input": convert_input(
@@ -125,7 +110,9 @@ def build_payload(
             foreign_reasoning=options.foreign_reasoning,
             origin=origin,
             parts=parts,
+            convert_tools=tools_of,
             configuration_effort=update_effort,
+            grammar=grammar_inputs(model, declared_tools(parts), grammar_tools),
         ),
         "stream": True,
     }
@@ -156,41 +143,8 @@ def build_payload(
     elif output is not None:
         payload["text"] = {"format": text_format(output)}
     if parts.tools:
-        strict = False if compat.supports_strict_mode else None
-        payload["tools"] = convert_tools(parts.tools, strict=strict)
+        payload["tools"] = tools_of(parts.tools)
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
-    if model.reasoning:
-        effort = reasoning_effort(model, options)
-        if effort is not None or summary is not None:
-            level = effort or "medium"
-            mapped = (model.thinking_level_map or {}).get(level) if effort is not None else None
-            if update_effort is not None:
-                mapped = CONFIGURATION_UPDATE_REQUEST_EFFORT
-            payload["reasoning"] = {"effort": mapped or level, "summary": summary or "auto"}
-            payload["include"] = ["reasoning.encrypted_content"]
-        elif (off := off_effort(model)) is not None:
-            payload["reasoning"] = {"effort": off}
-        if model.provider == "xai":
-            payload["include"] = ["reasoning.encrypted_content"]
+    payload.update(reasoning_fields(model, options, summary, update_effort))
     return payload
-
-
-def off_effort(model: pi_sdk.Model) -> str | None:
-    """The ``reasoning.effort`` that turns reasoning off, or ``None`` to send no ``reasoning``.
-
-    pi-ai 0.73 sends ``{"effort": model.thinkingLevelMap.off ?? "none"}`` with reasoning off,
-    except when the map says ``off: null`` (the model cannot turn reasoning off: every
-    ``gpt-5*`` model of its catalog) and for GitHub Copilot. pi-sdk reads the map from
-    ``model.thinking_level_map`` (the catalog's), else ``model.compat["thinkingLevelMap"]``,
-    and, without an ``off`` entry in either, applies the catalog's rule by id.
-    """
-    if model.provider == "github-copilot":
-        return None
-    levels = model.thinking_level_map or (model.compat or {}).get("thinkingLevelMap")
-    if isinstance(levels, dict) and "off" in levels:
-        off: Any = levels["off"]  # pyright: ignore[reportUnknownVariableType]
-        return off if isinstance(off, str) else None
-    if model.id.startswith("gpt-5"):
-        return None
-    return "none"

@@ -12,13 +12,11 @@ other model gets one leading prompt and the current tool list. Source: pi-ai 1.6
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pi_sdk
 from pi_sdk import provider as kit
-
-from ._tools import convert_tools
 
 __all__ = ["SystemItems", "read_parts"]
 
@@ -46,8 +44,14 @@ def read_parts(
 class SystemItems:
     """Turns the system messages of one request into input items, in order."""
 
-    def __init__(self, parts: kit.ContextParts, role: str) -> None:
+    def __init__(
+        self,
+        parts: kit.ContextParts,
+        role: str,
+        convert_tools: Callable[[list[pi_sdk.Tool]], list[dict[str, Any]]],
+    ) -> None:
         self.parts = parts
+        self.convert_tools = convert_tools
         self.role = role
         self.declared = False
         self.unavailable: dict[str, None] = {}
@@ -64,7 +68,11 @@ class SystemItems:
                 out.append({"role": self.role, "content": self._notice()})
             self.declared = True
             out.append(
-                {"type": "additional_tools", "role": "developer", "tools": convert_tools(added)}
+                {
+                    "type": "additional_tools",
+                    "role": "developer",
+                    "tools": self.convert_tools(added),
+                }
             )
         texts = [message.prompt_text if leading else message.update_text]
         if in_place:
