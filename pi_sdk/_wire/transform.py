@@ -250,10 +250,13 @@ def _with(block: _Block, **values: Any) -> _Block:
 
 @functools.cache
 def _templates() -> tuple[TextContent, ThinkingContent]:
-    """Templates of the blocks the rules make: a copy of one with its text set is the block the
-    constructor would give (same fields set), without validating a value already known to be a
-    str. Made on first use: building the wire classes' validators at import would cost every
-    program that never transforms a history (the first-use time, issue 32)."""
+    """The templates of the text and reasoning blocks the rules make.
+
+    A copy of one with its text set is the block the constructor would give (same fields set),
+    without validating a value already known to be a str. Made on first use: building the wire
+    classes' validators at import would cost every program that never transforms a history (the
+    first-use time, issue 32).
+    """
     text = TextContent(text="")
     return text, ThinkingContent(thinking="", thinking_signature=REASONING_CONTENT_FIELD)
 

@@ -13,7 +13,6 @@ import stat
 from pathlib import Path
 
 import pytest
-
 from _support.cli import ThreadedLoopback, cli_env, run_cli
 from _support.loopback import Step, text_reply
 from _support.model_servers import ModelServer, closed_port_url
