@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from _first_event import FirstEvent
 from _memory import Memory
+from _proxy_cost import ProxyCost
 from _side_by_side import SideBySide
 
 PER_EVENT = 1.2
@@ -21,6 +23,8 @@ CONCURRENCY = 1.2
 AGENT_KIB, DICTS_KIB, PYDANTIC_AI_KIB = 16.0, 14.7, 15.4
 TURNS = 1.3
 FIRST_USE_MS, DISCOVERY_MS = 100.0, 50.0
+SERVE_ADDED, LITELLM_FACTOR = 0.5, 5.0
+FIRST_EVENT_MS = 1.0
 DEFAULT_TRANSPORT = "pooled"
 """The concurrency column of the transport pi-sdk's providers use by default."""
 
@@ -35,6 +39,8 @@ class Results:
     memory_problem: str = ""
     turns: dict[int, float] | None = None
     imports: dict[str, float] | None = None
+    proxy: ProxyCost | None = None
+    first_event: dict[str, FirstEvent] | None = None
 
 
 class Line(NamedTuple):
@@ -154,9 +160,50 @@ def _imports(results: Results) -> list[Line]:
     ]
 
 
+def _proxy(results: Results) -> list[Line]:
+    target, versus = f"<= {SERVE_ADDED}x direct", f">= {LITELLM_FACTOR:g}x"
+    lines: list[Line] = []
+    levels = sorted(results.proxy.levels) if results.proxy else []
+    levels = [levels[0], levels[-1]] if levels else [1, 200]
+    for number, level in zip(("6a", "6b"), levels, strict=True):
+        what = f"CPU serve adds per stream, {level} at once"
+        added = results.proxy.added(level, "serve") if results.proxy else None
+        if added is None:
+            lines.append(_line(number, what, "-", target, None))
+            continue
+        value = f"{added[0]:.2f}x direct, first event +{added[1] * 1e3:.2f} ms"
+        lines.append(_line(number, what, value, target, added[0] <= SERVE_ADDED))
+    what = "LiteLLM proxy's added CPU / serve's, worst level"
+    factors = []
+    for level in levels:
+        ours = results.proxy.added(level, "serve") if results.proxy else None
+        theirs = results.proxy.added(level, "litellm") if results.proxy else None
+        if ours is not None and theirs is not None:
+            factors.append(theirs[0] / ours[0] if ours[0] > 0 else float("inf"))
+    if not factors:
+        reason = results.proxy.missing.get("litellm", "-") if results.proxy else "-"
+        lines.append(_line("6c", what, reason, versus, None))
+    else:
+        lines.append(_line("6c", what, f"{min(factors):.1f}x", versus, min(factors) >= 5))
+    return lines
+
+
+def _first_event_line(results: Results) -> list[Line]:
+    what, target = (
+        "time to first event - floor's first byte, worst API",
+        f"<= {FIRST_EVENT_MS:g} ms",
+    )
+    if not results.first_event:
+        return [_line("7", what, "-", target, None)]
+    medians = results.first_event
+    worst = max(medians, key=lambda api: medians[api].added)
+    added = medians[worst].added * 1e3
+    return [_line("7", what, f"{added:.2f} ms ({worst})", target, added <= FIRST_EVENT_MS)]
+
+
 def print_targets(results: Results) -> None:
     """Print the summary of every target from what ``results`` holds."""
-    judges = (_per_event, _concurrency, _memory, _turns, _imports)
+    judges = (_per_event, _concurrency, _memory, _turns, _imports, _proxy, _first_event_line)
     lines = [line for judge in judges for line in judge(results)]
     print("\ntargets (issue 16)")
     widths = [max(len(line[i]) for line in lines) for i in range(4)]

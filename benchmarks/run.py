@@ -31,6 +31,12 @@ Sections, in order (each can be left out with ``--no-<section>``):
 5. ``import`` (``_import_time.py``): fresh-process CPU ms of ``import pydantic``, ``import
    pi_sdk``, first use and plugin discovery (targets: first use at most 100 ms, discovery at
    most 50 ms more).
+6. ``proxy`` (``_proxy_cost.py``): CPU per stream and time to first event through ``pi-sdk
+   serve`` against a direct call, at 1 and 200 concurrent streams, and through the LiteLLM proxy
+   when the ``bench`` group is installed (targets: serve adds at most 0.5x a direct call's CPU,
+   at least 5x less than LiteLLM adds).
+7. ``first-event`` (``_first_event.py``): wall time to pi-sdk's first event per wire API against
+   the floor's time to first byte (target: at most 1 ms added).
 
 It ends with the targets summary (``_targets.py``): one line per target, the value measured in
 this run, the target and ``met`` / ``NOT MET`` / ``not measured``. The top line gives the start
@@ -44,8 +50,9 @@ Run: ``uv run python benchmarks/run.py`` (every section, all consumers; about 14
 of CPU), or pick:
 ``[--rounds 3] [--peer-rounds 2] [--apis chat,messages] [--workloads text]
 [--consumers floor,pi-sdk] [--concurrency 100,500,1000] [--concurrency-rounds 3]
-[--turns 100,1000] [--turn-rounds 5] [--import-rounds 15] [--no-side-by-side]
-[--no-concurrency] [--no-memory] [--no-turns] [--no-import]``.
+[--turns 100,1000] [--turn-rounds 5] [--import-rounds 15] [--proxy-rounds 3] [--proxy-streams 1,200]
+[--first-event-rounds 30] [--no-side-by-side] [--no-concurrency] [--no-memory] [--no-turns]
+[--no-import] [--no-proxy] [--no-first-event]``.
 """
 
 from __future__ import annotations
@@ -60,8 +67,10 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import _first_event
 import _import_time
 import _memory
+import _proxy_cost
 import _turns
 from _concurrency import concurrency_table
 from _consumers import AWS
@@ -71,7 +80,7 @@ from _targets import Results, print_targets
 from _wire_bodies import APIS
 from _workloads import workloads
 
-SECTIONS = ("side-by-side", "concurrency", "memory", "turns", "import")
+SECTIONS = ("side-by-side", "concurrency", "memory", "turns", "import", "proxy", "first-event")
 # option: (default, with --quick)
 _ROUNDS = {
     "rounds": (3, 2),
@@ -79,6 +88,8 @@ _ROUNDS = {
     "concurrency_rounds": (3, 2),
     "turn_rounds": (5, 3),
     "import_rounds": (15, 7),
+    "proxy_rounds": (3, 2),
+    "first_event_rounds": (30, 15),
 }
 
 
@@ -100,6 +111,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--consumers", type=_list)
     parser.add_argument("--concurrency", type=_numbers)
     parser.add_argument("--turns", type=_numbers, default=list(_turns.SIZES))
+    parser.add_argument("--proxy-streams", type=_numbers, default=list(_proxy_cost.LEVELS))
     parser.add_argument("--seed", type=int, default=16)
     for section in SECTIONS:
         parser.add_argument(f"--no-{section}", action="store_true")
@@ -183,6 +195,25 @@ async def _streams(args: argparse.Namespace, results: Results) -> None:
             print(f"   ({_took(began)})", flush=True)
 
 
+async def _proxy_and_first_event(args: argparse.Namespace, results: Results) -> None:
+    """The sections after the import times (they read from a loopback server of their own)."""
+    with LoopbackServer() as server:
+        if not args.no_proxy:
+            began = _section("proxy: what pi-sdk serve adds to a stream")
+            results.proxy = await _proxy_cost.measure(
+                server, args.proxy_rounds, tuple(args.proxy_streams)
+            )
+            _proxy_cost.print_proxy_cost(results.proxy, args.proxy_rounds)
+            print(f"   ({_took(began)})", flush=True)
+        if not args.no_first_event:
+            began = _section("first-event: time to the first event against the first byte")
+            results.first_event = await _first_event.measure(
+                server, args.apis, args.first_event_rounds
+            )
+            _first_event.print_first_event(results.first_event, args.first_event_rounds)
+            print(f"   ({_took(began)})", flush=True)
+
+
 def main() -> None:
     args = _arguments()
     began = _clocks()
@@ -208,6 +239,8 @@ def main() -> None:
         results.imports = _import_time.measure(args.import_rounds)
         _import_time.print_import(results.imports, args.import_rounds)
         print(f"   ({_took(start)})", flush=True)
+    if not (args.no_proxy and args.no_first_event):
+        asyncio.run(_proxy_and_first_event(args, results))
     print_targets(results)
     print(f"\nrun took {_took(began)} (CPU: this process, the server, the import samples)")
 

@@ -2,6 +2,7 @@
 
 import functools
 import os
+import sys
 
 import pytest
 
@@ -21,6 +22,39 @@ def _loopback_direct() -> None:
 
 
 _loopback_direct()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Bytecode caches on, whatever ``PYTHONDONTWRITEBYTECODE`` says: with it set, every run
+    rewrites the assertions of every test module again, and every Python subprocess a test
+    starts (the CLI, the workers, the docs' examples: hundreds) compiles pi-sdk's modules from
+    source again. The caches go to the ``__pycache__`` folders, which git ignores."""
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+# --- the long scenarios and the tests that share a costly session fixture ----------------------
+# `pytest` leaves the tests marked `slow` out (pyproject's addopts); `pytest -m slow` runs them
+# (.ci/run runs both steps). Besides the tests marked in their files, these are slow: the
+# conformance kit's truncation rule (each recorded body cut at every byte, one whole call per
+# cut) and every test that builds the wheels (the `dist` fixture: `uv build --all-packages`).
+# Under pytest-xdist (`-n`, `--dist loadgroup`) the tests sharing a session fixture that starts
+# something costly run on one worker, so that it starts once: the Temporal dev server (every
+# test under tests/temporal) and the wheels.
+_SLOW_KIT_RULES = frozenset({"test_truncation_at_every_byte_ends_in_one_error"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before the `-m` selection sees the marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if "dist" in fixtures:
+            item.add_marker(pytest.mark.slow)
+            item.add_marker(pytest.mark.xdist_group("wheels"))
+        elif getattr(item, "originalname", None) in _SLOW_KIT_RULES:
+            item.add_marker(pytest.mark.slow)
+        elif "temporal_address" in fixtures:
+            item.add_marker(pytest.mark.xdist_group("temporal"))
 
 
 @pytest.fixture

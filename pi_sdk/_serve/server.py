@@ -45,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pi_sdk._serve.frames import FrameWriter
 from pi_sdk._serve.outcome_log import log_outcome, log_refusal
 from pi_sdk._serve.policy import ProxyPolicy
 from pi_sdk._serve.request import Refused, parse_pi_messages_request, parse_request, read_body
@@ -218,6 +219,7 @@ class _StreamEndpoint:
         watcher = asyncio.ensure_future(_abort_on_disconnect(receive, controller))
         out = _Sender(send)
         await out.send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS})
+        frames = FrameWriter(out.send)
         keepalive_ms = self.policy.keepalive_ms
         pinger = (
             asyncio.ensure_future(out.keep_alive(keepalive_ms / 1000)) if keepalive_ms else None
@@ -236,11 +238,13 @@ class _StreamEndpoint:
                     final = event.error.model_copy(update={"error_message": data["errorMessage"]})
                 elif isinstance(event, DoneEvent):
                     final = event.message
-                await out.send(_frame(data))
+                await frames.add(_frame(data))
+            await frames.drain()
         except Exception as exc:  # a stream function that raised instead of ending in `error`
             error = self._redact(str(exc) or type(exc).__name__)
             if not controller.signal.aborted:
-                await out.send(_frame(_error_event(error)))
+                await frames.add(_frame(_error_event(error)))
+                await frames.drain()
         finally:
             controller.abort("the client disconnected")  # no-op once the call has ended
             watcher.cancel()
@@ -306,9 +310,10 @@ async def _abort_on_disconnect(receive: Callable[[], Any], controller: AbortCont
             return
 
 
-def _frame(data: dict[str, Any]) -> dict[str, Any]:
-    line = "data: " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n\n"
-    return {"type": "http.response.body", "body": line.encode(), "more_body": True}
+def _frame(data: dict[str, Any]) -> bytes:
+    return (
+        "data: " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n\n"
+    ).encode()
 
 
 def _error_event(message: str) -> dict[str, Any]:

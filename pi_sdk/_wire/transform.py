@@ -80,6 +80,7 @@ actually sends to (its client's, which may differ from ``model.base_url``: a cus
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
@@ -247,15 +248,22 @@ def _with(block: _Block, **values: Any) -> _Block:
     return block if update is None else copy_with(block, update)
 
 
-# Templates of the blocks the rules make: a copy of one with its text set is the block the
-# constructor would give (same fields set), without validating a value already known to be a str.
-_TEXT = TextContent(text="")
-_REASONING = ThinkingContent(thinking="", thinking_signature=REASONING_CONTENT_FIELD)
+@functools.cache
+def _templates() -> tuple[TextContent, ThinkingContent]:
+    """The templates of the text and reasoning blocks the rules make.
+
+    A copy of one with its text set is the block the constructor would give (same fields set),
+    without validating a value already known to be a str. Made on first use: building the wire
+    classes' validators at import would cost every program that never transforms a history (the
+    first-use time, issue 32).
+    """
+    text = TextContent(text="")
+    return text, ThinkingContent(thinking="", thinking_signature=REASONING_CONTENT_FIELD)
 
 
 def _text_block(text: str) -> TextContent:
     """``TextContent(text=text)``, made by copying a template (see above)."""
-    return copy_with(_TEXT, {"text": text})
+    return copy_with(_templates()[0], {"text": text})
 
 
 def _id_seed(call: ToolCall, message: AssistantMessage, position: int) -> str:
@@ -350,7 +358,7 @@ class _Transformer:
         if self.policy == "drop":
             return None
         if self.reasoning_field:
-            return copy_with(_REASONING, {"thinking": text})
+            return copy_with(_templates()[1], {"thinking": text})
         if self.policy == "tagged":
             return _text_block(f"<thinking>\n{text}\n</thinking>")
         return _text_block(text)

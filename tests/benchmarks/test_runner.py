@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 RUNNER = Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
-TARGETS = ["1", "2", "3a", "3b", "3c", "4", "5a", "5b"]
+TARGETS = ["1", "2", "3a", "3b", "3c", "4", "5a", "5b", "6a", "6b", "6c", "7"]
 TINY = ["--quick", "--apis", "chat", "--workloads", "args-20KB", "--rounds", "1"]
 TINY += [
     "--concurrency",
@@ -28,7 +28,8 @@ TINY += [
     "--turn-rounds",
     "1",
 ]
-TINY += ["--import-rounds", "1"]
+TINY += ["--import-rounds", "1", "--proxy-rounds", "1", "--proxy-streams", "1,4"]
+TINY += ["--first-event-rounds", "1"]
 VERDICT = re.compile(r"^  (\d[a-z]?)\s{2,}(.+?)\s{2,}(met|NOT MET|not measured)$")
 
 
@@ -54,7 +55,9 @@ def test_a_tiny_run_prints_every_section_and_judges_every_target() -> None:
     assert re.match(r"pi-sdk benchmarks \(issue 16\), started .+ UTC, commit \S+", head[0])
     assert re.match(r"Python 3\.\d+\.\d+ \(\w+\), \d+ CPUs", head[1])
     sections = re.findall(r"^== (\S+)", output, re.M)
-    assert sections == ["side-by-side:", "concurrency:", "memory:", "turns:", "import:"]
+    assert sections == [
+        "side-by-side:", "concurrency:", "memory:", "turns:", "import:", "proxy:", "first-event:"
+    ]  # fmt: skip
     # the side-by-side row of the one cell: the floor in µs per delta, pi-sdk as a multiple
     assert re.search(r"^chat\s+args-20KB\s+\d+\s+\d+\.\d\d\s+\d+\.\d\dx$", output, re.M)
     assert re.search(r"^\s+4\s+\d+\.\d+\s+\d+\.\d\d\s+\d+\.\d+\s+\d+\.\d\d", output, re.M)
@@ -63,21 +66,27 @@ def test_a_tiny_run_prints_every_section_and_judges_every_target() -> None:
     assert re.search(r"^\s+4 turns\s+\d+\.\d µs/turn$", output, re.M)
     for step in ("pydantic", "import pi_sdk", "first use", "plugin discovery"):
         assert re.search(rf"^  {step}\s+\d+\.\d ms\s+x\s*\d+\.\d\d of pydantic$", output, re.M)
+    for level, way in [(1, "direct"), (1, "serve"), (4, "direct"), (4, "serve")]:
+        assert re.search(rf"^\s+{level} {way}\s+\d+\s+\d+\s+(\d+\.\d\dx)?\s+\d+", output, re.M)
+    assert re.search(r"^chat\s+\d+\s+\d+\s+\d+\s+-?\d+$", output, re.M)  # first event
     found = verdicts(output)
     assert list(found) == TARGETS
     measured = {n for n, v in found.items() if v != "not measured"}
-    # only pydantic-ai's baseline may be missing (the bench group is not installed in CI)
-    assert measured >= set(TARGETS) - {"3b"}
+    # only the peers' baselines may be missing (the bench group is not installed in CI)
+    assert measured >= set(TARGETS) - {"3b", "6c"}
     assert re.search(r"^run took \d+ s wall, \d+ s CPU ", output, re.M)
 
 
 def test_a_section_left_out_leaves_its_targets_not_measured() -> None:
-    output = run("--no-side-by-side", "--no-concurrency", "--no-turns", "--no-import")
+    output = run(
+        "--no-side-by-side", "--no-concurrency", "--no-turns", "--no-import", "--no-proxy",
+        "--no-first-event",
+    )  # fmt: skip
     assert re.findall(r"^== (\S+)", output, re.M) == ["memory:"]
     found = verdicts(output)
     assert list(found) == TARGETS
     left_out = {n for n, v in found.items() if v == "not measured"}
-    assert left_out >= {"1", "2", "4", "5a", "5b"}
+    assert left_out >= {"1", "2", "4", "5a", "5b", "6a", "6b", "6c", "7"}
     assert found["3a"] != "not measured" and found["3c"] == "met"
 
 

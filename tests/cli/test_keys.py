@@ -38,6 +38,7 @@ def test_keys_set_from_a_hidden_prompt_writes_an_owner_only_file(tmp_path: Path)
     assert all(KEY not in text for text in captured)  # getpass does not echo it
 
 
+@pytest.mark.timeout(180)  # seven runs of the CLI, each a fresh interpreter
 def test_a_stored_key_is_used_listed_by_source_and_removed_without_being_printed(tmp_path: Path):
     env = cli_env(tmp_path, OPENAI_API_KEY="sk-openai-from-env")
     outputs: list[str] = []

@@ -12,6 +12,7 @@ import json
 import stat
 from pathlib import Path
 
+import pytest
 from _support.cli import ThreadedLoopback, cli_env, run_cli
 from _support.loopback import Step, text_reply
 from _support.model_servers import ModelServer, closed_port_url
@@ -37,6 +38,7 @@ def _serve(fake: ModelServer, server: ThreadedLoopback, answer: Step | None = No
     server.server.route = route
 
 
+@pytest.mark.timeout(180)  # several runs of the CLI, each a fresh interpreter
 def test_servers_are_listed_kept_and_reused_offline(tmp_path: Path) -> None:
     env = cli_env(tmp_path)
     ollama, vllm = ModelServer("ollama"), ModelServer("vllm")

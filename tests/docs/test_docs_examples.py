@@ -295,6 +295,7 @@ def write_python_files(root: Path) -> list[Path]:
     return folders
 
 
+@pytest.mark.slow  # a whole pyright run over a reader's project
 def test_the_printed_examples_type_check_in_a_readers_project(tmp_path: Path) -> None:
     """QA: ``agent.messages[-1].text`` and ``m.role`` in the examples were pyright errors.
 

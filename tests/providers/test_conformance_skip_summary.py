@@ -13,9 +13,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # runs a dozen test files again, in a pytest of their own
 def test_absent_conformance_folder_is_one_clear_skip_line(tmp_path: Path) -> None:
     missing = tmp_path / "shared" / "conformance"
     (tmp_path / "absent_conformance.py").write_text(

@@ -1,0 +1,88 @@
+"""The server writes the frames a call makes together in one write, in order, one at a time."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from pi_sdk._serve.frames import FrameWriter
+
+
+class _Recorder:
+    """An ASGI ``send`` that records each body and can be held (a client reading slowly)."""
+
+    def __init__(self) -> None:
+        self.bodies: list[bytes] = []
+        self.open = asyncio.Event()
+        self.open.set()
+        self.in_flight = 0
+        self.most_in_flight = 0
+
+    async def __call__(self, message: dict[str, Any]) -> None:
+        assert message["type"] == "http.response.body" and message["more_body"] is True
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            await self.open.wait()
+            self.bodies.append(message["body"])
+        finally:
+            self.in_flight -= 1
+
+
+async def test_frames_made_together_go_out_in_one_write_once_the_call_waits() -> None:
+    send = _Recorder()
+    writer = FrameWriter(send)
+    for n in range(5):  # one vendor read decoded into five events: no wait in between
+        await writer.add(b"data: %d\n\n" % n)
+    assert send.bodies == []  # nothing written while the call is still busy
+    await asyncio.sleep(0)  # the call waits for the vendor's next bytes
+    await asyncio.sleep(0)
+    assert send.bodies == [b"data: 0\n\ndata: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\n"]
+    await writer.add(b"data: 5\n\n")
+    await writer.drain()
+    assert send.bodies[1:] == [b"data: 5\n\n"]
+
+
+async def test_a_frame_is_not_held_back_while_the_call_waits() -> None:
+    send = _Recorder()
+    writer = FrameWriter(send)
+    await writer.add(b"data: first\n\n")
+    vendor = asyncio.Event()
+    waiting = asyncio.ensure_future(vendor.wait())  # the vendor says nothing for a while
+    await asyncio.sleep(0.01)
+    assert send.bodies == [b"data: first\n\n"]
+    vendor.set()
+    await waiting
+
+
+async def test_a_slow_client_holds_the_call_with_one_write_in_flight() -> None:
+    send = _Recorder()
+    send.open.clear()
+    writer = FrameWriter(send)
+    await writer.add(b"a")
+    await asyncio.sleep(0)  # the write of "a" starts and blocks
+    adding = asyncio.ensure_future(writer.add(b"b"))
+    await asyncio.sleep(0.01)
+    assert not adding.done()  # the call waits for the client
+    send.open.set()
+    await adding
+    await writer.add(b"c")
+    await writer.drain()
+    assert b"".join(send.bodies) == b"abc"
+    assert send.most_in_flight == 1
+
+
+async def test_a_failed_write_fails_the_next_frame_and_the_drain() -> None:
+    async def gone(message: dict[str, Any]) -> None:
+        raise ConnectionResetError("the client is gone")
+
+    writer = FrameWriter(gone)
+    await writer.add(b"a")
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    with pytest.raises(ConnectionResetError):
+        await writer.add(b"b")
+    with pytest.raises(ConnectionResetError):
+        await writer.drain()
