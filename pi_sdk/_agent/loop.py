@@ -434,8 +434,9 @@ def _log_stopped(exc: BaseException, run_id: str) -> None:
 
     ``CancelledError``: its task was cancelled (``AgentEventStream.aclose()``, a dropped stream,
     a Temporal worker evicting the workflow from its cache; a cancelled ``Agent.prompt()``
-    aborts the run instead, which then ends ``aborted`` as usual). ``GeneratorExit``: its coroutine was closed without running to its end (Temporal
-    drops the tasks an evicted workflow left behind). The transcript keeps what was emitted.
+    aborts the run instead, which then ends ``aborted`` as usual). ``GeneratorExit``: its
+    coroutine was closed without running to its end (Temporal drops the tasks an evicted
+    workflow left behind). The transcript keeps what was emitted.
     """
     how = "cancelled" if isinstance(exc, asyncio.CancelledError) else "closed before its end"
     logger.info("agent run %s %s (not a failure: it was stopped from outside)", run_id, how)

@@ -65,6 +65,24 @@ async def _start(
     )
 
 
+async def _run_chain(
+    client: Any, address: str, tmp_path: Path, turns: int, timeout_s: float, **fields: Any
+) -> tuple[str, Any, list[tuple[int, int]], Path]:
+    """Run ``turns`` chaos turns to the end on a worker of their own (``fields``: ``_start``'s).
+
+    Returns the run's tag, its result, the (events, bytes) of each run of the chain, the ledger.
+    """
+    config, ledger = _setup(address, tmp_path)
+    worker = await WorkerProcess(config, CHAOS_WORKER).ready()
+    tag = uuid.uuid4().hex[:8]
+    try:
+        run = await _start(client, config, tag, turns, 0, **fields)
+        result = await asyncio.wait_for(run.result(), timeout_s)
+        return tag, result, await _chain(client, run), ledger
+    finally:
+        worker.stop()
+
+
 def _assert_transcript(messages: list[dict[str, Any]], tag: str, turns: int) -> None:
     roles = [m["role"] for m in messages if m["role"] != "user"]
     assert roles == ["assistant", "toolResult", "toolResult"] * turns + ["assistant"]
@@ -75,17 +93,11 @@ def _assert_transcript(messages: list[dict[str, Any]], tag: str, turns: int) -> 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 async def test_a_thousand_turn_run_continues_as_new(client, temporal_address, tmp_path) -> None:
-    config, ledger = _setup(temporal_address, tmp_path)
-    worker = await WorkerProcess(config, CHAOS_WORKER).ready()
-    tag = uuid.uuid4().hex[:8]
-    try:
-        # The model sees the last turns only; the transcript grows.
-        run = await _start(client, config, tag, LONG_TURNS, 0, workflow=RecentContextAgent)
-        result = await asyncio.wait_for(run.result(), 880)
-        sizes = await _chain(client, run)
-    finally:
-        worker.stop()
-
+    # The model sees the last turns only; the transcript grows.
+    tag, result, sizes, ledger = await _run_chain(
+        client, temporal_address, tmp_path, LONG_TURNS, 880, workflow=RecentContextAgent
+    )
+    assert [m for m in result.messages if m["role"] == "system"] == []
     _assert_transcript(result.messages, tag, LONG_TURNS)
     assert len(sizes) >= 2, sizes  # it continued-as-new (Temporal's suggestion), at least once
     assert all(events < EVENT_LIMIT and size < BYTE_LIMIT for events, size in sizes), sizes
@@ -101,16 +113,9 @@ async def test_a_continued_run_does_not_announce_its_unchanged_tools_again(
     took its tools for new ones and added a system message announcing them (the carried state
     lacked the transcript's base tools)."""
     turns = 8
-    config, _ = _setup(temporal_address, tmp_path)
-    worker = await WorkerProcess(config, CHAOS_WORKER).ready()
-    tag = uuid.uuid4().hex[:8]
-    try:
-        run = await _start(client, config, tag, turns, 0, history_max_events=40)
-        result = await asyncio.wait_for(run.result(), 120)
-        sizes = await _chain(client, run)
-    finally:
-        worker.stop()
-
+    tag, result, sizes, _ = await _run_chain(
+        client, temporal_address, tmp_path, turns, 120, history_max_events=40
+    )
     assert len(sizes) >= 2, sizes  # it continued-as-new
     assert [m for m in result.messages if m["role"] == "system"] == []
     _assert_transcript(result.messages, tag, turns)
