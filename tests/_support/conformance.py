@@ -92,7 +92,7 @@ def shared_folder(env_var: str, default: Path, missing: type[Exception]) -> Path
 NEXT_ENV_VAR = "PI_SDK_CONFORMANCE_NEXT_DIR"
 """Where ``conformance-next`` is (default: beside the conformance folder in use)."""
 
-LANDED_KINDS = ("document_", "servertool_")
+LANDED_KINDS = ("document_", "servertool_", "image_output_")
 """Name prefixes of the ``conformance-next`` recordings whose content kind pi-sdk models now:
 they join the conformance suite (its README: "add each file ... as its kind lands")."""
 
@@ -444,11 +444,15 @@ def assert_valid_event_sequence(events: list[Any]) -> AssistantMessage:
     ended: dict[int, Any] = {}
     next_index = 0
     for event in events[1:-1]:
-        if event.type in ("servertool_call", "servertool_result"):  # a whole block
+        if event.type in ("servertool_call", "servertool_result", "image"):  # a whole block
             assert event.content_index == next_index, f"{event.type} at {event.content_index}"
             block = final.content[next_index]
-            wanted = event.server_tool_call if event.type == "servertool_call" else None
-            assert block is (wanted or event.server_tool_result), f"{event.type}: not the block"
+            wanted = {
+                "servertool_call": lambda: event.server_tool_call,
+                "servertool_result": lambda: event.server_tool_result,
+                "image": lambda: event.image,
+            }[event.type]()
+            assert block is wanted, f"{event.type}: not the block"
             next_index += 1
             continue
         kind, phase = _KIND[event.type]

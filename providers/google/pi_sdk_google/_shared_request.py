@@ -345,6 +345,10 @@ class _Converter:
                 if block.raw is None:
                     continue
                 part = block.raw  # a server tool's part, replayed as it came (same source)
+            elif isinstance(block, ImageContent):  # an image the model made (same source)
+                part = {"inlineData": {"mimeType": block.mime_type, "data": block.data}}
+                if same and is_valid_thought_signature(block.thought_signature):
+                    part["thoughtSignature"] = block.thought_signature
             else:
                 part = self._function_call(block, same, send_ids)
                 if first_call is None:

@@ -110,7 +110,7 @@ def _assistant_content(message: pi_sdk.AssistantMessage, oauth: bool) -> list[di
         elif isinstance(block, pi_sdk.ServerToolCall | pi_sdk.ServerToolResult):
             if block.raw is not None:  # the same source's block, replayed as it came
                 blocks.append(block.raw)
-        else:
+        elif isinstance(block, pi_sdk.ToolCall):  # (Claude makes no images to send back)
             blocks.append(
                 {
                     "type": "tool_use",

@@ -17,6 +17,7 @@ import json
 from collections.abc import Iterator
 from typing import Any, Literal, cast
 
+from pi_sdk import Citation, TextContent
 from pi_sdk.provider import (
     Events,
     MessageBuilder,
@@ -26,6 +27,7 @@ from pi_sdk.provider import (
 )
 from pi_sdk.provider import body_excerpt as excerpt
 
+from ._citations import citation
 from ._exceptions import exception_error
 from ._frames import FrameReader
 from ._usage import apply_usage
@@ -83,7 +85,8 @@ def response_as_events(response: dict[str, Any]) -> Iterator[tuple[str, dict[str
 
     ``messageStart``; per content block: ``text`` as one text delta, ``reasoningContent``
     (``reasoningText.text`` then ``.signature``, or ``redactedContent``) as deltas,
-    ``toolUse`` as a ``contentBlockStart`` plus one ``input`` delta (``json.dumps``), any other
+    ``toolUse`` as a ``contentBlockStart`` plus one ``input`` delta (``json.dumps``),
+    ``citationsContent`` as its text deltas then one ``citation`` delta per citation, any other
     block (``toolResult``, ``image``, ...) as a start the decoder skips; each then
     ``contentBlockStop``; then ``messageStop`` (``stopReason``) and ``metadata`` (``usage``).
     """
@@ -96,6 +99,14 @@ def response_as_events(response: dict[str, Any]) -> Iterator[tuple[str, dict[str
         key = {"contentBlockIndex": index}
         if isinstance(block.get("text"), str):
             yield "contentBlockDelta", {**key, "delta": {"text": block["text"]}}
+        elif "citationsContent" in block:  # cited text: as ConverseStream sends it
+            cited = _dict(block["citationsContent"])
+            for part in cast("list[Any]", cited.get("content") or []):
+                text = _dict(part).get("text")
+                if isinstance(text, str):
+                    yield "contentBlockDelta", {**key, "delta": {"text": text}}
+            for one in cast("list[Any]", cited.get("citations") or []):
+                yield "contentBlockDelta", {**key, "delta": {"citation": one}}
         elif "reasoningContent" in block:
             reasoning = _dict(block["reasoningContent"])
             if "redactedContent" in reasoning:
@@ -132,6 +143,7 @@ class Decoder:
     * ``reasoningContent`` deltas -> a thinking block (``text``), whose ``thinking_signature``
       collects the ``signature`` pieces; ``redactedContent`` -> a thinking block reading
       ``[Reasoning redacted]`` with ``redacted=True`` and the opaque data as signature;
+    * ``citation`` deltas -> citations on the block's text (:mod:`._citations`);
     * ``contentBlockStart.toolUse`` -> tool call, its ``delta.toolUse.input`` fragments stream
       the arguments; a ``toolUse`` of ``"type": "server_tool_use"`` and every other started
       block (``toolResult``, ``image``, ...) stay out of ``content`` with their deltas;
@@ -142,13 +154,15 @@ class Decoder:
       :class:`pi_sdk.provider.ProviderError`.
     """
 
-    __slots__ = ("_builder", "_frames", "_number", "_stop", "_text_index", "terminal")
+    __slots__ = ("_builder", "_frames", "_number", "_pending", "_stop", "_text_index", "terminal")
 
     def __init__(self, builder: MessageBuilder) -> None:
         self._builder = builder
         self._frames = FrameReader()
         self._stop: str | None = None
         self._number = 0
+        self._pending: list[Citation] = []
+        """Citations that came before any text block (none is open to take them)."""
         self._text_index: Any = _NO_INDEX
         """The ``contentBlockIndex`` of the open text block (``_NO_INDEX``: none)."""
         self.terminal = False
@@ -222,6 +236,10 @@ class Decoder:
             reasoning = delta.get("reasoningContent")
             if reasoning is not None:
                 return self._reasoning(index, _dict(reasoning))
+            cited = delta.get("citation")
+            if isinstance(cited, dict):
+                self._cite(index, citation(cast("dict[str, Any]", cited)))
+                return []
             if not b.is_open(index) and not b.is_skipped(index):
                 b.skip(index)  # citations, images, ...: not pi content
             return []
@@ -241,6 +259,18 @@ class Decoder:
             apply_usage(b, usage)
             self.terminal = True
         return []  # messageStart and event types added later carry no content
+
+    def _cite(self, index: Any, cited: Citation) -> None:
+        """Put ``cited`` on the open text block of ``index``.
+
+        Without one (a citation before the text), keep it for the reply's last text block
+        (:meth:`finish`).
+        """
+        block = self._builder.block(index)
+        if isinstance(block, TextContent):
+            block.citations = [*(block.citations or ()), cited]
+        else:
+            self._pending.append(cited)
 
     def _require_open(self, index: Any, kind: str) -> None:
         if not self._builder.is_open(index):
@@ -303,6 +333,10 @@ class Decoder:
         ``saw_done`` (an SSE ``[DONE]`` marker) never applies to an event stream.
         """
         del saw_done
+        if self._pending:  # citations no open text block took: the last text block's
+            texts = [c for c in self._builder.message.content if isinstance(c, TextContent)]
+            if texts:
+                texts[-1].citations = [*(texts[-1].citations or ()), *self._pending]
         if not self.terminal and self._frames.pending:
             raise ProviderError(
                 "the response stream was cut in the middle of event-stream frame"

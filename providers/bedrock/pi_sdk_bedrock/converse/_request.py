@@ -18,6 +18,7 @@ from pi_sdk import provider as kit
 from pi_sdk.options import Output
 
 from ._capabilities import is_adaptive, is_claude, supports_prompt_caching
+from ._citations import citations_block
 from ._documents import DOCUMENTS, document_block
 
 __all__ = [
@@ -127,8 +128,9 @@ def _assistant(message: pi_sdk.AssistantMessage, claude: bool) -> list[dict[str,
     blocks: list[dict[str, Any]] = []
     for block in message.content:
         if isinstance(block, pi_sdk.TextContent):
-            if block.text.strip():
-                blocks.append({"text": kit.sanitize_surrogates(block.text)})
+            if block.text.strip():  # with the same source's citations: as it came
+                cited = citations_block(block)
+                blocks.append(cited or {"text": kit.sanitize_surrogates(block.text)})
         elif isinstance(block, pi_sdk.ThinkingContent):
             converted = _thinking(block, claude)
             if converted is not None:
@@ -136,8 +138,8 @@ def _assistant(message: pi_sdk.AssistantMessage, claude: bool) -> list[dict[str,
         elif isinstance(block, pi_sdk.ToolCall):
             tool = {"toolUseId": block.id, "name": block.name, "input": block.arguments}
             blocks.append({"toolUse": tool})
-        elif block.raw is not None:  # a server tool's block, replayed as it came
-            blocks.append(block.raw)
+        elif isinstance(block, pi_sdk.ServerToolCall | pi_sdk.ServerToolResult) and block.raw:
+            blocks.append(block.raw)  # a server tool's block, replayed as it came
     return blocks
 
 
