@@ -71,6 +71,26 @@ async def test_responses_annotations_are_citations_at_their_place(case: Case):
             assert citation.url in span
 
 
+CHAT_ANNOTATED = next_cases("openai-completions", "servertool_")
+
+
+@pytest.mark.parametrize("case", CHAT_ANNOTATED, ids=[c.id for c in CHAT_ANNOTATED])
+async def test_openrouter_annotations_before_the_text_are_its_citations(case: Case):
+    message = (await run_interaction(case)).message
+    wanted = future_of(case)["response"]["annotations"]
+    (block,) = [b for b in message.content if isinstance(b, TextContent)]
+    got = [
+        (c.type, c.url, c.title or "", c.start_index, c.end_index) for c in block.citations or ()
+    ]
+    assert got == [
+        (a["type"], a["url"], a["title"], a["start_index"], a["end_index"]) for a in wanted
+    ]
+    assert all(
+        c.cited_text and c.raw and c.raw["url_citation"]["url"] == c.url
+        for c in block.citations or ()
+    )
+
+
 FOLLOW_UPS = [c for c in ANNOTATED if c.index > 0]
 
 
@@ -201,7 +221,7 @@ async def _chat(case: Case, session_file: Path | None) -> tuple[str, list[Any]]:
     return out.getvalue(), agent.messages
 
 
-CHAT_SOURCES = [c for c in [*ANNOTATED, *GROUNDED] if c.index == 0]
+CHAT_SOURCES = [c for c in [*ANNOTATED, *GROUNDED, *CHAT_ANNOTATED] if c.index == 0]
 
 
 @pytest.mark.parametrize("case", CHAT_SOURCES, ids=[c.id for c in CHAT_SOURCES])
