@@ -447,11 +447,8 @@ def assert_valid_event_sequence(events: list[Any]) -> AssistantMessage:
         if event.type in ("servertool_call", "servertool_result", "image"):  # a whole block
             assert event.content_index == next_index, f"{event.type} at {event.content_index}"
             block = final.content[next_index]
-            wanted = {
-                "servertool_call": lambda: event.server_tool_call,
-                "servertool_result": lambda: event.server_tool_result,
-                "image": lambda: event.image,
-            }[event.type]()
+            fields = {"servertool_call": "server_tool_call", "image": "image"}
+            wanted = getattr(event, fields.get(event.type, "server_tool_result"))
             assert block is wanted, f"{event.type}: not the block"
             next_index += 1
             continue

@@ -66,6 +66,7 @@ from pi_sdk.provider import (
 
 from ._shared_documents import document_part, document_rules
 from ._shared_schema import to_gemini_parameters
+from ._shared_server_tools import SERVER_TOOL_DEFINITIONS
 
 __all__ = [
     "SYNTHETIC_ID_PREFIX",
@@ -538,4 +539,7 @@ def build_request(
             }
         if tool_config is not None:
             payload["toolConfig"] = tool_config
+    if options.server_tools:  # tools Gemini runs itself (docs/server-tools.md)
+        server = options.resolved_server_tools(model, SERVER_TOOL_DEFINITIONS)
+        payload["tools"] = [*payload.get("tools", ()), *server]
     return payload

@@ -20,6 +20,7 @@ from pi_sdk.options import Output
 from ._capabilities import is_adaptive, is_claude, supports_prompt_caching
 from ._citations import citations_block
 from ._documents import DOCUMENTS, document_block
+from ._server_tools import server_tool_definitions
 
 __all__ = [
     "API",
@@ -364,6 +365,9 @@ def build_request(
     tool_config = _tool_config(tools, tool_choice)
     if tool_config is not None:
         payload["toolConfig"] = tool_config
+    if options.server_tools:  # Nova's system tools (docs/server-tools.md)
+        server = options.resolved_server_tools(model, server_tool_definitions(model))
+        payload.setdefault("toolConfig", {"tools": []})["tools"] += server
     fields = _thinking_fields(model, options, extra, budget)
     if fields is not None:
         payload["additionalModelRequestFields"] = fields

@@ -33,6 +33,7 @@ from .._shared_request import (
 )
 from ._compat import ResponsesCompat, resolve_responses_compat
 from ._input import convert_input
+from ._server_tools import SERVER_TOOL_DEFINITIONS
 from ._system import read_parts
 from ._tools import convert_tools, text_format
 
@@ -131,6 +132,9 @@ def build_payload(
     if parts.tools:
         strict = False if compat.supports_strict_mode else None
         payload["tools"] = convert_tools(parts.tools, strict=strict)
+    if options.server_tools:  # OpenAI's built-in tools (docs/server-tools.md)
+        server = options.resolved_server_tools(model, SERVER_TOOL_DEFINITIONS)
+        payload["tools"] = [*payload.get("tools", ()), *server]
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     if model.reasoning:

@@ -22,7 +22,13 @@ from typing import Any, cast
 
 import pi_sdk
 
-__all__ = ["SERVER_ITEMS", "server_blocks"]
+__all__ = ["SERVER_ITEMS", "SERVER_TOOL_DEFINITIONS", "server_blocks"]
+
+SERVER_TOOL_DEFINITIONS = {
+    "web_search": {"type": "web_search"},
+    "code_execution": {"type": "code_interpreter", "container": {"type": "auto"}},
+}
+"""``StreamOptions.server_tools`` names -> Responses built-in tools (no web fetch tool)."""
 
 SERVER_ITEMS = frozenset(
     {
