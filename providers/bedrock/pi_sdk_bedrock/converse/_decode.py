@@ -30,6 +30,7 @@ from pi_sdk.provider import body_excerpt as excerpt
 from ._citations import citation
 from ._exceptions import exception_error
 from ._frames import FrameReader
+from ._server_tools import server_block
 from ._usage import apply_usage
 
 __all__ = [
@@ -145,8 +146,10 @@ class Decoder:
       ``[Reasoning redacted]`` with ``redacted=True`` and the opaque data as signature;
     * ``citation`` deltas -> citations on the block's text (:mod:`._citations`);
     * ``contentBlockStart.toolUse`` -> tool call, its ``delta.toolUse.input`` fragments stream
-      the arguments; a ``toolUse`` of ``"type": "server_tool_use"`` and every other started
-      block (``toolResult``, ``image``, ...) stay out of ``content`` with their deltas;
+      the arguments; a ``toolUse`` of ``"type": "server_tool_use"`` (Nova's code interpreter)
+      and a ``toolResult`` in the reply are a whole ``ServerToolCall`` / ``ServerToolResult``
+      at their ``contentBlockStop`` (:mod:`._server_tools`); every other started block
+      (``image``, ...) stays out of ``content`` with its deltas;
     * ``metadata.usage`` -> usage (``inputTokens`` already excludes cache reads and writes);
       it is the last event: :attr:`terminal`;
     * exception frames, ``guardrail_intervened``/``content_filtered``/unknown stop reasons,
@@ -154,13 +157,24 @@ class Decoder:
       :class:`pi_sdk.provider.ProviderError`.
     """
 
-    __slots__ = ("_builder", "_frames", "_number", "_pending", "_stop", "_text_index", "terminal")
+    __slots__ = (
+        "_builder",
+        "_frames",
+        "_number",
+        "_pending",
+        "_server",
+        "_stop",
+        "_text_index",
+        "terminal",
+    )
 
     def __init__(self, builder: MessageBuilder) -> None:
         self._builder = builder
         self._frames = FrameReader()
         self._stop: str | None = None
         self._number = 0
+        self._server: dict[Any, list[Any]] = {}
+        """Server tool blocks being read: their start, then their input fragments."""
         self._pending: list[Citation] = []
         """Citations that came before any text block (none is open to take them)."""
         self._text_index: Any = _NO_INDEX
@@ -229,6 +243,9 @@ class Decoder:
                 return events
             tool = delta.get("toolUse")
             if tool is not None:
+                if index in self._server:  # a server tool's input, gathered whole
+                    self._server[index].append(str(_dict(tool).get("input") or ""))
+                    return []
                 if b.is_skipped(index):
                     return []
                 self._require_open(index, kind)
@@ -236,6 +253,10 @@ class Decoder:
             reasoning = delta.get("reasoningContent")
             if reasoning is not None:
                 return self._reasoning(index, _dict(reasoning))
+            pieces = delta.get("toolResult")
+            if index in self._server and isinstance(pieces, list):
+                self._server[index].extend(cast("list[Any]", pieces))  # a server result's content
+                return []
             cited = delta.get("citation")
             if isinstance(cited, dict):
                 self._cite(index, citation(cast("dict[str, Any]", cited)))
@@ -249,6 +270,8 @@ class Decoder:
             index = data.get("contentBlockIndex")
             if index == self._text_index:
                 self._text_index = _NO_INDEX
+            if index in self._server:
+                return b.server_block(server_block(self._server.pop(index)))
             return b.close(index)
         if kind == "messageStop":
             reason = data.get("stopReason")
@@ -308,6 +331,8 @@ class Decoder:
             return b.open_tool_call(
                 index, id=str(tool.get("toolUseId") or ""), name=str(name or "")
             )
+        if isinstance(tool, dict) or isinstance(start.get("toolResult"), dict):
+            self._server[index] = [start]  # Nova's server tool call or result (at its stop)
         b.skip(index)  # server-side tool use, toolResult, image, ...: not pi content
         return []
 
