@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx2
 
@@ -131,6 +131,17 @@ def future_of(case: Case) -> dict[str, Any]:
     """The ``future`` object of a ``conformance-next`` interaction (what it should surface)."""
     expected = case.cassette.with_suffix("").with_suffix(".expected.json")
     return json.loads(expected.read_text(encoding="utf-8"))["interactions"][case.index]["future"]
+
+
+async def reply_before(case: Case) -> tuple[AssistantMessage, Model, dict[str, Any]]:
+    """For a recorded follow-up ``case``: the reply of the interaction before it (played
+    through the adapter), the model that made it (its recorded endpoint) and ``case``'s recorded
+    request body, which sent that reply back."""
+    interactions = load_cassette(case.cassette)
+    earlier = Case(**{**vars(case), "index": case.index - 1})
+    reply = (await run_interaction(earlier)).message
+    body = cast(dict[str, Any], interactions[case.index].body)
+    return reply, model_for(case.api, interactions[earlier.index]), body
 
 
 def conformance_dir() -> Path | None:

@@ -14,10 +14,17 @@ import base64
 import hashlib
 import io
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
-from _support.conformance import Case, future_of, model_for, next_cases, run_interaction
+from _support.conformance import (
+    Case,
+    future_of,
+    model_for,
+    next_cases,
+    reply_before,
+    run_interaction,
+)
 from pi_sdk_google._shared_request import build_request as gemini_request
 from pi_sdk_openai.responses import build_payload
 
@@ -96,12 +103,8 @@ FOLLOW_UPS = [c for c in ANNOTATED if c.index > 0]
 
 @pytest.mark.parametrize("case", FOLLOW_UPS, ids=[c.id for c in FOLLOW_UPS])
 async def test_the_annotated_message_goes_back_as_recorded(case: Case):
-    earlier = Case(**{**vars(case), "index": case.index - 1})
-    reply = (await run_interaction(earlier)).message
-    body = cast(dict[str, Any], load_cassette(case.cassette)[case.index].body)
+    reply, model, body = await reply_before(case)
     (recorded,) = [i for i in body["input"] if i.get("type") == "message"]
-    base = (reply.signature_origin or "").split("@", 1)[1]
-    model = pi_sdk.get_model("openai", reply.model).model_copy(update={"base_url": base})
     context = Context(messages=[UserMessage(content=body["input"][0]["content"]), reply])
     ours = build_payload(model, context, StreamOptions(api_key="test-key"))
     (sent,) = [i for i in ours["input"] if i.get("type") == "message"]

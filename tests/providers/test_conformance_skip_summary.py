@@ -39,7 +39,9 @@ def test_absent_conformance_folder_is_one_clear_skip_line(tmp_path: Path) -> Non
     )
     assert len(files) >= 3, files
     env = {
-        k: v for k, v in os.environ.items() if k not in ("PI_SDK_CONFORMANCE_DIR", "PYTEST_ADDOPTS")
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PI_SDK_CONFORMANCE_DIR", "PI_SDK_CONFORMANCE_NEXT_DIR", "PYTEST_ADDOPTS")
     }
     env["PYTHONPATH"] = str(tmp_path)
     result = subprocess.run(

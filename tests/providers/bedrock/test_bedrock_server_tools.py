@@ -9,16 +9,19 @@ error with the content kept.
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 import pytest
-from _support.conformance import Case, future_of, model_for, next_cases, run_interaction
+from _support.conformance import (
+    Case,
+    future_of,
+    next_cases,
+    reply_before,
+    run_interaction,
+)
 from pi_sdk_bedrock.converse import build_request
 from test_bedrock_frames import frame
 from test_bedrock_stream import START, delta, end, run
 
 from pi_sdk import Context, ServerToolCall, ServerToolResult, StreamOptions, ToolCall, UserMessage
-from pi_sdk._testing.replay import load_cassette
 
 CASES = next_cases("bedrock-converse-stream", "servertool_")
 
@@ -52,11 +55,8 @@ FOLLOW_UPS = [c for c in CASES if c.index > 0]
 
 @pytest.mark.parametrize("case", FOLLOW_UPS, ids=[c.id for c in FOLLOW_UPS])
 async def test_the_blocks_go_back_as_recorded(case: Case):
-    earlier = Case(**{**vars(case), "index": case.index - 1})
-    reply = (await run_interaction(earlier)).message
-    body = cast(dict[str, Any], load_cassette(case.cassette)[case.index].body)
+    reply, model, body = await reply_before(case)
     (recorded,) = [m for m in body["messages"] if m["role"] == "assistant"]
-    model = model_for(case.api, load_cassette(case.cassette)[earlier.index])
     context = Context(messages=[UserMessage(content="q"), reply])
     (sent,) = [
         m

@@ -14,8 +14,7 @@ filter stop reasons are errors that say why).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from pi_sdk import Citation, TextContent
 from pi_sdk.provider import (
@@ -30,7 +29,9 @@ from pi_sdk.provider import body_excerpt as excerpt
 from ._citations import citation
 from ._exceptions import exception_error
 from ._frames import FrameReader
+from ._response_events import response_as_events
 from ._server_tools import server_block
+from ._stop_reasons import map_stop_reason, stop_error_text
 from ._usage import apply_usage
 
 __all__ = [
@@ -38,100 +39,17 @@ __all__ = [
     "Decoder",
     "map_stop_reason",
     "response_as_events",
-]
+]  # (the last two from ._stop_reasons and ._response_events, where they live)
 
 REDACTED_THINKING_TEXT = "[Reasoning redacted]"
 """The ``thinking`` text of a redacted reasoning block (as pi-sdk shows Anthropic's)."""
-
-_STOP_REASONS: dict[str, Literal["stop", "length", "toolUse"]] = {
-    "end_turn": "stop",
-    "stop_sequence": "stop",
-    "max_tokens": "length",
-    "model_context_window_exceeded": "length",
-    "tool_use": "toolUse",
-}
-_STOP_ERRORS = {
-    "guardrail_intervened": "The response was blocked by an Amazon Bedrock guardrail",
-    "content_filtered": "The response was blocked by the model's content filter",
-    "malformed_model_output": "The model returned output Bedrock could not parse",
-    "malformed_tool_use": "The model returned a malformed tool call",
-}
-
 
 _NO_INDEX = object()
 """No text block is open (a ``contentBlockIndex`` never equals it)."""
 
 
-def map_stop_reason(reason: str) -> Literal["stop", "length", "toolUse"] | None:
-    """Map a Bedrock ``stopReason``; ``None`` for one that ends in ``error``.
-
-    ``end_turn``/``stop_sequence`` -> ``stop``; ``max_tokens``/``model_context_window_exceeded``
-    -> ``length``; ``tool_use`` -> ``toolUse`` (pi-mono ``mapStopReason``).
-    ``guardrail_intervened``, ``content_filtered`` and unknown reasons give ``None``.
-    """
-    return _STOP_REASONS.get(reason)
-
-
 def _dict(value: Any) -> dict[str, Any]:
     return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
-
-
-def _stop_error_text(reason: str) -> str:
-    text = _STOP_ERRORS.get(reason)
-    return f"{text} (stopReason: {reason})" if text else f"Unhandled stop reason: {reason}"
-
-
-def response_as_events(response: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Return the stream events a whole Converse response would have come as.
-
-    ``messageStart``; per content block: ``text`` as one text delta, ``reasoningContent``
-    (``reasoningText.text`` then ``.signature``, or ``redactedContent``) as deltas,
-    ``toolUse`` as a ``contentBlockStart`` plus one ``input`` delta (``json.dumps``),
-    ``citationsContent`` as its text deltas then one ``citation`` delta per citation, any other
-    block (``toolResult``, ``image``, ...) as a start the decoder skips; each then
-    ``contentBlockStop``; then ``messageStop`` (``stopReason``) and ``metadata`` (``usage``).
-    """
-    message = _dict(_dict(response.get("output")).get("message"))
-    yield "messageStart", {"role": message.get("role") or "assistant"}
-    raw_content = message.get("content")
-    blocks = cast("list[Any]", raw_content) if isinstance(raw_content, list) else []
-    for index, raw in enumerate(blocks):
-        block = _dict(raw)
-        key = {"contentBlockIndex": index}
-        if isinstance(block.get("text"), str):
-            yield "contentBlockDelta", {**key, "delta": {"text": block["text"]}}
-        elif "citationsContent" in block:  # cited text: as ConverseStream sends it
-            cited = _dict(block["citationsContent"])
-            for part in cast("list[Any]", cited.get("content") or []):
-                text = _dict(part).get("text")
-                if isinstance(text, str):
-                    yield "contentBlockDelta", {**key, "delta": {"text": text}}
-            for one in cast("list[Any]", cited.get("citations") or []):
-                yield "contentBlockDelta", {**key, "delta": {"citation": one}}
-        elif "reasoningContent" in block:
-            reasoning = _dict(block["reasoningContent"])
-            if "redactedContent" in reasoning:
-                pieces = [{"redactedContent": reasoning["redactedContent"]}]
-            else:
-                text = _dict(reasoning.get("reasoningText"))
-                pieces = [{"text": text.get("text") or ""}]
-                if text.get("signature"):
-                    pieces.append({"signature": text["signature"]})
-            for piece in pieces:
-                yield "contentBlockDelta", {**key, "delta": {"reasoningContent": piece}}
-        elif "toolUse" in block:
-            tool = _dict(block["toolUse"])
-            start = {k: v for k, v in tool.items() if k != "input"}
-            yield "contentBlockStart", {**key, "start": {"toolUse": start}}
-            arguments = tool.get("input")
-            if arguments not in (None, {}):
-                piece = json.dumps(arguments, ensure_ascii=False)
-                yield "contentBlockDelta", {**key, "delta": {"toolUse": {"input": piece}}}
-        else:
-            yield "contentBlockStart", {**key, "start": block}
-        yield "contentBlockStop", key
-    yield "messageStop", {"stopReason": response.get("stopReason")}
-    yield "metadata", {"usage": _dict(response.get("usage"))}
 
 
 class Decoder:
@@ -378,5 +296,5 @@ class Decoder:
             return self._builder.done("stop")
         mapped = map_stop_reason(self._stop)
         if mapped is None:
-            raise ProviderError(_stop_error_text(self._stop))
+            raise ProviderError(stop_error_text(self._stop))
         return self._builder.done(mapped)
