@@ -22,8 +22,9 @@ document of a server that ignored ``alt=sse``) and tells a
 * an ``inlineData`` part (an image model's output) is a whole :class:`pi_sdk.ImageContent`
   with the part's ``thoughtSignature`` (one ``image`` event); a ``thought: true`` image (a
   draft the model made while thinking) is skipped;
-* the candidate's ``groundingMetadata`` (the last non-empty one) becomes citations on the text
-  blocks when the reply ends (:mod:`._shared_grounding`);
+* the ``groundingMetadata`` of the candidate that brings the finish reason (earlier chunks
+  repeat an empty one) becomes citations on the text blocks when the reply ends
+  (:mod:`._shared_grounding`);
 * only the candidate with index 0 counts; other part kinds are skipped;
 * ``usageMetadata`` is cumulative: each one replaces the last (a later one without counts does
   not erase it). ``input = promptTokenCount + toolUsePromptTokenCount - cachedContentTokenCount``,
@@ -135,7 +136,7 @@ class GeminiDecoder:
         """The last ``usageMetadata`` applied (each chunk repeats it; an equal one is skipped)."""
         self._model_seen = False
         self._grounding: dict[str, Any] | None = None
-        """The candidate's last non-empty ``groundingMetadata`` (applied when the reply ends)."""
+        """The final candidate's ``groundingMetadata`` (applied when the reply ends)."""
 
     @property
     def terminal(self) -> bool:
@@ -189,11 +190,13 @@ class GeminiDecoder:
                         events += self._builder.append_text("text", text)  # the common part
                     else:
                         events += self._part(part)
-        grounding = candidate.get("groundingMetadata")
-        if grounding and grounding.__class__ is dict:
-            self._grounding = grounding
         reason = candidate.get("finishReason")
         if reason:
+            # Grounding comes whole with the finish reason (earlier chunks carry an empty one):
+            # read there, off the per-chunk path.
+            grounding = candidate.get("groundingMetadata")
+            if grounding and grounding.__class__ is dict:
+                self._grounding = grounding
             self.finish_reason = str(reason)
             self._builder.set_raw_stop_reason(self.finish_reason)  # pi-ai 1.6 rawStopReason
             self._finish_message = candidate.get("finishMessage")
