@@ -257,3 +257,6 @@ async def test_pi_sdk_chat_saves_an_image_to_a_file_it_names(case: Case, tmp_pat
     assert f"saved to {second}" in said_again and first.read_bytes() == second.read_bytes()
     said_unsaved, _ = await _chat(case, None)
     assert "image/jpeg image" in said_unsaved and "saved to" not in said_unsaved
+    from pi_sdk._cli.render import transcript_lines
+
+    assert ("🖼 image/jpeg image", "cyan") in transcript_lines(messages)  # a --continue replay
