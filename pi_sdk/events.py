@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypeAlias
 
-from pi_sdk.types import AssistantMessage, ServerToolCall, ServerToolResult, ToolCall
+from pi_sdk.types import AssistantMessage, ImageContent, ServerToolCall, ServerToolResult, ToolCall
 
 __all__ = [
     "AssistantMessageEvent",
     "DoneEvent",
     "ErrorEvent",
+    "ImageEvent",
     "ServerToolCallEvent",
     "ServerToolResultEvent",
     "StartEvent",
@@ -155,6 +156,20 @@ class ServerToolResultEvent:
 
 
 @dataclass(slots=True, kw_only=True)
+class ImageEvent:
+    """The model made an image: a whole :class:`~pi_sdk.types.ImageContent` at ``content_index``.
+
+    A Gemini image model's part, an OpenAI image generation. pi-sdk extension, as
+    :class:`ServerToolCallEvent` (pi-ai 1.6 streams no images).
+    """
+
+    content_index: int
+    image: ImageContent
+    partial: AssistantMessage = field(repr=False, compare=False)
+    type: Literal["image"] = "image"
+
+
+@dataclass(slots=True, kw_only=True)
 class DoneEvent:
     """The call ended normally. ``reason == message.stop_reason``.
 
@@ -208,11 +223,12 @@ AssistantMessageEvent: TypeAlias = (
     | ToolCallEndEvent
     | ServerToolCallEvent
     | ServerToolResultEvent
+    | ImageEvent
     | DoneEvent
     | ErrorEvent
 )
-"""One of the 14 stream events, discriminated by ``type``: pi-mono's 12 ``AssistantMessageEvent``
-types and pi-sdk's two server-tool events."""
+"""One of the 15 stream events, discriminated by ``type``: pi-mono's 12 ``AssistantMessageEvent``
+types, pi-sdk's two server-tool events and its ``image`` event."""
 
 _WIRE_NAMES = {
     "content_index": "contentIndex",

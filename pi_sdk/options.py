@@ -11,6 +11,7 @@ from pi_sdk._wire.abort import AbortSignal
 from pi_sdk._wire.levels import check_reasoning
 from pi_sdk._wire.output import Output, OutputMode, StructuredOutput, parse_output
 from pi_sdk._wire.output_cap import clamp_max_tokens_to_context, fit_thinking_budget
+from pi_sdk._wire.server_tool_options import server_tool_definitions
 from pi_sdk.types import CacheRetention, Context, Model, ThinkingLevel
 
 __all__ = [
@@ -152,10 +153,34 @@ class StreamOptions:
     tries the next model before any content reached the caller; after content, the policy's
     ``after_content`` ends the call or continues on the next model. ``None``: no fallback.
     See docs/fallback-limits-retries.md."""
+    server_tools: list[str | dict[str, Any]] | None = None
+    """Tools the vendor runs itself, enabled for this call (issue 29): the neutral names
+    ``"web_search"``, ``"web_fetch"`` and ``"code_execution"``, each sent as the wire API's own
+    tool (Anthropic ``web_search_20250305``..., Responses ``web_search``, Gemini
+    ``googleSearch``...), and vendor tool definitions (``dict``) sent as they are (a Responses
+    ``{"type": "image_generation"}``). Their calls and results come back as
+    :class:`~pi_sdk.types.ServerToolCall` / ``ServerToolResult`` blocks (docs/server-tools.md).
+
+    Raises (when the request is built): ConfigurationError for a name the target API has no
+    tool for, naming the model and what it offers."""
     client: Any = None
     """A pre-built vendor SDK client to use instead of building one (proxies, tests)."""
     provider_options: dict[str, Any] = field(default_factory=dict[str, Any])
     """API-specific options; each provider documents the keys it reads."""
+
+    def resolved_server_tools(
+        self, model: Model, definitions: Mapping[str, Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """:attr:`server_tools` as the definitions of ``model``'s API, in order.
+
+        ``definitions`` is the provider's table, neutral name -> its API's tool definition
+        (:mod:`pi_sdk._wire.server_tool_options`).
+
+        Raises:
+            ConfigurationError: an unknown name, or one the API has no tool for.
+        """
+        where = f"{model.provider}/{model.id} ({model.api})"
+        return server_tool_definitions(self.server_tools, definitions, where)
 
     def resolved_tool_choice(
         self,

@@ -191,11 +191,21 @@ class ThinkingContent(WireModel):
 
 
 class ImageContent(WireModel):
-    """An image. JSON: ``{"type": "image", "data" (base64, no data: prefix), "mimeType"}``."""
+    """An image. JSON: ``{"type": "image", "data" (base64), "mimeType", "thoughtSignature"?}``.
+
+    ``data`` has no ``data:`` prefix. In user messages and tool results: an image the model
+    reads. In an assistant message: an image the model made (pi-ai 1.6
+    ``AssistantImages.output`` has the same block; pi-sdk extension in a reply): a Gemini image
+    model's ``inlineData`` part, an OpenAI Responses ``image_generation_call`` result
+    (``docs/server-tools.md``, "Image output").
+    """
 
     type: Literal["image"] = "image"
     data: str
     mime_type: str
+    thought_signature: str | None = None
+    """The Gemini ``thoughtSignature`` of an output image's part, sent back with it to the
+    model that made it (pi-sdk extension); ``None`` elsewhere."""
 
 
 class DocumentContent(WireModel):
@@ -336,7 +346,7 @@ class ServerToolResult(WireModel):
 
 
 AssistantContent: TypeAlias = Annotated[
-    TextContent | ThinkingContent | ToolCall | ServerToolCall | ServerToolResult,
+    TextContent | ThinkingContent | ToolCall | ServerToolCall | ServerToolResult | ImageContent,
     Field(discriminator="type"),
 ]
 UserContent: TypeAlias = Annotated[

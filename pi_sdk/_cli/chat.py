@@ -100,7 +100,9 @@ class _Chat:
         for message in messages:
             if isinstance(message, AssistantMessage):
                 totals.add(message.usage)  # a continued session's totals include its past
-        self.printer = TurnPrinter(console, notes=notes, totals=totals)
+        self.printer = TurnPrinter(
+            console, notes=notes, totals=totals, session_file=lambda: self.path
+        )
         listener = JsonLines(sys.stdout, sys.stderr) if self.as_json else self.printer
         self.output = PipeGuard(listener, self.agent.abort)
         self.agent.subscribe(self.output)

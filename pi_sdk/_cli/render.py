@@ -6,6 +6,10 @@
   cursor-addressable terminal only the collapsed line is printed.
 * **Tool calls** show their name and arguments when the model has sent them, then their result
   (or error) when the tool has run.
+* **Server tools** (a vendor's web search, code run...) show their call and result, a cited
+  text block the sources it cites (``[source] title <url>``); an **image** the model made is
+  saved to a file named after the session (:mod:`pi_sdk._cli.image_files`), whose path is
+  printed.
 * After each model call, one dim line: model, tokens in and out (cache reads and writes when
   there are any), the call's cost in USD and the session's running totals.
 
@@ -16,14 +20,16 @@ shape (:func:`pi_sdk.agent.agent_event_to_dict` without the ``partial`` snapshot
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from pi_sdk import events
 from pi_sdk._agent.tool_calls import BLOCKED_DETAILS
 from pi_sdk._cli.common import plural
 from pi_sdk._cli.hints import missing_key_hint
+from pi_sdk._cli.image_files import save_image
 from pi_sdk._wire.agent_types import (
     AgentEvent,
     AgentMessage,
@@ -202,6 +208,7 @@ class TurnPrinter:
         notes: Console | None = None,
         totals: Totals | None = None,
         thinking_hint: bool = True,
+        session_file: Callable[[], Path] | None = None,
     ) -> None:
         self.console = console
         """Where the answer's text goes."""
@@ -215,6 +222,10 @@ class TurnPrinter:
         self.totals = totals or Totals()
         self.last_thinking = ""
         """The last model call's thinking, whole (``/thinking``)."""
+        self.session_file = session_file
+        """The session file the images the model makes are saved beside (``None``: not saved)."""
+        self._cited: set[int] = set()
+        """The text blocks (``id``) whose sources were printed in this call."""
         self._thinking: list[str] = []
         self._live: Live | None = None
         self._at_line_start = True
@@ -257,9 +268,7 @@ class TurnPrinter:
             self._print(inner.delta, end="")
         elif isinstance(inner, events.TextEndEvent):
             self._newline()
-            block = inner.partial.content[inner.content_index]
-            for line in cited_sources(block)[:_SOURCES_SHOWN]:
-                self._print(f"  {line}", "dim")
+            self._sources(inner.partial.content[inner.content_index])
         elif isinstance(inner, events.TextStartEvent):
             self._newline()
         elif isinstance(inner, events.ThinkingStartEvent):
@@ -286,6 +295,28 @@ class TurnPrinter:
             self._print(server_block_line(result), "red" if result.error else "dim cyan")
             for source in sources_of(result)[:_SOURCES_SHOWN]:
                 self._print(f"  {source}", "dim")
+        elif isinstance(inner, events.ImageEvent):
+            self._newline()
+            self._print(*self._saved(inner.image))
+
+    def _sources(self, block: object) -> None:
+        """Print the sources ``block`` cites, once per block."""
+        lines = cited_sources(block)
+        if lines and id(block) not in self._cited:
+            self._cited.add(id(block))
+            for line in lines[:_SOURCES_SHOWN]:
+                self._print(f"  {line}", "dim")
+
+    def _saved(self, image: ImageContent) -> tuple[str, str]:
+        """Save an image the model made; ``(line, style)`` saying where, or why not."""
+        size = f"{len(image.data) * 3 // 4 // 1024:,} KiB"
+        if self.session_file is None:
+            return f"🖼 {image.mime_type} image, {size} (kept in the transcript)", "cyan"
+        try:
+            path = save_image(image, self.session_file())
+        except (OSError, ValueError) as exc:
+            return f"🖼 {image.mime_type} image not saved: {exc}", "red"
+        return f"🖼 {image.mime_type} image, {size}, saved to {path}", "cyan"
 
     def _start_live(self) -> None:
         if not self.notes.is_terminal or self.notes.is_dumb_terminal:
@@ -310,6 +341,9 @@ class TurnPrinter:
 
     def _end(self, message: AssistantMessage) -> None:
         self._stop_live()
+        for block in message.content:  # sources cited after their text ended (Gemini)
+            self._sources(block)
+        self._cited = set()
         if message.stop_reason == "error":
             text = message.error_message or "unknown error"
             self._print(f"✘ error: {missing_key_hint(text) or text}", "red")
@@ -360,6 +394,8 @@ def transcript_lines(messages: Iterable[AgentMessage]) -> list[tuple[str, str]]:
                     lines.append((f"▸ thinking: {words}", "dim italic"))
                 elif isinstance(block, ToolCall):
                     lines.append((f"→ {block.name}", "cyan"))
+                elif isinstance(block, ImageContent):
+                    lines.append((f"🖼 {block.mime_type} image", "cyan"))
                 else:
                     lines.append((server_block_line(block), "dim cyan"))
                     if isinstance(block, ServerToolResult):

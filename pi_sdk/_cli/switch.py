@@ -4,8 +4,9 @@ The transcript is not rewritten when the chat switches models: before every call
 provider passes the history through :func:`pi_sdk.provider.transform_messages` (pi-mono
 ``transformMessages``). :func:`carry_over` runs that transform for the new model once, up front,
 and says in one line what it changes, so the user sees what the next vendor will get: another
-vendor's thinking sent as plain text, signatures it could not check dropped, failed or aborted
-turns left out, results made up for calls that never got one.
+vendor's thinking sent as plain text, its server-tool blocks, citations and images sent as text
+(``docs/server-tools.md``), signatures it could not check dropped, failed or aborted turns left
+out, results made up for calls that never got one.
 """
 
 from __future__ import annotations
@@ -28,9 +29,23 @@ def _signed(message: types.AssistantMessage) -> int:
             count += bool(block.thinking_signature)
         elif isinstance(block, types.TextContent):
             count += bool(block.text_signature)
-        elif isinstance(block, types.ToolCall):
+        elif isinstance(block, types.ToolCall | types.ImageContent):
             count += bool(block.thought_signature)
     return count
+
+
+def _foreign_blocks(foreign: Sequence[types.AssistantMessage]) -> list[str]:
+    """What the transform sends as text of the other sources' blocks, counted."""
+    blocks = [block for message in foreign for block in message.content]
+    server = sum(isinstance(b, types.ServerToolCall | types.ServerToolResult) for b in blocks)
+    cited = sum(len(b.citations or ()) for b in blocks if isinstance(b, types.TextContent))
+    images = sum(isinstance(b, types.ImageContent) for b in blocks)
+    said = [
+        f"{plural(server, 'server-tool block')} sent as text" if server else "",
+        f"{plural(cited, 'citation')} sent as a list of sources" if cited else "",
+        f"{plural(images, 'image')} the model made sent as text" if images else "",
+    ]
+    return [line for line in said if line]
 
 
 def _count(messages: Sequence[types.Message], kind: type[object]) -> int:
@@ -62,6 +77,7 @@ def carry_over(messages: Sequence[AgentMessage], target: types.Model) -> str:
     if as_text > 0:
         sources = ", ".join(sorted({f"{m.provider}/{m.model}" for m in foreign}))
         changes.append(f"{plural(as_text, 'thinking block')} from {sources} sent as text")
+    changes += _foreign_blocks(foreign)
     signatures = sum(_signed(m) for m in foreign)
     if signatures:
         changes.append(f"{plural(signatures, 'signature')} dropped")

@@ -24,6 +24,7 @@ from pi_sdk._stream.builder import Events, MessageBuilder
 from pi_sdk._stream.provider_errors import ProviderError
 from pi_sdk.types import (
     Diagnostic,
+    ImageContent,
     ServerToolCall,
     ServerToolResult,
     ThinkingContent,
@@ -97,15 +98,17 @@ class EventDecoder:
             return self._end_prose(kind, index, data)
         if kind == "done" or kind == "error":
             return self._finish(kind, data)
-        if kind == "servertool_call" or kind == "servertool_result":
+        if kind == "servertool_call" or kind == "servertool_result" or kind == "image":
             return self._server_block(kind, data)
         return []  # "start" (the runner sent ours when the body began) or an unknown type
 
     def _server_block(self, kind: str, data: dict[str, Any]) -> Events:
-        """pi-sdk's server-tool blocks, sent whole (:mod:`pi_sdk._serve.wire`)."""
+        """pi-sdk's server-tool blocks and output images, sent whole (:mod:`pi_sdk._serve.wire`)."""
         try:
             if kind == "servertool_call":
                 block: Any = ServerToolCall.model_validate(data.get("serverToolCall"))
+            elif kind == "image":
+                block = ImageContent.model_validate(data.get("image"))
             else:
                 block = ServerToolResult.model_validate(data.get("serverToolResult"))
         except ValueError as exc:

@@ -12,7 +12,8 @@ whole message so far. The shapes, with pi's camelCase keys:
 * ``{"type": "toolcall_end", "contentIndex": i, "toolCall": ToolCall}``
 * ``{"type": "servertool_call", "contentIndex": i, "serverToolCall": {...}}`` and
   ``{"type": "servertool_result", "contentIndex": i, "serverToolResult": {...}}``: pi-sdk's
-  server-tool blocks, whole (pi's proxy client skips event types it does not know)
+  server-tool blocks, whole (pi's proxy client skips event types it does not know); and
+  ``{"type": "image", "contentIndex": i, "image": ImageContent}``: an image the model made
 * ``{"type": "done", "reason": "stop" | "length" | "toolUse", "usage": Usage,
   "providerThinkingLevel"?: s}``
 * ``{"type": "error", "reason": "aborted" | "error", "errorMessage"?: s, "usage": Usage,
@@ -82,6 +83,9 @@ def _encode(event: ev.AssistantMessageEvent, *, full: bool) -> dict[str, Any]:
             result = event.server_tool_result.model_dump(mode="json")
             index = event.content_index
             return {"type": event.type, "contentIndex": index, "serverToolResult": result}
+        case ev.ImageEvent():
+            image = event.image.model_dump(mode="json")
+            return {"type": event.type, "contentIndex": event.content_index, "image": image}
         case ev.DoneEvent():
             done: dict[str, Any] = {"type": "done", "reason": event.reason}
             return _terminal(done, event.message, full)

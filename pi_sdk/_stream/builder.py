@@ -34,6 +34,7 @@ from pi_sdk._stream.provider_errors import ProviderError
 from pi_sdk._wire.cost import calculate_cost
 from pi_sdk.types import (
     AssistantMessage,
+    ImageContent,
     Model,
     ServerToolCall,
     ServerToolResult,
@@ -432,25 +433,23 @@ class MessageBuilder:
 
     # -- server-side tools -------------------------------------------------------------------
 
-    def server_block(self, block: ServerToolCall | ServerToolResult) -> Events:
-        """Append a whole server-tool block (a vendor-run tool's call or result).
+    def server_block(self, block: ServerToolCall | ServerToolResult | ImageContent) -> Events:
+        """Append a whole block: a server tool's call or result, or an image the model made.
 
-        Returns one ``servertool_call`` or ``servertool_result`` event. Decoders gather a
-        streamed block (skipping its key) and hand it over complete.
+        Returns one ``servertool_call``, ``servertool_result`` or ``image`` event. Decoders
+        gather a streamed block (skipping its key) and hand it over complete.
         """
-        content = self.message.content
+        content, partial = self.message.content, self.message
         index = len(content)
         content.append(block)
         if isinstance(block, ServerToolCall):
             return [
-                ev.ServerToolCallEvent(
-                    content_index=index, server_tool_call=block, partial=self.message
-                )
+                ev.ServerToolCallEvent(content_index=index, server_tool_call=block, partial=partial)
             ]
+        if isinstance(block, ImageContent):
+            return [ev.ImageEvent(content_index=index, image=block, partial=partial)]
         return [
-            ev.ServerToolResultEvent(
-                content_index=index, server_tool_result=block, partial=self.message
-            )
+            ev.ServerToolResultEvent(content_index=index, server_tool_result=block, partial=partial)
         ]
 
     # -- closing ----------------------------------------------------------------------------

@@ -85,8 +85,8 @@ class _TimedOut(Exception):
 current_task = asyncio.current_task
 
 _EVENT_TYPES: tuple[type, ...] = get_args(AssistantMessageEvent)
-"""The 14 event classes, read from the union in :mod:`pi_sdk.events` (one list of them)."""
-_WHOLE_BLOCK = frozenset({"servertool_call", "servertool_result"})
+"""The 15 event classes, read from the union in :mod:`pi_sdk.events` (one list of them)."""
+_WHOLE_BLOCK = frozenset({"servertool_call", "servertool_result", "image"})
 """Events that carry a whole block (no start/delta/end): nothing to track."""
 _DELTA_KIND: dict[type[Any], str] = {
     TextDeltaEvent: "text",

@@ -28,8 +28,12 @@ Rules, per message, in one pass:
   source: kept as they are (the adapter replays their ``raw`` vendor JSON); other source: each
   becomes a text block, :func:`pi_sdk._wire.server_tools.server_block_text` (the call and its
   arguments; the result's sources and outputs).
-* **Text**, other source: ``text_signature`` and ``citations`` dropped (the sources a
-  vendor cited are its own; server-tool results carry them as text). **Tool calls**, other source:
+* **Text**, other source: ``text_signature`` and ``citations`` dropped (a vendor's citations
+  are its own); the sources the turn cited become one text block after its last cited text
+  block, :func:`pi_sdk._wire.citations.cited_sources_text`. **Images the model made**
+  (:class:`~pi_sdk.types.ImageContent` in an assistant turn), same source: kept with their
+  signature; other source: a text block, :func:`pi_sdk._wire.citations.image_output_text`.
+  **Tool calls**, other source:
   ``thought_signature`` dropped and the id normalized for the target by the adapter's
   ``normalize_tool_call_id`` (built from :mod:`pi_sdk._wire.ids`).
 * **Tool-call ids**: empty ids and ids already used by an earlier call get a deterministic
@@ -87,6 +91,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
+from pi_sdk._wire.citations import cited_sources_text, image_output_text
 from pi_sdk._wire.documents import DocumentRules, prepare_document
 from pi_sdk._wire.ids import ToolCallIdNormalizer, short_hash
 from pi_sdk._wire.invalid_arguments import has_invalid_arguments
@@ -97,6 +102,7 @@ from pi_sdk.options import ForeignReasoning
 from pi_sdk.types import (
     AssistantContent,
     AssistantMessage,
+    Citation,
     DocumentContent,
     ImageContent,
     Message,
@@ -436,14 +442,26 @@ class _Transformer:
             return
         same = is_same_source(message, self.model, self.origin)
         content: list[AssistantContent] = []
+        cited: list[Citation] = []
+        after = 0  # where the text of the cited sources goes: after the last cited text block
         changed = False
         for position, block in enumerate(message.content):
             if isinstance(block, ThinkingContent):
                 converted = self._thinking(block, same)
             elif isinstance(block, TextContent):
                 converted = self._text(block, same)
+                if not same and block.citations:
+                    cited.extend(block.citations)
+                    after = len(content) + 1
             elif isinstance(block, ServerToolCall | ServerToolResult):
                 converted = block if same else _text_block(server_block_text(block))
+            elif isinstance(block, ImageContent):
+                signature = _signature(block.thought_signature) if same else None
+                converted = (
+                    _with(block, thought_signature=signature)
+                    if same
+                    else _text_block(image_output_text(block, message))
+                )
             else:
                 converted = self._tool_call(block, message, position, same)
                 self.pending[converted.id] = converted
@@ -452,6 +470,9 @@ class _Transformer:
                 continue
             changed = changed or converted is not block
             content.append(converted)
+        sources = cited_sources_text(cited) if cited else None
+        if sources is not None:
+            content.insert(after, _text_block(sources))
         if not content:
             return
         self.pending_timestamp = message.timestamp

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx2
 
@@ -92,7 +92,7 @@ def shared_folder(env_var: str, default: Path, missing: type[Exception]) -> Path
 NEXT_ENV_VAR = "PI_SDK_CONFORMANCE_NEXT_DIR"
 """Where ``conformance-next`` is (default: beside the conformance folder in use)."""
 
-LANDED_KINDS = ("document_", "servertool_", "strict_tools_")
+LANDED_KINDS = ("document_", "servertool_", "strict_tools_", "image_output_")
 """Name prefixes of the ``conformance-next`` recordings whose content kind pi-sdk models now:
 they join the conformance suite (its README: "add each file ... as its kind lands")."""
 
@@ -131,6 +131,17 @@ def future_of(case: Case) -> dict[str, Any]:
     """The ``future`` object of a ``conformance-next`` interaction (what it should surface)."""
     expected = case.cassette.with_suffix("").with_suffix(".expected.json")
     return json.loads(expected.read_text(encoding="utf-8"))["interactions"][case.index]["future"]
+
+
+async def reply_before(case: Case) -> tuple[AssistantMessage, Model, dict[str, Any]]:
+    """For a recorded follow-up ``case``: the reply of the interaction before it (played
+    through the adapter), the model that made it (its recorded endpoint) and ``case``'s recorded
+    request body, which sent that reply back."""
+    interactions = load_cassette(case.cassette)
+    earlier = Case(**{**vars(case), "index": case.index - 1})
+    reply = (await run_interaction(earlier)).message
+    body = cast(dict[str, Any], interactions[case.index].body)
+    return reply, model_for(case.api, interactions[earlier.index]), body
 
 
 def conformance_dir() -> Path | None:
@@ -444,11 +455,12 @@ def assert_valid_event_sequence(events: list[Any]) -> AssistantMessage:
     ended: dict[int, Any] = {}
     next_index = 0
     for event in events[1:-1]:
-        if event.type in ("servertool_call", "servertool_result"):  # a whole block
+        if event.type in ("servertool_call", "servertool_result", "image"):  # a whole block
             assert event.content_index == next_index, f"{event.type} at {event.content_index}"
             block = final.content[next_index]
-            wanted = event.server_tool_call if event.type == "servertool_call" else None
-            assert block is (wanted or event.server_tool_result), f"{event.type}: not the block"
+            fields = {"servertool_call": "server_tool_call", "image": "image"}
+            wanted = getattr(event, fields.get(event.type, "server_tool_result"))
+            assert block is wanted, f"{event.type}: not the block"
             next_index += 1
             continue
         kind, phase = _KIND[event.type]

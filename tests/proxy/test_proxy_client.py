@@ -194,3 +194,35 @@ async def test_a_pi_16_proxy_stream_gives_the_whole_call_and_the_vendors_level()
     [got] = message.tool_calls
     assert got.model_dump(mode="json", by_alias=True, exclude_none=True) == call
     assert message.provider_thinking_level == "medium"
+
+
+def test_whole_blocks_go_over_the_proxy_and_come_back_as_they_were():
+    """pi-sdk's whole-block events (server tools, an image the model made) survive the proxy."""
+    from pi_sdk import ImageContent, ServerToolCall
+    from pi_sdk._serve.decoder import EventDecoder
+
+    builder = MessageBuilder(MODEL)
+    events = [builder.start()]
+    call = ServerToolCall(id="ig_1", name="image_generation", arguments={}, raw={"id": "ig_1"})
+    image = ImageContent(data="aGk=", mime_type="image/png", thought_signature="c2ln")
+    events += builder.server_block(call) + builder.server_block(image)
+    events += builder.done("stop")
+    wire = [proxy_event_to_dict(event) for event in events]
+    assert wire[2] == {
+        "type": "image",
+        "contentIndex": 1,
+        "image": {
+            "type": "image",
+            "data": "aGk=",
+            "mimeType": "image/png",
+            "thoughtSignature": "c2ln",
+        },
+    }
+    client = MessageBuilder(MODEL)
+    decoder = EventDecoder(client)
+    rebuilt = [event for data in wire for event in decoder.feed(data)]
+    assert [e.type for e in rebuilt] == ["servertool_call", "image", "done"]
+    assert client.message.content == [call, image]
+    bad = EventDecoder(MessageBuilder(MODEL))
+    with pytest.raises(pi_sdk.provider.ProviderError, match="bad image"):
+        bad.feed({"type": "image", "contentIndex": 0, "image": {"type": "image"}})

@@ -19,8 +19,13 @@ document of a server that ignored ``alt=sse``) and tells a
 * ``executableCode`` / ``codeExecutionResult`` and Gemini 3 ``toolCall`` / ``toolResponse``
   parts are server tools: a whole :class:`pi_sdk.ServerToolCall` / ``ServerToolResult`` each
   (:mod:`._shared_server_tools`);
-* only the candidate with index 0 counts; other part kinds (inline output
-  data) are not content blocks and are skipped;
+* an ``inlineData`` part (an image model's output) is a whole :class:`pi_sdk.ImageContent`
+  with the part's ``thoughtSignature`` (one ``image`` event); a ``thought: true`` image (a
+  draft the model made while thinking) is skipped;
+* the ``groundingMetadata`` of the candidate that brings the finish reason (earlier chunks
+  repeat an empty one) becomes citations on the text blocks when the reply ends
+  (:mod:`._shared_grounding`);
+* only the candidate with index 0 counts; other part kinds are skipped;
 * ``usageMetadata`` is cumulative: each one replaces the last (a later one without counts does
   not erase it). ``input = promptTokenCount + toolUsePromptTokenCount - cachedContentTokenCount``,
   ``output = candidatesTokenCount + thoughtsTokenCount``, ``cache_read = cachedContentTokenCount``
@@ -42,10 +47,11 @@ import secrets
 from collections.abc import Iterator
 from typing import Any, cast
 
-from pi_sdk import AssistantMessageEvent
+from pi_sdk import AssistantMessageEvent, ImageContent
 from pi_sdk.provider import Events, MessageBuilder, ProviderError, body_excerpt
 
 from ._client import as_dict, provider_error_from_body
+from ._shared_grounding import apply_grounding
 from ._shared_request import SYNTHETIC_ID_PREFIX
 from ._shared_server_tools import SERVER_PARTS, server_part_block
 
@@ -129,6 +135,8 @@ class GeminiDecoder:
         self._usage: Any = None
         """The last ``usageMetadata`` applied (each chunk repeats it; an equal one is skipped)."""
         self._model_seen = False
+        self._grounding: dict[str, Any] | None = None
+        """The final candidate's ``groundingMetadata`` (applied when the reply ends)."""
 
     @property
     def terminal(self) -> bool:
@@ -184,6 +192,11 @@ class GeminiDecoder:
                         events += self._part(part)
         reason = candidate.get("finishReason")
         if reason:
+            # Grounding comes whole with the finish reason (earlier chunks carry an empty one):
+            # read there, off the per-chunk path.
+            grounding = candidate.get("groundingMetadata")
+            if grounding and grounding.__class__ is dict:
+                self._grounding = grounding
             self.finish_reason = str(reason)
             self._builder.set_raw_stop_reason(self.finish_reason)  # pi-ai 1.6 rawStopReason
             self._finish_message = candidate.get("finishMessage")
@@ -238,14 +251,27 @@ class GeminiDecoder:
         call = part.get("functionCall")
         if isinstance(call, dict):
             return self._function_call(cast(dict[str, Any], call), signature)
+        inline = part.get("inlineData")
+        if isinstance(inline, dict) and part.get("thought") is not True:
+            return self._image(cast(dict[str, Any], inline), signature)
         for field in SERVER_PARTS:
-            if field in part:  # a server tool's part: a whole block, in part order
+            if field in part:  # a server tool's part, a whole block, in part order
                 events = self._close()
                 return events + builder.server_block(server_part_block(part, field))
         if signature and self._key is not None:
             # A part that carries only a signature belongs to the block being built.
             builder.set_signature(self._key, signature)
         return []
+
+    def _image(self, inline: dict[str, Any], signature: str | None) -> Events:
+        data, mime_type = inline.get("data"), inline.get("mimeType")
+        if not isinstance(data, str) or not isinstance(mime_type, str):
+            fields = ", ".join(sorted(inline)) or "none"
+            raise ProviderError(
+                f"Gemini sent an inlineData part without data or mimeType ({fields})"
+            )
+        image = ImageContent(data=data, mime_type=mime_type, thought_signature=signature)
+        return self._close() + self._builder.server_block(image)
 
     def _close(self) -> Events:
         key = self._key
@@ -308,6 +334,8 @@ class GeminiDecoder:
                 its content and usage.
         """
         del saw_done
+        if self._grounding is not None:
+            apply_grounding(self._grounding, self._builder.message.content)
         yield from self._close()
         builder = self._builder
         if self._block_reason is not None and not builder.message.content:

@@ -65,6 +65,7 @@ from pi_sdk.provider import (
 
 from ._shared_documents import document_part, document_rules
 from ._shared_schema import to_gemini_parameters
+from ._shared_server_tools import SERVER_TOOL_DEFINITIONS
 from ._shared_thinking import thinking_config
 
 __all__ = [
@@ -265,6 +266,10 @@ class _Converter:
                 if block.raw is None:
                     continue
                 part = block.raw  # a server tool's part, replayed as it came (same source)
+            elif isinstance(block, ImageContent):  # an image the model made (same source)
+                part = {"inlineData": {"mimeType": block.mime_type, "data": block.data}}
+                if same and is_valid_thought_signature(block.thought_signature):
+                    part["thoughtSignature"] = block.thought_signature
             else:
                 part = self._function_call(block, same, send_ids)
                 if first_call is None:
@@ -476,4 +481,7 @@ def build_request(
             }
         if tool_config is not None:
             payload["toolConfig"] = tool_config
+    if options.server_tools:  # tools Gemini runs itself (docs/server-tools.md)
+        server = options.resolved_server_tools(model, SERVER_TOOL_DEFINITIONS)
+        payload["tools"] = [*payload.get("tools", ()), *server]
     return payload

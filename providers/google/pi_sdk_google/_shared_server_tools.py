@@ -16,7 +16,15 @@ from typing import Any, cast
 
 import pi_sdk
 
-__all__ = ["SERVER_PARTS", "server_part_block"]
+__all__ = ["SERVER_PARTS", "SERVER_TOOL_DEFINITIONS", "server_part_block"]
+
+SERVER_TOOL_DEFINITIONS: dict[str, dict[str, Any]] = {
+    "web_search": {"googleSearch": {}},
+    "web_fetch": {"urlContext": {}},
+    "code_execution": {"codeExecution": {}},
+}
+"""``StreamOptions.server_tools`` names -> Gemini tools (Google Search grounding, URL context,
+code execution)."""
 
 SERVER_PARTS = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
 """Part fields of server-side tools."""

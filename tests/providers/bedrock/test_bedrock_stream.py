@@ -132,7 +132,7 @@ async def test_reasoning_signature_and_redacted_reasoning():
     assert message.stop_reason == "stop"
 
 
-async def test_server_side_blocks_are_not_content():
+async def test_server_side_blocks_are_server_tool_blocks():
     server = {
         "toolUse": {"toolUseId": "s1", "name": "nova_code_interpreter", "type": "server_tool_use"}
     }
@@ -147,8 +147,13 @@ async def test_server_side_blocks_are_not_content():
     )
     body += delta(2, text="2") + end()
     _, message, _ = await run(body)
-    assert message.content == [TextContent(text="2")]
-    assert message.stop_reason == "stop"
+    call, result, text = message.content
+    assert isinstance(call, pi_sdk.ServerToolCall) and call.arguments == {"code": "1+1"}
+    assert isinstance(result, pi_sdk.ServerToolResult) and result.tool_call_id == "s1"
+    assert result.content == [{"text": "2"}]  # the streamed result pieces, in order
+    assert result.raw == {"toolResult": {"toolUseId": "s1", "content": [{"text": "2"}]}}
+    assert text == TextContent(text="2")
+    assert message.stop_reason == "stop"  # a server call is not a tool call
 
 
 @pytest.mark.parametrize(

@@ -16,13 +16,12 @@ from _support.conformance import (
     Case,
     future_of,
     next_cases,
+    reply_before,
     run_interaction,
 )
 from pi_sdk_google._shared_request import build_request
 
-import pi_sdk
 from pi_sdk import Context, ServerToolCall, ServerToolResult, StreamOptions, UserMessage
-from pi_sdk._testing.replay import load_cassette
 
 CASES = next_cases("google-generative-ai", "servertool_")
 SERVER_PARTS = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
@@ -67,12 +66,8 @@ FOLLOW_UPS = [c for c in CASES if "model_parts_sent_back" in future_of(c)["reque
 
 @pytest.mark.parametrize("case", FOLLOW_UPS, ids=[c.id for c in FOLLOW_UPS])
 async def test_the_parts_go_back_as_recorded(case: Case):
-    earlier = Case(**{**vars(case), "index": case.index - 1})
-    reply = (await run_interaction(earlier)).message
-    body = cast(dict[str, Any], load_cassette(case.cassette)[case.index].body)
+    reply, model, body = await reply_before(case)
     (recorded,) = [c for c in body["contents"] if c["role"] == "model"]
-    base = (reply.signature_origin or "").split("@", 1)[1]
-    model = pi_sdk.get_model("google", reply.model).model_copy(update={"base_url": base})
     prompt = body["contents"][0]["parts"][0]["text"]
     ours = build_request(
         model, Context(messages=[UserMessage(content=prompt), reply]), StreamOptions()

@@ -20,7 +20,14 @@ from _support.conformance import (
 from pi_sdk_openai.responses import build_payload
 
 import pi_sdk
-from pi_sdk import Context, ServerToolCall, ServerToolResult, StreamOptions, UserMessage
+from pi_sdk import (
+    Context,
+    ImageContent,
+    ServerToolCall,
+    ServerToolResult,
+    StreamOptions,
+    UserMessage,
+)
 from pi_sdk._testing.replay import load_cassette
 
 CASES = next_cases("openai-responses", "servertool_")
@@ -53,7 +60,7 @@ async def test_each_built_in_tool_item_is_a_server_tool_call(case: Case):
     order = [
         (b.raw or {})["type"] if isinstance(b, ServerToolCall) else type(b).__name__
         for b in message.content
-        if not isinstance(b, ServerToolResult)
+        if not isinstance(b, ServerToolResult | ImageContent)  # (part of the item)
     ]
     kinds = {"TextContent": "message", "ThinkingContent": "reasoning", "ToolCall": "function_call"}
     assert [kinds.get(k, k) for k in order] == response["output_item_order"]

@@ -19,6 +19,7 @@ from .._client import supports_structured_outputs
 from ._compat import adaptive, cache_control_of, can_turn_off, effort_of, resolve_anthropic_compat
 from ._documents import DOCUMENTS
 from ._media import media_block, tool_result_block
+from ._server_tools import SERVER_TOOL_DEFINITIONS
 from ._system import DEFERRED_TOOL_PLACEHOLDER, read_parts, system_message, tool_definitions
 from ._tools import (
     convert_tools,
@@ -151,7 +152,7 @@ def _assistant_content(message: pi_sdk.AssistantMessage, oauth: bool) -> list[di
         elif isinstance(block, pi_sdk.ServerToolCall | pi_sdk.ServerToolResult):
             if block.raw is not None:  # the same source's block, replayed as it came
                 blocks.append(block.raw)
-        else:
+        elif isinstance(block, pi_sdk.ToolCall):  # (Claude makes no images to send back)
             blocks.append(
                 {
                     "type": "tool_use",
@@ -393,4 +394,7 @@ def build_request(
         payload["tool_choice"] = tool_choice
     if compat.allowed_fallback_models:
         payload["fallbacks"] = [{"model": name} for name in compat.allowed_fallback_models]
+    if options.server_tools:  # tools Anthropic runs itself (docs/server-tools.md)
+        server = options.resolved_server_tools(model, SERVER_TOOL_DEFINITIONS)
+        payload["tools"] = [*payload.get("tools", ()), *server]
     return payload

@@ -21,6 +21,14 @@ from typing import Any, cast
 import pi_sdk
 from pi_sdk.provider import ProviderError
 
+SERVER_TOOL_DEFINITIONS = {
+    "web_search": {"type": "web_search_20250305", "name": "web_search"},
+    "web_fetch": {"type": "web_fetch_20250910", "name": "web_fetch"},
+    "code_execution": {"type": "code_execution_20260120", "name": "code_execution"},
+}
+"""``StreamOptions.server_tools`` names -> Anthropic's tool definitions (the versions the
+recordings of ``../shared/conformance-next`` sent, answered without a beta header)."""
+
 __all__ = ["is_server_block", "server_block"]
 
 _CALLS = frozenset({"server_tool_use", "mcp_tool_use"})

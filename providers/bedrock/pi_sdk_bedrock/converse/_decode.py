@@ -14,9 +14,9 @@ filter stop reasons are errors that say why).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any, Literal, cast
+from typing import Any, cast
 
+from pi_sdk import Citation, TextContent
 from pi_sdk.provider import (
     Events,
     MessageBuilder,
@@ -26,8 +26,12 @@ from pi_sdk.provider import (
 )
 from pi_sdk.provider import body_excerpt as excerpt
 
+from ._citations import citation
 from ._exceptions import exception_error
 from ._frames import FrameReader
+from ._response_events import response_as_events
+from ._server_tools import server_block
+from ._stop_reasons import map_stop_reason, stop_error_text
 from ._usage import apply_usage
 
 __all__ = [
@@ -35,91 +39,17 @@ __all__ = [
     "Decoder",
     "map_stop_reason",
     "response_as_events",
-]
+]  # (the last two from ._stop_reasons and ._response_events, where they live)
 
 REDACTED_THINKING_TEXT = "[Reasoning redacted]"
 """The ``thinking`` text of a redacted reasoning block (as pi-sdk shows Anthropic's)."""
-
-_STOP_REASONS: dict[str, Literal["stop", "length", "toolUse"]] = {
-    "end_turn": "stop",
-    "stop_sequence": "stop",
-    "max_tokens": "length",
-    "model_context_window_exceeded": "length",
-    "tool_use": "toolUse",
-}
-_STOP_ERRORS = {
-    "guardrail_intervened": "The response was blocked by an Amazon Bedrock guardrail",
-    "content_filtered": "The response was blocked by the model's content filter",
-    "malformed_model_output": "The model returned output Bedrock could not parse",
-    "malformed_tool_use": "The model returned a malformed tool call",
-}
-
 
 _NO_INDEX = object()
 """No text block is open (a ``contentBlockIndex`` never equals it)."""
 
 
-def map_stop_reason(reason: str) -> Literal["stop", "length", "toolUse"] | None:
-    """Map a Bedrock ``stopReason``; ``None`` for one that ends in ``error``.
-
-    ``end_turn``/``stop_sequence`` -> ``stop``; ``max_tokens``/``model_context_window_exceeded``
-    -> ``length``; ``tool_use`` -> ``toolUse`` (pi-mono ``mapStopReason``).
-    ``guardrail_intervened``, ``content_filtered`` and unknown reasons give ``None``.
-    """
-    return _STOP_REASONS.get(reason)
-
-
 def _dict(value: Any) -> dict[str, Any]:
     return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
-
-
-def _stop_error_text(reason: str) -> str:
-    text = _STOP_ERRORS.get(reason)
-    return f"{text} (stopReason: {reason})" if text else f"Unhandled stop reason: {reason}"
-
-
-def response_as_events(response: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Return the stream events a whole Converse response would have come as.
-
-    ``messageStart``; per content block: ``text`` as one text delta, ``reasoningContent``
-    (``reasoningText.text`` then ``.signature``, or ``redactedContent``) as deltas,
-    ``toolUse`` as a ``contentBlockStart`` plus one ``input`` delta (``json.dumps``), any other
-    block (``toolResult``, ``image``, ...) as a start the decoder skips; each then
-    ``contentBlockStop``; then ``messageStop`` (``stopReason``) and ``metadata`` (``usage``).
-    """
-    message = _dict(_dict(response.get("output")).get("message"))
-    yield "messageStart", {"role": message.get("role") or "assistant"}
-    raw_content = message.get("content")
-    blocks = cast("list[Any]", raw_content) if isinstance(raw_content, list) else []
-    for index, raw in enumerate(blocks):
-        block = _dict(raw)
-        key = {"contentBlockIndex": index}
-        if isinstance(block.get("text"), str):
-            yield "contentBlockDelta", {**key, "delta": {"text": block["text"]}}
-        elif "reasoningContent" in block:
-            reasoning = _dict(block["reasoningContent"])
-            if "redactedContent" in reasoning:
-                pieces = [{"redactedContent": reasoning["redactedContent"]}]
-            else:
-                text = _dict(reasoning.get("reasoningText"))
-                pieces = [{"text": text.get("text") or ""}]
-                if text.get("signature"):
-                    pieces.append({"signature": text["signature"]})
-            for piece in pieces:
-                yield "contentBlockDelta", {**key, "delta": {"reasoningContent": piece}}
-        elif "toolUse" in block:
-            tool = _dict(block["toolUse"])
-            start = {k: v for k, v in tool.items() if k != "input"}
-            yield "contentBlockStart", {**key, "start": {"toolUse": start}}
-            arguments = tool.get("input")
-            if arguments not in (None, {}):
-                piece = json.dumps(arguments, ensure_ascii=False)
-                yield "contentBlockDelta", {**key, "delta": {"toolUse": {"input": piece}}}
-        else:
-            yield "contentBlockStart", {**key, "start": block}
-        yield "contentBlockStop", key
-    yield "messageStop", {"stopReason": response.get("stopReason")}
-    yield "metadata", {"usage": _dict(response.get("usage"))}
 
 
 class Decoder:
@@ -132,9 +62,12 @@ class Decoder:
     * ``reasoningContent`` deltas -> a thinking block (``text``), whose ``thinking_signature``
       collects the ``signature`` pieces; ``redactedContent`` -> a thinking block reading
       ``[Reasoning redacted]`` with ``redacted=True`` and the opaque data as signature;
+    * ``citation`` deltas -> citations on the block's text (:mod:`._citations`);
     * ``contentBlockStart.toolUse`` -> tool call, its ``delta.toolUse.input`` fragments stream
-      the arguments; a ``toolUse`` of ``"type": "server_tool_use"`` and every other started
-      block (``toolResult``, ``image``, ...) stay out of ``content`` with their deltas;
+      the arguments; a ``toolUse`` of ``"type": "server_tool_use"`` (Nova's code interpreter)
+      and a ``toolResult`` in the reply are a whole ``ServerToolCall`` / ``ServerToolResult``
+      at their ``contentBlockStop`` (:mod:`._server_tools`); every other started block
+      (``image``, ...) stays out of ``content`` with its deltas;
     * ``metadata.usage`` -> usage (``inputTokens`` already excludes cache reads and writes);
       it is the last event: :attr:`terminal`;
     * exception frames, ``guardrail_intervened``/``content_filtered``/unknown stop reasons,
@@ -142,13 +75,26 @@ class Decoder:
       :class:`pi_sdk.provider.ProviderError`.
     """
 
-    __slots__ = ("_builder", "_frames", "_number", "_stop", "_text_index", "terminal")
+    __slots__ = (
+        "_builder",
+        "_frames",
+        "_number",
+        "_pending",
+        "_server",
+        "_stop",
+        "_text_index",
+        "terminal",
+    )
 
     def __init__(self, builder: MessageBuilder) -> None:
         self._builder = builder
         self._frames = FrameReader()
         self._stop: str | None = None
         self._number = 0
+        self._server: dict[Any, list[Any]] = {}
+        """Server tool blocks being read: their start, then their input fragments."""
+        self._pending: list[Citation] = []
+        """Citations that came before any text block (none is open to take them)."""
         self._text_index: Any = _NO_INDEX
         """The ``contentBlockIndex`` of the open text block (``_NO_INDEX``: none)."""
         self.terminal = False
@@ -215,6 +161,9 @@ class Decoder:
                 return events
             tool = delta.get("toolUse")
             if tool is not None:
+                if index in self._server:  # a server tool's input, gathered whole
+                    self._server[index].append(str(_dict(tool).get("input") or ""))
+                    return []
                 if b.is_skipped(index):
                     return []
                 self._require_open(index, kind)
@@ -222,6 +171,14 @@ class Decoder:
             reasoning = delta.get("reasoningContent")
             if reasoning is not None:
                 return self._reasoning(index, _dict(reasoning))
+            pieces = delta.get("toolResult")
+            if index in self._server and isinstance(pieces, list):
+                self._server[index].extend(cast("list[Any]", pieces))  # a server result's content
+                return []
+            cited = delta.get("citation")
+            if isinstance(cited, dict):
+                self._cite(index, citation(cast("dict[str, Any]", cited)))
+                return []
             if not b.is_open(index) and not b.is_skipped(index):
                 b.skip(index)  # citations, images, ...: not pi content
             return []
@@ -231,6 +188,8 @@ class Decoder:
             index = data.get("contentBlockIndex")
             if index == self._text_index:
                 self._text_index = _NO_INDEX
+            if index in self._server:
+                return b.server_block(server_block(self._server.pop(index)))
             return b.close(index)
         if kind == "messageStop":
             reason = data.get("stopReason")
@@ -241,6 +200,18 @@ class Decoder:
             apply_usage(b, usage)
             self.terminal = True
         return []  # messageStart and event types added later carry no content
+
+    def _cite(self, index: Any, cited: Citation) -> None:
+        """Put ``cited`` on the open text block of ``index``.
+
+        Without one (a citation before the text), keep it for the reply's last text block
+        (:meth:`finish`).
+        """
+        block = self._builder.block(index)
+        if isinstance(block, TextContent):
+            block.citations = [*(block.citations or ()), cited]
+        else:
+            self._pending.append(cited)
 
     def _require_open(self, index: Any, kind: str) -> None:
         if not self._builder.is_open(index):
@@ -278,6 +249,8 @@ class Decoder:
             return b.open_tool_call(
                 index, id=str(tool.get("toolUseId") or ""), name=str(name or "")
             )
+        if isinstance(tool, dict) or isinstance(start.get("toolResult"), dict):
+            self._server[index] = [start]  # Nova's server tool call or result (at its stop)
         b.skip(index)  # server-side tool use, toolResult, image, ...: not pi content
         return []
 
@@ -303,6 +276,10 @@ class Decoder:
         ``saw_done`` (an SSE ``[DONE]`` marker) never applies to an event stream.
         """
         del saw_done
+        if self._pending:  # citations no open text block took: the last text block's
+            texts = [c for c in self._builder.message.content if isinstance(c, TextContent)]
+            if texts:
+                texts[-1].citations = [*(texts[-1].citations or ()), *self._pending]
         if not self.terminal and self._frames.pending:
             raise ProviderError(
                 "the response stream was cut in the middle of event-stream frame"
@@ -319,5 +296,5 @@ class Decoder:
             return self._builder.done("stop")
         mapped = map_stop_reason(self._stop)
         if mapped is None:
-            raise ProviderError(_stop_error_text(self._stop))
+            raise ProviderError(stop_error_text(self._stop))
         return self._builder.done(mapped)

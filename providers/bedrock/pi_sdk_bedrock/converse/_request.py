@@ -25,7 +25,9 @@ from ._capabilities import (
     openai_reasoning,
     supports_prompt_caching,
 )
+from ._citations import citations_block
 from ._documents import DOCUMENTS, document_block
+from ._server_tools import server_tool_definitions
 from ._tools import config_of, neutral_tool_choice
 
 __all__ = [
@@ -137,8 +139,9 @@ def _assistant(message: pi_sdk.AssistantMessage, claude: bool) -> list[dict[str,
     blocks: list[dict[str, Any]] = []
     for block in message.content:
         if isinstance(block, pi_sdk.TextContent):
-            if block.text.strip():
-                blocks.append({"text": kit.sanitize_surrogates(block.text)})
+            if block.text.strip():  # with the same source's citations: as it came
+                cited = citations_block(block)
+                blocks.append(cited or {"text": kit.sanitize_surrogates(block.text)})
         elif isinstance(block, pi_sdk.ThinkingContent):
             converted = _thinking(block, claude)
             if converted is not None:
@@ -146,8 +149,8 @@ def _assistant(message: pi_sdk.AssistantMessage, claude: bool) -> list[dict[str,
         elif isinstance(block, pi_sdk.ToolCall):
             tool = {"toolUseId": block.id, "name": block.name, "input": block.arguments}
             blocks.append({"toolUse": tool})
-        elif block.raw is not None:  # a server tool's block, replayed as it came
-            blocks.append(block.raw)
+        elif isinstance(block, pi_sdk.ServerToolCall | pi_sdk.ServerToolResult) and block.raw:
+            blocks.append(block.raw)  # a server tool's block, replayed as it came
     return blocks
 
 
@@ -347,6 +350,9 @@ def build_request(
     tool_config = config_of(tools, tool_choice, model)
     if tool_config is not None:
         payload["toolConfig"] = tool_config
+    if options.server_tools:  # Nova's system tools (docs/server-tools.md)
+        server = options.resolved_server_tools(model, server_tool_definitions(model))
+        payload.setdefault("toolConfig", {"tools": []})["tools"] += server
     fields = _thinking_fields(model, options, extra, budget)
     if fields is not None:
         payload["additionalModelRequestFields"] = fields

@@ -16,11 +16,12 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pi_sdk import ThinkingContent, ToolCall
+from pi_sdk import Citation, TextContent, ThinkingContent, ToolCall
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
 from .._shared_json import as_dict, as_list
 from .._shared_request import grammar_input_json
+from ._annotations import citations_of
 from ._google_signatures import google_thought_signature
 from ._reasoning_details import append_reasoning_detail, is_reasoning_detail
 from ._request import REASONING_FIELDS
@@ -87,6 +88,8 @@ class Decoder:
     * Gemini's ``extra_content.google.thought_signature`` (``_google_signatures``):
       on a tool call → its ``thought_signature``; on a delta or message → the text block's
       ``text_signature`` (the latest wins; one that comes before the text waits for it).
+    * ``annotations`` (OpenRouter web search, before the text) are the text block's citations
+      (:mod:`._annotations`).
     * ``refusal`` text is not content: it is collected and ends the message as an error whose
       message is the refusal.
     * Usage: the last non-null ``usage`` wins (``choices[0].usage`` for Moonshot); ``input`` =
@@ -126,6 +129,8 @@ class Decoder:
         self._details: list[dict[str, Any]] = []
         """OpenRouter ``reasoning_details`` of the reply (merged), for its thinking block."""
         self._thinking_opened = False
+        self._citations: list[Citation] = []
+        """``annotations`` no open text block took yet (:mod:`._annotations`)."""
 
     # -- blocks ---------------------------------------------------------------------------------
 
@@ -372,7 +377,20 @@ class Decoder:
         details = delta.get("reasoning_details")
         if details:
             events += self._reasoning_details(details)
+        if "annotations" in delta:
+            self._cite(citations_of(delta["annotations"]))
         return events
+
+    def _cite(self, cited: list[Citation]) -> None:
+        """Put ``cited`` on the open text block.
+
+        Without one, keep it for the reply's last text block (:meth:`finish`).
+        """
+        self._citations += cited
+        block = self.builder.block(_TEXT) if self._open == _TEXT else None
+        if isinstance(block, TextContent) and self._citations:
+            block.citations = [*(block.citations or ()), *self._citations]
+            self._citations = []
 
     def feed_document(self, document: Any) -> Events:
         """Consume a non-streamed ``chat.completion`` as one chunk whose delta is the message.
@@ -421,6 +439,10 @@ class Decoder:
                 " answer?), nothing to return"
             )
         builder = self.builder
+        if self._citations:  # annotations before the text or after it ended
+            texts = [b for b in builder.message.content if isinstance(b, TextContent)]
+            if texts:
+                texts[-1].citations = [*(texts[-1].citations or ()), *self._citations]
         events = self._close_open()
         if self._details:  # details that came after their thinking block ended
             first = next(b for b in builder.message.content if isinstance(b, ThinkingContent))

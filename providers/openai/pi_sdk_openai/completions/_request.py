@@ -33,6 +33,7 @@ from ._assistant import REASONING_FIELDS, assistant_message
 from ._cache_markers import add_cache_markers, add_prompt_cache_fields
 from ._compat import CompletionsCompat, resolve_compat
 from ._reasoning_switch import add_reasoning
+from ._server_tools import OPENROUTER_TOOLS
 from ._system import read_parts, system_entries
 from ._tools import convert_tools, response_format
 
@@ -238,6 +239,10 @@ def build_payload(
         if long_retention:
             marker["ttl"] = "1h"
         add_cache_markers(messages, payload.get("tools"), marker)
+    if options.server_tools:  # OpenRouter's web search (docs/server-tools.md)
+        openrouter = "openrouter.ai" in model.base_url
+        server = options.resolved_server_tools(model, OPENROUTER_TOOLS if openrouter else {})
+        payload["tools"] = [*payload.get("tools", ()), *server]
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     if compat.vllm_priority is not None:

@@ -11,10 +11,12 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
+from pi_sdk import TextContent
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
 
 from .._shared_json import as_dict, as_list
 from .._shared_request import grammar_input_json
+from ._citations import citations_of
 from ._server_tools import SERVER_ITEMS, server_blocks
 from ._signatures import text_signature
 
@@ -74,7 +76,8 @@ class Decoder:
       (else its reasoning text), and the item JSON becomes the signature if it has
       ``encrypted_content``.
     * ``message`` → text (``output_text`` deltas; ``output_text.done`` makes its part's text
-      the event's ``text``, and the done item's text is authoritative);
+      the event's ``text``, and the done item's text is authoritative, its ``annotations``
+      the block's citations, :mod:`._citations`);
       ``refusal`` deltas are collected apart and end the reply as an error with the refusal as
       its message. The text signature is the item id (TextSignatureV1).
     * ``function_call`` → tool call ``"<call_id>|<item id>"``, arguments streamed into an
@@ -356,6 +359,10 @@ class Decoder:
                     str(p.get("refusal") or "") for p in parts if p.get("type") == "refusal"
                 )
                 item.refusal = refusal or item.refusal
+                cited = citations_of(parts)
+                block = builder.block(item.key)
+                if cited and isinstance(block, TextContent):
+                    block.citations = cited
             item_id = vendor.get("id")
             signature = None
             if isinstance(item_id, str) and item_id:

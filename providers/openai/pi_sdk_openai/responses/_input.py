@@ -52,6 +52,9 @@ def _assistant_items(
     # Output item ids go back only with the reasoning items they belong to: OpenAI rejects a
     # msg_/fc_ item whose reasoning item is missing, and items without ids are always accepted.
     keep_ids = any(item is not None for item in reasoning)
+    # A turn without reasoning has no reasoning item to miss: its annotated text goes back as
+    # the output message it came as (the recorded follow-ups of web search do so).
+    unreasoned = not reasoning
     items: list[dict[str, Any]] = []
     for block in message.content:
         if isinstance(block, pi_sdk.ThinkingContent):
@@ -62,11 +65,13 @@ def _assistant_items(
             if not block.text:
                 continue
             item_id, phase = parse_text_signature(block.text_signature)
-            if item_id and keep_ids:
+            annotations = [c.raw for c in block.citations or () if c.raw is not None]
+            if item_id and (keep_ids or (unreasoned and annotations)):
+                part = {"type": "output_text", "text": block.text, "annotations": annotations}
                 entry: dict[str, Any] = {
                     "type": "message",
                     "role": "assistant",
-                    "content": [{"type": "output_text", "text": block.text, "annotations": []}],
+                    "content": [part],
                     "status": "completed",
                     "id": item_id,
                 }
@@ -78,6 +83,8 @@ def _assistant_items(
         elif isinstance(block, pi_sdk.ServerToolCall | pi_sdk.ServerToolResult):
             if block.raw is not None:  # a server tool's output item, replayed as it came
                 items.append(block.raw)
+        elif isinstance(block, pi_sdk.ImageContent):
+            continue  # a generated image: its image_generation_call item (above) holds it
         else:
             items.append(_call_item(block, grammar, keep_ids))
     return items
@@ -148,8 +155,10 @@ def convert_input(
       ``system``;
     * user: ``input_text`` / ``input_image`` / ``input_file`` parts;
     * assistant: each reasoning item (the stored JSON, with ``encrypted_content``) right before
-      the items that followed it; text as an output ``message`` item with its id and phase when
-      the turn replays reasoning, else as a plain assistant message; tool calls as
+      the items that followed it; text as an output ``message`` item with its id, phase and
+      annotations (the same source's citations) when the turn replays reasoning or has none
+      but annotations, else as a plain assistant message; server-tool items as they came (an
+      image the model made is in its ``image_generation_call`` item); tool calls as
       ``function_call`` items (``id`` only alongside replayed reasoning);
     * tool result: ``function_call_output`` whose ``output`` is the text, or a list of
       ``input_text``, ``input_image`` and ``input_file`` parts when the result has images or

@@ -35,6 +35,7 @@ from .._shared_request import (
 from ._compat import ResponsesCompat, resolve_responses_compat
 from ._input import convert_input
 from ._reasoning import configuration_update_effort, reasoning_fields
+from ._server_tools import SERVER_TOOL_DEFINITIONS
 from ._system import read_parts
 from ._tools import convert_tools, text_format
 
@@ -144,6 +145,9 @@ def build_payload(
         payload["text"] = {"format": text_format(output)}
     if parts.tools:
         payload["tools"] = tools_of(parts.tools)
+    if options.server_tools:  # OpenAI's built-in tools (docs/server-tools.md)
+        server = options.resolved_server_tools(model, SERVER_TOOL_DEFINITIONS)
+        payload["tools"] = [*payload.get("tools", ()), *server]
     if tool_choice is not None:
         payload["tool_choice"] = tool_choice
     payload.update(reasoning_fields(model, options, summary, update_effort))

@@ -10,7 +10,9 @@ both the call and its outcome: ``web_search_call`` (``action``: the query and so
 The item becomes a :class:`pi_sdk.ServerToolCall` holding the whole item as ``raw`` (sent back
 as it came to the same model and endpoint, as the recorded follow-ups do) and, when the item
 carries an outcome, a :class:`pi_sdk.ServerToolResult` with no ``raw`` (shown, and summarized
-for other vendors; nothing of it is sent twice).
+for other vendors; nothing of it is sent twice). A finished image generation's outcome is the
+image itself: a :class:`pi_sdk.ImageContent` (``mimeType`` ``image/<output_format>``, PNG by
+default), in the result's place.
 """
 
 from __future__ import annotations
@@ -20,7 +22,13 @@ from typing import Any, cast
 
 import pi_sdk
 
-__all__ = ["SERVER_ITEMS", "server_blocks"]
+__all__ = ["SERVER_ITEMS", "SERVER_TOOL_DEFINITIONS", "server_blocks"]
+
+SERVER_TOOL_DEFINITIONS = {
+    "web_search": {"type": "web_search"},
+    "code_execution": {"type": "code_interpreter", "container": {"type": "auto"}},
+}
+"""``StreamOptions.server_tools`` names -> Responses built-in tools (no web fetch tool)."""
 
 SERVER_ITEMS = frozenset(
     {
@@ -62,7 +70,9 @@ def _arguments(kind: str, item: dict[str, Any]) -> dict[str, Any]:
     return arguments
 
 
-def server_blocks(item: dict[str, Any]) -> list[pi_sdk.ServerToolCall | pi_sdk.ServerToolResult]:
+def server_blocks(
+    item: dict[str, Any],
+) -> list[pi_sdk.ServerToolCall | pi_sdk.ServerToolResult | pi_sdk.ImageContent]:
     """The blocks of one finished server-tool output item (module docstring)."""
     kind = str(item.get("type") or "")
     item_id = str(item.get("id") or "")
@@ -70,14 +80,17 @@ def server_blocks(item: dict[str, Any]) -> list[pi_sdk.ServerToolCall | pi_sdk.S
     call = pi_sdk.ServerToolCall(
         id=item_id, name=name, arguments=_arguments(kind, item), raw=dict(item)
     )
-    blocks: list[pi_sdk.ServerToolCall | pi_sdk.ServerToolResult] = [call]
+    blocks: list[pi_sdk.ServerToolCall | pi_sdk.ServerToolResult | pi_sdk.ImageContent] = [call]
     output = item.get(_OUTPUT.get(kind, ""))
     if kind == "web_search_call":
         output = cast(dict[str, Any], output).get("sources") if isinstance(output, dict) else None
     error = item.get("error")
     status = item.get("status")
     failed = status in ("failed", "incomplete")
-    if output is not None or error or failed:
+    if kind == "image_generation_call" and isinstance(output, str) and output and not failed:
+        image_format = str(item.get("output_format") or "png")
+        blocks.append(pi_sdk.ImageContent(data=output, mime_type=f"image/{image_format}"))
+    elif output is not None or error or failed:
         blocks.append(
             pi_sdk.ServerToolResult(
                 tool_call_id=item_id,
