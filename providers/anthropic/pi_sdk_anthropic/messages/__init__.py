@@ -21,13 +21,8 @@ from .._client import MESSAGES_PATH, build_headers, client_lease, is_oauth_token
 from ._count import count_anthropic_tokens
 from ._decode import Decoder, map_stop_reason, message_as_events
 from ._documents import uses_file_ids
-from ._request import (
-    API,
-    build_request,
-    convert_messages,
-    mid_convo_effort,
-    normalize_tool_call_id,
-)
+from ._effort import mid_convo_effort
+from ._request import API, build_request, convert_messages, normalize_tool_call_id
 from ._system import INLINE_TOOLS_BETA, native_tool_changes
 
 __all__ = [

@@ -16,8 +16,9 @@ import pi_sdk
 from pi_sdk import provider as kit
 
 from .._client import supports_structured_outputs
-from ._compat import adaptive, cache_control_of, can_turn_off, effort_of, resolve_anthropic_compat
+from ._compat import adaptive, cache_control_of, can_turn_off, resolve_anthropic_compat
 from ._documents import DOCUMENTS
+from ._effort import EFFORTS, effort_marker, managed, mid_convo_effort, thinking_request
 from ._media import media_block, tool_result_block
 from ._server_tools import SERVER_TOOL_DEFINITIONS
 from ._system import DEFERRED_TOOL_PLACEHOLDER, read_parts, system_message, tool_definitions
@@ -36,11 +37,8 @@ __all__ = [
     "API",
     "PROVIDER_OPTION_KEYS",
     "REDACTED_THINKING_TEXT",
-    "EFFORTS",
     "build_request",
     "convert_messages",
-    "effort_marker",
-    "mid_convo_effort",
     "normalize_tool_call_id",
 ]
 
@@ -63,48 +61,6 @@ REDACTED_THINKING_TEXT = "[Reasoning redacted]"
 """The ``thinking`` text of a redacted-thinking block (pi-mono)."""
 
 _CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
-
-EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
-"""The efforts an effort marker may carry (pi-ai 1.6 ``isAnthropicEffort``)."""
-
-
-# --- effort markers (pi-ai 1.6 ``supportsMidConvoEffort``) ------------------------------------
-
-
-def _thinking_request(
-    model: pi_sdk.Model, options: pi_sdk.StreamOptions, extra: dict[str, Any], is_adaptive: bool
-) -> tuple[bool, str | None]:
-    """``(thinking requested, adaptive effort)`` from the unified level and provider options."""
-    enabled, effort = False, None
-    if options.reasoning is not None and model.reasoning:
-        enabled = True
-        effort = effort_of(model, options.reasoning) if is_adaptive else None
-    return bool(extra.get("thinking_enabled", enabled)), extra.get("effort", effort)
-
-
-def mid_convo_effort(model: pi_sdk.Model, options: pi_sdk.StreamOptions) -> str | None:
-    """The effort this reply is asked for by an effort marker, or ``None`` when none is sent.
-
-    Models with ``compat.supportsMidConvoEffort`` (pi-ai 1.6) take their effort from
-    ``{"role": "system", "content": [], "output_config": {"effort": ...}}`` markers in
-    ``messages`` instead of the top-level ``output_config``, so a level change keeps the prompt
-    cache: the requested effort (``"high"`` without one), unless thinking is turned off on a
-    model that can turn it off. The reply records it as ``provider_thinking_level``.
-    """
-    compat = resolve_anthropic_compat(model)
-    if not compat.supports_mid_convo_effort:
-        return None
-    extra = dict(options.provider_options)
-    enabled, effort = _thinking_request(model, options, extra, adaptive(model, compat))
-    if model.reasoning and not enabled and can_turn_off(model):
-        return None  # thinking disabled: the effort cannot change between messages
-    return effort or "high"
-
-
-def effort_marker(effort: str) -> dict[str, Any]:
-    """The message that sets the effort of the replies after it (pi-ai 1.6)."""
-    return {"role": "system", "content": [], "output_config": {"effort": effort}}
-
 
 # --- request ----------------------------------------------------------------------------------
 
@@ -225,7 +181,7 @@ def convert_messages(
                 out.extend(held)
                 held = []
                 level = message.provider_thinking_level
-                if effort is not None and level in EFFORTS and _managed(message, model):
+                if effort is not None and level in EFFORTS and managed(message, model):
                     out.append(effort_marker(level))
                 out.append({"role": "assistant", "content": blocks})
         else:
@@ -247,10 +203,6 @@ def convert_messages(
     if effort is not None:
         out.append(effort_marker(effort))
     return out
-
-
-def _managed(message: pi_sdk.AssistantMessage, model: pi_sdk.Model) -> bool:
-    return message.api == API and message.provider == model.provider
 
 
 def build_request(
@@ -292,7 +244,7 @@ def build_request(
     budget: int | None = None
     if options.reasoning is not None and model.reasoning and not is_adaptive:
         max_tokens, budget = options.resolved_thinking_budget(model, context)
-    thinking_enabled, effort = _thinking_request(model, options, extra, is_adaptive)
+    thinking_enabled, effort = thinking_request(model, options, extra, is_adaptive)
     budget = extra.get("thinking_budget_tokens", budget)
     marker_effort = mid_convo_effort(model, options)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
 from pi_sdk import Citation, TextContent, ThinkingContent, ToolCall
 from pi_sdk.provider import Events, MessageBuilder, ProviderError
@@ -22,6 +22,7 @@ from pi_sdk.provider import Events, MessageBuilder, ProviderError
 from .._shared_json import as_dict, as_list
 from .._shared_request import grammar_input_json
 from ._annotations import citations_of
+from ._finish import error_text, map_stop_reason
 from ._google_signatures import google_thought_signature
 from ._reasoning_details import append_reasoning_detail, is_reasoning_detail
 from ._request import REASONING_FIELDS
@@ -33,40 +34,6 @@ __all__ = ["Decoder", "error_text", "map_stop_reason"]
 _TEXT = "text"
 _THINKING = "thinking"
 """Builder keys of the one open text / thinking block (tool calls use their ``index``)."""
-
-_FINISH: dict[str, Literal["stop", "length", "toolUse"]] = {
-    "stop": "stop",
-    "end": "stop",
-    "length": "length",
-    "tool_calls": "toolUse",
-    "function_call": "toolUse",
-}
-
-
-def map_stop_reason(reason: str | None) -> Literal["stop", "length", "toolUse", "error"]:
-    """Map a ``finish_reason`` to a pi stop reason.
-
-    ``stop``/``end``/none → stop, ``length`` → length, ``tool_calls``/``function_call`` →
-    toolUse, anything else (``content_filter``, unknown values) → error.
-    """
-    if reason is None:
-        return "stop"
-    return _FINISH.get(reason, "error")
-
-
-def error_text(error: Any) -> str:
-    """Return the text of an in-stream ``error`` object: ``"<code>: <message>"``.
-
-    OpenRouter's ``metadata.raw`` (the upstream provider's own error) follows on a new line.
-    """
-    fields = as_dict(error)
-    if not fields:
-        return str(error)
-    message = fields.get("message") or json.dumps(fields)
-    code = fields.get("code")
-    text = f"{code}: {message}" if code is not None else str(message)
-    raw = as_dict(fields.get("metadata")).get("raw")
-    return f"{text}\n{raw}" if isinstance(raw, str) and raw else text
 
 
 class Decoder:

@@ -19,12 +19,10 @@ from .._shared_request import grammar_input_json
 from ._citations import citations_of
 from ._server_tools import SERVER_ITEMS, server_blocks
 from ._signatures import text_signature
+from ._usage import SERVICE_TIER_PRICE, report_usage
 
 __all__ = ["SERVICE_TIER_PRICE", "Decoder"]
 
-
-SERVICE_TIER_PRICE = {"flex": 0.5, "priority": 2.0}
-"""Cost multiplier per service tier (pi-mono ``applyServiceTierPricing``)."""
 
 _CONTENT_KINDS = frozenset({"reasoning", "message", "function_call", "custom_tool_call"})
 """Output item types that become a block; others (server-side tools) are not content."""
@@ -388,24 +386,8 @@ class Decoder:
         return []
 
     def _usage(self, response: dict[str, Any]) -> None:
-        usage = as_dict(response.get("usage"))
-        if not usage:
-            return
-        cached = int(as_dict(usage.get("input_tokens_details")).get("cached_tokens") or 0)
-        reasoning = as_dict(usage.get("output_tokens_details")).get("reasoning_tokens")
-        builder = self.builder
-        builder.set_usage(
-            input=max(int(usage.get("input_tokens") or 0) - cached, 0),
-            output=int(usage.get("output_tokens") or 0),
-            cache_read=cached,
-            cache_write=0,
-            reasoning=int(reasoning or 0),  # pi-ai 1.6: always set, 0 without a breakdown
-            price=False,
-        )
-        tier = response.get("service_tier") or self.requested_tier
-        factor = SERVICE_TIER_PRICE.get(tier) if isinstance(tier, str) else None
-        builder.price_usage(factor if factor is not None else 1.0)
-        self.usage_reported = True
+        if report_usage(self.builder, response, self.requested_tier):
+            self.usage_reported = True
 
     def _completed(self, data: dict[str, Any]) -> Events:
         response = as_dict(data.get("response"))
