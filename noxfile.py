@@ -55,11 +55,14 @@ def mutation(session: nox.Session) -> None:
     """
     import datetime
     import os
+    import shutil
 
     today = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d")
     size, seed = (list(session.posargs) + ["60", today])[:2]
     session.log(f"mutation sample: {size} mutants, seed {seed}")
-    run = ("python3", "-m", "uv", "run", "--group", "mutation")
+    # `uv` itself: under `uv run nox`, `python3` is the project's interpreter, which has no uv.
+    uv = ("uv",) if shutil.which("uv") else ("python3", "-m", "uv")
+    run = (*uv, "run", "--group", "mutation")
     db = f".mutation-{seed}-{size}.sqlite"
     config = "scripts/mutation/config.toml"
     if not os.path.exists(db):
