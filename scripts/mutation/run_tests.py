@@ -3,7 +3,9 @@
 cosmic-ray rewrites one source file in place before each run; ``git diff`` names it. A
 library file maps to the test folders that exercise it (its own area, plus the cross-API
 provider suites for anything a provider's stream passes through); the run stops at the
-first failure (``-x``), since one failing test kills the mutant. Exit status is pytest's.
+first failure (``-x``), since one failing test kills the mutant. Exit status is pytest's. A
+test that failed only by pytest-timeout's per-test limit (a busy machine) is run once more
+without it, and that run decides.
 
 A provider package's tests are its own folder first (the quickest kill), then every
 cross-provider suite in ``tests/providers/`` (contract, conformance, malformed replies,
@@ -52,6 +54,8 @@ OWNERS: list[tuple[str, list[str]]] = [
     ("pi_sdk/", ["tests/core", "tests/providers", "tests/fuzz"]),
 ]
 FUZZ_DECODERS = "tests/fuzz/test_fuzz_decoders.py"
+TEST_TIMEOUT = "Failed: Timeout (>"
+"""pytest-timeout's failure text: the failing test is run once more without the limit."""
 
 PLUGIN_OWNERS: dict[str, list[str]] = {
     "pytest": ["tests/testing", "tests/test_migration.py"],
@@ -118,7 +122,16 @@ def main() -> int:
     tests = [t for t in tests if os.path.exists(t)]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
-    return subprocess.run(command, env=env, check=False).returncode
+    run = subprocess.run(command, env=env, check=False, capture_output=True, text=True)
+    print(run.stdout, run.stderr, sep="\n")
+    slow = [line.split()[1] for line in run.stdout.splitlines() if line.startswith("FAILED ")]
+    if run.returncode == 1 and TEST_TIMEOUT in run.stdout and slow:
+        # A test stopped by its own time limit on a busy machine says nothing of the mutant:
+        # run it again without the limit (a mutant that hangs then meets cosmic-ray's).
+        print(f"rerunning {slow} without pytest-timeout's limit", flush=True)
+        again = [*command[: -len(tests)], "--timeout=0", *slow]
+        return subprocess.run(again, env=env, check=False).returncode
+    return run.returncode
 
 
 if __name__ == "__main__":
