@@ -48,10 +48,15 @@ class _Agent:
 
 @pytest.fixture
 def default_sigint() -> Iterator[None]:
-    before = signal.getsignal(signal.SIGINT)
-    yield
-    assert signal.getsignal(signal.SIGINT) is before  # the handler was removed again
-    signal.signal(signal.SIGINT, before)
+    """Python's own SIGINT handler during the test, whatever the process started with (a
+    background job ignores SIGINT); the one it had afterwards."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+        # The loop's handler was removed again: asyncio puts Python's default back.
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 @pytest.mark.usefixtures("default_sigint")
