@@ -25,14 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from _support.conformance import (
-    Case,
-    ConformanceDirMissing,
-    conformance_dir,
-    load_cases,
-    provider_for,
-    run_interaction,
-)
+from _support import conformance as recorded
 from pi_sdk_anthropic.messages._decode import Decoder as AnthropicDecoder
 from pi_sdk_bedrock.converse import _decode as bedrock_decode
 from pi_sdk_google._shared_decode import GeminiDecoder
@@ -44,11 +37,10 @@ from pi_sdk import AssistantMessage
 from pi_sdk.events import event_to_dict
 
 try:
-    ROOT = conformance_dir()
-except ConformanceDirMissing:
+    ROOT = recorded.conformance_dir()
+except recorded.ConformanceDirMissing:  # reported by test_conformance.py
     ROOT = None
-
-CASES = [c for c in (load_cases(ROOT) if ROOT is not None else []) if c.status == 200]
+CASES = [c for c in (recorded.load_cases(ROOT) if ROOT else []) if c.status == 200]
 
 
 def _anthropic(patch: pytest.MonkeyPatch) -> None:
@@ -145,13 +137,13 @@ def test_every_api_with_a_fast_path_is_compared() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 async def test_general_rules_give_what_the_fast_path_gives(
-    case: Case, monkeypatch: pytest.MonkeyPatch
+    case: recorded.Case, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if provider_for(case.api) is None:
+    if recorded.provider_for(case.api) is None:
         pytest.skip(f"API {case.api} not registered")
-    fast = await run_interaction(case)
+    fast = await recorded.run_interaction(case)
     with monkeypatch.context() as patch:
         GENERAL_PATHS[case.api](patch)
-        general = await run_interaction(case)
+        general = await recorded.run_interaction(case)
     assert list(_events(general.events)) == list(_events(fast.events)), case.id
     assert _comparable(general.message) == _comparable(fast.message), case.id
