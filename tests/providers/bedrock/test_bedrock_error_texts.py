@@ -110,3 +110,19 @@ def test_error_and_exception_frames_say_what_aws_said() -> None:
         _decoder().feed_bytes(GOOD + exception)
     assert str(caught.value) == "throttlingException: slow down (originalStatusCode=429)"
     assert caught.value.retryable is True
+
+
+@pytest.mark.parametrize(
+    ("name", "payload", "text"),
+    [
+        ("serviceUnavailableException", b"<html>busy \xc3\xa9</html>", "<html>busy é</html>"),
+        ("validationException", b"x" * 400, "x" * 300),  # a payload that is not JSON, cut
+        ("", b'{"Message": "capitalized"}', "capitalized"),
+        ("internalServerException", b"{}", "(no message)"),
+        ("internalServerException", b"[1]", "(no message)"),
+    ],
+)
+def test_an_exception_frame_in_any_shape_is_worded(name: str, payload: bytes, text: str) -> None:
+    with pytest.raises(ProviderError) as caught:
+        _decoder().feed_bytes(GOOD + frame(name, payload, message_type="exception"))
+    assert str(caught.value) == f"{name or 'exception'}: {text}"
