@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from _support import conformance as recorded
+from _support.conformance import Case  # also marks the module as a conformance reader
 from pi_sdk_anthropic.messages._decode import Decoder as AnthropicDecoder
 from pi_sdk_bedrock.converse import _decode as bedrock_decode
 from pi_sdk_google._shared_decode import GeminiDecoder
@@ -137,7 +138,7 @@ def test_every_api_with_a_fast_path_is_compared() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 async def test_general_rules_give_what_the_fast_path_gives(
-    case: recorded.Case, monkeypatch: pytest.MonkeyPatch
+    case: Case, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if recorded.provider_for(case.api) is None:
         pytest.skip(f"API {case.api} not registered")
