@@ -13,20 +13,18 @@ from pi_sdk_anthropic.messages._compat import resolve_anthropic_compat
 
 from pi_sdk import Model
 
+CASES = {  # provider: (base URL, session affinity, message threads)
+    "anthropic": ("https://api.anthropic.com", False, True),
+    "amazon-bedrock": ("https://gateway.test", False, False),
+    "openrouter": ("https://gateway.test", True, False),
+    "zai": ("https://api.z.ai/api/anthropic", False, False),
+    "my-gateway": ("https://openrouter.ai/api", True, False),
+}
 
-@pytest.mark.parametrize(
-    ("provider", "base_url", "affinity", "threads"),
-    [
-        ("anthropic", "https://api.anthropic.com", False, True),
-        ("amazon-bedrock", "https://gateway.test", False, False),
-        ("openrouter", "https://gateway.test", True, False),
-        ("zai", "https://api.z.ai/api/anthropic", False, False),
-        ("my-gateway", "https://openrouter.ai/api", True, False),
-    ],
-)
-def test_defaults_by_provider_and_host(
-    provider: str, base_url: str, affinity: bool, threads: bool
-) -> None:
+
+@pytest.mark.parametrize("provider", list(CASES))
+def test_defaults_by_provider_and_host(provider: str) -> None:
+    base_url, affinity, threads = CASES[provider]
     model = Model(id="m", api="anthropic-messages", provider=provider, base_url=base_url)
     compat = resolve_anthropic_compat(model)
     assert compat.send_session_affinity_headers is affinity
