@@ -44,29 +44,49 @@ def record(session: nox.Session) -> None:
 
 @nox.session(venv_backend="none")
 def mutation(session: nox.Session) -> None:
-    """Mutation score of a random sample of the core's and the adapters' mutants (cosmic-ray).
+    """Mutation score of a random sample of the mutants of the core, providers and plugins.
 
-    Usage: ``nox -s mutation -- [SIZE [SEED]]`` (default 60 mutants, seed 20261201; ``all``
-    for every mutant, hours on two cores). Mutates files in place, one at a time: run it on a
-    clean checkout. Prints the score and every survivor's diff (docs/testing.md).
+    Usage: ``nox -s mutation -- [SIZE [SEED [PATH ...]]]`` (default 60 mutants; the seed
+    defaults to today's date in UTC, ``YYYYMMDD``, so a sample is fresh unless a seed is given
+    on purpose; ``all`` for every mutant, hours on two cores; PATHs limit the sample to those
+    files or folders, e.g. the ones a change touched). Mutates files in place, one at a time:
+    run it on a clean checkout. The session is ``.mutation-SEED-SIZE[-PATHS].sqlite``: run the
+    same command again to resume an interrupted run (finished mutants are kept); delete the
+    file to start over. Prints the score and every survivor's diff (docs/testing.md).
     """
-    size, seed = (list(session.posargs) + ["60", "20261201"])[:2]
-    run = ("python3", "-m", "uv", "run", "--group", "mutation")
-    db = ".mutation.sqlite"
-    session.run(
-        *run, "cosmic-ray", "init", "--force", "scripts/mutation/config.toml", db, external=True
-    )
-    if size != "all":
-        session.run(
-            *run,
-            "python",
-            "scripts/mutation/sample.py",
-            db,
-            "--size",
-            size,
-            "--seed",
-            seed,
-            external=True,
-        )
-    session.run(*run, "cosmic-ray", "exec", "scripts/mutation/config.toml", db, external=True)
+    import datetime
+    import os
+    import shutil
+
+    today = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d")
+    args = list(session.posargs)
+    size = args[0] if args else "60"
+    seed = args[1] if len(args) > 1 else today
+    only = args[2:]
+    session.log(f"mutation sample: {size} mutants, seed {seed}, from {only or 'everywhere'}")
+    # `uv` itself: under `uv run nox`, `python3` is the project's interpreter, which has no uv.
+    uv = ("uv",) if shutil.which("uv") else ("python3", "-m", "uv")
+    run = (*uv, "run", "--group", "mutation")
+    paths = "-" + "_".join(p.strip("/").replace("/", ".") for p in only)[:60] if only else ""
+    db = f".mutation-{seed}-{size}{paths}.sqlite"
+    config = "scripts/mutation/config.toml"
+    if not os.path.exists(db):
+        # Every mutant of the tree (minutes): made once per commit, copied for each sample.
+        tree = session.run("git", "rev-parse", "HEAD^{tree}", external=True, silent=True)
+        every = f".mutation-init-{str(tree).strip()[:12]}.sqlite"
+        if not os.path.exists(every):
+            session.run(
+                *run, "cosmic-ray", "init", "--force", config, f"{every}.new", external=True
+            )
+            os.replace(f"{every}.new", every)
+        shutil.copyfile(every, f"{db}.new")
+        if size != "all":
+            sample = ("scripts/mutation/sample.py", f"{db}.new", "--size", size, "--seed", seed)
+            session.run(
+                *run, "python", *sample, *(["--only", *only] if only else []), external=True
+            )
+        os.replace(f"{db}.new", db)
+    else:
+        session.log(f"resuming {db}")
+    session.run(*run, "cosmic-ray", "exec", config, db, external=True)
     session.run(*run, "python", "scripts/mutation/report.py", db, external=True)

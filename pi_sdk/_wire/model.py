@@ -133,6 +133,7 @@ class Model(WireModel):
     max_tokens: int = 16_384
     """Maximum output tokens."""
     headers: dict[str, str] | None = None
+    """Sent with every request; values may be credentials, so ``repr()`` shows names only."""
     compat: dict[str, Any] | None = None
     thinking_level_map: dict[str, str | None] | None = None
     """pi-ai 1.6 ``thinkingLevelMap``: per level (``off``, ``minimal`` .. ``max``) the vendor's
@@ -160,6 +161,11 @@ class Model(WireModel):
         """
         levels = supported_thinking_levels(self.reasoning, self.thinking_level_map)
         return levels  # pyright: ignore[reportReturnType]
+
+    def __repr_args__(self) -> Any:
+        # Never show credentials (a gateway's auth header): header values are masked.
+        for name, value in super().__repr_args__():
+            yield name, (dict.fromkeys(value, "***") if name == "headers" and value else value)
 
     def clamp_thinking_level(self, level: ModelThinkingLevel) -> ModelThinkingLevel:
         """The supported level nearest ``level``: itself, else the next one up, else down.

@@ -3,13 +3,21 @@
 cosmic-ray rewrites one source file in place before each run; ``git diff`` names it. A
 library file maps to the test folders that exercise it (its own area, plus the cross-API
 provider suites for anything a provider's stream passes through); the run stops at the
-first failure (``-x``), since one failing test kills the mutant. Exit status is pytest's.
+first failure (``-x``), since one failing test kills the mutant. Exit status is pytest's. A
+test that failed only by pytest-timeout's per-test limit (a busy machine) is run once more
+without it, and that run decides.
 
 A provider package's tests are its own folder first (the quickest kill), then every
 cross-provider suite in ``tests/providers/`` (contract, conformance, malformed replies,
 handoffs, ...), then the folders of the provider packages built on it (``pi-sdk-azure``
 depends on ``pi-sdk-openai``: its tests run the OpenAI decoders too), then the decoder fuzz
 suite (derandomized: the same examples every run, so a kill does not depend on a draw).
+
+A plugin package (``plugins/<name>/``) is owned by its own tests: the modules
+``tests/plugins/test_plugin_<name>*.py``, the folders ``tests/plugins/<name>`` and
+``tests/<name>`` (``tests/temporal``), then the suites every plugin passes
+(``tests/plugins/test_plugins.py``, the hook and discovery tests); ``pi-sdk-pytest`` by the
+testing suites (:data:`PLUGIN_OWNERS`).
 """
 
 from __future__ import annotations
@@ -23,10 +31,12 @@ from pathlib import Path
 # Mutated path prefix -> the tests that cover it; the first matching prefix wins. A folder
 # that does not exist (yet) is left out of the command.
 OWNERS: list[tuple[str, list[str]]] = [
-    ("pi_sdk/agent/_proxy", ["tests/proxy", "tests/agent"]),
+    ("pi_sdk/_agent/", ["tests/agent", "tests/plugins/test_plugin_hooks_agent.py", "tests/core"]),
     ("pi_sdk/agent/", ["tests/agent", "tests/plugins"]),
+    ("pi_sdk/_serve/", ["tests/proxy"]),
+    ("pi_sdk/_cli/serve", ["tests/proxy", "tests/cli", "tests/core/test_cli.py"]),
     ("pi_sdk/_cli", ["tests/cli", "tests/core/test_cli.py"]),
-    ("pi_sdk/_cli/serve.py", ["tests/proxy"]),
+    ("pi_sdk/_plugins/", ["tests/plugins", "tests/core"]),
     ("pi_sdk/plugins/", ["tests/plugins", "tests/core"]),
     (
         "pi_sdk/_testing/",
@@ -37,7 +47,6 @@ OWNERS: list[tuple[str, list[str]]] = [
             "tests/providers/test_conformance.py",
         ],
     ),
-    ("plugins/pytest/", ["tests/testing", "tests/test_migration.py"]),
     (
         "pi_sdk/_wire/transform.py",
         ["tests/core/test_transform.py", "tests/test_migration.py", "tests/providers"],
@@ -45,6 +54,32 @@ OWNERS: list[tuple[str, list[str]]] = [
     ("pi_sdk/", ["tests/core", "tests/providers", "tests/fuzz"]),
 ]
 FUZZ_DECODERS = "tests/fuzz/test_fuzz_decoders.py"
+TEST_TIMEOUT = "Failed: Timeout (>"
+"""pytest-timeout's failure text: the failing test is run once more without the limit."""
+
+PLUGIN_OWNERS: dict[str, list[str]] = {
+    "pytest": ["tests/testing", "tests/test_migration.py"],
+    "tool-policy": [
+        "tests/plugins/test_plugin_tool_policy.py",
+        "tests/plugins/mcp/test_mcp_policy.py",
+    ],
+}
+"""Plugins whose tests do not follow the naming rule of :func:`plugin_tests` (listed first)."""
+PLUGIN_SUITES = [
+    "tests/plugins/test_plugins.py",
+    "tests/plugins/test_plugin_hooks_agent.py",
+    "tests/plugins/test_discovery_imports.py",
+    "tests/plugins/test_env_setting.py",
+]
+"""Suites that load every plugin (entry points, hooks, settings): a plugin's last owners."""
+
+
+def plugin_tests(name: str) -> list[str]:
+    """The tests of the plugin package in ``plugins/<name>/``, its own first."""
+    module = name.replace("-", "_")
+    own = sorted(str(p) for p in Path("tests/plugins").glob(f"test_plugin_{module}*.py"))
+    folders = [f"tests/plugins/{module}", f"tests/{module}"]
+    return [*PLUGIN_OWNERS.get(name, []), *own, *folders, *PLUGIN_SUITES]
 
 
 def cross_provider_tests() -> list[str]:
@@ -64,6 +99,8 @@ def dependents(vendor: str) -> list[str]:
 
 def owners(path: str) -> list[str]:
     """The test paths for one mutated file, the likeliest to fail first."""
+    if path.startswith("plugins/"):
+        return plugin_tests(path.split("/")[1])
     if path.startswith("providers/"):
         vendor = path.split("/")[1]
         built_on = [f"tests/providers/{other}" for other in dependents(vendor)]
@@ -76,7 +113,7 @@ def owners(path: str) -> list[str]:
 
 def main() -> int:
     changed = subprocess.run(
-        ["git", "diff", "--name-only", "--", "pi_sdk", "providers"],
+        ["git", "diff", "--name-only", "--", "pi_sdk", "providers", "plugins"],
         capture_output=True,
         text=True,
         check=True,
@@ -85,7 +122,16 @@ def main() -> int:
     tests = [t for t in tests if os.path.exists(t)]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
-    return subprocess.run(command, env=env, check=False).returncode
+    run = subprocess.run(command, env=env, check=False, capture_output=True, text=True)
+    print(run.stdout, run.stderr, sep="\n")
+    slow = [line.split()[1] for line in run.stdout.splitlines() if line.startswith("FAILED ")]
+    if run.returncode == 1 and TEST_TIMEOUT in run.stdout and slow:
+        # A test stopped by its own time limit on a busy machine says nothing of the mutant:
+        # run it again without the limit (a mutant that hangs then meets cosmic-ray's).
+        print(f"rerunning {slow} without pytest-timeout's limit", flush=True)
+        again = [*command[: -len(tests)], "--timeout=0", *slow]
+        return subprocess.run(again, env=env, check=False).returncode
+    return run.returncode
 
 
 if __name__ == "__main__":

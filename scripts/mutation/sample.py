@@ -1,6 +1,8 @@
 """Keep a random sample of a cosmic-ray session's mutants; mark the rest skipped.
 
-Usage: ``python scripts/mutation/sample.py SESSION.sqlite --size 60 --seed 20261201``
+Usage: ``python scripts/mutation/sample.py SESSION.sqlite --size 60 --seed 20261205
+[--only PATH ...]``; ``--only`` keeps the mutants of the files under those paths (the files a
+change touched: a contributor's check before calling the change done, docs/testing.md).
 
 The sample is drawn by place, not by mutant: first a random set of distinct source lines,
 then one random mutation operator at each, so the score speaks for as much of the code as
@@ -61,11 +63,18 @@ def inert_lines(path: str) -> frozenset[int]:
     return frozenset(lines)
 
 
+def _under(path: str, prefix: str) -> bool:
+    """Whether the mutated file ``path`` is ``prefix`` or inside the folder ``prefix``."""
+    prefix = prefix.rstrip("/")
+    return path == prefix or path.startswith(prefix + "/")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("session")
     parser.add_argument("--size", type=int, default=60, help="mutants to keep (default 60)")
     parser.add_argument("--seed", type=int, default=20261201)
+    parser.add_argument("--only", nargs="*", default=[], help="files or folders to sample from")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     with use_db(args.session, WorkDB.Mode.open) as db:
@@ -74,7 +83,9 @@ def main() -> None:
         for item in db.pending_work_items:
             (mutation,) = item.mutations
             place = (str(mutation.module_path), mutation.start_pos[0])
-            if place[1] in inert_lines(place[0]):
+            if args.only and not any(_under(place[0], path) for path in args.only):
+                inert.append(item.job_id)  # outside the files asked for: not drawn
+            elif place[1] in inert_lines(place[0]):
                 inert.append(item.job_id)
             else:
                 by_place[place].append(item.job_id)
@@ -87,7 +98,8 @@ def main() -> None:
         )
     print(
         f"sample: {len(chosen)} mutants at as many places, of {len(places)} places;"
-        f" {len(inert)} inert mutants (annotations, TYPE_CHECKING) left out"
+        f" {len(inert)} mutants left out (annotations, TYPE_CHECKING"
+        + (", outside --only)" if args.only else ")")
     )
 
 
