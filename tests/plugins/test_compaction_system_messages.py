@@ -66,7 +66,10 @@ def _declared(messages: list[AgentMessage]) -> tuple[str, list[str]]:
     return current_system_prompt(llm), [t.name for t in current_tools(llm)]  # type: ignore[arg-type]
 
 
-async def _compacted(messages: list[AgentMessage]) -> tuple[Compactor, list[AgentMessage]]:
+async def _compacted(
+    messages: list[AgentMessage],
+) -> tuple[ScriptedProvider, list[AgentMessage]]:
+    """``(the summary model, the view)`` of one compacting call over ``messages``."""
     summarizer = _summarizer()
     compactor = Compactor(
         summarizer.model,
@@ -76,7 +79,7 @@ async def _compacted(messages: list[AgentMessage]) -> tuple[Compactor, list[Agen
     )
     view = await compactor.transform_context(list(messages), AbortController().signal)
     assert compactor.history, "the transcript was meant to be compacted"
-    return compactor, view
+    return summarizer, view
 
 
 async def test_a_leading_system_message_and_later_updates_survive_a_compaction():
@@ -102,14 +105,7 @@ async def test_updates_without_a_leading_system_message_follow_the_summary():
 
 
 async def test_the_summary_model_is_not_asked_to_summarize_the_system_messages():
-    summarizer = _summarizer()
-    compactor = Compactor(
-        summarizer.model,
-        context_window=1200,
-        keep_recent_tokens=300,
-        stream_fn=summarizer.stream_fn,
-    )
-    await compactor.transform_context(_transcript(lead=True), AbortController().signal)
+    summarizer, _ = await _compacted(_transcript(lead=True))
     [request] = [c.context.messages[-1].text for c in summarizer.calls]
     assert "question 1" in request
     assert "Answer in French" not in request and "You help." not in request
