@@ -14,7 +14,14 @@ from typing import Any
 import pytest
 
 from pi_sdk import events as ev
-from pi_sdk.types import AssistantMessage, ServerToolCall, ServerToolResult, TextContent, ToolCall
+from pi_sdk.types import (
+    AssistantMessage,
+    ImageContent,
+    ServerToolCall,
+    ServerToolResult,
+    TextContent,
+    ToolCall,
+)
 
 CLASSES = [getattr(ev, name) for name in ev.__all__ if dataclasses.is_dataclass(getattr(ev, name))]
 
@@ -42,6 +49,11 @@ def _values(name: str) -> tuple[Any, Any]:
         return (
             ServerToolResult(tool_call_id="s1", kind="web_search_tool_result"),
             ServerToolResult(tool_call_id="s2", kind="web_search_tool_result"),
+        )
+    if name == "image":
+        return (
+            ImageContent(data="aGk=", mime_type="image/png"),
+            ImageContent(data="aG8=", mime_type="image/png"),
         )
     if name in ("message", "error", "partial"):
         return _message("one"), _message("two")
