@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import sys
+import time
 from typing import Any
 
 import httpx2
@@ -89,11 +91,16 @@ async def test_connections_over_the_cap_get_503_at_once_and_one_log_line():
 async def test_more_sockets_than_descriptors_leave_the_server_usable_and_quiet():
     """200 idle sockets against a server allowed 128 descriptors (the cap derives from it)."""
     async with _server(descriptors=128) as (url, stderr):
+        started = time.monotonic()
         sockets = await asyncio.gather(*(_connect(url) for _ in range(200)))
+        connecting_s = time.monotonic() - started
         replies = await asyncio.gather(*(_until_closed(reader) for reader, _ in sockets))
         await _a_real_call_is_answered(url)
     busy = sum(reply.startswith(b"HTTP/1.1 503 ") for reply in replies)
-    assert busy >= 200 - 16 - 10  # the cap is 16 here; a few may arrive after others closed
+    assert all(reply.startswith(b"HTTP/1.1 503 ") or reply == b"" for reply in replies)
+    # The cap is 16 here, and each idle second (--idle-timeout 1) frees it again while the 200
+    # sockets connect (slower on a loaded machine); a few more may arrive after others closed.
+    assert busy >= 200 - 16 * (1 + math.ceil(connecting_s)) - 10, connecting_s
     assert "Traceback" not in stderr[0]
     assert len(stderr[0].splitlines()) < 20
 
