@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import httpx2
+import pytest
 
 import pi_sdk
 from pi_sdk import (
@@ -95,6 +96,12 @@ NEXT_ENV_VAR = "PI_SDK_CONFORMANCE_NEXT_DIR"
 LANDED_KINDS = ("document_", "servertool_", "strict_tools_", "image_output_")
 """Name prefixes of the ``conformance-next`` recordings whose content kind pi-sdk models now:
 they join the conformance suite (its README: "add each file ... as its kind lands")."""
+
+
+def skip_without_next(found: object) -> None:
+    """Skip the test, saying how to run it, when nothing was ``found`` in ``conformance-next``."""
+    if not found:
+        pytest.skip(f"conformance-next folder absent (set {NEXT_ENV_VAR} to run it)")
 
 
 def conformance_next_dir() -> Path | None:

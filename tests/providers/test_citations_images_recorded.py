@@ -24,6 +24,7 @@ from _support.conformance import (
     next_cases,
     reply_before,
     run_interaction,
+    skip_without_next,
 )
 from pi_sdk_google._shared_request import build_request as gemini_request
 from pi_sdk_openai.responses import build_payload
@@ -47,8 +48,7 @@ IMAGES = [
 
 
 def test_the_recordings_are_there():
-    if not RESPONSES:
-        pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
+    skip_without_next(RESPONSES)
     assert len(ANNOTATED) >= 4 and len(GROUNDED) >= 4 and len(IMAGES) == 2
 
 
@@ -169,8 +169,7 @@ async def test_an_image_the_model_made_is_an_image_block(case: Case):
 
 async def test_a_gemini_image_goes_back_to_the_same_model_as_its_part():
     case = next((c for c in IMAGES if c.api == "google-vertex"), None)
-    if case is None:
-        pytest.skip("conformance-next folder absent")
+    skip_without_next(case)
     reply = (await run_interaction(case)).message
     (image,) = [b for b in reply.content if isinstance(b, ImageContent)]
     signed = reply.model_copy(

@@ -28,6 +28,7 @@ from _support.conformance import (
     load_cases,
     model_for,
     recorded_reply,
+    skip_without_next,
 )
 
 import pi_sdk
@@ -177,8 +178,7 @@ SENT = [
 def test_the_document_recordings_are_there():
     if DIR_ERROR is not None:
         pytest.fail(DIR_ERROR)
-    if NEXT is None:
-        pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
+    skip_without_next(NEXT)
     # one interaction of each recording sends its document
     assert len(SENT) == len({c.name for c in DOCUMENT_CASES}) >= 12
 

@@ -10,7 +10,7 @@ import json
 from typing import Any, cast
 
 import pytest
-from _support.conformance import next_cases
+from _support.conformance import next_cases, skip_without_next
 from pi_sdk_anthropic.messages import build_request as anthropic_body
 from pi_sdk_bedrock.converse import build_request as bedrock_body
 from pi_sdk_google._shared_request import build_request as google_body
@@ -67,8 +67,7 @@ def _no_nulls(value: dict[str, Any]) -> dict[str, Any]:
 def _recorded(api: str, name: str) -> list[dict[str, Any]]:
     """The tools the recorded request of ``api``/``name`` declared (skip when absent)."""
     cases = [c for c in next_cases(api, "servertool_") if c.name == name]
-    if not cases:
-        pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
+    skip_without_next(cases)
     body = cast(dict[str, Any], load_cassette(cases[0].cassette)[0].body)
     tools = (
         body["toolConfig"]["tools"]

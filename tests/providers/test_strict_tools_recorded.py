@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
-from _support.conformance import Case, future_of, model_for, next_cases
+from _support.conformance import Case, future_of, model_for, next_cases, skip_without_next
 from pi_sdk_anthropic.messages import build_request as anthropic_body
 from pi_sdk_bedrock.converse import build_request as bedrock_body
 from pi_sdk_openai.completions import build_payload as chat_body
@@ -68,8 +68,7 @@ CASES = [c for api in APIS for c in next_cases(api, "strict_tools_")]
 
 
 def test_the_recordings_are_there() -> None:
-    if not CASES:
-        pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
+    skip_without_next(CASES)
     assert {c.api for c in CASES} == set(APIS)
 
 

@@ -21,6 +21,7 @@ from _support.conformance import (
     model_for,
     next_cases,
     run_interaction,
+    skip_without_next,
 )
 from pi_sdk_anthropic.messages import build_request as anthropic_body
 from pi_sdk_google._shared_request import build_request as google_body
@@ -53,8 +54,7 @@ def _vendor_type(block: Any) -> str:
 
 
 def test_the_recordings_are_there():
-    if not CASES:
-        pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
+    skip_without_next(CASES)
     assert len({c.name for c in CASES}) >= 7
 
 

@@ -16,6 +16,7 @@ from _support.conformance import (
     next_cases,
     reply_before,
     run_interaction,
+    skip_without_next,
 )
 from pi_sdk_bedrock.converse import build_request
 from test_bedrock_frames import frame
@@ -27,8 +28,7 @@ CASES = next_cases("bedrock-converse-stream", "servertool_")
 
 
 def test_the_recording_is_there():
-    if not CASES:
-        pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
+    skip_without_next(CASES)
     assert len(CASES) == 2
 
 

@@ -18,6 +18,7 @@ from _support.conformance import (
     next_cases,
     reply_before,
     run_interaction,
+    skip_without_next,
 )
 from pi_sdk_google._shared_request import build_request
 
@@ -28,8 +29,7 @@ SERVER_PARTS = ("executableCode", "codeExecutionResult", "toolCall", "toolRespon
 
 
 def test_the_recordings_are_there():
-    if not CASES:
-        pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
+    skip_without_next(CASES)
     assert len({c.name for c in CASES}) >= 5
 
 

@@ -16,6 +16,7 @@ from _support.conformance import (
     future_of,
     next_cases,
     run_interaction,
+    skip_without_next,
 )
 from pi_sdk_openai.responses import build_payload
 
@@ -43,8 +44,7 @@ def _no_nulls(value: Any) -> Any:
 
 
 def test_the_recordings_are_there():
-    if not CASES:
-        pytest.skip("conformance-next folder absent (set PI_SDK_CONFORMANCE_NEXT_DIR to run it)")
+    skip_without_next(CASES)
     assert len({c.name for c in CASES}) >= 5
 
 
