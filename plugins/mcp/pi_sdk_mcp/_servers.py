@@ -138,7 +138,9 @@ class McpServers:
         """Wait until every announced tool-list change has been listed (at most the list timeout).
 
         The tool set is refreshed in the background when a server announces a change; this
-        waits for such refreshes that are under way.
+        waits for such refreshes that are under way. A change announced after a call's result
+        (a 2026-07-28 server's ``subscriptions/listen`` stream is not ordered with the call's
+        reply) is applied when it arrives; :meth:`subscribe` tells when.
         """
         await asyncio.gather(*(c.settled() for c in self._connections))
 

@@ -103,7 +103,12 @@ async def test_a_call_past_its_timeout_is_cancelled_on_the_server(edge_log: Path
 async def test_a_tool_the_server_no_longer_offers_answers_with_an_error(edge_log: Path):
     async with McpServers([edge_stdio(edge_log)]) as servers:
         tools = {t.name: t for t in servers.tools}
+        changed = asyncio.Event()
+        servers.subscribe(lambda _tools: changed.set())
         await tools["shrink"].execute("c1", {"name": "echo"}, signal(), ignore)
+        # A 2026-07-28 server announces the change on its listen stream, which may deliver it
+        # after the call's result: wait for the announcement (a deadline, not a timing check).
+        await asyncio.wait_for(changed.wait(), 20)
         await servers.sync()
         assert "echo" not in {t.name for t in servers.tools}
         with pytest.raises(
