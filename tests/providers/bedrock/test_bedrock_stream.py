@@ -37,10 +37,10 @@ BASE = "https://bedrock-runtime.us-west-2.amazonaws.com"
 MODEL = Model(
     id="us.anthropic.claude-sonnet-4-20250514-v1:0",
     name="Claude Sonnet 4",
+    reasoning=True,
     api="bedrock-converse-stream",
     provider="amazon-bedrock",
     base_url=BASE,
-    reasoning=True,
 )
 CTX = Context(messages=[pi_sdk.UserMessage(content="hi")])
 STREAM_HEADERS = {"content-type": "application/vnd.amazon.eventstream"}

@@ -36,11 +36,11 @@ from pi_sdk import (
 BASE = "https://api.mistral.test"
 MODEL = Model(
     id="magistral-test",
+    reasoning=True,
+    cost=ModelCost(input=2.0, output=5.0, cache_read=0.2),
     api="mistral-conversations",
     provider="mistral",
     base_url=BASE,
-    reasoning=True,
-    cost=ModelCost(input=2.0, output=5.0, cache_read=0.2),
 )
 CTX = Context(messages=[UserMessage(content="hi")])
 SSE = {"content-type": "text/event-stream; charset=utf-8"}
