@@ -239,11 +239,11 @@ async def test_error_stop_reasons_keep_the_text_and_say_why(reason: str, words: 
 
 @pytest.mark.parametrize(
     ("reason", "stop"),
-    [
-        ("max_tokens", "length"),
-        ("model_context_window_exceeded", "length"),
-        ("stop_sequence", "stop"),
-    ],
+    {
+        "max_tokens": "length",
+        "model_context_window_exceeded": "length",
+        "stop_sequence": "stop",
+    }.items(),
 )
 async def test_stop_reasons(reason: str, stop: str):
     _, message, _ = await run(START + delta(0, text="x") + end(reason))

@@ -151,10 +151,10 @@ async def test_fragmented_tool_calls_by_index_and_object_arguments():
 @pytest.mark.parametrize(
     ("reason", "stop", "needle"),
     [
-        ("length", "length", None),
-        ("model_length", "length", None),
         ("error", "error", "finish_reason 'error'"),
         ("surprise", "error", "surprise"),
+        ("length", "length", None),
+        ("model_length", "length", None),
     ],
 )
 async def test_finish_reasons(reason: str, stop: str, needle: str | None):
