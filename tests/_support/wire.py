@@ -225,13 +225,6 @@ class AnthropicMessages(Wire):
     not_a_reply = "not a message"
     early_usage = True  # message_start
 
-    _ERROR_TYPES: ClassVar[dict[int, str]] = {
-        400: "invalid_request_error",
-        429: "rate_limit_error",
-        500: "api_error",
-        503: "overloaded_error",
-    }
-
     def _usage(self, tokens: Tokens) -> JSON:
         return {
             "input_tokens": tokens.input,
@@ -239,6 +232,13 @@ class AnthropicMessages(Wire):
             "cache_creation_input_tokens": 0,
             "output_tokens": 0,
         }
+
+    _ERROR_TYPES: ClassVar[dict[int, str]] = {
+        400: "invalid_request_error",
+        429: "rate_limit_error",
+        500: "api_error",
+        503: "overloaded_error",
+    }
 
     def _stop(self, blocks: list[Block]) -> str:
         return "tool_use" if _has_calls(blocks) else "end_turn"
@@ -884,13 +884,6 @@ class BedrockConverseStream(Wire):
         ),
     }
 
-    _ERROR_TYPES: ClassVar[dict[int, str]] = {
-        400: "ValidationException",
-        429: "ThrottlingException",
-        500: "InternalServerException",
-        503: "ServiceUnavailableException",
-    }
-
     def _usage(self, tokens: Tokens) -> JSON:
         return {
             "inputTokens": tokens.input,
@@ -975,6 +968,13 @@ class BedrockConverseStream(Wire):
     def partial_event(self) -> bytes:
         frame = event_frame("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": "x"}})
         return frame[: len(frame) // 2]
+
+    _ERROR_TYPES: ClassVar[dict[int, str]] = {
+        400: "ValidationException",
+        429: "ThrottlingException",
+        500: "InternalServerException",
+        503: "ServiceUnavailableException",
+    }
 
     def http_error(self, status: int, message: str) -> tuple[JSON, str]:
         kind = self._ERROR_TYPES[status]
