@@ -48,7 +48,6 @@ class Tokens:
     output: int = 3
     cache_read: int = 0
 
-    @property
     def prompt(self) -> int:
         """What OpenAI and Gemini call the prompt tokens (cached ones included)."""
         return self.input + self.cache_read
@@ -377,9 +376,9 @@ class OpenAICompletions(_OpenAI):
 
     def _usage(self, tokens: Tokens) -> JSON:
         return {
-            "prompt_tokens": tokens.prompt,
+            "prompt_tokens": tokens.prompt(),
             "completion_tokens": tokens.output,
-            "total_tokens": tokens.prompt + tokens.output,
+            "total_tokens": tokens.prompt() + tokens.output,
             "prompt_tokens_details": {"cached_tokens": tokens.cache_read},
         }
 
@@ -502,10 +501,10 @@ class OpenAIResponses(_OpenAI):
 
     def _response(self, output: list[JSON], tokens: Tokens) -> JSON:
         usage = {
-            "input_tokens": tokens.prompt,
+            "input_tokens": tokens.prompt(),
             "input_tokens_details": {"cached_tokens": tokens.cache_read},
             "output_tokens": tokens.output,
-            "total_tokens": tokens.prompt + tokens.output,
+            "total_tokens": tokens.prompt() + tokens.output,
         }
         return {
             "id": "resp_1",
@@ -700,10 +699,10 @@ class GoogleGenerativeAI(Wire):
 
     def _usage(self, tokens: Tokens) -> JSON:
         return {
-            "promptTokenCount": tokens.prompt,
+            "promptTokenCount": tokens.prompt(),
             "cachedContentTokenCount": tokens.cache_read,
             "candidatesTokenCount": tokens.output,
-            "totalTokenCount": tokens.prompt + tokens.output,
+            "totalTokenCount": tokens.prompt() + tokens.output,
         }
 
     def events(self, blocks: list[Block], tokens: Tokens) -> tuple[list[Any], list[Any]]:
@@ -888,7 +887,7 @@ class BedrockConverseStream(Wire):
         return {
             "inputTokens": tokens.input,
             "outputTokens": tokens.output,
-            "totalTokens": tokens.prompt + tokens.output,
+            "totalTokens": tokens.prompt() + tokens.output,
             "cacheReadInputTokens": tokens.cache_read,
             "cacheWriteInputTokens": 0,
         }
