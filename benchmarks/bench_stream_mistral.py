@@ -35,10 +35,10 @@ from pi_sdk import Context, Model, StreamOptions, UserMessage
 SERVER = "https://api.mistral.bench"
 MODEL = Model(
     id="magistral-bench",
+    reasoning=True,
     api="mistral-conversations",
     provider="mistral",
     base_url=SERVER,
-    reasoning=True,
 )
 PROMPT = Context(messages=[UserMessage(content="bench")])
 SDK_MESSAGES: list[Any] = [{"role": "user", "content": "bench"}]

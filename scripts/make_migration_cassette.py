@@ -679,17 +679,16 @@ AZURE_FILTERS = {
 
 def _azure_replies() -> tuple[bytes, bytes]:
     first = _responses_call(
-        "resp_0a2e4c6b8d0f1a3c5e7b9d1f00",
-        (
+        rid="resp_0a2e4c6b8d0f1a3c5e7b9d1f00",
+        ids=(
             "rs_0a2e4c6b8d0f1a3c5e7b9d1f3a5c7e9b1d3f5a7c9e1b3d5f",
             "fc_0a2e4c6b8d0f1a3c5e7b9d1f3a5c7e9b1d3f5a7c9e1b3d60",
             "call_Az9DubL1nW3ath3rQ2mX7kR",
         ),
-        "gAAAAAB" + _b64("azure-encrypted-reasoning", 300),
-        ["**Coldest so far**\n\nOslo at 6 °C", "; Dublin is unknown, call get_weather."],
-        ['{"city":', ' "Dub', 'lin"}'],
-        _usage(1380, 1024, 96, 72),
-        model=RESPONSES_MODEL,
+        encrypted="gAAAAAB" + _b64("azure-encrypted-reasoning", 300),
+        summary=["**Coldest so far**\n\nOslo at 6 °C", "; Dublin is unknown, call get_weather."],
+        args=['{"city":', ' "Dub', 'lin"}'],
+        usage=_usage(1380, 1024, 96, 72),
         completed=AZURE_FILTERS,
     )
     second = _responses_text(

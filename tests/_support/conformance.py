@@ -140,6 +140,12 @@ def future_of(case: Case) -> dict[str, Any]:
     return json.loads(expected.read_text(encoding="utf-8"))["interactions"][case.index]["future"]
 
 
+async def replayed(case: Case) -> tuple[AssistantMessage, dict[str, Any]]:
+    """``case``'s recorded reply played through the adapter, and the ``future.response`` of
+    the interaction (what the reply should surface)."""
+    return (await run_interaction(case)).message, future_of(case)["response"]
+
+
 async def reply_before(case: Case) -> tuple[AssistantMessage, Model, dict[str, Any]]:
     """For a recorded follow-up ``case``: the reply of the interaction before it (played
     through the adapter), the model that made it (its recorded endpoint) and ``case``'s recorded

@@ -83,12 +83,12 @@ DEEPSEEK = Model(
     name="DeepSeek Reasoner",
     api="openai-completions",
     provider="deepseek",
+    compat={"requiresReasoningContent": True},
     base_url="https://api.deepseek.com",
     reasoning=True,
     input=["text"],
     context_window=128_000,
     max_tokens=32_000,
-    compat={"requiresReasoningContent": True},
 )
 
 

@@ -16,6 +16,7 @@ from pi_sdk.agent import ProxyPolicy, proxy_app
 __all__ = [
     "API",
     "TOKEN",
+    "USAGE",
     "VENDOR_KEY",
     "Proxy",
     "played",
@@ -27,6 +28,15 @@ __all__ = [
 API = "anthropic-messages"
 TOKEN = "proxy-token-7f3a9c"
 VENDOR_KEY = "sk-ant-vendor-key-0123456789abcdef"
+USAGE: dict[str, Any] = {
+    "input": 10,
+    "output": 4,
+    "cacheRead": 1,
+    "cacheWrite": 0,
+    "totalTokens": 15,
+    "cost": {"input": 0.1, "output": 0.2, "cacheRead": 0.01, "cacheWrite": 0, "total": 0.31},
+}
+"""A usage in pi's JSON (tokens; cost in USD), as a proxy or pi-messages server sends it."""
 
 
 @dataclass

@@ -46,18 +46,25 @@ from _support.temporal_chaos_agent import answer, open_ledger, prompt
 CHAOS_WORKER = Path(__file__).with_name("temporal_chaos_worker.py")
 
 
+FAST_MS = 20
+"""How long the ``work`` tool takes in the runs that are not slow."""
+
+
 @dataclass(kw_only=True)
 class ChaosSettings:
     runs: int = 200
     workers: int = 4
+    kill_every_s: float = 5.0
+    """0: no kills (the baseline the benchmark compares with)."""
+    seed: int = 0
+    """Seeds the choice of the worker to kill and of the time between kills."""
+    deadline_s: float = 30 * 60
+    """A run not ended this long after the start is counted lost."""
     turns: int = 5
     """Turns that call the two tools; each run then answers in one more model call."""
     slow_every: int = 5
     """Every this many runs, one has a slow ``work`` tool."""
     slow_ms: int = 3000
-    fast_ms: int = 20
-    kill_every_s: float = 5.0
-    """0: no kills (the baseline the benchmark compares with)."""
     heartbeat_timeout_s: float = 5.0
     """The activities' heartbeat timeout: how soon a killed worker's calls run elsewhere. On an
     oversubscribed machine 2 s was too short: heartbeats arrived late, and live calls of slow
@@ -65,9 +72,6 @@ class ChaosSettings:
     task_timeout_s: float = 10.0
     """The workflow task timeout (Temporal's default): how soon a killed worker's workflow task
     runs elsewhere."""
-    deadline_s: float = 1800.0
-    """A run not ended this long after the start is counted lost."""
-    seed: int = 0
 
 
 @dataclass
@@ -258,7 +262,7 @@ async def _start(
     client: Any, queue: str, tag: str, number: int, settings: ChaosSettings, activities: Any
 ) -> AgentRun:
     slow = settings.slow_every and number % settings.slow_every == 0
-    work_ms = settings.slow_ms if slow else settings.fast_ms
+    work_ms = settings.slow_ms if slow else FAST_MS
     return await start_agent(
         client,
         prompt_input("chaos", prompt(tag, settings.turns, work_ms), tools=["record", "work"],

@@ -18,6 +18,8 @@ def refuse_weather(context: BeforeToolCallContext, signal: object) -> BeforeTool
 
 @workflow.defn(name="GuardedAgent")
 class GuardedAgent(AgentWorkflow):
+    """The durable agent, its tool calls checked by :func:`refuse_weather` first."""
+
     @workflow.run
     async def run(self, input: AgentRunInput) -> AgentRunResult:  # noqa: A002
         return await super().run(input)

@@ -26,6 +26,9 @@ def recent(messages: list[Any], signal: object) -> list[Any]:
 
 @workflow.defn(name="RecentContextAgent")
 class RecentContextAgent(AgentWorkflow):
+    """The durable agent whose model calls see only :func:`recent`'s messages; the
+    transcript keeps every turn."""
+
     @workflow.run
     async def run(self, input: AgentRunInput) -> AgentRunResult:  # noqa: A002
         return await super().run(input)

@@ -48,7 +48,6 @@ class Tokens:
     output: int = 3
     cache_read: int = 0
 
-    @property
     def prompt(self) -> int:
         """What OpenAI and Gemini call the prompt tokens (cached ones included)."""
         return self.input + self.cache_read
@@ -225,13 +224,6 @@ class AnthropicMessages(Wire):
     not_a_reply = "not a message"
     early_usage = True  # message_start
 
-    _ERROR_TYPES: ClassVar[dict[int, str]] = {
-        400: "invalid_request_error",
-        429: "rate_limit_error",
-        500: "api_error",
-        503: "overloaded_error",
-    }
-
     def _usage(self, tokens: Tokens) -> JSON:
         return {
             "input_tokens": tokens.input,
@@ -239,6 +231,13 @@ class AnthropicMessages(Wire):
             "cache_creation_input_tokens": 0,
             "output_tokens": 0,
         }
+
+    _ERROR_TYPES: ClassVar[dict[int, str]] = {
+        400: "invalid_request_error",
+        429: "rate_limit_error",
+        500: "api_error",
+        503: "overloaded_error",
+    }
 
     def _stop(self, blocks: list[Block]) -> str:
         return "tool_use" if _has_calls(blocks) else "end_turn"
@@ -377,9 +376,9 @@ class OpenAICompletions(_OpenAI):
 
     def _usage(self, tokens: Tokens) -> JSON:
         return {
-            "prompt_tokens": tokens.prompt,
+            "prompt_tokens": tokens.prompt(),
             "completion_tokens": tokens.output,
-            "total_tokens": tokens.prompt + tokens.output,
+            "total_tokens": tokens.prompt() + tokens.output,
             "prompt_tokens_details": {"cached_tokens": tokens.cache_read},
         }
 
@@ -502,10 +501,10 @@ class OpenAIResponses(_OpenAI):
 
     def _response(self, output: list[JSON], tokens: Tokens) -> JSON:
         usage = {
-            "input_tokens": tokens.prompt,
+            "input_tokens": tokens.prompt(),
             "input_tokens_details": {"cached_tokens": tokens.cache_read},
             "output_tokens": tokens.output,
-            "total_tokens": tokens.prompt + tokens.output,
+            "total_tokens": tokens.prompt() + tokens.output,
         }
         return {
             "id": "resp_1",
@@ -700,10 +699,10 @@ class GoogleGenerativeAI(Wire):
 
     def _usage(self, tokens: Tokens) -> JSON:
         return {
-            "promptTokenCount": tokens.prompt,
+            "promptTokenCount": tokens.prompt(),
             "cachedContentTokenCount": tokens.cache_read,
             "candidatesTokenCount": tokens.output,
-            "totalTokenCount": tokens.prompt + tokens.output,
+            "totalTokenCount": tokens.prompt() + tokens.output,
         }
 
     def events(self, blocks: list[Block], tokens: Tokens) -> tuple[list[Any], list[Any]]:
@@ -884,18 +883,11 @@ class BedrockConverseStream(Wire):
         ),
     }
 
-    _ERROR_TYPES: ClassVar[dict[int, str]] = {
-        400: "ValidationException",
-        429: "ThrottlingException",
-        500: "InternalServerException",
-        503: "ServiceUnavailableException",
-    }
-
     def _usage(self, tokens: Tokens) -> JSON:
         return {
             "inputTokens": tokens.input,
             "outputTokens": tokens.output,
-            "totalTokens": tokens.prompt + tokens.output,
+            "totalTokens": tokens.prompt() + tokens.output,
             "cacheReadInputTokens": tokens.cache_read,
             "cacheWriteInputTokens": 0,
         }
@@ -975,6 +967,13 @@ class BedrockConverseStream(Wire):
     def partial_event(self) -> bytes:
         frame = event_frame("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": "x"}})
         return frame[: len(frame) // 2]
+
+    _ERROR_TYPES: ClassVar[dict[int, str]] = {
+        400: "ValidationException",
+        429: "ThrottlingException",
+        500: "InternalServerException",
+        503: "ServiceUnavailableException",
+    }
 
     def http_error(self, status: int, message: str) -> tuple[JSON, str]:
         kind = self._ERROR_TYPES[status]

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 import pytest
+from _support.schemas import SQL, STRICT_WEATHER, WEATHER
 from pydantic import ValidationError
 
 import pi_sdk
@@ -24,16 +25,6 @@ from pi_sdk._wire.constrained_sampling import (
 from pi_sdk._wire.transcript import declarations_equal
 
 MODEL = pi_sdk.Model(id="m-1", api="openai-responses", provider="acme")
-WEATHER = {
-    "type": "object",
-    "properties": {"city": {"type": "string"}, "unit": {"type": "string"}},
-    "required": ["city"],
-}
-SQL = {
-    "type": "object",
-    "properties": {"query": {"type": "string"}},
-    "required": ["query"],
-}
 
 
 def _tool(sampling: Any, parameters: dict[str, Any] | None = None) -> Tool:
@@ -94,15 +85,7 @@ def test_a_changed_config_is_a_changed_declaration() -> None:
 
 def test_optional_properties_become_required_and_nullable() -> None:
     strict = make_strict_json_schema(WEATHER)
-    assert strict == {
-        "type": "object",
-        "properties": {
-            "city": {"type": "string"},
-            "unit": {"anyOf": [{"type": "string"}, {"type": "null"}]},
-        },
-        "required": ["city", "unit"],
-        "additionalProperties": False,
-    }
+    assert strict == STRICT_WEATHER
     assert WEATHER["required"] == ["city"]  # the tool's own schema is not modified
 
 

@@ -21,6 +21,13 @@ import pytest
 import pi_sdk
 
 NAMESPACES = ["pi_sdk", "pi_sdk.provider", "pi_sdk.plugins", "pi_sdk.testing", "pi_sdk.agent"]
+NAMESPACE_STATEMENTS = (
+    "_EXPORTS = ",
+    "_DEPRECATED = ",
+    "__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS",
+    "__all__ = ",
+)
+"""What a namespace module may hold besides docstrings, imports and its TYPE_CHECKING block."""
 
 
 def _public_attributes(module: types.ModuleType) -> set[str]:
@@ -90,14 +97,6 @@ def test_the_type_checking_block_and_the_exports_table_name_the_same_definitions
             assert value is importlib.import_module(defining)
         else:
             assert value is getattr(importlib.import_module(defining), attribute)
-
-
-NAMESPACE_STATEMENTS = (
-    "_EXPORTS = ",
-    "_DEPRECATED = ",
-    "__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS",
-    "__all__ = ",
-)
 
 
 @pytest.mark.parametrize("name", NAMESPACES)

@@ -24,9 +24,7 @@ import { Agent } from "@earendil-works/pi-agent-core";
 import {
   calculateCost,
   clampThinkingLevel,
-  createModels,
   fauxAssistantMessage,
-  fauxProvider,
   fauxText,
   fauxThinking,
   fauxToolCall,
@@ -34,14 +32,13 @@ import {
   parseToolCallArguments,
   validateToolArguments,
 } from "@earendil-works/pi-ai";
+import { fauxModels } from "./faux16.mjs";
 
-const faux = fauxProvider({
+const { faux, models } = fauxModels({
   api: "faux",
   models: [{ id: "faux-reasoner", reasoning: true }],
   deferred: { pollAfterMs: 250 },
 });
-const models = createModels();
-models.setProvider(faux.provider);
 const model = faux.getModel();
 const streamFn = (m, context, options) => models.streamSimple(m, context, options);
 

@@ -20,16 +20,9 @@
 //       {"final": <the message>}.
 import http from "node:http";
 import { streamProxy } from "@earendil-works/pi-agent-core";
-import {
-  createModels,
-  fauxAssistantMessage,
-  fauxProvider,
-  fauxText,
-  fauxThinking,
-  fauxToolCall,
-  normalizeContext,
-} from "@earendil-works/pi-ai";
+import { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, normalizeContext } from "@earendil-works/pi-ai";
 import { stream as piMessagesStream } from "@earendil-works/pi-ai/api/pi-messages";
+import { fauxModels } from "./faux16.mjs";
 import { printEvents, readAll, serialize } from "./wire_events.mjs";
 
 const THINKING = { ...fauxThinking("The user wants the weather; I should call the tool."), thinkingSignature: "faux-sig-1" };
@@ -55,9 +48,7 @@ function signatureOf(event) {
 }
 
 async function serve(token) {
-  const faux = fauxProvider({ api: "faux", models: [{ id: "faux-1", reasoning: true }] });
-  const models = createModels();
-  models.setProvider(faux.provider);
+  const { faux, models } = fauxModels({ api: "faux", models: [{ id: "faux-1", reasoning: true }] });
   const received = [];
   const server = http.createServer(async (request, response) => {
     const body = await readAll(request);

@@ -10,18 +10,15 @@
 //       context its stream function got, and the transcript it keeps.
 import { Agent } from "@earendil-works/pi-agent-core";
 import {
-  createModels,
   fauxAssistantMessage,
-  fauxProvider,
   fauxText,
   fauxToolCall,
   getCurrentSystemPrompt,
   getCurrentTools,
 } from "@earendil-works/pi-ai";
+import { fauxModels } from "./faux16.mjs";
 
-const faux = fauxProvider({ api: "faux", models: [{ id: "faux-reasoner", reasoning: true }] });
-const models = createModels();
-models.setProvider(faux.provider);
+const { faux, models } = fauxModels({ api: "faux", models: [{ id: "faux-reasoner", reasoning: true }] });
 const model = faux.getModel();
 const seen = [];
 const streamFn = (m, context, options) => {

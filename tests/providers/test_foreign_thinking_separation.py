@@ -12,41 +12,27 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _support.messages import reply
 from pi_sdk_anthropic.messages import build_request as anthropic_request
 from pi_sdk_google._shared_request import build_request as google_request
 from pi_sdk_openai.completions import build_payload as build_completions_payload
 from pi_sdk_openai.responses import build_payload as build_responses_payload
 
-from pi_sdk import (
-    AssistantMessage,
-    Context,
-    Message,
-    Model,
-    StreamOptions,
-    TextContent,
-    ThinkingContent,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
+import pi_sdk
+from pi_sdk import Context, Message, Model, StreamOptions, TextContent, UserMessage
 
 CLAUDE = Model(id="claude-x", api="anthropic-messages", provider="anthropic", reasoning=True)
 GPT = Model(id="gpt-x", api="openai-responses", provider="openai", reasoning=True)
 
 
 def _history(source: Model) -> list[Message]:
-    turn = AssistantMessage(
-        api=source.api,
-        provider=source.provider,
-        model=source.id,
-        stop_reason="toolUse",
-        content=[
-            ThinkingContent(thinking="first thinks", thinking_signature="sig"),
-            TextContent(text="then answers"),
-            ToolCall(id="call_1", name="f", arguments={}),
-        ],
+    turn = reply(
+        source,
+        pi_sdk.ThinkingContent(thinking="first thinks", thinking_signature="sig"),
+        TextContent(text="then answers"),
+        pi_sdk.ToolCall(id="call_1", name="f", arguments={}),
     )
-    result = ToolResultMessage(
+    result = pi_sdk.ToolResultMessage(
         tool_call_id="call_1", tool_name="f", content=[TextContent(text="ok")]
     )
     return [UserMessage(content="q"), turn, result, UserMessage(content="next")]

@@ -61,7 +61,6 @@ def test_anthropic_one_hour_writes_and_thinking_tokens() -> None:
         name="x",
         api="anthropic-messages",
         provider="anthropic",
-        base_url="",
         cost={"input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite": 3.75},  # pyright: ignore[reportArgumentType]
     )
     builder = MessageBuilder(model)

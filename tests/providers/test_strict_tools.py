@@ -36,7 +36,7 @@ SCHEMA = {
     "required": ["city"],
 }
 STRICT_SCHEMA = {
-    "type": "object",
+    **SCHEMA,
     "properties": {
         "city": {"type": "string"},
         "days": {"anyOf": [{"type": "integer"}, {"type": "null"}]},

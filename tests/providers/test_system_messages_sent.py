@@ -278,20 +278,24 @@ def test_the_shorthand_still_reads_as_before() -> None:
 
 # --- against pi 1.6 --------------------------------------------------------------------------
 
+ANTHROPIC = (anthropic_view, build_request)
+RESPONSES = (responses_view, responses_payload)
+COMPLETIONS = (completions_view, completions_payload)
+"""Each wire API's (view of a body, body builder)."""
 CASES = [
-    ("anthropic", "claude-opus-5", anthropic_view, build_request),
-    ("anthropic", "claude-sonnet-4-5", anthropic_view, build_request),
-    ("github-copilot", "gpt-6-sol", responses_view, responses_payload),
-    ("openai", "gpt-4o", responses_view, responses_payload),
-    ("deepseek", "deepseek-v4-pro", completions_view, completions_payload),
-    ("openai", "gpt-4o-mini", completions_view, completions_payload),
+    (ANTHROPIC, "anthropic", "claude-opus-5"),
+    (ANTHROPIC, "anthropic", "claude-sonnet-4-5"),
+    (RESPONSES, "github-copilot", "gpt-6-sol"),
+    (RESPONSES, "openai", "gpt-4o"),
+    (COMPLETIONS, "deepseek", "deepseek-v4-pro"),
+    (COMPLETIONS, "openai", "gpt-4o-mini"),
 ]
 
 
 @needs_pi16
-@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}/{c[1]}/{c[2].__name__}")
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[1]}/{c[2]}/{c[0][0].__name__}")
 def test_the_same_as_pi_1_6_sends(case: Any) -> None:
-    provider, model_id, view, build = case
+    (view, build), provider, model_id = case
     target = model(provider, model_id)
     if view is completions_view:
         target = target.model_copy(update={"api": "openai-completions"})

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from _support.loopback import LoopbackServer, Step, json_step, sse_step
-from _support.proxy import played, prompt
+from _support.proxy import USAGE, played, prompt
 
 import pi_sdk
 from pi_sdk._serve.pi_messages_client import PI_MESSAGES
@@ -19,14 +19,6 @@ from pi_sdk.agent import pi_messages_provider
 from pi_sdk.plugins import use_plugin_manager
 
 KEY = "gw-key-8d1e5a77c0"
-USAGE = {
-    "input": 10,
-    "output": 4,
-    "cacheRead": 1,
-    "cacheWrite": 0,
-    "totalTokens": 15,
-    "cost": {"input": 0.1, "output": 0.2, "cacheRead": 0.01, "cacheWrite": 0, "total": 0.31},
-}
 CALL = {
     "type": "toolCall",
     "id": "call_1",
@@ -91,12 +83,12 @@ async def _call(steps: list[Step], **options: Any) -> tuple[LoopbackServer, Any,
 async def test_the_request_is_pi_messages_shape_with_the_set_options():
     server, _, _ = await _call(
         [sse_step(REPLY)],
+        headers={"x-trace": "t1"},
+        tool_choice={"name": "lookup"},
         temperature=0.3,
         max_tokens=512,
         reasoning="high",
         session_id="s-9",
-        tool_choice={"name": "lookup"},
-        headers={"x-trace": "t1"},
     )
     method, target, body = server.requests[0]
     assert (method, target) == ("POST", "/v1/messages")

@@ -7,21 +7,13 @@ from typing import Any
 
 import pytest
 from _support.loopback import LoopbackServer, Step, json_step, sse_step
-from _support.proxy import played, prompt
+from _support.proxy import USAGE, played, prompt
 
 import pi_sdk
 from pi_sdk.agent import proxy_event_to_dict, stream_proxy
 from pi_sdk.provider import MessageBuilder
 
 MODEL = pi_sdk.Model(id="m-1", api="anthropic-messages", provider="anthropic", base_url="http://x")
-USAGE = {
-    "input": 10,
-    "output": 4,
-    "cacheRead": 1,
-    "cacheWrite": 0,
-    "totalTokens": 15,
-    "cost": {"input": 0.1, "output": 0.2, "cacheRead": 0.01, "cacheWrite": 0, "total": 0.31},
-}
 TEXT_REPLY = [
     {"type": "start"},
     {"type": "text_start", "contentIndex": 0},

@@ -20,8 +20,8 @@ from _support.conformance import (
     future_of,
     model_for,
     next_cases,
+    replayed,
     run_interaction,
-    skip_without_next,
 )
 from pi_sdk_anthropic.messages import build_request as anthropic_body
 from pi_sdk_google._shared_request import build_request as google_body
@@ -53,15 +53,9 @@ def _vendor_type(block: Any) -> str:
     return "text" if isinstance(block, TextContent) else "tool_use"
 
 
-def test_the_recordings_are_there():
-    skip_without_next(CASES)
-    assert len({c.name for c in CASES}) >= 7
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 async def test_the_reply_keeps_every_server_block(case: Case):
-    message = (await run_interaction(case)).message
-    response = future_of(case)["response"]
+    message, response = await replayed(case)
     assert [_vendor_type(b) for b in message.content] == response["content_block_order"]
     calls = [b for b in message.content if isinstance(b, ServerToolCall)]
     want_calls = response.get("server_tool_uses", [])
@@ -187,8 +181,7 @@ def _same_text(got: str, want: str) -> bool:
 
 @pytest.mark.parametrize("case", CITED, ids=[c.id for c in CITED])
 async def test_text_blocks_keep_their_citations(case: Case):
-    message = (await run_interaction(case)).message
-    response = future_of(case)["response"]
+    message, response = await replayed(case)
     texts = [b for b in message.content if isinstance(b, TextContent)]
     cited = [c for t in texts for c in t.citations or ()]
     got = [(c.type, c.url, c.title) for c in cited]

@@ -12,10 +12,9 @@ from __future__ import annotations
 import pytest
 from _support.conformance import (
     Case,
-    future_of,
     next_cases,
+    replayed,
     reply_before,
-    run_interaction,
     skip_without_next,
 )
 from pi_sdk_bedrock.converse import build_request
@@ -34,8 +33,7 @@ def test_the_recording_is_there():
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 async def test_the_code_interpreters_call_and_result_are_blocks(case: Case):
-    message = (await run_interaction(case)).message
-    response = future_of(case)["response"]
+    message, response = await replayed(case)
     call, result, client = message.content
     assert isinstance(call, ServerToolCall) and isinstance(result, ServerToolResult)
     assert isinstance(client, ToolCall) and message.stop_reason == "toolUse"

@@ -37,10 +37,10 @@ BASE = "https://bedrock-runtime.us-west-2.amazonaws.com"
 MODEL = Model(
     id="us.anthropic.claude-sonnet-4-20250514-v1:0",
     name="Claude Sonnet 4",
+    reasoning=True,
     api="bedrock-converse-stream",
     provider="amazon-bedrock",
     base_url=BASE,
-    reasoning=True,
 )
 CTX = Context(messages=[pi_sdk.UserMessage(content="hi")])
 STREAM_HEADERS = {"content-type": "application/vnd.amazon.eventstream"}
@@ -239,11 +239,11 @@ async def test_error_stop_reasons_keep_the_text_and_say_why(reason: str, words: 
 
 @pytest.mark.parametrize(
     ("reason", "stop"),
-    [
-        ("max_tokens", "length"),
-        ("model_context_window_exceeded", "length"),
-        ("stop_sequence", "stop"),
-    ],
+    {
+        "max_tokens": "length",
+        "model_context_window_exceeded": "length",
+        "stop_sequence": "stop",
+    }.items(),
 )
 async def test_stop_reasons(reason: str, stop: str):
     _, message, _ = await run(START + delta(0, text="x") + end(reason))

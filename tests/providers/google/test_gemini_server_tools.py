@@ -16,9 +16,8 @@ from _support.conformance import (
     Case,
     future_of,
     next_cases,
+    replayed,
     reply_before,
-    run_interaction,
-    skip_without_next,
 )
 from pi_sdk_google._shared_request import build_request
 
@@ -28,15 +27,9 @@ CASES = next_cases("google-generative-ai", "servertool_")
 SERVER_PARTS = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
 
 
-def test_the_recordings_are_there():
-    skip_without_next(CASES)
-    assert len({c.name for c in CASES}) >= 5
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 async def test_each_server_part_is_a_block(case: Case):
-    message = (await run_interaction(case)).message
-    response = future_of(case)["response"]
+    message, response = await replayed(case)
     blocks = [b for b in message.content if isinstance(b, ServerToolCall | ServerToolResult)]
     kinds = [next(f for f in SERVER_PARTS if f in (b.raw or {})) for b in blocks]
     assert kinds == [k for k in response.get("part_kind_order", []) if k in SERVER_PARTS]

@@ -55,6 +55,14 @@ def contents(model: Model, *messages: Any, **options: Any) -> list[dict[str, Any
     ]
 
 
+def own_turn(
+    model: Model, prompt: str, *blocks: Any, after: Sequence[Any] = (), **fields: Any
+) -> list[dict[str, Any]]:
+    """``contents`` for ``model`` of: the user's ``prompt``, ``model``'s own reply of ``blocks``
+    (``fields``: more of its fields, e.g. ``stop_reason``), then the messages ``after``."""
+    return contents(model, UserMessage(content=prompt), reply(model, *blocks, **fields), *after)
+
+
 def weather_round(
     target: Model,
     *blocks: Any,
@@ -132,24 +140,22 @@ def test_id_less_parallel_calls_from_history_stay_distinct_and_ordered() -> None
 
 
 def test_missing_result_gets_a_synthetic_error_response() -> None:
-    model = gemini("gemini-2.5-flash")
-    out = contents(
-        model,
-        UserMessage(content="go"),
-        reply(model, ToolCall(id=f"{SYNTHETIC_ID_PREFIX}1", name="weather", arguments={})),
-        UserMessage(content="never mind"),
+    out = own_turn(
+        gemini("gemini-2.5-flash"),
+        "go",
+        ToolCall(id=f"{SYNTHETIC_ID_PREFIX}1", name="weather", arguments={}),
+        after=[UserMessage(content="never mind")],
     )
     assert out[2]["parts"][0]["functionResponse"]["response"] == {"error": "No result provided"}
     assert out[3] == {"role": "user", "parts": [{"text": "never mind"}]}
 
 
 def test_error_result_uses_error_key() -> None:
-    model = gemini("gemini-2.5-flash")
-    out = contents(
-        model,
-        UserMessage(content="go"),
-        reply(model, ToolCall(id="c", name="weather", arguments={})),
-        result("c", "weather", TextContent(text="boom"), is_error=True),
+    out = own_turn(
+        gemini("gemini-2.5-flash"),
+        "go",
+        ToolCall(id="c", name="weather", arguments={}),
+        after=[result("c", "weather", TextContent(text="boom"), is_error=True)],
     )
     assert out[2]["parts"][0]["functionResponse"]["response"] == {"error": "boom"}
 
@@ -224,16 +230,12 @@ def test_signature_bound_to_another_endpoint_is_not_replayed() -> None:
 
 
 def test_same_model_thinking_part_keeps_its_signature() -> None:
-    model = gemini("gemini-2.5-pro")
-    out = contents(
-        model,
-        UserMessage(content="hi"),
-        reply(
-            model,
-            pi_sdk.ThinkingContent(thinking="hmm", thinking_signature=SIG_A),
-            TextContent(text="Hello"),
-            stop_reason="stop",
-        ),
+    out = own_turn(
+        gemini("gemini-2.5-pro"),
+        "hi",
+        pi_sdk.ThinkingContent(thinking="hmm", thinking_signature=SIG_A),
+        TextContent(text="Hello"),
+        stop_reason="stop",
     )
     assert out[1]["parts"] == [
         {"thought": True, "text": "hmm", "thoughtSignature": SIG_A},
@@ -242,11 +244,11 @@ def test_same_model_thinking_part_keeps_its_signature() -> None:
 
 
 def test_non_base64_signature_is_not_sent() -> None:
-    model = gemini("gemini-2.5-pro")
-    out = contents(
-        model,
-        UserMessage(content="hi"),
-        reply(model, TextContent(text="Hello", text_signature="msg_123|x"), stop_reason="stop"),
+    out = own_turn(
+        gemini("gemini-2.5-pro"),
+        "hi",
+        TextContent(text="Hello", text_signature="msg_123|x"),
+        stop_reason="stop",
     )
     assert out[1]["parts"] == [{"text": "Hello"}]
 
@@ -312,12 +314,11 @@ def test_models_before_gemini_3_get_no_placeholder() -> None:
 
 
 def test_tool_result_image_goes_into_the_function_response_on_gemini_3() -> None:
-    model = gemini("gemini-3-flash-preview")
-    out = contents(
-        model,
-        UserMessage(content="screenshot"),
-        reply(model, ToolCall(id="s", name="shot", arguments={}, thought_signature=SIG_A)),
-        result("s", "shot", pi_sdk.ImageContent(data=PNG, mime_type="image/png")),
+    out = own_turn(
+        gemini("gemini-3-flash-preview"),
+        "screenshot",
+        ToolCall(id="s", name="shot", arguments={}, thought_signature=SIG_A),
+        after=[result("s", "shot", pi_sdk.ImageContent(data=PNG, mime_type="image/png"))],
     )
     response = out[2]["parts"][0]["functionResponse"]
     assert response["response"] == {"output": "(see attached image)"}

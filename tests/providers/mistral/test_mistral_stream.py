@@ -36,11 +36,11 @@ from pi_sdk import (
 BASE = "https://api.mistral.test"
 MODEL = Model(
     id="magistral-test",
+    reasoning=True,
+    cost=ModelCost(input=2.0, output=5.0, cache_read=0.2),
     api="mistral-conversations",
     provider="mistral",
     base_url=BASE,
-    reasoning=True,
-    cost=ModelCost(input=2.0, output=5.0, cache_read=0.2),
 )
 CTX = Context(messages=[UserMessage(content="hi")])
 SSE = {"content-type": "text/event-stream; charset=utf-8"}
@@ -151,10 +151,10 @@ async def test_fragmented_tool_calls_by_index_and_object_arguments():
 @pytest.mark.parametrize(
     ("reason", "stop", "needle"),
     [
-        ("length", "length", None),
-        ("model_length", "length", None),
         ("error", "error", "finish_reason 'error'"),
         ("surprise", "error", "surprise"),
+        ("length", "length", None),
+        ("model_length", "length", None),
     ],
 )
 async def test_finish_reasons(reason: str, stop: str, needle: str | None):

@@ -51,7 +51,6 @@ model = model_maker(
         "provider": "openai",
         "base_url": BASE,
         "input": ["text", "image"],
-        "max_tokens": 16_384,
         "cost": {"input": 0.15, "output": 0.6, "cache_read": 0.075},
     }
 )

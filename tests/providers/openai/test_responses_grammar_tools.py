@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 import pytest
+from _support import schemas
 from _support.conformance import Reply
 from _support.models import model_maker
 from _support.openai_fakes import BASE, JSON, run
@@ -53,21 +54,13 @@ GRAMMAR = 'start: "SELECT " NAME\n%import common.CNAME -> NAME'
 SQL = Tool(
     name="run_sql",
     description="Run one query",
-    parameters={
-        "type": "object",
-        "properties": {"query": {"type": "string"}},
-        "required": ["query"],
-    },
+    parameters=schemas.SQL,
     constrained_sampling={"type": "grammar", "variants": {"openai_lark": GRAMMAR}},
 )
 WEATHER = Tool(
     name="weather",
     description="The weather",
-    parameters={
-        "type": "object",
-        "properties": {"city": {"type": "string"}, "unit": {"type": "string"}},
-        "required": ["city"],
-    },
+    parameters=schemas.WEATHER,
     constrained_sampling={"type": "json_schema", "strict": "require"},
 )
 PLAIN = Tool(name="plain", description="Nothing special")
@@ -117,15 +110,7 @@ def test_grammar_strict_and_plain_tools_have_the_documented_shapes():
         "type": "function",
         "name": "weather",
         "description": "The weather",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "city": {"type": "string"},
-                "unit": {"anyOf": [{"type": "string"}, {"type": "null"}]},
-            },
-            "required": ["city", "unit"],
-            "additionalProperties": False,
-        },
+        "parameters": schemas.STRICT_WEATHER,
         "strict": True,
     }
     assert tools[2]["strict"] is False and tools[2]["parameters"] == PLAIN.parameters

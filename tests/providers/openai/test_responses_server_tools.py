@@ -15,8 +15,8 @@ from _support.conformance import (
     Case,
     future_of,
     next_cases,
+    replayed,
     run_interaction,
-    skip_without_next,
 )
 from pi_sdk_openai.responses import build_payload
 
@@ -43,15 +43,9 @@ def _no_nulls(value: Any) -> Any:
     return value
 
 
-def test_the_recordings_are_there():
-    skip_without_next(CASES)
-    assert len({c.name for c in CASES}) >= 5
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 async def test_each_built_in_tool_item_is_a_server_tool_call(case: Case):
-    message = (await run_interaction(case)).message
-    response = future_of(case)["response"]
+    message, response = await replayed(case)
     calls = [b for b in message.content if isinstance(b, ServerToolCall)]
     assert [(c.raw or {}).get("type") for c in calls] == [
         item["type"] for item in response["server_items"]
