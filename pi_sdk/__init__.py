@@ -19,21 +19,6 @@ import typing as _typing
 from pi_sdk._wire.exports import lazy_exports as _lazy_exports
 
 _EXPORTS = {
-    "Agent": "pi_sdk._agent.agent",
-    "AgentListener": "pi_sdk._agent.agent",
-    "AgentState": "pi_sdk._agent.agent",
-    "AgentEventStream": "pi_sdk._agent.loop",
-    "agent_loop": "pi_sdk._agent.loop",
-    "agent_loop_continue": "pi_sdk._agent.loop",
-    "agent_message_from_dict": "pi_sdk._agent.messages",
-    "default_convert_to_llm": "pi_sdk._agent.messages",
-    "get_message_types": "pi_sdk._agent.messages",
-    "register_message_type": "pi_sdk._agent.messages",
-    "unregister_message_type": "pi_sdk._agent.messages",
-    "load_session": "pi_sdk._agent.session",
-    "save_session": "pi_sdk._agent.session",
-    "to_tool_result": "pi_sdk._agent.tools",
-    "tool": "pi_sdk._agent.tools",
     "tune_gc_for_streams": "pi_sdk._kit.gc_tuning",
     "complete": "pi_sdk._models.calls",
     "complete_sync": "pi_sdk._models.calls",
@@ -64,38 +49,54 @@ _EXPORTS = {
     "ProviderAuth": "pi_sdk._stream.provider",
     "AbortController": "pi_sdk._wire.abort",
     "AbortSignal": "pi_sdk._wire.abort",
-    "AfterToolCallContext": "pi_sdk._wire.agent_types",
-    "AfterToolCallResult": "pi_sdk._wire.agent_types",
-    "AgentContext": "pi_sdk._wire.agent_types",
-    "AgentEndEvent": "pi_sdk._wire.agent_types",
-    "AgentEvent": "pi_sdk._wire.agent_types",
-    "AgentLoopConfig": "pi_sdk._wire.loop_config",
-    "AgentMessage": "pi_sdk._wire.agent_types",
-    "AgentStartEvent": "pi_sdk._wire.agent_types",
-    "AgentThinkingLevel": "pi_sdk._wire.agent_types",
-    "AgentTool": "pi_sdk._wire.agent_types",
-    "AgentToolResult": "pi_sdk._wire.agent_types",
-    "BeforeToolCallContext": "pi_sdk._wire.agent_types",
-    "BeforeToolCallResult": "pi_sdk._wire.agent_types",
-    "CustomAgentMessage": "pi_sdk._wire.agent_types",
-    "MessageEndEvent": "pi_sdk._wire.agent_types",
-    "MessageStartEvent": "pi_sdk._wire.agent_types",
-    "MessageUpdateEvent": "pi_sdk._wire.agent_types",
-    "QueueMode": "pi_sdk._wire.agent_types",
-    "ToolExecutionEndEvent": "pi_sdk._wire.agent_types",
-    "ToolExecutionMode": "pi_sdk._wire.agent_types",
-    "ToolExecutionStartEvent": "pi_sdk._wire.agent_types",
-    "ToolExecutionUpdateEvent": "pi_sdk._wire.agent_types",
-    "ToolUpdateCallback": "pi_sdk._wire.agent_types",
-    "TurnEndEvent": "pi_sdk._wire.agent_types",
-    "TurnStartEvent": "pi_sdk._wire.agent_types",
-    "agent_event_to_dict": "pi_sdk._wire.agent_types",
     "is_context_overflow": "pi_sdk._wire.overflow",
     "collapse_system_messages": "pi_sdk._wire.transcript",
     "current_system_prompt": "pi_sdk._wire.transcript",
     "current_tools": "pi_sdk._wire.transcript",
     "normalize_context": "pi_sdk._wire.transcript",
     "agent": "pi_sdk.agent",
+    # The agent's own names come through its namespace, whose table says where each is defined.
+    "Agent": "pi_sdk.agent",
+    "AgentListener": "pi_sdk.agent",
+    "AgentState": "pi_sdk.agent",
+    "AgentEventStream": "pi_sdk.agent",
+    "agent_loop": "pi_sdk.agent",
+    "agent_loop_continue": "pi_sdk.agent",
+    "agent_message_from_dict": "pi_sdk.agent",
+    "default_convert_to_llm": "pi_sdk.agent",
+    "get_message_types": "pi_sdk.agent",
+    "register_message_type": "pi_sdk.agent",
+    "unregister_message_type": "pi_sdk.agent",
+    "load_session": "pi_sdk.agent",
+    "save_session": "pi_sdk.agent",
+    "to_tool_result": "pi_sdk.agent",
+    "tool": "pi_sdk.agent",
+    "AfterToolCallContext": "pi_sdk.agent",
+    "AfterToolCallResult": "pi_sdk.agent",
+    "AgentContext": "pi_sdk.agent",
+    "AgentEndEvent": "pi_sdk.agent",
+    "AgentEvent": "pi_sdk.agent",
+    "AgentLoopConfig": "pi_sdk.agent",
+    "AgentMessage": "pi_sdk.agent",
+    "AgentStartEvent": "pi_sdk.agent",
+    "AgentThinkingLevel": "pi_sdk.agent",
+    "AgentTool": "pi_sdk.agent",
+    "AgentToolResult": "pi_sdk.agent",
+    "BeforeToolCallContext": "pi_sdk.agent",
+    "BeforeToolCallResult": "pi_sdk.agent",
+    "CustomAgentMessage": "pi_sdk.agent",
+    "MessageEndEvent": "pi_sdk.agent",
+    "MessageStartEvent": "pi_sdk.agent",
+    "MessageUpdateEvent": "pi_sdk.agent",
+    "QueueMode": "pi_sdk.agent",
+    "ToolExecutionEndEvent": "pi_sdk.agent",
+    "ToolExecutionMode": "pi_sdk.agent",
+    "ToolExecutionStartEvent": "pi_sdk.agent",
+    "ToolExecutionUpdateEvent": "pi_sdk.agent",
+    "ToolUpdateCallback": "pi_sdk.agent",
+    "TurnEndEvent": "pi_sdk.agent",
+    "TurnStartEvent": "pi_sdk.agent",
+    "agent_event_to_dict": "pi_sdk.agent",
     "AgentBusyError": "pi_sdk.errors",
     "ConfigurationError": "pi_sdk.errors",
     "ModelNotFoundError": "pi_sdk.errors",
@@ -153,7 +154,8 @@ _EXPORTS = {
     "now_ms": "pi_sdk.types",
     "types": "pi_sdk.types",
 }
-"""Public name -> the module that defines it (a submodule names itself)."""
+"""Public name -> the module that defines it (a submodule names itself), or for the agent's names
+the agent namespace (:mod:`pi_sdk.agent`), which re-exports them from there."""
 
 if _typing.TYPE_CHECKING:
     from pi_sdk import agent as agent
@@ -164,21 +166,6 @@ if _typing.TYPE_CHECKING:
     from pi_sdk import provider as provider
     from pi_sdk import testing as testing
     from pi_sdk import types as types
-    from pi_sdk._agent.agent import Agent as Agent
-    from pi_sdk._agent.agent import AgentListener as AgentListener
-    from pi_sdk._agent.agent import AgentState as AgentState
-    from pi_sdk._agent.loop import AgentEventStream as AgentEventStream
-    from pi_sdk._agent.loop import agent_loop as agent_loop
-    from pi_sdk._agent.loop import agent_loop_continue as agent_loop_continue
-    from pi_sdk._agent.messages import agent_message_from_dict as agent_message_from_dict
-    from pi_sdk._agent.messages import default_convert_to_llm as default_convert_to_llm
-    from pi_sdk._agent.messages import get_message_types as get_message_types
-    from pi_sdk._agent.messages import register_message_type as register_message_type
-    from pi_sdk._agent.messages import unregister_message_type as unregister_message_type
-    from pi_sdk._agent.session import load_session as load_session
-    from pi_sdk._agent.session import save_session as save_session
-    from pi_sdk._agent.tools import to_tool_result as to_tool_result
-    from pi_sdk._agent.tools import tool as tool
     from pi_sdk._kit.gc_tuning import tune_gc_for_streams as tune_gc_for_streams
     from pi_sdk._models.calls import complete as complete
     from pi_sdk._models.calls import complete_sync as complete_sync
@@ -211,37 +198,52 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._stream.provider import ProviderAuth as ProviderAuth
     from pi_sdk._wire.abort import AbortController as AbortController
     from pi_sdk._wire.abort import AbortSignal as AbortSignal
-    from pi_sdk._wire.agent_types import AfterToolCallContext as AfterToolCallContext
-    from pi_sdk._wire.agent_types import AfterToolCallResult as AfterToolCallResult
-    from pi_sdk._wire.agent_types import AgentContext as AgentContext
-    from pi_sdk._wire.agent_types import AgentEndEvent as AgentEndEvent
-    from pi_sdk._wire.agent_types import AgentEvent as AgentEvent
-    from pi_sdk._wire.agent_types import AgentMessage as AgentMessage
-    from pi_sdk._wire.agent_types import AgentStartEvent as AgentStartEvent
-    from pi_sdk._wire.agent_types import AgentThinkingLevel as AgentThinkingLevel
-    from pi_sdk._wire.agent_types import AgentTool as AgentTool
-    from pi_sdk._wire.agent_types import AgentToolResult as AgentToolResult
-    from pi_sdk._wire.agent_types import BeforeToolCallContext as BeforeToolCallContext
-    from pi_sdk._wire.agent_types import BeforeToolCallResult as BeforeToolCallResult
-    from pi_sdk._wire.agent_types import CustomAgentMessage as CustomAgentMessage
-    from pi_sdk._wire.agent_types import MessageEndEvent as MessageEndEvent
-    from pi_sdk._wire.agent_types import MessageStartEvent as MessageStartEvent
-    from pi_sdk._wire.agent_types import MessageUpdateEvent as MessageUpdateEvent
-    from pi_sdk._wire.agent_types import QueueMode as QueueMode
-    from pi_sdk._wire.agent_types import ToolExecutionEndEvent as ToolExecutionEndEvent
-    from pi_sdk._wire.agent_types import ToolExecutionMode as ToolExecutionMode
-    from pi_sdk._wire.agent_types import ToolExecutionStartEvent as ToolExecutionStartEvent
-    from pi_sdk._wire.agent_types import ToolExecutionUpdateEvent as ToolExecutionUpdateEvent
-    from pi_sdk._wire.agent_types import ToolUpdateCallback as ToolUpdateCallback
-    from pi_sdk._wire.agent_types import TurnEndEvent as TurnEndEvent
-    from pi_sdk._wire.agent_types import TurnStartEvent as TurnStartEvent
-    from pi_sdk._wire.agent_types import agent_event_to_dict as agent_event_to_dict
-    from pi_sdk._wire.loop_config import AgentLoopConfig as AgentLoopConfig
     from pi_sdk._wire.overflow import is_context_overflow as is_context_overflow
     from pi_sdk._wire.transcript import collapse_system_messages as collapse_system_messages
     from pi_sdk._wire.transcript import current_system_prompt as current_system_prompt
     from pi_sdk._wire.transcript import current_tools as current_tools
     from pi_sdk._wire.transcript import normalize_context as normalize_context
+    from pi_sdk.agent import AfterToolCallContext as AfterToolCallContext
+    from pi_sdk.agent import AfterToolCallResult as AfterToolCallResult
+    from pi_sdk.agent import Agent as Agent
+    from pi_sdk.agent import AgentContext as AgentContext
+    from pi_sdk.agent import AgentEndEvent as AgentEndEvent
+    from pi_sdk.agent import AgentEvent as AgentEvent
+    from pi_sdk.agent import AgentEventStream as AgentEventStream
+    from pi_sdk.agent import AgentListener as AgentListener
+    from pi_sdk.agent import AgentLoopConfig as AgentLoopConfig
+    from pi_sdk.agent import AgentMessage as AgentMessage
+    from pi_sdk.agent import AgentStartEvent as AgentStartEvent
+    from pi_sdk.agent import AgentState as AgentState
+    from pi_sdk.agent import AgentThinkingLevel as AgentThinkingLevel
+    from pi_sdk.agent import AgentTool as AgentTool
+    from pi_sdk.agent import AgentToolResult as AgentToolResult
+    from pi_sdk.agent import BeforeToolCallContext as BeforeToolCallContext
+    from pi_sdk.agent import BeforeToolCallResult as BeforeToolCallResult
+    from pi_sdk.agent import CustomAgentMessage as CustomAgentMessage
+    from pi_sdk.agent import MessageEndEvent as MessageEndEvent
+    from pi_sdk.agent import MessageStartEvent as MessageStartEvent
+    from pi_sdk.agent import MessageUpdateEvent as MessageUpdateEvent
+    from pi_sdk.agent import QueueMode as QueueMode
+    from pi_sdk.agent import ToolExecutionEndEvent as ToolExecutionEndEvent
+    from pi_sdk.agent import ToolExecutionMode as ToolExecutionMode
+    from pi_sdk.agent import ToolExecutionStartEvent as ToolExecutionStartEvent
+    from pi_sdk.agent import ToolExecutionUpdateEvent as ToolExecutionUpdateEvent
+    from pi_sdk.agent import ToolUpdateCallback as ToolUpdateCallback
+    from pi_sdk.agent import TurnEndEvent as TurnEndEvent
+    from pi_sdk.agent import TurnStartEvent as TurnStartEvent
+    from pi_sdk.agent import agent_event_to_dict as agent_event_to_dict
+    from pi_sdk.agent import agent_loop as agent_loop
+    from pi_sdk.agent import agent_loop_continue as agent_loop_continue
+    from pi_sdk.agent import agent_message_from_dict as agent_message_from_dict
+    from pi_sdk.agent import default_convert_to_llm as default_convert_to_llm
+    from pi_sdk.agent import get_message_types as get_message_types
+    from pi_sdk.agent import load_session as load_session
+    from pi_sdk.agent import register_message_type as register_message_type
+    from pi_sdk.agent import save_session as save_session
+    from pi_sdk.agent import to_tool_result as to_tool_result
+    from pi_sdk.agent import tool as tool
+    from pi_sdk.agent import unregister_message_type as unregister_message_type
     from pi_sdk.errors import AgentBusyError as AgentBusyError
     from pi_sdk.errors import ConfigurationError as ConfigurationError
     from pi_sdk.errors import ModelNotFoundError as ModelNotFoundError

@@ -40,7 +40,7 @@ from pi_sdk._agent.listeners import (
     log_repeated_listener_failures,
     takes_signal,
 )
-from pi_sdk._agent.loop import run_agent_loop, run_agent_loop_continue
+from pi_sdk._agent.loop import run_agent_loop
 from pi_sdk._agent.messages import check_prompt, default_convert_to_llm
 from pi_sdk._agent.output_repair import repair_prompt
 from pi_sdk._agent.state import ActiveRun, AgentState, Runtime
@@ -651,9 +651,7 @@ class Agent:
                 declared_tools=list(self._state.base_tools),
             )
             config = self._config(run, model)
-            if messages is not None:
-                return await run_agent_loop(messages, context, config, emit, signal, self.stream_fn)
-            return await run_agent_loop_continue(context, config, emit, signal, self.stream_fn)
+            return await run_agent_loop(messages, context, config, emit, signal, self.stream_fn)
         except Exception as exc:  # noqa: BLE001 - the loop reports failures itself; this is the net
             logger.error("agent run failed outside the loop", exc_info=exc)
             message = new_assistant_message(model)

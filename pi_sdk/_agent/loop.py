@@ -74,7 +74,6 @@ __all__ = [
     "agent_loop",
     "agent_loop_continue",
     "run_agent_loop",
-    "run_agent_loop_continue",
 ]
 
 logger = logging.getLogger("pi_sdk._agent.agent")
@@ -457,55 +456,36 @@ def _check_continue(messages: Sequence[AgentMessage]) -> None:
         )
 
 
-async def _run_on_copy(
+async def run_agent_loop(
     prompts: Sequence[AgentMessage] | None,
     context: AgentContext,
     config: AgentLoopConfig,
     emit: Emit,
-    signal: AbortSignal | None,
-    stream_fn: AgentStreamFn | None,
+    signal: AbortSignal | None = None,
+    stream_fn: AgentStreamFn | None = None,
 ) -> list[AgentMessage]:
+    """Run the loop, awaiting ``emit`` for every event (pi-mono ``runAgentLoop``).
+
+    With ``prompts``, the run starts by adding them; with ``None`` it continues from
+    ``context`` without a new message (pi-mono ``runAgentLoopContinue``: a retry, or the answer
+    to tool results). The caller's ``context`` is not mutated: the run works on a copy whose
+    messages are ``context.messages + prompts``.
+
+    Returns:
+        The new messages of the run (prompts first), as in ``agent_end``.
+
+    Raises:
+        ConfigurationError: continuing (``prompts`` is ``None``) when ``context.messages`` is
+            empty, or ends with a completed assistant message (one that ended in
+            ``error``/``aborted`` may be continued: the model call is retried, since providers
+            drop errored turns from the history).
+    """
+    if prompts is None:
+        _check_continue(context.messages)
     # The run appends each prompt (then the replies) to a copy of the messages, never to
     # the caller's list.
     working = dataclasses.replace(context, messages=TrackedMessages(context.messages))
     return await _Run(working, config, emit, _signal(signal, config), stream_fn).run(prompts)
-
-
-async def run_agent_loop(
-    prompts: Sequence[AgentMessage],
-    context: AgentContext,
-    config: AgentLoopConfig,
-    emit: Emit,
-    signal: AbortSignal | None = None,
-    stream_fn: AgentStreamFn | None = None,
-) -> list[AgentMessage]:
-    """Run the loop with new ``prompts``, awaiting ``emit`` for every event.
-
-    The caller's ``context`` is not mutated: the run works on a copy whose messages are
-    ``context.messages + prompts``.
-
-    Returns:
-        The new messages of the run (prompts first), as in ``agent_end``.
-    """
-    return await _run_on_copy(prompts, context, config, emit, signal, stream_fn)
-
-
-async def run_agent_loop_continue(
-    context: AgentContext,
-    config: AgentLoopConfig,
-    emit: Emit,
-    signal: AbortSignal | None = None,
-    stream_fn: AgentStreamFn | None = None,
-) -> list[AgentMessage]:
-    """Continue from ``context`` without a new message (retry, or answer tool results).
-
-    Raises:
-        ConfigurationError: ``context.messages`` is empty, or ends with a completed assistant
-            message (one that ended in ``error``/``aborted`` may be continued: the model call
-            is retried, since providers drop errored turns from the history).
-    """
-    _check_continue(context.messages)
-    return await _run_on_copy(None, context, config, emit, signal, stream_fn)
 
 
 class _Feed:
@@ -661,5 +641,5 @@ def agent_loop_continue(
     """
     _check_continue(context.messages)
     return AgentEventStream(
-        lambda emit: run_agent_loop_continue(context, config, emit, signal, stream_fn)
+        lambda emit: run_agent_loop(None, context, config, emit, signal, stream_fn)
     )

@@ -24,6 +24,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pi_sdk._wire.estimate import usage_tokens
 from pi_sdk.types import (
     AssistantMessage,
     Context,
@@ -35,7 +36,6 @@ from pi_sdk.types import (
     Tool,
     ToolCall,
     ToolReference,
-    Usage,
 )
 
 __all__ = [
@@ -112,10 +112,6 @@ def _reply_block_chars(block: object) -> int:
     return 0
 
 
-def _usage_tokens(usage: Usage) -> int:
-    return usage.total_tokens or usage.input + usage.output + usage.cache_read + usage.cache_write
-
-
 def estimate_request_tokens(context: Context) -> int:
     """Estimated input tokens of ``context`` (pi-ai 1.6 ``estimateContextTokens``, see above)."""
     messages = context.messages
@@ -128,7 +124,7 @@ def estimate_request_tokens(context: Context) -> int:
             isinstance(message, AssistantMessage)
             and message.timestamp >= latest_prefix
             and message.stop_reason not in ("aborted", "error")
-            and _usage_tokens(message.usage) > 0
+            and usage_tokens(message.usage) > 0
         ):
             anchor = index
         latest_prefix = max(latest_prefix, message.timestamp)
@@ -136,7 +132,7 @@ def estimate_request_tokens(context: Context) -> int:
         reply = messages[anchor]
         assert isinstance(reply, AssistantMessage)
         trailing = sum(_message_tokens(m) for m in messages[anchor + 1 :])
-        return _usage_tokens(reply.usage) + trailing
+        return usage_tokens(reply.usage) + trailing
     total = 0
     if context.system_prompt or context.tools:
         total += _tokens(js_length(context.system_prompt or "")) + _tools_tokens(context.tools)

@@ -21,12 +21,19 @@ from typing import TYPE_CHECKING
 from pi_sdk.plugins import lazy_exports
 
 if TYPE_CHECKING:
-    from ._config import HttpServer, Protocol, ServerConfig, StdioServer, Timeouts
-    from ._config_file import load_config
-    from ._errors import McpServerError
-    from ._names import assign_names, valid_name
-    from ._servers import McpServers, ServerStatus
-    from ._tool import McpTool, effective_annotations
+    from ._config import HttpServer as HttpServer
+    from ._config import Protocol as Protocol
+    from ._config import ServerConfig as ServerConfig
+    from ._config import StdioServer as StdioServer
+    from ._config import Timeouts as Timeouts
+    from ._config_file import load_config as load_config
+    from ._errors import McpServerError as McpServerError
+    from ._names import assign_names as assign_names
+    from ._names import valid_name as valid_name
+    from ._servers import McpServers as McpServers
+    from ._servers import ServerStatus as ServerStatus
+    from ._tool import McpTool as McpTool
+    from ._tool import effective_annotations as effective_annotations
 
 # Every pi-sdk process imports the installed plugins' entry points (``pi_sdk_mcp._plugin``), and
 # importing a submodule runs this file first: the names below are imported on first use, so a
@@ -48,20 +55,3 @@ _HOMES = {
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, {n: f"{__name__}.{h}" for n, h in _HOMES.items()})
-
-
-__all__ = [
-    "HttpServer",
-    "McpServerError",
-    "McpServers",
-    "McpTool",
-    "Protocol",
-    "ServerConfig",
-    "ServerStatus",
-    "StdioServer",
-    "Timeouts",
-    "assign_names",
-    "effective_annotations",
-    "load_config",
-    "valid_name",
-]

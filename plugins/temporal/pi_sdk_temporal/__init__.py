@@ -23,22 +23,31 @@ from typing import TYPE_CHECKING
 from pi_sdk.plugins import lazy_exports
 
 if TYPE_CHECKING:
-    from ._activities import DESCRIBE_ACTIVITY, MODEL_ACTIVITY, TOOL_ACTIVITY, AgentActivities
-    from ._client import AgentRun, prompt_input, start_agent
-    from ._registry import AgentRegistry, EventSink, RegistryError
-    from ._tool_call import DurableToolCall, durable_tool_call, idempotency_key
-    from ._wire import (
-        STREAM_OPTION_FIELDS,
-        ActivitySettings,
-        AgentRunInput,
-        AgentRunResult,
-        AgentRunState,
-        Continued,
-        message_from_json,
-        message_to_json,
-    )
-    from ._worker import PASSTHROUGH_MODULES, agent_worker
-    from ._workflow import WORKFLOW_NAME, AgentWorkflow
+    from ._activities import DESCRIBE_ACTIVITY as DESCRIBE_ACTIVITY
+    from ._activities import MODEL_ACTIVITY as MODEL_ACTIVITY
+    from ._activities import TOOL_ACTIVITY as TOOL_ACTIVITY
+    from ._activities import AgentActivities as AgentActivities
+    from ._client import AgentRun as AgentRun
+    from ._client import prompt_input as prompt_input
+    from ._client import start_agent as start_agent
+    from ._registry import AgentRegistry as AgentRegistry
+    from ._registry import EventSink as EventSink
+    from ._registry import RegistryError as RegistryError
+    from ._tool_call import DurableToolCall as DurableToolCall
+    from ._tool_call import durable_tool_call as durable_tool_call
+    from ._tool_call import idempotency_key as idempotency_key
+    from ._wire import STREAM_OPTION_FIELDS as STREAM_OPTION_FIELDS
+    from ._wire import ActivitySettings as ActivitySettings
+    from ._wire import AgentRunInput as AgentRunInput
+    from ._wire import AgentRunResult as AgentRunResult
+    from ._wire import AgentRunState as AgentRunState
+    from ._wire import Continued as Continued
+    from ._wire import message_from_json as message_from_json
+    from ._wire import message_to_json as message_to_json
+    from ._worker import PASSTHROUGH_MODULES as PASSTHROUGH_MODULES
+    from ._worker import agent_worker as agent_worker
+    from ._workflow import WORKFLOW_NAME as WORKFLOW_NAME
+    from ._workflow import AgentWorkflow as AgentWorkflow
 
 # Every pi-sdk process imports the installed plugins' entry points (``pi_sdk_temporal._plugin``),
 # and importing a submodule runs this file first: the names below are imported on first use, so
@@ -72,32 +81,3 @@ _HOMES = {
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, {n: f"{__name__}.{h}" for n, h in _HOMES.items()})
-
-
-__all__ = [
-    "DESCRIBE_ACTIVITY",
-    "MODEL_ACTIVITY",
-    "PASSTHROUGH_MODULES",
-    "STREAM_OPTION_FIELDS",
-    "TOOL_ACTIVITY",
-    "WORKFLOW_NAME",
-    "ActivitySettings",
-    "AgentActivities",
-    "AgentRegistry",
-    "AgentRun",
-    "AgentRunInput",
-    "AgentRunResult",
-    "AgentRunState",
-    "AgentWorkflow",
-    "Continued",
-    "DurableToolCall",
-    "EventSink",
-    "RegistryError",
-    "agent_worker",
-    "durable_tool_call",
-    "idempotency_key",
-    "message_from_json",
-    "message_to_json",
-    "prompt_input",
-    "start_agent",
-]
