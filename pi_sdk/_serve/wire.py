@@ -32,14 +32,14 @@ What neither protocol carries is lost on the way, in pi too: a text or thinking 
 from __future__ import annotations
 
 from json.encoder import encode_basestring
-from typing import Any
+from typing import Any, cast
 
 import pi_sdk.events as ev
 from pi_sdk.types import AssistantMessage, TextContent, ThinkingContent, ToolCall, Usage
 
 __all__ = ["delta_frame", "pi_messages_event_to_dict", "proxy_event_to_dict"]
 
-_DELTAS = {
+_DELTAS: dict[type[ev.AssistantMessageEvent], bytes] = {
     ev.TextDeltaEvent: b'data: {"type":"text_delta","contentIndex":',
     ev.ThinkingDeltaEvent: b'data: {"type":"thinking_delta","contentIndex":',
     ev.ToolCallDeltaEvent: b'data: {"type":"toolcall_delta","contentIndex":',
@@ -57,9 +57,12 @@ def delta_frame(event: ev.AssistantMessageEvent) -> bytes | None:
     head = _DELTAS.get(type(event))
     if head is None:
         return None
-    index: int = event.content_index  # pyright: ignore[reportAttributeAccessIssue]
-    delta: str = event.delta  # pyright: ignore[reportAttributeAccessIssue]
-    return b'%s%d,"delta":%s}\n\n' % (head, index, encode_basestring(delta).encode())
+    delta = cast("ev.TextDeltaEvent", event)  # or a thinking / tool-call delta: same fields
+    return b'%s%d,"delta":%s}\n\n' % (
+        head,
+        delta.content_index,
+        encode_basestring(delta.delta).encode(),
+    )
 
 
 def proxy_event_to_dict(event: ev.AssistantMessageEvent) -> dict[str, Any]:
