@@ -31,12 +31,38 @@ What neither protocol carries is lost on the way, in pi too: a text or thinking 
 
 from __future__ import annotations
 
-from typing import Any
+from json.encoder import encode_basestring
+from typing import Any, cast
 
 import pi_sdk.events as ev
 from pi_sdk.types import AssistantMessage, TextContent, ThinkingContent, ToolCall, Usage
 
-__all__ = ["pi_messages_event_to_dict", "proxy_event_to_dict"]
+__all__ = ["delta_frame", "pi_messages_event_to_dict", "proxy_event_to_dict"]
+
+_DELTAS: dict[type[ev.AssistantMessageEvent], bytes] = {
+    ev.TextDeltaEvent: b'data: {"type":"text_delta","contentIndex":',
+    ev.ThinkingDeltaEvent: b'data: {"type":"thinking_delta","contentIndex":',
+    ev.ToolCallDeltaEvent: b'data: {"type":"toolcall_delta","contentIndex":',
+}
+
+
+def delta_frame(event: ev.AssistantMessageEvent) -> bytes | None:
+    r"""The SSE frame of a delta event, ``None`` for any other event.
+
+    A delta has the same JSON in both protocols (``{"type", "contentIndex", "delta"}``); its
+    frame is ``"data: " + json.dumps(proxy_event_to_dict(event), ensure_ascii=False,
+    separators=(",", ":")) + "\n\n"`` as UTF-8, the same bytes, written out here because
+    deltas are nearly every event of a reply (no dict, no encoder call per delta).
+    """
+    head = _DELTAS.get(type(event))
+    if head is None:
+        return None
+    delta = cast("ev.TextDeltaEvent", event)  # or a thinking / tool-call delta: same fields
+    return b'%s%d,"delta":%s}\n\n' % (
+        head,
+        delta.content_index,
+        encode_basestring(delta.delta).encode(),
+    )
 
 
 def proxy_event_to_dict(event: ev.AssistantMessageEvent) -> dict[str, Any]:

@@ -25,6 +25,11 @@ from dataclasses import dataclass
 __all__ = ["ServerSentEvent", "SseFramer", "iter_sse", "iter_sse_bytes"]
 
 _BOM = b"\xef\xbb\xbf"
+_LF = 0x0A
+_CR = 0x0D
+# Membership tests on bytes use the byte's value (``_LF in block``) or ``find``, never a bytes
+# needle (``b"\n" in block``): CPython 3.11 first tries the needle as an integer, raising and
+# clearing a TypeError, which costs more than the search itself; this runs once per event.
 
 
 @dataclass(slots=True)
@@ -86,20 +91,20 @@ class SseFramer:
         if self._held_cr:
             chunk = b"\r" + chunk
             self._held_cr = False
-        if b"\r" in chunk:
+        if _CR in chunk:
             if chunk.endswith(b"\r"):  # keep it: the next chunk may start with its LF
                 self._held_cr = True
                 chunk = chunk[:-1]
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         parts = self._parts
         if parts:
-            if b"\n\n" not in chunk and not (chunk[:1] == b"\n" and parts[-1][-1:] == b"\n"):
+            if chunk.find(b"\n\n") < 0 and not (chunk[:1] == b"\n" and parts[-1][-1:] == b"\n"):
                 parts.append(chunk)  # still inside one event: no copy until it ends
                 return []
             parts.append(chunk)
             chunk = b"".join(parts)
             parts.clear()
-        elif b"\n\n" not in chunk:
+        elif chunk.find(b"\n\n") < 0:
             if chunk:
                 parts.append(chunk)
             return []
@@ -134,7 +139,7 @@ class SseFramer:
         names = self._names
         for block in blocks:
             if block[:6] == b"data: ":
-                if b"\n" not in block:  # the usual unnamed event: one data line
+                if _LF not in block:  # the usual unnamed event: one data line
                     events.append(("message", block[6:]))
                     continue
             elif block[:7] == b"event: ":

@@ -181,13 +181,20 @@ def prepare_setattr(model: BaseModel, name: str) -> None:
         _set_attr(model, "__pydantic_extra__", extras)
 
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+"""Field value types that hold no model (skipped without an ``isinstance`` against
+``BaseModel``, whose metaclass check is a Python call)."""
+
+
 def compact_tree(model: BaseModel) -> None:
     """:func:`compact` ``model`` and the models in its fields and lists (a finished message)."""
     compact(model)
     for value in model.__dict__.values():
+        if type(value) in _ATOMS:
+            continue
         if isinstance(value, BaseModel):
             compact_tree(value)
         elif isinstance(value, list):
             for item in value:  # pyright: ignore[reportUnknownVariableType]
-                if isinstance(item, BaseModel):
+                if type(item) not in _ATOMS and isinstance(item, BaseModel):  # pyright: ignore[reportUnknownArgumentType]
                     compact_tree(item)

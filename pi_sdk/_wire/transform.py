@@ -146,7 +146,10 @@ _VERSION_SUFFIX = re.compile(r"/v\d+(?:alpha|beta)?\d*$")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
+@functools.lru_cache(maxsize=64)
 def _normalize_base_url(url: str) -> str:
+    # A pure function of the string, asked twice per call (the request's origin and the new
+    # message's): cached, so a call does not parse its base URL again.
     url = url.strip()
     if not url:
         return ""

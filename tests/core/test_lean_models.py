@@ -158,6 +158,8 @@ def test_a_streamed_reply_is_lean_when_it_ends():
     second = pi_sdk.complete_sync(provider.model, context)
     assert first.__pydantic_fields_set__ is second.__pydantic_fields_set__
     assert first.usage.__pydantic_fields_set__ is second.usage.__pydantic_fields_set__
+    assert first.usage.cost.__pydantic_fields_set__ is second.usage.cost.__pydantic_fields_set__
+    assert first.content[0].__pydantic_fields_set__ is second.content[0].__pydantic_fields_set__
     assert first.content[0].__pydantic_extra__ is None and first.text == "one"
 
 

@@ -347,6 +347,18 @@ def test_signature_origin_normalization(a: str, b: str, same: bool) -> None:
     assert "secret" not in origin_a and "pw" not in origin_a
 
 
+def test_signature_origin_follows_the_model_s_base_url_as_it_changes() -> None:
+    # The normalized base URL is cached by its text: a model moved to another endpoint (or
+    # the same text asked again) still gets the origin of the URL it has now.
+    first = CLAUDE.model_copy(update={"base_url": "https://a.example.com/v1"})
+    moved = first.model_copy(update={"base_url": "https://b.example.com:8443/v1/"})
+    assert signature_origin(first) == "anthropic-messages@https://a.example.com"
+    assert signature_origin(moved) == "anthropic-messages@https://b.example.com:8443"
+    assert signature_origin(first) == "anthropic-messages@https://a.example.com"
+    first.base_url = "https://c.example.com"
+    assert signature_origin(first) == "anthropic-messages@https://c.example.com"
+
+
 # --- Done when: a lone surrogate in a tool result ----------------------------------------------
 
 

@@ -86,3 +86,44 @@ async def test_a_failed_write_fails_the_next_frame_and_the_drain() -> None:
         await writer.add(b"b")
     with pytest.raises(ConnectionResetError):
         await writer.drain()
+
+
+@pytest.mark.parametrize("kind", ["text_delta", "thinking_delta", "toolcall_delta"])
+@pytest.mark.parametrize(
+    "delta",
+    ["hi", "", 'say "q" \\ \n\t café ✓ 😀 \x00\x1f \u2028', '{"path": "a.py", "n": 1'],
+)
+def test_a_delta_frame_is_the_bytes_both_protocols_encode(kind: str, delta: str) -> None:
+    # The server writes deltas without the protocol's dict: the frame must be the same bytes.
+    import json
+
+    import pi_sdk.events as ev
+    from pi_sdk._serve.wire import delta_frame, pi_messages_event_to_dict, proxy_event_to_dict
+    from pi_sdk.types import AssistantMessage
+
+    classes = {
+        "text_delta": ev.TextDeltaEvent,
+        "thinking_delta": ev.ThinkingDeltaEvent,
+        "toolcall_delta": ev.ToolCallDeltaEvent,
+    }
+    message = AssistantMessage(api="openai-completions", provider="openai", model="m")
+    event = classes[kind](content_index=12, delta=delta, partial=message)
+    for encode in (proxy_event_to_dict, pi_messages_event_to_dict):
+        text = json.dumps(encode(event), ensure_ascii=False, separators=(",", ":"))
+        assert delta_frame(event) == f"data: {text}\n\n".encode()
+    assert json.loads(delta_frame(event)[6:]) == {  # type: ignore[index]
+        "type": kind,
+        "contentIndex": 12,
+        "delta": delta,
+    }
+
+
+def test_only_deltas_have_a_direct_frame() -> None:
+    import pi_sdk.events as ev
+    from pi_sdk._serve.wire import delta_frame
+    from pi_sdk.types import AssistantMessage
+
+    message = AssistantMessage(api="openai-completions", provider="openai", model="m")
+    assert delta_frame(ev.StartEvent(partial=message)) is None
+    assert delta_frame(ev.TextStartEvent(content_index=0, partial=message)) is None
+    assert delta_frame(ev.DoneEvent(reason="stop", message=message)) is None

@@ -26,6 +26,7 @@ event loop and configuration in a :class:`pi_sdk.provider.ClientCache`, built in
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import re
@@ -276,6 +277,18 @@ def _status_error(
     return error
 
 
+@functools.lru_cache(maxsize=64)
+def _parsed_url(url: str) -> Any:
+    """``httpx2.URL(url)``, parsed once per URL text.
+
+    An immutable value, the same for every call to a model; ``build_request`` takes it without
+    parsing the text again.
+    """
+    import httpx2
+
+    return httpx2.URL(url)
+
+
 async def open_converse(
     client: BedrockClient,
     model_id: str,
@@ -311,7 +324,8 @@ async def open_converse(
     sent.update(await client.auth_headers(url, body, sent))
     http: Any = client.http
     kwargs: dict[str, Any] = {} if timeout_s is None else {"timeout": timeout_s}
-    request = http.build_request("POST", url, content=body, headers=sent, **kwargs)
+    target: Any = _parsed_url(url) if isinstance(http, httpx2.AsyncClient) else url
+    request = http.build_request("POST", target, content=body, headers=sent, **kwargs)
     try:
         response = await http.send(request, stream=True)
     except httpx2.TransportError as exc:

@@ -330,7 +330,12 @@ class _Converter:
 
 
 def convert_messages(
-    model: Model, context: Context, options: StreamOptions, origin: str | None = None
+    model: Model,
+    context: Context,
+    options: StreamOptions,
+    origin: str | None = None,
+    *,
+    parts: kit.ContextParts | None = None,
 ) -> list[dict[str, Any]]:
     """Return Gemini ``contents`` for ``context.messages``, after ``transform_messages``.
 
@@ -347,10 +352,14 @@ def convert_messages(
         options: ``foreign_reasoning`` is applied to other models' thinking.
         origin: Where the request goes (:func:`pi_sdk.provider.signature_origin` of the URL actually
             called); default ``signature_origin(model)``.
+        parts: ``context`` read already (``kit.ContextParts.read(context, model,
+            in_place=False)``, what :func:`build_request` reads once for the whole body).
     """
     origin = origin or signature_origin(model)
+    if parts is None:
+        parts = kit.ContextParts.read(context, model, in_place=False)
     messages = transform_messages(
-        kit.ContextParts.read(context, model, in_place=False).messages,
+        parts.messages,
         model,
         normalize_tool_call_id=normalize_tool_call_id,
         foreign_reasoning=options.foreign_reasoning,
@@ -450,9 +459,11 @@ def build_request(
         ConfigurationError: A bad ``provider_options`` value or a tool schema that is not an
             object schema.
     """
-    payload: dict[str, Any] = {"contents": convert_messages(model, context, options, origin)}
     # Gemini has no mid-conversation system messages: every one is replayed into the prompt.
-    if prompt := kit.ContextParts.read(context, model, in_place=False).system_prompt:
+    parts = kit.ContextParts.read(context, model, in_place=False)
+    contents = convert_messages(model, context, options, origin, parts=parts)
+    payload: dict[str, Any] = {"contents": contents}
+    if prompt := parts.system_prompt:
         payload["systemInstruction"] = {  # role "user": what Google's SDK sends for pi-ai 1.6
             "role": "user",
             "parts": [{"text": sanitize_surrogates(prompt)}],

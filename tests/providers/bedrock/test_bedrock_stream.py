@@ -495,3 +495,19 @@ async def test_text_deltas_reach_the_block_their_index_names():
     body = START + delta(0, text="a") + delta(0, reasoningContent={"text": "t"}) + end()
     _, message, _ = await run(body)
     assert message.stop_reason == "error" and "a text block" in (message.error_message or "")
+
+
+async def test_each_model_is_called_at_its_own_path_though_urls_are_parsed_once():
+    # The request URL is parsed once per text and reused: a second model, and the first one
+    # again, still go to their own paths.
+    body = START + delta(0, text="ok") + frame("contentBlockStop", {"contentBlockIndex": 0})
+    body += end()
+    other = MODEL.model_copy(update={"id": "arn:aws:bedrock:us-west-2:1:inference-profile/x"})
+    paths: list[str] = []
+    for model in (MODEL, other, MODEL):
+        _, message, transport = await run(body, model=model)
+        assert message.text == "ok"
+        paths.append(transport.requests[0].url.raw_path.decode())
+    first = "/model/us.anthropic.claude-sonnet-4-20250514-v1%3A0/converse-stream"
+    second = "/model/arn%3Aaws%3Abedrock%3Aus-west-2%3A1%3Ainference-profile%2Fx/converse-stream"
+    assert paths == [first, second, first]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import subprocess
 import sys
 from typing import Any
@@ -39,6 +40,9 @@ def test_private_sdk_names_the_transport_relies_on_exist() -> None:
         _api_client.HttpRequest.__dataclass_fields__
     )
     assert asyncio.iscoroutinefunction(_api_client.BaseApiClient._async_request)  # pyright: ignore[reportPrivateUsage]
+    once = _api_client.BaseApiClient._async_request_once  # pyright: ignore[reportPrivateUsage]
+    assert asyncio.iscoroutinefunction(once)
+    assert {"http_request", "stream", "implicit_retry"} <= set(inspect.signature(once).parameters)
     assert callable(_api_client.BaseApiClient._use_aiohttp)  # pyright: ignore[reportPrivateUsage]
 
 
@@ -61,6 +65,45 @@ async def test_clients_are_pinned_to_httpx2_without_sdk_retries(
             assert isinstance(api._async_httpx_client, httpx2.AsyncClient)  # pyright: ignore[reportPrivateUsage]
             assert api._http_options.retry_options.attempts == 1  # pyright: ignore[reportPrivateUsage]
             assert api._async_retry.stop.max_attempt_number == 1  # pyright: ignore[reportPrivateUsage]
+
+
+class _Sent(Exception):
+    pass
+
+
+async def test_send_skips_the_sdk_retrier_only_when_it_allows_one_attempt() -> None:
+    # pi-sdk's clients allow one attempt: the request goes out once, without tenacity; a
+    # caller's client with its own retry options keeps the SDK's retrier.
+    from google import genai
+    from google.genai import types
+    from pi_sdk_google import _transport
+
+    async def send(client: Any) -> list[str]:
+        used: list[str] = []
+        api = client._api_client  # pyright: ignore[reportPrivateUsage]
+
+        async def once(request: Any, stream: bool = False, **kwargs: Any) -> Any:
+            used.append(f"once {request.method} {request.url} stream={stream} {kwargs}")
+            raise _Sent
+
+        async def retried(http_request: Any, stream: bool = False, **kwargs: Any) -> Any:
+            used.append(f"retried stream={stream}")
+            raise _Sent
+
+        api._async_request_once = once  # pyright: ignore[reportPrivateUsage]
+        api._async_request = retried  # pyright: ignore[reportPrivateUsage]
+        with pytest.raises(_Sent):
+            await _transport.send(client, "https://g.test/x", {"a": 1}, {"h": "v"})
+        return used
+
+    async with _client.get_client(vertex=False, api_key="once-key") as ours:
+        assert await send(ours) == [
+            "once post https://g.test/x stream=True {'implicit_retry': False}"
+        ]
+    retrying = types.HttpOptions(retry_options=types.HttpRetryOptions(attempts=3))
+    theirs = genai.Client(api_key="theirs", http_options=retrying)
+    assert await send(theirs) == ["retried stream=True"]
+    assert await send(genai.Client(api_key="no-options")) == ["retried stream=True"]
 
 
 async def _lease(**kwargs: Any) -> Any:

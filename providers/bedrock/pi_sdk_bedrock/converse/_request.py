@@ -165,6 +165,7 @@ def convert_messages(
     model: pi_sdk.Model,
     *,
     cache_retention: str = "short",
+    parts: kit.ContextParts | None = None,
     **transform: Any,
 ) -> list[dict[str, Any]]:
     """Convert pi messages to Converse ``messages`` (pi-mono ``convertMessages``).
@@ -180,11 +181,16 @@ def convert_messages(
     are one user message; pi-mono merges only the tool results); with caching on
     (:func:`supports_prompt_caching`) the last user message ends with a ``cachePoint``.
 
+    ``parts``: ``context`` read already (``kit.ContextParts.read(context, model,
+    in_place=False)``, what :func:`build_request` reads once for the whole body).
+
     Raises:
         ConfigurationError: an image type Bedrock does not take (jpeg, png, gif, webp only).
     """
+    if parts is None:
+        parts = kit.ContextParts.read(context, model, in_place=False)
     history = kit.transform_messages(
-        kit.ContextParts.read(context, model, in_place=False).messages,
+        parts.messages,
         model,
         normalize_tool_call_id=normalize_tool_call_id,
         documents=DOCUMENTS,
@@ -318,17 +324,18 @@ def build_request(
         budget = {**_DEFAULT_BUDGETS, **(options.thinking_budgets or {})}[level]
         if not is_adaptive(model):  # pi-ai 1.6 adjustMaxTokensForThinking, fitted again
             max_tokens, budget = options.resolved_thinking_budget(model, context)
+    # Bedrock has no mid-conversation system messages: every one is replayed into the prompt.
+    parts = kit.ContextParts.read(context, model, in_place=False)
     payload: dict[str, Any] = {
         "messages": convert_messages(
             context,
             model,
             cache_retention=retention,
+            parts=parts,
             foreign_reasoning=options.foreign_reasoning,
             origin=origin,
         )
     }
-    # Bedrock has no mid-conversation system messages: every one is replayed into the prompt.
-    parts = kit.ContextParts.read(context, model, in_place=False)
     if parts.system_prompt:
         system: list[dict[str, Any]] = [{"text": kit.sanitize_surrogates(parts.system_prompt)}]
         if retention != "none" and supports_prompt_caching(model):
