@@ -24,6 +24,7 @@ stays the requested model id (pi-mono).
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import json
 import os
@@ -595,14 +596,26 @@ class _GoogleClient:
         await self._client.aio.aclose()
 
 
+@functools.cache
+def _google_tls() -> tuple[Any, Any]:
+    """One TLS context and sync client for every Google client made here: never used for a
+    request; given, the SDK skips loading the CA bundle twice per client (the truncation tests
+    make a client per cut)."""
+    context = httpx2.create_ssl_context()
+    return context, httpx2.Client(verify=context)
+
+
 def _google_client(vertex: bool) -> Callable[[httpx2.AsyncBaseTransport, str], Any]:
     def factory(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
         # The adapter builds the URL from model.base_url; the client brings auth and transport.
         from google import genai
         from google.genai import types
 
+        context, sync_client = _google_tls()
         options = types.HttpOptions(
             httpx_async_client=httpx2.AsyncClient(transport=transport),
+            httpx_client=sync_client,
+            async_client_args={"ssl": context},
             retry_options=types.HttpRetryOptions(attempts=1),
         )
         return _GoogleClient(
