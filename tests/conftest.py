@@ -1,15 +1,16 @@
 """Shared fixtures."""
 
 import functools
-import json
 import os
-import shutil
 import sys
-import tempfile
-from pathlib import Path
-from typing import Any
 
 import pytest
+from _support.xdist_groups import (  # noqa: F401 - hooks: xdist's groups on pytest 9.2
+    pytest_configure_node,
+    pytest_unconfigure,
+    pytest_xdist_make_scheduler,
+    write_groups,
+)
 
 from pi_sdk.plugins import PluginManager, use_plugin_manager
 
@@ -45,7 +46,8 @@ def pytest_configure(config: pytest.Config) -> None:
 # cut) and every test that builds the wheels (the `dist` fixture: `uv build --all-packages`).
 # Under pytest-xdist (`-n`, `--dist loadgroup`) the tests sharing a fixture that starts something
 # costly run on one worker, so that it starts once: the Temporal dev server (every test under
-# tests/temporal), the wheels, and a test module's module-scoped fixture (pi's node processes).
+# tests/temporal), the wheels, and a test module's module-scoped fixture (pi's node processes);
+# _support/xdist_groups.py makes xdist keep the groups on pytest 9.2.
 _SLOW_KIT_RULES = frozenset({"test_truncation_at_every_byte_ends_in_one_error"})
 
 
@@ -67,66 +69,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group("temporal"))
         elif _uses_a_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-    groups_file = getattr(config, "workerinput", {}).get(_GROUPS_KEY)
-    if groups_file:  # an xdist worker: tell the controller's scheduler (below)
-        groups = {item.nodeid: group for item in items if (group := _group_of(item))}
-        Path(groups_file).write_text(json.dumps(groups), encoding="utf-8")
-
-
-# --- pytest-xdist's groups, whatever the node ids say ---------------------------------------------
-# xdist 3.8 tells its `loadgroup` scheduler a test's group by appending "@group" to the node id
-# on the worker, which pytest 9.2's structured node ids no longer take (pytest-xdist#1386): every
-# test was scheduled on its own and the Temporal dev server started on each worker. So each worker
-# writes the groups it collected to a file the controller named, and the controller's scheduler
-# reads them (a node id that does carry its "@group" is grouped by xdist's own rule).
-_GROUPS_KEY = "pi_sdk_groups_file"
-_GROUPS_DIR = pytest.StashKey[Path]()
-
-
-def _group_of(item: pytest.Item) -> str | None:
-    names = {
-        str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
-        for mark in item.iter_markers("xdist_group")
-    }
-    return "_".join(sorted(names)) or None
-
-
-def _groups_dir(config: pytest.Config) -> Path:
-    if _GROUPS_DIR not in config.stash:
-        config.stash[_GROUPS_DIR] = Path(tempfile.mkdtemp(prefix="pi-sdk-xdist-groups-"))
-    return config.stash[_GROUPS_DIR]
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node: Any) -> None:
-    name = f"{node.workerinput['workerid']}.json"
-    node.workerinput[_GROUPS_KEY] = str(_groups_dir(node.config) / name)
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    if config.getvalue("dist") != "loadgroup":
-        return None
-    from xdist.scheduler import LoadGroupScheduling
-
-    folder = _groups_dir(config)
-
-    class Grouped(LoadGroupScheduling):
-        groups: dict[str, str] | None = None
-
-        def _split_scope(self, nodeid: str) -> str:
-            if self.groups is None:  # every worker has collected (and written its file) by now
-                self.groups = {}
-                for path in sorted(folder.glob("*.json")):
-                    self.groups.update(json.loads(path.read_text(encoding="utf-8")))
-            return self.groups.get(nodeid) or super()._split_scope(nodeid)
-
-    return Grouped(config, log)
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    if _GROUPS_DIR in config.stash:
-        shutil.rmtree(config.stash[_GROUPS_DIR], ignore_errors=True)
+    write_groups(config, items)  # on an xdist worker: for the controller's scheduler
 
 
 @pytest.fixture
