@@ -597,10 +597,10 @@ class _GoogleClient:
 
 
 @functools.cache
-def _google_tls() -> tuple[Any, Any]:
-    """One TLS context and sync client for every Google client made here: never used for a
-    request; given, the SDK skips loading the CA bundle twice per client (the truncation tests
-    make a client per cut)."""
+def _shared_tls() -> tuple[Any, Any]:
+    """One TLS context and sync client for every Google and Mistral client made here: never used
+    for a request; given, the SDKs skip loading the CA bundle for each client (the truncation
+    tests make a client per cut), as the providers' own clients do."""
     context = httpx2.create_ssl_context()
     return context, httpx2.Client(verify=context)
 
@@ -611,7 +611,7 @@ def _google_client(vertex: bool) -> Callable[[httpx2.AsyncBaseTransport, str], A
         from google import genai
         from google.genai import types
 
-        context, sync_client = _google_tls()
+        context, sync_client = _shared_tls()
         options = types.HttpOptions(
             httpx_async_client=httpx2.AsyncClient(transport=transport),
             httpx_client=sync_client,
@@ -651,6 +651,7 @@ def _mistral_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
         Mistral(
             api_key="test-key",
             server_url=base_url,
+            client=_shared_tls()[1],
             async_client=httpx2.AsyncClient(transport=transport),
         )
     )
