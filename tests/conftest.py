@@ -5,6 +5,12 @@ import os
 import sys
 
 import pytest
+from _support.xdist_groups import (  # noqa: F401 - hooks: xdist's groups on pytest 9.2
+    pytest_configure_node,
+    pytest_unconfigure,
+    pytest_xdist_make_scheduler,
+    write_groups,
+)
 
 from pi_sdk.plugins import PluginManager, use_plugin_manager
 
@@ -33,19 +39,25 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
-# --- the long scenarios and the tests that share a costly session fixture ----------------------
+# --- the long scenarios and the tests that share a costly fixture ------------------------------
 # `pytest` leaves the tests marked `slow` out (pyproject's addopts); `pytest -m slow` runs them
 # (.ci/run runs both steps). Besides the tests marked in their files, these are slow: the
 # conformance kit's truncation rule (each recorded body cut at every byte, one whole call per
 # cut) and every test that builds the wheels (the `dist` fixture: `uv build --all-packages`).
-# Under pytest-xdist (`-n`, `--dist loadgroup`) the tests sharing a session fixture that starts
-# something costly run on one worker, so that it starts once: the Temporal dev server (every
-# test under tests/temporal) and the wheels.
+# Under pytest-xdist (`-n`, `--dist loadgroup`) the tests sharing a fixture that starts something
+# costly run on one worker, so that it starts once: the Temporal dev server (every test under
+# tests/temporal), the wheels, and a test module's module-scoped fixture (pi's node processes);
+# _support/xdist_groups.py makes xdist keep the groups on pytest 9.2.
 _SLOW_KIT_RULES = frozenset({"test_truncation_at_every_byte_ends_in_one_error"})
 
 
+def _uses_a_module_fixture(item: pytest.Item) -> bool:
+    definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    return any(defs and defs[-1].scope == "module" for defs in definitions.values())
+
+
 @pytest.hookimpl(tryfirst=True)  # before the `-m` selection sees the marks
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
         if "dist" in fixtures:
@@ -55,6 +67,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         elif "temporal_address" in fixtures:
             item.add_marker(pytest.mark.xdist_group("temporal"))
+        elif _uses_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    write_groups(config, items)  # on an xdist worker: for the controller's scheduler
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ stays the requested model id (pi-mono).
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import json
 import os
@@ -601,14 +602,26 @@ class _GoogleClient:
         await self._client.aio.aclose()
 
 
+@functools.cache
+def _shared_tls() -> tuple[Any, Any]:
+    """One TLS context and sync client for every Google and Mistral client made here: never used
+    for a request; given, the SDKs skip loading the CA bundle for each client (the truncation
+    tests make a client per cut), as the providers' own clients do."""
+    context = httpx2.create_ssl_context()
+    return context, httpx2.Client(verify=context)
+
+
 def _google_client(vertex: bool) -> Callable[[httpx2.AsyncBaseTransport, str], Any]:
     def factory(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
         # The adapter builds the URL from model.base_url; the client brings auth and transport.
         from google import genai
         from google.genai import types
 
+        context, sync_client = _shared_tls()
         options = types.HttpOptions(
             httpx_async_client=httpx2.AsyncClient(transport=transport),
+            httpx_client=sync_client,
+            async_client_args={"ssl": context},
             retry_options=types.HttpRetryOptions(attempts=1),
         )
         return _GoogleClient(
@@ -644,6 +657,7 @@ def _mistral_client(transport: httpx2.AsyncBaseTransport, base_url: str) -> Any:
         Mistral(
             api_key="test-key",
             server_url=base_url,
+            client=_shared_tls()[1],
             async_client=httpx2.AsyncClient(transport=transport),
         )
     )

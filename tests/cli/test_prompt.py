@@ -244,4 +244,7 @@ def test_a_reader_that_leaves_early_ends_the_command_quietly(tmp_path: Path, com
         process.stdout.close()  # as `head -3` does once it has its lines
         errors = process.stderr.read()
         assert process.wait(timeout=60) == 141
+    # On a loaded machine the answer can start after the CLI's waiting note (10 s, waiting.py):
+    # a whole line of its own, not an error. Anything else is.
+    errors = re.sub(r"(?m)^\S+: no answer yet after \d+ s \(Ctrl-C aborts\)\n", "", errors)
     assert errors == ""  # no traceback, no BrokenPipeError, no half-printed usage line
