@@ -38,16 +38,14 @@ import threading
 import warnings
 from collections.abc import Generator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pluggy
 
+from pi_sdk._plugins.entry_points import entry_points as _entry_points
 from pi_sdk._plugins.provider_plugin import as_plugin
 from pi_sdk.errors import PluginLoadError
 from pi_sdk.plugins import hookspecs
-
-if TYPE_CHECKING:
-    import importlib.metadata  # imported where entry points are read: it costs ~10 ms
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -197,15 +195,11 @@ class PluginManager(pluggy.PluginManager):
                 return
             self.entry_points_loaded = True
             allowed = _allowed_names()
-            import importlib.metadata  # here, not at import: it is most of discovery's cost
-
-            entry_points = sorted(
-                importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name
-            )
+            entry_points = sorted(_entry_points(ENTRY_POINT_GROUP), key=lambda e: e.name)
             seen: dict[str, str] = {}
             matched: set[str] = set()
             for entry_point in entry_points:
-                dist_name, version = _dist_of(entry_point)
+                dist_name, version = entry_point.dist_name, entry_point.version
                 if allowed is not None:
                     keys = {entry_point.name, _normalize(entry_point.name), _normalize(dist_name)}
                     if not keys & allowed.keys():
@@ -264,13 +258,6 @@ def _allowed_names() -> dict[str, str] | None:
     if raw is None:
         return None
     return {_normalize(n): n.strip() for n in raw.split(",") if n.strip()}
-
-
-def _dist_of(entry_point: importlib.metadata.EntryPoint) -> tuple[str, str]:
-    dist = entry_point.dist
-    if dist is None:
-        return "", ""
-    return dist.metadata["Name"] or "", dist.version
 
 
 # --- the active manager ------------------------------------------------------------------------
