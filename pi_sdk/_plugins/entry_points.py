@@ -5,7 +5,8 @@ Plugin discovery reads the ``pi_sdk`` group on first use of the registries. Impo
 scan cost about 105 M instructions, 40% of discovery (``benchmarks/run.py``, import section);
 this module reads the same files with ``os`` and ``str`` methods, for about a tenth of that.
 
-The answer is :func:`importlib.metadata.entry_points`'s, in the same order (its rules in Python 3.11 to 3.13):
+The answer is :func:`importlib.metadata.entry_points`'s, in the same order (its rules in Python
+3.11 to 3.13):
 
 * ``sys.path`` in order (``""`` is the current directory), each folder's ``*.dist-info`` and
   ``*.egg-info`` children in listing order, grouped by normalized distribution name;
