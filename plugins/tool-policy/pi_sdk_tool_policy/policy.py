@@ -30,11 +30,9 @@ Configuration files are TOML or JSON with the same shape (see :meth:`ToolPolicy.
 
 from __future__ import annotations
 
-import asyncio
 import fnmatch
 import json
 import re
-import tomllib
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -282,6 +280,8 @@ class ToolPolicy:
         suffix = file.suffix.lower()
         if suffix not in (".toml", ".json"):
             raise ConfigurationError(f"tool policy file {file} must end in .toml or .json")
+        import tomllib  # for a policy file, not when the plugin is discovered
+
         try:
             text = file.read_text(encoding="utf-8")
             data: Any = tomllib.loads(text) if suffix == ".toml" else json.loads(text)
@@ -364,6 +364,8 @@ async def _unless_aborted(awaitable: Awaitable[Any], signal: AbortSignal | None)
     """Await ``awaitable``; return :data:`_ABORTED` (cancelling it) if ``signal`` fires first."""
     if signal is None:
         return await awaitable
+    import asyncio
+
     if signal.aborted:
         if asyncio.iscoroutine(awaitable):
             awaitable.close()
