@@ -35,6 +35,7 @@ from __future__ import annotations
 import inspect
 import os
 import threading
+import types
 import warnings
 from collections.abc import Generator
 from contextlib import contextmanager
@@ -120,6 +121,8 @@ class PluginManager(pluggy.PluginManager):
 
     def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
         """Return pluggy's options for ``plugin.name`` after pi-sdk's checks (see class doc)."""
+        if _plain_module_attribute(plugin, name, self.project_name + "_impl"):
+            return None
         opts = super().parse_hookimpl_opts(plugin, name)
         if opts is None:
             return None
@@ -237,6 +240,25 @@ class PluginManager(pluggy.PluginManager):
         error = PluginLoadError(name, exc)
         self.load_errors.append(error)
         warnings.warn(str(error), RuntimeWarning, stacklevel=4)
+
+
+_HOOKABLE = (staticmethod, classmethod, types.MethodType)
+
+
+def _plain_module_attribute(plugin: object, name: str, marker: str) -> bool:
+    """Whether ``plugin.name`` is a module value pluggy skips (no function, or unmarked).
+
+    ``marker`` is the hookimpl marker attribute. pluggy reads every name of ``dir(plugin)`` with :func:`inspect.getattr_static` (tens of
+    µs each, most of registering a module plugin); a module's own values answer the same here
+    at once. Anything else (not in the module's ``__dict__``, a method wrapper, a marked
+    function) is left to pluggy.
+    """
+    if not isinstance(plugin, types.ModuleType):
+        return False
+    value = vars(plugin).get(name, _HOOKABLE)
+    if value is _HOOKABLE or isinstance(value, _HOOKABLE):
+        return False
+    return type(value) is not types.FunctionType or marker not in value.__dict__
 
 
 def _spec_names() -> list[str]:
