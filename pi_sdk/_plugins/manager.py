@@ -248,10 +248,10 @@ _HOOKABLE = (staticmethod, classmethod, types.MethodType)
 def _plain_module_attribute(plugin: object, name: str, marker: str) -> bool:
     """Whether ``plugin.name`` is a module value pluggy skips (no function, or unmarked).
 
-    ``marker`` is the hookimpl marker attribute. pluggy reads every name of ``dir(plugin)`` with :func:`inspect.getattr_static` (tens of
-    µs each, most of registering a module plugin); a module's own values answer the same here
-    at once. Anything else (not in the module's ``__dict__``, a method wrapper, a marked
-    function) is left to pluggy.
+    ``marker`` is the hookimpl marker attribute. pluggy reads every name of ``dir(plugin)``
+    with :func:`inspect.getattr_static` (tens of µs each, most of registering a module plugin);
+    a module's own values answer the same here at once. Anything else (not in the module's
+    ``__dict__``, a method wrapper, a marked function) is left to pluggy.
     """
     if not isinstance(plugin, types.ModuleType):
         return False
