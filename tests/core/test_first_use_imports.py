@@ -82,3 +82,16 @@ def test_the_agent_signature_is_unchanged() -> None:
     assert parameters["tool_execution"].default == "parallel"
     assert pi_sdk.Agent.__module__ == "pi_sdk._agent.agent"
     assert pi_sdk.AgentState.__module__ == "pi_sdk._agent.state"
+
+
+def test_plugin_discovery_leaves_the_call_machinery_to_the_first_call() -> None:
+    # Discovery imports every installed provider and plugin; what they need for a call or a run
+    # (asyncio, the registries, the agent event types, OpenTelemetry, TOML) waits for it.
+    loaded = _loaded_after(
+        f"{FIRST_USE}\nimport pi_sdk.plugins\npi_sdk.plugins.get_plugin_manager()\n"
+        "import sys\n"
+        "assert 'pi_sdk_otel' in sys.modules and 'pi_sdk_openai' in sys.modules\n"
+        "assert not {'opentelemetry', 'tomllib'} & set(sys.modules), sorted(sys.modules)\n"
+    )
+    late = ("pi_sdk._plugins.manager", "pi_sdk.events", "pluggy")  # what discovery is
+    assert [name for name, present in loaded.items() if present and name not in late] == []

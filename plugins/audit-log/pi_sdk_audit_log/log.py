@@ -26,10 +26,13 @@ import json
 import threading
 from collections.abc import Collection
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent, agent_event_to_dict, now_ms
+from pi_sdk import now_ms
 from pi_sdk.plugins import Redactor
+
+if TYPE_CHECKING:
+    from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent
 
 __all__ = ["DEFAULT_SKIPPED_EVENTS", "AuditLog"]
 
@@ -123,6 +126,8 @@ class AuditLog:
         """An Agent listener: record ``event`` unless its type is in :attr:`skip_events`."""
         if event.type in self.skip_events:
             return
+        from pi_sdk import agent_event_to_dict  # the agent event types load with the first run
+
         record = agent_event_to_dict(event, include_partial=False)
         self.write({"kind": "event", "timestamp": now_ms(), "event": record})
 

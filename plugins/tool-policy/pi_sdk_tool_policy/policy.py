@@ -36,9 +36,12 @@ import re
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeAlias, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, get_args
 
-from pi_sdk import AbortSignal, BeforeToolCallContext, BeforeToolCallResult, ConfigurationError
+from pi_sdk import ConfigurationError
+
+if TYPE_CHECKING:
+    from pi_sdk import AbortSignal, BeforeToolCallContext, BeforeToolCallResult
 
 __all__ = [
     "Action",
@@ -326,6 +329,8 @@ class ToolPolicy:
             return None
         rule = decision.rule
         if decision.action == "deny":
+            from pi_sdk import BeforeToolCallResult  # with the first run, not when discovered
+
             why = rule.reason if rule is not None and rule.reason else None
             reason = f"Tool call {name!r} denied by policy ({decision.describe()})"
             return BeforeToolCallResult(block=True, reason=f"{reason}: {why}" if why else reason)
@@ -341,6 +346,8 @@ class ToolPolicy:
     async def _ask(
         self, request: ApprovalRequest, signal: AbortSignal | None
     ) -> BeforeToolCallResult | None:
+        from pi_sdk import BeforeToolCallResult
+
         rule = request.decision.rule
         needs = f"Tool call {request.tool_name!r} needs approval ({request.decision.describe()})"
         if rule is not None and rule.reason:
