@@ -149,8 +149,9 @@ _to_dict: list[Callable[..., dict[str, Any]]] = []
 
 
 def _event_to_dict() -> Callable[..., dict[str, Any]]:
-    """``pi_sdk.agent_event_to_dict``, imported with the first event (the agent event types load
-    with the first run, not when the plugin is discovered), then kept for every later event.
+    """``pi_sdk.agent_event_to_dict``, imported by the first event, then kept.
+
+    The agent event types load with the first run, not when the plugin is discovered.
     """
     if not _to_dict:
         from pi_sdk import agent_event_to_dict
