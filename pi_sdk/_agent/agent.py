@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import logging
 import warnings
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -35,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from pi_sdk._agent.agent_fallback import AgentFallback, check_fallback, fallback_collection
 from pi_sdk._agent.listeners import (
     AgentListener,
+    agent_logger,
     log_listener_failure,
     log_repeated_listener_failures,
     takes_signal,
@@ -81,7 +81,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Agent", "AgentListener", "AgentState"]
 
-logger = logging.getLogger("pi_sdk._agent.agent")
 
 _PROMPT_BUSY = (
     "Agent is already processing a prompt. Use steer() or follow_up() to queue messages,"
@@ -660,7 +659,7 @@ class Agent:
                 return await run_agent_loop(messages, context, config, emit, signal, self.stream_fn)
             return await run_agent_loop_continue(context, config, emit, signal, self.stream_fn)
         except Exception as exc:  # noqa: BLE001 - the loop reports failures itself; this is the net
-            logger.error("agent run failed outside the loop", exc_info=exc)
+            agent_logger().error("agent run failed outside the loop", exc_info=exc)
             message = new_assistant_message(model)
             message.stop_reason = "aborted" if signal.aborted else "error"
             message.error_message = str(exc) or type(exc).__name__
