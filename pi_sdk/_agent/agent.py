@@ -599,7 +599,10 @@ class Agent:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
             run.controller.abort("The run was cancelled")
-            await asyncio.wait([task])
+            # asyncio.tasks.wait is asyncio.wait; imported in the call, the package name would be
+            # Temporal's sandbox proxy inside a workflow, whose wait() warns (asyncio imported
+            # with this module, as before issue 32, was the real one)
+            await asyncio.tasks.wait([task])
             raise
 
     def _config(self, run: ActiveRun, model: Model) -> AgentLoopConfig:

@@ -380,7 +380,9 @@ async def _unless_aborted(awaitable: Awaitable[Any], signal: AbortSignal | None)
     task = asyncio.ensure_future(awaitable)
     waiter = asyncio.ensure_future(signal.wait())
     try:
-        done, _ = await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        # asyncio.tasks.wait is asyncio.wait, not Temporal's sandbox proxy of it (see pi_sdk's
+        # Agent._execute): the hook may run inside a workflow
+        done, _ = await asyncio.tasks.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         waiter.cancel()
     if task in done:
