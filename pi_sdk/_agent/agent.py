@@ -25,53 +25,22 @@ Differences from pi-mono, on purpose:
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import inspect
-import logging
 import warnings
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from pi_sdk._agent.agent_fallback import AgentFallback, check_fallback, fallback_collection
 from pi_sdk._agent.listeners import (
     AgentListener,
+    agent_logger,
     log_listener_failure,
     log_repeated_listener_failures,
     takes_signal,
 )
-from pi_sdk._agent.loop import run_agent_loop
 from pi_sdk._agent.messages import check_prompt, default_convert_to_llm
-from pi_sdk._agent.output_repair import repair_prompt
 from pi_sdk._agent.state import ActiveRun, AgentState, Runtime
-from pi_sdk._stream.assistant_message import new_assistant_message
-from pi_sdk._wire.abort import AbortController
-from pi_sdk._wire.agent_types import (
-    AfterToolCall,
-    AgentContext,
-    AgentEndEvent,
-    AgentEvent,
-    AgentMessage,
-    AgentStreamFn,
-    AgentThinkingLevel,
-    AgentTool,
-    BeforeToolCall,
-    ConvertToLlm,
-    GetApiKey,
-    QueueMode,
-    ToolExecutionMode,
-    ToolSteering,
-    TransformContext,
-)
-from pi_sdk._wire.loop_config import (
-    AgentLoopConfig,
-    FinishTurn,
-    PrepareNextTurn,
-    PrepareRequest,
-    ShouldStopAfterTurn,
-)
-from pi_sdk._wire.retry_policy import RetryPolicy
-from pi_sdk._wire.usage_limits import UsageLimits
 from pi_sdk.errors import AgentBusyError, ConfigurationError
 from pi_sdk.options import StreamOptions, StructuredOutput
 from pi_sdk.types import (
@@ -85,10 +54,33 @@ from pi_sdk.types import (
 
 if TYPE_CHECKING:
     from pi_sdk._models.fallback import FallbackPolicy
+    from pi_sdk._wire.agent_types import (
+        AfterToolCall,
+        AgentEvent,
+        AgentMessage,
+        AgentStreamFn,
+        AgentThinkingLevel,
+        AgentTool,
+        BeforeToolCall,
+        ConvertToLlm,
+        GetApiKey,
+        QueueMode,
+        ToolExecutionMode,
+        ToolSteering,
+        TransformContext,
+    )
+    from pi_sdk._wire.loop_config import (
+        AgentLoopConfig,
+        FinishTurn,
+        PrepareNextTurn,
+        PrepareRequest,
+        ShouldStopAfterTurn,
+    )
+    from pi_sdk._wire.retry_policy import RetryPolicy
+    from pi_sdk._wire.usage_limits import UsageLimits
 
 __all__ = ["Agent", "AgentListener", "AgentState"]
 
-logger = logging.getLogger("pi_sdk._agent.agent")
 
 _PROMPT_BUSY = (
     "Agent is already processing a prompt. Use steer() or follow_up() to queue messages,"
@@ -456,6 +448,8 @@ class Agent:
         """Return once no run is active (after every listener has handled ``agent_end``)."""
         run = self._run
         if run is not None:
+            import asyncio
+
             await asyncio.shield(run.done)
 
     def reset(self) -> None:
@@ -577,8 +571,7 @@ class Agent:
             RuntimeError: called inside a running event loop (use ``await agent.prompt()``).
             AgentBusyError, ConfigurationError: as :meth:`prompt`.
         """
-        _refuse_in_loop("prompt_sync", "prompt")
-        return asyncio.run(self.prompt(input, images))
+        return _run_sync("prompt_sync", "prompt", lambda: self.prompt(input, images))
 
     def continue_sync(self) -> list[AgentMessage]:
         """Run :meth:`continue_` to completion from synchronous code.
@@ -586,12 +579,15 @@ class Agent:
         Raises:
             RuntimeError: called inside a running event loop (use ``await agent.continue_()``).
         """
-        _refuse_in_loop("continue_sync", "continue_")
-        return asyncio.run(self.continue_())
+        return _run_sync("continue_sync", "continue_", self.continue_)
 
     async def _execute(
         self, messages: list[AgentMessage] | None, *, skip_initial_steering_poll: bool = False
     ) -> list[AgentMessage]:
+        import asyncio
+
+        from pi_sdk._wire.abort import AbortController
+
         run = ActiveRun(AbortController(), asyncio.get_running_loop().create_future())
         run.steering_polled = not skip_initial_steering_poll
         self._run = run
@@ -603,10 +599,16 @@ class Agent:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
             run.controller.abort("The run was cancelled")
-            await asyncio.wait([task])
+            # asyncio.tasks.wait is asyncio.wait; imported in the call, the package name would be
+            # Temporal's sandbox proxy inside a workflow, whose wait() warns (asyncio imported
+            # with this module, as before issue 32, was the real one)
+            await asyncio.tasks.wait([task])
             raise
 
     def _config(self, run: ActiveRun, model: Model) -> AgentLoopConfig:
+        from pi_sdk._agent.output_repair import repair_prompt
+        from pi_sdk._wire.loop_config import AgentLoopConfig
+
         def steering() -> list[AgentMessage]:
             if not run.steering_polled:
                 run.steering_polled = True
@@ -636,6 +638,11 @@ class Agent:
     async def _drive(
         self, run: ActiveRun, messages: list[AgentMessage] | None
     ) -> list[AgentMessage]:
+        # imported by the first run, not with the Agent (first use, issue 32 item 2)
+        from pi_sdk._agent.loop import run_agent_loop
+        from pi_sdk._stream.assistant_message import new_assistant_message
+        from pi_sdk._wire.agent_types import AgentContext, AgentEndEvent
+
         signal = run.controller.signal
 
         async def emit(event: AgentEvent) -> None:
@@ -653,7 +660,7 @@ class Agent:
             config = self._config(run, model)
             return await run_agent_loop(messages, context, config, emit, signal, self.stream_fn)
         except Exception as exc:  # noqa: BLE001 - the loop reports failures itself; this is the net
-            logger.error("agent run failed outside the loop", exc_info=exc)
+            agent_logger().error("agent run failed outside the loop", exc_info=exc)
             message = new_assistant_message(model)
             message.stop_reason = "aborted" if signal.aborted else "error"
             message.error_message = str(exc) or type(exc).__name__
@@ -675,11 +682,15 @@ def _as_message(message: AgentMessage | str) -> AgentMessage:
     return UserMessage(content=[TextContent(text=message)]) if isinstance(message, str) else message
 
 
-def _refuse_in_loop(name: str, async_name: str) -> None:
+def _run_sync(
+    name: str, async_name: str, run: Callable[[], Coroutine[Any, Any, list[AgentMessage]]]
+) -> list[AgentMessage]:
+    import asyncio
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return
+        return asyncio.run(run())
     raise RuntimeError(
         f"Agent.{name}() cannot run inside a running event loop; use `await agent.{async_name}()`"
     )

@@ -9,21 +9,30 @@ the traceback, later ones one line each at DEBUG, counted in one WARNING line af
 from __future__ import annotations
 
 import inspect
-import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
+
+if TYPE_CHECKING:
+    import logging
 
 __all__ = [
     "AgentListener",
     "ListenerFailures",
+    "agent_logger",
     "log_listener_failure",
     "log_repeated_listener_failures",
     "takes_signal",
 ]
 
-logger = logging.getLogger("pi_sdk._agent.agent")
+
+def agent_logger() -> logging.Logger:
+    """The ``pi_sdk._agent.agent`` logger; :mod:`logging` is imported by the first failure."""
+    import logging
+
+    return logging.getLogger("pi_sdk._agent.agent")
+
 
 AgentListener: TypeAlias = Callable[..., "Awaitable[None] | None"]
 """``listener(event, signal)`` (or ``listener(event)``), sync or async; return value ignored.
@@ -61,7 +70,7 @@ def log_listener_failure(
     failures = by_listener.get(id(listener))
     if failures is None:
         by_listener[id(listener)] = ListenerFailures(listener)
-        logger.error(
+        agent_logger().error(
             "agent listener %r raised on %s; the run continues (later failures of this"
             " listener in this run are counted, not traced)",
             listener,
@@ -71,7 +80,7 @@ def log_listener_failure(
         return
     failures.later[event_type] += 1
     failures.last_error = f"{type(exc).__name__}: {exc}"
-    logger.debug("agent listener %r raised again on %s: %s", listener, event_type, exc)
+    agent_logger().debug("agent listener %r raised again on %s: %s", listener, event_type, exc)
 
 
 def log_repeated_listener_failures(by_listener: dict[int, ListenerFailures]) -> None:
@@ -79,7 +88,7 @@ def log_repeated_listener_failures(by_listener: dict[int, ListenerFailures]) -> 
         if failures.later:
             count = failures.later.total()
             per_event = ", ".join(f"{t} x{n}" for t, n in failures.later.items())
-            logger.warning(
+            agent_logger().warning(
                 "agent listener %r raised %d more %s in this run (%s); last error: %s",
                 failures.listener,
                 count,

@@ -29,13 +29,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias, TypeVar, cast, get_args
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast, get_args
 
 from pydantic import BaseModel, TypeAdapter
 
 from pi_sdk._plugins.calling import PerManager
-from pi_sdk._plugins.manager import PluginManager
-from pi_sdk._wire.agent_types import AgentMessage
 from pi_sdk._wire.pi_messages import (
     PI_MESSAGE_TYPES,
     PiBranchSummary,
@@ -52,6 +50,10 @@ from pi_sdk.types import (
     ToolResultMessage,
     UserMessage,
 )
+
+if TYPE_CHECKING:
+    from pi_sdk._plugins.manager import PluginManager
+    from pi_sdk._wire.agent_types import AgentMessage
 
 __all__ = [
     "LLM_EXACT_TYPES",
@@ -310,12 +312,12 @@ def agent_message_from_dict(data: Mapping[str, Any]) -> AgentMessage:
     by_role = _registries.current().by_role
     entry = by_role.get(role) if isinstance(role, str) else None
     if entry is None and isinstance(role, str) and role in PI_MESSAGE_TYPES:
-        return cast(AgentMessage, PI_MESSAGE_TYPES[role].model_validate(data))
+        return cast("AgentMessage", PI_MESSAGE_TYPES[role].model_validate(data))
     if entry is None:
         known = ", ".join(sorted(LLM_ROLES | set(by_role)))
         raise ConfigurationError(f"unknown message role {role!r} (known: {known})")
     # A registered type has a role; its timestamp is the type's promise (CustomAgentMessage).
-    return cast(AgentMessage, entry.message_type.model_validate(data))
+    return cast("AgentMessage", entry.message_type.model_validate(data))
 
 
 def _has_content(message: UserMessage) -> bool:

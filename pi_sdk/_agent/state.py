@@ -8,26 +8,29 @@ bookkeeping of one ``prompt()`` / ``continue_()``.
 
 from __future__ import annotations
 
-import asyncio
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from pi_sdk._agent.listeners import ListenerFailures
 from pi_sdk._agent.tool_declarations import shorthand
-from pi_sdk._wire.abort import AbortController
-from pi_sdk._wire.agent_types import AgentEvent, AgentMessage, AgentThinkingLevel, AgentTool
 from pi_sdk._wire.levels import check_thinking_level
 from pi_sdk._wire.transcript import current_system_prompt
 from pi_sdk.types import AssistantMessage, Context, Message, Model, SystemMessage, Tool
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from pi_sdk._wire.abort import AbortController
+    from pi_sdk._wire.agent_types import AgentEvent, AgentMessage, AgentThinkingLevel, AgentTool
 
 __all__ = ["ActiveRun", "AgentState", "Runtime"]
 
 
 @dataclass(slots=True)
 class Runtime:
-    messages: list[AgentMessage] = field(default_factory=list[AgentMessage])
+    messages: list[AgentMessage] = field(default_factory=list["AgentMessage"])
     is_streaming: bool = False
     stream_message: AgentMessage | None = None
     pending_tool_calls: frozenset[str] = frozenset()
@@ -191,7 +194,7 @@ class ActiveRun:
     steering_polled: bool = False
     repairs: int = 0
     """Repair turns this run added for a typed answer that did not validate."""
-    new_messages: list[AgentMessage] = field(default_factory=list[AgentMessage])
+    new_messages: list[AgentMessage] = field(default_factory=list["AgentMessage"])
     listener_failures: dict[int, ListenerFailures] = field(
         default_factory=dict[int, ListenerFailures]
     )

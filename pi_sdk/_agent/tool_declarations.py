@@ -16,10 +16,13 @@ message). Changes after that are system messages in the transcript, as in 1.6.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from pi_sdk._wire.agent_types import AgentMessage
 from pi_sdk._wire.transcript import current_tools, tool_state_changes
 from pi_sdk.types import SystemMessage, Tool
+
+if TYPE_CHECKING:
+    from pi_sdk._wire.agent_types import AgentMessage
 
 __all__ = ["declared_tools", "shorthand", "tool_change_message"]
 

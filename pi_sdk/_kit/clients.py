@@ -24,14 +24,16 @@ instead:
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["ClientCache", "shared_in_thread"]
 
@@ -58,6 +60,8 @@ async def shared_in_thread(name: str, factory: Callable[[], T]) -> T:
     try:
         return _shared[name]
     except KeyError:
+        import asyncio
+
         return await asyncio.to_thread(_build_shared, name, factory)
 
 
@@ -127,6 +131,8 @@ class ClientCache(Generic[T]):
 
     def __len__(self) -> int:
         """Clients kept for the running event loop (0 outside one)."""
+        import asyncio
+
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -157,6 +163,8 @@ class ClientCache(Generic[T]):
             RuntimeError: no running event loop.
             Exception: whatever ``build`` raises (nothing is cached then).
         """
+        import asyncio
+
         loop = asyncio.get_running_loop()
         clients = self._clients(loop)
         full_key = (key, _digest(secret))
@@ -175,6 +183,8 @@ class ClientCache(Generic[T]):
 
     async def aclose(self) -> None:
         """Close every client of the running loop now (they are rebuilt on next use)."""
+        import asyncio
+
         loop = asyncio.get_running_loop()
         clients = self._loops.get(loop)
         if clients is not None:
@@ -219,6 +229,8 @@ class ClientCache(Generic[T]):
         for entry in entries:
             await self._close_quietly(entry.client)
         if clients.closing:
+            import asyncio
+
             await asyncio.gather(*clients.closing, return_exceptions=True)
 
     async def _close_quietly(self, client: T) -> None:
@@ -234,6 +246,8 @@ class ClientCache(Generic[T]):
         full_key: Hashable,
         build: Callable[[], T],
     ) -> _Entry[T]:
+        import asyncio
+
         async def insert() -> _Entry[T]:
             try:
                 entry = _Entry(await asyncio.to_thread(build))

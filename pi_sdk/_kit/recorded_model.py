@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pi_sdk._models.default import get_model
 from pi_sdk.errors import ModelNotFoundError
 from pi_sdk.types import Model
 
@@ -39,6 +38,8 @@ def recorded_model(
         flags are the API's own) with ``id``, ``api`` and ``base_url`` set as above, or the
         stand-in.
     """
+    from pi_sdk._models.default import get_model  # at replay, not when a provider is discovered
+
     for candidate in (model_id, *aliases):
         try:
             known = get_model(provider, candidate)

@@ -8,7 +8,6 @@ Importing one takes 0.4-1.5 s (measured here: ``anthropic`` about 1.2 s, ``googl
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import sys
 from types import ModuleType
@@ -29,4 +28,6 @@ async def import_vendor(name: str) -> ModuleType:
     module = sys.modules.get(name)
     if module is not None:
         return module
+    import asyncio  # a first vendor import runs in a loop: asyncio is there already
+
     return await asyncio.to_thread(importlib.import_module, name)

@@ -4,21 +4,21 @@ Also the two helpers a provider's stream function calls, :func:`resolve_api_key`
 :func:`apply_payload_hooks` (exported to provider authors through :mod:`pi_sdk.provider`): they
 read the scope of the call they run in (:class:`~pi_sdk._stream.call_scope.CallScope`, put there
 by the collection that started it), else, outside a call, the default collection's.
+
+The registries, the plugin manager and the stream machinery are imported by the first call, not
+with this module: ``pi_sdk.stream`` is one of the names a program touches at start-up (issue 32,
+item 2: first use).
 """
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pi_sdk._models.count_tokens import TokenCount
-from pi_sdk._models.default import default_models, get_api_key
-from pi_sdk._models.hooks import run_payload_hooks
-from pi_sdk._plugins.manager import get_plugin_manager
-from pi_sdk._stream.call_scope import current_scope
-from pi_sdk._stream.event_stream import AssistantMessageEventStream
-from pi_sdk.options import StreamOptions
-from pi_sdk.types import AssistantMessage, Context, Model
+if TYPE_CHECKING:
+    from pi_sdk._models.count_tokens import TokenCount
+    from pi_sdk._stream.event_stream import AssistantMessageEventStream
+    from pi_sdk.options import StreamOptions
+    from pi_sdk.types import AssistantMessage, Context, Model
 
 __all__ = [
     "apply_payload_hooks",
@@ -51,6 +51,8 @@ def stream(
         ProviderNotFoundError: no provider is registered for ``model.api`` (pi-mono throws
             synchronously here too).
     """
+    from pi_sdk._models.default import default_models
+
     return default_models().stream(model, context, options)
 
 
@@ -83,6 +85,8 @@ async def count_tokens(
     Raises:
         ProviderNotFoundError: no provider serves ``model.api``.
     """
+    from pi_sdk._models.default import default_models
+
     return await default_models().count_tokens(model, context, options)
 
 
@@ -94,6 +98,8 @@ def complete_sync(
     Raises:
         RuntimeError: called from inside a running event loop (use ``await complete(...)``).
     """
+    import asyncio
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -112,6 +118,9 @@ def resolve_api_key(model: Model, options: StreamOptions) -> str | None:
     """
     if options.api_key:
         return options.api_key
+    from pi_sdk._models.default import get_api_key
+    from pi_sdk._stream.call_scope import current_scope
+
     scope = current_scope.get()
     lookup = scope.api_key if scope is not None and scope.api_key is not None else get_api_key
     return lookup(model.provider)
@@ -130,8 +139,13 @@ async def apply_payload_hooks(
         TypeError: a hook returned something other than ``None`` or a dict (the call then ends
             in an ``error`` event naming the hook; nothing is sent).
     """
+    from pi_sdk._stream.call_scope import current_scope
+
     scope = current_scope.get()
     if scope is None:
+        from pi_sdk._models.hooks import run_payload_hooks
+        from pi_sdk._plugins.manager import get_plugin_manager
+
         return await run_payload_hooks(payload, model, options, get_plugin_manager())
     if scope.payload_hooks is None:
         return payload

@@ -14,11 +14,12 @@ import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-import pluggy
+if TYPE_CHECKING:
+    import pluggy
 
-from pi_sdk._plugins.manager import PluginManager, get_plugin_manager
+    from pi_sdk._plugins.manager import PluginManager
 
 __all__ = ["PerManager", "call_hook_implementation", "hook_implementations"]
 
@@ -35,7 +36,7 @@ def hook_implementations(
     Raises:
         AttributeError: no hook of that name exists.
     """
-    pm = manager if manager is not None else get_plugin_manager()
+    pm = manager if manager is not None else _active_manager()
     caller: pluggy.HookCaller = getattr(pm.hook, hook_name)
     return list(reversed(caller.get_hookimpls()))
 
@@ -90,7 +91,7 @@ class PerManager(Generic[S]):
 
     def current(self) -> S:
         """Return the active manager's state, rebuilt first if the manager changed."""
-        pm = get_plugin_manager()
+        pm = _active_manager()
         slot = self._slots.get(pm)
         if slot is not None and slot.generation == pm.generation:
             return slot.state
@@ -106,6 +107,21 @@ class PerManager(Generic[S]):
 
     def invalidate(self) -> None:
         """Rebuild the active manager's state on next access (e.g. a hand registration left)."""
-        slot = self._slots.get(get_plugin_manager())
+        slot = self._slots.get(_active_manager())
         if slot is not None:
             slot.generation = -1
+
+
+_get_plugin_manager: list[Callable[[], PluginManager]] = []
+"""``get_plugin_manager`` once the first registry read imported it."""
+
+
+def _active_manager() -> PluginManager:
+    # The manager (pluggy, the hookspecs, the provider contract they name) is imported by the
+    # first registry read, not with the registries (first use, issue 32 item 2); later reads
+    # skip the import statement (a ``from`` import of a loaded module still costs ~1 µs).
+    if not _get_plugin_manager:
+        from pi_sdk._plugins.manager import get_plugin_manager
+
+        _get_plugin_manager.append(get_plugin_manager)
+    return _get_plugin_manager[0]()

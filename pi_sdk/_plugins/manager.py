@@ -35,19 +35,18 @@ from __future__ import annotations
 import inspect
 import os
 import threading
+import types
 import warnings
 from collections.abc import Generator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pluggy
 
+from pi_sdk._plugins.entry_points import entry_points as _entry_points
 from pi_sdk._plugins.provider_plugin import as_plugin
 from pi_sdk.errors import PluginLoadError
 from pi_sdk.plugins import hookspecs
-
-if TYPE_CHECKING:
-    import importlib.metadata  # imported where entry points are read: it costs ~10 ms
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -122,6 +121,8 @@ class PluginManager(pluggy.PluginManager):
 
     def parse_hookimpl_opts(self, plugin: object, name: str) -> pluggy.HookimplOpts | None:
         """Return pluggy's options for ``plugin.name`` after pi-sdk's checks (see class doc)."""
+        if _plain_module_attribute(plugin, name, self.project_name + "_impl"):
+            return None
         opts = super().parse_hookimpl_opts(plugin, name)
         if opts is None:
             return None
@@ -197,15 +198,11 @@ class PluginManager(pluggy.PluginManager):
                 return
             self.entry_points_loaded = True
             allowed = _allowed_names()
-            import importlib.metadata  # here, not at import: it is most of discovery's cost
-
-            entry_points = sorted(
-                importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name
-            )
+            entry_points = sorted(_entry_points(ENTRY_POINT_GROUP), key=lambda e: e.name)
             seen: dict[str, str] = {}
             matched: set[str] = set()
             for entry_point in entry_points:
-                dist_name, version = _dist_of(entry_point)
+                dist_name, version = entry_point.dist_name, entry_point.version
                 if allowed is not None:
                     keys = {entry_point.name, _normalize(entry_point.name), _normalize(dist_name)}
                     if not keys & allowed.keys():
@@ -245,6 +242,25 @@ class PluginManager(pluggy.PluginManager):
         warnings.warn(str(error), RuntimeWarning, stacklevel=4)
 
 
+_HOOKABLE = (staticmethod, classmethod, types.MethodType)
+
+
+def _plain_module_attribute(plugin: object, name: str, marker: str) -> bool:
+    """Whether ``plugin.name`` is a module value pluggy skips (no function, or unmarked).
+
+    ``marker`` is the hookimpl marker attribute. pluggy reads every name of ``dir(plugin)``
+    with :func:`inspect.getattr_static` (tens of µs each, most of registering a module plugin);
+    a module's own values answer the same here at once. Anything else (not in the module's
+    ``__dict__``, a method wrapper, a marked function) is left to pluggy.
+    """
+    if not isinstance(plugin, types.ModuleType):
+        return False
+    value = vars(plugin).get(name, _HOOKABLE)
+    if value is _HOOKABLE or isinstance(value, _HOOKABLE):
+        return False
+    return type(value) is not types.FunctionType or marker not in value.__dict__
+
+
 def _spec_names() -> list[str]:
     return [n for n, f in vars(hookspecs).items() if hasattr(f, "pi_sdk_spec")]
 
@@ -264,13 +280,6 @@ def _allowed_names() -> dict[str, str] | None:
     if raw is None:
         return None
     return {_normalize(n): n.strip() for n in raw.split(",") if n.strip()}
-
-
-def _dist_of(entry_point: importlib.metadata.EntryPoint) -> tuple[str, str]:
-    dist = entry_point.dist
-    if dist is None:
-        return "", ""
-    return dist.metadata["Name"] or "", dist.version
 
 
 # --- the active manager ------------------------------------------------------------------------

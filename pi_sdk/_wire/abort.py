@@ -3,13 +3,20 @@
 ``AbortController().signal`` is passed in ``StreamOptions.signal``; ``controller.abort()`` ends the
 call with ``stop_reason == "aborted"`` and the partial content kept. Abort may be called from any
 thread; callbacks run on the event loop that registered them.
+
+``asyncio`` is imported by the first callback, wait or abort, not with this module: the options
+of a call name the signal type, and a program that only builds them need not pay for asyncio
+(first use, issue 32 item 2).
 """
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["AbortController", "AbortSignal"]
 
@@ -32,6 +39,8 @@ class AbortSignal:
 
     def add_callback(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call ``callback()`` on abort (at once if already aborted). Returns a remover."""
+        import asyncio
+
         try:
             loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
@@ -53,6 +62,8 @@ class AbortSignal:
         """Return once aborted."""
         if self._aborted:
             return
+        import asyncio
+
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
         def wake() -> None:
@@ -72,6 +83,8 @@ class AbortSignal:
             self._aborted = True
             self.reason = reason
             callbacks, self._callbacks = self._callbacks, []
+        import asyncio
+
         for loop, callback in callbacks:
             try:
                 running = asyncio.get_running_loop()

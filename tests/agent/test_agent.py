@@ -448,12 +448,12 @@ async def test_a_raising_callback_becomes_an_error_message_and_continue_recovers
 
 
 async def test_a_failure_outside_the_loop_still_ends_in_an_error_message(monkeypatch):
-    import pi_sdk._agent.agent as agent_module
+    import pi_sdk._agent.loop as loop_module  # the Agent imports the loop when a run starts
 
     async def explode(*args, **kwargs):
         raise RuntimeError("internal")
 
-    monkeypatch.setattr(agent_module, "run_agent_loop", explode)
+    monkeypatch.setattr(loop_module, "run_agent_loop", explode)
     agent, _ = agent_for("x")
     events: list[str] = []
     agent.subscribe(lambda e, s: events.append(e.type))

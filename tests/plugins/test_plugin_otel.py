@@ -4,6 +4,7 @@ import json
 
 import pi_sdk_otel
 import pytest
+from opentelemetry import trace as otel_trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -216,7 +217,7 @@ async def test_the_env_var_turns_content_capture_on(
 ):
     provider_otel = TracerProvider()
     provider_otel.add_span_processor(SimpleSpanProcessor(exporter))
-    monkeypatch.setattr(pi_sdk_otel.tracing.trace, "get_tracer_provider", lambda: provider_otel)
+    monkeypatch.setattr(otel_trace, "get_tracer_provider", lambda: provider_otel)
     monkeypatch.setenv(CAPTURE_CONTENT_ENV, value)
     plugin_manager.register(pi_sdk_otel, name="otel")
     pi_sdk_otel.reset()  # the default Tracing, on the global provider, reading the env var

@@ -14,10 +14,15 @@ log to an Agent: ``agent.subscribe(pi_sdk_audit_log.listener)`` writes to the ac
 
 from __future__ import annotations
 
-from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent, hookimpl
+from typing import TYPE_CHECKING
+
+from pi_sdk import hookimpl
 from pi_sdk.plugins import DEFAULT_PATTERNS, DEFAULT_SECRET_KEYS, REDACTED, EnvSetting, Redactor
 
 from .log import DEFAULT_SKIPPED_EVENTS, AuditLog
+
+if TYPE_CHECKING:
+    from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent
 
 __all__ = [
     "AUDIT_LOG_ENV",

@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent, agent_event_to_dict, now_ms
+from pi_sdk import now_ms
 from pi_sdk.plugins import Redactor
+
+if TYPE_CHECKING:
+    from pi_sdk import AbortSignal, AfterToolCallContext, AgentEvent
 
 __all__ = ["DEFAULT_SKIPPED_EVENTS", "AuditLog"]
 
@@ -123,7 +126,7 @@ class AuditLog:
         """An Agent listener: record ``event`` unless its type is in :attr:`skip_events`."""
         if event.type in self.skip_events:
             return
-        record = agent_event_to_dict(event, include_partial=False)
+        record = _event_to_dict()(event, include_partial=False)
         self.write({"kind": "event", "timestamp": now_ms(), "event": record})
 
     def close(self) -> None:
@@ -140,3 +143,18 @@ def _plain(value: Any) -> Any:
     from pydantic_core import to_jsonable_python
 
     return to_jsonable_python(value, by_alias=True, fallback=repr)
+
+
+_to_dict: list[Callable[..., dict[str, Any]]] = []
+
+
+def _event_to_dict() -> Callable[..., dict[str, Any]]:
+    """``pi_sdk.agent_event_to_dict``, imported by the first event, then kept.
+
+    The agent event types load with the first run, not when the plugin is discovered.
+    """
+    if not _to_dict:
+        from pi_sdk import agent_event_to_dict
+
+        _to_dict.append(agent_event_to_dict)
+    return _to_dict[0]

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import signal as signals
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pi_sdk import AbortSignal, now_ms
 
 from .record import BashExecution
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["DEFAULT_MAX_OUTPUT_CHARS", "run_bash"]
 
@@ -53,6 +55,8 @@ async def run_bash(
     Raises:
         OSError: the shell cannot be started (missing executable, bad ``cwd``).
     """
+    import asyncio  # imported by the first command, not when the plugin is discovered
+
     started = now_ms()
     process = await asyncio.create_subprocess_exec(
         shell,
@@ -118,6 +122,8 @@ def _kill(process: asyncio.subprocess.Process) -> None:
 
 
 def _save(output: str) -> str:
+    import tempfile
+
     handle, path = tempfile.mkstemp(prefix="pi-sdk-bash-", suffix=".log")
     with os.fdopen(handle, "w", encoding="utf-8") as file:
         file.write(output)

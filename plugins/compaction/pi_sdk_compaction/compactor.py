@@ -42,10 +42,8 @@ from pi_sdk import (
     UserMessage,
     default_convert_to_llm,
     get_message_types,
-    is_context_overflow,
     register_message_type,
 )
-from pi_sdk.agent import estimate_context_tokens, estimate_tokens
 
 from .cut import choose_cut
 from .prompt import SYSTEM_PROMPT, serialize_conversation, summary_request
@@ -317,6 +315,8 @@ class Compactor:
         last = messages[-1] if messages else None
         if not isinstance(last, AssistantMessage) or last is self._handled_overflow:
             return False
+        from pi_sdk import is_context_overflow  # at a compaction check, not when discovered
+
         if not is_context_overflow(last, window):
             return False
         self._handled_overflow = last
@@ -342,6 +342,8 @@ class Compactor:
             tools=[t.to_tool() for t in agent.tools] or None if agent is not None else None,
         )
         usage_index = len(llm) if llm_usage_from is None else llm_usage_from
+        from pi_sdk.agent import estimate_context_tokens
+
         return estimate_context_tokens(context, usage_from=usage_index).tokens
 
     async def _compact(
@@ -356,6 +358,8 @@ class Compactor:
         offset = len(messages) - len(view)
         start = self._covered - offset if self._summary is not None else 0  # after the head
         converted = [await self._llm(m) for m in view]
+        from pi_sdk.agent import estimate_tokens
+
         tokens = [sum(estimate_tokens(x) for x in group) for group in converted]
         cut_points = [not isinstance(m, ToolResultMessage) for m in view]
         cut = choose_cut(tokens, cut_points, start=start, keep_tokens=keep)

@@ -18,11 +18,15 @@ Span names, metrics and attributes follow the OpenTelemetry GenAI semantic conve
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from pi_sdk import AgentEvent, AssistantMessage, Context, Model, StreamOptions, hookimpl
+from pi_sdk import AssistantMessage, Context, Model, StreamOptions, hookimpl
 from pi_sdk.plugins import EnvSetting
 
 from .tracing import MAX_OPEN_RUNS, Tracing
+
+if TYPE_CHECKING:
+    from pi_sdk import AgentEvent
 
 __all__ = [
     "CAPTURE_CONTENT_ENV",

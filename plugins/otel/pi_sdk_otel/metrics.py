@@ -25,14 +25,14 @@ no observer hook sees. The conventions name no cost metric: ``pi_sdk.client.cost
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-from opentelemetry import metrics
-from opentelemetry.metrics import Counter, Histogram, Meter, MeterProvider
+from typing import TYPE_CHECKING, Any
 
 from pi_sdk import AssistantMessage
 
 from . import attributes as attr
+
+if TYPE_CHECKING:
+    from opentelemetry.metrics import Counter, Histogram, Meter, MeterProvider
 
 __all__ = [
     "COST",
@@ -108,6 +108,8 @@ class Metrics:
         The global provider's meter follows a provider the application installs later.
         """
         if self._instruments is None:
+            from opentelemetry import metrics  # by the first call, not when discovered
+
             provider = self._provider or metrics.get_meter_provider()
             self._instruments = _Instruments(provider.get_meter(_METER_NAME, attr.scope_version()))
         return self._instruments

@@ -24,14 +24,9 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-from opentelemetry import trace
-from opentelemetry.metrics import MeterProvider
-from opentelemetry.trace import Span, SpanKind, Status, StatusCode, Tracer, TracerProvider
+from typing import TYPE_CHECKING, Any
 
 from pi_sdk import (
-    AgentEvent,
     AssistantMessage,
     Context,
     Model,
@@ -43,6 +38,12 @@ from pi_sdk.types import TextContent, Usage
 
 from . import attributes as attr
 from .metrics import Metrics
+
+if TYPE_CHECKING:
+    from opentelemetry.metrics import MeterProvider
+    from opentelemetry.trace import Span, Tracer, TracerProvider
+
+    from pi_sdk import AgentEvent
 
 __all__ = ["MAX_OPEN_RUNS", "Tracing"]
 
@@ -71,7 +72,7 @@ class _Run:
     """The run's model call in progress (its ``message_update`` events time the first chunk)."""
     turn: Span | None = None
     turns: int = 0
-    tools: dict[str, Span] = field(default_factory=dict[str, Span])
+    tools: dict[str, Span] = field(default_factory=dict[str, "Span"])
     usage: Usage = field(default_factory=Usage)
     last: AssistantMessage | None = None
 
@@ -139,6 +140,8 @@ class Tracing:
         later (OpenTelemetry's proxy).
         """
         if self._tracer is None:
+            from opentelemetry import trace  # by the first span, not when discovered
+
             provider = self._provider or trace.get_tracer_provider()
             self._tracer = provider.get_tracer(_TRACER_NAME, attr.scope_version())
         return self._tracer
@@ -165,9 +168,11 @@ class Tracing:
                 attributes[attr.SYSTEM_INSTRUCTIONS] = attr.system_instructions(prompt)
             if current_tools(context):
                 attributes[attr.TOOL_DEFINITIONS] = attr.tool_definitions(context)
+        from opentelemetry.trace import SpanKind, set_span_in_context
+
         span = self.tracer.start_span(
             f"chat {model.id}",
-            context=trace.set_span_in_context(parent) if parent is not None else None,
+            context=set_span_in_context(parent) if parent is not None else None,
             kind=SpanKind.CLIENT,
             attributes=attributes,
         )
@@ -211,10 +216,12 @@ class Tracing:
             return
         match event.type:
             case "turn_start":
+                from opentelemetry.trace import set_span_in_context
+
                 run.turns += 1
                 run.turn = self.tracer.start_span(
                     "turn",
-                    context=trace.set_span_in_context(run.span),
+                    context=set_span_in_context(run.span),
                     attributes={attr.TURN_INDEX: run.turns},
                 )
             case "message_end" if isinstance(event.message, AssistantMessage):
@@ -248,6 +255,8 @@ class Tracing:
             self._runs[run_id] = _Run(span, model)
             stale = self._runs.popitem(last=False)[1] if len(self._runs) > MAX_OPEN_RUNS else None
         if stale is not None:
+            from opentelemetry.trace import Status, StatusCode
+
             stale.span.set_status(Status(StatusCode.ERROR, "abandoned: the run never ended"))
             self._end_run(stale)
 
@@ -260,9 +269,11 @@ class Tracing:
         }
         if self.capture_content:
             attributes[attr.TOOL_ARGUMENTS] = attr.tool_value(args)
+        from opentelemetry.trace import set_span_in_context
+
         run.tools[call_id] = self.tracer.start_span(
             f"execute_tool {name}",
-            context=trace.set_span_in_context(run.turn or run.span),
+            context=set_span_in_context(run.turn or run.span),
             attributes=attributes,
         )
 
@@ -271,6 +282,8 @@ class Tracing:
         if is_error:
             span.set_attribute(attr.ERROR_TYPE, "tool_error")
             text = "".join(b.text for b in content if isinstance(b, TextContent))
+            from opentelemetry.trace import Status, StatusCode
+
             span.set_status(Status(StatusCode.ERROR, text[:500] or "the tool failed"))
         elif self.capture_content:
             span.set_attribute(
@@ -319,4 +332,6 @@ def _set_status(span: Span, message: AssistantMessage) -> None:
     span.set_attribute(attr.ERROR_TYPE, kind)
     text = message.error_message or kind
     description = f"aborted: {text}" if kind == "aborted" else text
+    from opentelemetry.trace import Status, StatusCode
+
     span.set_status(Status(StatusCode.ERROR, description[:500]))

@@ -25,11 +25,13 @@ PASSTHROUGH_MODULES = (
     "pydantic_core",
     "pluggy",
     "jsonschema",
+    "opentelemetry",
 )
 """Modules the workflow sandbox shares with the worker instead of re-importing per run.
 
 pi-sdk is deterministic where the workflow uses it, and its registries (message types,
-plugins) must be the worker's own.
+plugins) must be the worker's own. OpenTelemetry too: the ``pi-sdk-otel`` hooks that run in a
+workflow import it on their first span, and the spans must go to the worker's tracer provider.
 """
 
 

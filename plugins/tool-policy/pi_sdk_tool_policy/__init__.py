@@ -15,8 +15,13 @@ for rule matching.
 
 from __future__ import annotations
 
-from pi_sdk import AbortSignal, BeforeToolCallContext, BeforeToolCallResult, hookimpl
+from typing import TYPE_CHECKING
+
+from pi_sdk import hookimpl
 from pi_sdk.plugins import EnvSetting
+
+if TYPE_CHECKING:
+    from pi_sdk import AbortSignal, BeforeToolCallContext, BeforeToolCallResult
 
 from . import policy
 from .policy import Action as Action

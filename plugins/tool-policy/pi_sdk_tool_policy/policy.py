@@ -30,17 +30,18 @@ Configuration files are TOML or JSON with the same shape (see :meth:`ToolPolicy.
 
 from __future__ import annotations
 
-import asyncio
 import fnmatch
 import json
 import re
-import tomllib
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeAlias, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, get_args
 
-from pi_sdk import AbortSignal, BeforeToolCallContext, BeforeToolCallResult, ConfigurationError
+from pi_sdk import ConfigurationError
+
+if TYPE_CHECKING:
+    from pi_sdk import AbortSignal, BeforeToolCallContext, BeforeToolCallResult
 
 __all__ = [
     "Action",
@@ -282,6 +283,8 @@ class ToolPolicy:
         suffix = file.suffix.lower()
         if suffix not in (".toml", ".json"):
             raise ConfigurationError(f"tool policy file {file} must end in .toml or .json")
+        import tomllib  # for a policy file, not when the plugin is discovered
+
         try:
             text = file.read_text(encoding="utf-8")
             data: Any = tomllib.loads(text) if suffix == ".toml" else json.loads(text)
@@ -326,6 +329,8 @@ class ToolPolicy:
             return None
         rule = decision.rule
         if decision.action == "deny":
+            from pi_sdk import BeforeToolCallResult  # with the first run, not when discovered
+
             why = rule.reason if rule is not None and rule.reason else None
             reason = f"Tool call {name!r} denied by policy ({decision.describe()})"
             return BeforeToolCallResult(block=True, reason=f"{reason}: {why}" if why else reason)
@@ -341,6 +346,8 @@ class ToolPolicy:
     async def _ask(
         self, request: ApprovalRequest, signal: AbortSignal | None
     ) -> BeforeToolCallResult | None:
+        from pi_sdk import BeforeToolCallResult
+
         rule = request.decision.rule
         needs = f"Tool call {request.tool_name!r} needs approval ({request.decision.describe()})"
         if rule is not None and rule.reason:
@@ -364,6 +371,8 @@ async def _unless_aborted(awaitable: Awaitable[Any], signal: AbortSignal | None)
     """Await ``awaitable``; return :data:`_ABORTED` (cancelling it) if ``signal`` fires first."""
     if signal is None:
         return await awaitable
+    import asyncio
+
     if signal.aborted:
         if asyncio.iscoroutine(awaitable):
             awaitable.close()
@@ -371,7 +380,9 @@ async def _unless_aborted(awaitable: Awaitable[Any], signal: AbortSignal | None)
     task = asyncio.ensure_future(awaitable)
     waiter = asyncio.ensure_future(signal.wait())
     try:
-        done, _ = await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        # asyncio.tasks.wait is asyncio.wait, not Temporal's sandbox proxy of it (see pi_sdk's
+        # Agent._execute): the hook may run inside a workflow
+        done, _ = await asyncio.tasks.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         waiter.cancel()
     if task in done:

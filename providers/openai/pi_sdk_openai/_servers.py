@@ -24,7 +24,6 @@ connection at once and is reported as such.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, TypeVar
@@ -106,6 +105,8 @@ class ModelLister:
         if answer.not_modified:
             return FetchedModels(models=None, etag=answer.etag, last_modified=answer.last_modified)
         names = ollama_names(answer.payload, where=f"GET {tags}")
+        import asyncio  # at a refresh, not when the provider is discovered
+
         gate = asyncio.Semaphore(_SHOWN_AT_ONCE)
 
         async def show(name: str) -> Model | None:
@@ -135,6 +136,8 @@ async def _abortable(work: Coroutine[Any, Any, _T], signal: AbortSignal | None) 
     if signal.aborted:
         work.close()
         raise ListingError("aborted")
+    import asyncio
+
     task = asyncio.ensure_future(work)
 
     def cancel() -> None:

@@ -1,0 +1,98 @@
+"""First use imports only what the names a program touches need (issue 32, item 2).
+
+``import pi_sdk`` then ``pi_sdk.Agent``, ``pi_sdk.stream``, ``pi_sdk.UserMessage`` (the runner's
+first-use step, ``benchmarks/_import_time.py``) must leave the agent loop, the registries, the
+plugin manager (pluggy), the stream machinery and asyncio to the first call; the first call
+then imports them and behaves as before. Each check runs in a fresh interpreter, so modules
+other tests imported cannot hide a regression.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import subprocess
+import sys
+
+import pi_sdk
+from pi_sdk._agent.messages import default_convert_to_llm
+
+FIRST_USE = "import pi_sdk; pi_sdk.Agent; pi_sdk.stream; pi_sdk.UserMessage"
+
+DEFERRED = (
+    "asyncio",
+    "pluggy",
+    "importlib.metadata",
+    "logging",
+    "pi_sdk._agent.loop",
+    "pi_sdk._agent.tool_calls",
+    "pi_sdk._models.default",
+    "pi_sdk._models.collection",
+    "pi_sdk._plugins.manager",
+    "pi_sdk._stream.event_stream",
+    "pi_sdk._stream.read_loop",
+    "pi_sdk._wire.agent_types",
+    "pi_sdk.events",
+)
+"""Imported by the first call (a run, a stream, a registry read), not by first use."""
+
+
+def _loaded_after(code: str) -> dict[str, object]:
+    probe = (
+        f"{code}\n"
+        "import json, sys\n"
+        f"print(json.dumps({{m: m in sys.modules for m in {DEFERRED!r}}}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_first_use_leaves_the_call_machinery_unimported() -> None:
+    loaded = _loaded_after(FIRST_USE)
+    assert [name for name, present in loaded.items() if present] == []
+
+
+def test_an_agent_built_at_first_use_still_imports_nothing_of_a_run() -> None:
+    # Building the Agent (its state, options and default converter) is part of first use too.
+    loaded = _loaded_after(f"{FIRST_USE}\nagent = pi_sdk.Agent(system_prompt='Be brief.')")
+    assert [name for name, present in loaded.items() if present] == []
+
+
+def test_the_first_run_and_the_first_stream_import_what_they_need_and_work() -> None:
+    code = (
+        f"{FIRST_USE}\n"
+        "from pi_sdk.testing import ScriptedProvider\n"
+        "provider = ScriptedProvider(['Hello.', 'Again.'])\n"
+        "agent = pi_sdk.Agent(model=provider.model)\n"
+        "new = agent.prompt_sync('hi')\n"
+        "assert new[-1].text == 'Hello.', new\n"
+        "context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content='hi')])\n"
+        "assert pi_sdk.complete_sync(provider.model, context).text == 'Again.'\n"
+    )
+    loaded = _loaded_after(code)
+    for name in ("asyncio", "pi_sdk._agent.loop", "pi_sdk._models.default", "pi_sdk.events"):
+        assert loaded[name] is True, name
+
+
+def test_the_agent_signature_is_unchanged() -> None:
+    # What a user can see of the deferred imports: the Agent's defaults are the same objects.
+    parameters = inspect.signature(pi_sdk.Agent).parameters
+    assert parameters["convert_to_llm"].default is default_convert_to_llm
+    assert parameters["tool_execution"].default == "parallel"
+    assert pi_sdk.Agent.__module__ == "pi_sdk._agent.agent"
+    assert pi_sdk.AgentState.__module__ == "pi_sdk._agent.state"
+
+
+def test_plugin_discovery_leaves_the_call_machinery_to_the_first_call() -> None:
+    # Discovery imports every installed provider and plugin; what they need for a call or a run
+    # (asyncio, the registries, the agent event types, OpenTelemetry, TOML) waits for it.
+    loaded = _loaded_after(
+        f"{FIRST_USE}\nimport pi_sdk.plugins\npi_sdk.plugins.get_plugin_manager()\n"
+        "import sys\n"
+        "assert 'pi_sdk_otel' in sys.modules and 'pi_sdk_openai' in sys.modules\n"
+        "assert not {'opentelemetry', 'tomllib'} & set(sys.modules), sorted(sys.modules)\n"
+    )
+    late = ("pi_sdk._plugins.manager", "pi_sdk.events", "pluggy", "logging")  # discovery
+    assert [name for name, present in loaded.items() if present and name not in late] == []
