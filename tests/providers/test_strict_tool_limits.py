@@ -230,3 +230,20 @@ async def test_a_call_aborted_while_refused_is_not_sent_again(api: str):
         assert len(server.requests) == 1
     assert message.stop_reason == "aborted"
     assert _fallbacks(message) == []
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_prefer_tools_a_system_message_declares_are_sent_again_non_strict(api: str):
+    # pi-ai 1.6 transcripts declare tools in system messages, not only in Context.tools.
+    messages = [
+        pi_sdk.SystemMessage(content="Use tools.", tools_added=[PREFER, REQUIRE]),
+        UserMessage(content="Weather?"),
+    ]
+    async with LoopbackServer([_refusal(api), text_reply(api)]) as server:
+        settings = StreamOptions(api_key="test-key", max_retries=0)
+        message = await pi_sdk.complete(
+            model_at(api, server.url), Context(messages=messages), settings
+        )
+        bodies = [body for _, _, body in server.requests]
+    assert message.text == "Hello", message.error_message
+    assert _strict_of(api, bodies[1]) == {"prefer": False, "require": True}

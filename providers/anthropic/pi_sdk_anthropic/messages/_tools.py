@@ -19,6 +19,7 @@ __all__ = [
     "STRICT_LIMITS",
     "TOOL_CALL_ID_MAX_LEN",
     "convert_tools",
+    "declared_tools",
     "from_claude_code_name",
     "neutral_tool_choice",
     "normalize_tool_call_id",
@@ -49,14 +50,6 @@ def from_claude_code_name(name: str, context: pi_sdk.Context) -> str:
     ``fromClaudeCodeName``).
     """
     lowered = name.lower()
-    for tool in _declared_tools(context):
-        if tool.name.lower() == lowered:
-            return tool.name
-    return name
-
-
-def _declared_tools(context: pi_sdk.Context) -> list[pi_sdk.Tool]:
-    """Every tool the context declares: :func:`pi_sdk.current_tools` first, then the others."""
     messages = pi_sdk.normalize_context(context).messages
     declared = [
         tool
@@ -64,7 +57,10 @@ def _declared_tools(context: pi_sdk.Context) -> list[pi_sdk.Tool]:
         if isinstance(message, pi_sdk.SystemMessage)
         for tool in message.tools_added or ()
     ]
-    return [*pi_sdk.current_tools(messages), *declared]
+    for tool in [*pi_sdk.current_tools(messages), *declared]:
+        if tool.name.lower() == lowered:
+            return tool.name
+    return name
 
 
 def neutral_tool_choice(options: pi_sdk.StreamOptions) -> dict[str, Any] | None:
@@ -168,14 +164,19 @@ def sends_preferred_strict(model: pi_sdk.Model, context: pi_sdk.Context) -> bool
 
     Only such a request is sent again without them (pi-ai 1.6 ``hasPreferredStrictTools``).
     Counts every tool the context declares (the request defines them, or a ``tool_addition``
-    block does).
+    block does); a scan of the messages, not their conversion, as it runs on every call.
     """
-    if not resolve_anthropic_compat(model).supports_strict_tools:
+    preferred = [tool for tool in declared_tools(context) if tool.prefers_strict()]
+    if not preferred or not resolve_anthropic_compat(model).supports_strict_tools:
         return False
-    return any(
-        tool.prefers_strict() and tool.strict_mode(model, True, strict_rejects)
-        for tool in _declared_tools(context)
-    )
+    return any(tool.strict_mode(model, True, strict_rejects) for tool in preferred)
+
+
+def declared_tools(context: pi_sdk.Context) -> list[pi_sdk.Tool]:
+    """Every tool the context declares (``tools``, system messages), removed ones too."""
+    # by role: an isinstance check of a pydantic model costs about a microsecond a message
+    added = [m.tools_added for m in context.messages if m.role == "system" and m.tools_added]
+    return [*(context.tools or ()), *(tool for tools in added for tool in tools)]
 
 
 def refused_strict(error: ProviderError) -> str | None:

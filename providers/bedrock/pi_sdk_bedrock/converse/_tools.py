@@ -87,15 +87,17 @@ def sends_preferred_strict(
     """Whether the request sends a ``strict: "prefer"`` tool strict.
 
     Only such a request is sent again without them (pi-ai 1.6 ``hasPreferredStrictTools``):
-    one of the current tools, unless the tool choice is ``"none"`` (no tools are sent).
+    one of the tools the context declares (``tools``, system messages), unless the tool choice
+    is ``"none"`` (no tools are sent).
     """
-    choice = options.provider_options.get("tool_choice", neutral_tool_choice(options))
-    if not _strict_mode(model) or choice == "none":
+    # by role: an isinstance check of a pydantic model costs about a microsecond a message
+    added = [m.tools_added for m in context.messages if m.role == "system" and m.tools_added]
+    declared = [*(context.tools or ()), *(tool for tools in added for tool in tools)]
+    preferred = [tool for tool in declared if tool.prefers_strict()]
+    if not preferred or not _strict_mode(model):
         return False
-    return any(
-        tool.prefers_strict() and tool.strict_mode(model, True)
-        for tool in pi_sdk.current_tools(context)
-    )
+    choice = options.provider_options.get("tool_choice", neutral_tool_choice(options))
+    return choice != "none" and any(tool.strict_mode(model, True) for tool in preferred)
 
 
 def refused_strict(error: ProviderError) -> str | None:
