@@ -33,8 +33,8 @@ from pi_sdk.types import Diagnostic
 
 __all__ = [
     "MAX_REMEMBERED_SESSIONS",
+    "Hooked",
     "Resends",
-    "forget_sessions",
     "remembered",
     "send_request",
 ]
@@ -62,11 +62,6 @@ def _remember(reason: str, session_id: str | None) -> None:
     _sessions[(reason, session_id)] = None
     while len(_sessions) > MAX_REMEMBERED_SESSIONS:
         _sessions.pop(next(iter(_sessions)), None)
-
-
-def forget_sessions() -> None:
-    """Forget every remembered session (tests; a process that starts its sessions over)."""
-    _sessions.clear()
 
 
 class Resends(Protocol):

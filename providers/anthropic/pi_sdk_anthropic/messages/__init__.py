@@ -81,9 +81,14 @@ async def call_anthropic_messages(
     if native_tool_changes(model, context):  # pi-ai 1.6: tool changes in place need the beta
         betas = headers.get("anthropic-beta")
         headers["anthropic-beta"] = f"{betas},{INLINE_TOOLS_BETA}" if betas else INLINE_TOOLS_BETA
-    # pi-ai 1.6: a request refused for strict tools over Claude's limits goes once more with
-    # its "prefer" strict tools non-strict, and the session is remembered.
-    resend = sends_preferred_strict(model, context)
+
+    def without_prefer_strict(origin: str) -> dict[str, Any]:
+        """The request sent again after Claude refused its strict tools (pi-ai 1.6)."""
+        return build_request(
+            model, context, options, oauth=oauth, origin=origin, prefer_strict=False
+        )
+
+    resend = without_prefer_strict if sends_preferred_strict(model, context) else None
     return kit.HttpCall(
         lease=lease,
         base_url=lambda client: str(getattr(client, "base_url", "") or ""),
@@ -94,15 +99,7 @@ async def call_anthropic_messages(
         decoder=lambda builder: Decoder(
             _stamped(builder, mid_convo_effort(model, options)), context, oauth=oauth
         ),
-        resend_payload=(
-            (
-                lambda origin: build_request(
-                    model, context, options, oauth=oauth, origin=origin, prefer_strict=False
-                )
-            )
-            if resend
-            else None
-        ),
+        resend_payload=resend,
         resend_on=refused_strict,
         resend_reason=STRICT_LIMITS,
     )

@@ -98,9 +98,11 @@ async def call_bedrock_converse(
             client, model.id, payload, stream=stream, headers=headers, timeout_s=timeout_s
         )
 
-    # pi-ai 1.6: a request refused for strict tools over Claude's limits goes once more with
-    # its "prefer" strict tools non-strict, and the session is remembered.
-    resend = sends_preferred_strict(model, context, options)
+    def without_prefer_strict(origin: str) -> dict[str, Any]:
+        """The request sent again after Claude refused its strict tools (pi-ai 1.6)."""
+        return build_request(model, context, options, origin=origin, prefer_strict=False)
+
+    resend = without_prefer_strict if sends_preferred_strict(model, context, options) else None
     return kit.HttpCall(
         lease=lease,
         base_url=lambda client: client.base_url,
@@ -109,15 +111,7 @@ async def call_bedrock_converse(
         decoder=Decoder,
         start_on_content=True,
         stream_kind="an AWS event stream",
-        resend_payload=(
-            (
-                lambda origin: build_request(
-                    model, context, options, origin=origin, prefer_strict=False
-                )
-            )
-            if resend
-            else None
-        ),
+        resend_payload=resend,
         resend_on=refused_strict,
         resend_reason=STRICT_LIMITS,
     )
