@@ -103,6 +103,25 @@ class HttpCall(Generic[ClientT]):
     stream_kind: str = "an event stream"
     """What the streamed body is, for the error naming a page served instead of it
     (``"the server answered 200 with text/html, not an event stream: ..."``)."""
+    resend_payload: Callable[[str], dict[str, Any]] | None = None
+    """``resend_payload(origin)``: a lesser form of the request (as :attr:`build_payload`),
+    without something the vendor may refuse it for, or ``None`` (nothing to give up). The core
+    sends it, hooked, once in place of a request :attr:`send` refused (an error
+    :attr:`resend_on` recognizes), never after the reply started; later attempts of the call,
+    and later calls of the same ``StreamOptions.session_id`` (remembered for
+    :attr:`resend_reason`, at most 10,000 sessions), send it at once. pi-ai 1.6: Anthropic and
+    Bedrock send ``strict: "prefer"`` tools non-strict once Claude refused them as over its
+    limits (``strict-tool-limits.ts``)."""
+    resend_on: Callable[[ProviderError], str | None] | None = None
+    """Given the error :attr:`send` raised, the ``type`` of the diagnostic to add to the reply
+    when it is the refusal :attr:`resend_payload` answers (``"anthropic_strict_tools_fallback"``),
+    else ``None``: the error is the call's. The diagnostic: ``{"type", "timestamp", "error":
+    {"message": <the refusal's text>}, "details": {"reason": resend_reason}}``, on the reply
+    (or the call's error) of every attempt after the resend."""
+    resend_reason: str = "request_refused"
+    """What the lesser request gives up, as the diagnostic's ``details.reason`` and the key a
+    session is remembered under (``"strict_tool_limits_exceeded"``: one for the Anthropic and
+    Bedrock APIs, which run the same Claude limits)."""
 
     async def request_json(
         self,

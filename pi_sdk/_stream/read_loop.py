@@ -5,7 +5,8 @@ runs it here, in one async generator per attempt (:meth:`ReadLoop.events`), whic
 stream (:mod:`pi_sdk._stream.run`) reads directly. The loop (pi-spec §4.0 steps 2-5):
 
 * enters the plan's client lease for the whole attempt, builds the payload for the signature
-  origin of the URL called, runs the payload hooks of the call's scope, and sends it;
+  origin of the URL called, runs the payload hooks of the call's scope, and sends it (a refused
+  request once more in its lesser form, when the plan has one: :mod:`.resend`);
 * calls ``StreamOptions.on_response`` (pi-ai 0.73 ``onResponse``) and waits for the body's first
   bytes (:meth:`ResponseBody.start`) before ``start``, so a connection dropped before them fails
   before the call started and is retried; a page where the stream should be (``200`` with
@@ -47,6 +48,7 @@ from pi_sdk._stream.call_scope import CallScope
 from pi_sdk._stream.contract import CallFunction, HttpCall
 from pi_sdk._stream.httpx_errors import httpx_transport_errors
 from pi_sdk._stream.provider_errors import ProviderError, body_excerpt, malformed_event_error
+from pi_sdk._stream.resend import send_request
 from pi_sdk._stream.response_body import ResponseBody
 from pi_sdk._stream.sse import SseFramer
 from pi_sdk._stream.sse_json import parse_event
@@ -60,7 +62,7 @@ from pi_sdk._stream.wire_decoder import (
 from pi_sdk._wire.transform import signature_origin
 from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.options import StreamOptions
-from pi_sdk.types import Context, Model
+from pi_sdk.types import Context, Diagnostic, Model
 
 __all__ = ["DONE_MARKER", "ReadLoop"]
 
@@ -78,7 +80,7 @@ class ReadLoop:
     skips the per-event contract checks a stream function's events get.
     """
 
-    __slots__ = ("call", "context", "model", "options")
+    __slots__ = ("call", "context", "model", "options", "resent")
 
     def __init__(
         self, call: CallFunction, model: Model, context: Context, options: StreamOptions
@@ -87,6 +89,8 @@ class ReadLoop:
         self.model = model
         self.context = context
         self.options = options
+        self.resent: Diagnostic | None = None
+        """The diagnostic of the call's resend of a refused request (:mod:`.resend`), once made."""
 
     async def events(self, scope: CallScope) -> AsyncGenerator[AssistantMessageEvent, None]:
         """One attempt: the call's events, ``start`` first and the terminal event last.
@@ -221,10 +225,18 @@ class ReadLoop:
             base_url = base_url(client)
         builder = MessageBuilder(model, base_url=base_url)
         decoder = plan.decoder(builder)
-        payload = plan.build_payload(signature_origin(model, base_url))
-        if scope.payload_hooks is not None:
-            payload = await scope.payload_hooks(payload, model, options)
-        return builder, decoder, await plan.send(client, payload)
+        origin = signature_origin(model, base_url)
+
+        async def hooked(build: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+            payload = build(origin)
+            if scope.payload_hooks is not None:
+                payload = await scope.payload_hooks(payload, model, options)
+            return payload
+
+        response = await send_request(plan, client, hooked, options, self)
+        if self.resent is not None:  # the reply tells that its request was sent again
+            builder.message.diagnostics = [*(builder.message.diagnostics or ()), self.resent]
+        return builder, decoder, response
 
 
 class _StartOnContent:

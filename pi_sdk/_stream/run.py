@@ -129,6 +129,7 @@ class StreamRun:
         self._scope = scope if scope is not None else CallScope()
         self._core = isinstance(start, ReadLoop)
         """The events come from the core's read loop (the builder made them)."""
+        self._loop = start if isinstance(start, ReadLoop) else None
         self._open: Callable[[], AsyncIterator[AssistantMessageEvent]] = (
             partial(start.events, self._scope) if isinstance(start, ReadLoop) else start
         )
@@ -249,6 +250,8 @@ class StreamRun:
     def _message(self) -> AssistantMessage:
         if self._partial is None:
             self._partial = new_assistant_message(self._model)
+            if self._loop is not None and self._loop.resent is not None:  # failed after a resend
+                self._partial.diagnostics = [self._loop.resent]
         return self._partial
 
     def _fail(self, reason: str, text: str, *, cut: bool = False) -> ErrorEvent:

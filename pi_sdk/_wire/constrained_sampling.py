@@ -10,7 +10,10 @@ A :class:`~pi_sdk.types.Tool` may ask for
   Mistral ``strict: true``, Gemini 3 ``VALIDATED`` function calling), with the schema made
   strict-compatible (:func:`make_strict_json_schema`). ``prefer`` is dropped silently where the
   model cannot, or where the schema uses a keyword the vendor's strict mode rejects; ``require``
-  then raises :class:`~pi_sdk.errors.ConfigurationError` naming the tool and the model.
+  then raises :class:`~pi_sdk.errors.ConfigurationError` naming the tool and the model. Claude
+  (Anthropic API, Bedrock) refuses a request whose strict tools exceed its limits
+  (:data:`STRICT_TOOL_LIMIT_ERRORS`): the request goes once more with its ``prefer`` tools
+  non-strict (pi-ai 1.6 ``strict-tool-limits.ts``).
 * ``{"type": "grammar", "variants": {"openai_lark" | "openai_regex": definition}}``
   (:class:`GrammarSampling`): on models whose compat has ``supportsOpenAIGrammarTools``, the tool
   goes as an OpenAI custom tool with a Lark (preferred) or regex grammar; its call's free text is
@@ -34,6 +37,7 @@ from typing import Any, Literal, cast
 from pi_sdk._wire.wire_model import WireModel
 
 __all__ = [
+    "STRICT_TOOL_LIMIT_ERRORS",
     "GrammarSampling",
     "JsonSchemaSampling",
     "ToolGrammar",
@@ -41,6 +45,15 @@ __all__ = [
     "UnsupportedStrictSchema",
     "make_strict_json_schema",
 ]
+
+STRICT_TOOL_LIMIT_ERRORS = (
+    "The compiled grammar is too large",
+    "Too many strict tools (",
+    "Schemas contains too many parameters with union types (",
+)
+"""Parts of the messages with which Claude (Anthropic API and Bedrock) refuses a request whose
+strict tools exceed its limits: 20 strict tools, 16 optional or union-typed parameters across
+them (pi-ai 1.6 ``STRICT_TOOL_LIMIT_ERROR_MESSAGES``)."""
 
 UnsupportedKeyword = Callable[[str, Any], bool]
 """A vendor's check: does its strict mode reject this schema keyword with this value?"""

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from pi_sdk._wire.constrained_sampling import (
+    STRICT_TOOL_LIMIT_ERRORS,
     GrammarSampling,
     JsonSchemaSampling,
     ToolGrammar,
@@ -56,8 +57,23 @@ class Tool(WireModel):
         sampling = self.constrained_sampling
         return isinstance(sampling, JsonSchemaSampling) and sampling.strict == "prefer"
 
+    @staticmethod
+    def is_strict_limit_error(text: str) -> bool:
+        """Whether a vendor's error text says the request's strict tools exceed its limits.
+
+        Claude's refusals (Anthropic API, Bedrock: :data:`STRICT_TOOL_LIMIT_ERRORS`), after
+        which pi-ai 1.6 sends the request once more with its ``prefer`` tools non-strict
+        (``isStrictToolLimitErrorMessage``).
+        """
+        return any(limit in text for limit in STRICT_TOOL_LIMIT_ERRORS)
+
     def strict_mode(
-        self, model: Model, supported: bool, unsupported: UnsupportedKeyword | None = None
+        self,
+        model: Model,
+        supported: bool,
+        unsupported: UnsupportedKeyword | None = None,
+        *,
+        prefer: bool = True,
     ) -> bool | None:
         """``True`` when this tool goes strict to ``model``, else ``None``.
 
@@ -67,6 +83,9 @@ class Tool(WireModel):
             model: The target (named in the error).
             supported: The model's compat flag says its API takes strict tools.
             unsupported: The vendor's extra keyword check (Anthropic rejects ``minimum`` ...).
+            prefer: ``False``: a ``strict: "prefer"`` tool goes non-strict (a request sent
+                again after the vendor refused its strict tools; pi-ai 1.6
+                ``disablePreferredStrictTools``); ``require`` ones are unaffected.
 
         Raises:
             ConfigurationError: ``strict: "require"`` on a model that cannot, or with a schema
@@ -74,6 +93,8 @@ class Tool(WireModel):
         """
         sampling = self.constrained_sampling
         if not isinstance(sampling, JsonSchemaSampling):
+            return None
+        if not prefer and sampling.strict == "prefer":
             return None
         if supported:
             try:

@@ -9,6 +9,10 @@
 //       API module turns into an error event without retrying, so each case makes exactly one
 //       request and nothing leaves the machine. Prints {"<id>": {"path", "headers", "body"} |
 //       {"error": <why no request was made>}}.
+//       A case with "refuse": <text> gets, on its first request, Claude's refusal of strict tools
+//       over its limits with that text (Anthropic: 400 invalid_request_error; Bedrock: a
+//       ValidationException); its second request (sent without the prefer-strict tools) is the
+//       one recorded.
 import http from "node:http";
 import { streamSimple } from "@earendil-works/pi-ai/compat";
 
@@ -20,12 +24,28 @@ const input = JSON.parse(await new Promise((resolve) => {
 }));
 
 const captured = {};
+const refusals = new Map(input.cases.filter((c) => c.refuse).map((c) => [c.id, c.refuse]));
+const refuse = (res, url, text) => {
+  if (url.includes("/model/")) {
+    res.writeHead(400, { "content-type": "application/json", "x-amzn-errortype": "ValidationException" });
+    res.end(JSON.stringify({ message: text }));
+  } else {
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: text } }));
+  }
+};
 const server = http.createServer((req, res) => {
   let body = "";
   req.setEncoding("utf8");
   req.on("data", (chunk) => (body += chunk));
   req.on("end", () => {
     const id = decodeURIComponent(req.url.split("/")[1] ?? "");
+    if (refusals.has(id)) {
+      const text = refusals.get(id);
+      refusals.delete(id);
+      refuse(res, req.url, text);
+      return;
+    }
     let parsed = body;
     try {
       parsed = JSON.parse(body);

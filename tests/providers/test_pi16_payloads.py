@@ -17,7 +17,10 @@ Issue 29 (constrained sampling): a context with prefer-strict, grammar and plain
 history called the grammar tool, on the 8 grid models (strict dropped where the model cannot)
 and on one strict-capable model per API, plus a Chat model with grammar tools (17 cases).
 Issue 27 (``max``): reasoning ``max`` and ``xhigh`` on models with and without those levels in
-their map, on every API (36 cases).
+their map, on every API (36 cases). Strict tools over Claude's limits: the same context plus a
+require-strict tool, refused once by the capture servers as pi-ai 1.6's ``strict-tool-limits``
+texts say, then sent again with the prefer tools non-strict; the second body is compared
+(Anthropic and Bedrock: 2 cases).
 """
 
 from __future__ import annotations
@@ -337,6 +340,9 @@ STRICT_TARGETS: dict[str, tuple[str, str, str]] = {
 cannot) and gpt-5.2 (its history is this context's); Mistral's opts in by compat below, as pi-ai
 1.6 leaves it off by default. gpt-5.2 and Azure's gpt-5-mini take grammar tools."""
 
+STRICT_REFUSAL = "Too many strict tools (25). The maximum number of strict tools is 20."
+"""Claude's refusal of strict tools over its limits (pi-ai 1.6 ``strict-tool-limits.ts``)."""
+
 MAX_TARGETS: tuple[tuple[str, str, str, str], ...] = (
     ("pi_sdk_anthropic", "anthropic", "claude-opus-4-7", "anthropic-messages"),
     ("pi_sdk_anthropic", "anthropic", "claude-sonnet-4-5", "anthropic-messages"),
@@ -442,6 +448,16 @@ def _cases() -> list[dict[str, Any]]:
             grammar = {**model, "compat": {**model["compat"], "supportsOpenAIGrammarTools": True}}
             cases.append({"id": f"strict-grammar@{api}", **case, "model": grammar})
         cases.append({"id": f"strict-capable@{api}", **case})
+    require = {
+        **TOOL,
+        "name": "must",
+        "constrainedSampling": {"type": "json_schema", "strict": "require"},
+    }
+    downgraded = {**foreign, "tools": [*foreign["tools"], require]}
+    for api in ("anthropic-messages", "bedrock-converse-stream"):
+        model = _catalog_model(*STRICT_TARGETS[api], api)
+        case = {"model": model, "context": downgraded, "options": {}, "refuse": STRICT_REFUSAL}
+        cases.append({"id": f"downgraded@{api}", **case})
     text_context, _ = CONTEXTS["text"]
     for package, provider, model_id, api in MAX_TARGETS:
         model = _catalog_model(package, provider, model_id, api)
@@ -468,11 +484,17 @@ def _cases() -> list[dict[str, Any]]:
 
 class _Capture(BaseHTTPRequestHandler):
     bodies: dict[str, Any]
+    refusals: dict[str, str]
+    """Case key -> the strict-limit text its first request is refused with (then forgotten)."""
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's name
         length = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(length)
         case = self.path.split("/")[1]
+        refusal = self.refusals.pop(case, None)
+        if refusal is not None:
+            self._refuse(refusal)
+            return
         try:
             body: Any = json.loads(raw)
         except ValueError:
@@ -484,6 +506,21 @@ class _Capture(BaseHTTPRequestHandler):
         self.send_header("content-length", str(len(answer)))
         self.end_headers()
         self.wfile.write(answer)
+
+    def _refuse(self, text: str) -> None:
+        """Claude's refusal of strict tools over its limits, as this API sends it."""
+        if "/model/" in self.path:  # Bedrock
+            answer, headers = {"message": text}, {"x-amzn-errortype": "ValidationException"}
+        else:
+            error = {"type": "invalid_request_error", "message": text}
+            answer, headers = {"type": "error", "error": error}, {}
+        data = json.dumps(answer).encode()
+        self.send_response(400)
+        for name, value in {"content-type": "application/json", **headers}.items():
+            self.send_header(name, value)
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
         del format, args
@@ -503,7 +540,8 @@ def _options(raw: dict[str, Any]) -> pi_sdk.StreamOptions:
 
 def _pi_sdk_bodies(cases: list[dict[str, Any]]) -> dict[str, Any]:
     bodies: dict[str, Any] = {}
-    handler = type("Handler", (_Capture,), {"bodies": bodies})
+    refusals = {_key(case["id"]): case["refuse"] for case in cases if "refuse" in case}
+    handler = type("Handler", (_Capture,), {"bodies": bodies, "refusals": refusals})
     server = ThreadingHTTPServer(("127.0.0.2", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -511,7 +549,7 @@ def _pi_sdk_bodies(cases: list[dict[str, Any]]) -> dict[str, Any]:
 
     async def run_all() -> None:
         for case in cases:
-            key = re.sub(r"[^A-Za-z0-9._-]", "_", case["id"])
+            key = _key(case["id"])
             raw = {**case["model"], "baseUrl": f"http://127.0.0.2:{port}/{key}"}
             model = pi_sdk.Model.model_validate(raw)
             context = pi_sdk.Context.model_validate(case["context"])
@@ -524,7 +562,12 @@ def _pi_sdk_bodies(cases: list[dict[str, Any]]) -> dict[str, Any]:
     finally:
         server.shutdown()
         server.server_close()
-    return {case["id"]: bodies[re.sub(r"[^A-Za-z0-9._-]", "_", case["id"])] for case in cases}
+    return {case["id"]: bodies[_key(case["id"])] for case in cases}
+
+
+def _key(case_id: str) -> str:
+    """The case's path segment on the capture server."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", case_id)
 
 
 def _diff(path: str, ours: Any, theirs: Any) -> Iterator[tuple[str, Any, Any]]:
@@ -561,7 +604,7 @@ def sides() -> dict[str, tuple[str, Any, Any]]:
 
 def test_the_grid_is_48_cases_on_the_8_apis() -> None:
     cases = _cases()
-    extra = ("format-", "strict", "max@", "xhigh@", "effort-")
+    extra = ("format-", "strict", "max@", "xhigh@", "effort-", "downgraded@")
     grid = [c for c in cases if not c["id"].startswith(extra)]
     assert len(grid) == 48 and len({c["model"]["api"] for c in grid}) == 8
 

@@ -24,6 +24,7 @@ from ._documents import uses_file_ids
 from ._effort import mid_convo_effort
 from ._request import API, build_request, convert_messages, normalize_tool_call_id
 from ._system import INLINE_TOOLS_BETA, native_tool_changes
+from ._tools import STRICT_LIMITS, refused_strict, sends_preferred_strict
 
 __all__ = [
     "API",
@@ -51,6 +52,11 @@ async def call_anthropic_messages(
     the client's (a caller's client, or the SDK default / ``ANTHROPIC_BASE_URL`` when
     ``model.base_url`` is empty): it binds the reply's signatures.
 
+    A request whose ``strict: "prefer"`` tools Anthropic refuses as over Claude's limits goes
+    once more with them non-strict (``resend_payload``; the reply gets an
+    ``anthropic_strict_tools_fallback`` diagnostic, and later calls of the same
+    ``options.session_id`` send them non-strict at once: pi-ai 1.6).
+
     Raises:
         ConfigurationError: no API key and no ``options.client``; a base-URL placeholder names
             an unset variable (bad ``provider_options`` come from the payload builder).
@@ -75,6 +81,14 @@ async def call_anthropic_messages(
     if native_tool_changes(model, context):  # pi-ai 1.6: tool changes in place need the beta
         betas = headers.get("anthropic-beta")
         headers["anthropic-beta"] = f"{betas},{INLINE_TOOLS_BETA}" if betas else INLINE_TOOLS_BETA
+
+    def without_prefer_strict(origin: str) -> dict[str, Any]:
+        """The request sent again after Claude refused its strict tools (pi-ai 1.6)."""
+        return build_request(
+            model, context, options, oauth=oauth, origin=origin, prefer_strict=False
+        )
+
+    resend = without_prefer_strict if sends_preferred_strict(model, context) else None
     return kit.HttpCall(
         lease=lease,
         base_url=lambda client: str(getattr(client, "base_url", "") or ""),
@@ -85,6 +99,9 @@ async def call_anthropic_messages(
         decoder=lambda builder: Decoder(
             _stamped(builder, mid_convo_effort(model, options)), context, oauth=oauth
         ),
+        resend_payload=resend,
+        resend_on=refused_strict,
+        resend_reason=STRICT_LIMITS,
     )
 
 

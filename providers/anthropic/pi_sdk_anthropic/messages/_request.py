@@ -212,6 +212,7 @@ def build_request(
     *,
     oauth: bool = False,
     origin: str | None = None,
+    prefer_strict: bool = True,
 ) -> dict[str, Any]:
     """Build the ``POST /v1/messages`` body (pi-mono ``buildParams`` + ``streamSimpleAnthropic``).
 
@@ -230,6 +231,7 @@ def build_request(
         oauth: Claude Code OAuth mode (identity system block, canonical tool-name casing).
         origin: Where the request goes (:func:`pi_sdk.provider.signature_origin`), when that is not
             ``model.base_url``.
+        prefer_strict: ``False``: ``strict: "prefer"`` tools go non-strict (sent again).
 
     Returns:
         The JSON body, with ``"stream": true``.
@@ -274,7 +276,7 @@ def build_request(
         foreign_reasoning=options.foreign_reasoning,
         origin=origin,
         parts=parts,
-        definitions=tool_definitions(model, oauth) if native else None,
+        definitions=tool_definitions(model, oauth, prefer_strict) if native else None,
         effort=marker_effort,
     )
     if (
@@ -290,6 +292,7 @@ def build_request(
             model,
             oauth=oauth,
             cache_control=cache_control if compat.supports_cache_control_on_tools else None,
+            prefer_strict=prefer_strict,
         )
         payload["tools"] = [*tools, DEFERRED_TOOL_PLACEHOLDER] if native else tools
     requested_off = not thinking_enabled

@@ -108,7 +108,9 @@ def system_message(
 
 
 def tool_definitions(
-    model: pi_sdk.Model, oauth: bool
+    model: pi_sdk.Model, oauth: bool, prefer_strict: bool = True
 ) -> Callable[[list[pi_sdk.Tool]], list[dict[str, Any]]]:
     """The converter of the tools a ``tool_addition`` block defines (no cache marker)."""
-    return lambda tools: convert_tools(tools, model, oauth=oauth, cache_control=None)
+    return lambda tools: convert_tools(
+        tools, model, oauth=oauth, cache_control=None, prefer_strict=prefer_strict
+    )

@@ -10,17 +10,21 @@ from __future__ import annotations
 from typing import Any, cast
 
 import pi_sdk
-from pi_sdk.provider import sanitize_tool_call_id
+from pi_sdk.provider import ProviderError, sanitize_tool_call_id
 
 from .._client import supports_eager_tool_input_streaming
 from ._compat import resolve_anthropic_compat
 
 __all__ = [
+    "STRICT_LIMITS",
     "TOOL_CALL_ID_MAX_LEN",
     "convert_tools",
+    "declared_tools",
     "from_claude_code_name",
     "neutral_tool_choice",
     "normalize_tool_call_id",
+    "refused_strict",
+    "sends_preferred_strict",
     "strict_rejects",
     "to_claude_code_name",
     "tool_loop_without_thinking",
@@ -105,6 +109,7 @@ def convert_tools(
     *,
     oauth: bool,
     cache_control: dict[str, Any] | None,
+    prefer_strict: bool = True,
 ) -> list[dict[str, Any]]:
     """Return the ``tools`` array as pi-ai 1.6 ``convertTools`` sends it.
 
@@ -114,7 +119,8 @@ def convert_tools(
     ``required`` and, when given, ``additionalProperties``, ``$defs`` and ``definitions``. A
     tool whose constrained sampling resolves to strict on a
     model with compat ``supportsStrictTools`` carries ``strict: true`` and its schema made
-    strict-compatible (:meth:`pi_sdk.Tool.strict_mode` with :func:`strict_rejects`).
+    strict-compatible (:meth:`pi_sdk.Tool.strict_mode` with :func:`strict_rejects`);
+    ``prefer_strict=False`` sends ``strict: "prefer"`` tools non-strict (:func:`refused_strict`).
 
     Raises:
         ConfigurationError: a ``strict: "require"`` tool the model cannot take strict.
@@ -129,7 +135,7 @@ def convert_tools(
         }
         if eager:
             entry["eager_input_streaming"] = True
-        strict = tool.strict_mode(model, supported, strict_rejects)
+        strict = tool.strict_mode(model, supported, strict_rejects, prefer=prefer_strict)
         parameters = tool.wire_parameters(strict)
         schema: dict[str, Any] = {
             "type": "object",
@@ -146,6 +152,47 @@ def convert_tools(
     if converted and cache_control is not None:
         converted[-1]["cache_control"] = dict(cache_control)
     return converted
+
+
+STRICT_LIMITS = "strict_tool_limits_exceeded"
+"""Why a request goes again with its ``prefer`` tools non-strict (the diagnostic's ``reason``,
+and the key a session is remembered under; pi-ai 1.6, shared with Bedrock)."""
+
+
+def sends_preferred_strict(model: pi_sdk.Model, context: pi_sdk.Context) -> bool:
+    """Whether the request sends a ``strict: "prefer"`` tool strict.
+
+    Only such a request is sent again without them (pi-ai 1.6 ``hasPreferredStrictTools``).
+    Counts every tool the context declares (the request defines them, or a ``tool_addition``
+    block does); a scan of the messages, not their conversion, as it runs on every call.
+    """
+    preferred = [tool for tool in declared_tools(context) if tool.prefers_strict()]
+    if not preferred or not resolve_anthropic_compat(model).supports_strict_tools:
+        return False
+    return any(tool.strict_mode(model, True, strict_rejects) for tool in preferred)
+
+
+def declared_tools(context: pi_sdk.Context) -> list[pi_sdk.Tool]:
+    """Every tool the context declares (``tools``, system messages), removed ones too."""
+    # by role: an isinstance check of a pydantic model costs about a microsecond a message
+    added = [m.tools_added for m in context.messages if m.role == "system" and m.tools_added]
+    return [*(context.tools or ()), *(tool for tools in added for tool in tools)]
+
+
+def refused_strict(error: ProviderError) -> str | None:
+    """The diagnostic type of a refusal of strict tools over Claude's limits, else ``None``.
+
+    ``"anthropic_strict_tools_fallback"`` for an HTTP 400 ``invalid_request_error`` whose
+    message is one of :meth:`pi_sdk.Tool.is_strict_limit_error`'s (pi-ai 1.6
+    ``anthropic-messages.ts``).
+    """
+    text = str(error)
+    refused = error.status == 400 and ": invalid_request_error: " in text
+    return (
+        "anthropic_strict_tools_fallback"
+        if refused and pi_sdk.Tool.is_strict_limit_error(text)
+        else None
+    )
 
 
 def tool_loop_without_thinking(messages: list[dict[str, Any]]) -> bool:

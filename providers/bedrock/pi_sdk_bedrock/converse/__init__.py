@@ -22,6 +22,7 @@ from pi_sdk import provider as kit
 from .._client import BedrockClient, client_lease, open_converse
 from ._decode import Decoder, map_stop_reason, response_as_events
 from ._request import API, build_request, convert_messages, normalize_tool_call_id
+from ._tools import STRICT_LIMITS, refused_strict, sends_preferred_strict
 
 __all__ = [
     "API",
@@ -60,7 +61,11 @@ async def call_bedrock_converse(
     ``ConverseStreamOutput``). Once content came, such a frame ends the call in ``error`` with
     the content kept (a retry would repeat it). The ``metadata`` event ends the reply; a body
     cut inside a frame or before ``metadata`` is an error. A ``/converse`` call (``"stream":
-    False`` in ``provider_options`` or ``model.compat``) reads one JSON document.
+    False`` in ``provider_options`` or ``model.compat``) reads one JSON document. A request whose
+    ``strict: "prefer"`` tools Bedrock refuses as over Claude's limits (``ValidationException``)
+    goes once more with them non-strict (``resend_payload``; the reply gets a
+    ``bedrock_strict_tools_fallback`` diagnostic, and later calls of the same
+    ``options.session_id`` send them non-strict at once: pi-ai 1.6).
 
     Auth: ``options.client`` (a :class:`BedrockClient`), else a Bedrock API key
     (``options.api_key`` / ``AWS_BEARER_TOKEN_BEDROCK``) as a bearer token, else the AWS
@@ -93,6 +98,11 @@ async def call_bedrock_converse(
             client, model.id, payload, stream=stream, headers=headers, timeout_s=timeout_s
         )
 
+    def without_prefer_strict(origin: str) -> dict[str, Any]:
+        """The request sent again after Claude refused its strict tools (pi-ai 1.6)."""
+        return build_request(model, context, options, origin=origin, prefer_strict=False)
+
+    resend = without_prefer_strict if sends_preferred_strict(model, context, options) else None
     return kit.HttpCall(
         lease=lease,
         base_url=lambda client: client.base_url,
@@ -101,6 +111,9 @@ async def call_bedrock_converse(
         decoder=Decoder,
         start_on_content=True,
         stream_kind="an AWS event stream",
+        resend_payload=resend,
+        resend_on=refused_strict,
+        resend_reason=STRICT_LIMITS,
     )
 
 

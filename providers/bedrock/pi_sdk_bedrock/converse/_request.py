@@ -291,6 +291,7 @@ def build_request(
     options: pi_sdk.StreamOptions,
     *,
     origin: str | None = None,
+    prefer_strict: bool = True,
 ) -> dict[str, Any]:
     """Build the Converse / ConverseStream JSON body (pi-mono ``streamBedrock`` command input).
 
@@ -307,6 +308,7 @@ def build_request(
             ``None`` to omit), ``interleaved_thinking`` (default on), ``request_metadata``
             (``{str: str}``); ``region``, ``profile`` and ``stream`` are the client's.
         origin: Where the request goes (:func:`pi_sdk.provider.signature_origin`).
+        prefer_strict: ``False``: ``strict: "prefer"`` tools go non-strict (sent again).
 
     Returns:
         The JSON body (the modelId is in the URL path).
@@ -354,7 +356,7 @@ def build_request(
         tool_choice = {"type": "tool", "name": kit.OUTPUT_TOOL_NAME}
     elif output is not None:
         payload["outputConfig"] = {"textFormat": _text_format(output)}
-    tool_config = config_of(tools, tool_choice, model)
+    tool_config = config_of(tools, tool_choice, model, prefer_strict)
     if tool_config is not None:
         payload["toolConfig"] = tool_config
     if options.server_tools:  # Nova's system tools (docs/server-tools.md)
