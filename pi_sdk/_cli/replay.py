@@ -38,6 +38,7 @@ from pi_sdk._cli.common import (
     plural,
     use_colour,
 )
+from pi_sdk.errors import ProviderNotFoundError
 from pi_sdk.events import (
     AssistantMessageEvent,
     DoneEvent,
@@ -236,7 +237,15 @@ def _run_demo(args: argparse.Namespace) -> int:
             f"demo cassette not found at {DEMO_CASSETTE} "
             "(`pi-sdk demo` runs from a source checkout of pi-sdk)"
         )
-    return asyncio.run(_replay(DEMO_CASSETTE, None, args.json, sys.stdout, sys.stderr, strict=True))
+    try:
+        return asyncio.run(
+            _replay(DEMO_CASSETTE, None, args.json, sys.stdout, sys.stderr, strict=True)
+        )
+    except ProviderNotFoundError:  # the replay's own hint ("or pass --api") is not for demo
+        raise UsageError(
+            "`pi-sdk demo` replays a recorded Anthropic stream and needs the pi-sdk-anthropic"
+            " provider package, which is not installed (pip install pi-sdk-anthropic)"
+        ) from None
 
 
 def register(commands: Any) -> None:

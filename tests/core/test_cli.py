@@ -186,6 +186,24 @@ def test_demo_fails_loudly_when_a_call_ends_in_error(capsys: pytest.CaptureFixtu
     assert "ended in an error" in captured.err
 
 
+def test_demo_without_the_anthropic_provider_names_the_package_to_install():
+    """``pi-sdk demo`` has no ``--api``: the error says what to install instead."""
+    result = subprocess.run(
+        [sys.executable, "-m", "pi_sdk._cli", "demo"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"NO_COLOR": "1", "PATH": "", "PI_SDK_LOAD_PLUGINS": "openai"},
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    [error] = _errors(result.stderr)
+    assert error == (
+        "pi-sdk: error: `pi-sdk demo` replays a recorded Anthropic stream and needs the"
+        " pi-sdk-anthropic provider package, which is not installed"
+        " (pip install pi-sdk-anthropic)"
+    )
+
+
 def test_plugins_exit_0_when_all_load(capsys: pytest.CaptureFixture[str]):
     assert main(["plugins"]) == 0
     assert "failed to load" not in capsys.readouterr().out
