@@ -134,12 +134,18 @@ def _summary(message: AssistantMessage, style: Style) -> list[str]:
         detail += ", signature present" if signed else ", unsigned"
         lines.append("  " + s("thinking   ", BOLD) + detail)
     for call in (b for b in message.content if isinstance(b, ToolCall)):
-        arguments = json.dumps(call.arguments, ensure_ascii=False)
+        arguments, problem = json.dumps(call.arguments, ensure_ascii=False), ""
+        if call.arguments_error is not None:  # shown as the model sent them, not as `{}`
+            reason, _, raw = call.arguments_error.partition("\n\nReceived arguments:\n")
+            arguments = raw if call.invalid_arguments is None else call.invalid_arguments
+            first_line = reason.partition("\n")[0]
+            problem = s(f"  (arguments not valid: {first_line})", RED)
         lines.append(
             "  "
             + s("tool call  ", BOLD)
             + s(call.name, CYAN)
             + f" {_short(arguments, 200)}"
+            + problem
             + s(f"  (id {call.id})", DIM)
         )
     u = message.usage
