@@ -41,7 +41,7 @@ from pi_sdk._agent.listeners import (
     takes_signal,
 )
 from pi_sdk._agent.loop import run_agent_loop
-from pi_sdk._agent.messages import check_prompt, default_convert_to_llm
+from pi_sdk._agent.messages import check_agent_message, check_prompt, default_convert_to_llm
 from pi_sdk._agent.output_repair import repair_prompt
 from pi_sdk._agent.state import ActiveRun, AgentState, Runtime
 from pi_sdk._stream.assistant_message import new_assistant_message
@@ -398,11 +398,11 @@ class Agent:
         Remaining tool calls of the current assistant message are skipped with an error
         result; the message goes in before the next model call.
         """
-        self._steering.append(_as_message(message))
+        self._steering.append(_as_message(message, "steer"))
 
     def follow_up(self, message: AgentMessage | str) -> None:
         """Queue a message to send once the agent would otherwise stop."""
-        self._follow_up.append(_as_message(message))
+        self._follow_up.append(_as_message(message, "follow_up"))
 
     def clear_steering_queue(self) -> None:
         """Drop queued steering messages."""
@@ -524,7 +524,7 @@ class Agent:
         if isinstance(input, str):
             content: list[UserContent] = [TextContent(text=input), *images]
             messages: list[AgentMessage] = [UserMessage(content=content)]
-        elif isinstance(input, Sequence):
+        elif isinstance(input, Sequence) and not isinstance(input, (bytes, bytearray)):
             messages = list(input)
         else:
             messages = [input]
@@ -671,8 +671,10 @@ class Agent:
                 run.done.set_result(None)
 
 
-def _as_message(message: AgentMessage | str) -> AgentMessage:
-    return UserMessage(content=[TextContent(text=message)]) if isinstance(message, str) else message
+def _as_message(message: AgentMessage | str, caller: str) -> AgentMessage:
+    if isinstance(message, str):
+        return UserMessage(content=[TextContent(text=message)])
+    return check_agent_message(message, caller)
 
 
 def _refuse_in_loop(name: str, async_name: str) -> None:
