@@ -45,6 +45,7 @@ from pi_sdk._agent.messages import check_agent_message, check_prompt, default_co
 from pi_sdk._agent.output_repair import repair_prompt
 from pi_sdk._agent.state import ActiveRun, AgentState, Runtime
 from pi_sdk._stream.assistant_message import new_assistant_message
+from pi_sdk._stream.log_redaction import install as install_log_redaction
 from pi_sdk._wire.abort import AbortController
 from pi_sdk._wire.agent_types import (
     AfterToolCall,
@@ -70,6 +71,7 @@ from pi_sdk._wire.loop_config import (
     PrepareRequest,
     ShouldStopAfterTurn,
 )
+from pi_sdk._wire.redact import exception_text
 from pi_sdk._wire.retry_policy import RetryPolicy
 from pi_sdk._wire.usage_limits import UsageLimits
 from pi_sdk.errors import AgentBusyError, ConfigurationError
@@ -653,10 +655,11 @@ class Agent:
             config = self._config(run, model)
             return await run_agent_loop(messages, context, config, emit, signal, self.stream_fn)
         except Exception as exc:  # noqa: BLE001 - the loop reports failures itself; this is the net
+            install_log_redaction()
             logger.error("agent run failed outside the loop", exc_info=exc)
             message = new_assistant_message(model)
             message.stop_reason = "aborted" if signal.aborted else "error"
-            message.error_message = str(exc) or type(exc).__name__
+            message.error_message = exception_text(exc)
             self._runtime.messages = [*self._runtime.messages, message]
             self._runtime.error = message.error_message
             self._runtime.is_streaming = False
