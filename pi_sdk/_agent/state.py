@@ -18,6 +18,7 @@ from pi_sdk._agent.listeners import ListenerFailures
 from pi_sdk._agent.tool_declarations import shorthand
 from pi_sdk._wire.abort import AbortController
 from pi_sdk._wire.agent_types import AgentEvent, AgentMessage, AgentThinkingLevel, AgentTool
+from pi_sdk._wire.argument_kinds import check_model
 from pi_sdk._wire.levels import check_thinking_level
 from pi_sdk._wire.transcript import current_system_prompt
 from pi_sdk.types import AssistantMessage, Context, Message, Model, SystemMessage, Tool
@@ -141,11 +142,8 @@ class AgentState:
 
     @model.setter
     def model(self, model: Model | None) -> None:
-        if model is not None and not isinstance(model, Model):
-            raise TypeError(
-                "Agent model must be a pi_sdk.Model, e.g. pi_sdk.get_model('anthropic',"
-                f" 'claude-sonnet-4-5'); got {type(model).__name__} {model!r}"
-            )
+        if model is not None:
+            check_model(model, "Agent model")
         self._model = model
 
     @property
