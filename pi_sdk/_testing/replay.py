@@ -169,7 +169,7 @@ def _shape_problem(data: Any) -> str | None:
     """Why parsed cassette data is not a vcrpy cassette, in its own terms; None when it is."""
     if data is None:
         return "the file is empty"
-    items: Any = data.get("interactions") if isinstance(data, dict) else None
+    items: Any = _as_dict(data).get("interactions")
     if not isinstance(items, list):
         return "no 'interactions' list at the top level"
     for index, item in enumerate(cast("list[Any]", items)):
