@@ -31,7 +31,7 @@ import inspect
 import logging
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from pi_sdk._agent.agent_fallback import AgentFallback, check_fallback, fallback_collection
 from pi_sdk._agent.listeners import (
@@ -529,7 +529,7 @@ class Agent:
         elif isinstance(input, Sequence) and not isinstance(input, (bytes, bytearray)):
             messages = list(input)
         else:
-            messages = [input]
+            messages = [cast("AgentMessage", input)]
         check_prompt(messages)
         return await self._execute(messages)
 

@@ -336,16 +336,14 @@ def check_agent_message(message: object, caller: str, where: str = "") -> AgentM
     """
     if isinstance(getattr(message, "role", None), str):
         return cast(AgentMessage, message)
-    shown = repr(message)
+    shown, kind = repr(message), type(message).__name__
     shown = shown if len(shown) <= 100 else shown[:99] + "…"
     takes = "a message (pi_sdk.UserMessage, ..., or a custom message with a role)"
     takes += " or a list of messages" if caller == "prompt" else ""
     hint = ""
     if isinstance(message, dict):
         hint = " (from JSON? pi_sdk.agent_message_from_dict reads it)"
-    raise TypeError(
-        f"{caller}() takes text, {takes}; got {type(message).__name__} {shown}{where}{hint}"
-    )
+    raise TypeError(f"{caller}() takes text, {takes}; got {kind} {shown}{where}{hint}")
 
 
 def check_prompt(messages: Sequence[AgentMessage]) -> None:
