@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import inspect
 import logging
 import uuid
 from collections import deque
@@ -364,6 +365,11 @@ class _Run:
         else:
             response = self.stream_fn(config.model, llm_context, options)
             if not hasattr(response, "__aiter__"):  # a coroutine; an event stream is awaitable too
+                if not inspect.isawaitable(response):
+                    raise TypeError(
+                        f"stream_fn returned {type(response).__name__}: it must return an event"
+                        " stream (what pi_sdk.stream returns), or be async and return one"
+                    )
                 response = await response
         final: AssistantMessage | None = None
         try:
