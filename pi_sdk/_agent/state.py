@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
@@ -223,12 +224,10 @@ def _system(messages: Sequence[AgentMessage]) -> list[Message]:
 
 def _unique_names(tools: Iterable[AgentTool]) -> list[AgentTool]:
     listed = list(tools)
-    seen: set[str] = set()
-    for tool in listed:
-        if tool.name in seen:
-            raise ValueError(
-                f"two tools are named {tool.name!r}: tool names must be unique (vendors reject"
-                " the request)"
-            )
-        seen.add(tool.name)
+    repeated = [name for name, n in Counter(t.name for t in listed).items() if n > 1]
+    if repeated:
+        raise ValueError(
+            f"two tools are named {repeated[0]!r}: tool names must be unique (vendors reject"
+            " the request)"
+        )
     return listed
