@@ -29,7 +29,7 @@ import dataclasses
 import inspect
 import warnings
 from collections.abc import Callable, Coroutine, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pi_sdk._agent.agent_fallback import AgentFallback, check_fallback, fallback_collection
 from pi_sdk._agent.listeners import (
@@ -39,7 +39,7 @@ from pi_sdk._agent.listeners import (
     log_repeated_listener_failures,
     takes_signal,
 )
-from pi_sdk._agent.messages import check_prompt, default_convert_to_llm
+from pi_sdk._agent.messages import check_agent_message, check_prompt, default_convert_to_llm
 from pi_sdk._agent.state import ActiveRun, AgentState, Runtime
 from pi_sdk.errors import AgentBusyError, ConfigurationError
 from pi_sdk.options import StreamOptions, StructuredOutput
@@ -390,11 +390,11 @@ class Agent:
         Remaining tool calls of the current assistant message are skipped with an error
         result; the message goes in before the next model call.
         """
-        self._steering.append(_as_message(message))
+        self._steering.append(_as_message(message, "steer"))
 
     def follow_up(self, message: AgentMessage | str) -> None:
         """Queue a message to send once the agent would otherwise stop."""
-        self._follow_up.append(_as_message(message))
+        self._follow_up.append(_as_message(message, "follow_up"))
 
     def clear_steering_queue(self) -> None:
         """Drop queued steering messages."""
@@ -518,10 +518,10 @@ class Agent:
         if isinstance(input, str):
             content: list[UserContent] = [TextContent(text=input), *images]
             messages: list[AgentMessage] = [UserMessage(content=content)]
-        elif isinstance(input, Sequence):
+        elif isinstance(input, Sequence) and not isinstance(input, (bytes, bytearray)):
             messages = list(input)
         else:
-            messages = [input]
+            messages = [cast("AgentMessage", input)]
         check_prompt(messages)
         return await self._execute(messages)
 
@@ -641,7 +641,9 @@ class Agent:
         # imported by the first run, not with the Agent (first use, issue 32 item 2)
         from pi_sdk._agent.loop import run_agent_loop
         from pi_sdk._stream.assistant_message import new_assistant_message
+        from pi_sdk._stream.log_redaction import install as install_log_redaction
         from pi_sdk._wire.agent_types import AgentContext, AgentEndEvent
+        from pi_sdk._wire.redact import exception_text
 
         signal = run.controller.signal
 
@@ -660,10 +662,11 @@ class Agent:
             config = self._config(run, model)
             return await run_agent_loop(messages, context, config, emit, signal, self.stream_fn)
         except Exception as exc:  # noqa: BLE001 - the loop reports failures itself; this is the net
+            install_log_redaction()  # the failure may come before any model call installed it
             agent_logger().error("agent run failed outside the loop", exc_info=exc)
             message = new_assistant_message(model)
             message.stop_reason = "aborted" if signal.aborted else "error"
-            message.error_message = str(exc) or type(exc).__name__
+            message.error_message = exception_text(exc)
             self._runtime.messages = [*self._runtime.messages, message]
             self._runtime.error = message.error_message
             self._runtime.is_streaming = False
@@ -678,8 +681,10 @@ class Agent:
                 run.done.set_result(None)
 
 
-def _as_message(message: AgentMessage | str) -> AgentMessage:
-    return UserMessage(content=[TextContent(text=message)]) if isinstance(message, str) else message
+def _as_message(message: AgentMessage | str, caller: str) -> AgentMessage:
+    if isinstance(message, str):
+        return UserMessage(content=[TextContent(text=message)])
+    return check_agent_message(message, caller)
 
 
 def _run_sync(

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import inspect
 import logging
 import uuid
 from collections import deque
@@ -50,6 +51,7 @@ from pi_sdk._agent.turn_hooks import (
 )
 from pi_sdk._plugins.observers import agent_event_observers, current_run_id, notify_agent_event
 from pi_sdk._stream.assistant_message import new_assistant_message
+from pi_sdk._stream.log_redaction import install as install_log_redaction
 from pi_sdk._wire.abort import AbortController, AbortSignal
 from pi_sdk._wire.agent_types import (
     AgentContext,
@@ -65,6 +67,7 @@ from pi_sdk._wire.agent_types import (
     TurnStartEvent,
 )
 from pi_sdk._wire.loop_config import AgentLoopConfig, AgentTurnContext, AgentTurnDecision
+from pi_sdk._wire.redact import exception_text
 from pi_sdk.errors import ConfigurationError
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Tool, ToolResultMessage
@@ -83,7 +86,7 @@ _STREAM_OPTION_FIELDS = tuple(f.name for f in dataclasses.fields(StreamOptions))
 
 
 def _describe(exc: BaseException) -> str:
-    return str(exc) or type(exc).__name__
+    return exception_text(exc)
 
 
 @dataclasses.dataclass(eq=False, repr=False)  # repr: the config may hold an API key
@@ -362,6 +365,11 @@ class _Run:
         else:
             response = self.stream_fn(config.model, llm_context, options)
             if not hasattr(response, "__aiter__"):  # a coroutine; an event stream is awaitable too
+                if not inspect.isawaitable(response):
+                    raise TypeError(
+                        f"stream_fn returned {type(response).__name__}: it must return an event"
+                        " stream (what pi_sdk.stream returns), or be async and return one"
+                    )
                 response = await response
         final: AssistantMessage | None = None
         try:
@@ -406,6 +414,7 @@ class _Run:
 
     async def fail(self, exc: Exception) -> None:
         """End the run after an unexpected exception, keeping everything emitted so far."""
+        install_log_redaction()  # the failure may come before any call installed it
         logger.error("agent run failed; ending it with an error message", exc_info=exc)
         reason = "aborted" if self.signal.aborted else "error"
         message = self.partial

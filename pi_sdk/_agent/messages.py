@@ -61,6 +61,7 @@ __all__ = [
     "LLM_TYPES",
     "MessageConverter",
     "agent_message_from_dict",
+    "check_agent_message",
     "check_prompt",
     "is_plain_llm_list",
     "convert_message_to_llm",
@@ -327,6 +328,26 @@ def _has_content(message: UserMessage) -> bool:
     return any(not isinstance(block, TextContent) or block.text.strip() for block in content)
 
 
+def check_agent_message(message: object, caller: str, where: str = "") -> AgentMessage:
+    """``message`` itself when it is a message (anything with a ``str`` ``role``).
+
+    Raises:
+        TypeError: anything else, naming ``caller`` (``"prompt"``, ``"steer"``, ...), what it
+            got and ``where`` it was (``" (message 1)"``); a dict is pointed at
+            :func:`agent_message_from_dict`.
+    """
+    if isinstance(getattr(message, "role", None), str):
+        return cast(AgentMessage, message)
+    shown, kind = repr(message), type(message).__name__
+    shown = shown if len(shown) <= 100 else shown[:99] + "…"
+    takes = "a message (pi_sdk.UserMessage, ..., or a custom message with a role)"
+    takes += " or a list of messages" if caller == "prompt" else ""
+    hint = ""
+    if isinstance(message, dict):
+        hint = " (from JSON? pi_sdk.agent_message_from_dict reads it)"
+    raise TypeError(f"{caller}() takes text, {takes}; got {kind} {shown}{where}{hint}")
+
+
 def check_prompt(messages: Sequence[AgentMessage]) -> None:
     """Reject a prompt that would send the model nothing (``Agent.prompt``).
 
@@ -338,6 +359,7 @@ def check_prompt(messages: Sequence[AgentMessage]) -> None:
     if not messages:
         raise ValueError("prompt() needs at least one message; got an empty list")
     for index, message in enumerate(messages):
+        check_agent_message(message, "prompt", "" if len(messages) == 1 else f" (message {index})")
         if isinstance(message, UserMessage) and not _has_content(message):
             where = "" if len(messages) == 1 else f" (message {index})"
             raise ValueError(

@@ -9,12 +9,14 @@ bookkeeping of one ``prompt()`` / ``continue_()``.
 from __future__ import annotations
 
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from pi_sdk._agent.listeners import ListenerFailures
 from pi_sdk._agent.tool_declarations import shorthand
+from pi_sdk._wire.argument_kinds import check_model
 from pi_sdk._wire.levels import check_thinking_level
 from pi_sdk._wire.transcript import current_system_prompt
 from pi_sdk.types import AssistantMessage, Context, Message, Model, SystemMessage, Tool
@@ -70,7 +72,7 @@ class AgentState:
     transcript starts with).
     """
 
-    __slots__ = ("_base_prompt", "_runtime", "_thinking_level", "_tools", "base_tools", "model")
+    __slots__ = ("_base_prompt", "_model", "_runtime", "_thinking_level", "_tools", "base_tools")
     _thinking_level: AgentThinkingLevel
 
     def __init__(
@@ -86,9 +88,8 @@ class AgentState:
         self._runtime = runtime
         self._base_prompt = system_prompt
         self.model = model
-        """The model every call uses; ``prompt()`` raises while it is ``None``."""
         self.thinking_level = thinking_level
-        self._tools = list(tools)
+        self._tools = _unique_names(tools)
         self.base_tools: list[Tool] = [t.to_tool() for t in self._tools]
         """The tool declarations the transcript starts with (folded into the leading system
         message of each request; a transcript that starts with a system message has its own)."""
@@ -135,6 +136,21 @@ class AgentState:
             self._base_prompt = value
 
     @property
+    def model(self) -> Model | None:
+        """The model every call uses; ``prompt()`` raises while it is ``None``.
+
+        Assigning anything but a :class:`pi_sdk.Model` or ``None`` raises :class:`TypeError`
+        (a ``"provider/id"`` string included: ``pi_sdk.get_model`` makes the model).
+        """
+        return self._model
+
+    @model.setter
+    def model(self, model: Model | None) -> None:
+        if model is not None:
+            check_model(model, "Agent model")
+        self._model = model
+
+    @property
     def thinking_level(self) -> AgentThinkingLevel:
         """``"off"`` or a reasoning level (``"minimal"`` .. ``"xhigh"``), mapped per provider.
 
@@ -148,12 +164,16 @@ class AgentState:
 
     @property
     def tools(self) -> Sequence[AgentTool]:
-        """The tools offered to the model (read-only list; assign a new one to change it)."""
+        """The tools offered to the model (read-only list; assign a new one to change it).
+
+        Assigning two tools with one name raises :class:`ValueError` (vendors answer such a
+        request with HTTP 400).
+        """
         return self._tools
 
     @tools.setter
     def tools(self, tools: Iterable[AgentTool]) -> None:
-        self._tools = list(tools)
+        self._tools = _unique_names(tools)
         if not self._runtime.messages:  # nothing declared yet: the transcript starts with them
             self.base_tools = [t.to_tool() for t in self._tools]
 
@@ -203,3 +223,14 @@ class ActiveRun:
 
 def _system(messages: Sequence[AgentMessage]) -> list[Message]:
     return [m for m in messages if isinstance(m, SystemMessage)]
+
+
+def _unique_names(tools: Iterable[AgentTool]) -> list[AgentTool]:
+    listed = list(tools)
+    repeated = [name for name, n in Counter(t.name for t in listed).items() if n > 1]
+    if repeated:
+        raise ValueError(
+            f"two tools are named {repeated[0]!r}: tool names must be unique (vendors reject"
+            " the request)"
+        )
+    return listed

@@ -86,6 +86,7 @@ from pi_sdk._wire.agent_types import (
 from pi_sdk._wire.invalid_arguments import has_invalid_arguments, invalid_arguments_text
 from pi_sdk._wire.json_data import NotJsonData, to_json_data
 from pi_sdk._wire.loop_config import AgentLoopConfig
+from pi_sdk._wire.redact import exception_text
 from pi_sdk.types import AssistantMessage, TextContent, ToolCall, ToolResultMessage
 
 __all__ = [
@@ -117,7 +118,7 @@ PollSteering = Callable[[], Awaitable[list[AgentMessage]]]
 
 
 def _describe(exc: BaseException) -> str:
-    return str(exc) or type(exc).__name__
+    return exception_text(exc)
 
 
 def _current_task_cancelling() -> bool:

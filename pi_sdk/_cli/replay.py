@@ -38,6 +38,7 @@ from pi_sdk._cli.common import (
     plural,
     use_colour,
 )
+from pi_sdk.errors import ProviderNotFoundError
 from pi_sdk.events import (
     AssistantMessageEvent,
     DoneEvent,
@@ -133,12 +134,18 @@ def _summary(message: AssistantMessage, style: Style) -> list[str]:
         detail += ", signature present" if signed else ", unsigned"
         lines.append("  " + s("thinking   ", BOLD) + detail)
     for call in (b for b in message.content if isinstance(b, ToolCall)):
-        arguments = json.dumps(call.arguments, ensure_ascii=False)
+        arguments, problem = json.dumps(call.arguments, ensure_ascii=False), ""
+        if call.arguments_error is not None:  # shown as the model sent them, not as `{}`
+            reason, _, raw = call.arguments_error.partition("\n\nReceived arguments:\n")
+            arguments = raw if call.invalid_arguments is None else call.invalid_arguments
+            first_line = reason.partition("\n")[0]
+            problem = s(f"  (arguments not valid: {first_line})", RED)
         lines.append(
             "  "
             + s("tool call  ", BOLD)
             + s(call.name, CYAN)
             + f" {_short(arguments, 200)}"
+            + problem
             + s(f"  (id {call.id})", DIM)
         )
     u = message.usage
@@ -236,7 +243,15 @@ def _run_demo(args: argparse.Namespace) -> int:
             f"demo cassette not found at {DEMO_CASSETTE} "
             "(`pi-sdk demo` runs from a source checkout of pi-sdk)"
         )
-    return asyncio.run(_replay(DEMO_CASSETTE, None, args.json, sys.stdout, sys.stderr, strict=True))
+    try:
+        return asyncio.run(
+            _replay(DEMO_CASSETTE, None, args.json, sys.stdout, sys.stderr, strict=True)
+        )
+    except ProviderNotFoundError:  # the replay's own hint ("or pass --api") is not for demo
+        raise UsageError(
+            "`pi-sdk demo` replays a recorded Anthropic stream and needs the pi-sdk-anthropic"
+            " provider package, which is not installed (pip install pi-sdk-anthropic)"
+        ) from None
 
 
 def register(commands: Any) -> None:

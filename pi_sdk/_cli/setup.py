@@ -141,7 +141,10 @@ def _as_tool(value: Any, spec: str) -> AgentTool:
     if isinstance(value, AgentTool):
         return value
     if callable(value):
-        return tool(cast("Callable[..., Any]", value))
+        try:
+            return tool(cast("Callable[..., Any]", value))
+        except (TypeError, ValueError) as exc:  # a signature no tool can have (*args, ...)
+            raise UsageError(f"--tools {spec}: {exc}") from None
     raise UsageError(f"--tools {spec}: {type(value).__name__} is not a tool or a function")
 
 
@@ -149,10 +152,11 @@ def load_tools(specs: Sequence[str]) -> list[AgentTool]:
     """The tools named by ``--tools MODULE:ATTR`` options.
 
     Raises:
-        UsageError: a malformed option, a module that fails to import, a missing attribute, or
-            a value that is not a tool, a function or a list of them.
+        UsageError: a malformed option, a module that fails to import, a missing attribute, a
+            value that is not a tool, a function or a list of them, or two tools with one name.
     """
     tools: list[AgentTool] = []
+    given: dict[str, str] = {}  # tool name -> the option that gave it
     for spec in specs:
         module_name, _, attribute = spec.rpartition(":")
         if not module_name or not attribute:
@@ -167,7 +171,15 @@ def load_tools(specs: Sequence[str]) -> list[AgentTool]:
             raise UsageError(f"--tools {spec}: {module_name} has no attribute {attribute!r}")
         value = getattr(module, attribute)
         items: list[Any] = list(value) if isinstance(value, (list, tuple)) else [value]  # pyright: ignore[reportUnknownArgumentType]
-        tools += [_as_tool(item, spec) for item in items]
+        for item in items:
+            new = _as_tool(item, spec)
+            if new.name in given:
+                raise UsageError(
+                    f"--tools {spec}: a tool named {new.name!r} is already given (by"
+                    f" --tools {given[new.name]}); tool names must be unique"
+                )
+            given[new.name] = spec
+            tools.append(new)
     return tools
 
 

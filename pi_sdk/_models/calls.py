@@ -48,6 +48,8 @@ def stream(
         ``error`` event and the message has ``stop_reason`` ``"error"`` or ``"aborted"``.
 
     Raises:
+        TypeError: an argument of the wrong kind (a ``"provider/id"`` string for the model: use
+            :func:`pi_sdk.get_model`).
         ProviderNotFoundError: no provider is registered for ``model.api`` (pi-mono throws
             synchronously here too).
     """

@@ -29,6 +29,7 @@ from pi_sdk._stream.contract import ApiProvider
 from pi_sdk._stream.event_stream import AssistantMessageEventStream
 from pi_sdk._stream.provider import Provider
 from pi_sdk._wire.abort import AbortSignal
+from pi_sdk._wire.argument_kinds import check_call_arguments
 from pi_sdk.errors import ConfigurationError, ModelNotFoundError, ProviderNotFoundError
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Model
@@ -316,11 +317,14 @@ class Models:
         (:mod:`pi_sdk._models.fallback_stream`): the stream is a ``FallbackStream``.
 
         Raises:
+            TypeError: an argument of the wrong kind (a ``"provider/id"`` string for the
+                model, a list for the context, a dict for the options).
             ProviderNotFoundError: no implementation of ``model.api`` here (synchronously, as
                 pi-mono throws).
             ValueError, TypeError, ModelNotFoundError: a bad ``options.fallback`` (a model
                 twice with the same options, an unknown one, not a policy or list).
         """
+        check_call_arguments(model, context, options)
         options = options or StreamOptions()
         if options.fallback is not None:
             return self._fallback_stream(model, context, options)

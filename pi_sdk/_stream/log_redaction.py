@@ -2,9 +2,9 @@
 
 With DEBUG logging on, the vendor SDKs log request options, header values included (the
 anthropic SDK prints ``StreamOptions(headers=...)`` values it was given), and the HTTP library
-logs what it sends. pi-sdk installs a log-record factory (once, on the first call) that, for
-records of the loggers under :data:`VENDOR_LOGGERS`, formats the message and replaces every
-secret in it, and in the exception text, with ``[REDACTED]``:
+logs what it sends. pi-sdk installs a log-record factory (once, on the first call, or the first
+failed agent run) that, for records of the loggers under :data:`VENDOR_LOGGERS`, formats the
+message and replaces every secret in it, and in the exception text, with ``[REDACTED]``:
 
 * the secrets of every call that is running (its API key, from the options or the
   ``get_api_key`` hook / environment, and the values of the headers whose names say they carry
@@ -26,7 +26,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["VENDOR_LOGGERS", "watch_call"]
+__all__ = ["VENDOR_LOGGERS", "install", "watch_call"]
 
 VENDOR_LOGGERS = frozenset(
     {
@@ -80,13 +80,14 @@ def watch_call(secrets: SecretSource) -> Callable[[], None]:
 
     ``secrets`` is called at most once, when the first vendor record is made during the call.
     """
-    _install()
+    install()
     number = next(_numbers)
     _calls[number] = _Call(secrets)
     return lambda: _calls.pop(number, None) and None
 
 
-def _install() -> None:
+def install() -> None:
+    """Install the log-record factory (once; :func:`watch_call` does it for every call)."""
     global _installed
     if _installed:
         return

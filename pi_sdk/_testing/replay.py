@@ -162,6 +162,27 @@ def _as_dict(value: Any) -> dict[str, Any]:
     return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
 
 
+_REQUEST_FIELDS = ("body", "headers", "method", "uri")  # what vcrpy's ``Request`` requires
+
+
+def _shape_problem(data: Any) -> str | None:
+    """Why parsed cassette data is not a vcrpy cassette, in its own terms; None when it is."""
+    if data is None:
+        return "the file is empty"
+    items: Any = _as_dict(data).get("interactions")
+    if not isinstance(items, list):
+        return "no 'interactions' list at the top level"
+    for index, item in enumerate(cast("list[Any]", items)):
+        entry = _as_dict(item)
+        for part in ("request", "response"):
+            if not isinstance(entry.get(part), dict):
+                return f"interaction {index} has no {part!r}"
+        missing = [f for f in _REQUEST_FIELDS if f not in entry["request"]]
+        if missing:
+            return f"interaction {index}'s request lacks {', '.join(map(repr, missing))}"
+    return None
+
+
 def _vcr_module(name: str) -> Any:
     """Import a vcrpy module on first use (vcrpy ships no type information).
 
@@ -211,6 +232,9 @@ def load_cassette(path: str | Path) -> list[RecordedInteraction]:
         raise ConfigurationError(f"cannot read cassette {path}: {exc}") from None
     serializer = getattr(serializers, f"{_serializer_for(path)}serializer")
     try:
+        problem = _shape_problem(serializer.deserialize(text))
+        if problem is not None:
+            raise ValueError(problem)
         loaded: Any = serialize.deserialize(text, serializer)
         requests: list[Any] = loaded[0]
         responses: list[Any] = loaded[1]

@@ -7,6 +7,7 @@ keys, messages as their wire JSON), so event logs and UIs interoperate with pi-m
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
@@ -279,10 +280,19 @@ class AgentTool:
 
         Raises:
             NotImplementedError: no ``execute`` was given and the subclass did not override it.
+            TypeError: the ``execute`` given returned something not awaitable (a sync
+                function: ``@pi_sdk.tool`` runs one in a worker thread).
         """
         if self._execute is None:
             raise NotImplementedError(f"tool {self.name!r} has no execute implementation")
-        return await self._execute(tool_call_id, args, signal, on_update)
+        running = self._execute(tool_call_id, args, signal, on_update)
+        if not inspect.isawaitable(running):
+            raise TypeError(
+                f"tool {self.name!r}: execute returned {type(running).__name__}, not an"
+                " awaitable: give AgentTool an async execute, or make the function a tool with"
+                " @pi_sdk.tool (a sync function then runs in a worker thread)"
+            )
+        return await running
 
     def prepare_arguments(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """Repair the model's arguments before validation.

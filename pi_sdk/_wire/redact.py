@@ -38,6 +38,7 @@ __all__ = [
     "MIN_SECRET_LENGTH",
     "REDACTED",
     "Redactor",
+    "exception_text",
     "is_credential_name",
     "redact_text",
     "secret_header_values",
@@ -207,6 +208,15 @@ def redact_text(text: str, values: Iterable[str | None] = ()) -> str:
     """
     known = [v for v in values if v]
     return Redactor(values=known).redact(text)
+
+
+def exception_text(exc: BaseException) -> str:
+    """``str(exc)`` (the class name when empty) with credentials replaced (:func:`redact_text`).
+
+    The text of an error pi-sdk builds from a caller's exception (a raising ``get_api_key``,
+    tool or hook), which may quote the secret it failed on.
+    """
+    return redact_text(str(exc) or type(exc).__name__)
 
 
 _CREDENTIAL_HEADER = re.compile(

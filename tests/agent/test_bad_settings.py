@@ -168,3 +168,91 @@ async def test_an_image_alone_is_content() -> None:
     image = ImageContent(data="aGk=", mime_type="image/png")
     await agent.prompt("", images=[image])
     assert len(provider.calls) == 1
+
+
+@pytest.mark.parametrize(
+    ("prompt", "shown"),
+    [
+        (123, "int 123"),
+        (None, "NoneType None"),
+        ({"role": "user", "content": "hi"}, "dict {'role': 'user', 'content': 'hi'}"),
+        (b"hi", "bytes b'hi'"),
+        ([UserMessage(content="fine"), 5], "int 5 (message 1)"),
+        (["a", "b"], "str 'a' (message 0)"),
+    ],
+    ids=["int", "None", "dict", "bytes", "int in a list", "str in a list"],
+)
+async def test_a_prompt_that_is_not_a_message_is_a_type_error_and_sends_nothing(
+    prompt: object, shown: str
+) -> None:
+    """Text, one message or a list of messages; anything else is named, nothing is queued."""
+    provider = ScriptedProvider(["never"])
+    agent = pi_sdk.Agent(model=provider.model)
+    with pytest.raises(TypeError) as info:
+        await agent.prompt(prompt)  # pyright: ignore[reportArgumentType]
+    hint = " (from JSON? pi_sdk.agent_message_from_dict reads it)" if "dict" in shown else ""
+    assert str(info.value) == (
+        "prompt() takes text, a message (pi_sdk.UserMessage, ..., or a custom message with a"
+        f" role) or a list of messages; got {shown}{hint}"
+    )
+    assert provider.calls == [] and agent.messages == []
+
+
+@pytest.mark.parametrize("queue", ["steer", "follow_up"])
+@pytest.mark.parametrize("bad", [123, None, {"role": "user", "content": "hi"}])
+async def test_a_queued_message_that_is_not_a_message_is_a_type_error(
+    queue: str, bad: object
+) -> None:
+    """Queued, it would enter the transcript as it is and break saving the session."""
+    provider = ScriptedProvider(["one", "two"])
+    agent = pi_sdk.Agent(model=provider.model)
+    with pytest.raises(TypeError, match=rf"^{queue}\(\) takes text, a message"):
+        getattr(agent, queue)(bad)
+    assert agent.peek_queued_messages() == []
+    await agent.prompt("hi")
+    assert [m.role for m in agent.messages] == ["user", "assistant"]
+
+
+@pytest.mark.parametrize("bad", ["anthropic/claude-sonnet-4-5", {"id": "m"}, 3])
+def test_a_model_that_is_not_a_model_is_a_type_error_at_construction_and_assignment(
+    bad: object,
+) -> None:
+    """A ``"provider/id"`` string reads like a model (``fallback`` takes them): say what to do."""
+    hint = (
+        "Agent model must be a pi_sdk.Model, e.g. pi_sdk.get_model('anthropic',"
+        f" 'claude-sonnet-4-5'); got {type(bad).__name__} {bad!r}"
+    )
+    with pytest.raises(TypeError) as info:
+        pi_sdk.Agent(model=bad)  # pyright: ignore[reportArgumentType]
+    assert str(info.value) == hint
+    model = ScriptedProvider().model
+    agent = pi_sdk.Agent(model=model)
+    for target in (agent, agent.state):
+        with pytest.raises(TypeError) as info:
+            target.model = bad  # pyright: ignore[reportAttributeAccessIssue]
+        assert str(info.value) == hint
+    assert agent.model is model
+    agent.model = None  # no model yet: prompt() says so
+    assert agent.model is None
+
+
+def _named_tool(name: str) -> pi_sdk.AgentTool:
+    async def run(*_: object) -> pi_sdk.AgentToolResult:
+        return pi_sdk.AgentToolResult.text(name)
+
+    return pi_sdk.AgentTool(name=name, description="d", parameters={"type": "object"}, execute=run)
+
+
+def test_two_tools_with_one_name_are_a_value_error_at_construction_and_assignment() -> None:
+    """Vendors answer a request declaring a name twice with HTTP 400; say so before any call."""
+    first, second, other = _named_tool("read"), _named_tool("read"), _named_tool("write")
+    message = "two tools are named 'read': tool names must be unique (vendors reject the request)"
+    with pytest.raises(ValueError) as info:
+        pi_sdk.Agent(tools=[first, other, second])
+    assert str(info.value) == message
+    agent = pi_sdk.Agent(tools=[first, other])
+    for target in (agent, agent.state):
+        with pytest.raises(ValueError) as info:
+            target.tools = [first, other, first]
+        assert str(info.value) == message
+    assert [t.name for t in agent.tools] == ["read", "write"]  # unchanged

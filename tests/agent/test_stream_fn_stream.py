@@ -32,3 +32,20 @@ async def test_a_stream_function_may_be_a_coroutine_returning_the_stream():
     agent = pi_sdk.Agent(model=scripted.model, stream_fn=stream_fn)
     await agent.prompt("hi")
     assert agent.messages[-1].text == "from a coroutine"  # type: ignore[union-attr]
+
+
+async def test_a_stream_function_returning_neither_ends_the_run_saying_what_it_must_return():
+    scripted = ScriptedProvider(["never"])
+
+    def stream_fn(model: Any, context: Any, options: Any) -> Any:
+        return 42
+
+    agent = pi_sdk.Agent(model=scripted.model, stream_fn=stream_fn)
+    await agent.prompt("hi")
+    reply = agent.messages[-1]
+    assert isinstance(reply, pi_sdk.AssistantMessage) and reply.stop_reason == "error"
+    assert reply.error_message == (
+        "stream_fn returned int: it must return an event stream (what pi_sdk.stream returns),"
+        " or be async and return one"
+    )
+    assert [m.role for m in agent.messages] == ["user", "assistant"]

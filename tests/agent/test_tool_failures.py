@@ -160,3 +160,22 @@ async def test_the_duration_ends_when_execute_returns_not_after_its_updates_are_
     )
     (result,) = _results(new)
     assert result.duration_ms is not None and result.duration_ms < 100
+
+
+async def test_a_sync_execute_is_an_error_result_that_says_to_wrap_it_as_a_function_tool():
+    """``AgentTool(execute=...)`` awaits what execute returns: a sync one is told how to fix it."""
+
+    def sync_execute(*_: object) -> AgentToolResult:
+        return AgentToolResult.text("sync")
+
+    tool = AgentTool(name="ping", description="d", execute=sync_execute)  # pyright: ignore[reportArgumentType]
+    provider = ScriptedProvider([ScriptedReply.tool_call("ping", {}), "done"])
+    agent = pi_sdk.Agent(model=provider.model, tools=[tool])
+    await agent.prompt("go")
+    [result] = [m for m in agent.messages if isinstance(m, pi_sdk.ToolResultMessage)]
+    assert result.is_error
+    assert result.text == (
+        "tool 'ping': execute returned AgentToolResult, not an awaitable: give AgentTool an"
+        " async execute, or make the function a tool with @pi_sdk.tool (a sync function then"
+        " runs in a worker thread)"
+    )

@@ -108,6 +108,15 @@ def test_retries_show_attempt_reason_and_wait_on_stderr(tmp_path: Path):
         (["chat", "--tools", "json", *MODEL], "--tools takes MODULE:ATTR"),
         (["chat", "--tools", "json:nothing", *MODEL], "json has no attribute 'nothing'"),
         (["chat", "--tools", "json:__name__", *MODEL], "str is not a tool or a function"),
+        (
+            ["chat", "--tools", "os.path:basename", "--tools", "posixpath:basename", *MODEL],
+            "--tools posixpath:basename: a tool named 'basename' is already given (by --tools"
+            " os.path:basename); tool names must be unique",
+        ),
+        (
+            ["chat", "--tools", "json:loads", *MODEL],
+            "--tools json:loads: tool function loads: *args/**kwargs are not supported",
+        ),
         (["models", "--provider", "anthropc"], "did you mean anthropic?"),
     ],
 )

@@ -186,6 +186,24 @@ def test_demo_fails_loudly_when_a_call_ends_in_error(capsys: pytest.CaptureFixtu
     assert "ended in an error" in captured.err
 
 
+def test_demo_without_the_anthropic_provider_names_the_package_to_install():
+    """``pi-sdk demo`` has no ``--api``: the error says what to install instead."""
+    result = subprocess.run(
+        [sys.executable, "-m", "pi_sdk._cli", "demo"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"NO_COLOR": "1", "PATH": "", "PI_SDK_LOAD_PLUGINS": "openai"},
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    [error] = _errors(result.stderr)
+    assert error == (
+        "pi-sdk: error: `pi-sdk demo` replays a recorded Anthropic stream and needs the"
+        " pi-sdk-anthropic provider package, which is not installed"
+        " (pip install pi-sdk-anthropic)"
+    )
+
+
 def test_plugins_exit_0_when_all_load(capsys: pytest.CaptureFixture[str]):
     assert main(["plugins"]) == 0
     assert "failed to load" not in capsys.readouterr().out
@@ -212,6 +230,50 @@ def test_the_summary_counts_only_visible_thinking(
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert "2 blocks, 4 chars, 1 redacted, signature present" in out
+
+
+def test_the_summary_shows_arguments_that_were_not_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    """A call whose argument text is not JSON is shown as sent, not as the ``{}`` it replays as."""
+    import yaml
+
+    events = [
+        {"type": "message_start", "message": {"id": "msg_1", "type": "message",
+         "role": "assistant", "model": "claude-sonnet-4-5", "content": [],
+         "usage": {"input_tokens": 5, "output_tokens": 0}}},
+        {"type": "content_block_start", "index": 0,
+         "content_block": {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {}}},
+        {"type": "content_block_delta", "index": 0,
+         "delta": {"type": "input_json_delta", "partial_json": '{"path": }}'}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use"},
+         "usage": {"output_tokens": 4}},
+        {"type": "message_stop"},
+    ]  # fmt: skip
+    body = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)
+    interaction = {
+        "request": {
+            "body": '{"model": "claude-sonnet-4-5", "stream": true}',
+            "headers": {},
+            "method": "POST",
+            "uri": "https://api.anthropic.com/v1/messages",
+        },
+        "response": {
+            "body": {"string": body},
+            "headers": {"content-type": ["text/event-stream"]},
+            "status": {"code": 200, "message": "OK"},
+        },
+    }
+    path = tmp_path / "t.yaml"
+    path.write_text(yaml.safe_dump({"interactions": [interaction], "version": 1}), "utf-8")
+    assert main(["replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    [call] = [line for line in lines if line.startswith("  tool call")]
+    assert call == (
+        '  tool call  read {"path": }}  (arguments not valid: Expecting value: line 1'
+        " column 10 (char 9))  (id toolu_1)"
+    )
 
 
 def test_counts_agree_with_their_nouns(plugin_manager, capsys: pytest.CaptureFixture[str]):

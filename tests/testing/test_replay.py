@@ -94,3 +94,29 @@ def test_a_request_the_chosen_api_does_not_recognize_is_a_configuration_error() 
         "interaction 0 (POST https://nowhere.example/v9/frobnicate):"
         " API 'anthropic-messages' does not recognize this request"
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "reason"),
+    [
+        ("empty.yaml", "", "the file is empty"),
+        ("list.yaml", "- a\n- b\n", "no 'interactions' list at the top level"),
+        ("other.yaml", "a: 1\n", "no 'interactions' list at the top level"),
+        ("scalar.json", '{"interactions": 3}', "no 'interactions' list at the top level"),
+        ("half.json", '{"interactions": [{"request": {}}]}', "interaction 0 has no 'response'"),
+        (
+            "fields.json",
+            '{"interactions": [{"request": {}, "response": {}}]}',
+            "interaction 0's request lacks 'body', 'headers', 'method', 'uri'",
+        ),
+    ],
+)
+def test_a_file_that_is_not_a_cassette_says_what_is_missing(
+    tmp_path: Path, name: str, text: str, reason: str
+) -> None:
+    """The reason is the cassette's shape, never a Python error from inside vcrpy."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigurationError) as caught:
+        load_cassette(path)
+    assert str(caught.value) == f"not a vcrpy cassette: {path} ({reason})"
