@@ -599,9 +599,8 @@ class Agent:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
             run.controller.abort("The run was cancelled")
-            # asyncio.tasks.wait is asyncio.wait; imported in the call, the package name would be
-            # Temporal's sandbox proxy inside a workflow, whose wait() warns (asyncio imported
-            # with this module, as before issue 32, was the real one)
+            # asyncio.tasks.wait is asyncio.wait; imported here, `asyncio` would be Temporal's
+            # sandbox proxy inside a workflow, whose wait() warns (docs/temporal.md)
             await asyncio.tasks.wait([task])
             raise
 
