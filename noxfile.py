@@ -50,10 +50,11 @@ def mutation(session: nox.Session) -> None:
     defaults to today's date in UTC, ``YYYYMMDD``, so a sample is fresh unless a seed is given
     on purpose; ``all`` for every mutant, hours on two cores; PATHs limit the sample to those
     files or folders, e.g. the ones a change touched). Mutates files in place, one at a time:
-    run it on a clean checkout. Each mutant runs the owner tests that execute its lines
-    (a coverage map made once per commit, ``.mutation-coverage-<tree>.json``). The session is ``.mutation-SEED-SIZE[-PATHS].sqlite``: run the
-    same command again to resume an interrupted run (finished mutants are kept); delete the
-    file to start over. Prints the score and every survivor's diff (docs/testing.md).
+    run it on a clean checkout. Each mutant runs the owner tests that execute its lines (a
+    coverage map made once per commit, ``.mutation-coverage-<tree>.json``). The session is
+    ``.mutation-SEED-SIZE[-PATHS].sqlite``: run the same command again to resume an
+    interrupted run (finished mutants are kept); delete the file to start over. Prints the
+    score and every survivor's diff (docs/testing.md).
     """
     import datetime
     import os

@@ -220,8 +220,12 @@ def changed_lines(diff: str) -> dict[str, set[int]]:
     return found
 
 
-@cache
 def _tree(path: str) -> ast.Module:
+    return _parse(str(Path(path).resolve()))
+
+
+@cache
+def _parse(path: str) -> ast.Module:
     return ast.parse(Path(path).read_text(encoding="utf-8"))
 
 

@@ -18,6 +18,13 @@ A plugin package (``plugins/<name>/``) is owned by its own tests: the modules
 ``tests/<name>`` (``tests/temporal``), then the suites every plugin passes
 (``tests/plugins/test_plugins.py``, the hook and discovery tests); ``pi-sdk-pytest`` by the
 testing suites (:data:`PLUGIN_OWNERS`).
+
+Of the owner set, only the tests that execute the mutated lines run, when the commit's
+coverage map (``coverage_map.py``) can say which: ``git diff -U0`` gives the lines, the map
+the tests whose context ran them. Whatever the map cannot vouch for runs the whole owner set
+(code run at import, lines outside function bodies, no owner test on the line, no map or an
+unreadable one, a selected test pytest no longer finds); ``PI_SDK_MUTATION_ALL_OWNERS=1``
+always runs the whole set.
 """
 
 from __future__ import annotations
