@@ -30,6 +30,7 @@ import ast
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -47,6 +48,8 @@ DATA_ENV = "PI_SDK_MUTATION_COVERAGE"
 RCFILE_ENV = "PI_SDK_MUTATION_COVERAGERC"
 SCOPES_PREFIX = "scopes."
 """The plugin's record of broader-scoped fixtures per test (``scopes.<pid>.json``)."""
+PHASES = {"setup", "run", "teardown"}
+"""pytest-cov's suffixes to a test's context (``<node id>|run``)."""
 CACHES = {"cache", "lru_cache", "cached_property", "cached"}
 """Decorators that keep a function's result past the test that first ran it."""
 
@@ -280,6 +283,15 @@ def _name(node: ast.AST) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
+def node_id(context: str) -> str:
+    """The pytest node id of a context: without the phase (``|run``) and without the
+    ``@group`` that xdist's ``--dist loadgroup`` appends (``...::test_x@temporal``)."""
+    node, _, phase = context.rpartition("|")
+    if phase not in PHASES:
+        node = context
+    return re.sub(r"(?<=[\w\]])@[\w.-]+$", "", node)
+
+
 def _under(test: str, owner: str) -> bool:
     owner = owner.rstrip("/")
     return test == owner or test.startswith(owner + "/")
@@ -304,11 +316,12 @@ def select(coverage: dict, changed: dict[str, set[int]], owners: list[str]) -> l
             if not here or "" in here:
                 return None  # no test ran it in-process, or it ran at import/collection
             contexts.update(here)
-    tests = {c.split("|", 1)[0] for c in contexts}
-    broad = {c.split("|", 1)[0] for c in contexts if not c.endswith("|run")}
-    shared = {f for t in broad for f in coverage["scopes"].get(t, [])}
+    tests = {node_id(c) for c in contexts}
+    broad = {node_id(c) for c in contexts if not c.endswith("|run")}
+    scopes = {node_id(t): set(fs) for t, fs in coverage["scopes"].items()}
+    shared = {f for t in broad for f in scopes.get(t, ())}
     if shared:
-        tests |= {t for t, fs in coverage["scopes"].items() if shared & set(fs)}
+        tests |= {t for t, fs in scopes.items() if shared & fs}
     chosen: dict[str, None] = {}
     for owner in owners:
         chosen.update(dict.fromkeys(sorted(t for t in tests if _under(test_file(t), owner))))

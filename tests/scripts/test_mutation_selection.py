@@ -200,6 +200,21 @@ def test_a_line_a_shared_fixture_ran_selects_every_test_sharing_it(source: str):
     assert coverage_map.select(found, {source: {n}}, OWNERS) == [A]
 
 
+@pytest.mark.parametrize(
+    ("context", "node"),
+    [
+        ("tests/t/test_a.py::test_x|run", "tests/t/test_a.py::test_x"),
+        ("tests/t/test_a.py::test_x@temporal|setup", "tests/t/test_a.py::test_x"),
+        ("tests/t/test_a.py::test_x[a-b]@wheels|run", "tests/t/test_a.py::test_x[a-b]"),
+        ("tests/t/test_a.py::test_x[user@host]|run", "tests/t/test_a.py::test_x[user@host]"),
+        ("tests/t/test_a.py::C::test_x[a|b]|run", "tests/t/test_a.py::C::test_x[a|b]"),
+    ],
+)
+def test_a_context_names_the_test_pytest_can_run(context: str, node: str):
+    # xdist's loadgroup appends "@group" to the node ids it runs; a plain run does not know it.
+    assert coverage_map.node_id(context) == node
+
+
 def test_changed_lines_are_numbered_as_in_the_committed_file():
     diff = textwrap.dedent(
         """\
