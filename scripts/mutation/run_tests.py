@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -175,6 +176,7 @@ def main() -> int:
     tests = list(dict.fromkeys(t for path in changed for t in owners(path))) or ["tests"]
     tests = [t for t in tests if os.path.exists(t)]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    started = time.monotonic()
     chosen, why = selected(tests)
     print(f"run_tests: {why}", flush=True)
     status = run_pytest(chosen, env)
@@ -182,6 +184,7 @@ def main() -> int:
         # A node id the map recorded is gone (a renamed parametrization): the whole set.
         print("run_tests: selected tests not found; running the whole owner set", flush=True)
         status = run_pytest(tests, env)
+    print(f"run_tests: {time.monotonic() - started:.1f} s, exit {status}", flush=True)
     return status
 
 
