@@ -51,7 +51,7 @@ def mutation(session: nox.Session) -> None:
     on purpose; ``all`` for every mutant, hours on two cores; PATHs limit the sample to those
     files or folders, e.g. the ones a change touched). Mutates files in place, one at a time:
     run it on a clean checkout. Each mutant runs the owner tests that execute its lines (a
-    coverage map made once per commit, ``.mutation-coverage-<tree>.json``). The session is
+    coverage map made once per commit, ``.mutation-coverage-<tree>.sqlite``). The session is
     ``.mutation-SEED-SIZE[-PATHS].sqlite``: run the same command again to resume an
     interrupted run (finished mutants are kept); delete the file to start over. Prints the
     score and every survivor's diff (docs/testing.md).

@@ -2,7 +2,7 @@
 
 Usage: ``python scripts/mutation/coverage_map.py [--if-missing]`` (``nox -s mutation`` calls
 it; ``--if-missing`` keeps a map that is already there). Writes
-``.mutation-coverage-<tree>.json`` for the checkout's commit (its tree id, like the session's
+``.mutation-coverage-<tree>.sqlite`` for the checkout's commit (its tree id, like the session's
 ``.mutation-init-<tree>.sqlite``), once per commit: the test suite is run once under
 coverage.py with a dynamic context per test (pytest-cov's ``--cov-context=test``, two xdist
 workers), and the data is turned into *file → line → the tests whose run executed it*. A
@@ -31,10 +31,13 @@ import glob
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import tomllib
+from collections.abc import Iterator, Mapping
+from contextlib import closing
 from functools import cache
 from pathlib import Path
 
@@ -69,7 +72,67 @@ def tree_id() -> str:
 
 
 def map_path(tree: str) -> Path:
-    return Path(f".mutation-coverage-{tree[:12]}.json")
+    return Path(f".mutation-coverage-{tree[:12]}.sqlite")
+
+
+# --- Storing --------------------------------------------------------------------------------
+# One SQLite file: a mutant reads the test list and its one file's row, not the whole map
+# (hundreds of megabytes as JSON for the full suite). Lines name tests by index.
+
+
+def save(found: dict, out: Path) -> None:
+    """Write a map (``version``, ``tree``, ``status``, ``files``, ``scopes``) to ``out``."""
+    contexts = sorted({c for lines in found["files"].values() for cs in lines.values() for c in cs})
+    index = {c: i for i, c in enumerate(contexts)}
+    new = out.with_name(out.name + ".new")
+    new.unlink(missing_ok=True)
+    with closing(sqlite3.connect(new)) as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+        db.execute("CREATE TABLE files (path TEXT PRIMARY KEY, lines TEXT)")
+        meta = {k: v for k, v in found.items() if k != "files"}
+        meta["contexts"] = contexts
+        db.executemany(
+            "INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()]
+        )
+        db.executemany(
+            "INSERT INTO files VALUES (?, ?)",
+            [
+                (path, json.dumps({n: [index[c] for c in cs] for n, cs in lines.items()}))
+                for path, lines in found["files"].items()
+            ],
+        )
+        db.commit()
+    os.replace(new, out)
+
+
+class _Files(Mapping[str, dict[str, list[str]]]):
+    """A map's ``files``, read one file at a time."""
+
+    def __init__(self, db: sqlite3.Connection, contexts: list[str]) -> None:
+        self._db, self._contexts = db, contexts
+
+    def __getitem__(self, path: str) -> dict[str, list[str]]:
+        row = self._db.execute("SELECT lines FROM files WHERE path = ?", (path,)).fetchone()
+        if row is None:
+            raise KeyError(path)
+        return {n: [self._contexts[i] for i in cs] for n, cs in json.loads(row[0]).items()}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([r[0] for r in self._db.execute("SELECT path FROM files")])
+
+    def __len__(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM files").fetchone()[0]
+
+
+def read_map(path: Path, *, whole: bool = False) -> dict:
+    """The map in ``path`` (``files`` read lazily unless ``whole``). Raises on a bad file."""
+    if not path.exists():
+        raise FileNotFoundError(path)
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    meta = {k: json.loads(v) for k, v in db.execute("SELECT key, value FROM meta")}
+    files = _Files(db, meta.pop("contexts"))
+    meta["files"] = {p: files[p] for p in files} if whole else files
+    return meta
 
 
 # --- Building -------------------------------------------------------------------------------
@@ -80,6 +143,8 @@ def _rcfile(folder: Path, data: Path) -> Path:
     sources = "\n    ".join(str(Path(s).resolve()) for s in source_dirs())
     rc.write_text(
         f"[run]\nsource =\n    {sources}\ndata_file = {data}\nbranch = False\nsigterm = True\n"
+        # A child that imports nothing measured must not say so on a stderr a test reads.
+        "disable_warnings = no-data-collected, module-not-measured, module-not-imported\n"
     )
     return rc
 
@@ -167,11 +232,11 @@ def still_valid(path: str) -> bool:
 
 def previous_map(tree: str) -> tuple[dict, list[str]] | None:
     """An older map whose source is this tree's, and the test modules changed since."""
-    for name in sorted(glob.glob(".mutation-coverage-*.json"), key=os.path.getmtime)[::-1]:
+    for name in sorted(glob.glob(".mutation-coverage-*.sqlite"), key=os.path.getmtime)[::-1]:
         try:
-            old = json.loads(Path(name).read_text())
+            old = read_map(Path(name), whole=True)
             changed = git("diff-tree", "-r", "--name-only", old["tree"], tree).split()
-        except (OSError, ValueError, KeyError, subprocess.CalledProcessError):
+        except (OSError, ValueError, KeyError, sqlite3.Error, subprocess.CalledProcessError):
             continue
         if old.get("version") == VERSION and all(still_valid(p) for p in changed):
             return old, [p for p in changed if is_test_module(p)]
@@ -197,8 +262,7 @@ def build(tree: str, workers: int = 2) -> Path:
             result = {"version": VERSION, "files": files, "scopes": scopes}
     result["tree"] = tree
     result["status"] = status
-    out.with_suffix(".new").write_text(json.dumps(result, separators=(",", ":")))
-    os.replace(out.with_suffix(".new"), out)
+    save(result, out)
     print(f"coverage map: {out} ({len(result['files'])} files; pytest exit {status})")
     return out
 
@@ -331,8 +395,8 @@ def select(coverage: dict, changed: dict[str, set[int]], owners: list[str]) -> l
 def load(tree: str) -> dict | None:
     """This commit's map, or ``None`` when it is missing or unreadable."""
     try:
-        found = json.loads(map_path(tree).read_text())
-    except (OSError, ValueError):
+        found = read_map(map_path(tree))
+    except (OSError, ValueError, KeyError, sqlite3.Error):
         return None
     if not isinstance(found, dict) or found.get("version") != VERSION:
         return None

@@ -8,7 +8,6 @@ lines no owner test ran, files missing from the map, and a map that is missing o
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import textwrap
@@ -245,6 +244,22 @@ def test_changed_lines_are_numbered_as_in_the_committed_file():
     }
 
 
+def test_a_saved_map_reads_back_whole_and_one_file_at_a_time(tmp_path: Path):
+    found = {
+        "version": coverage_map.VERSION,
+        "tree": "abc",
+        "status": 0,
+        "files": {"a.py": {"3": ["", f"{A}|run"]}, "b.py": {"1": [f"{B}|setup", f"{A}|run"]}},
+        "scopes": {A: ["tests/unit/conftest.py::server"]},
+    }
+    coverage_map.save(found, tmp_path / "map.sqlite")
+    assert coverage_map.read_map(tmp_path / "map.sqlite", whole=True) == found
+    lazy = coverage_map.read_map(tmp_path / "map.sqlite")
+    assert lazy["files"]["b.py"] == found["files"]["b.py"]
+    assert lazy["files"].get("c.py") is None
+    assert sorted(lazy["files"]) == ["a.py", "b.py"]
+
+
 def test_an_updated_map_replaces_only_the_rerun_modules_contexts():
     old = {
         "version": coverage_map.VERSION,
@@ -309,10 +324,12 @@ def mutate(repo: Path, old: str, new: str) -> None:
     path.write_text(path.read_text().replace(old, new, 1))
 
 
-def write_map(repo: Path, found: dict | str) -> None:
+def write_map(repo: Path, found: dict | bytes) -> None:
     tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
-    text = found if isinstance(found, str) else json.dumps(found)
-    coverage_map.map_path(tree).write_text(text)
+    if isinstance(found, bytes):
+        coverage_map.map_path(tree).write_bytes(found)
+    else:
+        coverage_map.save(found, coverage_map.map_path(tree))
 
 
 def test_run_tests_runs_the_covering_tests_of_a_mutant(repo: Path):
@@ -328,13 +345,19 @@ def test_run_tests_runs_the_covering_tests_of_a_mutant(repo: Path):
     ("content", "why"),
     [
         (None, "no coverage map for this commit"),
-        ("{not json", "no coverage map for this commit"),
-        ('{"version": 0}', "no coverage map for this commit"),
-        ('{"version": 1, "files": []}', "coverage map unusable (AttributeError"),
+        (b"{not a database", "no coverage map for this commit"),
+        ({"version": 0, "files": {}, "scopes": {}}, "no coverage map for this commit"),
+        (  # no "scopes": reading the map fails halfway
+            {
+                "version": 1,
+                "files": {"pi_sdk/mod.py": {str(line_of("value = start")): [f"{A}|run"]}},
+            },
+            "coverage map unusable (KeyError",
+        ),
     ],
 )
 def test_run_tests_falls_back_to_the_owner_set_without_a_usable_map(
-    repo: Path, content: str | None, why: str
+    repo: Path, content: dict | bytes | None, why: str
 ):
     if content is not None:
         write_map(repo, content)
