@@ -288,12 +288,19 @@ def changed_lines(diff: str) -> dict[str, set[int]]:
 
 
 def _tree(path: str) -> ast.Module:
+    """The syntax tree of ``path`` as committed (the working copy holds the mutant, which
+    may not even parse); the file itself outside a repository."""
     return _parse(str(Path(path).resolve()))
 
 
 @cache
 def _parse(path: str) -> ast.Module:
-    return ast.parse(Path(path).read_text(encoding="utf-8"))
+    folder, name = os.path.split(path)
+    shown = subprocess.run(
+        ["git", "-C", folder, "show", f"HEAD:./{name}"], capture_output=True, check=False
+    )
+    text = shown.stdout if shown.returncode == 0 else Path(path).read_bytes()
+    return ast.parse(text)
 
 
 def _spans(node: ast.AST) -> tuple[int, int]:

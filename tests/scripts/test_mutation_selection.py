@@ -367,6 +367,17 @@ def test_run_tests_falls_back_to_the_owner_set_without_a_usable_map(
     assert reason.startswith(why)
 
 
+def test_the_committed_source_decides_not_the_mutant(repo: Path):
+    # A mutant may not parse (cosmic-ray swaps the "*" of a signature) or may move lines:
+    # the diff numbers lines as committed, and so must the syntax tree.
+    n = line_of("value = start")
+    found = a_map(**{f"L{n}": [f"{A}|run"]})
+    found["files"] = {"pi_sdk/mod.py": found["files"]["pkg/mod.py"]}
+    write_map(repo, found)
+    mutate(repo, "value = start", "value = (start")
+    assert run_tests.selected(OWNERS) == ([A], "1 owner tests run the mutated lines")
+
+
 def test_run_tests_falls_back_when_the_lines_need_every_owner(repo: Path):
     found = a_map(**{f"L{line_of('LIMIT = 3')}": [f"{A}|run"]})
     found["files"] = {"pi_sdk/mod.py": found["files"]["pkg/mod.py"]}
