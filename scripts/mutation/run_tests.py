@@ -59,7 +59,9 @@ OWNERS: list[tuple[str, list[str]]] = [
         "pi_sdk/_wire/transform.py",
         ["tests/core/test_transform.py", "tests/test_migration.py", "tests/providers"],
     ),
-    ("pi_sdk/", ["tests/core", "tests/providers", "tests/fuzz"]),
+    # The agent is the core's main user: its tests pin core behaviour too (tool-argument
+    # coercion in _wire/validation.py is tested through tools in tests/agent/test_tools.py).
+    ("pi_sdk/", ["tests/core", "tests/providers", "tests/agent", "tests/fuzz"]),
 ]
 FUZZ_DECODERS = "tests/fuzz/test_fuzz_decoders.py"
 NO_SELECTION = "PI_SDK_MUTATION_ALL_OWNERS"
