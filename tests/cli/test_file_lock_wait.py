@@ -11,31 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from _support.fake_clock import SleepClock, install
 
 from pi_sdk._cli import file_lock as lock_module
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 9_876.0
-        self.slept = 0.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
-        self.slept += seconds
-        if self.slept > 120:  # far past any wait asked for here: fail now, not in hours
-            raise AssertionError(f"still waiting after {self.slept:.0f} s")
-
-
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    fake = Clock()
-    monkeypatch.setattr(lock_module.time, "monotonic", fake.monotonic)
-    monkeypatch.setattr(lock_module.time, "sleep", fake.sleep)
-    return fake
+def clock(monkeypatch: pytest.MonkeyPatch) -> SleepClock:
+    return install(monkeypatch, lock_module.time, 9_876.0, 120)
 
 
 def held_for(monkeypatch: pytest.MonkeyPatch, polls: int | None) -> list[int]:
@@ -54,7 +37,7 @@ def held_for(monkeypatch: pytest.MonkeyPatch, polls: int | None) -> list[int]:
 
 
 def test_a_free_lock_is_taken_at_once(
-    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, clock: SleepClock, monkeypatch: pytest.MonkeyPatch
 ):
     tries = held_for(monkeypatch, 0)
     with lock_module.file_lock(tmp_path / "keys.lock", timeout_s=3.0):
@@ -64,7 +47,7 @@ def test_a_free_lock_is_taken_at_once(
 
 @pytest.mark.parametrize("timeout_s", [0.5, 3.0])
 def test_the_lock_is_taken_when_the_holder_lets_go(
-    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch, timeout_s: float
+    tmp_path: Path, clock: SleepClock, monkeypatch: pytest.MonkeyPatch, timeout_s: float
 ):
     tries = held_for(monkeypatch, 7)
     entered = []
@@ -76,7 +59,7 @@ def test_the_lock_is_taken_when_the_holder_lets_go(
 
 @pytest.mark.parametrize("timeout_s", [0.5, 3.0, 10.0])
 def test_a_lock_held_for_good_times_out_after_exactly_the_timeout(
-    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch, timeout_s: float
+    tmp_path: Path, clock: SleepClock, monkeypatch: pytest.MonkeyPatch, timeout_s: float
 ):
     held_for(monkeypatch, None)
     path = tmp_path / "keys.lock"
@@ -91,7 +74,7 @@ def test_a_lock_held_for_good_times_out_after_exactly_the_timeout(
 
 
 def test_the_default_wait_is_ten_seconds(
-    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, clock: SleepClock, monkeypatch: pytest.MonkeyPatch
 ):
     held_for(monkeypatch, None)
     with pytest.raises(lock_module.LockTimeout, match=r"for 10 s;"):

@@ -10,30 +10,13 @@ timeout", whatever the clock's origin).
 from __future__ import annotations
 
 import pytest
+from _support.fake_clock import SleepClock, install
 from pi_sdk_temporal import _exit
 
 
-class Clock:
-    def __init__(self, start: float) -> None:
-        self.now = start
-        self.slept = 0.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
-        self.slept += seconds
-        if self.slept > 60:  # far past any wait the hook may make: fail now, not in hours
-            raise AssertionError(f"still waiting after {self.slept:.0f} s")
-
-
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    fake = Clock(start=12_345.0)
-    monkeypatch.setattr(_exit.time, "monotonic", fake.monotonic)
-    monkeypatch.setattr(_exit.time, "sleep", fake.sleep)
-    return fake
+def clock(monkeypatch: pytest.MonkeyPatch) -> SleepClock:
+    return install(monkeypatch, _exit.time, 12_345.0, 60)
 
 
 def native_threads(monkeypatch: pytest.MonkeyPatch, polls: int | None) -> None:
@@ -47,7 +30,7 @@ def native_threads(monkeypatch: pytest.MonkeyPatch, polls: int | None) -> None:
     monkeypatch.setattr(_exit, "native_threads_in_python", found)
 
 
-def test_nothing_to_wait_for_returns_at_once(clock: Clock, monkeypatch: pytest.MonkeyPatch):
+def test_nothing_to_wait_for_returns_at_once(clock: SleepClock, monkeypatch: pytest.MonkeyPatch):
     native_threads(monkeypatch, 0)
     assert _exit.settle_native_threads(timeout_s=3.0) is True
     assert clock.slept == 0.0
@@ -55,7 +38,7 @@ def test_nothing_to_wait_for_returns_at_once(clock: Clock, monkeypatch: pytest.M
 
 @pytest.mark.parametrize("timeout_s", [0.5, 3.0])
 def test_the_wait_ends_when_the_thread_leaves(
-    clock: Clock, monkeypatch: pytest.MonkeyPatch, timeout_s: float
+    clock: SleepClock, monkeypatch: pytest.MonkeyPatch, timeout_s: float
 ):
     native_threads(monkeypatch, 40)
     assert _exit.settle_native_threads(timeout_s=timeout_s) is True
@@ -64,7 +47,7 @@ def test_the_wait_ends_when_the_thread_leaves(
 
 @pytest.mark.parametrize("timeout_s", [0.5, 3.0, _exit.EXIT_WAIT_S])
 def test_a_thread_that_stays_is_waited_for_exactly_the_timeout(
-    clock: Clock, monkeypatch: pytest.MonkeyPatch, timeout_s: float
+    clock: SleepClock, monkeypatch: pytest.MonkeyPatch, timeout_s: float
 ):
     native_threads(monkeypatch, None)
     assert _exit.settle_native_threads(timeout_s=timeout_s) is False
@@ -72,7 +55,7 @@ def test_a_thread_that_stays_is_waited_for_exactly_the_timeout(
 
 
 def test_the_default_wait_is_the_documented_five_seconds(
-    clock: Clock, monkeypatch: pytest.MonkeyPatch
+    clock: SleepClock, monkeypatch: pytest.MonkeyPatch
 ):
     native_threads(monkeypatch, None)
     assert _exit.settle_native_threads() is False

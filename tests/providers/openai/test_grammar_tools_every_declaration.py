@@ -89,17 +89,10 @@ IN_PLACE_OR_NOT = pytest.mark.parametrize("in_place", [False, True], ids=["liste
 
 @IN_PLACE_OR_NOT
 @pytest.mark.parametrize("where", WHERE)
-def test_completions_sends_it_as_a_custom_tool(where: str, in_place: bool):
-    target = model_for("openai-completions", in_place)
-    body = completions.build_payload(target, declared(where), StreamOptions())
-    assert tool_shapes(body) == ["custom"]
-
-
-@IN_PLACE_OR_NOT
-@pytest.mark.parametrize("where", WHERE)
-def test_responses_sends_it_as_a_custom_tool(where: str, in_place: bool):
-    target = model_for("openai-responses", in_place)
-    body = responses.build_payload(target, declared(where), StreamOptions())
+@pytest.mark.parametrize("api", ["openai-completions", "openai-responses"])
+def test_it_is_sent_as_a_custom_tool(api: str, where: str, in_place: bool):
+    build = completions.build_payload if api == "openai-completions" else responses.build_payload
+    body = build(model_for(api, in_place), declared(where), StreamOptions())
     assert tool_shapes(body) == ["custom"]
 
 
@@ -107,19 +100,11 @@ def test_responses_sends_it_as_a_custom_tool(where: str, in_place: bool):
 @pytest.mark.parametrize("where", WHERE)
 async def test_a_completions_custom_call_becomes_its_grammar_argument(where: str, in_place: bool):
     call = {"id": "call_1", "type": "custom", "custom": {"name": "set_date", "input": TEXT}}
-    completion: dict[str, Any] = {
-        "id": "c",
-        "object": "chat.completion",
-        "model": "gpt-5.2",
-        "choices": [
-            {
-                "index": 0,
-                "finish_reason": "tool_calls",
-                "message": {"role": "assistant", "content": None, "tool_calls": [call]},
-            }
-        ],
-        "usage": {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8},
-    }
+    message = {"role": "assistant", "content": None, "tool_calls": [call]}
+    choice = {"index": 0, "finish_reason": "tool_calls", "message": message}
+    usage = {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}
+    completion = {"id": "c", "object": "chat.completion", "model": "gpt-5.2"}
+    completion |= {"choices": [choice], "usage": usage}
     reply = Reply(200, json.dumps(completion).encode(), JSON)
     target = model_for("openai-completions", in_place)
     _, message, _ = await run(target, [reply], context=declared(where))
