@@ -50,9 +50,11 @@ def mutation(session: nox.Session) -> None:
     defaults to today's date in UTC, ``YYYYMMDD``, so a sample is fresh unless a seed is given
     on purpose; ``all`` for every mutant, hours on two cores; PATHs limit the sample to those
     files or folders, e.g. the ones a change touched). Mutates files in place, one at a time:
-    run it on a clean checkout. The session is ``.mutation-SEED-SIZE[-PATHS].sqlite``: run the
-    same command again to resume an interrupted run (finished mutants are kept); delete the
-    file to start over. Prints the score and every survivor's diff (docs/testing.md).
+    run it on a clean checkout. Each mutant runs the owner tests that execute its lines (a
+    coverage map made once per commit, ``.mutation-coverage-<tree>.sqlite``). The session is
+    ``.mutation-SEED-SIZE[-PATHS].sqlite``: run the same command again to resume an
+    interrupted run (finished mutants are kept); delete the file to start over. Prints the
+    score and every survivor's diff (docs/testing.md).
     """
     import datetime
     import os
@@ -88,5 +90,9 @@ def mutation(session: nox.Session) -> None:
         os.replace(f"{db}.new", db)
     else:
         session.log(f"resuming {db}")
+    # Which tests run each line (one suite run under coverage per commit, or an update of an
+    # older commit's map by the test modules changed since): each mutant runs only the owner
+    # tests that execute its lines (scripts/mutation/coverage_map.py).
+    session.run(*run, "python", "scripts/mutation/coverage_map.py", "--if-missing", external=True)
     session.run(*run, "cosmic-ray", "exec", config, db, external=True)
     session.run(*run, "python", "scripts/mutation/report.py", db, external=True)

@@ -18,6 +18,13 @@ A plugin package (``plugins/<name>/``) is owned by its own tests: the modules
 ``tests/<name>`` (``tests/temporal``), then the suites every plugin passes
 (``tests/plugins/test_plugins.py``, the hook and discovery tests); ``pi-sdk-pytest`` by the
 testing suites (:data:`PLUGIN_OWNERS`).
+
+Of the owner set, only the tests that execute the mutated lines run, when the commit's
+coverage map (``coverage_map.py``) can say which: ``git diff -U0`` gives the lines, the map
+the tests whose context ran them. Whatever the map cannot vouch for runs the whole owner set
+(code run at import, lines outside function bodies, no owner test on the line, no map or an
+unreadable one, a selected test pytest no longer finds); ``PI_SDK_MUTATION_ALL_OWNERS=1``
+always runs the whole set.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -51,9 +59,15 @@ OWNERS: list[tuple[str, list[str]]] = [
         "pi_sdk/_wire/transform.py",
         ["tests/core/test_transform.py", "tests/test_migration.py", "tests/providers"],
     ),
-    ("pi_sdk/", ["tests/core", "tests/providers", "tests/fuzz"]),
+    # The agent is the core's main user: its tests pin core behaviour too (tool-argument
+    # coercion in _wire/validation.py is tested through tools in tests/agent/test_tools.py).
+    ("pi_sdk/", ["tests/core", "tests/providers", "tests/agent", "tests/fuzz"]),
 ]
 FUZZ_DECODERS = "tests/fuzz/test_fuzz_decoders.py"
+NO_SELECTION = "PI_SDK_MUTATION_ALL_OWNERS"
+"""Set (to anything) to run the whole owner set for every mutant, as before the map."""
+NOT_FOUND, NO_TESTS = 4, 5
+"""pytest's exit statuses for a usage error (a node id not found) and for no tests collected."""
 TEST_TIMEOUT = "Failed: Timeout (>"
 """pytest-timeout's failure text: the failing test is run once more without the limit."""
 
@@ -111,6 +125,49 @@ def owners(path: str) -> list[str]:
     return ["tests"]
 
 
+def selected(tests: list[str]) -> tuple[list[str], str]:
+    """The owner tests that run the mutated lines (coverage map), or all of ``tests``."""
+    if os.environ.get(NO_SELECTION):
+        return tests, f"{NO_SELECTION} is set"
+    try:
+        import coverage_map
+
+        found = coverage_map.load(coverage_map.tree_id())
+        if found is None:
+            return tests, "no coverage map for this commit"
+        diff = subprocess.run(
+            ["git", "diff", "-U0", "--", "pi_sdk", "providers", "plugins"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        chosen = coverage_map.select(found, coverage_map.changed_lines(diff), tests)
+    except Exception as error:  # noqa: BLE001 - any trouble with the map: the whole owner set
+        return tests, f"coverage map unusable ({type(error).__name__}: {error})"
+    if chosen is None:
+        return tests, "the mutated lines need the whole owner set"
+    return chosen, f"{len(chosen)} owner tests run the mutated lines"
+
+
+def pytest_command(tests: list[str]) -> list[str]:
+    return [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+
+
+def run_pytest(tests: list[str], env: dict[str, str]) -> int:
+    """pytest on ``tests`` (``-x``); a test failed only by pytest-timeout is run once more."""
+    command = pytest_command(tests)
+    run = subprocess.run(command, env=env, check=False, capture_output=True, text=True)
+    print(run.stdout, run.stderr, sep="\n")
+    slow = [line.split()[1] for line in run.stdout.splitlines() if line.startswith("FAILED ")]
+    if run.returncode == 1 and TEST_TIMEOUT in run.stdout and slow:
+        # A test stopped by its own time limit on a busy machine says nothing of the mutant:
+        # run it again without the limit (a mutant that hangs then meets cosmic-ray's).
+        print(f"rerunning {slow} without pytest-timeout's limit", flush=True)
+        again = [*pytest_command([]), "--timeout=0", *slow]
+        return subprocess.run(again, env=env, check=False).returncode
+    return run.returncode
+
+
 def main() -> int:
     changed = subprocess.run(
         ["git", "diff", "--name-only", "--", "pi_sdk", "providers", "plugins"],
@@ -121,17 +178,16 @@ def main() -> int:
     tests = list(dict.fromkeys(t for path in changed for t in owners(path))) or ["tests"]
     tests = [t for t in tests if os.path.exists(t)]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
-    run = subprocess.run(command, env=env, check=False, capture_output=True, text=True)
-    print(run.stdout, run.stderr, sep="\n")
-    slow = [line.split()[1] for line in run.stdout.splitlines() if line.startswith("FAILED ")]
-    if run.returncode == 1 and TEST_TIMEOUT in run.stdout and slow:
-        # A test stopped by its own time limit on a busy machine says nothing of the mutant:
-        # run it again without the limit (a mutant that hangs then meets cosmic-ray's).
-        print(f"rerunning {slow} without pytest-timeout's limit", flush=True)
-        again = [*command[: -len(tests)], "--timeout=0", *slow]
-        return subprocess.run(again, env=env, check=False).returncode
-    return run.returncode
+    started = time.monotonic()
+    chosen, why = selected(tests)
+    print(f"run_tests: {why}", flush=True)
+    status = run_pytest(chosen, env)
+    if chosen != tests and status in (NOT_FOUND, NO_TESTS):
+        # A node id the map recorded is gone (a renamed parametrization): the whole set.
+        print("run_tests: selected tests not found; running the whole owner set", flush=True)
+        status = run_pytest(tests, env)
+    print(f"run_tests: {time.monotonic() - started:.1f} s, exit {status}", flush=True)
+    return status
 
 
 if __name__ == "__main__":
