@@ -337,7 +337,7 @@ def check_agent_message(message: object, caller: str, where: str = "") -> AgentM
             :func:`agent_message_from_dict`.
     """
     if isinstance(getattr(message, "role", None), str):
-        return cast(AgentMessage, message)
+        return cast("AgentMessage", message)
     shown, kind = repr(message), type(message).__name__
     shown = shown if len(shown) <= 100 else shown[:99] + "…"
     takes = "a message (pi_sdk.UserMessage, ..., or a custom message with a role)"
