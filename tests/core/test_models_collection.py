@@ -78,6 +78,21 @@ def test_a_provider_configured_twice_serves_two_collections_without_sharing():
         b.get_model("anthropic", "only-a")
 
 
+@pytest.mark.parametrize("empty", [None, {}])
+@pytest.mark.parametrize("set_first", [True, False])
+def test_a_setting_one_provider_leaves_unset_or_empty_comes_from_the_other(
+    empty: dict[str, str] | None, set_first: bool
+):
+    """Merging providers of one id: ``None`` and ``{}`` are unset, in either order."""
+    oauth = {"client_id": "gw-app"}
+    given = [
+        Provider(id="gw", base_url="https://gw.test", auth=ProviderAuth(oauth=oauth)),
+        Provider(id="gw", base_url=None, auth=ProviderAuth(oauth=empty)),
+    ]
+    merged = pi_sdk.Models(given if set_first else given[::-1]).provider("gw")
+    assert merged.auth.oauth == oauth and merged.base_url == "https://gw.test"
+
+
 def test_providers_sharing_an_id_merge_their_catalogs_and_apis_and_refuse_a_conflict():
     one = pi_sdk.Model(id="one", api="x-api", provider="gw")
     two = pi_sdk.Model(id="two", api="y-api", provider="gw")

@@ -172,3 +172,41 @@ def test_a_crowd_of_agents_sees_no_429_with_the_limiter() -> None:
     }
     assert lines["with"] == (0, 30, 0), done.stdout
     assert lines["without"][0] >= 15, done.stdout  # 30 at once against 15 per second
+
+
+NOW = 1_800_000_000.0
+"""The clock of the reset tests (a Unix time in seconds, 2027-01-15)."""
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [
+        ("6m0s", 360.0),  # OpenAI's durations
+        ("1h2m3s", 3723.0),
+        ("1.5s", 1.5),
+        ("120ms", 0.12),
+        ("  6m0s\t", 360.0),  # the header's own whitespace
+        ("2", 2.0),  # delay seconds
+        ("0", 0.0),
+        (str(NOW + 30), 30.0),  # a Unix time in seconds
+        (str(int(NOW * 1000) + 45_000), 45.0),  # ... in milliseconds
+        (str(NOW - 30), 0.0),  # a reset already past
+        ("2027-01-15T08:01:00Z", 60.0),  # RFC 3339 (Anthropic)
+        ("2027-01-15T09:01:00+01:00", 60.0),
+        ("2027-01-15T08:01:00", 60.0),  # no zone: UTC
+        ("2027-01-15T07:00:00Z", 0.0),
+        # Not a reset: a duration must be the whole text, not a part of it.
+        ("6m0s later", None),
+        ("about 1s", None),
+        ("1s2x", None),
+        ("5 s", None),
+        ("soon", None),
+        ("", None),
+    ],
+)
+def test_every_reset_form_and_its_near_misses(
+    value: str, seconds: float | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenAI's durations, delay seconds, Unix times and RFC 3339 times; nothing else."""
+    monkeypatch.setattr("pi_sdk._models.rate_limit_headers.time.time", lambda: NOW)
+    assert parse_reset_s(value) == (None if seconds is None else pytest.approx(seconds))
