@@ -127,9 +127,8 @@ class StreamRun:
         max_retries, max_retry_delay_ms = retries
         timeout_ms, idle_timeout_ms = limits
         self._scope = scope if scope is not None else CallScope()
-        self._core = isinstance(start, ReadLoop)
-        """The events come from the core's read loop (the builder made them)."""
         self._loop = start if isinstance(start, ReadLoop) else None
+        """The core's read loop when the events come from it (the builder made them)."""
         self._open: Callable[[], AsyncIterator[AssistantMessageEvent]] = (
             partial(start.events, self._scope) if isinstance(start, ReadLoop) else start
         )
@@ -432,7 +431,7 @@ class StreamRun:
         started = False
         open_blocks: dict[int, str] = {}
         attempt = 0
-        core = self._core
+        core = self._loop is not None
         source: AsyncIterator[AssistantMessageEvent] | None = None
         # The read loop's next event, once the reply started: then its network reads are
         # watched (``Activity.waiter``), not each event.
