@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast, get_args
 from pydantic import BaseModel, TypeAdapter
 
 from pi_sdk._plugins.calling import PerManager
+from pi_sdk._wire.argument_kinds import described
 from pi_sdk._wire.pi_messages import (
     PI_MESSAGE_TYPES,
     PiBranchSummary,
@@ -338,14 +339,13 @@ def check_agent_message(message: object, caller: str, where: str = "") -> AgentM
     """
     if isinstance(getattr(message, "role", None), str):
         return cast("AgentMessage", message)
-    shown, kind = repr(message), type(message).__name__
-    shown = shown if len(shown) <= 100 else shown[:99] + "…"
+    got = described(message)
     takes = "a message (pi_sdk.UserMessage, ..., or a custom message with a role)"
     takes += " or a list of messages" if caller == "prompt" else ""
     hint = ""
     if isinstance(message, dict):
         hint = " (from JSON? pi_sdk.agent_message_from_dict reads it)"
-    raise TypeError(f"{caller}() takes text, {takes}; got {kind} {shown}{where}{hint}")
+    raise TypeError(f"{caller}() takes text, {takes}; got {got}{where}{hint}")
 
 
 def check_prompt(messages: Sequence[AgentMessage]) -> None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import Context, Model
 
-__all__ = ["check_call_arguments", "check_model"]
+__all__ = ["check_call_arguments", "check_model", "described"]
 
 _MODEL = "a pi_sdk.Model, e.g. pi_sdk.get_model('anthropic', 'claude-sonnet-4-5')"
 
 
-def _got(value: object) -> str:
+def described(value: object) -> str:
+    """``value``'s type name and repr (at most 100 characters), for a ``TypeError``'s "got"."""
     shown = repr(value)
     return f"{type(value).__name__} {shown if len(shown) <= 100 else shown[:99] + '…'}"
 
@@ -24,7 +25,7 @@ def _got(value: object) -> str:
 def check_model(value: object, what: str) -> None:
     """Raise ``TypeError`` unless ``value`` is a :class:`pi_sdk.Model` (``what`` names it)."""
     if not isinstance(value, Model):
-        raise TypeError(f"{what} must be {_MODEL}; got {_got(value)}")
+        raise TypeError(f"{what} must be {_MODEL}; got {described(value)}")
 
 
 def check_call_arguments(model: object, context: object, options: object) -> None:
@@ -38,9 +39,9 @@ def check_call_arguments(model: object, context: object, options: object) -> Non
     if not isinstance(context, Context):
         raise TypeError(
             "stream() context must be a pi_sdk.Context, e.g. pi_sdk.Context(messages=[...]);"
-            f" got {_got(context)}"
+            f" got {described(context)}"
         )
     if options is not None and not isinstance(options, StreamOptions):
         raise TypeError(
-            f"stream() options must be a pi_sdk.StreamOptions or None; got {_got(options)}"
+            f"stream() options must be a pi_sdk.StreamOptions or None; got {described(options)}"
         )
