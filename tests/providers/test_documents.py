@@ -349,3 +349,35 @@ def test_the_json_is_pi_style_and_round_trips_in_messages():
     assert again == message and again.content[1] == PDF_DOC  # type: ignore[index]
     result = ToolResultMessage(tool_call_id="c", tool_name="t", content=[doc], timestamp=1)
     assert ToolResultMessage.model_validate(result.model_dump()) == result
+
+
+_VISION_APIS = [
+    (chat_body, GPT_CHAT),
+    (responses_body, GPT),
+    (anthropic_body, CLAUDE),
+    (mistral_body, MISTRAL),
+]
+_ANY_MODEL_APIS = [(google_body, GEMINI), (google_body, VERTEX), (bedrock_body, NOVA)]
+
+
+@pytest.mark.parametrize(("build", "model"), _VISION_APIS)
+def test_every_api_that_reads_documents_as_images_refuses_them_for_a_text_only_model(
+    build: Any, model: pi_sdk.Model
+):
+    text_only = model.model_copy(update={"input": ["text"]})
+    target = f"{model.provider}/{model.id} ({model.api})"
+    assert _error(build, text_only, _user(PDF_DOC)) == (
+        f"messages[0].content[1]: {target} does not take documents (its input is ['text']); "
+        "cannot send a application/pdf document given as data"
+    )
+    # the same model with image input takes the PDF, and a text document as text either way
+    build(model, _user(PDF_DOC), OPTIONS)
+    build(text_only, _user(NOTES), OPTIONS)
+
+
+@pytest.mark.parametrize(("build", "model"), _ANY_MODEL_APIS)
+def test_apis_that_read_documents_natively_take_them_for_a_text_only_model(
+    build: Any, model: pi_sdk.Model
+):
+    text_only = model.model_copy(update={"input": ["text"]})
+    assert build(text_only, _user(PDF_DOC), OPTIONS) == build(model, _user(PDF_DOC), OPTIONS)
