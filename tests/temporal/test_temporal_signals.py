@@ -140,3 +140,22 @@ async def test_model_switch_by_signal_as_on_a_plain_agent(client, shared_worker,
     assert assistants[0]["content"][0]["thinkingSignature"] == "sig-m"  # kept in the transcript
     assert comparable(result.messages) == comparable([message_to_json(m) for m in agent.messages])
     assert (await run.state()).model == "b"
+
+
+async def test_prompts_queued_during_a_run_each_run_after_it_in_the_order_sent(
+    client, shared_worker
+) -> None:
+    log = shared_worker.log
+    run = await start(client, shared_worker, "tools:q:gate", ["gate"], keep_open=True)
+    await until(lambda: count(log, "gate", "start", "q") == 1, "the gate tool")
+    for text in ("first", "second", "third"):
+        await run.prompt(text)  # queued: the first run is still in its tool
+    shared_worker.open_gate("q")
+    await run.close()
+    result = await run.result()
+    users = [m for m in result.messages if m["role"] == "user"]
+    assert [m["content"] if isinstance(m["content"], str) else m["content"][0]["text"]
+            for m in users] == ["tools:q:gate", "first", "second", "third"]  # fmt: skip
+    # each queued prompt is its own run: a reply follows every one of them
+    roles = [m["role"] for m in result.messages]
+    assert [roles[i + 1] for i, r in enumerate(roles) if r == "user"] == ["assistant"] * 4
