@@ -479,6 +479,11 @@ async def test_leaving_at_any_event_releases_the_connection(wire, how: str, at: 
         assert seen[-1] == "error" and message.stop_reason == "aborted"
     else:
         assert message.stop_reason == "aborted"
+        # what was read is kept (a prefix of the whole text, at least the deltas seen), the
+        # reason is the consumer's leaving, and the usage is an estimate of what was sent
+        assert message.error_message == "stream closed by the consumer", (how, at)
+        assert "abc".startswith(message.text) and len(message.text) >= seen.count("text_delta")
+        assert message.usage_estimated is True, (how, at)
 
 
 # --- start on the first content (HttpCall.start_on_content) ------------------------------------
