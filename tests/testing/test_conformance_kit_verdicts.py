@@ -9,6 +9,7 @@ the kit's own behaviour is pinned here, not only by the provider packages that r
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -16,7 +17,8 @@ from typing import Any
 
 import httpx2
 import pytest
-from pi_sdk_pytest import ConformanceFailure, ProviderUnderTest
+from pi_sdk_pytest import ConformanceFailure, ProviderConformance, ProviderUnderTest
+from pi_sdk_pytest.conformance.installed import provider_installed
 from pi_sdk_pytest.conformance import session as session_module
 from pi_sdk_pytest.conformance.loopback import LoopbackServer
 from pi_sdk_pytest.conformance.rules.event_contract import check_event_contract
@@ -369,3 +371,28 @@ def test_content_kept_after_a_reset_that_is_not_the_reply_start_fails_the_retrie
         "(body 'text'): the body's first half, then a connection reset, max_retries=2: the "
         "content kept is not the reply's start: block 0 is thinking, the whole reply's is text"
     )
+
+
+# --- where the provider comes from, and the suite -----------------------------------------------
+
+
+def test_a_declared_plugin_is_installed_alone_and_no_plugin_means_the_installed_ones() -> None:
+    toy = toy_subject(scripted(HELLO))
+    with provider_installed(toy):
+        assert pi_sdk.get_api_provider(API).source_id == API
+        with pytest.raises(pi_sdk.ProviderNotFoundError, match="anthropic-messages"):
+            pi_sdk.get_api_provider("anthropic-messages")
+    with provider_installed(dataclasses.replace(toy, plugin=None)):
+        assert pi_sdk.get_api_provider("anthropic-messages").api == "anthropic-messages"
+        with pytest.raises(pi_sdk.ProviderNotFoundError, match=API):
+            pi_sdk.get_api_provider(API)
+
+
+def test_the_suite_runs_the_truncation_rule_on_its_provider() -> None:
+    class TestCutsReadAsComplete(ProviderConformance):
+        provider = toy_subject(scripted(HELLO, HELLO, cut("He")))
+
+    with pytest.raises(ConformanceFailure) as caught:
+        TestCutsReadAsComplete().test_truncation_at_every_byte_ends_in_one_error()
+    assert caught.value.rule == "truncation"
+    assert "cut at byte 1 of 3: ended in 'error'" in str(caught.value)
