@@ -23,6 +23,7 @@ from pi_sdk_pytest.conformance import session as session_module
 from pi_sdk_pytest.conformance.loopback import LoopbackServer
 from pi_sdk_pytest.conformance.rules.event_contract import check_event_contract
 from pi_sdk_pytest.conformance.rules.release import check_release
+from pi_sdk_pytest.conformance.rules.replay import check_replay
 from pi_sdk_pytest.conformance.rules.retries import check_retries
 from pi_sdk_pytest.conformance.rules.secrets import check_secrets
 from pi_sdk_pytest.conformance.rules.truncation import check_truncation
@@ -396,3 +397,59 @@ def test_the_suite_runs_the_truncation_rule_on_its_provider() -> None:
         TestCutsReadAsComplete().test_truncation_at_every_byte_ends_in_one_error()
     assert caught.value.rule == "truncation"
     assert "cut at byte 1 of 3: ended in 'error'" in str(caught.value)
+
+
+# --- cassette replay --------------------------------------------------------------------------
+
+
+def _recordable(*, key_in_body: bool = False, counter_in_body: bool = False, calls: Any = None):
+    """A stream function that POSTs to the kit's server and answers with the body it read."""
+    made: list[int] = [] if calls is None else calls
+
+    async def stream(model: Any, context: Any, options: Any) -> AsyncIterator[Any]:
+        made.append(1)
+        payload: dict[str, Any] = {"ask": "hello"}
+        if key_in_body:
+            payload["credential"] = options.api_key
+        if counter_in_body:
+            payload["call"] = len(made)
+        async with httpx2.AsyncClient() as client:
+            headers = {} if key_in_body else {"x-api-key": options.api_key}
+            answer = await client.post(f"{model.base_url}/v1/toy", json=payload, headers=headers)
+        text = answer.text if answer.status_code == 200 else f"HTTP {answer.status_code}"
+        async for event in play(reply(text + ("!" * (len(made) - 1) if calls is not None else ""))):
+            yield event
+
+    return stream
+
+
+def test_a_recorded_call_that_replays_the_same_passes_the_replay_rule() -> None:
+    check_replay(toy_subject(_recordable()))
+
+
+def test_a_key_sent_where_no_scrubbing_rule_looks_fails_the_replay_rule() -> None:
+    """Only in the JSON body, never in a header: nothing tells the recorder it is a secret."""
+    says = failure_of(check_replay, toy_subject(_recordable(key_in_body=True)))
+    assert says == (
+        "conformance rule 'cassette replay' failed for toy (body 'abc'): the API key was "
+        "written to the cassette"
+    )
+
+
+def test_a_request_that_changes_on_replay_fails_the_replay_rule_naming_the_miss() -> None:
+    says = failure_of(check_replay, toy_subject(_recordable(counter_in_body=True)))
+    assert says.startswith(
+        "conformance rule 'cassette replay' failed for toy (body 'abc'): replay: request not in "
+        "cassette "
+    )
+    assert "$.call: 2 != 1 (live != recorded)" in says
+
+
+def test_a_replay_that_gives_another_reply_fails_the_replay_rule() -> None:
+    says = failure_of(check_replay, toy_subject(_recordable(calls=[])))
+    assert says == (
+        "conformance rule 'cassette replay' failed for toy (body 'abc'): the replay gave other "
+        "events (['start', 'text_start', 'text_delta', 'text_delta', 'text_delta', 'text_delta', "
+        "'text_end', 'done']) or another reply (content [('text', 'abc!', None)] != [('text', "
+        "'abc', None)]) than the recorded call"
+    )

@@ -330,3 +330,50 @@ def test_status_lines_name_a_failed_server_and_count_the_tools_of_the_others() -
         ("mcp: db failed: HTTP 401 from http://a/mcp", "red"),
         ("mcp: time · 1 tools (now)", "dim"),
     ]
+
+
+def test_tool_lines_give_each_kind_and_shorten_long_descriptions() -> None:
+    from pi_sdk_mcp.cli import _tool_lines
+
+    def a_tool(name: str, read_only: bool, destructive: bool, about: str, mcp_name: str = "") -> Any:
+        hints = {"readOnlyHint": read_only, "destructiveHint": destructive}
+        return SimpleNamespace(
+            name=name, mcp_name=mcp_name or name, description=about, annotations=hints
+        )
+
+    long = "Delete every file under the given folder, recursively, without asking twice."
+    assert len(long) > 72
+    lines = _tool_lines(
+        [
+            a_tool("ls", True, True, "List files.\nSecond line."),
+            a_tool("rm", False, True, long),
+            a_tool("edge_mk", False, False, "", mcp_name="mk"),
+        ]
+    )
+    assert lines == [
+        "  ls       read-only    List files.",
+        f"  rm       destructive  {long[:71]}…",
+        "  edge_mk  additive     (= mk)",
+    ]
+    assert _tool_lines([]) == []
+
+
+async def test_two_calls_lost_together_report_the_server_once(edge_log: Path) -> None:
+    changes: list[str] = []
+    connection = _connection(edge_stdio(edge_log), changes)
+    await connection.start()
+    try:
+        slow = asyncio.ensure_future(connection.call("slow", {"seconds": 30, "tag": "both"}))
+        for _ in range(500):  # the slow call is under way on the server: a deadline, no timing
+            if "started both" in (edge_log.read_text() if edge_log.exists() else ""):
+                break
+            await asyncio.sleep(0.02)
+        with pytest.raises(McpServerError) as crashed:
+            await connection.call("crash", {})
+        with pytest.raises(McpServerError) as lost:
+            await slow
+    finally:
+        await connection.stop()
+    assert str(crashed.value).startswith("MCP server 'edge' stopped during the call to 'crash': ")
+    assert str(lost.value).startswith("MCP server 'edge' stopped during the call to 'slow': ")
+    assert changes == ["failed"]  # one report for one server that stopped
