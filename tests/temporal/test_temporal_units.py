@@ -24,8 +24,14 @@ from temporalio.exceptions import ActivityError, ApplicationError, CancelledErro
 from temporalio.testing import ActivityEnvironment
 
 import pi_sdk
-from pi_sdk import AbortController, AgentTool, AgentToolResult, AssistantMessage, TextContent
-from pi_sdk import UserMessage
+from pi_sdk import (
+    AbortController,
+    AgentTool,
+    AgentToolResult,
+    AssistantMessage,
+    TextContent,
+    UserMessage,
+)
 
 MODEL = pi_sdk.Model(id="m-1", api="toy", provider="toy")
 
@@ -253,9 +259,7 @@ class _Events:
 async def test_a_stream_function_that_raises_fails_the_call_not_retried(
     error: Exception, text: str
 ) -> None:
-    registry = AgentRegistry(
-        models={"fast": MODEL}, stream_fn=lambda *_: _Events(answer(), error)
-    )
+    registry = AgentRegistry(models={"fast": MODEL}, stream_fn=lambda *_: _Events(answer(), error))
     with pytest.raises(ApplicationError) as caught:
         await ActivityEnvironment().run(AgentActivities(registry).call_model, _call())
     assert (caught.value.message, caught.value.type, caught.value.non_retryable) == (

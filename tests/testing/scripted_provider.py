@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from pi_sdk_pytest import ProviderUnderTest, RecordedBody
+
 import pi_sdk
 import pi_sdk.provider as kit
 from pi_sdk import (
@@ -26,7 +28,6 @@ from pi_sdk import (
     TextEndEvent,
     TextStartEvent,
 )
-from pi_sdk_pytest import ProviderUnderTest, RecordedBody
 
 API = "scripted-toy"
 BODY = RecordedBody(name="abc", body=b"abc", content_type="text/plain")

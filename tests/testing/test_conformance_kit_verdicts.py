@@ -18,8 +18,8 @@ from typing import Any
 import httpx2
 import pytest
 from pi_sdk_pytest import ConformanceFailure, ProviderConformance, ProviderUnderTest
-from pi_sdk_pytest.conformance.installed import provider_installed
 from pi_sdk_pytest.conformance import session as session_module
+from pi_sdk_pytest.conformance.installed import provider_installed
 from pi_sdk_pytest.conformance.loopback import LoopbackServer
 from pi_sdk_pytest.conformance.rules.event_contract import check_event_contract
 from pi_sdk_pytest.conformance.rules.release import check_release

@@ -259,7 +259,9 @@ def test_an_unknown_record_mode_in_the_environment_is_a_usage_error(
 
 
 @pytest.mark.pi_vcr(record_mode="all")  # the session's mode is "none": only the cassette says True
-def test_pi_recording_reads_the_open_cassette(pi_cassette: CassetteSession, pi_recording: bool) -> None:
+def test_pi_recording_reads_the_open_cassette(
+    pi_cassette: CassetteSession, pi_recording: bool
+) -> None:
     assert pi_recording is True
     assert pi_cassette.recording is True  # nothing is requested, so nothing is written
 

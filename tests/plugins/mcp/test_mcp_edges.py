@@ -59,9 +59,7 @@ def test_a_file_holding_something_else_than_an_object_is_named(tmp_path: Path) -
     path.write_text(json.dumps([{"mcpServers": {}}]))
     with pytest.raises(ConfigurationError) as caught:
         load_config(path)
-    assert str(caught.value) == (
-        f"{path} must hold a JSON object with an 'mcpServers' object"
-    )
+    assert str(caught.value) == (f"{path} must hold a JSON object with an 'mcpServers' object")
 
 
 def test_server_configs_refuse_an_empty_command_and_an_unknown_transport() -> None:
@@ -322,7 +320,9 @@ def test_the_chat_reports_a_failed_start_and_a_server_that_stops_later(
 
 
 def test_status_lines_name_a_failed_server_and_count_the_tools_of_the_others() -> None:
-    failed = SimpleNamespace(name="db", state="failed", error="HTTP 401 from http://a/mcp", tools=[])
+    failed = SimpleNamespace(
+        name="db", state="failed", error="HTTP 401 from http://a/mcp", tools=[]
+    )
     ready = SimpleNamespace(
         name="time", state="ready", error=None, tools=[SimpleNamespace(name="now")]
     )
@@ -335,7 +335,9 @@ def test_status_lines_name_a_failed_server_and_count_the_tools_of_the_others() -
 def test_tool_lines_give_each_kind_and_shorten_long_descriptions() -> None:
     from pi_sdk_mcp.cli import _tool_lines
 
-    def a_tool(name: str, read_only: bool, destructive: bool, about: str, mcp_name: str = "") -> Any:
+    def a_tool(
+        name: str, read_only: bool, destructive: bool, about: str, mcp_name: str = ""
+    ) -> Any:
         hints = {"readOnlyHint": read_only, "destructiveHint": destructive}
         return SimpleNamespace(
             name=name, mcp_name=mcp_name or name, description=about, annotations=hints
