@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from pi_sdk._wire.json_data import NotJsonData, to_json_data
+from pi_sdk._wire.strict_json import MAX_NESTING
 
 
 def test_json_data_passes_through_as_the_same_object():
@@ -48,3 +49,12 @@ def test_a_set_of_items_that_do_not_compare_keeps_its_iteration_order():
     items = {3, "b", 1, "a"}
     assert to_json_data({"s": items}) == {"s": list(items)}
     assert to_json_data({"s": {3, 1, 2}}) == {"s": [1, 2, 3]}  # comparable: sorted
+
+
+def test_json_data_nested_too_deep_is_refused_naming_the_limit():
+    deep: list[object] = []
+    for _ in range(MAX_NESTING + 1):
+        deep = [deep]
+    with pytest.raises(NotJsonData) as caught:
+        to_json_data({"rows": deep})
+    assert str(caught.value) == f"details: nested deeper than {MAX_NESTING} levels"

@@ -88,6 +88,7 @@ def test_an_id_that_fits_is_kept_and_one_that_does_not_is_cut_with_a_hash():
         ("xhigh", True, {"xhigh": "max"}, "xhigh"),
         ("low", True, {"low": None, "minimal": None}, "medium"),
         ("high", True, {"high": None, "medium": None}, "low"),
+        ("high", True, dict.fromkeys(("off", "minimal", "low", "medium", "high")), "off"),
     ],
 )
 def test_a_thinking_level_is_clamped_to_the_nearest_supported(

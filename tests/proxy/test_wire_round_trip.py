@@ -135,3 +135,11 @@ def test_a_server_block_that_does_not_validate_is_malformed():
             {"type": "servertool_result", "contentIndex": 0, "serverToolResult": {"kind": 1}}
         )
     assert str(caught.value).startswith("malformed gw event: bad servertool_result: ")
+
+
+def test_a_whole_json_answer_is_refused_naming_the_server():
+    with pytest.raises(ProviderError) as caught:
+        EventDecoder(MessageBuilder(MODEL), source="pi-messages server").feed_document({})
+    assert str(caught.value) == (
+        "the pi-messages server answered with a JSON document instead of an event stream"
+    )
