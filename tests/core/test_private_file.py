@@ -21,6 +21,13 @@ def _leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
 
 
+def _refusal(path: Path, max_bytes: int) -> tuple[object, ...]:
+    """``(errno, strerror, filename)`` of the ``OSError`` reading ``path`` raises."""
+    with pytest.raises(OSError) as caught:
+        read_private(path, max_bytes=max_bytes)
+    return caught.value.errno, caught.value.strerror, caught.value.filename
+
+
 def test_a_save_that_cannot_make_its_temporary_file_names_the_target(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
@@ -98,13 +105,9 @@ def test_a_missing_file_reads_as_none_and_other_open_errors_are_raised(tmp_path:
 
 def test_a_device_is_not_a_regular_file_and_a_folder_cannot_be_read(tmp_path: Path):
     device = Path(os.devnull)
-    with pytest.raises(PermissionError) as caught:
+    assert _refusal(device, 10) == (errno.EPERM, "not a regular file", os.fspath(device))
+    with pytest.raises(PermissionError):
         read_private(device, max_bytes=10)
-    assert (caught.value.errno, caught.value.strerror, caught.value.filename) == (
-        errno.EPERM,
-        "not a regular file",
-        os.fspath(device),
-    )
     with pytest.raises(IsADirectoryError):  # an OSError: it cannot be read
         read_private(tmp_path, max_bytes=10)
 
@@ -114,9 +117,7 @@ def test_a_file_larger_than_the_limit_is_refused_with_both_sizes(tmp_path: Path)
     path.write_bytes(b"x" * 1_001)
     path.chmod(0o600)
     assert read_private(path, max_bytes=1_001) == b"x" * 1_001  # the limit itself is fine
-    with pytest.raises(OSError) as caught:
-        read_private(path, max_bytes=1_000)
-    assert (caught.value.errno, caught.value.strerror, caught.value.filename) == (
+    assert _refusal(path, 1_000) == (
         errno.EFBIG,
         "larger than 1,000 bytes (1,001)",
         os.fspath(path),
@@ -137,13 +138,7 @@ def test_a_file_that_grew_after_its_size_was_read_is_refused(
         return os.stat_result(info)
 
     monkeypatch.setattr(private_file.os, "fstat", earlier)
-    with pytest.raises(OSError) as caught:
-        read_private(path, max_bytes=1_500)
-    assert (caught.value.errno, caught.value.strerror, caught.value.filename) == (
-        errno.EFBIG,
-        "larger than 1,500 bytes",
-        os.fspath(path),
-    )
+    assert _refusal(path, 1_500) == (errno.EFBIG, "larger than 1,500 bytes", os.fspath(path))
 
 
 def test_the_lock_file_is_made_owner_only_and_released(tmp_path: Path):

@@ -62,13 +62,19 @@ async def test_each_granted_request_uses_up_the_servers_token_budget_by_its_esti
     assert window._wait_s(clock(), 0) == 30.0  # pyright: ignore[reportPrivateUsage]
 
 
-async def test_a_waiter_cancelled_in_the_queue_is_passed_over_for_the_next() -> None:
+async def _two_waiting():  # noqa: ANN202
+    """A full window of one request in flight, and two calls queued behind it."""
     clock = Clock()
     window = _window(RateLimit(requests=1, per_ms=1_000), clock)
     first = await window.acquire(0)
     window.started(first)
     leaving = asyncio.ensure_future(window.acquire(0))
     staying = asyncio.ensure_future(window.acquire(0))
+    return clock, window, first, leaving, staying
+
+
+async def test_a_waiter_cancelled_in_the_queue_is_passed_over_for_the_next() -> None:
+    clock, window, first, leaving, staying = await _two_waiting()
     await asyncio.sleep(0)  # both queued behind the full window
     assert len(window._waiters) == 2  # pyright: ignore[reportPrivateUsage]
     leaving.cancel()  # its future is cancelled now; its own clean-up runs later
@@ -82,12 +88,7 @@ async def test_a_waiter_cancelled_in_the_queue_is_passed_over_for_the_next() -> 
 
 
 async def test_a_slot_granted_as_its_waiter_left_goes_to_the_next_waiter() -> None:
-    clock = Clock()
-    window = _window(RateLimit(requests=1, per_ms=1_000), clock)
-    first = await window.acquire(0)
-    window.started(first)
-    leaving = asyncio.ensure_future(window.acquire(0))
-    staying = asyncio.ensure_future(window.acquire(0))
+    clock, window, first, leaving, staying = await _two_waiting()
     await asyncio.sleep(0)
     clock.now += 5
     window.finished(first, None, None)  # grants the head's future...
