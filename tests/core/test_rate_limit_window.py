@@ -1,0 +1,124 @@
+"""One key's window of the client-side rate limiter (``pi_sdk/_models/rate_limit.py``), on a
+fake clock: what the server's budgets say is left goes down with each request granted (requests
+by one, tokens by the request's estimate) and holds calls until its reset; a waiter that leaves
+the queue gives its place (and a slot granted as it left) to the next; the limiter's keys can
+be removed and listed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import pi_sdk
+from pi_sdk._models.rate_limit import RateLimit, RateLimiter
+from pi_sdk._models.rate_limit_headers import server_budgets
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _window(limit: RateLimit, clock: Clock):  # noqa: ANN202 - the private window
+    limiter = RateLimiter({"p": limit}, clock=clock)
+    return limiter._windows["p"]  # pyright: ignore[reportPrivateUsage]
+
+
+async def test_each_granted_request_uses_up_the_servers_request_budget() -> None:
+    clock = Clock()
+    window = _window(RateLimit(requests=1_000), clock)
+    window.observe({"x-ratelimit-remaining-requests": "2", "x-ratelimit-reset-requests": "10s"})
+    assert window.server_requests == (2, 110.0)
+    await window.acquire(0)
+    assert window.server_requests == (1, 110.0)
+    await window.acquire(0)
+    assert window.server_requests == (0, 110.0)
+    assert window._wait_s(clock(), 0) == 10.0  # pyright: ignore[reportPrivateUsage]
+    clock.now = 104.0
+    assert window._wait_s(clock(), 0) == 6.0  # pyright: ignore[reportPrivateUsage]
+    clock.now = 110.0  # reset: the server's word no longer holds
+    assert window._wait_s(clock(), 0) == 0.0  # pyright: ignore[reportPrivateUsage]
+
+
+async def test_each_granted_request_uses_up_the_servers_token_budget_by_its_estimate() -> None:
+    clock = Clock()
+    window = _window(RateLimit(tokens=1_000_000), clock)
+    window.observe(
+        {"anthropic-ratelimit-tokens-remaining": "100", "anthropic-ratelimit-tokens-reset": "30"}
+    )
+    assert (window.server_requests, window.server_tokens) == (None, (100, 130.0))
+    await window.acquire(60)
+    assert window.server_tokens == (40, 130.0)
+    assert window._wait_s(clock(), 500) == 0.0  # pyright: ignore[reportPrivateUsage]
+    await window.acquire(60)
+    assert window.server_tokens == (-20, 130.0)
+    assert window._wait_s(clock(), 5) == 30.0  # pyright: ignore[reportPrivateUsage]
+    # overdrawn: even a request estimated at no tokens waits for the reset
+    assert window._wait_s(clock(), 0) == 30.0  # pyright: ignore[reportPrivateUsage]
+
+
+async def _two_waiting():  # noqa: ANN202
+    """A full window of one request in flight, and two calls queued behind it."""
+    clock = Clock()
+    window = _window(RateLimit(requests=1, per_ms=1_000), clock)
+    first = await window.acquire(0)
+    window.started(first)
+    leaving = asyncio.ensure_future(window.acquire(0))
+    staying = asyncio.ensure_future(window.acquire(0))
+    return clock, window, first, leaving, staying
+
+
+async def test_a_waiter_cancelled_in_the_queue_is_passed_over_for_the_next() -> None:
+    clock, window, first, leaving, staying = await _two_waiting()
+    await asyncio.sleep(0)  # both queued behind the full window
+    assert len(window._waiters) == 2  # pyright: ignore[reportPrivateUsage]
+    leaving.cancel()  # its future is cancelled now; its own clean-up runs later
+    clock.now += 5  # the first request left the window
+    window.finished(first, None, None)  # serve(): the cancelled head is skipped
+    assert not window._waiters  # pyright: ignore[reportPrivateUsage]
+    slot = await asyncio.wait_for(staying, 1)
+    with pytest.raises(asyncio.CancelledError):
+        await leaving
+    assert window._slots == [slot]  # pyright: ignore[reportPrivateUsage]
+
+
+async def test_a_slot_granted_as_its_waiter_left_goes_to_the_next_waiter() -> None:
+    clock, window, first, leaving, staying = await _two_waiting()
+    await asyncio.sleep(0)
+    clock.now += 5
+    window.finished(first, None, None)  # grants the head's future...
+    leaving.cancel()  # ...but its task is cancelled before it could take the slot
+    with pytest.raises(asyncio.CancelledError):
+        await leaving
+    slot = await asyncio.wait_for(staying, 1)  # the slot given back went to the next
+    assert window._slots == [slot]  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_limit_set_to_none_is_removed_and_the_limits_listed() -> None:
+    limiter = RateLimiter({"a": RateLimit(requests=5), "b/m": RateLimit(tokens=9, per_ms=1000)})
+    assert limiter.limits() == {"a": RateLimit(requests=5), "b/m": RateLimit(tokens=9, per_ms=1000)}
+    assert repr(limiter) == (
+        "RateLimiter({'a': RateLimit(requests=5, tokens=None, per_ms=60000), "
+        "'b/m': RateLimit(requests=None, tokens=9, per_ms=1000)})"
+    )
+    limiter.set("a", None)
+    limiter.set("never-set", None)  # nothing to remove: no error
+    assert limiter.limits() == {"b/m": RateLimit(tokens=9, per_ms=1000)}
+    model = pi_sdk.Model(id="m", api="x", provider="a")
+    options = pi_sdk.StreamOptions()
+    gate, same = limiter.gate(model, pi_sdk.Context(messages=[]), options)
+    assert gate is None and same is options  # "a" is no longer limited
+
+
+def test_a_budget_whose_count_is_not_a_number_is_unsaid() -> None:
+    assert server_budgets(
+        {"x-ratelimit-remaining-requests": "many", "x-ratelimit-reset-requests": "1s"}
+    ) == (None, None)
+    assert server_budgets(
+        {"x-ratelimit-remaining-requests": "7.9", "x-ratelimit-reset-requests": "1s"}
+    ) == ((7, 1.0), None)
