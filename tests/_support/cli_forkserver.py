@@ -21,9 +21,11 @@ forks a child that becomes what ``python -m MODULE ARGS`` would be:
 
 A warm child cannot stand for a fresh interpreter whose environment would have changed what the
 imported modules did at import: the server records every environment variable they read while
-importing and prints the names; :mod:`_support.warm_cli` starts a fresh interpreter for a request
-that gives one of them (or ``PYTHON*``, ``LANG``, ``LC_*``) another value. ``HOME`` is the
-exception: only ``sysconfig``'s cached user base comes from it, and the child derives that again.
+importing and prints the names (with its environment: a child gets what the interpreter adds at
+start, such as PEP 538's ``LC_CTYPE``); :mod:`_support.warm_cli` gives a request that sets one of
+them (or ``PYTHON*``, ``LANG``, ``LC_*``) to another value a server started with it, or a fresh
+interpreter. ``HOME`` is the exception: only ``sysconfig``'s cached user base comes from it, and
+the child derives that again.
 The imported objects are frozen for the garbage collector (``gc.freeze``) so that a child's
 collections do not copy their pages; the children leave them frozen.
 
@@ -107,7 +109,7 @@ def _become_module(request: dict, fds: list[int], base_path: list[str]) -> None:
                     os.close(fd)
         os.chdir(request["cwd"])
         os.environ.clear()
-        os.environ.update(request["env"])
+        os.environ.update(request["env"])  # with what the interpreter adds at start (LC_CTYPE)
         _user_base_again()
         path = [os.getcwd(), *_python_path(request["env"].get("PYTHONPATH", "")), *base_path]
         sys.path[:] = list(dict.fromkeys(path))  # site's removeduppaths: first one wins
@@ -121,7 +123,9 @@ def _become_module(request: dict, fds: list[int], base_path: list[str]) -> None:
         import runpy
         import types
 
-        sys.modules["__main__"] = types.ModuleType("__main__")  # not this script's namespace
+        main = types.ModuleType("__main__")  # not this script's namespace
+        main.__annotations__ = {}  # as the interpreter's __main__ starts
+        sys.modules["__main__"] = main
 
         try:
             runpy._run_module_as_main(module, alter_argv=True)  # type: ignore[attr-defined]
@@ -201,7 +205,8 @@ def main() -> None:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(64)
-    sys.stdout.write(json.dumps(sorted(read)) + "\n")  # ready
+    ready = {"read": sorted(read), "environ": dict(os.environ)}  # as the interpreter left it
+    sys.stdout.write(json.dumps(ready) + "\n")
     sys.stdout.flush()
     _serve(listener)
 

@@ -58,7 +58,7 @@ class WarmServer:
     def __init__(self, env: dict[str, str]) -> None:
         self._folder = tempfile.mkdtemp(prefix="pi-sdk-warm-cli-")
         self._socket = os.path.join(self._folder, "socket")
-        server_env = {k: v for k, v in _settings(env, []).items() if v is not None}
+        server_env = {k: v for k, v in _settings(env, sorted(_READ)).items() if v is not None}
         server_env.update(PATH=env.get("PATH", ""), HOME=self._folder)
         self._process = subprocess.Popen(
             [sys.executable, str(_SCRIPT), self._socket, *PREIMPORTED],
@@ -71,8 +71,13 @@ class WarmServer:
         line = self._process.stdout.readline()
         if not line:
             raise RuntimeError(f"the warm CLI server did not start (status {self._process.wait()})")
-        self.read: list[str] = json.loads(line)
+        ready = json.loads(line)
+        self.read: list[str] = ready["read"]
+        _READ.update(self.read)
         self.settings = _settings(server_env, self.read)
+        self._added = {k: v for k, v in ready["environ"].items() if k not in server_env}
+        """What the interpreter added to its environment at start (PEP 538's ``LC_CTYPE``):
+        the same settings add the same to a child's."""
 
     def takes(self, env: dict[str, str]) -> bool:
         """Whether a child forked from here is what a fresh interpreter with ``env`` would be."""
@@ -95,7 +100,7 @@ class WarmServer:
         request = {
             "module": module,
             "args": args,
-            "env": env,
+            "env": {**self._added, **env},
             "cwd": os.fspath(cwd or os.getcwd()),
             "pty": pty,
         }
@@ -144,6 +149,8 @@ class WarmServer:
 
     def close(self) -> None:
         assert self._process.stdin is not None
+        if self._process.stdin.closed:
+            return
         self._process.stdin.close()  # the server kills what still runs, then ends
         self._process.wait()
         with contextlib.suppress(OSError):
@@ -275,8 +282,8 @@ class _WarmPty(ptyprocess.PtyProcess):
 
 
 class WarmSpawn(pexpect.spawn):
-    """``pexpect.spawn(python, [-m, pi_sdk._cli, *args], env=...)`` with the child forked from
-    the warm server: the pseudo-terminal's slave is its controlling terminal (``login_tty``)."""
+    """``pexpect.spawn(python, [-m, MODULE, *args], env=...)`` with the child forked from a warm
+    server: the pseudo-terminal's slave is its controlling terminal (``login_tty``)."""
 
     def _spawnpty(self, args: list[bytes], **kwargs: Any) -> ptyprocess.PtyProcess:
         env: dict[str, str] = kwargs["env"]
@@ -285,9 +292,10 @@ class WarmSpawn(pexpect.spawn):
         master, slave = os.openpty()
         rows, cols = kwargs.get("dimensions") or (24, 80)
         ptyprocess.ptyprocess._setwinsize(slave, rows, cols)  # type: ignore[attr-defined]
-        names = [arg.decode() for arg in args[3:]]  # after: python -m pi_sdk._cli
+        python, option, module, *rest = [arg.decode() for arg in args]
+        assert python == sys.executable and option == "-m", args
         try:
-            pid, reader, conn = server.start(names, env, [slave], pty=True)
+            pid, reader, conn = server.start(rest, env, [slave], module=module, pty=True)
         finally:
             os.close(slave)
         process = _WarmPty(pid, master, reader, conn)
@@ -295,6 +303,9 @@ class WarmSpawn(pexpect.spawn):
         return process
 
 
+_READ: set[str] = set()
+"""The variables the servers' imports read: a server started for a request is given the
+request's values of these, so that it can stand for it."""
 _SERVERS: list[WarmServer] = []
 _MOST_SERVERS = 3
 """Servers per test process, one per set of interpreter settings (the tests use one or two)."""
