@@ -10,6 +10,7 @@ forks a child that becomes what ``python -m MODULE ARGS`` would be:
 
 * file descriptors 0, 1 and 2 are the ones sent with the request (pipes; or a pseudo-terminal's
   slave, the controlling terminal of a session the child leads, as pexpect makes it);
+* the signal mask and the ignored signals are the requester's (as ``fork`` and ``exec`` keep them);
 * the environment, the working directory, ``sys.argv``/``sys.orig_argv``, ``sys.path[0]`` (the
   working directory) and the ``PYTHONPATH`` entries are the request's, so entry points and
   ``--tools MODULE:ATTR`` resolve from them;
@@ -29,11 +30,11 @@ the child derives that again.
 The imported objects are frozen for the garbage collector (``gc.freeze``) so that a child's
 collections do not copy their pages; the children leave them frozen.
 
-Protocol (a Unix socket named on the command line): the request is one JSON object ``{"module",
-"args", "env", "cwd", "pty"}`` sent with the child's three descriptors (one, the slave, when
-``pty``); the answer is the child's pid, then its return code (negative: the signal that ended
-it), one line each. The server ends when its standard input closes, killing children still
-running.
+Protocol (a Unix socket named on the command line): the request is one JSON object (``module``,
+``args``, ``env``, ``cwd``, ``pty``, ``blocked``, ``ignored``) sent with the child's three
+descriptors (one, the slave, when ``pty``); the answer is the child's pid, then its return code
+(negative: the signal that ended it), one line each. The server ends when its standard input
+closes, killing children still running.
 """
 
 from __future__ import annotations
@@ -95,6 +96,14 @@ def _user_base_again() -> None:
         cached["userbase"] = sysconfig._getuserbase()  # type: ignore[attr-defined]
 
 
+def _signals_of_the_requester(blocked: list[int], ignored: list[int]) -> None:
+    """What a process started by the requester inherits: its thread's signal mask, and the
+    signals it ignores (which the interpreter leaves ignored; the others get its defaults)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    for number in ignored:
+        signal.signal(number, signal.SIG_IGN)
+
+
 def _become_module(request: dict, fds: list[int], base_path: list[str]) -> None:
     """In the forked child: become ``python -m MODULE ARGS``; never returns."""
     code = 1
@@ -107,6 +116,7 @@ def _become_module(request: dict, fds: list[int], base_path: list[str]) -> None:
             for fd in set(fds):
                 if fd > 2:
                     os.close(fd)
+        _signals_of_the_requester(request["blocked"], request["ignored"])
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])  # with what the interpreter adds at start (LC_CTYPE)

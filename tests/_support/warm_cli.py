@@ -103,6 +103,8 @@ class WarmServer:
             "env": {**self._added, **env},
             "cwd": os.fspath(cwd or os.getcwd()),
             "pty": pty,
+            "blocked": sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])),
+            "ignored": _ignored_signals(),
         }
         socket.send_fds(conn, [json.dumps(request).encode()], fds)
         reader = conn.makefile("rb")
@@ -156,6 +158,14 @@ class WarmServer:
         with contextlib.suppress(OSError):
             os.unlink(self._socket)
             os.rmdir(self._folder)
+
+
+def _ignored_signals() -> list[int]:
+    """The signals this process ignores (a child it starts keeps ignoring them), but SIGPIPE and
+    SIGXFSZ, which the interpreter ignores itself."""
+    numbers = set(signal.valid_signals()) - {signal.SIGKILL, signal.SIGSTOP}
+    numbers -= {signal.SIGPIPE, signal.SIGXFSZ}
+    return sorted(n for n in numbers if signal.getsignal(n) is signal.SIG_IGN)
 
 
 class WarmProcess:

@@ -23,7 +23,7 @@ import pytest
 from _support import warm_cli
 
 PROBE = """
-    import atexit, json, os, sys, threading, time
+    import atexit, json, os, signal, sys, threading, time
 
     mode = sys.argv[1]
     main = sys.modules["__main__"]
@@ -38,6 +38,8 @@ PROBE = """
             "cwd": os.getcwd(), "environ": dict(os.environ), "stdin": data, "streams": streams,
             "main": [main.__name__, main.__spec__.name, main.__file__, sorted(vars(main))],
             "flags": [sys.flags.ignore_environment, sys.flags.utf8_mode],
+            "signals": [sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])),
+                        [str(signal.getsignal(n)) for n in (2, 1, 13, 15)]],
         }
         print(json.dumps(facts))
         print("to stderr", file=sys.stderr)
@@ -95,7 +97,22 @@ def _both(
     return warm, cold
 
 
-def test_a_warm_child_sees_the_start_a_fresh_interpreter_sees(probe: Path, tmp_path: Path):
+@pytest.fixture
+def odd_signals():
+    """This thread blocks SIGUSR1 and this process ignores SIGHUP (a child inherits both)."""
+    hangup = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR1])
+    yield
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGUSR1])
+    signal.signal(signal.SIGHUP, hangup)
+
+
+@pytest.mark.parametrize("signals", ["plain", "odd"])
+def test_a_warm_child_sees_the_start_a_fresh_interpreter_sees(
+    probe: Path, tmp_path: Path, signals: str, request: pytest.FixtureRequest
+):
+    if signals == "odd":
+        request.getfixturevalue("odd_signals")
     env = _env(probe, tmp_path)
     warm, cold = _both(["facts", "x y"], env, tmp_path, stdin="line one\nline two\n")
     assert cold.returncode == 0, cold.stderr
@@ -104,6 +121,8 @@ def test_a_warm_child_sees_the_start_a_fresh_interpreter_sees(probe: Path, tmp_p
     assert facts == json.loads(cold.stdout)
     assert facts["path"][:2] == [str(tmp_path), str(probe)]  # cwd first, then PYTHONPATH
     assert facts["environ"]["PI_PROBE"] == "a value" and facts["stdin"] == "line one\nline two\n"
+    blocked, handlers = facts["signals"]
+    assert (signal.SIGUSR1 in blocked) is (handlers[1] == str(signal.SIG_IGN)) is (signals == "odd")
 
 
 @pytest.mark.parametrize(
