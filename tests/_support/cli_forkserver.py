@@ -169,7 +169,8 @@ def _serve(listener: socket.socket) -> None:
     base_path = sys.path[1:]  # started without PYTHONPATH: what site made, less the script dir
     children: dict[int, socket.socket] = {}
     while True:
-        readable, _, _ = select.select([listener, sys.stdin], [], [], 0.02)
+        waiting = 0.02 if children else None  # a child's end is polled for, not signalled
+        readable, _, _ = select.select([listener, sys.stdin], [], [], waiting)
         if sys.stdin in readable and not sys.stdin.buffer.read1(1):
             break
         if listener in readable:
