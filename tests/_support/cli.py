@@ -18,10 +18,20 @@ from typing import Any
 
 import pytest
 
+from _support import warm_cli
 from _support.loopback import LoopbackServer, Step
 from _support.wire import wire_for
 
-__all__ = ["PROMPT", "ThreadedLoopback", "ask", "cli_env", "run_cli", "spawn", "vendor_env"]
+__all__ = [
+    "PROMPT",
+    "ThreadedLoopback",
+    "ask",
+    "cli_env",
+    "popen_cli",
+    "run_cli",
+    "spawn",
+    "vendor_env",
+]
 
 PROMPT = "you › "
 """What ``pi-sdk chat`` shows when it waits for a line."""
@@ -80,8 +90,14 @@ def cli_env(home: Path, **extra: str) -> dict[str, str]:
 
 
 def spawn(args: list[str], env: dict[str, str], **kwargs: Any) -> Any:
-    """``pi-sdk ARGS`` in a pseudo-terminal (a ``pexpect.spawn``, text mode, 20 s timeout)."""
-    return pexpect.spawn(
+    """``pi-sdk ARGS`` in a pseudo-terminal (a ``pexpect.spawn``, text mode, 20 s timeout).
+
+    The child is forked from a warm server (:mod:`_support.warm_cli`) when it can be, a fresh
+    interpreter otherwise; either way it leads a session whose controlling terminal is the
+    pseudo-terminal, as pexpect makes it.
+    """
+    spawner = warm_cli.WarmSpawn if warm_cli.server_for(env) is not None else pexpect.spawn
+    return spawner(
         sys.executable,
         ["-m", "pi_sdk._cli", *args],
         env=env,
@@ -101,14 +117,28 @@ def ask(child: Any, line: str, *expected: str) -> None:
 
 
 def run_cli(
-    args: list[str], env: dict[str, str], stdin: str = ""
+    args: list[str], env: dict[str, str], stdin: str = "", cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """``pi-sdk ARGS`` without a terminal: ``stdin`` in, stdout and stderr captured."""
-    return subprocess.run(
+    """``pi-sdk ARGS`` without a terminal: ``stdin`` in, stdout and stderr captured.
+
+    Forked from a warm server (:mod:`_support.warm_cli`) when it can be, a fresh interpreter
+    otherwise; the result is the same ``CompletedProcess`` either way.
+    """
+    return warm_cli.run_module("pi_sdk._cli", args, env, stdin=stdin, cwd=cwd, timeout=60)
+
+
+def popen_cli(args: list[str], env: dict[str, str]) -> Any:
+    """``pi-sdk ARGS`` started with pipes for stdin, stdout and stderr (text): a
+    ``subprocess.Popen``, or a :class:`_support.warm_cli.WarmProcess` forked from a warm server
+    (``communicate``, ``returncode``, ``wait``, ``kill`` alike)."""
+    server = warm_cli.server_for(env)
+    if server is not None:
+        return server.popen(args, env)
+    return subprocess.Popen(
         [sys.executable, "-m", "pi_sdk._cli", *args],
-        input=stdin,
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         env=env,
-        timeout=60,
     )

@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _support.cli import ThreadedLoopback, cli_env, pexpect, run_cli, spawn, vendor_env
+from _support.cli import (
+    ThreadedLoopback,
+    cli_env,
+    pexpect,
+    popen_cli,
+    run_cli,
+    spawn,
+    vendor_env,
+)
 from _support.loopback import text_reply
 
 KEY = "pi-test-SECRET-do-not-print-0123456789"
@@ -112,17 +120,7 @@ PROVIDERS = [
 def test_concurrent_keys_set_keep_every_key(tmp_path: Path):
     """20 ``pi-sdk keys set`` at once: each one's read-change-write holds the file's lock."""
     env = cli_env(tmp_path)
-    started = [
-        subprocess.Popen(
-            [sys.executable, "-m", "pi_sdk._cli", "keys", "set", provider],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-        )  # fmt: skip
-        for provider in PROVIDERS
-    ]
+    started = [popen_cli(["keys", "set", provider], env) for provider in PROVIDERS]
     for provider, process in zip(PROVIDERS, started, strict=True):
         out, err = process.communicate(f"key-of-{provider}-0123456789\n", timeout=120)
         assert process.returncode == 0, err

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from _support import warm_cli
 
 from pi_sdk._cli import DEMO_CASSETTE, main
 
@@ -30,13 +30,10 @@ def _cassette(path: Path, uri: str, body: str, response: str, content_type: str)
     return path
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pi_sdk._cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"NO_COLOR": "1", "PATH": ""},
+def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``pi-sdk ARGS`` in a child process (forked from a warm server: _support/warm_cli.py)."""
+    return warm_cli.run_module(
+        "pi_sdk._cli", list(args), {"NO_COLOR": "1", "PATH": "", **env}, timeout=120
     )
 
 
@@ -188,13 +185,7 @@ def test_demo_fails_loudly_when_a_call_ends_in_error(capsys: pytest.CaptureFixtu
 
 def test_demo_without_the_anthropic_provider_names_the_package_to_install():
     """``pi-sdk demo`` has no ``--api``: the error says what to install instead."""
-    result = subprocess.run(
-        [sys.executable, "-m", "pi_sdk._cli", "demo"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"NO_COLOR": "1", "PATH": "", "PI_SDK_LOAD_PLUGINS": "openai"},
-    )
+    result = _run("demo", PI_SDK_LOAD_PLUGINS="openai")
     assert result.returncode == 2 and result.stdout == ""
     [error] = _errors(result.stderr)
     assert error == (

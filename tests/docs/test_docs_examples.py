@@ -398,6 +398,7 @@ def test_the_mcp_example_and_listing_run_as_printed(tmp_path: Path) -> None:
 
 def test_the_mcp_config_works_from_pi_sdk_chat(tmp_path: Path) -> None:
     """``pi-sdk chat --mcp mcp.json`` with the page's file: the model calls a server's tool."""
+    from _support import warm_cli
     from _support.cli import ThreadedLoopback, vendor_env
     from _support.loopback import sse_step, text_reply
     from _support.wire import Call, Calls, Tokens, wire_for
@@ -409,9 +410,8 @@ def test_the_mcp_config_works_from_pi_sdk_chat(tmp_path: Path) -> None:
     with ThreadedLoopback(steps) as server:
         env.update(ANTHROPIC_API_KEY="test-key", HOME=str(tmp_path), **vendor_env(api, server))
         args = ["chat", "--json", "-m", "anthropic/claude-sonnet-4-5", "--mcp", "mcp.json"]
-        done = subprocess.run([sys.executable, "-m", "pi_sdk._cli", *args], cwd=tmp_path, env=env,
-                              input="Is my work committed?\n", capture_output=True, text=True,
-                              timeout=120)  # fmt: skip
+        done = warm_cli.run_module("pi_sdk._cli", args, env, stdin="Is my work committed?\n",
+                                   cwd=tmp_path, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "mcp: time · 2 tools (get_current_time, convert_time)" in done.stderr
     events = [json.loads(line) for line in done.stdout.splitlines()]

@@ -26,6 +26,7 @@ texts say, then sent again with the prefer tools non-strict; the second body is 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 import threading
@@ -380,8 +381,14 @@ def _model(api: str) -> dict[str, Any]:
     return _catalog_model(*TARGETS[api], api)
 
 
+@functools.cache
+def _catalog(package: str) -> tuple[pi_sdk.Model, ...]:
+    """``package``'s models.json, read once per run (86 cases read it at collection)."""
+    return tuple(load_models_json(package))
+
+
 def _catalog_model(package: str, provider: str, model_id: str, api: str) -> dict[str, Any]:
-    for model in load_models_json(package):
+    for model in _catalog(package):
         if model.provider == provider and model.id == model_id and model.api == api:
             return model.model_dump(mode="json", by_alias=True, exclude_none=True)
     raise AssertionError(f"{provider}/{model_id} is not in {package}'s catalog")

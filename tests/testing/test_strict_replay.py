@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import textwrap
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -18,6 +16,7 @@ from pathlib import Path
 import httpx2
 import pytest
 import yaml
+from _support import warm_cli
 from _support.loopback import LoopbackServer, text_reply
 from _support.threaded_http import threaded_http_server
 from pi_sdk_pytest import VOLATILE_BODY_KEYS, open_cassette
@@ -173,14 +172,13 @@ def run_pytest(folder: Path, *args: str, env: dict[str, str] | None = None) -> s
     clean = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     for name in ("PI_SDK_RECORD", "PYTEST_ADDOPTS", "PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         clean.pop(name, None)
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", *args],
+    # Forked from a warm server (anthropic imported once) when it can be: _support/warm_cli.py.
+    done = warm_cli.run_module(
+        "pytest",
+        ["-p", "no:cacheprovider", "-rA", *args],
+        {**clean, **(env or {})},
         cwd=folder,
-        env={**clean, **(env or {})},
-        capture_output=True,
-        text=True,
         timeout=120,
-        check=False,
     )
     return done.stdout + done.stderr
 
