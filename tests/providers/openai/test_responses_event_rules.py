@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from pi_sdk_openai.responses import Decoder
 
-from pi_sdk import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall
+from pi_sdk import AssistantMessage, Model, ServerToolCall, TextContent, ThinkingContent, ToolCall
 from pi_sdk.provider import MessageBuilder, ProviderError
 
 MODEL = Model(id="gpt-test", api="openai-responses", provider="openai", base_url="http://x")
@@ -299,3 +299,70 @@ def test_a_whole_document_with_an_error_but_completed_is_read() -> None:
     decoder.feed_document(document)
     decoder.finish(saw_done=True)
     assert (builder.message.text, builder.message.stop_reason) == ("Fine", "stop")
+
+
+# --- what the *.done events and the completed response settle ----------------------------------
+
+
+def test_each_done_event_settles_only_its_own_part() -> None:
+    summary = [{"type": "summary_text", "text": "One"}, {"type": "summary_text", "text": "Two"}]
+    message = decode(
+        added(0, REASONING),
+        event("reasoning_summary_part.added", 0, summary_index=0),
+        event("reasoning_summary_text.delta", 0, summary_index=0, delta="On"),
+        event("reasoning_summary_text.done", 0, summary_index=0, text="One"),
+        event("reasoning_summary_part.added", 0, summary_index=1),
+        event("reasoning_summary_text.delta", 0, summary_index=1, delta="Tw"),
+        event("reasoning_summary_text.done", 0, summary_index=1, text="Two"),
+        done(0, {**REASONING, "summary": summary}),
+        added(1, MESSAGE),
+        event("output_text.delta", 1, content_index=0, delta="Hel"),
+        event("output_text.done", 1, content_index=0, text="Hello"),
+        event("output_text.delta", 1, content_index=1, delta=" wor"),
+        event("output_text.done", 1, content_index=1, text=" world"),
+        completed(),
+    )
+    assert _content(message) == [
+        ThinkingContent(thinking="One\n\nTwo"),
+        TextContent(text="Hello world"),  # no output_item.done: no item to sign with
+    ]
+
+
+def test_a_refusal_only_in_the_done_item_ends_the_reply_as_an_error() -> None:
+    refused = {**MESSAGE, "content": [{"type": "refusal", "refusal": "I can't help with that."}]}
+    message = decode(added(0, MESSAGE), done(0, refused), completed())
+    assert (message.stop_reason, message.error_message) == ("error", "I can't help with that.")
+
+
+WEB_SEARCH = {
+    "id": "ws_1",
+    "type": "web_search_call",
+    "status": "completed",
+    "action": {"type": "search", "query": "pi"},
+}
+
+
+@pytest.mark.parametrize(
+    ("output", "found"),
+    [
+        pytest.param([WEB_SEARCH], True, id="the-same-item"),
+        pytest.param([{**WEB_SEARCH, "type": "file_search_call"}], False, id="another-type"),
+        pytest.param([], False, id="not-in-the-output"),
+    ],
+)
+def test_a_built_in_tool_item_left_open_is_finished_from_the_completed_response(
+    output: list[dict[str, Any]], found: bool
+) -> None:
+    in_progress = {**WEB_SEARCH, "status": "in_progress", "action": {}}
+    message = decode(
+        added(0, in_progress),
+        added(1, MESSAGE),
+        event("output_text.delta", 1, content_index=0, delta="Hi"),
+        done(1, {**MESSAGE, "content": [{"type": "output_text", "text": "Hi", "annotations": []}]}),
+        completed(output=output),
+    )
+    calls = [b for b in message.content if isinstance(b, ServerToolCall)]
+    expected = ServerToolCall(
+        id="ws_1", name="web_search", arguments={"action": WEB_SEARCH["action"]}, raw=WEB_SEARCH
+    )
+    assert calls == ([expected] if found else [])
