@@ -116,20 +116,28 @@ STRAYS = {
 }
 
 
-@pytest.mark.parametrize("kind", list(STRAYS))
-@pytest.mark.parametrize(
-    ("where", "index", "item_id"),
-    [
-        ("no-item", 9, "nope"),
-        ("no-index-or-id", None, None),
-        ("the-wrong-kind", 0, None),  # the reasoning item, or (for reasoning events) index 1
-    ],
-)
+OWN_ITEM = {"output_text": 1, "refusal": 1, "reasoning": 0, "function_call_arguments": 2}
+"""The VALID item (output index) each event kind belongs to; custom tool input has none."""
+
+
+def _where() -> list[Any]:
+    rows: list[Any] = []
+    for kind in STRAYS:
+        own = next((i for prefix, i in OWN_ITEM.items() if kind.startswith(prefix)), None)
+        rows.append(pytest.param(kind, 9, "nope", id=f"{kind}-no-item"))
+        rows.append(pytest.param(kind, None, None, id=f"{kind}-no-index-or-id"))
+        rows += [
+            pytest.param(kind, other, None, id=f"{kind}-item-{other}-of-another-kind")
+            for other in (0, 1, 2)
+            if other != own
+        ]
+    return rows
+
+
+@pytest.mark.parametrize(("kind", "index", "item_id"), _where())
 def test_an_event_naming_no_item_of_its_kind_changes_nothing(
-    kind: str, where: str, index: int | None, item_id: str | None
+    kind: str, index: int | None, item_id: str | None
 ) -> None:
-    if where == "the-wrong-kind" and kind.startswith("reasoning"):
-        index = 1  # the message
     fields = {**STRAYS[kind], **({"item_id": item_id} if item_id else {})}
     stray = event(kind, index, **fields)
     # while the three items are open: after each one's added event
@@ -137,6 +145,25 @@ def test_an_event_naming_no_item_of_its_kind_changes_nothing(
     rest = [e for e in VALID if e not in events]
     message = decode(*events, stray, *rest)
     assert (_content(message), message.stop_reason) == (VALID_CONTENT, "toolUse")
+
+
+BUILT_IN = [
+    {"id": "ws_1", "type": "web_search_call", "status": "completed", "action": {"type": "search"}},
+    {"id": "fs_1", "type": "file_search_call", "status": "completed", "queries": ["q"]},
+    {"id": "ci_1", "type": "code_interpreter_call", "status": "completed", "code": "1+1"},
+    {"id": "ig_1", "type": "image_generation_call", "status": "completed", "result": None},
+    {"id": "mc_1", "type": "mcp_call", "name": "t", "server_label": "s", "arguments": "{}"},
+    {"id": "ml_1", "type": "mcp_list_tools", "server_label": "s", "tools": []},
+]
+
+
+@pytest.mark.parametrize("item", BUILT_IN, ids=[i["type"] for i in BUILT_IN])
+def test_a_built_in_tool_item_is_its_server_blocks_never_a_tool_call(item: dict[str, Any]):
+    from pi_sdk_openai.responses._server_tools import server_blocks
+
+    message = decode(added(0, {**item, "status": "in_progress"}), done(0, item), completed())
+    assert message.content == server_blocks(item)
+    assert message.content and not [b for b in message.content if isinstance(b, ToolCall)]
 
 
 @pytest.mark.parametrize(
