@@ -14,20 +14,16 @@ from importlib.metadata import version
 from typing import Any
 
 import pytest
+from _support.messages import reply as assistant_reply
 from pi_sdk_otel import attributes as attr
 
-from pi_sdk import AssistantMessage, ImageContent, TextContent, ThinkingContent, ToolCall
+from pi_sdk import AssistantMessage, ImageContent, Model, TextContent, ThinkingContent, ToolCall
+
+MODEL = Model(id="m", api="a", provider="p")
 
 
 def reply(*content: Any, stop_reason: str = "stop", error: str | None = None) -> AssistantMessage:
-    return AssistantMessage(
-        api="a",
-        provider="p",
-        model="m",
-        content=list(content),
-        stop_reason=stop_reason,  # type: ignore[arg-type]
-        error_message=error,
-    )
+    return assistant_reply(MODEL, *content, stop_reason=stop_reason, error_message=error)
 
 
 @pytest.mark.parametrize(

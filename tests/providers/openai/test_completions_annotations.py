@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _support.decoding import decoded
 from pi_sdk_openai.completions import Decoder
 from pi_sdk_openai.completions._annotations import citations_of
 
 from pi_sdk import Citation, Model, TextContent, ToolCall
-from pi_sdk.provider import MessageBuilder
 
 URL = "https://example.org/a"
 FULL = {"url": URL, "title": "A page", "content": "the excerpt", "start_index": 3, "end_index": 9}
@@ -30,19 +30,22 @@ def _annotation(**fields: Any) -> dict[str, Any]:
     return {"type": "url_citation", "url_citation": fields}
 
 
+def _full_citation(raw: dict[str, Any]) -> Citation:
+    """FULL's citation, with ``raw`` the annotation it came from."""
+    return Citation(
+        type="url_citation",
+        url=URL,
+        title="A page",
+        cited_text="the excerpt",
+        start_index=3,
+        end_index=9,
+        raw=raw,
+    )
+
+
 def test_a_full_url_citation() -> None:
     item = _annotation(**FULL)
-    assert citations_of([item]) == [
-        Citation(
-            type="url_citation",
-            url=URL,
-            title="A page",
-            cited_text="the excerpt",
-            start_index=3,
-            end_index=9,
-            raw=item,
-        )
-    ]
+    assert citations_of([item]) == [_full_citation(item)]
 
 
 @pytest.mark.parametrize("value", ["", 0, 7, 1.5, True, None, [URL], {"href": URL}])
@@ -52,16 +55,7 @@ def test_a_full_url_citation() -> None:
 def test_a_text_field_that_is_not_a_non_empty_string_is_none(key: str, field: str, value: Any):
     item = _annotation(**{**FULL, key: value})
     (citation,) = citations_of([item])
-    expected = Citation(
-        type="url_citation",
-        url=URL,
-        title="A page",
-        cited_text="the excerpt",
-        start_index=3,
-        end_index=9,
-        raw=item,
-    )
-    assert citation == expected.model_copy(update={field: None})
+    assert citation == _full_citation(item).model_copy(update={field: None})
 
 
 @pytest.mark.parametrize(
@@ -141,13 +135,7 @@ def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
 
 
 def _decode(*deltas: dict[str, Any]) -> list[Any]:
-    builder = MessageBuilder(MODEL)
-    decoder = Decoder(builder)
-    for delta in deltas:
-        decoder.feed(_chunk(delta))
-    decoder.feed(_chunk({}, "stop"))
-    decoder.finish(saw_done=True)
-    return builder.message.content
+    return decoded(Decoder, MODEL, [*map(_chunk, deltas), _chunk({}, "stop")]).content
 
 
 @pytest.mark.parametrize(

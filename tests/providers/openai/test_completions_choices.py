@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _support.decoding import decoded
 from pi_sdk_openai.completions import Decoder
 
 from pi_sdk import AssistantMessage, Model, TextContent
@@ -46,12 +47,7 @@ def usage(prompt: int, completion: int) -> dict[str, Any]:
 
 
 def decode(*chunks: dict[str, Any]) -> AssistantMessage:
-    builder = MessageBuilder(MODEL)
-    decoder = Decoder(builder)
-    for data in chunks:
-        decoder.feed(data)
-    decoder.finish(saw_done=True)
-    return builder.message
+    return decoded(Decoder, MODEL, chunks)
 
 
 def summary(message: AssistantMessage) -> tuple[list[Any], str, tuple[int, int]]:

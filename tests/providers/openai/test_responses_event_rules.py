@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _support.decoding import decoded
 from pi_sdk_openai.responses import Decoder
 
 from pi_sdk import AssistantMessage, Model, ServerToolCall, TextContent, ThinkingContent, ToolCall
@@ -56,13 +57,8 @@ def completed(status: str = "completed", **response: Any) -> dict[str, Any]:
     }
 
 
-def decode(*events: dict[str, Any]) -> AssistantMessage:
-    builder = MessageBuilder(MODEL)
-    decoder = Decoder(builder)
-    for data in events:
-        decoder.feed(data)
-    decoder.finish(saw_done=True)
-    return builder.message
+def decode(*chunks: dict[str, Any]) -> AssistantMessage:
+    return decoded(Decoder, MODEL, chunks)
 
 
 # A valid reply: reasoning (one summary part), a message, a function call.
