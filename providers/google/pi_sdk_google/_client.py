@@ -246,11 +246,11 @@ def error_from_api(exc: Any) -> ProviderError:
             reason = reason or fields.get("status")
         elif fields:
             body = json.dumps(fields, ensure_ascii=False)
-        else:
-            body = getattr(exc, "message", None) or str(exc)
+        else:  # an empty body: the status says it all (str(exc) is the SDK's "503 None. {}")
+            body = getattr(exc, "message", None) or None
     status = getattr(exc, "code", None)
     if not isinstance(status, int):
-        return ProviderError(f"Gemini API error: {body_excerpt(message or body)}")
+        return ProviderError(f"Gemini API error: {body_excerpt(message or body or str(exc))}")
     text = http_error_message(
         status,
         reason=reason if isinstance(reason, str) else None,

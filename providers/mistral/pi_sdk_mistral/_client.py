@@ -225,8 +225,9 @@ async def open_chat(client: Any, payload: dict[str, Any], headers: dict[str, str
             is_error_status_code=_is_error_status,
             stream=True,
         )
-    except errors.MistralError as exc:
-        raise status_error(exc.status_code, None, exc.body or "", exc.headers) from None
+    except errors.MistralError as exc:  # an after_error hook raised it: its body and reason
+        reason = exc.raw_response.reason_phrase
+        raise status_error(exc.status_code, reason, exc.body or "", exc.headers) from None
     except httpx2.TransportError as exc:
         raise kit.connection_error_from_httpx(exc) from None
     if response.status_code >= 400:

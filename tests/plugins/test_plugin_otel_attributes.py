@@ -1,0 +1,99 @@
+"""pi-sdk-otel's attribute values, each rule at the function that makes it.
+
+``error.type``: ``aborted``, the HTTP status a vendor error begins with, ``timeout``, else
+``_OTHER`` (and none for a call that did not fail). ``gen_ai.output.messages``: every block
+kind of a reply as its part (text, reasoning, tool call, image without its bytes) and every
+stop reason as the schema's finish reason. Tool arguments JSON cannot encode are shown by
+their ``repr``. The instrumentation scope's version is the installed package's.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import version
+from typing import Any
+
+import pytest
+from _support.messages import reply as assistant_reply
+from pi_sdk_otel import attributes as attr
+
+from pi_sdk import AssistantMessage, ImageContent, Model, TextContent, ThinkingContent, ToolCall
+
+MODEL = Model(id="m", api="a", provider="p")
+
+
+def reply(*content: Any, stop_reason: str = "stop", error: str | None = None) -> AssistantMessage:
+    return assistant_reply(MODEL, *content, stop_reason=stop_reason, error_message=error)
+
+
+@pytest.mark.parametrize(
+    ("stop_reason", "error", "kind"),
+    [
+        ("stop", None, None),
+        ("length", None, None),
+        ("toolUse", None, None),
+        ("aborted", "Request was aborted", "aborted"),
+        ("error", "429 Too Many Requests: slow down", "429"),
+        ("error", "503: overloaded", "503"),
+        ("error", "600 is not a status", "_OTHER"),
+        ("error", "4290 tokens", "_OTHER"),
+        ("error", "timed out after 30000 ms without a byte", "timeout"),
+        ("error", "the request timed out", "_OTHER"),
+        ("error", "connection refused", "_OTHER"),
+        ("error", None, "_OTHER"),
+    ],
+)
+def test_error_type(stop_reason: str, error: str | None, kind: str | None) -> None:
+    assert attr.error_type(reply(stop_reason=stop_reason, error=error)) == kind
+
+
+class Unencodable:
+    def __repr__(self) -> str:
+        return "<Unencodable>"
+
+
+def test_every_block_of_a_reply_is_its_part() -> None:
+    message = reply(
+        TextContent(text="Hi é"),
+        ThinkingContent(thinking="plan"),
+        ToolCall(id="c1", name="f", arguments={"a": 1, "odd": Unencodable()}),
+        ImageContent(data="aGVsbG8=", mime_type="image/png"),
+        stop_reason="toolUse",
+    )
+    assert json.loads(attr.output_messages(message)) == [
+        {
+            "role": "assistant",
+            "parts": [
+                {"type": "text", "content": "Hi é"},
+                {"type": "reasoning", "content": "plan"},
+                {
+                    "type": "tool_call",
+                    "id": "c1",
+                    "name": "f",
+                    "arguments": {"a": 1, "odd": "<Unencodable>"},
+                },
+                {"type": "image", "modality": "image", "mime_type": "image/png"},
+            ],
+            "finish_reason": "tool_call",
+        }
+    ]
+    assert "Hi é" in attr.output_messages(message)  # not \\u escaped
+
+
+@pytest.mark.parametrize(
+    ("stop_reason", "finish"),
+    [
+        ("stop", "stop"),
+        ("length", "length"),
+        ("toolUse", "tool_call"),
+        ("error", "error"),
+        ("aborted", "error"),
+    ],
+)
+def test_every_stop_reason_is_a_finish_reason(stop_reason: str, finish: str) -> None:
+    sent = json.loads(attr.output_messages(reply(stop_reason=stop_reason)))
+    assert sent == [{"role": "assistant", "parts": [], "finish_reason": finish}]
+
+
+def test_the_scope_version_is_the_installed_packages() -> None:
+    assert attr.scope_version() == version("pi-sdk-otel")
