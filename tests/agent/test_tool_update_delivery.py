@@ -13,6 +13,7 @@ The listener here yields to the loop several times per update, as a slow one doe
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -210,3 +211,68 @@ async def test_an_aborted_tools_updates_even_while_it_is_cancelled_come_before_i
         ]
     else:  # the second never ran
         assert listener.of("tool-1") == [("start", ""), ("end", f"error: {ABORTED_TEXT}")]
+
+
+# --- updates after the call ended are dropped (pi-agent-core 1.6 ``acceptingUpdates``) ----------
+
+
+async def test_an_update_pushed_after_the_tool_returned_is_dropped():
+    kept: list[Callable[[AgentToolResult], None]] = []
+
+    async def execute(call_id, args, signal, on_update):
+        on_update(AgentToolResult.text("in time"))
+        kept.append(on_update)
+        return AgentToolResult.text("done")
+
+    provider = ScriptedProvider([ScriptedReply.tool_call("work"), "done"])
+    seen: list[str] = []
+
+    async def sink(event: AgentEvent) -> None:
+        seen.append(event.type)
+
+    tool = _tool(execute)
+    await run_agent_loop([user("go")], AgentContext(tools=[tool]), config(provider), sink)
+    kept[0](AgentToolResult.text("too late"))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert seen[-1] == "agent_end"
+    tool_events = [kind for kind in seen if kind.startswith("tool_execution")]
+    assert tool_events == list(TOOL_EVENTS)
+
+
+async def test_an_update_from_a_thread_left_behind_after_an_abort_is_dropped():
+    controller = pi_sdk.AbortController()
+    release, finished = threading.Event(), threading.Event()
+
+    @pi_sdk.tool
+    def stuck(on_update: Callable[[AgentToolResult], None]) -> str:
+        """Block until released, ignoring the abort."""
+        on_update(AgentToolResult.text("blocked"))
+        controller.abort()
+        release.wait(10)
+        on_update(AgentToolResult.text("released"))
+        finished.set()
+        return "late"
+
+    provider = ScriptedProvider([ScriptedReply.tool_call("stuck"), "never"])
+    listener = SlowListener()
+    await run_agent_loop(
+        [user("go")],
+        AgentContext(tools=[stuck]),
+        config(provider, tool_abort_grace_ms=0, after_tool_call=listener.after_tool_call),
+        listener,
+        signal=controller.signal,
+    )
+    release.set()
+    assert await asyncio.to_thread(finished.wait, 10)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert listener.of("call_1") == [
+        ("start", ""),
+        *_updates("blocked"),
+        *_finished(
+            "Tool stuck did not stop within 0 s after the run was aborted; it was cancelled"
+            " (a tool running in a thread is left behind and its result dropped).",
+            error=True,
+        ),
+    ]
