@@ -184,3 +184,53 @@ def test_the_tool_description_is_the_text_before_the_first_section(
     doc: str | None, description: str
 ):
     assert _described(doc)[0] == description
+
+
+@pytest.mark.parametrize(
+    ("doc", "description", "query"),
+    [
+        (
+            """Search the archive.
+
+            Supported filters:
+            - date
+            - author
+
+            Args:
+                query: What to look for.
+            """,
+            "Search the archive.\n\nSupported filters:\n- date\n- author",
+            "What to look for.",
+        ),
+        (
+            """Search the archive.
+
+            Use it for anything older than a week:
+            it reads the index.
+
+            Note:
+                Slow.
+            Args:
+                query: What to look for.
+            """,
+            "Search the archive.\n\nUse it for anything older than a week:\nit reads the index.",
+            "What to look for.",
+        ),
+        (
+            """Search.
+
+            See Also:
+                Other tools.
+            Keyword Arguments:
+                query: not a parameter of this tool's Args.
+            """,
+            "Search.",
+            None,
+        ),
+    ],
+)
+def test_only_a_google_style_section_name_ends_the_description(
+    doc: str, description: str, query: str | None
+):
+    """A line like ``Supported filters:`` is description text, not an unknown section."""
+    assert _described(doc) == (description, _params(**({"query": query} if query else {})))
