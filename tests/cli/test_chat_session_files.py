@@ -74,6 +74,38 @@ def test_chats_started_in_the_same_second_get_their_own_files(
     ]
 
 
+@pytest.mark.parametrize(
+    ("taken", "reading", "expected"),
+    [
+        (["456789"], 123_456_789, "456790"),
+        (["456789", "456790"], 123_456_789, "456791"),
+        (["999999"], 999_999, "000000"),
+    ],
+)
+def test_a_new_session_never_takes_a_file_that_exists(
+    data: Path, monkeypatch: pytest.MonkeyPatch, taken: list[str], reading: int, expected: str
+):
+    for digits in taken:
+        _save(data / "sessions" / f"{STAMP}-{digits}.jsonl")
+    _clock(monkeypatch, reading)
+    assert new_session_path() == data / "sessions" / f"{STAMP}-{expected}.jsonl"
+
+
+def test_a_new_chat_does_not_load_a_session_saved_at_the_same_moment(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+):
+    other = data / "sessions" / f"{STAMP}-000007.jsonl"
+    _save(other, "another chat's question")
+    _clock(monkeypatch, 7)
+    opened = open_session(None, resume=False)
+    assert (opened.path, opened.messages, opened.metadata, opened.notes) == (
+        data / "sessions" / f"{STAMP}-000008.jsonl",
+        [],
+        {},
+        [],
+    )
+
+
 # --- --continue ------------------------------------------------------------------------------
 
 
