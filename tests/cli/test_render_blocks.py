@@ -51,9 +51,7 @@ SEARCH = ServerToolCall(id="ws_1", name="web_search", arguments={"query": "café
 FOUND = ServerToolResult(
     tool_call_id="ws_1",
     kind="web_search_tool_result",
-    content=[
-        {"url": f"https://s{n}.example/", "title": f"Source {n}"} for n in range(1, 11)
-    ],
+    content=[{"url": f"https://s{n}.example/", "title": f"Source {n}"} for n in range(1, 11)],
 )
 FAILED_SEARCH = ServerToolResult(
     tool_call_id="ws_2", kind="web_search_tool_result", error="max_uses_exceeded"
