@@ -188,3 +188,18 @@ def test_calls_that_never_got_a_result_get_error_results():
     assert carry_over(one, GPT) == f"{TO_GPT}: 4 messages; 1 missing tool result added as errors"
     two = [_ask(), assistant(GPT, *calls), _ask("next")]
     assert carry_over(two, GPT) == f"{TO_GPT}: 5 messages; 2 missing tool results added as errors"
+
+
+def test_a_turn_left_empty_is_not_called_failed():
+    """Another source's redacted reasoning alone: the transform leaves the turn out, empty."""
+    emptied = assistant(
+        GEMINI, ThinkingContent(thinking="", thinking_signature="s", redacted=True), stop="stop"
+    )
+    failed = assistant(GPT, TextContent(text="partial"), stop="error")
+    assert carry_over([_ask(), emptied], GPT) == (
+        f"{TO_GPT}: 1 message; 1 signature dropped, 1 empty turn left out"
+    )
+    assert carry_over([_ask(), emptied, _ask(), failed, _ask(), emptied, _ask()], GPT) == (
+        f"{TO_GPT}: 4 messages; 2 signatures dropped, 1 failed or aborted turn left out,"
+        " 2 empty turns left out"
+    )
