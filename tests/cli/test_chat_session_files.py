@@ -235,3 +235,38 @@ def test_a_cut_session_is_refused_naming_the_option_then_loaded_with_it(
         f" this chat saves to {new}"
     ]
     assert cut.read_bytes() == before
+
+
+# --- files that cannot be read or written ----------------------------------------------------
+
+
+def test_a_record_that_cannot_be_written_is_skipped_quietly(data: Path):
+    data.parent.mkdir(parents=True)
+    data.write_text("a file where the data folder should be")
+    record_saved(Path("/somewhere/s.jsonl"))  # best effort: no error
+    assert data.read_text() == "a file where the data folder should be"
+
+
+def test_an_unreadable_record_is_ignored(data: Path):
+    (data / "last-session").mkdir(parents=True)  # a folder: reading it fails
+    newest = data / "sessions" / "a.jsonl"
+    _save(newest)
+    assert latest_session() == (newest, None)
+
+
+def test_a_session_that_cannot_be_read_says_why(data: Path, tmp_path: Path):
+    folder = tmp_path / "a-folder.jsonl"
+    folder.mkdir()
+    with pytest.raises(UsageError) as raised:
+        open_session(folder, resume=False)
+    assert str(raised.value) == f"cannot read the session {folder}: Is a directory"
+
+
+def test_a_file_that_is_not_a_session_is_refused_in_the_librarys_words(
+    data: Path, tmp_path: Path
+):
+    path = tmp_path / "notes.jsonl"
+    path.write_text('{"hello": "world"}\n')
+    with pytest.raises(pi_sdk.SessionFileError) as raised:
+        open_session(path, resume=False)
+    assert str(raised.value) == f"{path}: line 1: not a pi-sdk-session header"
