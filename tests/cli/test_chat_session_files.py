@@ -262,9 +262,7 @@ def test_a_session_that_cannot_be_read_says_why(data: Path, tmp_path: Path):
     assert str(raised.value) == f"cannot read the session {folder}: Is a directory"
 
 
-def test_a_file_that_is_not_a_session_is_refused_in_the_librarys_words(
-    data: Path, tmp_path: Path
-):
+def test_a_file_that_is_not_a_session_is_refused_in_the_librarys_words(data: Path, tmp_path: Path):
     path = tmp_path / "notes.jsonl"
     path.write_text('{"hello": "world"}\n')
     with pytest.raises(pi_sdk.SessionFileError) as raised:
