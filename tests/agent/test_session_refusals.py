@@ -108,31 +108,29 @@ def test_a_pi_session_that_is_not_one_is_refused_naming_the_line(
     assert str(raised.value) == f"{path}: {error}"
 
 
-def test_invalid_custom_message_and_compaction_entries_name_the_line(tmp_path: Path):
-    custom = _pi_file(
-        tmp_path,
-        PI_HEADER,
-        '{"type":"custom_message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00Z",'
-        '"customType":"ext","content":5,"display":true}',
-    )
+@pytest.mark.parametrize(
+    ("entry", "error"),
+    [
+        (
+            '{"type":"custom_message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00Z",'
+            '"customType":"ext","content":5,"display":true}',
+            "invalid custom_message entry: content: Input should be a valid string or a valid"
+            " list (got number)",
+        ),
+        (
+            '{"type":"compaction","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00Z",'
+            '"summary":5,"tokensBefore":10,"firstKeptEntryId":"a"}',
+            "invalid compaction entry: summary: Input should be a valid string (got number)",
+        ),
+    ],
+)
+def test_invalid_custom_message_and_compaction_entries_name_the_line(
+    tmp_path: Path, entry: str, error: str
+):
+    path = _pi_file(tmp_path, PI_HEADER, entry)
     with pytest.raises(SessionFileError) as raised:
-        import_pi_session(custom)
-    assert str(raised.value) == (
-        f"{custom}: line 2: invalid custom_message entry: content: Input should be a valid"
-        " string or a valid list (got number)"
-    )
-    compaction = _pi_file(
-        tmp_path,
-        PI_HEADER,
-        '{"type":"compaction","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00Z",'
-        '"summary":5,"tokensBefore":10,"firstKeptEntryId":"a"}',
-    )
-    with pytest.raises(SessionFileError) as raised:
-        import_pi_session(compaction)
-    assert str(raised.value) == (
-        f"{compaction}: line 2: invalid compaction entry: summary: Input should be a valid"
-        " string (got number)"
-    )
+        import_pi_session(path)
+    assert str(raised.value) == f"{path}: line 2: {error}"
 
 
 @pytest.mark.parametrize(

@@ -37,6 +37,19 @@ async def _quiet(_event: Any) -> None:
     return None
 
 
+async def _aborted_run(execute: Any, controller: pi_sdk.AbortController) -> list[Any]:
+    """A run whose one call to ``stubborn`` (``execute``) aborts it; grace period 0."""
+    tool = AgentTool(name="stubborn", description="d", parameters={}, execute=execute)
+    provider = ScriptedProvider([ScriptedReply.tool_call("stubborn"), "never"])
+    return await run_agent_loop(
+        [user("go")],
+        AgentContext(tools=[tool]),
+        config(provider, tool_abort_grace_ms=0),
+        _quiet,
+        signal=controller.signal,
+    )
+
+
 async def test_a_tool_that_swallows_the_cancellation_is_left_behind_and_its_failure_retrieved(
     caplog,
 ):
@@ -54,17 +67,9 @@ async def test_a_tool_that_swallows_the_cancellation_is_left_behind_and_its_fail
                 cancelled.append(1)  # swallowed: keeps waiting
         raise RuntimeError("failed long after the run gave up")
 
-    tool = AgentTool(name="stubborn", description="d", parameters={}, execute=execute)
-    provider = ScriptedProvider([ScriptedReply.tool_call("stubborn"), "never"])
     caplog.set_level(logging.WARNING)
     try:
-        new = await run_agent_loop(
-            [user("go")],
-            AgentContext(tools=[tool]),
-            config(provider, tool_abort_grace_ms=0),
-            _quiet,
-            signal=controller.signal,
-        )
+        new = await _aborted_run(execute, controller)
         warnings = [r.getMessage() for r in caplog.records]
     finally:
         release.set()  # never leave it waiting: the test's event loop could not close
@@ -89,16 +94,8 @@ async def test_a_tool_that_stops_when_cancelled_is_not_left_behind(caplog):
         controller.abort()
         await asyncio.Event().wait()  # ignores the abort; the cancellation stops it
 
-    tool = AgentTool(name="stubborn", description="d", parameters={}, execute=execute)
-    provider = ScriptedProvider([ScriptedReply.tool_call("stubborn"), "never"])
     caplog.set_level(logging.WARNING)
-    new = await run_agent_loop(
-        [user("go")],
-        AgentContext(tools=[tool]),
-        config(provider, tool_abort_grace_ms=0),
-        _quiet,
-        signal=controller.signal,
-    )
+    new = await _aborted_run(execute, controller)
     assert (new[2].is_error, _text(new[2])) == (True, ABANDONED)
     assert [r.getMessage() for r in caplog.records] == [
         "tool 'stubborn' ignored the abort for 0 s: cancelling it"
@@ -115,16 +112,8 @@ async def test_a_tool_that_answers_the_cancellation_with_a_result_keeps_that_res
         except asyncio.CancelledError:
             return AgentToolResult.text("stopped early: 3 of 10 files copied")
 
-    tool = AgentTool(name="stubborn", description="d", parameters={}, execute=execute)
-    provider = ScriptedProvider([ScriptedReply.tool_call("stubborn"), "never"])
     caplog.set_level(logging.WARNING)
-    new = await run_agent_loop(
-        [user("go")],
-        AgentContext(tools=[tool]),
-        config(provider, tool_abort_grace_ms=0),
-        _quiet,
-        signal=controller.signal,
-    )
+    new = await _aborted_run(execute, controller)
     assert (new[2].is_error, _text(new[2])) == (False, "stopped early: 3 of 10 files copied")
     assert [r.getMessage() for r in caplog.records] == [
         "tool 'stubborn' ignored the abort for 0 s: cancelling it"

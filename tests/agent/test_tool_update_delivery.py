@@ -88,6 +88,14 @@ def _finished(text: str, *, error: bool = False) -> list[tuple[str, str]]:
     return [("after_tool_call", text), ("end", ("error: " if error else "ok: ") + text)]
 
 
+def _each_call(listener: SlowListener, updates: list[str], end: list[tuple[str, str]]) -> None:
+    """Both calls saw: start, the updates in order, ``after_tool_call``, end."""
+    for call in ("tool-0", "tool-1"):
+        steps = _updates(*(update.format(call=call) for update in updates))
+        ending = [(kind, detail.format(call=call)) for kind, detail in end]
+        assert listener.of(call) == [("start", ""), *steps, *ending]
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("count", [0, 1, 3])
 async def test_updates_of_a_tool_that_returns_come_before_its_end(mode: str, count: int):
@@ -97,13 +105,7 @@ async def test_updates_of_a_tool_that_returns_come_before_its_end(mode: str, cou
         return AgentToolResult.text(f"{call_id} done")
 
     listener = await _run(_tool(execute), mode)
-    for call in ("tool-0", "tool-1"):
-        steps = [f"{call} step {n}" for n in range(count)]
-        assert listener.of(call) == [
-            ("start", ""),
-            *_updates(*steps),
-            *_finished(f"{call} done"),
-        ]
+    _each_call(listener, [f"{{call}} step {n}" for n in range(count)], _finished("{call} done"))
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -114,12 +116,7 @@ async def test_updates_of_a_tool_that_returns_an_error_result_come_before_its_en
         return AgentToolResult(content=[pi_sdk.TextContent(text="no luck")], is_error=True)
 
     listener = await _run(_tool(execute), mode)
-    for call in ("tool-0", "tool-1"):
-        assert listener.of(call) == [
-            ("start", ""),
-            *_updates("trying", "giving up"),
-            *_finished("no luck", error=True),
-        ]
+    _each_call(listener, ["trying", "giving up"], _finished("no luck", error=True))
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -129,12 +126,7 @@ async def test_updates_of_a_tool_that_raises_come_before_its_end(mode: str):
         raise RuntimeError("disk full")
 
     listener = await _run(_tool(execute), mode)
-    for call in ("tool-0", "tool-1"):
-        assert listener.of(call) == [
-            ("start", ""),
-            *_updates("half way"),
-            *_finished("disk full", error=True),
-        ]
+    _each_call(listener, ["half way"], _finished("disk full", error=True))
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -153,12 +145,7 @@ async def test_updates_a_sync_tool_pushes_from_its_thread_come_before_its_end(
 
     listener = await _run(work, mode)
     end = _finished("thread failed", error=True) if raises else _finished("thread done")
-    for call in ("tool-0", "tool-1"):
-        assert listener.of(call) == [
-            ("start", ""),
-            *_updates("from the thread", "still there"),
-            *end,
-        ]
+    _each_call(listener, ["from the thread", "still there"], end)
 
 
 @pytest.mark.parametrize("mode", MODES)
