@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from pi_sdk._agent.entry_errors import describe_validation
 from pi_sdk._agent.jsonl import (
@@ -68,7 +68,7 @@ from pi_sdk._agent.jsonl import (
 )
 from pi_sdk._wire.private_file import write_atomically
 from pi_sdk.errors import ConfigurationError, SessionFileError
-from pi_sdk.types import Message, WireModel
+from pi_sdk.types import WireModel
 
 __all__ = [
     "FORMAT_NAME",
@@ -86,8 +86,6 @@ FORMAT_NAME = "pi-sdk-session"
 
 FORMAT_VERSION = 1
 """The newest format version this pi-sdk reads and the one it writes."""
-
-_message_adapter: list[TypeAdapter[Message]] = []
 
 
 @dataclass
@@ -198,19 +196,9 @@ def save_session(
     write_atomically(Path(path), text)
 
 
-def _llm_message(data: dict[str, Any]) -> Message:
-    if not _message_adapter:
-        _message_adapter.append(TypeAdapter(Message))
-    return _message_adapter[0].validate_python(data)
-
-
 def _entry_from_json(data: dict[str, Any]) -> Any:
-    try:
-        from pi_sdk._agent.messages import agent_message_from_dict
-    except ImportError:  # pragma: no cover - the registry ships with pi_sdk
-        if data["role"] in ("system", "user", "assistant", "toolResult"):
-            return _llm_message(data)
-        return data
+    from pi_sdk._agent.messages import agent_message_from_dict
+
     try:
         return agent_message_from_dict(data)
     except ConfigurationError:  # a role nobody registered: keep the raw entry

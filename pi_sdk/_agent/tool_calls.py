@@ -22,7 +22,9 @@ while a whole call (Gemini sends each call whole) runs. A deliberate difference.
 ``duration_ms`` (``tool_execution_end`` and the tool-result message, pi-agent-core 1.6
 ``durationMs``) is how long ``execute`` took, in whole milliseconds on the monotonic clock, up to
 its return or raise (the progress updates it queued are delivered after that); a call that never
-ran (unknown, invalid, blocked, skipped) has none.
+ran (unknown, invalid, blocked, skipped) has none. Updates a tool pushes once ``execute`` has
+returned or raised (a callback it kept, a thread left behind after an abort) are dropped, as
+pi-agent-core 1.6 does: a call's updates never follow its ``tool_execution_end``.
 
 Modes (pi-agent-core 0.73: a batch with a call to a tool whose ``execution_mode`` is
 ``"sequential"`` runs sequentially whatever ``config.tool_execution`` says):
@@ -224,13 +226,18 @@ class _Prepared:
 
 
 class _Updates:
-    """The ``on_update`` callback of one call: ordered, thread-safe, drained before the end."""
+    """The ``on_update`` callback of one call: ordered, thread-safe, drained before the end.
+
+    Closed once ``execute`` returned or raised: later updates are dropped (pi-agent-core 1.6
+    ``acceptingUpdates``).
+    """
 
     def __init__(self, emit: Emit, tool_call: ToolCall) -> None:
         self._emit = emit
         self._tool_call = tool_call
         self._loop = asyncio.get_running_loop()
         self._pending: set[asyncio.Task[None]] = set()
+        self.closed = False
 
     def push(self, partial: AgentToolResult) -> None:
         try:
@@ -243,6 +250,8 @@ class _Updates:
             self._loop.call_soon_threadsafe(self._schedule, partial)
 
     def _schedule(self, partial: AgentToolResult) -> None:
+        if self.closed:
+            return
         event = ToolExecutionUpdateEvent(
             tool_call_id=self._tool_call.id,
             tool_name=self._tool_call.name,
@@ -334,6 +343,7 @@ class _Batch:
             raise
         finally:
             ended = time.monotonic()  # the tool returned or raised (pi: before its updates drain)
+            updates.closed = True
             if not task.done():
                 task.cancel()
             if not closing:

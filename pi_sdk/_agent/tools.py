@@ -95,7 +95,17 @@ def to_tool_result(value: Any) -> AgentToolResult:
 # --- tools from functions ---------------------------------------------------------------------
 
 _ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters):\s*$")
-_SECTION_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]*:\s*$")
+_SECTION_HEADER = re.compile(r"^([A-Z][A-Za-z ]*):\s*$")
+_SECTIONS = frozenset(
+    (
+        "args arguments attention attributes caution danger error example examples hint"
+        " important methods note notes parameters receive receives references return returns"
+        " raise raises tip todo warn warning warnings warns yield yields"
+    ).split()
+    + ["keyword args", "keyword arguments", "other parameters", "see also"]
+)
+"""The section names of Google-style docstrings (Sphinx napoleon): another line ending in a
+colon (``Supported filters:``) is part of the description."""
 _ARG_LINE = re.compile(r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 
 
@@ -110,7 +120,8 @@ def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     arg_indent: int | None = None
     for line in inspect.cleandoc(doc).splitlines():
         stripped = line.strip()
-        if not line[:1].isspace() and _SECTION_HEADER.match(line):
+        header = _SECTION_HEADER.match(line)
+        if header and header.group(1).strip().lower() in _SECTIONS:
             section = "args" if _ARGS_HEADER.match(line) else "other"
             current, arg_indent = None, None
             continue

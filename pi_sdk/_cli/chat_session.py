@@ -46,9 +46,18 @@ class ChatSession:
 
 
 def new_session_path() -> Path:
-    """A new, unused file name in ``sessions/`` (``20261202-101500-123456.jsonl``)."""
+    """A new, unused file name in ``sessions/`` (``20261202-101500-123456.jsonl``).
+
+    The local time to the second, then the clock's nanoseconds modulo 10**6 (six digits);
+    when that file exists already (another chat started at the same moment), the next number
+    that is free: a new chat never opens, and so continues, another chat's session.
+    """
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return sessions_dir() / f"{stamp}-{time.time_ns() % 1_000_000:06d}.jsonl"
+    folder = sessions_dir()
+    number = time.time_ns() % 1_000_000
+    while (path := folder / f"{stamp}-{number:06d}.jsonl").exists():
+        number = (number + 1) % 1_000_000
+    return path
 
 
 def record_saved(path: Path) -> None:

@@ -6,7 +6,8 @@ provider passes the history through :func:`pi_sdk.provider.transform_messages` (
 and says in one line what it changes, so the user sees what the next vendor will get: another
 vendor's thinking sent as plain text, its server-tool blocks, citations and images sent as text
 (``docs/server-tools.md``), signatures it could not check dropped, failed or aborted turns left
-out, results made up for calls that never got one.
+out, turns left empty left out (another source's redacted reasoning alone), results made up for
+calls that never got one.
 """
 
 from __future__ import annotations
@@ -82,8 +83,14 @@ def carry_over(messages: Sequence[AgentMessage], target: types.Model) -> str:
     if signatures:
         changes.append(f"{plural(signatures, 'signature')} dropped")
     left_out = _count(before, types.AssistantMessage) - _count(after, types.AssistantMessage)
-    if left_out > 0:
-        changes.append(f"{plural(left_out, 'failed or aborted turn')} left out")
+    failed = sum(
+        isinstance(m, types.AssistantMessage) and m.stop_reason in ("error", "aborted")
+        for m in before
+    )
+    if failed > 0:
+        changes.append(f"{plural(failed, 'failed or aborted turn')} left out")
+    if left_out > failed:  # nothing the target can take was left (another source's reasoning)
+        changes.append(f"{plural(left_out - failed, 'empty turn')} left out")
     made_up = _count(after, types.ToolResultMessage) - _count(before, types.ToolResultMessage)
     if made_up > 0:
         changes.append(f"{plural(made_up, 'missing tool result')} added as errors")

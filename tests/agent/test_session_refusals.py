@@ -1,0 +1,204 @@
+"""Every refusal of the two session formats, each text whole, and two migrations pi does.
+
+pi-sdk's own format (:func:`pi_sdk.loads_session` / :func:`pi_sdk.dumps_session`): a first
+line that is no header object, a header whose ``metadata`` is no object, an entry to save with
+no string ``role``. pi-coding-agent's (:func:`pi_sdk.agent.import_pi_session`): a first line
+that is no header, a pi-sdk file given instead, a message entry without a message, a line that
+is no entry, invalid custom-message and compaction entries. Migrations as pi does them: a
+timestamp without a zone is UTC; version 1's ``firstKeptEntryIndex`` (which counted the
+header) becomes the id of the entry it points at.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pi_sdk import SessionFileError, UserMessage
+from pi_sdk._agent.session import dumps_session, loads_session
+from pi_sdk.agent import PiBranchSummary, PiCompactionSummary, import_pi_session
+
+PI_HEADER = '{"type":"session","id":"x","version":3}'
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("[1, 2]\n", "line 1: not a pi-sdk-session header"),
+        ('"header"\n', "line 1: not a pi-sdk-session header"),
+        ('\n{"format":"pi-sdk-session","version":1}\n', "line 1: not a pi-sdk-session header"),
+        (
+            '{"format":"pi-sdk-session","version":1,"count":0,"metadata":[1]}\n',
+            "line 1: 'metadata' must be a JSON object",
+        ),
+    ],
+)
+def test_a_pi_sdk_session_header_is_checked(text: str, error: str):
+    with pytest.raises(SessionFileError) as raised:
+        loads_session(text)
+    assert str(raised.value) == error
+
+
+HEADER = '{"format":"pi-sdk-session","version":1,"count":2}\n'
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ('["role", "user"]', "line 3: not a message (no string 'role')"),
+        ('{"role": 1, "content": "x"}', "line 3: not a message (no string 'role')"),
+    ],
+)
+def test_each_pi_sdk_session_entry_is_checked(line: str, error: str):
+    good = '{"role":"user","content":"hi","timestamp":1}'
+    assert loads_session(HEADER.replace('"count":2', '"count":1') + good + "\n").messages == [
+        UserMessage(content="hi", timestamp=1)
+    ]
+    with pytest.raises(SessionFileError) as raised:
+        loads_session(HEADER + good + "\n" + line + "\n")
+    assert str(raised.value) == error
+
+
+@pytest.mark.parametrize(
+    ("entry", "index"),
+    [({"content": "no role"}, 1), ({"role": 7, "content": "x"}, 1)],
+)
+def test_an_entry_to_save_needs_a_string_role(entry: dict[str, Any], index: int):
+    with pytest.raises(SessionFileError) as raised:
+        dumps_session([UserMessage(content="ok"), entry])
+    assert str(raised.value) == f"cannot save message {index}: it has no string 'role'"
+
+
+def _pi_file(tmp_path: Path, *lines: str) -> Path:
+    path = tmp_path / "pi.jsonl"
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("lines", "error"),
+    [
+        (['["not", "a", "header"]'], "line 1: not a pi-coding-agent session header"),
+        (["", PI_HEADER], "line 1: not a pi-coding-agent session header"),
+        (
+            ['{"format":"pi-sdk-session","version":1}'],
+            "line 1: this is a pi-sdk session file; read it with pi_sdk.load_session",
+        ),
+        (
+            [PI_HEADER, '{"type":"message","id":"a","parentId":null,"message":"hi"}'],
+            "line 2: a message entry without a message",
+        ),
+        (
+            [PI_HEADER, '{"type":"message","id":"a","parentId":null,"message":{"content":"x"}}'],
+            "line 2: a message entry without a message",
+        ),
+        ([PI_HEADER, '["an", "array"]'], "line 2: not a session entry (no string 'type')"),
+        ([PI_HEADER, '{"type": 3, "id": "a"}'], "line 2: not a session entry (no string 'type')"),
+    ],
+)
+def test_a_pi_session_that_is_not_one_is_refused_naming_the_line(
+    tmp_path: Path, lines: list[str], error: str
+):
+    path = _pi_file(tmp_path, *lines)
+    with pytest.raises(SessionFileError) as raised:
+        import_pi_session(path)
+    assert str(raised.value) == f"{path}: {error}"
+
+
+@pytest.mark.parametrize(
+    ("entry", "error"),
+    [
+        (
+            '{"type":"custom_message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00Z",'
+            '"customType":"ext","content":5,"display":true}',
+            "invalid custom_message entry: content: Input should be a valid string or a valid"
+            " list (got number)",
+        ),
+        (
+            '{"type":"compaction","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00Z",'
+            '"summary":5,"tokensBefore":10,"firstKeptEntryId":"a"}',
+            "invalid compaction entry: summary: Input should be a valid string (got number)",
+        ),
+    ],
+)
+def test_invalid_custom_message_and_compaction_entries_name_the_line(
+    tmp_path: Path, entry: str, error: str
+):
+    path = _pi_file(tmp_path, PI_HEADER, entry)
+    with pytest.raises(SessionFileError) as raised:
+        import_pi_session(path)
+    assert str(raised.value) == f"{path}: line 2: {error}"
+
+
+@pytest.mark.parametrize(
+    ("stamp", "ms"),
+    [
+        ("2026-01-02T03:04:05.678", 1_767_323_045_678),
+        ("2026-01-02T03:04:05.678Z", 1_767_323_045_678),
+        ("2026-01-02T04:04:05.678+01:00", 1_767_323_045_678),
+    ],
+)
+def test_a_timestamp_without_a_zone_is_utc(tmp_path: Path, stamp: str, ms: int):
+    path = _pi_file(
+        tmp_path,
+        PI_HEADER,
+        json.dumps(
+            {
+                "type": "branch_summary",
+                "id": "a",
+                "parentId": None,
+                "timestamp": stamp,
+                "summary": "s",
+                "fromId": "root",
+            }
+        ),
+    )
+    (summary,) = import_pi_session(path).messages
+    assert isinstance(summary, PiBranchSummary) and summary.timestamp == ms
+
+
+def _v1(kept_index: int) -> list[str]:
+    """A version-1 file: two turns, then a compaction keeping from entry ``kept_index``."""
+    stamp = "2025-01-01T00:00:00.000Z"
+    entries: list[dict[str, Any]] = [{"type": "session", "id": "old", "timestamp": stamp}]
+    for n, text in enumerate(["one", "two", "three"]):
+        message = {"role": "user", "content": text, "timestamp": n}
+        entries.append({"type": "message", "timestamp": stamp, "message": message})
+    entries.append(
+        {
+            "type": "compaction",
+            "timestamp": stamp,
+            "summary": "earlier talk",
+            "tokensBefore": 100,
+            "firstKeptEntryIndex": kept_index,
+        }
+    )
+    return [json.dumps(e) for e in entries]
+
+
+@pytest.mark.parametrize(
+    ("kept_index", "kept"),
+    [
+        (1, ["one", "two", "three"]),
+        (2, ["two", "three"]),
+        (3, ["three"]),
+        (4, []),  # the compaction entry itself
+        (5, []),  # past the last entry: no id
+        (9, []),
+    ],
+)
+def test_version_1_compaction_keeps_from_the_entry_its_index_counted_with_the_header(
+    tmp_path: Path, kept_index: int, kept: list[str]
+):
+    session = import_pi_session(_pi_file(tmp_path, *_v1(kept_index)))
+    summary, *rest = session.messages
+    assert isinstance(summary, PiCompactionSummary) and summary.summary == "earlier talk"
+    assert [m.content for m in rest] == kept
+    compaction = session.entries[-1]
+    ids = [e["id"] for e in session.entries]
+    expected = ids[kept_index - 1] if kept_index - 1 < len(ids) else None
+    assert compaction.get("firstKeptEntryId") == expected
+    assert "firstKeptEntryIndex" not in compaction
