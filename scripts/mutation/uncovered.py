@@ -1,0 +1,88 @@
+"""The statements no owner test runs: certain survivors, listed per file, biggest first.
+
+Usage: ``python scripts/mutation/uncovered.py [MAP]`` (default: this commit's coverage map,
+``.mutation-coverage-<tree>.sqlite``, made by ``coverage_map.py``). A mutant on a statement
+that none of its file's owner tests (``run_tests.owners``) executes survives whatever it
+changes, so these lines are where a sample's score is lost for sure. Counted: statements in
+function bodies (the ones the map can speak for), less docstrings and ``if TYPE_CHECKING:``
+blocks. Each line is marked ``never`` (no test in the map ran it: dead code, code only an
+unmeasured process runs, or a missing test) or ``other-tests`` (only tests outside the owner
+set ran it: the behaviour is pinned nowhere the file's owners look).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import coverage_map
+import run_tests
+
+
+def function_statements(source: str) -> set[int]:
+    """First lines of the statements inside function bodies (no docstrings, no TYPE_CHECKING)."""
+    found: set[int] = set()
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue
+            docstring = isinstance(child, ast.Expr) and isinstance(child.value, ast.Constant)
+            if in_function and isinstance(child, ast.stmt) and not docstring:
+                found.add(child.lineno)
+            inner = isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            visit(child, in_function or inner)
+
+    visit(ast.parse(source), False)
+    return found
+
+
+def unowned(
+    source: str, lines: Mapping[str, list[str]], owners: list[str]
+) -> list[tuple[int, str]]:
+    """``(line, "never" | "other-tests")`` for each statement no owner test ran."""
+    out: list[tuple[int, str]] = []
+    for number in sorted(function_statements(source)):
+        contexts = [c for c in lines.get(str(number), []) if c]
+        if any(coverage_map.test_file(c).startswith(tuple(owners)) for c in contexts):
+            continue
+        out.append((number, "other-tests" if contexts else "never"))
+    return out
+
+
+def report(found: dict) -> Iterator[str]:
+    """The report's lines: the total, then each file with its unowned statements."""
+    files: list[tuple[int, int, str, list[tuple[int, str]]]] = []
+    total = 0
+    for root in coverage_map.source_dirs():
+        for path in sorted(Path(root).rglob("*.py")):
+            name = path.as_posix()
+            source = path.read_text(encoding="utf-8")
+            try:
+                lines = found["files"][name]
+            except KeyError:
+                lines = {}
+            listed = unowned(source, lines, run_tests.owners(name))
+            total += len(function_statements(source))
+            if listed:
+                files.append((len(listed), total, name, listed))
+    missing = sum(n for n, *_ in files)
+    yield f"statements in function bodies: {total}; run by no owner test: {missing}"
+    for count, _, name, listed in sorted(files, key=lambda f: -f[0]):
+        source = Path(name).read_text(encoding="utf-8").splitlines()
+        yield f"\n{name}: {count}"
+        for number, why in listed:
+            yield f"{number:6d} {why:11s} {source[number - 1].strip()[:90]}"
+
+
+def main(argv: list[str]) -> int:
+    path = Path(argv[0]) if argv else coverage_map.map_path(coverage_map.tree_id())
+    for line in report(coverage_map.read_map(path)):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,63 @@
+"""scripts/mutation/uncovered.py: the statements no owner test runs, from a coverage map."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts" / "mutation"))
+
+import uncovered  # noqa: E402
+
+SOURCE = textwrap.dedent(
+    '''\
+    """Module docstring."""
+    from typing import TYPE_CHECKING
+
+    LIMIT = 3
+
+
+    def pick(items, key=None):
+        """Function docstring: not a statement a mutant can change."""
+        if TYPE_CHECKING:
+            from collections.abc import Sequence
+        found = [i for i in items if i]
+        if key is None:
+            return found
+        return sorted(
+            found,
+            key=key,
+        )
+
+
+    class Box:
+        size = 4
+
+        def twice(self):
+            return self.size * 2
+    '''
+)
+
+
+def test_statements_are_those_of_function_bodies_without_docstrings_or_type_checking():
+    # 8 is a docstring; 9-10, the TYPE_CHECKING block, never runs; 14's arguments (15-16)
+    # are part of its statement; module and class level lines are the import's
+    assert uncovered.function_statements(SOURCE) == {11, 12, 13, 14, 24}
+
+
+def test_a_statement_is_unowned_unless_an_owner_test_ran_it():
+    owner = "tests/core/test_pick.py::test_sorted|run"
+    other = "tests/plugins/test_x.py::test_y|run"
+    lines = {
+        "11": [owner],
+        "12": ["", other],  # the empty context is import time: it vouches for nothing
+        "13": [other],
+        "24": [""],
+    }
+    found = uncovered.unowned(SOURCE, lines, ["tests/core", "tests/agent/test_a.py"])
+    assert found == [(12, "other-tests"), (13, "other-tests"), (14, "never"), (24, "never")]
+    # with the plugin tests among the owners, only the lines no test ran are left
+    found = uncovered.unowned(SOURCE, lines, ["tests/core", "tests/plugins"])
+    assert found == [(14, "never"), (24, "never")]
