@@ -8,8 +8,10 @@ round, at 1 stream at a time (``calls`` one after the other) and at 200 concurre
 - ``serve``: ``pi_sdk.agent.stream_proxy`` in this process to ``pi-sdk serve`` (a subprocess:
   ``python -m pi_sdk._cli serve``, the model registered with ``--models``, the vendor key in its
   environment), which makes the direct call and streams pi-agent-core's proxy events back;
-- ``litellm``: pi-sdk's Chat Completions call to the LiteLLM proxy (``litellm --config``, a
-  subprocess, same vendor and body), when the ``bench`` group's ``litellm[proxy]`` is installed.
+- ``litellm``: pi-sdk's Chat Completions call to the LiteLLM proxy (``_litellm_proxy.py``: LiteLLM's
+  own server, ``litellm --config``, in a subprocess with an environment of its own that ``uv sync
+  --script`` makes from the script's lock; same vendor and body, the smallest offline set-up: one
+  model, a master key, no database, the packaged cost map, errors-only logging).
 
 CPU per stream is this process's CPU time (``time.process_time``) plus the proxy process's
 (``/proc/<pid>/stat``, Linux), divided by the streams; a proxy's added CPU is its total minus the
@@ -21,9 +23,10 @@ from the call to its first event, and what the proxy adds to the direct call's.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
+import secrets
+import shutil
 import socket
 import statistics
 import subprocess
@@ -31,7 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +49,9 @@ from pi_sdk import Context, StreamOptions, UserMessage
 from pi_sdk.agent import stream_proxy
 
 TOKEN = "bench-proxy-token"
+LITELLM_KEY = f"sk-{secrets.token_hex(32)}"
+"""The LiteLLM proxy's master key (it refuses to start without one, or with a weak one)."""
+LITELLM_SCRIPT = Path(__file__).with_name("_litellm_proxy.py")
 MODEL_ID = "bench-proxy"
 LEVELS = (1, 200)
 WAYS = ("direct", "serve", "litellm")
@@ -92,8 +98,8 @@ def _cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _wait_up(port: int, process: subprocess.Popen[bytes], what: str) -> None:
-    deadline = time.monotonic() + 60
+def _wait_up(port: int, process: subprocess.Popen[bytes], what: str, limit: float) -> None:
+    deadline = time.monotonic() + limit
     while True:
         if process.poll() is not None:
             raise RuntimeError(f"{what} exited with status {process.returncode}")
@@ -102,26 +108,34 @@ def _wait_up(port: int, process: subprocess.Popen[bytes], what: str) -> None:
                 return
         except OSError:
             if time.monotonic() > deadline:
-                raise RuntimeError(f"{what} did not start within 60 s") from None
+                raise RuntimeError(f"{what} did not start within {limit:.0f} s") from None
             time.sleep(0.1)
 
 
 @contextmanager
-def _process(command: list[str], env: dict[str, str], port: int, what: str) -> Iterator[int]:
-    """Run ``command`` until the block ends; yields its pid once ``port`` accepts connections."""
-    process = subprocess.Popen(
-        command, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    try:
-        _wait_up(port, process, what)
-        yield process.pid
-    finally:
-        process.terminate()
+def _process(
+    command: list[str], env: dict[str, str], port: int, what: str, log: Path, limit: float = 60
+) -> Iterator[int]:
+    """Run ``command`` until the block ends, its output in ``log`` (a pipe nobody reads could
+    fill and stall it); yields its pid once ``port`` accepts connections (within ``limit`` s)."""
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            command, env={**os.environ, **env}, stdout=output, stderr=subprocess.STDOUT
+        )
         try:
-            process.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
+            try:
+                _wait_up(port, process, what, limit)
+            except RuntimeError as exc:
+                lines = log.read_text("utf-8", "replace").strip().splitlines() or ["no output"]
+                raise RuntimeError(f"{exc}: {lines[-1][:200]}") from None
+            yield process.pid
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 @contextmanager
@@ -133,30 +147,55 @@ def _serve(model: pi_sdk.Model, folder: Path) -> Iterator[tuple[str, int]]:
     command += ["--allow", f"{model.provider}/{model.id}", "--models", str(models)]
     command += ["--usage-db", str(folder / "usage.sqlite"), "--log-level", "warning"]
     env = {"PI_SDK_PROXY_TOKEN": TOKEN, "OPENAI_API_KEY": "bench-key"}
-    with _process(command, env, port, "pi-sdk serve") as pid:
+    with _process(command, env, port, "pi-sdk serve", folder / "serve.log") as pid:
         yield f"http://127.0.0.1:{port}", pid
 
 
-def litellm_absent() -> str | None:
-    """Why the LiteLLM proxy cannot run here, or ``None``."""
-    for module in ("litellm", "fastapi", "uvicorn", "orjson"):
-        if importlib.util.find_spec(module) is None:
-            return f"{module} is not installed (uv sync --all-packages --group bench)"
-    return None
+def _uv() -> str | None:
+    """The uv binary: the one running this script (``uv run`` sets ``UV``), else on ``PATH``."""
+    return os.environ.get("UV") or shutil.which("uv")
+
+
+def litellm_python() -> tuple[str | None, str]:
+    """The interpreter of ``_litellm_proxy.py``'s environment, created from its lock on first use
+    (``uv sync --script --locked``: about 40 s and 120 packages once, a no-op after); or ``None``
+    and why not."""
+    uv = _uv()
+    if uv is None:
+        return None, "uv is not on PATH (the LiteLLM proxy runs in an environment uv makes)"
+    script = str(LITELLM_SCRIPT)
+    synced = subprocess.run(
+        [uv, "sync", "--quiet", "--locked", "--script", script], capture_output=True, text=True
+    )
+    if synced.returncode != 0:
+        last = (synced.stderr.strip().splitlines() or ["no output"])[-1]
+        return None, f"uv sync --script {LITELLM_SCRIPT.name} failed: {last}"
+    found = subprocess.run(
+        [uv, "python", "find", "--script", script], capture_output=True, text=True
+    )
+    if found.returncode != 0 or not found.stdout.strip():
+        return None, f"uv python find --script {LITELLM_SCRIPT.name} failed"
+    return found.stdout.strip(), ""
 
 
 @contextmanager
-def _litellm(vendor_url: str, folder: Path) -> Iterator[tuple[str, int]]:
+def _litellm(python: str, vendor_url: str, folder: Path) -> Iterator[tuple[str, int]]:
     config = folder / "litellm.yaml"
     params = {"model": "openai/gpt-4o-mini", "api_base": f"{vendor_url}/v1", "api_key": "bench"}
     config.write_text(
         json.dumps({"model_list": [{"model_name": MODEL_ID, "litellm_params": params}]})
     )
     port = _free_port()
-    command = [sys.executable, "-c", "from litellm.proxy.proxy_cli import run_server; run_server()"]
-    command += ["--config", str(config), "--port", str(port), "--num_workers", "1"]
-    env = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_LOG": "ERROR"}
-    with _process(command, env, port, "the LiteLLM proxy") as pid:
+    command = [python, str(LITELLM_SCRIPT), "--config", str(config), "--port", str(port)]
+    command += ["--host", "127.0.0.1", "--num_workers", "1"]
+    env = {
+        "LITELLM_MASTER_KEY": LITELLM_KEY,
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",  # no fetch of the cost map
+        "LITELLM_LOG": "ERROR",  # as serve's --log-level warning: no access log line per request
+    }
+    # The import of litellm[proxy] and its start-up take 5-25 s.
+    log = folder / "litellm.log"
+    with _process(command, env, port, "the LiteLLM proxy", log, limit=180) as pid:
         yield f"http://127.0.0.1:{port}", pid
 
 
@@ -194,10 +233,15 @@ async def _burst(
 
 
 async def measure(
-    vendor: LoopbackServer, rounds: int, levels: tuple[int, ...] = LEVELS, calls: int = 40
+    vendor: LoopbackServer,
+    rounds: int,
+    levels: tuple[int, ...] = LEVELS,
+    calls: int = 40,
+    *,
+    litellm: bool = True,
 ) -> ProxyCost:
     """Every way at every level (streams at once), ``rounds`` rounds (after one untimed burst
-    of each)."""
+    of each); the LiteLLM proxy only with ``litellm`` (its environment is 120 packages)."""
     vendor.add("proxy-cost", *body("chat", SHORT))
     vendor.select("proxy-cost")
     model = pi_model("chat", vendor.url).model_copy(update={"id": MODEL_ID})
@@ -220,30 +264,38 @@ async def measure(
                 ),
                 serve_pid,
             )
-            with _maybe_litellm(vendor.url, Path(name), result) as litellm:
-                if litellm is not None:
-                    url, pid = litellm
+            with _maybe_litellm(vendor.url, Path(name), result, litellm) as proxy:
+                if proxy is not None:
+                    url, pid = proxy
                     via = model.model_copy(update={"base_url": f"{url}/v1"})
-                    ways["litellm"] = (lambda: pi_sdk.stream(via, context, keyed), pid)
+                    master = StreamOptions(api_key=LITELLM_KEY, max_retries=0)
+                    ways["litellm"] = (lambda: pi_sdk.stream(via, context, master), pid)
                 await _rounds(ways, levels, rounds, calls, result)
     return result
 
 
 @contextmanager
 def _maybe_litellm(
-    vendor_url: str, folder: Path, result: ProxyCost
+    vendor_url: str, folder: Path, result: ProxyCost, wanted: bool
 ) -> Iterator[tuple[str, int] | None]:
-    reason = litellm_absent()
-    if reason is not None:
+    """The LiteLLM proxy's URL and pid while the block runs; ``None`` (and the reason in
+    ``result.missing``) when not ``wanted``, or it cannot be installed or does not start."""
+    if not wanted:
+        result.missing["litellm"] = "left out (litellm is not among --consumers)"
+        yield None
+        return
+    python, reason = litellm_python()
+    if python is None:
         result.missing["litellm"] = reason
         yield None
         return
-    try:
-        with _litellm(vendor_url, folder) as found:
-            yield found
-    except RuntimeError as exc:
-        result.missing["litellm"] = str(exc)
-        yield None
+    with ExitStack() as stack:
+        try:
+            found = stack.enter_context(_litellm(python, vendor_url, folder))
+        except RuntimeError as exc:
+            result.missing["litellm"] = str(exc)
+            found = None
+        yield found
 
 
 async def _rounds(
@@ -290,5 +342,13 @@ def print_proxy_cost(result: ProxyCost, rounds: int) -> None:
                 f"{level:>7} {way:<8} {cost.cpu * 1e6:>8.0f} {cost.proxy_cpu * 1e6:>8.0f}"
                 f" {ratio:>7} {cost.first_event * 1e6:>12.0f} {later:>8}"
             )
+    for level in result.levels:
+        ours, theirs = result.added(level, "serve"), result.added(level, "litellm")
+        if ours is None or theirs is None or ours[0] <= 0:
+            continue
+        line = f"  {level} at once: LiteLLM adds {theirs[0] / ours[0]:.1f}x the CPU serve adds"
+        if ours[1] > 0:
+            line += f", {theirs[1] / ours[1]:.1f}x its time to first event"
+        print(line)
     for way, reason in result.missing.items():
         print(f"  {way}: not measured: {reason}")

@@ -33,8 +33,9 @@ Sections, in order (each can be left out with ``--no-<section>``):
    most 50 ms more).
 6. ``proxy`` (``_proxy_cost.py``): CPU per stream and time to first event through ``pi-sdk
    serve`` against a direct call, at 1 and 200 concurrent streams, and through the LiteLLM proxy
-   when the ``bench`` group is installed (targets: serve adds at most 0.5x a direct call's CPU,
-   at least 5x less than LiteLLM adds).
+   when ``litellm`` is among the consumers (``_litellm_proxy.py``, in an environment uv makes
+   from that script's own lock on the first run; targets: serve adds at most 0.5x a direct
+   call's CPU, at least 5x less than LiteLLM adds).
 7. ``first-event`` (``_first_event.py``): wall time to pi-sdk's first event per wire API against
    the floor's time to first byte (target: at most 1 ms added).
 
@@ -201,7 +202,10 @@ async def _proxy_and_first_event(args: argparse.Namespace, results: Results) -> 
         if not args.no_proxy:
             began = _section("proxy: what pi-sdk serve adds to a stream")
             results.proxy = await _proxy_cost.measure(
-                server, args.proxy_rounds, tuple(args.proxy_streams)
+                server,
+                args.proxy_rounds,
+                tuple(args.proxy_streams),
+                litellm="litellm" in args.consumers,
             )
             _proxy_cost.print_proxy_cost(results.proxy, args.proxy_rounds)
             print(f"   ({_took(began)})", flush=True)

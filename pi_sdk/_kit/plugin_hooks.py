@@ -23,21 +23,23 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pi_sdk._stream.contract import (
-    ApiProvider,
-    CallFunction,
-    CountTokensFunction,
-    HttpCall,
-    RequestRecognizer,
-    StreamFunction,
-)
+from pi_sdk._stream.contract import ApiProvider
 from pi_sdk._wire.cost import load_models_json
-from pi_sdk.events import AssistantMessageEvent
-from pi_sdk.options import StreamOptions
 from pi_sdk.plugins.hookspecs import RegisterApiProvider, RegisterModel, hookimpl
-from pi_sdk.types import Context, Model
+
+if TYPE_CHECKING:  # annotations only: a provider package's import needs none of the read path
+    from pi_sdk._stream.contract import (
+        CallFunction,
+        CountTokensFunction,
+        HttpCall,
+        RequestRecognizer,
+        StreamFunction,
+    )
+    from pi_sdk.events import AssistantMessageEvent
+    from pi_sdk.options import StreamOptions
+    from pi_sdk.types import Context, Model
 
 __all__ = [
     "api_providers_hook",

@@ -20,14 +20,16 @@ import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Generic, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
-from pi_sdk._stream.builder import MessageBuilder
-from pi_sdk._stream.provider_errors import ProviderError
-from pi_sdk._stream.wire_decoder import Decoder, HttpResponse
-from pi_sdk.events import AssistantMessageEvent
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import Context, Model
+
+if TYPE_CHECKING:  # annotations only: a provider package's import needs none of the read path
+    from pi_sdk._stream.builder import MessageBuilder
+    from pi_sdk._stream.provider_errors import ProviderError
+    from pi_sdk._stream.wire_decoder import Decoder, HttpResponse
+    from pi_sdk.events import AssistantMessageEvent
 
 __all__ = [
     "ApiProvider",
@@ -169,9 +171,9 @@ return the plan. Raise ``ConfigurationError`` (missing key, bad ``provider_optio
 """
 
 
-StreamFunction: TypeAlias = Callable[
-    [Model, Context, StreamOptions], AsyncIterator[AssistantMessageEvent]
-]
+StreamFunction: TypeAlias = (
+    "Callable[[Model, Context, StreamOptions], AsyncIterator[AssistantMessageEvent]]"
+)
 """``stream(model, context, options)``: an async generator of events.
 
 Contract: yield ``start`` once the request is accepted (HTTP headers in), then content events,

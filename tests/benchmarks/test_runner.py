@@ -68,6 +68,8 @@ def test_a_tiny_run_prints_every_section_and_judges_every_target() -> None:
         assert re.search(rf"^  {step}\s+\d+\.\d ms\s+x\s*\d+\.\d\d of pydantic$", output, re.M)
     for level, way in [(1, "direct"), (1, "serve"), (4, "direct"), (4, "serve")]:
         assert re.search(rf"^\s+{level} {way}\s+\d+\s+\d+\s+(\d+\.\d\dx)?\s+\d+", output, re.M)
+    # the LiteLLM proxy (120 packages of its own) runs only with the litellm consumer
+    assert "  litellm: not measured: left out (litellm is not among --consumers)" in output
     assert re.search(r"^chat\s+\d+\s+\d+\s+\d+\s+-?\d+$", output, re.M)  # first event
     found = verdicts(output)
     assert list(found) == TARGETS

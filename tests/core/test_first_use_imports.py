@@ -29,10 +29,17 @@ DEFERRED = (
     "pi_sdk._models.default",
     "pi_sdk._models.collection",
     "pi_sdk._plugins.manager",
+    "pi_sdk._stream.builder",
     "pi_sdk._stream.event_stream",
+    "pi_sdk._stream.provider_errors",
     "pi_sdk._stream.read_loop",
+    "pi_sdk._stream.wire_decoder",
     "pi_sdk._wire.agent_types",
     "pi_sdk.events",
+    "pi_sdk_openai._client",
+    "pi_sdk_openai._listing_http",
+    "pi_sdk_openai._listing_shapes",
+    "signal",
 )
 """Imported by the first call (a run, a stream, a registry read), not by first use."""
 
@@ -87,12 +94,42 @@ def test_the_agent_signature_is_unchanged() -> None:
 
 def test_plugin_discovery_leaves_the_call_machinery_to_the_first_call() -> None:
     # Discovery imports every installed provider and plugin; what they need for a call or a run
-    # (asyncio, the registries, the agent event types, OpenTelemetry, TOML) waits for it.
+    # (asyncio, the registries, the stream machinery and the events a provider's call reads
+    # into, an OpenAI client, a server's model listing, logging, OpenTelemetry, TOML) waits
+    # for it.
     loaded = _loaded_after(
         f"{FIRST_USE}\nimport pi_sdk.plugins\npi_sdk.plugins.get_plugin_manager()\n"
         "import sys\n"
         "assert 'pi_sdk_otel' in sys.modules and 'pi_sdk_openai' in sys.modules\n"
+        "assert 'pi_sdk_compaction' in sys.modules and 'pi_sdk_bash_records' in sys.modules\n"
         "assert not {'opentelemetry', 'tomllib'} & set(sys.modules), sorted(sys.modules)\n"
     )
-    late = ("pi_sdk._plugins.manager", "pi_sdk.events", "pluggy", "logging")  # discovery
+    late = ("pi_sdk._plugins.manager", "pluggy")  # discovery itself
     assert [name for name, present in loaded.items() if present and name not in late] == []
+
+
+def test_after_discovery_a_provider_call_and_a_model_listing_import_what_they_need() -> None:
+    # What discovery leaves out comes in with the first call of each kind, and the call works.
+    code = (
+        f"{FIRST_USE}\nimport pi_sdk.plugins\npi_sdk.plugins.get_plugin_manager()\n"
+        "import asyncio, pi_sdk_openai\n"
+        "from pi_sdk import Context, StreamOptions, UserMessage\n"
+        "model = pi_sdk.get_model('openai', 'gpt-4o-mini')\n"
+        "local = model.model_copy(update={'base_url': 'http://127.0.0.1:9/v1'})\n"
+        "context = Context(messages=[UserMessage(content='hi')])\n"
+        "reply = pi_sdk.complete_sync(local, context, StreamOptions(api_key='k', max_retries=0))\n"
+        "assert reply.stop_reason == 'error', reply\n"
+        "lister = pi_sdk_openai.ModelLister()\n"
+        "from pi_sdk.provider import FetchContext\n"
+        "server = pi_sdk_openai.openai_compatible_provider('nobody', '')\n"
+        "try:\n"
+        "    asyncio.run(lister(FetchContext(provider=server, api_key=None)))\n"
+        "except Exception as exc:\n"
+        "    assert type(exc).__name__ == 'ListingError' and 'no base URL' in str(exc), exc\n"
+        "else:\n"
+        "    raise AssertionError('listing without a base URL did not fail')\n"
+    )
+    loaded = _loaded_after(code)
+    for name in ("pi_sdk.events", "pi_sdk._stream.builder", "pi_sdk_openai._client"):
+        assert loaded[name] is True, name
+    assert loaded["pi_sdk_openai._listing_http"] is True

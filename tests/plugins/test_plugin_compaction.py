@@ -10,6 +10,7 @@ window of its own.
 from __future__ import annotations
 
 import json
+import logging
 import math
 
 import pi_sdk_compaction
@@ -196,6 +197,28 @@ async def test_the_estimate_uses_the_reported_usage(plugin_manager):
     reply.usage = Usage(input=2600, output=20, total_tokens=2620)
     await agent.prompt("turn2: read it")
     assert len(compactor.history) == 1 and compactor.history[0].tokens_before > 2620
+
+
+async def test_a_compaction_is_reported_to_the_pi_sdk_compaction_logger(plugin_manager, caplog):
+    # The logger is looked up at the first report (discovery does not import logging).
+    caplog.set_level(logging.INFO, logger="pi_sdk_compaction")
+    plugin_manager.register(pi_sdk_compaction, name="compaction")
+    vendor, summarizer = Vendor(), Summarizer()
+    agent, compactor = _agent(vendor, summarizer, keep_recent_tokens=50)
+    await agent.prompt("turn1: read it")
+    reply = agent.state.messages[-1]
+    assert isinstance(reply, AssistantMessage)
+    reply.usage = Usage(input=2600, output=20, total_tokens=2620)
+    await agent.prompt("turn2: read it")
+    [record] = compactor.history
+    reports = [r for r in caplog.records if r.name == "pi_sdk_compaction"]
+    assert [(r.levelname, r.getMessage()) for r in reports] == [
+        (
+            "INFO",
+            f"compacted {record.summarized} messages:"
+            f" ~{record.tokens_before} -> ~{record.tokens_after} tokens",
+        )
+    ]
 
 
 async def test_apply_writes_the_summary_into_the_transcript_and_a_session_keeps_it(

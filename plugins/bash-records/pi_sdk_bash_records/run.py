@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal as signals
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -117,6 +116,8 @@ async def run_bash(
 def _kill(process: asyncio.subprocess.Process) -> None:
     if process.returncode is not None:
         return
+    import signal as signals  # at a kill, not when plugin discovery imports this module
+
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signals.SIGKILL)
 

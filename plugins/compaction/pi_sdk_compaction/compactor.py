@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -50,12 +49,23 @@ from .prompt import SYSTEM_PROMPT, serialize_conversation, summary_request
 from .summary import COMPACTION_SUMMARY_ROLE, CompactionSummary, summary_to_messages
 
 if TYPE_CHECKING:
+    import logging
+
     from pi_sdk import Agent, AgentMessage
     from pi_sdk.agent import ConvertToLlm, TransformContext
 
 __all__ = ["CompactionError", "CompactionRecord", "Compactor", "carry_system_messages"]
 
-logger = logging.getLogger("pi_sdk_compaction")
+LOGGER_NAME = "pi_sdk_compaction"
+"""The :mod:`logging` logger the compactor reports to (``warning``: nothing to compact;
+``info``: a compaction done)."""
+
+
+def _logger() -> logging.Logger:
+    import logging  # at the first report: plugin discovery imports this module, not logging
+
+    return logging.getLogger(LOGGER_NAME)
+
 
 T = TypeVar("T")
 SummaryStreamFn = Callable[[Model, Context, StreamOptions], Any]
@@ -364,7 +374,7 @@ class Compactor:
         cut_points = [not isinstance(m, ToolResultMessage) for m in view]
         cut = choose_cut(tokens, cut_points, start=start, keep_tokens=keep)
         if cut is None:
-            logger.warning("context at ~%d tokens but nothing can be compacted", estimate)
+            _logger().warning("context at ~%d tokens but nothing can be compacted", estimate)
             return None
         previous = self._summary
         text = await self._summarize(  # system messages are carried, not summarized
@@ -391,7 +401,7 @@ class Compactor:
             estimate, after, cut - start, len(compacted) - head, forced, summary
         )
         self.history.append(record)
-        logger.info(
+        _logger().info(
             "compacted %d messages: ~%d -> ~%d tokens%s",
             record.summarized,
             estimate,

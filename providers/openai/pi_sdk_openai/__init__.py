@@ -28,7 +28,7 @@ from __future__ import annotations
 from pi_sdk import Context, Model, StreamOptions
 from pi_sdk import provider as kit
 
-from ._client import ENV_API_KEYS
+from ._env_keys import ENV_API_KEYS
 from ._servers import ModelLister, ModelsApi, local_providers, openai_compatible_provider
 from ._shared_hosts import recognize_completions_request, recognize_responses_request
 

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 from pi_sdk import AbortSignal, Model
 from pi_sdk.provider import FetchContext, FetchedModels, Provider, ProviderAuth
 
-from ._listing_http import Answer, Lister, ListingError, listing_client
-from ._listing_shapes import model_from_show, models_from_list, ollama_names
+if TYPE_CHECKING:  # the listing code is imported by a refresh, not when the provider is found
+    from ._listing_http import Answer, Lister
 
 __all__ = ["ModelLister", "ModelsApi", "local_providers", "openai_compatible_provider"]
 
@@ -65,12 +65,16 @@ class ModelLister:
 
     async def __call__(self, context: FetchContext) -> FetchedModels:
         """List the models (class doc)."""
+        from ._listing_http import ListingError
+
         base = (context.provider.base_url or "").rstrip("/")
         if not base:
             raise ListingError(f"provider {context.provider.id!r} has no base URL to list from")
         return await _abortable(self._fetch(context, base), context.signal)
 
     async def _fetch(self, context: FetchContext, base: str) -> FetchedModels:
+        from ._listing_http import listing_client
+
         server = base.removesuffix("/v1")
         async with listing_client(context) as lister:
             if self.models_api == "ollama":
@@ -88,6 +92,8 @@ class ModelLister:
     def _listed(
         self, answer: Answer, context: FetchContext, base: str, where: str
     ) -> FetchedModels:
+        from ._listing_shapes import models_from_list
+
         if answer.not_modified:
             return FetchedModels(models=None, etag=answer.etag, last_modified=answer.last_modified)
         models = models_from_list(
@@ -99,6 +105,8 @@ class ModelLister:
     async def _ollama(
         self, lister: Lister, context: FetchContext, server: str, base: str
     ) -> FetchedModels:
+        from ._listing_shapes import model_from_show, ollama_names
+
         tags = f"{server}/api/tags"
         answer = await lister.json(tags, conditional=True)
         assert answer is not None
@@ -131,6 +139,8 @@ class ModelLister:
 
 async def _abortable(work: Coroutine[Any, Any, _T], signal: AbortSignal | None) -> _T:
     """Await ``work``, ended with a :class:`ListingError` when ``signal`` aborts."""
+    from ._listing_http import ListingError
+
     if signal is None:
         return await work
     if signal.aborted:
