@@ -28,7 +28,13 @@ __all__ = ["ALLOW_BROKEN_PLUGINS_ENV", "add_broken_plugins_option", "refuse_brok
 ALLOW_BROKEN_PLUGINS_ENV = "PI_SDK_ALLOW_BROKEN_PLUGINS"
 """Set to ``1`` to run ``prompt``, ``chat`` and ``serve`` without plugins that failed to load."""
 
-_OPT_OUT = f"run without it: --allow-broken-plugins (or {ALLOW_BROKEN_PLUGINS_ENV}=1)"
+
+def _opt_out(one: bool) -> str:
+    """The way to run anyway, naming one plugin as ``it`` and several as ``them``."""
+    return (
+        f"run without {'it' if one else 'them'}: --allow-broken-plugins"
+        f" (or {ALLOW_BROKEN_PLUGINS_ENV}=1)"
+    )
 
 
 def add_broken_plugins_option(parser: argparse.ArgumentParser) -> None:
@@ -79,14 +85,15 @@ def refuse_broken_plugins(args: argparse.Namespace, err: TextIO) -> None:
         raise UsageError(
             f"plugin{'' if one else 's'} {_labels(failed, manager.distributions)} failed to"
             f" load, so none of {its} hooks would apply (a tool policy, a redaction, ...);"
-            f" fix {it}{uninstall}, or {_OPT_OUT}"
+            f" fix {it}{uninstall}, or {_opt_out(one)}"
         )
     one = len(manager.missing) == 1
     what, its = ("is not an installed plugin", "its") if one else ("are not installed", "their")
+    names = "name" if one else "names"
     raise UsageError(
         f"{LOAD_PLUGINS_ENV} names {', '.join(map(repr, manager.missing))}, which {what}, so"
-        f" none of {its} hooks would apply; correct the name (`pi-sdk plugins` lists the"
-        f" installed ones), or {_OPT_OUT}"
+        f" none of {its} hooks would apply; correct the {names} (`pi-sdk plugins` lists the"
+        f" installed ones), or {_opt_out(one)}"
     )
 
 

@@ -26,6 +26,7 @@ from pi_sdk.errors import PluginLoadError
 from pi_sdk.plugins import PluginManager, use_plugin_manager
 
 OPT_OUT = "run without it: --allow-broken-plugins (or PI_SDK_ALLOW_BROKEN_PLUGINS=1)"
+OPT_OUT_SEVERAL = "run without them: --allow-broken-plugins (or PI_SDK_ALLOW_BROKEN_PLUGINS=1)"
 
 
 @pytest.fixture
@@ -122,7 +123,7 @@ def test_other_values_of_the_variable_do_not_opt_out(
             {"policy": "pi-sdk-policy", "audit": "pi-sdk-audit"},
             "plugins 'policy' (pi-sdk-policy), 'audit' (pi-sdk-audit), 'local' failed to load,"
             " so none of their hooks would apply (a tool policy, a redaction, ...); fix them or"
-            " `pip uninstall pi-sdk-policy pi-sdk-audit`, or " + OPT_OUT,
+            " `pip uninstall pi-sdk-policy pi-sdk-audit`, or " + OPT_OUT_SEVERAL,
         ),
     ],
 )
@@ -146,8 +147,8 @@ def test_a_failed_plugin_is_refused_naming_it_its_distribution_and_the_fixes(
         (
             ["polcy", "otel-x"],
             "PI_SDK_LOAD_PLUGINS names 'polcy', 'otel-x', which are not installed, so none of"
-            " their hooks would apply; correct the name (`pi-sdk plugins` lists the installed"
-            " ones), or " + OPT_OUT,
+            " their hooks would apply; correct the names (`pi-sdk plugins` lists the installed"
+            " ones), or " + OPT_OUT_SEVERAL,
         ),
     ],
 )
