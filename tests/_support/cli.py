@@ -92,12 +92,10 @@ def cli_env(home: Path, **extra: str) -> dict[str, str]:
 def spawn(args: list[str], env: dict[str, str], **kwargs: Any) -> Any:
     """``pi-sdk ARGS`` in a pseudo-terminal (a ``pexpect.spawn``, text mode, 20 s timeout).
 
-    The child is forked from a warm server (:mod:`_support.warm_cli`) when it can be, a fresh
-    interpreter otherwise; either way it leads a session whose controlling terminal is the
-    pseudo-terminal, as pexpect makes it.
+    Always a fresh interpreter: a child forked from a warm server did not always die of the
+    terminal's Ctrl-C (stop 39's fresh-clone run), so terminal runs stay cold.
     """
-    spawner = warm_cli.WarmSpawn if warm_cli.server_for(env) is not None else pexpect.spawn
-    return spawner(
+    return pexpect.spawn(
         sys.executable,
         ["-m", "pi_sdk._cli", *args],
         env=env,

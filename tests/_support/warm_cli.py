@@ -30,10 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pexpect
-import ptyprocess
-
-__all__ = ["PREIMPORTED", "WarmProcess", "WarmServer", "WarmSpawn", "run_module", "server_for"]
+__all__ = ["PREIMPORTED", "WarmProcess", "WarmServer", "run_module", "server_for"]
 
 PREIMPORTED = ("anthropic",)
 """What the server imports before forking: the vendor SDK the CLI tests' models call."""
@@ -250,67 +247,6 @@ def _exchange(
                     selector.unregister(key.fd)
                     os.close(key.fd)
     return b"".join(chunks[from_out]), b"".join(chunks[from_err])
-
-
-class _WarmPty(ptyprocess.PtyProcess):
-    """A :class:`ptyprocess.PtyProcess` whose child is the server's: its status comes on the
-    server's connection, not from ``waitpid``."""
-
-    def __init__(self, pid: int, fd: int, reader: Any, conn: socket.socket) -> None:
-        super().__init__(pid, fd)
-        self._reader, self._conn = reader, conn
-
-    def _status(self, block: bool) -> bool:
-        """Take the child's status if it came (waiting for it when ``block``): ended or not."""
-        if self.terminated:
-            return True
-        if not block:
-            with selectors.DefaultSelector() as selector:
-                selector.register(self._conn, selectors.EVENT_READ)
-                if not selector.select(0):
-                    return False
-        code = int(self._reader.readline())
-        self._reader.close()
-        self._conn.close()
-        self.terminated = True
-        if code < 0:
-            self.status, self.exitstatus, self.signalstatus = -code, None, -code
-        else:
-            self.status, self.exitstatus, self.signalstatus = code << 8, code, None
-        return True
-
-    def isalive(self) -> bool:
-        return not self._status(block=self.flag_eof)
-
-    def wait(self) -> int | None:
-        self._status(block=True)
-        return self.exitstatus
-
-    def kill(self, sig: int) -> None:
-        if self.isalive():
-            os.kill(self.pid, sig)
-
-
-class WarmSpawn(pexpect.spawn):
-    """``pexpect.spawn(python, [-m, MODULE, *args], env=...)`` with the child forked from a warm
-    server: the pseudo-terminal's slave is its controlling terminal (``login_tty``)."""
-
-    def _spawnpty(self, args: list[bytes], **kwargs: Any) -> ptyprocess.PtyProcess:
-        env: dict[str, str] = kwargs["env"]
-        server = server_for(env)
-        assert server is not None
-        master, slave = os.openpty()
-        rows, cols = kwargs.get("dimensions") or (24, 80)
-        ptyprocess.ptyprocess._setwinsize(slave, rows, cols)  # type: ignore[attr-defined]
-        python, option, module, *rest = [arg.decode() for arg in args]
-        assert python == sys.executable and option == "-m", args
-        try:
-            pid, reader, conn = server.start(rest, env, [slave], module=module, pty=True)
-        finally:
-            os.close(slave)
-        process = _WarmPty(pid, master, reader, conn)
-        process.argv, process.env = args, env
-        return process
 
 
 _READ: set[str] = set()

@@ -16,9 +16,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
 
-import pexpect
 import pytest
 from _support import warm_cli
 
@@ -173,42 +171,3 @@ def test_a_request_the_imports_would_have_seen_gets_a_server_started_for_it(
     assert warm_cli.server_for(_env(probe, tmp_path, LANG="C")) is None  # a fourth: none
     assert warm_cli.server_for(_env(probe, tmp_path, PI_SDK_TEST_COLD_CLI="1")) is None
     assert len(own_servers) == 3
-
-
-def _terminal(spawner: Any, probe: Path, env: dict[str, str]) -> tuple[dict[str, Any], Any]:
-    child = spawner(
-        sys.executable,
-        ["-m", "warm_probe", "terminal"],
-        env=env,
-        encoding="utf-8",
-        timeout=20,
-        dimensions=(40, 120),
-    )
-    child.expect(r"(\{.*\})\r\n")
-    facts = json.loads(child.match.group(1))
-    child.expect("ready> ")
-    child.sendintr()  # Ctrl-C: the terminal signals its foreground group
-    child.expect(pexpect.EOF)
-    child.close()
-    return facts, child
-
-
-def test_a_warm_child_on_a_terminal_leads_its_session_and_dies_of_ctrl_c(
-    probe: Path, tmp_path: Path
-):
-    env = _env(probe, tmp_path)
-    warm, warm_child = _terminal(warm_cli.WarmSpawn, probe, env)
-    cold, cold_child = _terminal(pexpect.spawn, probe, env)
-    assert (
-        warm
-        == cold
-        == {
-            "tty": [True, True],
-            "leader": True,
-            "foreground": True,
-            "size": [120, 40],
-            "line_buffering": False,  # PYTHONUNBUFFERED: write-through instead
-        }
-    )
-    assert warm_child.signalstatus == cold_child.signalstatus == signal.SIGINT
-    assert warm_child.exitstatus is cold_child.exitstatus is None
