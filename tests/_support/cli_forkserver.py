@@ -8,8 +8,9 @@ command line (third-party only: never ``pi_sdk`` nor a provider or plugin of thi
 which each child imports itself, plugins found from its own environment), then for each request
 forks a child that becomes what ``python -m MODULE ARGS`` would be:
 
-* file descriptors 0, 1 and 2 are the ones sent with the request (pipes; or a pseudo-terminal's
-  slave, the controlling terminal of a session the child leads, as pexpect makes it);
+* file descriptors 0, 1 and 2 are the ones sent with the request (pipes; the tests' runs on a
+  pseudo-terminal start a fresh interpreter, as a forked child did not always die of its
+  Ctrl-C);
 * the signal mask and the ignored signals are the requester's (as ``fork`` and ``exec`` keep them);
 * the environment, the working directory, ``sys.argv``/``sys.orig_argv``, ``sys.path[0]`` (the
   working directory) and the ``PYTHONPATH`` entries are the request's, so entry points and
@@ -31,8 +32,8 @@ The imported objects are frozen for the garbage collector (``gc.freeze``) so tha
 collections do not copy their pages; the children leave them frozen.
 
 Protocol (a Unix socket named on the command line): the request is one JSON object (``module``,
-``args``, ``env``, ``cwd``, ``pty``, ``blocked``, ``ignored``) sent with the child's three
-descriptors (one, the slave, when ``pty``); the answer is the child's pid, then its return code
+``args``, ``env``, ``cwd``, ``blocked``, ``ignored``) sent with the child's three
+descriptors; the answer is the child's pid, then its return code
 (negative: the signal that ended it), one line each. The server ends when its standard input
 closes, killing children still running.
 """
@@ -108,14 +109,11 @@ def _become_module(request: dict, fds: list[int], base_path: list[str]) -> None:
     """In the forked child: become ``python -m MODULE ARGS``; never returns."""
     code = 1
     try:
-        if request["pty"]:  # a session of its own, the slave its controlling terminal
-            os.login_tty(fds[0])
-        else:
-            for target, fd in enumerate(fds):
-                os.dup2(fd, target)
-            for fd in set(fds):
-                if fd > 2:
-                    os.close(fd)
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+        for fd in set(fds):
+            if fd > 2:
+                os.close(fd)
         _signals_of_the_requester(request["blocked"], request["ignored"])
         os.chdir(request["cwd"])
         os.environ.clear()

@@ -88,7 +88,6 @@ class WarmServer:
         *,
         module: str = "pi_sdk._cli",
         cwd: str | os.PathLike[str] | None = None,
-        pty: bool = False,
     ) -> tuple[int, Any, socket.socket]:
         """Fork a child for ``python -m MODULE ARGS``; return its pid, the reader its status comes
         on, and the connection."""
@@ -99,7 +98,6 @@ class WarmServer:
             "args": args,
             "env": {**self._added, **env},
             "cwd": os.fspath(cwd or os.getcwd()),
-            "pty": pty,
             "blocked": sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])),
             "ignored": _ignored_signals(),
         }

@@ -2,7 +2,7 @@
 
 The CLI tests and the pytest plugin's tests fork their ``python -m`` runs from a server that
 imported the vendor SDK once. Each fact a program can see of its own start (arguments, paths,
-environment, working directory, standard streams, terminal, exit status, ``atexit``, threads)
+environment, working directory, standard streams, exit status, ``atexit``, threads)
 is compared here between a child of the server and a fresh interpreter given the same request;
 a request the server cannot stand for runs fresh.
 """
@@ -48,13 +48,6 @@ PROBE = """
     elif mode == "atexit":
         atexit.register(lambda: print("atexit ran", flush=True))
         threading.Thread(target=lambda: (time.sleep(0.2), print("thread ran", flush=True))).start()
-    elif mode == "terminal":
-        print(json.dumps({
-            "tty": [os.isatty(0), os.isatty(1)], "leader": os.getsid(0) == os.getpid(),
-            "foreground": os.tcgetpgrp(0) == os.getpgrp(), "size": list(os.get_terminal_size()),
-            "line_buffering": sys.stdout.line_buffering,
-        }), flush=True)
-        input("ready> ")
 """
 
 
