@@ -54,7 +54,7 @@ def unowned(
 
 def report(found: dict) -> Iterator[str]:
     """The report's lines: the total, then each file with its unowned statements."""
-    files: list[tuple[int, int, str, list[tuple[int, str]]]] = []
+    files: list[tuple[str, list[str], list[tuple[int, str]]]] = []
     total = 0
     for root in coverage_map.source_dirs():
         for path in sorted(Path(root).rglob("*.py")):
@@ -67,12 +67,11 @@ def report(found: dict) -> Iterator[str]:
             listed = unowned(source, lines, run_tests.owners(name))
             total += len(function_statements(source))
             if listed:
-                files.append((len(listed), total, name, listed))
-    missing = sum(n for n, *_ in files)
+                files.append((name, source.splitlines(), listed))
+    missing = sum(len(listed) for *_, listed in files)
     yield f"statements in function bodies: {total}; run by no owner test: {missing}"
-    for count, _, name, listed in sorted(files, key=lambda f: -f[0]):
-        source = Path(name).read_text(encoding="utf-8").splitlines()
-        yield f"\n{name}: {count}"
+    for name, source, listed in sorted(files, key=lambda f: -len(f[2])):
+        yield f"\n{name}: {len(listed)}"
         for number, why in listed:
             yield f"{number:6d} {why:11s} {source[number - 1].strip()[:90]}"
 
