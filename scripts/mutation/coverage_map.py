@@ -21,7 +21,9 @@ put on their ``PYTHONPATH`` by ``context_plugin.py``). A line run by a broader-s
 
 When an older commit's map exists and only test modules changed since (a test added for a
 survivor), the map is updated by running just those modules: the source it maps is the same
-(changes outside ``pi_sdk/``, ``providers/``, ``plugins/`` and ``tests/`` do not count).
+(changes outside ``pi_sdk/``, ``providers/``, ``plugins/`` and ``tests/`` do not count). An
+update that pytest did not run through, or after which a changed module credits no line, is
+thrown away for a whole build.
 """
 
 from __future__ import annotations
@@ -243,27 +245,54 @@ def previous_map(tree: str) -> tuple[dict, list[str]] | None:
     return None
 
 
+PYTEST_RAN = {0, 1}
+"""pytest's exit statuses after a whole run (all passed; some failed). Any other status
+(interrupted, internal error, usage error, nothing collected) leaves data missing."""
+
+
+def modules_without_contexts(found: dict, modules: list[str]) -> list[str]:
+    """The test modules in ``modules`` that no line of ``found`` credits to any of its tests."""
+    seen = {test_file(c) for lines in found["files"].values() for cs in lines.values() for c in cs}
+    return [m for m in modules if m not in seen]
+
+
+def _update(old: dict, changed: list[str], root: Path) -> dict | None:
+    """``old`` with the changed test modules rerun, or ``None`` when the rerun left data out
+    (pytest did not run them through, or a module that is there credits no line)."""
+    present = [p for p in changed if Path(p).exists()]
+    print(f"coverage map: updating {len(changed)} test modules", flush=True)
+    if not present:
+        return {**merge(old, {}, {}, set(changed)), "status": 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        status = run_suite(present, Path(tmp), workers=1)
+        files, scopes = read_data(Path(tmp), root)
+    result = {**merge(old, files, scopes, set(changed)), "status": status}
+    missing = modules_without_contexts(result, present)
+    if status in PYTEST_RAN and not missing:
+        return result
+    why = f"pytest exit {status}" if status not in PYTEST_RAN else f"no lines from {missing}"
+    print(f"coverage map: the update left data out ({why}); building it whole", flush=True)
+    return None
+
+
 def build(tree: str, workers: int = 2) -> Path:
-    """Write the map of this commit (updating an older one when only test modules changed)."""
+    """Write the map of this commit (updating an older one when only test modules changed).
+
+    An update that leaves data out falls back to a whole build: a mutant whose killers are
+    missing from the map would otherwise run without them and survive falsely.
+    """
     root = Path.cwd()
     out = map_path(tree)
     earlier = previous_map(tree)
-    with tempfile.TemporaryDirectory() as tmp:
-        if earlier is not None:
-            old, changed = earlier
-            present = [p for p in changed if Path(p).exists()]
-            print(f"coverage map: updating {len(changed)} test modules", flush=True)
-            status = run_suite(present, Path(tmp), workers=1) if present else 0
-            files, scopes = read_data(Path(tmp), root) if present else ({}, {})
-            result = merge(old, files, scopes, set(changed))
-        else:
+    result = _update(*earlier, root) if earlier is not None else None
+    if result is None:
+        with tempfile.TemporaryDirectory() as tmp:
             status = run_suite(["tests"], Path(tmp), workers=workers)
             files, scopes = read_data(Path(tmp), root)
-            result = {"version": VERSION, "files": files, "scopes": scopes}
+        result = {"version": VERSION, "files": files, "scopes": scopes, "status": status}
     result["tree"] = tree
-    result["status"] = status
     save(result, out)
-    print(f"coverage map: {out} ({len(result['files'])} files; pytest exit {status})")
+    print(f"coverage map: {out} ({len(result['files'])} files; pytest exit {result['status']})")
     return out
 
 

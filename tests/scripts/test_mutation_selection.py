@@ -427,3 +427,80 @@ def test_a_child_given_its_own_environment_is_measured_too(monkeypatch: pytest.M
     assert context_plugin.with_extra(None) is None  # inherits os.environ, already set
     monkeypatch.setattr(context_plugin, "_extra", {})
     assert context_plugin.with_extra({"HOME": "/h"}) == {"HOME": "/h"}  # between tests
+
+
+# --- Updating an older map: only when the rerun left nothing out ------------------------------
+
+OLD_TEST = "tests/unit/test_a.py::test_old"
+NEW_TEST = "tests/unit/test_b.py::test_new"
+
+
+@pytest.fixture
+def older_map(repo: Path) -> str:
+    """An older commit's map, then a commit adding one test module; the new tree's id."""
+    write_map(
+        repo,
+        {
+            "version": coverage_map.VERSION,
+            "tree": git(repo, "rev-parse", "HEAD^{tree}").strip(),
+            "status": 0,
+            "files": {"pi_sdk/mod.py": {"9": [f"{OLD_TEST}|run"]}},
+            "scopes": {},
+        },
+    )
+    (repo / "tests" / "unit").mkdir(parents=True)
+    (repo / "tests" / "unit" / "test_b.py").write_text("def test_new():\n    pass\n")
+    git(repo, "add", "tests")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a test")
+    return git(repo, "rev-parse", "HEAD^{tree}").strip()
+
+
+def fake_runs(monkeypatch: pytest.MonkeyPatch, outcomes: list[tuple[int, dict]]) -> list[list[str]]:
+    """``run_suite`` returning each ``(status, files)`` in turn; the test lists it was given."""
+    runs: list[list[str]] = []
+
+    def run_suite(tests: list[str], folder: Path, workers: int = 2) -> int:
+        runs.append(tests)
+        return outcomes[len(runs) - 1][0]
+
+    monkeypatch.setattr(coverage_map, "run_suite", run_suite)
+    monkeypatch.setattr(coverage_map, "read_data", lambda *_: (outcomes[len(runs) - 1][1], {}))
+    return runs
+
+
+WHOLE = {"pi_sdk/mod.py": {"9": [f"{OLD_TEST}|run"], "10": [f"{NEW_TEST}|run"]}}
+
+
+@pytest.mark.parametrize("status", [0, 1])
+def test_an_update_pytest_ran_through_keeps_the_older_map(
+    older_map: str, monkeypatch: pytest.MonkeyPatch, status: int
+):
+    runs = fake_runs(monkeypatch, [(status, {"pi_sdk/mod.py": {"10": [f"{NEW_TEST}|run"]}})])
+    found = coverage_map.read_map(coverage_map.build(older_map), whole=True)
+    assert runs == [["tests/unit/test_b.py"]]
+    assert found["files"] == WHOLE
+    assert found["status"] == status
+
+
+@pytest.mark.parametrize("status", [2, 3, 4, 5])  # interrupted, internal, usage, none collected
+def test_an_update_pytest_did_not_run_through_becomes_a_whole_build(
+    older_map: str, monkeypatch: pytest.MonkeyPatch, status: int
+):
+    runs = fake_runs(
+        monkeypatch,
+        [(status, {"pi_sdk/mod.py": {"10": [f"{NEW_TEST}|run"]}}), (0, WHOLE)],
+    )
+    found = coverage_map.read_map(coverage_map.build(older_map), whole=True)
+    assert runs == [["tests/unit/test_b.py"], ["tests"]]
+    assert (found["files"], found["status"]) == (WHOLE, 0)
+
+
+def test_an_update_whose_new_module_credits_no_line_becomes_a_whole_build(
+    older_map: str, monkeypatch: pytest.MonkeyPatch
+):
+    # The symptom seen at seed 20261208: a rerun module's tests missing from the map, so the
+    # mutants they kill ran without them and survived.
+    runs = fake_runs(monkeypatch, [(0, {"pi_sdk/mod.py": {"10": [""]}}), (1, WHOLE)])
+    found = coverage_map.read_map(coverage_map.build(older_map), whole=True)
+    assert runs == [["tests/unit/test_b.py"], ["tests"]]
+    assert (found["files"], found["status"]) == (WHOLE, 1)
