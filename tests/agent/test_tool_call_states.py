@@ -13,12 +13,15 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from _support.agent import config, isolated_plugins, user  # noqa: F401
 
 import pi_sdk
 from pi_sdk import AgentContext, AgentTool, AgentToolResult
+from pi_sdk._agent import tool_calls
 from pi_sdk._agent.loop import run_agent_loop
 from pi_sdk._agent.tool_calls import ABORTED_TEXT
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
@@ -129,13 +132,19 @@ class ReadyTool(AgentTool):
         return done
 
 
-async def test_an_execute_that_returns_a_finished_awaitable_gives_its_result_at_once():
+async def test_an_execute_that_returns_a_finished_awaitable_gives_its_result_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    # The duration is the monotonic clock's two readings around execute, in whole ms: a clock
+    # that reads 4.2 ms apart (not the machine's, which load moves) gives 4.
+    readings = iter([10.0, 10.0042])
+    monkeypatch.setattr(tool_calls, "time", SimpleNamespace(monotonic=lambda: next(readings)))
     tool = ReadyTool(name="ready", description="d", parameters={})
     provider = ScriptedProvider([ScriptedReply.tool_call("ready"), "done"])
     new = await run_agent_loop([user("go")], AgentContext(tools=[tool]), config(provider), _quiet)
     result = new[2]
     assert (result.role, result.is_error, _text(result)) == ("toolResult", False, "ready")
-    assert result.duration_ms == 0
+    assert result.duration_ms == 4
 
 
 async def test_an_abort_while_preparing_keeps_a_settled_calls_own_result():
