@@ -410,7 +410,8 @@ class Models:
         with the same id (:func:`~pi_sdk._models.refresh.fill_from_catalog`). With a
         :attr:`store`, each list is kept as the server gave it with its validators (etag,
         last-modified): the next refresh sends them, and a server answering "not modified"
-        (HTTP 304) keeps the stored list; ``allow_network=False`` reads the stored lists only
+        (HTTP 304) keeps the stored list (the validators it sends replace the stored ones, RFC
+        9111 §4.3.4); ``allow_network=False`` reads the stored lists only
         (how an application serves them offline, at start-up); ``force=True`` sends no
         validators. Nothing but this method does I/O for model lists.
 

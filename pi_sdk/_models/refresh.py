@@ -197,11 +197,15 @@ class _Run:
                 answer = await provider.fetch_models(context)
             if not isinstance(answer, FetchedModels):  # pyright: ignore[reportUnnecessaryIsInstance]
                 raise TypeError(f"fetch_models returned {type(answer).__name__}, not FetchedModels")
+            source: ListSource
             if answer.models is None:
                 if stored is None:
                     raise ValueError("the server said 'not modified', but no list is stored")
-                return self._use(provider, stored.models, "not-modified")
-            models = self._use(provider, answer.models, "server")
+                # A 304's validators update the stored ones (RFC 9111 4.3.4): stored again.
+                listed, source = stored.models, "not-modified"
+            else:
+                listed, source = answer.models, "server"
+            models = self._use(provider, listed, source)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - one bad provider must not stop the refresh
@@ -216,7 +220,7 @@ class _Run:
             return None
         if self.store is not None:
             entry = StoredModels(
-                models=answer.models,
+                models=listed,
                 etag=answer.etag,
                 last_modified=answer.last_modified,
                 fetched_at=now_ms(),

@@ -101,6 +101,9 @@ class ModelServer:
     """List answers sent with a body (200)."""
     not_modified: int = field(default=0, init=False)
     """304 answers sent."""
+    validators_on_304: dict[str, str] | None = None
+    """The headers a 304 carries (default: the list's etag and last-modified; RFC 9110 lets
+    a server leave them out)."""
 
     def server(self) -> LoopbackServer:
         """A loopback server answering through :meth:`serve`."""
@@ -132,7 +135,10 @@ class ModelServer:
             return json_step(self.list_status, {"error": {"message": "upstream is down"}})
         if headers.get("if-none-match") == ETAG:
             self.not_modified += 1
-            return Step(304, {"etag": ETAG, "last-modified": LAST_MODIFIED})
+            validators = self.validators_on_304
+            if validators is None:
+                validators = {"etag": ETAG, "last-modified": LAST_MODIFIED}
+            return Step(304, dict(validators))
         self.lists += 1
         return json_step(200, payload, {"etag": ETAG, "last-modified": LAST_MODIFIED})
 

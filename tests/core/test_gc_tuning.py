@@ -57,3 +57,22 @@ def test_a_young_threshold_below_one_is_refused_and_nothing_changes(young):
         tune_gc_for_streams(young=young)
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+@pytest.fixture
+def older_thresholds():
+    """The older generations' thresholds set apart from each other and from the defaults (10,
+    10), so that keeping them is told apart from keeping either one twice."""
+    before = gc.get_threshold()
+    gc.set_threshold(before[0], 11, 13)
+    yield (11, 13)
+    gc.set_threshold(*before)
+
+
+def test_the_older_generations_keep_their_own_thresholds(older_thresholds):
+    restore = tune_gc_for_streams(young=4_321)
+    try:
+        assert gc.get_threshold() == (4_321, *older_thresholds)
+    finally:
+        restore()
+    assert gc.get_threshold()[1:] == older_thresholds

@@ -324,6 +324,28 @@ def test_the_summary_message_and_the_serialized_conversation():
     assert "Tool result (read): " + "z" * 2000 + "\n[... 1000 more characters cut]" in text
 
 
+def test_call_arguments_of_every_json_kind_are_written_as_json_with_their_own_characters():
+    # The summary model reads the arguments as the main model wrote them: "café", not
+    # "caf\\u00e9" (a path or a search term in another script must stay readable and short).
+    arguments = {
+        "path": "/données/café.txt",
+        "query": "東京 🚀",
+        "count": 3,
+        "ratio": 0.5,
+        "deep": True,
+        "none": None,
+        "tags": ["ä", 1],
+        "where": {"city": "Zürich"},
+    }
+    call = ToolCall(id="c1", name="find", arguments=arguments)
+    model = Model(id="m", api="x", provider="x")
+    text = serialize_conversation([assistant_reply(model, call, stop_reason="toolUse")])
+    assert text == (
+        'Assistant called: find(path="/données/café.txt", query="東京 🚀", count=3, ratio=0.5,'
+        ' deep=true, none=null, tags=["ä", 1], where={"city": "Zürich"})'
+    )
+
+
 def test_a_prompt_change_mid_conversation_is_part_of_the_serialized_conversation():
     from pi_sdk import SystemMessage
 

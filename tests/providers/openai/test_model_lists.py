@@ -107,6 +107,36 @@ async def test_the_second_refresh_gets_a_304_and_keeps_the_list(shape: str, tmp_
     assert len(again) == 1  # a 304 asks nothing more (no /api/show after /api/tags)
 
 
+@pytest.mark.parametrize(
+    ("on_304", "kept"),
+    [
+        ({}, {"if-none-match": ETAG, "if-modified-since": LAST_MODIFIED}),  # none sent: kept
+        ({"etag": ETAG}, {"if-none-match": ETAG, "if-modified-since": LAST_MODIFIED}),
+        ({"last-modified": "Tue, 01 Dec 2026 10:00:00 GMT"},
+         {"if-none-match": ETAG, "if-modified-since": "Tue, 01 Dec 2026 10:00:00 GMT"}),
+    ],
+    ids=["none", "etag-only", "new-last-modified"],
+)  # fmt: skip
+async def test_after_a_304_the_next_refresh_sends_the_validators_still_true(
+    on_304: dict[str, str], kept: dict[str, str], tmp_path: Path
+) -> None:
+    # A 304 may leave its validators out (RFC 9110 15.4.5): what it leaves out stays as
+    # stored, what it sends replaces the stored one.
+    fake = ModelServer("vllm", validators_on_304=on_304)
+    async with fake.server() as server:
+        provider = _provider("vllm", server)
+        models = pi_sdk.Models([provider], store=pi_sdk.FileModelsStore(tmp_path / "s.json"))
+        await models.refresh()
+        listed = models.models(provider.id)
+        await models.refresh()
+        third = await models.refresh()
+        sent = server.headers[-1]
+    assert third.sources == {provider.id: "not-modified"}
+    assert models.models(provider.id) == listed
+    assert {k: sent.get(k) for k in kept} == kept
+    assert (fake.lists, fake.not_modified) == (1, 2)
+
+
 @pytest.mark.parametrize("shape", ["vllm", "ollama"])
 async def test_a_new_collection_serves_the_stored_lists_offline(shape: str, tmp_path: Path) -> None:
     store = pi_sdk.FileModelsStore(tmp_path / "models-store.json")
