@@ -191,7 +191,7 @@ def _validate_schema(schema: dict[str, Any], body: str, raw: str) -> StructuredO
 
 
 def _pydantic_reason(exc: ValidationError, raw: str) -> str:
-    problems = exc.errors(include_url=False)
+    problems = exc.errors()  # loc, msg and type: the text is built from those alone
     if problems and problems[0]["type"] == "json_invalid":
         reason = str(problems[0]["msg"]).removeprefix("Invalid JSON: ")  # said once, below
         return f"not valid JSON: {reason}; received: {_bounded(raw)}"

@@ -140,3 +140,34 @@ def test_invalid_records_are_rejected(plugin_manager, bad):
     plugin_manager.register(pi_sdk_bash_records, name="bash-records")
     with pytest.raises(ValidationError):
         agent_message_from_dict(bad)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its parent to reap it counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("how", ["timeout", "abort"])
+async def test_a_stop_kills_a_background_job_the_shell_left_behind(how: str):
+    # The shell exits at once; its background job holds the output open until it is killed.
+    command = "sleep 60 & echo $!"
+    if how == "timeout":
+        record = await run_bash(command, timeout=0.5)
+    else:
+        controller = AbortController()
+        task = asyncio.ensure_future(run_bash(command, signal=controller.signal))
+        await asyncio.sleep(0.5)
+        controller.abort()
+        record = await asyncio.wait_for(task, timeout=10)
+    assert record.cancelled and record.exit_code is None
+    background = int(record.output.split()[0])
+    for _ in range(100):  # the kill is sent; the kernel ends the process soon after
+        if not _alive(background):
+            break
+        await asyncio.sleep(0.05)
+    assert not _alive(background)

@@ -57,6 +57,35 @@ def test_serve_without_a_token_is_a_usage_error(
     assert "no bearer token: $PI_SDK_PROXY_TOKEN is empty or unset" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (lambda p: None, "cannot read the token file: No such file or directory"),
+        (lambda p: p.mkdir(), "cannot read the token file: Is a directory"),
+        (lambda p: p.write_text(" \n\t\n", "utf-8"), "no bearer token: {path} is empty or unset"),
+    ],
+    ids=["missing", "a-directory", "blank"],
+)
+def test_a_token_file_that_gives_no_token_is_a_one_line_usage_error(
+    make: Any, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    path = tmp_path / "token"
+    make(path)
+    assert main(["serve", "--token-file", str(path), "--allow", "anthropic/*"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"pi-sdk serve: error: {said.format(path=path)}\n"
+
+
+def test_a_token_variable_that_is_blank_is_a_usage_error_naming_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    monkeypatch.setenv("MY_PROXY_TOKEN", "  ")
+    assert main(["serve", "--token-env", "MY_PROXY_TOKEN", "--allow", "anthropic/*"]) == 2
+    assert capsys.readouterr().err == (
+        "pi-sdk serve: error: no bearer token: $MY_PROXY_TOKEN is empty or unset\n"
+    )
+
+
 def test_serve_reads_the_token_from_a_file_and_checks_the_patterns(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):

@@ -114,8 +114,12 @@ async def run_bash(
 
 
 def _kill(process: asyncio.subprocess.Process) -> None:
-    if process.returncode is not None:
-        return
+    """Kill the command's process group: the shell and whatever it started.
+
+    Also when the shell itself has exited: a background job it left (``sleep 60 &``) is still
+    in the group and holds the output open. The group's id cannot be given to another process
+    while a member lives (POSIX), and a group that is gone is a ``ProcessLookupError``.
+    """
     import signal as signals  # at a kill, not when plugin discovery imports this module
 
     with contextlib.suppress(ProcessLookupError, PermissionError):

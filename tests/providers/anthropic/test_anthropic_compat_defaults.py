@@ -30,3 +30,40 @@ def test_defaults_by_provider_and_host(provider: str) -> None:
     assert compat.send_session_affinity_headers is affinity
     assert compat.session_affinity_format == ("openrouter" if affinity else None)
     assert compat.supports_message_threads is threads
+
+
+def _with_fallbacks(value: object) -> Model:
+    return Model(
+        id="m",
+        api="anthropic-messages",
+        provider="anthropic",
+        compat={"allowedFallbackModels": value},
+    )
+
+
+def test_fallback_models_are_read_in_order() -> None:
+    entries = [{"provider": "anthropic", "model": "claude-b"}, {"model": "claude-a"}]
+    compat = resolve_anthropic_compat(_with_fallbacks(entries))
+    assert compat.allowed_fallback_models == ("claude-b", "claude-a")
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("claude-a", "allowedFallbackModels must be a list, got 'claude-a'"),
+        ({"model": "claude-a"}, "allowedFallbackModels must be a list, got {'model': 'claude-a'}"),
+        (["claude-a"], "entries need a 'model' id, got 'claude-a'"),
+        ([{"provider": "anthropic"}], "entries need a 'model' id, got {'provider': 'anthropic'}"),
+        ([{"model": ""}], "entries need a 'model' id, got {'model': ''}"),
+        ([{"model": 7}], "entries need a 'model' id, got {'model': 7}"),
+        ([{"model": "claude-a"}, {"model": None}], "got {'model': None}"),
+    ],
+    ids=["a-string", "a-dict", "a-bare-id", "no-model", "empty-id", "not-text", "second-bad"],
+)
+def test_every_malformed_fallback_list_is_refused_naming_what_it_got(value: object, said: str):
+    from pi_sdk import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as refused:
+        resolve_anthropic_compat(_with_fallbacks(value))
+    assert str(refused.value).startswith("model.compat: allowedFallbackModels")
+    assert said in str(refused.value)
