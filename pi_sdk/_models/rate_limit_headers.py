@@ -39,9 +39,9 @@ def parse_reset_s(value: str) -> float | None:
     except ValueError:
         number = None
     if number is not None:
-        if number > 1e12:  # a Unix time in milliseconds
+        if number >= 1e12:  # a Unix time in milliseconds (from 2001-09-09)
             return max(0.0, number / 1000 - time.time())
-        if number > 1e9:  # a Unix time in seconds
+        if number >= 1e9:  # a Unix time in seconds (from 2001-09-09)
             return max(0.0, number - time.time())
         return max(0.0, number)
     parts = _DURATION.findall(text)

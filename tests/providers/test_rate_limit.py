@@ -191,6 +191,13 @@ NOW = 1_800_000_000.0
         (str(NOW + 30), 30.0),  # a Unix time in seconds
         (str(int(NOW * 1000) + 45_000), 45.0),  # ... in milliseconds
         (str(NOW - 30), 0.0),  # a reset already past
+        # The boundaries: from 1e9 a number is a Unix time in seconds, from 1e12 one in ms
+        # (both 2001-09-09, past on this clock); below, delay seconds.
+        ("999999999", 999_999_999.0),
+        ("1000000000", 0.0),
+        ("999999999999", 999_999_999_999 - NOW),  # still seconds (the year 33658)
+        ("1000000000000", 0.0),
+        (str(int(NOW * 1000)), 0.0),  # ms of now, not seconds 57,000 years ahead
         ("2027-01-15T08:01:00Z", 60.0),  # RFC 3339 (Anthropic)
         ("2027-01-15T09:01:00+01:00", 60.0),
         ("2027-01-15T08:01:00", 60.0),  # no zone: UTC
