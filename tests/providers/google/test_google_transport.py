@@ -318,3 +318,16 @@ async def test_vertex_ignores_the_authenticated_marker(monkeypatch: pytest.Monke
     # Treated as "no key": credentials mode, which needs a project.
     assert message.stop_reason == "error"
     assert "requires a project" in (message.error_message or "")
+
+
+async def test_a_configuration_google_genai_rejects_is_a_configuration_error(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY"):  # google-genai reads these itself
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(ConfigurationError) as refused:
+        async with _client.get_client(vertex=False, api_key=None):
+            pass
+    assert str(refused.value).startswith("google-genai could not build a client: ")
+    assert "API key" in str(refused.value)  # the SDK's own reason, kept
+    assert refused.value.__cause__ is None and refused.value.__suppress_context__
