@@ -145,6 +145,32 @@ def test_anthropic_asks_for_the_inline_tools_beta_only_with_native_changes() -> 
     assert INLINE_TOOLS_BETA == "inline-tools-2026-09-15"
 
 
+@pytest.mark.parametrize(
+    ("system_messages", "tool_changes", "native"),
+    [(None, None, False), (True, None, False), (None, True, False), (False, True, False),
+     (True, False, False), (True, True, True)],
+)  # fmt: skip
+def test_anthropic_tool_changes_are_native_only_with_both_flags_true(
+    system_messages: bool | None, tool_changes: bool | None, native: bool
+) -> None:
+    from pi_sdk_anthropic.messages._system import native_tool_changes
+
+    flags = {"supportsMidConvoSystemMessages": system_messages,
+             "supportsMidConvoToolChanges": tool_changes}  # fmt: skip
+    base = pi_sdk.get_model("anthropic", "claude-sonnet-4-5")
+    target = base.model_copy(update={"compat": {k: v for k, v in flags.items() if v is not None}})
+    assert native_tool_changes(target, context()) is native
+
+
+@pytest.mark.parametrize("flag", ["supportsMidConvoSystemMessages", "supportsMidConvoToolChanges"])
+def test_anthropic_refuses_a_tool_change_flag_that_is_not_true_or_false(flag: str) -> None:
+    from pi_sdk_anthropic.messages._system import native_tool_changes
+
+    target = model("anthropic", "claude-opus-5", **{flag: "yes"})
+    with pytest.raises(pi_sdk.ConfigurationError, match=f"{flag} must be true or false"):
+        native_tool_changes(target, context())
+
+
 # --- Chat Completions ------------------------------------------------------------------------
 
 

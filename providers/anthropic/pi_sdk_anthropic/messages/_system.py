@@ -20,6 +20,7 @@ from typing import Any
 import pi_sdk
 from pi_sdk import provider as kit
 
+from ._compat import resolve_anthropic_compat
 from ._tools import convert_tools, to_claude_code_name
 
 __all__ = [
@@ -44,9 +45,8 @@ DEFERRED_TOOL_PLACEHOLDER: dict[str, Any] = {
 
 def native_tool_changes(model: pi_sdk.Model, context: pi_sdk.Context) -> bool:
     """Whether tool changes go as ``tool_addition``/``tool_removal`` blocks for this request."""
-    compat = model.compat or {}
-    flags = ("supportsMidConvoSystemMessages", "supportsMidConvoToolChanges")
-    if not all(compat.get(flag) for flag in flags):
+    compat = resolve_anthropic_compat(model)
+    if not (compat.supports_mid_convo_system_messages and compat.supports_mid_convo_tool_changes):
         return False
     messages = pi_sdk.normalize_context(context).messages
     lead = messages[0] if messages else None
