@@ -52,6 +52,22 @@ async def test_plain_string_is_a_text_reply_and_usage_is_reported():
     assert second.usage is not usage  # copied: a replay cannot mutate the script
 
 
+async def test_a_reply_usage_is_the_scripts_own_copy_down_to_its_cost():
+    # A caller that prices or adds to a reply's usage (cost in USD) must not change the
+    # script: the next call replaying the same reply reports the script's figures again.
+    cost = pi_sdk.Cost(input=0.5, output=0.25, total=0.75)
+    usage = pi_sdk.Usage(input=12, output=3, total_tokens=15, cost=cost)
+    reply = ScriptedReply.text("x", usage=usage)
+    provider = ScriptedProvider([reply, reply])
+    first = await pi_sdk.complete(provider.model, ctx("a"))
+    first.usage.input += 100
+    first.usage.cost.total += 9.0
+    first.usage.cost.input = 0.0
+    second = await pi_sdk.complete(provider.model, ctx("b"))
+    assert usage == pi_sdk.Usage(input=12, output=3, total_tokens=15, cost=cost)
+    assert (second.usage.input, second.usage.cost.total, second.usage.cost.input) == (12, 0.75, 0.5)
+
+
 async def test_thinking_text_and_tool_call_with_arguments_in_fragments():
     arguments = {"city": "Paris", "days": 3, "tags": ["a", "b"]}
     reply = ScriptedReply(

@@ -1,0 +1,58 @@
+"""``pi-sdk plugins``: one row per plugin and a summary that counts them and their failures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import pi_sdk._plugins.listing as listing
+from pi_sdk._cli import main
+from pi_sdk._plugins.listing import PluginInfo
+
+
+def _good(name: str) -> PluginInfo:
+    return PluginInfo(name=name, hooks=("pi_sdk_register",), distribution=f"pi-sdk-{name}",
+                      version="1.0")  # fmt: skip
+
+
+BROKEN = PluginInfo(name="broken", hooks=(), error="ImportError: no module named 'x'")
+
+
+@pytest.mark.parametrize(
+    ("infos", "summary", "status"),
+    [
+        ([], "0 plugins", 0),
+        ([_good("a")], "1 plugin", 0),
+        ([_good("a"), _good("b")], "2 plugins", 0),
+        ([_good("a"), _good("b"), _good("c")], "3 plugins", 0),
+        ([BROKEN], "1 plugin · 1 failed to load", 1),
+        ([_good("a"), BROKEN], "2 plugins · 1 failed to load", 1),
+    ],
+    ids=["none", "one", "two", "three", "one-broken", "two-one-broken"],
+)
+def test_the_summary_line_counts_plugins_and_failures(
+    infos: list[PluginInfo],
+    summary: str,
+    status: int,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+):
+    monkeypatch.setattr(listing, "describe_plugins", lambda: infos)
+    assert main(["plugins"]) == status
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == summary
+    assert len(lines) == 1 + len(infos) + 1  # header, rows, summary
+    for info, row in zip(infos, lines[1:-1], strict=True):
+        assert row.startswith(info.name)
+        assert row.endswith(f"failed to load: {info.error}" if info.error else "pi_sdk_register")
+
+
+def test_json_lines_one_per_plugin_and_the_status_of_a_failure(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    monkeypatch.setattr(listing, "describe_plugins", lambda: [_good("a"), BROKEN])
+    assert main(["plugins", "--json"]) == 1
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["name"] for r in rows] == ["a", "broken"]
+    assert rows[1]["error"] == BROKEN.error
