@@ -97,3 +97,32 @@ def test_every_stop_reason_is_a_finish_reason(stop_reason: str, finish: str) -> 
 
 def test_the_scope_version_is_the_installed_packages() -> None:
     assert attr.scope_version() == version("pi-sdk-otel")
+
+
+def test_a_tool_value_holding_models_is_their_json_without_nulls() -> None:
+    # gen_ai.tool.call.arguments/result: pydantic models inside are written as their own
+    # JSON (aliases, no null fields), a pi wire object as pi's JSON; anything else as repr.
+    from pydantic import BaseModel, Field
+
+    from pi_sdk import ToolResultMessage
+
+    class Hit(BaseModel):
+        path: str
+        line_no: int | None = Field(default=None, alias="lineNo")
+        note: str | None = None
+
+    class Opaque:
+        def __repr__(self) -> str:
+            return "<opaque>"
+
+    result = ToolResultMessage(tool_call_id="c1", tool_name="grep", content=[TextContent(text="x")])
+    value = {
+        "hits": [Hit(path="a.py"), Hit(path="b.py", lineNo=3)],
+        "message": result,
+        "other": Opaque(),
+    }
+    assert json.loads(attr.tool_value(value)) == {
+        "hits": [{"path": "a.py"}, {"path": "b.py", "lineNo": 3}],
+        "message": json.loads(result.model_dump_json()),
+        "other": "<opaque>",
+    }

@@ -88,6 +88,26 @@ async def test_a_hanging_reply_stays_in_flight_until_the_client_closes(sent: byt
         await _eventually(lambda: server.open_connections == 0)
 
 
+async def test_a_hanging_reply_is_released_when_the_client_resets_the_connection() -> None:
+    # A client that aborts (an RST, as a cancelled HTTP client may) ends the reply as a close
+    # does: counted as the client's close.
+    import socket
+    import struct
+
+    async with LoopbackServer() as server:
+        server.play(Reply(parts=(b"partial",), end="hang"))
+        reader, writer = await _connect(server)
+        writer.write(REQUEST)
+        await _head(reader)
+        assert await reader.readexactly(12) == b"7\r\npartial\r\n"
+        sock = writer.get_extra_info("socket")
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        writer.transport.abort()  # RST, not FIN
+        assert await server.released(5)
+        assert (server.client_closes, server.in_flight) == (1, 0)
+        await _eventually(lambda: server.open_connections == 0)
+
+
 @pytest.mark.parametrize("end", ["hang", "close"])
 async def test_a_reply_that_ends_the_connection_sends_no_last_chunk(end: str) -> None:
     # "close" ends it at once; "hang" when the server stops (no client close counted)
