@@ -35,6 +35,7 @@ from pi_sdk import (
     ToolResultMessage,
     Usage,
     UserMessage,
+    default_convert_to_llm,
     get_message_types,
     is_context_overflow,
     load_session,
@@ -254,6 +255,10 @@ async def test_apply_writes_the_summary_into_the_transcript_and_a_session_keeps_
     sent = vendor2.provider.calls[0].context.messages
     assert sent[0].text.startswith("Earlier turns") and loaded[0].summary in sent[0].text
     assert compactor2.summary is loaded[0]
+    # The summary stands for itself once: then the loaded turns after it, then the prompt.
+    assert [getattr(m, "text", None) for m in sent].count(sent[0].text) == 1
+    assert sent[1:-1] == default_convert_to_llm(loaded[1:])
+    assert sent[-1].text == "turn15: read the next file."
 
 
 async def test_a_failed_summary_ends_the_run_with_a_clear_error(plugin_manager):

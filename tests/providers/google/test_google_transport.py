@@ -331,3 +331,27 @@ async def test_a_configuration_google_genai_rejects_is_a_configuration_error(
     assert str(refused.value).startswith("google-genai could not build a client: ")
     assert "API key" in str(refused.value)  # the SDK's own reason, kept
     assert refused.value.__cause__ is None and refused.value.__suppress_context__
+
+
+@pytest.mark.parametrize("status", [307, 308])
+async def test_a_redirect_is_followed_as_google_genai_follows_it(status: int):
+    # google-genai's own clients follow redirects (its _api_client sets follow_redirects);
+    # the client pi-sdk gives it keeps that (a gateway that moved answers once more there).
+    from _support.loopback import LoopbackServer, Step, model_at, text_reply
+
+    api = "google-generative-ai"
+    reply = text_reply(api, "moved fine")
+
+    def route(method: str, target: str, headers: dict[str, str], body: bytes) -> Step:
+        if target.startswith("/moved"):
+            return reply
+        return Step(status, {"location": "/moved" + target, "content-length": "0"}, ())
+
+    async with LoopbackServer([], route=route) as server:
+        model = model_at(api, server.url)
+        context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content="hi")])
+        message = await pi_sdk.complete(model, context, StreamOptions(api_key="redirect-key"))
+        targets = [target for _, target, _ in server.requests]
+    assert message.stop_reason == "stop", message.error_message
+    assert message.text == "moved fine"
+    assert len(targets) == 2 and targets[1] == "/moved" + targets[0]
