@@ -31,7 +31,7 @@ def _tool(name: str) -> Tool:
 
 
 def _transcript() -> Context:
-    """``read_file`` then ``BASH``; later ``BASH`` is withdrawn and ``Bash`` and ``MyTool`` added."""
+    """``read_file`` and ``BASH``; later ``BASH`` withdrawn, ``Bash`` and ``MyTool`` added."""
     first = SystemMessage(content="one", tools_added=[_tool("read_file"), _tool("BASH")])
     later = SystemMessage(
         content="two",

@@ -1,4 +1,4 @@
-"""The process-wide pieces every cached ``google.genai.Client`` shares: one sync client, one TLS context.
+"""What every cached ``google.genai.Client`` shares: one sync client, one TLS context.
 
 ``google-genai`` builds a sync ``httpx`` client (and loads a CA bundle for it) per client unless
 given one; pi-sdk never sends through it, so :mod:`pi_sdk_google._client` builds one, once per

@@ -37,7 +37,7 @@ def _show(name: str) -> dict[str, Any]:
 
 @dataclass
 class FakeOllama:
-    """Answers ``/api/tags`` with ``names`` and ``/api/show`` per name, counting what is in flight."""
+    """Answers ``/api/tags`` with ``names``, ``/api/show`` per name; counts what is in flight."""
 
     names: list[str]
     gone: set[str] = field(default_factory=set[str])
