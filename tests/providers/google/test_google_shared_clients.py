@@ -8,6 +8,7 @@ not awaited), and hands the same one to every client it builds.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from pi_sdk._kit.clients import _shared as shared_values  # pyright: ignore[repo
 
 
 @pytest.fixture
-def built(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+def built(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
     """A fresh process state; the sync clients built from now on, in order."""
     monkeypatch.setattr(_client, "_sync_client", None)
     monkeypatch.setattr(_client, "_ssl_context", None)
@@ -31,7 +32,9 @@ def built(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
         return made[-1]
 
     monkeypatch.setattr(_client, "_new_sync_client", counting)
-    return made
+    yield made
+    for client in made:  # the process's own sync client comes back with monkeypatch's undo
+        client.close()
 
 
 async def _sync_client_of(**kwargs: Any) -> Any:
