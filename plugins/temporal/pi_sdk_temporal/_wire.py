@@ -3,6 +3,10 @@
 Every payload is plain JSON (Temporal's default data converter). Transcript entries are pi's
 message JSON, the format of pi-sdk session files (``role``, camelCase fields, thinking and
 tool-call signatures kept): :func:`message_to_json` / :func:`message_from_json`.
+
+Every payload class is keyword-only: built by field name, as Temporal's converter builds it from
+a payload's JSON object, so a field can be added in any place without changing what existing
+code or a recorded history means (a positional argument is a ``TypeError``).
 """
 
 from __future__ import annotations
