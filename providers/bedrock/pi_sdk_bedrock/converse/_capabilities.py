@@ -97,6 +97,19 @@ def openai_reasoning(model: pi_sdk.Model, level: str) -> dict[str, Any] | None:
     return None
 
 
+def compat_flag(model: pi_sdk.Model, key: str) -> bool | None:
+    """``model.compat[key]`` as set (``None`` when absent), checked as pi-ai 1.6's
+    ``BedrockCompat`` schema checks it.
+
+    Raises:
+        ConfigurationError: the value is not true or false.
+    """
+    value = (model.compat or {}).get(key)
+    if value is None or isinstance(value, bool):
+        return value
+    raise pi_sdk.ConfigurationError(f"model.compat: {key} must be true or false, got {value!r}")
+
+
 def supports_prompt_caching(model: pi_sdk.Model) -> bool:
     """Claude 4.x, 3.7 Sonnet and 3.5 Haiku take ``cachePoint`` blocks (pi-mono).
 
@@ -104,7 +117,7 @@ def supports_prompt_caching(model: pi_sdk.Model) -> bool:
     model, ``model.compat["cache_points"] = True`` forces cache points (pi-mono:
     ``AWS_BEDROCK_FORCE_CACHE=1``).
     """
-    if (model.compat or {}).get("cache_points") is True:
+    if compat_flag(model, "cache_points") is True:
         return True
     candidates = _candidates(model)
     if not any("claude" in c for c in candidates):

@@ -19,6 +19,7 @@ from pi_sdk.options import Output
 
 from ._capabilities import (
     binds_thinking,
+    compat_flag,
     effort_of,
     is_adaptive,
     is_claude,
@@ -234,7 +235,7 @@ def _forced_output(model: pi_sdk.Model, output: Output) -> bool:
     """
     if output.mode != "auto":
         return output.mode == "tool"
-    return (model.compat or {}).get("supportsStructuredOutputs") is False
+    return compat_flag(model, "supportsStructuredOutputs") is False
 
 
 def _text_format(output: Output) -> dict[str, Any]:

@@ -13,6 +13,8 @@ from typing import Any, cast
 import pi_sdk
 from pi_sdk.provider import ProviderError
 
+from ._capabilities import compat_flag
+
 __all__ = [
     "STRICT_LIMITS",
     "config_of",
@@ -38,7 +40,7 @@ def neutral_tool_choice(options: pi_sdk.StreamOptions) -> Any:
 
 def _strict_mode(model: pi_sdk.Model) -> bool:
     """The model's compat has ``supportsStrictMode`` (it takes ``ToolSpecification.strict``)."""
-    return (model.compat or {}).get("supportsStrictMode") is True
+    return compat_flag(model, "supportsStrictMode") is True
 
 
 def _tool_spec(tool: pi_sdk.Tool, model: pi_sdk.Model, prefer_strict: bool) -> dict[str, Any]:
