@@ -98,8 +98,7 @@ def openai_reasoning(model: pi_sdk.Model, level: str) -> dict[str, Any] | None:
 
 
 def compat_flag(model: pi_sdk.Model, key: str) -> bool | None:
-    """``model.compat[key]`` as set (``None`` when absent), checked as pi-ai 1.6's
-    ``BedrockCompat`` schema checks it.
+    """``model.compat[key]``: true, false or ``None`` when absent (pi-ai 1.6 ``BedrockCompat``).
 
     Raises:
         ConfigurationError: the value is not true or false.
