@@ -547,7 +547,7 @@ class _Body(httpx2.AsyncByteStream):
         tail = self._transport.fine_tail
         head = 0 if tail is None else max(0, limit - tail)
         starts = [*range(0, head, _HEAD_CHUNK), *range(head, limit, size)]
-        for start, end in zip(starts, [*starts[1:], limit], strict=True):
+        for start, end in zip(starts, [*starts[1:], limit], strict=False):  # none: empty body
             chunk = body[start:end]
             self._transport.bytes_served += len(chunk)
             yield chunk
