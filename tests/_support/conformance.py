@@ -544,8 +544,11 @@ class _Body(httpx2.AsyncByteStream):
         body = self._reply.body
         size = self._transport.chunk_size
         limit = len(body) if self._reply.stall_after is None else self._reply.stall_after
-        for start in range(0, limit, size):
-            chunk = body[start : min(start + size, limit)]
+        tail = self._transport.fine_tail
+        head = 0 if tail is None else max(0, limit - tail)
+        starts = [*range(0, head, _HEAD_CHUNK), *range(head, limit, size)]
+        for start, end in zip(starts, [*starts[1:], limit], strict=False):  # none: empty body
+            chunk = body[start:end]
             self._transport.bytes_served += len(chunk)
             yield chunk
             await asyncio.sleep(0)
@@ -556,15 +559,24 @@ class _Body(httpx2.AsyncByteStream):
         self._transport.closed += 1
 
 
+_HEAD_CHUNK = 4096
+"""The piece size before a ``fine_tail`` (a socket read's size)."""
+
+
 class ChunkedTransport(httpx2.AsyncBaseTransport):
     """Serve ``replies`` in order (the last one repeats), each body in ``chunk_size`` pieces.
 
+    With ``fine_tail``, only a body's last ``fine_tail`` bytes come in ``chunk_size`` pieces, what
+    precedes them in 4,096-byte pieces (a 300 KB body in 7-byte pieces is 44,000 reads).
     Counts requests, bytes served and response closes (``closed``).
     """
 
-    def __init__(self, replies: list[Reply], chunk_size: int = 16) -> None:
+    def __init__(
+        self, replies: list[Reply], chunk_size: int = 16, fine_tail: int | None = None
+    ) -> None:
         self.replies = replies
         self.chunk_size = chunk_size
+        self.fine_tail = fine_tail
         self.requests: list[httpx2.Request] = []
         self.bytes_served = 0
         self.closed = 0

@@ -26,7 +26,8 @@ def threaded_http_server(
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     for name, value in state.items():
         setattr(server, name, value)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for serve_forever's next poll: 20 ms, not the default half second
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     try:
         yield server

@@ -49,6 +49,7 @@ def verdicts(output: str) -> dict[str, str]:
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.slow  # every section of the runner, in a fresh process
 def test_a_tiny_run_prints_every_section_and_judges_every_target() -> None:
     output = run(*TINY)
     head = output.splitlines()[:2]

@@ -117,6 +117,7 @@ PROVIDERS = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow  # 20 pi-sdk processes at once
 def test_concurrent_keys_set_keep_every_key(tmp_path: Path):
     """20 ``pi-sdk keys set`` at once: each one's read-change-write holds the file's lock."""
     env = cli_env(tmp_path)

@@ -86,7 +86,9 @@ def test_retries_show_attempt_reason_and_wait_on_stderr(tmp_path: Path):
     assert "rate limited" in lines[0] and re.search(r"retrying in \d+\.\d s$", lines[0])
     assert "attempt 2 of 3 failed (503" in lines[1] and "overloaded" in lines[1]
 
-    with ThreadedLoopback([overloaded]) as server:
+    # the backoff's own waits (0.5 s, 1 s) are above; here the server asks for 10 ms each time
+    brief = json_step(503, wire.http_error(503, "overloaded")[0], {"retry-after-ms": "10"})
+    with ThreadedLoopback([brief]) as server:
         failed = run_cli(["prompt", *MODEL, "hi"], _env(tmp_path, server))
     assert failed.returncode == 1
     assert "(after 3 attempts)" in failed.stderr

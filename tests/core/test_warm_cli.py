@@ -149,6 +149,7 @@ def own_servers(monkeypatch: pytest.MonkeyPatch):
         server.close()
 
 
+@pytest.mark.slow  # starts three warm servers
 def test_a_request_the_imports_would_have_seen_gets_a_server_started_for_it(
     probe: Path, tmp_path: Path, own_servers: list[warm_cli.WarmServer]
 ):

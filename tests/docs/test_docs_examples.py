@@ -210,6 +210,7 @@ def anthropic_cassette() -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow  # two pytest runs in a reader's project
 def test_the_testing_guide_example_passes_with_its_documented_setup(tmp_path: Path) -> None:
     """``tests/test_weather.py`` + the documented ``pyproject.toml``, replayed from a cassette."""
     files = titled_blocks("testing.md")
@@ -231,6 +232,7 @@ def test_the_testing_guide_example_passes_with_its_documented_setup(tmp_path: Pa
     assert "async def functions are not natively supported" in result.stdout
 
 
+@pytest.mark.slow  # builds and installs a package, then runs pytest
 def test_the_provider_guide_package_installs_and_its_tests_pass(tmp_path: Path) -> None:
     """The provider guide's files, installed as a reader installs them, tested with pytest.
 
@@ -380,6 +382,7 @@ def mcp_reader_folder(root: Path, *files: str) -> dict[str, str]:
     return {**clean_env(), "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 
+@pytest.mark.slow  # two fresh interpreters that start MCP servers
 def test_the_mcp_example_and_listing_run_as_printed(tmp_path: Path) -> None:
     env = mcp_reader_folder(tmp_path, "mcp.json", "mcp_example.py")
     page = (DOCS / "plugins" / "mcp.md").read_text(encoding="utf-8")
@@ -396,6 +399,7 @@ def test_the_mcp_example_and_listing_run_as_printed(tmp_path: Path) -> None:
     assert f"$ pi-sdk mcp list mcp.json\n{listing.stdout}```" in page
 
 
+@pytest.mark.slow  # a chat that starts the page's MCP servers
 def test_the_mcp_config_works_from_pi_sdk_chat(tmp_path: Path) -> None:
     """``pi-sdk chat --mcp mcp.json`` with the page's file: the model calls a server's tool."""
     from _support import warm_cli

@@ -25,6 +25,10 @@ CASES = [
     ("mistral-conversations", "mistral", "mistral-small-latest", "", "mistralai.client"),
     ("azure-openai-responses", "azure-openai-responses", "gpt-5.4", "/openai/v1", "openai"),
 ]
+MAIN_RUN_API = "openai-completions"
+"""The one API checked in the main run; the others (a fresh interpreter each, 2-9 s under
+load) run with the slow tests (``pytest -m slow``)."""
+PARAMS = [pytest.param(*c, marks=() if c[0] == MAIN_RUN_API else pytest.mark.slow) for c in CASES]
 
 _SCRIPT = """
 import asyncio, sys, threading
@@ -60,7 +64,7 @@ def _closed_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.mark.parametrize(("api", "provider", "model_id", "suffix", "vendor"), CASES)
+@pytest.mark.parametrize(("api", "provider", "model_id", "suffix", "vendor"), PARAMS)
 def test_first_call_imports_the_sdk_in_a_worker_thread(
     api: str, provider: str, model_id: str, suffix: str, vendor: str
 ) -> None:

@@ -159,6 +159,7 @@ def test_rate_limit_headers_of_each_vendor() -> None:
     assert server_budgets({"x-ratelimit-remaining-requests": "many"}) == (None, None)
 
 
+@pytest.mark.slow  # the crowd benchmark script, twice, in a fresh process
 def test_a_crowd_of_agents_sees_no_429_with_the_limiter() -> None:
     command = [sys.executable, str(BENCH), "--agents", "30", "--rate", "15", "--max-retries", "3"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=240, check=True)

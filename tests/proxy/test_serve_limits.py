@@ -105,6 +105,7 @@ async def test_more_sockets_than_descriptors_leave_the_server_usable_and_quiet()
     assert len(stderr[0].splitlines()) < 20
 
 
+@pytest.mark.slow  # 150 sockets and the accept() retries' real seconds
 async def test_out_of_descriptors_is_one_counted_line_not_a_traceback_each():
     """A cap above the descriptor limit: accept() fails, and says so once per 10 s."""
     async with _server("--max-connections", "1000", descriptors=64) as (url, stderr):

@@ -167,6 +167,7 @@ async def test_four_workers_serve_concurrent_streams_with_a_shared_rate_limit(tm
     assert TOKEN not in served.stderr and KEYS["app-a"] not in served.stderr
 
 
+@pytest.mark.slow  # a multi-worker server, one worker SIGKILLed
 async def test_a_killed_worker_is_replaced_and_sigterm_stops_them_all(tmp_path: Path):
     async with EchoVendor() as vendor:
         served = Served(tmp_path, vendor)

@@ -36,6 +36,7 @@ def _hammer(path: str, count: int, results: multiprocessing.Queue[int]) -> None:
     results.put(sum(1 for _ in range(count) if asyncio.run(store.admit("k")) is None))
 
 
+@pytest.mark.slow  # four spawned interpreters
 def test_processes_together_admit_exactly_the_limit(tmp_path: Path) -> None:
     path = str(tmp_path / "u.sqlite")
     UsageStore(path).create()

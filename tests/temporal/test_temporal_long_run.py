@@ -121,6 +121,7 @@ async def test_a_continued_run_does_not_announce_its_unchanged_tools_again(
     _assert_transcript(result.messages, tag, turns)
 
 
+@pytest.mark.slow  # 24 turns over a chain of continued runs
 async def test_continued_runs_keep_queues_and_event_indices(
     client, temporal_address, tmp_path
 ) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import uuid
 from collections import Counter
 
+import pytest
 from _support.temporal import WorkerProcess
 from _support.temporal_agent import log_lines
 from pi_sdk_temporal import prompt_input, start_agent
@@ -13,6 +14,7 @@ from pi_sdk_temporal import prompt_input, start_agent
 RUNS = 50
 
 
+@pytest.mark.slow  # 50 runs on two worker processes
 async def test_fifty_concurrent_runs_on_two_workers(
     client, temporal_address, task_queue, files
 ) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from _support.loopback import LoopbackServer, Step, sse_step
 from _support.temporal import WorkerProcess
 from _support.temporal_agent import count, log_lines, until
@@ -49,6 +50,7 @@ async def kill_and_replace(
         second.stop()
 
 
+@pytest.mark.slow  # two worker processes, one SIGKILLed
 async def test_worker_killed_mid_tool(client, temporal_address, task_queue, files) -> None:
     log, gates = files
     first = await WorkerProcess(config(temporal_address, task_queue, files)).ready()
@@ -85,6 +87,7 @@ def anthropic(blocks: list[Any]) -> list[Any]:
     return body + terminal
 
 
+@pytest.mark.slow  # two worker processes, one SIGKILLed mid-stream
 async def test_worker_killed_mid_model_stream(client, temporal_address, task_queue, files) -> None:
     log, _ = files
     calls = Calls((Call("toolu_1", "add", ('{"a": 2, ', '"b": 3}')),))

@@ -251,6 +251,7 @@ def _run(folder: Path, port: int, *args: str) -> dict[str, str | None]:
     return outcomes
 
 
+@pytest.mark.slow  # three pytest runs in a reader's project
 def test_record_scrub_and_replay_offline(tmp_path: Path) -> None:
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     (tmp_path / "conftest.py").write_text(CONFTEST)

@@ -323,6 +323,7 @@ EPISODE_TESTS = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # five pytest runs in a project of its own
 def test_a_cassette_written_by_new_episodes_replays_in_modes_none_and_once(tmp_path, vendor):
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     (tmp_path / "test_app.py").write_text(EPISODE_TESTS)

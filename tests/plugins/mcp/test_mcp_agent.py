@@ -72,6 +72,7 @@ async def test_two_real_servers_are_called_in_parallel_and_the_results_reach_the
     assert steps == ["tool_execution_start"] * 2 + ["tool_execution_end"] * 2  # parallel mode
 
 
+@pytest.mark.slow  # two MCP servers, half-second calls
 async def test_calls_to_two_servers_overlap_on_the_servers(edge_log: Path):
     """Each server notes when a call starts and finishes: both start before either finishes."""
     provider = ScriptedProvider(
