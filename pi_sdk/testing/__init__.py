@@ -9,6 +9,10 @@ used: importing ``pi_sdk`` or ``pi_sdk.testing`` imports no vcrpy.
 The pytest plugin (the ``pi_vcr`` marker, ``--record-mode``), cassette recording with strict
 replay, scrubbing, the network guard and the provider conformance kit live in the
 ``pi-sdk-pytest`` distribution (``pi_sdk_pytest``); see ``docs/testing.md``.
+
+The records exported here (``ScriptedReply``, ``ScriptedCall``, ``RecordedInteraction``,
+``ReplayCall``, ``ReplayResult``) are built by keyword only: a field added later never shifts
+what a positional call meant.
 """
 
 from __future__ import annotations
