@@ -103,13 +103,14 @@ def run_server(config: Any, args: argparse.Namespace, quiet: Callable[[Any], Non
         asyncio.run(main())
         return 0
 
-    if args.workers == 1:
-        return serve(None)
     from pi_sdk._serve.workers import Supervisor, listening_socket
 
-    try:
+    try:  # bound here for one worker too: a port in use is the same line and status either way
         sock = listening_socket(args.host, args.port)
     except OSError as exc:
         sys.stderr.write(f"pi-sdk serve: error: cannot listen on {args.host}:{args.port}: {exc}\n")
         return 1
+    if args.workers == 1:
+        with sock:
+            return serve([sock])
     return Supervisor(lambda shared: serve([shared]), sock, args.workers).run()

@@ -46,7 +46,7 @@ def test_the_options_defaults():
     assert (args.workers, args.rate_limit, args.usage_db) == (3, "10/s", Path("u.sqlite"))
 
 
-@pytest.mark.parametrize("workers", [2, 4])
+@pytest.mark.parametrize("workers", [1, 2, 4])
 def test_workers_on_a_port_that_cannot_be_listened_on_end_with_status_1(
     taken_port: int, capsys: pytest.CaptureFixture[str], workers: int
 ):
