@@ -540,12 +540,16 @@ def admit_api_provider(
         TypeError: see :func:`check_api_provider`.
         ConfigurationError: ``apis`` holds another implementation of ``provider.api`` and
             ``replace`` is false (pi-mono overwrites silently; pi-sdk refuses so a clash is
-            visible). The same implementation registered again is not a clash.
+            visible). The same implementation registered again is not a clash, and keeps
+            its ``source_id`` unless a new one is given.
     """
     check_api_provider(provider)
+    existing = apis.get(provider.api)
+    if source_id is None and existing is not None:
+        if existing.implementation is provider.implementation:
+            source_id = existing.source_id  # registered again: still the same source's
     if source_id is not None:
         provider = dataclasses.replace(provider, source_id=source_id)
-    existing = apis.get(provider.api)
     if (
         existing is not None
         and not replace

@@ -33,6 +33,32 @@ def test_second_provider_for_an_api_needs_replace():
         get_api_provider("test-registry")
 
 
+@pytest.mark.parametrize("again", [{}, {"replace": True}], ids=["plain", "replace"])
+def test_registering_the_same_implementation_again_keeps_its_source(again: dict):
+    provider = ApiProvider(api="test-registry-again", stream=idle_stream)
+    register_api_provider(provider, source_id="plugin-a", replace=True)
+    register_api_provider(ApiProvider(api="test-registry-again", stream=idle_stream), **again)
+    with pytest.raises(ConfigurationError, match=r"\(by plugin-a\)"):
+        register_api_provider(ApiProvider(api="test-registry-again", stream=other_idle_stream))
+    unregister_api_providers("plugin-a")  # still plugin-a's: removed with it
+    with pytest.raises(LookupError):
+        get_api_provider("test-registry-again")
+
+
+def test_the_same_implementation_given_a_new_source_takes_it():
+    register_api_provider(
+        ApiProvider(api="test-registry-moved", stream=idle_stream), source_id="old", replace=True
+    )
+    register_api_provider(
+        ApiProvider(api="test-registry-moved", stream=idle_stream), source_id="new"
+    )
+    unregister_api_providers("old")
+    assert get_api_provider("test-registry-moved").stream is idle_stream
+    unregister_api_providers("new")
+    with pytest.raises(LookupError):
+        get_api_provider("test-registry-moved")
+
+
 def test_custom_model_registration_and_lookup_with_suggestions():
     model = Model(
         id="my-proxy-model",
