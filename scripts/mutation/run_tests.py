@@ -4,8 +4,8 @@ cosmic-ray rewrites one source file in place before each run; ``git diff`` names
 library file maps to the test folders that exercise it (its own area, plus the cross-API
 provider suites for anything a provider's stream passes through); the run stops at the
 first failure (``-x``), since one failing test kills the mutant. Exit status is pytest's. A
-test that failed only by pytest-timeout's per-test limit (a busy machine) is run once more
-without it, and that run decides.
+test that failed only by pytest-timeout's per-test limit (a busy machine) is run once more,
+alone, with five times the limit (:data:`RERUN_TIMEOUT_S`), and that run decides.
 
 A provider package's tests are its own folder first (the quickest kill), then every
 cross-provider suite in ``tests/providers/`` (contract, conformance, malformed replies,
@@ -69,7 +69,11 @@ NO_SELECTION = "PI_SDK_MUTATION_ALL_OWNERS"
 NOT_FOUND, NO_TESTS = 4, 5
 """pytest's exit statuses for a usage error (a node id not found) and for no tests collected."""
 TEST_TIMEOUT = "Failed: Timeout (>"
-"""pytest-timeout's failure text: the failing test is run once more without the limit."""
+"""pytest-timeout's failure text: the failing test is run once more, alone, with
+:data:`RERUN_TIMEOUT_S`."""
+RERUN_TIMEOUT_S = 300
+"""Five times the project's per-test limit (60 s): a test alone that runs longer hangs,
+however busy the machine (a real hang then costs 5 minutes, not cosmic-ray's 20)."""
 
 PLUGIN_OWNERS: dict[str, list[str]] = {
     "pytest": ["tests/testing", "tests/test_migration.py"],
@@ -161,9 +165,9 @@ def run_pytest(tests: list[str], env: dict[str, str]) -> int:
     slow = [line.split()[1] for line in run.stdout.splitlines() if line.startswith("FAILED ")]
     if run.returncode == 1 and TEST_TIMEOUT in run.stdout and slow:
         # A test stopped by its own time limit on a busy machine says nothing of the mutant:
-        # run it again without the limit (a mutant that hangs then meets cosmic-ray's).
-        print(f"rerunning {slow} without pytest-timeout's limit", flush=True)
-        again = [*pytest_command([]), "--timeout=0", *slow]
+        # run it again alone with a limit no working test comes near (a hang fails it again).
+        print(f"rerunning {slow} with a {RERUN_TIMEOUT_S} s limit", flush=True)
+        again = [*pytest_command([]), f"--timeout={RERUN_TIMEOUT_S}", *slow]
         return subprocess.run(again, env=env, check=False).returncode
     return run.returncode
 

@@ -504,3 +504,32 @@ def test_an_update_whose_new_module_credits_no_line_becomes_a_whole_build(
     found = coverage_map.read_map(coverage_map.build(older_map), whole=True)
     assert runs == [["tests/unit/test_b.py"], ["tests"]]
     assert (found["files"], found["status"]) == (WHOLE, 1)
+
+
+def test_a_test_stopped_by_its_time_limit_is_run_again_alone_with_five_times_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    commands: list[list[str]] = []
+    first = "FAILED tests/a/test_x.py::test_slow - Failed: Timeout (>60.0s) from pytest-timeout."
+
+    def run(command: list[str], **_: object) -> subprocess.CompletedProcess[str]:
+        commands.append(command)
+        status, out = (1, first) if len(commands) == 1 else (0, "1 passed")
+        return subprocess.CompletedProcess(command, status, out, "")
+
+    monkeypatch.setattr(run_tests.subprocess, "run", run)
+    assert run_tests.run_pytest(["tests/a"], {}) == 0
+    assert commands[1][-2:] == ["--timeout=300", "tests/a/test_x.py::test_slow"]
+    assert "tests/a" not in commands[1]  # alone
+
+
+def test_a_plain_failure_is_not_run_again(monkeypatch: pytest.MonkeyPatch):
+    commands: list[list[str]] = []
+
+    def run(command: list[str], **_: object) -> subprocess.CompletedProcess[str]:
+        commands.append(command)
+        return subprocess.CompletedProcess(command, 1, "FAILED tests/a/test_x.py::t - assert 1", "")
+
+    monkeypatch.setattr(run_tests.subprocess, "run", run)
+    assert run_tests.run_pytest(["tests/a"], {}) == 1
+    assert len(commands) == 1
