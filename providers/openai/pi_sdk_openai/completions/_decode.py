@@ -318,11 +318,8 @@ class Decoder:
                 break
         piece = delta.get("content")
         if piece and isinstance(piece, str):
-            if self._open == _TEXT:
-                if events:
-                    events += builder.append_text(_TEXT, piece)
-                else:  # the common chunk: one text delta
-                    events = builder.append_text(_TEXT, piece)
+            if self._open == _TEXT:  # reasoning in this delta would have opened thinking
+                events = builder.append_text(_TEXT, piece)
             else:
                 if self._open is not None:
                     events += self._close_open()
