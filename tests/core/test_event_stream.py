@@ -493,6 +493,28 @@ async def test_blocks_left_open_at_done_are_closed_first(script):
     assert events[5].tool_call.arguments == {"a": 1}
 
 
+async def test_a_thinking_block_left_open_at_done_is_closed_with_its_whole_text(script):
+    from pi_sdk import ThinkingContent, ThinkingDeltaEvent, ThinkingStartEvent
+
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        yield StartEvent(partial=out)
+        out.content.append(ThinkingContent(thinking=""))
+        yield ThinkingStartEvent(content_index=0, partial=out)
+        for piece in ("plan ", "it"):
+            out.content[0].thinking += piece
+            yield ThinkingDeltaEvent(content_index=0, delta=piece, partial=out)
+        out.stop_reason = "stop"
+        yield DoneEvent(reason="stop", message=out)
+
+    script.behaviour = behaviour
+    events = await collect(stream(MODEL, CTX))
+    assert [e.type for e in events] == [
+        "start", "thinking_start", "thinking_delta", "thinking_delta", "thinking_end", "done"
+    ]  # fmt: skip
+    assert (events[4].content_index, events[4].content) == (0, "plan it")
+
+
 async def test_api_keys_never_reach_error_messages(script, monkeypatch):
     monkeypatch.setenv("TESTCO_API_KEY", "tc-live-0123456789abcdef")
 
