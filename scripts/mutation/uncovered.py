@@ -21,9 +21,11 @@ import coverage_map
 import run_tests
 
 
-def function_statements(source: str) -> set[int]:
-    """First lines of the statements inside function bodies (no docstrings, no TYPE_CHECKING)."""
-    found: set[int] = set()
+def function_statements(source: str) -> dict[int, range]:
+    """Statements inside function bodies (no docstrings, no TYPE_CHECKING): each first line
+    and the lines coverage may record for it (a compound statement's header only: coverage
+    records a multi-line ``if (`` condition on the condition's own lines)."""
+    found: dict[int, range] = {}
 
     def visit(node: ast.AST, in_function: bool) -> None:
         for child in ast.iter_child_nodes(node):
@@ -31,7 +33,7 @@ def function_statements(source: str) -> set[int]:
                 continue
             docstring = isinstance(child, ast.Expr) and isinstance(child.value, ast.Constant)
             if in_function and isinstance(child, ast.stmt) and not docstring:
-                found.add(child.lineno)
+                found[child.lineno] = _own_lines(child)
             inner = isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
             visit(child, in_function or inner)
 
@@ -39,13 +41,20 @@ def function_statements(source: str) -> set[int]:
     return found
 
 
+def _own_lines(statement: ast.stmt) -> range:
+    end = statement.end_lineno or statement.lineno
+    nested = [c.lineno for c in ast.iter_child_nodes(statement)
+              if isinstance(c, ast.stmt) and c.lineno > statement.lineno]  # fmt: skip
+    return range(statement.lineno, min([end + 1, *nested]))
+
+
 def unowned(
     source: str, lines: Mapping[str, list[str]], owners: list[str]
 ) -> list[tuple[int, str]]:
     """``(line, "never" | "other-tests")`` for each statement no owner test ran."""
     out: list[tuple[int, str]] = []
-    for number in sorted(function_statements(source)):
-        contexts = [c for c in lines.get(str(number), []) if c]
+    for number, own in sorted(function_statements(source).items()):
+        contexts = [c for line in own for c in lines.get(str(line), []) if c]
         if any(coverage_map.test_file(c).startswith(tuple(owners)) for c in contexts):
             continue
         out.append((number, "other-tests" if contexts else "never"))
