@@ -124,6 +124,38 @@ def test_bad_values_are_refused(compat: dict[str, Any], match: str) -> None:
         resolve_compat(model(**compat))
 
 
+@pytest.mark.parametrize(
+    ("compat", "said"),
+    [
+        ({"chatTemplateKwargs": ["a"]}, "chat_template_kwargs must be an object, got ['a']"),
+        ({"chatTemplateArgs": "x"}, "chat_template_args must be an object, got 'x'"),
+        ({"chatTemplateKwargs": {"k": [1]}}, "chat_template_kwargs['k'] is not JSON: [1]"),
+        ({"chatTemplateArgs": {"k": {"$var": 1}}},
+         "chat_template_args['k'] must be a string, number, boolean, null or {'$var': "),
+        ({"reasoningEffortMap": "high"}, "reasoning_effort_map must be an object, got 'high'"),
+        ({"openRouterRouting": ["x"]}, "open_router_routing must be an object, got ['x']"),
+        ({"vercelGatewayRouting": 3}, "vercel_gateway_routing must be an object, got 3"),
+        ({"vllmPriority": True}, "vllm_priority must be a number, got True"),
+        ({"supportsStore": "no"}, "supports_store must be true or false, got 'no'"),
+        ({"noSuchFlag": True}, "unknown flag 'noSuchFlag' (known: "),
+    ],
+    ids=lambda v: next(iter(v)) if isinstance(v, dict) else None,
+)  # fmt: skip
+def test_every_kind_of_bad_value_is_refused_with_its_own_text(
+    compat: dict[str, Any], said: str
+) -> None:
+    with pytest.raises(pi_sdk.ConfigurationError) as refused:
+        resolve_compat(model(**compat))
+    assert str(refused.value).startswith(f"model.compat: {said}")
+
+
+def test_template_values_of_every_json_kind_and_variables_are_taken() -> None:
+    kwargs = {"s": "x", "i": 1, "f": 0.5, "b": False, "n": None,
+              "v": {"$var": "thinking.enabled"}}  # fmt: skip
+    compat = resolve_compat(model(chatTemplateKwargs=kwargs, vllmPriority=2.5, supportsStore=None))
+    assert compat.chat_template_kwargs == kwargs and compat.vllm_priority == 2.5
+
+
 def test_the_catalogs_new_formats_build_pi_ais_bodies() -> None:
     catalog = {(m.provider, m.id): m for m in pi_sdk.get_models("together")}
     glm = catalog[("together", "zai-org/GLM-5.2")]
