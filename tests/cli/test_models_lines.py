@@ -19,7 +19,7 @@ from pi_sdk._cli import models as models_cli
 from pi_sdk.types import ModelCost
 
 _BIG = Model(
-    id="big-1", api="x", provider="lab", name="Big", context_window=1_000_000, max_tokens=8192,
+    id="big-1", api="x", provider="lab", name="Grand modèle", context_window=1_000_000, max_tokens=8192,
     reasoning=True, input=["text", "image"],
     cost=ModelCost(input=3, output=15, cache_read=0.3, cache_write=3.75),
 )  # fmt: skip
@@ -127,10 +127,11 @@ def test_json_is_one_model_per_line_in_the_collection_order(
 ) -> None:
     assert main(["models", "--json"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [json.loads(line) for line in lines] == [
-        _BIG.model_dump(mode="json"),
-        _HAND.model_dump(mode="json"),
+    assert lines == [  # as written: UTF-8, not \u escapes
+        json.dumps(_BIG.model_dump(mode="json"), ensure_ascii=False),
+        json.dumps(_HAND.model_dump(mode="json"), ensure_ascii=False),
     ]
+    assert "modèle" in lines[0]
     assert main(["models", "--json", "--provider", "lab"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2
 
@@ -142,8 +143,8 @@ def test_providers_not_listed_are_one_stderr_line_each_counted_and_exit_1(
     collection["refresh"] = SimpleNamespace(
         sources={"new": "server"}, errors={"alpha": "alpha (http://a/v1): refused"}
     )
-    collection["models"] = [_BIG, _NEW]
-    collection["origins"] = {"lab/big-1": "catalog", "new/n": "fetched"}
+    collection["models"] = [_BIG, _HAND, _NEW]
+    collection["origins"] = {"lab/big-1": "catalog", "lab/s": "hand", "new/n": "fetched"}
     assert main(["models", "--refresh", "--timeout", "2.5"]) == 1
     out, err = capsys.readouterr()
     assert collection["refreshed"] == [(None, 2.5)]
@@ -152,15 +153,15 @@ def test_providers_not_listed_are_one_stderr_line_each_counted_and_exit_1(
         "pi-sdk: could not list zed (store): unreadable",
     ]
     lines = out.splitlines()
-    assert lines[2].endswith("  server")  # the refresh's own source wins over the store
-    assert lines[-1] == "2 models · prices in USD per million tokens · 2 not listed: alpha, zed"
+    assert lines[-2].endswith("  server")  # the refresh's own source wins over the store
+    assert lines[-1] == "3 models · prices in USD per million tokens · 2 not listed: alpha, zed"
 
     collection["refresh"] = SimpleNamespace(sources={}, errors={"alpha": "alpha: refused"})
     collection["offline"] = SimpleNamespace(sources={}, errors={})
     assert main(["models", "--refresh", "--json"]) == 1
     out, err = capsys.readouterr()
     assert err == "pi-sdk: could not list alpha: refused\n"
-    assert len(out.splitlines()) == 2
+    assert len(out.splitlines()) == 3
 
 
 def test_no_failure_has_no_not_listed_part_and_exit_0(
@@ -244,3 +245,20 @@ def test_a_provider_with_something_to_show_or_refresh_is_no_error(
     collection["listing"] = {"ollama"}
     assert main(["models", *argv]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_colour_marks_the_header_the_summary_and_what_was_not_listed(
+    collection: dict[str, Any], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    collection["models"] = [_HAND]
+    collection["refresh"] = SimpleNamespace(sources={}, errors={"alpha": "alpha: refused"})
+    assert main(["models", "--refresh"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("\033[1mprovider  id") and lines[0].endswith("source\033[0m")
+    assert "\033[" not in lines[1]
+    assert lines[2] == (
+        "\033[2m1 model · prices in USD per million tokens"
+        "\033[31m · 1 not listed: alpha\033[0m\033[0m"
+    )
