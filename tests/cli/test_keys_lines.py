@@ -71,9 +71,9 @@ def test_set_reads_the_first_stdin_line_and_says_where_it_went(
     assert names == {"keys.json", "keys.json.lock"}  # no temporary file left
 
     _stdin(monkeypatch, "k2\n")
-    assert main(["keys", "set", "long-lab"]) == 0
+    assert main(["keys", "set", "envlab"]) == 0
     capsys.readouterr()
-    assert keys_file.read_text("utf-8") == f'{{\n  "lab": "{KEY}",\n  "long-lab": "k2"\n}}\n'
+    assert keys_file.read_text("utf-8") == f'{{\n  "envlab": "k2",\n  "lab": "{KEY}"\n}}\n'
 
 
 def test_set_on_a_terminal_asks_a_hidden_prompt(
