@@ -19,8 +19,8 @@ from pi_sdk._cli import models as models_cli
 from pi_sdk.types import ModelCost
 
 _BIG = Model(
-    id="big-1", api="x", provider="lab", name="Grand modèle", context_window=1_000_000, max_tokens=8192,
-    reasoning=True, input=["text", "image"],
+    id="big-1", api="x", provider="lab", name="Grand modèle", context_window=1_000_000,
+    max_tokens=8192, reasoning=True, input=["text", "image"],
     cost=ModelCost(input=3, output=15, cache_read=0.3, cache_write=3.75),
 )  # fmt: skip
 _HAND = Model(id="s", api="x", provider="lab", context_window=512, max_tokens=64)
