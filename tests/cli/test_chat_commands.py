@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import pytest
 
@@ -37,25 +37,31 @@ def scripted(
     yield provider
 
 
-def _chat(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], stdin: str, *args: str
-) -> tuple[int, str, list[str]]:
-    """``pi-sdk chat --json -m scripted/chat-model ARGS`` with ``stdin``: (status, out, notes)."""
-    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    status = main(["chat", "--json", "-m", "scripted/chat-model", *args])
-    out, err = capsys.readouterr()
-    return status, out, err.splitlines()
+Chat: TypeAlias = Callable[..., tuple[int, str, list[str]]]
+
+
+@pytest.fixture
+def chat(
+    scripted: ScriptedProvider, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Chat:
+    """``chat(stdin, *ARGS)``: ``pi-sdk chat --json -m scripted/chat-model ARGS``, its
+    (status, stdout, notes)."""
+
+    def run(stdin: str, *args: str) -> tuple[int, str, list[str]]:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        status = main(["chat", "--json", "-m", "scripted/chat-model", *args])
+        out, err = capsys.readouterr()
+        return status, out, err.splitlines()
+
+    return run
 
 
 def test_commands_without_a_turn_each_say_one_line_and_save_nothing(
-    scripted: ScriptedProvider,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    scripted: ScriptedProvider, chat: Chat, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = tmp_path / "s.jsonl"
     commands = "/model\n/reasoning\n/reasoning sideways\n/thinking\n/nope x\n\n   \n/save\n/quit\n"
-    status, out, notes = _chat(monkeypatch, capsys, commands, "--session", str(session))
+    status, out, notes = chat(commands, "--session", str(session))
     assert status == 0
     assert out == ""
     assert notes[0] == (
@@ -78,15 +84,12 @@ def test_commands_without_a_turn_each_say_one_line_and_save_nothing(
 
 
 def test_a_turn_is_saved_counted_and_said_at_the_end(
-    scripted: ScriptedProvider,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    scripted: ScriptedProvider, chat: Chat, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = tmp_path / "s.jsonl"
     other = tmp_path / "other.jsonl"
     stdin = f"hello\n/reasoning high\n/save {other}\n/exit\nnot read\n"
-    status, out, notes = _chat(monkeypatch, capsys, stdin, "--session", str(session))
+    status, out, notes = chat(stdin, "--session", str(session))
     assert status == 0
     events = [json.loads(line) for line in out.splitlines()]
     assert events[0]["type"] == "agent_start" and events[-1]["type"] == "agent_end"
@@ -97,10 +100,7 @@ def test_a_turn_is_saved_counted_and_said_at_the_end(
 
 
 def test_a_failed_save_is_said_and_the_exit_status_is_1(
-    scripted: ScriptedProvider,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    scripted: ScriptedProvider, chat: Chat, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def save_session(path: Path, *args: Any, **kwargs: Any) -> None:
         raise OSError(28, "No space left on device")
@@ -108,7 +108,7 @@ def test_a_failed_save_is_said_and_the_exit_status_is_1(
     monkeypatch.setattr(chat_module, "save_session", save_session)
     session = tmp_path / "s.jsonl"
     stdin = f"hello\n/save {tmp_path / 'x.jsonl'}\n/model\n"
-    status, _, notes = _chat(monkeypatch, capsys, stdin, "--session", str(session))
+    status, _, notes = chat(stdin, "--session", str(session))
     assert status == 1
     assert notes[1:] == [
         "✘ cannot save the session: [Errno 28] No space left on device",
@@ -120,13 +120,10 @@ def test_a_failed_save_is_said_and_the_exit_status_is_1(
 
 
 def test_a_session_in_a_missing_folder_is_status_2(
-    scripted: ScriptedProvider,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    scripted: ScriptedProvider, chat: Chat, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = tmp_path / "missing" / "s.jsonl"
-    status, out, notes = _chat(monkeypatch, capsys, "hello\n", "--session", str(session))
+    status, out, notes = chat("hello\n", "--session", str(session))
     assert (status, out) == (2, "")
     assert notes == [
         f"pi-sdk: error: --session {session}: the folder {session.parent} does not exist"
@@ -135,35 +132,29 @@ def test_a_session_in_a_missing_folder_is_status_2(
 
 
 def test_a_closed_stdout_ends_the_chat_with_status_141_and_no_goodbye(
-    scripted: ScriptedProvider, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    scripted: ScriptedProvider, chat: Chat, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     class _Gone(io.StringIO):
         def write(self, text: str) -> int:
             raise BrokenPipeError
 
     monkeypatch.setattr("sys.stdout", _Gone())
-    status, _, notes = _chat(monkeypatch, capsys, "hello\nsecond prompt, never sent\n")
+    status, _, notes = chat("hello\nsecond prompt, never sent\n")
     assert status == 141
     assert "bye" not in notes
     assert len(scripted.calls) < 2  # the second prompt was never sent
 
 
 def test_session_and_continue_exclude_each_other(
-    scripted: ScriptedProvider,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    scripted: ScriptedProvider, chat: Chat, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    status, out, notes = _chat(monkeypatch, capsys, "", "--session", str(tmp_path / "s"), "-c")
+    status, out, notes = chat("", "--session", str(tmp_path / "s"), "-c")
     assert (status, out) == (2, "")
     assert notes == ["pi-sdk: error: --session and --continue exclude each other"]
 
 
 def test_mcp_servers_start_before_the_first_prompt_and_stop_at_the_end(
-    scripted: ScriptedProvider,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    scripted: ScriptedProvider, chat: Chat, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[Any] = []
 
@@ -185,7 +176,7 @@ def test_mcp_servers_start_before_the_first_prompt_and_stop_at_the_end(
         return type("Cli", (), {"ChatServers": _Servers})
 
     monkeypatch.setattr(chat_module, "mcp_cli", mcp_cli)
-    status, _, notes = _chat(monkeypatch, capsys, "hello\n", "--mcp", "servers.json")
+    status, _, notes = chat("hello\n", "--mcp", "servers.json")
     assert status == 0
     assert options == ["--mcp"]
     assert seen == [("made", "servers.json", "chat-model"), ("start", 0), ("stop", 1, False)]

@@ -39,13 +39,18 @@ _FAILED = (
 )
 
 
+@pytest.mark.parametrize("as_json", [True, False])
 def test_every_failed_interaction_is_named_on_one_line_and_the_status_is_1(
-    broken_anthropic: None, capsys: pytest.CaptureFixture[str]
+    broken_anthropic: None, capsys: pytest.CaptureFixture[str], as_json: bool
 ) -> None:
-    # JSON lines: the terminal rendering of the same failure is test_cli.py's (and slower)
-    assert main(["demo", "--json"]) == 1
+    assert main(["demo", *(["--json"] if as_json else [])]) == 1
     out, err = capsys.readouterr()
-    indexes = sorted({json.loads(line)["interaction"] for line in out.splitlines()})
+    if as_json:
+        indexes = sorted({json.loads(line)["interaction"] for line in out.splitlines()})
+    else:
+        headers = [line for line in out.splitlines() if line.startswith("━━ interaction ")]
+        indexes = [int(line.split()[2]) for line in headers]
+        assert "simulated broken install" in out  # each failure is shown where it happened
     assert len(indexes) >= 2
     assert err == _FAILED.format(", ".join(map(str, indexes)))
 
