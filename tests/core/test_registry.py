@@ -112,3 +112,17 @@ def _sync_generator_stream(model, context, options):
 def test_a_stream_function_that_is_not_an_async_generator_is_rejected(bad):
     with pytest.raises(TypeError, match="must be an async generator function"):
         register_api_provider(ApiProvider(api="test-bad-stream", stream=bad))
+
+
+def test_an_unknown_model_suggests_at_most_three_close_ids():
+    for n in range(1, 6):
+        register_model(Model(id=f"close-model-{n}", api="test-registry", provider="suggesting"))
+    with pytest.raises(ModelNotFoundError) as unknown:
+        get_model("suggesting", "close-model-0")
+    message = str(unknown.value)
+    assert message.startswith("unknown model suggesting/close-model-0; did you mean ")
+    suggested = message.removesuffix("?").split("did you mean ")[1].split(", ")
+    assert len(suggested) == 3 and all(s.startswith("suggesting/close-model-") for s in suggested)
+    with pytest.raises(ModelNotFoundError) as none_close:
+        get_model("suggesting", "zzzz")
+    assert str(none_close.value) == "unknown model suggesting/zzzz"
