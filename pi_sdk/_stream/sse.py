@@ -14,6 +14,9 @@ event.
 chunk is split into events on the blank line (``bytes.split``), and an event of the two usual
 shapes (``data: ...`` alone, or ``event: name`` then ``data: ...``) is taken apart with slicing;
 only other shapes (several ``data:`` lines, comments, fields without a space) go line by line.
+Line endings are normalized to LF first, except in the usual CRLF stream (Gemini's): a chunk
+whose every CR and LF sits in a CRLF CRLF blank line is split on that as it came, which gives
+the same events without a normalized copy of the chunk.
 """
 
 from __future__ import annotations
@@ -119,7 +122,7 @@ class SseFramer:
         return self._events(blocks)
 
     def _crlf_events(self, chunk: bytes) -> list[tuple[str, bytes]] | None:
-        """The events of a CRLF chunk whose every CR and LF is in a ``\\r\\n\\r\\n`` blank line.
+        """The events of a CRLF chunk whose every CR and LF is in a CRLF CRLF blank line.
 
         Gemini's shape: one-line ``data:`` events ended by CRLF CRLF. Such a chunk (after an
         unfinished event without CR or LF, if any), normalized to LF, splits on the blank line
