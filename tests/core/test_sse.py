@@ -217,7 +217,6 @@ def test_an_event_spread_over_many_chunks_comes_out_whole():
     assert events == [("big", payload)] and framer.end() == []
 
 
-
 def test_gemini_crlf_events_over_chunks_of_any_size_come_out_as_sent():
     """One-line events ended by CRLF CRLF, one of them long, cut at every size and offset."""
     events = [b'{"n": %d}' % i for i in range(5)] + [b'{"big": "' + b"v" * 3000 + b'"}']
