@@ -14,6 +14,9 @@ event.
 chunk is split into events on the blank line (``bytes.split``), and an event of the two usual
 shapes (``data: ...`` alone, or ``event: name`` then ``data: ...``) is taken apart with slicing;
 only other shapes (several ``data:`` lines, comments, fields without a space) go line by line.
+Line endings are normalized to LF first, except in the usual CRLF stream (Gemini's): a chunk
+whose every CR and LF sits in a CRLF CRLF blank line is split on that as it came, which gives
+the same events without a normalized copy of the chunk.
 """
 
 from __future__ import annotations
@@ -68,13 +71,14 @@ class SseFramer:
     is whole). The events are those of :func:`iter_sse_bytes`, however the bytes are chunked.
     """
 
-    __slots__ = ("_at_start", "_held_cr", "_names", "_parts")
+    __slots__ = ("_at_start", "_held_cr", "_names", "_parts", "_plain")
 
     def __init__(self) -> None:
         self._parts: list[bytes] = []  # the unfinished event (normalized to LF)
         self._held_cr = False  # the chunk ended in CR: maybe the first half of CRLF
         self._at_start = True  # a UTF-8 byte-order mark before the first byte is ignored
         self._names: dict[bytes, str] = {}  # event names seen, decoded once
+        self._plain = False  # ``_parts`` holds only bytes without CR or LF (``_crlf_events``)
 
     def feed(self, chunk: bytes) -> list[tuple[str, bytes]]:
         """The events ``chunk`` completes, in order (often none, often several)."""
@@ -91,11 +95,18 @@ class SseFramer:
         if self._held_cr:
             chunk = b"\r" + chunk
             self._held_cr = False
+        plain = self._plain or not self._parts
         if _CR in chunk:
+            if plain:
+                events = self._crlf_events(chunk)
+                if events is not None:
+                    return events
             if chunk.endswith(b"\r"):  # keep it: the next chunk may start with its LF
                 self._held_cr = True
                 chunk = chunk[:-1]
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+            plain = False
+        self._plain = plain and _LF not in chunk
         parts = self._parts
         if parts:
             if chunk.find(b"\n\n") < 0 and not (chunk[:1] == b"\n" and parts[-1][-1:] == b"\n"):
@@ -104,20 +115,45 @@ class SseFramer:
             parts.append(chunk)
             chunk = b"".join(parts)
             parts.clear()
-        elif chunk.find(b"\n\n") < 0:
-            if chunk:
-                parts.append(chunk)
-            return []
         blocks = chunk.split(b"\n\n")
         last = blocks.pop()
         if last:
             parts.append(last)
         return self._events(blocks)
 
+    def _crlf_events(self, chunk: bytes) -> list[tuple[str, bytes]] | None:
+        """The events of a CRLF chunk whose every CR and LF is in a CRLF CRLF blank line.
+
+        Gemini's shape: one-line ``data:`` events ended by CRLF CRLF. Such a chunk (after an
+        unfinished event without CR or LF, if any), normalized to LF, splits on the blank line
+        into the same blocks, so it is split as it came: one pass, no normalized copy. ``None``
+        (nothing changed) for any other chunk: a CR or LF inside an event, or an unfinished
+        blank line at the end; the general path of :meth:`feed` handles it.
+        """
+        parts = self._parts
+        if parts:
+            if chunk.find(b"\r\n\r\n") < 0:  # maybe still inside one event: no copy yet
+                if _CR in chunk or _LF in chunk:
+                    return None
+                parts.append(chunk)
+                return []
+            chunk = b"".join(parts) + chunk
+        blocks = chunk.split(b"\r\n\r\n")
+        for block in blocks:
+            if _CR in block or _LF in block:
+                return None
+        parts.clear()
+        last = blocks.pop()
+        if last:
+            parts.append(last)
+        self._plain = True
+        return self._events(blocks)
+
     def end(self) -> list[tuple[str, bytes]]:
         """The body ended: its last event when unterminated but whole (JSON or ``[DONE]``)."""
         rest = b"".join(self._parts)
         self._parts = []
+        self._plain = False
         if self._at_start and _BOM.startswith(rest):
             rest = b""
         if self._held_cr:  # a CR at the very end ends its line

@@ -186,11 +186,16 @@ _PIECES = [
 ]
 
 
+_CRLF_PIECES = [b"data: ", b'{"a": 1}', b"x", b"\r\n\r\n", b"\r\n", b"\r", b"\n", b"event: e\r\n"]
+"""Mostly Gemini's CRLF CRLF events (split as they come), with stray CR and LF mixed in."""
+
+
 @given(
-    pieces=st.lists(st.sampled_from(_PIECES), max_size=40),
+    pieces=st.lists(st.sampled_from(_PIECES), max_size=40)
+    | st.lists(st.sampled_from(_CRLF_PIECES), max_size=30),
     cuts=st.lists(st.integers(min_value=0, max_value=400), max_size=8),
 )
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=800, deadline=None)
 def test_any_body_cut_anywhere_gives_the_events_of_the_whatwg_rules(
     pieces: list[bytes], cuts: list[int]
 ):
@@ -210,3 +215,19 @@ def test_an_event_spread_over_many_chunks_comes_out_whole():
     for i in range(0, len(body), 1000):
         events += framer.feed(body[i : i + 1000])
     assert events == [("big", payload)] and framer.end() == []
+
+
+def test_gemini_crlf_events_over_chunks_of_any_size_come_out_as_sent():
+    """One-line events ended by CRLF CRLF, one of them long, cut at every size and offset."""
+    events = [b'{"n": %d}' % i for i in range(5)] + [b'{"big": "' + b"v" * 3000 + b'"}']
+    body = b"".join(b"data: " + e + b"\r\n\r\n" for e in events)
+    want = [("message", e) for e in events]
+    for size in (1, 2, 3, 5, 17, 700, 2999, 4096, len(body)):
+        framer, got = SseFramer(), []
+        for i in range(0, len(body), size):
+            got += framer.feed(body[i : i + size])
+        assert got + framer.end() == want, size
+    for cut in range(1, len(body), 7):
+        framer = SseFramer()
+        got = framer.feed(body[:cut]) + framer.feed(body[cut:]) + framer.end()
+        assert got == want, cut
