@@ -69,14 +69,20 @@ async def test_a_kept_reply_ends_its_body_and_serves_the_next_request() -> None:
         await _eventually(lambda: server.open_connections == 0)
 
 
+async def _hanging(server: LoopbackServer) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A client connected to a reply that hangs after its first chunk, read up to there."""
+    server.play(Reply(parts=(b"partial",), end="hang"))
+    reader, writer = await _connect(server)
+    writer.write(REQUEST)
+    await _head(reader)
+    assert await reader.readexactly(12) == b"7\r\npartial\r\n"
+    return reader, writer
+
+
 @pytest.mark.parametrize("sent", [b"x" * 10_000, b""], ids=["10000-bytes", "nothing"])
 async def test_a_hanging_reply_stays_in_flight_until_the_client_closes(sent: bytes) -> None:
     async with LoopbackServer() as server:
-        server.play(Reply(parts=(b"partial",), end="hang"))
-        reader, writer = await _connect(server)
-        writer.write(REQUEST)
-        await _head(reader)
-        assert await reader.readexactly(12) == b"7\r\npartial\r\n"
+        _reader, writer = await _hanging(server)
         assert server.in_flight == 1 and not await server.released(0)
         writer.write(sent)  # dropped: the server only waits for the end of the connection
         await writer.drain()
@@ -95,11 +101,7 @@ async def test_a_hanging_reply_is_released_when_the_client_resets_the_connection
     import struct
 
     async with LoopbackServer() as server:
-        server.play(Reply(parts=(b"partial",), end="hang"))
-        reader, writer = await _connect(server)
-        writer.write(REQUEST)
-        await _head(reader)
-        assert await reader.readexactly(12) == b"7\r\npartial\r\n"
+        _reader, writer = await _hanging(server)
         sock = writer.get_extra_info("socket")
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         writer.transport.abort()  # RST, not FIN
