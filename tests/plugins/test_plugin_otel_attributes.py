@@ -126,3 +126,24 @@ def test_a_tool_value_holding_models_is_their_json_without_nulls() -> None:
         "message": json.loads(result.model_dump_json()),
         "other": "<opaque>",
     }
+
+
+@pytest.mark.parametrize(
+    ("base_url", "server"),
+    [
+        ("https://api.example.com/v1", {"server.address": "api.example.com", "server.port": 443}),
+        ("http://10.0.0.5/v1", {"server.address": "10.0.0.5", "server.port": 80}),
+        ("http://localhost:11434/v1", {"server.address": "localhost", "server.port": 11434}),
+        ("https://[::1]:8443", {"server.address": "::1", "server.port": 8443}),
+        ("unix://sock/v1", {"server.address": "sock"}),  # no default port for the scheme
+        ("", {}),
+        ("/relative/path", {}),
+    ],
+)
+def test_server_address_and_port_come_from_the_base_url(
+    base_url: str, server: dict[str, Any]
+) -> None:
+    model = Model(id="m-1", api="openai-completions", provider="openai", base_url=base_url)
+    attributes = dict(attr.model_attributes(model))
+    assert {k: v for k, v in attributes.items() if k.startswith("server.")} == server
+    assert attributes["gen_ai.request.model"] == "m-1"
