@@ -323,3 +323,19 @@ def test_text_and_thinking_append_like_their_append_methods_and_check_the_block_
     with pytest.raises(TypeError, match="must be a str"):
         b.text("t", 7)  # type: ignore[arg-type]
     assert b.message.content[0].text == "Hello"  # type: ignore[union-attr]
+
+
+FIELDS = ["input", "output", "cache_read", "cache_write", "reasoning", "cache_write_1h"]
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_a_later_usage_report_keeps_every_count_it_does_not_give(field: str) -> None:
+    # Vendors report usage in pieces (input at the start, output at the end): a report that
+    # leaves a count out keeps the one given before, whatever its size.
+    b = MessageBuilder(MODEL)
+    b.set_usage(**{f: 1000 + n for n, f in enumerate(FIELDS)}, price=False)
+    b.set_usage(**{f: 5000 for f in FIELDS if f != field}, price=False)
+    usage = b.message.usage
+    assert getattr(usage, field) == 1000 + FIELDS.index(field)
+    assert all(getattr(usage, f) == 5000 for f in FIELDS if f != field)
+    assert usage.total_tokens == usage.input + usage.output + usage.cache_read + usage.cache_write

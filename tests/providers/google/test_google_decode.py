@@ -142,3 +142,11 @@ def test_the_text_hot_path_keeps_signatures_thoughts_usage_and_the_model() -> No
     assert thinking.thinking == "t" and tail.text == "fg"  # type: ignore[union-attr]
     assert message.response_model == "gemini-late"
     assert (message.usage.input, message.usage.output) == (4, 9)
+
+
+def test_an_unexpected_document_is_quoted_in_its_own_characters() -> None:
+    with pytest.raises(ProviderError) as refused:
+        decoder()[0].feed_document(["Überlastet: 服务器"])
+    assert str(refused.value) == (
+        "Gemini sent an unexpected JSON response: '[\"Überlastet: 服务器\"]'"
+    )
