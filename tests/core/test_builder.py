@@ -339,3 +339,14 @@ def test_a_later_usage_report_keeps_every_count_it_does_not_give(field: str) -> 
     assert getattr(usage, field) == 1000 + FIELDS.index(field)
     assert all(getattr(usage, f) == 5000 for f in FIELDS if f != field)
     assert usage.total_tokens == usage.input + usage.output + usage.cache_read + usage.cache_write
+
+
+def test_has_tool_calls_is_false_until_a_tool_call_opens() -> None:
+    b = MessageBuilder(MODEL)
+    b.start()
+    assert b.has_tool_calls is False
+    b.text("t", "hi")
+    b.end_text("t")
+    assert b.has_tool_calls is False
+    b.tool_call(id="call_1", name="f", arguments={})
+    assert b.has_tool_calls is True
