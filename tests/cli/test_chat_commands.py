@@ -182,3 +182,20 @@ def test_mcp_servers_start_before_the_first_prompt_and_stop_at_the_end(
     assert seen == [("made", "servers.json", "chat-model"), ("start", 0), ("stop", 1, False)]
     assert notes[0] == "servers made"
     assert notes[-1] == "bye"
+
+
+@pytest.mark.parametrize(
+    ("saved", "shown"),
+    [("high", "high"), ("minimal", "minimal"), ("ultra", "off"), (7, "off"), (None, "off")],
+)
+def test_a_resumed_session_takes_its_saved_reasoning_level_only_when_it_is_one(
+    saved: Any, shown: str, chat: Chat, tmp_path: Path
+) -> None:
+    session = tmp_path / "s.jsonl"
+    metadata: dict[str, Any] = {"model": "scripted/chat-model"}
+    if saved is not None:
+        metadata["thinking_level"] = saved
+    pi_sdk.save_session(session, [pi_sdk.UserMessage(content="earlier")], metadata=metadata)
+    status, _, notes = chat("/quit\n", "--session", str(session))
+    assert status == 0
+    assert f"· reasoning {shown} ·" in notes[0]
