@@ -136,3 +136,11 @@ def test_loading_the_plugin_and_reading_a_config_do_not_import_the_mcp_sdk():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_load_config_takes_its_source_by_name_and_its_environment_by_keyword_only() -> None:
+    config = {"mcpServers": {"time": {"command": "${TOOL:-uvx}", "args": ["mcp-server-time"]}}}
+    [by_name] = load_config(source=config, environ={"TOOL": "pipx"})
+    assert by_name.command == "pipx"  # type: ignore[union-attr]
+    with pytest.raises(TypeError):
+        load_config(config, {"TOOL": "pipx"})  # type: ignore[misc]
