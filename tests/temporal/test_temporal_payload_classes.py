@@ -83,3 +83,68 @@ def test_a_payload_round_trips_through_temporal_s_default_converter(name: str) -
     encoded = asyncio.run(converter.encode([sample]))
     (decoded,) = asyncio.run(converter.decode(encoded, [type(sample)]))
     assert decoded == sample and type(decoded) is type(sample)
+
+
+def _defaults(cls: type) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            out[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            out[f.name] = f.default_factory()
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_a_payload_without_its_defaulted_fields_decodes_to_the_documented_defaults(
+    name: str,
+) -> None:
+    # A payload written before a field was added (a workflow history, a running worker of the
+    # previous release) lacks it: the field takes its default, which is part of the contract.
+    sample = SAMPLES[name]
+    cls = type(sample)
+    defaults = _defaults(cls)
+    required = {f.name: getattr(sample, f.name) for f in dataclasses.fields(cls)
+                if f.name not in defaults}  # fmt: skip
+    converter = DataConverter.default
+    encoded = asyncio.run(converter.encode([cls(**required)]))
+    payload = encoded[0]
+    import json
+
+    data = json.loads(payload.data)
+    for field in defaults:
+        data.pop(field, None)
+    payload.data = json.dumps(data).encode()
+    (decoded,) = asyncio.run(converter.decode([payload], [cls]))
+    assert {k: getattr(decoded, k) for k in defaults} == defaults
+    assert decoded == cls(**required)
+
+
+SETTINGS = {"model_timeout_s": 1800.0, "tool_timeout_s": 3600.0, "heartbeat_timeout_s": 30.0,
+            "max_attempts": 5, "retry_initial_interval_s": 1.0}  # fmt: skip
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "ActivitySettings": SETTINGS,
+    "AgentRunInput": {
+        "prompt": [], "messages": [], "system_prompt": "", "tools": [], "thinking_level": "off",
+        "tool_execution": "parallel", "tool_steering": "wait", "steering_mode": "one-at-a-time",
+        "follow_up_mode": "one-at-a-time", "tool_abort_grace_ms": 2000, "options": {},
+        "keep_open": False, "activities": _wire.ActivitySettings(**SETTINGS),
+        "history_max_events": None, "history_max_bytes": None, "continued": None,
+    },
+    "AgentRunResult": {"aborted": False},
+    "AgentRunState": {},
+    "Continued": {"steering": [], "follow_up": [], "prompts": [], "events_before": 0,
+                  "previous_runs": 0, "model": "", "base_tools": None},
+    "ModelCall": {},
+    "ToolOutcome": {"content": [], "details": None, "terminate": False, "error": None},
+    "ToolRun": {},
+    "ToolSpec": {"execution_mode": None},
+    "WorkerCatalog": {},
+}  # fmt: skip
+"""Each payload field's default, as documented (pi-agent-core's defaults where it has them):
+what a payload missing the field decodes to."""
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_the_documented_defaults(name: str) -> None:
+    assert _defaults(getattr(_wire, name)) == DEFAULTS[name]
