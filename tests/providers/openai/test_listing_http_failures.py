@@ -1,0 +1,73 @@
+"""Every way a model-list request fails is one ``ListingError`` naming the request and why.
+
+``Lister.json`` over an in-process transport (``httpx2.MockTransport``): no answer in time, a
+connection that breaks, an HTTP error in OpenAI's, Ollama's or another shape (the server's
+message and code in the text), and an answer over the size limit. The key is never in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx2
+import pytest
+from pi_sdk_openai import _listing_http as listing_http
+from pi_sdk_openai import openai_compatible_provider
+
+from pi_sdk.provider import FetchContext
+
+URL = "http://127.0.0.1:8000/v1/models"
+KEY = "sk-list-0123456789abcdef"
+
+
+async def _ask(handler: Callable[[httpx2.Request], httpx2.Response]) -> str:
+    provider = openai_compatible_provider("local", "http://127.0.0.1:8000/v1")
+    context = FetchContext(provider=provider, api_key=KEY, timeout_s=2.5)
+    async with httpx2.AsyncClient(transport=httpx2.MockTransport(handler)) as client:
+        with pytest.raises(listing_http.ListingError) as failed:
+            await listing_http.Lister(client, context).json(URL)
+    text = str(failed.value)
+    assert KEY not in text
+    return text
+
+
+def _raising(exc: Exception) -> Callable[[httpx2.Request], httpx2.Response]:
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        raise exc
+
+    return handler
+
+
+async def test_no_answer_in_time_names_the_budget() -> None:
+    text = await _ask(_raising(httpx2.ReadTimeout("timed out")))
+    assert text == f"GET {URL}: no answer within 2.5 s"
+
+
+async def test_a_connection_that_breaks_says_how() -> None:
+    text = await _ask(_raising(httpx2.RemoteProtocolError("Server disconnected")))
+    assert text.startswith(f"GET {URL}: connection failed (")
+    assert "Server disconnected" in text
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "said"),
+    [
+        (401, {"error": {"message": "Invalid API key", "code": "invalid_api_key"}},
+         "401 Unauthorized: invalid_api_key: Invalid API key"),
+        (429, {"error": {"message": "Slow down", "type": "rate_limit"}},
+         "429 Too Many Requests: rate_limit: Slow down"),
+        (500, {"error": "model runner crashed"}, "500 Internal Server Error: model runner crashed"),
+        (503, {"detail": "warming up"}, '503 Service Unavailable: {"detail":"warming up"}'),
+    ],
+    ids=["openai", "openai-type", "ollama", "other"],
+)  # fmt: skip
+async def test_an_http_error_gives_the_servers_message(status: int, body: Any, said: str) -> None:
+    text = await _ask(lambda request: httpx2.Response(status, json=body))
+    assert text == f"GET {URL}: HTTP {said}"
+
+
+async def test_an_answer_over_the_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(listing_http, "MAX_LIST_BYTES", 1000)
+    text = await _ask(lambda request: httpx2.Response(200, content=b"[" + b"1," * 600 + b"1]"))
+    assert text == f"GET {URL}: the answer is larger than 1,000 bytes"
