@@ -438,3 +438,34 @@ def test_content_reads_the_prompt_and_tools_a_transcript_declares():
     shorthand = Context(system_prompt="p", tools=[Tool(name="x")], messages=[])
     assert json.loads(attr.input_messages(shorthand)) == []
     assert [t["name"] for t in json.loads(attr.tool_definitions(shorthand))] == ["x"]
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({}, {}),
+        ({"temperature": 0.25, "max_tokens": 64, "session_id": "conv-7"},
+         {"gen_ai.request.temperature": 0.25, "gen_ai.request.max_tokens": 64,
+          "gen_ai.conversation.id": "conv-7"}),
+        ({"temperature": 0.0, "session_id": ""}, {"gen_ai.request.temperature": 0.0}),
+    ],
+    ids=["none", "all", "zero-and-empty"],
+)  # fmt: skip
+async def test_a_chat_span_carries_the_request_options_that_were_given(
+    otel, exporter, options, expected
+):
+    from pi_sdk import StreamOptions, UserMessage, complete
+    from pi_sdk.testing import ScriptedProvider
+
+    provider = ScriptedProvider(["hi"])
+    await complete(provider.model, pi_sdk.Context(messages=[UserMessage(content="q")]),
+                   StreamOptions(**options))  # fmt: skip
+    [span] = [s for s in exporter.get_finished_spans() if s.name.startswith("chat ")]
+    keys = ("gen_ai.request.temperature", "gen_ai.request.max_tokens", "gen_ai.conversation.id")
+    assert {k: span.attributes[k] for k in keys if k in span.attributes} == expected
+
+
+def test_the_tracing_repr_says_whether_content_is_captured(monkeypatch):
+    monkeypatch.delenv(CAPTURE_CONTENT_ENV, raising=False)
+    assert repr(Tracing(TracerProvider(), capture_content=True)) == "Tracing(capture_content=True)"
+    assert repr(Tracing(TracerProvider())) == "Tracing(capture_content=False)"
