@@ -580,3 +580,35 @@ async def test_an_outer_asyncio_timeout_is_not_swallowed_by_the_stream_timeout(s
     with pytest.raises(TimeoutError):
         async with asyncio.timeout(0.1):
             await complete(MODEL, CTX, StreamOptions(timeout_ms=100))
+
+
+async def test_a_failing_usage_estimate_never_replaces_the_real_outcome(script, monkeypatch):
+    from pi_sdk import AbortController
+    from pi_sdk._stream import usage_estimate
+
+    calls: list[str] = []
+
+    def broken(message, model, context, *, reason):
+        calls.append(reason)
+        raise RuntimeError("estimate broke")
+
+    monkeypatch.setattr(usage_estimate, "estimate_missing_usage", broken)
+
+    async def behaviour(model):
+        out = new_assistant_message(model)
+        for e in started_text(out, ["partial ", "answer"]):
+            yield e
+        await asyncio.sleep(3600)  # the vendor goes quiet: the caller aborts
+
+    script.behaviour = behaviour
+    controller = AbortController()
+    events = []
+    async for event in stream(MODEL, CTX, StreamOptions(signal=controller.signal)):
+        events.append(event)
+        if event.type == "text_delta" and event.delta == "answer":
+            controller.abort("user stopped it")
+    assert calls == ["aborted"]  # the reply was cut: its usage was to be estimated
+    message = events[-1].error
+    assert (events[-1].type, message.stop_reason) == ("error", "aborted")
+    assert message.error_message == "user stopped it"
+    assert message.text == "partial answer"
