@@ -355,3 +355,38 @@ async def test_a_redirect_is_followed_as_google_genai_follows_it(status: int):
     assert message.stop_reason == "stop", message.error_message
     assert message.text == "moved fine"
     assert len(targets) == 2 and targets[1] == "/moved" + targets[0]
+
+
+@pytest.mark.parametrize(
+    ("failure", "said", "retryable"),
+    [
+        ("transport", "Google credentials refresh failed: token endpoint unreachable", True),
+        ("refresh", "Google Cloud credentials error: invalid_grant: account disabled", False),
+    ],
+)
+async def test_credentials_that_cannot_refresh_are_a_provider_error_that_says_why(
+    failure: str, said: str, retryable: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A token endpoint out of reach is worth one more attempt; refused credentials are not.
+    from google.auth import credentials as google_credentials
+    from google.auth import exceptions as auth_exceptions
+
+    monkeypatch.delenv("GOOGLE_CLOUD_API_KEY", raising=False)
+    refreshes: list[int] = []
+
+    class Broken(google_credentials.Credentials):
+        def refresh(self, request: Any) -> None:
+            refreshes.append(1)
+            if failure == "transport":
+                raise auth_exceptions.TransportError("token endpoint unreachable")
+            raise auth_exceptions.RefreshError("invalid_grant: account disabled")
+
+    options = StreamOptions(
+        max_retries=1,
+        max_retry_delay_ms=1,
+        provider_options={"credentials": Broken(), "project": "p1", "location": "us-central1"},
+    )
+    message = await pi_sdk.complete(vertex_model(), pi_sdk.Context(), options)
+    assert message.stop_reason == "error"
+    assert message.error_message == (f"{said} (after 2 attempts)" if retryable else said)
+    assert len(refreshes) == (2 if retryable else 1)
