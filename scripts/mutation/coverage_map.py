@@ -51,6 +51,8 @@ CONTEXT_ENV = "PI_SDK_MUTATION_CONTEXT"
 DATA_ENV = "PI_SDK_MUTATION_COVERAGE"
 """The coverage data file's base name; a subprocess writes ``<base>.<suffix>`` beside it."""
 RCFILE_ENV = "PI_SDK_MUTATION_COVERAGERC"
+COLD_CLI_ENV = "PI_SDK_TEST_COLD_CLI"
+"""Set: the tests' `pi-sdk` runs start cold (tests/_support/warm_cli.py)."""
 SCOPES_PREFIX = "scopes."
 """The plugin's record of broader-scoped fixtures per test (``scopes.<pid>.json``)."""
 PHASES = {"setup", "run", "teardown"}
@@ -161,6 +163,9 @@ def run_suite(tests: list[str], folder: Path, workers: int = 2) -> int:
         RCFILE_ENV: str(rc),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])),
         "PYTHONDONTWRITEBYTECODE": "1",
+        # Each `pi-sdk` run a fresh process measured under its own test's context: a warm fork
+        # server's children would credit their lines to the test that started the server.
+        COLD_CLI_ENV: "1",
     }
     command = [
         sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "context_plugin",

@@ -533,3 +533,19 @@ def test_a_plain_failure_is_not_run_again(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(run_tests.subprocess, "run", run)
     assert run_tests.run_pytest(["tests/a"], {}) == 1
     assert len(commands) == 1
+
+
+def test_the_map_runs_the_cli_cold_so_each_run_is_its_own_tests(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # A warm fork server's children would be measured under the context of the test that
+    # started the server, not of the test that ran the command.
+    seen: list[dict[str, str]] = []
+
+    def run(command: list[str], env: dict[str, str], check: bool) -> subprocess.CompletedProcess:
+        seen.append(env)
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(coverage_map.subprocess, "run", run)
+    assert coverage_map.run_suite(["tests"], tmp_path) == 0
+    assert seen[0]["PI_SDK_TEST_COLD_CLI"] == "1"
