@@ -92,12 +92,22 @@ class Supervisor:
             self.sock.close()
 
     def _fork(self) -> None:
-        pid = os.fork()
+        # A stop signal that came between the fork and the new worker's entry would miss that
+        # worker (and the server would wait for it forever): the stop signals are held until
+        # the worker is listed, then delivered.
+        stops = {signal.SIGTERM, signal.SIGINT}
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+        try:
+            pid = os.fork()
+        except BaseException:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            raise
         if pid == 0:  # the worker
             status = 1
             try:
-                for sig in (signal.SIGTERM, signal.SIGINT):
+                for sig in stops:
                     signal.signal(sig, signal.SIG_DFL)  # uvicorn installs its own
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
                 status = self.serve(self.sock)
             except BaseException:  # noqa: BLE001 - say why, then leave without the parent's code
                 import traceback
@@ -105,8 +115,11 @@ class Supervisor:
                 traceback.print_exc()
             finally:
                 os._exit(status)
-        self.workers[pid] = time.monotonic()
-        _log.info("worker %d started (%d of %d)", pid, len(self.workers), self.count)
+        try:
+            self.workers[pid] = time.monotonic()
+            _log.info("worker %d started (%d of %d)", pid, len(self.workers), self.count)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def _supervise(self) -> int:
         status = 0
