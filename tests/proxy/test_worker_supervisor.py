@@ -15,7 +15,6 @@ import os
 import signal
 import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -244,32 +243,3 @@ def test_a_busy_port_raises_and_closes_the_socket_it_made(monkeypatch: pytest.Mo
         assert len(made) == 1 and made[0].fileno() == -1
     finally:
         taken.close()
-
-
-def test_a_stop_that_comes_while_a_worker_is_forked_still_reaches_that_worker(
-    sock: socket.socket, monkeypatch: pytest.MonkeyPatch
-):
-    # The worker tells the parent to stop at once; the parent is slowed between the fork and
-    # listing the worker (its clock reading sleeps), so the signal lands in that window. It is
-    # held until the worker is listed: the stop reaches it and the run ends.
-    monkeypatch.setattr(threading, "Timer", FiringTimer)
-    FiringTimer.started = []
-    parent = os.getpid()
-    real_monotonic = time.monotonic
-
-    def slow_monotonic() -> float:
-        if os.getpid() == parent:
-            time.sleep(0.3)
-        return real_monotonic()
-
-    monkeypatch.setattr(workers.time, "monotonic", slow_monotonic)
-
-    def serve(s: socket.socket) -> int:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        os.kill(os.getppid(), signal.SIGTERM)
-        while True:
-            signal.pause()
-
-    supervisor = Supervisor(serve, sock, count=1, grace_s=0.5)
-    assert supervisor.run() == 0
-    assert FiringTimer.started == [0.5]
