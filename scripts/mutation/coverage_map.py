@@ -373,10 +373,15 @@ def statement_lines(path: str, line: int) -> range | None:
             return None
         if any(isinstance(s, ast.Global) for s in ast.walk(outer)):
             return None
-    first, end = _spans(last)
+    return own_lines(last)
+
+
+def own_lines(statement: ast.stmt) -> range:
+    """The lines of ``statement`` itself: all of a simple one, a compound one's header only."""
+    first, end = _spans(statement)
     nested = [
         _spans(child)[0]
-        for child in ast.iter_child_nodes(last)
+        for child in ast.iter_child_nodes(statement)
         if isinstance(child, ast.stmt) and _spans(child)[0] > first
     ]
     return range(first, min([end + 1, *nested]))

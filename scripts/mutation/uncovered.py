@@ -33,19 +33,12 @@ def function_statements(source: str) -> dict[int, range]:
                 continue
             docstring = isinstance(child, ast.Expr) and isinstance(child.value, ast.Constant)
             if in_function and isinstance(child, ast.stmt) and not docstring:
-                found[child.lineno] = _own_lines(child)
+                found[child.lineno] = coverage_map.own_lines(child)
             inner = isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
             visit(child, in_function or inner)
 
     visit(ast.parse(source), False)
     return found
-
-
-def _own_lines(statement: ast.stmt) -> range:
-    end = statement.end_lineno or statement.lineno
-    nested = [c.lineno for c in ast.iter_child_nodes(statement)
-              if isinstance(c, ast.stmt) and c.lineno > statement.lineno]  # fmt: skip
-    return range(statement.lineno, min([end + 1, *nested]))
 
 
 def unowned(
