@@ -209,8 +209,8 @@ class _Chat:
 
     def _save(self, file: str) -> None:
         path = Path(file).expanduser() if file else None
-        try:
-            self.save(path)
+        try:  # asked for, so written even before the first message (the autosave waits for one)
+            self.save(path or self.path)
         except (OSError, PiSdkError) as exc:
             self.note(f"✘ cannot save: {exc}", "red")
             return

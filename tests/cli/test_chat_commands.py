@@ -56,7 +56,7 @@ def chat(
     return run
 
 
-def test_commands_without_a_turn_each_say_one_line_and_save_nothing(
+def test_commands_without_a_turn_each_say_one_line_and_an_asked_save_writes_the_file(
     scripted: ScriptedProvider, chat: Chat, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = tmp_path / "s.jsonl"
@@ -80,7 +80,8 @@ def test_commands_without_a_turn_each_say_one_line_and_save_nothing(
         f"saved 0 messages to {session}",
         "bye",
     ]
-    assert not session.exists()  # nothing to save: no file
+    # /save was asked for: the session file is written with no messages yet, and reopens so
+    assert pi_sdk.load_session(session).messages == []
 
 
 def test_a_turn_is_saved_counted_and_said_at_the_end(
