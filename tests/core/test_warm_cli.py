@@ -157,8 +157,9 @@ def test_a_warm_child_on_a_terminal_sees_the_terminal_a_spawned_interpreter_sees
     probe: Path, tmp_path: Path
 ):
     """On a pseudo-terminal (``_support/warm_terminal.py``, what ``_support.cli.spawn`` gives):
-    the standard streams (unbuffered: PYTHONUNBUFFERED), the session and controlling terminal, the window size, a line typed
-    (echoed), Ctrl-D, the exit status; and Ctrl-C is refused (it takes a fresh interpreter)."""
+    the standard streams (unbuffered: PYTHONUNBUFFERED), the session and controlling terminal,
+    the window size, a line typed (echoed), Ctrl-D, the exit status; and Ctrl-C is refused (it
+    takes a fresh interpreter)."""
     pexpect = pytest.importorskip("pexpect")
     from _support.warm_terminal import WarmTerminal
 
