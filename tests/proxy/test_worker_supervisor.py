@@ -23,11 +23,12 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _support.supervisor_scenarios import FiringTimer
 
 from pi_sdk._serve import workers
 from pi_sdk._serve.workers import Supervisor, listening_socket
@@ -38,14 +39,10 @@ SCENARIOS = Path(__file__).resolve().parents[1] / "_support" / "supervisor_scena
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class HeldTimer:
-    """Stands in for ``threading.Timer``: only records (the test fires it)."""
+class HeldTimer(FiringTimer):
+    """A timer that only records (the test fires it)."""
 
     made: list[HeldTimer] = []
-
-    def __init__(self, interval: float, function: Callable[[], None]) -> None:
-        self.interval, self.function = interval, function
-        self.daemon = False
 
     def start(self) -> None:
         HeldTimer.made.append(self)
