@@ -89,12 +89,19 @@ def cli_env(home: Path, **extra: str) -> dict[str, str]:
     return {**env, **extra}
 
 
-def spawn(args: list[str], env: dict[str, str], **kwargs: Any) -> Any:
+def spawn(args: list[str], env: dict[str, str], *, interrupts: bool = False) -> Any:
     """``pi-sdk ARGS`` in a pseudo-terminal (a ``pexpect.spawn``, text mode, 20 s timeout).
 
-    Always a fresh interpreter: a child forked from a warm server did not always die of the
-    terminal's Ctrl-C (stop 39's fresh-clone run), so terminal runs stay cold.
+    Forked from a warm server (:class:`_support.warm_terminal.WarmTerminal`, the same
+    ``pexpect`` calls) when it can be; ``interrupts`` (the test sends Ctrl-C): always a fresh
+    interpreter, as a child forked from a warm server did not always die of the terminal's
+    Ctrl-C (stop 39's fresh-clone run).
     """
+    server = None if interrupts else warm_cli.server_for(env)
+    if server is not None:
+        from _support.warm_terminal import WarmTerminal
+
+        return WarmTerminal(server, args, env, timeout=20, dimensions=(50, 200))
     return pexpect.spawn(
         sys.executable,
         ["-m", "pi_sdk._cli", *args],
@@ -102,7 +109,6 @@ def spawn(args: list[str], env: dict[str, str], **kwargs: Any) -> Any:
         encoding="utf-8",
         timeout=20,
         dimensions=(50, 200),
-        **kwargs,
     )
 
 

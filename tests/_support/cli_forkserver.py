@@ -8,9 +8,10 @@ command line (third-party only: never ``pi_sdk`` nor a provider or plugin of thi
 which each child imports itself, plugins found from its own environment), then for each request
 forks a child that becomes what ``python -m MODULE ARGS`` would be:
 
-* file descriptors 0, 1 and 2 are the ones sent with the request (pipes; the tests' runs on a
-  pseudo-terminal start a fresh interpreter, as a forked child did not always die of its
-  Ctrl-C);
+* file descriptors 0, 1 and 2 are the ones sent with the request: pipes, or a pseudo-terminal's
+  end (``terminal``), which becomes the controlling terminal of a new session the child leads,
+  as ``pexpect.spawn`` makes it (the tests' runs that send Ctrl-C start a fresh interpreter
+  still, as a forked child did not always die of it);
 * the signal mask and the ignored signals are the requester's (as ``fork`` and ``exec`` keep them);
 * the environment, the working directory, ``sys.argv``/``sys.orig_argv``, ``sys.path[0]`` (the
   working directory) and the ``PYTHONPATH`` entries are the request's, so entry points and
@@ -32,8 +33,8 @@ The imported objects are frozen for the garbage collector (``gc.freeze``) so tha
 collections do not copy their pages; the children leave them frozen.
 
 Protocol (a Unix socket named on the command line): the request is one JSON object (``module``,
-``args``, ``env``, ``cwd``, ``blocked``, ``ignored``) sent with the child's three
-descriptors; the answer is the child's pid, then its return code
+``args``, ``env``, ``cwd``, ``blocked``, ``ignored``, optionally ``terminal``) sent with the
+child's three descriptors; the answer is the child's pid, then its return code
 (negative: the signal that ended it), one line each. The server ends when its standard input
 closes, killing children still running.
 """
@@ -109,11 +110,18 @@ def _become_module(request: dict, fds: list[int], base_path: list[str]) -> None:
     """In the forked child: become ``python -m MODULE ARGS``; never returns."""
     code = 1
     try:
+        if request.get("terminal"):
+            os.setsid()  # a session of its own, without a controlling terminal yet
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
         for fd in set(fds):
             if fd > 2:
                 os.close(fd)
+        if request.get("terminal"):
+            import fcntl
+            import termios
+
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)  # the terminal is the session's: Ctrl-C, hangup
         _signals_of_the_requester(request["blocked"], request["ignored"])
         os.chdir(request["cwd"])
         os.environ.clear()
@@ -192,7 +200,10 @@ def _serve(listener: socket.socket) -> None:
                 break
             conn = children.pop(pid, None)
             if conn is not None:
-                conn.sendall(f"{os.waitstatus_to_exitcode(status)}\n".encode())
+                try:
+                    conn.sendall(f"{os.waitstatus_to_exitcode(status)}\n".encode())
+                except OSError:
+                    pass  # the requester no longer waits for it (a terminal left unclosed)
                 conn.close()
     for pid in children:
         os.kill(pid, signal.SIGKILL)

@@ -88,9 +88,11 @@ class WarmServer:
         *,
         module: str = "pi_sdk._cli",
         cwd: str | os.PathLike[str] | None = None,
+        terminal: bool = False,
     ) -> tuple[int, Any, socket.socket]:
-        """Fork a child for ``python -m MODULE ARGS``; return its pid, the reader its status comes
-        on, and the connection."""
+        """Fork a child for ``python -m MODULE ARGS`` on ``fds`` (0, 1, 2; ``terminal``: a
+        pseudo-terminal's end, made the controlling terminal of the child's own session); return
+        its pid, the reader its status comes on, and the connection."""
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         conn.connect(self._socket)
         request = {
@@ -100,6 +102,7 @@ class WarmServer:
             "cwd": os.fspath(cwd or os.getcwd()),
             "blocked": sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])),
             "ignored": _ignored_signals(),
+            "terminal": terminal,
         }
         socket.send_fds(conn, [json.dumps(request).encode()], fds)
         reader = conn.makefile("rb")

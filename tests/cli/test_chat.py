@@ -114,7 +114,9 @@ def test_ctrl_c_aborts_a_slow_tool_and_a_second_one_leaves(tmp_path: Path):
     call = Calls((Call("toolu_1", "sleep", ('{"seconds": 30}',)),))
     with ThreadedLoopback([_reply(ANTHROPIC, call)]) as anthropic:
         env = cli_env(tmp_path, **_keys(), **vendor_env(ANTHROPIC, anthropic))
-        child = spawn(["chat", "-m", "anthropic/claude-sonnet-4-5", "--tools", TOOLS], env)
+        child = spawn(
+            ["chat", "-m", "anthropic/claude-sonnet-4-5", "--tools", TOOLS], env, interrupts=True
+        )
         child.expect(PROMPT)
         child.sendline("sleep a while")
         child.expect("⚙ running sleep…")
@@ -141,7 +143,7 @@ def test_ctrl_c_aborts_a_streaming_answer(tmp_path: Path):
     opening = sse_step(wire_for(ANTHROPIC).opening("Once upon"), end="hang")
     with ThreadedLoopback([opening]) as anthropic:
         env = cli_env(tmp_path, **_keys(), **vendor_env(ANTHROPIC, anthropic))
-        child = spawn(["chat", "-m", "anthropic/claude-sonnet-4-5"], env)
+        child = spawn(["chat", "-m", "anthropic/claude-sonnet-4-5"], env, interrupts=True)
         child.expect(PROMPT)
         child.sendline("tell me a story")
         child.expect("Once upon")

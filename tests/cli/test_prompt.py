@@ -219,7 +219,9 @@ def test_chat_suggests_only_close_providers_and_names_models_as_provider_slash_i
 def test_prompt_ctrl_c_says_it_aborts_without_a_second_step(tmp_path: Path):
     opening = sse_step(wire_for("anthropic-messages").opening("Once upon"), end="hang")
     with ThreadedLoopback([opening]) as server:
-        child = spawn(["prompt", *MODEL, "tell me a story"], _env(tmp_path, server))
+        child = spawn(
+            ["prompt", *MODEL, "tell me a story"], _env(tmp_path, server), interrupts=True
+        )
         child.expect("Once upon")
         child.sendintr()
         child.expect("\\^C aborting")

@@ -41,6 +41,20 @@ PROBE = """
         }
         print(json.dumps(facts))
         print("to stderr", file=sys.stderr)
+    elif mode == "terminal":
+        streams = [[s.isatty(), s.line_buffering] for s in (sys.stdin, sys.stdout, sys.stderr)]
+        facts = {
+            "streams": streams, "same": len({os.ttyname(fd) for fd in (0, 1, 2)}) == 1,
+            "leader": os.getsid(0) == os.getpid(), "foreground": os.tcgetpgrp(0) == os.getpgrp(),
+            "size": list(os.get_terminal_size()), "controlling": os.open("/dev/tty", os.O_RDWR) > 2,
+        }
+        print(json.dumps(facts))
+        print("line:", input("> "))
+        try:
+            input()
+        except EOFError:
+            print("end of input")
+        sys.exit(3)
     elif mode == "exit":
         sys.exit(int(sys.argv[2]) if sys.argv[2].isdigit() else sys.argv[2])
     elif mode == "raise":
@@ -137,6 +151,45 @@ def test_a_warm_child_ends_as_a_fresh_interpreter_does(
     assert warm.stderr.splitlines()[-1:] == cold.stderr.splitlines()[-1:]
     if args == ["atexit"]:
         assert warm.stdout == "thread ran\natexit ran\n"
+
+
+def test_a_warm_child_on_a_terminal_sees_the_terminal_a_spawned_interpreter_sees(
+    probe: Path, tmp_path: Path
+):
+    """On a pseudo-terminal (``_support/warm_terminal.py``, what ``_support.cli.spawn`` gives):
+    the standard streams (unbuffered: PYTHONUNBUFFERED), the session and controlling terminal,
+    the window size, a line typed (echoed), Ctrl-D, the exit status; and Ctrl-C is refused (it
+    takes a fresh interpreter)."""
+    pexpect = pytest.importorskip("pexpect")
+    from _support.warm_terminal import WarmTerminal
+
+    env = _env(probe, tmp_path)
+    server = warm_cli.server_for(env)
+    assert server is not None
+    warm = WarmTerminal(server, ["terminal"], env, module="warm_probe", dimensions=(50, 200))
+    cold = pexpect.spawn(
+        sys.executable, ["-m", "warm_probe", "terminal"], env=env, encoding="utf-8",
+        timeout=20, dimensions=(50, 200),
+    )  # fmt: skip
+    seen = []
+    for child in (warm, cold):
+        child.expect(r"(\{.*\})\r\n")
+        seen.append(json.loads(child.match.group(1)))
+        child.expect("> ")
+        child.sendline("typed words")
+        child.expect("typed words\r\nline: typed words\r\n")  # the echo, then the program's
+        child.sendeof()
+        child.expect("end of input")
+        child.expect(pexpect.EOF)
+        child.close()
+    assert seen[0] == seen[1]
+    assert seen[0] == {
+        "streams": [[True, False]] * 3, "same": True, "leader": True, "foreground": True,
+        "size": [200, 50], "controlling": True,
+    }  # fmt: skip
+    assert (warm.exitstatus, warm.signalstatus) == (cold.exitstatus, cold.signalstatus) == (3, None)
+    with pytest.raises(AssertionError, match="interrupts=True"):
+        warm.sendintr()
 
 
 @pytest.fixture

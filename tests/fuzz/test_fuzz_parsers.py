@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from typing import Any
 
@@ -27,15 +28,19 @@ from pi_sdk._stream.partial_json import parse_partial_json
 from pi_sdk.provider import iter_sse
 
 ROOT = conformance_dir()
-SSE_BODIES = (
-    [
+
+
+@functools.cache
+def _sse_bodies() -> list[bytes]:
+    """The recorded streamed bodies (not Bedrock's binary frames), read when a test needs them:
+    not at collection, which every xdist worker does."""
+    if not ROOT:
+        return []
+    return [
         recorded_reply(c).body
         for c in load_cases(ROOT)
         if c.stream and c.status == 200 and not c.api.startswith("bedrock")
     ]
-    if ROOT
-    else []
-)
 
 
 async def _events(body: bytes, sizes: list[int]) -> list[tuple[str | None, str]]:
@@ -54,14 +59,15 @@ async def _events(body: bytes, sizes: list[int]) -> list[tuple[str | None, str]]
 
 @pytest.mark.timeout(300)
 def test_the_sse_parser_survives_damaged_bodies() -> None:
-    if not SSE_BODIES:
+    bodies = _sse_bodies()
+    if not bodies:
         pytest.skip("conformance folder absent")
 
     @fuzz(scale=4)
     @given(st.data())
     def check(data: Any) -> None:
         TRIED["sse"] += 1
-        body = data.draw(st.sampled_from(SSE_BODIES))
+        body = data.draw(st.sampled_from(bodies))
         _kind, damaged, first = data.draw(mutated(body, False))
         sizes = data.draw(st.lists(st.integers(1, 512), max_size=40))
         got = asyncio.run(_events(damaged, sizes))

@@ -6,8 +6,10 @@ whole), so these tests cover chunk boundaries, truncation, HTTP errors and retri
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import ssl
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -67,16 +69,19 @@ class ChunkedTransport(httpx2.AsyncBaseTransport):
         return httpx2.Response(status, headers=headers, stream=_Chunks(body, self.size))
 
 
-# Never used for requests; given, the SDK skips building TLS contexts per client.
-_SSL = httpx2.create_ssl_context()
-_SYNC = httpx2.Client(verify=_SSL)
+@functools.cache
+def _tls() -> tuple[ssl.SSLContext, httpx2.Client]:
+    """Never used for requests; given, the SDK skips building TLS contexts per client. Built at
+    first use, not at collection (which every xdist worker does): a TLS context is costly."""
+    context = httpx2.create_ssl_context()
+    return context, httpx2.Client(verify=context)
 
 
 def client_for(transport: ChunkedTransport, *, vertex: bool = False) -> genai.Client:
     options = types.HttpOptions(
         httpx_async_client=httpx2.AsyncClient(transport=transport),
-        httpx_client=_SYNC,
-        async_client_args={"ssl": _SSL},
+        httpx_client=_tls()[1],
+        async_client_args={"ssl": _tls()[0]},
         retry_options=types.HttpRetryOptions(attempts=1),
     )
     if vertex:
@@ -471,8 +476,8 @@ async def test_a_model_without_base_url_goes_where_the_callers_client_points(
         base_url="https://proxy.example/gemini/",
         api_version=version,
         httpx_async_client=httpx2.AsyncClient(transport=transport),
-        httpx_client=_SYNC,
-        async_client_args={"ssl": _SSL},
+        httpx_client=_tls()[1],
+        async_client_args={"ssl": _tls()[0]},
         retry_options=types.HttpRetryOptions(attempts=1),
     )
     transport.clients[False] = genai.Client(api_key="test-key", http_options=options)
