@@ -66,8 +66,9 @@ async def test_a_failed_reply_keeps_the_reason_its_message_gives(
         (0, None, None),  # began before this call (forwarded from elsewhere): left alone
     ],
 )
+@pytest.mark.parametrize("ending", ["done", "error"])
 async def test_duration_ms_is_measured_only_for_a_reply_made_in_the_call(
-    timestamp: int | None, preset: int | None, expected: Any
+    timestamp: int | None, preset: int | None, expected: Any, ending: str
 ) -> None:
     async def start() -> AsyncIterator[Any]:
         out = new_assistant_message(MODEL)
@@ -75,23 +76,16 @@ async def test_duration_ms_is_measured_only_for_a_reply_made_in_the_call(
             out.timestamp = timestamp
         out.duration_ms = preset
         yield StartEvent(partial=out)
+        if ending == "error":
+            raise ProviderError("lost")  # the same message, ended by a failure
         yield DoneEvent(reason="stop", message=out)
 
-    for ending in ("done", "error"):
-        if ending == "error":
-            source = start
-
-            async def start() -> AsyncIterator[Any]:  # the same message, ended by a failure
-                async for event in source():
-                    if isinstance(event, DoneEvent):
-                        raise ProviderError("lost")
-                    yield event
-
-        _, final = await _final(start)
-        if expected == "measured":
-            assert isinstance(final.duration_ms, int) and 0 <= final.duration_ms < 60_000
-        else:
-            assert final.duration_ms == expected, ending
+    _, final = await _final(start)
+    assert final.stop_reason == ending.replace("done", "stop")
+    if expected == "measured":
+        assert isinstance(final.duration_ms, int) and 0 <= final.duration_ms < 60_000
+    else:
+        assert final.duration_ms == expected
 
 
 async def _first_retry(error: ProviderError, cap: int) -> tuple[RetryNotice | None, Any]:
@@ -119,7 +113,8 @@ async def _first_retry(error: ProviderError, cap: int) -> tuple[RetryNotice | No
 
 async def test_the_first_retry_waits_half_a_second_plus_jitter() -> None:
     """Exponential backoff from 0.5 s (tenacity), with up to 0.25 s of jitter."""
-    notice, final = await _first_retry(ProviderError("503 overloaded", status=503, retryable=True), 0)
+    error = ProviderError("503 overloaded", status=503, retryable=True)
+    notice, final = await _first_retry(error, 0)
     assert notice is not None and 500 <= notice.delay_ms <= 750
     assert (notice.attempt, notice.max_attempts, notice.status) == (1, 4, 503)
     assert notice.error_message == "503 overloaded"
@@ -138,7 +133,7 @@ async def test_the_first_retry_waits_half_a_second_plus_jitter() -> None:
 async def test_the_retry_wait_honours_the_servers_wait_up_to_the_cap(
     retry_after_ms: int, cap: int, delay_ms: int | None
 ) -> None:
-    error = ProviderError("429 slow down", status=429, retryable=True, retry_after_ms=retry_after_ms)
+    error = ProviderError("429 slow", status=429, retryable=True, retry_after_ms=retry_after_ms)
     notice, _ = await _first_retry(error, cap)
     assert notice is not None
     if delay_ms is not None:
