@@ -5,6 +5,7 @@ sends (cache retention, thinking budget) and the masked repr."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 import pytest
@@ -178,3 +179,38 @@ def test_the_repr_shows_what_is_set_and_masks_credentials() -> None:
     bare = repr(StreamOptions(api_key=None))
     assert "api_key" not in bare and "provider_options" not in bare and "temperature" not in bare
     assert bare.startswith("StreamOptions(max_retries=2, ")
+
+
+DEFINITIONS = {"web_search": {"type": "web_search"}, "code_execution": {"type": "code"}}
+MODEL = Model(id="gpt", api="openai-responses", provider="openai")
+
+
+def test_server_tools_become_the_apis_definitions_in_order() -> None:
+    own = {"type": "image_generation", "quality": "low"}
+    options = StreamOptions(server_tools=["code_execution", own, "web_search"])
+    tools = options.resolved_server_tools(MODEL, DEFINITIONS)
+    assert tools == [{"type": "code"}, own, {"type": "web_search"}]
+    assert tools[0] is not DEFINITIONS["code_execution"] and tools[1] is not own  # copies
+    assert StreamOptions().resolved_server_tools(MODEL, DEFINITIONS) == []
+
+
+@pytest.mark.parametrize(
+    ("entry", "definitions", "text"),
+    [
+        ("search", DEFINITIONS, "unknown server tool 'search': use one of web_search, web_fetch,"),
+        (
+            "web_fetch",
+            DEFINITIONS,
+            "openai/gpt (openai-responses) has no web_fetch server tool"
+            " (it offers: web_search, code_execution)",
+        ),
+        ("web_fetch", {}, "has no web_fetch server tool (it offers: none)"),
+        (7, DEFINITIONS, "a server tool is a name or a dict, not 7"),
+    ],
+)
+def test_a_server_tool_the_api_lacks_is_a_configuration_error(
+    entry: Any, definitions: dict[str, Any], text: str
+) -> None:
+    options = StreamOptions(server_tools=[entry])
+    with pytest.raises(ConfigurationError, match=re.escape(text)):
+        options.resolved_server_tools(MODEL, definitions)
