@@ -1,0 +1,78 @@
+"""The request-size estimate behind the output cap (``pi_sdk/_wire/output_cap.py``, pi-ai 1.6
+``estimateContextTokens``) rule by rule: JavaScript string lengths, and which reply's usage
+anchors the estimate (timestamps in order, the system prompt's own timestamp 0)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from pi_sdk import AssistantMessage, Context, TextContent, Usage, UserMessage
+from pi_sdk._wire.output_cap import CHARS_PER_TOKEN, estimate_request_tokens, js_length
+
+
+@pytest.mark.parametrize(
+    ("text", "length"),
+    [
+        ("", 0),
+        ("abc", 3),
+        ("é", 1),
+        ("\uffff", 1),  # the last BMP character: one UTF-16 unit
+        ("\U00010000", 2),  # the first beyond it: a surrogate pair
+        ("a😀b", 4),
+    ],
+)
+def test_js_length_counts_utf16_code_units(text: str, length: int) -> None:
+    assert js_length(text) == length
+
+
+def _tokens(text: str) -> int:
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def _reply(timestamp: int, total: int = 1000) -> AssistantMessage:
+    return AssistantMessage(
+        api="a",
+        provider="p",
+        model="m",
+        content=[TextContent(text="Earlier answer.")],
+        usage=Usage(total_tokens=total),
+        timestamp=timestamp,
+    )
+
+
+ASK = "What is the weather like?"
+ESTIMATED = _tokens(ASK) + _tokens("Earlier answer.")
+
+
+@pytest.mark.parametrize(
+    ("user_ts", "reply_ts", "system", "expected"),
+    [
+        (5, 6, None, 1000),  # a reply after the question: its usage stands for both
+        (5, 5, None, 1000),  # the same millisecond: still in order
+        (5, 4, None, ESTIMATED),  # older than a message before it: no anchor
+        (None, -1, None, 1000),  # no system prompt: nothing before the reply
+        (None, -1, "Be brief.", _tokens("Be brief.") + _tokens("Earlier answer.")),
+        (None, 0, "Be brief.", 1000),  # the system prompt's own timestamp is 0
+    ],
+)
+def test_a_reply_anchors_only_when_no_earlier_message_is_newer(
+    user_ts: int | None, reply_ts: int, system: str | None, expected: int
+) -> None:
+    messages: list[object] = (
+        [] if user_ts is None else [UserMessage(content=ASK, timestamp=user_ts)]
+    )
+    messages.append(_reply(reply_ts))
+    context = Context(system_prompt=system, messages=messages)  # type: ignore[arg-type]
+    assert estimate_request_tokens(context) == expected
+
+
+def test_a_newer_message_before_an_older_reply_keeps_every_later_reply_out() -> None:
+    messages = [
+        UserMessage(content=ASK, timestamp=10),
+        _reply(3),  # older than the question
+        _reply(7),  # still older than the question: the latest time so far is 10
+    ]
+    expected = _tokens(ASK) + 2 * _tokens("Earlier answer.")
+    assert estimate_request_tokens(Context(messages=messages)) == expected  # type: ignore[arg-type]
