@@ -76,3 +76,26 @@ def test_a_newer_message_before_an_older_reply_keeps_every_later_reply_out() -> 
     ]
     expected = _tokens(ASK) + 2 * _tokens("Earlier answer.")
     assert estimate_request_tokens(Context(messages=messages)) == expected  # type: ignore[arg-type]
+
+
+BIG = Context(messages=[UserMessage(content="x" * 350_000)])  # 100,000 tokens: margin 15,000
+
+
+@pytest.mark.parametrize(
+    ("window", "wanted", "cap"),
+    [
+        (200_000, 64_000, 64_000),  # room enough: the cap asked for
+        (200_000, 100_000, 85_000),  # window - input - 15% margin
+        (140_000, 100_000, 32_768),  # under 32,768 left: the fixed margin, capped at 32,768
+        (120_000, 100_000, 15_904),  # window - input - 4,096
+        (100_000, 100_000, 1),  # no room at all: at least 1
+        (0, 500, 500),  # unknown window: as asked
+        (0, 0, 1),
+        (-1, 500, 500),
+    ],
+)
+def test_the_cap_fits_the_window_beside_the_input(window: int, wanted: int, cap: int) -> None:
+    from pi_sdk._wire.output_cap import clamp_max_tokens_to_context
+
+    assert estimate_request_tokens(BIG) == 100_000
+    assert clamp_max_tokens_to_context(window, BIG, wanted) == cap
