@@ -19,13 +19,8 @@ from pi_sdk import (
 )
 from pi_sdk.provider import MessageBuilder, ProviderError
 
-MODEL = Model(
-    id="m",
-    api="test-api",
-    provider="test",
-    base_url="https://example.test",
-    cost=ModelCost(input=3.0, output=15.0, cache_read=0.3, cache_write=3.75),
-)
+PRICES = ModelCost(input=3.0, output=15.0, cache_read=0.3, cache_write=3.75)
+MODEL = Model(id="m", api="test-api", provider="test", cost=PRICES)
 
 
 @pytest.mark.parametrize(

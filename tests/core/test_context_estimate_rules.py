@@ -4,20 +4,17 @@ estimate (the last one that reported usage and did not fail, at ``usage_from`` o
 from __future__ import annotations
 
 import pytest
+from _support.messages import reply
 
-from pi_sdk import AssistantMessage, TextContent, Usage, UserMessage
+from pi_sdk import AssistantMessage, Model, TextContent, Usage, UserMessage
 from pi_sdk._wire.estimate import estimate_context_tokens, estimate_tokens
+
+MODEL = Model(id="m", api="a", provider="p")
 
 
 def _reply(total: int, stop: str = "stop") -> AssistantMessage:
-    return AssistantMessage(
-        api="a",
-        provider="p",
-        model="m",
-        content=[TextContent(text="ok")],
-        usage=Usage(total_tokens=total),
-        stop_reason=stop,  # type: ignore[arg-type]
-    )
+    usage = Usage(total_tokens=total)
+    return reply(MODEL, TextContent(text="ok"), stop_reason=stop, usage=usage)
 
 
 ASK = UserMessage(content="x" * 40)

@@ -7,48 +7,37 @@ from typing import Any
 
 import pytest
 
+import pi_sdk
 import pi_sdk.events as ev
-from pi_sdk import (
-    AssistantMessage,
-    ImageContent,
-    ServerToolCall,
-    ServerToolResult,
-    TextContent,
-    ToolCall,
-)
 
-MESSAGE = AssistantMessage(api="a", provider="p", model="m", content=[TextContent(text="hi")])
-CALL = ToolCall(id="c1", name="f", arguments={"q": 1})
-SERVER_CALL = ServerToolCall(id="s1", name="web_search")
-SERVER_RESULT = ServerToolResult(tool_call_id="s1", kind="web_search_result")
-IMAGE = ImageContent(data="AAAA", mime_type="image/png")
+MESSAGE = pi_sdk.AssistantMessage(
+    api="a", provider="p", model="m", content=[pi_sdk.TextContent(text="hi")]
+)
+CALL = pi_sdk.ToolCall(id="c1", name="f", arguments={"q": 1})
+SERVER_CALL = pi_sdk.ServerToolCall(id="s1", name="web_search")
+SERVER_RESULT = pi_sdk.ServerToolResult(tool_call_id="s1", kind="web_search_result")
+IMAGE = pi_sdk.ImageContent(data="AAAA", mime_type="image/png")
+
+
+def _prose(kind: str, start: Any, delta: Any, end: Any) -> list[tuple[Any, dict[str, Any]]]:
+    """The start, delta and end of a text or thinking block at index 2, in pi-mono's shape."""
+    return [
+        (start(content_index=2, partial=MESSAGE), {"type": f"{kind}_start", "contentIndex": 2}),
+        (
+            delta(content_index=2, delta="h", partial=MESSAGE),
+            {"type": f"{kind}_delta", "contentIndex": 2, "delta": "h"},
+        ),
+        (
+            end(content_index=2, content="hi", partial=MESSAGE),
+            {"type": f"{kind}_end", "contentIndex": 2, "content": "hi"},
+        ),
+    ]
+
 
 CASES: list[tuple[Any, dict[str, Any]]] = [
     (ev.StartEvent(partial=MESSAGE), {"type": "start"}),
-    (
-        ev.TextStartEvent(content_index=0, partial=MESSAGE),
-        {"type": "text_start", "contentIndex": 0},
-    ),
-    (
-        ev.TextDeltaEvent(content_index=1, delta="h", partial=MESSAGE),
-        {"type": "text_delta", "contentIndex": 1, "delta": "h"},
-    ),
-    (
-        ev.TextEndEvent(content_index=2, content="hi", partial=MESSAGE),
-        {"type": "text_end", "contentIndex": 2, "content": "hi"},
-    ),
-    (
-        ev.ThinkingStartEvent(content_index=0, partial=MESSAGE),
-        {"type": "thinking_start", "contentIndex": 0},
-    ),
-    (
-        ev.ThinkingDeltaEvent(content_index=0, delta="t", partial=MESSAGE),
-        {"type": "thinking_delta", "contentIndex": 0, "delta": "t"},
-    ),
-    (
-        ev.ThinkingEndEvent(content_index=0, content="t", partial=MESSAGE),
-        {"type": "thinking_end", "contentIndex": 0, "content": "t"},
-    ),
+    *_prose("text", ev.TextStartEvent, ev.TextDeltaEvent, ev.TextEndEvent),
+    *_prose("thinking", ev.ThinkingStartEvent, ev.ThinkingDeltaEvent, ev.ThinkingEndEvent),
     (
         ev.ToolCallStartEvent(content_index=3, partial=MESSAGE),
         {"type": "toolcall_start", "contentIndex": 3},

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from _support.messages import reply
 from pydantic import BaseModel
 
-from pi_sdk import AssistantMessage, TextContent, ToolCall
+from pi_sdk import AssistantMessage, Model, TextContent, ToolCall
 from pi_sdk.options import Output, StructuredOutput, parse_output
 
 
@@ -28,6 +29,7 @@ class Plain:
     x: int
 
 
+MODEL = Model(id="m", api="x", provider="p")
 OBJECT: dict[str, Any] = {
     "type": "object",
     "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
@@ -36,14 +38,7 @@ OBJECT: dict[str, Any] = {
 
 
 def _message(*content: Any, stop: str = "stop", error: str | None = None) -> AssistantMessage:
-    return AssistantMessage(
-        api="x",
-        provider="p",
-        model="m",
-        content=list(content),
-        stop_reason=stop,  # type: ignore[arg-type]
-        error_message=error,
-    )
+    return reply(MODEL, *content, stop_reason=stop, error_message=error)
 
 
 @pytest.mark.parametrize(

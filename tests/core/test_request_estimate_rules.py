@@ -7,9 +7,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from _support.messages import reply
 
-from pi_sdk import AssistantMessage, Context, TextContent, Usage, UserMessage
+from pi_sdk import AssistantMessage, Context, Model, TextContent, Usage, UserMessage
 from pi_sdk._wire.output_cap import CHARS_PER_TOKEN, estimate_request_tokens, js_length
+
+MODEL = Model(id="m", api="a", provider="p")
 
 
 @pytest.mark.parametrize(
@@ -32,14 +35,9 @@ def _tokens(text: str) -> int:
 
 
 def _reply(timestamp: int, total: int = 1000) -> AssistantMessage:
-    return AssistantMessage(
-        api="a",
-        provider="p",
-        model="m",
-        content=[TextContent(text="Earlier answer.")],
-        usage=Usage(total_tokens=total),
-        timestamp=timestamp,
-    )
+    usage = Usage(total_tokens=total)
+    answer = TextContent(text="Earlier answer.")
+    return reply(MODEL, answer, stop_reason="stop", usage=usage, timestamp=timestamp)
 
 
 ASK = "What is the weather like?"
