@@ -184,7 +184,7 @@ def fit_thinking_budget(
     """
     budget = thinking_budget_for_level(level, budgets)
     max_tokens = min(base + budget, model_max_tokens)
-    if max_tokens <= budget:
-        budget = min(budget, max(0, max_tokens - MIN_ANSWER_TOKENS))
+    # pi-ai also cuts the budget here when max_tokens <= budget; the fitted cap below is never
+    # larger (but for a cap of 0, which leaves no budget either way), so the cut below is that one.
     max_tokens = clamp_max_tokens_to_context(context_window, context, max_tokens)
     return max_tokens, min(budget, max(0, max_tokens - MIN_ANSWER_TOKENS))

@@ -1,0 +1,99 @@
+"""The request-size estimate behind the output cap (``pi_sdk/_wire/output_cap.py``, pi-ai 1.6
+``estimateContextTokens``) rule by rule: JavaScript string lengths, and which reply's usage
+anchors the estimate (timestamps in order, the system prompt's own timestamp 0)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from _support.messages import reply
+
+from pi_sdk import AssistantMessage, Context, Model, TextContent, Usage, UserMessage
+from pi_sdk._wire.output_cap import CHARS_PER_TOKEN, estimate_request_tokens, js_length
+
+MODEL = Model(id="m", api="a", provider="p")
+
+
+@pytest.mark.parametrize(
+    ("text", "length"),
+    [
+        ("", 0),
+        ("abc", 3),
+        ("é", 1),
+        ("\uffff", 1),  # the last BMP character: one UTF-16 unit
+        ("\U00010000", 2),  # the first beyond it: a surrogate pair
+        ("a😀b", 4),
+    ],
+)
+def test_js_length_counts_utf16_code_units(text: str, length: int) -> None:
+    assert js_length(text) == length
+
+
+def _tokens(text: str) -> int:
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def _reply(timestamp: int, total: int = 1000) -> AssistantMessage:
+    usage = Usage(total_tokens=total)
+    answer = TextContent(text="Earlier answer.")
+    return reply(MODEL, answer, stop_reason="stop", usage=usage, timestamp=timestamp)
+
+
+ASK = "What is the weather like?"
+ESTIMATED = _tokens(ASK) + _tokens("Earlier answer.")
+
+
+@pytest.mark.parametrize(
+    ("user_ts", "reply_ts", "system", "expected"),
+    [
+        (5, 6, None, 1000),  # a reply after the question: its usage stands for both
+        (5, 5, None, 1000),  # the same millisecond: still in order
+        (5, 4, None, ESTIMATED),  # older than a message before it: no anchor
+        (None, -1, None, 1000),  # no system prompt: nothing before the reply
+        (None, -1, "Be brief.", _tokens("Be brief.") + _tokens("Earlier answer.")),
+        (None, 0, "Be brief.", 1000),  # the system prompt's own timestamp is 0
+    ],
+)
+def test_a_reply_anchors_only_when_no_earlier_message_is_newer(
+    user_ts: int | None, reply_ts: int, system: str | None, expected: int
+) -> None:
+    messages: list[object] = (
+        [] if user_ts is None else [UserMessage(content=ASK, timestamp=user_ts)]
+    )
+    messages.append(_reply(reply_ts))
+    context = Context(system_prompt=system, messages=messages)  # type: ignore[arg-type]
+    assert estimate_request_tokens(context) == expected
+
+
+def test_a_newer_message_before_an_older_reply_keeps_every_later_reply_out() -> None:
+    messages = [
+        UserMessage(content=ASK, timestamp=10),
+        _reply(3),  # older than the question
+        _reply(7),  # still older than the question: the latest time so far is 10
+    ]
+    expected = _tokens(ASK) + 2 * _tokens("Earlier answer.")
+    assert estimate_request_tokens(Context(messages=messages)) == expected  # type: ignore[arg-type]
+
+
+BIG = Context(messages=[UserMessage(content="x" * 350_000)])  # 100,000 tokens: margin 15,000
+
+
+@pytest.mark.parametrize(
+    ("window", "wanted", "cap"),
+    [
+        (200_000, 64_000, 64_000),  # room enough: the cap asked for
+        (200_000, 100_000, 85_000),  # window - input - 15% margin
+        (140_000, 100_000, 32_768),  # under 32,768 left: the fixed margin, capped at 32,768
+        (120_000, 100_000, 15_904),  # window - input - 4,096
+        (100_000, 100_000, 1),  # no room at all: at least 1
+        (0, 500, 500),  # unknown window: as asked
+        (0, 0, 1),
+        (-1, 500, 500),
+    ],
+)
+def test_the_cap_fits_the_window_beside_the_input(window: int, wanted: int, cap: int) -> None:
+    from pi_sdk._wire.output_cap import clamp_max_tokens_to_context
+
+    assert estimate_request_tokens(BIG) == 100_000
+    assert clamp_max_tokens_to_context(window, BIG, wanted) == cap
