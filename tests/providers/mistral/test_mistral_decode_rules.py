@@ -200,3 +200,27 @@ def test_a_whole_body_that_is_not_an_answer_raises(body: Any, text: str) -> None
     with pytest.raises(ProviderError) as raised:
         dec.feed_document(body)
     assert str(raised.value) == text
+
+
+@pytest.mark.parametrize("general", [False, True])
+def test_chunks_the_fast_path_must_leave_to_the_general_rules(general: bool) -> None:
+    # With a text block open, only a one-field string delta of choice 0 without a finish
+    # reason or usage is the fast path's; every other chunk is read whole.
+    dec, builder = _decoder()
+    feed = dec._feed if general else dec.feed  # pyright: ignore[reportPrivateUsage]
+    call = {"id": "abcDEF123", "function": {"name": "f", "arguments": "{}"}}
+    feed(_chunk("a", id="r", model="m"))
+    feed({"choices": [{"index": 0, "delta": {"role": "assistant", "content": "b"}}]})
+    feed({"choices": [{"index": 0, "delta": None, "finish_reason": None}]})
+    feed({"choices": [{"index": 0, "delta": {"content": "c", "tool_calls": [call]}}]})
+    feed(_chunk("d"))
+    feed({"choices": [{"index": 0, "delta": {"content": "e"}, "finish_reason": "length"}]})
+    feed({"choices": [{"delta": {"content": "f"}}], "usage": {"prompt_tokens": 4}})
+    dec.finish(saw_done=True)
+    message = builder.message
+    assert message.content == [
+        TextContent(text="abc"),
+        ToolCall(id="abcDEF123", name="f", arguments={}),
+        TextContent(text="def"),
+    ]
+    assert message.stop_reason == "length" and message.usage.input == 4
