@@ -12,11 +12,10 @@ configuration error naming the flag and the value; ``null`` means "not set"; key
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any
 
 import pytest
-from _support.node22 import NODE_DIR
+from _support import pi16_source
 from pi_sdk_anthropic.messages._compat import (
     adaptive,
     cache_control_of,
@@ -41,7 +40,6 @@ PI_DEFAULTS: dict[str, tuple[str, bool]] = {  # pi's key: (pi-sdk field, pi-ai 1
     "supportsMessageThreads": ("supports_message_threads", False),
 }
 """Boolean flags with a fixed default (``forceAdaptiveThinking`` has none: pi-sdk's id rule)."""
-PI_SOURCE = NODE_DIR / "node_modules/@earendil-works/pi-ai/dist/api/anthropic-messages.js"
 
 
 def _model(compat: dict[str, Any] | None = None, **fields: Any) -> Model:
@@ -54,12 +52,9 @@ def _model(compat: dict[str, Any] | None = None, **fields: Any) -> Model:
     return Model(**(values | fields), compat=compat)
 
 
-@pytest.mark.skipif(not PI_SOURCE.is_file(), reason="tests/node's pi-ai 1.6 is not installed")
+@pytest.mark.skipif(not pi16_source.installed("anthropic-messages"), reason=pi16_source.SKIP_REASON)
 def test_the_default_table_is_pi_ais() -> None:
-    source = PI_SOURCE.read_text("utf-8")
-    body = source[source.index("function getAnthropicCompat") :]
-    body = body[: body.index("\n}\n")]
-    found = dict(re.findall(r"model\.compat\?\.(\w+) \?\? (true|false)\b", body))
+    found = pi16_source.compat_defaults("anthropic-messages", "getAnthropicCompat")
     fixed = {key: default for key, (_, default) in PI_DEFAULTS.items() if key in found}
     assert fixed == {key: found[key] == "true" for key in fixed}
     assert len(fixed) >= 8 and set(found) <= set(PI_DEFAULTS)

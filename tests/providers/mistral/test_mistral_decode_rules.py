@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _support.decoding import started
 from pi_sdk_mistral.conversations._decode import Decoder, error_text
 
 from pi_sdk import Model, TextContent, ToolCall
@@ -23,9 +24,8 @@ MODEL = Model(id="mistral-unit", api="mistral-conversations", provider="mistral"
 
 
 def _decoder() -> tuple[Decoder, MessageBuilder]:
-    builder = MessageBuilder(MODEL)
-    builder.start()
-    return Decoder(builder), builder
+    decoder, builder, _ = started(Decoder, MODEL)
+    return decoder, builder
 
 
 def _chunk(text: str | None = None, reason: str | None = None, **top: Any) -> dict[str, Any]:
@@ -206,8 +206,7 @@ def test_a_whole_body_that_is_not_an_answer_raises(body: Any, text: str) -> None
 def test_chunks_the_fast_path_must_leave_to_the_general_rules(general: bool) -> None:
     # With a text block open, only a one-field string delta of choice 0 without a finish
     # reason or usage is the fast path's; every other chunk is read whole.
-    dec, builder = _decoder()
-    feed = dec._feed if general else dec.feed  # pyright: ignore[reportPrivateUsage]
+    dec, builder, feed = started(Decoder, MODEL, general=general)
     call = {"id": "abcDEF123", "function": {"name": "f", "arguments": "{}"}}
     feed(_chunk("a", id="r", model="m"))
     feed({"choices": [{"index": 0, "delta": {"role": "assistant", "content": "b"}}]})

@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _support.decoding import started
 from pi_sdk_openai.completions._decode import Decoder
 
 from pi_sdk import Model, TextContent, ToolCall
-from pi_sdk.provider import MessageBuilder, ProviderError
+from pi_sdk.provider import ProviderError
 
 MODEL = Model(id="m", api="openai-completions", provider="acme")
 CALL = {
@@ -56,10 +57,7 @@ CHUNKS: list[tuple[dict[str, Any], int, bool]] = [  # chunk, usage.input after i
 
 @pytest.mark.parametrize("general", [False, True])
 def test_every_chunk_kind_reads_the_same_on_both_paths(general: bool) -> None:
-    builder = MessageBuilder(MODEL)
-    builder.start()
-    decoder = Decoder(builder)
-    feed = decoder._feed if general else decoder.feed  # pyright: ignore[reportPrivateUsage]
+    decoder, builder, feed = started(Decoder, MODEL, general=general)
     for chunk, usage, any_events in CHUNKS:
         assert bool(feed(chunk)) is any_events, chunk
         assert builder.message.usage.input == usage, chunk
@@ -77,10 +75,7 @@ def test_every_chunk_kind_reads_the_same_on_both_paths(general: bool) -> None:
 
 @pytest.mark.parametrize("general", [False, True])
 def test_an_error_beside_text_raises_on_both_paths(general: bool) -> None:
-    builder = MessageBuilder(MODEL)
-    builder.start()
-    decoder = Decoder(builder)
-    feed = decoder._feed if general else decoder.feed  # pyright: ignore[reportPrivateUsage]
+    _, builder, feed = started(Decoder, MODEL, general=general)
     feed({"id": "c1", "model": "m-1", **_choice({"content": "a"})})
     with pytest.raises(ProviderError) as raised:
         feed({**_choice({"content": "b"}), "error": {"code": 500, "message": "upstream"}})

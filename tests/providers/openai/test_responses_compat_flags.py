@@ -12,11 +12,10 @@ and the value; ``null`` means "not set"; keys after a ``null`` are still read.
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any
 
 import pytest
-from _support.node22 import NODE_DIR
+from _support import pi16_source
 from pi_sdk_openai.responses._compat import resolve_responses_compat
 
 from pi_sdk import ConfigurationError, Model
@@ -41,7 +40,6 @@ CHOICES: dict[str, tuple[str, tuple[str, ...], str]] = {  # key: (field, choices
     ),
     "promptCacheKeyMode": ("prompt_cache_key_mode", ("auto", "enabled", "disabled"), "auto"),
 }
-PI_SOURCE = NODE_DIR / "node_modules/@earendil-works/pi-ai/dist/api/openai-responses.js"
 
 
 def _model(compat: dict[str, Any] | None = None, **fields: Any) -> Model:
@@ -54,12 +52,9 @@ def _model(compat: dict[str, Any] | None = None, **fields: Any) -> Model:
     return Model(**(values | fields), compat=compat)
 
 
-@pytest.mark.skipif(not PI_SOURCE.is_file(), reason="tests/node's pi-ai 1.6 is not installed")
+@pytest.mark.skipif(not pi16_source.installed("openai-responses"), reason=pi16_source.SKIP_REASON)
 def test_the_default_table_is_pi_ais() -> None:
-    source = PI_SOURCE.read_text("utf-8")
-    body = source[source.index("function getCompat(model)") :]
-    body = body[: body.index("\n}\n")]
-    found = dict(re.findall(r"model\.compat\?\.(\w+) \?\? (true|false|\"\w+\")", body))
+    found = pi16_source.compat_defaults("openai-responses", "getCompat")
     expected = {key: str(default).lower() for key, (_, default) in PI_DEFAULTS.items()}
     expected |= {key: f'"{default}"' for key, (_, _, default) in CHOICES.items() if key in found}
     assert found == expected
