@@ -46,6 +46,7 @@ def _model(model_id: str, base_url: str = BASE) -> Model:
         ("bad,gpt-b=dep-b", "gpt-b", "dep-b"),  # an entry without '=' does not stop the rest
         ("=dep-x,gpt-b=dep-b", "gpt-b", "dep-b"),
         ("gpt-a=,gpt-b=dep-b", "gpt-a", "gpt-a"),  # no deployment: the model id
+        ("gpt-a=dep-a,gpt-a=", "gpt-a", "dep-a"),  # an empty later entry changes nothing
         ("gpt-a=dep=x", "gpt-a", "dep=x"),
         ("", "gpt-a", "gpt-a"),
         ("gpt-c=dep-c", "gpt-a", "gpt-a"),
