@@ -12,31 +12,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pi_sdk_google._shared_decode import GeminiDecoder
+from pi_sdk_google._shared_decode import _FINISH_EXPLANATIONS, GeminiDecoder
 
 from pi_sdk import Model, TextContent
 from pi_sdk.provider import MessageBuilder, ProviderError
 
 MODEL = Model(id="gemini-x", api="google-generative-ai", provider="google")
-MEANINGS = {
+MEANINGS = {  # a few, word for word; every other reason is checked for its shape below
     "SAFETY": "the response was flagged by the safety filters",
-    "RECITATION": "the response was flagged for reciting training data",
-    "LANGUAGE": "the response is in an unsupported language",
-    "BLOCKLIST": "the response contained a blocklisted term",
-    "PROHIBITED_CONTENT": "the response was flagged for prohibited content",
-    "SPII": "the response was flagged for sensitive personally identifiable information",
     "MALFORMED_FUNCTION_CALL": "the model produced a function call that could not be parsed",
-    "UNEXPECTED_TOOL_CALL": "the model called a tool although no tools are enabled",
-    "TOO_MANY_TOOL_CALLS": "the model made too many consecutive tool calls",
     "MISSING_THOUGHT_SIGNATURE": "a function call in the request lacked its thought signature",
-    "IMAGE_SAFETY": "the generated image was flagged by the safety filters",
-    "IMAGE_PROHIBITED_CONTENT": "the generated image was flagged for prohibited content",
-    "IMAGE_RECITATION": "the generated image was flagged for recitation",
-    "IMAGE_OTHER": "image generation stopped for another reason",
-    "NO_IMAGE": "the model was expected to produce an image but did not",
-    "OTHER": "the model stopped for an unspecified reason",
     "FINISH_REASON_UNSPECIFIED": "the model gave no finish reason",
 }
+ERROR_REASONS = sorted(_FINISH_EXPLANATIONS)  # pyright: ignore[reportPrivateUsage]
 
 
 def _run(
@@ -65,9 +53,18 @@ def _candidate(text: str, reason: str | None = None, **fields: Any) -> dict[str,
 
 
 @pytest.mark.parametrize("reason", list(MEANINGS))
-def test_each_error_reason_says_what_it_means(reason: str) -> None:
-    builder, error = _run(_candidate("Once"), _candidate(" upon", reason))
+def test_error_reasons_say_what_they_mean(reason: str) -> None:
+    _, error = _run(_candidate("x", reason))
     assert str(error) == f"Gemini stopped with finish reason {reason}: {MEANINGS[reason]}"
+
+
+@pytest.mark.parametrize("reason", ERROR_REASONS)
+def test_each_error_reason_ends_in_an_error_keeping_the_content(reason: str) -> None:
+    assert len(ERROR_REASONS) >= 17
+    builder, error = _run(_candidate("Once"), _candidate(" upon", reason))
+    text = str(error)
+    assert text.startswith(f"Gemini stopped with finish reason {reason}: ")
+    assert len(text) > len(f"Gemini stopped with finish reason {reason}: ")
     assert builder.message.content == [TextContent(text="Once upon")]
     assert builder.message.raw_stop_reason == reason
 
