@@ -20,3 +20,15 @@ def decoded(
         decoder.feed(data)
     decoder.finish(saw_done=True)
     return builder.message
+
+
+def started(
+    decoder_type: Callable[[MessageBuilder], Any], model: Model, *, general: bool = False
+) -> tuple[Any, MessageBuilder, Callable[[dict[str, Any]], Any]]:
+    """``(decoder, builder, feed)`` on a started builder; ``feed`` is the decoder's ``feed``, or
+    with ``general`` its general rules (``_feed``: the fast path off, for decoders that have
+    one)."""
+    builder = MessageBuilder(model)
+    builder.start()
+    decoder = decoder_type(builder)
+    return decoder, builder, decoder._feed if general else decoder.feed
