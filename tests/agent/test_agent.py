@@ -6,6 +6,7 @@ import asyncio
 import logging
 import runpy
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _support.agent import isolated_plugins, roles, text_of, user  # noqa: F401 - autouse fixture
@@ -604,3 +605,58 @@ async def test_a_task_started_from_an_agent_end_listener_runs_after_the_run():
     await agent.prompt("start")
     await tasks[0]
     assert [text_of(m) for m in agent.state.messages] == ["start", "first", "next", "second"]
+
+
+class _NoSignature:
+    """A callable whose signature cannot be read: called with the signal too."""
+
+    __signature__ = "unreadable"
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def __call__(self, *args: Any) -> None:
+        self.calls.append(len(args))
+
+
+def _event_only(event: Any) -> None: ...
+
+
+def _event_and_signal(event: Any, signal: Any) -> None: ...
+
+
+def _star(*args: Any) -> None: ...
+
+
+def _event_and_keyword(event: Any, *, signal: Any = None) -> None: ...
+
+
+def _event_and_default(event: Any, signal: Any = None) -> None: ...
+
+
+@pytest.mark.parametrize(
+    ("listener", "with_signal"),
+    [
+        (_event_only, False),
+        (_event_and_signal, True),
+        (_star, True),
+        (_event_and_keyword, False),  # a keyword-only parameter is never passed
+        (_event_and_default, True),
+        (_NoSignature(), True),
+    ],
+)
+def test_a_listener_gets_the_signal_when_it_takes_a_second_positional_argument(
+    listener: Any, with_signal: bool
+) -> None:
+    from pi_sdk._agent.listeners import takes_signal
+
+    assert takes_signal(listener) is with_signal
+
+
+async def test_a_listener_without_a_readable_signature_is_called_with_the_signal():
+    listener = _NoSignature()
+    provider = ScriptedProvider(["hi"])
+    agent = Agent(model=provider.model, stream_fn=provider.stream_fn)
+    agent.subscribe(listener)
+    await agent.prompt("x")
+    assert listener.calls and set(listener.calls) == {2}

@@ -236,3 +236,15 @@ def test_a_change_behind_the_end_converts_everything_again(
     messages.reads = 0
     assert [text_of(m) for m in conversion.convert()[0]] == expected
     assert messages.reads == reads
+
+
+def test_a_custom_entry_converted_to_a_subclass_makes_the_result_not_plain():
+    pi_sdk.register_message_type(Note, lambda note: [LoudUser(content=note.text)])
+    try:
+        messages = TrackedMessages([user("a"), Note(text="loud")])
+        out, plain = Conversion(messages).convert()
+        assert [text_of(m) for m in out] == ["a", "loud"] and not plain
+        assert type(out[1]) is LoudUser
+    finally:
+        pi_sdk.unregister_message_type(Note)
+    assert Conversion(TrackedMessages([user("a")])).convert()[1]  # plain types only: plain
