@@ -215,3 +215,17 @@ async def test_a_reply_s_reported_usage_replaces_the_estimate_unless_it_reports_
     window.finished(measured, reply, None)
     assert measured.tokens == 75
     assert measured.at == clock.now  # a request that never started counts from its end
+
+
+async def test_a_request_starting_tells_the_waiter_behind_it_when_it_fits() -> None:
+    """In flight, a request holds its place for ever; once started, the next knows its time."""
+    clock = Clock()
+    window = _window(RateLimit(requests=1, per_ms=20), clock)
+    first = await window.acquire(0)
+    waiting = asyncio.ensure_future(window.acquire(0))
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    window.started(first)  # at 100.0: the window frees at 100.02
+    clock.now = 100.05  # what the timer will find when it fires (20 ms from now)
+    second = await asyncio.wait_for(waiting, 2)
+    assert second is not first and first.at == 100.0  # granted while the first is in flight
