@@ -361,6 +361,9 @@ def test_a_cut_last_line_is_noticed(pi_files: Path, tmp_path: Path) -> None:
     [
         ("", "empty pi session file"),
         ('{"format":"pi-sdk-session","version":1}\n', "pi-sdk session file.*load_session"),
+        ('{"type":"session","version":3}\n', r"header \(expected type 'session' and an id\)"),
+        ('{"type":"sessions","id":"x"}\n', r"header \(expected type 'session' and an id\)"),
+        ('["session"]\n', "line 1: not a pi-coding-agent session header$"),
         ('{"type":"session","version":4,"id":"x"}\n', "pi session version 4 is newer"),
         (
             '{"type":"session","id":"x","version":3}\n{"type":"message"}\n',
