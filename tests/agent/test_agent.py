@@ -660,3 +660,37 @@ async def test_a_listener_without_a_readable_signature_is_called_with_the_signal
     agent.subscribe(listener)
     await agent.prompt("x")
     assert listener.calls and set(listener.calls) == {2}
+
+
+def test_an_agent_s_documented_defaults() -> None:
+    agent = Agent()
+    assert (agent.model, agent.system_prompt, agent.thinking_level) == (None, "", "off")
+    assert (agent.steering_mode, agent.follow_up_mode) == ("one-at-a-time", "one-at-a-time")
+    assert (agent.tool_execution, agent.tool_steering) == ("parallel", "wait")
+    assert agent.tool_abort_grace_ms == 2000 and agent.output_repairs == 0
+    assert agent.convert_to_llm is pi_sdk.default_convert_to_llm
+    assert agent.stream_options == pi_sdk.StreamOptions() and agent.fallback is None
+
+
+@pytest.mark.parametrize(("level", "reasoning"), [("off", None), ("high", "high")])
+async def test_every_loop_setting_and_stream_option_reaches_the_run_config(
+    level: Any, reasoning: Any
+) -> None:
+    from pi_sdk._agent.agent import _LOOP_SETTINGS  # pyright: ignore[reportPrivateUsage]
+    from pi_sdk._agent.state import ActiveRun
+
+    provider = ScriptedProvider([])
+    agent = Agent(
+        model=provider.model,
+        thinking_level=level,
+        stream_options=pi_sdk.StreamOptions(temperature=0.25, max_tokens=77, session_id="s"),
+    )
+    sentinels = {name: object() for name in _LOOP_SETTINGS}
+    for name, value in sentinels.items():
+        setattr(agent, name, value)
+    run = ActiveRun(pi_sdk.AbortController(), asyncio.get_running_loop().create_future())
+    cfg = agent._config(run, provider.model)  # pyright: ignore[reportPrivateUsage]
+    assert {name: getattr(cfg, name) for name in _LOOP_SETTINGS} == sentinels
+    assert cfg.model is provider.model and cfg.reasoning == reasoning
+    assert cfg.signal is run.controller.signal
+    assert (cfg.temperature, cfg.max_tokens, cfg.session_id) == (0.25, 77, "s")

@@ -467,3 +467,25 @@ def test_an_update_of_another_type_is_a_type_error(update: object) -> None:
     assert str(caught.value) == (
         f"expected AgentRequestUpdate, AgentLoopTurnUpdate or None; got {type(update).__name__}"
     )
+
+
+async def test_run_tool_call_resolves_against_its_tools_in_a_copy_of_the_given_context() -> None:
+    executed: list[str] = []
+    tools = [echo_tool(executed)]
+    other = pi_sdk.AgentTool(name="other", execute=lambda *a: AgentToolResult.text("no"))
+    given = AgentContext(system_prompt="Outer.", tools=[other], messages=[user("q")])
+    seen: list[tuple[str, list[str], int]] = []
+
+    def before(ctx: Any, signal: Any) -> None:
+        context = ctx.context
+        seen.append((context.system_prompt, [t.name for t in context.tools], len(context.messages)))
+
+    outcome = await run_tool_call(
+        call("x"), tools=tools, assistant_message=_message(), context=given, before_tool_call=before
+    )
+    assert not outcome.is_error and executed == ["x"]
+    assert seen == [("Outer.", ["echo"], 1)]  # the prompt and transcript kept, the tools given
+    assert [t.name for t in given.tools] == ["other"]  # the caller's context is not changed
+    same = AgentContext(tools=tools)
+    await run_tool_call(call("y"), tools=tools, assistant_message=_message(), context=same)
+    assert executed == ["x", "y"] and same.tools is tools
