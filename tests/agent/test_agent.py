@@ -6,6 +6,7 @@ import asyncio
 import logging
 import runpy
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _support.agent import isolated_plugins, roles, text_of, user  # noqa: F401 - autouse fixture
@@ -604,3 +605,92 @@ async def test_a_task_started_from_an_agent_end_listener_runs_after_the_run():
     await agent.prompt("start")
     await tasks[0]
     assert [text_of(m) for m in agent.state.messages] == ["start", "first", "next", "second"]
+
+
+class _NoSignature:
+    """A callable whose signature cannot be read: called with the signal too."""
+
+    __signature__ = "unreadable"
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def __call__(self, *args: Any) -> None:
+        self.calls.append(len(args))
+
+
+def _event_only(event: Any) -> None: ...
+
+
+def _event_and_signal(event: Any, signal: Any) -> None: ...
+
+
+def _star(*args: Any) -> None: ...
+
+
+def _event_and_keyword(event: Any, *, signal: Any = None) -> None: ...
+
+
+def _event_and_default(event: Any, signal: Any = None) -> None: ...
+
+
+@pytest.mark.parametrize(
+    ("listener", "with_signal"),
+    [
+        (_event_only, False),
+        (_event_and_signal, True),
+        (_star, True),
+        (_event_and_keyword, False),  # a keyword-only parameter is never passed
+        (_event_and_default, True),
+        (_NoSignature(), True),
+    ],
+)
+def test_a_listener_gets_the_signal_when_it_takes_a_second_positional_argument(
+    listener: Any, with_signal: bool
+) -> None:
+    from pi_sdk._agent.listeners import takes_signal
+
+    assert takes_signal(listener) is with_signal
+
+
+async def test_a_listener_without_a_readable_signature_is_called_with_the_signal():
+    listener = _NoSignature()
+    provider = ScriptedProvider(["hi"])
+    agent = Agent(model=provider.model, stream_fn=provider.stream_fn)
+    agent.subscribe(listener)
+    await agent.prompt("x")
+    assert listener.calls and set(listener.calls) == {2}
+
+
+def test_an_agent_s_documented_defaults() -> None:
+    agent = Agent()
+    assert (agent.model, agent.system_prompt, agent.thinking_level) == (None, "", "off")
+    assert (agent.steering_mode, agent.follow_up_mode) == ("one-at-a-time", "one-at-a-time")
+    assert (agent.tool_execution, agent.tool_steering) == ("parallel", "wait")
+    assert agent.tool_abort_grace_ms == 2000 and agent.output_repairs == 0
+    assert agent.convert_to_llm is pi_sdk.default_convert_to_llm
+    assert agent.stream_options == pi_sdk.StreamOptions() and agent.fallback is None
+
+
+@pytest.mark.parametrize(("level", "reasoning"), [("off", None), ("high", "high")])
+async def test_every_loop_setting_and_stream_option_reaches_the_run_config(
+    level: Any, reasoning: Any
+) -> None:
+    from pi_sdk._agent.agent import _LOOP_SETTINGS  # pyright: ignore[reportPrivateUsage]
+    from pi_sdk._agent.state import ActiveRun
+
+    provider = ScriptedProvider([])
+    agent = Agent(
+        model=provider.model,
+        thinking_level=level,
+        stream_options=pi_sdk.StreamOptions(temperature=0.25, max_tokens=77, session_id="s"),
+    )
+    sentinels = {name: object() for name in _LOOP_SETTINGS}
+    for name, value in sentinels.items():
+        setattr(agent, name, value)
+    run = ActiveRun(pi_sdk.AbortController(), asyncio.get_running_loop().create_future())
+    cfg = agent._config(run, provider.model)  # pyright: ignore[reportPrivateUsage]
+    assert {name: getattr(cfg, name) for name in _LOOP_SETTINGS} == sentinels
+    assert cfg.model is provider.model and cfg.reasoning == reasoning
+    assert cfg.signal is run.controller.signal
+    assert (cfg.temperature, cfg.max_tokens, cfg.session_id) == (0.25, 77, "s")

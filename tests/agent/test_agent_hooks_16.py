@@ -421,3 +421,71 @@ async def test_prepare_request_and_finish_turn_plugins(isolated_plugins: Any) ->
     events = await collect(agent_loop([user("x")], AgentContext(), cfg, stream_fn=stream_fn))
     assert len(big.calls) == 1 and small.calls == []  # the plugin's "end" beat "continue"
     assert events[-1].messages[-1].text == "from the big model"  # type: ignore[union-attr]
+
+
+# --- apply_update: an update laid on the run's config and context ----------------------------
+
+
+def _base() -> tuple[Any, AgentContext]:
+    provider = ScriptedProvider([])
+    return config(provider, reasoning="low"), AgentContext(system_prompt="base")
+
+
+@pytest.mark.parametrize("kind", ["request", "turn"])
+def test_an_update_changes_only_the_fields_it_sets(kind: str) -> None:
+    from pi_sdk._agent.turn_hooks import apply_update
+    from pi_sdk.agent import AgentLoopTurnUpdate, AgentRequestUpdate
+
+    update_type = AgentRequestUpdate if kind == "request" else AgentLoopTurnUpdate
+    cfg, context = _base()
+    other = pi_sdk.Model(id="other", api="x", provider="p")
+    new_context = AgentContext(system_prompt="new")
+
+    same_cfg, same_context = apply_update(cfg, context, update_type())
+    assert same_cfg is cfg and same_context is context  # nothing set: nothing changes
+
+    changed, kept = apply_update(cfg, context, update_type(model=other))
+    assert (changed.model, changed.reasoning, kept) == (other, "low", context)
+    assert cfg.model is not other  # the old config is not changed
+
+    off, _ = apply_update(cfg, context, update_type(thinking_level="off"))
+    assert (off.reasoning, off.model) == (None, cfg.model)
+    high, _ = apply_update(cfg, context, update_type(thinking_level="high"))
+    assert high.reasoning == "high"
+
+    unchanged, replaced = apply_update(cfg, context, update_type(context=new_context))
+    assert unchanged is cfg and replaced is new_context
+
+
+@pytest.mark.parametrize("update", [{"model": None}, "end", 3])
+def test_an_update_of_another_type_is_a_type_error(update: object) -> None:
+    from pi_sdk._agent.turn_hooks import apply_update
+
+    cfg, context = _base()
+    with pytest.raises(TypeError) as caught:
+        apply_update(cfg, context, update)
+    assert str(caught.value) == (
+        f"expected AgentRequestUpdate, AgentLoopTurnUpdate or None; got {type(update).__name__}"
+    )
+
+
+async def test_run_tool_call_resolves_against_its_tools_in_a_copy_of_the_given_context() -> None:
+    executed: list[str] = []
+    tools = [echo_tool(executed)]
+    other = pi_sdk.AgentTool(name="other", execute=lambda *a: AgentToolResult.text("no"))
+    given = AgentContext(system_prompt="Outer.", tools=[other], messages=[user("q")])
+    seen: list[tuple[str, list[str], int]] = []
+
+    def before(ctx: Any, signal: Any) -> None:
+        context = ctx.context
+        seen.append((context.system_prompt, [t.name for t in context.tools], len(context.messages)))
+
+    outcome = await run_tool_call(
+        call("x"), tools=tools, assistant_message=_message(), context=given, before_tool_call=before
+    )
+    assert not outcome.is_error and executed == ["x"]
+    assert seen == [("Outer.", ["echo"], 1)]  # the prompt and transcript kept, the tools given
+    assert [t.name for t in given.tools] == ["other"]  # the caller's context is not changed
+    same = AgentContext(tools=tools)
+    await run_tool_call(call("y"), tools=tools, assistant_message=_message(), context=same)
+    assert executed == ["x", "y"] and same.tools is tools

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 import pi_sdk
 from pi_sdk import AssistantMessage, StreamOptions, UserMessage, tool
 from pi_sdk._agent.output_repair import REPAIR_PREFIX
-from pi_sdk.options import Output
+from pi_sdk.options import Output, StructuredOutput
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 
@@ -132,3 +132,53 @@ def test_bad_agent_settings_fail_at_once() -> None:
 
 def test_no_output_means_no_final_output() -> None:
     assert pi_sdk.Agent().final_output is None
+
+
+async def test_a_valid_answer_with_repairs_left_ends_the_run() -> None:
+    provider = ScriptedProvider(["bad", GOOD, "never asked"])
+    agent = pi_sdk.Agent(model=provider.model, output=Forecast, output_repairs=3)
+    await agent.prompt("Rain?")
+    assert len(provider.calls) == 2
+    assert roles(agent) == ["user", "assistant", "user", "assistant"]
+    assert agent.final_output is not None and agent.final_output.ok
+
+
+def _answer(stop: str, output: StructuredOutput | None) -> AssistantMessage:
+    message = AssistantMessage(api="a", provider="p", model="m", stop_reason=stop)  # pyright: ignore
+    message.set_output(output)
+    return message
+
+
+BAD = StructuredOutput(raw="{}", error="/rain: Field required")
+OK = StructuredOutput(raw=GOOD, value={"city": "Oslo", "rain": True})
+
+
+@pytest.mark.parametrize(
+    ("messages", "repaired"),
+    [
+        ([], False),
+        ([UserMessage(content="Rain?")], False),
+        ([_answer("stop", BAD)], True),
+        ([_answer("length", BAD)], True),  # a cut answer is asked again too
+        ([_answer("error", BAD)], False),
+        ([_answer("aborted", BAD)], False),
+        ([_answer("toolUse", BAD)], False),
+        ([_answer("stop", OK)], False),
+        ([_answer("stop", None)], False),
+        ([_answer("stop", BAD), UserMessage(content="and?")], False),  # only the last counts
+    ],
+)
+def test_only_a_normal_last_answer_that_failed_to_validate_is_repaired(
+    messages: list[Any], repaired: bool
+) -> None:
+    from pi_sdk._agent.output_repair import repair_prompt
+
+    repair = repair_prompt(messages)
+    if not repaired:
+        assert repair is None
+        return
+    assert repair is not None
+    assert repair.content[0].text == (  # type: ignore[union-attr]
+        f"{REPAIR_PREFIX} /rain: Field required. Reply again with only the corrected answer,"
+        " as JSON that follows the schema."
+    )

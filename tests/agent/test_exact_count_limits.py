@@ -17,7 +17,7 @@ from _support.agent import isolated_plugins  # noqa: F401
 
 import pi_sdk
 from pi_sdk import AgentToolResult, ToolCall
-from pi_sdk.agent import UsageLimits
+from pi_sdk.agent import UsageLimits, estimate_context_tokens
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 LOGGER = "pi_sdk._agent.agent"
@@ -174,3 +174,100 @@ async def test_pi_sdk_count_tokens_fits_and_says_why_it_estimated() -> None:
     details = _details(agent)
     assert details["inputCount"] == "estimate"
     assert details["inputCountReason"] == f"no counting endpoint for {looper.provider.model.api}"
+
+
+# --- the counter's answer read one by one (RunLimits) ---------------------------------------
+
+
+def _context() -> pi_sdk.Context:
+    return pi_sdk.Context(messages=[pi_sdk.UserMessage(content="count me " * 40)])
+
+
+def _sync_seven(model: Any, context: Any, options: Any) -> int:
+    return 7
+
+
+@pytest.mark.parametrize(
+    ("counter", "tokens", "counted"),
+    [
+        (FakeCounter(0), 0, "vendor"),  # zero is a count
+        (FakeCounter(12), 12, "vendor"),
+        (_sync_seven, 7, "vendor"),  # a plain function is called, not awaited
+        (FakeCounter(pi_sdk.TokenCount(tokens=9, source="vendor")), 9, "vendor"),
+        (FakeCounter(True), None, "estimate"),  # a bool is no count
+        (FakeCounter(-1), None, "estimate"),
+        (FakeCounter(5.0), None, "estimate"),
+        (FakeCounter(None), None, "estimate"),
+        (FakeCounter(pi_sdk.TokenCount(tokens=9, source="estimate")), None, "estimate"),
+    ],
+)
+async def test_only_a_whole_non_negative_vendor_count_is_taken(
+    counter: Any, tokens: int | None, counted: str
+) -> None:
+    from pi_sdk._agent.limits import RunLimits
+    from pi_sdk.options import StreamOptions
+
+    model = ScriptedProvider([]).model
+    context = _context()
+    estimate = estimate_context_tokens(context).tokens
+    assert estimate > 12  # the estimate is told from every count above
+    limits = RunLimits(UsageLimits(input_tokens_limit=10**6, count_tokens=counter))
+    assert await limits.before_request(model, context, StreamOptions()) is None
+    assert limits.used.requests == 1
+    assert limits.counted == counted
+    assert (limits.count_reason is None) == (counted == "vendor")
+    # The check used the count (or the estimate): a limit one below it stops the request.
+    wanted = estimate if tokens is None else tokens
+    tight = RunLimits(UsageLimits(input_tokens_limit=max(wanted, 1), count_tokens=counter))
+    assert await tight.before_request(model, context, StreamOptions()) is None
+    if wanted > 1:
+        tighter = RunLimits(UsageLimits(input_tokens_limit=wanted - 1, count_tokens=counter))
+        stop = await tighter.before_request(model, context, StreamOptions())
+        assert stop == ("input_tokens_limit", wanted - 1, wanted)
+        assert tighter.used.requests == 0  # a refused request is not counted
+
+
+@pytest.mark.parametrize(
+    ("stop", "text"),
+    [
+        (("request_limit", 3, 4), "requests 4 would pass UsageLimits.request_limit=3."),
+        (("tool_calls_limit", 10, 12), "tool calls 12 would pass UsageLimits.tool_calls_limit=10"),
+        (
+            ("input_tokens_limit", 1_000_000, 1_234_567),
+            "input tokens 1,234,567 would pass UsageLimits.input_tokens_limit=1,000,000.",
+        ),
+        (("output_tokens_limit", 5, 5.0), "output tokens 5 would pass"),  # a whole float
+        (("total_tokens_limit", 5, 6), "total tokens 6 would pass"),
+        (
+            ("cost_limit_usd", 0.5, 0.123456789),
+            "cost (USD) 0.123457 would pass UsageLimits.cost_limit_usd=0.5.",
+        ),
+        (("cost_limit_usd", 2.0, 2.25), "cost (USD) 2.25 would pass UsageLimits.cost_limit_usd=2."),
+    ],
+)
+def test_the_stop_text_names_the_limit_its_value_and_the_count(
+    stop: tuple[str, float, float], text: str
+) -> None:
+    from pi_sdk._agent.limits import limit_text
+
+    message = limit_text(stop)
+    assert message.startswith("Usage limit reached: ")
+    assert text in message
+    assert message.endswith("raise the limit and continue the run to go on.")
+
+
+def test_a_passed_limit_stops_every_later_request_and_tool_batch_uncounted() -> None:
+    from pi_sdk._agent.limits import RunLimits
+
+    limits = RunLimits(UsageLimits(output_tokens_limit=40, tool_calls_limit=5))
+    assert limits.before_tools(3) is None and limits.used.tool_calls == 3
+    assert limits.before_tools(3) == ("tool_calls_limit", 5, 6)
+    assert limits.used.tool_calls == 3  # the refused batch is not counted
+    assert limits.passed == ("tool_calls_limit", 5, 6)
+    limits.after_reply(
+        pi_sdk.AssistantMessage(api="x", provider="p", model="m", usage=pi_sdk.Usage(output=50))
+    )
+    assert limits.used.output_tokens == 50
+    assert limits.passed == ("tool_calls_limit", 5, 6)  # the first limit passed is kept
+    assert limits.before_tools(1) == ("tool_calls_limit", 5, 6)
+    assert limits.used.tool_calls == 3

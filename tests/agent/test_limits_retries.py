@@ -298,3 +298,94 @@ async def test_a_usage_limit_message_is_never_retried() -> None:
     )
     assert len(provider.calls) == 1
     assert _limit_of(events[-1].messages[-1])["limit"] == "request_limit"  # type: ignore[union-attr]
+
+
+def _aborted_reply() -> pi_sdk.AssistantMessage:
+    message = pi_sdk.AssistantMessage(api="openai-responses", provider="openai", model="m")
+    message.stop_reason, message.error_message = "aborted", "Request was aborted"
+    return message
+
+
+@pytest.mark.parametrize(
+    ("replies", "max_retries", "log", "calls"),
+    [
+        # a reply aborted after a retry: the retry did not succeed
+        (
+            ["502 Bad Gateway", "aborted"],
+            3,
+            [("scheduled", 1), "start", ("finished", False, 1, None)],
+            2,
+        ),
+        # the budget spent: the last failure's text
+        (
+            ["502 Bad Gateway", "503 Unavailable"],
+            1,
+            [("scheduled", 1), "start", ("finished", False, 1, "503 Unavailable")],
+            2,
+        ),
+        # no budget: nothing reported, the failure returned as it is
+        (["502 Bad Gateway"], 0, [], 1),
+        # the first reply answers: nothing reported
+        (["ok"], 3, [], 1),
+    ],
+)
+async def test_retry_assistant_call_reports_how_the_retries_ended(
+    replies: list[str], max_retries: int, log: list[Any], calls: int
+) -> None:
+    made = [
+        _aborted_reply()
+        if r == "aborted"
+        else pi_sdk.AssistantMessage(api="a", provider="p", model="m")
+        if r == "ok"
+        else _failure(r)
+        for r in replies
+    ]
+    produced: list[pi_sdk.AssistantMessage] = []
+
+    async def produce() -> pi_sdk.AssistantMessage:
+        produced.append(made[len(produced)])
+        return produced[-1]
+
+    from pi_sdk.agent import RetryCallbacks
+
+    seen: list[Any] = []
+    callbacks = RetryCallbacks(
+        on_retry_scheduled=lambda attempt, limit, delay, error: seen.append(("scheduled", attempt)),
+        on_retry_attempt_start=lambda: seen.append("start"),
+        on_retry_finished=lambda ok, attempt, error: seen.append(("finished", ok, attempt, error)),
+    )
+    policy = RetryPolicy(max_retries=max_retries, base_delay_ms=1, jitter=0)
+    result = await retry_assistant_call(produce, policy, None, callbacks)
+    assert result is made[calls - 1] and len(produced) == calls
+    assert seen == log
+
+
+async def test_a_signal_aborted_before_the_wait_ends_the_retry_at_once() -> None:
+    controller = pi_sdk.AbortController()
+    controller.abort()
+    failed = _failure("502 Bad Gateway")
+    failed.error_message = None  # a failure without words
+    produced: list[int] = []
+
+    async def produce() -> pi_sdk.AssistantMessage:
+        produced.append(1)
+        return failed
+
+    from pi_sdk.agent import RetryCallbacks
+
+    seen: list[Any] = []
+    callbacks = RetryCallbacks(
+        on_retry_scheduled=lambda *a: seen.append(("scheduled", *a[:2], a[3])),
+        on_retry_finished=lambda *a: seen.append(("finished", *a)),
+    )
+    policy = RetryPolicy(retry_on=lambda m: True, max_retries=2, base_delay_ms=60_000)
+    result = await asyncio.wait_for(
+        retry_assistant_call(produce, policy, controller.signal, callbacks), 5
+    )
+    assert produced == [1]
+    assert result is not failed and failed.stop_reason == "error"  # a copy, the reply kept
+    assert (result.stop_reason, result.error_message) == (
+        "aborted",
+        "Retry aborted (after: unknown error)",
+    )
+    assert seen == [("scheduled", 1, 2, "unknown error"), ("finished", False, 1, "unknown error")]

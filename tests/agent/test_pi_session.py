@@ -361,6 +361,9 @@ def test_a_cut_last_line_is_noticed(pi_files: Path, tmp_path: Path) -> None:
     [
         ("", "empty pi session file"),
         ('{"format":"pi-sdk-session","version":1}\n', "pi-sdk session file.*load_session"),
+        ('{"type":"session","version":3}\n', r"header \(expected type 'session' and an id\)"),
+        ('{"type":"sessions","id":"x"}\n', r"header \(expected type 'session' and an id\)"),
+        ('["session"]\n', "line 1: not a pi-coding-agent session header$"),
         ('{"type":"session","version":4,"id":"x"}\n', "pi session version 4 is newer"),
         (
             '{"type":"session","id":"x","version":3}\n{"type":"message"}\n',
@@ -485,3 +488,17 @@ def test_the_model_is_the_last_model_change_or_answer_on_the_path(
 ) -> None:
     """pi's ``buildSessionContext``: the later of a ``model_change`` and an assistant message."""
     assert import_pi_session(_pi_file(tmp_path, *entries)).model == model
+
+
+def test_a_rewrite_branches_at_the_first_message_that_differs(
+    pi_files: Path, tmp_path: Path
+) -> None:
+    """A message equal again after a change is still on the new branch: it starts at the change."""
+    session = import_pi_session(pi_files / "branched.jsonl")
+    messages = session.messages  # user, assistant, branch summary, user, assistant
+    rewritten = [*messages[:3], UserMessage(content="changed", timestamp=5), messages[4]]
+    written = export_pi_session(tmp_path / "rewritten.jsonl", rewritten, base=session)
+    assert written.messages == rewritten
+    added = written.entries[len(session.entries) :]
+    assert [e["message"]["role"] for e in added] == ["user", "assistant"]
+    assert added[0]["message"]["content"] == "changed"

@@ -380,3 +380,15 @@ def test_os_errors_name_the_target_not_the_temporary_file(tmp_path: Path, where:
 def test_dumps_is_deterministic() -> None:
     messages = rich_transcript()
     assert dumps_session(messages) == dumps_session(loads_session(dumps_session(messages)).messages)
+
+
+def test_why_a_value_is_not_json_in_a_users_words() -> None:
+    from pi_sdk._agent.jsonl import encode_json, not_json_reason
+    from pi_sdk._wire.strict_json import StrictJsonError
+
+    nan = StrictJsonError("NaN is not JSON")
+    assert not_json_reason(nan) == "NaN is not JSON"  # already in a user's words
+    with pytest.raises(TypeError) as caught:
+        encode_json({"when": object()})
+    assert not_json_reason(caught.value).startswith("not JSON data (")
+    assert not_json_reason(ValueError("odd")) == "not JSON data (odd)"

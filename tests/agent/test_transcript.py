@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -158,3 +159,92 @@ async def test_hooks_see_the_full_list_on_every_call():
     hooks = config(provider, transform_context=transform, convert_to_llm=convert)
     await collect(agent_loop([user("q")], AgentContext(tools=[ping]), hooks))
     assert lengths == [(1, -1), (-1, 1), (3, -1), (-1, 3), (5, -1), (-1, 5)]
+
+
+def _five() -> TrackedMessages:
+    return TrackedMessages([user(t) for t in "abcde"])
+
+
+@pytest.mark.parametrize(
+    ("edit", "changed_from"),
+    [
+        (lambda m: m.append(user("f")), sys.maxsize),  # appending changes nothing converted
+        (lambda m: m.extend([user("f")]), sys.maxsize),
+        (lambda m: m.__iadd__([user("f")]), sys.maxsize),
+        (lambda m: m.__setitem__(3, user("x")), 3),
+        (lambda m: m.__setitem__(-2, user("x")), 3),  # negative: counted from the end
+        (lambda m: m.__setitem__(slice(1, 3), [user("x")]), 1),
+        (lambda m: m.__setitem__(slice(-2, None), [user("x")]), 3),
+        (lambda m: m.__setitem__(slice(None, None, 2), [user(t) for t in "xyz"]), 0),
+        (lambda m: m.__setitem__(slice(3, None, 1), [user("x")]), 3),  # step 1: a plain slice
+        (lambda m: m.__delitem__(4), 4),
+        (lambda m: m.__delitem__(-1), 4),
+        (lambda m: m.__delitem__(slice(2, None)), 2),
+        (lambda m: m.__delitem__(slice(4, 0, -1)), 0),  # a stepped slice: from the start
+        (lambda m: m.insert(2, user("x")), 2),
+        (lambda m: m.insert(-1, user("x")), 4),
+        (lambda m: m.insert(99, user("x")), 5),  # past the end: an append at the end
+        (lambda m: m.insert(-99, user("x")), 0),
+        (lambda m: m.pop(), 4),
+        (lambda m: m.pop(1), 1),
+        (lambda m: m.pop(-3), 2),
+        (lambda m: m.remove(m[3]), 3),
+        (lambda m: m.clear(), 0),
+        (lambda m: m.sort(key=text_of), 0),
+        (lambda m: m.reverse(), 0),
+        (lambda m: m.__imul__(0), 0),
+        (lambda m: m.__imul__(1), 5),  # repeating appends: the first five stay
+        (lambda m: m.__imul__(2), 5),
+        (lambda m: m.__imul__(-1), 0),
+    ],
+)
+def test_each_change_records_the_lowest_index_it_touched(
+    edit: Callable[[TrackedMessages], object], changed_from: int
+):
+    messages = _five()
+    assert messages.take_changes() == sys.maxsize
+    edit(messages)
+    assert messages.take_changes() == changed_from
+    assert messages.take_changes() == sys.maxsize  # read once, then reset
+
+
+def test_of_several_changes_the_lowest_index_is_kept():
+    messages = _five()
+    messages[3] = user("x")
+    messages[1] = user("y")
+    messages[4] = user("z")
+    assert messages.take_changes() == 1
+
+
+@pytest.mark.parametrize(
+    ("edit", "reads"),
+    [
+        (lambda m: m.__setitem__(4, user("x")), 5),
+        (lambda m: m.__setitem__(0, user("x")), 5),
+        (lambda m: m.insert(99, user("x")), 1),  # at the converted end: only the new one read
+    ],
+)
+def test_a_change_behind_the_end_converts_everything_again(
+    edit: Callable[[TrackedMessages], object], reads: int
+):
+    messages = CountingMessages([user(t) for t in "abcde"])
+    conversion = Conversion(messages)
+    conversion.convert()
+    messages.reads = 0
+    edit(messages)
+    expected = [text_of(m) for m in messages]
+    messages.reads = 0
+    assert [text_of(m) for m in conversion.convert()[0]] == expected
+    assert messages.reads == reads
+
+
+def test_a_custom_entry_converted_to_a_subclass_makes_the_result_not_plain():
+    pi_sdk.register_message_type(Note, lambda note: [LoudUser(content=note.text)])
+    try:
+        messages = TrackedMessages([user("a"), Note(text="loud")])
+        out, plain = Conversion(messages).convert()
+        assert [text_of(m) for m in out] == ["a", "loud"] and not plain
+        assert type(out[1]) is LoudUser
+    finally:
+        pi_sdk.unregister_message_type(Note)
+    assert Conversion(TrackedMessages([user("a")])).convert()[1]  # plain types only: plain

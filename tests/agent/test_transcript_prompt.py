@@ -119,3 +119,71 @@ async def test_each_reply_records_the_level_the_loop_asked_for_and_its_duration(
     replies = [m for m in agent.messages if isinstance(m, pi_sdk.AssistantMessage)]
     assert [r.thinking_level for r in replies] == ["off", "high"]
     assert all(isinstance(r.duration_ms, int) and r.duration_ms >= 0 for r in replies)
+
+
+def _tool(name: str, description: str = "") -> pi_sdk.Tool:
+    return pi_sdk.Tool(name=name, description=description or name, parameters={"type": "object"})
+
+
+A, B, C = _tool("a"), _tool("b"), _tool("c")
+LEAD = SystemMessage(content="From the transcript.", tools_added=[C], timestamp=0)
+
+
+@pytest.mark.parametrize(
+    ("messages", "prompt", "tools", "folded"),
+    [
+        ([UserMessage(content="q")], "Be brief.", [A], ("Be brief.", ["a"])),
+        ([UserMessage(content="q")], "", [], (None, None)),  # empty: nothing folded
+        ([], "Be brief.", [], ("Be brief.", None)),
+        ([LEAD, UserMessage(content="q")], "Be brief.", [A], (None, None)),  # its own wins
+        ([UserMessage(content="q"), LEAD], "Be brief.", [A], ("Be brief.", ["a"])),  # not first
+    ],
+)
+def test_the_shorthand_is_folded_unless_the_transcript_starts_with_a_system_message(
+    messages: list[object], prompt: str, tools: list[pi_sdk.Tool], folded: tuple[object, object]
+) -> None:
+    from pi_sdk._agent.tool_declarations import shorthand
+
+    got_prompt, got_tools = shorthand(messages, prompt, tools)  # type: ignore[arg-type]
+    assert (got_prompt, None if got_tools is None else [t.name for t in got_tools]) == folded
+
+
+@pytest.mark.parametrize(
+    ("messages", "baseline", "executable", "added", "removed"),
+    [
+        ([UserMessage(content="q")], [A, B], [A, B], None, None),  # no change: no message
+        ([UserMessage(content="q")], [A], [A, B], ["b"], None),
+        ([UserMessage(content="q")], [A, B], [B], None, ["a"]),
+        ([UserMessage(content="q")], [A], [_tool("a", "new words")], ["a"], ["a"]),  # redefined
+        ([UserMessage(content="q")], [], [A], ["a"], None),
+        # a transcript led by its own system message declares its tools, not the baseline
+        ([LEAD, UserMessage(content="q")], [A], [C], None, None),
+        ([LEAD, UserMessage(content="q")], [A], [A, C], ["a"], None),
+        # a system message later in the transcript adds to the baseline
+        (
+            [UserMessage(content="q"), SystemMessage(tools_added=[B], timestamp=0)],
+            [A],
+            [A, B],
+            None,
+            None,
+        ),
+    ],
+)
+def test_a_tool_change_is_announced_against_what_the_transcript_declares(
+    messages: list[object],
+    baseline: list[pi_sdk.Tool],
+    executable: list[pi_sdk.Tool],
+    added: list[str] | None,
+    removed: list[str] | None,
+) -> None:
+    from pi_sdk._agent.tool_declarations import tool_change_message
+
+    change = tool_change_message(messages, baseline, executable)  # type: ignore[arg-type]
+    if added is None and removed is None:
+        assert change is None
+        return
+    assert change is not None
+    names = [t.name for t in change.tools_added] if change.tools_added is not None else None
+    assert names == added
+    gone = [r.name for r in change.tools_removed] if change.tools_removed is not None else None
+    assert gone == removed

@@ -141,3 +141,16 @@ async def test_outside_a_call_the_kit_reads_the_default_registry(registry):
     assert resolve_api_key(MODEL, StreamOptions()) == "registry-key"
     assert resolve_api_key(MODEL, StreamOptions(api_key="explicit")) == "explicit"
     assert await apply_payload_hooks({}, MODEL, StreamOptions()) == {"by": "registry"}
+
+
+async def test_a_scope_without_payload_hooks_sends_the_payload_untouched(registry):
+    from pi_sdk._stream.call_scope import current_scope
+
+    payload = {"model": "m"}
+    token = current_scope.set(CallScope())
+    try:
+        assert await apply_payload_hooks(payload, MODEL, StreamOptions()) is payload
+        assert resolve_api_key(MODEL, StreamOptions()) == "registry-key"  # the registry's
+    finally:
+        current_scope.reset(token)
+    assert payload == {"model": "m"}

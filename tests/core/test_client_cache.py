@@ -206,3 +206,25 @@ def test_outside_an_event_loop_a_cache_holds_no_clients() -> None:
     assert len(cache) == 0
     assert asyncio.run(use()) == 1
     assert len(cache) == 0
+
+
+async def test_aclose_waits_for_closes_under_way_and_ignores_a_close_that_fails() -> None:
+    gates = {"a": asyncio.Event(), "b": asyncio.Event()}
+
+    async def slow_close(client: FakeClient) -> None:
+        await gates[client.name].wait()
+        client.closed = True
+        raise RuntimeError("close failed")
+
+    cache: ClientCache[FakeClient] = ClientCache(slow_close, max_per_loop=1)
+    a = await _get(cache, "a")
+    b = await _get(cache, "b")  # pushes a out: its close starts and waits
+    closing = asyncio.ensure_future(cache.aclose())
+    gates["b"].set()
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert b.closed and not a.closed
+    assert not closing.done()  # a's close is still under way
+    gates["a"].set()
+    await asyncio.wait_for(closing, 2)  # neither failure is raised
+    assert a.closed and len(cache) == 0

@@ -92,3 +92,46 @@ def test_sticky_chains_start_at_the_last_model_that_answered() -> None:
     plain = FallbackPolicy([second])
     plain.answered(chain[0], chain[1])
     assert len(plain.chain(first, collection=models)) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("429: slow down", "rate_limit"),  # a colon after the status
+        ("429:", "rate_limit"),  # four characters: the shortest status text
+        ("429", "other"),  # a bare number is no status text
+        ("429x Too Many", "other"),  # the status must end at a space or colon
+        ("4290 Too Many", "other"),
+        ("400 invalid_request_error: bad field", "bad_request"),  # the first and last read
+        ("599 Network Timeout", "server"),
+        ("399 Odd", "other"),  # outside 400..599: no status
+        ("600 Odd", "other"),
+        ("HTTP 500 Internal", "other"),  # the status must lead
+        ("Server OVERLOADED, try later", "overloaded"),  # the words, in any case
+        ("The model REFUSED the request", "refusal"),
+    ],
+)
+def test_an_error_text_is_read_for_a_leading_http_status(text: str, kind: str) -> None:
+    assert classify_failure(_failed(text), None) == kind
+
+
+@pytest.mark.parametrize("raw", ["sensitive", "SAFETY", "PROHIBITED_CONTENT", "RECITATION"])
+def test_every_vendor_refusal_stop_is_a_refusal(raw: str) -> None:
+    assert classify_failure(_failed("blocked", raw=raw), None) == "refusal"
+
+
+def test_the_exception_status_wins_over_the_words() -> None:
+    error = ProviderError("Bad gateway from the upstream", status=502)
+    assert classify_failure(_failed(str(error)), error) == "server"
+    error = ProviderError("500 words say server", status=429)
+    assert classify_failure(_failed(str(error)), error) == "rate_limit"
+    plain = ProviderError("something odd", retryable=False, incomplete=False)
+    assert classify_failure(_failed(str(plain)), plain) == "other"
+
+
+def test_a_silent_overflow_is_told_by_the_models_context_window() -> None:
+    model = pi_sdk.get_model("openai", "gpt-4o-mini")
+    silent = _failed("", stop="stop")
+    silent.usage = pi_sdk.Usage(input=model.context_window + 1)
+    assert classify_failure(silent, None, model) == "overflow"
+    assert classify_failure(silent, None) == "other"  # without the model: not told

@@ -25,6 +25,7 @@ from pi_sdk._stream.contract import ApiProvider
 from pi_sdk.provider import ProviderError
 
 API = "fallback-plan"
+OTHER_API = "fallback-plan-b"
 CUT = "connection lost while reading the response: ReadError"
 
 
@@ -37,11 +38,14 @@ class Plan:
 
 
 PLANS: dict[str, list[Plan]] = {}
+SEEN: list[tuple[str, pi_sdk.StreamOptions]] = []
+"""Each call's model id and options, in call order."""
 
 
 async def _play(
     model: pi_sdk.Model, context: pi_sdk.Context, options: pi_sdk.StreamOptions
 ) -> AsyncIterator[Any]:
+    SEEN.append((model.id, options))
     plan = PLANS[model.id].pop(0)
     builder = MessageBuilder(model)
     yield builder.start()
@@ -59,11 +63,15 @@ async def _play(
 @pytest.fixture(autouse=True)
 def planned_api(plugin_manager: Any) -> None:
     PLANS.clear()
+    SEEN.clear()
     pi_sdk.register_api_provider(ApiProvider(api=API, stream=_play))
+    pi_sdk.register_api_provider(ApiProvider(api=OTHER_API, stream=_play))
 
 
-def _model(model_id: str) -> pi_sdk.Model:
-    return pi_sdk.Model(id=model_id, api=API, provider="plan")
+def _model(
+    model_id: str, *, provider: str = "plan", api: str = API, context_window: int = 0
+) -> pi_sdk.Model:
+    return pi_sdk.Model(id=model_id, api=api, provider=provider, context_window=context_window)
 
 
 def _text(text: str, *, close: bool = True, signature: str | None = None):
@@ -178,3 +186,135 @@ async def test_a_reply_continued_twice_keeps_every_part_and_closes_what_was_open
         "connection",
         "overloaded",
     ]
+
+
+CLIENT = object()
+"""The caller's vendor client (of the first model's API)."""
+
+
+async def test_each_model_gets_the_callers_options_less_what_belongs_to_the_first() -> None:
+    """The key stays with the first provider, the client with the first API; overrides last."""
+    first = _model("first")
+    same = _model("same")
+    other_provider = _model("elsewhere", provider="plan-2")
+    other_api = _model("other-api", api=OTHER_API)
+    overridden = _model("overridden", provider="plan-3", api=OTHER_API)
+    for name in ("first", "same", "elsewhere", "other-api"):
+        PLANS[name] = [Plan(error="503 Service Unavailable", status=503)]
+    PLANS["overridden"] = [Plan([_text("ok")])]
+    chain = [same, other_provider, other_api, (overridden, {"api_key": "k3", "max_tokens": 7})]
+    policy = FallbackPolicy(chain)
+    context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content="Go.")])
+    options = pi_sdk.StreamOptions(
+        max_retries=0, fallback=policy, api_key="k", client=CLIENT, max_tokens=50
+    )
+    message = await pi_sdk.complete(first, context, options)
+    assert message.text == "ok"
+    seen = {name: (o.api_key, o.client, o.max_tokens, o.fallback) for name, o in SEEN}
+    assert seen == {
+        "first": ("k", CLIENT, 50, None),
+        "same": ("k", CLIENT, 50, None),
+        "elsewhere": (None, CLIENT, 50, None),
+        "other-api": ("k", None, 50, None),
+        "overridden": ("k3", None, 7, None),
+    }
+    assert options.api_key == "k" and options.fallback is policy  # the caller's, unchanged
+
+
+OVERFLOW = "prompt is too long: 300 tokens > 100 maximum"
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "windows", "tried"),
+    [
+        # an overflow skips every model whose window is not larger
+        (OVERFLOW, 400, (100, 100, 50, 200), ["a", "d"]),
+        (OVERFLOW, 400, (100, 101, 0, 0), ["a", "b"]),  # one token larger is larger
+        (OVERFLOW, 400, (100, 100, 100, 100), ["a"]),  # none larger: the call ends
+        (OVERFLOW, 400, (0, 50, 0, 0), ["a", "b"]),  # the first window unknown: the next
+        ("503 Service Unavailable", 503, (100, 50, 0, 0), ["a", "b"]),  # not an overflow
+    ],
+)
+async def test_an_overflow_moves_on_only_to_a_larger_context_window(
+    error: str, status: int, windows: tuple[int, ...], tried: list[str]
+) -> None:
+    names = "abcd"
+    for name in names:
+        PLANS[name] = [Plan(error=error, status=status)]
+    PLANS[tried[-1]] = [Plan([_text("fits")])] if len(tried) > 1 else PLANS[tried[-1]]
+    models = [_model(n, context_window=w) for n, w in zip(names, windows, strict=True)]
+    _, message, stream = await _run(models[0], FallbackPolicy(models[1:]))
+    assert [name for name, _ in SEEN] == tried
+    assert [a.moved_on for a in stream.attempts] == [True] * (len(tried) - 1) + [False]
+    if len(tried) > 1:
+        assert message.text == "fits" and message.stop_reason == "stop"
+    else:
+        assert message.stop_reason == "error"
+        assert stream.attempts[0].kind == "overflow" and not stream.attempts[0].moved_on
+
+
+def _tool_call_left_open(b: MessageBuilder) -> Events:
+    return b.open_tool_call("c", id="call-1", name="lookup", arguments='{"q": "x')
+
+
+@pytest.mark.parametrize(
+    ("steps", "after_content", "moved_on"),
+    [
+        ([_text("half a rep", close=False)], "continue", True),
+        ([_text("half a rep", close=False)], "error", False),  # the default ends the call
+        ([_text("Looking up."), _tool_call_left_open], "continue", False),  # never continued
+    ],
+)
+async def test_a_failure_after_content_moves_on_only_to_continue_a_reply_without_tool_calls(
+    steps: list[Any], after_content: Any, moved_on: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    PLANS["a"] = [Plan(steps, error=CUT)]
+    PLANS["b"] = [Plan([_text("the rest.")])]
+    policy = FallbackPolicy([_model("b")], after_content=after_content)
+    with caplog.at_level(logging.WARNING, logger="pi_sdk"):
+        events, message, stream = await _run(_model("a"), policy)
+    (attempt, *rest) = stream.attempts
+    assert (attempt.kind, attempt.moved_on, attempt.content_streamed) == (
+        "connection",
+        moved_on,
+        True,
+    )
+    (warning,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("fallback:")]
+    assert warning == f"fallback: plan/a failed (connection): {CUT}" + (
+        "; moving on" if moved_on else ""
+    )
+    if moved_on:
+        assert [a.outcome for a in rest] == ["answered"] and events[-1].type == "done"
+        assert message.text == "half a repthe rest."
+    else:
+        assert rest == [] and events[-1].type == "error" and message.stop_reason == "error"
+        assert [name for name, _ in SEEN] == ["a"]
+
+
+async def test_each_failed_attempt_leaves_a_diagnostic_with_its_details() -> None:
+    spent = pi_sdk.Usage(input=11, output=3, total_tokens=14)
+    PLANS["a"] = [Plan([_text("Part one, ", close=False)], error=CUT, usage=spent)]
+    PLANS["b"] = [Plan(error="503 Service Unavailable", status=503)]
+    PLANS["c"] = [Plan([_text("done.")])]
+    policy = FallbackPolicy([_model("b"), _model("c")], after_content="continue")
+    _, message, stream = await _run(_model("a"), policy)
+    fallback = [d for d in message.diagnostics or [] if d.type == "fallback"]
+    assert [d.error for d in fallback] == [
+        {"name": "connection", "message": CUT},
+        {"name": "overloaded", "message": "503 Service Unavailable"},
+    ]
+    first, second = (d.details or {} for d in fallback)
+    assert {k: v for k, v in first.items() if k not in ("usage", "partial")} == {
+        "provider": "plan",
+        "model": "a",
+        "api": API,
+        "movedOn": True,
+        "contentStreamed": True,
+    }
+    assert first["usage"]["input"] == 11 and first["usage"]["totalTokens"] == 14
+    partial = pi_sdk.AssistantMessage.model_validate(first["partial"])
+    assert partial.text == "Part one, " and partial.model == "a"
+    assert "partial" not in second  # nothing streamed: no partial to keep
+    assert (second["model"], second["movedOn"], second["contentStreamed"]) == ("b", True, False)
+    answered = stream.attempts[-1]
+    assert (answered.outcome, answered.kind, answered.error) == ("answered", None, None)

@@ -122,3 +122,110 @@ def test_a_budget_whose_count_is_not_a_number_is_unsaid() -> None:
     assert server_budgets(
         {"x-ratelimit-remaining-requests": "7.9", "x-ratelimit-reset-requests": "1s"}
     ) == ((7, 1.0), None)
+
+
+async def _history(limit: RateLimit, *requests: tuple[float, int]):  # noqa: ANN202
+    """A window whose requests ``(started at, tokens)`` all ended; the clock at 100."""
+    clock = Clock()
+    window = _window(limit, clock)
+    for at, tokens in requests:
+        clock.now = at
+        slot = await window.acquire(tokens)
+        window.started(slot)
+        window.finished(slot, None, None)
+    clock.now = 100.0
+    return window
+
+
+@pytest.mark.parametrize(
+    ("limit", "requests", "tokens", "wait"),
+    [
+        # requests: the window is full until the oldest of the last `requests` leaves it
+        (RateLimit(requests=2, per_ms=10_000), [(95, 0), (97, 0)], 0, 5.0),
+        (RateLimit(requests=3, per_ms=10_000), [(95, 0), (97, 0)], 0, 0.0),  # one left
+        (RateLimit(requests=2, per_ms=10_000), [(89, 0), (97, 0)], 0, 0.0),  # 89 has left
+        # tokens: wait until enough of the oldest requests' tokens left the window
+        (RateLimit(tokens=100, per_ms=10_000), [(95, 60), (97, 30)], 10, 0.0),  # exactly fits
+        (RateLimit(tokens=100, per_ms=10_000), [(95, 60), (97, 30)], 11, 5.0),
+        (RateLimit(tokens=100, per_ms=10_000), [(95, 60), (97, 30)], 70, 5.0),  # 60 freed: fits
+        (RateLimit(tokens=100, per_ms=10_000), [(95, 60), (97, 30)], 71, 7.0),  # both must go
+        (RateLimit(tokens=100, per_ms=10_000), [(95, 60), (97, 30)], 5_000, 7.0),  # capped
+        (RateLimit(tokens=100, per_ms=10_000), [(97, 30), (95, 60)], 71, 7.0),  # oldest first
+        (RateLimit(tokens=100, per_ms=10_000), [], 5_000, 0.0),  # alone: never held back
+    ],
+)
+async def test_the_sliding_window_wait(
+    limit: RateLimit, requests: list[tuple[float, int]], tokens: int, wait: float
+) -> None:
+    window = await _history(limit, *requests)
+    assert window._wait_s(100.0, tokens) == pytest.approx(wait)  # pyright: ignore[reportPrivateUsage]
+
+
+@pytest.mark.parametrize(
+    ("remaining", "tokens", "wait"),
+    [
+        (0, 0, 0.0),  # a request of no tokens needs none of the budget
+        (0, 1, 30.0),
+        (1, 1, 0.0),  # exactly what is left
+        (1, 500, 0.0),  # any budget left lets one request through
+    ],
+)
+async def test_the_servers_token_budget_holds_only_a_request_it_cannot_serve(
+    remaining: int, tokens: int, wait: float
+) -> None:
+    clock = Clock()
+    window = _window(RateLimit(tokens=10**9), clock)
+    window.observe(
+        {"x-ratelimit-remaining-tokens": str(remaining), "x-ratelimit-reset-tokens": "30s"}
+    )
+    assert window._wait_s(clock(), tokens) == wait  # pyright: ignore[reportPrivateUsage]
+
+
+@pytest.mark.parametrize(
+    ("retry_after_ms", "held_until"),
+    [(None, 101.0), (2_500, 102.5), (0, 100.0)],
+)
+async def test_a_429_holds_the_window_for_its_retry_after(
+    retry_after_ms: int | None, held_until: float
+) -> None:
+    clock = Clock()
+    window = _window(RateLimit(requests=100), clock)
+    slot = await window.acquire(0)
+    error = pi_sdk.provider.ProviderError(
+        "429 Too Many Requests", status=429, retry_after_ms=retry_after_ms
+    )
+    window.finished(slot, None, error)
+    assert window.held_until == held_until
+    assert window._wait_s(clock(), 0) == held_until - 100.0  # pyright: ignore[reportPrivateUsage]
+    other = pi_sdk.provider.ProviderError("503 Unavailable", status=503, retry_after_ms=9_000)
+    slot = await window.acquire(0) if held_until == 100.0 else slot
+    window.finished(slot, None, other)
+    assert window.held_until == held_until  # only a 429 holds the window
+
+
+async def test_a_reply_s_reported_usage_replaces_the_estimate_unless_it_reports_none() -> None:
+    clock = Clock()
+    window = _window(RateLimit(tokens=1_000), clock)
+    counted = await window.acquire(400)
+    window.finished(counted, pi_sdk.AssistantMessage(api="a", provider="p", model="m"), None)
+    assert counted.tokens == 400  # no usage reported: the estimate stands
+    usage = pi_sdk.Usage(input=50, output=20, cache_read=5, total_tokens=75)
+    reply = pi_sdk.AssistantMessage(api="a", provider="p", model="m", usage=usage)
+    measured = await window.acquire(400)
+    window.finished(measured, reply, None)
+    assert measured.tokens == 75
+    assert measured.at == clock.now  # a request that never started counts from its end
+
+
+async def test_a_request_starting_tells_the_waiter_behind_it_when_it_fits() -> None:
+    """In flight, a request holds its place for ever; once started, the next knows its time."""
+    clock = Clock()
+    window = _window(RateLimit(requests=1, per_ms=20), clock)
+    first = await window.acquire(0)
+    waiting = asyncio.ensure_future(window.acquire(0))
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    window.started(first)  # at 100.0: the window frees at 100.02
+    clock.now = 100.05  # what the timer will find when it fires (20 ms from now)
+    second = await asyncio.wait_for(waiting, 2)
+    assert second is not first and first.at == 100.0  # granted while the first is in flight

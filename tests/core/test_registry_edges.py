@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import pi_sdk
-from pi_sdk import ConfigurationError, Model, Models, Provider, ProviderAuth
+from pi_sdk import ConfigurationError, Model, Models, Provider, ProviderAuth, ProviderNotFoundError
 from pi_sdk._models import default
 from pi_sdk.plugins import hookimpl
 from pi_sdk.provider import ApiProvider
@@ -172,3 +172,13 @@ def test_a_providers_own_checks():
         Provider(id="p", models=[_model("q", "m")]).catalog()
     assert str(caught_owner.value) == ("Provider('p').models holds q/m, whose provider is not 'p'")
     assert pi_sdk.Provider is Provider
+
+
+def test_an_unknown_provider_is_refused_naming_the_ones_there_are():
+    models = Models([Provider(id="zeta"), Provider(id="acme")], plugins=None)
+    with pytest.raises(ProviderNotFoundError) as caught:
+        models.provider("acme-2")
+    assert str(caught.value) == "no provider 'acme-2' (providers: acme, zeta)"
+    with pytest.raises(ProviderNotFoundError) as caught:
+        Models([], plugins=None).provider("acme")
+    assert str(caught.value) == "no provider 'acme' (providers: none)"

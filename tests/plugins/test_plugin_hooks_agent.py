@@ -134,3 +134,49 @@ async def test_a_plugin_message_type_survives_json_and_reaches_the_model_convert
     agent2 = Agent(model=provider.model, messages=loaded)
     await agent2.prompt("again")
     assert text_of(provider.calls[1].messages[0]) == "<reminder priority=2>tests first</reminder>"
+
+
+class _Raising:
+    @hookimpl
+    def before_tool_call(self, context, signal):
+        raise RuntimeError("policy store down")
+
+
+class _WrongAnswer:
+    @hookimpl
+    def before_tool_call(self, context, signal):
+        return {"block": False}
+
+
+class _SilentBlock:
+    @hookimpl
+    def before_tool_call(self, context, signal):
+        from pi_sdk import BeforeToolCallResult
+
+        return BeforeToolCallResult(block=True)
+
+
+async def test_a_before_tool_call_plugin_fails_closed_with_a_reason_naming_it(
+    plugin_manager, bash, ran
+):
+    from pi_sdk._agent.tool_hooks import BLOCKED_TEXT
+
+    expected = {
+        "raising": "before_tool_call of plugin 'raising' failed: RuntimeError: policy store down",
+        "wrong": "before_tool_call of plugin 'wrong' returned dict, expected"
+        " BeforeToolCallResult or None",
+        "silent": BLOCKED_TEXT,
+    }
+    for name, plugin in (
+        ("raising", _Raising()),
+        ("wrong", _WrongAnswer()),
+        ("silent", _SilentBlock()),
+    ):
+        plugin_manager.register(plugin, name=name)
+        provider = ScriptedProvider([ScriptedReply.tool_call("bash", {"command": "ls"}), "ok"])
+        agent = Agent(model=provider.model, tools=[bash])
+        await agent.prompt("list")
+        plugin_manager.unregister(name=name)
+        [result] = _tool_results(agent)
+        assert ran == [] and result.is_error, name
+        assert result.content == [TextContent(text=expected[name])], name
