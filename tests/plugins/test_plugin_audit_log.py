@@ -245,9 +245,7 @@ async def broken(path: str) -> str:
 async def test_a_failed_call_is_logged_as_an_error_with_its_text_unescaped():
     stream = io.StringIO()
     log = AuditLog(stream, redactor=Redactor(patterns=[r"secret-\d+"], environment_values=False))
-    provider = ScriptedProvider(
-        [ScriptedReply.tool_call("broken", {"path": "secret-42/x"}), "ok"]
-    )
+    provider = ScriptedProvider([ScriptedReply.tool_call("broken", {"path": "secret-42/x"}), "ok"])
     agent = Agent(model=provider.model, tools=[broken], after_tool_call=log.after_tool_call)
     await agent.prompt("go")
     text = stream.getvalue()
