@@ -188,7 +188,8 @@ async def test_a_stop_kills_a_background_job_the_shell_left_behind(how: str):
         ),
         (
             BashExecution(command="x", exit_code=-9, truncated=True, full_output_path="/p"),
-            "Ran `x`\n(no output)\nCommand exited with code -9\n[Output truncated. Full output: /p]",
+            "Ran `x`\n(no output)\nCommand exited with code -9\n"
+            "[Output truncated. Full output: /p]",
         ),
     ],
 )
