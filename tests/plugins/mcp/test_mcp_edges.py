@@ -178,6 +178,19 @@ def test_a_closed_stderr_log_has_no_tail() -> None:
     assert log.tail() == ""
 
 
+def test_the_stderr_tail_is_the_last_twelve_written_lines_and_at_most_4000_characters():
+    log = StderrLog()
+    try:
+        log.file.write("".join(f"line {n}  \n\n   \n" for n in range(3000)))  # 36,000+ chars
+        assert log.tail().split("\n") == [f"line {n}" for n in range(2988, 3000)]
+        log.file.write("".join(f"{n:02d}" + "x" * 498 + "\n" for n in range(20)))
+        tail = log.tail()
+        assert len(tail) == 4000 and tail.endswith("19" + "x" * 498)
+        assert tail == "\n".join(f"{n:02d}" + "x" * 498 for n in range(8, 20))[-4000:]
+    finally:
+        log.close()
+
+
 @pytest.mark.parametrize("transport", ["sse", "http"])
 async def test_an_http_error_status_at_start_is_the_servers_error(transport: str) -> None:
     """HTTP+SSE fails with the response's status; the streamable HTTP client of the mcp SDK
