@@ -110,3 +110,90 @@ def test_names_are_made_valid_for_every_vendor():
     long = valid_name("t" * 80)
     assert len(long) == 64 and long != valid_name("t" * 81)
     assert valid_name("") == "_"
+
+
+def test_a_long_name_keeps_55_characters_and_the_hash_of_the_whole_name():
+    import hashlib
+
+    assert valid_name("t" * 64) == "t" * 64
+    name = "files.read/" + "t" * 60
+    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+    assert valid_name(name) == ("files_read_" + "t" * 60)[:55] + "_" + digest
+
+
+def test_collisions_count_up_and_a_long_name_makes_room_for_its_counter():
+    tools = [("a", None, "x"), ("a", None, "x"), ("a", None, "x"), ("a", None, "x")]
+    assert assign_names(tools, taken={"a__x"}) == ["x", "a__x_2", "a__x_3", "a__x_4"]
+    server = "s" * 70
+    first, second, third = assign_names([(server, None, "x")] * 3)
+    assert (first, len(second), len(third)) == ("x", 64, 64)
+    assert third == second[:62] + "_2" and third != second
+
+
+def test_details_name_only_what_the_result_has():
+    plain = to_tool_result(result(mcp.TextContent(text="ok")), "s", "t")
+    assert plain.details == {"server": "s", "tool": "t"}
+    empty = to_tool_result(result(structured={}), "s", "t")
+    assert texts(empty) == ["{}"] and empty.details["structured_content"] == {}
+
+
+@pytest.mark.parametrize(
+    ("blocks", "structured", "shown"),
+    [
+        # The JSON is in a text block after an image or prose: it is not shown twice.
+        ((mcp.ImageContent(data="eA==", mime_type="image/png"), mcp.TextContent(text='{"a": 1}')),
+         {"a": 1}, ["image", '{"a": 1}']),
+        ((mcp.TextContent(text="Done."), mcp.TextContent(text="[1, 2]")), [1, 2],
+         ["Done.", "[1, 2]"]),
+        # A one-field object's value alone stands for it; one of two fields does not.
+        ((mcp.TextContent(text="1"),), {"a": 1, "b": 2}, ["1", '{"a": 1, "b": 2}']),
+        ((mcp.TextContent(text="Zürich"),), {"city": "Zürich"}, ["Zürich"]),
+        ((mcp.TextContent(text="3"),), 3, ["3"]),
+    ],
+)  # fmt: skip
+def test_structured_content_is_shown_once(blocks, structured, shown):  # noqa: ANN001
+    assert texts(to_tool_result(result(*blocks, structured=structured), "s", "t")) == shown
+
+
+def test_resources_and_links_say_their_type_and_size():
+    mapped = to_tool_result(
+        result(
+            mcp.EmbeddedResource(
+                resource=mcp.TextResourceContents(
+                    uri="file:///a.txt", mime_type="text/plain", text="A"
+                )
+            ),
+            mcp.EmbeddedResource(resource=mcp.BlobResourceContents(uri="file:///b", blob="AAAA")),
+            mcp.AudioContent(data="not base64!", mime_type="audio/ogg"),
+            mcp.ResourceLink(
+                name="spec", uri="https://e.com/s", mime_type="text/html", description="The spec"
+            ),
+        ),
+        "s",
+        "t",
+    )
+    assert texts(mapped) == [
+        "[resource file:///a.txt (text/plain)]\nA",
+        "[resource file:///b: application/octet-stream, 3 bytes, not shown]",
+        "[audio: audio/ogg, 11 bytes, not shown]",
+        "[resource link] spec: https://e.com/s (text/html) - The spec",
+    ]
+    assert [u["type"] for u in mapped.details["unseen"]] == ["resource", "audio", "resource_link"]
+
+
+def test_an_error_result_joins_its_blocks_and_names_images():
+    failed = result(
+        mcp.TextContent(text="first"),
+        mcp.TextContent(text=""),
+        mcp.ImageContent(data="eA==", mime_type="image/png"),
+        mcp.TextContent(text="last"),
+        error=True,
+    )
+    with pytest.raises(McpServerError) as caught:
+        to_tool_result(failed, "s", "t")
+    assert str(caught.value) == "first\n[image]\nlast"
+
+
+def test_progress_with_a_zero_total_or_no_message():
+    assert texts(progress_result(0, 0, "")) == ["0/0"]
+    assert texts(progress_result(2.5, None, "copying")) == ["copying (2.5)"]
