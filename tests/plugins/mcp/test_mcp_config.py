@@ -144,3 +144,66 @@ def test_load_config_takes_its_source_by_name_and_its_environment_by_keyword_onl
     assert by_name.command == "pipx"  # type: ignore[union-attr]
     with pytest.raises(TypeError):
         load_config(config, {"TOOL": "pipx"})  # type: ignore[misc]
+
+
+def test_reprs_show_the_shape_and_only_the_names_of_secret_maps():
+    stdio = StdioServer(
+        name="a", command="srv", args=("--token", "zzzzzzzzzz"), env={"B": "zzzzzzzzzz", "A": "2"}
+    )
+    assert repr(stdio) == (
+        "StdioServer(name='a', command='srv', args=['--token', '[REDACTED]'], env=<A, B>)"
+    )
+    assert repr(StdioServer(name="a", command="srv")) == (
+        "StdioServer(name='a', command='srv', args=[])"
+    )
+    http = HttpServer(name="b", url="https://h/mcp", headers={"X-Key": "abcdefgh", "Accept": "j"})
+    assert repr(http) == (
+        "HttpServer(name='b', url='https://h/mcp', transport='http', headers=<Accept, X-Key>)"
+    )
+    assert repr(HttpServer(name="b", url="http://h", transport="sse")) == (
+        "HttpServer(name='b', url='http://h', transport='sse')"
+    )
+    assert http.secrets() == ["abcdefgh"]  # "j" is too short to be a secret
+    assert http.redact("sent abcdefgh and j") == "sent [REDACTED] and j"
+
+
+def test_the_defaults_are_the_documented_ones():
+    server = StdioServer(name="a", command="x")
+    assert server.timeouts == Timeouts(startup_ms=30_000, list_ms=30_000, call_ms=300_000)
+    assert (server.allow_sampling, server.tool_prefix, server.protocol) == (False, None, "auto")
+    assert (server.args, dict(server.env), server.cwd) == ((), {}, None)
+    http = HttpServer(name="h", url="https://h")
+    assert (http.transport, dict(http.headers), http.auth) == ("http", {}, None)
+
+
+@pytest.mark.parametrize("name", ["startup_ms", "list_ms", "call_ms"])
+@pytest.mark.parametrize("value", [0, -0.5])
+def test_each_timeout_must_be_positive(name: str, value: float):
+    with pytest.raises(ConfigurationError) as caught:
+        Timeouts(**{name: value})
+    assert str(caught.value) == f"timeout {name} must be positive; got {value!r}"
+    assert getattr(Timeouts(**{name: 0.001}), name) == 0.001
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: StdioServer(name="s", command=""), "MCP server 's': 'command' is empty"),
+        (
+            lambda: HttpServer(name="h", url="ftp://h/abcdefghij", headers={"K": "abcdefghij"}),
+            "MCP server 'h': 'url' must start with http:// or https://; got 'ftp://h/[REDACTED]'",
+        ),
+        (
+            lambda: HttpServer(name="h", url="https://h", transport="ws"),  # type: ignore[arg-type]
+            "MCP server 'h': transport must be 'http' or 'sse'; got 'ws'",
+        ),
+        (
+            lambda: StdioServer(name="s", command="x", protocol="2025"),  # type: ignore[arg-type]
+            "MCP server 's': protocol must be 'auto' or 'legacy'; got '2025'",
+        ),
+    ],
+)
+def test_each_invalid_server_is_refused_with_its_sentence(build, message: str):  # noqa: ANN001
+    with pytest.raises(ConfigurationError) as caught:
+        build()
+    assert str(caught.value) == message
