@@ -207,3 +207,115 @@ def test_each_invalid_server_is_refused_with_its_sentence(build, message: str): 
     with pytest.raises(ConfigurationError) as caught:
         build()
     assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [
+        ({"type": "http", "url": "https://h"}, HttpServer(name="s", url="https://h")),
+        ({"type": "streamable-http", "url": "https://h"}, HttpServer(name="s", url="https://h")),
+        ({"type": "streamableHttp", "url": "https://h"}, HttpServer(name="s", url="https://h")),
+        (
+            {"type": "sse", "url": "https://h"},
+            HttpServer(name="s", url="https://h", transport="sse"),
+        ),
+        ({"transportType": "stdio", "command": "x"}, StdioServer(name="s", command="x")),
+        ({"type": "stdio", "command": "x", "url": "https://h"}, StdioServer(name="s", command="x")),
+        ({"command": "x", "disabled": False}, StdioServer(name="s", command="x")),
+        ({"command": "x", "disabled": "yes"}, StdioServer(name="s", command="x")),
+        (
+            {"command": "x", "cwd": "/srv", "allowSampling": False},
+            StdioServer(name="s", command="x", cwd="/srv"),
+        ),
+        (
+            {"command": "x", "listTimeoutMs": 2.5, "startupTimeoutMs": 7},
+            StdioServer(name="s", command="x", timeouts=Timeouts(list_ms=2.5, startup_ms=7)),
+        ),
+        (
+            {
+                "url": "https://h",
+                "headers": {"A": "b"},
+                "autoApprove": ["x"],
+                "timeout": 5,
+                "cwdir": "/",
+            },
+            HttpServer(name="s", url="https://h", headers={"A": "b"}),
+        ),
+    ],
+)
+def test_each_way_to_write_a_server(entry: dict[str, object], expected: object):
+    assert load_config({"mcpServers": {"s": entry}}, environ={}) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (
+            {"command": "x", "TOOLPREFIX": "a"},
+            "unknown key 'TOOLPREFIX' (did you mean 'toolPrefix'?)",
+        ),
+        ({"command": "x", "Command": "y"}, "unknown key 'Command' (did you mean 'command'?)"),
+        ({"command": "x", "tolPrefx": "a"}, "unknown key 'tolPrefx' (did you mean 'toolPrefix'?)"),
+        ({"command": "x", "callTimeoutMs": True}, "'callTimeoutMs' must be a positive number (ms)"),
+        (
+            {"command": "x", "listTimeoutMs": "100"},
+            "'listTimeoutMs' must be a positive number (ms)",
+        ),
+        (
+            {"command": "x", "startupTimeoutMs": -1},
+            "'startupTimeoutMs' must be a positive number (ms)",
+        ),
+        (
+            {"command": "x", "env": {"B": 1, "A": "a", "C": None}},
+            "'env' values must be strings (B, C)",
+        ),
+        ({"command": "x", "args": ["a", 2]}, "'args' must be a list of strings"),
+        ({"command": "x", "cwd": 3}, "'cwd' must be a non-empty string"),
+        ({"url": ""}, "'url' must be a non-empty string"),
+        (
+            {"type": "ws", "url": "x"},
+            "unknown type 'ws' (expected one of 'stdio', 'http', 'streamable-http', 'streamableHttp',"
+            " 'sse')",
+        ),
+    ],
+)
+def test_each_refusal_is_one_whole_sentence(entry: dict[str, object], message: str):
+    with pytest.raises(ConfigurationError) as caught:
+        load_config({"mcpServers": {"s": entry}}, environ={})
+    assert str(caught.value) == f"MCP configuration: server 's': {message}"
+
+
+@pytest.mark.parametrize(
+    ("value", "environ", "expanded"),
+    [
+        ("${A}", {"A": "1"}, "1"),
+        ("${A:-d}", {"A": "1"}, "1"),
+        ("${A:-d}", {"A": ""}, "d"),
+        ("${A:-d}", {}, "d"),
+        ("${A}", {"A": ""}, ""),
+        ("${A:-}", {}, ""),
+        ("x${A}y${B:-b}z", {"A": "a"}, "xaybz"),
+        ("$A {A} ${1A}", {"A": "a"}, "$A {A} ${1A}"),
+    ],
+)
+def test_variables_expand_in_every_string(value: str, environ: dict[str, str], expanded: str):
+    entry = {"command": "x", "args": [value], "env": {"K": value}, "callTimeoutMs": 5}
+    [server] = load_config({"mcpServers": {"s": entry}}, environ=environ)
+    assert isinstance(server, StdioServer)
+    assert (server.args, dict(server.env)) == ((expanded,), {"K": expanded})
+    assert server.timeouts.call_ms == 5
+
+
+def test_variables_come_from_the_process_environment_by_default(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("PI_SDK_MCP_TEST_CMD", "from-env")
+    [server] = load_config({"mcpServers": {"s": {"command": "${PI_SDK_MCP_TEST_CMD}"}}})
+    assert isinstance(server, StdioServer) and server.command == "from-env"
+
+
+def test_mcp_servers_wins_over_servers_and_other_top_level_keys_are_ignored():
+    config = {
+        "mcpServers": {"a": {"command": "x"}},
+        "servers": {"b": {"command": "y"}},
+        "inputs": [],
+    }
+    assert [s.name for s in load_config(config, environ={})] == ["a"]
