@@ -274,7 +274,8 @@ def test_each_way_to_write_a_server(entry: dict[str, object], expected: object):
         ({"url": ""}, "'url' must be a non-empty string"),
         (
             {"type": "ws", "url": "x"},
-            "unknown type 'ws' (expected one of 'stdio', 'http', 'streamable-http', 'streamableHttp',"
+            "unknown type 'ws' (expected one of 'stdio', 'http', 'streamable-http',"
+            " 'streamableHttp',"
             " 'sse')",
         ),
     ],
