@@ -197,3 +197,63 @@ def test_an_error_result_joins_its_blocks_and_names_images():
 def test_progress_with_a_zero_total_or_no_message():
     assert texts(progress_result(0, 0, "")) == ["0/0"]
     assert texts(progress_result(2.5, None, "copying")) == ["copying (2.5)"]
+
+
+@pytest.mark.parametrize(
+    ("declared", "hints"),
+    [
+        (
+            mcp.ToolAnnotations(read_only_hint=True, destructive_hint=True),
+            (True, False, True, True),
+        ),
+        (
+            mcp.ToolAnnotations(read_only_hint=True, idempotent_hint=False),
+            (True, False, False, True),
+        ),
+        (
+            mcp.ToolAnnotations(idempotent_hint=True, open_world_hint=False),
+            (False, True, True, False),
+        ),
+        (mcp.ToolAnnotations(destructive_hint=True), (False, True, False, True)),
+        (mcp.ToolAnnotations(read_only_hint=False), (False, True, False, True)),
+    ],
+)
+def test_declared_hints_win_and_a_read_only_tool_is_never_destructive(declared, hints):  # noqa: ANN001
+    names = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+    assert dict(effective_annotations(declared)) == dict(zip(names, hints, strict=True))
+
+
+async def test_an_mcp_tool_describes_itself_from_its_definition_and_calls_its_server():
+    from types import SimpleNamespace
+
+    from pi_sdk_mcp import McpTool
+
+    calls: list[tuple[str, dict]] = []
+
+    async def call(tool, arguments, signal, progress):  # noqa: ANN001, ANN202
+        calls.append((tool, arguments))
+        progress(1, 2, "half")
+        return mcp.CallToolResult(content=[mcp.TextContent(text="done")])
+
+    connection = SimpleNamespace(name="srv", call=call)
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}}
+    titled = mcp.Tool(name="find", title="Find it", input_schema=schema)
+    tool = McpTool(name="srv_find", definition=titled, connection=connection, owner=None)  # type: ignore[arg-type]
+    assert (tool.description, tool.label, tool.parameters) == ("Find it", "Find it", schema)
+    assert repr(tool) == "McpTool(name='srv_find', server='srv')" and tool.mcp_name == "find"
+    hinted = mcp.Tool(
+        name="rm", description="Remove.", input_schema=schema,
+        annotations=mcp.ToolAnnotations(title="Remove files", destructive_hint=True),
+    )  # fmt: skip
+    other = McpTool(name="rm", definition=hinted, connection=connection, owner=None)  # type: ignore[arg-type]
+    assert (other.description, other.label) == ("Remove.", "Remove files")
+    bare = mcp.Tool(name="ls", input_schema=schema)
+    plain = McpTool(name="ls", definition=bare, connection=connection, owner=None)  # type: ignore[arg-type]
+    assert (plain.description, plain.label) == ("", "ls")
+
+    updates: list[object] = []
+    result = await tool.execute("c1", {"q": "x"}, None, updates.append)  # type: ignore[arg-type]
+    assert texts(result) == ["done"] and result.details == {"server": "srv", "tool": "find"}
+    assert [texts(u) for u in updates] == [["half (1/2)"]]  # type: ignore[arg-type]
+    await tool.execute("c2", "not a dict", None, updates.append)  # type: ignore[arg-type]
+    assert calls == [("find", {"q": "x"}), ("find", {})]
