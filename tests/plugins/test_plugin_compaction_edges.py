@@ -254,3 +254,49 @@ async def test_a_reply_right_after_a_loaded_summary_anchors_the_estimate(
     assert [r.getMessage() for r in caplog.records] == [
         f"context at ~{estimate} tokens but nothing can be compacted"
     ]
+
+
+async def test_after_apply_the_kept_replies_stay_stale_and_new_ones_anchor(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from pi_sdk import Agent
+
+    writer = Writer()
+    compactor = writer.compactor(context_window=10_000, threshold=0.5, keep_recent_tokens=500)
+    stale = _reply("Noted. " + WORDS * 20, 9000)
+    original: list[AgentMessage] = [*TURNS[:4], stale, UserMessage(content="and now?")]
+    agent = Agent(messages=original)
+    await compact(compactor, list(agent.messages))
+    assert compactor.apply(agent) is True
+    applied = list(agent.messages)
+    kept = compactor.history[0].kept
+    assert isinstance(applied[0], CompactionSummary) and applied[1:] == original[-kept:]
+    assert stale in applied
+    with caplog.at_level(logging.WARNING, logger="pi_sdk_compaction"):
+        assert await compact(compactor, applied) == applied
+    assert caplog.records == [] and len(compactor.history) == 1
+    question = UserMessage(content=WORDS * 5)
+    await compact(compactor, [*applied, _reply("ok", 4900), question])
+    assert len(compactor.history) == 2
+    assert compactor.history[1].tokens_before == 4900 + estimate_tokens(question)
+
+
+async def test_apply_keeps_a_reply_that_came_after_the_compaction_fresh() -> None:
+    from pi_sdk import Agent
+
+    writer = Writer()
+    compactor = writer.compactor(context_window=10_000, threshold=0.5, keep_recent_tokens=500)
+    stale = _reply("Noted. " + WORDS * 20, 9000)
+    first: list[AgentMessage] = [*TURNS[:4], stale, UserMessage(content="and now?")]
+    await compact(compactor, first)
+    fresh, small = _reply("ok", 4900), UserMessage(content="go on")
+    agent = Agent(messages=[*first, fresh, small])
+    await compact(compactor, list(agent.messages))  # 4,900 + a little: under the budget
+    assert len(compactor.history) == 1
+    assert compactor.apply(agent) is True
+    question = UserMessage(content=WORDS * 5)
+    await compact(compactor, [*agent.messages, question])
+    assert len(compactor.history) == 2  # the reply after the compaction still anchors
+    assert compactor.history[1].tokens_before == (
+        4900 + estimate_tokens(small) + estimate_tokens(question)
+    )
