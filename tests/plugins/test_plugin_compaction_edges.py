@@ -12,10 +12,9 @@ request asks for a first summary or an update, with the caller's focus last.
 from __future__ import annotations
 
 import logging
-import re
-from typing import Any
 
 import pytest
+from _support.compaction import TURNS, WORDS, SummaryWriter
 from _support.messages import reply as assistant_reply
 from pi_sdk_compaction import CompactionSummary, Compactor, serialize_conversation
 from pi_sdk_compaction.prompt import TOOL_RESULT_MAX_CHARS, summary_request
@@ -34,32 +33,6 @@ from pi_sdk import (
     UserMessage,
 )
 from pi_sdk.agent import estimate_context_tokens, estimate_tokens
-from pi_sdk.testing import ScriptedCall, ScriptedProvider, ScriptedReply
-
-WORDS = "The quarterly report lists revenue, costs and the open questions for the board. "
-TURNS = [UserMessage(content=f"turn{n}: " + WORDS * 20) for n in range(6)]
-
-
-class Writer:
-    """A summary model that records what it was asked."""
-
-    def __init__(self, window: int = 200_000) -> None:
-        self.requests: list[str] = []
-        self.provider = ScriptedProvider([self.answer] * 50)
-        self.provider.model.context_window = window
-
-    def answer(self, call: ScriptedCall) -> ScriptedReply:
-        self.requests.append(call.context.messages[-1].text)
-        return ScriptedReply.text(f"summary {len(self.requests)}")
-
-    def compactor(self, **settings: Any) -> Compactor:
-        return Compactor(self.provider.model, stream_fn=self.provider.stream_fn, **settings)
-
-    def conversations(self) -> list[str]:
-        found = [
-            re.search(r"<conversation>\n(.*)\n</conversation>", r, re.S) for r in self.requests
-        ]
-        return [m.group(1) for m in found if m is not None]
 
 
 async def compact(compactor: Compactor, messages: list[AgentMessage]) -> list[AgentMessage]:
@@ -71,7 +44,7 @@ async def test_a_request_at_the_budget_is_sent_and_one_token_over_compacts(
     extra: int, compacted: bool
 ) -> None:
     estimate = estimate_context_tokens(list(TURNS)).tokens
-    writer = Writer()
+    writer = SummaryWriter()
     compactor = writer.compactor(context_window=estimate + extra, threshold=1.0)
     result = await compact(compactor, list(TURNS))
     assert (len(compactor.history) == 1) is compacted
@@ -81,7 +54,7 @@ async def test_a_request_at_the_budget_is_sent_and_one_token_over_compacts(
 @pytest.mark.parametrize("budget_tokens", [1500, 2000])
 async def test_what_is_kept_is_worth_half_the_budget_when_that_is_less(budget_tokens: int):
     """keep_recent_tokens is capped at half of threshold x window: the newest turns worth it."""
-    writer = Writer()
+    writer = SummaryWriter()
     compactor = writer.compactor(context_window=budget_tokens * 2, threshold=0.5)
     messages = list(TURNS)
     result = await compact(compactor, messages)
@@ -111,7 +84,7 @@ def _reply(text: str, total_tokens: int) -> AssistantMessage:
 async def test_only_replies_after_a_compaction_anchor_the_estimate(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    writer = Writer()
+    writer = SummaryWriter()
     compactor = writer.compactor(context_window=10_000, threshold=0.5, keep_recent_tokens=500)
     stale = _reply("Noted. " + WORDS * 20, 9000)  # usage of the long request before compaction
     messages: list[AgentMessage] = [*TURNS[:4], stale, UserMessage(content="and now?")]
@@ -146,7 +119,7 @@ def _overflow() -> AssistantMessage:
 
 
 async def test_an_overflow_forces_one_compaction_keeping_a_quarter_of_the_estimate() -> None:
-    writer = Writer()
+    writer = SummaryWriter()
     compactor = writer.compactor(context_window=100_000, keep_recent_tokens=20_000)
     turns = [UserMessage(content=f"turn{n}: " + WORDS * 20) for n in range(10)]
     messages: list[AgentMessage] = [*turns, _overflow()]
@@ -226,7 +199,7 @@ def test_every_part_of_the_conversation_is_labelled_and_long_results_are_clipped
 
 async def test_a_chunk_holds_messages_up_to_exactly_its_limit_and_cuts_a_longer_one():
     # Summary window 1,000: 600 - 400 is under the floor, so 1,000 tokens = 4,000 characters.
-    writer = Writer(window=1000)
+    writer = SummaryWriter(window=1000)
     compactor = writer.compactor(
         context_window=4000, threshold=0.5, keep_recent_tokens=1, summary_max_tokens=400
     )
@@ -243,7 +216,7 @@ async def test_a_reply_right_after_a_loaded_summary_anchors_the_estimate(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """A transcript that starts from a summary: the first reply after it reports usage."""
-    writer = Writer()
+    writer = SummaryWriter()
     compactor = writer.compactor(context_window=10_000, threshold=0.5)
     loaded: list[AgentMessage] = [CompactionSummary(summary="## Goal\nRead.")]
     assert await compact(compactor, loaded) == loaded
@@ -261,7 +234,7 @@ async def test_after_apply_the_kept_replies_stay_stale_and_new_ones_anchor(
 ) -> None:
     from pi_sdk import Agent
 
-    writer = Writer()
+    writer = SummaryWriter()
     compactor = writer.compactor(context_window=10_000, threshold=0.5, keep_recent_tokens=500)
     stale = _reply("Noted. " + WORDS * 20, 9000)
     original: list[AgentMessage] = [*TURNS[:4], stale, UserMessage(content="and now?")]
@@ -284,7 +257,7 @@ async def test_after_apply_the_kept_replies_stay_stale_and_new_ones_anchor(
 async def test_apply_keeps_a_reply_that_came_after_the_compaction_fresh() -> None:
     from pi_sdk import Agent
 
-    writer = Writer()
+    writer = SummaryWriter()
     compactor = writer.compactor(context_window=10_000, threshold=0.5, keep_recent_tokens=500)
     stale = _reply("Noted. " + WORDS * 20, 9000)
     first: list[AgentMessage] = [*TURNS[:4], stale, UserMessage(content="and now?")]
