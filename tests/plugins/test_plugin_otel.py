@@ -210,7 +210,7 @@ async def test_content_is_recorded_when_opted_in_by_the_constructor(otel, export
 
 @pytest.mark.parametrize(
     ("value", "captured"),
-    [("1", True), ("true", True), ("YES", True), ("on", True), ("no", False), ("", False)],
+    [("1", True), ("true", True), ("YES", True), (" On\n", True), ("no", False), ("", False)],
 )
 async def test_the_env_var_turns_content_capture_on(
     plugin_manager, exporter, monkeypatch, value, captured
