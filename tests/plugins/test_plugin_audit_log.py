@@ -204,3 +204,76 @@ def test_redaction_leaves_placeholders_and_prose_alone():
     text = "pass StreamOptions(api_key=...) or set ANTHROPIC_API_KEY"
     assert redact_text(text) == text
     assert "s3cr3t-value" not in redact_text("api_key=s3cr3t-value")
+
+
+async def test_the_log_records_the_result_after_plugins_registered_after_it_too(
+    plugin_manager, monkeypatch, tmp_path
+):
+    """``trylast``: the log sees the final result whatever the registration order."""
+
+    class Checker:
+        @hookimpl
+        def after_tool_call(self, context):
+            text = context.result.content[0].text
+            return AfterToolCallResult(content=[TextContent(text=text + " [checked]")])
+
+    stream = io.StringIO()
+    pi_sdk_audit_log.configure(AuditLog(stream, skip_events={"message_update"}))
+    try:
+        plugin_manager.register(Checker(), name="checker-first")
+        plugin_manager.register(pi_sdk_audit_log, name="audit-log")
+        provider = ScriptedProvider(
+            [ScriptedReply.tool_call("http_get", {"url": "https://a", "headers": {}}), "ok"]
+        )
+        await Agent(model=provider.model, tools=[http_get]).prompt("go")
+    finally:
+        pi_sdk_audit_log.reset()
+    [call] = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert call["result"]["content"][0]["text"].endswith("[checked]")
+
+
+@tool
+async def broken(path: str) -> str:
+    """Fail.
+
+    Args:
+        path: A path.
+    """
+    raise RuntimeError(f"no such file: {path} é")
+
+
+async def test_a_failed_call_is_logged_as_an_error_with_its_text_unescaped():
+    stream = io.StringIO()
+    log = AuditLog(stream, redactor=Redactor(patterns=[r"secret-\d+"], environment_values=False))
+    provider = ScriptedProvider([ScriptedReply.tool_call("broken", {"path": "secret-42/x"}), "ok"])
+    agent = Agent(model=provider.model, tools=[broken], after_tool_call=log.after_tool_call)
+    await agent.prompt("go")
+    text = stream.getvalue()
+    assert "é" in text and "\\u00e9" not in text  # UTF-8 text, not ASCII escapes
+    [call] = [json.loads(line) for line in text.splitlines()]
+    assert call["isError"] is True and call["toolCallId"]
+    assert call["arguments"] == {"path": f"{REDACTED}/x"}  # the given redactor's own pattern
+    assert call["result"]["content"][0]["text"] == f"no such file: {REDACTED}/x é"
+
+
+def test_a_file_log_appends_creates_folders_and_closes_while_a_stream_stays_open(tmp_path):
+    path = tmp_path / "a" / "b" / "audit.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"kind":"old"}\n')
+    log = AuditLog(path)
+    assert log.path == path and repr(log) == f"AuditLog({str(path)!r})"
+    log.write({"kind": "new"})
+    log.close()
+    assert [json.loads(line)["kind"] for line in path.read_text().splitlines()] == ["old", "new"]
+    with pytest.raises(ValueError, match="closed"):
+        log.write({"kind": "after close"})
+    fresh = AuditLog(tmp_path / "c" / "e" / "d.jsonl")
+    fresh.close()
+    assert (tmp_path / "c" / "e" / "d.jsonl").exists()
+
+    stream = io.StringIO()
+    log = AuditLog(stream)
+    assert log.path is None and repr(log) == f"AuditLog({stream!r})"
+    log.close()
+    log.write({"kind": "still open"})
+    assert json.loads(stream.getvalue())["kind"] == "still open"

@@ -171,3 +171,62 @@ async def test_a_stop_kills_a_background_job_the_shell_left_behind(how: str):
             break
         await asyncio.sleep(0.05)
     assert not _alive(background)
+
+
+@pytest.mark.parametrize(
+    ("record", "text"),
+    [
+        (BashExecution(command="true", exit_code=0), "Ran `true`\n(no output)"),
+        (BashExecution(command="x", exit_code=None), "Ran `x`\n(no output)"),
+        (
+            BashExecution(command="x", output="o\n\n", exit_code=1, cancelled=True),
+            "Ran `x`\n```\no\n```\n(command cancelled)",
+        ),
+        (
+            BashExecution(command="x", output="o", exit_code=0, truncated=True),
+            "Ran `x`\n```\no\n```\n[Output truncated.]",
+        ),
+        (
+            BashExecution(command="x", exit_code=-9, truncated=True, full_output_path="/p"),
+            "Ran `x`\n(no output)\nCommand exited with code -9\n"
+            "[Output truncated. Full output: /p]",
+        ),
+    ],
+)
+def test_the_status_lines_follow_how_the_command_ended(record, text):
+    """A success or an unknown end adds no line; a cancel hides the exit code."""
+    assert render(record) == text
+
+
+async def test_run_bash_passes_the_environment_and_stamps_the_start(tmp_path):
+    from pi_sdk import now_ms
+
+    before = now_ms()
+    record = await run_bash(
+        "echo $PI_SDK_X; cat; pwd", cwd=tmp_path, env={"PI_SDK_X": "given", "PATH": "/bin"}
+    )
+    assert record.output.splitlines() == ["given", str(tmp_path)]  # stdin is empty: cat ends
+    assert record.exit_code == 0 and not record.cancelled
+    assert before <= record.timestamp <= now_ms()
+
+
+@pytest.mark.parametrize(
+    ("limit", "output", "truncated"),
+    [(6, "12345\n", False), (5, "2345\n", True), (1, "\n", True), (0, "", True)],
+)
+async def test_run_bash_cuts_output_only_past_the_limit(limit, output, truncated):
+    record = await run_bash("echo 12345", max_output_chars=limit)
+    assert (record.output, record.truncated) == (output, truncated)
+    assert (record.full_output_path is not None) == truncated
+    if record.full_output_path:
+        full = Path(record.full_output_path)
+        try:
+            assert full.read_text() == "12345\n" and full.name.startswith("pi-sdk-bash-")
+        finally:
+            full.unlink()
+
+
+async def test_an_abort_before_the_command_ends_keeps_no_exit_code_and_a_finished_one_does():
+    controller = AbortController()
+    record = await run_bash("exit 4", signal=controller.signal, timeout=30)
+    assert (record.exit_code, record.cancelled) == (4, False)

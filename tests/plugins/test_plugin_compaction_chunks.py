@@ -10,31 +10,14 @@ from __future__ import annotations
 
 import re
 
+from _support.compaction import SummaryWriter
 from pi_sdk_compaction import Compactor
 
 from pi_sdk import AssistantMessage, TextContent, UserMessage
-from pi_sdk.testing import ScriptedCall, ScriptedProvider, ScriptedReply
 
 WINDOW = 10_000
 SUMMARY_WINDOW = 2500  # chunks of max(2500 * 0.6 - 400, 1000) * 4 = 4,400 characters
 LIMIT = 4400
-
-
-class Summarizer:
-    def __init__(self) -> None:
-        self.requests: list[str] = []
-        self.provider = ScriptedProvider([self.answer] * 50)
-        self.provider.model.context_window = SUMMARY_WINDOW
-
-    def answer(self, call: ScriptedCall) -> ScriptedReply:
-        self.requests.append(call.context.messages[-1].text)
-        return ScriptedReply.text(f"summary {len(self.requests)}")
-
-    def conversations(self) -> list[str]:
-        return [
-            re.search(r"<conversation>\n(.*)\n</conversation>", r, re.S).group(1)  # type: ignore[union-attr]
-            for r in self.requests
-        ]
 
 
 def _errored() -> AssistantMessage:
@@ -48,8 +31,8 @@ def _errored() -> AssistantMessage:
     )
 
 
-async def _compact(messages: list) -> tuple[list, Summarizer]:
-    summarizer = Summarizer()
+async def _compact(messages: list) -> tuple[list, SummaryWriter]:
+    summarizer = SummaryWriter(SUMMARY_WINDOW)
     compactor = Compactor(
         summarizer.provider.model,
         stream_fn=summarizer.provider.stream_fn,

@@ -15,6 +15,7 @@ from typing import Any
 
 import pi_sdk_compaction
 import pytest
+from _support.compaction import TURNS, WORDS
 from pi_sdk_compaction import CompactionError, CompactionSummary, Compactor
 
 from pi_sdk import (
@@ -29,12 +30,6 @@ from pi_sdk import (
     tool,
 )
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
-
-WORDS = "The quarterly report lists revenue, costs and the open questions for the board. "
-
-
-TURNS = [UserMessage(content=f"turn{n}: " + WORDS * 20) for n in range(6)]
-"""Six user turns of about 400 estimated tokens each (the same objects in every test)."""
 
 
 def transcript() -> list[AgentMessage]:

@@ -210,7 +210,7 @@ async def test_content_is_recorded_when_opted_in_by_the_constructor(otel, export
 
 @pytest.mark.parametrize(
     ("value", "captured"),
-    [("1", True), ("true", True), ("YES", True), ("on", True), ("no", False), ("", False)],
+    [("1", True), ("true", True), ("YES", True), (" On\n", True), ("no", False), ("", False)],
 )
 async def test_the_env_var_turns_content_capture_on(
     plugin_manager, exporter, monkeypatch, value, captured
@@ -469,3 +469,127 @@ def test_the_tracing_repr_says_whether_content_is_captured(monkeypatch):
     monkeypatch.delenv(CAPTURE_CONTENT_ENV, raising=False)
     assert repr(Tracing(TracerProvider(), capture_content=True)) == "Tracing(capture_content=True)"
     assert repr(Tracing(TracerProvider())) == "Tracing(capture_content=False)"
+
+
+def _tracing(exporter, **options):
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    return Tracing(provider, **options)
+
+
+def _finished_chat(exporter, message, **options):
+    model = ScriptedProvider(["x"]).model
+    tracing = _tracing(exporter)
+    context = pi_sdk.Context(messages=[UserMessage(content="hi")])
+    finish = tracing.on_model_call(model, context, pi_sdk.StreamOptions(**options), None)
+    finish(message)
+    (chat,) = exporter.get_finished_spans()
+    return chat
+
+
+def _message(**fields):
+    from pi_sdk import AssistantMessage
+
+    return AssistantMessage(api="a", provider="p", model="m", **fields)
+
+
+def test_a_bare_chat_span_records_the_response_id_model_and_every_usage_part(exporter):
+    usage = Usage(input=10, output=2, cache_read=3, cache_write=4)
+    chat = _finished_chat(
+        exporter, _message(response_id="resp_1", response_model="m-2026", usage=usage)
+    )
+    assert chat.parent is None and chat.kind == SpanKind.CLIENT
+    assert chat.attributes["gen_ai.response.id"] == "resp_1"
+    assert chat.attributes["gen_ai.response.model"] == "m-2026"
+    assert chat.attributes["gen_ai.usage.input_tokens"] == 17
+    assert chat.attributes["gen_ai.usage.cache_creation.input_tokens"] == 4
+    assert chat.status.status_code == StatusCode.UNSET and "error.type" not in chat.attributes
+    plain = _finished_chat(InMemorySpanExporter(), _message())
+    assert "gen_ai.response.id" not in plain.attributes
+    assert plain.attributes["gen_ai.response.model"] == "m"
+
+
+@pytest.mark.parametrize(
+    ("fields", "description", "kind"),
+    [
+        ({"stop_reason": "error", "error_message": "500 " + "x" * 600}, ("500 " + "x" * 600)[:500],
+         "500"),
+        ({"stop_reason": "error"}, "_OTHER", "_OTHER"),
+        ({"stop_reason": "aborted", "error_message": "Request was aborted"},
+         "aborted: Request was aborted", "aborted"),
+        ({"stop_reason": "aborted"}, "aborted: aborted", "aborted"),
+    ],
+)  # fmt: skip
+def test_a_failed_call_says_why_in_at_most_500_characters(exporter, fields, description, kind):
+    chat = _finished_chat(exporter, _message(**fields))
+    assert chat.status.status_code == StatusCode.ERROR
+    assert chat.status.description == description
+    assert chat.attributes["error.type"] == kind
+
+
+@tool
+async def fail_long(size: int) -> str:
+    """Fail with a message of ``size`` characters.
+
+    Args:
+        size: Characters.
+    """
+    raise ValueError("e" * size)
+
+
+async def test_a_tool_error_says_why_in_at_most_500_characters(otel, exporter):
+    calls = [pi_sdk.ToolCall(id="c1", name="fail_long", arguments={"size": 700})]
+    provider = ScriptedProvider(
+        [
+            ScriptedReply(content=calls, usage=Usage(input=1, output=1, cache_write=6)),
+            ScriptedReply.text("ok", usage=Usage(input=2, output=1, cache_write=5)),
+        ]
+    )
+    await Agent(model=provider.model, tools=[fail_long]).prompt("go")
+    named = by_name(exporter.get_finished_spans())
+    (span,) = named["execute_tool fail_long"]
+    assert span.status.description == "e" * 500
+    (run,) = named["invoke_agent"]
+    assert run.attributes["gen_ai.usage.cache_creation.input_tokens"] == 11
+    assert run.attributes["gen_ai.usage.input_tokens"] == 1 + 6 + 2 + 5
+
+
+def test_a_run_that_ends_mid_turn_ends_its_open_tool_and_turn_spans(exporter):
+    from pi_sdk.agent import (
+        AgentEndEvent,
+        AgentStartEvent,
+        ToolExecutionEndEvent,
+        ToolExecutionStartEvent,
+        TurnStartEvent,
+    )
+
+    tracing = _tracing(exporter, capture_content=True)
+    model = ScriptedProvider(["x"]).model
+    for event in (
+        AgentStartEvent(),
+        TurnStartEvent(),
+        ToolExecutionStartEvent(tool_call_id="c1", tool_name="quiet", args={"a": 1}),
+        ToolExecutionStartEvent(tool_call_id="c2", tool_name="open", args={}),
+        ToolExecutionEndEvent(
+            tool_call_id="c1",
+            tool_name="quiet",
+            result=pi_sdk.AgentToolResult(content=[]),
+            is_error=True,
+        ),
+        ToolExecutionEndEvent(tool_call_id="c9", tool_name="unknown", result=None, is_error=True),
+        AgentEndEvent(messages=[]),
+    ):
+        tracing.on_agent_event(event, "r1", model)
+    named = by_name(exporter.get_finished_spans())
+    (quiet,) = named["execute_tool quiet"]
+    assert quiet.status.description == "the tool failed"  # an error without text
+    assert "gen_ai.tool.call.result" not in quiet.attributes
+    assert json.loads(quiet.attributes["gen_ai.tool.call.arguments"]) == {"a": 1}
+    (still_open,) = named["execute_tool open"]  # ended with the run
+    assert still_open.status.status_code == StatusCode.UNSET
+    (turn,) = named["turn"]
+    (run,) = named["invoke_agent"]
+    assert turn.attributes["pi_sdk.turn.index"] == 1 and turn.parent.span_id == run.context.span_id
+    assert still_open.parent.span_id == turn.context.span_id
+    assert "gen_ai.response.finish_reasons" not in run.attributes  # no reply: no outcome
+    assert run.attributes["gen_ai.usage.input_tokens"] == 0

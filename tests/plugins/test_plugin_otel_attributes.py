@@ -147,3 +147,58 @@ def test_server_address_and_port_come_from_the_base_url(
     attributes = dict(attr.model_attributes(model))
     assert {k: v for k, v in attributes.items() if k.startswith("server.")} == server
     assert attributes["gen_ai.request.model"] == "m-1"
+
+
+def test_input_tokens_count_every_cached_part_and_each_part_stands_alone() -> None:
+    from pi_sdk import Usage
+
+    usage = Usage(input=7, output=5, cache_read=300, cache_write=40)
+    assert attr.usage_attributes(usage) == {
+        "gen_ai.usage.input_tokens": 347,
+        "gen_ai.usage.output_tokens": 5,
+        "gen_ai.usage.cache_read.input_tokens": 300,
+        "gen_ai.usage.cache_creation.input_tokens": 40,
+    }
+
+
+@pytest.mark.parametrize(("provider", "name"), [*attr.PROVIDER_NAMES.items(), ("ollama", "ollama")])
+def test_provider_ids_map_to_the_well_known_names_and_others_pass(provider: str, name: str):
+    assert attr.provider_name(provider) == name
+    model = Model(id="m", api="a", provider=provider)
+    assert attr.model_attributes(model)["gen_ai.provider.name"] == name
+
+
+def test_a_conversation_is_the_input_schema_with_the_leading_prompt_left_out() -> None:
+    from pi_sdk import Context, SystemMessage, ToolResultMessage, UserMessage
+
+    context = Context(
+        messages=[
+            SystemMessage(content="Be brief."),
+            UserMessage(
+                content=[TextContent(text="a"), ImageContent(data="eA==", mime_type="image/gif")]
+            ),
+            ToolResultMessage(
+                tool_call_id="c9",
+                tool_name="t",
+                content=[
+                    TextContent(text="x"),
+                    ImageContent(data="eA==", mime_type="image/png"),
+                    TextContent(text="y"),
+                ],
+            ),
+        ]
+    )
+    assert json.loads(attr.input_messages(context)) == [
+        {
+            "role": "user",
+            "parts": [
+                {"type": "text", "content": "a"},
+                {"type": "image", "modality": "image", "mime_type": "image/gif"},
+            ],
+        },
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c9", "response": "xy"}]},
+    ]
+    assert json.loads(attr.system_instructions("Sé brief")) == [
+        {"type": "text", "content": "Sé brief"}
+    ]
+    assert "é" in attr.system_instructions("é")

@@ -115,3 +115,75 @@ async def test_many_calls_add_up(reader: Any):
     assert sum(p.value for p in points["pi_sdk.client.cost"]) == pytest.approx(5 * 0.00061)
     [first] = points["gen_ai.client.operation.time_to_first_chunk"]
     assert first.count == 5
+
+
+def _record(message: Any, first_chunk_s: float | None = None) -> tuple[dict[str, Any], Any]:
+    from pi_sdk_otel.metrics import Metrics
+
+    reader = InMemoryMetricReader()
+    meters = MeterProvider(metric_readers=[reader])
+    Metrics(meters).record({"gen_ai.operation.name": "chat"}, message, 1.5, first_chunk_s)
+    metrics: dict[str, Any] = {}
+    data = reader.get_metrics_data()
+    assert data is not None
+    for resource in data.resource_metrics:
+        for scope in resource.scope_metrics:
+            for metric in scope.metrics:
+                metrics[metric.name] = metric
+    meters.shutdown()
+    return metrics, reader
+
+
+def _message(usage: Usage, **fields: Any) -> Any:
+    from _support.messages import reply
+
+    from pi_sdk import Model, TextContent
+
+    message = reply(Model(id="m", api="a", provider="p"), TextContent(text="x"), **fields)
+    message.usage = usage
+    return message
+
+
+def test_the_histograms_use_the_conventions_units_and_bucket_advice():
+    usage = Usage(input=3, output=2, cache_read=1, cache_write=4)
+    metrics, _ = _record(_message(usage), first_chunk_s=0.25)
+    seconds = [0.01 * 2**i for i in range(14)]
+    tokens = [4**i for i in range(14)]
+    expected = {
+        "gen_ai.client.operation.duration": ("s", seconds),
+        "gen_ai.client.operation.time_to_first_chunk": ("s", seconds),
+        "gen_ai.client.token.usage": ("{token}", tokens),
+    }
+    for name, (unit, bounds) in expected.items():
+        metric = metrics[name]
+        assert metric.unit == unit
+        assert list(metric.data.data_points[0].explicit_bounds) == pytest.approx(bounds)
+    [first] = metrics["gen_ai.client.operation.time_to_first_chunk"].data.data_points
+    assert first.sum == 0.25
+    [duration] = metrics["gen_ai.client.operation.duration"].data.data_points
+    assert duration.sum == 1.5 and "error.type" not in duration.attributes
+    counts = {
+        p.attributes["gen_ai.token.type"]: p.sum
+        for p in metrics["gen_ai.client.token.usage"].data.data_points
+    }
+    assert counts == {"input": 3 + 1 + 4, "output": 2}  # cache writes are input too
+
+
+def test_one_side_of_the_tokens_is_enough_and_only_nonzero_costs_are_added():
+    usage = Usage(input=0, output=5, cost=Cost(output=0.002, cache_write=0.001, total=0.003))
+    metrics, _ = _record(_message(usage, response_model="m-2026"))
+    points = metrics["gen_ai.client.token.usage"].data.data_points
+    assert {p.attributes["gen_ai.token.type"]: p.sum for p in points} == {"input": 0, "output": 5}
+    assert {p.attributes["gen_ai.response.model"] for p in points} == {"m-2026"}
+    cost = metrics["pi_sdk.client.cost"]
+    assert cost.unit == "{USD}"
+    values = {p.attributes["pi_sdk.cost.type"]: p.value for p in cost.data.data_points}
+    assert values == pytest.approx({"output": 0.002, "cache_write": 0.001})
+    assert "gen_ai.client.operation.time_to_first_chunk" not in metrics
+
+
+def test_an_aborted_call_is_timed_with_its_error_type():
+    metrics, _ = _record(_message(Usage(), stop_reason="aborted", error_message="aborted"))
+    [duration] = metrics["gen_ai.client.operation.duration"].data.data_points
+    assert duration.attributes["error.type"] == "aborted"
+    assert "gen_ai.client.token.usage" not in metrics and "pi_sdk.client.cost" not in metrics

@@ -41,6 +41,14 @@ RM_RF = r"re:\brm\s+-rf\b"
         (Rule(action="deny", args={"opts.mode": "w*"}), "x", {"opts": {"mode": "write"}}, True),
         (Rule(action="deny", args={"paths.1": "*.env"}), "x", {"paths": ["a", ".env"]}, True),
         (Rule(action="deny", args={"paths.5": "*"}), "x", {"paths": ["a"]}, False),
+        (Rule(action="deny", args={"paths.1": "*"}), "x", {"paths": ["a"]}, False),
+        (Rule(action="deny", args={"paths.0": "a"}), "x", {"paths": ["a"]}, True),
+        (Rule(action="deny", args={"paths.x": "*"}), "x", {"paths": ["a"]}, False),
+        (Rule(action="deny", args={"o": '{"a":2,"b":1}'}), "x", {"o": {"b": 1, "a": 2}}, True),
+        (Rule(action="deny", args={"o": r're:^\["a",2\]$'}), "x", {"o": ["a", 2]}, True),
+        (Rule(action="deny", args={"o.a": "re:^2$"}), "x", {"o": {"a": 2}}, True),
+        (Rule(action="deny", args={"*": "re:^3$"}), "x", {"a": [1, [2, {"b": 3}]]}, True),
+        (Rule(action="deny", args={"*": "re:^4$"}), "x", {"a": [1, [2, {"b": 3}]]}, False),
         (Rule(action="deny", args={"force": "true"}), "x", {"force": True}, True),
         (Rule(action="deny", args={"n": "re:^[0-9]{3,}$"}), "x", {"n": 1234}, True),
         (Rule(action="deny", args={"missing": "*"}), "x", {}, False),
@@ -150,6 +158,17 @@ def test_bad_policy_files_name_the_file_and_the_problem(tmp_path, name, text, me
     with pytest.raises(ConfigurationError, match=message) as info:
         ToolPolicy.from_file(file)
     assert str(file) in str(info.value)
+
+
+def test_the_file_suffix_is_read_in_any_case(tmp_path):
+    upper = tmp_path / "POLICY.JSON"
+    upper.write_text('{"default": "deny"}')
+    toml = tmp_path / "policy.Toml"
+    toml.write_text('default = "ask"')
+    assert (ToolPolicy.from_file(upper).default, ToolPolicy.from_file(toml).default) == (
+        "deny",
+        "ask",
+    )
 
 
 def test_a_missing_policy_file_is_a_clear_error(tmp_path):

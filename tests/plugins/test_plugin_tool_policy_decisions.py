@@ -235,3 +235,56 @@ def test_a_full_configuration_builds_the_same_policy_as_the_code() -> None:
         Rule(action="allow"),
     )
     assert policy.default == "deny"
+
+
+async def test_actions_read_from_a_file_decide_like_the_ones_in_code() -> None:
+    """A policy file's strings are equal to the actions, not the same objects."""
+    import json
+
+    data = json.loads('{"default": "deny", "rules": [{"action": "allow", "tool": "bash"}]}')
+    assert data["rules"][0]["action"] is not "allow"  # noqa: F632 - the point of the test
+    assert await reason_of(ToolPolicy.from_dict(data)) is None
+    data = json.loads('{"rules": [{"action": "deny", "tool": "bash"}]}')
+    assert await reason_of(ToolPolicy.from_dict(data)) == (
+        "Tool call 'bash' denied by policy (rule 0 (deny bash))"
+    )
+    data = json.loads('{"default": "ask"}')
+    assert await reason_of(ToolPolicy.from_dict(data)) == (
+        "Tool call 'bash' needs approval (the default rule); no approver is configured"
+    )
+
+
+class Hinted:
+    """A run's tool as the policy sees it: a name and, maybe, an annotations mapping."""
+
+    def __init__(self, name: str, annotations: Any) -> None:
+        self.name = name
+        self.annotations = annotations
+
+
+@pytest.mark.parametrize(
+    ("tools", "blocked"),
+    [
+        (
+            [Hinted("read", {"destructiveHint": False}), Hinted("bash", {"destructiveHint": True})],
+            True,
+        ),
+        (
+            [Hinted("read", {"destructiveHint": True}), Hinted("bash", {"destructiveHint": False})],
+            False,
+        ),
+        ([Hinted("bash", [("destructiveHint", True)])], False),  # not a mapping: no hints
+        ([Hinted("read", {"destructiveHint": True})], False),  # the called tool is not there
+    ],
+)
+async def test_annotation_rules_read_the_called_tools_own_hints(tools: list[Any], blocked: bool):
+    call = context()
+    call = BeforeToolCallContext(
+        assistant_message=call.assistant_message,
+        tool_call=call.tool_call,
+        args=call.args,
+        context=AgentContext(tools=tools),
+    )
+    policy = ToolPolicy([Rule(action="deny", annotations={"destructiveHint": True})])
+    result = await policy.before_tool_call(call, None)
+    assert (result is not None and result.block) is blocked

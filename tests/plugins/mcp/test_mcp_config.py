@@ -144,3 +144,179 @@ def test_load_config_takes_its_source_by_name_and_its_environment_by_keyword_onl
     assert by_name.command == "pipx"  # type: ignore[union-attr]
     with pytest.raises(TypeError):
         load_config(config, {"TOOL": "pipx"})  # type: ignore[misc]
+
+
+def test_reprs_show_the_shape_and_only_the_names_of_secret_maps():
+    stdio = StdioServer(
+        name="a", command="srv", args=("--token", "zzzzzzzzzz"), env={"B": "zzzzzzzzzz", "A": "2"}
+    )
+    assert repr(stdio) == (
+        "StdioServer(name='a', command='srv', args=['--token', '[REDACTED]'], env=<A, B>)"
+    )
+    assert repr(StdioServer(name="a", command="srv")) == (
+        "StdioServer(name='a', command='srv', args=[])"
+    )
+    http = HttpServer(name="b", url="https://h/mcp", headers={"X-Key": "abcdefgh", "Accept": "j"})
+    assert repr(http) == (
+        "HttpServer(name='b', url='https://h/mcp', transport='http', headers=<Accept, X-Key>)"
+    )
+    assert repr(HttpServer(name="b", url="http://h", transport="sse")) == (
+        "HttpServer(name='b', url='http://h', transport='sse')"
+    )
+    assert http.secrets() == ["abcdefgh"]  # "j" is too short to be a secret
+    assert http.redact("sent abcdefgh and j") == "sent [REDACTED] and j"
+
+
+def test_the_defaults_are_the_documented_ones():
+    server = StdioServer(name="a", command="x")
+    assert server.timeouts == Timeouts(startup_ms=30_000, list_ms=30_000, call_ms=300_000)
+    assert (server.allow_sampling, server.tool_prefix, server.protocol) == (False, None, "auto")
+    assert (server.args, dict(server.env), server.cwd) == ((), {}, None)
+    http = HttpServer(name="h", url="https://h")
+    assert (http.transport, dict(http.headers), http.auth) == ("http", {}, None)
+
+
+@pytest.mark.parametrize("name", ["startup_ms", "list_ms", "call_ms"])
+@pytest.mark.parametrize("value", [0, -0.5])
+def test_each_timeout_must_be_positive(name: str, value: float):
+    with pytest.raises(ConfigurationError) as caught:
+        Timeouts(**{name: value})
+    assert str(caught.value) == f"timeout {name} must be positive; got {value!r}"
+    assert getattr(Timeouts(**{name: 0.001}), name) == 0.001
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: StdioServer(name="s", command=""), "MCP server 's': 'command' is empty"),
+        (
+            lambda: HttpServer(name="h", url="ftp://h/abcdefghij", headers={"K": "abcdefghij"}),
+            "MCP server 'h': 'url' must start with http:// or https://; got 'ftp://h/[REDACTED]'",
+        ),
+        (
+            lambda: HttpServer(name="h", url="https://h", transport="ws"),  # type: ignore[arg-type]
+            "MCP server 'h': transport must be 'http' or 'sse'; got 'ws'",
+        ),
+        (
+            lambda: StdioServer(name="s", command="x", protocol="2025"),  # type: ignore[arg-type]
+            "MCP server 's': protocol must be 'auto' or 'legacy'; got '2025'",
+        ),
+    ],
+)
+def test_each_invalid_server_is_refused_with_its_sentence(build, message: str):  # noqa: ANN001
+    with pytest.raises(ConfigurationError) as caught:
+        build()
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [
+        ({"type": "http", "url": "https://h"}, HttpServer(name="s", url="https://h")),
+        ({"type": "streamable-http", "url": "https://h"}, HttpServer(name="s", url="https://h")),
+        ({"type": "streamableHttp", "url": "https://h"}, HttpServer(name="s", url="https://h")),
+        (
+            {"type": "sse", "url": "https://h"},
+            HttpServer(name="s", url="https://h", transport="sse"),
+        ),
+        ({"transportType": "stdio", "command": "x"}, StdioServer(name="s", command="x")),
+        ({"type": "stdio", "command": "x", "url": "https://h"}, StdioServer(name="s", command="x")),
+        ({"command": "x", "disabled": False}, StdioServer(name="s", command="x")),
+        ({"command": "x", "disabled": "yes"}, StdioServer(name="s", command="x")),
+        (
+            {"command": "x", "cwd": "/srv", "allowSampling": False},
+            StdioServer(name="s", command="x", cwd="/srv"),
+        ),
+        (
+            {"command": "x", "listTimeoutMs": 2.5, "startupTimeoutMs": 7},
+            StdioServer(name="s", command="x", timeouts=Timeouts(list_ms=2.5, startup_ms=7)),
+        ),
+        (
+            {
+                "url": "https://h",
+                "headers": {"A": "b"},
+                "autoApprove": ["x"],
+                "timeout": 5,
+                "cwdir": "/",
+            },
+            HttpServer(name="s", url="https://h", headers={"A": "b"}),
+        ),
+    ],
+)
+def test_each_way_to_write_a_server(entry: dict[str, object], expected: object):
+    assert load_config({"mcpServers": {"s": entry}}, environ={}) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (
+            {"command": "x", "TOOLPREFIX": "a"},
+            "unknown key 'TOOLPREFIX' (did you mean 'toolPrefix'?)",
+        ),
+        ({"command": "x", "Command": "y"}, "unknown key 'Command' (did you mean 'command'?)"),
+        ({"command": "x", "tolPrefx": "a"}, "unknown key 'tolPrefx' (did you mean 'toolPrefix'?)"),
+        ({"command": "x", "callTimeoutMs": True}, "'callTimeoutMs' must be a positive number (ms)"),
+        (
+            {"command": "x", "listTimeoutMs": "100"},
+            "'listTimeoutMs' must be a positive number (ms)",
+        ),
+        (
+            {"command": "x", "startupTimeoutMs": -1},
+            "'startupTimeoutMs' must be a positive number (ms)",
+        ),
+        (
+            {"command": "x", "env": {"B": 1, "A": "a", "C": None}},
+            "'env' values must be strings (B, C)",
+        ),
+        ({"command": "x", "args": ["a", 2]}, "'args' must be a list of strings"),
+        ({"command": "x", "cwd": 3}, "'cwd' must be a non-empty string"),
+        ({"url": ""}, "'url' must be a non-empty string"),
+        (
+            {"type": "ws", "url": "x"},
+            "unknown type 'ws' (expected one of 'stdio', 'http', 'streamable-http',"
+            " 'streamableHttp',"
+            " 'sse')",
+        ),
+    ],
+)
+def test_each_refusal_is_one_whole_sentence(entry: dict[str, object], message: str):
+    with pytest.raises(ConfigurationError) as caught:
+        load_config({"mcpServers": {"s": entry}}, environ={})
+    assert str(caught.value) == f"MCP configuration: server 's': {message}"
+
+
+@pytest.mark.parametrize(
+    ("value", "environ", "expanded"),
+    [
+        ("${A}", {"A": "1"}, "1"),
+        ("${A:-d}", {"A": "1"}, "1"),
+        ("${A:-d}", {"A": ""}, "d"),
+        ("${A:-d}", {}, "d"),
+        ("${A}", {"A": ""}, ""),
+        ("${A:-}", {}, ""),
+        ("x${A}y${B:-b}z", {"A": "a"}, "xaybz"),
+        ("$A {A} ${1A}", {"A": "a"}, "$A {A} ${1A}"),
+    ],
+)
+def test_variables_expand_in_every_string(value: str, environ: dict[str, str], expanded: str):
+    entry = {"command": "x", "args": [value], "env": {"K": value}, "callTimeoutMs": 5}
+    [server] = load_config({"mcpServers": {"s": entry}}, environ=environ)
+    assert isinstance(server, StdioServer)
+    assert (server.args, dict(server.env)) == ((expanded,), {"K": expanded})
+    assert server.timeouts.call_ms == 5
+
+
+def test_variables_come_from_the_process_environment_by_default(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("PI_SDK_MCP_TEST_CMD", "from-env")
+    [server] = load_config({"mcpServers": {"s": {"command": "${PI_SDK_MCP_TEST_CMD}"}}})
+    assert isinstance(server, StdioServer) and server.command == "from-env"
+
+
+def test_mcp_servers_wins_over_servers_and_other_top_level_keys_are_ignored():
+    config = {
+        "mcpServers": {"a": {"command": "x"}},
+        "servers": {"b": {"command": "y"}},
+        "inputs": [],
+    }
+    assert [s.name for s in load_config(config, environ={})] == ["a"]

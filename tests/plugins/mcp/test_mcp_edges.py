@@ -178,6 +178,19 @@ def test_a_closed_stderr_log_has_no_tail() -> None:
     assert log.tail() == ""
 
 
+def test_the_stderr_tail_is_the_last_twelve_written_lines_and_at_most_4000_characters():
+    log = StderrLog()
+    try:
+        log.file.write("".join(f"line {n}  \n\n   \n" for n in range(3000)))  # 36,000+ chars
+        assert log.tail().split("\n") == [f"line {n}" for n in range(2988, 3000)]
+        log.file.write("".join(f"{n:02d}" + "x" * 498 + "\n" for n in range(20)))
+        tail = log.tail()
+        assert len(tail) == 4000 and tail.endswith("19" + "x" * 498)
+        assert tail == "\n".join(f"{n:02d}" + "x" * 498 for n in range(8, 20))[-4000:]
+    finally:
+        log.close()
+
+
 @pytest.mark.parametrize("transport", ["sse", "http"])
 async def test_an_http_error_status_at_start_is_the_servers_error(transport: str) -> None:
     """HTTP+SSE fails with the response's status; the streamable HTTP client of the mcp SDK
@@ -379,3 +392,113 @@ async def test_two_calls_lost_together_report_the_server_once(edge_log: Path) ->
     assert str(crashed.value).startswith("MCP server 'edge' stopped during the call to 'crash': ")
     assert str(lost.value).startswith("MCP server 'edge' stopped during the call to 'slow': ")
     assert changes == ["failed"]  # one report for one server that stopped
+
+
+# --- the tool set, without server processes -------------------------------------------------
+
+
+def _ready(servers: McpServers, name: str, *tools: str) -> Any:
+    [connection] = [c for c in servers._connections if c.name == name]  # noqa: SLF001
+    connection.state = "ready"
+    connection.tools = [mcp.Tool(name=t, input_schema={"type": "object"}) for t in tools]
+    return connection
+
+
+def test_the_tool_set_follows_ready_servers_and_tells_listeners_of_real_changes_only() -> None:
+    servers = McpServers(
+        [
+            StdioServer(name="git", command="x", tool_prefix="git_"),
+            StdioServer(name="fs", command="y"),
+            HttpServer(name="web", url="https://h", transport="sse"),
+        ]
+    )
+    heard: list[list[str]] = []
+    unsubscribe = servers.subscribe(lambda tools: heard.append([t.name for t in tools]))
+    servers.reserve(["read"])
+    assert heard == []  # nothing is ready: no change
+    web = _ready(servers, "web", "fetch")
+    web.state = "starting"  # listed, but not ready: its tools are not offered yet
+    fs = _ready(servers, "fs", "read", "write")
+    servers._changed(fs)  # noqa: SLF001
+    assert heard == [["fs__read", "write"]]  # "read" is the agent's own
+    servers._changed(fs)  # noqa: SLF001 - the same tools: no news
+    assert len(heard) == 1
+    git = _ready(servers, "git", "status")
+    servers._changed(git)  # noqa: SLF001
+    assert heard[-1] == ["git_status", "fs__read", "write"]  # configuration order
+    assert all(servers.owns(t) for t in servers.tools)
+    assert not McpServers([]).owns(servers.tools[0]) and not servers.owns(object())  # type: ignore[arg-type]
+    statuses = {s.name: s for s in servers.statuses}
+    assert [s.name for s in servers.statuses] == ["git", "fs", "web"]
+    assert (statuses["web"].transport, statuses["web"].state, statuses["web"].tools) == (
+        "sse",
+        "starting",
+        [],
+    )
+    assert statuses["fs"].transport == "stdio"
+    assert [t.name for t in statuses["fs"].tools] == ["fs__read", "write"]
+    assert repr(servers) == "McpServers(git=ready, fs=ready, web=starting)"
+    fs.state = "failed"
+    servers._changed(fs)  # noqa: SLF001
+    assert heard[-1] == ["git_status"]
+    unsubscribe()
+    unsubscribe()  # twice is harmless
+    git.state = "failed"
+    servers._changed(git)  # noqa: SLF001
+    assert heard[-1] == ["git_status"] and servers.tools == []
+
+
+def test_servers_sample_only_with_a_model_and_their_own_consent() -> None:
+    from pi_sdk import Model
+
+    model = Model(id="m", api="a", provider="p")
+    configs = [
+        StdioServer(name="yes", command="x", allow_sampling=True),
+        StdioServer(name="no", command="x"),
+    ]
+    samplers = {c.name: c._sampler for c in McpServers(configs, sampling_model=model)._connections}  # noqa: SLF001
+    assert samplers["no"] is None and samplers["yes"] is not None
+    assert samplers["yes"].model is model and samplers["yes"].server == "yes"
+    without = McpServers(configs)._connections  # noqa: SLF001
+    assert [c._sampler for c in without] == [None, None]  # noqa: SLF001
+
+
+def test_two_servers_of_one_name_are_refused() -> None:
+    configs = [StdioServer(name=n, command="x") for n in ("b", "a", "b", "a", "c")]
+    with pytest.raises(ConfigurationError) as caught:
+        McpServers(configs)
+    assert str(caught.value) == "MCP server names must be unique: a, b"
+
+
+def test_headings_and_the_summary_say_each_servers_state() -> None:
+    from pi_sdk_mcp.cli import _heading, _status_json, _summary, _tool_lines
+
+    tool = SimpleNamespace(
+        name="git_log", mcp_name="log", description="x" * 72, parameters={"type": "object"},
+        annotations={"readOnlyHint": True, "destructiveHint": False},
+    )  # fmt: skip
+    ready = SimpleNamespace(
+        name="git", transport="stdio", state="ready", error=None, protocol_version="2026-07-28",
+        tools=[tool],
+    )  # fmt: skip
+    old = SimpleNamespace(
+        name="web", transport="sse", state="ready", error=None, protocol_version=None, tools=[]
+    )
+    failed = SimpleNamespace(
+        name="db", transport="http", state="failed", error="HTTP 401", protocol_version=None,
+        tools=[],
+    )  # fmt: skip
+    assert _heading(ready) == "git · stdio · MCP 2026-07-28 · 1 tools"  # type: ignore[arg-type]
+    assert _heading(old) == "web · sse · 0 tools"  # type: ignore[arg-type]
+    assert _heading(failed) == "db · http · failed: HTTP 401"  # type: ignore[arg-type]
+    assert _summary([ready]) == "1 server · 1 tools"  # type: ignore[list-item]
+    assert _summary([ready, old, failed]) == "3 servers · 1 tools · 1 failed"  # type: ignore[list-item]
+    assert _summary([ready, old]) == "2 servers · 1 tools"  # type: ignore[list-item]
+    assert _tool_lines([tool]) == ["  git_log  read-only    (= log) " + "x" * 72]  # type: ignore[list-item]
+    assert _status_json(ready) == {  # type: ignore[arg-type]
+        "server": "git", "transport": "stdio", "state": "ready", "error": None,
+        "protocolVersion": "2026-07-28",
+        "tools": [{"name": "git_log", "mcpName": "log", "description": "x" * 72,
+                   "annotations": {"readOnlyHint": True, "destructiveHint": False},
+                   "inputSchema": {"type": "object"}}],
+    }  # fmt: skip

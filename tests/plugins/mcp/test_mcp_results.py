@@ -110,3 +110,150 @@ def test_names_are_made_valid_for_every_vendor():
     long = valid_name("t" * 80)
     assert len(long) == 64 and long != valid_name("t" * 81)
     assert valid_name("") == "_"
+
+
+def test_a_long_name_keeps_55_characters_and_the_hash_of_the_whole_name():
+    import hashlib
+
+    assert valid_name("t" * 64) == "t" * 64
+    name = "files.read/" + "t" * 60
+    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+    assert valid_name(name) == ("files_read_" + "t" * 60)[:55] + "_" + digest
+
+
+def test_collisions_count_up_and_a_long_name_makes_room_for_its_counter():
+    tools = [("a", None, "x"), ("a", None, "x"), ("a", None, "x"), ("a", None, "x")]
+    assert assign_names(tools, taken={"a__x"}) == ["x", "a__x_2", "a__x_3", "a__x_4"]
+    server = "s" * 70
+    first, second, third = assign_names([(server, None, "x")] * 3)
+    assert (first, len(second), len(third)) == ("x", 64, 64)
+    assert third == second[:62] + "_2" and third != second
+
+
+def test_details_name_only_what_the_result_has():
+    plain = to_tool_result(result(mcp.TextContent(text="ok")), "s", "t")
+    assert plain.details == {"server": "s", "tool": "t"}
+    empty = to_tool_result(result(structured={}), "s", "t")
+    assert texts(empty) == ["{}"] and empty.details["structured_content"] == {}
+
+
+@pytest.mark.parametrize(
+    ("blocks", "structured", "shown"),
+    [
+        # The JSON is in a text block after an image or prose: it is not shown twice.
+        ((mcp.ImageContent(data="eA==", mime_type="image/png"), mcp.TextContent(text='{"a": 1}')),
+         {"a": 1}, ["image", '{"a": 1}']),
+        ((mcp.TextContent(text="Done."), mcp.TextContent(text="[1, 2]")), [1, 2],
+         ["Done.", "[1, 2]"]),
+        # A one-field object's value alone stands for it; one of two fields does not.
+        ((mcp.TextContent(text="1"),), {"a": 1, "b": 2}, ["1", '{"a": 1, "b": 2}']),
+        ((mcp.TextContent(text="Zürich"),), {"city": "Zürich"}, ["Zürich"]),
+        ((mcp.TextContent(text="3"),), 3, ["3"]),
+    ],
+)  # fmt: skip
+def test_structured_content_is_shown_once(blocks, structured, shown):  # noqa: ANN001
+    assert texts(to_tool_result(result(*blocks, structured=structured), "s", "t")) == shown
+
+
+def test_resources_and_links_say_their_type_and_size():
+    mapped = to_tool_result(
+        result(
+            mcp.EmbeddedResource(
+                resource=mcp.TextResourceContents(
+                    uri="file:///a.txt", mime_type="text/plain", text="A"
+                )
+            ),
+            mcp.EmbeddedResource(resource=mcp.BlobResourceContents(uri="file:///b", blob="AAAA")),
+            mcp.AudioContent(data="not base64!", mime_type="audio/ogg"),
+            mcp.ResourceLink(
+                name="spec", uri="https://e.com/s", mime_type="text/html", description="The spec"
+            ),
+        ),
+        "s",
+        "t",
+    )
+    assert texts(mapped) == [
+        "[resource file:///a.txt (text/plain)]\nA",
+        "[resource file:///b: application/octet-stream, 3 bytes, not shown]",
+        "[audio: audio/ogg, 11 bytes, not shown]",
+        "[resource link] spec: https://e.com/s (text/html) - The spec",
+    ]
+    assert [u["type"] for u in mapped.details["unseen"]] == ["resource", "audio", "resource_link"]
+
+
+def test_an_error_result_joins_its_blocks_and_names_images():
+    failed = result(
+        mcp.TextContent(text="first"),
+        mcp.TextContent(text=""),
+        mcp.ImageContent(data="eA==", mime_type="image/png"),
+        mcp.TextContent(text="last"),
+        error=True,
+    )
+    with pytest.raises(McpServerError) as caught:
+        to_tool_result(failed, "s", "t")
+    assert str(caught.value) == "first\n[image]\nlast"
+
+
+def test_progress_with_a_zero_total_or_no_message():
+    assert texts(progress_result(0, 0, "")) == ["0/0"]
+    assert texts(progress_result(2.5, None, "copying")) == ["copying (2.5)"]
+
+
+@pytest.mark.parametrize(
+    ("declared", "hints"),
+    [
+        (
+            mcp.ToolAnnotations(read_only_hint=True, destructive_hint=True),
+            (True, False, True, True),
+        ),
+        (
+            mcp.ToolAnnotations(read_only_hint=True, idempotent_hint=False),
+            (True, False, False, True),
+        ),
+        (
+            mcp.ToolAnnotations(idempotent_hint=True, open_world_hint=False),
+            (False, True, True, False),
+        ),
+        (mcp.ToolAnnotations(destructive_hint=True), (False, True, False, True)),
+        (mcp.ToolAnnotations(read_only_hint=False), (False, True, False, True)),
+    ],
+)
+def test_declared_hints_win_and_a_read_only_tool_is_never_destructive(declared, hints):  # noqa: ANN001
+    names = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+    assert dict(effective_annotations(declared)) == dict(zip(names, hints, strict=True))
+
+
+async def test_an_mcp_tool_describes_itself_from_its_definition_and_calls_its_server():
+    from types import SimpleNamespace
+
+    from pi_sdk_mcp import McpTool
+
+    calls: list[tuple[str, dict]] = []
+
+    async def call(tool, arguments, signal, progress):  # noqa: ANN001, ANN202
+        calls.append((tool, arguments))
+        progress(1, 2, "half")
+        return mcp.CallToolResult(content=[mcp.TextContent(text="done")])
+
+    connection = SimpleNamespace(name="srv", call=call)
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}}
+    titled = mcp.Tool(name="find", title="Find it", input_schema=schema)
+    tool = McpTool(name="srv_find", definition=titled, connection=connection, owner=None)  # type: ignore[arg-type]
+    assert (tool.description, tool.label, tool.parameters) == ("Find it", "Find it", schema)
+    assert repr(tool) == "McpTool(name='srv_find', server='srv')" and tool.mcp_name == "find"
+    hinted = mcp.Tool(
+        name="rm", description="Remove.", input_schema=schema,
+        annotations=mcp.ToolAnnotations(title="Remove files", destructive_hint=True),
+    )  # fmt: skip
+    other = McpTool(name="rm", definition=hinted, connection=connection, owner=None)  # type: ignore[arg-type]
+    assert (other.description, other.label) == ("Remove.", "Remove files")
+    bare = mcp.Tool(name="ls", input_schema=schema)
+    plain = McpTool(name="ls", definition=bare, connection=connection, owner=None)  # type: ignore[arg-type]
+    assert (plain.description, plain.label) == ("", "ls")
+
+    updates: list[object] = []
+    result = await tool.execute("c1", {"q": "x"}, None, updates.append)  # type: ignore[arg-type]
+    assert texts(result) == ["done"] and result.details == {"server": "srv", "tool": "find"}
+    assert [texts(u) for u in updates] == [["half (1/2)"]]  # type: ignore[arg-type]
+    await tool.execute("c2", "not a dict", None, updates.append)  # type: ignore[arg-type]
+    assert calls == [("find", {"q": "x"}), ("find", {})]

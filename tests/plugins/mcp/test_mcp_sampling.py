@@ -76,3 +76,47 @@ async def test_a_failed_call_is_an_error_naming_the_model():
     assert isinstance(missing, mcp.ErrorData) and missing.message.startswith(
         "sampling with p/m failed"
     )
+
+
+async def test_the_options_template_stands_where_the_request_says_nothing():
+    from pi_sdk import StreamOptions
+
+    provider = ScriptedProvider([ScriptedReply.text("Done.")])
+    template = StreamOptions(temperature=0.7, max_tokens=9, max_retries=4)
+    sampler = Sampler("edge", provider.model, template)
+    hello = mcp.SamplingMessage(
+        role="assistant",
+        content=[mcp.TextContent(text="seen"), mcp.ImageContent(data=PNG, mime_type="image/png")],
+    )
+    answer = await sampler(None, request(hello, system_prompt=""))  # type: ignore[arg-type]
+    assert isinstance(answer, mcp.CreateMessageResult) and answer.stop_reason == "endTurn"
+    [call] = provider.calls
+    assert (call.options.temperature, call.options.max_tokens, call.options.max_retries) == (
+        0.7,
+        50,
+        4,
+    )
+    assert call.context.system_prompt is None
+    [message] = call.context.messages
+    assert message.content == [TextContent(text="seen")]  # an assistant turn keeps its text
+    assert template.max_tokens == 9  # the template itself is not changed
+
+
+async def test_an_aborted_reply_without_a_message_says_aborted_and_a_key_never_leaks():
+    from pi_sdk import StreamOptions
+
+    aborted = ScriptedProvider([ScriptedReply.until_aborted([])])
+    hello = mcp.SamplingMessage(role="user", content=mcp.TextContent(text="hi"))
+    from pi_sdk import AbortController
+
+    controller = AbortController()
+    controller.abort()
+    sampler = Sampler("edge", aborted.model, StreamOptions(signal=controller.signal))
+    answer = await sampler(None, request(hello))  # type: ignore[arg-type]
+    assert isinstance(answer, mcp.ErrorData) and answer.code == mcp.INTERNAL_ERROR
+    assert answer.message.startswith(f"sampling with scripted/{aborted.model.id} failed: ")
+
+    key = "zz-key-0123456789abcdef"
+    nowhere = Model(id="m", name="m", api=f"api-{key}", provider="p")
+    failed = await Sampler("edge", nowhere, StreamOptions(api_key=key))(None, request(hello))  # type: ignore[arg-type]
+    assert isinstance(failed, mcp.ErrorData) and key not in failed.message
