@@ -123,7 +123,10 @@ def _final(stop_reason: str = "stop", error: str | None = None) -> Any:
         ("too slow", 408, "request_timeout"),
     ],
 )
-async def test_each_refusal_has_its_status_and_pi_messages_code(case: str, status: int, code: str):
+async def test_each_refusal_has_its_status_and_pi_messages_code(
+    case: str, status: int, code: str, caplog: pytest.LogCaptureFixture
+):
+    caplog.set_level("INFO", logger="pi_sdk.serve")
     token = "wrong" if case == "bad token" else TOKEN
     for path in ("/messages", "/v1/messages", "/api/stream"):
         body = BODY if path == "/api/stream" else MESSAGES_BODY
@@ -144,6 +147,9 @@ async def test_each_refusal_has_its_status_and_pi_messages_code(case: str, statu
         # Only a body too slow to arrive has its connection closed.
         assert (reply.headers.get("connection") == "close") is (status == 408)
         assert (reply.headers.get("www-authenticate") == "Bearer") is (status == 401)
+        said = caplog.records[-1]
+        assert said.levelname == "WARNING"
+        assert said.getMessage().startswith(f"127.0.0.1:5 {status} refused: ")
 
 
 @pytest.mark.parametrize(
@@ -194,3 +200,27 @@ async def test_each_call_is_counted_with_its_usage_and_failure(
     counted = store.usage_now("default")
     assert (counted.requests, counted.errors) == (1, errors)
     assert (counted.input, counted.output) == ((7, 2) if final is not None else (0, 0))
+
+
+async def test_the_usage_route_answers_a_key_its_counters_and_refuses_without_one(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+):
+    store = UsageStore(tmp_path / "u.sqlite")
+    await store.record("default", pi_sdk.Usage(input=3, output=4), error=False)
+    app = _app(usage=store)
+    caplog.set_level("INFO", logger="pi_sdk.serve")
+    mine = await call(app, "/api/usage", b"", method="GET")
+    assert mine.status == 200
+    assert json.loads(mine.body) == {
+        "key": "default", "requests": 1, "refused": 0, "errors": 0, "input": 3, "output": 4,
+        "cacheRead": 0, "cacheWrite": 0, "totalTokens": 7, "cost": 0.0,
+    }  # fmt: skip
+    assert caplog.records == []
+    nobody = await call(app, "/api/usage", b"", method="GET", token="wrong")
+    assert nobody.status == 401 and nobody.headers["www-authenticate"] == "Bearer"
+    assert json.loads(nobody.body) == {"error": "unauthorized: a valid bearer token is required"}
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("WARNING", "127.0.0.1:5 401 refused: unauthorized: a valid bearer token is required")
+    ]
+    without = await call(_app(), "/api/usage", b"", method="GET")
+    assert without.status == 404  # no store: no usage route

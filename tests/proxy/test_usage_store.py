@@ -171,7 +171,7 @@ class _Refusing:
                               (59.5, "60")],
 )  # fmt: skip
 async def test_retry_after_is_the_wait_in_whole_seconds_rounded_up_at_least_one(
-    wait: float | None, retry_after: str | None
+    wait: float | None, retry_after: str | None, caplog: pytest.LogCaptureFixture
 ) -> None:
     from pi_sdk._serve.usage_routes import rate_limited
 
@@ -183,13 +183,18 @@ async def test_retry_after_is_the_wait_in_whole_seconds_rounded_up_at_least_one(
     async def receive() -> dict[str, Any]:
         return {"type": "http.request", "body": b"", "more_body": False}
 
-    scope = {"type": "http", "method": "POST", "path": "/api/stream", "headers": []}
+    scope = {"type": "http", "method": "POST", "path": "/api/stream", "headers": [],
+             "client": ("10.1.2.3", 4567)}  # fmt: skip
+    caplog.set_level("INFO", logger="pi_sdk.serve")
     refused = await rate_limited(_Refusing(wait), "app", scope, receive, send)  # type: ignore[arg-type]
     assert refused is (retry_after is not None)
     if retry_after is None:
-        assert sent == []
+        assert sent == [] and caplog.records == []
         return
     assert sent[0]["status"] == 429
     assert (b"retry-after", retry_after.encode()) in sent[0]["headers"]
     reason = f"rate limit: key 'app' may make 5 requests per 60 s; retry in {retry_after} s"
     assert json.loads(sent[1]["body"]) == {"error": reason}
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("WARNING", f"10.1.2.3:4567 429 refused: {reason}")
+    ]
