@@ -90,6 +90,28 @@ async def test_a_second_ctrl_c_in_the_same_turn_ends_it_at_once() -> None:
     assert len(notes) == 1
 
 
+@pytest.mark.parametrize("missing", [NotImplementedError, RuntimeError])
+async def test_a_loop_without_signal_handlers_runs_the_turn_without_one(
+    monkeypatch: pytest.MonkeyPatch, missing: type[Exception]
+) -> None:
+    """Windows' loops have no signal handlers, nor has a loop outside the main thread."""
+    loop = asyncio.get_running_loop()
+    asked: list[str] = []
+
+    def refuse(name: str) -> Any:
+        def handler(*args: Any) -> None:
+            asked.append(name)
+            raise missing
+
+        return handler
+
+    monkeypatch.setattr(loop, "add_signal_handler", refuse("add"))
+    monkeypatch.setattr(loop, "remove_signal_handler", refuse("remove"))
+    agent, notes = _Agent(0), []
+    assert await run_prompt(agent, "hi", notes.append) == 0  # pyright: ignore[reportArgumentType]
+    assert (agent.finished, notes, asked) == (True, [], ["add", "remove"])
+
+
 # --- the chat loop: a scripted keyboard ---------------------------------------------------------
 
 CTRL_C, CTRL_D = KeyboardInterrupt, EOFError

@@ -81,3 +81,33 @@ def test_the_default_wait_is_ten_seconds(
         with lock_module.file_lock(tmp_path / "keys.lock"):
             pass
     assert clock.slept == pytest.approx(10.0, abs=2 * lock_module._POLL_S)
+
+
+class _Msvcrt:
+    """Windows' ``msvcrt`` locking calls, recorded; ``held``: another process has the byte."""
+
+    LK_NBLCK, LK_UNLCK = 2, 0
+
+    def __init__(self, held: bool) -> None:
+        self.held = held
+        self.calls: list[tuple[int, int, int]] = []
+
+    def locking(self, descriptor: int, mode: int, size: int) -> None:
+        self.calls.append((descriptor, mode, size))
+        if self.held and mode == self.LK_NBLCK:
+            raise PermissionError(13, "Permission denied")
+
+
+@pytest.mark.parametrize("held", [False, True])
+def test_on_windows_the_first_byte_is_locked_without_waiting(
+    monkeypatch: pytest.MonkeyPatch, held: bool
+) -> None:
+    import sys
+    from types import SimpleNamespace
+
+    msvcrt = _Msvcrt(held)
+    monkeypatch.setitem(sys.modules, "msvcrt", msvcrt)
+    monkeypatch.setattr(lock_module, "os", SimpleNamespace(name="nt"))
+    assert lock_module._try_lock(7) is not held  # noqa: SLF001 - the platform's one step
+    lock_module._unlock(7)  # noqa: SLF001
+    assert msvcrt.calls == [(7, _Msvcrt.LK_NBLCK, 1), (7, _Msvcrt.LK_UNLCK, 1)]

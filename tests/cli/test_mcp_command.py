@@ -47,3 +47,12 @@ def test_mcp_list_hands_the_file_and_json_to_pi_sdk_mcp_and_returns_its_status(
     )
     assert main(["mcp", "list", "servers.json", *argv]) == 1
     assert calls == [("servers.json", as_json, True)]
+
+
+def test_mcp_without_an_action_is_a_usage_error_naming_it(capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit) as ended:
+        main(["mcp"])
+    assert ended.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1] == "pi-sdk mcp: error: the following arguments are required: ACTION"

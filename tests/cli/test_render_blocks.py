@@ -309,3 +309,49 @@ def test_a_call_that_failed_or_was_aborted_says_so_before_its_usage(
         "anthropic/claude-sonnet-4-5 · 0 in · 0 out · $0.000000"
         "  │  session: 1 call · 0 in · 0 out · $0.000000",
     ]
+
+
+def test_sources_cited_only_in_the_final_message_are_printed_at_its_end_once():
+    """Gemini sends grounding after the text ended: the sources come with the message's end."""
+    out = io.StringIO()
+    printer = TurnPrinter(Console(file=out, width=300, highlight=False, color_system=None))
+    plain = _reply(TextContent(text="Paris is nice."))
+    cited = TextContent(
+        text="Paris is nice.",
+        citations=[pi_sdk.Citation(type="url", url="https://p.example/", title="Paris")],
+    )
+    for event in (
+        events.TextStartEvent(content_index=0, partial=plain),
+        events.TextDeltaEvent(content_index=0, delta="Paris is nice.", partial=plain),
+        events.TextEndEvent(content_index=0, content="Paris is nice.", partial=plain),
+    ):
+        printer(_update(event))
+    printer(MessageEndEvent(message=_reply(cited, usage=_usage(1, 2, cost=0.0))))
+    assert out.getvalue().splitlines() == [
+        "Paris is nice.",
+        "  [source] Paris https://p.example/",
+        "anthropic/claude-sonnet-4-5 · 1 in · 2 out · $0.000000"
+        "  │  session: 1 call · 1 in · 2 out · $0.000000",
+    ]
+
+
+@pytest.mark.parametrize(("size", "cut"), [(160, False), (161, True)])
+def test_a_replayed_transcript_cuts_each_line_s_text_at_160_characters(size: int, cut: bool):
+    text = "x" * size
+    kept = "x" * 159 + "…" if cut else text
+    messages = [
+        UserMessage(content=text),
+        _reply(TextContent(text=text)),
+        ToolResultMessage(tool_call_id="c1", tool_name="t", content=[TextContent(text=text)]),
+    ]
+    assert transcript_lines(messages) == [
+        (f"you › {kept}", "bold"),
+        (f"claude-sonnet-4-5 › {kept}", ""),
+        (f"✔ t → {kept}", "dim"),
+    ]
+
+
+@pytest.mark.parametrize(("size", "cut"), [(200, False), (201, True)])
+def test_a_live_tool_outcome_is_cut_at_200_characters(size: int, cut: bool):
+    line, _ = tool_outcome("t", [TextContent(text="y" * size)], None, False)
+    assert line == "✔ t → " + ("y" * 199 + "…" if cut else "y" * size)

@@ -175,3 +175,12 @@ def test_a_summary_made_without_scale_options_is_one_worker_and_one_key():
         None,
         None,
     )
+
+
+@pytest.mark.parametrize(("count", "more"), [(9, ", and 1 more"), (20, ", and 12 more")])
+def test_the_models_past_the_eighth_are_counted(count: int, more: str):
+    first = sorted(pi_sdk.get_models("anthropic"), key=lambda m: m.id)[0]
+    models = [first.model_copy(update={"id": f"m-{n:02d}"}) for n in range(count)]
+    names = [f"anthropic/m-{n:02d}" for n in range(8)]
+    line = summary(_serving(models=models))[3]
+    assert line == f"  models: {count} models: {', '.join(names)}{more}"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from _support import warm_cli
 
+import pi_sdk
 from pi_sdk._cli import DEMO_CASSETTE, main
 
 
@@ -253,3 +254,32 @@ def test_counts_agree_with_their_nouns(plugin_manager, capsys: pytest.CaptureFix
     pi_sdk.register_model(pi_sdk.Model(id="solo-2", api="solo-api", provider="solo"))
     assert main(["models"]) == 0
     assert "2 models · prices" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("invalid", "shown"),
+    [
+        (None, '{"path": 1,}'),  # only the error's copy of the text: shown from there
+        ('{"path": 1,}', '{"path": 1,}'),
+        ('{"path": 2,}', '{"path": 2,}'),  # the call's own raw text wins
+    ],
+)
+def test_a_call_s_arguments_that_were_not_valid_are_shown_as_sent(
+    invalid: str | None, shown: str
+) -> None:
+    from pi_sdk._cli.common import Style
+    from pi_sdk._cli.replay import _summary  # noqa: PLC2701 - the summary lines alone
+
+    error = 'Expecting value: line 1 column 12\nmore\n\nReceived arguments:\n{"path": 1,}'
+    call = pi_sdk.ToolCall(
+        id="t1", name="read", arguments={}, arguments_error=error, invalid_arguments=invalid
+    )
+    message = pi_sdk.AssistantMessage(
+        api="anthropic-messages", provider="anthropic", model="m", content=[call],
+        stop_reason="toolUse",
+    )  # fmt: skip
+    [line] = [x for x in _summary(message, Style(False)) if x.startswith("  tool call")]
+    assert line == (
+        f"  tool call  read {shown}  (arguments not valid: Expecting value: line 1 column 12)"
+        "  (id t1)"
+    )

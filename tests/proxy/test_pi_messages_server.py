@@ -196,7 +196,13 @@ def test_a_pi_messages_option_it_cannot_apply_is_refused(options: Any, error: st
 
 @pytest.mark.parametrize(
     ("api", "merged"),
-    [("openai-completions", True), ("openai-responses", True), ("anthropic-messages", False)],
+    [
+        ("openai-completions", True),
+        ("openai-responses", True),
+        ("azure-openai-responses", True),
+        ("anthropic-messages", False),
+        ("google-generative-ai", False),
+    ],
 )
 async def test_proxy_1_6_options_are_taken(api: str, merged: bool):
     """``samplingParams`` goes into OpenAI-compatible bodies; ``disableContinuation`` is moot."""
@@ -261,3 +267,96 @@ def test_a_transcript_context_goes_to_the_provider_as_received():
     body = json.dumps({"model": "anthropic/m", "context": context}).encode()
     _, parsed, _ = parse_pi_messages_request(body, _policy(model))
     assert parsed.model_dump(mode="json", by_alias=True, exclude_none=True) == context
+
+
+@pytest.mark.parametrize("mode", ["auto", "none", "required"])
+def test_a_tool_choice_mode_is_taken_as_it_is(mode: str):
+    model = pi_sdk.Model(id="m", api="anthropic-messages", provider="anthropic")
+    body = {"model": "anthropic/m", "context": CONTEXT, "options": {"toolChoice": mode}}
+    _, _, options = parse_pi_messages_request(json.dumps(body).encode(), _policy(model))
+    assert options.tool_choice == mode
+
+
+@pytest.mark.parametrize(
+    "choice",
+    [
+        {"type": "function", "function": {"name": ""}},
+        {"type": "function", "function": {"name": 3}},
+        {"type": "function", "function": "find"},
+        {"type": "function"},
+        {"function": {"name": "find"}},
+    ],
+)
+def test_a_tool_choice_object_must_name_a_function(choice: dict[str, Any]):
+    model = pi_sdk.Model(id="m", api="anthropic-messages", provider="anthropic")
+    body = {"model": "anthropic/m", "context": CONTEXT, "options": {"toolChoice": choice}}
+    with pytest.raises(Refused) as refused:
+        parse_pi_messages_request(json.dumps(body).encode(), _policy(model))
+    assert (refused.value.status, str(refused.value)) == (
+        400,
+        "invalid options: toolChoice must name a function",
+    )
+
+
+@pytest.mark.parametrize(
+    ("requested", "asked"),
+    [
+        ("anthropic/m", ("anthropic", "m")),
+        ("openrouter/anthropic/x", ("openrouter", "anthropic/x")),  # split at the first "/"
+        ("anthropic/", None),
+        ("/m", None),
+        ("anthropic", None),
+        (["anthropic", "m"], None),
+        (None, None),
+    ],
+)
+def test_the_model_string_is_provider_slash_id(requested: Any, asked: tuple[str, str] | None):
+    model = pi_sdk.Model(id="m", api="anthropic-messages", provider="anthropic")
+    seen: list[tuple[str, str]] = []
+
+    def resolve(provider: str, model_id: str) -> pi_sdk.Model:
+        seen.append((provider, model_id))
+        return model
+
+    policy = ProxyPolicy(token=TOKEN, allow=("*/*",), resolve_model=resolve)
+    body = json.dumps({"model": requested, "context": CONTEXT}).encode()
+    if asked is not None:
+        assert parse_pi_messages_request(body, policy)[0] is model
+        assert seen == [asked]
+        return
+    with pytest.raises(Refused) as refused:
+        parse_pi_messages_request(body, policy)
+    assert refused.value.status == 400 and str(refused.value).startswith("model must be a string")
+    assert seen == []
+
+
+@pytest.mark.parametrize(
+    ("api", "model_name", "ours"),
+    [
+        ("pi-messages", "anthropic/m", True),  # this server's own turn for this model
+        ("pi-messages", "anthropic/other", False),  # another model's turn
+        ("anthropic-messages", "anthropic/m", False),  # not a gateway turn
+    ],
+)
+def test_only_this_models_gateway_turns_go_back_as_the_vendors_own(
+    api: str, model_name: str, ours: bool
+):
+    model = pi_sdk.Model(id="m", api="anthropic-messages", provider="anthropic")
+    turn = {
+        "role": "assistant", "content": [{"type": "text", "text": "hello"}], "api": api,
+        "provider": "gateway", "model": model_name, "signatureOrigin": "gateway@x",
+        "usage": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
+                  "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}},
+        "stopReason": "stop", "timestamp": 2,
+    }  # fmt: skip
+    context = {"messages": [*CONTEXT["messages"], turn, CONTEXT["messages"][0]]}
+    body = json.dumps({"model": "anthropic/m", "context": context}).encode()
+    _, parsed, _ = parse_pi_messages_request(body, _policy(model))
+    sent = parsed.messages[1]
+    assert isinstance(sent, pi_sdk.AssistantMessage)
+    if ours:
+        assert (sent.api, sent.provider, sent.model) == ("anthropic-messages", "anthropic", "m")
+        assert sent.signature_origin is None
+    else:
+        assert (sent.api, sent.provider, sent.model) == (api, "gateway", model_name)
+        assert sent.signature_origin == "gateway@x"

@@ -218,3 +218,23 @@ def test_whole_blocks_go_over_the_proxy_and_come_back_as_they_were():
     bad = EventDecoder(MessageBuilder(MODEL))
     with pytest.raises(pi_sdk.provider.ProviderError, match="bad image"):
         bad.feed({"type": "image", "contentIndex": 0, "image": {"type": "image"}})
+
+
+def test_the_request_body_is_pi_s_camel_case_json_without_empty_fields():
+    from pi_sdk._serve.client import proxy_request_body
+
+    model = pi_sdk.Model(
+        id="m-1", api="anthropic-messages", provider="anthropic", base_url="http://x",
+        context_window=1000, max_tokens=100,
+    )  # fmt: skip
+    result = pi_sdk.ToolResultMessage(
+        tool_call_id="c1", tool_name="read", content=[pi_sdk.TextContent(text="ok")], timestamp=3
+    )
+    context = pi_sdk.Context(system_prompt="Be brief.", messages=[result])
+    body = proxy_request_body(model, context, pi_sdk.StreamOptions(max_tokens=5))
+    assert body["model"]["baseUrl"] == "http://x" and body["model"]["contextWindow"] == 1000
+    assert body["context"]["systemPrompt"] == "Be brief."
+    sent = body["context"]["messages"][0]
+    assert (sent["toolCallId"], sent["toolName"], sent["isError"]) == ("c1", "read", False)
+    assert "tool_call_id" not in sent and "details" not in sent  # pi's names, no nulls
+    assert body["options"] == {"maxTokens": 5, "maxRetryDelayMs": 60000}

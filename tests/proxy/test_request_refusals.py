@@ -5,6 +5,8 @@ model lookup (the default registry) when no ``resolve_model`` is given.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 from typing import Any
 
@@ -118,3 +120,109 @@ def test_one_pattern_or_origin_given_as_text_is_one_item():
     listed = _policy(allow=["acme/a", "beta/*"], cors_origins=["https://a", "https://b"])
     assert listed.allow == ("acme/a", "beta/*")
     assert listed.cors_origins == ("https://a", "https://b")
+
+
+@pytest.mark.parametrize(
+    ("given", "field", "value"),
+    [
+        ({"temperature": 0}, "temperature", 0),  # the lowest temperature is allowed
+        ({"temperature": 1.5}, "temperature", 1.5),
+        ({"maxTokens": 1}, "max_tokens", 1),  # the smallest reply is allowed
+        ({"reasoning": "high"}, "reasoning", "high"),
+        ({"cacheRetention": "long"}, "cache_retention", "long"),
+        ({"sessionId": "s-1"}, "session_id", "s-1"),
+        ({"metadata": {"user_id": "u"}}, "metadata", {"user_id": "u"}),
+        ({"thinkingBudgets": {"low": 0}}, "thinking_budgets", {"low": 0}),
+        ({"maxRetryDelayMs": 0}, "max_retry_delay_ms", 0),  # 0: no waiting allowed
+        ({"maxRetryDelayMs": 2500}, "max_retry_delay_ms", 2500),
+    ],
+)
+def test_each_proxy_option_becomes_its_stream_option(given: dict[str, Any], field: str, value: Any):
+    _, _, options = parse_request(_body(options=given), _policy())
+    assert getattr(options, field) == value
+    assert options == dataclasses.replace(pi_sdk.StreamOptions(), **{field: value})  # only it
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        {"headers": {"x-api-key": "client's"}},  # the server builds the vendor request
+        {"transport": "sse"},
+        {"disableContinuation": True},
+        {"temperature": None, "maxTokens": None, "apiKey": None},  # null: not given
+    ],
+)
+def test_ignored_and_null_options_change_nothing(given: dict[str, Any]):
+    _, _, options = parse_request(_body(options=given), _policy())
+    assert options == pi_sdk.StreamOptions()
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"maxTokens": 0}, "invalid options: maxTokens: Input should be greater than 0"),
+        (
+            {"maxRetryDelayMs": -1},
+            "invalid options: maxRetryDelayMs: Input should be greater than or equal to 0",
+        ),
+        ({"maxTokens": 1.5}, "invalid options: maxTokens: Input should be a valid integer"),
+        ({"toolChoice": "auto"}, "unknown option 'toolChoice'"),  # pi-messages only
+    ],
+)
+def test_an_option_out_of_its_range_is_refused_naming_it(given: dict[str, Any], message: str):
+    with pytest.raises(Refused) as caught:
+        parse_request(_body(options=given), _policy())
+    assert (caught.value.status, str(caught.value)) == (400, message)
+
+
+class _Request:
+    """A Starlette request's ``headers`` and ``stream()``, sending ``chunks``."""
+
+    def __init__(self, chunks: list[bytes], length: str | None = None, stall: bool = False):
+        self.headers = {} if length is None else {"content-length": length}
+        self.chunks = chunks
+        self.stall = stall
+
+    async def stream(self) -> Any:
+        for chunk in self.chunks:
+            yield chunk
+        if self.stall:
+            await asyncio.Event().wait()
+
+
+@pytest.mark.parametrize(
+    ("chunks", "length", "whole"),
+    [
+        ([b"abcd", b"efgh"], "8", True),  # exactly the limit
+        ([b"abcdefgh"], None, True),
+        ([b"abcd", b"efghi"], None, False),  # counted: one byte over
+        ([b"a"], "9", False),  # announced: refused before reading
+        ([b"abcd", b"efgh"], "chunked", True),  # not a number: counted instead
+    ],
+)
+async def test_a_body_up_to_the_limit_is_read_whole_and_one_byte_more_is_413(
+    chunks: list[bytes], length: str | None, whole: bool
+):
+    from pi_sdk._serve.request import read_body
+
+    policy = _policy(max_body_bytes=8)
+    if whole:
+        assert await read_body(_Request(chunks, length), policy) == b"".join(chunks)
+        return
+    with pytest.raises(Refused) as caught:
+        await read_body(_Request(chunks, length), policy)
+    assert (caught.value.status, str(caught.value)) == (
+        413,
+        "request body too large: the limit is 8 bytes",
+    )
+
+
+async def test_a_body_that_does_not_arrive_in_time_is_408_naming_the_time():
+    from pi_sdk._serve.request import read_body
+
+    with pytest.raises(Refused) as caught:
+        await read_body(_Request([b"{"], stall=True), _policy(body_timeout_ms=20))
+    assert (caught.value.status, str(caught.value)) == (
+        408,
+        "request body too slow: it did not arrive whole within 0.02 s",
+    )

@@ -7,6 +7,7 @@ import asyncio
 import json
 import multiprocessing
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
@@ -128,3 +129,72 @@ async def test_the_proxy_refuses_over_the_limit_with_429_and_counts_usage(
     assert usage["input"] == 2 * 5 and usage["output"] == 2 * 3 and usage["errors"] == 0
     assert nobody.status_code == 401
     assert json.loads(json.dumps(usage))["totalTokens"] == 16
+
+
+@pytest.mark.parametrize(
+    ("text", "window"),
+    [("1/s", 1), ("1/sec", 1), ("1/m", 60), ("1/min", 60), ("1/h", 3600), ("1/hour", 3600)],
+)
+def test_every_period_name_is_its_length_in_seconds(text: str, window: float) -> None:
+    assert parse_rate_limit(text).window_s == window
+
+
+@pytest.mark.parametrize(
+    ("requests", "window_s", "valid"),
+    [(1, 60.0, True), (1, 0.001, True), (0, 60.0, False), (-1, 60.0, False), (1, 0.0, False),
+     (1, -1.0, False)],
+)  # fmt: skip
+def test_a_rate_limit_needs_one_request_in_a_positive_window(
+    requests: int, window_s: float, valid: bool
+) -> None:
+    if valid:
+        assert RateLimit(requests=requests, window_s=window_s).requests == requests
+        return
+    with pytest.raises(ValueError, match=f"got {requests} per {window_s} s"):
+        RateLimit(requests=requests, window_s=window_s)
+
+
+class _Refusing:
+    """A usage store whose key waits ``wait`` seconds (``None``: admitted)."""
+
+    rate_limit = RateLimit(requests=5, window_s=60)
+
+    def __init__(self, wait: float | None) -> None:
+        self.wait = wait
+
+    async def admit(self, key: str) -> float | None:
+        return self.wait
+
+
+@pytest.mark.parametrize(
+    ("wait", "retry_after"), [(None, None), (0.0, "1"), (0.2, "1"), (1.0, "1"), (1.01, "2"),
+                              (59.5, "60")],
+)  # fmt: skip
+async def test_retry_after_is_the_wait_in_whole_seconds_rounded_up_at_least_one(
+    wait: float | None, retry_after: str | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    from pi_sdk._serve.usage_routes import rate_limited
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    scope = {"type": "http", "method": "POST", "path": "/api/stream", "headers": [],
+             "client": ("10.1.2.3", 4567)}  # fmt: skip
+    caplog.set_level("INFO", logger="pi_sdk.serve")
+    refused = await rate_limited(_Refusing(wait), "app", scope, receive, send)  # type: ignore[arg-type]
+    assert refused is (retry_after is not None)
+    if retry_after is None:
+        assert sent == [] and caplog.records == []
+        return
+    assert sent[0]["status"] == 429
+    assert (b"retry-after", retry_after.encode()) in sent[0]["headers"]
+    reason = f"rate limit: key 'app' may make 5 requests per 60 s; retry in {retry_after} s"
+    assert json.loads(sent[1]["body"]) == {"error": reason}
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("WARNING", f"10.1.2.3:4567 429 refused: {reason}")
+    ]

@@ -173,3 +173,15 @@ def test_strip_userinfo() -> None:
         {"user-name1", "password-2"},
     )
     assert strip_userinfo("https://h/v1") == ("https://h/v1", set())
+
+
+async def test_a_secret_in_a_header_kept_by_name_is_scrubbed_in_its_value(tmp_path: Path) -> None:
+    """A header whose name says nothing (kept) still loses a known secret in its value."""
+    secret = "fixture-made-secret-3c2b1a"
+    headers = {"x-forwarded-note": f"from {secret}", "x-route": "eu"}
+    text = await _record(tmp_path, headers=headers, secrets=[secret])
+    assert secret not in text
+    [interaction] = yaml.safe_load(text)["interactions"]
+    kept = {k.lower(): v for k, v in interaction["request"]["headers"].items()}
+    assert kept["x-forwarded-note"] == [f"from {PLACEHOLDER}"]
+    assert kept["x-route"] == ["eu"]

@@ -267,3 +267,18 @@ async def test_a_hanging_reply_ends_when_the_client_resets_the_connection() -> N
         writer.transport.abort()  # TCP RST, not a FIN
         assert await server.released(5.0)
     assert (server.client_closes, server.in_flight) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("body", "half"), [(b"abcdef", b"abc"), (b"abcdefg", b"abc"), (b"ab", b"a"), (b"a", b"a")]
+)
+def test_the_retries_rule_cuts_the_body_at_its_first_half_at_least_one_byte(
+    body: bytes, half: bytes
+) -> None:
+    from pi_sdk_pytest.conformance.rules.retries import _cases
+
+    recorded = RecordedBody(name="b", body=body, content_type="text/event-stream")
+    first, reply, retries, retried = _cases(recorded)[-1]
+    assert first == "the body's first half, then a connection reset"
+    assert (reply.parts, reply.end, retries, retried) == ((half,), "rst", 2, False)
+    assert reply.headers == {"content-type": "text/event-stream"}

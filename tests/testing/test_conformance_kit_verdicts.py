@@ -365,6 +365,17 @@ def test_a_retried_client_error_fails_the_retries_rule() -> None:
     )
 
 
+def test_the_retries_rule_runs_on_the_first_recorded_body_only() -> None:
+    first = anthropic_subject(retries_everything)
+    second = dataclasses.replace(first.bodies[0], name="second")
+    subject = dataclasses.replace(first, bodies=[first.bodies[0], second])
+    says = failure_of(check_retries, subject)
+    assert says.startswith(
+        "conformance rule 'retries before the first byte' failed for retries-everything (body "
+        "'text'): HTTP 400"
+    )
+
+
 def test_content_kept_after_a_reset_that_is_not_the_reply_start_fails_the_retries_rule() -> None:
     says = failure_of(check_retries, anthropic_subject(adds_a_block_when_cut))
     assert says == (

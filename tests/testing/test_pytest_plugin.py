@@ -20,6 +20,7 @@ import yaml
 from pi_sdk_pytest.network import NetworkBlockedError, block_network
 from pi_sdk_pytest.scrub import (
     PLACEHOLDER,
+    is_secret_header,
     scrub_text,
     secrets_from_environ,
     split_credential,
@@ -404,3 +405,85 @@ def test_scrub_helpers() -> None:
     }
     env = {"OPENAI_API_KEY": "sk-live-123456789", "HOME": "/root/abcdefgh", "X_TOKEN": "tok"}
     assert secrets_from_environ(env) == {"sk-live-123456789"}
+
+
+@pytest.mark.parametrize(
+    ("value", "parts"),
+    [
+        ("Bearer abcdefgh", {"Bearer abcdefgh", "abcdefgh"}),  # 8 characters: a secret
+        ("bearer abcdefg", {"bearer abcdefg"}),  # 7: too short alone, the whole value is kept
+        ("Basic dXNlcjpwYXNz", {"Basic dXNlcjpwYXNz", "dXNlcjpwYXNz"}),
+        ("TOKEN  gh-123456789 ", {"TOKEN  gh-123456789", "gh-123456789"}),
+        ("Digest abcdefghij", {"Digest abcdefghij"}),  # not a scheme whose rest is the secret
+        ("abcdefgh", {"abcdefgh"}),
+        ("abcdefg", set()),
+        ("  ", set()),
+    ],
+)
+def test_a_credential_value_and_the_token_after_its_scheme_are_secrets(
+    value: str, parts: set[str]
+) -> None:
+    assert split_credential(value) == parts
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "secret"),
+    [
+        ("OPENAI_API_KEY", "abcdefgh", True),  # 8 characters: scrubbed
+        ("OPENAI_API_KEY", "abcdefg", False),  # 7: would match ordinary text
+        ("DEPLOY_KEY", "abcdefgh", True),
+        ("github_token", "abcdefgh", True),  # any case
+        ("APP_SECRET", "abcdefgh", True),
+        ("DB_PASSWORD", "abcdefgh", True),
+        ("KEYBOARD", "abcdefgh", False),
+        ("TOKEN_FILE", "abcdefgh", False),  # the suffix decides, not a word inside
+    ],
+)
+def test_secret_environment_variables_are_named_by_their_suffix(
+    name: str, value: str, secret: bool
+) -> None:
+    assert secrets_from_environ({name: value}) == ({value} if secret else set())
+
+
+@pytest.mark.parametrize(
+    ("uri", "names", "by_rule", "kept", "removed"),
+    [
+        ("https://x/v?key=abcdefgh&a=", ["key"], False, "https://x/v?a=", {"abcdefgh"}),
+        ("https://x/v?key=abcdefg", ["KEY"], False, "https://x/v", set()),  # too short to scrub
+        ("https://x/v?X-Amz-Security-Token=abcdefghi&b=1", [], True, "https://x/v?b=1",
+         {"abcdefghi"}),
+        ("https://x/v?X-Amz-Security-Token=abcdefghi", [], False,
+         "https://x/v?X-Amz-Security-Token=abcdefghi", set()),  # by name only
+        ("https://x/v?access_token=abcdefghi&key=abcdefgh", ["key"], True, "https://x/v",
+         {"abcdefghi", "abcdefgh"}),
+        ("https://x/v", ["key"], True, "https://x/v", set()),
+    ],
+)  # fmt: skip
+def test_query_parameters_go_by_name_or_by_rule(
+    uri: str, names: list[str], by_rule: bool, kept: str, removed: set[str]
+) -> None:
+    assert strip_query_parameters(uri, names, by_rule=by_rule) == (kept, removed)
+
+
+@pytest.mark.parametrize(
+    ("name", "extra", "secret"),
+    [
+        ("Authorization", (), True),
+        ("OpenAI-Organization", (), True),  # an id, not a credential, removed too
+        ("x-custom-auth", (), True),  # the name says it
+        ("X-Gateway-Ticket", ("x-gateway-TICKET",), True),  # the caller's, any case
+        ("x-request-id", (), False),
+        ("content-type", ("x-gateway-ticket",), False),
+    ],
+)
+def test_which_headers_are_removed(name: str, extra: tuple[str, ...], secret: bool) -> None:
+    assert is_secret_header(name, extra) is secret
+
+
+def test_a_longer_secret_is_scrubbed_whole_before_one_it_contains() -> None:
+    long, short = "sk-abcdefgh-extra", "sk-abcdefgh"
+    for order in ([short, long], [long, short]):
+        assert scrub_text(f"a {long} b {short}", order) == f"a {PLACEHOLDER} b {PLACEHOLDER}"
+        assert scrub_text(f"a {long}".encode(), order) == f"a {PLACEHOLDER}".encode()
+    assert scrub_text(["x", 3, None], [long]) == ["x", 3, None]
+    assert scrub_text("keep", ["", ""]) == "keep"  # no secret at all: unchanged

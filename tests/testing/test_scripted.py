@@ -243,3 +243,54 @@ async def test_chunk_size_extremes_give_the_same_final_message(chunk_size):
     message = await pi_sdk.complete(ScriptedProvider([reply]).model, ctx("x"))
     assert message.text == "abc"
     assert message.tool_calls[0].arguments == {"k": "v"}
+
+
+@pytest.mark.parametrize(
+    ("with_tool_call", "given", "expected"),
+    [
+        (False, None, "stop"),
+        (True, None, "toolUse"),
+        (True, "stop", "stop"),  # kept as given, even with a tool call
+        (False, "length", "length"),
+        (True, "length", "length"),
+        (False, "toolUse", "toolUse"),
+    ],
+)
+async def test_a_stop_reason_given_is_kept_and_the_default_follows_the_tool_calls(
+    with_tool_call: bool, given: str | None, expected: str
+):
+    content: list[pi_sdk.TextContent | pi_sdk.ToolCall] = [pi_sdk.TextContent(text="x")]
+    if with_tool_call:
+        content.append(pi_sdk.ToolCall(id="c", name="t", arguments={}))
+    reply = ScriptedReply(content=content, stop_reason=given)  # type: ignore[arg-type]
+    message = await pi_sdk.complete(ScriptedProvider([reply]).model, ctx("x"))
+    assert message.stop_reason == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "chunk_size", "deltas"),
+    [
+        ("abcd", 0, ["abcd"]),  # 0: the block in one delta
+        ("abcd", -1, ["abcd"]),
+        ("abcd", 4, ["abcd"]),
+        ("abcd", 3, ["abc", "d"]),
+        ("abcd", 2, ["ab", "cd"]),
+        ("abcd", 1, ["a", "b", "c", "d"]),
+        ("", 0, []),  # an empty block has no delta
+        ("", 3, []),
+    ],
+)
+async def test_text_and_tool_arguments_are_cut_into_chunk_size_deltas(
+    text: str, chunk_size: int, deltas: list[str]
+):
+    reply = ScriptedReply(
+        content=[
+            pi_sdk.TextContent(text=text),
+            pi_sdk.ToolCall(id="c", name="t", arguments={}, invalid_arguments=text),
+        ],
+        chunk_size=chunk_size,
+    )
+    provider = ScriptedProvider([reply])
+    events = await events_of(provider.stream_fn(provider.model, ctx()))
+    assert [e.delta for e in events if e.type == "text_delta"] == deltas
+    assert [e.delta for e in events if e.type == "toolcall_delta"] == deltas
