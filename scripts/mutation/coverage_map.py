@@ -172,7 +172,9 @@ def run_suite(tests: list[str], folder: Path, workers: int = 2) -> int:
         f"--cov-config={rc}", "--cov", "--cov-context=test", "--cov-report=",
         # Coverage slows the tests; a test cut short by its own limit loses its lines.
         "--timeout=900",
-        *(["-n", str(workers)] if workers > 1 else []),
+        # Through pytest-xdist even for one worker: run in-process, pytest-cov records no test
+        # contexts (every line lands in the empty context), and an update would credit nothing.
+        "-n", str(workers),
         *tests,
     ]  # fmt: skip
     return subprocess.run(command, env=env, check=False).returncode

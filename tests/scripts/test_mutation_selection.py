@@ -549,3 +549,34 @@ def test_the_map_runs_the_cli_cold_so_each_run_is_its_own_tests(
     monkeypatch.setattr(coverage_map.subprocess, "run", run)
     assert coverage_map.run_suite(["tests"], tmp_path) == 0
     assert seen[0]["PI_SDK_TEST_COLD_CLI"] == "1"
+
+
+def test_an_update_runs_its_one_worker_through_xdist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # Run in-process (no -n), pytest-cov recorded no test contexts: every update of a map
+    # credited no line to the rerun modules and fell back to a whole build.
+    commands: list[list[str]] = []
+
+    def run(command: list[str], env: dict[str, str], check: bool) -> subprocess.CompletedProcess:
+        commands.append(command)
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(coverage_map.subprocess, "run", run)
+    coverage_map.run_suite(["tests/x"], tmp_path, workers=1)
+    at = commands[0].index("-n")
+    assert commands[0][at + 1] == "1"
+
+
+@pytest.mark.slow
+def test_a_one_worker_run_credits_each_line_to_the_tests_that_ran_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.chdir(ROOT)
+    module = "tests/core/test_usage_estimate_rules.py"
+    assert coverage_map.run_suite([module], tmp_path, workers=1) == 0
+    files, _ = coverage_map.read_data(tmp_path, ROOT)
+    contexts = {c for lines in files.values() for cs in lines.values() for c in cs if c}
+    assert contexts and {coverage_map.test_file(c) for c in contexts} == {module}
+    estimate = files["pi_sdk/_stream/usage_estimate.py"]
+    assert any(module in c for cs in estimate.values() for c in cs)
