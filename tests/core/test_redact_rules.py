@@ -16,7 +16,9 @@ from pi_sdk._wire.redact import (
     REDACTED,
     Redactor,
     exception_text,
+    is_credential_name,
     redact_text,
+    secret_header_values,
 )
 
 PLAIN = Redactor(environment_values=False)
@@ -189,3 +191,40 @@ class _Silent(Exception):
 def test_exception_text_redacts_and_names_an_empty_exception() -> None:
     assert exception_text(_Silent()) == "_Silent"
     assert exception_text(ValueError("bad Bearer abcdefgh1")) == f"bad Bearer {REDACTED}"
+
+
+@pytest.mark.parametrize(
+    ("name", "credential"),
+    [
+        ("X-Custom-AUTH", True),
+        ("x-portkey-api-key", True),
+        ("x-amz-security-token", True),
+        ("client-secret-id", True),
+        ("db-passw", True),
+        ("cookie2", True),
+        ("x-session", True),
+        ("X-Amz-Signature", True),
+        ("x-credential", True),
+        ("x-request-id", False),
+        ("user-agent", False),
+        ("accept-encoding", False),
+        ("x-stainless-retry-count", False),
+    ],
+)
+def test_each_word_that_makes_a_header_name_a_credential(name: str, credential: bool) -> None:
+    assert is_credential_name(name) is credential
+    headers = {name: "value-0123456789", "accept": "application/json"}
+    assert secret_header_values(headers) == (["value-0123456789"] if credential else [])
+
+
+def test_secret_header_values_skips_empty_values_and_no_headers() -> None:
+    assert secret_header_values(None) == []
+    assert secret_header_values({}) == []
+    assert secret_header_values({"authorization": "", "x-api-key": "k"}) == ["k"]
+
+
+def test_a_pattern_whose_secret_group_did_not_match_replaces_the_whole_match() -> None:
+    redactor = Redactor(
+        patterns=[r"acct(?:-(?P<s>\d+))?"], default_patterns=False, environment_values=False
+    )
+    assert redactor.redact_text("acct-42 and acct.") == f"acct-{REDACTED} and {REDACTED}."
