@@ -181,3 +181,22 @@ def test_no_credential_header_is_written(tmp_path: Path) -> None:
     assert "sk-SECRET-9" not in path.read_text("utf-8")
     loaded = quietly_load_all(path)["k"].models[0]
     assert loaded.headers == {"X-Title": "pi"}
+
+
+@pytest.mark.parametrize(
+    ("headers", "kept"),
+    [
+        ({"x-api-key": "k-SECRET-1", "Cookie": "c-SECRET-2"}, None),  # nothing left: no headers
+        ({"X-Title": "pi", "x-session": "s-SECRET-3"}, {"X-Title": "pi"}),
+        ({"X-Title": "pi"}, {"X-Title": "pi"}),
+        (None, None),
+    ],
+)
+def test_credential_headers_are_dropped_by_name_and_an_emptied_map_is_no_headers(
+    tmp_path: Path, headers: dict[str, str] | None, kept: dict[str, str] | None
+) -> None:
+    path = tmp_path / "models-store.json"
+    model = pi_sdk.Model(id="m", api="openai-completions", provider="srv", headers=headers)
+    pi_sdk.FileModelsStore(path).save("k", pi_sdk.StoredModels(models=[model]))
+    assert "SECRET" not in path.read_text("utf-8")
+    assert quietly_load_all(path)["k"].models[0].headers == kept

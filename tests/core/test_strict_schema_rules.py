@@ -155,3 +155,82 @@ def test_a_grammar_tools_schema_rules_are_named_whole(parameters: Any, message: 
 def test_a_grammar_tools_one_string_property_is_named() -> None:
     schema = {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}}}
     assert grammar_input_property(schema) == "code"
+
+
+UNSUPPORTED_KEYS = [
+    "$ref",
+    "$defs",
+    "definitions",
+    "allOf",
+    "oneOf",
+    "patternProperties",
+    "dependentSchemas",
+    "dependencies",
+    "unevaluatedProperties",
+    "propertyNames",
+    "contains",
+    "prefixItems",
+    "not",
+    "if",
+    "then",
+    "else",
+]
+
+
+@pytest.mark.parametrize("key", UNSUPPORTED_KEYS)
+def test_every_keyword_strict_mode_cannot_take_is_refused_by_name(key: str) -> None:
+    for schema in (
+        {**_object(a={"type": "string"}), key: {}},
+        _object(a={"type": "string", key: {}}),
+        _object(a={"type": "array", "items": {"type": "string", key: {}}}),
+        _object(a={"anyOf": [{"type": "string", key: {}}]}),
+    ):
+        with pytest.raises(UnsupportedStrictSchema) as caught:
+            make_strict_json_schema(schema)
+        assert str(caught.value) == f"{key} schemas are unsupported"
+    # A keyword written as null is no constraint at all: nothing to refuse.
+    assert make_strict_json_schema(_object(a={"type": "string", key: None}))["required"] == ["a"]
+
+
+def test_the_vendors_own_check_is_asked_about_every_keyword_of_every_node() -> None:
+    asked: list[tuple[str, Any]] = []
+
+    def unsupported(key: str, value: Any) -> bool:
+        asked.append((key, value))
+        return key == "format" and value == "uri"
+
+    fine = _object(a={"type": "array", "items": {"type": "string", "format": "date"}})
+    assert make_strict_json_schema(fine, unsupported)["required"] == ["a"]
+    assert ("format", "date") in asked and ("type", "array") in asked
+    deep = _object(a={"anyOf": [{"type": "string", "format": "uri"}, {"type": "null"}]})
+    with pytest.raises(UnsupportedStrictSchema) as caught:
+        make_strict_json_schema(deep, unsupported)
+    assert str(caught.value) == 'format: "uri" is unsupported'
+    assert make_strict_json_schema(deep)["properties"]["a"] == deep["properties"]["a"]
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"enum": ["a", "b"]},  # an enum alone is typed enough
+        {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+        {"type": ["string", "integer"]},
+    ],
+)
+def test_schemas_typed_other_than_by_type_are_taken(schema: dict[str, Any]) -> None:
+    strict = make_strict_json_schema(_object(a=schema))
+    assert strict["properties"]["a"] == {"anyOf": [schema, {"type": "null"}]}
+
+
+def test_objects_inside_items_are_closed_and_their_optionals_made_nullable() -> None:
+    inner = {"type": "object", "properties": {"x": {"type": "integer"}}}
+    strict = make_strict_json_schema(
+        {**_object(a={"type": "array", "items": inner}), "required": ["a"]}
+    )
+    assert strict["properties"]["a"]["items"] == {
+        "type": "object",
+        "properties": {"x": {"anyOf": [{"type": "integer"}, {"type": "null"}]}},
+        "required": ["x"],
+        "additionalProperties": False,
+    }
+    assert inner == {"type": "object", "properties": {"x": {"type": "integer"}}}
