@@ -178,3 +178,19 @@ async def test_aclose_waits_for_the_pools_still_closing_after_their_expiry(monke
             assert closed == []  # ... and is still under way
             await transport.aclose()
             assert len(closed) == 1
+
+
+async def test_closing_a_body_twice_frees_its_slot_once():
+    transport = PooledTransport(per_pool=1, max_pools=5)
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        server.gate.set()
+        response = await client.get(server.url)
+        await response.stream.aclose()  # already closed by get(): a second close
+        await response.stream.aclose()
+        # One slot per pool: two requests at once still need two pools.
+        server.gate.clear()
+        calls = [asyncio.ensure_future(client.get(server.url)) for _ in range(2)]
+        reached = await _until(lambda: server.waiting == 2, bound_s=2.0)
+        server.gate.set()
+        assert [r.text for r in await asyncio.gather(*calls)] == ["ok"] * 2
+        assert reached and transport.pools == 2
