@@ -1,4 +1,7 @@
-"""A tool batch cut short (pi_sdk/_agent/tool_calls.py), driven directly: which call gets what.
+"""A tool batch blocked or cut short (pi_sdk/_agent/tool_calls.py), driven directly.
+
+A blocked call: its error result says why (or the default text), with ``details``
+``{"blocked": true}`` and no ``duration_ms``; the call that ran has one.
 
 A steering message (with ``tool_steering="skip"``) or an abort during the batch: a call answered
 at once (an unknown tool) keeps its own error; a call prepared but not run, and every call not
@@ -130,3 +133,48 @@ async def test_an_abort_in_a_before_hook_skips_the_call_and_the_rest(
     outcome, got, got_ran, _ = await _run(mode, ("missing", "a", "b"), None, abort_at=1)
     assert (got, got_ran) == (texts, ran)
     assert outcome.steering_messages is None
+
+
+@pytest.mark.parametrize("mode", ["parallel", "sequential"])
+@pytest.mark.parametrize(
+    ("reason", "text"), [(None, "Tool execution was blocked"), ("", "Tool execution was blocked"),
+                         ("policy says no", "policy says no")],
+)  # fmt: skip
+async def test_a_blocked_call_is_marked_blocked_and_has_no_duration(
+    mode: str, reason: str | None, text: str
+):
+    ran: list[str] = []
+    results: list[pi_sdk.ToolResultMessage] = []
+
+    async def execute(call_id: str, args: Any, signal: Any, on_update: Any) -> AgentToolResult:
+        ran.append(call_id)
+        return AgentToolResult.text("ran")
+
+    def before(ctx: Any, signal: Any) -> pi_sdk.BeforeToolCallResult | None:
+        if ctx.tool_call.name == "a":
+            return pi_sdk.BeforeToolCallResult(block=True, reason=reason)
+        return None
+
+    async def emit(event: Any) -> None:
+        pass
+
+    tools = [pi_sdk.AgentTool(name=n, execute=execute) for n in ("a", "b")]
+    config = AgentLoopConfig(
+        model=ScriptedProvider([]).model, tool_execution=mode, before_tool_call=before
+    )  # type: ignore[arg-type]
+    outcome = await execute_tool_calls(
+        AgentContext(tools=tools),
+        _message("a", "b"),
+        config,
+        AbortController().signal,
+        emit,
+        on_result=results.append,
+    )
+    blocked, run = outcome.tool_results
+    assert results == outcome.tool_results
+    assert (blocked.is_error, blocked.duration_ms) == (True, None)
+    assert blocked.details == {"blocked": True}
+    assert blocked.content[0].text == text  # type: ignore[union-attr]
+    assert (run.is_error, run.details, ran) == (False, None, ["call-1"])
+    assert isinstance(run.duration_ms, int) and run.duration_ms >= 0
+    assert outcome.terminate is False
