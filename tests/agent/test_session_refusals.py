@@ -202,3 +202,38 @@ def test_version_1_compaction_keeps_from_the_entry_its_index_counted_with_the_he
     expected = ids[kept_index - 1] if kept_index - 1 < len(ids) else None
     assert compaction.get("firstKeptEntryId") == expected
     assert "firstKeptEntryIndex" not in compaction
+
+
+def test_an_empty_transcript_round_trips_with_a_count_of_zero_and_its_metadata():
+    text = dumps_session([], metadata={"model": "a/b"})
+    assert text == (
+        '{"format":"pi-sdk-session","version":1,"count":0,"metadata":{"model":"a/b"}}\n'
+    )
+    loaded = loads_session(text)
+    assert (loaded.messages, loaded.metadata, loaded.version) == ([], {"model": "a/b"}, 1)
+    assert (loaded.count, loaded.truncated) == (0, False)
+    assert loads_session(dumps_session([])).metadata == {}
+
+
+@pytest.mark.parametrize(
+    ("messages", "metadata", "error"),
+    [
+        (
+            [UserMessage(content="ok"), object()],
+            None,
+            "cannot save message 1: expected a message model or a dict, got object",
+        ),
+        (
+            [],
+            {"x": {1, 2}},
+            "cannot save session metadata: not JSON data"
+            " (Object of type set is not JSON serializable)",
+        ),
+    ],
+)
+def test_what_cannot_be_saved_is_said_whole(
+    messages: list[Any], metadata: dict[str, Any] | None, error: str
+):
+    with pytest.raises(SessionFileError) as raised:
+        dumps_session(messages, metadata=metadata)
+    assert str(raised.value) == error

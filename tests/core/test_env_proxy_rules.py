@@ -85,3 +85,54 @@ def test_no_proxy_entries(
 def test_the_repr_shows_no_proxy_password(monkeypatch: pytest.MonkeyPatch) -> None:
     proxies = _read(monkeypatch, HTTPS_PROXY="http://me:s3cret-pass@p:1", NO_PROXY="x")
     assert "s3cret" not in repr(proxies) and "https" in repr(proxies)
+
+
+@pytest.mark.parametrize(
+    ("no_proxy", "scheme", "host", "port", "direct"),
+    [
+        # The host as the URL gives it: any case, maybe a trailing dot (the root zone).
+        ("example.com", "https", "API.Example.com", None, True),
+        ("example.com", "https", "api.example.com.", None, True),
+        ("example.com.", "https", "example.com", None, True),
+        # http's default port is 80.
+        ("example.com:80", "http", "example.com", None, True),
+        ("example.com:443", "http", "example.com", None, False),
+        ("example.com:80", "https", "example.com", None, False),
+        # An entry naming no domain covers nothing (``*`` alone turns proxies off, at read).
+        (".", "https", "example.com", None, False),
+        ("*.", "https", "example.com", None, False),
+        # A port that is not a number is part of the name: it matches no host.
+        ("example.com:abc", "https", "example.com", None, False),
+        ("[::1]", "https", "::1", 8080, True),
+        ("[::1]:x", "https", "::1", 8080, True),  # no usable port: every port
+    ],
+)
+def test_no_proxy_host_forms_and_default_ports(
+    monkeypatch: pytest.MonkeyPatch,
+    no_proxy: str,
+    scheme: str,
+    host: str,
+    port: int | None,
+    direct: bool,
+) -> None:
+    proxies = _read(
+        monkeypatch, HTTPS_PROXY="http://p:1", HTTP_PROXY="http://p:1", NO_PROXY=no_proxy
+    )
+    assert proxies is not None
+    assert proxies.proxy_for(scheme, host, port) == (None if direct else "http://p:1")
+
+
+def test_a_scheme_without_its_variable_or_all_proxy_connects_directly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    proxies = _read(monkeypatch, HTTP_PROXY="http://p:1")
+    assert proxies is not None
+    assert proxies.proxy_for("http", "h", None) == "http://p:1"
+    assert proxies.proxy_for("https", "h", None) is None
+
+
+def test_the_repr_says_whether_no_proxy_entries_exist(monkeypatch: pytest.MonkeyPatch) -> None:
+    with_entries = _read(monkeypatch, HTTPS_PROXY="http://p:1", NO_PROXY="x")
+    assert repr(with_entries) == "EnvProxies(schemes=['https'], no_proxy=True)"
+    monkeypatch.delenv("NO_PROXY")
+    assert repr(EnvProxies.read()) == "EnvProxies(schemes=['https'], no_proxy=False)"

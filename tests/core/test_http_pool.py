@@ -156,3 +156,41 @@ async def test_a_pool_with_a_request_in_flight_is_kept():
             assert transport.pools == 1 and server.open == 1
             assert b"".join([chunk async for chunk in response.aiter_bytes()]) == b"ok"
         assert await _until(lambda: server.open == 0)
+
+
+async def test_aclose_waits_for_the_pools_still_closing_after_their_expiry(monkeypatch):
+    """A pool closed by its idle timer is closed in a task: ``aclose`` finishes that task too."""
+    closed: list[httpx2.AsyncHTTPTransport] = []
+    original = httpx2.AsyncHTTPTransport.aclose
+
+    async def slow_aclose(self: httpx2.AsyncHTTPTransport) -> None:
+        await asyncio.sleep(0.1)
+        await original(self)
+        closed.append(self)
+
+    monkeypatch.setattr(httpx2.AsyncHTTPTransport, "aclose", slow_aclose)
+    transport = PooledTransport(keepalive_expiry=0)
+    async with _GatedServer() as server:
+        server.gate.set()
+        async with httpx2.AsyncClient(transport=transport) as client:
+            assert (await client.get(server.url)).text == "ok"
+            assert await _until(lambda: transport.pools == 0)  # expired: its closing started
+            assert closed == []  # ... and is still under way
+            await transport.aclose()
+            assert len(closed) == 1
+
+
+async def test_closing_a_body_twice_frees_its_slot_once():
+    transport = PooledTransport(per_pool=1, max_pools=5)
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        server.gate.set()
+        response = await client.get(server.url)
+        await response.stream.aclose()  # already closed by get(): a second close
+        await response.stream.aclose()
+        # One slot per pool: two requests at once still need two pools.
+        server.gate.clear()
+        calls = [asyncio.ensure_future(client.get(server.url)) for _ in range(2)]
+        reached = await _until(lambda: server.waiting == 2, bound_s=2.0)
+        server.gate.set()
+        assert [r.text for r in await asyncio.gather(*calls)] == ["ok"] * 2
+        assert reached and transport.pools == 2

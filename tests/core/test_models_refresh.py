@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import pi_sdk
+from pi_sdk._models.refresh import fill_from_catalog, store_key
 from pi_sdk.provider import FetchContext, FetchedModels
 
 KEY = "sk-test-SECRET-refresh-0123456789"
@@ -252,3 +253,95 @@ async def test_a_key_callback_that_raises_is_that_providers_error() -> None:
     result = await models.refresh()
     assert result.errors == {"locked": "locked (http://locked.test/v1): vault sealed"}
     assert result.refreshed == ["ok"]
+
+
+@pytest.mark.parametrize(
+    ("context_window", "max_tokens"),
+    [(8, 2), (7, 1), (3, 1), (1, 1), (65_532, 16_383), (65_536, 16_384), (1_000_000, 16_384)],
+)
+def test_an_unsaid_output_cap_is_a_quarter_of_the_said_window_within_1_and_the_default(
+    context_window: int, max_tokens: int
+) -> None:
+    (filled,) = fill_from_catalog("srv", [model("srv", "m", context_window=context_window)], [])
+    assert (filled.context_window, filled.max_tokens) == (context_window, max_tokens)
+
+
+def test_a_said_cap_or_an_unsaid_window_leaves_the_cap_alone() -> None:
+    said = model("srv", "a", context_window=8192, max_tokens=100)
+    unsaid = model("srv", "b")
+    window = model("cloud", "b", context_window=8192)  # fills the window, not said by the server
+    assert [m.max_tokens for m in fill_from_catalog("srv", [said, unsaid], [window])] == [
+        100,
+        pi_sdk.Model(id="x", api="a", provider="p").max_tokens,
+    ]
+
+
+def test_the_same_provider_s_catalog_model_wins_over_an_earlier_one_of_another() -> None:
+    catalog = [
+        model("cloud", "m", name="Cloud's", cost={"input": 9, "output": 9}),
+        model("srv", "m", name="First own", cost={"input": 1, "output": 2}),
+        model("srv", "m", name="Second own", cost={"input": 5, "output": 5}),
+    ]
+    (filled,) = fill_from_catalog("srv", [model("srv", "m")], catalog)
+    assert (filled.name, filled.cost.input) == ("First own", 1)
+    (said,) = fill_from_catalog("srv", [model("srv", "m", name="Server's")], catalog)
+    assert (said.name, said.cost.input) == ("Server's", 1)
+    (foreign,) = fill_from_catalog("srv", [model("srv", "m")], catalog[:1])
+    assert (foreign.name, foreign.cost.input) == ("Cloud's", 0)
+
+
+def test_store_key_is_the_id_and_the_base_url_when_there_is_one() -> None:
+    assert store_key(pi_sdk.Provider(id="srv")) == "srv"
+    assert store_key(server("srv", listing("srv"))) == "srv http://srv.test/v1"
+
+
+def test_a_result_is_ok_only_without_errors_and_abort() -> None:
+    assert pi_sdk.RefreshResult().ok
+    assert not pi_sdk.RefreshResult(errors={"a": "x"}).ok
+    assert not pi_sdk.RefreshResult(aborted=True).ok
+
+
+async def test_offline_a_stored_list_is_used_filled_and_its_source_is_the_store() -> None:
+    store = MemoryStore()
+    cloud = pi_sdk.Provider(id="cloud", models=[model("cloud", "m", name="Named")])
+    await pi_sdk.Models([server("srv", listing("srv", "m"))], store=store).refresh()
+    calls: list[str] = []
+
+    async def never(context: FetchContext) -> FetchedModels:
+        calls.append("asked")
+        raise AssertionError("offline: no fetch")
+
+    models = pi_sdk.Models([cloud, server("srv", never)], store=store)
+    result = await models.refresh(allow_network=False)
+    assert (result.refreshed, result.sources, result.errors) == (["srv"], {"srv": "store"}, {})
+    assert models.get_model("srv", "m").name == "Named" and calls == []
+
+
+async def test_a_not_modified_answer_stores_its_new_validators_with_the_kept_list() -> None:
+    store = MemoryStore()
+    answers = [
+        FetchedModels(models=[model("srv", "m")], etag='"1"', last_modified="monday"),
+        FetchedModels(models=None, etag='"2"', last_modified="tuesday"),
+    ]
+
+    async def fetch(context: FetchContext) -> FetchedModels:
+        return answers.pop(0)
+
+    models = pi_sdk.Models([server("srv", fetch)], store=store)
+    await models.refresh()
+    (first,) = store.entries.values()
+    assert (await models.refresh()).sources == {"srv": "not-modified"}
+    (entry,) = store.entries.values()
+    assert (entry.etag, entry.last_modified) == ('"2"', "tuesday")
+    assert [m.id for m in entry.models] == ["m"] and entry.fetched_at >= first.fetched_at
+
+
+async def test_an_error_without_a_message_is_named_by_its_class() -> None:
+    async def fetch(context: FetchContext) -> FetchedModels:
+        raise KeyError
+
+    models = pi_sdk.Models([server("srv", fetch)])
+    result = await models.refresh()
+    assert result.errors == {"srv": "srv (http://srv.test/v1): KeyError"}
+    no_url = pi_sdk.Models([pi_sdk.Provider(id="bare", fetch_models=fetch)])
+    assert (await no_url.refresh()).errors == {"bare": "bare (its default URL): KeyError"}

@@ -182,3 +182,47 @@ def test_an_unknown_provider_is_refused_naming_the_ones_there_are():
     with pytest.raises(ProviderNotFoundError) as caught:
         Models([], plugins=None).provider("acme")
     assert str(caught.value) == "no provider 'acme' (providers: none)"
+
+
+def test_an_unknown_provider_is_named_with_those_the_collection_has():
+    with pytest.raises(ProviderNotFoundError) as caught:
+        Models([], plugins=None).provider("x")
+    assert str(caught.value) == "no provider 'x' (providers: none)"
+    models = Models([Provider(id="b"), Provider(id="a")], plugins=None)
+    with pytest.raises(ProviderNotFoundError) as caught:
+        models.provider("x")
+    assert str(caught.value) == "no provider 'x' (providers: a, b)"
+    assert [p.id for p in models.providers()] == ["a", "b"]
+    assert models.check_auth("x") == pi_sdk.AuthCheck("x", False, None)
+
+
+def test_a_hand_registered_api_wins_over_the_model_s_own_provider_s():
+    own = ApiProvider(api="edge-api", stream=_stream)
+    other = ApiProvider(api="edge-api", stream=_other)
+    models = Models([Provider(id="a", apis=(own,)), Provider(id="b", apis=(other,))], plugins=None)
+    assert models.api_provider("edge-api", "a") is own
+    assert models.api_provider("edge-api", "b") is other
+    hand = ApiProvider(api="edge-api", stream=_stream)
+    models.register_api_provider(hand, source_id="mine")
+    assert models.api_provider("edge-api", "a").source_id == "mine"
+    assert models.api_provider("edge-api", "b").source_id == "mine"
+    models.unregister_api_providers("someone-else")
+    assert models.api_provider("edge-api", "b").source_id == "mine"
+    models.unregister_api_providers("mine")
+    assert models.api_provider("edge-api", "a") is own
+
+
+@pytest.mark.parametrize("how", ["remove", "replace"])
+def test_removing_or_replacing_a_provider_drops_its_fetched_list(how: str):
+    async def fetch(context: Any) -> Any:
+        return pi_sdk.provider.FetchedModels(models=[_model("srv", "fetched")])
+
+    models = Models([Provider(id="srv", fetch_models=fetch)], plugins=None)
+    models.refresh_sync()
+    assert [m.id for m in models.models("srv")] == ["fetched"]
+    if how == "remove":
+        models.remove("srv")
+        models.add(Provider(id="srv", models=[_model("srv", "static")]))
+    else:
+        models.add(Provider(id="srv", models=[_model("srv", "static")]), replace=True)
+    assert [m.id for m in models.models("srv")] == ["static"]

@@ -134,3 +134,27 @@ def test_lines_before_any_section_are_skipped_without_falling_back(site: Any):
 def test_a_found_entry_points_repr():
     found = scan.FoundEntryPoint("a", "m:f", "g", "dist", "1")
     assert repr(found) == "FoundEntryPoint(name='a', value='m:f', group='g', dist_name='dist')"
+
+
+@pytest.mark.parametrize(
+    ("metadata", "dist_name", "version", "falls_back"),
+    [
+        ("Name: pi-dup\nVersion: 1\nName: other\nVersion: 2\n", "pi-dup", "1", False),
+        ("Name: pi-nover\n", "pi-nover", None, False),
+        ("Version: 4\n", "", "4", False),
+        ("name:\t  pi-low\nVERSION: 5\n", "pi-low", "5", False),
+        ("Name: pi-body\nVersion: 6\n\nbody: not a header\n", "pi-body", "6", False),
+        ("Name: pi-nobreak\nVersion: 7\nbody line\n", "pi-nobreak", "7", True),
+        ("\tName: pi-indented\nVersion: 8\n", "", "8", True),
+    ],
+)
+def test_name_and_version_headers_read_as_importlib_reads_them(
+    site: Any, metadata: str, dist_name: str, version: str | None, falls_back: bool
+):
+    """First header of each name wins, any case, blanks after the colon dropped, body ignored."""
+    root, fallbacks = site
+    _info(root / "pi_hdr-1.dist-info", metadata, f"[{GROUP}]\nep = m:f\n")
+    ours = _read()
+    assert ours == _importlib(GROUP)
+    assert ours == [("ep", "m:f", dist_name, version)]
+    assert fallbacks == ([GROUP] if falls_back else [])

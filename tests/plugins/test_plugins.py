@@ -660,3 +660,82 @@ def test_cli_plugins_json(fake_site, capsys):
         "error": None,
     }
     assert records["broken"]["hooks"] == [] and "ImportError" in records["broken"]["error"]
+
+
+@pytest.mark.parametrize(
+    ("value", "missing", "installed"),
+    [
+        ("good, Nope_X", ["Nope_X"], "good"),
+        ("nope", ["nope"], "none"),
+        ("zz,good,aa", ["aa", "zz"], "good"),
+    ],
+)
+def test_names_that_match_no_plugin_are_listed_and_warned_with_what_is_installed(
+    fake_site, monkeypatch, value, missing, installed
+):
+    monkeypatch.setenv(LOAD_PLUGINS_ENV, value)
+    with use_plugin_manager(load_entry_points=True) as pm:
+        with pytest.warns(RuntimeWarning) as caught:
+            load_plugins()
+        assert pm.missing == missing
+        assert [str(w.message) for w in caught] == [
+            f"{LOAD_PLUGINS_ENV} names {name!r}, which is not an installed plugin"
+            f" (installed: {installed})"
+            for name in missing
+        ]
+
+
+def test_a_plugin_registered_under_an_entry_point_name_is_left_as_it_is(fake_site, monkeypatch):
+    monkeypatch.setenv(LOAD_PLUGINS_ENV, "good")
+    mine = types.ModuleType("pi_test_mine")
+    pm = PluginManager()
+    pm.register(mine, name="good")
+    with use_plugin_manager(pm, load_entry_points=True):
+        load_plugins()
+        assert pm.get_plugin("good") is mine
+        assert "pi_test_fake_good" not in sys.modules and pm.distributions == {}
+        assert pm.missing == [] and pm.load_errors == []
+
+
+def test_a_provider_list_registered_as_a_plugin_unregisters_by_the_same_object(plugin_manager):
+    providers = [pi_sdk.Provider(id="pi-test-listed", models=[])]
+    generation = plugin_manager.generation
+    plugin_manager.register(providers, name="listed")
+    assert plugin_manager.has_plugin("listed")
+    plugin_manager.unregister(providers)
+    assert not plugin_manager.has_plugin("listed")
+    assert plugin_manager.generation == generation + 2
+    plugin_manager.register(providers, name="listed")  # the object is free to register again
+    assert plugin_manager.has_plugin("listed")
+
+
+@pytest.mark.parametrize(
+    ("hook_name", "function", "message"),
+    [
+        (
+            "register_model",
+            _register_model,
+            "plugin 'pi_test_plugin' implements unknown hook 'register_model';"
+            " did you mean 'register_models'?",
+        ),
+        (
+            "get_api_key",
+            _get_api_key,
+            "plugin 'pi_test_plugin' hook 'get_api_key': keyword-only parameters ['provider']"
+            " are never passed by pluggy; declare them as plain parameters",
+        ),
+        (
+            "register_models",
+            _register_models,
+            "plugin 'pi_test_plugin' hook 'register_models' must be a plain def, not async def",
+        ),
+        ("zzzzzz_qqqq", _register_model, "plugin 'pi_test_plugin' implements unknown hook"
+         " 'zzzzzz_qqqq'"),
+    ],
+)  # fmt: skip
+def test_a_rejected_hook_implementation_is_named_whole(
+    plugin_manager, hook_name, function, message
+):
+    with pytest.raises(pluggy.PluginValidationError) as raised:
+        plugin_manager.register(_plugin(**{hook_name: function}))
+    assert str(raised.value) == message
