@@ -65,6 +65,8 @@ def test_every_header_value_type_and_the_header_after_it(kind: int, raw: bytes, 
         header("v", 4, b"\x00\x00"),  # an int32 cut short
         header("v", 9, bytes(15)),  # a UUID cut short
         header("v", 7, b"\x00\x05ab"),  # a string shorter than its length
+        header("v", 6, b"\x00"),  # a length cut short (struct.error once leaked)
+        header("v", 7, b""),  # no length at all
         b"\x05ab",  # a name cut short, no value type
         b"\x01\xff" + bytes([0]),  # a name that is not UTF-8
     ],
