@@ -87,7 +87,11 @@ def test_an_unknown_value_type_names_the_header_and_the_frame():
 @pytest.mark.parametrize(
     ("headers", "kind", "name"),
     [
-        (string(":message-type", "event") + string(":event-type", "messageStop"), "event", "messageStop"),
+        (
+            string(":message-type", "event") + string(":event-type", "messageStop"),
+            "event",
+            "messageStop",
+        ),
         (string(":event-type", "messageStart"), "event", "messageStart"),  # no type: an event
         (
             string(":message-type", "exception") + string(":exception-type", "throttlingException"),

@@ -19,7 +19,11 @@ import pi_sdk
 from pi_sdk import Context, TextContent, UserMessage
 
 IMAGE = pi_sdk.ImageContent(data="aGVsbG8=", mime_type="image/png")
-IMAGE_PART = {"type": "input_image", "detail": "auto", "image_url": "data:image/png;base64,aGVsbG8="}
+IMAGE_PART = {
+    "type": "input_image",
+    "detail": "auto",
+    "image_url": "data:image/png;base64,aGVsbG8=",
+}
 REASONING = {"id": "rs_1", "type": "reasoning", "summary": [], "encrypted_content": "gAAA"}
 ANNOTATION = {"type": "url_citation", "url": "https://e.x", "start_index": 0, "end_index": 2}
 
@@ -111,9 +115,7 @@ def test_text_with_an_id_alongside_replayed_reasoning_is_an_output_message() -> 
         ([pi_sdk.ThinkingContent(thinking="t"), cited("ok", "msg_2")], False),
     ],
 )
-def test_when_text_goes_back_as_its_output_message(
-    blocks: list[Any], output_message: bool
-) -> None:
+def test_when_text_goes_back_as_its_output_message(blocks: list[Any], output_message: bool) -> None:
     m = model()
     sent = [i for i in items(assistant(m, *blocks, stop="stop"), m=m) if i.get("type") == "message"]
     if output_message:
