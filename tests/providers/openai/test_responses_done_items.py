@@ -160,3 +160,24 @@ def test_items_without_an_output_index_are_kept_apart_by_their_ids() -> None:
         completed(),
     )
     assert [b.text for b in message.content if isinstance(b, TextContent)] == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("content", "refusal"),
+    [
+        ([{"type": "output_text", "text": ""}], "streamed no"),  # no refusal part: the deltas'
+        ([{"type": "refusal", "refusal": "final no"}], "final no"),  # the done copy wins
+        ([], "streamed no"),
+    ],
+)
+def test_a_streamed_refusal_ends_the_reply_unless_the_done_item_has_its_own(
+    content: list[dict[str, Any]], refusal: str
+) -> None:
+    message = decode(
+        added(0, MESSAGE),
+        event("refusal.delta", 0, content_index=0, delta="streamed "),
+        event("refusal.delta", 0, content_index=0, delta="no"),
+        done(0, {**MESSAGE, "content": content}),
+        completed(),
+    )
+    assert (message.stop_reason, message.error_message) == ("error", refusal)
