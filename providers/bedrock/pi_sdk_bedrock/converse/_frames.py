@@ -20,6 +20,7 @@ dict lookup here.
 from __future__ import annotations
 
 from struct import Struct
+from struct import error as StructError
 from typing import Any
 from zlib import crc32
 
@@ -80,7 +81,7 @@ def parse_headers(raw: bytes, number: int = 0) -> dict[str, Any]:
             if pos > end:
                 raise IndexError
             headers[name] = value
-    except (IndexError, UnicodeDecodeError, ValueError) as exc:
+    except (IndexError, StructError, ValueError) as exc:
         if isinstance(exc, ProviderError):
             raise
         raise _malformed(number, "headers run past their block") from None
