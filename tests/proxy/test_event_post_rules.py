@@ -52,6 +52,7 @@ def _raises(error: type[Exception]) -> Any:
     ("error", "text"),
     [
         (httpx2.ConnectError, "could not connect to the server: ConnectError: boom"),
+        (httpx2.ConnectTimeout, "timed out connecting to the server: ConnectTimeout: boom"),
         (httpx2.ReadError, "connection closed by the server before the response: ReadError: boom"),
         (
             httpx2.RemoteProtocolError,
