@@ -20,7 +20,8 @@ from pi_sdk._kit.clients import ClientCache, shared_in_thread
 from pi_sdk._serve.decoder import EventDecoder
 from pi_sdk._stream.builder import MessageBuilder
 from pi_sdk._stream.contract import HttpCall
-from pi_sdk._stream.provider_errors import ProviderError, connection_error
+from pi_sdk._stream.httpx_errors import connection_error_from_httpx
+from pi_sdk._stream.provider_errors import ProviderError
 from pi_sdk.errors import ConfigurationError
 
 __all__ = ["Refusal", "bearer_headers", "event_post_call", "json_object"]
@@ -86,10 +87,8 @@ async def event_post_call(
         request = http.build_request("POST", url, content=body, headers=headers)
         try:
             response = await http.send(request, stream=True)
-        except httpx2.TransportError as exc:
-            phase = "connect" if isinstance(exc, httpx2.ConnectError) else "request"
-            timed_out = isinstance(exc, httpx2.TimeoutException)
-            raise connection_error(exc, phase, timed_out=timed_out) from None
+        except httpx2.TransportError as exc:  # a connect timeout is a failed connect too
+            raise connection_error_from_httpx(exc) from None
         if response.status_code >= 400:
             raise await _http_error(response, refusal)
         return response
