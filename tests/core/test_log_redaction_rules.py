@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+from test_vendor_log_redaction_paths import _Keep  # pyright: ignore[reportPrivateUsage]
 
 from pi_sdk._stream.log_redaction import VENDOR_LOGGERS, watch_call
 
@@ -36,15 +37,6 @@ LOGGERS = [
     "hpack",
     "pi_sdk",
 ]
-
-
-class _Keep(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
 
 
 @contextmanager

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 from _support.messages import assistant
-from _support.models import model_maker
 from pi_sdk_openai.responses._input import convert_input
+from test_openai_responses import model as RESPONSES_MODEL
 
 import pi_sdk
 from pi_sdk import Context, TextContent, UserMessage
@@ -27,18 +27,7 @@ IMAGE_PART = {
 REASONING = {"id": "rs_1", "type": "reasoning", "summary": [], "encrypted_content": "gAAA"}
 ANNOTATION = {"type": "url_citation", "url": "https://e.x", "start_index": 0, "end_index": 2}
 
-model = model_maker(
-    {
-        "id": "gpt-5.2",
-        "name": "GPT-5.2",
-        "api": "openai-responses",
-        "provider": "openai",
-        "base_url": "https://api.openai.com/v1",
-        "reasoning": True,
-        "input": ["text", "image"],
-        "max_tokens": 128_000,
-    }
-)
+model = RESPONSES_MODEL  # (gpt-5.2, reasoning, text and image input)
 
 
 def items(*messages: Any, m: pi_sdk.Model | None = None, **options: Any) -> list[dict[str, Any]]:
