@@ -119,13 +119,18 @@ async def test_a_failed_save_leaves_no_temporary_file_and_raises(tmp_path: Path)
     target = tmp_path / "c.yaml"
     target.mkdir()
     (target / "keep").write_text("x")  # a non-empty folder: the atomic replace fails
+    unpatched = httpx2.AsyncHTTPTransport.handle_async_request
     async with LoopbackServer() as server:
         with pytest.raises(OSError):
             with open_cassette(target, record_mode="all"):
+                assert httpx2.AsyncHTTPTransport.handle_async_request is not unpatched
                 async with httpx2.AsyncClient() as client:
                     await client.get(f"{server.url}/v1/x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.yaml"]
     assert (target / "keep").read_text() == "x"
+    # The clients' patches are undone now, not when the garbage collector gets to them (then,
+    # inside whatever cassette is open, whose calls would go unrecorded).
+    assert httpx2.AsyncHTTPTransport.handle_async_request is unpatched
 
 
 async def test_hooks_given_as_options_run_after_scrubbing_in_order(tmp_path: Path) -> None:

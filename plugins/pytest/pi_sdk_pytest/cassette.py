@@ -437,10 +437,25 @@ def open_cassette(
         _cassette_class(session, ignore), **config
     )
     with ExitStack() as stack:
+        stack.callback(_unpatch, context)  # last: after the cassette's own exit, even a failed one
         session.cassette = stack.enter_context(context)
         if mode == "none":
             stack.enter_context(block_network(allowed_hosts, on_block=session.blocked.append))
         yield session
+
+
+def _unpatch(context: Any) -> None:
+    """Undo the HTTP clients' patches of a cassette whose save raised.
+
+    vcrpy's context exit saves the cassette first and only then undoes its patches (the
+    generator it keeps); a save that raises (a folder where the file goes, a full disk) leaves
+    them in place until that generator is garbage-collected. Then they come undone at a random
+    later moment, inside whatever cassette is open by then, whose calls go to the network
+    unrecorded. Closing the generator undoes them now; after a clean exit it is already gone.
+    """
+    finish = getattr(context, "_CassetteContextDecorator__finish", None)
+    if finish is not None:
+        finish.close()
 
 
 def _effective_mode(path: Path, recording: bool | None, record_mode: str | None) -> str:
