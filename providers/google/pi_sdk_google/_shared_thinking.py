@@ -30,7 +30,8 @@ _GEMINI3_FLASH = re.compile(r"gemini-3(?:\.\d+)?-flash")
 _GEMMA4 = re.compile(r"gemma-?4")
 _LEVEL_FAMILIES = re.compile(r"gemini-3(?:\.\d+)?-(?:pro|flash)|gemini-(?:[4-9]|[1-9]\d)|gemma-?4")
 _GOOGLE_LEVELS = ("minimal", "low", "medium", "high")
-_BUDGETS = (
+_BUDGETS = (  # pi-ai 1.6's Gemini API table, on Vertex too (pi-ai's Vertex table has no
+    # Flash-Lite row, so Flash-Lite took 2.5 Flash's minimal 128, under its 512 floor)
     ("2.5-pro", {"minimal": 128, "low": 2048, "medium": 8192, "high": 32768}),
     ("2.5-flash-lite", {"minimal": 512, "low": 2048, "medium": 8192, "high": 24576}),
     ("2.5-flash", {"minimal": 128, "low": 2048, "medium": 8192, "high": 24576}),

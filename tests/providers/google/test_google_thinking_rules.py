@@ -88,3 +88,46 @@ def test_reasoning_off_with_a_level_map(level_map: dict[str, Any], off: dict[str
 def test_a_budget_model_with_a_level_map_turns_off_with_a_budget() -> None:
     model = _model("gemini-2.5-flash", thinking_level_map={"off": None, "minimal": "minimal"})
     assert thinking_config(model, StreamOptions()) == {"thinkingBudget": 0}
+
+
+def _pi_budgets(module: str) -> dict[str, dict[str, int]]:
+    """pi-ai 1.6's ``getGoogleBudget`` table in ``dist/api/<module>.js``: ``{id part: budgets}``."""
+    import re
+
+    from _support.pi16_source import API_DIR
+
+    source = (API_DIR / f"{module}.js").read_text("utf-8")
+    body = source[source.index("function getGoogleBudget(") :]
+    body = body[: body.index("\n}\n")]
+    found = re.findall(r'model\.id\.includes\("([^"]+)"\)\) \{\s*const budgets = \{([^}]*)\}', body)
+    return {
+        part: {k: int(v) for k, v in re.findall(r"(\w+): (\d+)", table)} for part, table in found
+    }
+
+
+def test_every_budget_family_sends_pi_ai_s_budget_for_every_level() -> None:
+    """One table serves both APIs: pi-ai 1.6's Gemini API table. pi-ai's Vertex table is the
+    same without its Flash-Lite row, so there Flash-Lite falls to 2.5 Flash's minimal 128,
+    under Flash-Lite's 512 floor (Google's thinking guide); pi-sdk keeps 512 on Vertex too."""
+    from _support.pi16_source import SKIP_REASON, installed
+
+    if not (installed("google-generative-ai") and installed("google-vertex")):
+        pytest.skip(SKIP_REASON)
+    families = _pi_budgets("google-generative-ai")
+    assert set(families) == {"2.5-pro", "2.5-flash-lite", "2.5-flash"}
+    vertex = _pi_budgets("google-vertex")
+    assert vertex == {part: families[part] for part in ("2.5-pro", "2.5-flash")}
+    for part, budgets in families.items():
+        assert set(budgets) == {"minimal", "low", "medium", "high"}
+        for level, budget in budgets.items():
+            for api in ("google-generative-ai", "google-vertex"):
+                model = _model(f"gemini-{part}-preview").model_copy(update={"api": api})
+                sent = thinking_config(model, StreamOptions(reasoning=level))  # pyright: ignore[reportArgumentType]
+                assert sent == {"includeThoughts": True, "thinkingBudget": budget}, (
+                    api,
+                    part,
+                    level,
+                )
+    # An id of no family: the vendor's own dynamic budget
+    sent = thinking_config(_model("gemini-2.0-thinking"), StreamOptions(reasoning="high"))
+    assert sent == {"includeThoughts": True, "thinkingBudget": -1}
