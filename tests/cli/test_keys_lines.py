@@ -266,3 +266,16 @@ def test_the_stored_key_answers_before_other_plugins_only_inside_the_block(keys_
         assert get_api_key("envlab") == KEY
         assert get_api_key("lab") is None
     assert get_api_key("envlab") == "from-the-environment"
+
+
+def test_keys_without_an_action_is_a_usage_error_naming_the_action(
+    keys_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["keys"])
+    assert raised.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines()[-1] == (
+        "pi-sdk keys: error: the following arguments are required: ACTION"
+    )
+    assert not keys_file.exists()
