@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from pi_sdk._stream.response_body import ResponseBody
+from pi_sdk._stream.response_body import DRAIN_TIMEOUT_S, ResponseBody
 from pi_sdk.provider import ProviderError
 
 
@@ -173,3 +173,18 @@ async def test_start_after_the_body_began_reads_nothing() -> None:
     await body.start()  # already started: no read (the next read, and its failure, are the body's)
     with pytest.raises(ProviderError, match="^connection lost while reading the response"):
         await anext(body)
+
+
+async def test_drain_by_default_waits_its_documented_bound_for_a_rest_that_comes_in_turns() -> None:
+    # The rest comes over several turns of the loop (the transport reading it): within the
+    # default bound (DRAIN_TIMEOUT_S, 0.1 s: what a server that keeps the connection costs).
+    async def in_turns() -> AsyncIterator[bytes]:
+        yield b"data: 1\n\n"
+        for part in (b"0\r\n", b"\r\n"):
+            await asyncio.sleep(0)
+            yield part
+
+    body = ResponseBody(in_turns())
+    await anext(body)
+    assert DRAIN_TIMEOUT_S == 0.1
+    assert await body.drain() is True
