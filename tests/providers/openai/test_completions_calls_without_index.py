@@ -1,0 +1,74 @@
+"""Chat Completions tool-call deltas that carry no ``index`` (some OpenAI-compatible servers).
+
+The decoder's rule (``_tool_delta``): a delta without an index continues the open call with its
+id; with an id no open call has, it opens a new call; with no id, it continues the last open
+call, or opens one when none is open. Each row is a stream of such deltas and the calls it
+must give, on the fast path and on the general rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from _support.decoding import started
+from pi_sdk_openai.completions._decode import Decoder
+
+from pi_sdk import Model, ToolCall
+
+MODEL = Model(id="m", api="openai-completions", provider="acme")
+
+
+def _delta(call: dict[str, Any]) -> dict[str, Any]:
+    return {"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+
+
+def _call(arguments: str, call_id: str | None = None, name: str | None = None) -> dict[str, Any]:
+    function: dict[str, Any] = {"arguments": arguments}
+    if name is not None:
+        function["name"] = name
+    return {"function": function, **({"id": call_id} if call_id is not None else {})}
+
+
+ROWS = [
+    pytest.param(  # the same id again: the same call
+        [_call('{"a"', "c1", "f"), _call(":1}", "c1")],
+        [("c1", "f", {"a": 1})],
+        id="same-id-continues",
+    ),
+    pytest.param(  # no id: the last open call
+        [_call('{"a"', "c1", "f"), _call(":1}")],
+        [("c1", "f", {"a": 1})],
+        id="no-id-continues-the-last",
+    ),
+    pytest.param(  # a new id: a new call
+        [_call("{}", "c1", "f"), _call('{"b":2}', "c2", "g")],
+        [("c1", "f", {}), ("c2", "g", {"b": 2})],
+        id="new-id-opens-a-call",
+    ),
+    pytest.param(  # back to the first id: its call again, the second one left as it was
+        [_call('{"a"', "c1", "f"), _call("{}", "c2", "g"), _call(":1}", "c1")],
+        [("c1", "f", {"a": 1}), ("c2", "g", {})],
+        id="an-earlier-id-continues-its-call",
+    ),
+    pytest.param(  # no id and nothing open: a call of its own
+        [_call('{"a":1}', name="f")],
+        [("", "f", {"a": 1})],
+        id="no-id-nothing-open",
+    ),
+]
+
+
+@pytest.mark.parametrize("general", [False, True])
+@pytest.mark.parametrize(("deltas", "calls"), ROWS)
+def test_deltas_without_an_index_go_to_the_call_their_id_names(
+    general: bool, deltas: list[dict[str, Any]], calls: list[tuple[str, str, dict[str, Any]]]
+) -> None:
+    decoder, builder, feed = started(Decoder, MODEL, general=general)
+    for call in deltas:
+        feed(_delta(call))
+    feed({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    decoder.finish(saw_done=True)
+    message = builder.message
+    found = [b for b in message.content if isinstance(b, ToolCall)]
+    assert [(c.id, c.name, c.arguments) for c in found] == calls
