@@ -295,3 +295,51 @@ async def test_events_follow_a_workflow_across_its_continued_runs() -> None:
     assert await _read(AgentRun(alone)) == [0, 1]  # type: ignore[arg-type]  # no client: this run
     lost = _Handle("r1", [0], [], 0, CONTINUED)  # no continued-as-new event found
     assert await _read(AgentRun(lost, client=_Client(lost))) == [0]  # type: ignore[arg-type]
+
+
+_REPLY_MODEL = pi_sdk.Model(id="m", api="scripted", provider="scripted")
+
+
+@pytest.mark.parametrize(
+    ("stop", "event", "with_call"),
+    [
+        ("stop", "done", True),  # kept as the worker saw it, not recomputed from the tool call
+        ("toolUse", "done", True),
+        ("length", "done", False),
+        ("error", "error", False),
+        ("aborted", "error", False),
+    ],
+)
+async def test_a_replayed_answer_ends_with_the_reason_the_worker_saw(
+    stop: str, event: str, with_call: bool
+) -> None:
+    content: list[Any] = [pi_sdk.TextContent(text="a")]
+    if with_call:
+        content.append(pi_sdk.ToolCall(id="c1", name="t", arguments={}))
+    message = pi_sdk.AssistantMessage(
+        content=content,
+        api="scripted",
+        provider="scripted",
+        model="m",
+        stop_reason=stop,  # pyright: ignore[reportArgumentType]
+        error_message="failed there" if event == "error" else None,
+    )
+    reply = _workflow._Reply(_REPLY_MODEL, message)  # pyright: ignore[reportPrivateUsage]
+    events = [e async for e in reply]
+    assert [e.type for e in events] == [event]
+    final = events[0].message if event == "done" else events[0].error  # pyright: ignore[reportAttributeAccessIssue]
+    assert final.stop_reason == stop
+    assert (await reply.result()) is message
+
+
+async def test_a_replayed_answer_the_loop_cannot_continue_fails_the_activity() -> None:
+    for stop in ("pending", "deferred"):
+        message = pi_sdk.AssistantMessage(
+            content=[],
+            api="scripted",
+            provider="scripted",
+            model="m",
+            stop_reason=stop,  # pyright: ignore[reportArgumentType]
+        )
+        with pytest.raises(_workflow.ActivityFailed, match=repr(stop)):
+            _workflow._Reply(_REPLY_MODEL, message)  # pyright: ignore[reportPrivateUsage]
