@@ -19,10 +19,12 @@ import pytest
 
 NAMESPACES = ("pi_sdk", "pi_sdk.provider", "pi_sdk.plugins", "pi_sdk.testing", "pi_sdk.agent")
 UNRESOLVED = {
-    "AgentLoopConfig": "names Sequence, imported only for the type checker",
+    "AgentLoopConfig": "its hook aliases name Sequence and the tool-call result types, imported"
+    " only for the type checker",
     "AgentState": "names AgentThinkingLevel, imported only for the type checker",
-    "ApiProvider": "an annotation 'X | None' whose X is a string at run time",
-    "HttpCall": "names HttpResponse, imported only for the type checker",
+    "ApiProvider": "StreamFunction | None: the alias is a string at run time",
+    "HttpCall": "names HttpResponse, Decoder, MessageBuilder and ProviderError, imported only for"
+    " the type checker",
 }
 
 
