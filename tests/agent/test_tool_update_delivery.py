@@ -263,3 +263,38 @@ async def test_an_update_from_a_thread_left_behind_after_an_abort_is_dropped():
             error=True,
         ),
     ]
+
+
+async def test_an_update_pushed_from_a_worker_thread_reaches_the_listener_while_the_tool_runs():
+    # The update is handed to the loop's thread (call_soon_threadsafe wakes the loop): a tool
+    # that waits in its thread for the listener to have the update is not left waiting. The
+    # loop in debug mode refuses a task made from another thread, as the hand-off must not.
+    asyncio.get_running_loop().set_debug(True)
+    heard = threading.Event()
+    loop_thread = threading.get_ident()
+    listener_threads: list[int] = []
+
+    @pi_sdk.tool
+    def work(on_update: Callable[[AgentToolResult], None]) -> str:
+        """Work in a thread."""
+        on_update(AgentToolResult.text("halfway"))
+        return "heard" if heard.wait(10) else "never heard"
+
+    async def listener(event: AgentEvent) -> None:
+        if event.type == "tool_execution_update":
+            listener_threads.append(threading.get_ident())
+            heard.set()
+
+    provider = ScriptedProvider(
+        [ScriptedReply(content=[pi_sdk.ToolCall(id="t1", name="work", arguments={})]), "done"]
+    )
+    ends: list[str] = []
+
+    async def sink(event: AgentEvent) -> None:
+        await listener(event)
+        if event.type == "tool_execution_end":
+            ends.append(_text(event.result))
+
+    await run_agent_loop([user("go")], AgentContext(tools=[work]), config(provider), sink)
+    assert ends == ["heard"]
+    assert listener_threads == [loop_thread]
