@@ -15,7 +15,7 @@ import zlib
 import pytest
 from pi_sdk_bedrock.converse._decode import Decoder
 from pi_sdk_bedrock.converse._frames import FrameReader, parse_headers
-from test_bedrock_frames import encode_headers, frame
+from test_bedrock_frames import encode_frame, encode_headers, frame
 
 from pi_sdk import Model
 from pi_sdk.provider import MessageBuilder, ProviderError
@@ -23,14 +23,6 @@ from pi_sdk.provider import MessageBuilder, ProviderError
 GOOD = frame("messageStart", {"role": "assistant"}) + frame(
     "contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": "hi"}}
 )
-
-
-def _with_headers(headers: bytes, payload: bytes = b"{}") -> bytes:
-    total = 12 + len(headers) + len(payload) + 4
-    prelude = struct.pack(">II", total, len(headers))
-    prelude += struct.pack(">I", zlib.crc32(prelude))
-    message = prelude + headers + payload
-    return message + struct.pack(">I", zlib.crc32(message))
 
 
 def _third_frame_faults() -> dict[str, tuple[bytes, str]]:
@@ -48,8 +40,8 @@ def _third_frame_faults() -> dict[str, tuple[bytes, str]]:
             "impossible lengths (total 8, headers 0)",
         ),
         "message": (bytes(bad_message), "message checksum mismatch (corrupted frame)"),
-        "header type": (_with_headers(unknown), "header 'x' has unknown value type 42"),
-        "header run": (_with_headers(past), "headers run past their block"),
+        "header type": (encode_frame(unknown), "header 'x' has unknown value type 42"),
+        "header run": (encode_frame(past), "headers run past their block"),
     }
 
 

@@ -13,21 +13,13 @@ from typing import Any
 
 import pytest
 from pi_sdk_bedrock.converse._frames import MAX_FRAME_BYTES, FrameReader, parse_headers
+from test_bedrock_frames import encode_frame
 
 from pi_sdk.provider import ProviderError
 
 
 def header(name: str, kind: int, value: bytes = b"") -> bytes:
     return bytes([len(name)]) + name.encode() + bytes([kind]) + value
-
-
-def encode(headers: bytes, payload: bytes = b"{}") -> bytes:
-    """One frame of raw ``headers`` and ``payload``, both CRC32s right."""
-    total = 12 + len(headers) + len(payload) + 4
-    prelude = struct.pack(">II", total, len(headers))
-    prelude += struct.pack(">I", zlib.crc32(prelude))
-    message = prelude + headers + payload
-    return message + struct.pack(">I", zlib.crc32(message))
 
 
 def string(name: str, value: str) -> bytes:
@@ -108,19 +100,19 @@ def test_an_unknown_value_type_names_the_header_and_the_frame():
     ],
 )
 def test_a_frames_kind_and_name_come_from_its_headers(headers: bytes, kind: str, name: str):
-    ((got_kind, got_name, payload, _),) = FrameReader().feed(encode(headers, b'{"a":1}'))
+    ((got_kind, got_name, payload, _),) = FrameReader().feed(encode_frame(headers, b'{"a":1}'))
     assert (got_kind, got_name, payload) == (kind, name, b'{"a":1}')
 
 
 def test_length_edges():
     # the smallest frame (no headers, no payload) and headers filling the whole frame are fine
-    assert FrameReader().feed(encode(b"", b"")) == [("event", "", b"", {})]
+    assert FrameReader().feed(encode_frame(b"", b"")) == [("event", "", b"", {})]
     only_headers = string(":event-type", "e")
-    assert FrameReader().feed(encode(only_headers, b""))[0][:3] == ("event", "e", b"")
+    assert FrameReader().feed(encode_frame(only_headers, b""))[0][:3] == ("event", "e", b"")
     # one past the frame's room for headers, or a total under 16 or over the cap: impossible
     for total, header_size in [(15, 0), (16, 1), (MAX_FRAME_BYTES + 1, 0)]:
         prelude = struct.pack(">II", total, header_size)
-        body = encode(b"", b"") + prelude + struct.pack(">I", zlib.crc32(prelude))
+        body = encode_frame(b"", b"") + prelude + struct.pack(">I", zlib.crc32(prelude))
         with pytest.raises(ProviderError) as caught:
             FrameReader().feed(body)
         expected = f"frame #2: impossible lengths (total {total}, headers {header_size})"
@@ -137,21 +129,23 @@ def test_a_frame_at_the_cap_waits_for_its_bytes():
 def test_frames_are_counted_and_cached_headers_keep_their_own_payloads():
     headers = string(":message-type", "event") + string(":event-type", "contentBlockDelta")
     reader = FrameReader()
-    frames = reader.feed(encode(headers, b"1") + encode(headers, b"2") + encode(headers, b"3"))
+    frames = reader.feed(
+        encode_frame(headers, b"1") + encode_frame(headers, b"2") + encode_frame(headers, b"3")
+    )
     assert [f[2] for f in frames] == [b"1", b"2", b"3"] and reader.frames == 3
-    assert reader.feed(encode(headers, b"4"))[0][2] == b"4" and reader.frames == 4
+    assert reader.feed(encode_frame(headers, b"4"))[0][2] == b"4" and reader.frames == 4
     assert not reader.pending
 
 
 def test_many_distinct_headers_blocks_all_decode():
     # more distinct blocks than the cache holds: each still decodes to its own name
     names = [f"event{i}" for i in range(80)]
-    body = b"".join(encode(string(":event-type", n)) for n in names)
-    body += encode(string(":event-type", "event3"))
+    body = b"".join(encode_frame(string(":event-type", n)) for n in names)
+    body += encode_frame(string(":event-type", "event3"))
     assert [f[1] for f in FrameReader().feed(body)] == [*names, "event3"]
 
 
 def test_bad_headers_in_a_later_frame_name_that_frame():
-    good = encode(string(":event-type", "a"))
+    good = encode_frame(string(":event-type", "a"))
     with pytest.raises(ProviderError, match=r"frame #3: headers run past"):
-        FrameReader().feed(good + good + encode(header("v", 4, b"\x00")))
+        FrameReader().feed(good + good + encode_frame(header("v", 4, b"\x00")))

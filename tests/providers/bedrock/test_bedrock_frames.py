@@ -50,10 +50,15 @@ def frame(name: str, payload: Any = None, *, message_type: str = "event", **extr
         }
     )
     body = payload if isinstance(payload, bytes) else json.dumps(payload or {}).encode()
-    total = 12 + len(headers) + len(body) + 4
+    return encode_frame(headers, body)
+
+
+def encode_frame(headers: bytes, payload: bytes = b"{}") -> bytes:
+    """One event-stream message of raw ``headers`` and ``payload``, both CRC32s right."""
+    total = 12 + len(headers) + len(payload) + 4
     prelude = struct.pack(">II", total, len(headers))
     prelude += struct.pack(">I", zlib.crc32(prelude))
-    message = prelude + headers + body
+    message = prelude + headers + payload
     return message + struct.pack(">I", zlib.crc32(message))
 
 
