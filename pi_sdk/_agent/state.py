@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, cast
 from pi_sdk._agent.listeners import ListenerFailures
 from pi_sdk._agent.tool_declarations import shorthand
 from pi_sdk._wire.argument_kinds import check_model
-from pi_sdk._wire.levels import check_thinking_level
+from pi_sdk._wire.levels import AgentThinkingLevel, check_thinking_level
 from pi_sdk._wire.transcript import current_system_prompt
 from pi_sdk.types import AssistantMessage, Context, Message, Model, SystemMessage, Tool
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import asyncio
 
     from pi_sdk._wire.abort import AbortController
-    from pi_sdk._wire.agent_types import AgentEvent, AgentMessage, AgentThinkingLevel, AgentTool
+    from pi_sdk._wire.agent_types import AgentEvent, AgentMessage, AgentTool
 
 __all__ = ["ActiveRun", "AgentState", "Runtime"]
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 from pydantic import BaseModel, ValidationError
 
 from pi_sdk._wire.abort import AbortSignal
-from pi_sdk._wire.levels import ModelThinkingLevel
+from pi_sdk._wire.levels import AgentThinkingLevel
 from pi_sdk._wire.validation import (
     compile_validator,
     empty_object_schema,
@@ -84,10 +84,6 @@ __all__ = [
     "TurnStartEvent",
     "agent_event_to_dict",
 ]
-
-AgentThinkingLevel: TypeAlias = ModelThinkingLevel
-"""The agent's thinking level: pi-ai 1.6's levels (``"minimal"`` .. ``"max"``) plus ``"off"`` (no
-reasoning requested)."""
 
 ToolExecutionMode: TypeAlias = Literal["sequential", "parallel"]
 ToolSteering: TypeAlias = Literal["wait", "skip"]
@@ -179,7 +175,7 @@ Fire-and-forget and thread-safe: the event is delivered in call order, and befor
 # --- tools ------------------------------------------------------------------------------------
 
 ToolExecute: TypeAlias = Callable[
-    [str, Any, AbortSignal, ToolUpdateCallback], Awaitable["AgentToolResult | Any"]
+    [str, Any, AbortSignal, ToolUpdateCallback], Awaitable[AgentToolResult | Any]
 ]
 """``execute(tool_call_id, args, signal, on_update) -> AgentToolResult``.
 
@@ -423,7 +419,7 @@ class AfterToolCallResult:
 
 BeforeToolCall: TypeAlias = Callable[
     [BeforeToolCallContext, AbortSignal],
-    "BeforeToolCallResult | None | Awaitable[BeforeToolCallResult | None]",
+    BeforeToolCallResult | None | Awaitable[BeforeToolCallResult | None],
 ]
 """``before_tool_call(context, signal)``, sync or async.
 
@@ -433,7 +429,7 @@ exception becomes an error tool result with its message (pi-mono).
 
 AfterToolCall: TypeAlias = Callable[
     [AfterToolCallContext, AbortSignal],
-    "AfterToolCallResult | None | Awaitable[AfterToolCallResult | None]",
+    AfterToolCallResult | None | Awaitable[AfterToolCallResult | None],
 ]
 """``after_tool_call(context, signal)``, sync or async.
 
@@ -442,7 +438,7 @@ error assistant message (pi-mono propagates it; pi-sdk ends the event stream cle
 """
 
 ConvertToLlm: TypeAlias = Callable[
-    [list[AgentMessage]], "Sequence[Message] | Awaitable[Sequence[Message]]"
+    [list[AgentMessage]], Sequence[Message] | Awaitable[Sequence[Message]]
 ]
 """``convert_to_llm(messages) -> list[Message]``, sync or async.
 
@@ -452,7 +448,7 @@ ends the run with an error assistant message). Default (``None`` in :class:`Agen
 """
 
 TransformContext: TypeAlias = Callable[
-    [list[AgentMessage], AbortSignal], "Sequence[AgentMessage] | Awaitable[Sequence[AgentMessage]]"
+    [list[AgentMessage], AbortSignal], Sequence[AgentMessage] | Awaitable[Sequence[AgentMessage]]
 ]
 """``transform_context(messages, signal)``, sync or async: prune or inject before each call.
 
@@ -460,12 +456,12 @@ Runs before ``convert_to_llm``; its result is used for that one call and does no
 transcript. Contract: must not raise.
 """
 
-GetApiKey: TypeAlias = Callable[[str], "str | None | Awaitable[str | None]"]
+GetApiKey: TypeAlias = Callable[[str], str | None | Awaitable[str | None]]
 """``get_api_key(provider)``, sync or async, called before every model call (short-lived
 OAuth tokens); ``None`` falls back to ``StreamOptions.api_key`` and then the plugins."""
 
 MessageSource: TypeAlias = Callable[
-    [], "Sequence[AgentMessage] | Awaitable[Sequence[AgentMessage]]"
+    [], Sequence[AgentMessage] | Awaitable[Sequence[AgentMessage]]
 ]
 """``get_steering_messages()`` / ``get_follow_up_messages()``: messages to inject now."""
 
@@ -481,7 +477,7 @@ class AssistantStream(Protocol):
 
 
 AgentStreamFn: TypeAlias = Callable[
-    [Model, Context, StreamOptions], "AssistantStream | Awaitable[AssistantStream]"
+    [Model, Context, StreamOptions], AssistantStream | Awaitable[AssistantStream]
 ]
 """``stream_fn(model, context, options)``; default :func:`pi_sdk.stream`.
 

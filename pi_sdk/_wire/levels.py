@@ -15,6 +15,7 @@ from typing import Any, Final, Literal, TypeAlias
 
 __all__ = [
     "MODEL_THINKING_LEVELS",
+    "AgentThinkingLevel",
     "OPT_IN_LEVELS",
     "THINKING_LEVELS",
     "ModelThinkingLevel",
@@ -31,6 +32,9 @@ ThinkingLevel: TypeAlias = Literal["minimal", "low", "medium", "high", "xhigh", 
 ModelThinkingLevel: TypeAlias = Literal["off", "minimal", "low", "medium", "high", "xhigh", "max"]
 """A model's thinking level, ``off`` included (pi-ai 1.6 ``ModelThinkingLevel``); public as
 ``pi_sdk.AgentThinkingLevel``."""
+AgentThinkingLevel: TypeAlias = ModelThinkingLevel
+"""The agent's thinking level: pi-ai 1.6's levels (``"minimal"`` .. ``"max"``) plus ``"off"`` (no
+reasoning requested)."""
 
 THINKING_LEVELS: Final = ("minimal", "low", "medium", "high", "xhigh", "max")
 """The reasoning levels of ``StreamOptions.reasoning``, lowest first (pi-ai 1.6

@@ -4,8 +4,8 @@ A user's pydantic model with a field of a pi-sdk type, a dataclass tool, or any 
 type hints evaluates them; an annotation naming something imported only for the type checker,
 or an expression that is not a type, fails there with a ``NameError`` or ``TypeError``.
 
-Four classes fail today: their annotations name what their modules import only for the type
-checker (kept out of the first import, issue 32). They are marked ``xfail(strict=True)``: the
+Two classes fail today: their annotations name the stream machinery, which their module imports
+only for the type checker (kept out of plugin discovery, issue 32). They are marked ``xfail(strict=True)``: the
 day one resolves, its mark must go.
 """
 
@@ -19,9 +19,6 @@ import pytest
 
 NAMESPACES = ("pi_sdk", "pi_sdk.provider", "pi_sdk.plugins", "pi_sdk.testing", "pi_sdk.agent")
 UNRESOLVED = {
-    "AgentLoopConfig": "its hook aliases name Sequence and the tool-call result types, imported"
-    " only for the type checker",
-    "AgentState": "names AgentThinkingLevel, imported only for the type checker",
     "ApiProvider": "StreamFunction | None: the alias is a string at run time",
     "HttpCall": "names HttpResponse, Decoder, MessageBuilder and ProviderError, imported only for"
     " the type checker",
