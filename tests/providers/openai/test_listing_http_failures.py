@@ -50,6 +50,45 @@ async def test_a_connection_that_breaks_says_how() -> None:
     assert "Server disconnected" in text
 
 
+def _connect_error(*chain: BaseException) -> httpx2.ConnectError:
+    """A ``ConnectError`` whose causes are ``chain`` (the first its ``__cause__``, the next
+    that one's ``__context__``, ...)."""
+    exc = httpx2.ConnectError("All connection attempts failed")
+    link: BaseException = exc
+    for i, cause in enumerate(chain):
+        if i == 0:
+            link.__cause__ = cause
+        else:
+            link.__context__ = cause
+        link = cause
+    return exc
+
+
+@pytest.mark.parametrize(
+    ("chain", "reason"),
+    [
+        ((ConnectionRefusedError(111, "Connection refused"),),
+         "connection refused (is the server running?)"),
+        ((OSError("wrapped"), ConnectionRefusedError(111, "refused")),
+         "connection refused (is the server running?)"),
+        ((OSError(113, "No route to host"),),
+         "ConnectError: All connection attempts failed ([Errno 113] No route to host)"),
+        ((), "ConnectError: All connection attempts failed"),
+    ],
+)  # fmt: skip
+async def test_a_connection_never_made_says_why(chain: tuple[Any, ...], reason: str) -> None:
+    text = await _ask(_raising(_connect_error(*chain)))
+    assert text == f"GET {URL}: cannot connect: {reason}"
+
+
+async def test_a_cause_chain_that_loops_ends() -> None:
+    exc = httpx2.ConnectError("All connection attempts failed")
+    loop = OSError("loop")
+    exc.__cause__, loop.__cause__ = loop, exc
+    text = await _ask(_raising(exc))
+    assert text == f"GET {URL}: cannot connect: ConnectError: All connection attempts failed (loop)"
+
+
 @pytest.mark.parametrize(
     ("status", "body", "said"),
     [
