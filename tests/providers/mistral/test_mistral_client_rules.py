@@ -22,9 +22,7 @@ import pi_sdk
 from pi_sdk import Context, Model, StreamOptions, UserMessage
 
 BASE = "https://api.mistral.test"
-MODEL = Model(
-    id="mistral-test", api="mistral-conversations", provider="mistral", base_url=BASE
-)
+MODEL = Model(id="mistral-test", api="mistral-conversations", provider="mistral", base_url=BASE)
 CTX = Context(messages=[UserMessage(content="hi")])
 OK = (
     b'data: {"id":"c","model":"m","choices":[{"index":0,"delta":{"content":"ok"},'

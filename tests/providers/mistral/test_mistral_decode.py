@@ -129,3 +129,45 @@ def test_id_less_calls_get_distinct_ids_that_replay_the_same() -> None:
     assert len(set(first)) == 5
     assert all(len(i) == 9 and i.isalnum() for i in first)
     assert ids() == first  # derived from the stream alone: the same on every replay
+
+
+def _thinking(*texts: Any, signature: Any = None) -> dict[str, Any]:
+    chunk: dict[str, Any] = {
+        "type": "thinking",
+        "thinking": [{"type": "text", "text": t} for t in texts],
+    }
+    if signature is not None:
+        chunk["signature"] = signature
+    return chunk
+
+
+@pytest.mark.parametrize(
+    ("chunks", "content"),
+    [
+        # a signature alone opens a thinking block for it (after text: a new one)
+        ([_thinking(signature="s1")], [ThinkingContent(thinking="", thinking_signature="s1")]),
+        (["a", _thinking(signature="s1")],
+         [TextContent(text="a"), ThinkingContent(thinking="", thinking_signature="s1")]),
+        # ... and signs the open one when thinking goes on
+        ([_thinking("x"), _thinking(signature="s1")],
+         [ThinkingContent(thinking="x", thinking_signature="s1")]),
+        ([_thinking("x", "y", signature="s2"), _thinking("z")],
+         [ThinkingContent(thinking="xyz", thinking_signature="s2")]),
+        # a thinking chunk with neither text nor signature is nothing, and ends nothing
+        ([_thinking(), "a", _thinking(signature=""), "b"], [TextContent(text="ab")]),
+        ([_thinking("x"), {"type": "thinking", "thinking": "not a list"}, _thinking("y")],
+         [ThinkingContent(thinking="xy")]),
+        ([_thinking(signature=7), "a"], [TextContent(text="a")]),
+        ([{"type": "thinking", "thinking": [{"type": "text", "text": 1}, {"text": "k"}]}],
+         [ThinkingContent(thinking="k")]),
+    ],
+)  # fmt: skip
+def test_thinking_chunks_and_their_signatures(chunks: list[Any], content: list[Any]) -> None:
+    dec, builder = decoder()
+    events = []
+    for chunk in chunks:
+        events += dec.feed(delta([chunk]))
+    events += dec.finish(saw_done=True)
+    assert builder.message.content == content
+    opened = [e.type for e in events if e.type.endswith("_start")]
+    assert len(opened) == len(content)

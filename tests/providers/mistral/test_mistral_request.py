@@ -31,6 +31,7 @@ MODEL = pi_sdk.Model(
     max_tokens=100_000,
 )
 VALID_ID = re.compile(r"[a-zA-Z0-9]{9}")
+PDF = pi_sdk.DocumentContent(data="JVBERi0=", mime_type="application/pdf")
 
 
 def assistant(*content: Any, model: pi_sdk.Model = MODEL, **fields: Any) -> pi_sdk.AssistantMessage:
@@ -142,8 +143,16 @@ def test_messages_on_the_wire() -> None:
         ([], False, "(no tool output)"),
         ([], True, "[tool error] (no tool output)"),
         ([pi_sdk.ImageContent(data="AA", mime_type="image/png")], False, "(see attached image)"),
+        ([pi_sdk.ImageContent(data="AA", mime_type="image/png")], True,
+         "[tool error] (see attached image)"),
+        ([PDF], False, "(see attached document)"),
+        ([PDF], True, "[tool error] (see attached document)"),
+        ([PDF, pi_sdk.ImageContent(data="AA", mime_type="image/png")], False,
+         "(see attached image)"),
+        ([TextContent(text="  "), PDF], False, "(see attached document)"),
+        ([TextContent(text=" 42\n"), PDF], True, "[tool error] 42"),
     ],
-)
+)  # fmt: skip
 def test_tool_result_placeholders(content: list[Any], is_error: bool, text: str) -> None:
     context = Context(
         messages=[
@@ -305,3 +314,38 @@ def test_replay_picks_the_mistral_api_for_a_mistral_recording(
     assert completions.recognize("POST", interactions[0].uri, interactions[0].body) is not None
     plan = plan_replay(interactions)
     assert [(p.api, m.provider) for _, p, m in plan] == [("mistral-conversations", "mistral")]
+
+
+def test_a_turn_with_nothing_to_send_is_left_out() -> None:
+    from pi_sdk_mistral.conversations._request import _assistant
+
+    blank = assistant(TextContent(text=" \n"), pi_sdk.ThinkingContent(thinking="  "))
+    assert _assistant(blank) is None
+    assert _assistant(assistant()) is None
+    context = Context(messages=[UserMessage(content="q"), blank, UserMessage(content="q2")])
+    assert [m["role"] for m in convert_messages(context, MODEL)] == ["user", "user"]
+
+
+@pytest.mark.parametrize(
+    ("in_place", "sent"),
+    [
+        (True, [{"role": "user", "content": "q"}, {"role": "system", "content": "Be terse."},
+                {"role": "user", "content": "q2"}]),
+        (False, [{"role": "user", "content": "q"}, {"role": "user", "content": "q2"}]),
+    ],
+)  # fmt: skip
+def test_later_system_messages_go_in_place_where_the_model_takes_them(
+    in_place: bool, sent: list[dict[str, Any]]
+) -> None:
+    model = MODEL.model_copy(update={"compat": {"supportsMidConvoSystemMessages": in_place}})
+    tool = pi_sdk.Tool(name="t", description="d", parameters={"type": "object"})
+    context = Context(
+        system_prompt="P",
+        messages=[
+            UserMessage(content="q"),
+            pi_sdk.SystemMessage(content="Be terse."),
+            pi_sdk.SystemMessage(tools_added=[tool]),  # no text: no message
+            UserMessage(content="q2"),
+        ],
+    )
+    assert convert_messages(context, model) == sent

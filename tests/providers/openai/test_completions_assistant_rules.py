@@ -28,6 +28,8 @@ WIRE_CALL = {
     "function": {"name": "look", "arguments": '{"q":"é","n":2}'},
 }
 
+CALLS = {"role": "assistant", "tool_calls": [WIRE_CALL]}
+
 
 def turn(*blocks: Any) -> pi_sdk.AssistantMessage:
     return pi_sdk.AssistantMessage(
@@ -54,11 +56,10 @@ def test_a_turn_with_nothing_to_send_is_none(compat: CompletionsCompat, blocks: 
     [
         (PLAIN, False, [TextContent(text="a"), TextContent(text=" "), TextContent(text="b")],
          {"role": "assistant", "content": "a\n\nb"}),
-        (PLAIN, False, [CALL], {"role": "assistant", "content": None, "tool_calls": [WIRE_CALL]}),
-        (NON_NULL, False, [CALL], {"role": "assistant", "content": "", "tool_calls": [WIRE_CALL]}),
-        (AFTER_TOOL, False, [CALL], {"role": "assistant", "content": "", "tool_calls": [WIRE_CALL]}),
-        (CONTENT_ON_CALLS, False, [CALL],
-         {"role": "assistant", "content": None, "tool_calls": [WIRE_CALL], "reasoning_content": ""}),
+        (PLAIN, False, [CALL], {**CALLS, "content": None}),
+        (NON_NULL, False, [CALL], {**CALLS, "content": ""}),
+        (AFTER_TOOL, False, [CALL], {**CALLS, "content": ""}),
+        (CONTENT_ON_CALLS, False, [CALL], {**CALLS, "content": None, "reasoning_content": ""}),
         (CONTENT_ON_CALLS, False, [TextContent(text="a")], {"role": "assistant", "content": "a"}),
         (CONTENT_ALWAYS, True, [TextContent(text="a")],
          {"role": "assistant", "content": "a", "reasoning_content": ""}),

@@ -49,9 +49,7 @@ SOURCES = [{"type": "url", "url": "https://e.x"}]
 )  # fmt: skip
 def test_the_call_of_each_kind(item: dict[str, Any], name: str, arguments: dict[str, Any]):
     call = server_blocks(item)[0]
-    assert call == ServerToolCall(
-        id=item.get("id", ""), name=name, arguments=arguments, raw=item
-    )
+    assert call == ServerToolCall(id=item.get("id", ""), name=name, arguments=arguments, raw=item)
     assert call.raw is not item  # a copy: the block does not share the decoder's dict
 
 

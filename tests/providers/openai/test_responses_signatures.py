@@ -42,7 +42,7 @@ def test_text_signature_round_trip(item_id: str, phase: str | None, signature: s
         ('{"v":1,"phase":"commentary"}', (None, "commentary")),
         ('{"v":1,"id":"msg_1"', (None, None)),
         ("{not json", (None, None)),
-        ('["msg_1"]', ("[\"msg_1\"]", None)),
+        ('["msg_1"]', ('["msg_1"]', None)),
         ("{}", (None, None)),
     ],
 )

@@ -28,7 +28,11 @@ model = model_maker({"id": "o4-mini", "api": "openai-responses", "provider": "op
         (True, {"reasoning": "off"}, None),
         (True, {"reasoning": "medium"}, "medium"),
         (True, {"reasoning": "max"}, "high"),
-        (True, {"reasoning": "low", "provider_options": {"reasoning_effort": "minimal"}}, "minimal"),
+        (
+            True,
+            {"reasoning": "low", "provider_options": {"reasoning_effort": "minimal"}},
+            "minimal",
+        ),
         (True, {"provider_options": {"reasoning_effort": ""}}, ""),
         (True, {"reasoning": "high", "provider_options": {"reasoning_effort": None}}, "high"),
     ],
