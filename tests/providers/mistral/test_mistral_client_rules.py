@@ -61,6 +61,9 @@ async def test_a_leased_client_sends_to_the_models_server(base_url: str, server:
     async with await client_lease(model, "lease-key") as client:
         assert client_base_url(client) == server
         assert client.sdk_configuration.security.api_key == "lease-key"
+        # as the SDK's own clients do (Mistral() without clients builds them so)
+        assert client.sdk_configuration.async_client.follow_redirects is True
+        assert client.sdk_configuration.client.follow_redirects is True
 
 
 class _Handler(httpx2.AsyncBaseTransport):
