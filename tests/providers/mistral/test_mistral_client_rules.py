@@ -132,3 +132,29 @@ async def test_an_error_body_that_breaks_off_is_still_the_status_error(
     assert message.stop_reason == "error"
     assert message.error_message == text
     assert body.closed
+
+
+class _EndlessBody(httpx2.AsyncByteStream):
+    """An error page that never ends, in 64 KiB pieces; counts what was read."""
+
+    def __init__(self) -> None:
+        self.served = 0
+        self.closed = False
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        while True:
+            self.served += 1 << 16
+            yield b"x" * (1 << 16)
+
+    async def aclose(self) -> None:
+        self.closed = True
+
+
+async def test_an_error_body_is_read_up_to_1_mib_then_closed() -> None:
+    body = _EndlessBody()
+    response = httpx2.Response(503, headers={"content-type": "text/plain"}, stream=body)
+    client = mistral(BASE, _Handler(response))
+    message = await pi_sdk.complete(MODEL, CTX, StreamOptions(client=client, max_retries=0))
+    assert (message.error_message or "").startswith("503 Service Unavailable: xxx")
+    assert body.served == 1 << 20  # the limit reached exactly: not one piece more
+    assert body.closed

@@ -110,3 +110,22 @@ async def test_an_answer_over_the_limit_is_refused(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(listing_http, "MAX_LIST_BYTES", 1000)
     text = await _ask(lambda request: httpx2.Response(200, content=b"[" + b"1," * 600 + b"1]"))
     assert text == f"GET {URL}: the answer is larger than 1,000 bytes"
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+async def test_the_limit_is_16_mib_and_an_answer_of_that_size_is_read(extra: int) -> None:
+    """16 MiB (:data:`MAX_LIST_BYTES`), about 30 times OpenRouter's list: the boundary itself."""
+    assert listing_http.MAX_LIST_BYTES == 16 * 1024 * 1024
+    body = b"[]" + b" " * (listing_http.MAX_LIST_BYTES - 2 + extra)
+    provider = openai_compatible_provider("local", "http://127.0.0.1:8000/v1")
+    context = FetchContext(provider=provider, api_key=KEY, timeout_s=2.5)
+    handler = httpx2.MockTransport(lambda request: httpx2.Response(200, content=body))
+    async with httpx2.AsyncClient(transport=handler) as client:
+        lister = listing_http.Lister(client, context)
+        if not extra:
+            answer = await lister.json(URL)
+            assert answer is not None and answer.payload == []
+            return
+        with pytest.raises(listing_http.ListingError) as failed:
+            await lister.json(URL)
+    assert str(failed.value) == f"GET {URL}: the answer is larger than 16,777,216 bytes"
