@@ -10,7 +10,7 @@ from pi_sdk_mistral.conversations import map_finish_reason
 from pi_sdk_mistral.conversations._decode import Decoder
 
 from pi_sdk import Model, TextContent, ThinkingContent, ToolCall
-from pi_sdk.provider import MessageBuilder, ProviderError
+from pi_sdk.provider import MessageBuilder, ProviderError, short_hash
 
 MODEL = Model(id="magistral-unit", api="mistral-conversations", provider="mistral")
 
@@ -129,6 +129,9 @@ def test_id_less_calls_get_distinct_ids_that_replay_the_same() -> None:
     assert len(set(first)) == 5
     assert all(len(i) == 9 and i.isalnum() for i in first)
     assert ids() == first  # derived from the stream alone: the same on every replay
+    # each taken candidate: the next attempt of pi-mono's normalizer, "<first>:<attempt>" hashed
+    assert first[1:3] == [short_hash("toolcall0:1", 9), short_hash("toolcall0:2", 9)]
+    assert first[3:] == ["toolcall1", short_hash("toolcall1:1", 9)]
 
 
 def _thinking(*texts: Any, signature: Any = None) -> dict[str, Any]:
