@@ -349,3 +349,22 @@ def test_later_system_messages_go_in_place_where_the_model_takes_them(
         ],
     )
     assert convert_messages(context, model) == sent
+
+
+@pytest.mark.parametrize(
+    ("options", "key"),
+    [
+        ({"session_id": "s-1"}, "s-1"),
+        ({"session_id": "s-1", "cache_retention": "long"}, "s-1"),
+        ({"session_id": "s-1", "cache_retention": "none"}, None),
+        ({"session_id": ""}, None),
+        ({}, None),
+        ({"session_id": "s-1", "provider_options": {"prompt_cache_key": "mine"}}, "mine"),
+    ],
+)
+def test_the_prompt_cache_key_is_the_session_unless_caching_is_off(
+    options: dict[str, Any], key: str | None
+) -> None:
+    context = Context(messages=[UserMessage(content="hi")])
+    body = build_request(MODEL, context, StreamOptions(**options))
+    assert body.get("prompt_cache_key") == key
