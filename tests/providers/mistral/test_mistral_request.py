@@ -368,3 +368,34 @@ def test_the_prompt_cache_key_is_the_session_unless_caching_is_off(
     context = Context(messages=[UserMessage(content="hi")])
     body = build_request(MODEL, context, StreamOptions(**options))
     assert body.get("prompt_cache_key") == key
+
+
+@pytest.mark.parametrize(
+    ("method", "uri", "body", "base_url", "reasoning"),
+    [
+        ("POST", "https://codestral.mistral.ai/v1/chat/completions", {"model": "codestral-x"},
+         "https://codestral.mistral.ai", False),
+        ("post", "https://API.Mistral.AI/v1/chat/completions/?stream=1", {"model": "magistral-y"},
+         "https://API.Mistral.AI", True),
+        ("POST", "https://api.mistral.ai/proxy/v1/chat/completions", {"model": "m"},
+         "https://api.mistral.ai/proxy", False),
+        ("POST", "https://evilmistral.ai/v1/chat/completions", {"model": "m"}, None, None),
+        ("POST", "https://mistral.ai.example/v1/chat/completions", {"model": "m"}, None, None),
+        ("POST", "https://mistral.ai/v1/chat/completions", {"model": "m"},
+         "https://mistral.ai", False),
+        ("POST", "https://api.mistral.ai/v1/chat/completions", {"model": ""}, None, None),
+        ("POST", "https://api.mistral.ai/v1/chat/completions", {"model": 7}, None, None),
+        ("POST", "https://api.mistral.ai/v1/chat/completions", ["model"], None, None),
+    ],
+)  # fmt: skip
+def test_which_recorded_requests_are_mistrals(
+    method: str, uri: str, body: Any, base_url: str | None, reasoning: bool | None
+) -> None:
+    model = recognize_request(method, uri, body)
+    if base_url is None:
+        assert model is None
+        return
+    assert model is not None
+    assert (model.api, model.provider, model.base_url) == ("mistral-conversations", "mistral",
+                                                            base_url)  # fmt: skip
+    assert model.reasoning is reasoning
