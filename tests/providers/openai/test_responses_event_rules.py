@@ -407,3 +407,30 @@ def test_a_document_that_is_not_an_object_is_named_by_its_first_200_characters(s
     with pytest.raises(ProviderError) as caught:
         Decoder(MessageBuilder(MODEL)).feed_document(document)
     assert str(caught.value) == "malformed response body: " + repr(document)[:200]
+
+
+@pytest.mark.parametrize(
+    ("status", "details", "raw", "stop"),
+    [
+        ("completed", None, "completed", "stop"),
+        ("incomplete", {"reason": "max_output_tokens"}, "incomplete.max_output_tokens", "length"),
+        ("incomplete", None, "incomplete", "length"),
+        ("incomplete", {"reason": 7}, "incomplete", "length"),
+        ("completed", {"reason": "odd"}, "completed.odd", "stop"),
+    ],
+)
+def test_the_raw_stop_reason_is_the_status_and_its_reason(
+    status: str, details: Any, raw: str, stop: str
+) -> None:
+    """pi-ai 1.6: ``"<status>.<incomplete reason>"``, else the status alone."""
+    extra = {} if details is None else {"incomplete_details": details}
+    message = decode(*VALID[:8], completed(status, **extra))
+    assert (message.raw_stop_reason, message.stop_reason) == (raw, stop)
+
+
+@pytest.mark.parametrize("status", ["failed", "cancelled", None])
+def test_a_failed_response_records_its_status_before_it_raises(status: str | None) -> None:
+    builder = MessageBuilder(MODEL)
+    with pytest.raises(ProviderError):
+        Decoder(builder).feed({"type": "response.failed", "response": {"status": status}})
+    assert builder.message.raw_stop_reason == status
