@@ -434,3 +434,22 @@ def test_a_failed_response_records_its_status_before_it_raises(status: str | Non
     with pytest.raises(ProviderError):
         Decoder(builder).feed({"type": "response.failed", "response": {"status": status}})
     assert builder.message.raw_stop_reason == status
+
+
+@pytest.mark.parametrize(
+    ("status", "error"),
+    [
+        ("completed", "the response (completed) has no output items: nothing to return"),
+        ("incomplete", None),  # cut by the token limit before any output: a length stop
+    ],
+)
+def test_a_response_without_output_items(status: str, error: str | None) -> None:
+    decoder = Decoder(MessageBuilder(MODEL))
+    decoder.feed(completed(status, incomplete_details={"reason": "max_output_tokens"}))
+    if error is None:
+        decoder.finish(saw_done=True)
+        assert decoder.builder.message.stop_reason == "length"
+        return
+    with pytest.raises(ProviderError) as caught:
+        decoder.finish(saw_done=True)
+    assert str(caught.value) == error
