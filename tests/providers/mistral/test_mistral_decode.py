@@ -174,3 +174,18 @@ def test_thinking_chunks_and_their_signatures(chunks: list[Any], content: list[A
     assert builder.message.content == content
     opened = [e.type for e in events if e.type.endswith("_start")]
     assert len(opened) == len(content)
+
+
+@pytest.mark.parametrize(
+    ("choices", "text"),
+    [
+        ([{"index": 1, "delta": {"content": "other"}}, {"delta": {"content": "mine"}}], "mine"),
+        ([{"delta": {"content": "mine"}}, {"index": 1, "delta": {"content": "other"}}], "mine"),
+        ([{"index": 2, "delta": {"content": "a"}}, {"index": 1, "delta": {"content": "b"}}], ""),
+    ],
+)
+def test_a_choice_without_an_index_is_choice_0(choices: list[Any], text: str) -> None:
+    dec, builder = decoder()
+    dec.feed({"choices": choices})
+    dec.finish(saw_done=True)
+    assert builder.message.text == text
