@@ -102,9 +102,14 @@ def test_the_environment_fills_only_what_is_missing(monkeypatch: pytest.MonkeyPa
 
 @pytest.mark.parametrize(
     "base_url",
-    ["ftp://res.openai.azure.com/openai/v1", "https://", "https:///openai/v1", "res.openai.azure.com",
-     "http//res.openai.azure.com"],
-)  # fmt: skip
+    [
+        "ftp://res.openai.azure.com/openai/v1",
+        "https://",
+        "https:///openai/v1",
+        "res.openai.azure.com",
+        "http//res.openai.azure.com",
+    ],
+)
 def test_a_base_url_must_be_an_http_url_with_a_host(base_url: str) -> None:
     with pytest.raises(ConfigurationError) as raised:
         resolve_endpoint(_model("gpt-a", base_url), StreamOptions(), api="responses")
