@@ -128,3 +128,14 @@ def test_a_base_url_must_be_an_http_url_with_a_host(base_url: str) -> None:
 def test_an_azure_resource_root_becomes_its_v1_endpoint(base_url: str, normalized: str) -> None:
     endpoint = resolve_endpoint(_model("gpt-a", base_url), StreamOptions(), api="responses")
     assert endpoint.base_url == normalized
+
+
+def test_the_endpoint_fields_annotations_resolve() -> None:
+    """``AzureEndpoint``'s field annotations evaluate (``typing.get_type_hints``)."""
+    import typing
+
+    from pi_sdk_azure._endpoint import AzureEndpoint
+
+    hints = typing.get_type_hints(AzureEndpoint)
+    assert set(hints) >= {"base_url", "deployment", "api_version"}
+    assert not any(isinstance(hint, str) for hint in hints.values())
