@@ -399,3 +399,25 @@ def test_which_recorded_requests_are_mistrals(
     assert (model.api, model.provider, model.base_url) == ("mistral-conversations", "mistral",
                                                             base_url)  # fmt: skip
     assert model.reasoning is reasoning
+
+
+@pytest.mark.parametrize(
+    ("options", "affinity"),
+    [
+        ({"session_id": "s-1"}, "s-1"),
+        ({"session_id": "s-1", "cache_retention": "long"}, "s-1"),
+        ({"session_id": "s-1", "cache_retention": "none"}, None),  # pi-ai 1.6: no caching, none
+        ({"session_id": ""}, None),
+        ({}, None),
+        ({"session_id": "s-1", "headers": {"X-Affinity": "mine"}}, "mine"),
+        ({"session_id": "s-1", "cache_retention": "none", "headers": {"x-affinity": "mine"}},
+         "mine"),
+    ],
+)  # fmt: skip
+def test_x_affinity_carries_the_session_while_caching_is_on(
+    options: dict[str, Any], affinity: str | None
+) -> None:
+    from pi_sdk_mistral._client import build_headers
+
+    headers = {k.lower(): v for k, v in build_headers(MODEL, StreamOptions(**options)).items()}
+    assert headers.get("x-affinity") == affinity
