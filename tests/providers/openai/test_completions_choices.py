@@ -208,21 +208,3 @@ def test_the_response_id_and_model_are_the_first_chunk_naming_a_model(
     message = decode(*first, chunk(choice(0, "Hel")), later, chunk(usage=usage(7, 2)))
     assert (message.response_id, message.response_model) == ("c", "gpt-test")
     assert summary(message) == HELLO
-
-
-@pytest.mark.parametrize("size", [10, 200, 500])
-def test_the_excerpt_of_a_document_without_choices_is_its_first_200_characters(size: int):
-    document = {"id": "c", "détail": "é" * size}
-    with pytest.raises(ProviderError) as caught:
-        Decoder(MessageBuilder(MODEL)).feed_document(document)
-    prefix = "the JSON response is not a chat completion (no choices): "
-    whole = '{"id": "c", "détail": "' + "é" * size + '"}'
-    assert str(caught.value) == prefix + whole[:200]
-
-
-@pytest.mark.parametrize("size", [10, 200, 500])
-def test_a_document_that_is_not_an_object_is_named_by_its_first_200_characters(size: int):
-    document = ["é" * size]
-    with pytest.raises(ProviderError) as caught:
-        Decoder(MessageBuilder(MODEL)).feed_document(document)
-    assert str(caught.value) == "malformed response body: " + repr(document)[:200]
