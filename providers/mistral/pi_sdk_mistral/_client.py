@@ -107,14 +107,16 @@ def build_headers(model: pi_sdk.Model, options: pi_sdk.StreamOptions) -> dict[st
     """Return the per-request headers: ``x-affinity``, then model and call headers.
 
     ``x-affinity: <session_id>`` routes the calls of one session to the same servers, for
-    Mistral's prefix (KV) cache; a caller's own ``x-affinity`` wins (pi-mono
-    ``buildRequestOptions``). Merge order (later wins): ``model.headers``,
+    Mistral's prefix (KV) cache, so it goes only while caching is on (cache retention not
+    ``"none"``); a caller's own ``x-affinity`` wins (pi-ai 1.6 ``buildRequestOptions``,
+    ``shouldUsePromptCaching``). Merge order (later wins): ``model.headers``,
     ``options.headers``. Auth is the SDK's job and never appears here.
     """
     headers: dict[str, str] = {}
     headers.update(model.headers or {})
     headers.update(options.headers or {})
-    if options.session_id and not any(k.lower() == "x-affinity" for k in headers):
+    caching = options.resolved_cache_retention() != "none"
+    if options.session_id and caching and not any(k.lower() == "x-affinity" for k in headers):
         headers["x-affinity"] = options.session_id
     return headers
 

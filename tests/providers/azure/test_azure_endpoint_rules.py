@@ -98,3 +98,44 @@ def test_the_environment_fills_only_what_is_missing(monkeypatch: pytest.MonkeyPa
     assert resolve_endpoint(_model("gpt-a", base_url=""), by_option, api="chat").base_url == (
         "https://opt.openai.azure.com/openai/v1"
     )
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "ftp://res.openai.azure.com/openai/v1",
+        "https://",
+        "https:///openai/v1",
+        "res.openai.azure.com",
+        "http//res.openai.azure.com",
+    ],
+)
+def test_a_base_url_must_be_an_http_url_with_a_host(base_url: str) -> None:
+    with pytest.raises(ConfigurationError) as raised:
+        resolve_endpoint(_model("gpt-a", base_url), StreamOptions(), api="responses")
+    assert str(raised.value) == f"Invalid Azure OpenAI base URL: {base_url!r}"
+
+
+@pytest.mark.parametrize(
+    ("base_url", "normalized"),
+    [
+        ("http://127.0.0.1:8080/openai/v1/", "http://127.0.0.1:8080/openai/v1"),
+        ("https://res.openai.azure.com", BASE),
+        ("https://res.openai.azure.com/openai/", BASE),
+        ("https://proxy.test/openai", "https://proxy.test/openai"),  # not Azure's host: as given
+    ],
+)
+def test_an_azure_resource_root_becomes_its_v1_endpoint(base_url: str, normalized: str) -> None:
+    endpoint = resolve_endpoint(_model("gpt-a", base_url), StreamOptions(), api="responses")
+    assert endpoint.base_url == normalized
+
+
+def test_the_endpoint_fields_annotations_resolve() -> None:
+    """``AzureEndpoint``'s field annotations evaluate (``typing.get_type_hints``)."""
+    import typing
+
+    from pi_sdk_azure._endpoint import AzureEndpoint
+
+    hints = typing.get_type_hints(AzureEndpoint)
+    assert set(hints) >= {"base_url", "deployment", "api_version"}
+    assert not any(isinstance(hint, str) for hint in hints.values())

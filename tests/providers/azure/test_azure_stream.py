@@ -342,3 +342,34 @@ async def test_a_cut_stream_ends_in_one_error_event_with_the_partial_text(api: s
         assert transport.closed == 1, where
         text = "".join(b.text for b in message.content if isinstance(b, TextContent))
         assert "Hello world".startswith(text), where
+
+
+@pytest.mark.parametrize("is_async", [False, True])
+@pytest.mark.parametrize(("returned", "token"), [("tok-1", "tok-1"), ("", None), (None, None),
+                                                 (42, None), (b"tok", None)])  # fmt: skip
+async def test_the_token_providers_answer_must_be_a_token(
+    is_async: bool, returned: object, token: str | None
+) -> None:
+    from pi_sdk_azure._client import _async_token  # pyright: ignore[reportPrivateUsage]
+
+    def sync_provider() -> Any:
+        return returned
+
+    async def async_provider() -> Any:
+        return returned
+
+    get = _async_token(async_provider if is_async else sync_provider)
+    if token is not None:
+        assert await get() == token
+        return
+    with pytest.raises(pi_sdk.ConfigurationError, match="^the Azure token provider returned no"):
+        await get()
+
+
+async def test_a_token_provider_that_gives_no_token_ends_the_call_with_that_error():
+    async with LoopbackServer([_responses_text()]) as server:
+        model = _responses_model(server.url + "/openai/v1")
+        message = await _call(model, provider_options={"azure_ad_token_provider": lambda: ""})
+    assert message.stop_reason == "error"
+    assert "the Azure token provider returned no token" in (message.error_message or "")
+    assert not server.requests

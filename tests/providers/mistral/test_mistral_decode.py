@@ -10,7 +10,7 @@ from pi_sdk_mistral.conversations import map_finish_reason
 from pi_sdk_mistral.conversations._decode import Decoder
 
 from pi_sdk import Model, TextContent, ThinkingContent, ToolCall
-from pi_sdk.provider import MessageBuilder, ProviderError
+from pi_sdk.provider import MessageBuilder, ProviderError, short_hash
 
 MODEL = Model(id="magistral-unit", api="mistral-conversations", provider="mistral")
 
@@ -129,3 +129,63 @@ def test_id_less_calls_get_distinct_ids_that_replay_the_same() -> None:
     assert len(set(first)) == 5
     assert all(len(i) == 9 and i.isalnum() for i in first)
     assert ids() == first  # derived from the stream alone: the same on every replay
+    # each taken candidate: the next attempt of pi-mono's normalizer, "<first>:<attempt>" hashed
+    assert first[1:3] == [short_hash("toolcall0:1", 9), short_hash("toolcall0:2", 9)]
+    assert first[3:] == ["toolcall1", short_hash("toolcall1:1", 9)]
+
+
+def _thinking(*texts: Any, signature: Any = None) -> dict[str, Any]:
+    chunk: dict[str, Any] = {
+        "type": "thinking",
+        "thinking": [{"type": "text", "text": t} for t in texts],
+    }
+    if signature is not None:
+        chunk["signature"] = signature
+    return chunk
+
+
+@pytest.mark.parametrize(
+    ("chunks", "content"),
+    [
+        # a signature alone opens a thinking block for it (after text: a new one)
+        ([_thinking(signature="s1")], [ThinkingContent(thinking="", thinking_signature="s1")]),
+        (["a", _thinking(signature="s1")],
+         [TextContent(text="a"), ThinkingContent(thinking="", thinking_signature="s1")]),
+        # ... and signs the open one when thinking goes on
+        ([_thinking("x"), _thinking(signature="s1")],
+         [ThinkingContent(thinking="x", thinking_signature="s1")]),
+        ([_thinking("x", "y", signature="s2"), _thinking("z")],
+         [ThinkingContent(thinking="xyz", thinking_signature="s2")]),
+        # a thinking chunk with neither text nor signature is nothing, and ends nothing
+        ([_thinking(), "a", _thinking(signature=""), "b"], [TextContent(text="ab")]),
+        ([_thinking("x"), {"type": "thinking", "thinking": "not a list"}, _thinking("y")],
+         [ThinkingContent(thinking="xy")]),
+        ([_thinking(signature=7), "a"], [TextContent(text="a")]),
+        ([{"type": "thinking", "thinking": [{"type": "text", "text": 1}, {"text": "k"}]}],
+         [ThinkingContent(thinking="k")]),
+    ],
+)  # fmt: skip
+def test_thinking_chunks_and_their_signatures(chunks: list[Any], content: list[Any]) -> None:
+    dec, builder = decoder()
+    events = []
+    for chunk in chunks:
+        events += dec.feed(delta([chunk]))
+    events += dec.finish(saw_done=True)
+    assert builder.message.content == content
+    opened = [e.type for e in events if e.type.endswith("_start")]
+    assert len(opened) == len(content)
+
+
+@pytest.mark.parametrize(
+    ("choices", "text"),
+    [
+        ([{"index": 1, "delta": {"content": "other"}}, {"delta": {"content": "mine"}}], "mine"),
+        ([{"delta": {"content": "mine"}}, {"index": 1, "delta": {"content": "other"}}], "mine"),
+        ([{"index": 2, "delta": {"content": "a"}}, {"index": 1, "delta": {"content": "b"}}], ""),
+    ],
+)
+def test_a_choice_without_an_index_is_choice_0(choices: list[Any], text: str) -> None:
+    dec, builder = decoder()
+    dec.feed({"choices": choices})
+    dec.finish(saw_done=True)
+    assert builder.message.text == text

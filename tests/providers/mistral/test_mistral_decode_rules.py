@@ -223,3 +223,16 @@ def test_chunks_the_fast_path_must_leave_to_the_general_rules(general: bool) -> 
         TextContent(text="def"),
     ]
     assert message.stop_reason == "length" and message.usage.input == 4
+
+
+@pytest.mark.parametrize("size", [10, 199, 200, 201, 500])
+def test_the_excerpt_of_a_body_that_is_not_an_answer_is_its_first_200_characters(size: int):
+    body = {"détail": "é" * size}
+    dec, _ = _decoder()
+    with pytest.raises(ProviderError) as raised:
+        dec.feed_document(body)
+    prefix = "unexpected JSON response (not a chat completion): "
+    excerpt = str(raised.value).removeprefix(prefix)
+    whole = '{"détail": "' + "é" * size + '"}'  # non-ASCII kept as it is
+    assert excerpt == repr(whole[:200])
+    assert len(whole[:200]) == min(len(whole), 200)

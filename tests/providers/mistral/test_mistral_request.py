@@ -31,6 +31,7 @@ MODEL = pi_sdk.Model(
     max_tokens=100_000,
 )
 VALID_ID = re.compile(r"[a-zA-Z0-9]{9}")
+PDF = pi_sdk.DocumentContent(data="JVBERi0=", mime_type="application/pdf")
 
 
 def assistant(*content: Any, model: pi_sdk.Model = MODEL, **fields: Any) -> pi_sdk.AssistantMessage:
@@ -142,8 +143,16 @@ def test_messages_on_the_wire() -> None:
         ([], False, "(no tool output)"),
         ([], True, "[tool error] (no tool output)"),
         ([pi_sdk.ImageContent(data="AA", mime_type="image/png")], False, "(see attached image)"),
+        ([pi_sdk.ImageContent(data="AA", mime_type="image/png")], True,
+         "[tool error] (see attached image)"),
+        ([PDF], False, "(see attached document)"),
+        ([PDF], True, "[tool error] (see attached document)"),
+        ([PDF, pi_sdk.ImageContent(data="AA", mime_type="image/png")], False,
+         "(see attached image)"),
+        ([TextContent(text="  "), PDF], False, "(see attached document)"),
+        ([TextContent(text=" 42\n"), PDF], True, "[tool error] 42"),
     ],
-)
+)  # fmt: skip
 def test_tool_result_placeholders(content: list[Any], is_error: bool, text: str) -> None:
     context = Context(
         messages=[
@@ -305,3 +314,110 @@ def test_replay_picks_the_mistral_api_for_a_mistral_recording(
     assert completions.recognize("POST", interactions[0].uri, interactions[0].body) is not None
     plan = plan_replay(interactions)
     assert [(p.api, m.provider) for _, p, m in plan] == [("mistral-conversations", "mistral")]
+
+
+def test_a_turn_with_nothing_to_send_is_left_out() -> None:
+    from pi_sdk_mistral.conversations._request import _assistant
+
+    blank = assistant(TextContent(text=" \n"), pi_sdk.ThinkingContent(thinking="  "))
+    assert _assistant(blank) is None
+    assert _assistant(assistant()) is None
+    context = Context(messages=[UserMessage(content="q"), blank, UserMessage(content="q2")])
+    assert [m["role"] for m in convert_messages(context, MODEL)] == ["user", "user"]
+
+
+@pytest.mark.parametrize(
+    ("in_place", "sent"),
+    [
+        (True, [{"role": "user", "content": "q"}, {"role": "system", "content": "Be terse."},
+                {"role": "user", "content": "q2"}]),
+        (False, [{"role": "user", "content": "q"}, {"role": "user", "content": "q2"}]),
+    ],
+)  # fmt: skip
+def test_later_system_messages_go_in_place_where_the_model_takes_them(
+    in_place: bool, sent: list[dict[str, Any]]
+) -> None:
+    model = MODEL.model_copy(update={"compat": {"supportsMidConvoSystemMessages": in_place}})
+    tool = pi_sdk.Tool(name="t", description="d", parameters={"type": "object"})
+    context = Context(
+        system_prompt="P",
+        messages=[
+            UserMessage(content="q"),
+            pi_sdk.SystemMessage(content="Be terse."),
+            pi_sdk.SystemMessage(tools_added=[tool]),  # no text: no message
+            UserMessage(content="q2"),
+        ],
+    )
+    assert convert_messages(context, model) == sent
+
+
+@pytest.mark.parametrize(
+    ("options", "key"),
+    [
+        ({"session_id": "s-1"}, "s-1"),
+        ({"session_id": "s-1", "cache_retention": "long"}, "s-1"),
+        ({"session_id": "s-1", "cache_retention": "none"}, None),
+        ({"session_id": ""}, None),
+        ({}, None),
+        ({"session_id": "s-1", "provider_options": {"prompt_cache_key": "mine"}}, "mine"),
+    ],
+)
+def test_the_prompt_cache_key_is_the_session_unless_caching_is_off(
+    options: dict[str, Any], key: str | None
+) -> None:
+    context = Context(messages=[UserMessage(content="hi")])
+    body = build_request(MODEL, context, StreamOptions(**options))
+    assert body.get("prompt_cache_key") == key
+
+
+@pytest.mark.parametrize(
+    ("method", "uri", "body", "base_url", "reasoning"),
+    [
+        ("POST", "https://codestral.mistral.ai/v1/chat/completions", {"model": "codestral-x"},
+         "https://codestral.mistral.ai", False),
+        ("post", "https://API.Mistral.AI/v1/chat/completions/?stream=1", {"model": "magistral-y"},
+         "https://API.Mistral.AI", True),
+        ("POST", "https://api.mistral.ai/proxy/v1/chat/completions", {"model": "m"},
+         "https://api.mistral.ai/proxy", False),
+        ("POST", "https://evilmistral.ai/v1/chat/completions", {"model": "m"}, None, None),
+        ("POST", "https://mistral.ai.example/v1/chat/completions", {"model": "m"}, None, None),
+        ("POST", "https://mistral.ai/v1/chat/completions", {"model": "m"},
+         "https://mistral.ai", False),
+        ("POST", "https://api.mistral.ai/v1/chat/completions", {"model": ""}, None, None),
+        ("POST", "https://api.mistral.ai/v1/chat/completions", {"model": 7}, None, None),
+        ("POST", "https://api.mistral.ai/v1/chat/completions", ["model"], None, None),
+    ],
+)  # fmt: skip
+def test_which_recorded_requests_are_mistrals(
+    method: str, uri: str, body: Any, base_url: str | None, reasoning: bool | None
+) -> None:
+    model = recognize_request(method, uri, body)
+    if base_url is None:
+        assert model is None
+        return
+    assert model is not None
+    assert (model.api, model.provider, model.base_url) == ("mistral-conversations", "mistral",
+                                                            base_url)  # fmt: skip
+    assert model.reasoning is reasoning
+
+
+@pytest.mark.parametrize(
+    ("options", "affinity"),
+    [
+        ({"session_id": "s-1"}, "s-1"),
+        ({"session_id": "s-1", "cache_retention": "long"}, "s-1"),
+        ({"session_id": "s-1", "cache_retention": "none"}, None),  # pi-ai 1.6: no caching, none
+        ({"session_id": ""}, None),
+        ({}, None),
+        ({"session_id": "s-1", "headers": {"X-Affinity": "mine"}}, "mine"),
+        ({"session_id": "s-1", "cache_retention": "none", "headers": {"x-affinity": "mine"}},
+         "mine"),
+    ],
+)  # fmt: skip
+def test_x_affinity_carries_the_session_while_caching_is_on(
+    options: dict[str, Any], affinity: str | None
+) -> None:
+    from pi_sdk_mistral._client import build_headers
+
+    headers = {k.lower(): v for k, v in build_headers(MODEL, StreamOptions(**options)).items()}
+    assert headers.get("x-affinity") == affinity

@@ -72,3 +72,31 @@ def test_deltas_without_an_index_go_to_the_call_their_id_names(
     message = builder.message
     found = [b for b in message.content if isinstance(b, ToolCall)]
     assert [(c.id, c.name, c.arguments) for c in found] == calls
+
+
+NOTHING_TO_ADD = [
+    pytest.param({"index": 0}, id="index-only"),
+    pytest.param({"index": 0, "id": "c1", "type": "function"}, id="no-function"),
+    pytest.param({"index": 0, "function": {"arguments": ""}}, id="empty-arguments"),
+    pytest.param({"index": 0, "function": {"arguments": 5}}, id="number-arguments"),
+    pytest.param({"index": 0, "function": {"arguments": ["x"]}}, id="list-arguments"),
+    pytest.param({"index": 0, "function": {"arguments": None}}, id="null-arguments"),
+    pytest.param({"index": 0, "custom": None, "function": {}}, id="null-custom"),
+]
+
+
+@pytest.mark.parametrize("general", [False, True])
+@pytest.mark.parametrize("empty", NOTHING_TO_ADD)
+def test_a_call_delta_with_nothing_to_add_changes_nothing(
+    general: bool, empty: dict[str, Any]
+) -> None:
+    """Between two argument pieces, a delta without text (no function, empty, not text) adds
+    no event and no text; the call keeps its id and name."""
+    decoder, builder, feed = started(Decoder, MODEL, general=general)
+    feed(_delta({"index": 0, "id": "c1", "function": {"name": "f", "arguments": '{"a"'}}))
+    assert feed(_delta(empty)) == []
+    feed(_delta({"index": 0, "function": {"arguments": ":1}"}}))
+    feed({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    decoder.finish(saw_done=True)
+    found = [b for b in builder.message.content if isinstance(b, ToolCall)]
+    assert [(c.id, c.name, c.arguments) for c in found] == [("c1", "f", {"a": 1})]

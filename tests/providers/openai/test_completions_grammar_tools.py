@@ -148,3 +148,19 @@ def test_the_call_goes_back_as_a_custom_call():
     plain = build_payload(model(compat={}), context, StreamOptions(api_key="k"))["messages"]
     assert plain[1]["tool_calls"][0]["type"] == "function"
     assert json.loads(plain[1]["tool_calls"][0]["function"]["arguments"]) == {"date": TEXT}
+
+
+def test_without_a_compat_every_tool_is_a_function_with_strict() -> None:
+    """``convert_tools(tools, None, model)``: the ``strict`` field on, grammar tools off."""
+    from pi_sdk_openai.completions import convert_tools
+    from pi_sdk_openai.completions._compat import CompletionsCompat
+
+    plain = Tool(name="plain", description="d", parameters={"type": "object", "properties": {}})
+    tools = convert_tools([DATE, plain], None, model())
+    assert [t["type"] for t in tools] == ["function", "function"]
+    assert [t["function"]["name"] for t in tools] == ["set_date", "plain"]
+    assert all(t["function"]["strict"] is False for t in tools)
+    off = convert_tools([plain], CompletionsCompat(supports_strict_mode=False), model())
+    assert "strict" not in off[0]["function"]
+    custom = convert_tools([DATE], CompletionsCompat(supports_openai_grammar_tools=True), model())
+    assert custom[0]["type"] == "custom"

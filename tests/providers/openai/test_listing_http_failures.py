@@ -50,6 +50,45 @@ async def test_a_connection_that_breaks_says_how() -> None:
     assert "Server disconnected" in text
 
 
+def _connect_error(*chain: BaseException) -> httpx2.ConnectError:
+    """A ``ConnectError`` whose causes are ``chain`` (the first its ``__cause__``, the next
+    that one's ``__context__``, ...)."""
+    exc = httpx2.ConnectError("All connection attempts failed")
+    link: BaseException = exc
+    for i, cause in enumerate(chain):
+        if i == 0:
+            link.__cause__ = cause
+        else:
+            link.__context__ = cause
+        link = cause
+    return exc
+
+
+@pytest.mark.parametrize(
+    ("chain", "reason"),
+    [
+        ((ConnectionRefusedError(111, "Connection refused"),),
+         "connection refused (is the server running?)"),
+        ((OSError("wrapped"), ConnectionRefusedError(111, "refused")),
+         "connection refused (is the server running?)"),
+        ((OSError(113, "No route to host"),),
+         "ConnectError: All connection attempts failed ([Errno 113] No route to host)"),
+        ((), "ConnectError: All connection attempts failed"),
+    ],
+)  # fmt: skip
+async def test_a_connection_never_made_says_why(chain: tuple[Any, ...], reason: str) -> None:
+    text = await _ask(_raising(_connect_error(*chain)))
+    assert text == f"GET {URL}: cannot connect: {reason}"
+
+
+async def test_a_cause_chain_that_loops_ends() -> None:
+    exc = httpx2.ConnectError("All connection attempts failed")
+    loop = OSError("loop")
+    exc.__cause__, loop.__cause__ = loop, exc
+    text = await _ask(_raising(exc))
+    assert text == f"GET {URL}: cannot connect: ConnectError: All connection attempts failed (loop)"
+
+
 @pytest.mark.parametrize(
     ("status", "body", "said"),
     [
@@ -71,3 +110,22 @@ async def test_an_answer_over_the_limit_is_refused(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(listing_http, "MAX_LIST_BYTES", 1000)
     text = await _ask(lambda request: httpx2.Response(200, content=b"[" + b"1," * 600 + b"1]"))
     assert text == f"GET {URL}: the answer is larger than 1,000 bytes"
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+async def test_the_limit_is_16_mib_and_an_answer_of_that_size_is_read(extra: int) -> None:
+    """16 MiB (:data:`MAX_LIST_BYTES`), about 30 times OpenRouter's list: the boundary itself."""
+    assert listing_http.MAX_LIST_BYTES == 16 * 1024 * 1024
+    body = b"[]" + b" " * (listing_http.MAX_LIST_BYTES - 2 + extra)
+    provider = openai_compatible_provider("local", "http://127.0.0.1:8000/v1")
+    context = FetchContext(provider=provider, api_key=KEY, timeout_s=2.5)
+    handler = httpx2.MockTransport(lambda request: httpx2.Response(200, content=body))
+    async with httpx2.AsyncClient(transport=handler) as client:
+        lister = listing_http.Lister(client, context)
+        if not extra:
+            answer = await lister.json(URL)
+            assert answer is not None and answer.payload == []
+            return
+        with pytest.raises(listing_http.ListingError) as failed:
+            await lister.json(URL)
+    assert str(failed.value) == f"GET {URL}: the answer is larger than 16,777,216 bytes"

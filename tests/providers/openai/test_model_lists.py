@@ -339,3 +339,59 @@ async def test_a_model_of_a_listed_server_is_called_through_openai_completions()
         )
     assert reply.stop_reason == "stop", reply.error_message
     assert reply.content[0].text == "Hi!"  # type: ignore[union-attr]
+
+
+# --- the abort rule of a fetch (``_servers._abortable``) ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("abort", "cancel", "raised"),
+    [
+        (True, False, ListingError),  # the signal's abort: a ListingError "aborted"
+        (False, True, asyncio.CancelledError),  # the caller's cancel stays a cancel
+        (True, True, asyncio.CancelledError),  # both: the caller's cancel wins
+    ],
+)
+async def test_only_the_signal_makes_a_waiting_fetch_a_listing_error(
+    abort: bool, cancel: bool, raised: type[BaseException]
+) -> None:
+    from pi_sdk_openai._servers import _abortable
+
+    controller = pi_sdk.AbortController()
+    started, finished = asyncio.Event(), []
+
+    async def work() -> str:
+        started.set()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            finished.append(True)
+        return "never"
+
+    fetch = asyncio.ensure_future(_abortable(work(), controller.signal))
+    await started.wait()
+    if cancel:
+        fetch.cancel()
+    if abort:
+        controller.abort()
+    with pytest.raises(raised) as failed:
+        await fetch
+    assert finished == [True]
+    if raised is ListingError:
+        assert str(failed.value) == "aborted"
+
+
+async def test_a_fetch_without_a_signal_or_aborted_before_it_starts() -> None:
+    from pi_sdk_openai._servers import _abortable
+
+    async def work() -> str:
+        return "listed"
+
+    assert await _abortable(work(), None) == "listed"
+    controller = pi_sdk.AbortController()
+    assert await _abortable(work(), controller.signal) == "listed"
+    controller.abort()
+    never = work()
+    with pytest.raises(ListingError, match="^aborted$"):
+        await _abortable(never, controller.signal)
+    assert never.cr_frame is None  # closed, never awaited

@@ -392,6 +392,36 @@ def test_compat_requires_assistant_after_tool_result():
     assert sent["content"] == ""  # not null
 
 
+@pytest.mark.parametrize(
+    ("bridge", "roles"),
+    [
+        (False, ["user", "assistant", "tool", "user", "user"]),
+        (True, ["user", "assistant", "tool", "assistant", "user", "user"]),
+    ],
+)
+def test_tool_result_images_after_a_bridge_when_asked_and_no_second_bridge(
+    bridge: bool, roles: list[str]
+):
+    m = with_compat(requiresAssistantAfterToolResult=bridge)
+    context = Context(
+        messages=[
+            UserMessage(content="shoot"),
+            reply(m, ToolCall(id="c1", name="shot")),
+            result("c1", IMAGE, name="shot"),
+            UserMessage(content="thanks"),
+        ]
+    )
+    messages = payload(m, context)["messages"]
+    assert [x["role"] for x in messages] == roles
+    if bridge:
+        assert messages[3] == {"role": "assistant", "content": "I have processed the tool results."}
+    assert messages[-2]["content"][0] == {
+        "type": "text",
+        "text": "Attached image(s) from tool result:",
+    }
+    assert messages[-1] == {"role": "user", "content": "thanks"}
+
+
 def test_compat_requires_thinking_as_text():
     m = with_compat(requiresThinkingAsText=True)
     sent = payload(m, tool_history(m))["messages"][2]

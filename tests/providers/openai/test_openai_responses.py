@@ -731,3 +731,27 @@ def test_session_affinity_headers_and_compat_flags() -> None:
     strict = model(compat={"supportsStrictMode": True})
     tools = Context(messages=[UserMessage(content="hi")], tools=[pi_sdk.Tool(name="t")])
     assert payload(strict, tools)["tools"][0]["strict"] is False
+
+
+@pytest.mark.parametrize(
+    ("retention", "sent"),
+    [
+        (None, {"session-id": "sess", "x-client-request-id": "sess"}),
+        ("short", {"session-id": "sess", "x-client-request-id": "sess"}),
+        ("long", {"session-id": "sess", "x-client-request-id": "sess"}),
+        ("none", {}),  # pi-ai 1.6 gives its client no session id without caching
+    ],
+)
+async def test_session_headers_go_only_while_caching_is_on(
+    retention: str | None, sent: dict[str, str]
+):
+    body = sse(added(0, MESSAGE), text_delta(0, "ok"), done(0, message_done("ok")), completed())
+    _, message, transport = await run(model(), body, session_id="sess", cache_retention=retention)
+    assert message.text == "ok"
+    headers = transport.requests[0].headers
+    names = ("session-id", "x-client-request-id", "x-session-id")
+    assert {name: headers[name] for name in names if name in headers} == sent
+    for compat in ({"sessionAffinityFormat": "openrouter"}, {}):
+        options = pi_sdk.StreamOptions(session_id="sess", cache_retention=retention)
+        found = session_affinity_headers(resolve_responses_compat(model(compat=compat)), options)
+        assert bool(found) is bool(sent)

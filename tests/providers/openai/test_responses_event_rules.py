@@ -389,3 +389,49 @@ def test_a_built_in_tool_item_left_open_is_finished_from_the_completed_response(
         id="ws_1", name="web_search", arguments={"action": WEB_SEARCH["action"]}, raw=WEB_SEARCH
     )
     assert calls == ([expected] if found else [])
+
+
+@pytest.mark.parametrize(
+    ("status", "details", "raw", "stop"),
+    [
+        ("completed", None, "completed", "stop"),
+        ("incomplete", {"reason": "max_output_tokens"}, "incomplete.max_output_tokens", "length"),
+        ("incomplete", None, "incomplete", "length"),
+        ("incomplete", {"reason": 7}, "incomplete", "length"),
+        ("completed", {"reason": "odd"}, "completed.odd", "stop"),
+    ],
+)
+def test_the_raw_stop_reason_is_the_status_and_its_reason(
+    status: str, details: Any, raw: str, stop: str
+) -> None:
+    """pi-ai 1.6: ``"<status>.<incomplete reason>"``, else the status alone."""
+    extra = {} if details is None else {"incomplete_details": details}
+    message = decode(*VALID[:8], completed(status, **extra))
+    assert (message.raw_stop_reason, message.stop_reason) == (raw, stop)
+
+
+@pytest.mark.parametrize("status", ["failed", "cancelled", None])
+def test_a_failed_response_records_its_status_before_it_raises(status: str | None) -> None:
+    builder = MessageBuilder(MODEL)
+    with pytest.raises(ProviderError):
+        Decoder(builder).feed({"type": "response.failed", "response": {"status": status}})
+    assert builder.message.raw_stop_reason == status
+
+
+@pytest.mark.parametrize(
+    ("status", "error"),
+    [
+        ("completed", "the response (completed) has no output items: nothing to return"),
+        ("incomplete", None),  # cut by the token limit before any output: a length stop
+    ],
+)
+def test_a_response_without_output_items(status: str, error: str | None) -> None:
+    decoder = Decoder(MessageBuilder(MODEL))
+    decoder.feed(completed(status, incomplete_details={"reason": "max_output_tokens"}))
+    if error is None:
+        decoder.finish(saw_done=True)
+        assert decoder.builder.message.stop_reason == "length"
+        return
+    with pytest.raises(ProviderError) as caught:
+        decoder.finish(saw_done=True)
+    assert str(caught.value) == error

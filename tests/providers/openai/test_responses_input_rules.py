@@ -240,3 +240,61 @@ def test_configuration_updates_come_before_same_model_replies_and_last() -> None
     assert out[1] == update("low") and out[-1] == update("high")
     assert [i["content"] for i in out if i.get("type") == "message"] == ["a", "b", "c"]
     assert update("low") not in items(*history, m=m)  # no effort asked: no updates at all
+
+
+# --- system messages in place, additional_tools ---------------------------------------------------
+
+
+def declared(name: str) -> pi_sdk.Tool:
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}}
+    return pi_sdk.Tool(name=name, description=f"tool {name}", parameters=schema)
+
+
+def function(name: str) -> dict[str, Any]:
+    """A plain function tool: the default ``convert_tools`` sends no ``strict`` field."""
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}}
+    return {"type": "function", "name": name, "description": f"tool {name}", "parameters": schema}
+
+
+@pytest.mark.parametrize(("reasoning", "role"), [(False, "system"), (True, "developer")])
+def test_each_tools_update_after_the_first_names_the_tools_still_unavailable(
+    reasoning: bool, role: str
+) -> None:
+    from pi_sdk_openai.responses._system import INCREMENTAL_TOOLS_NOTICE as NOTICE
+
+    flags = {"supportsMidConvoSystemMessages": True, "supportsAdditionalTools": True}
+    m = model(compat=flags, reasoning=reasoning)
+    context = Context(
+        system_prompt="P",
+        tools=[declared("a"), declared("b")],
+        messages=[
+            UserMessage(content="1"),
+            pi_sdk.SystemMessage(tools_removed=[{"name": "a"}, {"name": "b"}]),
+            pi_sdk.SystemMessage(tools_added=[declared("c")]),
+            UserMessage(content="2"),
+            pi_sdk.SystemMessage(tools_added=[declared("a")]),
+            pi_sdk.SystemMessage(tools_added=[declared("d")]),
+        ],
+    )
+
+    def tools(*names: str) -> dict[str, Any]:
+        listed = [function(n) for n in names]
+        return {"type": "additional_tools", "role": "developer", "tools": listed}
+
+    def user(text: str) -> dict[str, Any]:
+        return {"role": "user", "content": [{"type": "input_text", "text": text}]}
+
+    removal = "The following tools are no longer available. Do not call them:\n- a\n- b"
+    assert convert_input(m, context) == [
+        tools("a", "b"),
+        {"role": role, "content": "P"},
+        user("1"),
+        {"role": role, "content": removal},
+        {"role": role, "content": f"{NOTICE}\nStill unavailable: a, b."},
+        tools("c"),
+        user("2"),
+        {"role": role, "content": f"{NOTICE}\nStill unavailable: b."},
+        tools("a"),
+        {"role": role, "content": f"{NOTICE}\nStill unavailable: b."},
+        tools("d"),
+    ]

@@ -61,7 +61,8 @@ async def call_openai_responses(
     built from ``model.base_url`` and the API key.
 
     With ``options.session_id``, session-affinity headers go too (pi-ai 1.6: ``session-id`` and
-    ``x-client-request-id``, or OpenRouter's ``x-session-id``; ``options.headers`` win).
+    ``x-client-request-id``, or OpenRouter's ``x-session-id``; none with cache retention
+    ``"none"``; ``options.headers`` win).
 
     Raises:
         ConfigurationError: no key, a bad ``options.client``, a mistyped compat flag.
@@ -91,13 +92,14 @@ def _stamped(builder: MessageBuilder, level: str | None) -> MessageBuilder:
 
 
 def session_affinity_headers(compat: ResponsesCompat, options: StreamOptions) -> dict[str, str]:
-    """The session-affinity headers pi-ai 1.6's Responses module sends (empty without a session).
+    """The session-affinity headers pi-ai 1.6's Responses module sends.
 
     ``openrouter``: ``x-session-id``; ``openai``: ``session-id`` and ``x-client-request-id``;
-    ``openai-nosession``: ``x-client-request-id``.
+    ``openai-nosession``: ``x-client-request-id``. Empty without a session and with cache
+    retention ``"none"`` (pi-ai 1.6 gives its client no session id then).
     """
     session = options.session_id
-    if not session:
+    if not session or options.resolved_cache_retention() == "none":
         return {}
     if compat.session_affinity_format == "openrouter":
         return {"x-session-id": session}
