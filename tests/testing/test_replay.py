@@ -10,12 +10,15 @@ from typing import Any
 import pytest
 from _support.conformance import ConformanceDirMissing, conformance_dir
 
+import pi_sdk
+import pi_sdk.provider
 from pi_sdk import ConfigurationError, Model, ProviderNotFoundError
 from pi_sdk._testing import replay as replay_module
 from pi_sdk._testing.replay import (
     RecordedInteraction,
     load_cassette,
     plan_replay,
+    replay,
     replay_all,
     same_endpoint,
 )
@@ -210,3 +213,58 @@ def test_the_uri_shown_in_messages_leaves_out_the_query(
         plan_replay([item])
     assert str(caught.value).startswith(f"interaction 3 (POST {shown}): ")
     assert "(registered: x)" in str(caught.value) and "SECRET" not in str(caught.value)
+
+
+def _transport_calls() -> tuple[Any, ...]:
+    """What vcrpy patches for httpx (the providers' HTTP client), as they are now."""
+    import httpx
+
+    return (httpx.AsyncHTTPTransport.handle_async_request, httpx.HTTPTransport.handle_request)
+
+
+async def test_a_caller_that_stops_early_leaves_no_http_patch_behind() -> None:
+    """vcrpy's patches are process-wide: none may outlive replay's own code, whatever the
+    caller does with a yielded call (a break, an exception, a generator kept half-read)."""
+    path = _shared("google-generative-ai/thinking_nonstream_then_followup.yaml")
+    unpatched = _transport_calls()
+    async for call in replay(path):
+        assert _transport_calls() == unpatched  # the caller's code runs unpatched
+        assert (await call.events.result()).stop_reason == "stop"
+        break
+    assert _transport_calls() == unpatched  # at once, not when the generator is collected
+    with pytest.raises(KeyError):
+        async for call in replay(path):
+            raise KeyError(call.interaction.index)
+    assert _transport_calls() == unpatched
+    calls = replay(path)
+    first = await anext(calls)
+    assert _transport_calls() == unpatched and first.interaction.index == 0
+    assert [c.interaction.index async for c in calls] == [1]  # the rest still plays
+    await calls.aclose()
+
+
+async def test_played_back_events_show_the_message_as_it_stood_at_each_event() -> None:
+    path = _shared("anthropic-messages/thinking_stream_signature.yaml")
+    [call] = [c async for c in replay(path)]
+    events = [e async for e in call.events]
+    deltas = [e for e in events if e.type == "thinking_delta"]
+    assert len(deltas) > 3
+    seen = ""
+    for event in deltas:
+        seen += event.delta
+        block = event.partial.content[event.content_index]
+        assert isinstance(block, pi_sdk.ThinkingContent) and block.thinking == seen
+    message = await call.events.result()
+    assert events[-1].type == "done" and events[-1].message is message
+    assert message.content[deltas[0].content_index].thinking == seen  # type: ignore[union-attr]
+    assert call.events.failure is None
+
+
+async def test_a_played_back_call_keeps_its_failure_and_result_drains_it() -> None:
+    path = _shared("openai-responses/error_400_invalid_request.yaml")
+    [call] = [c async for c in replay(path)]
+    message = await call.events.result()  # nothing iterated: result() reads it all
+    assert message.stop_reason == "error" and message.error_message
+    failure = call.events.failure
+    assert isinstance(failure, pi_sdk.provider.ProviderError) and failure.status == 400
+    assert [e async for e in call.events] == []  # drained by result(), as a live stream is
