@@ -489,3 +489,10 @@ async def test_run_tool_call_resolves_against_its_tools_in_a_copy_of_the_given_c
     same = AgentContext(tools=tools)
     await run_tool_call(call("y"), tools=tools, assistant_message=_message(), context=same)
     assert executed == ["x", "y"] and same.tools is tools
+
+
+def test_run_tool_call_gives_a_tool_the_agents_grace_after_an_abort_by_default() -> None:
+    import inspect
+
+    grace = inspect.signature(run_tool_call).parameters["tool_abort_grace_ms"].default
+    assert grace == pi_sdk.Agent().tool_abort_grace_ms == 2000
