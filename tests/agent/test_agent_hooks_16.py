@@ -496,3 +496,64 @@ def test_run_tool_call_gives_a_tool_the_agents_grace_after_an_abort_by_default()
 
     grace = inspect.signature(run_tool_call).parameters["tool_abort_grace_ms"].default
     assert grace == pi_sdk.Agent().tool_abort_grace_ms == 2000
+
+
+def _finishing_plugin(name: str, answer: str | None, asked: list[str]) -> object:
+    class Finisher:
+        @pi_sdk.hookimpl
+        def finish_turn(self, turn: AgentTurnContext) -> str | None:
+            asked.append(name)
+            return answer
+
+    return Finisher()
+
+
+@pytest.mark.parametrize(
+    ("callable_answer", "plugin_answers", "stop", "failed", "decision", "asked"),
+    [
+        (None, [], None, False, None, []),
+        ("continue", [], None, False, "continue", []),
+        ("end", ["continue"], None, False, "end", []),  # an "end" asks no plugin
+        ("continue", [None], None, False, "continue", ["p0"]),  # None keeps the answer so far
+        (None, ["continue", "end", "continue"], None, False, "end", ["p0", "p1"]),
+        (None, ["end", "continue"], None, False, "end", ["p0"]),  # the first "end" wins
+        ("end", [], True, False, "end", []),
+        (None, [], True, False, "end", ["stop?"]),  # the deprecated alias: true is "end"
+        (None, [], False, False, None, ["stop?"]),
+        ("continue", [], True, False, "continue", []),  # asked only when nobody answered
+        (None, [], True, True, None, []),  # a failed turn: never asked (the run ends anyway)
+        (None, ["continue"], True, True, "continue", ["p0"]),  # finish_turn sees it, in vain
+    ],
+)
+async def test_the_turn_decision_combines_the_callable_the_plugins_and_the_alias(
+    isolated_plugins: Any,  # noqa: F811
+    callable_answer: str | None,
+    plugin_answers: list[str | None],
+    stop: bool | None,
+    failed: bool,
+    decision: str | None,
+    asked: list[str],
+) -> None:
+    from pi_sdk._agent.turn_hooks import ask_finish_turn
+
+    seen: list[str] = []
+    for index, answer in reversed(list(enumerate(plugin_answers))):  # pluggy asks the last first
+        isolated_plugins.register(_finishing_plugin(f"p{index}", answer, seen), name=f"p{index}")
+
+    def should_stop(turn: AgentTurnContext) -> bool:
+        seen.append("stop?")
+        return bool(stop)
+
+    options: dict[str, Any] = {}
+    if callable_answer is not None:
+        options["finish_turn"] = lambda turn, signal: callable_answer
+    if stop is not None:
+        options["should_stop_after_turn"] = should_stop
+    cfg = config(ScriptedProvider([]), **options)
+    message = pi_sdk.AssistantMessage(api="a", provider="p", model="m")
+    message.stop_reason = "error" if failed else "stop"
+    turn = AgentTurnContext(
+        message=message, tool_results=[], context=AgentContext(), new_messages=[]
+    )
+    assert await ask_finish_turn(cfg, turn, pi_sdk.AbortController().signal) == decision
+    assert seen == asked
