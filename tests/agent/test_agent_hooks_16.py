@@ -557,3 +557,41 @@ async def test_the_turn_decision_combines_the_callable_the_plugins_and_the_alias
     )
     assert await ask_finish_turn(cfg, turn, pi_sdk.AbortController().signal) == decision
     assert seen == asked
+
+
+async def test_each_prepare_request_hook_sees_what_the_one_before_it_changed(
+    isolated_plugins: Any,  # noqa: F811
+) -> None:
+    from pi_sdk._agent.turn_hooks import ask_prepare_request
+
+    other = pi_sdk.Model(id="other", api="x", provider="p")
+    seen: list[tuple[str, str, str | None]] = []
+
+    def first(request: PrepareRequestContext, signal: Any) -> AgentRequestUpdate:
+        seen.append(("callable", request.model.id, request.thinking_level))
+        return AgentRequestUpdate(model=other)
+
+    class Second:
+        @pi_sdk.hookimpl
+        def prepare_request(self, request: PrepareRequestContext) -> AgentRequestUpdate:
+            seen.append(("plugin a", request.model.id, request.thinking_level))
+            return AgentRequestUpdate(thinking_level="high")
+
+    class Third:
+        @pi_sdk.hookimpl
+        def prepare_request(self, request: PrepareRequestContext) -> None:
+            seen.append(("plugin b", request.model.id, request.thinking_level))
+
+    isolated_plugins.register(Third(), name="b")
+    isolated_plugins.register(Second(), name="a")  # pluggy asks the last registered first
+    provider = ScriptedProvider([])
+    cfg = config(provider, reasoning="low", prepare_request=first)
+    context = AgentContext(system_prompt="kept")
+    new_cfg, new_context = await ask_prepare_request(cfg, context, pi_sdk.AbortController().signal)
+    assert seen == [
+        ("callable", provider.model.id, "low"),
+        ("plugin a", "other", "low"),
+        ("plugin b", "other", "high"),
+    ]
+    assert (new_cfg.model, new_cfg.reasoning, new_context) == (other, "high", context)
+    assert (cfg.model, cfg.reasoning) == (provider.model, "low")  # the run's old config stays
