@@ -642,7 +642,8 @@ def _event_and_default(event: Any, signal: Any = None) -> None: ...
         (_star, True),
         (_event_and_keyword, False),  # a keyword-only parameter is never passed
         (_event_and_default, True),
-        (_NoSignature(), True),
+        (_NoSignature(), True),  # inspect.signature raises TypeError
+        (max, True),  # a builtin without a signature: ValueError
     ],
 )
 def test_a_listener_gets_the_signal_when_it_takes_a_second_positional_argument(
