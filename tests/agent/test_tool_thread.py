@@ -30,6 +30,32 @@ def _thread_named(name: str) -> threading.Thread:
     return thread
 
 
+class _Held:
+    """A sync tool function held until :meth:`release`; what escapes its thread is kept."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.escaped: list[Any] = []
+        monkeypatch.setattr(threading, "excepthook", self.escaped.append)
+        self.entered, self.returned, self._release = (threading.Event() for _ in range(3))
+
+    def __call__(self) -> str:
+        self.entered.set()
+        self._release.wait(10)
+        self.returned.set()
+        return "late"
+
+    async def started(self) -> None:
+        while not self.entered.is_set():
+            await asyncio.sleep(0)
+
+    def release(self, name: str) -> None:
+        """Let the function return, and wait for its thread (``pi-sdk tool <name>``) to end."""
+        thread = _thread_named(f"pi-sdk tool {name}")
+        self._release.set()
+        thread.join(10)
+        assert self.returned.is_set() and not thread.is_alive()
+
+
 async def test_the_result_comes_from_a_daemon_thread_named_after_the_tool_with_the_context():
     seen: dict[str, Any] = {}
 
@@ -62,33 +88,21 @@ async def test_what_the_function_raises_is_raised_to_the_caller(error: BaseExcep
 async def test_a_cancelled_wait_leaves_the_thread_behind_and_drops_its_result(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ):
-    escaped: list[Any] = []
-    monkeypatch.setattr(threading, "excepthook", escaped.append)
-    release, entered, returned = threading.Event(), threading.Event(), threading.Event()
-
-    def work() -> str:
-        entered.set()
-        release.wait(10)
-        returned.set()
-        return "late"
-
+    work = _Held(monkeypatch)
     caplog.set_level(logging.WARNING, logger="pi_sdk._agent.tool_thread")
     task = asyncio.ensure_future(run_in_daemon_thread("stuck", work))
-    while not entered.is_set():
-        await asyncio.sleep(0)
-    thread = _thread_named("pi-sdk tool stuck")
+    await work.started()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
     [record] = caplog.records
     assert record.levelno == logging.WARNING
     assert "'stuck'" in record.getMessage() and "left behind" in record.getMessage()
-    assert thread.is_alive()
-    release.set()
-    thread.join(10)
+    assert _thread_named("pi-sdk tool stuck").is_alive()
+    work.release("stuck")
     for _ in range(3):  # the hand-off to the loop runs (and finds nobody waiting)
         await asyncio.sleep(0)
-    assert returned.is_set() and not thread.is_alive() and not escaped
+    assert not work.escaped
 
 
 async def test_a_cancelled_wait_on_a_finished_thread_warns_nothing(
@@ -113,20 +127,11 @@ async def test_a_cancelled_wait_on_a_finished_thread_warns_nothing(
 
 
 def test_a_result_after_the_event_loop_closed_is_dropped_quietly(monkeypatch: pytest.MonkeyPatch):
-    escaped: list[Any] = []
-    monkeypatch.setattr(threading, "excepthook", escaped.append)
-    release, entered, returned = threading.Event(), threading.Event(), threading.Event()
-
-    def work() -> str:
-        entered.set()
-        release.wait(10)
-        returned.set()
-        return "too late"
+    work = _Held(monkeypatch)
 
     async def main() -> None:
         task = asyncio.ensure_future(run_in_daemon_thread("orphan", work))
-        while not entered.is_set():
-            await asyncio.sleep(0)
+        await work.started()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
@@ -136,8 +141,5 @@ def test_a_result_after_the_event_loop_closed_is_dropped_quietly(monkeypatch: py
         loop.run_until_complete(main())
     finally:
         loop.close()
-    thread = _thread_named("pi-sdk tool orphan")
-    release.set()  # the hand-off now finds the loop closed
-    thread.join(10)
-    assert returned.is_set() and not thread.is_alive()
-    assert not escaped
+    work.release("orphan")  # the hand-off now finds the loop closed
+    assert not work.escaped
