@@ -595,3 +595,26 @@ async def test_each_prepare_request_hook_sees_what_the_one_before_it_changed(
     ]
     assert (new_cfg.model, new_cfg.reasoning, new_context) == (other, "high", context)
     assert (cfg.model, cfg.reasoning) == (provider.model, "low")  # the run's old config stays
+
+
+async def test_an_on_agent_event_plugin_sees_every_event_of_each_run_with_its_id(
+    isolated_plugins: Any,  # noqa: F811
+) -> None:
+    seen: list[tuple[str, str, str]] = []
+
+    class Observer:
+        @pi_sdk.hookimpl
+        async def on_agent_event(self, event: Any, run_id: str, model: Any) -> None:
+            seen.append((event.type, run_id, model.id))
+
+    isolated_plugins.register(Observer())
+    provider = ScriptedProvider(["one", "two"])
+    cfg = config(provider)
+    first = await collect(agent_loop([user("a")], AgentContext(), cfg))
+    count = len(seen)
+    second = await collect(agent_loop([user("b")], AgentContext(), cfg))
+    assert [t for t, _, _ in seen] == [e.type for e in first] + [e.type for e in second]
+    runs = [{r for _, r, _ in seen[:count]}, {r for _, r, _ in seen[count:]}]
+    assert all(len(ids) == 1 for ids in runs) and runs[0] != runs[1]  # one id per run
+    assert all(len(r) == 32 for ids in runs for r in ids)
+    assert {m for _, _, m in seen} == {provider.model.id}
