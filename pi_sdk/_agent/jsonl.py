@@ -119,11 +119,8 @@ def read_lines(data: bytes | str) -> Lines:
             if not cut_at_end:
                 raise _utf8_error(data, exc) from exc
             split_character = data.count(b"\n") + 1
-            head = data[: data.rfind(b"\n") + 1]
-            try:
-                text = head.decode("utf-8")
-            except UnicodeDecodeError as inner:
-                raise _utf8_error(head, inner) from inner
+            # The error is the first one: every line before the cut one is UTF-8 already.
+            text = data[: data.rfind(b"\n") + 1].decode("utf-8")
     else:
         text = data
     text = text.removeprefix("\ufeff")

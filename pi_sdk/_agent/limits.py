@@ -102,7 +102,6 @@ class RunLimits:
         if count is None:
             self.counted = "estimate"
             return estimate_context_tokens(context).tokens
-        reason: str | None
         try:
             answer: Any = count(model, context, options)
             if inspect.isawaitable(answer):

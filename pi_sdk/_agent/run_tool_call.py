@@ -10,7 +10,7 @@ what to do with the outcome (e.g. record it in ``ToolResultMessage.nested_calls`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pi_sdk._agent.tool_calls import (
@@ -49,7 +49,7 @@ class AgentToolCallOutcome:
 class _Hooks:
     before_tool_call: BeforeToolCall | None
     after_tool_call: AfterToolCall | None
-    tool_abort_grace_ms: float = field(default=2000)
+    tool_abort_grace_ms: float
 
 
 async def run_tool_call(

@@ -18,6 +18,7 @@ Recording cassettes, strict replay in tests and the pytest plugin are ``pi-sdk-p
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from pi_sdk._stream.contract import ApiProvider
 from pi_sdk._stream.event_stream import AssistantMessageEventStream
 from pi_sdk._testing.json_body import json_body
 from pi_sdk.errors import ConfigurationError, ProviderNotFoundError
-from pi_sdk.events import AssistantMessageEvent
+from pi_sdk.events import AssistantMessageEvent, DoneEvent, ErrorEvent
 from pi_sdk.options import StreamOptions
 from pi_sdk.types import AssistantMessage, Context, Model, UserMessage
 
@@ -321,8 +322,12 @@ async def replay(
 ) -> AsyncIterator[ReplayCall]:
     """Play every interaction of a cassette, in order, yielding one :class:`ReplayCall` each.
 
-    Consume each call's ``events`` before asking for the next call; whatever is left is
-    drained first, so interactions always line up with calls.
+    Every call is made while the cassette is in use, before the first one is yielded: vcrpy's
+    HTTP patches are process-wide, and a generator suspended at a ``yield`` inside the cassette
+    would keep them on for as long as the caller holds it (a ``break`` or an exception in the
+    loop left them on until the event loop closed the generator, and another cassette opened
+    meanwhile was undone by this one's exit). Each call's ``events`` are then played back as the
+    provider streamed them, each event's ``partial`` the message as it stood at that event.
 
     Example:
         ```python
@@ -343,13 +348,59 @@ async def replay(
     path = Path(path)
     plan = plan_replay(load_cassette(path), api=api)
     call_options = options or StreamOptions(api_key=DUMMY_API_KEY, max_retries=0)
+    played: list[ReplayCall] = []
     with replay_vcr().use_cassette(
         str(path), serializer=_serializer_for(path), allow_playback_repeats=False
     ):
         for item, provider, model in plan:
-            events = stream(model, _REPLAY_CONTEXT, call_options)
-            yield ReplayCall(interaction=item, provider=provider, model=model, events=events)
-            await events.result()
+            events = _PlayedBack(await _Recorded.make(model, call_options))
+            played.append(
+                ReplayCall(interaction=item, provider=provider, model=model, events=events)
+            )
+    for call in played:
+        yield call
+
+
+@dataclass(eq=False)
+class _Recorded:
+    """One finished call: its events (``partial`` snapshots), final message and failure.
+
+    What :class:`AssistantMessageEventStream` reads of its run: ``final`` (set once the events
+    were played, or their playing closed), ``failure`` and :meth:`events`.
+    """
+
+    played: list[AssistantMessageEvent]
+    message: AssistantMessage
+    failure: BaseException | None
+    final: AssistantMessage | None = None
+
+    @classmethod
+    async def make(cls, model: Model, options: StreamOptions) -> _Recorded:
+        """Make the call (the cassette in use) and keep what it streamed."""
+        live = stream(model, _REPLAY_CONTEXT, options)
+        events: list[AssistantMessageEvent] = []
+        async for event in live:
+            if not isinstance(event, DoneEvent | ErrorEvent):  # one message, updated in place
+                event = dataclasses.replace(event, partial=event.partial.model_copy(deep=True))
+            events.append(event)
+        return cls(events, await live.result(), live.failure)
+
+    async def events(self) -> AsyncIterator[AssistantMessageEvent]:
+        try:
+            for event in self.played:
+                yield event
+        finally:
+            self.final = self.message
+
+
+class _PlayedBack(AssistantMessageEventStream):
+    """The event stream of a call already made (:class:`_Recorded`): the same API as any."""
+
+    def __init__(self, recorded: _Recorded) -> None:
+        """Play ``recorded``'s events back."""
+        self._call = cast("Any", recorded)
+        self._events = recorded.events()
+        self._iterating = False
 
 
 async def replay_all(

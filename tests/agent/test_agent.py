@@ -642,7 +642,8 @@ def _event_and_default(event: Any, signal: Any = None) -> None: ...
         (_star, True),
         (_event_and_keyword, False),  # a keyword-only parameter is never passed
         (_event_and_default, True),
-        (_NoSignature(), True),
+        (_NoSignature(), True),  # inspect.signature raises TypeError
+        (max, True),  # a builtin without a signature: ValueError
     ],
 )
 def test_a_listener_gets_the_signal_when_it_takes_a_second_positional_argument(
@@ -694,3 +695,33 @@ async def test_every_loop_setting_and_stream_option_reaches_the_run_config(
     assert cfg.model is provider.model and cfg.reasoning == reasoning
     assert cfg.signal is run.controller.signal
     assert (cfg.temperature, cfg.max_tokens, cfg.session_id) == (0.25, 77, "s")
+
+
+@pytest.mark.parametrize(
+    ("failures", "said"),
+    [
+        (["boom"], None),  # the first failure is traced: nothing to count after the run
+        (["boom", "again"], "raised 1 more time in this run (turn_end x1)"),
+        (["boom", "again", "and again"], "raised 2 more times in this run (turn_end x2)"),
+    ],
+)
+def test_the_count_after_a_run_says_time_or_times(
+    caplog: pytest.LogCaptureFixture, failures: list[str], said: str | None
+) -> None:
+    from pi_sdk._agent.listeners import log_listener_failure, log_repeated_listener_failures
+
+    def listener(event: Any) -> None: ...
+
+    by_listener: dict[int, Any] = {}
+    with caplog.at_level(logging.DEBUG, logger="pi_sdk._agent.agent"):
+        for text in failures:
+            log_listener_failure(by_listener, listener, "turn_end", ValueError(text))
+        caplog.clear()
+        log_repeated_listener_failures(by_listener)
+    assert by_listener == {}  # the next run counts afresh
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    if said is None:
+        assert warnings == []
+    else:
+        [warning] = warnings
+        assert said in warning and warning.endswith(f"last error: ValueError: {failures[-1]}")

@@ -12,6 +12,7 @@ messages need validating, and the run's coroutine closed while the model is stre
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -144,7 +145,13 @@ async def test_messages_a_convert_to_llm_hook_gives_as_data_are_validated():
     assert sent == pi_sdk.UserMessage(content="as data", timestamp=5)
 
 
-async def test_closing_the_run_while_the_model_streams_exits_cleanly(caplog):
+@pytest.mark.parametrize("elsewhere", [False, True])
+async def test_closing_the_run_while_the_model_streams_exits_cleanly(caplog, elsewhere):
+    """Also in another context than the run's (the garbage collector closes a dropped run's
+    coroutine wherever it runs): the run's ``current_run_id`` token cannot be reset there, and
+    that must not escape the close."""
+    from pi_sdk._plugins.observers import current_run_id
+
     provider = ScriptedProvider([ScriptedReply.until_aborted([pi_sdk.TextContent(text="Hel")])])
     updates = asyncio.Event()
     seen: list[str] = []
@@ -156,14 +163,40 @@ async def test_closing_the_run_while_the_model_streams_exits_cleanly(caplog):
 
     coro = run_agent_loop([user("go")], AgentContext(), config(provider), sink)
     caplog.set_level(logging.INFO, logger="pi_sdk._agent.agent")
+    run_context = contextvars.copy_context() if elsewhere else None
     waiting = asyncio.ensure_future(updates.wait())
     while not updates.is_set():
-        awaited = coro.send(None)
+        awaited = coro.send(None) if run_context is None else run_context.run(coro.send, None)
         if awaited is None:
             await asyncio.sleep(0)
         else:
             await asyncio.wait([awaited, waiting], return_when=asyncio.FIRST_COMPLETED)
+    if run_context is not None:
+        assert run_context[current_run_id] is not None  # the run set its id in its context
     coro.close()  # what the garbage collector does to a dropped task's coroutine
+    assert current_run_id.get() is None
     assert "agent_end" not in seen
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
     assert "closed before its end" in caplog.text
+
+
+def test_a_stream_collected_after_its_event_loop_closed_does_not_raise():
+    """``__del__`` cancels an unfinished run; on a closed loop there is nothing left to stop."""
+    provider = ScriptedProvider([ScriptedReply.until_aborted([pi_sdk.TextContent(text="Hel")])])
+    loop = asyncio.new_event_loop()
+
+    async def start() -> Any:
+        stream = agent_loop([user("go")], AgentContext(), config(provider))
+        for _ in range(20):  # let the run reach the model call, where it waits
+            await asyncio.sleep(0)
+        return stream
+
+    try:
+        stream = loop.run_until_complete(start())
+    finally:
+        loop.close()
+    task = stream._task
+    assert not task.done()
+    stream.__del__()  # what collecting it runs: task.cancel() raises on the closed loop
+    assert not task.done()
+    stream._task = None  # type: ignore[assignment]  # nothing left for the real finalizer

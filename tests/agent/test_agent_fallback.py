@@ -120,3 +120,24 @@ def test_names_resolve_in_the_collection_of_the_agents_stream_fn() -> None:
     agent = _agent(primary, [name], stream_fn=models.stream)
     assert agent.fallback is not None
     assert [e.model.id for e in agent.fallback.entries(models)] == [backup.model.id]
+
+
+@pytest.mark.parametrize(
+    ("value", "name"),
+    [
+        ("openai/gpt-4o", "str"),  # one name, not a list of them
+        (b"openai/gpt-4o", "bytes"),
+        ({"openai/gpt-4o": {}}, "dict"),
+        (3, "int"),
+    ],
+)
+def test_a_fallback_that_is_neither_a_policy_nor_a_list_names_its_type(
+    value: Any, name: str
+) -> None:
+    primary = ScriptedProvider([])
+    with pytest.raises(TypeError) as caught:
+        _agent(primary, value)
+    assert str(caught.value) == (
+        "Agent(fallback=...) takes a FallbackPolicy or a list of models"
+        f" ('provider/id', Model, (model, options)); got {name}"
+    )

@@ -489,3 +489,132 @@ async def test_run_tool_call_resolves_against_its_tools_in_a_copy_of_the_given_c
     same = AgentContext(tools=tools)
     await run_tool_call(call("y"), tools=tools, assistant_message=_message(), context=same)
     assert executed == ["x", "y"] and same.tools is tools
+
+
+def test_run_tool_call_gives_a_tool_the_agents_grace_after_an_abort_by_default() -> None:
+    import inspect
+
+    grace = inspect.signature(run_tool_call).parameters["tool_abort_grace_ms"].default
+    assert grace == pi_sdk.Agent().tool_abort_grace_ms == 2000
+
+
+def _finishing_plugin(name: str, answer: str | None, asked: list[str]) -> object:
+    class Finisher:
+        @pi_sdk.hookimpl
+        def finish_turn(self, turn: AgentTurnContext) -> str | None:
+            asked.append(name)
+            return answer
+
+    return Finisher()
+
+
+@pytest.mark.parametrize(
+    ("callable_answer", "plugin_answers", "stop", "failed", "decision", "asked"),
+    [
+        (None, [], None, False, None, []),
+        ("continue", [], None, False, "continue", []),
+        ("end", ["continue"], None, False, "end", []),  # an "end" asks no plugin
+        ("continue", [None], None, False, "continue", ["p0"]),  # None keeps the answer so far
+        (None, ["continue", "end", "continue"], None, False, "end", ["p0", "p1"]),
+        (None, ["end", "continue"], None, False, "end", ["p0"]),  # the first "end" wins
+        ("end", [], True, False, "end", []),
+        (None, [], True, False, "end", ["stop?"]),  # the deprecated alias: true is "end"
+        (None, [], False, False, None, ["stop?"]),
+        ("continue", [], True, False, "continue", []),  # asked only when nobody answered
+        (None, [], True, True, None, []),  # a failed turn: never asked (the run ends anyway)
+        (None, ["continue"], True, True, "continue", ["p0"]),  # finish_turn sees it, in vain
+    ],
+)
+async def test_the_turn_decision_combines_the_callable_the_plugins_and_the_alias(
+    isolated_plugins: Any,  # noqa: F811
+    callable_answer: str | None,
+    plugin_answers: list[str | None],
+    stop: bool | None,
+    failed: bool,
+    decision: str | None,
+    asked: list[str],
+) -> None:
+    from pi_sdk._agent.turn_hooks import ask_finish_turn
+
+    seen: list[str] = []
+    for index, answer in reversed(list(enumerate(plugin_answers))):  # pluggy asks the last first
+        isolated_plugins.register(_finishing_plugin(f"p{index}", answer, seen), name=f"p{index}")
+
+    def should_stop(turn: AgentTurnContext) -> bool:
+        seen.append("stop?")
+        return bool(stop)
+
+    options: dict[str, Any] = {}
+    if callable_answer is not None:
+        options["finish_turn"] = lambda turn, signal: callable_answer
+    if stop is not None:
+        options["should_stop_after_turn"] = should_stop
+    cfg = config(ScriptedProvider([]), **options)
+    message = pi_sdk.AssistantMessage(api="a", provider="p", model="m")
+    message.stop_reason = "error" if failed else "stop"
+    turn = AgentTurnContext(
+        message=message, tool_results=[], context=AgentContext(), new_messages=[]
+    )
+    assert await ask_finish_turn(cfg, turn, pi_sdk.AbortController().signal) == decision
+    assert seen == asked
+
+
+async def test_each_prepare_request_hook_sees_what_the_one_before_it_changed(
+    isolated_plugins: Any,  # noqa: F811
+) -> None:
+    from pi_sdk._agent.turn_hooks import ask_prepare_request
+
+    other = pi_sdk.Model(id="other", api="x", provider="p")
+    seen: list[tuple[str, str, str | None]] = []
+
+    def first(request: PrepareRequestContext, signal: Any) -> AgentRequestUpdate:
+        seen.append(("callable", request.model.id, request.thinking_level))
+        return AgentRequestUpdate(model=other)
+
+    class Second:
+        @pi_sdk.hookimpl
+        def prepare_request(self, request: PrepareRequestContext) -> AgentRequestUpdate:
+            seen.append(("plugin a", request.model.id, request.thinking_level))
+            return AgentRequestUpdate(thinking_level="high")
+
+    class Third:
+        @pi_sdk.hookimpl
+        def prepare_request(self, request: PrepareRequestContext) -> None:
+            seen.append(("plugin b", request.model.id, request.thinking_level))
+
+    isolated_plugins.register(Third(), name="b")
+    isolated_plugins.register(Second(), name="a")  # pluggy asks the last registered first
+    provider = ScriptedProvider([])
+    cfg = config(provider, reasoning="low", prepare_request=first)
+    context = AgentContext(system_prompt="kept")
+    new_cfg, new_context = await ask_prepare_request(cfg, context, pi_sdk.AbortController().signal)
+    assert seen == [
+        ("callable", provider.model.id, "low"),
+        ("plugin a", "other", "low"),
+        ("plugin b", "other", "high"),
+    ]
+    assert (new_cfg.model, new_cfg.reasoning, new_context) == (other, "high", context)
+    assert (cfg.model, cfg.reasoning) == (provider.model, "low")  # the run's old config stays
+
+
+async def test_an_on_agent_event_plugin_sees_every_event_of_each_run_with_its_id(
+    isolated_plugins: Any,  # noqa: F811
+) -> None:
+    seen: list[tuple[str, str, str]] = []
+
+    class Observer:
+        @pi_sdk.hookimpl
+        async def on_agent_event(self, event: Any, run_id: str, model: Any) -> None:
+            seen.append((event.type, run_id, model.id))
+
+    isolated_plugins.register(Observer())
+    provider = ScriptedProvider(["one", "two"])
+    cfg = config(provider)
+    first = await collect(agent_loop([user("a")], AgentContext(), cfg))
+    count = len(seen)
+    second = await collect(agent_loop([user("b")], AgentContext(), cfg))
+    assert [t for t, _, _ in seen] == [e.type for e in first] + [e.type for e in second]
+    runs = [{r for _, r, _ in seen[:count]}, {r for _, r, _ in seen[count:]}]
+    assert all(len(ids) == 1 for ids in runs) and runs[0] != runs[1]  # one id per run
+    assert all(len(r) == 32 for ids in runs for r in ids)
+    assert {m for _, _, m in seen} == {provider.model.id}

@@ -502,3 +502,19 @@ def test_a_rewrite_branches_at_the_first_message_that_differs(
     added = written.entries[len(session.entries) :]
     assert [e["message"]["role"] for e in added] == ["user", "assistant"]
     assert added[0]["message"]["content"] == "changed"
+
+
+def test_the_repr_shows_the_session_not_its_bookkeeping() -> None:
+    from pi_sdk._agent.pi_session import PiSession
+
+    session = PiSession(
+        header={"type": "session", "id": "s1"},
+        leaf_id="e2",
+        _lines=['{"raw": "line kept for writing back"}'],
+        _sources=["entry-source-id"],
+        _fixed=7,
+    )
+    shown = repr(session)
+    assert "'s1'" in shown and "leaf_id='e2'" in shown and "truncated=False" in shown
+    for private in ("_lines", "_sources", "_fixed", "line kept", "entry-source-id"):
+        assert private not in shown

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel, ValidationError
 
 from pi_sdk import SessionFileError, UserMessage
 from pi_sdk._agent.session import dumps_session, loads_session
@@ -237,3 +238,60 @@ def test_what_cannot_be_saved_is_said_whole(
     with pytest.raises(SessionFileError) as raised:
         dumps_session(messages, metadata=metadata)
     assert str(raised.value) == error
+
+
+class _Five(BaseModel):
+    a: str
+    b: str
+    c: str
+    d: str
+    e: str = ""
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({"a": "x", "b": "x", "c": "x", "d": "x"}, None),
+        ({"a": "x", "b": "x"}, "c: Field required (+1 more: d)"),
+        ({"e": "x"}, "a: Field required (+3 more: b, c, d)"),  # three others: all named
+        ({"a": 1}, "a: Input should be a valid string (got number) (+3 more: b, c, d)"),
+        (
+            {"a": 1, "e": 2},
+            "a: Input should be a valid string (got number) (+4 more: b, c, d, ...)",
+        ),
+    ],
+)
+def test_a_validation_error_names_three_other_places_at_most(data: Any, said: str | None) -> None:
+    from pi_sdk._agent.entry_errors import describe_validation
+
+    if said is None:
+        _Five.model_validate(data)
+        return
+    with pytest.raises(ValidationError) as caught:
+        _Five.model_validate(data)
+    assert describe_validation(caught.value, data) == said
+
+
+@pytest.mark.parametrize(
+    ("value", "name"),
+    [
+        ({}, "object"),
+        ([], "array"),
+        (3, "number"),
+        (1.5, "number"),
+        (True, "boolean"),
+        (None, "null"),
+        (object(), "a value"),
+    ],
+)
+def test_a_wrong_type_is_named_in_json_terms(value: Any, name: str) -> None:
+    from pi_sdk._agent.entry_errors import describe_validation
+
+    class One(BaseModel):
+        x: str
+
+    with pytest.raises(ValidationError) as caught:
+        One.model_validate({"x": value})
+    assert describe_validation(caught.value, {"x": value}) == (
+        f"x: Input should be a valid string (got {name})"
+    )

@@ -193,3 +193,53 @@ def test_a_pi_coding_agent_file_is_pointed_to_its_reader() -> None:
     header = {"type": "session", "version": 3, "id": "x", "timestamp": "t", "cwd": "/"}
     with pytest.raises(SessionFileError, match="pi-coding-agent session.*import_pi_session"):
         loads_session(json.dumps(header) + "\n")
+
+
+@pytest.mark.parametrize(
+    ("data", "complete", "last", "split"),
+    [
+        (b"a\n\xc3", [(1, "a")], None, 2),  # a character cut at the very end: line 2 was cut
+        (b"\xe2\x82", [], None, 1),  # the only line, cut inside a 3-byte character
+        (b"a\nb\r\nc\xe2\x82", [(1, "a"), (2, "b")], None, 3),  # the cut line's text is dropped
+        (b"\xef\xbb\xbfa\n\n  \nb", [(1, "a")], (4, "b"), None),  # BOM off, blank lines skipped
+        (b"a\r\nb\r", [(1, "a")], (2, "b"), None),  # a CR before the missing LF goes too
+        ("a\u2028b\nc", [(1, "a\u2028b")], (2, "c"), None),  # text: U+2028 is not a line end
+        (b"a\n", [(1, "a")], None, None),
+    ],
+)
+def test_read_lines_numbers_lines_and_tells_a_cut_tail(
+    data: bytes | str, complete: list[tuple[int, str]], last: Any, split: int | None
+) -> None:
+    from pi_sdk._agent.jsonl import read_lines
+
+    lines = read_lines(data)
+    assert (lines.complete, lines.last, lines.split_character) == (complete, last, split)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"ok\nx\xffy\n", "line 2: not UTF-8 text (invalid start byte at byte 2 of the line)"),
+        (
+            b"ok\n\xc3(\n",
+            "line 2: not UTF-8 text (invalid continuation byte at byte 1 of the line)",
+        ),
+        # cut at the end of a line that a newline follows: damage, not a lost tail
+        (
+            b"a\n\xe2\x82\n",
+            "line 2: not UTF-8 text (invalid continuation byte at byte 1 of the line)",
+        ),
+        # on the last line, no newline after it: still damage, not a cut character
+        (b"ok\nx\xff", "line 2: not UTF-8 text (invalid start byte at byte 2 of the line)"),
+        # the first error decides, though the file also ends inside a character
+        (b"\xff\nb\xc3", "line 1: not UTF-8 text (invalid start byte at byte 1 of the line)"),
+    ],
+)
+def test_read_lines_names_the_line_and_byte_of_bytes_that_are_not_utf8(
+    data: bytes, message: str
+) -> None:
+    from pi_sdk._agent.jsonl import read_lines
+
+    with pytest.raises(SessionFileError) as caught:
+        read_lines(data)
+    assert str(caught.value) == message

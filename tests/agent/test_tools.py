@@ -342,10 +342,18 @@ async def test_extra_arguments_are_rejected_for_function_tools():
         ([pi_sdk.TextContent(text="a"), pi_sdk.TextContent(text="b")], ["a", "b"], None),
         ({"k": [1, 2]}, ['{"k": [1, 2]}'], {"k": [1, 2]}),
         (3.5, ["3.5"], 3.5),
+        ([], ["[]"], []),  # an empty list is data, not zero blocks
+        ([1, 2], ["[1, 2]"], [1, 2]),
+        ([pi_sdk.TextContent(text="a"), 2], None, None),  # blocks mixed with data: JSON
+        ({"city": "Zürich"}, ['{"city": "Zürich"}'], {"city": "Zürich"}),  # UTF-8, not escapes
     ],
 )
 def test_to_tool_result_conversions(value, texts, details):
     result = to_tool_result(value)
+    if texts is None:  # a block is not JSON data: written as its string form
+        [block] = result.content
+        assert block.text.startswith("[") and result.details is value
+        return
     assert [b.text for b in result.content] == texts
     assert result.details == details
 

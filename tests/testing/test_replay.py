@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from _support.conformance import ConformanceDirMissing, conformance_dir
 
-from pi_sdk import ConfigurationError, ProviderNotFoundError
+import pi_sdk
+import pi_sdk.provider
+from pi_sdk import ConfigurationError, Model, ProviderNotFoundError
+from pi_sdk._testing import replay as replay_module
 from pi_sdk._testing.replay import (
     RecordedInteraction,
     load_cassette,
     plan_replay,
+    replay,
     replay_all,
     same_endpoint,
 )
@@ -120,3 +126,145 @@ def test_a_file_that_is_not_a_cassette_says_what_is_missing(
     with pytest.raises(ConfigurationError) as caught:
         load_cassette(path)
     assert str(caught.value) == f"not a vcrpy cassette: {path} ({reason})"
+
+
+def _answering(api: str, provider: str | None) -> SimpleNamespace:
+    """A registered API provider whose ``recognize`` answers a model of ``provider`` (or none)."""
+
+    def recognize(method: str, uri: str, body: Any) -> Model | None:
+        if provider is None:
+            return None
+        return Model(id=f"{api}-model", name="m", api=api, provider=provider)
+
+    return SimpleNamespace(api=api, recognize=recognize)
+
+
+@pytest.mark.parametrize(
+    ("answers", "chosen"),
+    [
+        ([("a", "host.example"), ("b", "catalogued")], "b"),  # a catalog provider wins
+        ([("a", "catalogued"), ("b", "catalogued")], "a"),  # the first catalog one
+        ([("a", "host.example"), ("b", "elsewhere.example")], "a"),  # else the first answer
+        ([("a", None), ("b", "host.example")], "b"),  # one that does not recognize is passed
+        ([("a", "_no_recognize"), ("b", "host.example")], "b"),  # nor one that cannot
+    ],
+)
+def test_plan_replay_prefers_the_first_model_naming_a_catalog_provider(
+    monkeypatch: pytest.MonkeyPatch, answers: list[tuple[str, str | None]], chosen: str
+) -> None:
+    providers = []
+    for api, provider in answers:
+        entry = _answering(api, provider)
+        if provider == "_no_recognize":
+            entry.recognize = None
+        providers.append(entry)
+    monkeypatch.setattr(replay_module, "get_api_providers", lambda: providers)
+    monkeypatch.setattr(replay_module, "get_providers", lambda: ["catalogued", "zz"])
+    item = _unrecognized()
+    [(planned, provider, model)] = plan_replay([item])
+    assert planned is item and provider.api == chosen and model.api == chosen
+
+
+def test_plan_replay_with_an_api_asks_that_provider_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    only = _answering("only", "host.example")
+    monkeypatch.setattr(replay_module, "get_api_provider", lambda api: asked.append(api) or only)
+    monkeypatch.setattr(replay_module, "get_api_providers", lambda: pytest.fail("asked all"))
+    [(_, provider, model)] = plan_replay([_unrecognized(), _unrecognized()], api="only")[:1]
+    assert asked == ["only"] and provider is only and model.provider == "host.example"
+
+
+@pytest.mark.parametrize(
+    ("status", "content_type", "whole"),
+    [
+        (200, "application/json", True),
+        (399, "application/json; charset=utf-8", True),
+        (400, "application/json", False),  # an error answer is not the call's reply
+        (500, "application/json", False),
+        (200, "text/event-stream", False),
+        (200, "", False),
+    ],
+)
+def test_a_whole_document_is_a_successful_json_answer(
+    status: int, content_type: str, whole: bool
+) -> None:
+    item = dataclasses.replace(_unrecognized(), status=status, content_type=content_type)
+    assert item.whole_document is whole
+
+
+@pytest.mark.parametrize(
+    ("uri", "shown"),
+    [
+        (
+            "https://g.example/v1/models/x:generateContent?key=SECRET",
+            "https://g.example/v1/models/x:generateContent",
+        ),
+        ("http://localhost:8080/v1/chat?a=1&b=2", "http://localhost:8080/v1/chat"),
+        ("https://api.example/v1/messages", "https://api.example/v1/messages"),
+    ],
+)
+def test_the_uri_shown_in_messages_leaves_out_the_query(
+    monkeypatch: pytest.MonkeyPatch, uri: str, shown: str
+) -> None:
+    item = dataclasses.replace(_unrecognized(), uri=uri, index=3)
+    assert item.display_uri == shown
+    monkeypatch.setattr(replay_module, "get_api_providers", lambda: [_answering("x", None)])
+    with pytest.raises(ProviderNotFoundError) as caught:
+        plan_replay([item])
+    assert str(caught.value).startswith(f"interaction 3 (POST {shown}): ")
+    assert "(registered: x)" in str(caught.value) and "SECRET" not in str(caught.value)
+
+
+def _transport_calls() -> tuple[Any, ...]:
+    """What vcrpy patches for httpx (the providers' HTTP client), as they are now."""
+    import httpx
+
+    return (httpx.AsyncHTTPTransport.handle_async_request, httpx.HTTPTransport.handle_request)
+
+
+async def test_a_caller_that_stops_early_leaves_no_http_patch_behind() -> None:
+    """vcrpy's patches are process-wide: none may outlive replay's own code, whatever the
+    caller does with a yielded call (a break, an exception, a generator kept half-read)."""
+    path = _shared("google-generative-ai/thinking_nonstream_then_followup.yaml")
+    unpatched = _transport_calls()
+    async for call in replay(path):
+        assert _transport_calls() == unpatched  # the caller's code runs unpatched
+        assert (await call.events.result()).stop_reason == "stop"
+        break
+    assert _transport_calls() == unpatched  # at once, not when the generator is collected
+    with pytest.raises(KeyError):
+        async for call in replay(path):
+            raise KeyError(call.interaction.index)
+    assert _transport_calls() == unpatched
+    calls = replay(path)
+    first = await anext(calls)
+    assert _transport_calls() == unpatched and first.interaction.index == 0
+    assert [c.interaction.index async for c in calls] == [1]  # the rest still plays
+    await calls.aclose()
+
+
+async def test_played_back_events_show_the_message_as_it_stood_at_each_event() -> None:
+    path = _shared("anthropic-messages/thinking_stream_signature.yaml")
+    [call] = [c async for c in replay(path)]
+    events = [e async for e in call.events]
+    deltas = [e for e in events if e.type == "thinking_delta"]
+    assert len(deltas) > 3
+    seen = ""
+    for event in deltas:
+        seen += event.delta
+        block = event.partial.content[event.content_index]
+        assert isinstance(block, pi_sdk.ThinkingContent) and block.thinking == seen
+    message = await call.events.result()
+    assert events[-1].type == "done" and events[-1].message is message
+    assert message.content[deltas[0].content_index].thinking == seen  # type: ignore[union-attr]
+    assert call.events.failure is None
+
+
+async def test_a_played_back_call_keeps_its_failure_and_result_drains_it() -> None:
+    path = _shared("openai-responses/error_400_invalid_request.yaml")
+    [call] = [c async for c in replay(path)]
+    message = await call.events.result()  # nothing iterated: result() reads it all
+    assert message.stop_reason == "error" and message.error_message
+    failure = call.events.failure
+    assert isinstance(failure, pi_sdk.provider.ProviderError) and failure.status == 400
+    assert [e async for e in call.events] == []  # drained by result(), as a live stream is

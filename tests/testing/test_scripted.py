@@ -294,3 +294,43 @@ async def test_text_and_tool_arguments_are_cut_into_chunk_size_deltas(
     events = await events_of(provider.stream_fn(provider.model, ctx()))
     assert [e.delta for e in events if e.type == "text_delta"] == deltas
     assert [e.delta for e in events if e.type == "toolcall_delta"] == deltas
+
+
+async def test_every_signature_and_flag_of_a_template_block_reaches_the_message():
+    reply = ScriptedReply(
+        content=[
+            pi_sdk.ThinkingContent(thinking="", thinking_signature="opaque", redacted=True),
+            pi_sdk.TextContent(text="Hi", text_signature="text-sig"),
+            pi_sdk.ToolCall(id="c1", name="t", arguments={"a": 1}, thought_signature="th-sig"),
+        ],
+    )
+    provider = ScriptedProvider([reply])
+    message = await provider.stream_fn(provider.model, ctx("x")).result()
+    thinking, text, call = message.content
+    assert isinstance(thinking, pi_sdk.ThinkingContent)
+    assert (thinking.redacted, thinking.thinking_signature) == (True, "opaque")
+    assert isinstance(text, pi_sdk.TextContent) and text.text_signature == "text-sig"
+    assert isinstance(call, pi_sdk.ToolCall) and call.thought_signature == "th-sig"
+
+
+async def test_tool_arguments_stream_as_utf8_json_text_not_ascii_escapes():
+    arguments = {"city": "Zürich", "note": "東京"}
+    provider = ScriptedProvider([ScriptedReply.tool_call("t", arguments, chunk_size=0)])
+    events = await events_of(provider.stream_fn(provider.model, ctx("x")))
+    [delta] = [e.delta for e in events if e.type == "toolcall_delta"]
+    assert delta == '{"city": "Zürich", "note": "東京"}'
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "provider_name", "reasoning"),
+    [
+        ({}, "scripted", False),
+        ({"provider": "acme", "reasoning": True}, "acme", True),
+    ],
+)
+def test_the_model_carries_the_api_and_the_given_provider_and_reasoning(
+    kwargs: dict, provider_name: str, reasoning: bool
+):
+    model = ScriptedProvider(**kwargs).model
+    assert (model.api, model.provider, model.reasoning) == ("scripted", provider_name, reasoning)
+    assert model.input == ["text", "image"]
