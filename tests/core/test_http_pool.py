@@ -194,3 +194,29 @@ async def test_closing_a_body_twice_frees_its_slot_once():
         server.gate.set()
         assert [r.text for r in await asyncio.gather(*calls)] == ["ok"] * 2
         assert reached and transport.pools == 2
+
+
+async def test_a_pool_busy_again_when_its_idle_timer_fires_is_kept_with_its_request():
+    """A pool that went idle (timer started), then took a request that outlives the timer."""
+    transport = PooledTransport(per_pool=1, max_pools=3, keepalive_expiry=0.05)
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        server.gate.set()
+        assert (await client.get(server.url)).text == "ok"  # idle now: its expiry timer runs
+        async with client.stream("GET", server.url) as response:
+            await asyncio.sleep(0.15)  # the timer fires while this request is in flight
+            assert transport.pools == 1 and server.open == 1 and server.connections == 1
+            assert b"".join([chunk async for chunk in response.aiter_bytes()]) == b"ok"
+        assert await _until(lambda: transport.pools == 0 and server.open == 0)
+
+
+async def test_an_expiry_timer_of_a_pool_already_closed_does_nothing():
+    """``aclose`` emptied the pools; a timer that still fires finds its pool gone: no error."""
+    transport = PooledTransport(per_pool=1, keepalive_expiry=5)
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        server.gate.set()
+        assert (await client.get(server.url)).text == "ok"
+        [pool] = transport._pools  # noqa: SLF001
+        await transport.aclose()
+        assert transport.pools == 0
+        transport._expire(pool)  # noqa: SLF001 - the timer's own call, after the close
+        assert transport.pools == 0 and pool.timer is None
