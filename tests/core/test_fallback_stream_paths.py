@@ -314,6 +314,8 @@ async def test_each_failed_attempt_leaves_a_diagnostic_with_its_details() -> Non
     assert first["usage"]["input"] == 11 and first["usage"]["totalTokens"] == 14
     partial = pi_sdk.AssistantMessage.model_validate(first["partial"])
     assert partial.text == "Part one, " and partial.model == "a"
+    assert first["partial"]["stopReason"] == partial.stop_reason  # pi's JSON names
+    assert "stop_reason" not in first["partial"]
     assert "partial" not in second  # nothing streamed: no partial to keep
     assert (second["model"], second["movedOn"], second["contentStreamed"]) == ("b", True, False)
     answered = stream.attempts[-1]
