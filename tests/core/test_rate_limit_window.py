@@ -247,6 +247,9 @@ NOW = 1_800_000_000.0
         (str(int((NOW + 30) * 1000)), 30.0),  # a Unix time in milliseconds
         (str(int((NOW - 30) * 1000)), 0.0),
         ("999999999", 999_999_999.0),  # below 1e9: still a delay
+        ("1000000000", 0.0),  # from 1e9: a Unix time in seconds (2001, past)
+        ("999999999999", 999_999_999_999 - NOW),  # below 1e12: still seconds
+        ("1000000000000", 0.0),  # from 1e12: milliseconds (2001, past)
         ("1h", 3600.0),
         ("1h2m3s", 3723.0),
         ("6m0s", 360.0),
