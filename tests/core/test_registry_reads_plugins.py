@@ -236,3 +236,14 @@ def test_a_provider_added_to_the_default_collection_by_hand_merges_with_the_plug
     assert [m.id for m in pi_sdk.default_models().models("twice")] == [
         "one", "same", "three", "two"
     ]  # fmt: skip
+
+
+def test_a_provider_known_only_by_its_registered_models_is_a_provider_of_the_collection(
+    plugin_manager,
+):
+    """The older hooks register models alone: their provider ids still name providers."""
+    plugin_manager.register(_Models("m-1", provider="only-models"), name="models-only")
+    models = pi_sdk.default_models()
+    assert "only-models" in [p.id for p in models.providers()]
+    assert models.provider("only-models").id == "only-models"
+    assert models.check_auth("only-models") == pi_sdk.AuthCheck("only-models", False, None)

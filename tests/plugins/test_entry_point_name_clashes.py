@@ -128,3 +128,26 @@ def test_load_warnings_point_at_the_code_that_first_used_the_plugins(
     where = [(w.filename, w.lineno) for w in caught if w.category is RuntimeWarning]
     assert len(where) == 3  # two clashing names, one missing
     assert set(where) == {(__file__, line)}
+
+
+def test_a_listed_plugin_without_distribution_metadata_says_none(
+    published: pi_sdk.Provider, monkeypatch: pytest.MonkeyPatch
+):
+    from pi_sdk._plugins.listing import describe_plugins
+
+    found = [
+        FoundEntryPoint("acme", f"{MODULE}:PROVIDER", "pi_sdk", "pi-sdk-acme", "1.0"),
+        FoundEntryPoint("bare", f"{MODULE}:PROVIDER", "pi_sdk", "", ""),
+        FoundEntryPoint("gone", f"{MODULE}:MISSING", "pi_sdk", "", ""),
+    ]
+    monkeypatch.setattr(manager_module, "_entry_points", lambda group: list(found))
+    with (
+        use_plugin_manager(load_entry_points=True),
+        warnings.catch_warnings(),
+    ):
+        warnings.simplefilter("ignore")
+        listed = {info.name: info for info in describe_plugins()}
+    assert (listed["acme"].distribution, listed["acme"].version) == ("pi-sdk-acme", "1.0")
+    assert (listed["bare"].distribution, listed["bare"].version) == (None, None)
+    assert (listed["gone"].distribution, listed["gone"].version) == (None, None)
+    assert listed["gone"].error is not None and listed["gone"].error.startswith("AttributeError")
