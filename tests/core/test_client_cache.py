@@ -228,3 +228,20 @@ async def test_aclose_waits_for_closes_under_way_and_ignores_a_close_that_fails(
     gates["a"].set()
     await asyncio.wait_for(closing, 2)  # neither failure is raised
     assert a.closed and len(cache) == 0
+
+
+async def test_by_default_a_loop_keeps_16_clients() -> None:
+    cache: ClientCache[FakeClient] = ClientCache(_close)
+    clients = [await _get(cache, f"https://{n}") for n in range(17)]
+    await asyncio.sleep(0)  # the close runs as a task
+    assert len(cache) == 16
+    assert [c.closed for c in clients] == [True] + [False] * 16  # the least recently used
+
+
+async def test_a_secret_with_undecodable_bytes_from_the_environment_is_a_key_of_its_own() -> None:
+    """``os.environ`` hands undecodable bytes over as lone surrogates: still a usable secret."""
+    cache: ClientCache[FakeClient] = ClientCache(_close)
+    first = await _get(cache, "https://a", "sk-\udcff-1")
+    assert await _get(cache, "https://a", "sk-\udcff-1") is first
+    assert await _get(cache, "https://a", "sk-\udcfe-1") is not first
+    assert len(cache) == 2

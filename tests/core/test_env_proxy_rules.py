@@ -63,6 +63,7 @@ def test_http_proxy_is_ignored_in_a_cgi_script(monkeypatch: pytest.MonkeyPatch) 
         ("example.com:443", "example.com", None, True),
         ("10.0.0.0/8", "10.2.3.4", None, True),
         ("10.0.0.0/8", "11.2.3.4", None, False),
+        ("10.1.2.3/8", "10.200.0.1", None, True),  # host bits set: still the /8 network
         ("10.0.0.0/8", "ten.example", None, False),
         ("127.0.0.1", "127.0.0.1", 9000, True),
         ("127.0.0.1:9000", "127.0.0.1", 9001, False),

@@ -314,7 +314,22 @@ async def test_each_failed_attempt_leaves_a_diagnostic_with_its_details() -> Non
     assert first["usage"]["input"] == 11 and first["usage"]["totalTokens"] == 14
     partial = pi_sdk.AssistantMessage.model_validate(first["partial"])
     assert partial.text == "Part one, " and partial.model == "a"
+    assert first["partial"]["stopReason"] == partial.stop_reason  # pi's JSON names
+    assert "stop_reason" not in first["partial"]
     assert "partial" not in second  # nothing streamed: no partial to keep
     assert (second["model"], second["movedOn"], second["contentStreamed"]) == ("b", True, False)
     answered = stream.attempts[-1]
     assert (answered.outcome, answered.kind, answered.error) == ("answered", None, None)
+
+
+async def test_blocks_left_open_at_a_cut_are_closed_in_content_order() -> None:
+    """Two blocks open at once (thinking, then text): their ends come first block first."""
+    PLANS["a"] = [
+        Plan([_thinking("Hmm, ", close=False), _text("Part one, ", close=False)], error=CUT)
+    ]
+    PLANS["b"] = [Plan([_text("done.")])]
+    policy = FallbackPolicy([_model("b")], after_content="continue")
+    events, message, _ = await _run(_model("a"), policy)
+    ends = [(e.type, e.content_index, e.content) for e in events if e.type.endswith("_end")]
+    assert ends[:2] == [("thinking_end", 0, "Hmm, "), ("text_end", 1, "Part one, ")]
+    assert message.text == "Part one, done."

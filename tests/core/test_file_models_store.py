@@ -119,6 +119,7 @@ def test_a_file_others_may_read_or_write_is_not_used_and_replaced(tmp_path: Path
     store.save("k2", entry("b"))  # replaced by an owner-only file (the warning was given once)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert set(quietly_load_all(path)) == {"k2"}
+    assert not path.with_name("models-store.json.bad").exists()  # replaced, not kept aside
 
 
 def quietly_load_all(path: Path) -> dict[str, pi_sdk.StoredModels]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -83,3 +84,60 @@ def test_a_fetched_at_that_is_not_a_number_reads_as_zero(tmp_path: Path):
     path.write_text(json.dumps(document), "utf-8")
     stored = pi_sdk.FileModelsStore(path).load("srv")
     assert stored is not None and (stored.fetched_at, stored.etag) == (0, '"x"')
+
+
+def test_the_file_is_utf_8_text_one_key_a_line_with_its_entries_sorted(tmp_path: Path):
+    """The same lists give the same bytes (diffable, reviewable): keys sorted, names unescaped."""
+    path = tmp_path / "models-store.json"
+    store = pi_sdk.FileModelsStore(path)
+    named = pi_sdk.Model(id="z", api="a", provider="p", name="Modèle ✓")
+    store.save("zeta", pi_sdk.StoredModels(models=[named], etag='"e"', fetched_at=5))
+    store.save("alpha", pi_sdk.StoredModels(models=[], last_modified="then"))
+    assert path.read_text("utf-8") == (
+        '{\n "format": "pi-sdk-models-store",\n "version": 1,\n "entries": {\n'
+        '  "alpha": {\n   "models": [],\n   "etag": null,\n   "lastModified": "then",\n'
+        '   "fetchedAt": 0\n  },\n'
+        '  "zeta": {\n   "models": [\n    {\n     "id": "z",\n     "name": "Modèle ✓",\n'
+        '     "api": "a",\n     "provider": "p"\n    }\n   ],\n'
+        '   "etag": "\\"e\\"",\n   "lastModified": null,\n   "fetchedAt": 5\n  }\n }\n}\n'
+    )
+
+
+def test_a_warning_points_at_the_code_that_loaded_or_saved(tmp_path: Path):
+    """``load``/``save`` warn at their caller's line (a refresh: the refresh's own code)."""
+    path = tmp_path / "models-store.json"
+    path.write_text("{oops", "utf-8")
+    path.chmod(0o600)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = sys._getframe().f_lineno + 1  # noqa: SLF001
+        pi_sdk.FileModelsStore(path).load("k")
+        pi_sdk.FileModelsStore(path).save("k", pi_sdk.StoredModels(models=[]))
+    assert [(w.category, w.filename, w.lineno) for w in caught] == [
+        (RuntimeWarning, __file__, line),
+        (RuntimeWarning, __file__, line + 1),
+    ]
+
+
+def test_a_file_that_cannot_be_moved_aside_is_replaced_all_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    path = tmp_path / "models-store.json"
+    path.write_text("{oops", "utf-8")
+    path.chmod(0o600)
+
+    replace = os.replace
+
+    def refuse_the_bad_name(source: Any, target: Any) -> None:
+        if str(target).endswith(".bad"):
+            raise PermissionError(13, "Permission denied")
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", refuse_the_bad_name)
+    store = pi_sdk.FileModelsStore(path)
+    with pytest.warns(RuntimeWarning, match="not valid JSON"):
+        store.save("k", pi_sdk.StoredModels(models=[], etag='"e"'))
+    monkeypatch.undo()
+    assert not (tmp_path / "models-store.json.bad").exists()
+    stored = pi_sdk.FileModelsStore(path).load("k")
+    assert stored is not None and stored.etag == '"e"'

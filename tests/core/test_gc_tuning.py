@@ -76,3 +76,13 @@ def test_the_older_generations_keep_their_own_thresholds(older_thresholds):
     finally:
         restore()
     assert gc.get_threshold()[1:] == older_thresholds
+
+
+def test_by_default_the_young_generation_waits_for_50_000_allocations():
+    before = gc.get_threshold()
+    restore = tune_gc_for_streams()
+    try:
+        assert gc.get_threshold() == (50_000, *before[1:])
+    finally:
+        restore()
+    assert gc.get_threshold() == before

@@ -194,3 +194,98 @@ async def test_closing_a_body_twice_frees_its_slot_once():
         server.gate.set()
         assert [r.text for r in await asyncio.gather(*calls)] == ["ok"] * 2
         assert reached and transport.pools == 2
+
+
+async def test_a_pool_busy_again_when_its_idle_timer_fires_is_kept_with_its_request():
+    """A pool that went idle (timer started), then took a request that outlives the timer."""
+    transport = PooledTransport(per_pool=1, max_pools=3, keepalive_expiry=0.05)
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        server.gate.set()
+        assert (await client.get(server.url)).text == "ok"  # idle now: its expiry timer runs
+        async with client.stream("GET", server.url) as response:
+            await asyncio.sleep(0.15)  # the timer fires while this request is in flight
+            assert transport.pools == 1 and server.open == 1 and server.connections == 1
+            assert b"".join([chunk async for chunk in response.aiter_bytes()]) == b"ok"
+        assert await _until(lambda: transport.pools == 0 and server.open == 0)
+
+
+async def test_an_expiry_timer_of_a_pool_already_closed_does_nothing():
+    """``aclose`` emptied the pools; a timer that still fires finds its pool gone: no error."""
+    transport = PooledTransport(per_pool=1, keepalive_expiry=5)
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        server.gate.set()
+        assert (await client.get(server.url)).text == "ok"
+        [pool] = transport._pools  # noqa: SLF001
+        await transport.aclose()
+        assert transport.pools == 0
+        transport._expire(pool)  # noqa: SLF001 - the timer's own call, after the close
+        assert transport.pools == 0 and pool.timer is None
+
+
+class _HeldTransport:
+    """Stands in for one ``httpx2.AsyncHTTPTransport`` pool: answers once ``gate`` is set."""
+
+    made: list[dict[str, object]] = []
+    gate: asyncio.Event
+
+    def __init__(self, **kwargs: object) -> None:
+        self.made.append(kwargs)
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        await self.gate.wait()
+        return httpx2.Response(200, content=b"ok")
+
+    async def aclose(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("count", "pools"), [(50, 1), (51, 2), (1000, 20), (1001, 20)])
+async def test_by_default_a_pool_takes_50_requests_and_20_pools_at_most(
+    monkeypatch: pytest.MonkeyPatch, count: int, pools: int
+):
+    _HeldTransport.made = []
+    _HeldTransport.gate = asyncio.Event()
+    monkeypatch.setattr(httpx2, "AsyncHTTPTransport", _HeldTransport)
+    transport = PooledTransport(trust_env=False)
+    request = httpx2.Request("GET", "http://models.test/v1/models")
+    calls = [asyncio.ensure_future(transport.handle_async_request(request)) for _ in range(count)]
+    await asyncio.sleep(0)
+    assert transport.pools == pools
+    _HeldTransport.gate.set()
+    for response in await asyncio.gather(*calls):
+        await response.aclose()
+    limits = httpx2.Limits(max_connections=50, max_keepalive_connections=50, keepalive_expiry=5.0)
+    assert _HeldTransport.made == [{"verify": True, "limits": limits, "proxy": None}] * pools
+    await transport.aclose()
+
+
+async def test_by_default_an_idle_pool_is_closed_after_5_seconds():
+    transport = PooledTransport()
+    async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:
+        server.gate.set()
+        assert (await client.get(server.url)).text == "ok"
+        [pool] = transport._pools  # noqa: SLF001
+        assert pool.timer is not None
+        left = pool.timer.when() - asyncio.get_running_loop().time()
+        assert 4.5 < left <= 5.0
+
+
+async def test_by_default_the_proxy_variables_are_obeyed(monkeypatch: pytest.MonkeyPatch):
+    """A client given a transport reads no proxy itself: this transport does, unless told not."""
+    for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy", "HTTPS_PROXY", "https_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    async with _GatedServer() as proxy:
+        monkeypatch.setenv("HTTP_PROXY", proxy.url)
+        monkeypatch.delenv("http_proxy", raising=False)
+        proxy.gate.set()
+        async with httpx2.AsyncClient(transport=PooledTransport()) as client:
+            assert (await client.get("http://models.invalid/v1/models")).text == "ok"
+        assert proxy.connections == 1
+        with socket.socket() as probe:  # a port nobody listens on
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        direct = PooledTransport(trust_env=False, per_pool=1)
+        async with httpx2.AsyncClient(transport=direct) as client:
+            with pytest.raises(httpx2.ConnectError):  # straight to it, not through the proxy
+                await client.get(f"http://127.0.0.1:{port}/v1/models")
+        assert proxy.connections == 1

@@ -18,6 +18,7 @@ import pi_sdk
 from pi_sdk import ConfigurationError, Provider
 from pi_sdk._models.merge import merge_provider
 from pi_sdk._wire.documents import document_as_text
+from pi_sdk._wire.estimate import estimate_context_tokens
 from pi_sdk._wire.ids import fit_id, short_hash
 from pi_sdk._wire.levels import clamp_thinking_level
 from pi_sdk._wire.strict_json import dumps_strict
@@ -112,3 +113,80 @@ def test_the_strict_writer_passes_on_other_value_errors():
     with pytest.raises(ValueError) as caught:
         dumps_strict(loop)
     assert str(caught.value) == "Circular reference detected"
+
+
+@pytest.mark.parametrize(
+    ("answer", "vendor"),
+    [(0, True), (7, True), (-1, False), (True, False), (3.0, False), ("5", False), (None, False)],
+)
+async def test_only_a_whole_number_of_zero_or_more_is_the_vendor_s_count(answer: Any, vendor: bool):
+    async def answers(model: Any, context: Any, options: Any) -> Any:
+        return answer
+
+    models, model = _models(answers)
+    context = pi_sdk.Context(messages=[pi_sdk.UserMessage(content="x" * 40)])
+    counted = await models.count_tokens(model, context)
+    if vendor:
+        assert counted == pi_sdk.TokenCount(answer, "vendor")
+    else:
+        estimate = estimate_context_tokens(context).tokens
+        reason = f"count_tokens endpoint answered {answer!r}, not a count"
+        assert counted == pi_sdk.TokenCount(estimate, "estimate", reason)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "merged"),
+    [
+        ({"x-team": "a"}, None, {"x-team": "a"}),
+        (None, {"x-team": "b"}, {"x-team": "b"}),
+        ({"x-team": "a"}, {}, {"x-team": "a"}),
+        ({}, {"x-more": "b"}, {"x-more": "b"}),
+        ({"x-team": "a"}, {"x-more": "b"}, {"x-team": "a", "x-more": "b"}),
+        (None, None, None),
+    ],
+)
+def test_merged_headers_are_both_providers_headers(
+    first: dict[str, str] | None, second: dict[str, str] | None, merged: dict[str, str] | None
+):
+    one, two = Provider(id="acme", headers=first), Provider(id="acme", headers=second)
+    headers = merge_provider(one, two).headers
+    assert (dict(headers) if headers is not None else None) == merged
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "merged"),
+    [
+        (None, "http://b/v1", "http://b/v1"),
+        ("http://a/v1", None, "http://a/v1"),
+        ("http://a/v1", "http://a/v1", "http://a/v1"),
+        (None, None, None),
+    ],
+)
+def test_a_base_url_one_provider_gives_is_the_merged_one(
+    first: str | None, second: str | None, merged: str | None
+):
+    one, two = Provider(id="acme", base_url=first), Provider(id="acme", base_url=second)
+    assert merge_provider(one, two).base_url == merged
+
+
+def test_a_provider_s_settings_go_on_each_model_and_the_model_s_headers_win():
+    from pi_sdk._models.merge import with_provider_settings
+
+    models = [
+        pi_sdk.Model(id="a", api="x", provider="acme", base_url="http://old/v1"),
+        pi_sdk.Model(id="b", api="x", provider="acme", headers={"x-team": "own"}),
+    ]
+    bare = Provider(id="acme")
+    assert with_provider_settings(bare, models) == models
+    configured = Provider(id="acme", base_url="http://new/v1", headers={"x-team": "p", "x-k": "v"})
+    applied = with_provider_settings(configured, models)
+    assert [(m.id, m.base_url, m.headers) for m in applied] == [
+        ("a", "http://new/v1", {"x-team": "p", "x-k": "v"}),
+        ("b", "http://new/v1", {"x-team": "own", "x-k": "v"}),
+    ]
+    assert models[0].base_url == "http://old/v1" and models[1].headers == {"x-team": "own"}
+    only_headers = with_provider_settings(Provider(id="acme", headers={"x-k": "v"}), models)
+    assert [(m.base_url, m.headers) for m in only_headers] == [
+        ("http://old/v1", {"x-k": "v"}),
+        ("", {"x-team": "own", "x-k": "v"}),
+    ]

@@ -345,3 +345,17 @@ async def test_an_error_without_a_message_is_named_by_its_class() -> None:
     assert result.errors == {"srv": "srv (http://srv.test/v1): KeyError"}
     no_url = pi_sdk.Models([pi_sdk.Provider(id="bare", fetch_models=fetch)])
     assert (await no_url.refresh()).errors == {"bare": "bare (its default URL): KeyError"}
+
+
+async def test_by_default_each_provider_is_asked_over_the_network_with_validators_in_10_s() -> None:
+    """``refresh()``'s defaults: network allowed, validators sent (no ``force``), 10 s each."""
+    seen: list[tuple[float, str | None]] = []
+
+    async def fetch(context: FetchContext) -> FetchedModels:
+        seen.append((context.timeout_s, context.etag))
+        return FetchedModels(models=[model("srv", "m")], etag='"v1"')
+
+    models = pi_sdk.Models([server("srv", fetch)], store=MemoryStore())
+    assert (await models.refresh()).sources == {"srv": "server"}
+    assert (await models.refresh()).sources == {"srv": "server"}
+    assert seen == [(10.0, None), (10.0, '"v1"')]

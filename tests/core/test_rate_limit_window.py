@@ -229,3 +229,105 @@ async def test_a_request_starting_tells_the_waiter_behind_it_when_it_fits() -> N
     clock.now = 100.05  # what the timer will find when it fires (20 ms from now)
     second = await asyncio.wait_for(waiting, 2)
     assert second is not first and first.at == 100.0  # granted while the first is in flight
+
+
+NOW = 1_800_000_000.0
+"""The wall clock the reset forms below are read against (2027-01-15, Unix seconds)."""
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [
+        ("30", 30.0),  # delay seconds
+        ("2.5", 2.5),
+        ("-5", 0.0),  # never a negative wait
+        (" 7 ", 7.0),
+        (str(NOW + 30), 30.0),  # a Unix time in seconds
+        (str(NOW - 30), 0.0),  # ... already past
+        (str(int((NOW + 30) * 1000)), 30.0),  # a Unix time in milliseconds
+        (str(int((NOW - 30) * 1000)), 0.0),
+        ("999999999", 999_999_999.0),  # below 1e9: still a delay
+        ("1000000000", 0.0),  # from 1e9: a Unix time in seconds (2001, past)
+        ("999999999999", 999_999_999_999 - NOW),  # below 1e12: still seconds
+        ("1000000000000", 0.0),  # from 1e12: milliseconds (2001, past)
+        ("1h", 3600.0),
+        ("1h2m3s", 3723.0),
+        ("6m0s", 360.0),
+        ("120ms", 0.12),
+        ("2m120ms", 120.12),
+        ("5 minutes", None),  # not every character a duration: unreadable
+        ("10s later", None),
+        ("2027-01-15T08:00:30Z", 30.0),  # RFC 3339
+        ("2027-01-15T08:00:30+00:00", 30.0),
+        ("2027-01-15T09:00:30+01:00", 30.0),
+        ("2027-01-15T08:00:30", 30.0),  # no offset: UTC
+        ("2027-01-15T07:00:00Z", 0.0),  # past
+        ("soon", None),
+    ],
+)
+def test_every_form_of_a_reset(monkeypatch: pytest.MonkeyPatch, value: str, seconds: float | None):
+    from types import SimpleNamespace
+
+    from pi_sdk._models import rate_limit_headers
+
+    monkeypatch.setattr(rate_limit_headers, "time", SimpleNamespace(time=lambda: NOW))
+    found = rate_limit_headers.parse_reset_s(value)
+    assert found == (None if seconds is None else pytest.approx(seconds, abs=1e-6))
+
+
+@pytest.mark.parametrize(
+    ("headers", "budgets"),
+    [
+        (
+            {"X-RateLimit-Remaining-Requests": "4", "X-RateLimit-Reset-Requests": "1s"},
+            ((4, 1.0), None),
+        ),
+        ({"x-ratelimit-remaining-requests": "4"}, (None, None)),  # no reset: unsaid
+        ({"x-ratelimit-reset-requests": "1s"}, (None, None)),
+        (  # OpenAI's names win over the generic ones
+            {
+                "x-ratelimit-remaining-requests": "4",
+                "x-ratelimit-reset-requests": "1s",
+                "x-ratelimit-remaining": "9",
+                "x-ratelimit-reset": "9",
+            },
+            ((4, 1.0), None),
+        ),
+        (  # Anthropic's over the generic ones
+            {
+                "anthropic-ratelimit-requests-remaining": "5",
+                "anthropic-ratelimit-requests-reset": "2",
+                "x-ratelimit-remaining": "9",
+                "x-ratelimit-reset": "9",
+            },
+            ((5, 2.0), None),
+        ),
+        (  # an unreadable first form falls through to the next
+            {
+                "x-ratelimit-remaining-requests": "4",
+                "x-ratelimit-reset-requests": "whenever",
+                "x-ratelimit-remaining": "9",
+                "x-ratelimit-reset": "3",
+            },
+            ((9, 3.0), None),
+        ),
+        (
+            {
+                "anthropic-ratelimit-tokens-remaining": "800",
+                "anthropic-ratelimit-tokens-reset": "4",
+            },
+            (None, (800, 4.0)),
+        ),
+        (
+            {
+                "x-ratelimit-remaining-tokens": "700",
+                "x-ratelimit-reset-tokens": "3s",
+                "anthropic-ratelimit-tokens-remaining": "800",
+                "anthropic-ratelimit-tokens-reset": "4",
+            },
+            (None, (700, 3.0)),
+        ),
+    ],
+)
+def test_which_headers_say_a_budget(headers: dict[str, str], budgets: tuple[object, object]):
+    assert server_budgets(headers) == budgets

@@ -14,6 +14,7 @@ import pytest
 from _support.streams import idle_stream, other_idle_stream
 from pydantic import BaseModel
 
+import pi_sdk
 from pi_sdk import (
     ConfigurationError,
     Model,
@@ -187,3 +188,62 @@ def test_a_removed_hand_registration_leaves_at_once_whatever_the_manager_counted
     with pytest.raises(LookupError, match="hand-only-api"):
         get_api_provider("hand-only-api")
     assert "registryNote" not in get_message_types()
+
+
+class _Twice:
+    """A plugin that registers two providers of one id, and one model id twice."""
+
+    def __init__(self, **options: bool) -> None:
+        self.options = options
+
+    @hookimpl
+    def register_providers(self, register):
+        for model_id in ("one", "two"):
+            model = Model(id=model_id, api="twice-api", provider="twice")
+            register(pi_sdk.Provider(id="twice", models=[model]), **self.options)
+
+    @hookimpl
+    def register_models(self, register):
+        for name in ("first", "second"):
+            model = Model(id="same", name=name, api="twice-api", provider="twice")
+            register(model, **self.options)
+
+
+def test_a_plugin_s_registrations_of_one_id_merge_and_a_model_replaces_by_default(
+    plugin_manager,
+):
+    plugin_manager.register(_Twice(), name="twice")
+    models = pi_sdk.default_models()
+    assert [m.id for m in models.models("twice")] == ["one", "same", "two"]
+    assert models.get_model("twice", "same").name == "second"
+
+
+def test_a_plugin_may_replace_a_provider_and_refuse_a_second_model(plugin_manager):
+    plugin_manager.register(_Twice(replace=True), name="replacing")
+    assert [m.id for m in pi_sdk.default_models().models("twice")] == ["same", "two"]
+    plugin_manager.unregister(name="replacing")
+    plugin_manager.register(_Twice(replace=False), name="refusing")
+    with pytest.raises(ConfigurationError, match="model twice/same is already registered"):
+        pi_sdk.default_models().models("twice")
+
+
+def test_a_provider_added_to_the_default_collection_by_hand_merges_with_the_plugin_s(
+    plugin_manager,
+):
+    plugin_manager.register(_Twice(), name="twice")
+    extra = Model(id="three", api="twice-api", provider="twice")
+    pi_sdk.default_models().register_provider(pi_sdk.Provider(id="twice", models=[extra]))
+    assert [m.id for m in pi_sdk.default_models().models("twice")] == [
+        "one", "same", "three", "two"
+    ]  # fmt: skip
+
+
+def test_a_provider_known_only_by_its_registered_models_is_a_provider_of_the_collection(
+    plugin_manager,
+):
+    """The older hooks register models alone: their provider ids still name providers."""
+    plugin_manager.register(_Models("m-1", provider="only-models"), name="models-only")
+    models = pi_sdk.default_models()
+    assert "only-models" in [p.id for p in models.providers()]
+    assert models.provider("only-models").id == "only-models"
+    assert models.check_auth("only-models") == pi_sdk.AuthCheck("only-models", False, None)

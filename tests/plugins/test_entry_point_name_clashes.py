@@ -90,3 +90,64 @@ def test_a_list_of_providers_is_one_wrapper_naming_each():
     assert str(caught.value) == (
         "entry point 'mixed' names a sequence; it may hold only pi_sdk.Provider objects"
     )
+
+
+@pytest.mark.parametrize("activate", ["set", "use"])
+def test_a_manager_made_active_by_hand_loads_no_entry_points_unless_asked(
+    published: pi_sdk.Provider, activate: str
+):
+    from pi_sdk.plugins import get_plugin_manager, restore_plugin_manager, set_plugin_manager
+
+    pm = PluginManager()
+    if activate == "set":
+        previous = set_plugin_manager(pm)
+        try:
+            assert get_plugin_manager() is pm and not pm.has_plugin("acme")
+        finally:
+            restore_plugin_manager(previous)
+    else:
+        with use_plugin_manager(pm):
+            assert get_plugin_manager() is pm and not pm.has_plugin("acme")
+    assert pm.load_errors == [] and pm.distributions == {}
+
+
+def test_load_warnings_point_at_the_code_that_first_used_the_plugins(
+    published: pi_sdk.Provider, monkeypatch: pytest.MonkeyPatch
+):
+    """A plugin that fails, a name the setting asks for that none has: warned at the user."""
+    from pi_sdk.plugins import get_plugin_manager
+
+    monkeypatch.setenv(manager_module.LOAD_PLUGINS_ENV, "acme,nowhere")
+    with (
+        use_plugin_manager(load_entry_points=True),
+        warnings.catch_warnings(record=True) as caught,
+    ):
+        warnings.simplefilter("always")
+        line = sys._getframe().f_lineno + 1  # noqa: SLF001
+        get_plugin_manager()
+    where = [(w.filename, w.lineno) for w in caught if w.category is RuntimeWarning]
+    assert len(where) == 3  # two clashing names, one missing
+    assert set(where) == {(__file__, line)}
+
+
+def test_a_listed_plugin_without_distribution_metadata_says_none(
+    published: pi_sdk.Provider, monkeypatch: pytest.MonkeyPatch
+):
+    from pi_sdk._plugins.listing import describe_plugins
+
+    found = [
+        FoundEntryPoint("acme", f"{MODULE}:PROVIDER", "pi_sdk", "pi-sdk-acme", "1.0"),
+        FoundEntryPoint("bare", f"{MODULE}:PROVIDER", "pi_sdk", "", ""),
+        FoundEntryPoint("gone", f"{MODULE}:MISSING", "pi_sdk", "", ""),
+    ]
+    monkeypatch.setattr(manager_module, "_entry_points", lambda group: list(found))
+    with (
+        use_plugin_manager(load_entry_points=True),
+        warnings.catch_warnings(),
+    ):
+        warnings.simplefilter("ignore")
+        listed = {info.name: info for info in describe_plugins()}
+    assert (listed["acme"].distribution, listed["acme"].version) == ("pi-sdk-acme", "1.0")
+    assert (listed["bare"].distribution, listed["bare"].version) == (None, None)
+    assert (listed["gone"].distribution, listed["gone"].version) == (None, None)
+    assert listed["gone"].error is not None and listed["gone"].error.startswith("AttributeError")

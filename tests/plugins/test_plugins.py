@@ -122,6 +122,14 @@ def test_a_plugin_that_fails_to_import_is_reported_by_name_while_the_others_load
         assert listed["good"].distribution == "pi-sdk-fake-good"
         assert listed["good"].version == "1.0"
         assert "fake vendor SDK" in (listed["broken"].error or "")
+        assert listed["broken"].to_dict() == {
+            "name": "broken",
+            "distribution": "pi-sdk-fake-broken",
+            "version": "1.0",
+            "module": None,
+            "hooks": [],
+            "error": "ImportError: the fake vendor SDK is not installed",
+        }
         assert not get_plugin_manager().has_plugin("typo")  # never half-registered
 
 
