@@ -348,6 +348,29 @@ def test_signature_origin_normalization(a: str, b: str, same: bool) -> None:
     assert "secret" not in origin_a and "pw" not in origin_a
 
 
+@pytest.mark.parametrize(
+    ("url", "normalized"),
+    [
+        ("http://Local.test:80/", "http://local.test"),  # each scheme's own default port
+        ("https://local.test:443", "https://local.test"),
+        ("http://local.test:443", "http://local.test:443"),  # another scheme's is kept
+        ("https://local.test:80", "https://local.test:80"),
+        ("HTTPS://Host.Test:8443/Path/", "https://host.test:8443/Path"),  # path case kept
+        ("api.example.com/v1", "https://api.example.com"),  # no scheme: https
+        ("  https://h.test/v1/  ", "https://h.test"),
+        ("https://h.test:99999/x", "https://h.test/x"),  # no valid port: none
+        ("https://h.test/v1beta", "https://h.test"),
+        ("https://h.test/v2alpha1", "https://h.test"),
+        ("https://h.test/api/v3/", "https://h.test/api"),
+        ("https://h.test/v1/models", "https://h.test/v1/models"),  # only a trailing version
+        ("https://h.test/version", "https://h.test/version"),
+        ("   ", ""),
+    ],
+)
+def test_signature_origin_normalizes_the_base_url(url: str, normalized: str) -> None:
+    assert signature_origin(CLAUDE, base_url=url) == f"anthropic-messages@{normalized}"
+
+
 def test_signature_origin_follows_the_model_s_base_url_as_it_changes() -> None:
     # The normalized base URL is cached by its text: a model moved to another endpoint (or
     # the same text asked again) still gets the origin of the URL it has now.
