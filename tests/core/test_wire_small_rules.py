@@ -16,8 +16,8 @@ import pytest
 import pi_sdk
 from pi_sdk._wire.arguments_error import json_object_problem
 from pi_sdk._wire.retry_policy import RetryPolicy, is_retryable_assistant_error
-from pi_sdk._wire.server_tools import server_block_text
-from pi_sdk.types import ServerToolResult
+from pi_sdk._wire.server_tools import MAX_SUMMARY_CHARS, server_block_text
+from pi_sdk.types import ServerToolCall, ServerToolResult
 
 
 @pytest.mark.parametrize(
@@ -107,3 +107,20 @@ async def test_an_abort_from_another_thread_runs_the_callback_on_its_loop():
     assert ran == []  # handed to the loop, not run in the aborting thread
     await asyncio.sleep(0)
     assert ran == [threading.get_ident()]
+
+
+def test_a_server_tool_block_as_text_keeps_non_ascii_and_is_cut_at_the_limit():
+    call = ServerToolCall(id="s1", name="web_search", arguments={"query": "café 東京"})
+    assert server_block_text(call) == '[server tool web_search: {"query":"café 東京"}]'
+    assert server_block_text(_result({"n": "é"})) == '[code_execution_result] {"n":"é"}'
+    head = '[code_execution_result] {"n":"'
+    for length, cut in ((MAX_SUMMARY_CHARS, False), (MAX_SUMMARY_CHARS + 1, True)):
+        fill = "x" * (length - len(head) - 2)
+        text = server_block_text(_result({"n": fill}))
+        whole = f'{head}{fill}"}}'
+        assert len(whole) == length
+        assert text == (whole[: MAX_SUMMARY_CHARS - 1] + "…" if cut else whole)
+        assert len(text) == MAX_SUMMARY_CHARS
+    long_call = ServerToolCall(id="s1", name="web_search", arguments={"q": "y" * MAX_SUMMARY_CHARS})
+    assert len(server_block_text(long_call)) == MAX_SUMMARY_CHARS
+    assert server_block_text(long_call).endswith("y…")
