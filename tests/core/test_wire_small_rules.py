@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ import pi_sdk
 from pi_sdk._wire.arguments_error import json_object_problem
 from pi_sdk._wire.retry_policy import RetryPolicy, is_retryable_assistant_error
 from pi_sdk._wire.server_tools import MAX_SUMMARY_CHARS, server_block_text
+from pi_sdk._wire.validation import format_validation_error
 from pi_sdk.types import ServerToolCall, ServerToolResult
 
 
@@ -124,3 +126,18 @@ def test_a_server_tool_block_as_text_keeps_non_ascii_and_is_cut_at_the_limit():
     long_call = ServerToolCall(id="s1", name="web_search", arguments={"q": "y" * MAX_SUMMARY_CHARS})
     assert len(server_block_text(long_call)) == MAX_SUMMARY_CHARS
     assert server_block_text(long_call).endswith("y…")
+
+
+def test_the_validation_message_shows_the_arguments_as_pi_mono_does():
+    """``JSON.stringify(args, null, 2)``: two-space indent, non-ASCII as it is (the model reads
+    it); a value JSON has no form for is shown as its ``str``."""
+    text = format_validation_error(
+        "book", [("city", "must be string")], {"city": 7, "note": "café", "at": Decimal("1.5")}
+    )
+    assert text == (
+        'Validation failed for tool "book":\n  - city: must be string\n\nReceived arguments:\n'
+        '{\n  "city": 7,\n  "note": "café",\n  "at": "1.5"\n}'
+    )
+    assert format_validation_error("book", [], {}).splitlines()[1] == (
+        "  - root: Unknown validation error"
+    )
