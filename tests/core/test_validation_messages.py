@@ -26,6 +26,7 @@ def _line(schema: dict[str, Any], value: Any) -> str:
     [
         ({"type": "string"}, {"x": 1}, "must be string"),  # 7 would be coerced to "7"
         ({"type": ["string", "null"]}, {"x": 1}, "must be string,null"),
+        ({"type": "object", "required": ["x"]}, {}, "must have required property 'x'"),
         ({"enum": ["a", "b"]}, "c", "must be equal to one of the allowed values"),
         ({"const": "a"}, "b", "must be equal to constant"),
         (
