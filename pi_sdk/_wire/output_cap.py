@@ -11,10 +11,12 @@ leaves less than 32,768 tokens of output, only the fixed 4,096 is kept and outpu
 The input estimate is pi-ai 1.6 ``estimateContextTokens`` (``utils/estimate.ts``), which this
 module follows to the token so pi-sdk and pi send the same number: 3.5 characters a token
 (JavaScript string lengths: UTF-16 code units), an image 4,800 characters, a tool call its name
-plus its JSON arguments, the system prompt plus its tool definitions as JSON; where the history
-holds a reply with reported usage (not errored or aborted), that usage stands for everything up
-to it and only the later messages are estimated. pi-sdk's own, vendor-calibrated estimate for
-compaction is :mod:`pi_sdk._wire.estimate`; this one exists for request parity.
+plus its JSON arguments, the system prompt plus its tool definitions as JSON (a system message in
+the history: its whole prompt text, sections included, plus the tools it adds and removes);
+where the history holds a reply with reported usage (not errored or aborted), that usage stands
+for everything up to it and only the later messages are estimated. pi-sdk's own,
+vendor-calibrated estimate for compaction is :mod:`pi_sdk._wire.estimate`; this one exists for
+request parity.
 """
 
 from __future__ import annotations
@@ -94,8 +96,9 @@ def _tools_tokens(tools: Sequence[Tool | ToolReference] | None) -> int:
 
 def _message_tokens(message: Message) -> int:
     if isinstance(message, SystemMessage):  # a transcript system message (pi-ai 1.6)
+        # Its whole prompt text, sections included (pi-ai 1.6 getSystemMessageText).
         tools = _tools_tokens(message.tools_added) + _tools_tokens(message.tools_removed)
-        return _tokens(_content_chars(message.content)) + tools
+        return _tokens(js_length(message.prompt_text)) + tools
     if not isinstance(message, AssistantMessage):
         return _tokens(_content_chars(message.content))
     return _tokens(sum(_reply_block_chars(block) for block in message.content))

@@ -3,11 +3,23 @@ estimate (the last one that reported usage and did not fail, at ``usage_from`` o
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from _support.messages import reply
 
-from pi_sdk import AssistantMessage, Model, TextContent, Usage, UserMessage
-from pi_sdk._wire.estimate import estimate_context_tokens, estimate_tokens
+from pi_sdk import (
+    AssistantMessage,
+    Context,
+    Model,
+    SystemMessage,
+    TextContent,
+    Tool,
+    ToolCall,
+    Usage,
+    UserMessage,
+)
+from pi_sdk._wire.estimate import block_chars, estimate_context_tokens, estimate_tokens
 
 MODEL = Model(id="m", api="a", provider="p")
 
@@ -67,3 +79,14 @@ def test_a_reply_at_either_end_of_the_history_anchors() -> None:
     first = [_reply(80), ASK]  # a history that starts with a reply (after a compaction)
     assert estimate_context_tokens(first).last_usage_index == 0
     assert estimate_context_tokens(first).tokens == 80 + estimate_tokens(ASK)
+
+
+def test_non_ascii_arguments_and_schemas_count_characters_not_json_escapes() -> None:
+    """Four characters per token over the text the model reads: ``東`` is one, not ``\\u6771``."""
+    call = ToolCall(id="c", name="f", arguments={"q": "東京東京"})
+    assert block_chars([call]) == (len("f") + len('{"q": "東京東京"}'), 0)  # 14, not 34
+    tool = Tool(name="t", description="ü", parameters={"description": "日本"})
+    chars = len("t") + len("ü") + len('{"description": "日本"}')  # 23, not 33
+    assert estimate_tokens(SystemMessage(tools_added=[tool])) == math.ceil(chars / 4) + 4
+    context = Context(messages=[], tools=[tool])
+    assert estimate_context_tokens(context).tokens == math.ceil(chars / 4)

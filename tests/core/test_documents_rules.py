@@ -84,6 +84,7 @@ def test_document_as_text_keeps_name_type_and_text() -> None:
     [
         ("not base64!", "is not base64"),
         ("data:text/plain;base64,aGk=", "is not base64"),
+        ("aGVsbG8=é", "is not base64"),  # not ASCII: base64 raises ValueError, not binascii's
         (base64.b64encode(b"\xff\xfe").decode(), "the text/plain document is not UTF-8 text"),
     ],
 )

@@ -58,3 +58,26 @@ def test_json_data_nested_too_deep_is_refused_naming_the_limit():
     with pytest.raises(NotJsonData) as caught:
         to_json_data({"rows": deep})
     assert str(caught.value) == f"details: nested deeper than {MAX_NESTING} levels"
+
+
+class _Opaque:
+    """A value pydantic's JSON mode would hand back unchanged (not JSON data)."""
+
+
+def test_a_converted_value_that_still_is_not_json_data_is_refused_not_converted_again(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    import pydantic_core
+
+    calls: list[object] = []
+
+    def unchanged(value: object) -> object:
+        calls.append(value)
+        return value
+
+    monkeypatch.setattr(pydantic_core, "to_jsonable_python", unchanged)
+    thing = _Opaque()
+    with pytest.raises(NotJsonData) as caught:
+        to_json_data({"rows": [1, thing]})
+    assert str(caught.value) == "details['rows'][1]: _Opaque is not JSON data (no JSON form)"
+    assert calls == [thing]  # converted once, then refused

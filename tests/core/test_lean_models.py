@@ -16,6 +16,7 @@ import pytest
 import pi_sdk
 import pi_sdk._wire.wire_model
 from pi_sdk._agent.messages import agent_message_from_dict
+from pi_sdk._wire import lean
 from pi_sdk._wire.lean import copy_with
 from pi_sdk.options import StructuredOutput
 from pi_sdk.provider import transform_messages
@@ -275,3 +276,19 @@ def test_a_transformed_history_is_lean_and_as_built_by_the_constructors():
         assert made.__pydantic_extra__ is None
     assert blocks[3] is turn.content[3]  # a plain foreign text block is passed through
     assert json.loads(out[1].model_dump_json())["newerPiField"] == {"kept": True}
+
+
+def test_past_the_cap_on_shared_name_sets_a_new_set_stays_the_instance_s_own(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    monkeypatch.setattr(lean, "_shared", {})
+    monkeypatch.setattr(lean, "_CAP", 1)  # room for one distinct set of names
+    first, twin = pi_sdk.TextContent(text="a"), pi_sdk.TextContent(text="b")
+    assert type(first.__pydantic_fields_set__) is lean.SharedFieldNames
+    assert first.__pydantic_fields_set__ is twin.__pydantic_fields_set__
+    image = pi_sdk.ImageContent(data="aGk=", mime_type="image/png")
+    other = pi_sdk.ImageContent(data="aGk=", mime_type="image/png")
+    assert type(image.__pydantic_fields_set__) is set  # past the cap: not shared, not refused
+    assert image.__pydantic_fields_set__ is not other.__pydantic_fields_set__
+    assert image.model_fields_set == {"data", "mime_type"} and image == other
+    assert list(lean._shared) == [frozenset({"text"})]

@@ -14,6 +14,8 @@ from _support.node22 import needs_pi16, run_mjs
 
 import pi_sdk
 from pi_sdk import AssistantMessage, Context, StreamOptions, TextContent, Usage, UserMessage
+from pi_sdk._wire.constrained_sampling import JsonSchemaSampling
+from pi_sdk.types import ToolReference
 
 TOOL = pi_sdk.Tool(
     name="search",
@@ -93,6 +95,74 @@ def _cases() -> list[tuple[pi_sdk.Model, Context, int | None]]:
             None,
         ),
         (_model(0, 4_096), Context(messages=[UserMessage(content="hi", timestamp=1)]), None),
+        (_model(1, 4_096), Context(messages=[UserMessage(content="hi", timestamp=1)]), None),
+        *((_model(20_000, 100_000), context, None) for context in _tight_contexts()),
+    ]
+
+
+def _tight_contexts() -> list[Context]:
+    """Contexts whose cap is the window minus their estimate: every estimated token shows."""
+    strict = TOOL.model_copy(update={"constrained_sampling": JsonSchemaSampling(strict="prefer")})
+    call = pi_sdk.ToolCall(id="c1", name="search", arguments={"q": "café 東京 😀"})
+    turn = AssistantMessage(
+        api="openai-completions",
+        provider="p",
+        model="m",
+        content=[
+            pi_sdk.ThinkingContent(thinking="thinking… 😀"),
+            TextContent(text="looking ✨"),
+            call,
+        ],
+        stop_reason="toolUse",
+        timestamp=3,
+    )
+    result = pi_sdk.ToolResultMessage(
+        tool_call_id="c1",
+        tool_name="search",
+        content=[TextContent(text="found é"), IMAGE, TextContent(text="more")],
+        timestamp=4,
+    )
+    system = pi_sdk.SystemMessage(
+        content="Mind the tools.",
+        sections={"style": "Brief ✨", "gone": None},
+        tools_added=[strict],
+        tools_removed=[ToolReference(name="old_search_tool")],
+        timestamp=2,
+    )
+    described = [  # one of seven lengths puts the tools' JSON on a token boundary
+        strict.model_copy(update={"description": "d" * length}) for length in range(7)
+    ]
+    return [
+        Context(messages=[UserMessage(content=[TextContent(text="look"), IMAGE], timestamp=1)]),
+        # 2 + 4,800 characters: exactly 1,372 tokens, so one character more or less shows
+        Context(messages=[UserMessage(content=[TextContent(text="hi"), IMAGE], timestamp=1)]),
+        *(
+            Context(tools=[tool], messages=[UserMessage(content="hi", timestamp=1)])
+            for tool in described
+        ),
+        Context(
+            system_prompt="sys ✨",
+            tools=[strict],
+            messages=[UserMessage(content="hi 😀", timestamp=1), turn, result],
+        ),
+        Context(messages=[UserMessage(content="hi", timestamp=1), system, turn, result]),
+        Context(  # blocks joined by a newline: 8 characters, 3 tokens (not 7, 2)
+            messages=[
+                UserMessage(content="hi", timestamp=1),
+                pi_sdk.SystemMessage(
+                    content=[TextContent(text="abc"), TextContent(text="defg")], timestamp=2
+                ),
+            ]
+        ),
+        Context(  # the reply with usage anchors; what follows it is estimated
+            messages=[
+                UserMessage(content="a" * 400, timestamp=1),
+                _reply("ok", 2, 1_500),
+                system,
+                turn,
+                result,
+            ]
+        ),
     ]
 
 

@@ -246,3 +246,16 @@ def test_settle_output_turns_only_the_forced_call_into_text(
     assert message.content[1:] == others
     assert message.stop_reason == settled
     assert message.output is not None and message.output.value == Point(x=1, y=2)
+
+
+def test_an_output_spec_is_compared_and_hashed_by_what_was_asked_only() -> None:
+    """The schema, strict schema and validator are worked out, never given, shown or compared."""
+    first, second = Output(Point, name="pt"), Output(Point, name="pt")
+    assert first == second and hash(first) == hash(second)  # each made its own validator
+    assert {first: "cached"}[second] == "cached"
+    assert first != Output(Point, name="other") and first != Output(Point, mode="tool")
+    described = "description='A point on the plane.'"
+    assert repr(first) == f"Output(type={Point!r}, name='pt', {described}, mode='auto')"
+    for worked_out in ("schema", "strict_schema", "_adapter"):
+        with pytest.raises(TypeError, match=worked_out):
+            Output(Point, **{worked_out: None})

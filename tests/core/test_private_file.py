@@ -2,14 +2,19 @@
 (never the temporary file) and leaves nothing behind; a read refuses what it cannot trust and
 what is too large, and tells a missing file from an unreadable one.
 
-The Windows branches (``msvcrt`` locking, no mode checks) cannot run on POSIX: not tested here.
+The Windows branches (``msvcrt`` locking, no mode checks) run here with ``sys.platform`` set to
+``"win32"`` for the module and a recording stand-in for ``msvcrt``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import sys
+import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -147,3 +152,74 @@ def test_the_lock_file_is_made_owner_only_and_released(tmp_path: Path):
         assert lock.stat().st_mode & 0o777 == 0o600
     with locked(lock):  # released: taken again at once
         pass
+
+
+class _FakeMsvcrt(types.ModuleType):
+    """``msvcrt`` as :func:`locked` uses it: each call recorded with the file position."""
+
+    LK_UNLCK, LK_LOCK = 0, 1
+
+    def __init__(self) -> None:
+        super().__init__("msvcrt")
+        self.calls: list[tuple[str, int, int]] = []
+
+    def locking(self, fd: int, mode: int, nbytes: int) -> None:
+        name = {self.LK_LOCK: "lock", self.LK_UNLCK: "unlock"}[mode]
+        self.calls.append((name, os.lseek(fd, 0, os.SEEK_CUR), nbytes))
+        os.lseek(fd, nbytes, os.SEEK_CUR)  # the position moves on: the unlock must seek back
+
+
+@pytest.fixture
+def on_windows(monkeypatch: pytest.MonkeyPatch) -> _FakeMsvcrt:
+    fake = _FakeMsvcrt()
+    monkeypatch.setitem(sys.modules, "msvcrt", fake)
+    monkeypatch.setattr(private_file, "sys", types.SimpleNamespace(platform="win32"))
+    return fake
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_on_windows_the_lock_is_one_byte_from_the_start_and_released_also_on_error(
+    tmp_path: Path, on_windows: _FakeMsvcrt, fails: bool
+):
+    opened: list[int] = []
+    real_open = os.open
+
+    def remember(*args: Any) -> int:
+        opened.append(real_open(*args))
+        return opened[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(private_file.os, "open", remember)
+        with contextlib.suppress(RuntimeError), locked(tmp_path / "s.lock"):
+            assert on_windows.calls == [("lock", 0, 1)]  # held while the block runs
+            if fails:
+                raise RuntimeError("the block failed")
+    assert on_windows.calls == [("lock", 0, 1), ("unlock", 0, 1)]
+    with pytest.raises(OSError):  # the lock file's descriptor is closed
+        os.fstat(opened[0])
+
+
+def test_on_windows_a_file_is_read_without_the_owner_and_mode_checks(
+    tmp_path: Path, on_windows: _FakeMsvcrt
+):
+    shared = tmp_path / "models.json"
+    shared.write_bytes(b"{}")
+    shared.chmod(0o644)  # refused on POSIX: readable by others
+    assert read_private(shared, max_bytes=10) == b"{}"
+    assert _refusal(Path(os.devnull), 10)[:2] == (errno.EPERM, "not a regular file")
+
+
+@pytest.mark.parametrize("mode", [0o640, 0o620, 0o610, 0o604, 0o602, 0o601])
+def test_on_posix_any_permission_for_group_or_others_is_refused_with_the_mode(
+    tmp_path: Path, mode: int
+):
+    shared = tmp_path / "models.json"
+    shared.write_bytes(b"{}")
+    shared.chmod(mode)
+    assert _refusal(shared, 10) == (
+        errno.EPERM,
+        f"readable or writable by others (mode 0{mode:o}; expected 0600)",
+        os.fspath(shared),
+    )
+    shared.chmod(0o600)
+    assert read_private(shared, max_bytes=10) == b"{}"

@@ -145,6 +145,13 @@ def test_values_at_the_floor_are_redacted_and_one_shorter_are_not() -> None:
     assert MIN_SECRET_LENGTH == 8
 
 
+@pytest.mark.parametrize("order", [1, -1])
+def test_a_secret_that_contains_another_is_replaced_whole(order: int) -> None:
+    inner, outer = "opaque-01234", "tenant-opaque-01234-tail"
+    redactor = Redactor(values=[inner, outer][::order], environment_values=False)
+    assert redactor.redact_text(f"a {outer} b {inner} c") == f"a {REDACTED} b {REDACTED} c"
+
+
 def test_every_occurrence_of_a_value_is_replaced() -> None:
     secret = "opaque-0123456789"
     redactor = Redactor(values=[secret], environment_values=False)

@@ -9,7 +9,16 @@ import math
 import pytest
 from _support.messages import reply
 
-from pi_sdk import AssistantMessage, Context, Model, TextContent, Usage, UserMessage
+from pi_sdk import (
+    AssistantMessage,
+    Context,
+    ImageContent,
+    Model,
+    ServerToolCall,
+    TextContent,
+    Usage,
+    UserMessage,
+)
 from pi_sdk._wire.output_cap import CHARS_PER_TOKEN, estimate_request_tokens, js_length
 
 MODEL = Model(id="m", api="a", provider="p")
@@ -97,3 +106,26 @@ def test_the_cap_fits_the_window_beside_the_input(window: int, wanted: int, cap:
 
     assert estimate_request_tokens(BIG) == 100_000
     assert clamp_max_tokens_to_context(window, BIG, wanted) == cap
+
+
+def test_a_reply_counts_its_text_thinking_and_calls_only() -> None:
+    """Server-tool blocks and images in a reply count nothing (pi-ai 1.6 has none in a reply)."""
+    seven = TextContent(text="abcdefg")  # 7 characters: exactly 2 tokens, one more is 3
+    plain = reply(MODEL, seven, stop_reason="stop", timestamp=1)
+    extra = reply(
+        MODEL,
+        seven,
+        ServerToolCall(id="s1", name="web_search", arguments={"q": "x"}),
+        ImageContent(data="AAAA", mime_type="image/png"),
+        stop_reason="stop",
+        timestamp=1,
+    )
+    assert estimate_request_tokens(Context(messages=[plain])) == 2
+    assert estimate_request_tokens(Context(messages=[extra])) == 2
+
+
+def test_a_reply_that_reported_a_single_token_anchors() -> None:
+    answer = TextContent(text="a longer answer")  # 5 tokens were it estimated
+    one = reply(MODEL, answer, stop_reason="stop", usage=Usage(total_tokens=1))
+    after = UserMessage(content="abcdefg", timestamp=one.timestamp + 1)
+    assert estimate_request_tokens(Context(messages=[one, after])) == 1 + 2

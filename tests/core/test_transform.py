@@ -17,6 +17,7 @@ from pi_sdk_openai.responses import normalize_tool_call_id as normalize_response
 import pi_sdk
 from pi_sdk import Message, Model, ThinkingContent, ToolCall, UserMessage
 from pi_sdk._stream.assistant_message import new_assistant_message
+from pi_sdk._wire import transform as transform_module
 from pi_sdk._wire.ids import ToolCallIdNormalizer
 from pi_sdk._wire.transform import IMAGE_PLACEHOLDER_TEXT, NO_RESULT_TEXT
 from pi_sdk.provider import is_same_source, signature_origin, transform_messages
@@ -347,6 +348,29 @@ def test_signature_origin_normalization(a: str, b: str, same: bool) -> None:
     assert "secret" not in origin_a and "pw" not in origin_a
 
 
+@pytest.mark.parametrize(
+    ("url", "normalized"),
+    [
+        ("http://Local.test:80/", "http://local.test"),  # each scheme's own default port
+        ("https://local.test:443", "https://local.test"),
+        ("http://local.test:443", "http://local.test:443"),  # another scheme's is kept
+        ("https://local.test:80", "https://local.test:80"),
+        ("HTTPS://Host.Test:8443/Path/", "https://host.test:8443/Path"),  # path case kept
+        ("api.example.com/v1", "https://api.example.com"),  # no scheme: https
+        ("  https://h.test/v1/  ", "https://h.test"),
+        ("https://h.test:99999/x", "https://h.test/x"),  # no valid port: none
+        ("https://h.test/v1beta", "https://h.test"),
+        ("https://h.test/v2alpha1", "https://h.test"),
+        ("https://h.test/api/v3/", "https://h.test/api"),
+        ("https://h.test/v1/models", "https://h.test/v1/models"),  # only a trailing version
+        ("https://h.test/version", "https://h.test/version"),
+        ("   ", ""),
+    ],
+)
+def test_signature_origin_normalizes_the_base_url(url: str, normalized: str) -> None:
+    assert signature_origin(CLAUDE, base_url=url) == f"anthropic-messages@{normalized}"
+
+
 def test_signature_origin_follows_the_model_s_base_url_as_it_changes() -> None:
     # The normalized base URL is cached by its text: a model moved to another endpoint (or
     # the same text asked again) still gets the origin of the URL it has now.
@@ -531,3 +555,25 @@ def test_core_knows_no_vendor_endpoint(api: str) -> None:
     assert signature_origin(model, base_url=called) == f"{api}@https://example.test"
     # An empty base_url argument means "not given": the model's own URL counts.
     assert signature_origin(CLAUDE, base_url="") == signature_origin(CLAUDE)
+
+
+def test_a_made_block_has_the_constructor_s_fields_also_when_made_first() -> None:
+    """Text and reasoning blocks the rules make are copies of templates built on first use."""
+    transform_module._templates.cache_clear()  # build them here, in this test
+    history: list[Message] = [
+        UserMessage(content="q"),
+        assistant(CLAUDE, ThinkingContent(thinking="why", thinking_signature="anthropic-sig")),
+    ]
+    expected = {
+        "reasoning": ThinkingContent(thinking="why", thinking_signature="reasoning_content"),
+        "text": pi_sdk.TextContent(text="why"),
+    }
+    made = {
+        "reasoning": transform(history, DEEPSEEK, foreign_reasoning="text")[1].content[0],  # type: ignore[union-attr]
+        "text": transform(history, CHAT, foreign_reasoning="text")[1].content[0],  # type: ignore[union-attr]
+    }
+    for kind, block in made.items():
+        want = expected[kind]
+        assert type(block) is type(want), kind
+        assert block.model_dump(exclude_unset=True) == want.model_dump(exclude_unset=True), kind
+        assert block.model_fields_set == want.model_fields_set, kind

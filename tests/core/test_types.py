@@ -206,6 +206,26 @@ def test_append_joins_a_surrogate_pair_split_across_deltas():
     assert lone.text == "a\ude00"
 
 
+@pytest.mark.parametrize(
+    ("held", "piece", "joined"),
+    [
+        ("a\ud800", "\udc00b", "a\U00010000b"),  # the lowest pair
+        ("a\udbff", "\udfffb", "a\U0010ffffb"),  # the highest pair
+        ("a\ud7ff", "\udc00", "a\ud7ff\udc00"),  # just below the high halves: not a half
+        ("a\udc00", "\udc00", "a\udc00\udc00"),  # a low half cannot open a pair
+        ("a\ud800", "\ue000", "a\ud800\ue000"),  # just above the low halves: not a half
+        ("a\ud800", "\ud800", "a\ud800\ud800"),  # a high half cannot close one
+        ("", "\udc00", "\udc00"),
+        ("a\ud800", "", "a\ud800"),
+    ],
+)
+def test_append_joins_exactly_a_high_half_then_a_low_half(held: str, piece: str, joined: str):
+    text, thinking = TextContent(text=held), ThinkingContent(thinking=held)
+    text.append(piece)
+    thinking.append(piece)
+    assert text.text == joined and thinking.thinking == joined
+
+
 def test_append_keeps_the_json_field_order():
     block = ThinkingContent(thinking="", thinking_signature="sig")
     block.append("more")

@@ -72,6 +72,17 @@ def test_before_a_request(
     assert limits.before_request(used, estimate) == passed
 
 
+def test_without_an_estimate_a_request_adds_no_input_tokens() -> None:
+    at_the_limit = RunUsage(input_tokens=100)
+    assert UsageLimits(input_tokens_limit=100).before_request(at_the_limit) is None
+    assert UsageLimits(total_tokens_limit=100).before_request(at_the_limit) is None
+    assert UsageLimits(input_tokens_limit=100).before_request(at_the_limit, 1) == (
+        "input_tokens_limit",
+        100,
+        101,
+    )
+
+
 @pytest.mark.parametrize(
     ("limits", "used", "passed"),
     [
