@@ -284,3 +284,66 @@ def test_the_plugin_loads_beside_pytest_recording_and_reads_its_record_mode(
         "-p", "no:cacheprovider", "--record-mode=all", plugins=[_Recording()]
     )
     reprec.assertoutcome(passed=1)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ((), {"test_marked_all": True, "test_marked_once_existing": False, "test_plain": False}),
+        (
+            ("--record-mode=once",),
+            {"test_existing": False, "test_missing": True, "test_plain": True},
+        ),
+        (("--pi-record",), {"test_marked_none": False, "test_existing": True, "test_plain": True}),
+    ],
+)
+def test_pi_recording_is_the_cassettes_answer_whichever_fixture_asks_first(
+    pytester: pytest.Pytester, app_url: str, args: tuple[str, ...], expected: dict[str, bool]
+) -> None:
+    """A fixture that starts a server only to record (docs/testing.md) asks ``pi_recording``
+    before the plugin's ``pi_cassette`` is set up: the marker and ``once`` still decide."""
+    _cassette(pytester.path / "cassettes" / "test_app" / "old.yaml", app_url, "a")
+    pytester.makepyfile(
+        test_app=APP
+        + textwrap.dedent(
+            """
+            SEEN = {}
+
+            @pytest.fixture
+            def vendor(request, pi_recording):  # the docs' stand-in server fixture
+                SEEN[request.node.name] = pi_recording
+
+            @pytest.mark.pi_vcr(name="new", record_mode="all")
+            def test_marked_all(vendor):
+                pass
+
+            @pytest.mark.pi_vcr(name="old", record_mode="once")
+            def test_marked_once_existing(vendor):
+                post("a")
+
+            @pytest.mark.pi_vcr(name="old", record_mode="none")
+            def test_marked_none(vendor):
+                post("a")
+
+            @pytest.mark.pi_vcr(name="old")
+            def test_existing(vendor):
+                post("a")
+
+            @pytest.mark.pi_vcr(name="missing")
+            def test_missing(vendor):
+                pass
+
+            def test_plain(vendor):
+                pass
+
+            def test_zz_report():
+                import json
+                from pathlib import Path
+                Path("seen.json").write_text(json.dumps(SEEN))
+            """
+        )
+    )
+    names = [*expected, "test_zz_report"]
+    reprec = pytester.inline_run("-p", "no:cacheprovider", *args, "-k", " or ".join(names))
+    reprec.assertoutcome(passed=len(names))
+    assert json.loads((pytester.path / "seen.json").read_text()) == expected
