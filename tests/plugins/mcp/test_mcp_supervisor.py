@@ -3,7 +3,8 @@
 ``open_transport`` is replaced by an ``MCPServer`` (the SDK's ``Client`` connects to one in
 process), so no subprocess runs: a server that dies after it was ready reports the change once
 and refuses calls naming why; a stop waits for the supervisor, then cancels one that does not
-end; a listed tool is called and a tool-list change lists again.
+end; a listed tool is called and a tool-list change lists again, while a failed or timed-out
+relisting keeps the tools it had and warns (secrets redacted).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 from mcp.server.mcpserver import MCPServer
-from pi_sdk_mcp import HttpServer, McpServerError
+from pi_sdk_mcp import HttpServer, McpServerError, Timeouts
 from pi_sdk_mcp import _connection as connection_module
 from pi_sdk_mcp._connection import ServerConnection
 
@@ -36,11 +37,11 @@ def changes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, list[str]]]:
     return []
 
 
-def _connection(changes: list[tuple[str, list[str]]]) -> ServerConnection:
+def _connection(changes: list[tuple[str, list[str]]], **options: Any) -> ServerConnection:
     def on_change(connection: ServerConnection) -> None:
         changes.append((connection.state, [t.name for t in connection.tools]))
 
-    config = HttpServer(name="mem", url="http://127.0.0.1:9/mcp")
+    config = HttpServer(name="mem", url="http://127.0.0.1:9/mcp", **options)
     return ServerConnection(config, sampler=None, on_change=on_change)
 
 
@@ -141,3 +142,42 @@ async def test_a_stop_cancels_a_supervisor_that_does_not_end_in_time(
     assert task is not None and task.done()
     assert cancelled == [True]
     assert (connection.state, connection._task) == ("stopped", None)  # noqa: SLF001
+
+
+SECRET = "sk-header-secret-0123456789"
+
+
+@pytest.mark.parametrize(
+    ("how", "logged"),
+    [
+        ("raises", "RuntimeError: boom with [REDACTED]"),
+        ("hangs", "TimeoutError"),  # past the list timeout
+    ],
+)
+async def test_a_failed_relisting_keeps_the_tools_and_warns_with_secrets_redacted(
+    changes: list[tuple[str, list[str]]],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    how: str,
+    logged: str,
+) -> None:
+    connection = _connection(
+        changes, headers={"Authorization": SECRET}, timeouts=Timeouts(list_ms=50)
+    )
+    await connection.start()
+
+    async def failing(client: Any) -> Any:
+        if how == "hangs":
+            await asyncio.Event().wait()
+        raise RuntimeError(f"boom with {SECRET}")
+
+    monkeypatch.setattr(connection_module, "_list_tools", failing)
+    with caplog.at_level("WARNING", logger="pi_sdk_mcp"):
+        connection.mark_stale()
+        await asyncio.wait_for(connection._settled.wait(), 10)  # noqa: SLF001 - relisting over
+    assert [t.name for t in connection.tools] == ["echo"] and changes == []
+    assert connection.state == "ready"
+    assert [r.getMessage() for r in caplog.records] == [
+        f"MCP server 'mem': listing its tools again failed: {logged}"
+    ]
+    await connection.stop()
