@@ -396,9 +396,11 @@ def test_runs_that_never_end_are_dropped_past_the_cap(exporter, monkeypatch):
     tracing = Tracing(provider)
     model = ScriptedProvider(["x"]).model
     for run_id in ("r1", "r2", "r3"):
-        tracing.on_agent_event(AgentStartEvent(), run_id, model)
+        run_model = model.model_copy(update={"id": f"model-of-{run_id}"})
+        tracing.on_agent_event(AgentStartEvent(), run_id, run_model)
     (dropped,) = exporter.get_finished_spans()  # r1: the oldest, ended; r2 and r3 stay open
     assert dropped.name == "invoke_agent"
+    assert dropped.attributes["gen_ai.request.model"] == "model-of-r1"
     assert dropped.status.status_code == StatusCode.ERROR
     assert dropped.status.description.startswith("abandoned")
 
