@@ -7,12 +7,14 @@ about 290 ms, the vendor SDKs 30-150 ms each.
 
 And every annotation the plugin packages' classes, functions and methods carry is a type where
 something reads it at run time (pydantic, Temporal's data converter, ``get_type_hints``): an
-expression like ``str & None`` fails there, never in the type checker's view.
+expression like ``str & None`` fails there, never in the type checker's view. And each plugin
+dataclass keeps its contract (frozen, keyword-only, compared by value or by identity).
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import inspect
 import json
@@ -149,3 +151,65 @@ def test_every_annotation_of_a_plugin_package_is_a_type(package: Path) -> None:
                     ) from exc
                 checked += 1
     assert checked > 0
+
+
+# --- the dataclasses' contracts: immutable, keyword-only, compared by value -------------------
+
+# (module, class, frozen, every parameter keyword-only, equal by fields): what users and the
+# packages rely on: a frozen config cannot change under a running server or policy, a
+# keyword-only constructor lets a field be added anywhere, a class compared by identity stays
+# hashable (a Compactor or a run record as a dict key, in a set).
+CONTRACTS = [
+    ("pi_sdk_tool_policy.policy", "_Pattern", True, False, True),
+    ("pi_sdk_tool_policy.policy", "Rule", True, True, True),
+    ("pi_sdk_tool_policy.policy", "Decision", True, True, True),
+    ("pi_sdk_tool_policy.policy", "ApprovalRequest", True, True, True),
+    ("pi_sdk_pytest.conformance.declaration", "RecordedBody", True, True, True),
+    ("pi_sdk_pytest.conformance.declaration", "ProviderUnderTest", True, True, True),
+    ("pi_sdk_pytest.conformance.loopback", "Reply", False, False, True),
+    ("pi_sdk_pytest.conformance.loopback", "Request", True, False, True),
+    ("pi_sdk_pytest.conformance.session", "Session", False, False, True),
+    ("pi_sdk_pytest.cassette", "CassetteSession", False, False, True),
+    ("pi_sdk_compaction.compactor", "CompactionRecord", True, False, True),
+    ("pi_sdk_compaction.compactor", "Compactor", False, False, False),
+    ("pi_sdk_temporal._tool_call", "DurableToolCall", True, True, True),
+    ("pi_sdk_mcp._servers", "ServerStatus", True, True, True),
+    ("pi_sdk_mcp._config", "Timeouts", True, True, True),
+    ("pi_sdk_mcp._config", "ServerOptions", True, True, True),
+    ("pi_sdk_mcp._config", "StdioServer", True, True, True),
+    ("pi_sdk_mcp._config", "HttpServer", True, True, True),
+    ("pi_sdk_otel.tracing", "_Call", False, False, False),
+    ("pi_sdk_otel.tracing", "_Run", False, False, False),
+]
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "frozen", "keyword_only", "by_value"),
+    CONTRACTS,
+    ids=[f"{m.split('.')[0]}.{n}" for m, n, *_ in CONTRACTS],
+)
+def test_a_plugin_dataclass_keeps_its_contract(
+    module: str, name: str, frozen: bool, keyword_only: bool, by_value: bool
+) -> None:
+    cls = getattr(importlib.import_module(module), name)
+    params = cls.__dataclass_params__
+    assert (params.frozen, params.eq) == (frozen, by_value)
+    kinds = {p.kind for p in inspect.signature(cls).parameters.values()}
+    assert (kinds == {inspect.Parameter.KEYWORD_ONLY}) is keyword_only
+    if not by_value:  # identity: hashable, and two alike are two
+        assert cls.__hash__ is object.__hash__
+
+
+def test_every_plugin_dataclass_has_a_contract() -> None:
+    listed = {(module, name) for module, name, *_ in CONTRACTS}
+    found = set()
+    for package in PACKAGES:
+        for module_name in _modules(package):
+            module = importlib.import_module(module_name)
+            for value in list(vars(module).values()):
+                if dataclasses.is_dataclass(value) and value.__module__ == module_name:
+                    found.add((module_name, value.__name__))
+    temporal_payloads = {(m, n) for m, n in found if m == "pi_sdk_temporal._wire"}
+    assert (
+        found - temporal_payloads == listed
+    )  # _wire: tests/temporal/test_temporal_payload_classes.py
