@@ -223,3 +223,14 @@ async def test_an_idle_open_workflow_completes_when_closed_or_continues_when_ful
         result = await run.run(input_)
         assert (result.messages.value, result.aborted, fake.continued) == ([], False, [])
     assert fake.started == []  # no prompt: no model call
+
+
+def test_a_fresh_workflow_starts_empty_idle_and_counting_from_zero() -> None:
+    run = AgentWorkflow(AgentRunInput(model="a", messages=[_user("hi", 1)]))
+    state = run.state()
+    assert (state.model, state.events, state.is_streaming) == ("a", 0, False)
+    assert (state.pending_tool_calls, state.error) == ([], None)
+    assert state.messages == [_user("hi", 1)]
+    assert run.events(0) == []
+    assert (run._prompts, run._sent, run._follow_ups, run._terminating) == ([], [], [], set())  # noqa: SLF001
+    assert (run._closed, run._continuing, run._switching) == (False, False, 0)  # noqa: SLF001
