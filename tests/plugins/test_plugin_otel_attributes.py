@@ -32,6 +32,8 @@ def reply(*content: Any, stop_reason: str = "stop", error: str | None = None) ->
         ("stop", None, None),
         ("length", None, None),
         ("toolUse", None, None),
+        ("pending", None, None),  # every stop reason that is not a failure (pi-ai 1.6's too)
+        ("deferred", None, None),
         ("aborted", "Request was aborted", "aborted"),
         ("error", "429 Too Many Requests: slow down", "429"),
         ("error", "503: overloaded", "503"),
