@@ -74,6 +74,11 @@ def _cassette(path: Path, url: str, *prompts: str) -> Path:
     return path
 
 
+def _write_app(pytester: pytest.Pytester, tests: str) -> None:
+    """The reader's test module ``test_app.py``: :data:`APP`'s helper, then ``tests``."""
+    pytester.makepyfile(test_app=APP + textwrap.dedent(tests))
+
+
 def _prompts(path: Path) -> list[str]:
     interactions = yaml.safe_load(path.read_text())["interactions"]
     return [json.loads(i["request"]["body"])["prompt"] for i in interactions]
@@ -97,10 +102,9 @@ def _section(report: Any) -> str | None:
 def test_a_failed_recording_is_not_written_and_a_passing_one_is(
     pytester: pytest.Pytester, app_url: str
 ) -> None:
-    pytester.makepyfile(
-        test_app=APP
-        + textwrap.dedent(
-            """
+    _write_app(
+        pytester,
+        """
             @pytest.mark.pi_vcr(name="kept", record_mode="all")
             def test_passes():
                 assert "a" in post("a")
@@ -109,8 +113,7 @@ def test_a_failed_recording_is_not_written_and_a_passing_one_is(
             def test_fails_after_its_request():
                 post("b")
                 raise AssertionError("fails after its request")
-            """
-        )
+        """,
     )
     reprec = pytester.inline_run("-p", "no:cacheprovider")
     reprec.assertoutcome(passed=1, failed=1)
@@ -126,10 +129,9 @@ def test_a_failed_replay_reports_its_cassette_problems_only_when_it_has_some(
     pytester: pytest.Pytester, app_url: str
 ) -> None:
     _cassette(pytester.path / "cassettes" / "test_app" / "two.yaml", app_url, "a", "b")
-    pytester.makepyfile(
-        test_app=APP
-        + textwrap.dedent(
-            """
+    _write_app(
+        pytester,
+        """
             @pytest.mark.pi_vcr(name="two")
             def test_plays_one_and_fails():
                 post("a")
@@ -144,8 +146,7 @@ def test_a_failed_replay_reports_its_cassette_problems_only_when_it_has_some(
             @pytest.mark.pi_vcr(name="two")
             def test_plays_one_and_passes():
                 post("b")
-            """
-        )
+        """,
     )
     reprec = pytester.inline_run("-p", "no:cacheprovider")
     reprec.assertoutcome(failed=3)
@@ -164,15 +165,13 @@ def test_a_failed_replay_reports_its_cassette_problems_only_when_it_has_some(
 def test_a_replay_without_its_cassette_fails_naming_the_command_that_records_it(
     pytester: pytest.Pytester, app_url: str
 ) -> None:
-    pytester.makepyfile(
-        test_app=APP
-        + textwrap.dedent(
-            """
+    _write_app(
+        pytester,
+        """
             @pytest.mark.pi_vcr(name="absent")
             def test_absent():
                 raise AssertionError("the body must not run")
-            """
-        )
+        """,
     )
     reprec = pytester.inline_run("-p", "no:cacheprovider")
     reprec.assertoutcome(failed=1)
@@ -192,10 +191,9 @@ def test_once_records_a_missing_cassette_and_replays_an_existing_one(
 ) -> None:
     _cassette(pytester.path / "cassettes" / "test_app" / "old.yaml", app_url, "a")
     mode = ', record_mode="once"' if where == "marker" else ""
-    pytester.makepyfile(
-        test_app=APP
-        + textwrap.dedent(
-            f"""
+    _write_app(
+        pytester,
+        f"""
             @pytest.mark.pi_vcr(name="old"{mode})
             def test_existing(pi_cassette):
                 assert (pi_cassette.recording, pi_cassette.mode) == (False, "none")
@@ -205,8 +203,7 @@ def test_once_records_a_missing_cassette_and_replays_an_existing_one(
             def test_missing(pi_cassette):
                 assert (pi_cassette.recording, pi_cassette.mode) == (True, "all")
                 post("c")
-            """
-        )
+        """,
     )
     args = () if where == "marker" else ("--record-mode=once",)
     reprec = pytester.inline_run("-p", "no:cacheprovider", *args)
@@ -221,10 +218,9 @@ def test_new_episodes_names_each_cassette_it_dropped_interactions_from(
     one = _cassette(folder / "one.yaml", app_url, "a", "b")
     two = _cassette(folder / "two.yaml", app_url, "a", "b")
     kept = _cassette(folder / "kept.yaml", app_url, "a")
-    pytester.makepyfile(
-        test_app=APP
-        + textwrap.dedent(
-            """
+    _write_app(
+        pytester,
+        """
             @pytest.mark.pi_vcr(name="one")
             def test_plays_one():
                 post("a")
@@ -236,8 +232,7 @@ def test_new_episodes_names_each_cassette_it_dropped_interactions_from(
             @pytest.mark.pi_vcr(name="kept")
             def test_plays_all():
                 post("a")
-            """
-        )
+        """,
     )
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--record-mode=new_episodes")
     result.assert_outcomes(passed=3)
@@ -270,15 +265,13 @@ class _Recording:
 def test_the_plugin_loads_beside_pytest_recording_and_reads_its_record_mode(
     pytester: pytest.Pytester, app_url: str
 ) -> None:
-    pytester.makepyfile(
-        test_app=APP
-        + textwrap.dedent(
-            """
+    _write_app(
+        pytester,
+        """
             def test_mode(pytestconfig, pi_recording):
                 assert pytestconfig.getoption("--pi-record") is False
                 assert pi_recording is True
-            """
-        )
+        """,
     )
     reprec = pytester.inline_run(
         "-p", "no:cacheprovider", "--record-mode=all", plugins=[_Recording()]
@@ -303,10 +296,9 @@ def test_pi_recording_is_the_cassettes_answer_whichever_fixture_asks_first(
     """A fixture that starts a server only to record (docs/testing.md) asks ``pi_recording``
     before the plugin's ``pi_cassette`` is set up: the marker and ``once`` still decide."""
     _cassette(pytester.path / "cassettes" / "test_app" / "old.yaml", app_url, "a")
-    pytester.makepyfile(
-        test_app=APP
-        + textwrap.dedent(
-            """
+    _write_app(
+        pytester,
+        """
             SEEN = {}
 
             @pytest.fixture
@@ -340,8 +332,7 @@ def test_pi_recording_is_the_cassettes_answer_whichever_fixture_asks_first(
                 import json
                 from pathlib import Path
                 Path("seen.json").write_text(json.dumps(SEEN))
-            """
-        )
+        """,
     )
     names = [*expected, "test_zz_report"]
     reprec = pytester.inline_run("-p", "no:cacheprovider", *args, "-k", " or ".join(names))
