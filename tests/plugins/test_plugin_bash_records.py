@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pi_sdk_bash_records
 import pytest
@@ -171,6 +172,52 @@ async def test_a_stop_kills_a_background_job_the_shell_left_behind(how: str):
             break
         await asyncio.sleep(0.05)
     assert not _alive(background)
+
+
+async def _dead(pid: int) -> bool:
+    for _ in range(100):  # the kill is sent; the kernel ends the process soon after
+        if not _alive(pid):
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("when", ["running", "starting"])
+async def test_a_cancelled_run_kills_the_command_and_its_jobs_and_is_cancelled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """The task awaiting ``run_bash`` cancelled (not a timeout or an abort): the process group
+    is killed before the cancellation goes on, so nothing the command started outlives the
+    caller; also when the cancellation comes while asyncio is still starting the shell (it
+    would kill the shell alone)."""
+    pid_file = tmp_path / "pid"
+    started, finish_start = asyncio.Event(), asyncio.Event()
+    real_start = asyncio.create_subprocess_exec
+
+    async def start(*args: Any, **kwargs: Any) -> Any:
+        process = await real_start(*args, **kwargs)
+        started.set()
+        if when == "starting":
+            await finish_start.wait()  # the start not yet returned to run_bash
+        return process
+
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", start)
+    task = asyncio.ensure_future(run_bash(f"sleep 60 & echo $! > {pid_file}; wait"))
+    await started.wait()
+    for _ in range(400):  # the shell has started its job
+        if pid_file.exists() and pid_file.read_text().endswith("\n"):
+            break
+        await asyncio.sleep(0.025)
+    background = int(pid_file.read_text())
+    for _ in range(3):  # run_bash goes on to wait for the output
+        await asyncio.sleep(0)
+    task.cancel()
+    await asyncio.sleep(0)
+    finish_start.set()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await _dead(background)
 
 
 @pytest.mark.parametrize(

@@ -143,6 +143,24 @@ async def test_an_overflow_forces_one_compaction_keeping_a_quarter_of_the_estima
     assert len(compactor.history) == 1 and isinstance(again[0], CompactionSummary)
 
 
+@pytest.mark.parametrize(
+    "error",
+    [
+        "overloaded: try again later",  # an error reply that is not an overflow
+        "",  # a reply that failed without a message
+    ],
+)
+async def test_only_an_overflow_forces_a_compaction_not_any_failed_reply(error: str) -> None:
+    """A failed reply last in the transcript (a retry continues from it) is not an overflow:
+    a request within the budget is sent as it is."""
+    writer = SummaryWriter()
+    compactor = writer.compactor(context_window=100_000, keep_recent_tokens=20_000)
+    failed = _overflow().model_copy(update={"error_message": error or None})
+    messages: list[AgentMessage] = [UserMessage(content="hi"), failed]
+    assert await compact(compactor, messages) == messages
+    assert compactor.history == []
+
+
 def test_the_summary_request_asks_for_a_first_summary_or_an_update_with_the_focus_last():
     first = summary_request("User: hi")
     assert first.startswith("<conversation>\nUser: hi\n</conversation>\n\nThe text in")

@@ -396,9 +396,11 @@ def test_runs_that_never_end_are_dropped_past_the_cap(exporter, monkeypatch):
     tracing = Tracing(provider)
     model = ScriptedProvider(["x"]).model
     for run_id in ("r1", "r2", "r3"):
-        tracing.on_agent_event(AgentStartEvent(), run_id, model)
+        run_model = model.model_copy(update={"id": f"model-of-{run_id}"})
+        tracing.on_agent_event(AgentStartEvent(), run_id, run_model)
     (dropped,) = exporter.get_finished_spans()  # r1: the oldest, ended; r2 and r3 stay open
     assert dropped.name == "invoke_agent"
+    assert dropped.attributes["gen_ai.request.model"] == "model-of-r1"
     assert dropped.status.status_code == StatusCode.ERROR
     assert dropped.status.description.startswith("abandoned")
 
@@ -593,3 +595,38 @@ def test_a_run_that_ends_mid_turn_ends_its_open_tool_and_turn_spans(exporter):
     assert still_open.parent.span_id == turn.context.span_id
     assert "gen_ai.response.finish_reasons" not in run.attributes  # no reply: no outcome
     assert run.attributes["gen_ai.usage.input_tokens"] == 0
+
+
+def test_events_of_a_run_that_started_before_the_tracing_are_left_untraced(exporter):
+    """A Tracing configured mid-run sees no ``agent_start``: that run's turn, tool and end
+    events open and end nothing (and fail nothing); a run started afterwards is traced."""
+    from pi_sdk.agent import (
+        AgentEndEvent,
+        AgentStartEvent,
+        ToolExecutionEndEvent,
+        ToolExecutionStartEvent,
+        TurnEndEvent,
+        TurnStartEvent,
+    )
+
+    tracing = _tracing(exporter)
+    model = ScriptedProvider(["x"]).model
+    middle = [
+        TurnStartEvent(),
+        ToolExecutionStartEvent(tool_call_id="c1", tool_name="t", args={}),
+        ToolExecutionEndEvent(
+            tool_call_id="c1",
+            tool_name="t",
+            result=pi_sdk.AgentToolResult(content=[]),
+            is_error=False,
+        ),
+        TurnEndEvent(message=_message(), tool_results=[]),
+        AgentEndEvent(messages=[]),
+    ]
+    for event in middle:
+        tracing.on_agent_event(event, "earlier", model)
+    assert exporter.get_finished_spans() == ()
+    for event in (AgentStartEvent(), *middle):
+        tracing.on_agent_event(event, "later", model)
+    names = sorted(span.name for span in exporter.get_finished_spans())
+    assert names == ["execute_tool t", "invoke_agent", "turn"]

@@ -265,9 +265,12 @@ async def test_an_abort_while_waiting_for_approval_denies_the_call():
     )
     controller = AbortController()
     pending = asyncio.ensure_future(policy.before_tool_call(context, controller.signal))
-    await started.wait()
+    # the approver is asked (bounded: a policy that answers without asking fails, not hangs)
+    await asyncio.wait({pending, asyncio.ensure_future(started.wait())}, timeout=10,
+                       return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+    assert started.is_set() and not pending.done()
     controller.abort()
-    answer = await pending
+    answer = await asyncio.wait_for(pending, 10)
     assert answer.block and "the run was aborted" in answer.reason
 
 

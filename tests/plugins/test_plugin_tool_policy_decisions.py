@@ -10,6 +10,7 @@ raw call when the validated arguments are neither. Configuration: each rule of `
 from __future__ import annotations
 
 import asyncio
+import inspect
 from typing import Any
 
 import pytest
@@ -288,3 +289,18 @@ async def test_annotation_rules_read_the_called_tools_own_hints(tools: list[Any]
     policy = ToolPolicy([Rule(action="deny", annotations={"destructiveHint": True})])
     result = await policy.before_tool_call(call, None)
     assert (result is not None and result.block) is blocked
+
+
+def test_a_rule_is_built_from_its_five_settings_and_shows_only_them() -> None:
+    """The compiled patterns are the rule's own state: not constructor arguments, not in its
+    repr, not part of its equality (two rules written the same are equal)."""
+    parameters = inspect.signature(Rule).parameters
+    assert list(parameters) == ["action", "tool", "args", "annotations", "reason"]
+    assert {p.kind for p in parameters.values()} == {inspect.Parameter.KEYWORD_ONLY}
+    rule = Rule(action="deny", tool="re:^bash$", args={"command": "rm *"}, reason="no")
+    assert repr(rule) == (
+        "Rule(action='deny', tool='re:^bash$', args={'command': 'rm *'}, annotations={}, "
+        "reason='no')"
+    )
+    assert rule == Rule(action="deny", tool="re:^bash$", args={"command": "rm *"}, reason="no")
+    assert rule != Rule(action="deny", tool="re:^sh$", args={"command": "rm *"}, reason="no")

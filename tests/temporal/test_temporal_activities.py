@@ -7,18 +7,24 @@ its updates reach the event sink with the workflow id before the outcome. ``call
 key lookup (sync or async), the events sent to the sink without ``partial``, the final message
 as pi JSON, an unknown model and a raising stream function as non-retryable errors.
 ``describe``: the catalog, and an unknown name. The sink itself: sync or async, and a raising
-sink drops the event without failing the call.
+sink drops the event without failing the call. ``run_with_heartbeats``: only the workflow's
+cancellation aborts the work and keeps its answer; a worker shutdown, a timeout or the work's
+own cancellation propagates (Temporal runs the call again).
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from pi_sdk_temporal import AgentActivities, AgentRegistry, DurableToolCall, durable_tool_call
+from pi_sdk_temporal._cancel import run_with_heartbeats
 from pi_sdk_temporal._wire import ModelCall, ToolOutcome, ToolRun, ToolSpec, WorkerCatalog
 from temporalio import activity
+from temporalio.activity import ActivityCancellationDetails
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
@@ -335,3 +341,74 @@ async def test_describe_with_a_name_the_worker_does_not_have(
         "RegistryError",
         True,
     )
+
+
+async def test_a_model_call_whose_work_is_cancelled_ends_cancelled_not_as_a_failure() -> None:
+    """The work's own task cancelled (not Temporal's request): the cancellation propagates, so
+    that Temporal retries the call; it is not the non-retryable failure of an error."""
+
+    def stream_fn(model: Any, context: Any, options: Any) -> Any:
+        raise asyncio.CancelledError
+
+    registry = AgentRegistry(models={"m": ScriptedProvider().model}, stream_fn=stream_fn)
+    call = ModelCall(model="m", context=CONTEXT, options={})
+    with pytest.raises(asyncio.CancelledError):
+        await environment().run(AgentActivities(registry).call_model, call)
+
+
+# --- run_with_heartbeats: whose cancellation it is -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("details", "answered"),
+    [
+        pytest.param(ActivityCancellationDetails(cancel_requested=True), True, id="workflow"),
+        pytest.param(
+            ActivityCancellationDetails(cancel_requested=True, worker_shutdown=True),
+            False,
+            id="worker-shutdown",
+        ),
+        pytest.param(ActivityCancellationDetails(timed_out=True), False, id="timed-out"),
+    ],
+)
+async def test_only_the_workflows_cancellation_aborts_the_work_and_keeps_its_answer(
+    details: ActivityCancellationDetails, answered: bool
+) -> None:
+    env = environment(heartbeat_timeout=timedelta(seconds=30))
+    started, seen = asyncio.Event(), list[str]()
+
+    async def work(signal: AbortSignal) -> str:
+        started.set()
+        try:
+            await signal.wait()
+        except asyncio.CancelledError:
+            seen.append("cancelled")
+            raise
+        return f"aborted: {signal.reason}"
+
+    running = asyncio.ensure_future(env.run(run_with_heartbeats, work))
+    await started.wait()
+    env.cancel(details)
+    if answered:
+        assert await running == ("aborted: The run was aborted (Temporal cancelled the activity)")
+        assert seen == []
+    else:
+        with pytest.raises(asyncio.CancelledError):
+            await running
+        assert seen == ["cancelled"]  # the work itself was cancelled, not left running
+
+
+async def test_work_that_cancels_itself_ends_cancelled_even_when_the_workflow_asked() -> None:
+    env = environment(heartbeat_timeout=timedelta(seconds=30))
+    started = asyncio.Event()
+
+    async def work(signal: AbortSignal) -> str:
+        started.set()
+        await signal.wait()
+        raise asyncio.CancelledError  # its own answer to the abort: nothing to return
+
+    running = asyncio.ensure_future(env.run(run_with_heartbeats, work))
+    await started.wait()
+    env.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(running, 10)

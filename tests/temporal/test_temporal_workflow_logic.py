@@ -284,6 +284,23 @@ async def test_events_are_read_in_order_until_the_run_closes_with_the_last_batch
     assert await _read(AgentRun(later), after=1) == [1, 2]  # type: ignore[arg-type]
 
 
+async def test_an_open_run_with_nothing_new_is_polled_every_fifth_of_a_second_by_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pi_sdk_temporal import _client
+
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    monkeypatch.setattr(_client, "asyncio", SimpleNamespace(sleep=sleep))  # the reader's clock
+    handle = _Handle("r1", [0, 1], [1, 1, 1], 2, DONE)  # open for two polls with nothing new
+    events = [event async for event in AgentRun(handle).events()]  # type: ignore[arg-type]
+    assert events == [0, 1]
+    assert slept == [0.2, 0.2]
+
+
 async def test_events_follow_a_workflow_across_its_continued_runs() -> None:
     first = _Handle("r1", [0, 1], [2, 2], 0, CONTINUED, next_run="r2")
     second = _Handle("r2", ["r1's", "r1's", 2, 3], [], 0, DONE)  # indices go on from r1's

@@ -144,3 +144,17 @@ def test_without_vcrpy_the_message_names_the_extra(monkeypatch: pytest.MonkeyPat
 def test_a_recorded_body_read_as_json(body: Any, kept: Any, dropped: Any):
     assert json_body(body, keep_unparsed=True) == kept
     assert json_body(body, keep_unparsed=False) == dropped
+
+
+def test_a_cassette_is_written_readable_and_loads_back_byte_for_byte() -> None:
+    """Non-ASCII text as written (not ``\\u`` escapes), a multi-line body (SSE) as a literal
+    block, one line as a plain scalar; a string a block cannot hold (trailing spaces) quoted."""
+    from pi_sdk_pytest.cassette import ReadableYaml
+
+    sse = 'data: {"text":"Zürich 東京"}\n\ndata: [DONE]\n\n'
+    cassette = {"interactions": [{"body": sse, "uri": "https://é.example/v1", "odd": "a  \nb"}]}
+    text = ReadableYaml.serialize(cassette)
+    assert '- body: |+\n    data: {"text":"Zürich 東京"}\n\n    data: [DONE]\n' in text
+    assert "uri: https://é.example/v1\n" in text
+    assert 'odd: "a  \\nb"\n' in text and "\\u" not in text
+    assert ReadableYaml.deserialize(text) == cassette

@@ -61,3 +61,28 @@ def test_the_recorded_body_is_played_when_it_matches(tmp_path: Path) -> None:
             answer = client.post(URI, json=dict(reversed(RECORDED.items())))  # key order is free
     assert (answer.status_code, answer.text) == (200, "ok")
     assert session.misses == []
+
+
+def test_the_miss_reply_is_a_vendor_shaped_404_that_says_not_to_retry(tmp_path: Path) -> None:
+    """Anthropic, OpenAI and Google SDKs read ``error.message``; ``x-should-retry: false``
+    keeps a provider's retry loop from asking again."""
+    path = _cassette(tmp_path / "c.yaml")
+    with open_cassette(path, recording=False, match_body=False):
+        with httpx2.Client(verify=False) as client:  # plain HTTP: no certificates to load
+            answer = client.get("http://127.0.0.1:9/v1/models")
+    assert (answer.status_code, answer.reason_phrase) == (404, "Not Found")
+    assert answer.headers["content-type"] == "application/json"
+    assert answer.headers["x-should-retry"] == "false"
+    assert answer.json() == {
+        "type": "error",
+        "error": {
+            "type": "pi_sdk_cassette_miss",
+            "message": (
+                f"pi-sdk replay: request not in cassette {path}: GET http://127.0.0.1:9/v1/models. "
+                f"Recorded: 0. POST {URI} (not played). Record it again (--record-mode=all, or "
+                "--pi-record) if the request changed on purpose."
+            ),
+            "code": 404,
+            "status": "NOT_FOUND",
+        },
+    }

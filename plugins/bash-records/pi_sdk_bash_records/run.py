@@ -57,17 +57,27 @@ async def run_bash(
     import asyncio  # imported by the first command, not when the plugin is discovered
 
     started = now_ms()
-    process = await asyncio.create_subprocess_exec(
-        shell,
-        "-c",
-        command,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        cwd=cwd,
-        env=dict(env) if env is not None else None,
-        start_new_session=True,  # its own process group: a kill reaches its children too
+    starting = asyncio.ensure_future(
+        asyncio.create_subprocess_exec(
+            shell,
+            "-c",
+            command,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            cwd=cwd,
+            env=dict(env) if env is not None else None,
+            start_new_session=True,  # its own process group: a kill reaches its children too
+        )
     )
+    try:
+        process = await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        # Cancelled while the shell starts: asyncio would kill the shell alone, and what it
+        # started already would live on. Let the start finish, then end the whole group.
+        with contextlib.suppress(Exception):
+            _kill(await starting)
+        raise
     chunks: list[bytes] = []
     assert process.stdout is not None
     stdout = process.stdout

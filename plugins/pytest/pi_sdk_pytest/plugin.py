@@ -171,9 +171,14 @@ def pi_vcr_config() -> dict[str, Any]:
 
 @pytest.fixture
 def pi_recording(request: pytest.FixtureRequest) -> bool:
-    """True when this test's cassette is being recorded (real network), False on replay."""
-    session = request.node.stash.get(_SESSION_KEY, None)
-    if session is not None:
+    """True when this test's cassette is being recorded (real network), False on replay.
+
+    A ``pi_vcr`` test's answer is its cassette's (the marker's ``record_mode``, ``once``
+    resolved by the file): the cassette is opened first, whichever fixture asks. Elsewhere,
+    the session's record mode.
+    """
+    if request.node.get_closest_marker("pi_vcr") is not None:
+        session: CassetteSession = request.getfixturevalue("pi_cassette")
         return session.recording
     return record_mode(request.config) != "none"
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _support.cli import ThreadedLoopback, cli_env, run_cli, vendor_env
@@ -98,3 +100,111 @@ def test_chat_with_mcp_offers_the_servers_tools_and_sends_their_results(tmp_path
     assert offered == ["get_current_time", "convert_time"]
     result = json.loads(server.bodies[1])["messages"][-1]["content"][0]
     assert result["type"] == "tool_result" and "Asia/Tokyo" in json.dumps(result["content"])
+
+
+# --- `pi-sdk mcp list` in process: in-memory servers ----------------------------------------
+
+LONG = "Ä" * 71 + "xy"  # 73 characters: one over the 72 shown
+
+
+def _memory_server() -> Any:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations
+
+    server = MCPServer("memory", version="1.0")
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+    def look(city: str) -> str:
+        """Weather in Zürich or elsewhere.
+
+        Second line, not shown."""
+        return city
+
+    @server.tool(annotations=ToolAnnotations(destructiveHint=True))
+    def wipe() -> str:
+        """Delete everything."""
+        return ""
+
+    @server.tool(annotations=ToolAnnotations(destructiveHint=False), description=LONG)
+    def add() -> str:
+        return ""
+
+    @server.tool(name="edge", description="x" * 72)
+    def exact() -> str:
+        return ""
+
+    return server
+
+
+@pytest.fixture
+def memory_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pi_sdk_mcp import _connection
+
+    def transport(config: Any, stderr: Any) -> Any:
+        if config.name == "down":
+            raise ConnectionRefusedError("nobody listens")
+        return _memory_server()
+
+    monkeypatch.setattr(_connection, "open_transport", transport)
+
+
+def _list(tmp_path: Path, servers: dict[str, object], *, as_json: bool) -> tuple[int, list[str]]:
+    from pi_sdk_mcp.cli import list_servers
+
+    out = io.StringIO()
+    status = list_servers(str(write_config(tmp_path, servers)), as_json=as_json, out=out)
+    return status, out.getvalue().splitlines()
+
+
+HTTP = {"url": "http://127.0.0.1:9/mcp"}
+
+
+def test_the_list_shows_each_tools_kind_and_first_line_cut_to_72_characters(
+    tmp_path: Path, memory_servers: None
+) -> None:
+    status, lines = _list(tmp_path, {"mem": {**HTTP, "toolPrefix": "m_"}}, as_json=False)
+    assert status == 0
+    assert lines[0].startswith("mem · http · MCP ") and lines[0].endswith(" · 4 tools")
+    assert lines[1:] == [
+        "  m_look  read-only    (= look) Weather in Zürich or elsewhere.",
+        "  m_wipe  destructive  (= wipe) Delete everything.",
+        f"  m_add   additive     (= add) {LONG[:71]}…",
+        f"  m_edge  destructive  (= edge) {'x' * 72}",  # no hints: the spec's defaults
+        "1 server · 4 tools",
+    ]
+
+
+def test_a_failed_server_is_one_line_the_summary_counts_it_and_the_status_is_1(
+    tmp_path: Path, memory_servers: None
+) -> None:
+    status, lines = _list(tmp_path, {"down": HTTP, "mem": HTTP}, as_json=False)
+    assert status == 1
+    assert lines[0] == "down · http · failed: ConnectionRefusedError: nobody listens"
+    assert lines[-1] == "2 servers · 4 tools · 1 failed"
+
+
+def test_the_json_list_is_one_object_per_server_in_utf_8(
+    tmp_path: Path, memory_servers: None
+) -> None:
+    status, lines = _list(tmp_path, {"mem": HTTP, "down": HTTP}, as_json=True)
+    assert status == 1 and len(lines) == 2
+    assert "Zürich" in lines[0]  # not \\u escaped
+    mem, down = (json.loads(line) for line in lines)
+    assert (mem["server"], mem["transport"], mem["state"], mem["error"]) == (
+        "mem",
+        "http",
+        "ready",
+        None,
+    )
+    assert mem["protocolVersion"]
+    look = mem["tools"][0]
+    assert (look["name"], look["mcpName"]) == ("look", "look")
+    assert look["description"].startswith("Weather in Zürich or elsewhere.\n")
+    assert look["annotations"]["readOnlyHint"] is True
+    assert look["inputSchema"]["required"] == ["city"]
+    assert (down["state"], down["error"], down["tools"], down["protocolVersion"]) == (
+        "failed",
+        "ConnectionRefusedError: nobody listens",
+        [],
+        None,
+    )

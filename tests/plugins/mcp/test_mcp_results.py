@@ -178,7 +178,18 @@ def test_resources_and_links_say_their_type_and_size():
         "[audio: audio/ogg, 11 bytes, not shown]",
         "[resource link] spec: https://e.com/s (text/html) - The spec",
     ]
-    assert [u["type"] for u in mapped.details["unseen"]] == ["resource", "audio", "resource_link"]
+    # What the model did not see, as MCP JSON: camelCase names, no unset (null) fields.
+    assert mapped.details["unseen"] == [
+        {"type": "resource", "resource": {"uri": "file:///b", "blob": "AAAA"}},
+        {"type": "audio", "data": "not base64!", "mimeType": "audio/ogg"},
+        {
+            "type": "resource_link",
+            "name": "spec",
+            "uri": "https://e.com/s",
+            "mimeType": "text/html",
+            "description": "The spec",
+        },
+    ]
 
 
 def test_an_error_result_joins_its_blocks_and_names_images():

@@ -67,9 +67,10 @@ class LoopbackServer:
         self.in_flight = 0
         """Responses begun and not yet over (a ``"hang"`` reply is over when the client
         closes its connection)."""
-        self._script: tuple[Reply, ...] = (Reply(),)
-        self._played = 0
-        self._route: Callable[[Request], Reply] | None = None
+        self._script: tuple[Reply, ...]
+        self._played: int
+        self._route: Callable[[Request], Reply] | None
+        self.play()  # the default script: one Reply() for every request
         self._server: asyncio.Server | None = None
         self._stop = asyncio.Event()
         self._handlers: set[asyncio.Task[None]] = set()
