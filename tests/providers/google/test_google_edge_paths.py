@@ -1,0 +1,245 @@
+"""Google paths the main suites leave out: the aiohttp response of a caller's client, candidates
+that are not candidate 0, an image part without its fields, the Gemini API base URL taken from a
+caller's client, a third-party publisher's model recorded on Vertex AI, a thinking level that
+clamps to ``off``, the order of function responses in a result turn, and the public tool-call id
+rule."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import pi_sdk_google
+import pytest
+from _support.messages import reply
+from pi_sdk_google._shared_decode import (
+    GeminiDecoder,
+    _first_candidate,  # pyright: ignore[reportPrivateUsage]
+)
+from pi_sdk_google._shared_thinking import thinking_config
+from pi_sdk_google._transport import RawResponse
+from pi_sdk_google.generative_ai import _request as gemini_request
+
+import pi_sdk
+from pi_sdk import Model, StreamOptions, TextContent, ToolCall, UserMessage
+from pi_sdk.provider import MessageBuilder, ProviderError, sanitize_tool_call_id
+
+MODEL = Model(id="gemini-2.5-flash", api="google-generative-ai", provider="google")
+
+# --- the response of an aiohttp client ---------------------------------------------------------
+
+
+class _AiohttpContent:
+    def __init__(self, chunks: list[bytes]) -> None:
+        self.chunks = chunks
+
+    async def iter_any(self) -> Any:
+        for chunk in self.chunks:
+            yield chunk
+
+
+class _AiohttpResponse:
+    """What aiohttp's ``ClientResponse`` offers: ``content.iter_any()`` and ``release()``."""
+
+    def __init__(self, chunks: list[bytes]) -> None:
+        self.content = _AiohttpContent(chunks)
+        self.released = 0
+
+    def release(self) -> None:
+        self.released += 1
+
+
+async def test_an_aiohttp_response_is_read_whole_and_released() -> None:
+    response = _AiohttpResponse([b"data: {", b"}\n\n", b""])
+    raw = RawResponse(response)
+    assert [chunk async for chunk in raw.aiter_bytes()] == [b"data: {", b"}\n\n", b""]
+    assert dict(raw.headers) == {}
+    assert response.released == 0
+    await raw.aclose()
+    assert response.released == 1
+
+
+# --- candidates ---------------------------------------------------------------------------------
+
+
+def _feed(*chunks: dict[str, Any]) -> tuple[MessageBuilder, GeminiDecoder]:
+    builder = MessageBuilder(MODEL)
+    builder.start()
+    decoder = GeminiDecoder(builder)
+    for chunk in chunks:
+        decoder.feed(chunk)
+    return builder, decoder
+
+
+@pytest.mark.parametrize(
+    "candidates",
+    [
+        {"index": 0, "content": {"parts": [{"text": "x"}]}},  # not a list
+        [{"index": 1, "content": {"parts": [{"text": "x"}]}, "finishReason": "STOP"}],
+        ["text", {"index": 2, "content": {"parts": [{"text": "x"}]}}],
+        [],
+    ],
+)
+def test_a_reply_without_candidate_zero_has_no_candidates(candidates: Any) -> None:
+    builder, decoder = _feed({"candidates": candidates})
+    assert builder.message.content == [] and not decoder.terminal
+    with pytest.raises(ProviderError, match="without candidates"):
+        list(decoder.feed_document([]) or decoder.finish(saw_done=True))
+
+
+def test_the_first_candidate_is_the_one_with_index_zero() -> None:
+    first = _first_candidate  # pyright: ignore[reportPrivateUsage]
+    zero = {"content": {}}
+    assert first({"index": 0}) is None
+    assert first(None) is None
+    assert first(["x", {"index": 1}, zero, {"index": 0}]) is zero
+    assert first([{"index": 1}, {"index": 2}]) is None
+    builder, _ = _feed(
+        {"candidates": ["x", {"index": 0, "content": {"parts": [{"text": "zero"}]}}]}
+    )
+    assert builder.message.content == [TextContent(text="zero")]
+
+
+@pytest.mark.parametrize(
+    ("inline", "fields"),
+    [
+        ({}, "none"),
+        ({"mimeType": "image/png"}, "mimeType"),
+        ({"data": "AAAA"}, "data"),
+        ({"data": 7, "mimeType": "image/png", "extra": 1}, "data, extra, mimeType"),
+        ({"data": "AAAA", "mimeType": None}, "data, mimeType"),
+    ],
+)
+def test_an_image_part_without_data_or_mime_type_is_refused_naming_its_fields(
+    inline: dict[str, Any], fields: str
+) -> None:
+    with pytest.raises(ProviderError) as refused:
+        _feed({"candidates": [{"content": {"parts": [{"inlineData": inline}]}}]})
+    assert str(refused.value) == (
+        f"Gemini sent an inlineData part without data or mimeType ({fields})"
+    )
+
+
+# --- base URLs and recorded models --------------------------------------------------------------
+
+
+def _client(base_url: str | None, api_version: str | None = None) -> Any:
+    options = SimpleNamespace(base_url=base_url, api_version=api_version)
+    return SimpleNamespace(_api_client=SimpleNamespace(_http_options=options))
+
+
+@pytest.mark.parametrize(
+    ("client", "expected"),
+    [
+        (None, gemini_request.DEFAULT_BASE_URL),
+        (SimpleNamespace(), gemini_request.DEFAULT_BASE_URL),
+        (_client(None, "v1"), gemini_request.DEFAULT_BASE_URL),
+        (_client("", "v1"), gemini_request.DEFAULT_BASE_URL),
+        (_client("http://proxy:8080/g/", "v1alpha"), "http://proxy:8080/g/v1alpha"),
+        (_client("http://proxy:8080/g/"), "http://proxy:8080/g"),
+        (_client("http://proxy:8080/g", ""), "http://proxy:8080/g"),
+    ],
+)
+def test_an_empty_base_url_takes_the_caller_s_client_s_url_and_version(
+    client: Any, expected: str
+) -> None:
+    assert gemini_request.base_url(MODEL, client) == expected
+    own = MODEL.model_copy(update={"base_url": "https://own.example/v1/"})
+    assert gemini_request.base_url(own, client) == "https://own.example/v1"
+
+
+@pytest.mark.parametrize("publisher", ["anthropic", "meta", "Google"])
+def test_a_third_party_publisher_s_recorded_model_keeps_its_publisher(publisher: str) -> None:
+    uri = (
+        "https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/"
+        f"publishers/{publisher}/models/some-model:streamGenerateContent?alt=sse"
+    )
+    model = pi_sdk_google.recognize_vertex("POST", uri, None)
+    assert model is not None
+    assert model.id == f"publishers/{publisher}/models/some-model"
+    assert model.base_url == (
+        "https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5"
+    )
+    google = pi_sdk_google.recognize_vertex("POST", uri.replace(publisher, "google"), None)
+    assert google is not None and google.id == "some-model"
+
+
+# --- thinking -----------------------------------------------------------------------------------
+
+NO_LEVELS = {"minimal": None, "low": None, "medium": None, "high": None}
+
+
+@pytest.mark.parametrize(
+    ("model_id", "off"),
+    [
+        ("gemini-2.5-pro", {"thinkingBudget": 128}),
+        ("gemini-2.5-flash", {"thinkingBudget": 0}),
+        ("gemini-3-pro-preview", {"thinkingBudget": 0}),
+    ],
+)
+@pytest.mark.parametrize("level", ["minimal", "low", "medium", "high"])
+def test_a_level_that_clamps_to_off_turns_thinking_off(
+    model_id: str, off: dict[str, Any], level: str
+) -> None:
+    model = Model(
+        id=model_id,
+        api="google-generative-ai",
+        provider="google",
+        reasoning=True,
+        thinking_level_map=NO_LEVELS,
+    )
+    assert thinking_config(model, StreamOptions(reasoning=level)) == off  # pyright: ignore[reportArgumentType]
+
+
+# --- function responses follow their calls' order -----------------------------------------------
+
+
+def _result(call_id: str, text: str) -> pi_sdk.ToolResultMessage:
+    return pi_sdk.ToolResultMessage(
+        tool_call_id=call_id, tool_name=f"tool_{call_id}", content=[TextContent(text=text)]
+    )
+
+
+@pytest.mark.parametrize("model_id", ["gemini-2.5-flash", "gemini-3-flash-preview"])
+@pytest.mark.parametrize("finished", list(itertools.permutations(["a", "b", "c"])))
+def test_function_responses_follow_the_calls_order_whatever_order_results_came_in(
+    model_id: str, finished: tuple[str, ...]
+) -> None:
+    model = Model(id=model_id, api="google-generative-ai", provider="google", reasoning=True)
+    calls = [ToolCall(id=i, name=f"tool_{i}", arguments={"n": i}) for i in ("a", "b", "c")]
+    messages: list[Any] = [UserMessage(content="go"), reply(model, *calls)]
+    messages += [_result(i, f"out {i}") for i in finished]
+    messages += [
+        reply(model, ToolCall(id="d", name="tool_d", arguments={})),
+        _result("d", "out d"),
+    ]
+    body = pi_sdk_google._shared_request.build_request(  # pyright: ignore[reportPrivateUsage]
+        model, pi_sdk.Context(messages=messages), StreamOptions()
+    )
+    contents = body["contents"]
+    assert [c["role"] for c in contents] == ["user", "model", "user", "model", "user"]
+    responses = [p["functionResponse"] for p in contents[2]["parts"]]
+    assert [(r["name"], r["response"]) for r in responses] == [
+        ("tool_a", {"output": "out a"}),
+        ("tool_b", {"output": "out b"}),
+        ("tool_c", {"output": "out c"}),
+    ]
+    assert [p["functionResponse"]["response"] for p in contents[4]["parts"]] == [
+        {"output": "out d"}
+    ]
+
+
+# --- the public tool-call id rule ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tool_call_id", ["call_1|fc/2", "a" * 70, "ok-id_9", "x" * 64])
+def test_the_package_s_tool_call_id_rule_is_the_wire_rule(tool_call_id: str) -> None:
+    other = Model(id="gpt-5", api="openai-responses", provider="openai")
+    source = reply(other, ToolCall(id=tool_call_id, name="f", arguments={}))
+    made = pi_sdk_google.normalize_tool_call_id(tool_call_id, MODEL, source)
+    assert made == sanitize_tool_call_id(tool_call_id, max_len=64)
+    assert re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", made)
+    valid = re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", tool_call_id) is not None
+    assert (made == tool_call_id) is valid
