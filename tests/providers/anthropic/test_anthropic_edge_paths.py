@@ -1,0 +1,216 @@
+"""Anthropic paths the main suites leave out: the bearer-token client, an error response whose
+body was never read, an SDK that hands back something other than a response, malformed and
+unknown deltas, an error event without a message, the tool-loop thinking rule, which block
+types are server tools, and blank thinking in a replayed turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from _support.messages import reply
+from pi_sdk_anthropic import _client
+from pi_sdk_anthropic.messages._decode import Decoder, error_event_text
+from pi_sdk_anthropic.messages._request import build_request
+from pi_sdk_anthropic.messages._server_tools import is_server_block
+from pi_sdk_anthropic.messages._tools import tool_loop_without_thinking
+
+from pi_sdk import Context, Model, StreamOptions, TextContent, ThinkingContent, UserMessage
+from pi_sdk.provider import MessageBuilder, ProviderError
+
+MODEL = Model(
+    id="claude-unit",
+    api="anthropic-messages",
+    provider="anthropic",
+    base_url="http://127.0.0.1:9/",
+)
+
+# --- the client ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bearer", [True, False])
+async def test_a_bearer_token_is_sent_as_auth_token_and_a_key_as_api_key(bearer: bool) -> None:
+    async with await _client.client_lease(MODEL, "tok-123", bearer=bearer) as client:
+        assert (client.auth_token, client.api_key) == (
+            ("tok-123", None) if bearer else (None, "tok-123")
+        )
+        assert client.max_retries == 0
+        assert str(client.base_url).startswith("http://127.0.0.1:9")
+
+
+class _Unread:
+    @property
+    def text(self) -> str:
+        raise RuntimeError("Attempted to access text, without having read the body")
+
+
+class _Read:
+    text = "plain body"
+
+
+def test_the_text_of_an_unread_error_body_is_empty() -> None:
+    read = _client._response_text  # pyright: ignore[reportPrivateUsage]
+    assert read(_Unread()) == ""
+    assert read(_Read()) == "plain body"
+
+
+class _OddClient:
+    async def post(self, *args: Any, **kwargs: Any) -> Any:
+        return {"not": "a response"}
+
+
+async def test_an_sdk_that_returns_no_http_response_is_a_type_error() -> None:
+    with pytest.raises(TypeError) as refused:
+        await _client.open_messages(_OddClient(), {}, {})
+    assert str(refused.value) == "expected an httpx2.Response from the SDK, got dict"
+
+
+# --- the decoder --------------------------------------------------------------------------------
+
+
+def _decoder() -> Decoder:
+    dec = Decoder(MessageBuilder(MODEL), Context(messages=[]), oauth=False)
+    dec.feed({"type": "content_block_start", "index": 0, "content_block": {"type": "text"}})
+    return dec
+
+
+NOT_OPEN = (
+    "malformed stream: content_block_delta for block 7, which is not open (no"
+    " content_block_start before it, or already stopped)"
+)
+
+
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        (
+            {"type": "content_block_delta", "index": 0, "delta": "text"},
+            "malformed content_block_delta event: 'delta' is not an object",
+        ),
+        (
+            {"type": "content_block_delta", "index": 0, "delta": None},
+            "malformed content_block_delta event: 'delta' is not an object",
+        ),
+        ({"type": "content_block_delta", "index": 7, "delta": "text"}, NOT_OPEN),
+        ({"type": "content_block_delta", "index": 7, "delta": {"type": "future_delta"}}, NOT_OPEN),
+        (
+            {"type": "content_block_delta", "index": 7, "delta": {"type": "signature_delta"}},
+            NOT_OPEN,
+        ),
+    ],
+)
+def test_a_malformed_or_orphan_delta_is_named(event: dict[str, Any], message: str) -> None:
+    with pytest.raises(ProviderError) as refused:
+        _decoder().feed(event)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("kind", ["future_delta", "signature_delta", "citations_delta"])
+def test_an_unknown_or_foreign_delta_of_an_open_block_is_ignored(kind: str) -> None:
+    dec = _decoder()
+    event = {"type": "content_block_delta", "index": 0, "delta": {"type": kind, "signature": "s"}}
+    assert dec.feed(event) == []
+    assert [e.type for e in dec.feed(_text(0, "ok"))] == ["text_delta"]
+
+
+def _text(index: int, text: str) -> dict[str, Any]:
+    delta = {"type": "text_delta", "text": text}
+    return {"type": "content_block_delta", "index": index, "delta": delta}
+
+
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        (
+            {"type": "error", "error": {"type": "overloaded_error"}},
+            'stream error event: {"type": "error", "error": {"type": "overloaded_error"}}',
+        ),
+        ({"type": "error", "error": "ü"}, 'stream error event: {"type": "error", "error": "ü"}'),
+        ({"type": "error", "error": {"message": "busy"}}, "error: busy"),
+        ({"type": "error", "error": {"type": "", "message": "busy"}}, "error: busy"),
+        ({"type": "error", "error": {"type": "api_error", "message": "x"}}, "api_error: x"),
+        (
+            {"type": "error", "error": {"message": ""}, "pad": "y" * 600},
+            'stream error event: {"type": "error", "error": {"message": ""}, "pad": "'
+            + "y" * (500 - 52),
+        ),
+    ],
+)
+def test_an_error_event_names_its_type_and_message_or_quotes_itself(
+    data: dict[str, Any], text: str
+) -> None:
+    assert error_event_text(data) == text
+    with pytest.raises(ProviderError) as refused:
+        _decoder().feed(data)
+    assert str(refused.value) == text
+
+
+# --- the tool-loop rule -------------------------------------------------------------------------
+
+RESULT = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "x"}]}
+THINKING_FIRST = {"role": "assistant", "content": [{"type": "thinking"}, {"type": "tool_use"}]}
+REDACTED_FIRST = {"role": "assistant", "content": [{"type": "redacted_thinking"}]}
+TOOL_FIRST = {"role": "assistant", "content": [{"type": "tool_use"}]}
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        ([TOOL_FIRST, RESULT], True),
+        ([{"role": "user", "content": "go"}, TOOL_FIRST, RESULT], True),
+        ([THINKING_FIRST, RESULT], False),
+        ([REDACTED_FIRST, RESULT], False),
+        ([RESULT], False),  # fewer than two messages
+        ([TOOL_FIRST, {"role": "user", "content": "plain"}], False),  # not a list
+        ([TOOL_FIRST, {"role": "user", "content": [{"type": "text", "text": "x"}]}], False),
+        ([TOOL_FIRST, {**RESULT, "role": "assistant"}], False),  # last is not the user's
+        ([{"role": "user", "content": [{"type": "tool_use"}]}, RESULT], False),
+        ([{"role": "assistant", "content": []}, RESULT], False),
+        ([{"role": "assistant", "content": "text"}, RESULT], False),
+    ],
+)
+def test_a_tool_loop_continues_without_thinking_only_after_an_unthinking_turn(
+    messages: list[dict[str, Any]], expected: bool
+) -> None:
+    assert tool_loop_without_thinking(messages) is expected
+
+
+@pytest.mark.parametrize(
+    ("kind", "server"),
+    [
+        ("server_tool_use", True),
+        ("mcp_tool_use", True),
+        ("mcp_tool_result", True),
+        ("web_search_tool_result", True),
+        ("code_execution_tool_result", True),
+        ("tool_result", False),
+        ("tool_use", False),
+        ("text", False),
+        (None, False),
+        (7, False),
+    ],
+)
+def test_which_block_types_are_server_tools(kind: Any, server: bool) -> None:
+    assert is_server_block(kind) is server
+
+
+# --- blank thinking in a replayed turn ----------------------------------------------------------
+
+
+def test_blank_signed_thinking_is_left_out_and_the_rest_of_the_turn_is_kept() -> None:
+    own = reply(
+        MODEL,
+        ThinkingContent(thinking="  \n", thinking_signature="sig"),
+        TextContent(text="first"),
+        ThinkingContent(thinking="", thinking_signature="sig2"),
+        TextContent(text="second"),
+    )
+    body = build_request(
+        MODEL,
+        Context(messages=[UserMessage(content="go"), own, UserMessage(content="more")]),
+        StreamOptions(),
+    )
+    assert body["messages"][1] == {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "first"}, {"type": "text", "text": "second"}],
+    }
