@@ -1,0 +1,263 @@
+"""Bedrock paths the main suites leave out: credentials that need a refresh, a standard endpoint
+of another region, the client's timeouts, a ``StreamOptions.client`` of the wrong type, requests
+the replay recognizer declines, a document's format from its mime type or URL, empty turns, and
+redacted reasoning in a whole (non-streamed) response."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from typing import Any
+
+import pytest
+from botocore.credentials import Credentials
+from pi_sdk_bedrock._client import SKIP_AUTH_ENV, TOKEN_ENV, BedrockClient, client_lease
+from pi_sdk_bedrock.converse import recognize_request
+from pi_sdk_bedrock.converse._documents import document_block
+from pi_sdk_bedrock.converse._request import build_request
+from pi_sdk_bedrock.converse._response_events import response_as_events
+
+import pi_sdk
+from pi_sdk import ConfigurationError, Context, DocumentContent, Model, StreamOptions, UserMessage
+
+_hosts = itertools.count()
+
+
+# --- signing with credentials that may need a refresh -------------------------------------------
+
+
+class _Credentials:
+    """botocore ``RefreshableCredentials``' shape: ``refresh_needed()`` and a frozen copy."""
+
+    def __init__(self, refresh: bool | None) -> None:
+        self.refresh = refresh
+        self.threads: list[int] = []
+        if refresh is None:
+            del self.refresh
+
+    def refresh_needed(self) -> bool:
+        return self.refresh
+
+    def get_frozen_credentials(self) -> Credentials:
+        self.threads.append(threading.get_ident())
+        return Credentials("AKIDREFRESH", "refresh-secret-0123456789", "token-r")
+
+
+class _Plain:
+    """Credentials without ``refresh_needed`` (static keys)."""
+
+    def __init__(self) -> None:
+        self.threads: list[int] = []
+
+    def get_frozen_credentials(self) -> Credentials:
+        self.threads.append(threading.get_ident())
+        return Credentials("AKIDPLAIN", "plain-secret-0123456789")
+
+
+@pytest.mark.parametrize(
+    ("credentials", "off_loop", "key"),
+    [
+        (_Credentials(True), True, "AKIDREFRESH"),
+        (_Credentials(False), False, "AKIDREFRESH"),
+        (_Plain(), False, "AKIDPLAIN"),
+    ],
+)
+async def test_credentials_that_need_a_refresh_are_frozen_off_the_event_loop(
+    credentials: Any, off_loop: bool, key: str
+) -> None:
+    client = BedrockClient(None, region="eu-central-1", credentials=credentials)
+    url = f"{client.base_url}/model/m/converse-stream"
+    headers = await client.auth_headers(url, b"{}", {"content-type": "application/json"})
+    assert headers["authorization"].startswith(f"AWS4-HMAC-SHA256 Credential={key}/")
+    assert "/eu-central-1/bedrock/aws4_request" in headers["authorization"]
+    assert "content-type" not in headers  # only what signing added
+    [thread] = credentials.threads
+    assert (thread != threading.get_ident()) is off_loop
+
+
+async def test_no_credentials_and_no_token_send_no_auth_headers() -> None:
+    client = BedrockClient(None)
+    assert await client.auth_headers("https://x/model/m/converse", b"", {}) == {}
+    assert client.base_url == "https://bedrock-runtime.us-east-1.amazonaws.com"
+
+
+# --- which endpoint a cached client calls -------------------------------------------------------
+
+
+@pytest.fixture
+def no_aws_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", TOKEN_ENV):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv(SKIP_AUTH_ENV, "1")
+
+
+def _model(base_url: str) -> Model:
+    return Model(
+        id=f"amazon.nova-edge-{next(_hosts)}",
+        api="bedrock-converse-stream",
+        provider="amazon-bedrock",
+        base_url=base_url,
+    )
+
+
+@pytest.mark.parametrize(
+    ("base_url", "region", "expected"),
+    [
+        (
+            "https://bedrock-runtime.us-east-1.amazonaws.com",
+            "eu-west-3",
+            "https://bedrock-runtime.eu-west-3.amazonaws.com",
+        ),
+        (
+            "https://bedrock-runtime.us-east-1.amazonaws.com/",
+            "us-east-1",
+            "https://bedrock-runtime.us-east-1.amazonaws.com",
+        ),
+        ("https://bedrock.proxy.example/aws/", "eu-west-3", "https://bedrock.proxy.example/aws"),
+        ("", "ap-south-1", "https://bedrock-runtime.ap-south-1.amazonaws.com"),
+    ],
+)
+@pytest.mark.usefixtures("no_aws_env")
+async def test_a_standard_endpoint_follows_the_configured_region(
+    base_url: str, region: str, expected: str
+) -> None:
+    options = StreamOptions(provider_options={"region": region})
+    async with await client_lease(_model(base_url), options, None) as client:
+        assert (client.base_url, client.region) == (expected, region)
+        timeout = client.http.timeout
+        assert (timeout.connect, timeout.read, timeout.write, timeout.pool) == (
+            10.0,
+            600.0,
+            600.0,
+            600.0,
+        )
+
+
+async def test_a_client_of_another_type_is_refused_by_name() -> None:
+    model = _model("https://bedrock-runtime.us-east-1.amazonaws.com")
+    context = Context(messages=[UserMessage(content="hi")])
+    message = await pi_sdk.stream(
+        model, context, StreamOptions(client=object(), max_retries=0)
+    ).result()
+    assert message.stop_reason == "error"
+    assert message.error_message == (
+        "StreamOptions.client for bedrock-converse-stream must be a"
+        " pi_sdk_bedrock.converse.BedrockClient, not object"
+    )
+
+
+@pytest.mark.parametrize(
+    ("method", "uri"),
+    [
+        ("POST", "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/invoke"),
+        ("POST", "https://bedrock-runtime.us-east-1.amazonaws.com/model//converse"),
+        ("POST", "https://bedrock-runtime.us-east-1.amazonaws.com/model/m"),
+        ("POST", "https://bedrock-runtime.us-east-1.amazonaws.com/models/m/converse"),
+        ("PUT", "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse"),
+    ],
+)
+def test_the_recognizer_declines_what_is_not_a_converse_call(method: str, uri: str) -> None:
+    assert recognize_request(method, uri, None) is None
+
+
+def test_the_recognizer_takes_a_lowercase_post() -> None:
+    uri = "https://bedrock-runtime.us-east-1.amazonaws.com/model/amazon.nova-micro-v1%3A0/converse"
+    model = recognize_request("post", uri, None)
+    assert model is not None and model.id == "amazon.nova-micro-v1:0"
+
+
+# --- documents ----------------------------------------------------------------------------------
+
+FORMATS = {
+    "application/pdf": "pdf",
+    "text/csv": "csv",
+    "application/msword": "doc",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "application/vnd.ms-excel": "xls",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+    "text/html": "html",
+    "text/plain": "txt",
+    "text/markdown": "md",
+}
+EXTENSIONS = {**{fmt: fmt for fmt in FORMATS.values()}, "htm": "html", "markdown": "md"}
+
+
+@pytest.mark.parametrize(("mime", "fmt"), list(FORMATS.items()))
+def test_each_mime_type_names_its_converse_format(mime: str, fmt: str) -> None:
+    block = document_block(DocumentContent(data="QUJD", mime_type=f"{mime.upper()}; x=1"), 2)
+    assert block == {"document": {"format": fmt, "name": "Document 2", "source": {"bytes": "QUJD"}}}
+
+
+@pytest.mark.parametrize(("extension", "fmt"), list(EXTENSIONS.items()))
+def test_an_s3_document_without_a_mime_type_takes_its_format_from_its_extension(
+    extension: str, fmt: str
+) -> None:
+    url = f"s3://bucket/dir.v2/report.{extension.upper()}"
+    block = document_block(DocumentContent(url=url, name="Q3 report"))
+    assert block == {
+        "document": {"format": fmt, "name": "Q3 report", "source": {"s3Location": {"uri": url}}}
+    }
+
+
+@pytest.mark.parametrize(
+    ("document", "named"),
+    [
+        (DocumentContent(url="s3://bucket/report.bin"), "'s3://bucket/report.bin'"),
+        (DocumentContent(url="s3://bucket/report"), "'s3://bucket/report'"),
+        (DocumentContent(data="QUJD", mime_type="image/png", name="scan"), "'scan'"),
+    ],
+)
+def test_a_document_of_unknown_format_is_refused_with_the_formats_bedrock_takes(
+    document: DocumentContent, named: str
+) -> None:
+    with pytest.raises(ConfigurationError) as refused:
+        document_block(document)
+    assert str(refused.value) == (
+        f"Bedrock needs the format of document {named}: give its mime_type (one of "
+        + ", ".join(FORMATS)
+        + ")"
+    )
+
+
+# --- empty turns and redacted reasoning ---------------------------------------------------------
+
+
+def test_a_turn_with_nothing_to_send_is_skipped_and_the_next_one_kept() -> None:
+    model = _model("https://bedrock-runtime.us-east-1.amazonaws.com")
+    messages: list[Any] = [
+        UserMessage(content=[]),
+        UserMessage(content="first"),
+        pi_sdk.AssistantMessage(content=[], api=model.api, provider=model.provider, model=model.id),
+        UserMessage(content=[]),
+        UserMessage(content="second"),
+    ]
+    body = build_request(model, Context(messages=messages), StreamOptions())
+    assert body["messages"] == [
+        {"role": "user", "content": [{"text": "first"}, {"text": "second"}]}
+    ]
+
+
+@pytest.mark.parametrize("blob", ["b3BhcXVl", ""])
+def test_redacted_reasoning_of_a_whole_response_is_one_redacted_delta(blob: str) -> None:
+    response = {
+        "output": {
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"reasoningContent": {"redactedContent": blob, "reasoningText": {"text": "x"}}},
+                    {"text": "answer"},
+                ],
+            }
+        },
+        "stopReason": "end_turn",
+        "usage": {"inputTokens": 1, "outputTokens": 2},
+    }
+    events = list(response_as_events(response))
+    deltas = [(kind, data) for kind, data in events if kind == "contentBlockDelta"]
+    assert deltas == [
+        (
+            "contentBlockDelta",
+            {"contentBlockIndex": 0, "delta": {"reasoningContent": {"redactedContent": blob}}},
+        ),
+        ("contentBlockDelta", {"contentBlockIndex": 1, "delta": {"text": "answer"}}),
+    ]
