@@ -14,7 +14,7 @@ from botocore.credentials import Credentials
 from pi_sdk_bedrock._client import SKIP_AUTH_ENV, TOKEN_ENV, BedrockClient, client_lease
 from pi_sdk_bedrock.converse import recognize_request
 from pi_sdk_bedrock.converse._documents import document_block
-from pi_sdk_bedrock.converse._request import build_request
+from pi_sdk_bedrock.converse._request import build_request, convert_messages
 from pi_sdk_bedrock.converse._response_events import response_as_events
 
 import pi_sdk
@@ -260,4 +260,33 @@ def test_redacted_reasoning_of_a_whole_response_is_one_redacted_delta(blob: str)
             {"contentBlockIndex": 0, "delta": {"reasoningContent": {"redactedContent": blob}}},
         ),
         ("contentBlockDelta", {"contentBlockIndex": 1, "delta": {"text": "answer"}}),
+    ]
+
+
+def test_a_system_message_left_in_the_parts_is_not_sent_as_a_turn() -> None:
+    """Bedrock has no mid-conversation system messages: given parts read in place, a later
+    system message is left out and the conversation after it is kept."""
+    from pi_sdk.provider import ContextParts
+
+    model = _model("https://bedrock-runtime.us-east-1.amazonaws.com")
+    said = pi_sdk.AssistantMessage(
+        content=[pi_sdk.TextContent(text="x")],
+        api=model.api,
+        provider=model.provider,
+        model=model.id,
+    )
+    context = Context(
+        messages=[
+            UserMessage(content="a"),
+            pi_sdk.SystemMessage(content="a later rule"),
+            said,
+            UserMessage(content="b"),
+        ]
+    )
+    parts = ContextParts.read(context, model, in_place=True)
+    assert any(isinstance(m, pi_sdk.SystemMessage) for m in parts.messages)
+    assert convert_messages(context, model, parts=parts) == [
+        {"role": "user", "content": [{"text": "a"}]},
+        {"role": "assistant", "content": [{"text": "x"}]},
+        {"role": "user", "content": [{"text": "b"}]},
     ]
