@@ -15,7 +15,15 @@ from pi_sdk_anthropic.messages._request import build_request
 from pi_sdk_anthropic.messages._server_tools import is_server_block
 from pi_sdk_anthropic.messages._tools import tool_loop_without_thinking
 
-from pi_sdk import Context, Model, StreamOptions, TextContent, ThinkingContent, UserMessage
+from pi_sdk import (
+    ConfigurationError,
+    Context,
+    Model,
+    StreamOptions,
+    TextContent,
+    ThinkingContent,
+    UserMessage,
+)
 from pi_sdk.provider import MessageBuilder, ProviderError
 
 MODEL = Model(
@@ -214,3 +222,27 @@ def test_blank_signed_thinking_is_left_out_and_the_rest_of_the_turn_is_kept() ->
         "role": "assistant",
         "content": [{"type": "text", "text": "first"}, {"type": "text", "text": "second"}],
     }
+
+
+# --- the document size limit --------------------------------------------------------------------
+
+LIMIT = 32 * 1024 * 1024  # Anthropic PDF support: a request is at most 32 MB
+
+
+def test_a_document_over_32_mib_is_refused_naming_the_limit() -> None:
+    import base64
+
+    from pi_sdk import DocumentContent
+
+    size = LIMIT + 1
+    data = base64.b64encode(b"%PDF-1.4\n" + b"\0" * (size - 9)).decode()
+    document = DocumentContent(data=data, mime_type="application/pdf", name="big.pdf")
+    context = Context(messages=[UserMessage(content=[TextContent(text="read"), document])])
+    vision = MODEL.model_copy(update={"input": ["text", "image"]})
+    with pytest.raises(ConfigurationError) as refused:
+        build_request(vision, context, StreamOptions())
+    assert str(refused.value).endswith(
+        f"the document 'big.pdf' is {size} bytes; anthropic/claude-unit (anthropic-messages)"
+        f" takes at most {LIMIT} bytes per document"
+        " (Anthropic PDF support: a request is at most 32 MB)"
+    )

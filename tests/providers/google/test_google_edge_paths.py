@@ -243,3 +243,28 @@ def test_the_package_s_tool_call_id_rule_is_the_wire_rule(tool_call_id: str) -> 
     assert re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", made)
     valid = re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", tool_call_id) is not None
     assert (made == tool_call_id) is valid
+
+
+# --- the document size limit --------------------------------------------------------------------
+
+LIMIT = 20 * 1024 * 1024  # Gemini document understanding: inline data at most 20 MB
+
+
+def test_a_document_over_20_mib_is_refused_naming_the_limit() -> None:
+    import base64
+
+    from pi_sdk import ConfigurationError, DocumentContent
+
+    size = LIMIT + 1
+    data = base64.b64encode(b"%PDF-1.4\n" + b"\0" * (size - 9)).decode()
+    document = DocumentContent(data=data, mime_type="application/pdf", name="big.pdf")
+    context = pi_sdk.Context(messages=[UserMessage(content=[TextContent(text="r"), document])])
+    for api in ("google-generative-ai", "google-vertex"):
+        vision = MODEL.model_copy(update={"input": ["text", "image"], "api": api})
+        with pytest.raises(ConfigurationError) as refused:
+            pi_sdk_google._shared_request.build_request(vision, context, StreamOptions())  # pyright: ignore[reportPrivateUsage]
+        assert f"is {size} bytes; " in str(refused.value)
+        assert str(refused.value).endswith(
+            f" takes at most {LIMIT} bytes per document"
+            " (Gemini document understanding: inline data at most 20 MB per request)"
+        )
