@@ -12,13 +12,15 @@ from _support.messages import reply
 from pi_sdk_anthropic import _client
 from pi_sdk_anthropic.messages._decode import Decoder, error_event_text
 from pi_sdk_anthropic.messages._request import build_request
-from pi_sdk_anthropic.messages._server_tools import is_server_block
+from pi_sdk_anthropic.messages._server_tools import is_server_block, server_block
 from pi_sdk_anthropic.messages._tools import tool_loop_without_thinking
 
 from pi_sdk import (
     ConfigurationError,
     Context,
     Model,
+    ServerToolCall,
+    ServerToolResult,
     StreamOptions,
     TextContent,
     ThinkingContent,
@@ -246,3 +248,71 @@ def test_a_document_over_32_mib_is_refused_naming_the_limit() -> None:
         f" takes at most {LIMIT} bytes per document"
         " (Anthropic PDF support: a request is at most 32 MB)"
     )
+
+
+# --- server blocks and whole answers ------------------------------------------------------------
+
+
+def test_a_server_call_s_streamed_input_becomes_its_arguments() -> None:
+    start = {"type": "server_tool_use", "id": "srv_1", "name": "web_search", "input": {}}
+    call = server_block(start, ['{"query": ', '"tides"}'])
+    assert isinstance(call, ServerToolCall)
+    assert (call.id, call.name, call.arguments) == ("srv_1", "web_search", {"query": "tides"})
+    assert call.raw == {**start, "input": {"query": "tides"}}
+    assert start["input"] == {}, "the start block is not changed"
+    kept = server_block({"type": "mcp_tool_use", "id": "m", "name": "x", "input": {"a": 1}}, [])
+    assert isinstance(kept, ServerToolCall) and kept.arguments == {"a": 1}
+    odd = server_block({"type": "server_tool_use", "input": "text"}, [])
+    assert isinstance(odd, ServerToolCall) and (odd.id, odd.name, odd.arguments) == ("", "", {})
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", "not json", '"a string"', "[" + "9, " * 150 + "9]"])
+def test_a_server_call_s_input_that_is_not_one_object_is_named(text: str) -> None:
+    start = {"type": "server_tool_use", "id": "srv_2", "name": "web_search", "input": {}}
+    with pytest.raises(ProviderError) as refused:
+        server_block(start, [text[:5], text[5:]])
+    assert str(refused.value) == (
+        "malformed stream: the input of server_tool_use 'srv_2' is not a JSON object:"
+        f" {text[:200]!r}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        (
+            {"type": "web_search_tool_result_error", "error_code": "max_uses_exceeded"},
+            "max_uses_exceeded",
+        ),
+        ({"type": "web_fetch_tool_error", "error_code": ""}, "web_fetch_tool_error"),
+        (
+            {"type": "code_execution_tool_result_error", "error_code": 5},
+            "code_execution_tool_result_error",
+        ),
+        ({"type": "web_search_result"}, None),
+        ({"type": 3}, None),
+        ([{"type": "web_search_result", "url": "https://x"}], None),
+        (None, None),
+    ],
+)
+def test_a_server_result_names_its_error_code_or_type(content: Any, error: str | None) -> None:
+    block = {"type": "web_search_tool_result", "tool_use_id": "srv_1", "content": content}
+    result = server_block(block, [])
+    assert isinstance(result, ServerToolResult)
+    assert (result.tool_call_id, result.kind, result.error) == (
+        "srv_1",
+        "web_search_tool_result",
+        error,
+    )
+    assert result.content == content and result.raw == block
+
+
+def test_a_whole_answer_that_is_not_a_message_is_quoted_up_to_200_characters() -> None:
+    document = {"type": "completion", "completion": "é" * 400}
+    with pytest.raises(ProviderError) as refused:
+        _decoder().feed_document(document)
+    import json
+
+    excerpt = json.dumps(document, ensure_ascii=False)[:200]
+    assert len(excerpt) == 200
+    assert str(refused.value) == f"unexpected JSON response (not a message): {excerpt!r}"
