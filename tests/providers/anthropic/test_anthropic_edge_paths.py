@@ -316,3 +316,17 @@ def test_a_whole_answer_that_is_not_a_message_is_quoted_up_to_200_characters() -
     excerpt = json.dumps(document, ensure_ascii=False)[:200]
     assert len(excerpt) == 200
     assert str(refused.value) == f"unexpected JSON response (not a message): {excerpt!r}"
+
+
+def test_the_resolved_compat_is_frozen_slotted_and_keyword_only() -> None:
+    import dataclasses
+
+    from pi_sdk_anthropic.messages._compat import AnthropicCompat, resolve_anthropic_compat
+
+    compat = resolve_anthropic_compat(MODEL)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        compat.supports_temperature = False  # type: ignore[misc]
+    assert not hasattr(compat, "__dict__")
+    with pytest.raises(TypeError):
+        AnthropicCompat(True)  # type: ignore[misc]
+    assert AnthropicCompat(supports_temperature=False).supports_temperature is False
