@@ -268,3 +268,55 @@ def test_a_document_over_20_mib_is_refused_naming_the_limit() -> None:
             f" takes at most {LIMIT} bytes per document"
             " (Gemini document understanding: inline data at most 20 MB per request)"
         )
+
+
+# --- the request sent ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("timeout_ms", "seconds"), [(2500, 2.5), (1, 0.001), (None, None), (0, None)]
+)
+async def test_the_request_carries_the_client_s_timeout_in_seconds_headers_and_utf8_json(
+    timeout_ms: int | None, seconds: float | None
+) -> None:
+    from pi_sdk_google import _transport
+
+    sent: list[Any] = []
+    stream = _AiohttpResponse([b"x"])
+
+    async def once(request: Any, stream_: bool = False, **kwargs: Any) -> Any:
+        sent.append(request)
+        return SimpleNamespace(response_stream=stream)
+
+    options = SimpleNamespace(
+        headers={"x-goog-api-client": "sdk", "h": "client"},
+        timeout=timeout_ms,
+        retry_options=SimpleNamespace(attempts=1),
+    )
+    client = SimpleNamespace(
+        _api_client=SimpleNamespace(_http_options=options, _async_request_once=once)
+    )
+    raw = await _transport.send(client, "https://g.test/m", {"text": "héllo"}, {"h": "call"})
+    [request] = sent
+    assert request.timeout == seconds
+    assert request.headers == {"x-goog-api-client": "sdk", "h": "call"}
+    assert options.headers == {"x-goog-api-client": "sdk", "h": "client"}, "not changed"
+    assert request.data == '{"text": "héllo"}'.encode()
+    assert (request.method, request.url) == ("post", "https://g.test/m")
+    await raw.aclose()
+    assert stream.released == 1
+
+
+# --- ids of calls that came without one ---------------------------------------------------------
+
+
+def test_calls_without_a_response_id_share_one_random_stem_counted_from_one() -> None:
+    calls = [{"functionCall": {"name": "f"}}, {"functionCall": {"name": "g", "id": ""}}]
+    builder, _ = _feed({"candidates": [{"content": {"parts": calls}}]})
+    ids = [block.id for block in builder.message.content]  # type: ignore[union-attr]
+    assert len(ids) == 2
+    for n, call_id in enumerate(ids, 1):
+        assert re.fullmatch(rf"gemini_call_[0-9a-f]{{16}}_{n}", call_id), call_id
+    assert ids[0][:-2] == ids[1][:-2]
+    again, _ = _feed({"candidates": [{"content": {"parts": calls}}]})
+    assert again.message.content[0].id != ids[0]  # type: ignore[union-attr]
