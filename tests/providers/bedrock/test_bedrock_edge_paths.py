@@ -290,3 +290,39 @@ def test_a_system_message_left_in_the_parts_is_not_sent_as_a_turn() -> None:
         {"role": "assistant", "content": [{"text": "x"}]},
         {"role": "user", "content": [{"text": "b"}]},
     ]
+
+
+# --- frame limits -------------------------------------------------------------------------------
+
+
+def test_the_frame_cap_is_24_mib() -> None:
+    """AWS caps an event-stream message at 16 MiB of payload; frames up to 24 MiB are read."""
+    import struct
+    import zlib
+
+    from pi_sdk_bedrock.converse._frames import FrameReader
+
+    from pi_sdk.provider import ProviderError
+
+    cap = 24 * 1024 * 1024
+    prelude = struct.pack(">II", cap, 0)
+    reader = FrameReader()
+    assert reader.feed(prelude + struct.pack(">I", zlib.crc32(prelude))) == []
+    assert reader.pending
+    prelude = struct.pack(">II", cap + 1, 0)
+    with pytest.raises(ProviderError) as refused:
+        FrameReader().feed(prelude + struct.pack(">I", zlib.crc32(prelude)))
+    assert str(refused.value).endswith(f"impossible lengths (total {cap + 1}, headers 0)")
+
+
+def test_the_first_64_distinct_headers_blocks_are_parsed_once_and_later_ones_each_time() -> None:
+    from pi_sdk_bedrock.converse._frames import FrameReader
+    from test_bedrock_frames import encode_frame, encode_headers
+
+    blocks = [encode_headers({":event-type": f"event{i:02}"}) for i in range(80)]
+    reader = FrameReader()
+    first = reader.feed(b"".join(encode_frame(b) for b in blocks))
+    again = reader.feed(b"".join(encode_frame(b) for b in blocks))
+    assert [f[1] for f in again] == [f"event{i:02}" for i in range(80)]
+    shared = [a[3] is b[3] for a, b in zip(first, again, strict=True)]
+    assert shared == [True] * 64 + [False] * 16
