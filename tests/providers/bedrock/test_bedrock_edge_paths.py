@@ -326,3 +326,47 @@ def test_the_first_64_distinct_headers_blocks_are_parsed_once_and_later_ones_eac
     assert [f[1] for f in again] == [f"event{i:02}" for i in range(80)]
     shared = [a[3] is b[3] for a, b in zip(first, again, strict=True)]
     assert shared == [True] * 64 + [False] * 16
+
+
+# --- the per-request read limit -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("timeout_ms", "idle_timeout_ms", "read_s"),
+    [
+        (3000, 7000, 7.0),
+        (9000, 2000, 9.0),
+        (1500, 1500, 1.5),
+        (None, 7000, 42.0),
+        (3000, None, 42.0),
+    ],
+)
+async def test_the_read_limit_is_the_longer_of_the_first_byte_wait_and_the_idle_limit(
+    timeout_ms: int | None, idle_timeout_ms: int | None, read_s: float
+) -> None:
+    import httpx2
+    from _support.conformance import ChunkedTransport, Reply
+    from test_bedrock_frames import frame
+
+    body = frame("messageStart", {"role": "assistant"})
+    body += frame("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": "ok"}})
+    body += frame("contentBlockStop", {"contentBlockIndex": 0})
+    body += frame("messageStop", {"stopReason": "end_turn"})
+    body += frame("metadata", {"usage": {"inputTokens": 1, "outputTokens": 1}})
+    headers = {"content-type": "application/vnd.amazon.eventstream"}
+    transport = ChunkedTransport([Reply(status=200, body=body, headers=headers)])
+    http = httpx2.AsyncClient(transport=transport, timeout=42.0)
+    client = BedrockClient(http, region="us-east-1", token="k")
+    options = StreamOptions(
+        client=client, max_retries=0, timeout_ms=timeout_ms, idle_timeout_ms=idle_timeout_ms
+    )
+    model = _model("https://bedrock-runtime.us-east-1.amazonaws.com")
+    try:
+        message = await pi_sdk.stream(
+            model, Context(messages=[UserMessage(content="hi")]), options
+        ).result()
+    finally:
+        await http.aclose()
+    assert message.text == "ok"
+    [request] = transport.requests
+    assert request.extensions["timeout"]["read"] == read_s
