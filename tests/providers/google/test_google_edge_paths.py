@@ -320,3 +320,47 @@ def test_calls_without_a_response_id_share_one_random_stem_counted_from_one() ->
     assert ids[0][:-2] == ids[1][:-2]
     again, _ = _feed({"candidates": [{"content": {"parts": calls}}]})
     assert again.message.content[0].id != ids[0]  # type: ignore[union-attr]
+
+
+# --- grounding spans at their bounds ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "segment", "span"),
+    [
+        ("abc", {"startIndex": 0, "endIndex": 2}, (0, 2)),  # from the first byte
+        ("abc", {"endIndex": 2}, (0, 2)),  # no start: 0
+        ("abc", {"startIndex": 1, "endIndex": 3}, (1, 3)),  # to the last byte
+        ("abc", {"startIndex": 1, "endIndex": 1, "text": ""}, (1, 1)),  # empty
+        ("abc", {"startIndex": 1, "endIndex": 4}, None),  # past the end
+        ("abc", {"startIndex": -1, "endIndex": 2}, None),  # before the start
+        ("abc", {"startIndex": 2, "endIndex": 1}, None),  # reversed
+        ("abc", {"startIndex": 1}, None),  # no end
+        ("abc", {"startIndex": 7, "endIndex": 9, "text": "ab"}, (0, 2)),  # text at the start
+        ("xabc", {"startIndex": 0, "endIndex": 1, "text": "bc"}, (2, 4)),  # offsets disagree
+        ("abc", {"startIndex": 7, "endIndex": 9, "text": "zz"}, None),
+        ("abc", {"startIndex": True, "endIndex": 2}, (0, 2)),  # a bool is no index
+        ("héllo", {"startIndex": 3, "endIndex": 6}, (2, 5)),  # bytes to characters
+    ],
+)
+def test_a_segment_s_span_at_the_bounds_of_its_text(
+    text: str, segment: dict[str, Any], span: tuple[int, int] | None
+) -> None:
+    from pi_sdk_google._shared_grounding import _span  # pyright: ignore[reportPrivateUsage]
+
+    assert _span(text, segment) == span
+
+
+@pytest.mark.parametrize(("index", "cited"), [(0, "A"), (1, "B"), (2, None), (-1, None)])
+def test_a_chunk_index_must_name_one_of_the_chunks(index: int, cited: str | None) -> None:
+    from pi_sdk_google._shared_grounding import apply_grounding
+
+    block = TextContent(text="text")
+    chunks = [{"web": {"uri": "https://a.example", "title": t}} for t in ("A", "B")]
+    support = {"segment": {"startIndex": 0, "endIndex": 4}, "groundingChunkIndices": [index]}
+    apply_grounding({"groundingChunks": chunks, "groundingSupports": [support]}, [block])
+    spans = [(c.title, c.start_index) for c in block.citations or []]
+    # the chunk a support names gets its span; the others are cited without one
+    assert spans == [(t, 0 if t == cited else None) for t in ["A", "B"] if t == cited] + [
+        (t, None) for t in ["A", "B"] if t != cited
+    ]
