@@ -330,3 +330,23 @@ def test_the_resolved_compat_is_frozen_slotted_and_keyword_only() -> None:
     with pytest.raises(TypeError):
         AnthropicCompat(True)  # type: ignore[misc]
     assert AnthropicCompat(supports_temperature=False).supports_temperature is False
+
+
+def test_a_whole_answer_s_tool_input_streams_as_its_own_characters() -> None:
+    from pi_sdk_anthropic.messages._decode import message_as_events
+
+    arguments = {"city": "Zürich", "note": "東京"}
+    message = {
+        "type": "message",
+        "content": [{"type": "tool_use", "id": "toolu_1", "name": "weather", "input": arguments}],
+        "stop_reason": "tool_use",
+    }
+    deltas = [e["delta"] for e in message_as_events(message) if e["type"] == "content_block_delta"]
+    assert deltas == [
+        {"type": "input_json_delta", "partial_json": '{"city": "Zürich", "note": "東京"}'}
+    ]
+    fresh = Decoder(MessageBuilder(MODEL), Context(messages=[]), oauth=False)
+    events = fresh.feed_document(message)
+    assert [e.delta for e in events if e.type == "toolcall_delta"] == [
+        '{"city": "Zürich", "note": "東京"}'
+    ]

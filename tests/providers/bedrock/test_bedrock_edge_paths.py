@@ -370,3 +370,41 @@ async def test_the_read_limit_is_the_longer_of_the_first_byte_wait_and_the_idle_
     assert message.text == "ok"
     [request] = transport.requests
     assert request.extensions["timeout"]["read"] == read_s
+
+
+def test_a_whole_response_s_tool_input_streams_as_its_own_characters() -> None:
+    response = {
+        "output": {
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"toolUse": {"toolUseId": "t1", "name": "w", "input": {"city": "Zürich"}}}
+                ],
+            }
+        },
+        "stopReason": "tool_use",
+    }
+    deltas = [data for kind, data in response_as_events(response) if kind == "contentBlockDelta"]
+    assert deltas == [
+        {"contentBlockIndex": 0, "delta": {"toolUse": {"input": '{"city": "Zürich"}'}}}
+    ]
+
+
+async def test_the_request_body_is_compact_utf8_json() -> None:
+    import httpx2
+    from _support.conformance import ChunkedTransport, Reply
+
+    transport = ChunkedTransport([Reply(status=400, body=b"{}", headers={})])
+    http = httpx2.AsyncClient(transport=transport)
+    client = BedrockClient(http, region="us-east-1", token="k")
+    model = _model("https://bedrock-runtime.us-east-1.amazonaws.com")
+    options = StreamOptions(client=client, max_retries=0)
+    try:
+        await pi_sdk.stream(
+            model, Context(messages=[UserMessage(content="Grüße, 東京")]), options
+        ).result()
+    finally:
+        await http.aclose()
+    [request] = transport.requests
+    sent = '"messages":[{"role":"user","content":[{"text":"Grüße, 東京"}]}]'
+    assert sent.encode("utf-8") in request.content
