@@ -364,3 +364,72 @@ def test_a_chunk_index_must_name_one_of_the_chunks(index: int, cited: str | None
     assert spans == [(t, 0 if t == cited else None) for t in ["A", "B"] if t == cited] + [
         (t, None) for t in ["A", "B"] if t != cited
     ]
+
+
+# --- server tool parts --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("part", "expected"),
+    [
+        (
+            {"executableCode": {"id": "e1", "language": "PYTHON", "code": "print(1)", "x": 1}},
+            ("call", "e1", "code_execution", {"language": "PYTHON", "code": "print(1)"}),
+        ),
+        ({"executableCode": "odd"}, ("call", "", "code_execution", {})),
+        (
+            {"toolCall": {"id": "t1", "toolType": "GOOGLE_SEARCH_WEB", "args": {"q": "x"}}},
+            ("call", "t1", "GOOGLE_SEARCH_WEB", {"q": "x"}),
+        ),
+        ({"toolCall": {"args": ["x"]}}, ("call", "", "tool", {})),
+        (
+            {"codeExecutionResult": {"id": "e1", "outcome": "OUTCOME_OK", "output": "1\n"}},
+            (
+                "result",
+                "e1",
+                "codeExecutionResult",
+                {"outcome": "OUTCOME_OK", "output": "1\n"},
+                None,
+            ),
+        ),
+        (
+            {"codeExecutionResult": {"outcome": "OUTCOME_FAILED", "output": "boom"}},
+            (
+                "result",
+                "",
+                "codeExecutionResult",
+                {"outcome": "OUTCOME_FAILED", "output": "boom"},
+                "OUTCOME_FAILED",
+            ),
+        ),
+        (
+            {"codeExecutionResult": {"outcome": "OUTCOME_DEADLINE_EXCEEDED"}},
+            (
+                "result",
+                "",
+                "codeExecutionResult",
+                {"outcome": "OUTCOME_DEADLINE_EXCEEDED"},
+                "OUTCOME_DEADLINE_EXCEEDED",
+            ),
+        ),
+        (
+            {"toolResponse": {"id": "t1", "toolType": "URL_CONTEXT", "response": {"ok": 1}}},
+            ("result", "t1", "URL_CONTEXT", {"ok": 1}, None),
+        ),
+        ({"toolResponse": {}}, ("result", "", "toolResponse", None, None)),
+    ],
+)
+def test_each_server_tool_part_is_a_whole_block(
+    part: dict[str, Any], expected: tuple[Any, ...]
+) -> None:
+    from pi_sdk_google._shared_server_tools import server_part_block
+
+    [field] = part
+    block = server_part_block({**part, "thoughtSignature": "c2ln"}, field)
+    if expected[0] == "call":
+        assert isinstance(block, pi_sdk.ServerToolCall)
+        assert (block.id, block.name, block.arguments) == expected[1:]
+    else:
+        assert isinstance(block, pi_sdk.ServerToolResult)
+        assert (block.tool_call_id, block.kind, block.content, block.error) == expected[1:]
+    assert block.raw == {**part, "thoughtSignature": "c2ln"}
