@@ -350,3 +350,59 @@ def test_a_whole_answer_s_tool_input_streams_as_its_own_characters() -> None:
     assert [e.delta for e in events if e.type == "toolcall_delta"] == [
         '{"city": "Zürich", "note": "東京"}'
     ]
+
+
+# --- citations ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (
+            {
+                "type": "char_location",
+                "cited_text": "tides",
+                "document_title": "Sea",
+                "start_char_index": 0,
+                "end_char_index": 5,
+            },
+            ("char_location", None, "Sea", "tides", 0, 5),
+        ),
+        (
+            {"type": "web_search_result_location", "url": "https://a.example", "title": "A"},
+            ("web_search_result_location", "https://a.example", "A", None, None, None),
+        ),
+        (
+            {"title": "T", "document_title": "D", "start_char_index": True, "end_char_index": "5"},
+            ("citation", None, "T", None, None, None),
+        ),
+        (
+            {"type": 3, "url": 4, "title": None, "cited_text": 5, "start_char_index": 2.0},
+            ("citation", None, None, None, None, None),
+        ),
+    ],
+)
+def test_a_citation_keeps_only_well_typed_fields(
+    raw: dict[str, Any], expected: tuple[Any, ...]
+) -> None:
+    from pi_sdk_anthropic.messages._citations import citation, citations_of
+
+    made = citation(raw)
+    assert (
+        made.type,
+        made.url,
+        made.title,
+        made.cited_text,
+        made.start_index,
+        made.end_index,
+    ) == expected
+    assert made.raw == raw
+    listed = citations_of([raw, "not an object", None])
+    assert listed is not None and [c.raw for c in listed] == [raw]
+
+
+@pytest.mark.parametrize("value", [None, {}, "x", [], ["x", 1]])
+def test_a_block_without_citation_objects_has_no_citations(value: Any) -> None:
+    from pi_sdk_anthropic.messages._citations import citations_of
+
+    assert citations_of(value) is None
