@@ -408,3 +408,84 @@ async def test_the_request_body_is_compact_utf8_json() -> None:
     [request] = transport.requests
     sent = '"messages":[{"role":"user","content":[{"text":"Grüße, 東京"}]}]'
     assert sent.encode("utf-8") in request.content
+
+
+# --- Nova's server tool blocks ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "error"),
+    [(None, None), ("success", None), ("error", "error"), ("failed", "failed")],
+)
+def test_a_server_result_s_status_other_than_success_is_its_error(
+    status: str | None, error: str | None
+) -> None:
+    from pi_sdk_bedrock.converse._server_tools import server_block
+
+    fields: dict[str, Any] = {"toolUseId": "t1", "type": "nova_code_interpreter_result"}
+    if status is not None:
+        fields["status"] = status
+    block = server_block([{"toolResult": {**fields, "content": [{"text": "a"}]}}])
+    assert isinstance(block, pi_sdk.ServerToolResult)
+    assert (block.tool_call_id, block.kind, block.content, block.error) == (
+        "t1",
+        "nova_code_interpreter_result",
+        [{"text": "a"}],
+        error,
+    )
+
+
+def test_a_streamed_server_result_gathers_its_content_after_the_start_s() -> None:
+    from pi_sdk_bedrock.converse._server_tools import server_block
+
+    start = {"toolResult": {"toolUseId": "t2", "content": [{"text": "a"}]}}
+    block = server_block([start, {"text": "b"}, {"json": {"c": 1}}])
+    assert isinstance(block, pi_sdk.ServerToolResult)
+    assert block.kind == "toolResult" and block.error is None
+    assert block.content == [{"text": "a"}, {"text": "b"}, {"json": {"c": 1}}]
+    assert block.raw == {"toolResult": {"toolUseId": "t2", "content": block.content}}
+    assert start["toolResult"]["content"] == [{"text": "a"}], "the start is not changed"
+    bare = server_block([{"toolResult": {}}, {"text": "x"}])
+    assert isinstance(bare, pi_sdk.ServerToolResult)
+    assert (bare.tool_call_id, bare.content) == ("", [{"text": "x"}])
+
+
+def test_a_server_call_without_input_fragments_has_no_arguments() -> None:
+    from pi_sdk_bedrock.converse._server_tools import server_block
+
+    start = {
+        "toolUse": {"toolUseId": "t3", "name": "nova_code_interpreter", "type": "server_tool_use"}
+    }
+    block = server_block([start])
+    assert isinstance(block, pi_sdk.ServerToolCall)
+    assert (block.id, block.name, block.arguments) == ("t3", "nova_code_interpreter", {})
+    assert block.raw == {"toolUse": {**start["toolUse"], "input": {}}}
+    assert "input" not in start["toolUse"]
+
+
+@pytest.mark.parametrize("text", ["[1]", "nope", "[" + "7, " * 120 + "7]"])
+def test_a_server_call_whose_input_is_not_an_object_is_quoted(text: str) -> None:
+    from pi_sdk_bedrock.converse._server_tools import server_block
+
+    from pi_sdk.provider import ProviderError
+
+    with pytest.raises(ProviderError) as refused:
+        server_block([{"toolUse": {"toolUseId": "t4"}}, text[:3], text[3:]])
+    assert (
+        str(refused.value) == f"the server tool call's input is not a JSON object: {text[:200]!r}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("model_id", "tools"),
+    [
+        ("amazon.nova-pro-v1:0", {"web_search", "code_execution"}),
+        ("us.Amazon.NOVA-2-lite", {"web_search", "code_execution"}),
+        ("anthropic.claude-x", set()),
+    ],
+)
+def test_only_nova_models_have_system_tools(model_id: str, tools: set[str]) -> None:
+    from pi_sdk_bedrock.converse._server_tools import server_tool_definitions
+
+    model = Model(id=model_id, api="bedrock-converse-stream", provider="amazon-bedrock")
+    assert set(server_tool_definitions(model)) == tools
