@@ -406,3 +406,66 @@ def test_a_block_without_citation_objects_has_no_citations(value: Any) -> None:
     from pi_sdk_anthropic.messages._citations import citations_of
 
     assert citations_of(value) is None
+
+
+# --- what a content_block_start carries ---------------------------------------------------------
+
+
+def _started(block: dict[str, Any], *deltas: dict[str, Any]) -> Any:
+    dec = Decoder(MessageBuilder(MODEL), Context(messages=[]), oauth=False)
+    dec.feed({"type": "content_block_start", "index": 0, "content_block": block})
+    for delta in deltas:
+        dec.feed({"type": "content_block_delta", "index": 0, "delta": delta})
+    dec.feed({"type": "content_block_stop", "index": 0})
+    return dec._builder.message.content  # pyright: ignore[reportPrivateUsage]
+
+
+@pytest.mark.parametrize(
+    ("block", "deltas", "expected"),
+    [
+        (
+            {"type": "thinking", "thinking": "Hm", "signature": "c2ln"},
+            [],
+            ThinkingContent(thinking="Hm", thinking_signature="c2ln"),
+        ),
+        (
+            {"type": "thinking", "thinking": "Hm", "signature": "c2"},
+            [{"type": "signature_delta", "signature": "ln"}],
+            ThinkingContent(thinking="Hm", thinking_signature="c2ln"),
+        ),
+        (
+            {"type": "thinking", "thinking": "", "signature": ""},
+            [{"type": "thinking_delta", "thinking": "Hm"}],
+            ThinkingContent(thinking="Hm", thinking_signature=None),
+        ),
+        ({"type": "thinking"}, [], ThinkingContent(thinking="", thinking_signature=None)),
+        ({"type": "text", "text": "Hi"}, [], TextContent(text="Hi")),
+        (
+            {"type": "text", "text": "Hi"},
+            [{"type": "text_delta", "text": " there"}],
+            TextContent(text="Hi there"),
+        ),
+    ],
+)
+def test_a_block_start_s_own_text_and_signature_are_kept(
+    block: dict[str, Any], deltas: list[dict[str, Any]], expected: Any
+) -> None:
+    assert _started(block, *deltas) == [expected]
+
+
+def test_a_redacted_block_start_keeps_its_data_as_the_signature() -> None:
+    [block] = _started({"type": "redacted_thinking", "data": "b3BhcXVl"})
+    assert isinstance(block, ThinkingContent)
+    assert (block.redacted, block.thinking_signature) == (True, "b3BhcXVl")
+    [block] = _started({"type": "redacted_thinking"})
+    assert isinstance(block, ThinkingContent)
+    assert (block.redacted, block.thinking_signature) == (True, "")
+
+
+def test_a_tool_use_start_keeps_its_id_name_and_initial_input() -> None:
+    [call] = _started({"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1}})
+    assert (call.id, call.name, call.arguments) == ("toolu_1", "f", {"a": 1})
+    [call] = _started(
+        {"type": "tool_use"}, {"type": "input_json_delta", "partial_json": '{"b": 2}'}
+    )
+    assert (call.id, call.name, call.arguments) == ("", "", {"b": 2})
