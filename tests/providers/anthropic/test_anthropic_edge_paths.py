@@ -469,3 +469,29 @@ def test_a_tool_use_start_keeps_its_id_name_and_initial_input() -> None:
         {"type": "tool_use"}, {"type": "input_json_delta", "partial_json": '{"b": 2}'}
     )
     assert (call.id, call.name, call.arguments) == ("", "", {"b": 2})
+
+
+def test_the_compat_defaults_are_pi_ai_s_for_a_model_that_says_nothing() -> None:
+    """``AnthropicCompat()`` is what a plain model off ``api.anthropic.com`` resolves to."""
+    import dataclasses
+
+    from pi_sdk_anthropic.messages._compat import AnthropicCompat, resolve_anthropic_compat
+
+    expected = {
+        "force_adaptive_thinking": None,
+        "supports_eager_tool_input_streaming": True,
+        "supports_long_cache_retention": True,
+        "send_session_affinity_headers": False,
+        "session_affinity_format": None,
+        "supports_cache_control_on_tools": True,
+        "supports_temperature": True,
+        "allow_empty_signature": False,
+        "supports_strict_tools": False,
+        "supports_mid_convo_effort": False,
+        "supports_mid_convo_system_messages": False,
+        "supports_mid_convo_tool_changes": False,
+        "supports_message_threads": False,
+        "allowed_fallback_models": (),
+    }
+    assert dataclasses.asdict(AnthropicCompat()) == expected
+    assert dataclasses.asdict(resolve_anthropic_compat(MODEL)) == expected
