@@ -433,3 +433,21 @@ def test_each_server_tool_part_is_a_whole_block(
         assert isinstance(block, pi_sdk.ServerToolResult)
         assert (block.tool_call_id, block.kind, block.content, block.error) == expected[1:]
     assert block.raw == {**part, "thoughtSignature": "c2ln"}
+
+
+@pytest.mark.parametrize(
+    ("model_id", "reasoning"),
+    [
+        ("gemini-3.6-flahs", True),  # Gemini 3 and later think
+        ("gemini-2.5-flahs", True),  # so does 2.5
+        ("gemini-2.0-flahs", False),
+        ("gemma-3-27b-itt", False),
+    ],
+)
+def test_a_recorded_model_the_catalog_lacks_thinks_if_its_family_does(
+    model_id: str, reasoning: bool
+) -> None:
+    uri = f"https://generativelanguage.googleapis.com/v1beta/models/{model_id}:generateContent"
+    model = pi_sdk_google.recognize_generative_ai("post", uri, None)
+    assert model is not None
+    assert (model.id, model.reasoning, model.input) == (model_id, reasoning, ["text", "image"])
