@@ -26,6 +26,8 @@ def _model(model_id: str, **compat: object) -> Model:
         ("claude-sonnet-4-20250514", False),
         ("claude-haiku-4-5", True),
         ("claude-3-7-sonnet-20250219", False),
+        ("claude-sonnet-4-4", False),  # just under the 4.5 generation
+        ("claude-opus-4-0", False),  # just under Opus 4.1
         ("claude-opus-4-6", True),
         ("claude-sonnet-5", True),
         ("some-gateway-model", False),
