@@ -133,7 +133,7 @@ def test_every_option_reaches_what_it_sets(
     assert policy.cors_origins == ("https://a.example", "https://b.example")
     assert (policy.max_body_bytes, policy.body_timeout_ms) == (1000, 2500)
     assert dict(policy.keys) == {"app-a": "key-a", "app-b": "key-b"}
-    assert ran.usage is not None and ran.usage.path == usage_db
+    assert ran.usage is not None and ran.usage.path == usage_db and usage_db.is_file()
     assert str(ran.usage.rate_limit) == "10 requests per 1 s"
     assert serving.url == "http://127.0.0.2:9999"
     assert (serving.token_source, serving.token_length) == (str(token), len("file-token"))
