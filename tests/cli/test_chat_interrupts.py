@@ -152,14 +152,16 @@ async def test_a_turn_cancelled_from_outside_stays_cancelled(
     assert (len(agent.aborts), len(notes)) == (presses, presses)
 
 
+@pytest.mark.parametrize("presses", [2, 3, 5])
 async def test_a_second_ctrl_c_ends_the_turn_and_the_task_runs_on(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, presses: int
 ) -> None:
+    """More presses before the cancellation lands count as two: one cancel, undone once."""
     loop = asyncio.get_running_loop()
     handlers: list[Any] = []
     monkeypatch.setattr(loop, "add_signal_handler", lambda sig, fn: handlers.append(fn))
     monkeypatch.setattr(loop, "remove_signal_handler", lambda sig: None)
-    agent, notes = _Waiting(2, handlers), []
+    agent, notes = _Waiting(presses, handlers), []
 
     async def turn_then_more() -> tuple[int, str]:
         presses = await run_prompt(agent, "hi", notes.append)  # pyright: ignore[reportArgumentType]
