@@ -24,6 +24,9 @@ async def run_prompt(
 ) -> int:
     """Run ``agent.prompt(text)``; return how many times Ctrl-C was pressed (0, 1 or 2).
 
+    Presses after the second are not counted: the run is cancelled once, and the caller's task
+    is left uncancelled (``Task.cancelling()`` back to 0) however often Ctrl-C was pressed.
+
     ``notify`` gets the line to show when the first Ctrl-C aborts the run; it says that a
     second one leaves only when ``second_leaves`` (``chat``; ``prompt`` ends with the run anyway).
     """
@@ -33,6 +36,8 @@ async def run_prompt(
 
     def interrupted() -> None:
         nonlocal presses
+        if presses >= 2:  # the run is being cancelled already: a third press changes nothing
+            return
         presses += 1
         if presses == 1:
             notify(

@@ -112,6 +112,69 @@ async def test_a_loop_without_signal_handlers_runs_the_turn_without_one(
     assert (agent.finished, notes, asked) == (True, [], ["add", "remove"])
 
 
+class _Waiting:
+    """An agent whose turn presses Ctrl-C ``presses`` times (the loop's handler called), then
+    waits until it is cancelled from outside."""
+
+    def __init__(self, presses: int, handler: list[Any]) -> None:
+        self.presses, self.handler = presses, handler
+        self.aborts: list[str] = []
+        self.waiting = asyncio.Event()
+
+    def abort(self, reason: str) -> None:
+        self.aborts.append(reason)
+
+    async def prompt(self, text: str) -> None:
+        for _ in range(self.presses):
+            self.handler[0]()
+        self.waiting.set()
+        await asyncio.Event().wait()
+
+
+@pytest.mark.parametrize("presses", [0, 1])
+async def test_a_turn_cancelled_from_outside_stays_cancelled(
+    monkeypatch: pytest.MonkeyPatch, presses: int
+) -> None:
+    """Only a second Ctrl-C turns the cancellation into a return: any other cancel is raised."""
+    loop = asyncio.get_running_loop()
+    handlers: list[Any] = []
+    removed: list[int] = []
+    monkeypatch.setattr(loop, "add_signal_handler", lambda sig, fn: handlers.append(fn))
+    monkeypatch.setattr(loop, "remove_signal_handler", removed.append)
+    agent, notes = _Waiting(presses, handlers), []
+    task = asyncio.create_task(run_prompt(agent, "hi", notes.append))  # pyright: ignore[reportArgumentType]
+    await agent.waiting.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert task.cancelled()
+    assert removed == [signal.SIGINT]  # the loop's handler removed all the same
+    assert (len(agent.aborts), len(notes)) == (presses, presses)
+
+
+@pytest.mark.parametrize("presses", [2, 3, 5])
+async def test_a_second_ctrl_c_ends_the_turn_and_the_task_runs_on(
+    monkeypatch: pytest.MonkeyPatch, presses: int
+) -> None:
+    """More presses before the cancellation lands count as two: one cancel, undone once."""
+    loop = asyncio.get_running_loop()
+    handlers: list[Any] = []
+    monkeypatch.setattr(loop, "add_signal_handler", lambda sig, fn: handlers.append(fn))
+    monkeypatch.setattr(loop, "remove_signal_handler", lambda sig: None)
+    agent, notes = _Waiting(presses, handlers), []
+
+    async def turn_then_more() -> tuple[int, str]:
+        presses = await run_prompt(agent, "hi", notes.append)  # pyright: ignore[reportArgumentType]
+        task = asyncio.current_task()
+        assert task is not None and task.cancelling() == 0  # not left cancelling: it goes on
+        await asyncio.sleep(0)
+        return presses, "went on"
+
+    task = asyncio.create_task(turn_then_more())
+    assert await task == (2, "went on")
+    assert agent.aborts == ["interrupted with Ctrl-C"] and len(notes) == 1
+
+
 # --- the chat loop: a scripted keyboard ---------------------------------------------------------
 
 CTRL_C, CTRL_D = KeyboardInterrupt, EOFError

@@ -53,3 +53,16 @@ def test_the_first_free_number_is_taken_and_earlier_files_are_kept(tmp_path: Pat
     assert save_image(png, session) == tmp_path / "s-image-3.png"
     assert save_image(png, session) == tmp_path / "s-image-5.png"
     assert [(tmp_path / f"s-image-{n}.png").read_bytes() for n in (1, 2, 4)] == [b"old"] * 3
+
+
+def test_a_media_type_outside_the_table_takes_the_systems_extension(tmp_path: Path):
+    written = save_image(ImageContent(data="AAEC", mime_type="image/bmp"), tmp_path / "s.jsonl")
+    assert written == tmp_path / "s-image-1.bmp"
+
+
+@pytest.mark.parametrize("data", ["AA!EC", "AAE C", "AAEC\n"])
+def test_data_with_any_character_outside_base64_is_refused(tmp_path: Path, data: str):
+    # a lenient decoder would drop the stray character and write other bytes than were sent
+    with pytest.raises(ValueError, match="image/png image's data is not base64"):
+        save_image(ImageContent(data=data, mime_type="image/png"), tmp_path / "s.jsonl")
+    assert list(tmp_path.iterdir()) == []

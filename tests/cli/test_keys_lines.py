@@ -265,6 +265,10 @@ def test_the_stored_key_answers_before_other_plugins_only_inside_the_block(keys_
     with keys_cli.stored_keys():
         assert get_api_key("envlab") == KEY
         assert get_api_key("lab") is None
+        # a plugin registered later (pluggy would ask it first) still comes after the file
+        get_plugin_manager().register(_EnvKey(), name="env-key-later")
+        assert get_api_key("envlab") == KEY
+        get_plugin_manager().unregister(name="env-key-later")
     assert get_api_key("envlab") == "from-the-environment"
 
 

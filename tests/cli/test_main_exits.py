@@ -59,3 +59,33 @@ def test_any_other_exception_is_a_bug_and_is_not_swallowed(monkeypatch: pytest.M
     monkeypatch.setattr(cli, "load_registry", _raising(ZeroDivisionError("bug")))
     with pytest.raises(ZeroDivisionError):
         cli.main(["plugins"])
+
+
+@pytest.mark.parametrize(
+    ("extras", "said"),
+    [
+        (["--jsn"], "--jsn (did you mean --json?)"),
+        (["--jsn=yes"], "--jsn=yes (did you mean --json?)"),  # the value is not compared
+        (["--qqqqqq"], "--qqqqqq"),
+        (["--jsn", "--qqqqqq", "--provder"], "--jsn (did you mean --json?) --qqqqqq"
+         " --provder (did you mean --provider?)"),
+    ],
+)  # fmt: skip
+def test_each_unknown_option_is_named_with_the_closest_one(
+    extras: list[str], said: str, capsys: pytest.CaptureFixture[str]
+):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["models", *extras])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"pi-sdk models: error: unrecognized arguments: {said}"
+    )
+
+
+def test_the_commands_are_listed_in_help_order(capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    order = ["prompt", "chat", "keys", "replay", "models", "plugins", "mcp", "serve"]
+    places = [out.index(f"\n    {name} ") for name in order]
+    assert places == sorted(places)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -72,3 +73,31 @@ def test_a_stored_list_that_cannot_be_used_is_one_warning_each(
         "pi-sdk: warning: cannot use the stored list of a (http://a/v1): bad entry\n"
         "pi-sdk: warning: cannot use the stored list of b (http://b/v1): bad entry\n"
     )
+
+
+def test_the_remembered_server_of_an_id_is_the_one_whose_list_was_stored_last() -> None:
+    from pi_sdk._cli.model_lists import (
+        _remembered,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    def at(fetched_at: int) -> SimpleNamespace:
+        return SimpleNamespace(fetched_at=fetched_at)
+
+    entries = {
+        "vllm http://gpu-a:8000/v1": at(10),
+        "vllm https://gpu-b/v1": at(20),
+        "vllm http://gpu-c/v1": at(15),
+        "tie http://first": at(5),
+        "tie http://second": at(5),  # the same time: the first listed stays
+        "ollama": at(99),  # a catalog provider's own list: no server
+        "odd ftp://files": at(99),  # not a server URL
+        "alpha http://a": at(1),
+    }
+    store: Any = SimpleNamespace(entries=lambda: entries)
+    remembered = _remembered(store)
+    assert remembered == {
+        "alpha": "http://a",
+        "tie": "http://first",
+        "vllm": "https://gpu-b/v1",
+    }
+    assert list(remembered) == ["alpha", "tie", "vllm"]  # by id

@@ -106,3 +106,14 @@ def test_json_lines_exit_0_when_every_plugin_loaded(
     assert main(["plugins", "--json"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines() == [json.dumps(i.to_dict(), ensure_ascii=False) for i in infos]
+
+
+def test_json_lines_keep_non_ascii_text_as_it_is(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    odd = PluginInfo(name="café", hooks=(), error="ImportError: no module named 'café'")
+    monkeypatch.setattr(listing, "describe_plugins", lambda: [odd])
+    assert main(["plugins", "--json"]) == 1
+    out = capsys.readouterr().out
+    assert "café" in out and "\\u00e9" not in out
+    assert json.loads(out)["name"] == "café"

@@ -354,3 +354,17 @@ def test_json_mode_hints_only_for_an_assistant_error():
     listener(MessageEndEvent(message=_reply(stop_reason="stop", error_message=NO_KEY)))
     listener(MessageEndEvent(message=_reply(stop_reason="error")))
     assert notes.getvalue() == ""
+
+
+@pytest.mark.parametrize(
+    ("length", "size"),
+    [(4096, "3 KiB"), (1368, "1 KiB"), (1364, "0 KiB"), (1_365_336, "1,000 KiB")],
+)
+def test_an_images_size_is_its_decoded_bytes_in_whole_kib(length: int, size: str):
+    # base64: 4 characters hold 3 bytes; 1,368 characters are 1,026 bytes, 1,364 are 1,023
+    printer, log, _ = _printer()
+    image = ImageContent(data="A" * length, mime_type="image/png")
+    printer(_update(events.ImageEvent(content_index=0, image=image, partial=_reply(image))))
+    assert log == [
+        ("notes", f"🖼 image/png image, {size} (kept in the transcript)", "cyan", "\n", True)
+    ]

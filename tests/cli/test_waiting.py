@@ -75,3 +75,34 @@ def test_each_turn_starts_its_own_clock_and_the_ends_stop_it() -> None:
     notes(_event("turn_start"))  # the next model call counts from 0 again
     clock.fire()
     assert lines[-1].endswith("after 10 s (Ctrl-C aborts)")
+
+
+def test_a_new_turn_replaces_the_clock_of_one_still_waiting() -> None:
+    notes, clock, lines = _notes()
+    notes(_event("turn_start"))
+    clock.fire()  # 10 s waited
+    notes(_event("turn_start"))  # no sign of the answer, yet a new model call starts
+    assert clock.live() == [10.0]  # one clock, from 0 again
+    clock.fire()
+    assert lines == ["anthropic/claude-x: no answer yet after 10 s (Ctrl-C aborts)"] * 2
+
+
+def test_the_first_note_comes_after_10_seconds_by_default_on_the_running_loop() -> None:
+    import asyncio
+
+    async def run() -> list[float]:
+        loop = asyncio.get_running_loop()
+        delays: list[float] = []
+        real = loop.call_later
+
+        def call_later(delay: float, callback: Any, *args: Any) -> Any:
+            delays.append(delay)
+            return real(delay, callback, *args)
+
+        loop.call_later = call_later  # type: ignore[method-assign]
+        notes = WaitNotes(lambda line: None, lambda: "m")
+        notes(_event("turn_start"))
+        notes(_event("agent_end"))
+        return delays
+
+    assert asyncio.run(run()) == [10.0]

@@ -283,3 +283,30 @@ def test_a_call_s_arguments_that_were_not_valid_are_shown_as_sent(
         f"  tool call  read {shown}  (arguments not valid: Expecting value: line 1 column 12)"
         "  (id t1)"
     )
+
+
+def test_non_ascii_text_stays_as_it_is_in_json_lines_and_the_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    message = (
+        _MESSAGE.replace("Hello there", "Café ✓")
+        .replace('"stop_reason": "end_turn"', '"stop_reason": "tool_use"')
+        .replace(
+            '{"type": "text", "text": "Café ✓"}',
+            '{"type": "text", "text": "Café ✓"}, {"type": "tool_use", "id": "t1",'
+            ' "name": "find", "input": {"city": "Zürich"}}',
+        )
+    )
+    path = _cassette(
+        tmp_path / "c.yaml",
+        "https://api.anthropic.com/v1/messages",
+        '{"model": "claude-sonnet-4-5", "stream": false}',
+        message.replace("'", "''"),
+        "application/json",
+    )
+    assert main(["replay", "--json", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert '"delta":"Café ✓"' in out.replace('": "', '":"') and "\\u" not in out
+    assert main(["replay", str(path)]) == 0
+    summary = capsys.readouterr().out
+    assert '{"city": "Zürich"}' in summary and "\\u" not in summary

@@ -157,3 +157,19 @@ def test_bearer_headers_are_a_json_post_answered_by_events():
 )
 def test_json_object_is_a_json_object_or_none(raw: bytes, parsed: dict[str, Any] | None):
     assert json_object(raw) == parsed
+
+
+async def test_the_shared_client_has_no_request_timeout_and_no_connection_cap():
+    # the stream's own timeouts apply; one streamed call holds its connection for the reply
+    from pi_sdk._serve.event_post import (
+        _build_client,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    client = _build_client(True)
+    try:
+        assert client.timeout == httpx2.Timeout(None)
+        pool: Any = client._transport._pool  # pyright: ignore[reportPrivateUsage, reportAttributeAccessIssue, reportUnknownMemberType]
+        assert pool._max_keepalive_connections == 32
+        assert pool._max_connections > 10**9  # no cap
+    finally:
+        await client.aclose()

@@ -241,3 +241,120 @@ def test_pi_sdk_core_publishes_the_api_through_its_entry_point(
     with use_plugin_manager(load_entry_points=True) as manager:
         assert pi_sdk.get_api_provider("pi-messages") is PI_MESSAGES
         assert manager.distributions["pi-messages"][0] == "pi-sdk-core"
+
+
+# --- the body and the refusal text, in process ------------------------------------------------
+
+
+def _body(monkeypatch: pytest.MonkeyPatch, env: str | None = None, **options: Any) -> Any:
+    from pi_sdk._serve.pi_messages_client import pi_messages_body
+
+    if env is None:
+        monkeypatch.delenv("PI_CACHE_RETENTION", raising=False)
+    else:
+        monkeypatch.setenv("PI_CACHE_RETENTION", env)
+    model = pi_sdk.Model(id="anthropic/claude-x", api="pi-messages", provider="gateway")
+    return pi_messages_body(model, prompt("q"), pi_sdk.StreamOptions(**options))["options"]
+
+
+@pytest.mark.parametrize(
+    ("env", "retention", "sent"),
+    [
+        (None, None, None),
+        ("long", None, "long"),
+        ("long", "short", "short"),  # the call's own setting wins
+        ("short", None, None),  # only "long" is read from the environment
+        ("LONG", None, None),
+        ("", None, None),
+        (None, "none", "none"),
+    ],
+)
+def test_cache_retention_is_the_calls_else_long_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, env: str | None, retention: Any, sent: str | None
+):
+    options = _body(monkeypatch, env, cache_retention=retention)
+    assert options.get("cacheRetention") == sent
+    assert ("cacheRetention" in options) is (sent is not None)
+
+
+@pytest.mark.parametrize(
+    ("choice", "sent"),
+    [
+        ("auto", "auto"),
+        ("none", "none"),
+        ("required", "required"),
+        ({"name": "look"}, {"type": "function", "function": {"name": "look"}}),
+    ],
+)
+def test_each_tool_choice_is_sent_in_pis_form(
+    monkeypatch: pytest.MonkeyPatch, choice: Any, sent: Any
+):
+    assert _body(monkeypatch, tool_choice=choice) == {"toolChoice": sent}
+
+
+def test_zero_values_are_sent_and_only_unset_ones_left_out(monkeypatch: pytest.MonkeyPatch):
+    assert _body(monkeypatch, temperature=0.0, max_tokens=0, session_id="") == {
+        "temperature": 0.0,
+        "maxTokens": 0,
+        "sessionId": "",
+    }
+    assert _body(monkeypatch) == {}
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        (
+            b'{"error": {"message": "unknown model", "code": "bad_model"}}',
+            "unknown model (bad_model)",
+        ),
+        (b'{"error": {"message": "unknown model", "code": ""}}', "unknown model"),
+        (b'{"error": {"message": "unknown model", "code": 400}}', "unknown model"),
+        (b'{"error": {"message": "unknown model"}}', "unknown model"),
+        (b'{"error": {"message": 5, "code": "c"}}', '{"error": {"message": 5, "code": "c"}} (c)'),
+        (b'{"error": "unknown model"}', '{"error": "unknown model"}'),
+        (b'["unknown model"]', '["unknown model"]'),
+        (b"<p>no  such\nroute</p>", "no such route"),
+        (b"", ""),
+    ],
+)
+def test_a_refusal_is_status_reason_message_and_code(raw: bytes, said: str):
+    from pi_sdk._serve.pi_messages_client import pi_messages_refusal
+
+    assert pi_messages_refusal(418, "I'm a teapot", raw) == f"418 I'm a teapot: {said}"
+
+
+async def test_the_call_goes_to_the_base_url_without_its_trailing_slash_with_the_headers_in_order():
+    from pi_sdk._serve.pi_messages_client import call_pi_messages
+
+    captured: dict[str, Any] = {}
+
+    async def event_post_call(url: str, body: Any, **kwargs: Any) -> str:
+        captured.update(url=url, body=body("origin"), **kwargs)
+        return "plan"
+
+    model = pi_sdk.Model(
+        id="m",
+        api="pi-messages",
+        provider="gateway",
+        base_url="http://gw.test/v1/",
+        headers={"Authorization": "model's", "x-a": "model", "x-b": "model"},
+    )
+    options = pi_sdk.StreamOptions(api_key=KEY, headers={"x-b": "call"})
+    import pi_sdk._serve.event_post as event_post
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(event_post, "event_post_call", event_post_call)
+        assert await call_pi_messages(model, prompt("q"), options) == "plan"
+    assert captured["url"] == "http://gw.test/v1/messages"
+    assert captured["headers"]["Authorization"] == f"Bearer {KEY}"  # over the model's
+    assert (captured["headers"]["x-a"], captured["headers"]["x-b"]) == ("model", "call")
+    assert captured["source"] == "gateway"
+    assert captured["body"]["model"] == "m"
+
+
+def test_a_gateway_provider_has_default_auth_and_only_the_pi_messages_api():
+    gateway = pi_messages_provider("gw", base_url="http://gw.test", name="GW")
+    assert (gateway.id, gateway.name, gateway.base_url) == ("gw", "GW", "http://gw.test")
+    assert gateway.auth == pi_sdk.ProviderAuth()
+    assert [api.api for api in gateway.apis] == ["pi-messages"]

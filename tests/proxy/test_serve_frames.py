@@ -127,3 +127,55 @@ def test_only_deltas_have_a_direct_frame() -> None:
     assert delta_frame(ev.StartEvent(partial=message)) is None
     assert delta_frame(ev.TextStartEvent(content_index=0, partial=message)) is None
     assert delta_frame(ev.DoneEvent(reason="stop", message=message)) is None
+
+
+async def test_two_callers_ready_after_one_slow_write_write_in_order_one_at_a_time() -> None:
+    # Two tasks wait for the same slow write; when it ends, the first queues its frame and
+    # drains (a write starts), then the second does: its write waits for the first's.
+    released: asyncio.Queue[None] = asyncio.Queue()
+    bodies: list[bytes] = []
+    in_flight: list[int] = [0, 0]  # now, most
+
+    async def send(message: dict[str, Any]) -> None:
+        in_flight[0] += 1
+        in_flight[1] = max(in_flight)
+        try:
+            await released.get()  # the client reads this body
+            bodies.append(message["body"])
+        finally:
+            in_flight[0] -= 1
+
+    async def spin() -> None:
+        for _ in range(10):
+            await asyncio.sleep(0)
+
+    writer = FrameWriter(send)
+
+    async def add_and_drain(frame: bytes) -> None:
+        await writer.add(frame)
+        await writer.drain()
+
+    await writer.add(b"a")
+    await spin()  # "a" is being written, slowly
+    first = asyncio.ensure_future(add_and_drain(b"x"))
+    second = asyncio.ensure_future(add_and_drain(b"y"))
+    await spin()
+    for _ in range(3):
+        released.put_nowait(None)
+        await spin()
+        assert in_flight[0] <= 1
+    await asyncio.gather(first, second)
+    assert bodies == [b"a", b"x", b"y"]
+    assert in_flight[1] == 1
+
+
+async def test_a_drain_before_the_call_waits_writes_each_frame_once_and_nothing_empty() -> None:
+    send = _Recorder()
+    writer = FrameWriter(send)
+    await writer.add(b"a")
+    await writer.add(b"b")
+    await writer.drain()  # before the flush planned at the first add
+    for _ in range(5):
+        await asyncio.sleep(0)  # that planned flush runs: nothing left to send
+    await writer.drain()
+    assert send.bodies == [b"ab"]

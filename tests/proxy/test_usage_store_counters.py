@@ -62,3 +62,26 @@ async def test_n_calls_over_workers_are_summed_exactly(tmp_path: Path, calls: in
         got = _json(worker, "k")
         assert got.pop("cost") == pytest.approx(0.75 * calls)
         assert got == expected
+
+
+def test_create_makes_the_file_and_its_tables_at_once(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "u.sqlite"
+    store = UsageStore(path, busy_timeout_s=2.5)
+    assert not path.exists()  # the connection opens on first use
+    store.create()
+    with sqlite3.connect(path) as db:
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        mode = db.execute("PRAGMA journal_mode").fetchone()[0]
+    assert {"admitted", "usage", "admitted_key_at"} <= tables
+    assert mode == "wal"  # readers and the workers' writers do not block each other
+    store.create()  # again: the same connection, the tables kept
+    assert _json(store, "k") == {"key": "k", **ZERO}
+
+
+def test_create_fails_at_once_where_the_file_cannot_be(tmp_path: Path) -> None:
+    import sqlite3
+
+    with pytest.raises(sqlite3.OperationalError):
+        UsageStore(tmp_path / "no-such-folder" / "u.sqlite").create()

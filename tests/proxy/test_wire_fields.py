@@ -98,3 +98,14 @@ def test_a_terminal_event_sends_the_usage_and_what_is_known(
         head = {"type": "error", "reason": "aborted", **sent, "usage": _usage()}
         assert proxy_event_to_dict(failed) == head | proxy_extra
         assert pi_messages_event_to_dict(failed) == head | full_extra
+
+
+@pytest.mark.parametrize("encode", [proxy_event_to_dict, pi_messages_event_to_dict])
+def test_an_end_whose_block_is_of_another_kind_carries_no_signature(encode: Any):
+    from pi_sdk.types import ToolCall
+
+    call = ToolCall(id="c", name="t", arguments={}, thought_signature="sig")
+    event = ev.TextEndEvent(content_index=0, content="hi", partial=_message(call))
+    data = encode(event)
+    assert "contentSignature" not in data and "redacted" not in data
+    assert (data["type"], data["contentIndex"]) == ("text_end", 0)
