@@ -142,3 +142,12 @@ def test_body_excerpt_reads_a_page_up_to_200_times_its_limit(late: int, seen: bo
     page = "<p>" + " " * (limit * 200 - 3 - 1 + late) + "t"  # the "t" ends at 2000, or 2001
     assert body_excerpt(page, limit=limit) == ("t" if seen else "")
     assert body_excerpt("y" * 11, limit=limit) == "y" * 9 + "…"
+
+
+def test_body_excerpt_drops_scripts_styles_and_comments_over_lines_in_any_case() -> None:
+    page = (
+        "<HTML><HEAD><SCRIPT type='x'>\nvar secret = 1;\n</SCRIPT>"
+        "<Style>\nbody { color: red }\n</sTyle><!-- a\nnote --></HEAD>"
+        "<BODY><H1>Bad\nGateway</H1> &amp; more</BODY></HTML>"
+    )
+    assert body_excerpt(page) == "Bad Gateway & more"

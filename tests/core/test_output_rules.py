@@ -246,3 +246,16 @@ def test_settle_output_turns_only_the_forced_call_into_text(
     assert message.content[1:] == others
     assert message.stop_reason == settled
     assert message.output is not None and message.output.value == Point(x=1, y=2)
+
+
+def test_settle_output_keeps_non_ascii_answers_as_they_are() -> None:
+    from pi_sdk._stream.assistant_message import settle_output
+
+    class Place(BaseModel):
+        name: str
+
+    forced = ToolCall(id="f", name="final_answer", arguments={"name": "Zürich 東京"})
+    message = _message(forced, stop="toolUse")
+    settle_output(message, Output(Place))
+    assert message.content == [TextContent(text='{"name": "Zürich 東京"}')]
+    assert message.output is not None and message.output.value == Place(name="Zürich 東京")
