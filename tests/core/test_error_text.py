@@ -120,3 +120,34 @@ async def test_a_missing_anthropic_field_is_named(
         "anthropic-messages", sse_step([*events[:2], delta_event, *terminal])
     )
     assert message.error_message == f"malformed content_block_delta event: {expected}"
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("x" * 300, "x" * 300),  # exactly the default 300 characters: whole
+        ("x" * 301, "x" * 299 + "…"),  # one more: cut to 300 with the mark
+        ("x" * 298 + "  y" * 2, "x" * 298 + "…"),  # cut after a space: the space goes too
+    ],
+)
+def test_body_excerpt_keeps_300_characters_and_marks_a_cut(body: str, expected: str) -> None:
+    assert body_excerpt(body) == expected
+    assert len(body_excerpt(body)) <= 300
+
+
+@pytest.mark.parametrize(("late", "seen"), [(0, True), (1, False)])
+def test_body_excerpt_reads_a_page_up_to_200_times_its_limit(late: int, seen: bool) -> None:
+    """The work on a huge page is bounded: text past ``limit * 200`` characters is never read."""
+    limit = 10
+    page = "<p>" + " " * (limit * 200 - 3 - 1 + late) + "t"  # the "t" ends at 2000, or 2001
+    assert body_excerpt(page, limit=limit) == ("t" if seen else "")
+    assert body_excerpt("y" * 11, limit=limit) == "y" * 9 + "…"
+
+
+def test_body_excerpt_drops_scripts_styles_and_comments_over_lines_in_any_case() -> None:
+    page = (
+        "<HTML><HEAD><SCRIPT type='x'>\nvar secret = 1;\n</SCRIPT>"
+        "<Style>\nbody { color: red }\n</sTyle><!-- a\nnote --></HEAD>"
+        "<BODY><H1>Bad\nGateway</H1> &amp; more</BODY></HTML>"
+    )
+    assert body_excerpt(page) == "Bad Gateway & more"

@@ -181,3 +181,153 @@ async def test_a_secrets_lookup_that_raises_leaves_the_default_redaction() -> No
 
     events, final = await _run(behaviour, secrets=lambda: ["custom-secret-0042", None])
     assert final.error_message == "401 invalid key [REDACTED] ([REDACTED])"
+
+
+async def test_whole_block_events_pass_through_without_opening_a_block() -> None:
+    """A server tool's call and result and an image are whole blocks: no start, no end, and
+    the blocks around them nest as usual."""
+    from pi_sdk import ImageContent, ServerToolCall, ServerToolResult
+    from pi_sdk.events import (
+        ImageEvent,
+        ServerToolCallEvent,
+        ServerToolResultEvent,
+        TextDeltaEvent,
+    )
+
+    call = ServerToolCall(id="s1", name="web_search", arguments={"q": "x"})
+    result = ServerToolResult(tool_call_id="s1", kind="web_search_tool_result", content=[])
+    image = ImageContent(data="AAAA", mime_type="image/png")
+
+    async def behaviour(out: Any) -> AsyncIterator[Any]:
+        yield StartEvent(partial=out)
+        out.content.append(call)
+        yield ServerToolCallEvent(content_index=0, server_tool_call=call, partial=out)
+        out.content.append(TextContent(text=""))
+        yield TextStartEvent(content_index=1, partial=out)
+        out.content.append(result)
+        yield ServerToolResultEvent(content_index=2, server_tool_result=result, partial=out)
+        out.content[1].text = "ok"
+        yield TextDeltaEvent(content_index=1, delta="ok", partial=out)
+        yield TextEndEvent(content_index=1, content="ok", partial=out)
+        out.content.append(image)
+        yield ImageEvent(content_index=3, image=image, partial=out)
+        yield DoneEvent(reason="stop", message=out)
+
+    events, final = await _run(behaviour)
+    assert [e.type for e in events] == [
+        "start",
+        "servertool_call",
+        "text_start",
+        "servertool_result",
+        "text_delta",
+        "text_end",
+        "image",
+        "done",
+    ]
+    assert final.stop_reason == "stop" and final.content == [
+        call,
+        TextContent(text="ok"),
+        result,
+        image,
+    ]
+
+
+class _CloseFails:
+    """A provider's event source whose ``aclose`` raises (a broken cleanup)."""
+
+    def __init__(
+        self, events: list[Any], *, hang: bool = False, error: Exception | None = None
+    ) -> None:
+        self._events = iter(events)
+        self._hang = hang
+        self._error = error
+        self.closed = 0
+
+    def __aiter__(self) -> _CloseFails:
+        return self
+
+    async def __anext__(self) -> Any:
+        for event in self._events:
+            return event
+        if self._error is not None:
+            raise self._error
+        if self._hang:
+            import asyncio
+
+            await asyncio.Event().wait()
+        raise StopAsyncIteration
+
+    async def aclose(self) -> None:
+        self.closed += 1
+        raise RuntimeError("cleanup broke")
+
+
+@pytest.mark.parametrize("ending", ["done", "left", "retried"])
+async def test_a_source_whose_close_raises_never_changes_the_outcome(ending: str) -> None:
+    out = new_assistant_message(MODEL)
+    out.content.append(TextContent(text="hi"))
+    started = [
+        StartEvent(partial=out),
+        TextStartEvent(content_index=0, partial=out),
+    ]
+    sources: list[_CloseFails] = []
+
+    def start() -> _CloseFails:
+        if ending == "retried" and not sources:  # the first attempt fails, is closed, retried
+            sources.append(_CloseFails([], error=ProviderError("503", status=503, retryable=True)))
+            return sources[-1]
+        tail = [DoneEvent(reason="stop", message=out)] if ending != "left" else []
+        source = _CloseFails([*started, *tail], hang=ending == "left")
+        sources.append(source)
+        return source
+
+    stream = AssistantMessageEventStream(start, model=MODEL, max_retries=1, max_retry_delay_ms=1)
+    events = []
+    async for event in stream:
+        events.append(event)
+        if ending == "left" and event.type == "text_start":
+            break
+    if ending == "left":
+        await stream.aclose()
+    final = await stream.result()
+    assert all(source.closed == 1 for source in sources) and sources
+    if ending == "left":
+        assert (final.stop_reason, final.error_message) == (
+            "aborted",
+            "stream closed by the consumer",
+        )
+    else:
+        assert [e.type for e in events] == ["start", "text_start", "text_end", "done"]
+        assert final.stop_reason == "stop" and final.error_message is None
+    assert len(sources) == (2 if ending == "retried" else 1)
+
+
+@pytest.mark.parametrize(
+    ("said", "text", "kept", "kept_text"),
+    [
+        ("stop", None, "aborted", "stream closed by the consumer"),
+        ("stop", "vendor note", "aborted", "vendor note"),  # a text already there is kept
+        ("error", "boom", "error", "boom"),  # a failure already recorded stays one
+        ("aborted", None, "aborted", None),
+    ],
+)
+async def test_a_consumer_leaving_early_records_the_partial_as_aborted(
+    said: str, text: str | None, kept: str, kept_text: str | None
+) -> None:
+    async def start() -> AsyncIterator[Any]:
+        out = new_assistant_message(MODEL)
+        out.stop_reason, out.error_message = said, text  # type: ignore[assignment]
+        yield StartEvent(partial=out)
+        yield TextStartEvent(content_index=0, partial=out)
+
+    stream = AssistantMessageEventStream(start, model=MODEL, context=CTX)
+    async for event in stream:
+        if event.type == "start":
+            break
+    await stream.aclose()
+    final = await stream.result()
+    assert (final.stop_reason, final.error_message) == (kept, kept_text)
+    # Aborted by the consumer after the reply started: the input it cost is estimated.
+    estimated = said == "stop"
+    assert bool(final.usage_estimated) is estimated
+    assert final.usage.input == (1 if estimated else 0)

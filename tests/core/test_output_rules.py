@@ -259,3 +259,16 @@ def test_an_output_spec_is_compared_and_hashed_by_what_was_asked_only() -> None:
     for worked_out in ("schema", "strict_schema", "_adapter"):
         with pytest.raises(TypeError, match=worked_out):
             Output(Point, **{worked_out: None})
+
+
+def test_settle_output_keeps_non_ascii_answers_as_they_are() -> None:
+    from pi_sdk._stream.assistant_message import settle_output
+
+    class Place(BaseModel):
+        name: str
+
+    forced = ToolCall(id="f", name="final_answer", arguments={"name": "Zürich 東京"})
+    message = _message(forced, stop="toolUse")
+    settle_output(message, Output(Place))
+    assert message.content == [TextContent(text='{"name": "Zürich 東京"}')]
+    assert message.output is not None and message.output.value == Place(name="Zürich 東京")

@@ -591,3 +591,28 @@ def test_a_held_surrogate_counts_as_six_unshown_characters() -> None:
     assert parser.value == {"a": shown}
     parser.feed("z")  # 256
     assert parser.value == {"a": shown + "\ud83d" + "z" * 250}
+
+
+@pytest.mark.parametrize(
+    ("shown", "step"),
+    [
+        (255, 1),  # under 256 shown: every feed shows what came
+        (256, 256),  # at 256 shown: the next refresh waits for 256 more
+        (2048, 256),  # 2048 // 8 = 256: the floor still rules
+        (2056, 257),  # 2056 // 8 = 257
+        (2063, 257),  # 2063 // 8 = 257: rounded down
+        (4096, 512),  # 4096 // 8 = 512
+    ],
+)
+def test_a_long_strings_refresh_comes_exactly_at_its_documented_step(shown: int, step: int) -> None:
+    """Once ``m`` characters are shown, the value refreshes when ``max(256, m // 8)`` raw
+    characters wait unshown (class notes): one fewer shows nothing new, exactly that many
+    shows them all."""
+    parser = IncrementalJsonParser()
+    parser.feed('{"a": "' + "x" * shown)  # shown at once (nothing was shown before)
+    assert parser.value == {"a": "x" * shown}
+    if step > 1:
+        parser.feed("y" * (step - 1))
+        assert parser.value == {"a": "x" * shown}
+    parser.feed("y")
+    assert parser.value == {"a": "x" * shown + "y" * step}

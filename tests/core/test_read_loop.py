@@ -676,3 +676,37 @@ async def test_a_call_function_that_returns_no_plan_ends_in_an_error_naming_it(p
     pi_sdk.register_api_provider(ApiProvider(api=API, call=call), replace=True)
     _, message = await run()
     assert message.error_message == f"the call function of {API!r} returned dict, not an HttpCall"
+
+
+@pytest.mark.parametrize(
+    ("settled", "raised_incomplete", "estimated"),
+    [
+        (False, False, True),  # the body ended before the API's end: a cut reply
+        (True, False, False),  # the stop reason and usage arrived: the vendor's usage stands
+        (True, True, True),  # the decoder itself says the reply is incomplete
+    ],
+)
+async def test_a_failing_finish_marks_the_reply_cut_only_when_it_ended_early(
+    wire, settled: bool, raised_incomplete: bool, estimated: bool
+):
+    class Ending(Decoder):
+        def finish(self, *, saw_done: bool) -> Iterable[AssistantMessageEvent]:
+            raise ProviderError("ended before the end event", incomplete=raised_incomplete)
+
+    Ending.settled = settled  # type: ignore[attr-defined]
+    api = wire(FakeResponse([sse({"t": "abcd"})]), decoder=Ending)
+    _, message = await run()
+    assert (message.stop_reason, message.error_message) == ("error", "ended before the end event")
+    assert bool(message.usage_estimated) is estimated
+    assert message.usage.output == (1 if estimated else 0)  # 4 characters, about a token
+    assert api.released
+
+
+async def test_a_response_without_an_int_status_is_taken_as_200(wire):
+    page = FakeResponse([b"<html>portal</html>"], content_type="text/html")
+    page.status_code = None  # type: ignore[assignment]
+    seen: list[int] = []
+    wire(page)
+    _, message = await run(on_response=lambda status, headers: seen.append(status))
+    assert seen == [200]
+    assert (message.error_message or "").startswith("the server answered 200 with text/html")

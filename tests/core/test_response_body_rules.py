@@ -188,3 +188,12 @@ async def test_drain_by_default_waits_its_documented_bound_for_a_rest_that_comes
     await anext(body)
     assert DRAIN_TIMEOUT_S == 0.1
     assert await body.drain() is True
+
+
+@pytest.mark.parametrize(("rest", "ended"), [(64 * 1024, True), (64 * 1024 + 1, False)])
+async def test_drain_by_default_reads_up_to_64_kib_and_no_further(rest: int, ended: bool) -> None:
+    # DRAIN_LIMIT_BYTES, 64 KiB: at the bound the body still ends (the connection is kept),
+    # one byte past it the connection is given up.
+    body = _body([b"data: 1\n\n", b"x" * (rest - 1), b"y"])
+    assert await anext(body) == b"data: 1\n\n"
+    assert await body.drain() is ended

@@ -68,9 +68,9 @@ def test_retry_after_reads_httpx_headers() -> None:
 
 @pytest.mark.parametrize(
     ("status", "retryable"),
-    [(400, False), (401, False), (403, False), (404, False), (408, True), (409, True),
-     (413, False), (422, False), (429, True), (500, True), (502, True), (503, True),
-     (529, True)],
+    [(400, False), (401, False), (403, False), (404, False), (407, False), (408, True),
+     (409, True), (410, False), (413, False), (422, False), (428, False), (429, True),
+     (430, False), (499, False), (500, True), (502, True), (503, True), (529, True)],
 )  # fmt: skip
 def test_from_http_classifies_status(status: int, retryable: bool) -> None:
     error = ProviderError.from_http(status, f"{status} boom")
@@ -208,3 +208,23 @@ async def test_a_requested_wait_within_the_cap_is_retried() -> None:
     assert attempts == 2 and message.stop_reason == "stop" and message.text == "hi"
     attempts, message = await _call_with_cap({"retry-after": "1"}, cap=0)  # 0: no cap
     assert attempts == 2 and message.text == "hi"
+
+
+@pytest.mark.parametrize(
+    ("reset", "kind"),
+    [
+        (1e9, "delay"),  # up to 1e9: a delay in seconds (about 31 years)
+        (1e9 + 1, "past"),  # above: a Unix time in seconds (2001: past, no wait)
+        (1e12, "far"),  # up to 1e12: still Unix seconds (far in the future)
+        (1e12 + 1, "past"),  # above: a Unix time in milliseconds (2001: past, no wait)
+    ],
+)
+def test_rate_limit_reset_is_told_apart_by_size_at_each_threshold(reset: float, kind: str) -> None:
+    wait = retry_after_ms({"x-ratelimit-reset": repr(reset)})
+    assert wait is not None
+    if kind == "delay":
+        assert wait == reset * 1000
+    elif kind == "past":
+        assert wait == 0.0
+    else:
+        assert abs(wait - (reset - time.time()) * 1000) < 5_000

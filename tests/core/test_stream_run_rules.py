@@ -152,3 +152,74 @@ async def test_a_wait_beyond_the_cap_fails_at_once_naming_both() -> None:
         "429 slow down (the server asked to retry in 2001 ms, beyond max_retry_delay_ms=2000;"
         " not retried)"
     )
+
+
+@pytest.mark.parametrize(
+    ("retry_after_ms", "retried"),
+    [(60_000, True), (60_001, False)],  # the stream's own default cap, at and one past
+)
+async def test_a_stream_made_directly_caps_the_servers_wait_at_60_s(
+    retry_after_ms: int, retried: bool
+) -> None:
+    controller = AbortController()
+    notices: list[RetryNotice] = []
+    attempts: list[int] = []
+
+    def on_retry(notice: RetryNotice) -> None:
+        notices.append(notice)
+        controller.abort()  # nothing waits
+
+    async def start() -> AsyncIterator[Any]:
+        attempts.append(1)
+        raise ProviderError("429", status=429, retryable=True, retry_after_ms=retry_after_ms)
+        yield  # pragma: no cover
+
+    _, final = await _final(start, max_retries=1, signal=controller.signal, on_retry=on_retry)
+    assert [n.delay_ms for n in notices] == ([retry_after_ms] if retried else [])
+    if not retried:
+        assert final.error_message == (
+            "429 (the server asked to retry in 60001 ms, beyond max_retry_delay_ms=60000;"
+            " not retried)"
+        )
+
+
+async def test_a_stream_made_directly_makes_one_attempt_by_default() -> None:
+    attempts: list[int] = []
+
+    async def start() -> AsyncIterator[Any]:
+        attempts.append(1)
+        raise ProviderError("503 busy", status=503, retryable=True, retry_after_ms=1)
+        yield  # pragma: no cover
+
+    _, final = await _final(start)
+    assert len(attempts) == 1 and final.error_message == "503 busy"
+
+
+async def test_the_backoff_doubles_from_half_a_second_up_to_30_s_plus_jitter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """tenacity's ``wait_exponential(multiplier=0.5, max=30) + wait_random(0, 0.25)``: attempt
+    ``n`` waits ``min(0.5 * 2 ** (n - 1), 30)`` s plus up to 0.25 s (no cap, no signal)."""
+    import asyncio
+
+    slept: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float, *args: Any) -> None:
+        slept.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    notices: list[RetryNotice] = []
+
+    async def start() -> AsyncIterator[Any]:
+        raise ProviderError("503 busy", status=503, retryable=True)
+        yield  # pragma: no cover
+
+    _, final = await _final(start, max_retries=8, max_retry_delay_ms=0, on_retry=notices.append)
+    assert final.error_message == "503 busy (after 9 attempts)"
+    assert [n.attempt for n in notices] == list(range(1, 9))
+    assert [n.delay_ms for n in notices] == [round(s * 1000, 3) for s in slept]
+    for notice in notices:
+        base = min(500 * 2 ** (notice.attempt - 1), 30_000)
+        assert base <= notice.delay_ms <= base + 250, notice

@@ -116,3 +116,15 @@ def test_the_estimate_is_recorded_after_the_diagnostics_already_there() -> None:
     assert message.diagnostics is not None
     assert [d.type for d in message.diagnostics] == ["provider_error", "usage_estimated"]
     assert message.diagnostics[1].details == {"reason": "aborted", "output": 1}
+
+
+def test_a_message_without_readable_content_counts_nothing() -> None:
+    """A message built without validation (``model_construct``) whose content is neither text
+    nor blocks adds no characters: the estimate never fails on it."""
+    odd = UserMessage.model_construct(role="user", content=None, timestamp=0)
+    context = Context(messages=[UserMessage(content="x" * 8)])
+    context.messages.append(odd)
+    assert context_chars(context) == 8
+    reply = _reply(TextContent(text="y" * 8))
+    estimate_missing_usage(reply, MODEL, context, reason="cut")
+    assert (reply.usage.input, reply.usage.output) == (2, 2)

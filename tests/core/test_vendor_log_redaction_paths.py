@@ -86,3 +86,22 @@ def test_the_record_factory_is_installed_once():
     install()
     watch_call(lambda: [])()
     assert logging.getLogRecordFactory() is factory
+
+
+def test_an_install_that_loses_the_race_for_the_lock_installs_nothing(monkeypatch):
+    """Two threads' first calls: the one that waited for the lock finds the factory installed
+    by the other and leaves it (one redacting wrapper, not two)."""
+    install()
+    factory = logging.getLogRecordFactory()
+
+    class RacedLock:
+        def __enter__(self) -> None:  # the other thread installed while this one waited
+            monkeypatch.setattr(log_redaction, "_installed", True)
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+    monkeypatch.setattr(log_redaction, "_installed", False)
+    monkeypatch.setattr(log_redaction, "_lock", RacedLock())
+    install()
+    assert logging.getLogRecordFactory() is factory
