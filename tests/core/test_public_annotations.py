@@ -5,8 +5,8 @@ type hints evaluates them; an annotation naming something imported only for the 
 or an expression that is not a type, fails there with a ``NameError`` or ``TypeError``.
 
 Two classes fail today: their annotations name the stream machinery, which their module imports
-only for the type checker (kept out of plugin discovery, issue 32). They are marked ``xfail(strict=True)``: the
-day one resolves, its mark must go.
+only for the type checker (kept out of plugin discovery, issue 32). They are marked
+``xfail(strict=True)``: the day one resolves, its mark must go.
 """
 
 from __future__ import annotations
