@@ -460,9 +460,7 @@ GetApiKey: TypeAlias = Callable[[str], str | None | Awaitable[str | None]]
 """``get_api_key(provider)``, sync or async, called before every model call (short-lived
 OAuth tokens); ``None`` falls back to ``StreamOptions.api_key`` and then the plugins."""
 
-MessageSource: TypeAlias = Callable[
-    [], Sequence[AgentMessage] | Awaitable[Sequence[AgentMessage]]
-]
+MessageSource: TypeAlias = Callable[[], Sequence[AgentMessage] | Awaitable[Sequence[AgentMessage]]]
 """``get_steering_messages()`` / ``get_follow_up_messages()``: messages to inject now."""
 
 
