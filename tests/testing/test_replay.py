@@ -216,10 +216,10 @@ def test_the_uri_shown_in_messages_leaves_out_the_query(
 
 
 def _transport_calls() -> tuple[Any, ...]:
-    """What vcrpy patches for httpx (the providers' HTTP client), as they are now."""
-    import httpx
+    """What vcrpy patches for httpx2 (the providers' HTTP client), as they are now."""
+    import httpx2
 
-    return (httpx.AsyncHTTPTransport.handle_async_request, httpx.HTTPTransport.handle_request)
+    return (httpx2.AsyncHTTPTransport.handle_async_request, httpx2.HTTPTransport.handle_request)
 
 
 async def test_a_caller_that_stops_early_leaves_no_http_patch_behind() -> None:
