@@ -57,6 +57,25 @@ def _error(message: str, status: str = "INVALID_ARGUMENT", code: int = 400) -> d
             False,
             id="no-status",
         ),
+        # No HTTP status: Google's message, else the body as read, else the SDK's own text.
+        pytest.param(
+            errors.APIError(None, {"message": "<p>page</p>", "status": "Bad Gateway"}),  # type: ignore[arg-type]
+            "Gemini API error: page",
+            False,
+            id="no-status-a-page-the-sdk-wrapped",
+        ),
+        pytest.param(
+            errors.APIError(None, {"foo": "é"}),  # type: ignore[arg-type]
+            'Gemini API error: {"foo": "é"}',
+            False,
+            id="no-status-other-json",
+        ),
+        pytest.param(
+            errors.APIError(None, {}),  # type: ignore[arg-type]
+            "Gemini API error: None None. {}",
+            False,
+            id="no-status-empty-body-str-of-the-error",
+        ),
     ],
 )
 def test_every_body_of_an_http_error(exc: Exception, text: str, retryable: bool) -> None:
