@@ -94,3 +94,42 @@ def test_each_check_of_the_settings(settings: dict[str, float], text: str) -> No
 def test_the_edges_of_the_settings_are_accepted(settings: dict[str, float]) -> None:
     compactor = Compactor(ScriptedProvider().model, **settings)  # type: ignore[arg-type]
     assert {name: getattr(compactor, name) for name in settings} == settings
+
+
+def test_a_summary_read_without_its_counts_has_zero_for_each() -> None:
+    # pi's message carries the summary; the counts default to 0 (nothing estimated, nothing
+    # replaced) and the timestamp to the time it was read.
+    from pi_sdk_compaction import CompactionSummary
+
+    from pi_sdk import now_ms
+
+    before = now_ms()
+    summary = CompactionSummary.model_validate({"role": "compactionSummary", "summary": "s"})
+    after = now_ms()
+    wire = summary.model_dump(by_alias=True)
+    assert before <= wire.pop("timestamp") <= after
+    assert wire == {
+        "role": "compactionSummary",
+        "summary": "s",
+        "tokensBefore": 0,
+        "summarizedMessages": 0,
+    }
+    made = CompactionSummary(summary="s")
+    assert (made.role, made.tokens_before, made.summarized_messages) == ("compactionSummary", 0, 0)
+
+
+def test_a_new_compactor_has_run_no_compaction() -> None:
+    compactor = Compactor(ScriptedProvider().model)
+    state = {
+        f.name: getattr(compactor, f.name) for f in dataclasses.fields(Compactor) if not f.init
+    }
+    assert state == {
+        "history": [],
+        "_agent": None,
+        "_inner": None,
+        "_summary": None,
+        "_covered": 0,
+        "_anchor": None,
+        "_fresh_at": 0,
+        "_handled_overflow": None,
+    }
