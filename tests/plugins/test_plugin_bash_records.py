@@ -277,3 +277,49 @@ async def test_an_abort_before_the_command_ends_keeps_no_exit_code_and_a_finishe
     controller = AbortController()
     record = await run_bash("exit 4", signal=controller.signal, timeout=30)
     assert (record.exit_code, record.cancelled) == (4, False)
+
+
+async def test_how_a_run_starts_reads_and_waits_for_a_stopped_command(monkeypatch):
+    """The run's fixed settings, seen by what it hands asyncio: the shell in its own session
+    (a kill reaches its jobs) with no stdin and stderr merged into stdout, the output read
+    64 KiB at a time, the caller's timeout for the command, and 5 s for a killed command's
+    last output."""
+    seen: dict[str, Any] = {"read": set(), "wait_for": []}
+    real_exec, real_wait = asyncio.create_subprocess_exec, asyncio.wait
+    real_wait_for, real_read = asyncio.wait_for, asyncio.StreamReader.read
+
+    async def create_subprocess_exec(*args: Any, **kwargs: Any) -> Any:
+        seen["exec"] = (args, kwargs)
+        return await real_exec(*args, **kwargs)
+
+    async def wait(futures: Any, *, timeout: Any = None, return_when: Any = None) -> Any:
+        seen["wait"] = (timeout, return_when)
+        return await real_wait(futures, timeout=timeout, return_when=return_when)
+
+    def wait_for(future: Any, timeout: Any) -> Any:
+        seen["wait_for"].append(timeout)
+        return real_wait_for(future, timeout)
+
+    async def read(self: asyncio.StreamReader, n: int = -1) -> bytes:
+        seen["read"].add(n)
+        return await real_read(self, n)
+
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", create_subprocess_exec)
+    monkeypatch.setattr(asyncio, "wait", wait)
+    monkeypatch.setattr(asyncio, "wait_for", wait_for)
+    monkeypatch.setattr(asyncio.StreamReader, "read", read)
+    controller = AbortController()
+    controller.abort()
+    record = await run_bash("echo hi; sleep 30", signal=controller.signal, timeout=30, shell="sh")
+    assert record.cancelled and record.exit_code is None
+    args, kwargs = seen["exec"]
+    assert args == ("sh", "-c", "echo hi; sleep 30")
+    assert {k: v for k, v in kwargs.items() if k not in ("cwd", "env")} == {
+        "stdin": asyncio.subprocess.DEVNULL,
+        "stdout": asyncio.subprocess.PIPE,
+        "stderr": asyncio.subprocess.STDOUT,
+        "start_new_session": True,
+    }
+    assert (kwargs["cwd"], kwargs["env"]) == (None, None)
+    assert seen["wait"] == (30, asyncio.FIRST_COMPLETED)
+    assert (seen["wait_for"], seen["read"]) == ([5], {65_536})
