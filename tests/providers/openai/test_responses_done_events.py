@@ -166,3 +166,49 @@ def test_arguments_done_is_the_arguments(
     assert isinstance(block, ToolCall) and block.arguments == {"a": 1}
     assert block.invalid_arguments is None
     assert got == deltas
+
+
+def _without_index(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k != "content_index"}
+
+
+@DECODERS
+@pytest.mark.parametrize(
+    ("events", "whole"),
+    [
+        pytest.param(
+            [added(REASONING), summary("delta", "**A"), summary("done", "**A**")],
+            "**A**",
+            id="summary-deltas-without-their-part-added",
+        ),
+        pytest.param(
+            [added(REASONING), summary("delta", "Draft"), summary("done", "Final")],
+            "Final",
+            id="summary-replaced-without-its-part-added",
+        ),
+        pytest.param(
+            [
+                added(MESSAGE),
+                _without_index(text("delta", "Hel")),
+                _without_index(text("done", "Hello")),
+            ],
+            "Hello",
+            id="text-without-a-content-index",
+        ),
+        pytest.param(
+            [
+                added(MESSAGE),
+                _without_index(text("delta", "Helo")),
+                _without_index(text("done", "Hello")),
+            ],
+            "Hello",
+            id="text-replaced-without-a-content-index",
+        ),
+    ],
+)
+def test_a_part_that_no_event_announced_starts_at_the_blocks_start(
+    decoder: type[OpenAIDecoder], events: list[dict[str, Any]], whole: str
+) -> None:
+    # The done text is the whole part; the part began where the block began.
+    _, block = feed(decoder, *events, item_done(events[0]["item"]))
+    assert getattr(block, "thinking" if isinstance(block, ThinkingContent) else "text") == whole
