@@ -181,3 +181,39 @@ async def test_a_failed_relisting_keeps_the_tools_and_warns_with_secrets_redacte
         f"MCP server 'mem': listing its tools again failed: {logged}"
     ]
     await connection.stop()
+
+
+async def test_a_server_lost_during_a_call_is_closed_at_once_and_stays_failed(
+    changes: list[tuple[str, list[str]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loss ends the supervisor by itself (its client closed, no relisting, no retry): the
+    connection stays failed with the reason until a stop, which keeps the reason."""
+    connection = _connection(changes)
+    await connection.start()
+    task = connection._task  # noqa: SLF001
+    listed: list[Any] = []
+
+    async def lost(*args: Any) -> Any:
+        raise ConnectionResetError("peer went away")
+
+    async def listing(client: Any) -> Any:
+        listed.append(client)
+        return []
+
+    monkeypatch.setattr(ServerConnection, "_call", lost)
+    monkeypatch.setattr(connection_module, "_list_tools", listing)
+    with pytest.raises(McpServerError) as caught:
+        await connection.call("echo", {"text": "hi"})
+    reason = "ConnectionResetError: peer went away during a call to 'echo'"
+    assert str(caught.value) == f"MCP server 'mem' stopped during the call to 'echo': {reason}"
+    assert task is not None
+    await asyncio.wait({task}, timeout=10)  # a safety net: it ends at once
+    assert task.done() and connection._client is None  # noqa: SLF001
+    connection.mark_stale()  # a late list change: nobody lists for a failed server
+    await connection.settled()
+    assert (connection.state, connection.error, listed) == ("failed", reason, [])
+    assert changes == [("failed", [])]
+    with pytest.raises(McpServerError, match=r"^MCP server 'mem' is not running: Connection"):
+        await connection.call("echo", {"text": "hi"})
+    await connection.stop()
+    assert (connection.state, connection.error, changes) == ("failed", reason, [("failed", [])])
