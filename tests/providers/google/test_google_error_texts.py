@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx2
 import pytest
 from google.genai import errors
 from pi_sdk_google._client import error_from_api, provider_error_from_body
@@ -42,6 +43,34 @@ def _error(message: str, status: str = "INVALID_ARGUMENT", code: int = 400) -> d
             "502 Bad Gateway: passerelle",
             True,
             id="a-page-the-sdk-wrapped",
+        ),
+        pytest.param(
+            errors.ServerError(502, {"message": "page", "status": "Proxy Says No"}),
+            "502 Proxy Says No: page",
+            True,
+            id="a-wrapped-page-without-a-response-takes-the-sdks-status-text",
+        ),
+        pytest.param(
+            errors.ServerError(
+                502,
+                {"message": "page", "status": "Proxy Says No"},
+                httpx2.Response(502, extensions={"reason_phrase": b"From The Wire"}),
+            ),
+            "502 From The Wire: page",
+            True,
+            id="the-responses-reason-phrase-comes-first",
+        ),
+        pytest.param(
+            errors.ServerError(500, {"message": 5}),
+            '500 Internal Server Error: {"message": 5}',
+            True,
+            id="a-message-that-is-no-text-is-other-json",
+        ),
+        pytest.param(
+            errors.ServerError(500, {"message": "x", "error": "flat"}),
+            '500 Internal Server Error: {"message": "x", "error": "flat"}',
+            True,
+            id="a-message-beside-a-non-object-error-is-other-json",
         ),
         pytest.param(
             errors.ServerError(500, {"foo": "é"}),
