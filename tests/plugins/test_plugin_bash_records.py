@@ -323,3 +323,16 @@ async def test_how_a_run_starts_reads_and_waits_for_a_stopped_command(monkeypatc
     assert (kwargs["cwd"], kwargs["env"]) == (None, None)
     assert seen["wait"] == (30, asyncio.FIRST_COMPLETED)
     assert (seen["wait_for"], seen["read"]) == ([5], {65_536})
+
+
+@pytest.mark.parametrize(("chars", "truncated"), [(50_000, False), (50_001, True)])
+async def test_by_default_bash_runs_the_command_and_keeps_50_000_characters(chars, truncated):
+    command = f'[ -n "$BASH_VERSION" ] && head -c {chars} /dev/zero | tr "\\0" x'
+    record = await run_bash(command)
+    try:
+        assert pi_sdk_bash_records.DEFAULT_MAX_OUTPUT_CHARS == 50_000
+        assert (len(record.output), record.truncated, record.exit_code) == (50_000, truncated, 0)
+        assert set(record.output) == {"x"}
+    finally:
+        if record.full_output_path:
+            Path(record.full_output_path).unlink()
