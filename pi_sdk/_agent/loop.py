@@ -585,6 +585,11 @@ class AgentEventStream:
         """Stop the run (cancels its task); iteration then ends with ``CancelledError``."""
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
+        feed = self._feed
+        if not feed.finished:  # cancelled before its first step: ``drive`` never ran
+            feed.result.set_exception(asyncio.CancelledError())
+            feed.finished = True
+            feed.wakeup.set()
 
     async def __aenter__(self) -> AgentEventStream:
         return self

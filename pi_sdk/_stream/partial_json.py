@@ -312,8 +312,7 @@ class IncrementalJsonParser:
 
     def _fail(self, state: int, message: str) -> None:
         """Stop on a syntax error, showing what was valid of a string in progress."""
-        self._error = message
-        self._in_string = False
+        self._error, self._in_string = message, False
         if state == _STRING and not self._string_is_key:
             self._refresh_string()
         self._state = _FAILED

@@ -754,6 +754,35 @@ async def test_event_stream_aclose_stops_the_run():
         await stream.result()
 
 
+@pytest.mark.parametrize("when", ["before its first step", "mid-run", "after the end"])
+async def test_event_stream_aclose_returns_quietly_and_ends_result_and_iteration(when):
+    reply = "done" if when == "after the end" else ScriptedReply.until_aborted()
+    stream = agent_loop([user("x")], AgentContext(), config(ScriptedProvider([reply])))
+    if when == "mid-run":
+        async for event in stream:
+            if event.type == "message_start" and event.message.role == "assistant":
+                break
+    elif when == "after the end":
+        await stream.result()
+    assert await stream.aclose() is None  # the cancelled run's CancelledError is not raised
+    assert await stream.aclose() is None  # closing twice is harmless
+    if when == "after the end":
+        assert [m.role for m in await stream.result()] == ["user", "assistant"]
+        return
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(stream.result(), 5)  # ended, not left pending forever
+    if when == "before its first step":  # (mid-run: the one iteration allowed was used)
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(collect(stream), 5)
+
+
+async def test_event_stream_async_with_closes_a_run_not_yet_started():
+    async with agent_loop([user("x")], AgentContext(), config(ScriptedProvider(["x"]))) as stream:
+        pass
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(stream.result(), 5)
+
+
 async def test_agent_event_to_dict_uses_pi_mono_names():
     provider = ScriptedProvider([ScriptedReply.tool_call("echo", {"text": "x"}, id="c1"), "ok"])
     events = await collect(agent_loop([user("x")], AgentContext(tools=[echo]), config(provider)))

@@ -389,3 +389,25 @@ async def test_a_signal_aborted_before_the_wait_ends_the_retry_at_once() -> None
         "Retry aborted (after: unknown error)",
     )
     assert seen == [("scheduled", 1, 2, "unknown error"), ("finished", False, 1, "unknown error")]
+
+
+async def test_the_aborted_copy_shares_nothing_mutable_with_the_failed_reply() -> None:
+    controller = pi_sdk.AbortController()
+    controller.abort()
+    failed = _failure("502 Bad Gateway", status=502)
+    failed.content = [pi_sdk.TextContent(text="partial")]
+    failed.usage.input = 7
+
+    async def produce() -> pi_sdk.AssistantMessage:
+        return failed
+
+    policy = RetryPolicy(retry_on=lambda m: True, max_retries=1, base_delay_ms=60_000)
+    result = await retry_assistant_call(produce, policy, controller.signal)
+    assert result.stop_reason == "aborted" and result.content == failed.content
+    # a deep copy: changing the aborted reply's content, usage or diagnostics leaves the failed one
+    result.content[0].text = "changed"  # type: ignore[union-attr]
+    result.content.append(pi_sdk.TextContent(text="more"))
+    result.usage.input = 99
+    result.diagnostics[0].details["status"] = 500
+    assert [c.text for c in failed.content] == ["partial"]  # type: ignore[union-attr]
+    assert failed.usage.input == 7 and failed.diagnostics[0].details == {"status": 502}

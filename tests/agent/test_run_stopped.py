@@ -105,3 +105,31 @@ async def test_an_agent_whose_prompt_task_is_cancelled_logs_no_error(caplog):
     assert not agent.is_running and sorted(stopped) == ["tool-1", "tool-2"]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
     assert agent.messages[-1].stop_reason == "aborted"  # the abort wound the run down
+
+
+async def test_aclose_waits_for_the_awaited_parallel_call_to_finish_its_cleanup():
+    # tool-1 (whose result the run awaits first) cleans up over several turns of the loop;
+    # aclose returns after it (the batch gathers every cancelled call, none raises out early).
+    # (A slow cleanup of tool-2 is not awaited today: its inner task is cancelled, not awaited.)
+    slow = "tool-1"
+    running: set[str] = set()
+    both, stopped = asyncio.Event(), []
+
+    async def execute(call_id, args, signal, on_update):
+        running.add(call_id)
+        if len(running) == 2:
+            both.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            for _ in range(5 if call_id == slow else 0):  # a cleanup that takes a few turns
+                await asyncio.sleep(0)
+            stopped.append(call_id)
+            raise
+        return AgentToolResult.text("never")
+
+    tools = [AgentTool(name="wait", description="", parameters={}, execute=execute)]
+    stream = agent_loop([user("go")], AgentContext(tools=tools), config(_provider()))
+    await asyncio.wait_for(both.wait(), 5)
+    await stream.aclose()
+    assert sorted(stopped) == ["tool-1", "tool-2"]  # none still cleaning up after aclose

@@ -58,6 +58,31 @@ def test_retry_after_http_date() -> None:
     assert wait is not None and 28_000 <= wait <= 31_000
 
 
+_NOW = 1_796_558_400.0  # Sun, 06 Dec 2026 12:00:00 GMT
+
+
+@pytest.mark.parametrize(
+    "date",
+    [
+        "Sun, 06 Dec 2026 12:00:30 GMT",
+        "Sun, 06 Dec 2026 12:00:30 UT",
+        "Sun, 06 Dec 2026 12:00:30 +0000",
+        "Sun, 06 Dec 2026 12:00:30 -0000",  # naive after parsing: still GMT, not local time
+        "Sun, 06 Dec 2026 13:00:30 +0100",  # an offset is honoured, not replaced by GMT
+        "Sun, 06 Dec 2026 07:00:30 -0500",
+    ],
+)
+def test_retry_after_http_date_zones(monkeypatch: pytest.MonkeyPatch, date: str) -> None:
+    monkeypatch.setattr(time, "time", lambda: _NOW)
+    monkeypatch.setenv("TZ", "Asia/Tokyo")  # local time is not GMT here
+    time.tzset()
+    try:
+        assert retry_after_ms({"retry-after": date}) == 30_000.0
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
 def test_retry_after_reads_httpx_headers() -> None:
     headers = httpx2.Headers({"Retry-After-Ms": "12"})
     assert retry_after_ms(headers) == 12.0
