@@ -322,12 +322,12 @@ class _Batch:
         updates = _Updates(self.emit, prepared.tool_call)
         call = prepared.tool_call
         started = time.monotonic()
-        ended, closing = started, False
+        ended, closing, settled = started, False, True
         task = asyncio.ensure_future(
             prepared.tool.execute(call.id, prepared.args, self.signal, updates.push)
         )
         try:
-            if not await self._settle(task, call.name):
+            if not (settled := await self._settle(task, call.name)):
                 result, is_error = _error_result(abandoned_text(call.name, self.grace_s)), True
             else:
                 result = to_tool_result(task.result())
@@ -346,6 +346,8 @@ class _Batch:
             updates.closed = True
             if not task.done():
                 task.cancel()
+                if settled and not closing:  # the run was cancelled: let the tool clean up
+                    await asyncio.wait({task}, timeout=self.grace_s)
             if not closing:
                 await updates.drain()
         return result, is_error, round((ended - started) * 1000)

@@ -108,10 +108,8 @@ async def test_an_agent_whose_prompt_task_is_cancelled_logs_no_error(caplog):
 
 
 async def test_aclose_waits_for_the_awaited_parallel_call_to_finish_its_cleanup():
-    # tool-1 (whose result the run awaits first) cleans up over several turns of the loop;
-    # aclose returns after it (the batch gathers every cancelled call, none raises out early).
-    # (A slow cleanup of tool-2 is not awaited today: its inner task is cancelled, not awaited.)
-    slow = "tool-1"
+    # Both calls clean up over several turns of the loop; aclose returns after both (the batch
+    # gathers every cancelled call, and each call waits, up to the grace period, for its tool).
     running: set[str] = set()
     both, stopped = asyncio.Event(), []
 
@@ -122,7 +120,7 @@ async def test_aclose_waits_for_the_awaited_parallel_call_to_finish_its_cleanup(
         try:
             await asyncio.Event().wait()
         except asyncio.CancelledError:
-            for _ in range(5 if call_id == slow else 0):  # a cleanup that takes a few turns
+            for _ in range(5):  # a cleanup that takes a few turns
                 await asyncio.sleep(0)
             stopped.append(call_id)
             raise
@@ -133,3 +131,35 @@ async def test_aclose_waits_for_the_awaited_parallel_call_to_finish_its_cleanup(
     await asyncio.wait_for(both.wait(), 5)
     await stream.aclose()
     assert sorted(stopped) == ["tool-1", "tool-2"]  # none still cleaning up after aclose
+
+
+async def test_aclose_waits_no_longer_than_the_grace_for_tools_that_swallow_the_cancel():
+    # The wait for a cancelled tool's cleanup is bounded by the abort grace (0 here): aclose
+    # returns while both tools still swallow their cancellation, each cancelled exactly once.
+    release, both = asyncio.Event(), asyncio.Event()
+    cancels: list[str] = []
+    running: set[str] = set()
+
+    async def execute(call_id, args, signal, on_update):
+        running.add(call_id)
+        if len(running) == 2:
+            both.set()
+        while not release.is_set():
+            try:
+                await release.wait()
+            except asyncio.CancelledError:
+                cancels.append(call_id)  # swallowed: keeps waiting
+        return AgentToolResult.text("late")
+
+    tools = [AgentTool(name="wait", description="", parameters={}, execute=execute)]
+    stream = agent_loop(
+        [user("go")], AgentContext(tools=tools), config(_provider(), tool_abort_grace_ms=0)
+    )
+    await asyncio.wait_for(both.wait(), 5)
+    try:
+        await asyncio.wait_for(stream.aclose(), 5)
+        assert sorted(cancels) == ["tool-1", "tool-2"]
+    finally:
+        release.set()  # never leave them waiting: the test's event loop could not close
+    for _ in range(3):
+        await asyncio.sleep(0)
