@@ -529,6 +529,13 @@ class _Feed:
             self.finished = True
             self.wakeup.set()
 
+    def end_unstarted(self) -> None:
+        """End a run whose task was cancelled before :meth:`drive` ran: ``CancelledError``."""
+        if not self.finished:
+            self.result.set_exception(asyncio.CancelledError())
+            self.finished = True
+            self.wakeup.set()
+
 
 class AgentEventStream:
     """The events of one run, async-iterable, plus ``await result()`` (the new messages).
@@ -585,11 +592,7 @@ class AgentEventStream:
         """Stop the run (cancels its task); iteration then ends with ``CancelledError``."""
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
-        feed = self._feed
-        if not feed.finished:  # cancelled before its first step: ``drive`` never ran
-            feed.result.set_exception(asyncio.CancelledError())
-            feed.finished = True
-            feed.wakeup.set()
+        self._feed.end_unstarted()  # cancelled before its first step, ``drive`` never ran
 
     async def __aenter__(self) -> AgentEventStream:
         return self
