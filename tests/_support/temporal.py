@@ -86,7 +86,10 @@ async def run_worker(address: str, task_queue: str, registry: Any, workflows: li
     """In a worker process: run an agent worker until SIGTERM; print ``ready`` once it polls.
 
     ``_support`` is shared with the workflow sandbox (the test workflows live there); a killed
-    worker's sticky workflow tasks go to another worker after 1 s.
+    worker's sticky workflow tasks go to another worker after 1 s. An exception in workflow
+    code fails the workflow (its text in the test's failure) where Temporal's default retries
+    the workflow task until the code is fixed: a test would only hang until its time limit
+    (a worker's death and a deadlock still fail only the task, and are retried).
     """
     from datetime import timedelta
 
@@ -101,6 +104,7 @@ async def run_worker(address: str, task_queue: str, registry: Any, workflows: li
         workflows=workflows,
         passthrough_modules=["_support"],
         sticky_queue_schedule_to_start_timeout=timedelta(seconds=1),
+        workflow_failure_exception_types=[Exception],
     )
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
