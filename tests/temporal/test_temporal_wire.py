@@ -46,3 +46,25 @@ def test_a_verbatim_transcript_encodes_as_the_plain_one_without_a_deep_copy() ->
     assert asyncio.run(converter.encode([wrapped])) == plain
     (decoded,) = asyncio.run(converter.decode(plain, [AgentRunResult]))
     assert decoded.messages == transcript and type(decoded.messages) is list
+
+
+def test_the_durable_call_is_a_read_only_value_built_by_keyword() -> None:
+    """A tool cannot change the call it runs (its key stays the one Temporal retries with); two
+    attempts' records of a call are equal values, usable as keys."""
+    fields = {
+        "workflow_id": "chat-1",
+        "run_id": "run-9",
+        "tool_call_id": "toolu_1",
+        "tool_name": "charge",
+        "attempt": 1,
+    }
+    call = DurableToolCall(**fields)
+    with pytest.raises(TypeError, match="positional argument"):
+        DurableToolCall(*fields.values())  # pyright: ignore[reportCallIssue]
+    for name in fields:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(call, name, "changed")
+    assert dataclasses.asdict(call) == fields and call.idempotency_key == "run-9/toolu_1"
+    seen = {call: "charged"}
+    assert seen[DurableToolCall(**fields)] == "charged"
+    assert call != DurableToolCall(**(fields | {"attempt": 2}))
