@@ -412,3 +412,35 @@ async def test_work_that_cancels_itself_ends_cancelled_even_when_the_workflow_as
     env.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(running, 10)
+
+
+@pytest.mark.parametrize(
+    ("timeout", "interval"),
+    [
+        (timedelta(seconds=1.5), 0.5),
+        (timedelta(seconds=9), 3.0),
+        (None, 10.0),  # no heartbeat timeout: every 10 s
+        (timedelta(0), 10.0),
+    ],
+)
+async def test_the_work_heartbeats_at_once_then_every_third_of_the_heartbeat_timeout(
+    monkeypatch: pytest.MonkeyPatch, timeout: timedelta | None, interval: float
+) -> None:
+    env = environment(heartbeat_timeout=timeout)
+    beats: list[tuple[Any, ...]] = []
+    env.on_heartbeat = lambda *details: beats.append(details)
+    waits: list[float] = []
+    done = asyncio.Event()
+
+    async def sleep(delay: float, result: Any = None) -> Any:
+        waits.append(delay)
+        done.set()
+        await asyncio.Event().wait()  # the next beat never comes: the work ends first
+
+    async def work(signal: AbortSignal) -> str:
+        await done.wait()
+        return "answer"
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    assert await env.run(run_with_heartbeats, work) == "answer"
+    assert (beats, waits) == ([()], [interval])
