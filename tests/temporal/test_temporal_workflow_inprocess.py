@@ -30,6 +30,7 @@ from pi_sdk_temporal._wire import (
 )
 from pi_sdk_temporal._workflow import AgentWorkflow
 from temporalio import workflow
+from temporalio.common import RetryPolicy
 
 import pi_sdk
 from pi_sdk import AssistantMessage, TextContent, ToolCall, UserMessage
@@ -60,6 +61,7 @@ class FakeTemporal:
         self.answers = list(answers)
         self.started: list[tuple[str, Any, dict[str, Any]]] = []
         self.described: list[list[Any]] = []
+        self.described_with: list[dict[str, Any]] = []
         self.continued: list[AgentRunInput] = []
         monkeypatch.setattr(workflow, "execute_activity", self.execute)
         monkeypatch.setattr(workflow, "start_activity", self.start)
@@ -67,9 +69,10 @@ class FakeTemporal:
         monkeypatch.setattr(workflow, "continue_as_new", self.continue_as_new)
         monkeypatch.setattr(_workflow, "history_full", lambda _input: False)  # reads workflow.info
 
-    async def execute(self, name: str, *, args: list[Any], **_: Any) -> WorkerCatalog:
+    async def execute(self, name: str, *, args: list[Any], **options: Any) -> WorkerCatalog:
         assert name == DESCRIBE_ACTIVITY
         self.described.append(args)
+        self.described_with.append(options)
         return WorkerCatalog(
             models={n: MODEL.model_dump(mode="json", by_alias=True) for n in args[0]},
             tools=[TOOL for n in args[1] if n == TOOL.name],
@@ -234,3 +237,29 @@ def test_a_fresh_workflow_starts_empty_idle_and_counting_from_zero() -> None:
     assert run.events(0) == []
     assert (run._prompts, run._sent, run._follow_ups, run._terminating) == ([], [], [], set())  # noqa: SLF001
     assert (run._closed, run._continuing, run._switching) == (False, False, 0)  # noqa: SLF001
+
+
+async def test_every_activity_is_started_with_the_settings_retry_policy_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Timeouts alone reach Temporal's retries: the policy backs off doubling from the
+    settings' first interval, and a name the worker lacks is never retried."""
+    settings = ActivitySettings(retry_initial_interval_s=3, max_attempts=4)
+    fake = FakeTemporal(monkeypatch, _answer(TextContent(text="hi"), stop="stop"))
+    input_ = AgentRunInput(model="m", prompt=[_user("go", 1)], activities=settings)
+    await AgentWorkflow(input_).run(input_)
+    policy = RetryPolicy(
+        initial_interval=timedelta(seconds=3),
+        backoff_coefficient=2.0,
+        maximum_attempts=4,
+        non_retryable_error_types=["RegistryError"],
+    )
+    assert fake.described_with == [
+        {
+            "result_type": WorkerCatalog,
+            "start_to_close_timeout": timedelta(seconds=60),
+            "retry_policy": policy,
+        }
+    ]
+    ((_, _, model_options),) = fake.started
+    assert model_options["retry_policy"] == policy
