@@ -263,3 +263,38 @@ async def test_every_activity_is_started_with_the_settings_retry_policy_whole(
     ]
     ((_, _, model_options),) = fake.started
     assert model_options["retry_policy"] == policy
+
+
+async def test_an_open_workflow_runs_queued_prompts_in_their_order_then_completes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = FakeTemporal(
+        monkeypatch,
+        _answer(TextContent(text="one"), stop="stop"),
+        _answer(TextContent(text="two"), stop="stop"),
+        _answer(TextContent(text="three"), stop="stop"),
+    )
+    input_ = AgentRunInput(model="m", keep_open=True)
+    run = AgentWorkflow(input_)
+    for index, text in enumerate(["first", "second", "third"]):
+        run.prompt([_user(text, index)])
+    run.close()
+    result = await run.run(input_)
+    texts = [m["content"][0]["text"] if m["role"] == "assistant" else m["content"] for m in
+             result.messages.value]  # fmt: skip
+    assert texts == ["first", "one", "second", "two", "third", "three"]
+    assert (result.aborted, len(fake.started), run._prompts) == (False, 3, [])  # noqa: SLF001
+
+
+@pytest.mark.parametrize(
+    ("stop", "aborted"), [("aborted", True), ("error", False), ("stop", False)]
+)
+async def test_the_result_says_aborted_only_when_the_last_answer_was(
+    monkeypatch: pytest.MonkeyPatch, stop: str, aborted: bool
+) -> None:
+    FakeTemporal(monkeypatch, _answer(TextContent(text="partial"), stop=stop))
+    input_ = AgentRunInput(model="m", prompt=[_user("go", 1)])
+    result = await AgentWorkflow(input_).run(input_)
+    assert [m["role"] for m in result.messages.value] == ["user", "assistant"]
+    assert result.messages.value[-1]["stopReason"] == stop
+    assert result.aborted is aborted
