@@ -24,6 +24,7 @@ from pi_sdk import (
     AgentMessage,
     AssistantMessage,
     ImageContent,
+    Message,
     Model,
     TextContent,
     ThinkingContent,
@@ -31,6 +32,7 @@ from pi_sdk import (
     ToolResultMessage,
     Usage,
     UserMessage,
+    default_convert_to_llm,
 )
 from pi_sdk.agent import estimate_context_tokens, estimate_tokens
 
@@ -291,3 +293,42 @@ async def test_apply_keeps_a_reply_that_came_after_the_compaction_fresh() -> Non
     assert compactor.history[1].tokens_before == (
         4900 + estimate_tokens(small) + estimate_tokens(question)
     )
+
+
+def _hiding(messages: list[AgentMessage]) -> list[Message]:
+    """A ``convert_to_llm`` that hides user messages saying ``(hidden)`` from the model."""
+    shown = [m for m in messages if not (isinstance(m, UserMessage) and m.content == "(hidden)")]
+    return default_convert_to_llm(shown)
+
+
+async def test_what_is_kept_is_worth_at_least_a_token_when_half_the_budget_is_none() -> None:
+    """A one-token budget keeps at least one token's worth: a newest message the model never
+    sees is not all that is kept (half the budget rounds down to nothing)."""
+    writer = SummaryWriter()
+    compactor = writer.compactor(context_window=1, threshold=1.0, convert_to_llm=_hiding)
+    big, small, hidden = (
+        UserMessage(content=WORDS * 20),
+        UserMessage(content="small"),
+        UserMessage(content="(hidden)"),
+    )
+    result = await compact(compactor, [big, small, hidden])
+    assert result[1:] == [small, hidden]
+    [record] = compactor.history
+    assert (record.summarized, record.kept, record.forced) == (1, 2, False)
+
+
+async def test_a_forced_compaction_of_nothing_the_model_sees_compacts_nothing(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Forced by an overflow, the request estimated at no tokens: a quarter of it rounds down
+    to nothing, and at least one token's worth is still to be kept, so nothing is cut."""
+    writer = SummaryWriter()
+    compactor = writer.compactor(context_window=100_000, convert_to_llm=lambda messages: [])
+    hidden = UserMessage(content="(hidden)")
+    messages: list[AgentMessage] = [hidden, hidden, _overflow()]
+    with caplog.at_level(logging.WARNING, logger="pi_sdk_compaction"):
+        assert await compact(compactor, messages) == messages
+    assert (compactor.history, writer.requests) == ([], [])
+    assert [r.getMessage() for r in caplog.records] == [
+        "context at ~0 tokens but nothing can be compacted"
+    ]
