@@ -1,17 +1,19 @@
-"""``pi_sdk._testing.replay``'s call options: by default one call plays exactly one recorded
-interaction (no retry, even of a retryable answer), and options the caller gives are the ones
-used, retries included.
+"""``pi_sdk._testing.replay``: its call options (by default one call plays exactly one recorded
+interaction, no retry even of a retryable answer; options the caller gives are the ones used,
+retries included) and two edges of reading a cassette (a YAML error's first line, a header
+recorded with several values).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from _support.conformance import ConformanceDirMissing, conformance_dir
 
 import pi_sdk
-from pi_sdk._testing.replay import replay_all
+from pi_sdk._testing.replay import load_cassette, replay_all
 
 RATE_LIMITED = "anthropic-messages/rate_limit_429_twice_then_stream.yaml"
 """Two 429 answers (``x-should-retry: true``), then a streamed ``[12345,67890]``."""
@@ -62,3 +64,41 @@ async def test_options_given_are_used_and_a_call_with_retries_consumes_the_next_
         ("error", ""),
     ]
     assert [o[2] for o in _outcomes(results)] == [False, False, False]
+
+
+def _cassette(tmp_path: Path, text: str, name: str = "c.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_yaml_syntax_error_is_reported_by_its_first_line_only(tmp_path: Path):
+    path = _cassette(tmp_path, "interactions: [\n  - a: b\n c")
+    with pytest.raises(pi_sdk.ConfigurationError) as caught:
+        load_cassette(path)
+    assert str(caught.value) == f"not a vcrpy cassette: {path} (while parsing a flow node)"
+
+
+@pytest.mark.parametrize(
+    ("values", "content_type"),
+    [
+        (["Text/Event-Stream", "application/json"], "text/event-stream"),  # the first counts
+        (["application/json", "text/event-stream"], "application/json"),
+        (["application/json"], "application/json"),
+    ],
+)
+def test_a_header_recorded_with_several_values_reads_as_its_first(
+    tmp_path: Path, values: list[str], content_type: str
+):
+    interaction = {
+        "request": {"body": None, "headers": {}, "method": "POST", "uri": "https://a.example/v1"},
+        "response": {
+            "status": {"code": 200, "message": "OK"},
+            "headers": {"Content-Type": values},
+            "body": {"string": "{}"},
+        },
+    }
+    text = json.dumps({"interactions": [interaction], "version": 1})
+    [item] = load_cassette(_cassette(tmp_path, text, "c.json"))
+    assert item.content_type == content_type
+    assert item.streamed is (content_type == "text/event-stream")

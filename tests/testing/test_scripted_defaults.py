@@ -1,15 +1,19 @@
 """The scripted provider's defaults (``pi_sdk/_testing/scripted.py``): what a reply built with
 no options streams. A test written against the documented defaults (8 characters per delta, no
-pause, ``call_1``, ``call_2``... for tool calls without an id) must see exactly those.
+pause, ``call_1``, ``call_2``... for tool calls without an id, no retry through ``stream_fn``)
+must see exactly those.
 """
 
 from __future__ import annotations
+
+import importlib.util
 
 import pytest
 from _support.agent import isolated_plugins, user  # noqa: F401 - autouse fixture
 
 import pi_sdk
 from pi_sdk._testing import scripted
+from pi_sdk.provider import ProviderError
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
 TEXT = "The quick brown fox jumps over the lazy dog"  # 43 characters
@@ -91,3 +95,29 @@ async def test_tool_calls_without_an_id_are_numbered_from_one_per_provider():
         ["call_3", "given", "call_4"],
         ["call_1", "given", "call_2"],
     ]
+
+
+def _rate_limited(call: scripted.ScriptedCall) -> ScriptedReply:
+    raise ProviderError("429 Too Many Requests", status=429, retryable=True)
+
+
+async def test_stream_fn_never_retries_so_each_stream_takes_one_script_entry():
+    provider = ScriptedProvider([_rate_limited, "after the limit"])
+    message = await provider.stream_fn(provider.model, _context()).result()
+    assert (message.stop_reason, message.error_message) == ("error", "429 Too Many Requests")
+    assert (len(provider.calls), provider.remaining) == (1, 1)
+    message = await provider.stream_fn(provider.model, _context()).result()
+    assert (message.stop_reason, message.text) == ("stop", "after the limit")
+    assert (len(provider.calls), provider.remaining) == (2, 0)
+
+
+def test_default_model_ids_count_from_scripted_1_in_a_fresh_import():
+    # The module's counter lives as long as the process: a fresh copy of the module starts it.
+    spec = importlib.util.find_spec("pi_sdk._testing.scripted")
+    assert spec is not None and spec.loader is not None
+    fresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fresh)
+    ids = [fresh.ScriptedProvider().model.id for _ in range(3)]
+    assert ids == ["scripted-1", "scripted-2", "scripted-3"]
+    assert fresh.ScriptedProvider(model_id="mine").model.id == "mine"
+    assert fresh.ScriptedProvider().model.id == "scripted-4"
