@@ -295,3 +295,15 @@ def test_the_retries_rule_cuts_the_body_at_its_first_half_at_least_one_byte(
     assert first == "the body's first half, then a connection reset"
     assert (reply.parts, reply.end, retries, retried) == ((half,), "rst", 2, False)
     assert reply.headers == {"content-type": "text/event-stream"}
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("y" * 118, "'" + "y" * 118 + "'"),  # a repr of 120 characters: shown whole
+        ("y" * 119, "'" + "y" * 116 + "..."),  # 121: its first 117, then "..."
+    ],
+)
+def test_a_kept_thinking_text_is_shown_whole_up_to_120_characters(text: str, shown: str) -> None:
+    kept = message(ThinkingContent(thinking=text))
+    assert not_a_prefix(kept, WHOLE) == f"thinking block 0 {shown} does not begin 'let me see'"
