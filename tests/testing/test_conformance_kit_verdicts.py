@@ -176,6 +176,23 @@ def test_a_call_that_does_not_end_fails_with_its_last_events() -> None:
     )
 
 
+async def _hangs_late(model: Any, context: Any, options: Any) -> AsyncIterator[Any]:
+    async for event in play(reply("abcdef")):  # start, text_start, 6 deltas, text_end, done
+        yield event
+        if event.type == "text_end":
+            await asyncio.Event().wait()  # never set: it hangs before its terminal event
+
+
+def test_a_hang_names_the_last_five_events_it_gave() -> None:
+    says = failure_of(check_event_contract, toy_subject(_hangs_late, call_deadline_s=0.05))
+    last = "['text_delta', 'text_delta', 'text_delta', 'text_delta', 'text_end']"
+    assert says == (
+        "conformance rule 'event contract' failed for toy (body 'abc'): the call did not end "
+        f"within 0.05 s (last events: {last}); a provider must end its stream at the "
+        "vendor's terminal event and on every failure"
+    )
+
+
 @pytest.mark.parametrize("before", [None, "the user's own key"])
 def test_the_key_variable_holds_the_fake_key_during_the_rule_only(
     monkeypatch: pytest.MonkeyPatch, before: str | None
