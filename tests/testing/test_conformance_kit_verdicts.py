@@ -238,6 +238,8 @@ def _echoing(where: str) -> Any:
         else:
             if where == "log":
                 logging.getLogger("toy-vendor").debug("sending with key %s", key)
+            if where == "long log":
+                logging.getLogger("toy-vendor").debug("sending with key %s %s", key, "x" * 300)
             message = HELLO
         async for event in play(message):
             yield event
@@ -270,6 +272,15 @@ def test_a_key_in_a_log_record_fails_the_secrets_rule() -> None:
     assert says == (
         "conformance rule 'no secret leaks' failed for toy: the API key is in 4 log record(s), "
         f"e.g. 'toy-vendor DEBUG sending with key {FAKE_KEY}'"
+    )
+
+
+def test_a_long_log_record_with_the_key_is_shown_by_its_first_300_characters() -> None:
+    says = failure_of(check_secrets, toy_subject(_echoing("long log")))
+    line = f"toy-vendor DEBUG sending with key {FAKE_KEY} {'x' * 300}"
+    assert says == (
+        "conformance rule 'no secret leaks' failed for toy: the API key is in 4 log record(s), "
+        f"e.g. {line[:300]!r}"
     )
 
 
