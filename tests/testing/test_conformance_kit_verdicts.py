@@ -193,6 +193,28 @@ def test_a_hang_names_the_last_five_events_it_gave() -> None:
     )
 
 
+async def _never_ends(model: Any, context: Any, options: Any) -> AsyncIterator[Any]:
+    """The reply, then its done event again and again: a generator that never ends."""
+    seen_done = False
+    while True:
+        async for event in play(reply("Hi")):  # start, text_start, 2 deltas, text_end, done
+            if event.type == "done" or not seen_done:
+                yield event
+        seen_done = True
+
+
+def test_a_stream_function_that_never_ends_is_read_to_1000_events_past_the_reply() -> None:
+    says = failure_of(check_event_contract, toy_subject(_never_ends))
+    # pi_sdk.stream stops at the first done (6 events); the direct reading stops once it has
+    # 6 + 1000 events past its first one: 1007 events, the first done at 5.
+    terminals = [5, *range(6, 1007)]
+    assert says.startswith(
+        "conformance rule 'event contract' failed for toy (body 'abc'): the stream function "
+        f"iterated directly: {len(terminals)} terminal events, at {terminals}; 1001 event(s) "
+        "after the terminal 'done' at 5: ['done', 'done', 'done', 'done', 'done'] (events: "
+    )
+
+
 @pytest.mark.parametrize("before", [None, "the user's own key"])
 def test_the_key_variable_holds_the_fake_key_during_the_rule_only(
     monkeypatch: pytest.MonkeyPatch, before: str | None
