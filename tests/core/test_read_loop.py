@@ -710,3 +710,19 @@ async def test_a_response_without_an_int_status_is_taken_as_200(wire):
     _, message = await run(on_response=lambda status, headers: seen.append(status))
     assert seen == [200]
     assert (message.error_message or "").startswith("the server answered 200 with text/html")
+
+
+@pytest.mark.parametrize("framing", ["sse", "bytes"])
+async def test_a_chunk_after_the_terminal_event_is_drained_not_fed(wire, framing: str):
+    # The terminal event ends its chunk; the events of the next chunk are never the reply's.
+    encode, decoder = (sse, Decoder) if framing == "sse" else (frames, ByteDecoder)
+    chunks = [encode({"t": "Hel"}, {"t": "lo"}), encode({"end": True}), encode({"t": "late"})]
+    api = wire(FakeResponse(chunks), decoder=decoder)
+    events, message = await run()
+    assert types(events) == "start text_start text_delta text_delta text_end done"
+    assert (message.text, message.stop_reason) == ("Hello", "stop")
+    [used] = api.decoders
+    assert used.fed == [{"t": "Hel"}, {"t": "lo"}, {"end": True}]
+    if framing == "bytes":
+        assert used.chunks == chunks[:2]
+    assert api.responses[0].exhausted and api.released  # the late chunk was drained

@@ -14,6 +14,7 @@ import httpx2
 import pytest
 import yaml
 from pi_sdk_pytest import open_cassette
+from pi_sdk_pytest.body_match import json_body_difference
 
 URI = "http://127.0.0.1:9/v1/messages"
 RECORDED: dict[str, Any] = {
@@ -86,3 +87,15 @@ def test_the_miss_reply_is_a_vendor_shaped_404_that_says_not_to_retry(tmp_path: 
             "status": "NOT_FOUND",
         },
     }
+
+
+@pytest.mark.parametrize(
+    ("live", "shown"),
+    [
+        ("x" * 78, '"' + "x" * 78 + '"'),  # 80 characters of JSON: shown whole
+        ("x" * 79, '"' + "x" * 76 + "..."),  # 81: its first 77, then "..."
+        (["é" * 36, 1234], '["' + "é" * 36 + '", 1234]'),  # 46: whole, not ASCII-escaped
+    ],
+)
+def test_a_differing_value_is_shown_whole_up_to_80_characters(live: Any, shown: str) -> None:
+    assert json_body_difference({"a": live}, {"a": 0}) == f"$.a: {shown} != 0 (live != recorded)"

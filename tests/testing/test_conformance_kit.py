@@ -95,6 +95,24 @@ async def leaks_on_break(model: Any, context: Any, options: Any) -> AsyncIterato
         yield event
 
 
+async def leaks_after_its_last_block(model: Any, context: Any, options: Any) -> AsyncIterator[Any]:
+    """Closes its connection when left early, except once its last block ended (before done)."""
+    inner = stream_anthropic_messages(model, context, options)
+    KEPT.append(inner)
+    ended = False
+    try:
+        while True:
+            try:
+                event = await inner.__anext__()
+            except StopAsyncIteration:
+                return
+            ended = event.type == "text_end"
+            yield event
+    finally:
+        if not ended:
+            await inner.aclose()
+
+
 async def calls_a_cut_reply_complete(model: Any, context: Any, options: Any) -> AsyncIterator[Any]:
     last = None
     try:
@@ -164,6 +182,20 @@ def test_a_provider_that_leaks_its_connection_fails_the_release_rules(how: Any) 
     failure = failure_of(lambda: check_release(declared, how))
     assert failure.rule == f"{how} releases the connection"
     assert "at event 0 (start), the HTTP connection stayed open" in str(failure)
+
+
+def test_an_abort_is_checked_at_every_event_up_to_the_one_before_the_terminal() -> None:
+    # The reply's events: start, text_start, deltas, text_end, done. An abort at the last event
+    # before done (text_end) is one of the positions checked; one at done itself is not.
+    declared = subject(leaks_after_its_last_block, release_deadline_s=0.5)
+    failure = failure_of(lambda: check_release(declared, "abort"))
+    assert failure.rule == "abort releases the connection"
+    assert str(failure) == (
+        "conformance rule 'abort releases the connection' failed for leaks-after-its-last-block"
+        " (body 'text'): after an abort at event 3 (text_end), the HTTP connection"
+        " stayed open: close the response when the stream is closed (async with / try-finally"
+        " around it)"
+    )
 
 
 def test_the_suite_names_the_rule_of_each_test() -> None:

@@ -104,6 +104,19 @@ def test_a_declaration_without_bodies_is_refused() -> None:
     assert str(caught.value) == "ProviderUnderTest 'echo': give at least one recorded body"
 
 
+def test_a_declaration_defaults_to_the_documented_deadlines_and_no_plugin() -> None:
+    """10 s for a closed connection to be seen, 60 s for one call: the bounds that turn a leak
+    or a hang into a failure (the kit's docs and its failure messages name them)."""
+    body = RecordedBody(name="b", body=b"x", content_type="text/plain")
+    declared = ProviderUnderTest(name="echo", model=lambda url: pi_sdk.Model(id="m"), bodies=[body])
+    assert (declared.release_deadline_s, declared.call_deadline_s) == (10.0, 60.0)
+    assert (declared.api_key_env, declared.plugin, dict(declared.provider_options)) == (
+        None,
+        None,
+        {},
+    )
+
+
 # --- comparing replies ------------------------------------------------------------------------
 
 CALL = ToolCall(id="c1", name="lookup", arguments={"q": "x"})
@@ -282,3 +295,15 @@ def test_the_retries_rule_cuts_the_body_at_its_first_half_at_least_one_byte(
     assert first == "the body's first half, then a connection reset"
     assert (reply.parts, reply.end, retries, retried) == ((half,), "rst", 2, False)
     assert reply.headers == {"content-type": "text/event-stream"}
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("y" * 118, "'" + "y" * 118 + "'"),  # a repr of 120 characters: shown whole
+        ("y" * 119, "'" + "y" * 116 + "..."),  # 121: its first 117, then "..."
+    ],
+)
+def test_a_kept_thinking_text_is_shown_whole_up_to_120_characters(text: str, shown: str) -> None:
+    kept = message(ThinkingContent(thinking=text))
+    assert not_a_prefix(kept, WHOLE) == f"thinking block 0 {shown} does not begin 'let me see'"

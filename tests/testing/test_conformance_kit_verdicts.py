@@ -176,6 +176,45 @@ def test_a_call_that_does_not_end_fails_with_its_last_events() -> None:
     )
 
 
+async def _hangs_late(model: Any, context: Any, options: Any) -> AsyncIterator[Any]:
+    async for event in play(reply("abcdef")):  # start, text_start, 6 deltas, text_end, done
+        yield event
+        if event.type == "text_end":
+            await asyncio.Event().wait()  # never set: it hangs before its terminal event
+
+
+def test_a_hang_names_the_last_five_events_it_gave() -> None:
+    says = failure_of(check_event_contract, toy_subject(_hangs_late, call_deadline_s=0.05))
+    last = "['text_delta', 'text_delta', 'text_delta', 'text_delta', 'text_end']"
+    assert says == (
+        "conformance rule 'event contract' failed for toy (body 'abc'): the call did not end "
+        f"within 0.05 s (last events: {last}); a provider must end its stream at the "
+        "vendor's terminal event and on every failure"
+    )
+
+
+async def _never_ends(model: Any, context: Any, options: Any) -> AsyncIterator[Any]:
+    """The reply, then its done event again and again: a generator that never ends."""
+    seen_done = False
+    while True:
+        async for event in play(reply("Hi")):  # start, text_start, 2 deltas, text_end, done
+            if event.type == "done" or not seen_done:
+                yield event
+        seen_done = True
+
+
+def test_a_stream_function_that_never_ends_is_read_to_1000_events_past_the_reply() -> None:
+    says = failure_of(check_event_contract, toy_subject(_never_ends))
+    # pi_sdk.stream stops at the first done (6 events); the direct reading stops once it has
+    # 6 + 1000 events past its first one: 1007 events, the first done at 5.
+    terminals = [5, *range(6, 1007)]
+    assert says.startswith(
+        "conformance rule 'event contract' failed for toy (body 'abc'): the stream function "
+        f"iterated directly: {len(terminals)} terminal events, at {terminals}; 1001 event(s) "
+        "after the terminal 'done' at 5: ['done', 'done', 'done', 'done', 'done'] (events: "
+    )
+
+
 @pytest.mark.parametrize("before", [None, "the user's own key"])
 def test_the_key_variable_holds_the_fake_key_during_the_rule_only(
     monkeypatch: pytest.MonkeyPatch, before: str | None
@@ -221,6 +260,8 @@ def _echoing(where: str) -> Any:
         else:
             if where == "log":
                 logging.getLogger("toy-vendor").debug("sending with key %s", key)
+            if where == "long log":
+                logging.getLogger("toy-vendor").debug("sending with key %s %s", key, "x" * 300)
             message = HELLO
         async for event in play(message):
             yield event
@@ -253,6 +294,15 @@ def test_a_key_in_a_log_record_fails_the_secrets_rule() -> None:
     assert says == (
         "conformance rule 'no secret leaks' failed for toy: the API key is in 4 log record(s), "
         f"e.g. 'toy-vendor DEBUG sending with key {FAKE_KEY}'"
+    )
+
+
+def test_a_long_log_record_with_the_key_is_shown_by_its_first_300_characters() -> None:
+    says = failure_of(check_secrets, toy_subject(_echoing("long log")))
+    line = f"toy-vendor DEBUG sending with key {FAKE_KEY} {'x' * 300}"
+    assert says == (
+        "conformance rule 'no secret leaks' failed for toy: the API key is in 4 log record(s), "
+        f"e.g. {line[:300]!r}"
     )
 
 

@@ -222,3 +222,19 @@ def test_an_aborted_stream_may_keep_more_than_its_events_said():
         "the final message has 2 block(s); 3 were opened",
         "the text deltas of block 0 do not add up to its final text",
     ]
+
+
+@pytest.mark.parametrize(
+    ("late", "listed"),
+    [
+        (5, "['text_delta', 'text_delta', 'text_delta', 'text_delta', 'text_delta']"),
+        (6, "['text_delta', 'text_delta', 'text_delta', 'text_delta', 'text_delta']"),  # 5 shown
+    ],
+)
+def test_events_after_the_terminal_one_are_counted_all_and_listed_up_to_five(
+    late: int, listed: str
+):
+    extra = [TextDeltaEvent(content_index=0, delta="!", partial=P) for _ in range(late)]
+    assert contract_violations([*valid(), *extra]) == [
+        f"{late} event(s) after the terminal 'done' at 11: {listed}"
+    ]
