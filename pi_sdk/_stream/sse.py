@@ -132,11 +132,6 @@ class SseFramer:
         """
         parts = self._parts
         if parts:
-            if chunk.find(b"\r\n\r\n") < 0:  # maybe still inside one event: no copy yet
-                if _CR in chunk or _LF in chunk:
-                    return None
-                parts.append(chunk)
-                return []
             chunk = b"".join(parts) + chunk
         blocks = chunk.split(b"\r\n\r\n")
         for block in blocks:
