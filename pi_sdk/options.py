@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, cast
 
 from pi_sdk._wire.abort import AbortSignal
+from pi_sdk._wire.choices import check_choice
 from pi_sdk._wire.levels import check_reasoning
 from pi_sdk._wire.output import Output, OutputMode, StructuredOutput, parse_output
 from pi_sdk._wire.output_cap import clamp_max_tokens_to_context, fit_thinking_budget
@@ -214,10 +215,13 @@ class StreamOptions:
         Raises:
             ValueError: ``reasoning`` is not a level (``"minimal"`` .. ``"xhigh"``); the
                 message names the valid ones. ``"off"`` is accepted and becomes ``None``.
+                ``cache_retention`` or ``foreign_reasoning`` is none of its names (named).
             TypeError: ``output`` is not a type pydantic validates, a JSON Schema dict or an
                 :class:`Output`.
         """
         self.reasoning = cast("ThinkingLevel | None", check_reasoning(self.reasoning))
+        check_choice("cache_retention", self.cache_retention, CacheRetention, optional=True)
+        check_choice("foreign_reasoning", self.foreign_reasoning, ForeignReasoning)
         if self.output is not None:
             self.output = Output.of(self.output)
 

@@ -40,6 +40,7 @@ from pi_sdk._agent.listeners import (
     takes_signal,
 )
 from pi_sdk._agent.messages import check_agent_message, check_prompt, default_convert_to_llm
+from pi_sdk._agent.queues import check_modes, dequeue
 from pi_sdk._agent.state import ActiveRun, AgentState, Runtime
 from pi_sdk.errors import AgentBusyError, ConfigurationError
 from pi_sdk.options import StreamOptions, StructuredOutput
@@ -206,8 +207,8 @@ class Agent:
                 is a user message naming the problem (docs/structured-output.md).
 
         Raises:
-            ValueError: ``output_repairs`` is negative; ``fallback`` would try a model twice
-                with nothing changed (``model`` included).
+            ValueError: ``output_repairs`` is negative; a mode setting is none of its names;
+                ``fallback`` would try a model twice with nothing changed (``model`` included).
             TypeError: ``output`` is not a type, schema or :class:`~pi_sdk.options.Output`;
                 ``fallback`` is neither a policy nor a list.
             ModelNotFoundError: a ``fallback`` name is no model of the collection (named).
@@ -229,6 +230,7 @@ class Agent:
         self.follow_up_mode: QueueMode = follow_up_mode
         self.tool_execution: ToolExecutionMode = tool_execution
         self.tool_steering: ToolSteering = tool_steering
+        check_modes(self)
         self.tool_abort_grace_ms = tool_abort_grace_ms
         if should_stop_after_turn is not None:
             warnings.warn(
@@ -427,16 +429,6 @@ class Agent:
                 return list(queue) if mode == "all" else [queue[0]]
         return []
 
-    @staticmethod
-    def _dequeue(queue: list[AgentMessage], mode: QueueMode) -> list[AgentMessage]:
-        if not queue:
-            return []
-        if mode == "all":
-            taken = list(queue)
-            queue.clear()
-            return taken
-        return [queue.pop(0)]
-
     # -- control -----------------------------------------------------------------------------
 
     def abort(self, reason: str | None = None) -> None:
@@ -479,6 +471,7 @@ class Agent:
     # -- runs --------------------------------------------------------------------------------
 
     def _require_model(self) -> Model:
+        check_modes(self)  # before every run too: they are attributes a caller may change
         model = self._state.model
         if model is None:
             raise ConfigurationError(
@@ -509,8 +502,8 @@ class Agent:
             ConfigurationError: no model is set.
             ValueError: the prompt has no content: an empty or blank text without images, no
                 messages, or a user message without text or images (vendors reject an empty
-                request, e.g. Anthropic with HTTP 400); or the model was set to one that is
-                in ``fallback`` with nothing changed.
+                request, e.g. Anthropic with HTTP 400); the model was set to one that is in
+                ``fallback`` with nothing changed; or a mode setting is none of its names.
         """
         if self._run is not None:
             raise AgentBusyError(_PROMPT_BUSY)
@@ -537,6 +530,8 @@ class Agent:
             AgentBusyError: a run is active.
             ConfigurationError: no model, no messages, or nothing to continue from a completed
                 assistant message.
+            ValueError: a mode setting (``steering_mode``, ``tool_execution``, ...) is none
+                of its names.
         """
         if self._run is not None:
             raise AgentBusyError(_CONTINUE_BUSY)
@@ -546,10 +541,10 @@ class Agent:
             raise ConfigurationError("No messages to continue from")
         last = messages[-1]
         if isinstance(last, AssistantMessage):
-            steering = self._dequeue(self._steering, self.steering_mode)
+            steering = dequeue(self._steering, self.steering_mode)
             if steering:
                 return await self._execute(steering, skip_initial_steering_poll=True)
-            follow_up = self._dequeue(self._follow_up, self.follow_up_mode)
+            follow_up = dequeue(self._follow_up, self.follow_up_mode)
             if follow_up:
                 return await self._execute(follow_up)
             if last.stop_reason not in ("error", "aborted"):
@@ -612,10 +607,10 @@ class Agent:
             if not run.steering_polled:
                 run.steering_polled = True
                 return []
-            return self._dequeue(self._steering, self.steering_mode)
+            return dequeue(self._steering, self.steering_mode)
 
         def follow_up() -> list[AgentMessage]:
-            queued = self._dequeue(self._follow_up, self.follow_up_mode)
+            queued = dequeue(self._follow_up, self.follow_up_mode)
             if queued or run.repairs >= self.output_repairs:
                 return queued
             repair = repair_prompt(self._state.messages)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 from pydantic import BaseModel, ValidationError
 
 from pi_sdk._wire.abort import AbortSignal
+from pi_sdk._wire.choices import QueueMode, ToolExecutionMode, ToolSteering, check_choice
 from pi_sdk._wire.levels import AgentThinkingLevel
 from pi_sdk._wire.validation import (
     compile_validator,
@@ -85,18 +86,8 @@ __all__ = [
     "agent_event_to_dict",
 ]
 
-ToolExecutionMode: TypeAlias = Literal["sequential", "parallel"]
-ToolSteering: TypeAlias = Literal["wait", "skip"]
-"""What a steering message does to the tool calls of a batch: ``"wait"`` (default,
-pi-agent-core 0.73.1) lets every call run and injects the message after the batch; ``"skip"``
-(pi-agent-core before 0.73) gives the calls not yet run the result "Skipped due to queued user
-message."."""
 PrepareArguments: TypeAlias = Callable[[dict[str, Any]], dict[str, Any]]
 """``prepare_arguments(arguments) -> arguments``: a tool's repair of the parsed arguments."""
-"""How the tool calls of one assistant message run; pi-mono's default is ``"parallel"``."""
-
-QueueMode: TypeAlias = Literal["all", "one-at-a-time"]
-"""How many queued steering/follow-up messages one poll takes: all, or the oldest one."""
 
 ToolResultContent: TypeAlias = TextContent | ImageContent | DocumentContent
 
@@ -248,7 +239,11 @@ class AgentTool:
             constrained_sampling: Strict or grammar sampling of the arguments, sent with the
                 tool (:attr:`pi_sdk.Tool.constrained_sampling`, pi-agent-core 1.6's
                 ``AgentTool`` is a ``Tool``; docs/constrained-tools.md).
+
+        Raises:
+            ValueError: ``execution_mode`` is none of ``"sequential"``, ``"parallel"``, ``None``.
         """
+        check_choice("execution_mode", execution_mode, ToolExecutionMode, optional=True)
         self.name = name
         self.label = label or name
         self.description = description

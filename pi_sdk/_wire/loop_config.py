@@ -34,6 +34,7 @@ from pi_sdk._wire.agent_types import (
     ToolSteering,
     TransformContext,
 )
+from pi_sdk._wire.choices import check_choice
 from pi_sdk._wire.retry_policy import RetryPolicy
 from pi_sdk._wire.usage_limits import UsageLimits
 from pi_sdk.options import StreamOptions
@@ -181,3 +182,14 @@ class AgentLoopConfig(StreamOptions):
     ``None``: a failed turn ends the run."""
     usage_limits: UsageLimits | None = None
     """Per-run limits on tokens, cost, requests and tool calls (:class:`pi_sdk.UsageLimits`)."""
+
+    def __post_init__(self) -> None:
+        """Check the settings as :class:`pi_sdk.StreamOptions` does, and the loop's own.
+
+        Raises:
+            ValueError: a :class:`pi_sdk.StreamOptions` setting is wrong, or
+                ``tool_execution`` or ``tool_steering`` is none of its names (named).
+        """
+        super().__post_init__()
+        check_choice("tool_execution", self.tool_execution, ToolExecutionMode)
+        check_choice("tool_steering", self.tool_steering, ToolSteering)

@@ -686,7 +686,8 @@ async def test_every_loop_setting_and_stream_option_reaches_the_run_config(
         thinking_level=level,
         stream_options=pi_sdk.StreamOptions(temperature=0.25, max_tokens=77, session_id="s"),
     )
-    sentinels = {name: object() for name in _LOOP_SETTINGS}
+    checked = {"tool_execution": "sequential", "tool_steering": "skip"}  # names, not defaults
+    sentinels = {name: checked.get(name, object()) for name in _LOOP_SETTINGS}
     for name, value in sentinels.items():
         setattr(agent, name, value)
     run = ActiveRun(pi_sdk.AbortController(), asyncio.get_running_loop().create_future())

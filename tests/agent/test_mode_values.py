@@ -1,10 +1,9 @@
-"""Mode settings compare exactly, as pi-mono's ``===`` (issue 34).
+"""Mode settings select their behaviour by exact name, as pi-mono's ``===`` (issue 34).
 
-``tool_execution``, ``tool_steering``, ``steering_mode`` and ``follow_up_mode`` are not
-validated: only the documented alternative value selects it, and any other string (a typo,
-another case, a longer or shorter word on either side of it alphabetically) is the default
-(``"parallel"``, ``"wait"``, ``"one-at-a-time"``). Each is read where it acts: the overlap of a
-tool batch, the steering poll during a batch, the queue an Agent takes from.
+``tool_execution``, ``tool_steering``, ``steering_mode`` and ``follow_up_mode``: each documented
+value does what it says where the setting acts (the overlap of a tool batch, the steering poll
+during a batch, the queue an Agent takes from). Any other value is refused before it can act
+(``tests/agent/test_mode_checks.py``).
 """
 
 from __future__ import annotations
@@ -19,9 +18,9 @@ import pi_sdk
 from pi_sdk import AgentContext, AgentToolResult, ToolCall, agent_loop
 from pi_sdk.testing import ScriptedProvider, ScriptedReply
 
-NOT_SEQUENTIAL = ["parallel", "Sequential", "sequentia", "sequentials", "serial", "a", "z"]
-NOT_SKIP = ["wait", "Skip", "ski", "skips", "a", "z"]
-NOT_ALL = ["one-at-a-time", "All", "al", "alls", "a", "z"]
+NOT_SEQUENTIAL = ["parallel"]
+NOT_SKIP = ["wait"]
+NOT_ALL = ["one-at-a-time"]
 
 
 def _two_calls() -> ScriptedReply:

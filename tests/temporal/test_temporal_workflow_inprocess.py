@@ -96,7 +96,7 @@ FIELDS = [
     ("system_prompt", "be brief", lambda agent: agent.state.system_prompt),
     ("thinking_level", "high", lambda agent: agent.state.thinking_level),
     ("tool_execution", "sequential", lambda agent: agent.tool_execution),
-    ("tool_steering", "interrupt", lambda agent: agent.tool_steering),
+    ("tool_steering", "skip", lambda agent: agent.tool_steering),
     ("steering_mode", "all", lambda agent: agent.steering_mode),
     ("follow_up_mode", "all", lambda agent: agent.follow_up_mode),
     ("tool_abort_grace_ms", 5.0, lambda agent: agent.tool_abort_grace_ms),
