@@ -166,6 +166,26 @@ def test_the_recognizer_takes_a_lowercase_post() -> None:
     assert model is not None and model.id == "amazon.nova-micro-v1:0"
 
 
+@pytest.mark.parametrize(
+    ("action", "compat"), [("converse-stream", None), ("converse", {"stream": False})]
+)
+def test_a_recorded_request_for_a_model_the_catalog_lacks_gets_a_thinking_stand_in(
+    action: str, compat: dict[str, bool] | None
+) -> None:
+    # pi-sdk replay calls the recorded endpoint with this model, the same kind of call.
+    uri = f"http://proxy.test/br/model/acme.zeta-v9%3A0/{action}"
+    assert recognize_request("POST", uri, None) == Model(
+        id="acme.zeta-v9:0",
+        name="acme.zeta-v9:0",
+        api="bedrock-converse-stream",
+        provider="amazon-bedrock",
+        base_url="http://proxy.test/br",
+        reasoning=True,
+        input=["text", "image"],
+        compat=compat,
+    )
+
+
 # --- documents ----------------------------------------------------------------------------------
 
 FORMATS = {
