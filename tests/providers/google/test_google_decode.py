@@ -175,3 +175,14 @@ def test_token_counts_are_live_during_the_stream_and_the_cost_is_set_when_it_end
     assert final.model_copy(update={"cost": Cost()}) == live
     cost = {"input": 40e-6, "output": 36e-6, "cacheRead": 30e-6, "cacheWrite": 0.0}
     assert final.cost.model_dump() == pytest.approx({**cost, "total": 106e-6})
+
+
+@pytest.mark.parametrize("first", [None, "", 7, ["gemini-x"]])
+def test_the_first_model_version_that_is_a_name_is_the_reply_s_model(first: Any) -> None:
+    # A chunk with no usable modelVersion (missing, empty, not text) does not end the search.
+    decode, builder = decoder()
+    decode.feed({**chunk({"text": "a"}), "modelVersion": first})
+    decode.feed({**chunk({"text": "b"}), "modelVersion": "gemini-late"})
+    decode.feed({**chunk(finish="STOP"), "modelVersion": "gemini-later"})
+    list(decode.finish(saw_done=False))
+    assert builder.message.response_model == "gemini-late"
