@@ -348,6 +348,20 @@ def test_the_first_64_distinct_headers_blocks_are_parsed_once_and_later_ones_eac
     assert shared == [True] * 64 + [False] * 16
 
 
+def test_a_request_url_is_parsed_once_for_the_last_64_urls_used() -> None:
+    from pi_sdk_bedrock._client import _parsed_url  # pyright: ignore[reportPrivateUsage]
+
+    _parsed_url.cache_clear()
+    first = _parsed_url("https://b.test/model/m0/converse-stream")
+    for i in range(1, 64):
+        _parsed_url(f"https://b.test/model/m{i}/converse-stream")
+    assert _parsed_url("https://b.test/model/m0/converse-stream") is first  # 64 kept
+    for i in range(64, 128):
+        _parsed_url(f"https://b.test/model/m{i}/converse-stream")
+    again = _parsed_url("https://b.test/model/m0/converse-stream")
+    assert again == first and again is not first  # the 65th distinct URL evicted it
+
+
 # --- the per-request read limit -----------------------------------------------------------------
 
 

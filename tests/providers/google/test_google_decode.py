@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pi_sdk_google._shared_decode import GeminiDecoder
 
-from pi_sdk import Cost, Model, ModelCost, Usage
+from pi_sdk import Cost, ImageContent, Model, ModelCost, Usage
 from pi_sdk.provider import MessageBuilder, ProviderError
 
 MODEL = Model(id="gemini-2.5-flash", api="google-generative-ai", provider="google")
@@ -186,3 +186,19 @@ def test_the_first_model_version_that_is_a_name_is_the_reply_s_model(first: Any)
     decode.feed({**chunk(finish="STOP"), "modelVersion": "gemini-later"})
     list(decode.finish(saw_done=False))
     assert builder.message.response_model == "gemini-late"
+
+
+def test_an_image_the_model_drew_while_thinking_is_skipped() -> None:
+    decode, builder = decoder()
+    image = {"mimeType": "image/png", "data": "iVBORw0KGgo="}
+    parts = [
+        {"inlineData": image, "thought": True, "thoughtSignature": "c2lnMQ=="},
+        {"inlineData": {**image, "data": "AAAA"}, "thought": False},
+        {"inlineData": {**image, "data": "BBBB"}, "thoughtSignature": "c2lnMg=="},
+    ]
+    decode.feed(chunk(*parts, finish="STOP"))
+    list(decode.finish(saw_done=False))
+    assert builder.message.content == [
+        ImageContent(data="AAAA", mime_type="image/png"),
+        ImageContent(data="BBBB", mime_type="image/png", thought_signature="c2lnMg=="),
+    ]
