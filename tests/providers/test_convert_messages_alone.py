@@ -14,6 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from pi_sdk_anthropic.messages import build_request as anthropic_body
+from pi_sdk_anthropic.messages import convert_messages as anthropic_messages
 from pi_sdk_bedrock.converse import build_request as bedrock_body
 from pi_sdk_bedrock.converse import convert_messages as bedrock_messages
 from pi_sdk_google._shared_request import build_request as google_body
@@ -84,6 +86,12 @@ CASES: list[Case] = [
         "gemini-2.5-flash",
         lambda m, c: google_messages(m, c, StreamOptions()),
         lambda m, c: google_body(m, c, StreamOptions())["contents"],
+    ),
+    (  # the body's cache breakpoint off: convert_messages alone sets none unless given one
+        "anthropic",
+        "claude-sonnet-4-5",
+        lambda m, c: anthropic_messages(c, m),
+        lambda m, c: anthropic_body(m, c, StreamOptions(cache_retention="none"))["messages"],
     ),
     (
         "amazon-bedrock",

@@ -452,3 +452,13 @@ def test_compat_flags_shape_the_body():
     assert body(fallback)["fallbacks"] == [{"model": "claude-x"}]
     with pytest.raises(pi_sdk.ConfigurationError, match="supportsTemperature"):
         body(BUDGET.model_copy(update={"compat": {"supportsTemperature": "no"}}))
+
+
+def test_a_recorded_request_for_a_model_the_catalog_lacks_gets_a_thinking_stand_in():
+    # pi-sdk replay calls the recorded server with this model: it must allow thinking and images
+    # as any current Claude model does, or the replayed request differs from the recording.
+    model = recognize_request("POST", "http://proxy.test/a/v1/messages", {"model": "claude-x-9"})
+    assert model == pi_sdk.Model(
+        id="claude-x-9", name="claude-x-9", api="anthropic-messages", provider="anthropic",
+        base_url="http://proxy.test/a", reasoning=True, input=["text", "image"],
+    )  # fmt: skip

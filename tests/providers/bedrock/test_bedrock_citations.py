@@ -8,8 +8,11 @@ Bodies are served through the real client (``test_bedrock_stream.run``).
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import pytest
 from pi_sdk_bedrock.converse import build_request
+from pi_sdk_bedrock.converse._citations import citation
 from test_bedrock_frames import frame
 from test_bedrock_stream import MODEL, START, delta, end, run
 
@@ -93,3 +96,42 @@ async def test_a_converse_citations_block_is_text_with_citations_and_goes_back_a
             '- Handbook: "Dial 112 from any phone."',
         },
     ]
+
+
+DOMAIN = {"web": {"domain": "europa.eu"}}
+
+
+@pytest.mark.parametrize(
+    ("raw", "fields"),
+    [
+        # the title: the citation's own, else the web domain, else the source, each alone
+        ({"title": "T"}, {"type": "citation", "title": "T"}),
+        ({"location": DOMAIN}, {"type": "web", "title": "europa.eu"}),
+        ({"source": "S"}, {"type": "citation", "title": "S"}),
+        ({"title": "T", "location": DOMAIN, "source": "S"}, {"type": "web", "title": "T"}),
+        # empty or not text: not a title, the next one is taken
+        ({"title": "", "location": DOMAIN}, {"type": "web", "title": "europa.eu"}),
+        ({"title": 7, "source": "S"}, {"type": "citation", "title": "S"}),
+        ({"location": {"web": {"domain": ["x"]}}, "source": "S"}, {"type": "web", "title": "S"}),
+        ({"title": {"a": 1}}, {"type": "citation"}),
+        # the url: a web location's text only
+        ({"location": {"web": {"url": "https://a.eu"}}}, {"type": "web", "url": "https://a.eu"}),
+        ({"location": {"web": {"url": ""}}}, {"type": "web"}),
+        ({"location": {"web": {"url": 3}}}, {"type": "web"}),
+        ({"url": "https://a.eu"}, {"type": "citation"}),
+        # the cited text: the text passages, joined; none is no cited text
+        (
+            {"sourceContent": [{"text": "a"}, {"text": 3}, "b", {"text": "c"}]},
+            {"type": "citation", "cited_text": "a\nc"},
+        ),
+        ({"sourceContent": [{"text": ""}]}, {"type": "citation"}),
+        ({"sourceContent": {"text": "a"}}, {"type": "citation"}),
+        # the kind: the location's first key
+        ({"location": {"documentChunk": {"start": 1}}}, {"type": "documentChunk"}),
+        ({"location": {}}, {"type": "citation"}),
+    ],
+)
+def test_each_citation_field_alone_and_when_it_is_empty_or_not_text(
+    raw: dict[str, Any], fields: dict[str, Any]
+) -> None:
+    assert citation(raw) == pi_sdk.Citation(**fields, raw=raw)

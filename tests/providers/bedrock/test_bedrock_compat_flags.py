@@ -8,6 +8,7 @@ not name). A flag given as ``1`` or ``"yes"`` is a configuration error, not read
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -68,3 +69,49 @@ def test_cache_points_are_forced_only_when_true() -> None:
     assert cached(_model(cache_points=True))
     assert not cached(_model(cache_points=False))
     assert not cached(_model())
+
+
+ANSWER = {"type": "object", "properties": {"a": {"type": "string"}}}
+LOOK = {
+    "toolSpec": {"name": "look", "description": "Look.", "inputSchema": {"json": PLAIN.parameters}}
+}
+FORCED = {
+    "toolConfig": {
+        "tools": [
+            LOOK,
+            {
+                "toolSpec": {
+                    "name": "final_answer",
+                    "description": "Give the final answer (output) as this tool's arguments.",
+                    "inputSchema": {"json": ANSWER},
+                }
+            },
+        ],
+        "toolChoice": {"tool": {"name": "final_answer"}},
+    },
+    "outputConfig": None,
+}
+NATIVE = {
+    "toolConfig": {"tools": [LOOK]},
+    "outputConfig": {
+        "textFormat": {
+            "type": "json_schema",
+            "structure": {"jsonSchema": {"schema": json.dumps(ANSWER), "name": "output"}},
+        }
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("compat", "sent"),
+    [
+        ({"supportsStructuredOutputs": False}, FORCED),
+        ({"supportsStructuredOutputs": True}, NATIVE),
+        ({}, NATIVE),
+    ],
+)
+def test_a_typed_answer_goes_as_a_forced_tool_only_when_structured_outputs_are_off(
+    compat: dict[str, bool], sent: dict[str, Any]
+) -> None:
+    body = _body(_model(**compat), tool=PLAIN, output=ANSWER)
+    assert {key: body.get(key) for key in sent} == sent

@@ -166,6 +166,26 @@ def test_the_recognizer_takes_a_lowercase_post() -> None:
     assert model is not None and model.id == "amazon.nova-micro-v1:0"
 
 
+@pytest.mark.parametrize(
+    ("action", "compat"), [("converse-stream", None), ("converse", {"stream": False})]
+)
+def test_a_recorded_request_for_a_model_the_catalog_lacks_gets_a_thinking_stand_in(
+    action: str, compat: dict[str, bool] | None
+) -> None:
+    # pi-sdk replay calls the recorded endpoint with this model, the same kind of call.
+    uri = f"http://proxy.test/br/model/acme.zeta-v9%3A0/{action}"
+    assert recognize_request("POST", uri, None) == Model(
+        id="acme.zeta-v9:0",
+        name="acme.zeta-v9:0",
+        api="bedrock-converse-stream",
+        provider="amazon-bedrock",
+        base_url="http://proxy.test/br",
+        reasoning=True,
+        input=["text", "image"],
+        compat=compat,
+    )
+
+
 # --- documents ----------------------------------------------------------------------------------
 
 FORMATS = {
@@ -326,6 +346,20 @@ def test_the_first_64_distinct_headers_blocks_are_parsed_once_and_later_ones_eac
     assert [f[1] for f in again] == [f"event{i:02}" for i in range(80)]
     shared = [a[3] is b[3] for a, b in zip(first, again, strict=True)]
     assert shared == [True] * 64 + [False] * 16
+
+
+def test_a_request_url_is_parsed_once_for_the_last_64_urls_used() -> None:
+    from pi_sdk_bedrock._client import _parsed_url  # pyright: ignore[reportPrivateUsage]
+
+    _parsed_url.cache_clear()
+    first = _parsed_url("https://b.test/model/m0/converse-stream")
+    for i in range(1, 64):
+        _parsed_url(f"https://b.test/model/m{i}/converse-stream")
+    assert _parsed_url("https://b.test/model/m0/converse-stream") is first  # 64 kept
+    for i in range(64, 128):
+        _parsed_url(f"https://b.test/model/m{i}/converse-stream")
+    again = _parsed_url("https://b.test/model/m0/converse-stream")
+    assert again == first and again is not first  # the 65th distinct URL evicted it
 
 
 # --- the per-request read limit -----------------------------------------------------------------

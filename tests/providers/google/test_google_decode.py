@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pi_sdk_google._shared_decode import GeminiDecoder
 
-from pi_sdk import Model
+from pi_sdk import Cost, ImageContent, Model, ModelCost, Usage
 from pi_sdk.provider import MessageBuilder, ProviderError
 
 MODEL = Model(id="gemini-2.5-flash", api="google-generative-ai", provider="google")
@@ -150,3 +150,55 @@ def test_an_unexpected_document_is_quoted_in_its_own_characters() -> None:
     assert str(refused.value) == (
         "Gemini sent an unexpected JSON response: '[\"Überlastet: 服务器\"]'"
     )
+
+
+PRICED = MODEL.model_copy(update={"cost": ModelCost(input=1.0, output=2.0, cache_read=0.5)})
+
+
+def test_token_counts_are_live_during_the_stream_and_the_cost_is_set_when_it_ends() -> None:
+    # usageMetadata repeats on every chunk: pricing it each time would be wasted work, so the
+    # partial message shows the counts at once and the cost only once the reply has ended.
+    builder = MessageBuilder(PRICED)
+    decode = GeminiDecoder(builder)
+    usage = {
+        "promptTokenCount": 100,
+        "cachedContentTokenCount": 60,
+        "candidatesTokenCount": 7,
+        "thoughtsTokenCount": 11,
+    }
+    decode.feed({**chunk({"text": "a"}), "usageMetadata": usage})
+    live = Usage(input=40, output=18, cache_read=60, reasoning=11, total_tokens=118)
+    assert builder.message.usage == live
+    decode.feed(chunk(finish="STOP"))
+    list(decode.finish(saw_done=False))
+    final = builder.message.usage
+    assert final.model_copy(update={"cost": Cost()}) == live
+    cost = {"input": 40e-6, "output": 36e-6, "cacheRead": 30e-6, "cacheWrite": 0.0}
+    assert final.cost.model_dump() == pytest.approx({**cost, "total": 106e-6})
+
+
+@pytest.mark.parametrize("first", [None, "", 7, ["gemini-x"]])
+def test_the_first_model_version_that_is_a_name_is_the_reply_s_model(first: Any) -> None:
+    # A chunk with no usable modelVersion (missing, empty, not text) does not end the search.
+    decode, builder = decoder()
+    decode.feed({**chunk({"text": "a"}), "modelVersion": first})
+    decode.feed({**chunk({"text": "b"}), "modelVersion": "gemini-late"})
+    decode.feed({**chunk(finish="STOP"), "modelVersion": "gemini-later"})
+    list(decode.finish(saw_done=False))
+    assert builder.message.response_model == "gemini-late"
+
+
+def test_an_image_the_model_drew_while_thinking_is_skipped() -> None:
+    decode, builder = decoder()
+    image = {"mimeType": "image/png", "data": "iVBORw0KGgo="}
+    parts = [
+        {"inlineData": image, "thought": True, "thoughtSignature": "c2lnMQ=="},
+        {"inlineData": {**image, "data": "AAAA"}, "thought": False},
+        {"inlineData": {**image, "data": "BBBB"}, "thoughtSignature": "c2lnMg=="},
+    ]
+    decode.feed(chunk(*parts, finish="STOP"))
+    list(decode.finish(saw_done=False))
+    assert builder.message.content == [
+        ImageContent(data="AAAA", mime_type="image/png"),
+        ImageContent(data="BBBB", mime_type="image/png", thought_signature="c2lnMg=="),
+    ]

@@ -339,6 +339,9 @@ def test_calls_without_a_response_id_share_one_random_stem_counted_from_one() ->
         ("abc", {"startIndex": 7, "endIndex": 9, "text": "ab"}, (0, 2)),  # text at the start
         ("xabc", {"startIndex": 0, "endIndex": 1, "text": "bc"}, (2, 4)),  # offsets disagree
         ("abc", {"startIndex": 7, "endIndex": 9, "text": "zz"}, None),
+        ("abc", {"startIndex": 7, "endIndex": 9, "text": ""}, None),  # empty text: no search
+        ("abc", {"text": ""}, None),
+        ("abc", {"text": 5}, None),  # text that is not text: no search
         ("abc", {"startIndex": True, "endIndex": 2}, (0, 2)),  # a bool is no index
         ("héllo", {"startIndex": 3, "endIndex": 6}, (2, 5)),  # bytes to characters
     ],

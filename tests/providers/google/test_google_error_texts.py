@@ -61,6 +61,19 @@ def _error(message: str, status: str = "INVALID_ARGUMENT", code: int = 400) -> d
             id="the-responses-reason-phrase-comes-first",
         ),
         pytest.param(
+            errors.ClientError(400, _error("")),
+            '400 Bad Request: {"error": {"code": 400, "message": "",'
+            ' "status": "INVALID_ARGUMENT"}}',
+            False,
+            id="google-json-with-an-empty-message-is-shown-as-it-came",
+        ),
+        pytest.param(
+            errors.ClientError(400, {"error": {"code": 400, "message": 5}}),
+            '400 Bad Request: {"error": {"code": 400, "message": 5}}',
+            False,
+            id="google-json-whose-message-is-no-text-is-shown-as-it-came",
+        ),
+        pytest.param(
             errors.ServerError(500, {"message": 5}),
             '500 Internal Server Error: {"message": 5}',
             True,

@@ -15,6 +15,7 @@ from pi_sdk_google._shared_request import (
     THOUGHT_SIGNATURE_PLACEHOLDERS,
     THOUGHT_SIGNATURE_SENTINEL,
     build_request,
+    convert_tools,
     is_valid_thought_signature,
     thinking_config,
 )
@@ -648,3 +649,9 @@ def test_a_level_map_entry_gemini_lacks_is_a_clear_error() -> None:
         "includeThoughts": True,
         "thinkingLevel": "HIGH",
     }
+
+
+@pytest.mark.parametrize("tools", [None, []])
+def test_without_tools_there_is_no_tools_list_and_nothing_goes_strict(tools: Any) -> None:
+    context = pi_sdk.Context(messages=[UserMessage(content="hi")], tools=tools)
+    assert convert_tools(context, gemini("gemini-3-pro-preview")) == (None, False)

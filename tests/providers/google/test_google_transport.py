@@ -244,6 +244,45 @@ def test_recognized_catalog_model_keeps_its_prices(plugin_manager: Any) -> None:
 
 
 @pytest.mark.parametrize(
+    ("model_id", "reasoning"),
+    [
+        ("gemini-3-zeta", True),  # Gemini 3 and later think
+        ("gemini-12-zeta", True),
+        ("gemini-2.5-zeta", True),  # so does every 2.5 model
+        ("gemini-2.0-zeta", False),
+        ("gemma-zeta", False),
+    ],
+)
+@pytest.mark.parametrize("vertex", [False, True])
+def test_a_recorded_request_for_a_model_the_catalog_lacks_gets_a_stand_in(
+    model_id: str, reasoning: bool, vertex: bool
+) -> None:
+    # pi-sdk replay calls the recorded server with this model: thinking must be on exactly for
+    # the families that think, or the replayed request differs from the recording.
+    if vertex:
+        base = "https://aiplatform.googleapis.com/v1/publishers/google"
+        model = recognize_vertex("POST", f"{base}/models/{model_id}:streamGenerateContent", None)
+        api, provider, base_url = (
+            "google-vertex",
+            "google-vertex",
+            "https://aiplatform.googleapis.com/v1",
+        )
+    else:
+        uri = f"https://x.test/v1beta/models/{model_id}:generateContent"
+        model = recognize_generative_ai("POST", uri, None)
+        api, provider, base_url = "google-generative-ai", "google", "https://x.test/v1beta"
+    assert model == Model(
+        id=model_id,
+        name=model_id,
+        api=api,
+        provider=provider,
+        base_url=base_url,
+        reasoning=reasoning,
+        input=["text", "image"],
+    )
+
+
+@pytest.mark.parametrize(
     ("method", "uri"),
     [
         (

@@ -108,7 +108,7 @@ def system_message(
 
 
 def tool_definitions(
-    model: pi_sdk.Model, oauth: bool, prefer_strict: bool = True
+    model: pi_sdk.Model, oauth: bool, prefer_strict: bool
 ) -> Callable[[list[pi_sdk.Tool]], list[dict[str, Any]]]:
     """The converter of the tools a ``tool_addition`` block defines (no cache marker)."""
     return lambda tools: convert_tools(

@@ -109,7 +109,7 @@ def convert_tools(
     *,
     oauth: bool,
     cache_control: dict[str, Any] | None,
-    prefer_strict: bool = True,
+    prefer_strict: bool,
 ) -> list[dict[str, Any]]:
     """Return the ``tools`` array as pi-ai 1.6 ``convertTools`` sends it.
 

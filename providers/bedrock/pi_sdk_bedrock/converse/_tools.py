@@ -59,7 +59,7 @@ def _tool_spec(tool: pi_sdk.Tool, model: pi_sdk.Model, prefer_strict: bool) -> d
 
 
 def config_of(
-    tools: list[pi_sdk.Tool], tool_choice: Any, model: pi_sdk.Model, prefer_strict: bool = True
+    tools: list[pi_sdk.Tool], tool_choice: Any, model: pi_sdk.Model, prefer_strict: bool
 ) -> dict[str, Any] | None:
     """The ``toolConfig``: the tools and the choice (``None`` without tools or for "none").
 
