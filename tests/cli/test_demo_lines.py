@@ -66,3 +66,58 @@ def test_a_missing_demo_cassette_is_status_2_saying_where_it_was_looked_for(
         f"pi-sdk: error: demo cassette not found at {missing} (`pi-sdk demo` runs from a"
         " source checkout of pi-sdk)\n",
     )
+
+
+def _interaction(text: str) -> dict[str, object]:
+    answer = {
+        "type": "message", "id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+        "usage": {"input_tokens": 7, "output_tokens": 3},
+    }  # fmt: skip
+    return {
+        "request": {
+            "body": '{"model": "claude-sonnet-4-5", "stream": false}',
+            "headers": {},
+            "method": "POST",
+            "uri": "https://api.anthropic.com/v1/messages",
+        },
+        "response": {
+            "body": {"string": json.dumps(answer)},
+            "headers": {"content-type": ["application/json"]},
+            "status": {"code": 200, "message": "OK"},
+        },
+    }
+
+
+def _played(index: int, text: str) -> list[str]:
+    return [
+        f"━━ interaction {index} anthropic-messages · anthropic/claude-sonnet-4-5 · POST"
+        " https://api.anthropic.com/v1/messages",
+        "(the recorded answer is a whole JSON document, not a stream; its events are replayed"
+        " from that document)",
+        text,
+        "✔ stop reason stop",
+        f"  text       “{text}”",
+        "  usage      input 7 · output 3 · cache read 0 · cache write 0 · total 10 tokens",
+        "  cost       $0.000066  (input $0.000021, output $0.000045, cache read $0.000000, cache"
+        " write $0.000000)",
+    ]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_replayed_interactions_are_separated_by_one_blank_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], count: int
+) -> None:
+    import yaml
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    texts = ["first", "second", "third"][:count]
+    path = tmp_path / "c.yaml"
+    cassette = {"interactions": [_interaction(t) for t in texts], "version": 1}
+    path.write_text(yaml.safe_dump(cassette, allow_unicode=True), "utf-8")
+    assert main(["replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    expected: list[str] = []
+    for index, text in enumerate(texts):
+        expected += ([""] if index else []) + _played(index, text)
+    assert lines == expected

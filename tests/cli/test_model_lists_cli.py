@@ -101,3 +101,80 @@ def test_the_remembered_server_of_an_id_is_the_one_whose_list_was_stored_last() 
         "vllm": "https://gpu-b/v1",
     }
     assert list(remembered) == ["alpha", "tie", "vllm"]  # by id
+
+
+class _Provider(SimpleNamespace):
+    def configure(self, **changes: Any) -> tuple[str, str]:
+        return ("configured", f"{self.id} {changes}")
+
+
+@pytest.mark.parametrize(
+    ("stored", "servers", "openai", "registered"),
+    [
+        # A stored list under an id that is now a catalog provider's (no model listing) is
+        # skipped; the remembered servers after it are still added.
+        (
+            ["anthropic http://old/v1", "vllm http://gpu/v1"],
+            [],
+            True,
+            [("new", "vllm http://gpu/v1")],
+        ),
+        # A provider that lists its models moves to the remembered URL, or stays where it is.
+        (
+            ["ollama http://box:11434/v1"],
+            [],
+            True,
+            [(("configured", "ollama {'base_url': 'http://box:11434/v1'}"), True)],
+        ),
+        (["ollama http://localhost:11434/v1"], [], True, []),
+        # A new id needs pi-sdk-openai to be remembered; named with --server, it is always added.
+        (["vllm http://gpu/v1"], [], False, []),
+        ([], ["vllm=http://gpu/v1"], False, [("new", "vllm http://gpu/v1")]),
+        # --server wins over the remembered URL of its id.
+        (["vllm http://old/v1"], ["vllm=http://gpu/v1/"], True, [("new", "vllm http://gpu/v1")]),
+    ],
+)
+def test_remembered_and_named_servers_join_the_default_collection(
+    monkeypatch: pytest.MonkeyPatch,
+    stored: list[str],
+    servers: list[str],
+    openai: bool,
+    registered: list[Any],
+) -> None:
+    providers = [
+        _Provider(id="anthropic", fetch_models=None, base_url="https://api.anthropic.com"),
+        _Provider(id="ollama", fetch_models=object(), base_url="http://localhost:11434/v1"),
+    ]
+    collection = SimpleNamespace(
+        store=None, providers=lambda: providers, refresh_sync=lambda allow_network: "offline"
+    )
+    entries = {key: SimpleNamespace(fetched_at=1) for key in stored}
+    store = SimpleNamespace(entries=lambda: entries)
+    calls: list[Any] = []
+
+    def register(provider: Any, replace: bool = False) -> None:
+        calls.append((provider, replace) if replace else provider)
+
+    monkeypatch.setattr(model_lists, "default_models", lambda: collection)
+    monkeypatch.setattr(model_lists, "open_store", lambda: store)
+    monkeypatch.setattr(model_lists, "register_provider", register)
+    monkeypatch.setattr(model_lists, "_openai_installed", lambda: openai)
+    monkeypatch.setattr(model_lists, "_compatible_provider", lambda p, url: ("new", f"{p} {url}"))
+    assert model_lists.use_model_lists(servers) == "offline"
+    assert collection.store is store
+    assert calls == registered
+
+
+def test_a_named_server_of_a_catalog_provider_that_cannot_list_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    anthropic = _Provider(id="anthropic", fetch_models=None, base_url="https://api.anthropic.com")
+    collection = SimpleNamespace(store=None, providers=lambda: [anthropic])
+    monkeypatch.setattr(model_lists, "default_models", lambda: collection)
+    monkeypatch.setattr(model_lists, "open_store", lambda: None)
+    with pytest.raises(UsageError) as raised:
+        model_lists.use_model_lists(["anthropic=http://x/v1"])
+    assert str(raised.value) == (
+        "provider 'anthropic' cannot list its models; --server names a server"
+        " (a new id, or ollama / lm-studio)"
+    )

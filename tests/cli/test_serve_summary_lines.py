@@ -184,3 +184,17 @@ def test_the_models_past_the_eighth_are_counted(count: int, more: str):
     names = [f"anthropic/m-{n:02d}" for n in range(8)]
     line = summary(_serving(models=models))[3]
     assert line == f"  models: {count} models: {', '.join(names)}{more}"
+
+
+@pytest.mark.parametrize(
+    ("workers", "keys", "shown"),
+    [
+        (2, 1, ["  workers: 2 processes on the one port (the connection limit holds in each)"]),
+        (1, 2, ["  keys: 2 bearer keys (the token and --keys-file)"]),
+        (1, 1, []),
+    ],
+)
+def test_two_workers_or_two_keys_are_the_first_counts_with_a_line(
+    workers: int, keys: int, shown: list[str]
+):
+    assert summary(_serving(workers=workers, keys=keys))[6:] == shown

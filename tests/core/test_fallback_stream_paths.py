@@ -333,3 +333,43 @@ async def test_blocks_left_open_at_a_cut_are_closed_in_content_order() -> None:
     ends = [(e.type, e.content_index, e.content) for e in events if e.type.endswith("_end")]
     assert ends[:2] == [("thinking_end", 0, "Hmm, "), ("text_end", 1, "Part one, ")]
     assert message.text == "Part one, done."
+
+
+_ZERO_COST = {"input": 0.0, "output": 0.0, "cacheRead": 0.0, "cacheWrite": 0.0, "total": 0.0}
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "summed"),
+    [
+        # A vendor's extra counts (kept by Usage) on one attempt only: kept as they are.
+        (
+            {"input": 1, "serverToolUse": {"webSearchRequests": 1}},
+            {"input": 2},
+            {"input": 3, "serverToolUse": {"webSearchRequests": 1}},
+        ),
+        (
+            {"input": 2},
+            {"input": 1, "serverToolUse": {"webSearchRequests": 1}},
+            {"input": 3, "serverToolUse": {"webSearchRequests": 1}},
+        ),
+        # On both: summed, number by number, at any depth.
+        (
+            {"serverToolUse": {"webSearchRequests": 1, "deep": {"n": 2}}},
+            {"serverToolUse": {"webSearchRequests": 3, "deep": {"n": 5}}},
+            {"input": 0, "serverToolUse": {"webSearchRequests": 4, "deep": {"n": 7}}},
+        ),
+        # What is not a number is the first attempt's (the second's fills a gap).
+        ({"tier": "standard"}, {"tier": "priority"}, {"input": 0, "tier": "standard"}),
+        ({}, {"tier": "priority"}, {"input": 0, "tier": "priority"}),
+    ],
+)
+def test_the_usage_of_two_attempts_sums_the_vendors_extra_counts_too(
+    first: dict[str, Any], second: dict[str, Any], summed: dict[str, Any]
+) -> None:
+    from pi_sdk._models.fallback_stream import _add  # pyright: ignore[reportPrivateUsage]
+
+    total = _add(pi_sdk.Usage.model_validate(first), pi_sdk.Usage.model_validate(second))
+    assert total.model_dump(by_alias=True) == {
+        "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0, "cost": _ZERO_COST,
+        **summed,
+    }  # fmt: skip

@@ -159,3 +159,14 @@ def test_the_model_comes_from_resolve_model_when_given():
 
     assert _policy(resolve_model=resolve).model("acme", "m-1") is sentinel
     assert calls == [("acme", "m-1")]
+
+
+def test_a_policy_is_keyword_only_and_frozen() -> None:
+    import dataclasses
+
+    with pytest.raises(TypeError):
+        ProxyPolicy(TOKEN, allow=("acme/*",))  # type: ignore[misc]
+    policy = _policy()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        policy.token = "another"  # type: ignore[misc]
+    assert policy == _policy()

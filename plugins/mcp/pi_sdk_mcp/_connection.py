@@ -190,8 +190,10 @@ class ServerConnection:
             async with client:
                 self._client = client
                 self.protocol_version = client.protocol_version
-                self.tools = await _list_tools(client)
-                self.state = "ready"
+                tools = await _list_tools(client)
+                if self._stopping:  # given up on while it listed (deaf to the cancellation)
+                    return
+                self.tools, self.state = tools, "ready"
                 self._settled.set()
                 self._ready.set()
                 async with anyio.create_task_group() as group:

@@ -208,3 +208,45 @@ def test_the_json_list_is_one_object_per_server_in_utf_8(
         [],
         None,
     )
+
+
+@pytest.fixture
+def fresh_mcp_loggers() -> Any:
+    """``pi_sdk_mcp`` and ``mcp`` as a fresh process has them; their state put back after."""
+    import logging
+
+    saved = []
+    for name in ("pi_sdk_mcp", "mcp"):
+        logger = logging.getLogger(name)
+        saved.append((logger, logger.handlers[:], logger.propagate))
+        logger.handlers, logger.propagate = [], True
+    yield
+    for logger, handlers, propagate in saved:
+        logger.handlers, logger.propagate = handlers, propagate
+
+
+def test_the_servers_log_records_stay_out_of_a_configured_root_logger(
+    tmp_path: Path, memory_servers: None, fresh_mcp_loggers: None
+) -> None:
+    """A ``--tools`` module may configure logging: the list and chat output stay the CLI's."""
+    import logging
+
+    seen: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(f"{record.name}: {record.getMessage()}")
+
+    root = logging.getLogger()
+    handler = Collect(logging.DEBUG)
+    root.addHandler(handler)
+    try:
+        status, lines = _list(tmp_path, {"down": HTTP}, as_json=False)
+        logging.getLogger("mcp").warning("the SDK's own chatter")
+    finally:
+        root.removeHandler(handler)
+    assert (status, lines[0]) == (1, "down · http · failed: ConnectionRefusedError: nobody listens")
+    assert seen == []
+    for name in ("pi_sdk_mcp", "mcp"):
+        logger = logging.getLogger(name)
+        assert [type(h) for h in logger.handlers] == [logging.NullHandler]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pi_sdk_mcp import HttpServer, StdioServer, Timeouts, load_config
@@ -320,3 +321,38 @@ def test_mcp_servers_wins_over_servers_and_other_top_level_keys_are_ignored():
         "inputs": [],
     }
     assert [s.name for s in load_config(config, environ={})] == ["a"]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Timeouts(1000),  # type: ignore[misc]
+        lambda: StdioServer("s", command="x"),  # type: ignore[misc]
+        lambda: StdioServer("x", name="s"),  # type: ignore[misc]
+        lambda: HttpServer("h", url="http://127.0.0.1:9/mcp"),  # type: ignore[misc]
+        lambda: HttpServer("http://127.0.0.1:9/mcp", name="h"),  # type: ignore[misc]
+    ],
+)
+def test_settings_are_keyword_only(make: Any) -> None:
+    with pytest.raises(TypeError):
+        make()
+
+
+@pytest.mark.parametrize(
+    ("config", "field"),
+    [
+        (Timeouts(call_ms=5), "call_ms"),
+        (StdioServer(name="s", command="x"), "name"),
+        (StdioServer(name="s", command="x"), "timeouts"),
+        (HttpServer(name="h", url="http://127.0.0.1:9/mcp"), "url"),
+    ],
+)
+def test_settings_are_frozen(config: Any, field: str) -> None:
+    import dataclasses
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(config, field, getattr(config, field))
+
+
+def test_timeouts_are_values_usable_as_keys() -> None:
+    assert {Timeouts(call_ms=5): "a"}[Timeouts(call_ms=5)] == "a"

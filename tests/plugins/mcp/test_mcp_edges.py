@@ -113,6 +113,23 @@ def test_a_blob_that_is_not_base64_is_sized_by_its_characters() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("blob", "shown"),
+    [
+        ("QUJD\nREVG", "6 bytes"),  # wrapped as MIME encoders write it: the break is skipped
+        ("QUJD REVG\r\n", "6 bytes"),
+        ("QUJDREVG", "6 bytes"),
+        ("abc", "3 bytes"),  # not base64 (bad padding): its characters
+    ],
+)
+def test_a_blob_is_sized_by_its_decoded_bytes_even_with_line_breaks(blob: str, shown: str) -> None:
+    data = mcp.BlobResourceContents(uri="file:///x.bin", blob=blob, mime_type="application/zip")
+    result = mcp.CallToolResult(content=[mcp.EmbeddedResource(type="resource", resource=data)])
+    assert to_tool_result(result, "s", "t").content == [
+        TextContent(text=f"[resource file:///x.bin: application/zip, {shown}, not shown]")
+    ]
+
+
 # --- one connection, no server process --------------------------------------------------------
 
 

@@ -20,6 +20,12 @@ def texts(value) -> list[str]:  # noqa: ANN001
     return [b.text if isinstance(b, TextContent) else b.type for b in value.content]
 
 
+def test_structured_content_is_shown_with_its_non_ascii_text_as_written():
+    data = {"city": "Zürich", "sky": "☀"}
+    seen = to_tool_result(result(structured=data), "w", "weather")
+    assert texts(seen) == ['{"city": "Zürich", "sky": "☀"}']
+
+
 def test_structured_content_is_shown_as_json_unless_a_text_block_already_holds_it():
     data = {"city": "Oslo", "celsius": 21.5}
     only = to_tool_result(result(structured=data), "w", "weather")

@@ -217,3 +217,37 @@ async def test_a_server_lost_during_a_call_is_closed_at_once_and_stays_failed(
         await connection.call("echo", {"text": "hi"})
     await connection.stop()
     assert (connection.state, connection.error, changes) == ("failed", reason, [("failed", [])])
+
+
+async def test_a_server_that_answers_after_its_start_timeout_stays_failed_and_is_closed(
+    changes: list[tuple[str, list[str]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A supervisor deaf to the start timeout's cancellation lists its tools late: the
+    connection keeps the timeout's failure, offers no tools and closes its client."""
+    relist = connection_module._list_tools  # noqa: SLF001
+    late = asyncio.Event()
+
+    async def deaf(client: Any) -> Any:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            await late.wait()
+        return await relist(client)
+
+    monkeypatch.setattr(connection_module, "_list_tools", deaf)
+    monkeypatch.setattr(connection_module, "_STOP_WAIT_S", 0.01)
+    connection = _connection(changes, timeouts=Timeouts(startup_ms=20))
+    await connection.start()
+    task = connection._task  # noqa: SLF001
+    assert task is not None and not task.done()
+    late.set()
+    await asyncio.wait({task}, timeout=10)
+    assert task.done() and connection._client is None  # noqa: SLF001
+    assert (connection.state, connection.error, connection.tools, changes) == (
+        "failed",
+        "did not start within 0.02 s",
+        [],
+        [],
+    )
+    await connection.stop()
+    assert (connection.state, connection.error) == ("failed", "did not start within 0.02 s")
