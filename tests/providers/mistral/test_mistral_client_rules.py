@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -158,3 +159,30 @@ async def test_an_error_body_is_read_up_to_1_mib_then_closed() -> None:
     assert (message.error_message or "").startswith("503 Service Unavailable: xxx")
     assert body.served == 1 << 20  # the limit reached exactly: not one piece more
     assert body.closed
+
+
+class _Recorder(httpx2.AsyncBaseTransport):
+    def __init__(self) -> None:
+        self.requests: list[httpx2.Request] = []
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        await request.aread()
+        self.requests.append(request)
+        headers = {"content-type": "text/event-stream"}
+        return httpx2.Response(200, headers=headers, content=OK)
+
+
+async def test_the_body_sent_is_the_payload_as_utf8_json_with_non_ascii_kept() -> None:
+    """The bytes on the wire (and in a cassette) are the payload's JSON, not ``\\u`` escapes."""
+    from pi_sdk_mistral.conversations import build_request
+
+    context = Context(messages=[UserMessage(content="Grüße, 東京 🗼")])
+    options = StreamOptions(max_retries=0)
+    recorder = _Recorder()
+    client = mistral(BASE, recorder)
+    message = await pi_sdk.complete(MODEL, context, StreamOptions(client=client, max_retries=0))
+    assert message.text == "ok"
+    (request,) = recorder.requests
+    payload = build_request(MODEL, context, options, origin=BASE)
+    assert request.content == json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    assert "Grüße, 東京 🗼".encode() in request.content

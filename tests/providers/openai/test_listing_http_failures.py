@@ -129,3 +129,23 @@ async def test_the_limit_is_16_mib_and_an_answer_of_that_size_is_read(extra: int
         with pytest.raises(listing_http.ListingError) as failed:
             await lister.json(URL)
     assert str(failed.value) == f"GET {URL}: the answer is larger than 16,777,216 bytes"
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "said"),
+    [
+        ({"content-type": "text/html; charset=utf-8"}, b"<h1>Sign in</h1>  <p>to continue</p>",
+         "(text/html): Sign in to continue"),
+        ({"content-type": "text/plain"}, b"ok", "(text/plain): ok"),
+        ({"content-type": "text/plain"}, b"", "(text/plain): empty"),
+        ({"content-type": "text/plain"}, b" \n ", "(text/plain): empty"),
+        ({}, b"not json", "(no content type): not json"),
+        ({"content-type": " ; charset=utf-8"}, b"", "(no content type): empty"),
+    ],
+    ids=["html", "text", "empty", "blank", "no-type", "blank-type"],
+)  # fmt: skip
+async def test_an_answer_that_is_not_json_is_named_by_type_and_excerpt(
+    headers: dict[str, str], body: bytes, said: str
+) -> None:
+    text = await _ask(lambda request: httpx2.Response(200, headers=headers, content=body))
+    assert text == f"GET {URL}: the answer is not JSON {said}"
