@@ -186,3 +186,24 @@ async def test_the_body_sent_is_the_payload_as_utf8_json_with_non_ascii_kept() -
     payload = build_request(MODEL, context, options, origin=BASE)
     assert request.content == json.dumps(payload, ensure_ascii=False).encode("utf-8")
     assert "Grüße, 東京 🗼".encode() in request.content
+
+
+@pytest.mark.parametrize(("timeout_ms", "seconds"), [(None, 300.0), (1234, 1.234)])
+async def test_a_request_has_the_clients_timeout_else_300_s(
+    timeout_ms: int | None, seconds: float
+) -> None:
+    """The SDK's own default (``Chat.stream_async``) when the client's configuration has none."""
+    from mistralai.client import Mistral
+
+    recorder = _Recorder()
+    client = Mistral(
+        api_key="k",
+        server_url=BASE,
+        async_client=httpx2.AsyncClient(transport=recorder),
+        timeout_ms=timeout_ms,
+    )
+    await pi_sdk.complete(MODEL, CTX, StreamOptions(client=client, max_retries=0))
+    (request,) = recorder.requests
+    assert request.extensions["timeout"] == dict.fromkeys(
+        ("connect", "read", "write", "pool"), seconds
+    )
