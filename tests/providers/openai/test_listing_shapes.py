@@ -111,3 +111,17 @@ def test_only_an_embedding_only_ollama_model_is_left_out(
     assert model is not None
     assert (model.id, model.provider, model.base_url) == ("m:1b", "ollama", "http://h:11434/v1")
     assert (model.input, model.reasoning) == read
+
+
+@pytest.mark.parametrize(
+    ("compat", "kept"),
+    [({"supportsStore": False}, {"supportsStore": False}), ({}, None), (None, None)],
+)
+def test_an_ollama_model_carries_the_servers_compat(
+    compat: dict[str, Any] | None, kept: dict[str, Any] | None
+) -> None:
+    from pi_sdk_openai._listing_shapes import model_from_show
+
+    show = {"capabilities": ["completion"]}
+    model = model_from_show("m", show, provider="ollama", base_url="http://h/v1", compat=compat)
+    assert model is not None and model.compat == kept
