@@ -98,8 +98,14 @@ async def test_a_cause_chain_that_loops_ends() -> None:
          "429 Too Many Requests: rate_limit: Slow down"),
         (500, {"error": "model runner crashed"}, "500 Internal Server Error: model runner crashed"),
         (503, {"detail": "warming up"}, '503 Service Unavailable: {"detail":"warming up"}'),
+        (500, {"error": ""}, '500 Internal Server Error: {"error":""}'),
+        (500, {"error": {"message": ""}}, '500 Internal Server Error: {"error":{"message":""}}'),
+        (500, {"error": {"message": 5, "code": "c"}},
+         '500 Internal Server Error: {"error":{"message":5,"code":"c"}}'),
+        (500, {"error": {"message": "m"}}, "500 Internal Server Error: m"),
     ],
-    ids=["openai", "openai-type", "ollama", "other"],
+    ids=["openai", "openai-type", "ollama", "other", "empty-error", "empty-message",
+         "message-not-text", "message-only"],
 )  # fmt: skip
 async def test_an_http_error_gives_the_servers_message(status: int, body: Any, said: str) -> None:
     text = await _ask(lambda request: httpx2.Response(status, json=body))
