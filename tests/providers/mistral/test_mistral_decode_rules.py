@@ -251,3 +251,23 @@ def test_arguments_sent_as_an_object_stream_as_their_json_text(arguments: dict[s
         assert builder.message.content == [ToolCall(id="abcDEF123", name="f", arguments=arguments)]
         streamed.append([e.delta for e in events if e.type == "toolcall_delta"])
     assert streamed[0] == streamed[1] == [json.dumps(arguments, ensure_ascii=False)]
+
+
+NOT_TEXT = [5, 0, ["x"], [], {"text": "x"}, {}, True, False, None, ""]
+
+
+@pytest.mark.parametrize("value", NOT_TEXT, ids=repr)
+@pytest.mark.parametrize("before", [[], ["Hi"]], ids=["nothing-open", "text-open"])
+def test_a_text_chunk_whose_text_is_no_text_changes_nothing(value: Any, before: list[str]) -> None:
+    """A ``content`` list's ``{"type": "text"}`` chunk counts only with a non-empty string."""
+    seen = []
+    for chunks in ([], [{"type": "text", "text": value}]):
+        dec, builder = _decoder()
+        events = [e for text in before for e in dec.feed(_chunk(text))]
+        events += dec.feed({"choices": [{"index": 0, "delta": {"content": chunks}}]})
+        events += dec.feed(_chunk(" there", "stop"))
+        events += dec.finish(saw_done=True)
+        kinds = [(e.type, getattr(e, "delta", None)) for e in events]
+        seen.append((kinds, builder.message.content, builder.message.stop_reason))
+    assert seen[1] == seen[0]
+    assert seen[0][1] == [TextContent(text="".join(before) + " there")]
