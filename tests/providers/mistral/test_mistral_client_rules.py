@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -158,3 +159,51 @@ async def test_an_error_body_is_read_up_to_1_mib_then_closed() -> None:
     assert (message.error_message or "").startswith("503 Service Unavailable: xxx")
     assert body.served == 1 << 20  # the limit reached exactly: not one piece more
     assert body.closed
+
+
+class _Recorder(httpx2.AsyncBaseTransport):
+    def __init__(self) -> None:
+        self.requests: list[httpx2.Request] = []
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        await request.aread()
+        self.requests.append(request)
+        headers = {"content-type": "text/event-stream"}
+        return httpx2.Response(200, headers=headers, content=OK)
+
+
+async def test_the_body_sent_is_the_payload_as_utf8_json_with_non_ascii_kept() -> None:
+    """The bytes on the wire (and in a cassette) are the payload's JSON, not ``\\u`` escapes."""
+    from pi_sdk_mistral.conversations import build_request
+
+    context = Context(messages=[UserMessage(content="Grüße, 東京 🗼")])
+    options = StreamOptions(max_retries=0)
+    recorder = _Recorder()
+    client = mistral(BASE, recorder)
+    message = await pi_sdk.complete(MODEL, context, StreamOptions(client=client, max_retries=0))
+    assert message.text == "ok"
+    (request,) = recorder.requests
+    payload = build_request(MODEL, context, options, origin=BASE)
+    assert request.content == json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    assert "Grüße, 東京 🗼".encode() in request.content
+
+
+@pytest.mark.parametrize(("timeout_ms", "seconds"), [(None, 300.0), (1234, 1.234)])
+async def test_a_request_has_the_clients_timeout_else_300_s(
+    timeout_ms: int | None, seconds: float
+) -> None:
+    """The SDK's own default (``Chat.stream_async``) when the client's configuration has none."""
+    from mistralai.client import Mistral
+
+    recorder = _Recorder()
+    client = Mistral(
+        api_key="k",
+        server_url=BASE,
+        async_client=httpx2.AsyncClient(transport=recorder),
+        timeout_ms=timeout_ms,
+    )
+    await pi_sdk.complete(MODEL, CTX, StreamOptions(client=client, max_retries=0))
+    (request,) = recorder.requests
+    assert request.extensions["timeout"] == dict.fromkeys(
+        ("connect", "read", "write", "pool"), seconds
+    )

@@ -11,6 +11,7 @@ with ``"<type or code>: <message>"``; a whole ``chat.completion`` maps as a stre
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -236,3 +237,37 @@ def test_the_excerpt_of_a_body_that_is_not_an_answer_is_its_first_200_characters
     whole = '{"détail": "' + "é" * size + '"}'  # non-ASCII kept as it is
     assert excerpt == repr(whole[:200])
     assert len(whole[:200]) == min(len(whole), 200)
+
+
+@pytest.mark.parametrize("arguments", [{"q": "Zürich 東京"}, {"deep": {"list": ["é", 1, None]}}])
+def test_arguments_sent_as_an_object_stream_as_their_json_text(arguments: dict[str, Any]) -> None:
+    """The call's delta is the object's JSON with non-ASCII kept: the text a string would be."""
+    streamed = []
+    for form in (arguments, json.dumps(arguments, ensure_ascii=False)):
+        dec, builder = _decoder()
+        call = {"id": "abcDEF123", "function": {"name": "f", "arguments": form}}
+        events = dec.feed({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]})
+        events += dec.finish(saw_done=True)
+        assert builder.message.content == [ToolCall(id="abcDEF123", name="f", arguments=arguments)]
+        streamed.append([e.delta for e in events if e.type == "toolcall_delta"])
+    assert streamed[0] == streamed[1] == [json.dumps(arguments, ensure_ascii=False)]
+
+
+NOT_TEXT = [5, 0, ["x"], [], {"text": "x"}, {}, True, False, None, ""]
+
+
+@pytest.mark.parametrize("value", NOT_TEXT, ids=repr)
+@pytest.mark.parametrize("before", [[], ["Hi"]], ids=["nothing-open", "text-open"])
+def test_a_text_chunk_whose_text_is_no_text_changes_nothing(value: Any, before: list[str]) -> None:
+    """A ``content`` list's ``{"type": "text"}`` chunk counts only with a non-empty string."""
+    seen = []
+    for chunks in ([], [{"type": "text", "text": value}]):
+        dec, builder = _decoder()
+        events = [e for text in before for e in dec.feed(_chunk(text))]
+        events += dec.feed({"choices": [{"index": 0, "delta": {"content": chunks}}]})
+        events += dec.feed(_chunk(" there", "stop"))
+        events += dec.finish(saw_done=True)
+        kinds = [(e.type, getattr(e, "delta", None)) for e in events]
+        seen.append((kinds, builder.message.content, builder.message.stop_reason))
+    assert seen[1] == seen[0]
+    assert seen[0][1] == [TextContent(text="".join(before) + " there")]

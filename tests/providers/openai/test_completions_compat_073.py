@@ -191,3 +191,22 @@ async def test_no_session_affinity_headers_when_off_or_without_cache():
 )
 def test_pi_ai_073_catalog_compat_objects_resolve(compat: dict[str, Any]):
     resolve_compat(model(compat=compat))
+
+
+@pytest.mark.parametrize(
+    ("form", "names"),
+    [
+        ("openai", ["session_id", "x-client-request-id", "x-session-affinity"]),
+        ("openai-nosession", ["x-client-request-id", "x-session-affinity"]),
+        ("openrouter", ["x-session-id"]),
+    ],
+)
+def test_each_session_affinity_form_sends_its_headers_in_pi_ais_order(
+    form: str, names: list[str]
+) -> None:
+    from pi_sdk_openai.completions import session_affinity_headers
+    from pi_sdk_openai.completions._compat import CompletionsCompat
+
+    compat = CompletionsCompat(send_session_affinity_headers=True, session_affinity_format=form)  # type: ignore[arg-type]
+    headers = session_affinity_headers(compat, StreamOptions(session_id="s-1"))
+    assert list(headers.items()) == [(name, "s-1") for name in names]

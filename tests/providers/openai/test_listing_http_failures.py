@@ -98,8 +98,14 @@ async def test_a_cause_chain_that_loops_ends() -> None:
          "429 Too Many Requests: rate_limit: Slow down"),
         (500, {"error": "model runner crashed"}, "500 Internal Server Error: model runner crashed"),
         (503, {"detail": "warming up"}, '503 Service Unavailable: {"detail":"warming up"}'),
+        (500, {"error": ""}, '500 Internal Server Error: {"error":""}'),
+        (500, {"error": {"message": ""}}, '500 Internal Server Error: {"error":{"message":""}}'),
+        (500, {"error": {"message": 5, "code": "c"}},
+         '500 Internal Server Error: {"error":{"message":5,"code":"c"}}'),
+        (500, {"error": {"message": "m"}}, "500 Internal Server Error: m"),
     ],
-    ids=["openai", "openai-type", "ollama", "other"],
+    ids=["openai", "openai-type", "ollama", "other", "empty-error", "empty-message",
+         "message-not-text", "message-only"],
 )  # fmt: skip
 async def test_an_http_error_gives_the_servers_message(status: int, body: Any, said: str) -> None:
     text = await _ask(lambda request: httpx2.Response(status, json=body))
@@ -129,3 +135,23 @@ async def test_the_limit_is_16_mib_and_an_answer_of_that_size_is_read(extra: int
         with pytest.raises(listing_http.ListingError) as failed:
             await lister.json(URL)
     assert str(failed.value) == f"GET {URL}: the answer is larger than 16,777,216 bytes"
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "said"),
+    [
+        ({"content-type": "text/html; charset=utf-8"}, b"<h1>Sign in</h1>  <p>to continue</p>",
+         "(text/html): Sign in to continue"),
+        ({"content-type": "text/plain"}, b"ok", "(text/plain): ok"),
+        ({"content-type": "text/plain"}, b"", "(text/plain): empty"),
+        ({"content-type": "text/plain"}, b" \n ", "(text/plain): empty"),
+        ({}, b"not json", "(no content type): not json"),
+        ({"content-type": " ; charset=utf-8"}, b"", "(no content type): empty"),
+    ],
+    ids=["html", "text", "empty", "blank", "no-type", "blank-type"],
+)  # fmt: skip
+async def test_an_answer_that_is_not_json_is_named_by_type_and_excerpt(
+    headers: dict[str, str], body: bytes, said: str
+) -> None:
+    text = await _ask(lambda request: httpx2.Response(200, headers=headers, content=body))
+    assert text == f"GET {URL}: the answer is not JSON {said}"

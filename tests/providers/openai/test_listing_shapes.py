@@ -84,3 +84,44 @@ def test_ollama_tags_where_no_entry_has_a_name_is_an_error() -> None:
     )
     assert ollama_names({"models": [{"model": "b"}, {"name": "a"}, {"name": "b"}]},
                         where="x") == ["b", "a"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("capabilities", "read"),
+    [
+        (["embedding"], None),
+        (["completion", "embedding"], (["text"], False)),
+        (["completion"], (["text"], False)),
+        (["completion", "vision", "thinking"], (["text", "image"], True)),
+        ([], (["text"], False)),
+        (["vision"], (["text", "image"], False)),
+        (["thinking", "tools"], (["text"], True)),
+    ],
+)
+def test_only_an_embedding_only_ollama_model_is_left_out(
+    capabilities: list[str], read: tuple[list[str], bool] | None
+) -> None:
+    from pi_sdk_openai._listing_shapes import model_from_show
+
+    show = {"capabilities": capabilities}
+    model = model_from_show("m:1b", show, provider="ollama", base_url="http://h:11434/v1")
+    if read is None:
+        assert model is None
+        return
+    assert model is not None
+    assert (model.id, model.provider, model.base_url) == ("m:1b", "ollama", "http://h:11434/v1")
+    assert (model.input, model.reasoning) == read
+
+
+@pytest.mark.parametrize(
+    ("compat", "kept"),
+    [({"supportsStore": False}, {"supportsStore": False}), ({}, None), (None, None)],
+)
+def test_an_ollama_model_carries_the_servers_compat(
+    compat: dict[str, Any] | None, kept: dict[str, Any] | None
+) -> None:
+    from pi_sdk_openai._listing_shapes import model_from_show
+
+    show = {"capabilities": ["completion"]}
+    model = model_from_show("m", show, provider="ollama", base_url="http://h/v1", compat=compat)
+    assert model is not None and model.compat == kept

@@ -181,3 +181,26 @@ def test_a_streamed_refusal_ends_the_reply_unless_the_done_item_has_its_own(
         completed(),
     )
     assert (message.stop_reason, message.error_message) == ("error", refusal)
+
+
+WHOLE = {**MESSAGE, "content": [{"type": "output_text", "text": "Whole", "annotations": []}]}
+NO_ID = {k: v for k, v in WHOLE.items() if k != "id"}
+SIGNED = TextContent(text="Whole", text_signature='{"v":1,"id":"msg_1"}')
+
+
+@pytest.mark.parametrize(
+    ("where", "item", "block"),
+    [
+        ({"output_index": 0}, WHOLE, SIGNED),
+        ({"output_index": 0}, NO_ID, TextContent(text="Whole")),
+        ({}, WHOLE, SIGNED),
+    ],
+    ids=["index-and-id", "index-only", "id-only"],
+)
+def test_an_item_done_without_its_added_event_is_found_by_index_or_by_id(
+    where: dict[str, Any], item: dict[str, Any], block: TextContent
+) -> None:
+    """The done copy both opens and finishes the item, however the event names it."""
+    message = decode({"type": "response.output_item.done", **where, "item": item}, completed())
+    assert message.content == [block]
+    assert (message.stop_reason, message.error_message) == ("stop", None)
