@@ -50,8 +50,8 @@ DEFERRED_TO_THE_FIRST_AGENT = (
     "pi_sdk._wire.estimate",
     "pi_sdk._wire.pi_messages",
 )
-"""Imported by the first ``Agent(...)`` or call (the options, the structured output, the token
-estimate) or by the first pi-coding-agent message (its three types), not by the names alone."""
+"""Imported by the first ``Agent(...)`` (the options), the first call or ``output=`` (the typed
+answer, the token estimate) or the first pi-coding-agent message (its types), not by the names."""
 
 
 def _loaded_after(code: str, names: tuple[str, ...] = DEFERRED) -> dict[str, object]:
@@ -74,11 +74,27 @@ def test_first_use_leaves_the_options_and_pi_message_types_to_the_first_agent() 
     assert [name for name, present in loaded.items() if present] == []
 
 
-def test_the_first_agent_imports_the_options_and_still_no_pi_message_types() -> None:
+def test_the_first_agent_and_discovery_import_the_options_alone() -> None:
     code = f"{FIRST_USE}\nagent = pi_sdk.Agent(system_prompt='Be brief.')"
-    loaded = _loaded_after(code, DEFERRED_TO_THE_FIRST_AGENT)
-    assert loaded["pi_sdk.options"] is True
-    assert loaded["pi_sdk._wire.pi_messages"] is False
+    for then in ("", "\nimport pi_sdk.plugins\npi_sdk.plugins.get_plugin_manager()"):
+        loaded = _loaded_after(code + then, DEFERRED_TO_THE_FIRST_AGENT)
+        assert [name for name, present in loaded.items() if present] == ["pi_sdk.options"]
+
+
+def test_the_typed_answer_loads_with_the_first_output_and_reads_as_before() -> None:
+    code = (
+        f"{FIRST_USE}\n"
+        "from pi_sdk.options import StreamOptions\n"
+        "agent = pi_sdk.Agent(output={'type': 'object'})\n"
+        "from pi_sdk.options import Output, StructuredOutput, parse_output\n"
+        "from pi_sdk._wire import output\n"
+        "assert isinstance(agent.stream_options.output, Output), agent.stream_options\n"
+        "assert (Output, StructuredOutput, parse_output) == (\n"
+        "    output.Output, output.StructuredOutput, output.parse_output)\n"
+        "names = set(dir(pi_sdk.options)) & set(pi_sdk.options.__all__)\n"
+        "assert {'Output', 'OutputMode', 'StructuredOutput', 'parse_output'} <= names\n"
+    )
+    assert _loaded_after(code, DEFERRED_TO_THE_FIRST_AGENT)["pi_sdk._wire.output"] is True
 
 
 def test_a_pi_message_read_and_converted_after_first_use_loads_its_types() -> None:
