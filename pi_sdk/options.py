@@ -5,15 +5,19 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from pi_sdk._wire.abort import AbortSignal
 from pi_sdk._wire.choices import check_choice
+from pi_sdk._wire.exports import lazy_exports
 from pi_sdk._wire.levels import check_reasoning
-from pi_sdk._wire.output import Output, OutputMode, StructuredOutput, parse_output
-from pi_sdk._wire.output_cap import clamp_max_tokens_to_context, fit_thinking_budget
-from pi_sdk._wire.server_tool_options import server_tool_definitions
 from pi_sdk.types import CacheRetention, Context, Model, ThinkingLevel
+
+if TYPE_CHECKING:
+    from pi_sdk._wire.output import Output as Output
+    from pi_sdk._wire.output import OutputMode as OutputMode
+    from pi_sdk._wire.output import StructuredOutput as StructuredOutput
+    from pi_sdk._wire.output import parse_output as parse_output
 
 __all__ = [
     "ForeignReasoning",
@@ -25,6 +29,11 @@ __all__ = [
     "StructuredOutput",
     "parse_output",
 ]
+
+# The typed answer's names (and the output cap's token estimate) are imported with their first
+# use, a call or a name read: plugin discovery and the first Agent import this module (issue 32).
+_OUTPUT_NAMES = ("Output", "OutputMode", "StructuredOutput", "parse_output")
+__getattr__, __dir__ = lazy_exports(__name__, dict.fromkeys(_OUTPUT_NAMES, "pi_sdk._wire.output"))
 
 PayloadHook: TypeAlias = Callable[
     [dict[str, Any], Model], "dict[str, Any] | None | Awaitable[dict[str, Any] | None]"
@@ -180,6 +189,8 @@ class StreamOptions:
         Raises:
             ConfigurationError: an unknown name, or one the API has no tool for.
         """
+        from pi_sdk._wire.server_tool_options import server_tool_definitions
+
         where = f"{model.provider}/{model.id} ({model.api})"
         return server_tool_definitions(self.server_tools, definitions, where)
 
@@ -223,6 +234,8 @@ class StreamOptions:
         check_choice("cache_retention", self.cache_retention, CacheRetention, optional=True)
         check_choice("foreign_reasoning", self.foreign_reasoning, ForeignReasoning)
         if self.output is not None:
+            from pi_sdk._wire.output import Output
+
             self.output = Output.of(self.output)
 
     def resolved_output(self) -> Output | None:
@@ -230,6 +243,8 @@ class StreamOptions:
         output = self.output
         if output is None:
             return None
+        from pi_sdk._wire.output import Output
+
         return output if isinstance(output, Output) else Output.of(output)
 
     def resolved_max_tokens(self, model: Model, context: Context) -> int:
@@ -239,6 +254,8 @@ class StreamOptions:
         the estimated input of ``context`` with a safety margin
         (:func:`pi_sdk._wire.output_cap.clamp_max_tokens_to_context`); at least 1.
         """
+        from pi_sdk._wire.output_cap import clamp_max_tokens_to_context
+
         wanted = self.max_tokens if self.max_tokens is not None else model.max_tokens
         return clamp_max_tokens_to_context(model.context_window, context, wanted)
 
@@ -251,6 +268,8 @@ class StreamOptions:
         context window again, and the budget leaves 1,024 tokens of it for the answer. Call it
         with ``reasoning`` set.
         """
+        from pi_sdk._wire.output_cap import fit_thinking_budget
+
         level = self.reasoning or "high"
         return fit_thinking_budget(
             model.context_window,

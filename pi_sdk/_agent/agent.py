@@ -43,7 +43,6 @@ from pi_sdk._agent.messages import check_agent_message, check_prompt, default_co
 from pi_sdk._agent.queues import check_modes, dequeue
 from pi_sdk._agent.state import ActiveRun, AgentState, Runtime
 from pi_sdk.errors import AgentBusyError, ConfigurationError
-from pi_sdk.options import StreamOptions, StructuredOutput
 from pi_sdk.types import (
     AssistantMessage,
     ImageContent,
@@ -79,6 +78,7 @@ if TYPE_CHECKING:
     )
     from pi_sdk._wire.retry_policy import RetryPolicy
     from pi_sdk._wire.usage_limits import UsageLimits
+    from pi_sdk.options import StreamOptions, StructuredOutput
 
 __all__ = ["Agent", "AgentListener", "AgentState"]
 
@@ -91,7 +91,6 @@ _CONTINUE_BUSY = (
     "Agent is already processing. Await agent.wait_for_idle() before continuing,"
     " or use steer() / follow_up() to queue messages for the current run."
 )
-_STREAM_OPTION_FIELDS = tuple(f.name for f in dataclasses.fields(StreamOptions))
 _LOOP_SETTINGS = (
     "convert_to_llm",
     "transform_context",
@@ -108,8 +107,7 @@ _LOOP_SETTINGS = (
     "retry",
     "usage_limits",
 )
-"""The Agent attributes its runs pass on, as is, as the :class:`AgentLoopConfig` field of the
-same name."""
+"""The Agent attributes its runs pass on as is, as the same-named :class:`AgentLoopConfig` field."""
 
 
 class Agent:
@@ -213,6 +211,8 @@ class Agent:
                 ``fallback`` is neither a policy nor a list.
             ModelNotFoundError: a ``fallback`` name is no model of the collection (named).
         """
+        from pi_sdk.options import StreamOptions  # with the first Agent, not its class (issue 32)
+
         if output_repairs < 0:
             raise ValueError(f"output_repairs must be 0 or more; got {output_repairs}")
         self._runtime = Runtime()
@@ -602,6 +602,7 @@ class Agent:
     def _config(self, run: ActiveRun, model: Model) -> AgentLoopConfig:
         from pi_sdk._agent.output_repair import repair_prompt
         from pi_sdk._wire.loop_config import AgentLoopConfig
+        from pi_sdk.options import StreamOptions as Options
 
         def steering() -> list[AgentMessage]:
             if not run.steering_polled:
@@ -619,7 +620,7 @@ class Agent:
             run.repairs += 1
             return [repair]
 
-        base = {name: getattr(self.stream_options, name) for name in _STREAM_OPTION_FIELDS}
+        base = {f.name: getattr(self.stream_options, f.name) for f in dataclasses.fields(Options)}
         level = self._state.thinking_level
         base.update(reasoning=None if level == "off" else level, signal=run.controller.signal)
         base.update({name: getattr(self, name) for name in _LOOP_SETTINGS})
@@ -632,8 +633,7 @@ class Agent:
     async def _drive(
         self, run: ActiveRun, messages: list[AgentMessage] | None
     ) -> list[AgentMessage]:
-        # imported by the first run, not with the Agent (first use, issue 32 item 2)
-        from pi_sdk._agent.loop import run_agent_loop
+        from pi_sdk._agent.loop import run_agent_loop  # with the first run (issue 32, item 2)
         from pi_sdk._stream.assistant_message import new_assistant_message
         from pi_sdk._stream.log_redaction import install as install_log_redaction
         from pi_sdk._wire.agent_types import AgentContext, AgentEndEvent

@@ -35,13 +35,6 @@ from pydantic import BaseModel, TypeAdapter
 
 from pi_sdk._plugins.calling import PerManager
 from pi_sdk._wire.argument_kinds import described
-from pi_sdk._wire.pi_messages import (
-    PI_MESSAGE_TYPES,
-    PiBranchSummary,
-    PiCompactionSummary,
-    PiCustomMessage,
-    pi_message_to_llm,
-)
 from pi_sdk.errors import ConfigurationError
 from pi_sdk.types import (
     AssistantMessage,
@@ -87,7 +80,6 @@ LLM_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
 """The LLM message classes (``isinstance`` checks)."""
 LLM_EXACT_TYPES: frozenset[type] = frozenset(LLM_TYPES)
 """The same, for exact-type checks in C (``LLM_EXACT_TYPES.issuperset(map(type, messages))``)."""
-_PI_TYPES = (PiCustomMessage, PiBranchSummary, PiCompactionSummary)
 _adapter: list[TypeAdapter[Message]] = []  # built on first use (keeps `import pi_sdk` cheap)
 M = TypeVar("M", bound=BaseModel)
 
@@ -258,8 +250,11 @@ def convert_message_to_llm(message: AgentMessage) -> list[Message]:
     entry = _entry_for(message)
     if entry is not None:
         return list(entry.convert(message))
-    if isinstance(message, _PI_TYPES):
-        return pi_message_to_llm(message)
+    # pi-coding-agent's types load with the first message that is none of the above (first use)
+    from pi_sdk._wire import pi_messages as pi
+
+    if isinstance(message, pi.PiCustomMessage | pi.PiBranchSummary | pi.PiCompactionSummary):
+        return pi.pi_message_to_llm(message)
     return []
 
 
@@ -313,8 +308,11 @@ def agent_message_from_dict(data: Mapping[str, Any]) -> AgentMessage:
         return _adapter[0].validate_python(data)
     by_role = _registries.current().by_role
     entry = by_role.get(role) if isinstance(role, str) else None
-    if entry is None and isinstance(role, str) and role in PI_MESSAGE_TYPES:
-        return cast("AgentMessage", PI_MESSAGE_TYPES[role].model_validate(data))
+    if entry is None and isinstance(role, str):
+        from pi_sdk._wire.pi_messages import PI_MESSAGE_TYPES
+
+        if role in PI_MESSAGE_TYPES:
+            return cast("AgentMessage", PI_MESSAGE_TYPES[role].model_validate(data))
     if entry is None:
         known = ", ".join(sorted(LLM_ROLES | set(by_role)))
         raise ConfigurationError(f"unknown message role {role!r} (known: {known})")

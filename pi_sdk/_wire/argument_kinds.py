@@ -8,7 +8,6 @@ inside (or an ``error`` event about ``model_copy``).
 
 from __future__ import annotations
 
-from pi_sdk.options import StreamOptions
 from pi_sdk.types import Context, Model
 
 __all__ = ["check_call_arguments", "check_model", "described"]
@@ -35,6 +34,8 @@ def check_call_arguments(model: object, context: object, options: object) -> Non
         TypeError: ``model`` is not a ``Model``, ``context`` not a ``Context``, or ``options``
             neither a ``StreamOptions`` nor ``None``.
     """
+    from pi_sdk.options import StreamOptions  # with the first call: the Agent's checks need none
+
     check_model(model, "stream() model")
     if not isinstance(context, Context):
         raise TypeError(

@@ -43,12 +43,20 @@ DEFERRED = (
 )
 """Imported by the first call (a run, a stream, a registry read), not by first use."""
 
+DEFERRED_TO_THE_FIRST_AGENT = (
+    "pi_sdk.options",
+    "pi_sdk._wire.output",
+    "pi_sdk._wire.output_cap",
+    "pi_sdk._wire.estimate",
+    "pi_sdk._wire.pi_messages",
+)
+"""Imported by the first ``Agent(...)`` (the options), the first call or ``output=`` (the typed
+answer, the token estimate) or the first pi-coding-agent message (its types), not by the names."""
 
-def _loaded_after(code: str) -> dict[str, object]:
+
+def _loaded_after(code: str, names: tuple[str, ...] = DEFERRED) -> dict[str, object]:
     probe = (
-        f"{code}\n"
-        "import json, sys\n"
-        f"print(json.dumps({{m: m in sys.modules for m in {DEFERRED!r}}}))\n"
+        f"{code}\nimport json, sys\nprint(json.dumps({{m: m in sys.modules for m in {names!r}}}))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
@@ -59,6 +67,46 @@ def _loaded_after(code: str) -> dict[str, object]:
 def test_first_use_leaves_the_call_machinery_unimported() -> None:
     loaded = _loaded_after(FIRST_USE)
     assert [name for name, present in loaded.items() if present] == []
+
+
+def test_first_use_leaves_the_options_and_pi_message_types_to_the_first_agent() -> None:
+    loaded = _loaded_after(FIRST_USE, DEFERRED_TO_THE_FIRST_AGENT)
+    assert [name for name, present in loaded.items() if present] == []
+
+
+def test_the_first_agent_and_discovery_import_the_options_alone() -> None:
+    code = f"{FIRST_USE}\nagent = pi_sdk.Agent(system_prompt='Be brief.')"
+    for then in ("", "\nimport pi_sdk.plugins\npi_sdk.plugins.get_plugin_manager()"):
+        loaded = _loaded_after(code + then, DEFERRED_TO_THE_FIRST_AGENT)
+        assert [name for name, present in loaded.items() if present] == ["pi_sdk.options"]
+
+
+def test_the_typed_answer_loads_with_the_first_output_and_reads_as_before() -> None:
+    code = (
+        f"{FIRST_USE}\n"
+        "from pi_sdk.options import StreamOptions\n"
+        "agent = pi_sdk.Agent(output={'type': 'object'})\n"
+        "from pi_sdk.options import Output, StructuredOutput, parse_output\n"
+        "from pi_sdk._wire import output\n"
+        "assert isinstance(agent.stream_options.output, Output), agent.stream_options\n"
+        "assert (Output, StructuredOutput, parse_output) == (\n"
+        "    output.Output, output.StructuredOutput, output.parse_output)\n"
+        "names = set(dir(pi_sdk.options)) & set(pi_sdk.options.__all__)\n"
+        "assert {'Output', 'OutputMode', 'StructuredOutput', 'parse_output'} <= names\n"
+    )
+    assert _loaded_after(code, DEFERRED_TO_THE_FIRST_AGENT)["pi_sdk._wire.output"] is True
+
+
+def test_a_pi_message_read_and_converted_after_first_use_loads_its_types() -> None:
+    code = (
+        f"{FIRST_USE}\n"
+        "from pi_sdk._agent.messages import agent_message_from_dict, default_convert_to_llm\n"
+        "note = agent_message_from_dict({'role': 'branchSummary', 'summary': 's', 'fromId': 'x'})\n"
+        "assert type(note).__name__ == 'PiBranchSummary', note\n"
+        "[user] = default_convert_to_llm([note])\n"
+        "assert user.role == 'user' and 'summary' in user.text, user\n"
+    )
+    assert _loaded_after(code, DEFERRED_TO_THE_FIRST_AGENT)["pi_sdk._wire.pi_messages"] is True
 
 
 def test_an_agent_built_at_first_use_still_imports_nothing_of_a_run() -> None:

@@ -75,6 +75,24 @@ def test_a_name_of_pi_sdk_temporal_is_imported_on_first_use() -> None:
     assert done.stdout.split() == ["False", "True", "pi_sdk_temporal._workflow", "True"]
 
 
+def test_the_tool_policy_types_are_imported_on_first_use() -> None:
+    # Discovery imports pi_sdk_tool_policy in every process; its rule types wait for a name
+    # read (or the hook's first call), and then every public name is there.
+    probe = (
+        "import json, sys, pi_sdk.plugins\n"
+        "pi_sdk.plugins.get_plugin_manager()\n"
+        "import pi_sdk_tool_policy as t\n"
+        "before = 'pi_sdk_tool_policy.policy' in sys.modules\n"
+        "import pi_sdk_tool_policy.policy as p\n"
+        "print(json.dumps([before, t.Rule is p.Rule, t.policy is p, t.__all__[4:] == p.__all__,"
+        " sorted(t.__all__) == sorted(n for n in dir(t) if n in t.__all__)]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert json.loads(done.stdout.splitlines()[-1]) == [False, True, True, True, True]
+
+
 # --- every annotation of the plugin packages resolves ----------------------------------------
 
 PACKAGES = sorted(p for p in Path("plugins").glob("*/pi_sdk_*") if p.is_dir())

@@ -18,28 +18,47 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pi_sdk import hookimpl
-from pi_sdk.plugins import EnvSetting
+from pi_sdk.plugins import EnvSetting, lazy_exports
 
 if TYPE_CHECKING:
     from pi_sdk import AbortSignal, BeforeToolCallContext, BeforeToolCallResult
 
-from . import policy
-from .policy import Action as Action
-from .policy import Annotation as Annotation
-from .policy import ApprovalRequest as ApprovalRequest
-from .policy import Approver as Approver
-from .policy import Decision as Decision
-from .policy import Rule as Rule
-from .policy import ToolPolicy as ToolPolicy
+    from . import policy as policy
+    from .policy import Action as Action
+    from .policy import Annotation as Annotation
+    from .policy import ApprovalRequest as ApprovalRequest
+    from .policy import Approver as Approver
+    from .policy import Decision as Decision
+    from .policy import Rule as Rule
+    from .policy import ToolPolicy as ToolPolicy
 
-__all__ = ["POLICY_ENV", "active_policy", "before_tool_call", "configure"]
-__all__ += policy.__all__  # the policy types
+__all__ = [
+    "POLICY_ENV",
+    "active_policy",
+    "before_tool_call",
+    "configure",
+    # the policy types (pi_sdk_tool_policy.policy.__all__)
+    "Action",
+    "Annotation",
+    "ApprovalRequest",
+    "Approver",
+    "Decision",
+    "Rule",
+    "ToolPolicy",
+]
+
+# Plugin discovery imports this package in every pi-sdk process: the policy types (and their
+# dataclasses) are imported on first use, by a name read or by the hook's first call.
+_HOMES = dict.fromkeys(["policy", *__all__[4:]], f"{__name__}.policy")
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES)
 
 POLICY_ENV = "PI_SDK_TOOL_POLICY"
 """Environment variable naming the policy file used when :func:`configure` was not called."""
 
 
 def _read_policy_file(path: str) -> ToolPolicy | str:
+    from .policy import ToolPolicy
+
     try:
         return ToolPolicy.from_file(path)
     except Exception as exc:  # noqa: BLE001 - kept and reported on every call
