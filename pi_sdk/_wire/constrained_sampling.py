@@ -121,16 +121,16 @@ def _types(node: dict[str, Any]) -> list[Any]:
     return [kind] if isinstance(kind, str) else list(cast("list[Any]", kind or []))
 
 
-def _nullable(node: Any) -> bool:
-    if not isinstance(node, dict):
-        return False
-    obj = cast("dict[str, Any]", node)
+def _nullable(obj: dict[str, Any]) -> bool:
+    """Whether ``obj`` (a node :func:`_close` took, so its variants are dicts) admits ``null``."""
     if "null" in _types(obj) or ("const" in obj and obj["const"] is None):
         return True
     if isinstance(obj.get("enum"), list) and None in obj["enum"]:
         return True
     variants = obj.get("anyOf")
-    return isinstance(variants, list) and any(_nullable(v) for v in cast("list[Any]", variants))
+    return isinstance(variants, list) and any(
+        _nullable(v) for v in cast("list[dict[str, Any]]", variants)
+    )
 
 
 def _structured(node: Any) -> bool:

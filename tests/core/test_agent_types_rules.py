@@ -8,6 +8,7 @@ an ``execute`` it cannot run, naming the tool.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import pytest
@@ -190,3 +191,20 @@ async def test_execute_without_an_implementation_or_with_a_sync_one_names_the_to
         "c9",
         {"a": 1},
     )
+
+
+@pytest.mark.parametrize("member", ["role", "timestamp"])
+def test_a_custom_message_s_role_and_timestamp_are_read_only_attributes(member: str) -> None:
+    """``CustomAgentMessage`` declares attributes, not methods: a class that says it implements
+    the protocol (and sets neither) reads a value from them, never a bound method, and the type
+    checker and API reference read them as read-only attributes."""
+    from pi_sdk import CustomAgentMessage
+
+    assert isinstance(inspect.getattr_static(CustomAgentMessage, member), property)
+
+    class Declared(CustomAgentMessage):
+        pass
+
+    assert getattr(Declared(), member) is None  # the protocol's own body, read as a value
+    with pytest.raises(AttributeError):
+        setattr(Declared(), member, "x")

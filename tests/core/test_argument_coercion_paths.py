@@ -81,3 +81,32 @@ def test_prefix_items_then_items():
 )
 def test_the_name_a_required_error_reports(message: str, name: str):
     assert _missing_property(ValidationError(message, validator="required")) == name
+
+
+def _nested(levels: int, leaf: Any) -> tuple[dict[str, Any], Any]:
+    """A schema and a value ``levels`` properties deep, the leaf an integer given as text."""
+    schema: dict[str, Any] = {"type": "integer"}
+    value: Any = leaf
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"a": schema}}
+        value = {"a": value}
+    return schema, value
+
+
+def _leaf(value: Any) -> Any:
+    while isinstance(value, dict):
+        value = value["a"]
+    return value
+
+
+@pytest.mark.parametrize(("levels", "expected"), [(63, 5), (64, 5), (65, "5"), (66, "5")])
+def test_coercion_goes_64_levels_deep_and_no_further(levels: int, expected: Any) -> None:
+    """The depth bound (a recursive ``$ref`` ends there): a value below it is left for
+    validation to report."""
+    schema, value = _nested(levels, "5")
+    assert _leaf(coerce_arguments(value, schema)) == expected
+
+
+def test_a_recursive_reference_is_followed_to_the_depth_bound_and_ends() -> None:
+    schema = {"$ref": "#/$defs/node", "$defs": {"node": {"$ref": "#/$defs/node"}}}
+    assert coerce_arguments("5", schema) == "5"

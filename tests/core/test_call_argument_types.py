@@ -12,6 +12,7 @@ import pytest
 from _support.agent import isolated_plugins  # noqa: F401 - autouse fixture
 
 import pi_sdk
+from pi_sdk._wire.argument_kinds import described
 from pi_sdk.testing import ScriptedProvider
 
 CONTEXT = pi_sdk.Context(messages=[pi_sdk.UserMessage(content="hi")])
@@ -49,3 +50,21 @@ async def test_an_argument_of_the_wrong_kind_is_a_type_error_naming_it(index: in
         await pi_sdk.complete(*args)  # pyright: ignore[reportArgumentType]
     assert str(info.value) == message
     assert provider.calls == []
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("x" * 98, "str '" + "x" * 98 + "'"),  # a repr of 100 characters is shown whole
+        ("x" * 99, "str '" + "x" * 98 + "…"),  # 101: cut to 99, and the mark
+        ([1] * 40, "list " + repr([1] * 40)[:99] + "…"),
+        (None, "NoneType None"),
+    ],
+)
+def test_what_an_argument_got_is_its_type_and_at_most_100_characters_of_its_repr(
+    value: object, expected: str
+) -> None:
+    assert described(value) == expected
+    with pytest.raises(TypeError) as info:
+        pi_sdk.stream(value, CONTEXT)  # pyright: ignore[reportArgumentType]
+    assert str(info.value) == f"stream() model {MODEL_HINT}; got {expected}"

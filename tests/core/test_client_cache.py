@@ -63,6 +63,28 @@ async def test_an_evicted_client_in_use_is_closed_after_its_last_lease() -> None
     assert a.closed
 
 
+async def test_aclose_returns_when_a_pushed_out_client_s_close_ends_cancelled() -> None:
+    """A vendor client whose close is interrupted (``CancelledError``) while ``aclose`` waits
+    for it: the cache's ``aclose`` still returns, the other clients closed."""
+    released = asyncio.Event()
+    closed: list[str] = []
+
+    async def close(client: FakeClient) -> None:
+        if client.name == "a":
+            await released.wait()
+            raise asyncio.CancelledError  # an interrupted close, not our caller's cancel
+        released.set()  # "b" closes during aclose, while a's close still waits
+        closed.append(client.name)
+
+    cache: ClientCache[FakeClient] = ClientCache(close, max_per_loop=1)
+    await _get(cache, "a")
+    await _get(cache, "b")  # pushes a out: its close starts as a task, and waits
+    await asyncio.sleep(0)
+    assert closed == [] and not released.is_set()
+    assert await cache.aclose() is None
+    assert closed == ["b"] and len(cache) == 0
+
+
 async def test_aclose_closes_the_clients_of_the_running_loop() -> None:
     cache: ClientCache[FakeClient] = ClientCache(_close)
     a = await _get(cache, "a")

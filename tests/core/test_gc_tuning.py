@@ -53,10 +53,21 @@ def test_cycles_made_after_tuning_are_still_collected():
 @pytest.mark.parametrize("young", [0, -700])
 def test_a_young_threshold_below_one_is_refused_and_nothing_changes(young):
     before = gc.get_threshold()
-    with pytest.raises(ValueError, match="young must be >= 1"):
+    with pytest.raises(ValueError) as refused:
         tune_gc_for_streams(young=young)
+    assert str(refused.value) == f"young must be >= 1, not {young}"
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+def test_a_young_threshold_of_one_is_the_least_taken():
+    before = gc.get_threshold()
+    restore = tune_gc_for_streams(young=1)
+    try:
+        assert gc.get_threshold() == (1, *before[1:])
+    finally:
+        restore()
+    assert gc.get_threshold() == before
 
 
 @pytest.fixture

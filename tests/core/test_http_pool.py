@@ -180,6 +180,29 @@ async def test_aclose_waits_for_the_pools_still_closing_after_their_expiry(monke
             assert len(closed) == 1
 
 
+async def test_aclose_does_not_raise_when_a_pool_closing_after_its_expiry_fails(monkeypatch):
+    """The failure of a background close (a pool expired) is not the caller's ``aclose``'s."""
+    closes: list[str] = []
+    original = httpx2.AsyncHTTPTransport.aclose
+
+    async def failing_aclose(self: httpx2.AsyncHTTPTransport) -> None:
+        closes.append("started")
+        await asyncio.sleep(0.05)
+        await original(self)
+        raise OSError("socket already gone")
+
+    monkeypatch.setattr(httpx2.AsyncHTTPTransport, "aclose", failing_aclose)
+    transport = PooledTransport(keepalive_expiry=0)
+    async with _GatedServer() as server:
+        server.gate.set()
+        async with httpx2.AsyncClient(transport=transport) as client:
+            assert (await client.get(server.url)).text == "ok"
+            assert await _until(lambda: transport.pools == 0)  # expired: its closing started
+            assert closes == ["started"]
+            assert await transport.aclose() is None  # waits for it, and keeps its error
+            assert await _until(lambda: server.open == 0)
+
+
 async def test_closing_a_body_twice_frees_its_slot_once():
     transport = PooledTransport(per_pool=1, max_pools=5)
     async with _GatedServer() as server, httpx2.AsyncClient(transport=transport) as client:

@@ -292,3 +292,17 @@ def test_past_the_cap_on_shared_name_sets_a_new_set_stays_the_instance_s_own(
     assert image.__pydantic_fields_set__ is not other.__pydantic_fields_set__
     assert image.model_fields_set == {"data", "mime_type"} and image == other
     assert list(lean._shared) == [frozenset({"text"})]
+
+
+@pytest.mark.parametrize(("length", "interned"), [(1, True), (64, True), (65, False)])
+def test_identifiers_up_to_64_characters_are_interned_longer_ones_are_text(
+    length: int, interned: bool
+):
+    """Built and copied alike: an identifier field holds the interned string, unless longer
+    than an identifier is (then it is text, kept as given)."""
+    canonical = sys.intern("".join(["m"] * length))  # the interned one, made first
+    model = "".join(["m"] * length)  # an equal str, another object
+    message = pi_sdk.AssistantMessage(api="a", provider="p", model=model, timestamp=1)
+    assert message.model == model and (message.model is canonical) is interned
+    copied = copy_with(message.model_copy(update={"model": "x"}), {"model": "".join(model)})
+    assert copied.model == model and (copied.model is canonical) is interned

@@ -154,3 +154,35 @@ def test_env_api_key_hook_tries_the_variables_in_order_at_each_call(
     assert hook("zeta") is None
     monkeypatch.setenv("ZETA_KEY", "z")
     assert hook("zeta") == "z"
+
+
+def test_a_module_binding_the_factories_registers_as_a_plugin_answering_each_hook(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """What a provider package's ``__init__`` does: bind the three factories, be registered."""
+    from pi_sdk._plugins.manager import PluginManager
+
+    (tmp_path / "pi_sdk_test_bound").mkdir()
+    (tmp_path / "pi_sdk_test_bound" / "__init__.py").write_text("")
+    row = {"id": "bound-1", "api": "bound-api", "provider": "bound"}
+    (tmp_path / "pi_sdk_test_bound" / "models.json").write_text(json.dumps({"models": [row]}))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("BOUND_KEY", "bound-secret")
+    provider = kit.lazy_api("bound-api", MODULE, call="call_bound", recognize=None)
+    package = types.ModuleType("pi_sdk_test_bound_plugin")
+    package.register_api_providers = kit.api_providers_hook(provider)  # type: ignore[attr-defined]
+    package.register_models = kit.models_hook("pi_sdk_test_bound")  # type: ignore[attr-defined]
+    package.get_api_key = kit.env_api_key_hook({"bound": ("BOUND_KEY",)})  # type: ignore[attr-defined]
+    pm = PluginManager()
+    pm.register(package, name="bound")
+    hooks = sorted(caller.name for caller in pm.get_hookcallers(package) or [])
+    assert hooks == ["get_api_key", "register_api_providers", "register_models"]
+    providers: list[ApiProvider] = []
+    models: list[Model] = []
+    pm.hook.register_api_providers(register=providers.append)
+    pm.hook.register_models(register=models.append)
+    assert providers == [provider]
+    assert [(m.provider, m.id, m.api) for m in models] == [("bound", "bound-1", "bound-api")]
+    assert pm.hook.get_api_key(provider="bound") == "bound-secret"
+    assert pm.hook.get_api_key(provider="other") is None
+    monkeypatch.delitem(sys.modules, "pi_sdk_test_bound", raising=False)

@@ -98,6 +98,28 @@ def test_a_failing_rename_names_the_target_and_keeps_the_errors_kind(
     assert _leftovers(tmp_path) == []
 
 
+def test_a_temporary_file_gone_before_its_rename_still_names_only_the_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Someone removed the temporary file (a cleaner of the folder): the error is the rename's,
+    naming the target, not one about removing the file that is already gone."""
+
+    def vanished(src: str, dst: object) -> None:
+        os.unlink(src)
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", src, dst)
+
+    monkeypatch.setattr(private_file.os, "replace", vanished)
+    target = tmp_path / "s.json"
+    with pytest.raises(FileNotFoundError) as caught:
+        write_atomically(target, "x", what="notes")
+    assert (caught.value.errno, caught.value.strerror, caught.value.filename) == (
+        errno.ENOENT,
+        "cannot save notes: No such file or directory",
+        os.fspath(target),
+    )
+    assert _leftovers(tmp_path) == []
+
+
 def test_a_missing_file_reads_as_none_and_other_open_errors_are_raised(tmp_path: Path):
     assert read_private(tmp_path / "absent.json", max_bytes=10) is None
     plain = tmp_path / "plain"

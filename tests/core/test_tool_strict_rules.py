@@ -51,3 +51,11 @@ def test_the_refusals_that_send_prefer_tools_again() -> None:
         assert Tool.is_strict_limit_error(f"400 Bad Request: invalid_request_error: {text}.")
     assert not Tool.is_strict_limit_error("400 Bad Request: invalid_request_error: bad schema")
     assert not Tool.is_strict_limit_error("")
+
+
+def test_a_tool_answers_the_refusal_question_too() -> None:
+    """A static method: a provider holding a tool asks it, with the text as the only argument."""
+    tool = Tool(name="t", parameters=WEATHER, constrained_sampling=PREFER)
+    for text in STRICT_TOOL_LIMIT_ERRORS:
+        assert tool.is_strict_limit_error(text) is True
+    assert tool.is_strict_limit_error("bad schema") is False
