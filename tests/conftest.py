@@ -38,6 +38,10 @@ def pytest_configure(config: pytest.Config) -> None:
     source again. The caches go to the ``__pycache__`` folders, which git ignores."""
     sys.dont_write_bytecode = False
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    config.addinivalue_line(
+        "markers",
+        "cold_server: the test's MCP servers start cold, not forked warm (_support/mcp_servers.py)",
+    )
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
