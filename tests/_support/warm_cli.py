@@ -265,7 +265,8 @@ _READ: set[str] = set()
 request's values of these, so that it can stand for it."""
 _SERVERS: list[WarmServer] = []
 _MOST_SERVERS = 3
-"""Servers per test process, one per set of interpreter settings (the tests use one or two)."""
+"""Servers per test process and set of preimported modules (the CLI's, the MCP servers'), one per
+set of interpreter settings (the tests use one or two)."""
 
 
 def server_for(
