@@ -32,11 +32,13 @@ the child derives that again.
 The imported objects are frozen for the garbage collector (``gc.freeze``) so that a child's
 collections do not copy their pages; the children leave them frozen.
 
-Protocol (a Unix socket named on the command line): the request is one JSON object (``module``,
-``args``, ``env``, ``cwd``, ``blocked``, ``ignored``, optionally ``terminal``) sent with the
-child's three descriptors; the answer is the child's pid, then its return code
-(negative: the signal that ended it), one line each. The server ends when its standard input
-closes, killing children still running.
+Protocol (a Unix socket named on the command line): the request is one JSON object (``module``
+or ``script``, ``args``, ``env``, ``cwd``, ``blocked``, ``ignored``, optionally ``terminal``
+and ``tied``) sent with the child's three descriptors; the answer is the child's pid, then its
+return code (negative: the signal that ended it), one line each. A ``script`` runs as ``python
+SCRIPT ARGS`` (its folder first on ``sys.path``). A ``tied`` child is killed when its requester's
+connection closes before it ends (``warm_stub.py``: the stub killed with its process group). The
+server ends when its standard input closes, killing children still running.
 """
 
 from __future__ import annotations
@@ -107,7 +109,8 @@ def _signals_of_the_requester(blocked: list[int], ignored: list[int]) -> None:
 
 
 def _become_module(request: dict, fds: list[int], base_path: list[str]) -> None:
-    """In the forked child: become ``python -m MODULE ARGS``; never returns."""
+    """In the forked child: become ``python -m MODULE ARGS`` (``python SCRIPT ARGS`` for a
+    request naming a ``script``); never returns."""
     code = 1
     try:
         if request.get("terminal"):
@@ -127,12 +130,15 @@ def _become_module(request: dict, fds: list[int], base_path: list[str]) -> None:
         os.environ.clear()
         os.environ.update(request["env"])  # with what the interpreter adds at start (LC_CTYPE)
         _user_base_again()
-        path = [os.getcwd(), *_python_path(request["env"].get("PYTHONPATH", "")), *base_path]
+        script = request.get("script")
+        first = os.path.dirname(os.path.abspath(script)) if script else os.getcwd()
+        path = [first, *_python_path(request["env"].get("PYTHONPATH", "")), *base_path]
         sys.path[:] = list(dict.fromkeys(path))  # site's removeduppaths: first one wins
         importlib.invalidate_caches()
-        module = request["module"]
-        sys.argv = ["-m", *request["args"]]
-        sys.orig_argv = [sys.executable, "-m", module, *request["args"]]
+        module = request.get("module")
+        sys.argv = [script, *request["args"]] if script else ["-m", *request["args"]]
+        sys.orig_argv = [sys.executable, *([script] if script else ["-m", module])]
+        sys.orig_argv += request["args"]
         if not sys.flags.ignore_environment and not os.environ.get("PYTHONUNBUFFERED"):
             sys.stdin.reconfigure(line_buffering=sys.stdin.isatty())
             sys.stdout.reconfigure(line_buffering=sys.stdout.isatty())
@@ -144,7 +150,10 @@ def _become_module(request: dict, fds: list[int], base_path: list[str]) -> None:
         sys.modules["__main__"] = main
 
         try:
-            runpy._run_module_as_main(module, alter_argv=True)  # type: ignore[attr-defined]
+            if script:
+                runpy.run_path(script, run_name="__main__")
+            else:
+                runpy._run_module_as_main(module, alter_argv=True)  # type: ignore[attr-defined]
             code = 0
         except SystemExit as exc:
             code = _exit_status(exc)
@@ -174,32 +183,42 @@ def _become_module(request: dict, fds: list[int], base_path: list[str]) -> None:
 def _serve(listener: socket.socket) -> None:
     base_path = sys.path[1:]  # started without PYTHONPATH: what site made, less the script dir
     children: dict[int, socket.socket] = {}
+    tied: dict[socket.socket, int] = {}  # a tied child's requester, whose leaving kills it
     while True:
         waiting = 0.02 if children else None  # a child's end is polled for, not signalled
-        readable, _, _ = select.select([listener, sys.stdin], [], [], waiting)
+        readable, _, _ = select.select([listener, sys.stdin, *tied], [], [], waiting)
         if sys.stdin in readable and not sys.stdin.buffer.read1(1):
             break
+        for conn in [c for c in readable if c in tied]:
+            if not conn.recv(1):  # the requester is gone (killed): so is its child
+                os.kill(tied.pop(conn), signal.SIGKILL)
         if listener in readable:
             conn, _ = listener.accept()
             message, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
+            if not message:  # a requester that went cold instead (warm_stub.py)
+                conn.close()
+                continue
             request = json.loads(message)
             sys.stdout.flush()
             sys.stderr.flush()
             pid = os.fork()
             if pid == 0:
-                listener.close()
-                conn.close()
+                for other in (listener, conn, *children.values()):
+                    other.close()
                 _become_module(request, fds, base_path)
             for fd in fds:
                 os.close(fd)
             conn.sendall(f"{pid}\n".encode())
             children[pid] = conn
+            if request.get("tied"):
+                tied[conn] = pid
         while children:
             pid, status = os.waitpid(-1, os.WNOHANG)
             if pid == 0:
                 break
             conn = children.pop(pid, None)
             if conn is not None:
+                tied.pop(conn, None)
                 try:
                     conn.sendall(f"{os.waitstatus_to_exitcode(status)}\n".encode())
                 except OSError:

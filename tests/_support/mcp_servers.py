@@ -5,6 +5,13 @@
 * ``mcp_edge_server.py`` beside this file (written with the ``mcp`` SDK's server API) for the
   edge cases, over stdio (:func:`edge_stdio`) and over HTTP on a loopback port
   (:class:`EdgeProcess`).
+
+Each is started by the test as a reader's program starts it (the SDK spawns the command), but the
+command is ``_support/warm_stub.py``: the server is forked from a warm server of the test process
+that imported the ``mcp`` SDK once (:data:`PREIMPORTED`), instead of an interpreter importing it
+again (0.6 to 0.9 CPU seconds a start; the stub says what stays the same). ``warm=False`` (the
+tests of a server process's own end, and ``PI_SDK_TEST_COLD_CLI=1`` for all) starts the real
+command cold.
 """
 
 from __future__ import annotations
@@ -15,22 +22,41 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mcp.client.stdio import get_default_environment
 from pi_sdk_mcp import HttpServer, StdioServer
+
+from _support import warm_cli
 
 BIN = Path(sys.executable).parent
 EDGE = Path(__file__).resolve().parent / "mcp_edge_server.py"
+STUB = Path(__file__).resolve().parent / "warm_stub.py"
+PREIMPORTED = ("mcp.server.mcpserver", "mcp.server.stdio", "mcp_server_time.server", "uvicorn")
+"""What the warm server of the MCP servers imports (not ``mcp_server_git``: GitPython reads the
+whole environment at import, so no child could differ from the server in any variable)."""
 
 
-def time_server(name: str = "time", **options: Any) -> StdioServer:
+def command(script: Path, *args: str, warm: bool = True) -> tuple[str, tuple[str, ...]]:
+    """The command and arguments that run the Python script ``script`` with ``args`` as a server
+    the SDK starts: ``warm_stub.py`` and a warm server's socket, or, cold, the script itself
+    (an installed command, ``BIN/...``) or the interpreter on it."""
+    server = warm_cli.server_for(get_default_environment(), PREIMPORTED) if warm else None
+    if server is None:
+        if script.parent == BIN:
+            return str(script), args
+        return sys.executable, (str(script), *args)
+    return sys.executable, ("-I", "-S", str(STUB), server.socket, str(script), *args)
+
+
+def time_server(name: str = "time", *, warm: bool = True, **options: Any) -> StdioServer:
     """``mcp-server-time`` in UTC."""
-    command = str(BIN / "mcp-server-time")
-    return StdioServer(name=name, command=command, args=("--local-timezone", "UTC"), **options)
+    program, args = command(BIN / "mcp-server-time", "--local-timezone", "UTC", warm=warm)
+    return StdioServer(name=name, command=program, args=args, **options)
 
 
 def git_server(repository: Path, name: str = "git", **options: Any) -> StdioServer:
     """``mcp-server-git`` on ``repository``."""
-    command = str(BIN / "mcp-server-git")
-    return StdioServer(name=name, command=command, args=("-r", str(repository)), **options)
+    program, args = command(BIN / "mcp-server-git", "-r", str(repository))
+    return StdioServer(name=name, command=program, args=args, **options)
 
 
 def make_repository(root: Path) -> Path:
@@ -50,19 +76,21 @@ def make_repository(root: Path) -> Path:
     return repo
 
 
-def edge_stdio(log: Path, name: str = "edge", **options: Any) -> StdioServer:
+def edge_stdio(log: Path, name: str = "edge", *, warm: bool = True, **options: Any) -> StdioServer:
     """The edge server over stdio, noting what it saw in ``log``."""
     env = {"EDGE_LOG": str(log)}
-    return StdioServer(name=name, command=sys.executable, args=(str(EDGE),), env=env, **options)
+    program, args = command(EDGE, warm=warm)
+    return StdioServer(name=name, command=program, args=args, env=env, **options)
 
 
 class EdgeProcess:
     """The edge server over HTTP (``kind``: ``http`` or ``sse``) in a subprocess of the test."""
 
-    def __init__(self, log: Path, kind: str = "http") -> None:
-        env = {**os.environ, "EDGE_LOG": str(log)}
+    def __init__(self, log: Path, kind: str = "http", *, warm: bool = True) -> None:
+        env = {**get_default_environment(), "EDGE_LOG": str(log)}
+        program, args = command(EDGE, kind, warm=warm)
         self.process = subprocess.Popen(
-            [sys.executable, str(EDGE), kind],
+            [program, *args],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=env,

@@ -52,13 +52,14 @@ def _settings(env: dict[str, str], read: list[str]) -> dict[str, str | None]:
 class WarmServer:
     """One ``cli_forkserver.py`` process and its socket."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], preimported: tuple[str, ...] = PREIMPORTED) -> None:
+        self.preimported = preimported
         self._folder = tempfile.mkdtemp(prefix="pi-sdk-warm-cli-")
         self._socket = os.path.join(self._folder, "socket")
         server_env = {k: v for k, v in _settings(env, sorted(_READ)).items() if v is not None}
         server_env.update(PATH=env.get("PATH", ""), HOME=self._folder)
         self._process = subprocess.Popen(
-            [sys.executable, str(_SCRIPT), self._socket, *PREIMPORTED],
+            [sys.executable, str(_SCRIPT), self._socket, *preimported],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=server_env,
@@ -75,6 +76,14 @@ class WarmServer:
         self._added = {k: v for k, v in ready["environ"].items() if k not in server_env}
         """What the interpreter added to its environment at start (PEP 538's ``LC_CTYPE``):
         the same settings add the same to a child's."""
+        facts = {"read": self.read, "settings": self.settings, "added": self._added}
+        Path(self.socket + ".json").write_text(json.dumps(facts), encoding="utf-8")
+
+    @property
+    def socket(self) -> str:
+        """The server's socket; ``socket.json`` beside it says what a child may not change
+        (``read``, ``settings``) and what the interpreter adds (``added``): warm_stub.py."""
+        return self._socket
 
     def takes(self, env: dict[str, str]) -> bool:
         """Whether a child forked from here is what a fresh interpreter with ``env`` would be."""
@@ -155,6 +164,7 @@ class WarmServer:
         self._process.wait()
         with contextlib.suppress(OSError):
             os.unlink(self._socket)
+            os.unlink(self._socket + ".json")
             os.rmdir(self._folder)
 
 
@@ -255,20 +265,25 @@ _READ: set[str] = set()
 request's values of these, so that it can stand for it."""
 _SERVERS: list[WarmServer] = []
 _MOST_SERVERS = 3
-"""Servers per test process, one per set of interpreter settings (the tests use one or two)."""
+"""Servers per test process and set of preimported modules (the CLI's, the MCP servers'), one per
+set of interpreter settings (the tests use one or two)."""
 
 
-def server_for(env: dict[str, str]) -> WarmServer | None:
-    """A warm server of this process a child of which can stand for ``python -m ...`` under
-    ``env`` (started on first use, ended at exit); ``None`` when a fresh interpreter must run."""
+def server_for(
+    env: dict[str, str], preimported: tuple[str, ...] = PREIMPORTED
+) -> WarmServer | None:
+    """A warm server of this process (having imported ``preimported``) a child of which can
+    stand for ``python -m ...`` under ``env`` (started on first use, ended at exit); ``None``
+    when a fresh interpreter must run."""
     if os.environ.get(COLD_ENV) == "1" or env.get(COLD_ENV) == "1":
         return None
-    for server in _SERVERS:
+    servers = [server for server in _SERVERS if server.preimported == preimported]
+    for server in servers:
         if server.takes(env):
             return server
-    if len(_SERVERS) >= _MOST_SERVERS:
+    if len(servers) >= _MOST_SERVERS:
         return None
-    server = WarmServer(env)
+    server = WarmServer(env, preimported)
     _SERVERS.append(server)
     atexit.register(server.close)
     return server if server.takes(env) else None

@@ -10,6 +10,15 @@ import pytest
 from pi_sdk import tune_gc_for_streams
 
 
+@pytest.fixture(autouse=True)
+def nothing_frozen():
+    """A process with nothing frozen, as a user's is at start-up: the suite freezes what its
+    collection built (tests/conftest.py), and freezes it again after each test here."""
+    gc.unfreeze()
+    yield
+    gc.freeze()
+
+
 class _Node:
     """A container that can sit in a reference cycle."""
 

@@ -1,6 +1,8 @@
 """Fixtures of the pi-sdk-mcp tests: real MCP servers (see ``_support/mcp_servers.py``).
 
-Every server process a test starts is stopped when it ends.
+Every server process a test starts is stopped when it ends. The servers are forked warm; the
+tests of a server process's own end (killed mid-call, stopped and started again, a command that
+does not start) start theirs cold, as a reader's program does.
 """
 
 from __future__ import annotations
@@ -35,10 +37,12 @@ def edge_http(edge_log: Path) -> Iterator[EdgeProcess]:
 
 @pytest.fixture(params=["stdio", "http"])
 def edge(request: pytest.FixtureRequest, edge_log: Path) -> Iterator[StdioServer | HttpServer]:
-    """The edge server's configuration, over stdio and over streamable HTTP."""
+    """The edge server's configuration, over stdio and over streamable HTTP (started cold for a
+    test marked ``cold_server``: _support/mcp_servers.py)."""
+    warm = request.node.get_closest_marker("cold_server") is None
     if request.param == "stdio":
-        yield edge_stdio(edge_log)
+        yield edge_stdio(edge_log, warm=warm)
         return
-    process = EdgeProcess(edge_log)
+    process = EdgeProcess(edge_log, warm=warm)
     yield process.config()
     process.stop()

@@ -124,6 +124,7 @@ async def test_abort_during_a_slow_tool_cancels_the_request_on_the_server(
     assert "finished slow-1" not in log_lines(edge_log)
 
 
+@pytest.mark.cold_server  # the server process's own end, as a reader's program starts it
 async def test_a_server_killed_mid_call_gives_an_error_naming_it_and_its_tools_go(
     edge: StdioServer | HttpServer,
 ):

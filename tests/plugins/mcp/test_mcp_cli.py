@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from _support.cli import ThreadedLoopback, cli_env, run_cli, vendor_env
 from _support.loopback import sse_step, text_reply
-from _support.mcp_servers import BIN
+from _support.mcp_servers import BIN, command
 from _support.wire import Call, Calls, Tokens, wire_for
 
 from pi_sdk._cli import main
@@ -25,13 +25,18 @@ def write_config(folder: Path, servers: dict[str, object]) -> Path:
     return path
 
 
-TIME = {"command": str(BIN / "mcp-server-time"), "args": ["--local-timezone", "UTC"]}
+def time_entry() -> dict[str, object]:
+    """``mcp-server-time`` in UTC, as an ``mcpServers`` entry (forked warm: mcp_servers.py)."""
+    program, args = command(BIN / "mcp-server-time", "--local-timezone", "UTC")
+    return {"command": program, "args": list(args)}
 
 
 def test_mcp_list_shows_each_servers_tools_and_fails_for_a_server_that_did_not_start(
     tmp_path: Path,
 ):
-    config = write_config(tmp_path, {"time": TIME, "broken": {"command": "no-such-server-xyz"}})
+    config = write_config(
+        tmp_path, {"time": time_entry(), "broken": {"command": "no-such-server-xyz"}}
+    )
     done = run_cli(["mcp", "list", str(config)], cli_env(tmp_path))
     assert done.returncode == 1, done.stderr
     assert done.stdout.splitlines() == [
@@ -45,7 +50,7 @@ def test_mcp_list_shows_each_servers_tools_and_fails_for_a_server_that_did_not_s
 
 
 def test_mcp_list_json_gives_names_annotations_and_schemas(tmp_path: Path):
-    config = write_config(tmp_path, {"time": {**TIME, "toolPrefix": "clock_"}})
+    config = write_config(tmp_path, {"time": {**time_entry(), "toolPrefix": "clock_"}})
     done = run_cli(["mcp", "list", "--json", str(config)], cli_env(tmp_path))
     assert done.returncode == 0, done.stderr
     [server] = [json.loads(line) for line in done.stdout.splitlines()]
@@ -80,7 +85,7 @@ def test_without_pi_sdk_mcp_the_commands_say_how_to_install_it(
 
 
 def test_chat_with_mcp_offers_the_servers_tools_and_sends_their_results(tmp_path: Path):
-    config = write_config(tmp_path, {"time": TIME})
+    config = write_config(tmp_path, {"time": time_entry()})
     wire = wire_for(ANTHROPIC)
     call = Calls((Call("toolu_1", "get_current_time", ('{"timezone": ', '"Asia/Tokyo"}')),))
     steps = [sse_step(sum(wire.events([call], Tokens()), [])), text_reply(ANTHROPIC, "Evening.")]

@@ -170,7 +170,7 @@ def test_two_servers_with_one_name_are_refused():
 
 
 async def test_stopped_servers_say_so_when_called(edge_log: Path):
-    servers = McpServers([edge_stdio(edge_log)])
+    servers = McpServers([edge_stdio(edge_log, warm=False)])  # stopped as a cold one is
     async with servers:
         echo = next(t for t in servers.tools if t.name == "echo")
         assert repr(servers) == "McpServers(edge=ready)"
