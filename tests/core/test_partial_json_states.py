@@ -61,3 +61,22 @@ def test_nesting_deeper_than_json_loads_is_refused_when_the_root_is_open() -> No
     parser.feed('{"a": ' + "[" * DEPTH + "]" * DEPTH)
     assert parser.finish() is None
     assert set(parser.value) == {"a"}  # the best partial object stays readable
+
+
+@pytest.mark.parametrize(
+    ("plain", "escape", "rest", "char"),
+    [(253, "\\u00", "41", "A"), (255, "\\u0", "041", "A"), (254, "\\", "n", "\n")],
+)
+def test_an_escape_cut_at_a_feed_s_end_does_not_count_towards_a_refresh(
+    plain: int, escape: str, rest: str, char: str
+) -> None:
+    # Past 256 shown characters a string value is refreshed once 256 raw characters are
+    # unshown (class notes). An escape cut by the feed's end is not counted: fewer than 256
+    # plain characters plus a cut escape stay unshown; the escape completed, they are shown.
+    parser = IncrementalJsonParser()
+    parser.feed('{"a": "' + "x" * 300)
+    assert parser.value == {"a": "x" * 300}
+    parser.feed("y" * plain + escape)
+    assert parser.value == {"a": "x" * 300}
+    parser.feed(rest)
+    assert parser.value == {"a": "x" * 300 + "y" * plain + char}

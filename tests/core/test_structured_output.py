@@ -177,3 +177,28 @@ def test_options_keep_one_output_object() -> None:
     assert isinstance(options.output, Output)
     assert options.resolved_output() is options.output
     assert StreamOptions().resolved_output() is None
+
+
+def test_the_answer_is_read_from_text_blocks_and_the_answer_tool_only() -> None:
+    # Every other block kind an assistant message can hold, before and between the answer's
+    # parts: thinking, images, server tool calls and results, other tool calls.
+    message = pi_sdk.AssistantMessage(
+        api="x",
+        provider="p",
+        model="m",
+        content=[
+            pi_sdk.ImageContent(data="aGk=", mime_type="image/png"),
+            pi_sdk.ServerToolCall(id="s1", name="web_search", arguments={"q": "a"}),
+            pi_sdk.ServerToolResult(tool_call_id="s1", kind="web_search_tool_result", content=[]),
+            pi_sdk.TextContent(text='{"name": "a", '),
+            pi_sdk.ThinkingContent(thinking="between"),
+            pi_sdk.ToolCall(id="c1", name="lookup", arguments={"population": 9}),
+            pi_sdk.TextContent(text='"population": 1}'),
+        ],
+    )
+    result = parse_output(message, City)
+    assert (result.raw, result.value, result.error) == (
+        '{"name": "a", "population": 1}',
+        City(name="a", population=1),
+        None,
+    )
