@@ -13,18 +13,12 @@ from typing import Any
 
 import pytest
 from _support.schemas import WEATHER
+from _support.strings import built
 
 import pi_sdk
 from pi_sdk import StreamOptions, Tool
 from pi_sdk._wire.constrained_sampling import JsonSchemaSampling
 from pi_sdk.errors import ConfigurationError
-
-
-def built(text: str) -> str:
-    """``text`` as a new string object: equal to the literal, never identical to it."""
-    made = "".join(list(text))
-    assert made == text and made is not text
-    return made
 
 
 @pytest.mark.parametrize(
