@@ -49,3 +49,34 @@ def test_a_built_mode_records_or_replays_like_its_literal(
     path.write_text("interactions: []\nversion: 1\n")
     with open_cassette(path, record_mode=built(mode)) as session:
         assert (session.recording, session.mode) == (recording, mode)
+
+
+ONE_CALL = """interactions:
+- request: {body: '', headers: {}, method: GET, uri: 'http://vendor.test/x'}
+  response:
+    body: {string: ok}
+    headers: {}
+    status: {code: 200, message: OK}
+version: 1
+"""
+
+
+@pytest.mark.parametrize(("mode", "loaded"), [("all", 0), ("new_episodes", 1), ("none", 1)])
+def test_a_built_mode_all_starts_a_fresh_recording(tmp_path: Path, mode: str, loaded: int) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(ONE_CALL)
+    with open_cassette(path, record_mode=built(mode)) as session:
+        assert len(session.cassette.data) == loaded
+
+
+def test_replaying_with_a_built_none_blocks_the_network(tmp_path: Path) -> None:
+    import socket
+
+    from pi_sdk_pytest.network import NetworkBlockedError
+
+    path = tmp_path / "c.yaml"
+    path.write_text(ONE_CALL)
+    with open_cassette(path, record_mode=built("none")) as session:
+        with pytest.raises(NetworkBlockedError):
+            socket.getaddrinfo("vendor.invalid", 443)
+    assert len(session.blocked) == 1
