@@ -79,3 +79,18 @@ def test_require_assigned_at_run_time_is_strict_or_refused() -> None:
     )
     with pytest.raises(ConfigurationError):
         _tool("require", UNSTRICTABLE).strict_mode(MODEL, True, lambda k, _: k == "x")
+
+
+def test_a_model_type_chat_read_at_run_time_is_a_chat_model() -> None:
+    model = pi_sdk.Model(id="m-1", api="openai-responses", provider="acme", type=built("chat"))
+    assert model.type == "chat"
+    with pytest.raises(ValueError, match="'embedding' model is not a chat model"):
+        pi_sdk.Model(id="m-1", api="openai-responses", provider="acme", type=built("embedding"))
+
+
+def test_plugins_active_read_at_run_time_is_the_active_manager() -> None:
+    from pi_sdk._models.hooks import manager_of
+    from pi_sdk.plugins import get_plugin_manager
+
+    assert manager_of(built("active")) is get_plugin_manager()  # pyright: ignore[reportArgumentType]
+    assert manager_of(None) is None
