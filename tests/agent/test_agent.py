@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from _support.agent import isolated_plugins, roles, text_of, user  # noqa: F401 - autouse fixture
+from _support.strings import built
 
 import pi_sdk
 from pi_sdk import AfterToolCallResult, Agent, AgentBusyError, AgentToolResult, BeforeToolCallResult
@@ -364,7 +365,7 @@ async def test_follow_up_queue_modes(mode, calls):
 
 
 async def test_steering_mode_all_takes_every_queued_message_at_once():
-    agent, provider = agent_for("a", steering_mode="all")
+    agent, provider = agent_for("a", steering_mode=built("all"))
     agent.steer("s1")
     agent.steer("s2")
     await agent.prompt("p")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from _support.agent import collect, config, isolated_plugins, roles, text_of, user  # noqa: F401
+from _support.strings import built
 
 import pi_sdk
 from pi_sdk import AgentContext, AgentToolResult, ToolCall, agent_loop
@@ -92,7 +93,7 @@ async def test_agent_steer_during_a_sequential_batch_waits_by_default() -> None:
 
 async def test_a_sequential_tool_makes_its_parallel_batch_sequential() -> None:
     probe = Probe()
-    tools = [probe.tool("a"), probe.tool("b", execution_mode="sequential"), probe.tool("c")]
+    tools = [probe.tool("a"), probe.tool("b", execution_mode=built("sequential")), probe.tool("c")]
     provider = ScriptedProvider([calls("a", "b", "c"), "done"])
     stream = agent_loop([user("x")], AgentContext(tools=tools), config(provider))
     await collect(stream)

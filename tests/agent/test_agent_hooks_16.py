@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from _support.agent import collect, config, isolated_plugins, kinds, roles, user  # noqa: F401
+from _support.strings import built
 
 import pi_sdk
 from pi_sdk import AgentContext, AgentToolResult, ToolCall, agent_loop
@@ -366,7 +367,7 @@ async def test_run_tool_call_never_raises_and_checks_the_abort_before_any_hook()
 
 
 def test_peek_queued_messages_previews_the_next_poll_without_consuming() -> None:
-    agent = pi_sdk.Agent(steering_mode="one-at-a-time", follow_up_mode="all")
+    agent = pi_sdk.Agent(steering_mode="one-at-a-time", follow_up_mode=built("all"))
     assert agent.peek_queued_messages() == []
     agent.follow_up("f1")
     agent.follow_up("f2")

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 import pytest
 from _support.agent import collect, config, isolated_plugins, kinds, roles, text_of, user  # noqa: F401
+from _support.strings import built
 from pydantic import BaseModel, Field
 
 import pi_sdk
@@ -297,7 +298,7 @@ async def test_sequential_tools_never_overlap():
 
     tools = [pi_sdk.AgentTool(name=n, execute=slow) for n in ("a", "b")]
     provider = ScriptedProvider([two_calls(), "ok"])
-    cfg = config(provider, tool_execution="sequential")
+    cfg = config(provider, tool_execution=built("sequential"))
     stream = agent_loop([user("x")], AgentContext(tools=tools), cfg)
     await collect(stream)
     assert peak == 1
@@ -347,7 +348,10 @@ async def test_steering_after_the_first_tool_skips_the_second(mode):
 
     provider = ScriptedProvider([two_calls(), "changed course"])
     cfg = config(
-        provider, tool_execution=mode, tool_steering="skip", get_steering_messages=steering
+        provider,
+        tool_execution=built(mode),
+        tool_steering=built("skip"),
+        get_steering_messages=steering,
     )
     stream = agent_loop([user("x")], AgentContext(tools=tools), cfg)
     events = await collect(stream)

@@ -28,6 +28,7 @@ def _failed(text: str, *, raw: str | None = None, stop: str = "error") -> pi_sdk
         (400, "bad_request"),
         (404, "bad_request"),
         (422, "bad_request"),
+        (499, "bad_request"),  # the last status below the 5xx rule
         (429, "rate_limit"),
         (503, "overloaded"),
         (529, "overloaded"),

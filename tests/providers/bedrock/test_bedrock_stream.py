@@ -511,3 +511,24 @@ async def test_each_model_is_called_at_its_own_path_though_urls_are_parsed_once(
     first = "/model/us.anthropic.claude-sonnet-4-20250514-v1%3A0/converse-stream"
     second = "/model/arn%3Aaws%3Abedrock%3Aus-west-2%3A1%3Ainference-profile%2Fx/converse-stream"
     assert paths == [first, second, first]
+
+
+@pytest.mark.parametrize(
+    ("status", "stop", "error"),
+    [
+        (399, "stop", None),
+        (400, "error", "400 Bad Request: ValidationException: no"),
+    ],
+)
+async def test_status_400_is_the_first_error_and_399_is_read_as_the_stream(
+    status: int, stop: str, error: str | None
+):
+    if status < 400:
+        body, headers = START + delta(0, text="ok") + end(), STREAM_HEADERS
+    else:
+        body = b'{"__type": "a.b#ValidationException", "message": "no"}'
+        headers = {"content-type": "application/json"}
+    _, message, transport = await run(body, status=status, headers=headers)
+    assert (message.stop_reason, message.error_message) == (stop, error)
+    assert message.content == ([TextContent(text="ok")] if error is None else [])
+    assert transport.closed == 1

@@ -138,3 +138,16 @@ async def test_a_client_error_is_not_retried_on_either_path(hooked: bool) -> Non
     message, transport = await _complete([_reply(401, _MISTRAL)], hook=hook, max_retries=2)
     assert message.error_message == "401 Unauthorized: invalid_api_key: Clé API invalide"
     assert len(transport.requests) == 1
+
+
+async def test_a_399_reply_is_no_error_for_the_sdk_hooks_either() -> None:
+    hook = _RaisingHook(_MISTRAL)
+    ok = Reply(
+        status=399,
+        body=b'{"id": "c", "object": "chat.completion", "model": "m", "choices": [{"index": 0,'
+        b' "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}]}',
+        headers=JSON,
+    )
+    message, transport = await _complete([ok], hook=hook)
+    assert (message.stop_reason, message.content) == ("stop", [TextContent(text="ok")])
+    assert (hook.calls, transport.closed) == (0, 1)

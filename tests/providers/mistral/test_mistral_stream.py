@@ -402,3 +402,21 @@ async def test_signatures_are_tied_to_the_url_the_client_calls():
         await client.close()
     assert transport.requests[0].url.host == "api.mistral.test"
     assert message.signature_origin == f"mistral-conversations@{BASE}"
+
+
+@pytest.mark.parametrize("status", [399, 400])
+async def test_status_400_is_the_first_error_and_399_is_read_as_the_stream(status: int):
+    if status < 400:
+        reply = Reply(status=status, body=sse(chunk({"content": "ok"}, "stop")), headers=SSE)
+    else:
+        body = b'{"object":"error","message":"Bad input","type":"invalid_request_error"}'
+        reply = Reply(status=status, body=body, headers=JSON)
+    events, message, transport = await run([reply])
+    if status < 400:
+        assert (message.stop_reason, message.error_message) == ("stop", None)
+        assert message.content == [TextContent(text="ok")]
+    else:
+        assert [e.type for e in events] == ["start", "error"]
+        assert message.content == []
+        assert message.error_message == "400 Bad Request: invalid_request_error: Bad input"
+    assert transport.closed == 1

@@ -155,3 +155,23 @@ async def test_an_answer_that_is_not_json_is_named_by_type_and_excerpt(
 ) -> None:
     text = await _ask(lambda request: httpx2.Response(200, headers=headers, content=body))
     assert text == f"GET {URL}: the answer is not JSON {said}"
+
+
+@pytest.mark.parametrize(
+    ("status", "said"),
+    [(199, "199"), (300, "300 Multiple Choices")],
+)
+async def test_a_status_outside_2xx_is_an_http_error(status: int, said: str) -> None:
+    text = await _ask(lambda request: httpx2.Response(status, json={"error": "no list"}))
+    assert text == f"GET {URL}: HTTP {said}: no list"
+
+
+@pytest.mark.parametrize("status", [200, 299])
+async def test_a_status_from_200_to_299_is_the_list(status: int) -> None:
+    provider = openai_compatible_provider("local", "http://127.0.0.1:8000/v1")
+    context = FetchContext(provider=provider, api_key=KEY, timeout_s=2.5)
+    body = {"data": [{"id": "m"}]}
+    handler = lambda request: httpx2.Response(status, json=body)  # noqa: E731
+    async with httpx2.AsyncClient(transport=httpx2.MockTransport(handler)) as client:
+        answer = await listing_http.Lister(client, context).json(URL)
+    assert answer is not None and answer.payload == body
