@@ -178,6 +178,35 @@ async def test_a_stop_waits_5_s_for_the_server_then_5_s_more_after_cancelling_it
     assert (timeouts, never.cancelled(), connection.state) == ([5.0, 5.0], True, "stopped")
 
 
+async def test_an_aborted_call_waits_up_to_5_s_for_its_cancellation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real_wait = asyncio.wait
+    timeouts: list[float | None] = []
+
+    async def wait(tasks: Any, timeout: float | None = None) -> Any:
+        timeouts.append(timeout)
+        return await real_wait(tasks, timeout=timeout)
+
+    async def never_answered(*_: Any) -> Any:
+        await asyncio.Event().wait()
+
+    connection = _connection(StdioServer(name="slow", command="x"), [])
+    connection.state, connection._client = "ready", object()  # noqa: SLF001
+    connection.tools = [SimpleNamespace(name="t")]
+    monkeypatch.setattr(connection, "_call", never_answered)
+    monkeypatch.setattr(connection_module.asyncio, "wait", wait)
+    controller = AbortController()
+    controller.abort()
+    with pytest.raises(McpServerError) as raised:
+        await connection.call("t", {}, signal=controller.signal)
+    assert (
+        str(raised.value)
+        == "the call to 't' on MCP server 'slow' was cancelled: the run was aborted"
+    )
+    assert timeouts == [5.0]
+
+
 async def test_a_failed_server_says_why_when_called_and_stays_failed_when_stopped() -> None:
     changes: list[str] = []
     connection = _connection(StdioServer(name="missing", command="no-such-mcp-server-xyz"), changes)
