@@ -53,6 +53,29 @@ def test_a_file_too_large_is_not_read(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 @pytest.mark.parametrize(
+    ("size", "reason"),
+    [
+        (  # read (all NUL bytes), then refused as text
+            64 * 1024 * 1024,
+            "the models store <file> is not valid JSON: not used; the next refresh moves it"
+            " to models-store.json.bad and starts a new one",
+        ),
+        (
+            64 * 1024 * 1024 + 1,
+            "cannot read the models store <file>: larger than 67,108,864 bytes (67,108,865)",
+        ),
+    ],
+)
+def test_a_file_of_64_mib_is_read_and_one_byte_more_is_not(tmp_path: Path, size: int, reason: str):
+    path = tmp_path / "models-store.json"
+    with path.open("wb") as handle:
+        handle.truncate(size)  # sparse: no 64 MiB written
+    path.chmod(0o600)
+    _, warned = _entries_with_warnings(pi_sdk.FileModelsStore(path))
+    assert [w.replace(str(path), "<file>") for w in warned] == [reason]
+
+
+@pytest.mark.parametrize(
     "entry",
     [
         ["not", "an", "object"],

@@ -294,6 +294,19 @@ def test_past_the_cap_on_shared_name_sets_a_new_set_stays_the_instance_s_own(
     assert list(lean._shared) == [frozenset({"text"})]
 
 
+@pytest.mark.parametrize(("kept_before", "shared"), [(4094, True), (4095, True), (4096, False)])
+def test_4096_distinct_name_sets_are_shared_and_the_next_one_is_not(
+    monkeypatch: pytest.MonkeyPatch, kept_before: int, shared: bool
+):
+    filler = {frozenset({f"f{n}"}): lean.SharedFieldNames({f"f{n}"}) for n in range(kept_before)}
+    monkeypatch.setattr(lean, "_shared", filler)
+    first, twin = pi_sdk.TextContent(text="a"), pi_sdk.TextContent(text="b")
+    kind = lean.SharedFieldNames if shared else set
+    assert type(first.__pydantic_fields_set__) is kind
+    assert (first.__pydantic_fields_set__ is twin.__pydantic_fields_set__) is shared
+    assert len(lean._shared) == kept_before + shared
+
+
 @pytest.mark.parametrize(("length", "interned"), [(1, True), (64, True), (65, False)])
 def test_identifiers_up_to_64_characters_are_interned_longer_ones_are_text(
     length: int, interned: bool

@@ -129,3 +129,31 @@ def test_a_reply_that_reported_a_single_token_anchors() -> None:
     one = reply(MODEL, answer, stop_reason="stop", usage=Usage(total_tokens=1))
     after = UserMessage(content="abcdefg", timestamp=one.timestamp + 1)
     assert estimate_request_tokens(Context(messages=[one, after])) == 1 + 2
+
+
+@pytest.mark.parametrize(("images", "tokens"), [(1, 1372), (7, 9600)])
+def test_an_image_in_a_prompt_counts_as_4800_characters(images: int, tokens: int) -> None:
+    """Seven images are 33,600 characters, exactly 9,600 tokens: one character more or less per
+    image would make 9,602 or 9,598."""
+    image = ImageContent(data="AAAA", mime_type="image/png")
+    prompt = UserMessage(content=[image] * images, timestamp=1)
+    assert estimate_request_tokens(Context(messages=[prompt])) == tokens
+
+
+@pytest.mark.parametrize(
+    ("model_max_tokens", "cap", "budget"),
+    [
+        (6_025, 6_025, 5_000),
+        (6_024, 6_024, 5_000),  # exactly 1,024 left for the answer
+        (6_023, 6_023, 4_999),  # the budget gives way, not the answer
+        (1_024, 1_024, 0),
+        (1_000, 1_000, 0),  # no room for the answer: no budget, never a negative one
+    ],
+)
+def test_a_thinking_budget_leaves_1024_tokens_of_the_cap_for_the_answer(
+    model_max_tokens: int, cap: int, budget: int
+) -> None:
+    from pi_sdk._wire.output_cap import fit_thinking_budget
+
+    fitted = fit_thinking_budget(0, Context(), 2_000, model_max_tokens, "low", {"low": 5_000})
+    assert fitted == (cap, budget)

@@ -7,6 +7,7 @@ block; an image becomes a text naming it. ``/model``'s carry-over line counts bo
 
 from __future__ import annotations
 
+import pytest
 from _support.messages import assistant
 
 import pi_sdk
@@ -73,6 +74,15 @@ def test_the_sources_text_is_cut_and_long_passages_are_shortened():
     assert len(text) == MAX_SOURCES_CHARS and text.endswith("…")
     passage = cited_sources_text([Citation(type="page", title="T", cited_text="w " * 300)]) or ""
     assert len(passage.splitlines()[1]) < 220 and passage.endswith('…"')
+
+
+@pytest.mark.parametrize("length", [3999, 4000, 4001])
+def test_the_sources_text_is_kept_whole_up_to_4000_characters_and_cut_beyond(length: int):
+    url = "https://s.example/" + "u" * (length - len("[sources cited]\n- https://s.example/"))
+    whole = f"[sources cited]\n- {url}"
+    assert len(whole) == length
+    text = cited_sources_text([Citation(type="web", url=url)])
+    assert text == (whole if length <= 4000 else whole[:3999] + "…")
 
 
 def test_a_same_source_image_loses_a_blank_signature():

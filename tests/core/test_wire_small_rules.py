@@ -21,7 +21,7 @@ from pi_sdk._wire.retry_policy import (
     is_retryable_assistant_error,
     requested_retry_delay_ms,
 )
-from pi_sdk._wire.server_tools import MAX_SUMMARY_CHARS, server_block_text
+from pi_sdk._wire.server_tools import server_block_text
 from pi_sdk._wire.validation import format_validation_error
 from pi_sdk.types import ServerToolCall, ServerToolResult
 
@@ -215,16 +215,17 @@ def test_a_server_tool_block_as_text_keeps_non_ascii_and_is_cut_at_the_limit():
     call = ServerToolCall(id="s1", name="web_search", arguments={"query": "café 東京"})
     assert server_block_text(call) == '[server tool web_search: {"query":"café 東京"}]'
     assert server_block_text(_result({"n": "é"})) == '[code_execution_result] {"n":"é"}'
+    limit = 4000  # characters, MAX_SUMMARY_CHARS (a literal: the test pins its value)
     head = '[code_execution_result] {"n":"'
-    for length, cut in ((MAX_SUMMARY_CHARS, False), (MAX_SUMMARY_CHARS + 1, True)):
+    for length, cut in ((limit, False), (limit + 1, True)):
         fill = "x" * (length - len(head) - 2)
         text = server_block_text(_result({"n": fill}))
         whole = f'{head}{fill}"}}'
         assert len(whole) == length
-        assert text == (whole[: MAX_SUMMARY_CHARS - 1] + "…" if cut else whole)
-        assert len(text) == MAX_SUMMARY_CHARS
-    long_call = ServerToolCall(id="s1", name="web_search", arguments={"q": "y" * MAX_SUMMARY_CHARS})
-    assert len(server_block_text(long_call)) == MAX_SUMMARY_CHARS
+        assert text == (whole[: limit - 1] + "…" if cut else whole)
+        assert len(text) == limit
+    long_call = ServerToolCall(id="s1", name="web_search", arguments={"q": "y" * limit})
+    assert len(server_block_text(long_call)) == limit
     assert server_block_text(long_call).endswith("y…")
 
 

@@ -405,6 +405,23 @@ def test_runs_that_never_end_are_dropped_past_the_cap(exporter, monkeypatch):
     assert dropped.status.description.startswith("abandoned")
 
 
+@pytest.mark.parametrize(("open_runs", "dropped"), [(10_000, []), (10_001, ["model-of-r0"])])
+def test_10_000_runs_stay_open_and_the_next_one_drops_the_oldest(exporter, open_runs, dropped):
+    from pi_sdk.agent import AgentStartEvent
+
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    tracing = Tracing(provider)
+    model = ScriptedProvider(["x"]).model
+    tracing.on_agent_event(AgentStartEvent(), "r0", model.model_copy(update={"id": "model-of-r0"}))
+    oldest = tracing._runs["r0"]  # pyright: ignore[reportPrivateUsage]
+    # The runs between are open runs too (no span of theirs is ended either way).
+    tracing._runs.update((f"r{n}", oldest) for n in range(1, open_runs - 1))  # pyright: ignore[reportPrivateUsage]
+    tracing.on_agent_event(AgentStartEvent(), "last", model)
+    assert [s.attributes["gen_ai.request.model"] for s in exporter.get_finished_spans()] == dropped
+    assert len(tracing._runs) == 10_000  # pyright: ignore[reportPrivateUsage]
+
+
 async def test_recorded_content_names_an_image_but_never_holds_its_bytes(otel, exporter):
     otel(capture_content=True)
     provider = ScriptedProvider(["a cat"])

@@ -170,3 +170,17 @@ def test_a_policy_is_keyword_only_and_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         policy.token = "another"  # type: ignore[misc]
     assert policy == _policy()
+
+
+def test_a_policy_s_documented_defaults() -> None:
+    """8 MiB bodies arriving within 30 s, a keep-alive comment after 15 s of quiet, no CORS
+    origins, no other keys, the registry's models."""
+    policy = ProxyPolicy(token=TOKEN, allow=("acme/*",))
+    assert (
+        policy.max_body_bytes,
+        policy.body_timeout_ms,
+        policy.keepalive_ms,
+        policy.cors_origins,
+        dict(policy.keys),
+        policy.resolve_model,
+    ) == (8_388_608, 30_000, 15_000, (), {}, None)

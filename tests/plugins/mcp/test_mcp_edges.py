@@ -160,6 +160,53 @@ async def test_a_connection_never_started_stops_quietly_and_shows_its_state() ->
     assert (connection.state, connection.error, changes) == ("stopped", None, [])
 
 
+async def test_a_stop_waits_5_s_for_the_server_then_5_s_more_after_cancelling_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real_wait = asyncio.wait
+    timeouts: list[float | None] = []
+
+    async def wait(tasks: Any, timeout: float | None = None) -> Any:
+        timeouts.append(timeout)  # the first wait runs out at once: the server never closes
+        return await real_wait(tasks, timeout=0 if len(timeouts) == 1 else None)
+
+    connection = _connection(StdioServer(name="stuck", command="x"), [])
+    never = asyncio.ensure_future(asyncio.Event().wait())
+    connection._task = never  # noqa: SLF001  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(connection_module.asyncio, "wait", wait)
+    await connection.stop()
+    assert (timeouts, never.cancelled(), connection.state) == ([5.0, 5.0], True, "stopped")
+
+
+async def test_an_aborted_call_waits_up_to_5_s_for_its_cancellation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real_wait = asyncio.wait
+    timeouts: list[float | None] = []
+
+    async def wait(tasks: Any, timeout: float | None = None) -> Any:
+        timeouts.append(timeout)
+        return await real_wait(tasks, timeout=timeout)
+
+    async def never_answered(*_: Any) -> Any:
+        await asyncio.Event().wait()
+
+    connection = _connection(StdioServer(name="slow", command="x"), [])
+    connection.state, connection._client = "ready", object()  # noqa: SLF001
+    connection.tools = [SimpleNamespace(name="t")]
+    monkeypatch.setattr(connection, "_call", never_answered)
+    monkeypatch.setattr(connection_module.asyncio, "wait", wait)
+    controller = AbortController()
+    controller.abort()
+    with pytest.raises(McpServerError) as raised:
+        await connection.call("t", {}, signal=controller.signal)
+    assert (
+        str(raised.value)
+        == "the call to 't' on MCP server 'slow' was cancelled: the run was aborted"
+    )
+    assert timeouts == [5.0]
+
+
 async def test_a_failed_server_says_why_when_called_and_stays_failed_when_stopped() -> None:
     changes: list[str] = []
     connection = _connection(StdioServer(name="missing", command="no-such-mcp-server-xyz"), changes)
