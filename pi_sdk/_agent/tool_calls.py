@@ -491,7 +491,7 @@ async def _parallel(batch: _Batch, calls: Sequence[ToolCall]) -> ToolBatchResult
     steering: list[AgentMessage] = []
     for tool_call in calls:
         if batch.aborted:
-            break
+            break  # an abort never clears: the later calls are skipped below
         await batch.start(tool_call)
         outcomes.append(await batch.prepare(tool_call))
         steering = await batch.steering()

@@ -12,7 +12,12 @@ from typing import Any
 import pytest
 from jsonschema import ValidationError
 
-from pi_sdk._wire.validation import _missing_property, coerce_arguments  # pyright: ignore[reportPrivateUsage]
+from pi_sdk._wire.validation import (  # pyright: ignore[reportPrivateUsage]
+    _missing_property,
+    coerce_arguments,
+    validate_arguments,
+)
+from pi_sdk.errors import ToolArgumentsError
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 
@@ -110,3 +115,17 @@ def test_coercion_goes_64_levels_deep_and_no_further(levels: int, expected: Any)
 def test_a_recursive_reference_is_followed_to_the_depth_bound_and_ends() -> None:
     schema = {"$ref": "#/$defs/node", "$defs": {"node": {"$ref": "#/$defs/node"}}}
     assert coerce_arguments("5", schema) == "5"
+
+
+@pytest.mark.parametrize("levels", [63, 64])
+def test_validation_coerces_to_the_same_depth_bound(levels: int) -> None:
+    """``validate_arguments`` (what a tool call runs) starts its coercion at the same depth."""
+    schema, value = _nested(levels, "5")
+    assert _leaf(validate_arguments("deep", schema, value)) == 5
+    assert _leaf(value) == "5"  # the model's arguments are not mutated
+
+
+def test_validation_below_the_depth_bound_reports_the_value_left_as_text() -> None:
+    schema, value = _nested(65, "5")
+    with pytest.raises(ToolArgumentsError):
+        validate_arguments("deep", schema, value)

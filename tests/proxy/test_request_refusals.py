@@ -226,3 +226,22 @@ async def test_a_body_that_does_not_arrive_in_time_is_408_naming_the_time():
         408,
         "request body too slow: it did not arrive whole within 0.02 s",
     )
+
+
+@pytest.mark.parametrize(
+    "skipped",
+    [
+        {"headers": {"x-a": "1"}},
+        {"transport": "sse"},
+        {"disableContinuation": True},
+        {"reasoning": None},
+    ],
+)
+def test_an_ignored_or_null_option_leaves_the_options_after_it_read(
+    skipped: dict[str, Any],
+) -> None:
+    # pi-mono clients send options the proxy does not forward (headers, transport, ...) and
+    # nulls; each is passed over, and every option after it is still read.
+    given = {**skipped, "temperature": 0.25, "maxTokens": 77}
+    _, _, options = parse_request(_body(options=given), _policy())
+    assert options == pi_sdk.StreamOptions(temperature=0.25, max_tokens=77)
