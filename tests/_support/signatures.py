@@ -50,3 +50,20 @@ def convention(obj: Any) -> str:
         if param.kind is _KIND.POSITIONAL_ONLY and after is not _KIND.POSITIONAL_ONLY:
             parts.append("/")
     return ", ".join(parts)
+
+
+def convention_test(conventions: list[tuple[str, str]]) -> Any:
+    """A package's table test: each row ``(target, expected)`` names a callable whose ``def`` has
+    a bare ``*`` (keyword-only options after it) or ``/`` (positional-only parameters before
+    it), and its parameters as the ``def`` lists them (:func:`convention`). Callers rely on
+    both sides of the marker: an option after ``*`` is refused by position (so a later
+    parameter can be added before it), a parameter before it is accepted by name
+    (``Tracing(tracer_provider=...)``). Assign the result to a ``test_*`` name of the module.
+    """
+    import pytest
+
+    @pytest.mark.parametrize(("target", "expected"), conventions, ids=[t for t, _ in conventions])
+    def test(target: str, expected: str) -> None:
+        assert convention(resolve(target)) == expected
+
+    return test

@@ -1,16 +1,11 @@
 """Calling conventions of the marked signatures in the command line, ``pi_sdk._cli``.
 
-Each row is a callable whose ``def`` has a bare ``*`` (keyword-only options after it) or ``/``
-(positional-only parameters before it), and its parameters as the ``def`` lists them
-(``_support.signatures.convention``). Callers rely on both sides of the marker: an option after
-``*`` is refused by position (so a later parameter can be added before it), a parameter before
-it is accepted by name (``Tracing(tracer_provider=...)``).
+The rows and what callers rely on: ``_support.signatures``.
 """
 
 from __future__ import annotations
 
-import pytest
-from _support.signatures import convention, resolve
+from _support.signatures import convention_test
 
 CONVENTIONS = [
     ("pi_sdk._cli.chat_session:open_session", "session, *, resume, allow_truncated"),
@@ -28,6 +23,4 @@ CONVENTIONS = [
 ]
 
 
-@pytest.mark.parametrize(("target", "expected"), CONVENTIONS, ids=[t for t, _ in CONVENTIONS])
-def test_each_marked_signature_keeps_its_calling_convention(target: str, expected: str) -> None:
-    assert convention(resolve(target)) == expected
+test_each_marked_signature_keeps_its_calling_convention = convention_test(CONVENTIONS)

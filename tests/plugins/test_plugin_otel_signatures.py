@@ -1,16 +1,12 @@
 """Calling conventions of the marked signatures in the otel plugin.
 
-Each row is a callable whose ``def`` has a bare ``*`` (keyword-only options after it) or ``/``
-(positional-only parameters before it), and its parameters as the ``def`` lists them
-(``_support.signatures.convention``). Callers rely on both sides of the marker: an option after
-``*`` is refused by position (so a later parameter can be added before it), a parameter before
-it is accepted by name (``Tracing(tracer_provider=...)``).
+The rows and what callers rely on: ``_support.signatures``.
 """
 
 from __future__ import annotations
 
 import pytest
-from _support.signatures import convention, resolve
+from _support.signatures import convention_test
 
 CONVENTIONS = [
     (
@@ -20,9 +16,7 @@ CONVENTIONS = [
 ]
 
 
-@pytest.mark.parametrize(("target", "expected"), CONVENTIONS, ids=[t for t, _ in CONVENTIONS])
-def test_each_marked_signature_keeps_its_calling_convention(target: str, expected: str) -> None:
-    assert convention(resolve(target)) == expected
+test_each_marked_signature_keeps_its_calling_convention = convention_test(CONVENTIONS)
 
 
 def test_tracing_takes_its_tracer_provider_by_name_and_its_options_only_by_name() -> None:
