@@ -304,3 +304,14 @@ def test_a_rule_is_built_from_its_five_settings_and_shows_only_them() -> None:
     )
     assert rule == Rule(action="deny", tool="re:^bash$", args={"command": "rm *"}, reason="no")
     assert rule != Rule(action="deny", tool="re:^sh$", args={"command": "rm *"}, reason="no")
+
+
+@pytest.mark.parametrize(("validated", "denied"), [("ls -la", False), ("rm -rf /tmp/x", True)])
+async def test_a_pydantic_model_s_values_are_matched_not_the_raw_call(
+    validated: str, denied: bool
+) -> None:
+    # The tool receives the validated arguments, which may differ from the raw call's
+    # (coerced, defaulted, repaired by prepare_arguments): the policy judges what will run.
+    policy = ToolPolicy([Rule(action="deny", args={"command": "rm *"})])
+    reason = await reason_of(policy, args=Command(command=validated))  # raw: "rm -rf /"
+    assert reason == ("Tool call 'bash' denied by policy (rule 0 (deny *))" if denied else None)
