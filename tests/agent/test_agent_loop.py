@@ -840,3 +840,23 @@ async def test_tool_details_in_event_dicts_use_the_models_json_names():
     end = next(e for e in events if e.type == "tool_execution_end")
     result = pi_sdk.agent_event_to_dict(end)["result"]
     assert result["details"] == {"now": {"feelsLike": 18.5}}
+
+
+async def test_events_whose_type_is_built_at_run_time_are_read_as_any_other() -> None:
+    # A stream function that decodes events (from another process, from JSON) hands the loop
+    # type names equal to the literals but not the same objects; the run must not notice.
+    import dataclasses
+
+    provider = ScriptedProvider(["hello there"])
+
+    async def decoded(model: Any, context: Any, options: Any) -> Any:
+        async for event in pi_sdk.stream(provider.model, context, options):
+            yield dataclasses.replace(event, type=built(event.type))
+
+    plain = await collect(agent_loop([user("hi")], AgentContext(), config(provider)))
+    provider = ScriptedProvider(["hello there"])
+    stream = agent_loop([user("hi")], AgentContext(), config(provider), stream_fn=decoded)
+    events = await collect(stream)
+    assert kinds(events) == kinds(plain)
+    assert "message_update" in kinds(events, updates=True)
+    assert roles(await stream.result()) == ["user", "assistant"]
