@@ -421,13 +421,9 @@ class Agent:
         Steering messages first (per ``steering_mode``: the oldest, or all), else follow-ups
         (per ``follow_up_mode``); empty when nothing is queued.
         """
-        for queue, mode in (
-            (self._steering, self.steering_mode),
-            (self._follow_up, self.follow_up_mode),
-        ):
-            if queue:
-                return list(queue) if mode == "all" else [queue[0]]
-        return []
+        if self._steering:  # a copy: the queue is left as it is
+            return dequeue(list(self._steering), self.steering_mode)
+        return dequeue(list(self._follow_up), self.follow_up_mode)
 
     # -- control -----------------------------------------------------------------------------
 
