@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, cast
 
@@ -23,7 +24,14 @@ if TYPE_CHECKING:
     from pi_sdk.options import StreamOptions
     from pi_sdk.types import AssistantMessage, Context, Model
 
-__all__ = ["agent_event_observers", "current_run_id", "notify_agent_event", "start_model_call"]
+__all__ = [
+    "ObserverGate",
+    "agent_event_observers",
+    "current_run_id",
+    "gate_observers",
+    "notify_agent_event",
+    "start_model_call",
+]
 
 logger = logging.getLogger("pi_sdk.plugins")
 
@@ -31,6 +39,41 @@ current_run_id: ContextVar[str | None] = ContextVar("pi_sdk_run_id", default=Non
 """The id of the agent run whose code is running (set by the agent loop for the whole run)."""
 
 Finish = Callable[["AssistantMessage"], None]
+
+ObserverGate = Callable[[], "AbstractContextManager[object] | None"]
+"""Asked before observers are told anything: ``None`` skips them, else they run inside the
+context manager it returns (see :func:`gate_observers`)."""
+
+_gate: ContextVar[ObserverGate | None] = ContextVar("pi_sdk_observer_gate", default=None)
+
+
+@contextmanager
+def gate_observers(gate: ObserverGate) -> Generator[None]:
+    """Tell observers (``on_agent_event``, ``on_model_call``) only what ``gate`` lets through.
+
+    While the ``with`` block runs, in its context and the tasks started from it (a
+    ``ContextVar``), each time observers would be told of an event or a model call ``gate()``
+    is asked first: ``None`` skips every observer for that event or call; otherwise the
+    observers run inside the context manager returned. The run or call itself goes on either
+    way: observers watch, they never steer.
+
+    Built for code that runs more than once for one real event, such as a Temporal workflow
+    replayed from its history (``pi-sdk-temporal`` passes a gate that returns ``None`` while
+    the workflow replays, and lifts the workflow sandbox's restrictions otherwise).
+
+    Example:
+        ```python
+        from contextlib import nullcontext
+
+        with gate_observers(lambda: None if replaying() else nullcontext()):
+            await agent.prompt("...")
+        ```
+    """
+    token = _gate.set(gate)
+    try:
+        yield
+    finally:
+        _gate.reset(token)
 
 
 def _skip(hook: str, plugin: str, exc: Exception) -> None:
@@ -52,8 +95,21 @@ async def notify_agent_event(
 
     Called for every event of a run (one per streamed delta), so it calls the implementations
     directly: no coroutine is made for a plain ``def`` one, and one that takes every argument
-    gets them without a lookup.
+    gets them without a lookup. A :func:`gate_observers` gate in effect decides first.
     """
+    gate = _gate.get()
+    if gate is None:
+        await _notify(observers, event, run_id, model)
+        return
+    scope = gate()
+    if scope is not None:
+        with scope:
+            await _notify(observers, event, run_id, model)
+
+
+async def _notify(
+    observers: list[pluggy.HookImpl], event: AgentEvent, run_id: str, model: Model
+) -> None:
     for impl in observers:
         try:
             if impl.argnames == _EVENT_ARGS:
@@ -77,9 +133,37 @@ def start_model_call(
     """Call every ``on_model_call`` implementation; return one ``finish`` for their answers.
 
     The implementations are the active manager's, or ``manager``'s. ``None`` when no
-    implementation returned a callable. The ``finish`` returned calls each answer with the final
-    message, logging (and skipping past) any that raises.
+    implementation returned a callable, or when a :func:`gate_observers` gate skips the call.
+    The ``finish`` returned calls each answer with the final message, logging (and skipping
+    past) any that raises; under a gate, inside the context manager it returns then (a call
+    the gate let start is always finished).
     """
+    gate = _gate.get()
+    if gate is None:
+        return _start(model, context, options, run_id, manager)
+    scope = gate()
+    if scope is None:
+        return None
+    with scope:
+        finish = _start(model, context, options, run_id, manager)
+    if finish is None:
+        return None
+    gated = finish
+
+    def finish_gated(message: AssistantMessage) -> None:
+        with gate() or nullcontext():
+            gated(message)
+
+    return finish_gated
+
+
+def _start(
+    model: Model,
+    context: Context,
+    options: StreamOptions,
+    run_id: str | None,
+    manager: PluginManager | None,
+) -> Finish | None:
     finishers: list[tuple[str, Finish]] = []
     for impl in hook_implementations("on_model_call", manager):
         kwargs = {"model": model, "context": context, "options": options, "run_id": run_id}

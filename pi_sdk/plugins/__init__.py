@@ -3,7 +3,8 @@
 :mod:`pi_sdk.plugins.hookspecs` is the hook reference. The manager (``PluginManager``,
 ``get_plugin_manager``, ``use_plugin_manager`` for tests), the helpers that call one
 implementation at a time in plugin order, and ``describe_plugins`` (what ``pi-sdk plugins``
-lists) are here, ``EnvSetting`` (a plugin's value from ``configure()`` or an env var), and the
+lists) are here, ``gate_observers`` (observers told only what a gate lets through: a replayed
+Temporal workflow), ``EnvSetting`` (a plugin's value from ``configure()`` or an env var), and the
 redaction a plugin that writes logs needs (``Redactor``, ``redact_text``,
 ``is_credential_name``). The agent hook types
 (``BeforeToolCallContext``...) come from :mod:`pi_sdk`.
@@ -21,6 +22,8 @@ _EXPORTS = {
     "hook_implementations": "pi_sdk._plugins.calling",
     "PluginInfo": "pi_sdk._plugins.listing",
     "describe_plugins": "pi_sdk._plugins.listing",
+    "ObserverGate": "pi_sdk._plugins.observers",
+    "gate_observers": "pi_sdk._plugins.observers",
     "ENTRY_POINT_GROUP": "pi_sdk._plugins.manager",
     "LOAD_PLUGINS_ENV": "pi_sdk._plugins.manager",
     "PluginManager": "pi_sdk._plugins.manager",
@@ -62,6 +65,8 @@ if _typing.TYPE_CHECKING:
     from pi_sdk._plugins.manager import restore_plugin_manager as restore_plugin_manager
     from pi_sdk._plugins.manager import set_plugin_manager as set_plugin_manager
     from pi_sdk._plugins.manager import use_plugin_manager as use_plugin_manager
+    from pi_sdk._plugins.observers import ObserverGate as ObserverGate
+    from pi_sdk._plugins.observers import gate_observers as gate_observers
     from pi_sdk._plugins.setting import EnvSetting as EnvSetting
     from pi_sdk._wire.exports import lazy_exports as lazy_exports
     from pi_sdk._wire.redact import DEFAULT_PATTERNS as DEFAULT_PATTERNS

@@ -36,6 +36,9 @@ async def _run(script: Path, mode: str, address: str) -> tuple[int | None, list[
 def _assert_answered_and_exited(status: int | None, lines: list[str], err: str) -> None:
     assert lines and lines[-1] == ANSWER, "\n".join(lines) + err[-3000:]
     assert status == 0, f"exit status {status} after the output: {err[-3000:]}"
+    # The installed observers (pi-sdk-otel) ran in the workflow sandbox without failing: its
+    # first span imports OpenTelemetry, which the sandbox refused when the worker had not.
+    assert "failed; ignored" not in err, err[-3000:]
 
 
 async def test_the_docs_example_runs(temporal_address: str) -> None:

@@ -40,11 +40,17 @@ def _preload() -> None:
 
     Temporal fails a workflow task that does not yield within 2 s; importing jsonschema (the
     tool-argument validation, 0.1 s when idle) inside the first workflow task of a busy worker
-    took longer (seen in the scale benchmark on an oversubscribed machine).
+    took longer (seen in the scale benchmark on an oversubscribed machine). OpenTelemetry too
+    when installed: ``pi-sdk-otel``'s observers import it on the first span of a workflow.
     """
     import importlib
+    import importlib.util
 
     importlib.import_module("jsonschema.validators")
+    # The observers' imports (pi-sdk-otel's first span), which read the environment at import.
+    if importlib.util.find_spec("opentelemetry") is not None:
+        importlib.import_module("opentelemetry.trace")
+        importlib.import_module("opentelemetry.metrics")
 
 
 def agent_worker(

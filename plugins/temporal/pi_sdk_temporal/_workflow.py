@@ -27,6 +27,7 @@ import asyncio
 import dataclasses
 import inspect
 from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractContextManager
 from datetime import timedelta
 from typing import Any
 
@@ -47,6 +48,7 @@ with workflow.unsafe.imports_passed_through():
         agent_event_to_dict,
     )
     from pi_sdk.events import AssistantMessageEvent
+    from pi_sdk.plugins import gate_observers
     from pi_sdk.provider import MessageBuilder
     from pi_sdk.types import AssistantMessage, Context, Model, Tool
 
@@ -177,7 +179,16 @@ class AgentWorkflow:
 
     @workflow.run
     async def run(self, input: AgentRunInput) -> AgentRunResult:  # noqa: A002
-        """Run the prompt (or continue the transcript); with ``keep_open``, every later prompt."""
+        """Run the prompt (or continue the transcript); with ``keep_open``, every later prompt.
+
+        The plugins' observers (``on_agent_event``: ``pi-sdk-otel``'s spans) see each event
+        once: not while the workflow replays its history, and outside the sandbox's
+        restrictions, since they write to the worker's own exporters (:func:`_observe_live`).
+        """
+        with gate_observers(_observe_live):
+            return await self._run(input)
+
+    async def _run(self, input: AgentRunInput) -> AgentRunResult:  # noqa: A002
         catalog = await self._describe([self._model_name], input.tools)
         agent = self._agent
         if agent.model is None:  # a set_model signal may have come first
@@ -416,6 +427,13 @@ class AgentWorkflow:
             label=spec.label,
             execution_mode=spec.execution_mode,  # pyright: ignore[reportArgumentType]
         )
+
+
+def _observe_live() -> AbstractContextManager[object] | None:
+    """The workflow's observer gate: none while replaying; else unrestricted by the sandbox."""
+    if workflow.unsafe.is_replaying():
+        return None
+    return workflow.unsafe.sandbox_unrestricted()
 
 
 def _retry(settings: ActivitySettings) -> RetryPolicy:
