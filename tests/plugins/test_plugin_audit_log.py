@@ -195,7 +195,14 @@ async def test_a_configured_log_as_agent_callbacks_without_the_plugin(plugin_man
     await agent.prompt("go")
     records = [json.loads(line) for line in stream.getvalue().splitlines()]
     assert sum(r["kind"] == "toolCall" for r in records) == 1
-    assert any(r["kind"] == "event" and r["event"]["type"] == "message_update" for r in records)
+    events = [r["event"] for r in records if r["kind"] == "event"]
+    updates = [e for e in events if e["type"] == "message_update"]
+    assert updates
+    # the message so far is left out of each delta (it is in the message_end record)
+    assert [sorted(u) for u in updates] == [["assistantMessageEvent", "message", "type"]] * len(
+        updates
+    )
+    assert all("partial" not in u["assistantMessageEvent"] for u in updates)
 
 
 def test_redaction_leaves_placeholders_and_prose_alone():

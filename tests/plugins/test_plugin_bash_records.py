@@ -103,11 +103,13 @@ async def test_in_an_agent_run_the_model_sees_a_user_message_and_the_transcript_
 
 
 def test_an_installed_plugin_registers_its_type_lazily_in_a_fresh_process(tmp_path):
-    """Entry-point loading, end to end: nothing registered at import, the type on first use."""
+    """Entry-point loading, end to end: nothing at import, the type (schema unbuilt) when asked."""
     script = tmp_path / "check.py"
     script.write_text(
         "import sys, pi_sdk\n"
         "assert 'pi_sdk_bash_records' not in sys.modules\n"
+        "record_type = pi_sdk.get_message_types()['bashExecution']\n"
+        "print(record_type.__pydantic_complete__)\n"  # its schema waits for the first record
         "message = pi_sdk.agent_message_from_dict(\n"
         "    {'role': 'bashExecution', 'command': 'ls', 'output': 'a', 'exitCode': 0})\n"
         "print(type(message).__module__, type(message).__name__)\n"
@@ -119,6 +121,7 @@ def test_an_installed_plugin_registers_its_type_lazily_in_a_fresh_process(tmp_pa
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
+        "False",
         "pi_sdk_bash_records.record BashExecution",
         "Ran `ls`",
     ]

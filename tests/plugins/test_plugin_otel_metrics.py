@@ -187,3 +187,33 @@ def test_an_aborted_call_is_timed_with_its_error_type():
     [duration] = metrics["gen_ai.client.operation.duration"].data.data_points
     assert duration.attributes["error.type"] == "aborted"
     assert "gen_ai.client.token.usage" not in metrics and "pi_sdk.client.cost" not in metrics
+
+
+class Ticks:
+    """``time`` for the tracing module: each ``perf_counter()`` reads one second later."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+async def test_the_first_chunk_is_timed_at_the_first_update_of_the_reply_not_a_later_one(
+    reader: Any, monkeypatch: pytest.MonkeyPatch
+):
+    """Start at 1 s, the first of five updates at 2 s, the reply at 3 s: first chunk 1 s."""
+    from pi_sdk_otel import tracing as tracing_module
+
+    monkeypatch.setattr(tracing_module, "time", Ticks())
+    updates: list[str] = []
+    provider = ScriptedProvider([ScriptedReply.text("x" * 24, usage=USAGE, chunk_size=8)])
+    agent = Agent(model=provider.model)
+    agent.subscribe(lambda event, signal=None: updates.append(event.type))
+    await agent.prompt("Weather?")
+    assert updates.count("message_update") == 5  # text start, three deltas, text end
+    points = _points(reader)
+    [first] = points["gen_ai.client.operation.time_to_first_chunk"]
+    [duration] = points["gen_ai.client.operation.duration"]
+    assert (first.count, first.sum, duration.count, duration.sum) == (1, 1.0, 1, 2.0)

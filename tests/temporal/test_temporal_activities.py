@@ -398,6 +398,28 @@ async def test_only_the_workflows_cancellation_aborts_the_work_and_keeps_its_ans
         assert seen == ["cancelled"]  # the work itself was cancelled, not left running
 
 
+async def test_a_cancellation_temporal_gave_no_details_for_cancels_the_work() -> None:
+    """The activity's task cancelled by someone else (no cancellation details): not an abort."""
+    env = environment(heartbeat_timeout=timedelta(seconds=30))
+    started, seen = asyncio.Event(), list[str]()
+
+    async def work(signal: AbortSignal) -> str:
+        started.set()
+        try:
+            await signal.wait()
+        except asyncio.CancelledError:
+            seen.append("cancelled")
+            raise
+        return f"aborted: {signal.reason}"
+
+    running = asyncio.ensure_future(env.run(run_with_heartbeats, work))
+    await started.wait()
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(running, 10)
+    assert seen == ["cancelled"]
+
+
 async def test_work_that_cancels_itself_ends_cancelled_even_when_the_workflow_asked() -> None:
     env = environment(heartbeat_timeout=timedelta(seconds=30))
     started = asyncio.Event()

@@ -185,3 +185,22 @@ async def test_a_secret_in_a_header_kept_by_name_is_scrubbed_in_its_value(tmp_pa
     kept = {k.lower(): v for k, v in interaction["request"]["headers"].items()}
     assert kept["x-forwarded-note"] == [f"from {PLACEHOLDER}"]
     assert kept["x-route"] == ["eu"]
+
+
+async def test_the_responses_own_headers_are_recorded_and_its_cookies_are_not(
+    tmp_path: Path,
+) -> None:
+    """Scrubbing takes the secret response headers out and keeps every other one as sent."""
+
+    def answer(method: str, target: str, headers: dict[str, str], body: bytes) -> Any:
+        return json_step(200, {"ok": True}, {"set-cookie": "session=s3cr3t-cookie", "x-id": "r1"})
+
+    path = tmp_path / "cassette.yaml"
+    async with LoopbackServer([], route=answer) as server:
+        with open_cassette(path, recording=True):
+            async with httpx2.AsyncClient(trust_env=False) as client:
+                live = await client.post(f"{server.url}/v1/messages", content="{}")
+    [interaction] = yaml.safe_load(path.read_text(encoding="utf-8"))["interactions"]
+    recorded = {name.lower(): value for name, value in interaction["response"]["headers"].items()}
+    sent = {name: [value] for name, value in live.headers.items() if name != "set-cookie"}
+    assert recorded == sent and recorded["x-id"] == ["r1"]

@@ -299,6 +299,57 @@ def test_the_key_store_is_read_when_platformdirs_is_there(
 
 
 @pytest.mark.parametrize(
+    ("store", "google", "aws", "found"),
+    [
+        ({"openai": "sk-stored-key-0123", "saved": 1767225600}, None, None, {"sk-stored-key-0123"}),
+        (
+            None,
+            {
+                "type": "service_account",
+                "private_key": "-----BEGIN PRIVATE KEY-----abc",
+                "private_key_id": 12345678901234,
+                "client_secret": None,
+                "client_email": "robot@project.iam.gserviceaccount.com",
+            },
+            None,
+            {"-----BEGIN PRIVATE KEY-----abc"},
+        ),
+        (
+            None,
+            None,
+            "[p]\naws_access_key_id =   \nregion = eu-central-1-long\n"
+            "aws_session_token = tok-1234\n",
+            {"tok-1234"},
+        ),
+    ],
+    ids=["key-store-number", "google-number-null-and-email", "aws-empty-key-and-region"],
+)
+def test_only_the_text_of_a_secret_field_in_a_credentials_file_is_a_credential(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    store: dict[str, object] | None,
+    google: dict[str, object] | None,
+    aws: str | None,
+    found: set[str],
+) -> None:
+    """Numbers and nulls are no credentials; nor are other fields (an email, a region)."""
+    env = {"HOME": str(tmp_path)}
+    if store is not None:
+        (tmp_path / "pi-sdk").mkdir()
+        (tmp_path / "pi-sdk" / "keys.json").write_text(json.dumps(store))
+    if google is not None:
+        (tmp_path / "adc.json").write_text(json.dumps(google))
+        env["GOOGLE_APPLICATION_CREDENTIALS"] = str(tmp_path / "adc.json")
+    if aws is not None:
+        (tmp_path / "credentials").write_text(aws)
+        env["AWS_SHARED_CREDENTIALS_FILE"] = str(tmp_path / "credentials")
+    monkeypatch.setitem(
+        sys.modules, "platformdirs", SimpleNamespace(user_config_path=lambda app: tmp_path / app)
+    )
+    assert known_credentials(env) == found
+
+
+@pytest.mark.parametrize(
     ("body", "parsed"),
     [
         (None, None),

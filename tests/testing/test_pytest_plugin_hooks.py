@@ -244,6 +244,26 @@ def test_new_episodes_names_each_cassette_it_dropped_interactions_from(
     assert (_prompts(one), _prompts(kept)) == (["a"], ["a"])
 
 
+def test_new_episodes_keeps_the_file_of_a_failed_test_and_reports_nothing_dropped(
+    pytester: pytest.Pytester, app_url: str
+) -> None:
+    """A failed test writes nothing, so it drops nothing: no summary line, the file as it was."""
+    one = _cassette(pytester.path / "cassettes" / "test_app" / "one.yaml", app_url, "a", "b")
+    _write_app(
+        pytester,
+        """
+            @pytest.mark.pi_vcr(name="one")
+            def test_plays_one_then_fails():
+                post("a")
+                raise AssertionError("the app broke")
+        """,
+    )
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--record-mode=new_episodes")
+    result.assert_outcomes(failed=1)
+    assert [line for line in result.outlines if line.startswith("pi-sdk: ")] == []
+    assert _prompts(one) == ["a", "b"]
+
+
 @pytest.mark.parametrize(("env", "recording"), [("", False), ("0", False), ("all", True)])
 def test_pi_recording_outside_a_cassette_follows_the_session_mode(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, env: str, recording: bool
