@@ -168,6 +168,14 @@ def test_every_line_has_its_style_and_none_is_hard_wrapped():
     ]
 
 
+def test_a_call_s_arguments_keep_their_non_ascii_characters():
+    printer, log, _ = _printer()
+    call = ToolCall(id="c1", name="weather", arguments={"city": "Zürich", "note": "☂ 雨"})
+    final = _reply(call)
+    printer(_update(events.ToolCallEndEvent(content_index=0, tool_call=call, partial=final)))
+    assert log == [("notes", '→ weather {"city": "Zürich", "note": "☂ 雨"}', "cyan", "\n", True)]
+
+
 def test_thinking_streams_live_on_a_terminal_showing_its_last_six_lines(live: type[FakeLive]):
     printer, log, notes = _printer(terminal=True)
     final = _reply(ThinkingContent(thinking="x"))

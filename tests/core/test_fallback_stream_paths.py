@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from _support.strings import built
 
 import pi_sdk
 from pi_sdk._models.fallback import FallbackEntry, FallbackPolicy
@@ -151,7 +152,7 @@ async def test_a_reply_continued_twice_keeps_every_part_and_closes_what_was_open
     PLANS["w"] = [Plan(error="503 Service Unavailable", status=503)]  # fails before any content
     PLANS["z"] = [Plan([_text("the end.")])]
     models = [_model(i) for i in "ywz"]
-    policy = FallbackPolicy(models, after_content="continue")
+    policy = FallbackPolicy(models, after_content=built("continue"))  # as a settings file gives it
     events, message, stream = await _run(_model("x"), policy)
 
     assert [(a.model, a.kind, a.moved_on, a.content_streamed) for a in stream.attempts] == [

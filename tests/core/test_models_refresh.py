@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from _support.strings import built
 
 import pi_sdk
 from pi_sdk._models.refresh import fill_from_catalog, store_key
@@ -282,7 +283,8 @@ def test_the_same_provider_s_catalog_model_wins_over_an_earlier_one_of_another()
         model("srv", "m", name="First own", cost={"input": 1, "output": 2}),
         model("srv", "m", name="Second own", cost={"input": 5, "output": 5}),
     ]
-    (filled,) = fill_from_catalog("srv", [model("srv", "m")], catalog)
+    srv = built("srv")  # a provider id read from --server or a settings file
+    (filled,) = fill_from_catalog(srv, [model("srv", "m")], catalog)
     assert (filled.name, filled.cost.input) == ("First own", 1)
     (said,) = fill_from_catalog("srv", [model("srv", "m", name="Server's")], catalog)
     assert (said.name, said.cost.input) == ("Server's", 1)

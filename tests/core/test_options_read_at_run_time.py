@@ -94,3 +94,19 @@ def test_plugins_active_read_at_run_time_is_the_active_manager() -> None:
 
     assert manager_of(built("active")) is get_plugin_manager()  # pyright: ignore[reportArgumentType]
     assert manager_of(None) is None
+
+
+def test_a_provider_named_at_run_time_lists_its_models_and_suggests_its_ids() -> None:
+    from pi_sdk.errors import ModelNotFoundError
+
+    acme = [pi_sdk.Model(id=f"m-{n}", api="x-api", provider="acme") for n in (1, 2)]
+    other = pi_sdk.Model(id="m-1", api="x-api", provider="zeta")
+    models = pi_sdk.Models(
+        [pi_sdk.Provider(id="acme", models=acme), pi_sdk.Provider(id="zeta", models=[other])],
+        plugins=None,
+    )
+    named = built("acme")  # as `pi-sdk models acme` or a settings file gives it
+    assert models.models(named) == acme
+    with pytest.raises(ModelNotFoundError) as unknown:
+        models.get_model(named, "m-3")
+    assert str(unknown.value) == "unknown model acme/m-3; did you mean acme/m-2, acme/m-1?"

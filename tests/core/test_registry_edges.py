@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _support.strings import built
 
 import pi_sdk
 from pi_sdk import ConfigurationError, Model, Models, Provider, ProviderAuth, ProviderNotFoundError
@@ -208,7 +209,7 @@ def test_a_hand_registered_api_wins_over_the_model_s_own_provider_s():
     assert models.api_provider("edge-api", "b").source_id == "mine"
     models.unregister_api_providers("someone-else")
     assert models.api_provider("edge-api", "b").source_id == "mine"
-    models.unregister_api_providers("mine")
+    models.unregister_api_providers(built("mine"))  # the id as a plugin's metadata gives it
     assert models.api_provider("edge-api", "a") is own
 
 

@@ -10,6 +10,7 @@ value kept otherwise; unknown events skipped; the end of a stream without ``done
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -18,18 +19,28 @@ from pi_sdk import Model
 from pi_sdk._serve.decoder import EventDecoder
 from pi_sdk._stream.builder import MessageBuilder
 from pi_sdk.provider import ProviderError
-from pi_sdk.types import Diagnostic, TextContent, ThinkingContent, ToolCall
+from pi_sdk.types import (
+    Diagnostic,
+    ImageContent,
+    ServerToolCall,
+    ServerToolResult,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+)
 
 MODEL = Model(id="m", api="wire-test", provider="p")
 USAGE = {"input": 5, "output": 7}
 
 
 def _decode(*events: dict[str, Any], source: str = "proxy") -> tuple[MessageBuilder, EventDecoder]:
+    """Feed ``events`` as the decoder gets them: decoded from the server's JSON (a type read
+    there equals the literal but is another object)."""
     builder = MessageBuilder(MODEL)
     builder.start()
     decoder = EventDecoder(builder, source=source)
     for event in events:
-        decoder.feed(event)
+        decoder.feed(json.loads(json.dumps(event)))
     return builder, decoder
 
 
@@ -205,6 +216,26 @@ def test_a_tool_call_end_without_a_whole_call_object_keeps_the_streamed_call(who
     [call] = builder.message.content
     assert isinstance(call, ToolCall)
     assert (call.id, call.name, call.arguments) == ("c1", "look", {"q": 1})
+
+
+SEARCH = ServerToolCall(id="ws_1", name="web_search", arguments={"query": "tides"})
+FOUND = ServerToolResult(tool_call_id="ws_1", kind="web_search", content=[{"url": "https://t"}])
+PICTURE = ImageContent(data="aGk=", mime_type="image/png")
+
+
+@pytest.mark.parametrize(
+    ("kind", "field", "block"),
+    [
+        ("servertool_call", "serverToolCall", SEARCH),
+        ("servertool_result", "serverToolResult", FOUND),
+        ("image", "image", PICTURE),
+    ],
+)
+def test_a_whole_block_event_adds_its_block_as_sent(kind: str, field: str, block: Any):
+    wire = {"type": kind, "contentIndex": 1, field: block.model_dump(mode="json")}
+    builder, decoder = _decode(TEXT, wire)
+    assert builder.message.content == [TextContent(text=""), block]
+    assert not decoder.terminal
 
 
 @pytest.mark.parametrize("kind", ["start", "message_start", "text", None, "ping"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _support.strings import built
 
 from pi_sdk._serve.pi_messages_client import PI_MESSAGES, recognize
 
@@ -15,7 +16,8 @@ BODY = {"model": "claude-echo", "context": {"messages": []}, "options": {}}
 
 
 def test_a_pi_messages_request_names_its_model_and_base_url():
-    model = recognize("POST", "https://gw.example/api/v1/messages?beta=1", BODY)
+    method = built("POST")  # read from the recorded cassette
+    model = recognize(method, "https://gw.example/api/v1/messages?beta=1", BODY)
     assert model is not None
     assert (model.id, model.api, model.provider, model.base_url) == (
         "claude-echo",
