@@ -94,5 +94,8 @@ def mutation(session: nox.Session) -> None:
     # older commit's map by the test modules changed since): each mutant runs only the owner
     # tests that execute its lines (scripts/mutation/coverage_map.py).
     session.run(*run, "python", "scripts/mutation/coverage_map.py", "--if-missing", external=True)
+    # Every cached bytecode file rewritten from the sources as they are: a mutant's cache left
+    # by an interrupted or earlier session would stand in for its source (bytecode.py).
+    session.run(*run, "python", "scripts/mutation/bytecode.py", external=True)
     session.run(*run, "cosmic-ray", "exec", config, db, external=True)
     session.run(*run, "python", "scripts/mutation/report.py", db, external=True)

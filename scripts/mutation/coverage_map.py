@@ -43,6 +43,8 @@ from contextlib import closing
 from functools import cache
 from pathlib import Path
 
+import bytecode
+
 HERE = Path(__file__).resolve().parent
 CONFIG = HERE / "config.toml"
 VERSION = 1
@@ -290,6 +292,7 @@ def build(tree: str, workers: int = 2) -> Path:
     """
     root = Path.cwd()
     out = map_path(tree)
+    bytecode.refresh(source_dirs())  # no mutant's cached bytecode stands in for a source
     earlier = previous_map(tree)
     result = _update(*earlier, root) if earlier is not None else None
     if result is None:

@@ -36,6 +36,8 @@ import time
 import tomllib
 from pathlib import Path
 
+import bytecode
+
 # Mutated path prefix -> the tests that cover it; the first matching prefix wins. A folder
 # that does not exist (yet) is left out of the command.
 OWNERS: list[tuple[str, list[str]]] = [
@@ -185,11 +187,16 @@ def main() -> int:
     started = time.monotonic()
     chosen, why = selected(tests)
     print(f"run_tests: {why}", flush=True)
-    status = run_pytest(chosen, env)
-    if chosen != tests and status in (NOT_FOUND, NO_TESTS):
-        # A node id the map recorded is gone (a renamed parametrization): the whole set.
-        print("run_tests: selected tests not found; running the whole owner set", flush=True)
-        status = run_pytest(tests, env)
+    # The mutant is compiled from its text, and no cache of it outlives the run (bytecode.py).
+    bytecode.forget(changed)
+    try:
+        status = run_pytest(chosen, env)
+        if chosen != tests and status in (NOT_FOUND, NO_TESTS):
+            # A node id the map recorded is gone (a renamed parametrization): the whole set.
+            print("run_tests: selected tests not found; running the whole owner set", flush=True)
+            status = run_pytest(tests, env)
+    finally:
+        bytecode.forget(changed)
     print(f"run_tests: {time.monotonic() - started:.1f} s, exit {status}", flush=True)
     return status
 
