@@ -41,7 +41,10 @@ from _loopback_server import LoopbackServer
 from _wire_bodies import APIS, body
 from _workloads import Workload, workloads
 
-CONSUMERS: dict[str, Callable[[str, str], Run]] = {"floor": floor_consumer, "pi-sdk": pi_sdk_consumer}
+CONSUMERS: dict[str, Callable[[str, str], Run]] = {
+    "floor": floor_consumer,
+    "pi-sdk": pi_sdk_consumer,
+}
 ONE_DELTA = Workload("one-delta", text=["hi"])
 
 
