@@ -15,9 +15,14 @@ The default workload, ``one-delta`` (one text delta), is what a call costs apart
 (request building, hooks, the client's request path, the message and its events); any workload
 of the runner can be chosen instead (``--workload args-20KB``).
 
+callgrind sees Python functions only as the interpreter's loop; ``--opcodes K`` runs the same
+calls without valgrind under a bytecode tracer (``_opcode_profile.py``) and prints bytecodes per
+call per consumer and pi-sdk's ``K`` heaviest functions, inclusive: where its extra work goes,
+by function, as deterministic as the instruction counts.
+
 Run: ``uv run python benchmarks/bench_callgrind.py [--apis chat,bedrock] [--calls 20]
-[--warm 3] [--workload one-delta] [--consumers floor,pi-sdk] [--out DIR]`` (about a minute per
-API under valgrind).
+[--warm 3] [--workload one-delta] [--consumers floor,pi-sdk] [--out DIR] [--opcodes K]``
+(about a minute per API under valgrind).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from pathlib import Path
 
 from _consumers import AWS, Run, floor_consumer, pi_sdk_consumer
 from _loopback_server import LoopbackServer
+from _opcode_profile import OpcodeProfile
 from _wire_bodies import APIS, body
 from _workloads import Workload, workloads
 
@@ -89,6 +95,38 @@ def _measure(args: argparse.Namespace) -> None:
         _region(lambda run=run: loop.run_until_complete(calls(run, args.calls)))
         regions.append([api, consumer])
     Path(args.regions).write_text(json.dumps(regions))
+
+
+def _opcodes(args: argparse.Namespace) -> None:
+    """``--opcodes K``: no valgrind; bytecodes per call, and pi-sdk's top ``K`` functions."""
+    os.environ.update(AWS)
+    workload = _workload(args.workload)
+    loop = asyncio.new_event_loop()
+    with LoopbackServer() as server:
+        for api in args.apis:
+            server.add(f"{api}-{workload.name}", *body(api, workload))
+            server.select(f"{api}-{workload.name}")
+            totals: dict[str, float] = {}
+            for consumer in args.consumers:
+                run = CONSUMERS[consumer](api, server.url)
+
+                async def calls(run: Run = run, number: int = args.calls) -> None:
+                    for _ in range(number):
+                        await run()
+
+                loop.run_until_complete(calls(number=args.warm))
+                profile = OpcodeProfile()
+                profile.run(lambda calls=calls: loop.run_until_complete(calls()))
+                totals[consumer] = profile.total / args.calls
+                if consumer != "floor":
+                    print(f"\n{api} {consumer}: bytecodes per call, inclusive (calls per call)")
+                    for name, count in profile.inclusive.most_common(args.opcodes):
+                        per_call = profile.calls[name] / args.calls
+                        print(f"{count / args.calls:9.0f} {per_call:6.1f}  {name}")
+            print(
+                f"{api}: bytecodes per call " + ", ".join(f"{c} {n:.0f}" for c, n in totals.items())
+            )
+    loop.close()
 
 
 def _total(profile: Path) -> int:
@@ -162,6 +200,7 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=3)
     parser.add_argument("--workload", default=ONE_DELTA.name)
     parser.add_argument("--out")
+    parser.add_argument("--opcodes", type=int, metavar="K", help="bytecode profile, no valgrind")
     parser.add_argument("--measure", metavar="URL", help=argparse.SUPPRESS)
     parser.add_argument("--regions", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -174,6 +213,8 @@ def main() -> None:
     if args.measure:
         args.url = args.measure
         _measure(args)
+    elif args.opcodes is not None:
+        _opcodes(args)
     else:
         _run(args)
 
