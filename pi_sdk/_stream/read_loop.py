@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import AsyncGenerator, Callable, Iterable
+from collections.abc import AsyncGenerator, Callable, Iterable, Iterator
 from contextlib import aclosing
 from typing import Any, cast
 
@@ -119,7 +119,9 @@ class ReadLoop:
                 complete = False  # the reply ended as the vendor ends it: drain, then close
                 try:
                     json_body = await _first_bytes(response, body, self.options, plan)
-                    feed_bytes: _Feed | None = getattr(decoder, "feed_bytes", None)
+                    feed_bytes: _Feed | None = getattr(decoder, "iter_bytes", None) or getattr(
+                        decoder, "feed_bytes", None
+                    )
                     sse_feed = None if feed_bytes else cast("WireDecoder", decoder).feed
                     feed = cast("_Feed", feed_bytes or sse_feed)
                     deferred = _StartOnContent(builder) if plan.start_on_content else None
@@ -250,14 +252,25 @@ class _StartOnContent:
         """``start`` was not yielded yet."""
 
     def first(self, events: Iterable[AssistantMessageEvent]) -> Iterable[AssistantMessageEvent]:
-        """``events``, after ``start`` if they are the first ones."""
+        """``events``, after ``start`` if they are the first ones.
+
+        Lazy: ``start`` goes out as soon as the first event is taken from ``events``, before the
+        rest is (a decoder's ``iter_bytes`` decodes the frames of a chunk one by one).
+        """
         if not self.pending:
             return events
-        listed = list(events)
-        if not listed:
-            return listed
-        self.pending = False
-        return [self.builder.start(), *listed]
+        return self._after_start(events)
+
+    def _after_start(
+        self, events: Iterable[AssistantMessageEvent]
+    ) -> Iterator[AssistantMessageEvent]:
+        iterator = iter(events)
+        for event in iterator:
+            self.pending = False
+            yield self.builder.start()
+            yield event
+            yield from iterator
+            return
 
     def wrap(self, feed: _Feed) -> _Feed:
         """``feed``, with ``start`` put before the first events it returns."""

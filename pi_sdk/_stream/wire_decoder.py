@@ -99,7 +99,12 @@ class ByteDecoder(_DecoderBase, Protocol):
     """
 
     def feed_bytes(self, chunk: bytes) -> Iterable[AssistantMessageEvent]:
-        """Consume one chunk of the body: the events of the frames it completes."""
+        """Consume one chunk of the body: the events of the frames it completes.
+
+        A decoder may also have ``iter_bytes(chunk)``, the same events from a generator that
+        decodes a frame when the events before it were taken; the core then reads that instead,
+        so the first event of a long chunk goes out before the rest of the chunk is decoded.
+        """
         ...
 
 

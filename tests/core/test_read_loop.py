@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -522,6 +522,47 @@ async def test_the_byte_path_also_starts_on_content(wire):
     api = wire(failed, ok, decoder=ByteDecoder, start_on_content=True)
     _, message = await run(max_retries=1, max_retry_delay_ms=1)
     assert (message.stop_reason, message.text, len(api.sent)) == ("stop", "ok", 2)
+
+
+class LazyByteDecoder(ByteDecoder):
+    """:class:`ByteDecoder` with ``iter_bytes``: frames decoded one by one, as they are taken."""
+
+    def iter_bytes(self, chunk: bytes) -> Iterator[AssistantMessageEvent]:
+        self.chunks.append(chunk)
+        *pieces, self.rest = (self.rest + chunk).split(b"|")
+        for piece in pieces:
+            yield from self.feed(json.loads(piece))
+            if self.terminal:
+                return
+
+
+async def test_start_goes_out_before_the_rest_of_a_chunk_is_decoded(wire):
+    """With ``iter_bytes``, the first event of a long chunk does not wait for the chunk."""
+    body = frames({"usage": 1}, {"t": "a"}, {"t": "b"}, {"t": "c"}, {"end": True})
+    api = wire(FakeResponse([body]), decoder=LazyByteDecoder, start_on_content=True)
+    stream = pi_sdk.stream(MODEL, CONTEXT, StreamOptions())
+    decoded_at: dict[str, int] = {}
+    async for event in stream:
+        decoded_at.setdefault(event.type, len(api.decoders[0].fed))
+    assert decoded_at["start"] == 2  # the usage frame and the first text: not the whole chunk
+    assert decoded_at["done"] == 5
+    message = await stream.result()
+    assert (message.stop_reason, message.text) == ("stop", "abc")
+
+
+@pytest.mark.parametrize("decoder", [ByteDecoder, LazyByteDecoder])
+async def test_an_error_after_content_in_one_chunk_is_final_on_the_lazy_byte_path(wire, decoder):
+    """Content then an error in one chunk: as on the SSE path, the content is kept, no retry;
+    an eager ``feed_bytes`` raises before it yields the chunk's content, so it is retried."""
+    failed = FakeResponse([frames({"t": "Par"}, {"fail": "transient, retry"})])
+    ok = FakeResponse([frames({"t": "ok"}, {"end": True})])
+    api = wire(failed, ok, decoder=decoder, start_on_content=True)
+    events, message = await run(max_retries=1, max_retry_delay_ms=1)
+    if decoder is LazyByteDecoder:
+        assert types(events) == "start text_start text_delta error"
+        assert (message.stop_reason, message.text, len(api.sent)) == ("error", "Par", 1)
+    else:
+        assert (message.stop_reason, message.text, len(api.sent)) == ("stop", "ok", 2)
 
 
 # --- timeouts and aborts watch the network reads -----------------------------------------------

@@ -14,9 +14,10 @@ filter stop reasons are errors that say why).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any, cast
 
-from pi_sdk import Citation, TextContent
+from pi_sdk import AssistantMessageEvent, Citation, TextContent
 from pi_sdk.provider import (
     Events,
     MessageBuilder,
@@ -114,6 +115,16 @@ class Decoder:
             if self.terminal:
                 break
         return events
+
+    def iter_bytes(self, chunk: bytes) -> Iterator[AssistantMessageEvent]:
+        """:meth:`feed_bytes`, lazily: a frame is decoded once the events before it were taken.
+
+        The core reads this, so a long first chunk does not hold ``start`` back.
+        """
+        for kind, name, payload, headers in self._frames.feed(chunk):
+            yield from self.feed_frame(kind, name, payload, headers)
+            if self.terminal:
+                return
 
     def feed_frame(self, kind: str, name: str, payload: bytes, headers: dict[str, Any]) -> Events:
         """Consume one event-stream frame (:data:`._frames.Frame`); return its events.
