@@ -7,9 +7,7 @@ frames, :mod:`pi_sdk_bedrock.converse._frames`); botocore provides what the AWS 
   (environment, shared config/credentials files and profiles, SSO, web identity, container and
   instance roles), refreshed by botocore when they expire (the refresh runs in a worker
   thread);
-* **signing**: SigV4 (service ``bedrock``) over the exact bytes sent, as
-  ``botocore.auth.SigV4Auth`` computes it, with the per-URL parts and the signing key kept
-  (:mod:`pi_sdk_bedrock._sigv4`).
+* **signing**: ``botocore.auth.SigV4Auth`` (service ``bedrock``) over the exact bytes sent.
 
 A Bedrock API key (``StreamOptions.api_key`` or ``AWS_BEARER_TOKEN_BEDROCK``) is sent as
 ``Authorization: Bearer`` instead, and botocore is not imported at all. With
@@ -40,8 +38,6 @@ from urllib.parse import quote, urlsplit
 
 import pi_sdk
 from pi_sdk import provider as kit
-
-from ._sigv4 import Signer
 
 __all__ = [
     "BedrockClient",
@@ -126,7 +122,7 @@ class BedrockClient:
             sign with SigV4 when there is no ``token``; neither: the request goes unsigned.
     """
 
-    __slots__ = ("_credentials", "_signer", "_token", "base_url", "http", "region")
+    __slots__ = ("_credentials", "_token", "base_url", "http", "region")
 
     def __init__(
         self,
@@ -142,7 +138,6 @@ class BedrockClient:
         self.base_url = (endpoint or f"https://bedrock-runtime.{region}.amazonaws.com").rstrip("/")
         self._token = token
         self._credentials = credentials
-        self._signer = Signer(SERVICE)
 
     def __repr__(self) -> str:
         auth = "bearer" if self._token else "sigv4" if self._credentials is not None else "none"
@@ -164,7 +159,19 @@ class BedrockClient:
             frozen = await asyncio.to_thread(credentials.get_frozen_credentials)
         else:
             frozen = credentials.get_frozen_credentials()
-        return self._signer.headers(frozen, self.region, url, body, headers)
+        return _sigv4(frozen, self.region, url, body, headers)
+
+
+def _sigv4(
+    frozen: Any, region: str, url: str, body: bytes, headers: dict[str, str]
+) -> dict[str, str]:
+    """SigV4 headers (``authorization``, ``x-amz-date``, ``x-amz-security-token``) by botocore."""
+    auth: Any = import_module("botocore.auth")  # botocore ships no type information
+    aws_request: Any = import_module("botocore.awsrequest")
+    request = aws_request.AWSRequest(method="POST", url=url, data=body, headers=dict(headers))
+    auth.SigV4Auth(frozen, SERVICE, region).add_auth(request)
+    signed = {k.lower(): str(v) for k, v in request.headers.items()}
+    return {k: v for k, v in signed.items() if k not in headers}
 
 
 def _ssl_context() -> Any:
