@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -132,6 +133,32 @@ def test_id_less_calls_get_distinct_ids_that_replay_the_same() -> None:
     # each taken candidate: the next attempt of pi-mono's normalizer, "<first>:<attempt>" hashed
     assert first[1:3] == [short_hash("toolcall0:1", 9), short_hash("toolcall0:2", 9)]
     assert first[3:] == ["toolcall1", short_hash("toolcall1:1", 9)]
+
+
+@pytest.mark.parametrize(
+    ("second_id", "calls"),
+    [
+        ("call_1", [("call_1", "f", {"a": 1})]),  # its id again: the same call goes on
+        (None, [("call_1", "f", {"a": 1})]),  # no id: the open call at that index
+        ("call_2", [("call_1", "f", {}), ("call_2", "", {})]),  # another id: a call of its own
+        ("call_0", [("call_1", "f", {}), ("call_0", "", {})]),  # whichever way the ids sort
+    ],
+)
+def test_a_fragment_at_an_open_index_continues_the_call_its_id_names(
+    second_id: str | None, calls: list[tuple[str, str, dict[str, Any]]]
+) -> None:
+    # The chunks come through JSON, as a stream's do: the repeated id is equal to the first,
+    # never the same object.
+    first = {"index": 0, "id": "call_1", "function": {"name": "f", "arguments": '{"a"'}}
+    second: dict[str, Any] = {"index": 0, "function": {"arguments": ":1}"}}
+    if second_id is not None:
+        second["id"] = second_id
+    dec, builder = decoder()
+    for call in (first, second):
+        dec.feed(json.loads(json.dumps(delta(tool_calls=[call]))))
+    dec.finish(saw_done=True)
+    found = [b for b in builder.message.content if isinstance(b, ToolCall)]
+    assert [(c.id, c.name, c.arguments) for c in found] == calls
 
 
 def _thinking(*texts: Any, signature: Any = None) -> dict[str, Any]:
