@@ -41,6 +41,21 @@ def test_thinking_signature_mixed_list_items_and_other_chunk_types() -> None:
     ]
 
 
+@pytest.mark.parametrize("kind", ["audio", "tool_file", "zz_future"])
+def test_a_chunk_of_another_type_is_not_thinking_even_with_thinking_parts(kind: str) -> None:
+    # Types sorting before and after "text" and "thinking": only those two are read.
+    dec, builder = decoder()
+    other = {
+        "type": kind,
+        "text": "t",
+        "thinking": [{"type": "text", "text": "x"}],
+        "signature": "s",
+    }
+    dec.feed(delta(["a", other, "b"]))
+    dec.finish(saw_done=True)
+    assert builder.message.content == [TextContent(text="ab")]
+
+
 def test_only_the_first_choice_counts_and_usage_only_chunks() -> None:
     dec, builder = decoder()
     dec.feed(

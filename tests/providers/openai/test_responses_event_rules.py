@@ -399,6 +399,9 @@ def test_a_built_in_tool_item_left_open_is_finished_from_the_completed_response(
         ("incomplete", None, "incomplete", "length"),
         ("incomplete", {"reason": 7}, "incomplete", "length"),
         ("completed", {"reason": "odd"}, "completed.odd", "stop"),
+        # Other statuses end normally, whichever way they sort beside "incomplete".
+        ("in_progress", None, "in_progress", "stop"),
+        ("queued", None, "queued", "stop"),
     ],
 )
 def test_the_raw_stop_reason_is_the_status_and_its_reason(
@@ -423,6 +426,7 @@ def test_a_failed_response_records_its_status_before_it_raises(status: str | Non
     [
         ("completed", "the response (completed) has no output items: nothing to return"),
         ("incomplete", None),  # cut by the token limit before any output: a length stop
+        ("queued", "the response (queued) has no output items: nothing to return"),
     ],
 )
 def test_a_response_without_output_items(status: str, error: str | None) -> None:
@@ -435,3 +439,42 @@ def test_a_response_without_output_items(status: str, error: str | None) -> None
     with pytest.raises(ProviderError) as caught:
         decoder.finish(saw_done=True)
     assert str(caught.value) == error
+
+
+def test_an_arguments_delta_naming_a_custom_tool_call_changes_nothing() -> None:
+    custom = {"id": "ct_1", "type": "custom_tool_call", "call_id": "call_9", "name": "g"}
+    decoder = Decoder(MessageBuilder(MODEL))
+    decoder.feed(added(0, {**custom, "input": ""}))
+    decoder.feed(event("custom_tool_call_input.delta", 0, delta="x"))
+    assert decoder.feed(event("function_call_arguments.delta", 0, delta='{"y"')) == []
+    decoder.feed(event("custom_tool_call_input.delta", 0, delta="z"))
+    decoder.feed(completed(output=[{**custom, "input": "xz"}]))
+    decoder.finish(saw_done=True)
+    expected = ToolCall(id="call_9|ct_1", name="g", arguments={"input": "xz"})
+    assert _content(decoder.builder.message) == [expected]
+
+
+def test_a_built_in_tool_item_is_not_finished_from_an_entry_of_another_built_in_type() -> None:
+    in_progress = {"id": "fs_1", "type": "file_search_call", "status": "in_progress"}
+    message = decode(
+        added(0, in_progress),
+        added(1, MESSAGE),
+        event("output_text.delta", 1, content_index=0, delta="Hi"),
+        done(1, {**MESSAGE, "content": [{"type": "output_text", "text": "Hi", "annotations": []}]}),
+        completed(output=[{**WEB_SEARCH, "id": "fs_1"}]),
+    )
+    assert [b for b in message.content if isinstance(b, ServerToolCall)] == []
+
+
+@pytest.mark.parametrize("kind", ["reasoning", "function_call", "web_search_call"])
+def test_an_open_item_is_not_finished_from_a_completed_output_entry_of_another_type(
+    kind: str,
+) -> None:
+    """The response's copy at the item's index is of another type: the item ends as streamed."""
+    other = {"id": "xx_9", "type": kind, "content": [{"type": "output_text", "text": "Other"}]}
+    message = decode(
+        added(0, MESSAGE),
+        event("output_text.delta", 0, content_index=0, delta="Hi"),
+        completed(output=[other]),
+    )
+    assert _content(message) == [TextContent(text="Hi")]
