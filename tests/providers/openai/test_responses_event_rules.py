@@ -14,6 +14,7 @@ The decoder's rules for events that do not fit, each checked alone against a val
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -478,3 +479,32 @@ def test_an_open_item_is_not_finished_from_a_completed_output_entry_of_another_t
         completed(output=[other]),
     )
     assert _content(message) == [TextContent(text="Hi")]
+
+
+def test_part_indexes_past_256_read_from_json_are_compared_by_value() -> None:
+    """Part indexes come parsed from JSON, each a new int object past CPython's small ints:
+    the same part on two events is the same part (its done text replaces only its own). The
+    items are left to the end of the stream (no done item overrides the text), and the
+    message's events name it by ``item_id`` (the general rules, not the fast path)."""
+    chunks = [
+        added(0, REASONING),
+        event("reasoning_summary_part.added", 0, summary_index=300),
+        event("reasoning_summary_text.delta", 0, summary_index=300, delta="O"),
+        event("reasoning_summary_text.delta", 0, summary_index=300, delta="n"),
+        event("reasoning_summary_text.done", 0, summary_index=300, text="One"),
+        event("reasoning_summary_part.added", 0, summary_index=301),
+        event("reasoning_summary_text.delta", 0, summary_index=301, delta="Tw"),
+        event("reasoning_summary_text.done", 0, summary_index=301, text="Two"),
+        added(1, MESSAGE),
+        event("output_text.delta", None, item_id="msg_1", content_index=300, delta="He"),
+        event("output_text.delta", None, item_id="msg_1", content_index=300, delta="l"),
+        event("output_text.done", None, item_id="msg_1", content_index=300, text="Hello"),
+        event("output_text.delta", None, item_id="msg_1", content_index=301, delta=" wor"),
+        event("output_text.done", None, item_id="msg_1", content_index=301, text=" world"),
+        completed(),
+    ]
+    message = decode(*(json.loads(json.dumps(c)) for c in chunks))
+    assert _content(message) == [
+        ThinkingContent(thinking="One\n\nTwo"),
+        TextContent(text="Hello world"),
+    ]
