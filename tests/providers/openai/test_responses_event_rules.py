@@ -358,6 +358,20 @@ def test_a_refusal_only_in_the_done_item_ends_the_reply_as_an_error() -> None:
     assert (message.stop_reason, message.error_message) == ("error", "I can't help with that.")
 
 
+@pytest.mark.parametrize("kind", ["output_audio", "summary_text", "reasoning_text"])
+def test_a_part_of_another_type_carrying_a_refusal_field_is_no_refusal(kind: str) -> None:
+    # Part types sorting before and after "refusal" and "output_text": only those two are read.
+    parts = [
+        {"type": "output_text", "text": "Hi", "annotations": []},
+        {"type": kind, "text": "more", "refusal": "no"},
+    ]
+    message = decode(added(0, MESSAGE), done(0, {**MESSAGE, "content": parts}), completed())
+    assert (message.stop_reason, _content(message)) == (
+        "stop",
+        [TextContent(text="Hi", text_signature='{"v":1,"id":"msg_1"}')],
+    )
+
+
 WEB_SEARCH = {
     "id": "ws_1",
     "type": "web_search_call",
