@@ -186,3 +186,14 @@ def test_gemini_tool_choice_none_and_any_win_over_validated(choice: str, mode: s
     options = StreamOptions(api_key="test-key", tool_choice=choice)  # type: ignore[arg-type]
     body = google_body(gemini3, _context(_tool("require")), options)
     assert body["toolConfig"] == {"functionCallingConfig": {"mode": mode}}
+
+
+@pytest.mark.parametrize("value", [1, 1.0, "true"])
+def test_mistral_strict_mode_opts_in_only_with_json_true(value: Any) -> None:
+    # pi-ai 1.6 reads `compat.supportsStrictMode === true`: a 1 or "true" in a models.json is
+    # not the boolean, so a preferred strict tool goes plain.
+    _, provider, model_id, _ = TARGETS["mistral"]
+    entry = _mistral(
+        _model(provider, model_id, supportsStrictMode=value), _context(_tool("prefer"))
+    )
+    assert (entry["strict"], entry["parameters"]) == (False, SCHEMA)

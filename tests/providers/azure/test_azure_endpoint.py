@@ -159,9 +159,12 @@ def test_recognizer_takes_v1_and_deployment_requests_with_catalog_data():
     ("method", "uri", "body"),
     [
         ("GET", "https://r.openai.azure.com/openai/v1/responses", {"model": "m"}),
+        ("PUT", "https://r.openai.azure.com/openai/v1/responses", {"model": "m"}),
         ("POST", "https://api.openai.com/v1/responses", {"model": "m"}),
         ("POST", "https://r.openai.azure.com/openai/v1/chat/completions", {"model": "m"}),
         ("POST", "https://r.openai.azure.com/openai/v1/responses", {"input": []}),
+        ("POST", "https://r.openai.azure.com/openai/v1/responses", {"model": ""}),
+        ("POST", "https://r.openai.azure.com/openai/v1/responses", {"model": 3}),
         ("POST", "https://r.openai.azure.com/other/responses", {"model": "m"}),
     ],
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -38,6 +39,21 @@ def test_thinking_signature_mixed_list_items_and_other_chunk_types() -> None:
         ThinkingContent(thinking="a", thinking_signature="s1"),
         TextContent(text="b"),
     ]
+
+
+@pytest.mark.parametrize("kind", ["audio", "tool_file", "zz_future"])
+def test_a_chunk_of_another_type_is_not_thinking_even_with_thinking_parts(kind: str) -> None:
+    # Types sorting before and after "text" and "thinking": only those two are read.
+    dec, builder = decoder()
+    other = {
+        "type": kind,
+        "text": "t",
+        "thinking": [{"type": "text", "text": "x"}],
+        "signature": "s",
+    }
+    dec.feed(delta(["a", other, "b"]))
+    dec.finish(saw_done=True)
+    assert builder.message.content == [TextContent(text="ab")]
 
 
 def test_only_the_first_choice_counts_and_usage_only_chunks() -> None:
@@ -132,6 +148,32 @@ def test_id_less_calls_get_distinct_ids_that_replay_the_same() -> None:
     # each taken candidate: the next attempt of pi-mono's normalizer, "<first>:<attempt>" hashed
     assert first[1:3] == [short_hash("toolcall0:1", 9), short_hash("toolcall0:2", 9)]
     assert first[3:] == ["toolcall1", short_hash("toolcall1:1", 9)]
+
+
+@pytest.mark.parametrize(
+    ("second_id", "calls"),
+    [
+        ("call_1", [("call_1", "f", {"a": 1})]),  # its id again: the same call goes on
+        (None, [("call_1", "f", {"a": 1})]),  # no id: the open call at that index
+        ("call_2", [("call_1", "f", {}), ("call_2", "", {})]),  # another id: a call of its own
+        ("call_0", [("call_1", "f", {}), ("call_0", "", {})]),  # whichever way the ids sort
+    ],
+)
+def test_a_fragment_at_an_open_index_continues_the_call_its_id_names(
+    second_id: str | None, calls: list[tuple[str, str, dict[str, Any]]]
+) -> None:
+    # The chunks come through JSON, as a stream's do: the repeated id is equal to the first,
+    # never the same object.
+    first = {"index": 0, "id": "call_1", "function": {"name": "f", "arguments": '{"a"'}}
+    second: dict[str, Any] = {"index": 0, "function": {"arguments": ":1}"}}
+    if second_id is not None:
+        second["id"] = second_id
+    dec, builder = decoder()
+    for call in (first, second):
+        dec.feed(json.loads(json.dumps(delta(tool_calls=[call]))))
+    dec.finish(saw_done=True)
+    found = [b for b in builder.message.content if isinstance(b, ToolCall)]
+    assert [(c.id, c.name, c.arguments) for c in found] == calls
 
 
 def _thinking(*texts: Any, signature: Any = None) -> dict[str, Any]:

@@ -10,6 +10,7 @@ reasoning sends nothing whatever the options.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -82,3 +83,28 @@ def test_a_model_without_reasoning_sends_nothing(level: Any) -> None:
     for fields in ({}, {"thinking_level_map": {"off": "none", "low": "lo"}}):
         model = _model(**(fields | {"reasoning": False}))
         assert reasoning_fields(model, StreamOptions(reasoning=level)) == {}
+
+
+@pytest.mark.parametrize(
+    ("level", "expected"),
+    [
+        ("xhigh", {"reasoning_effort": "xh"}),  # an opt-in level the map names: its entry
+        ("max", {"reasoning_effort": "mx"}),
+        ("minimal", {"reasoning_effort": "mn"}),
+    ],
+)
+def test_every_level_the_model_map_names_sends_its_entry(
+    level: str, expected: dict[str, str]
+) -> None:
+    level_map = {"off": "none", "minimal": "mn", "high": "hi", "xhigh": "xh", "max": "mx"}
+    model = _model(thinking_level_map=level_map)
+    assert reasoning_fields(model, StreamOptions(reasoning=level)) == expected  # type: ignore[arg-type]
+
+
+def test_off_set_on_the_options_after_they_were_made_is_reasoning_off() -> None:
+    # A level read from a settings file and set afterwards: "off", not the literal's object.
+    options = StreamOptions()
+    options.reasoning = json.loads('"off"')
+    model = _model(thinking_level_map={"off": "none", "high": "hi"})
+    assert reasoning_fields(model, options) == {"reasoning_effort": "none"}
+    assert reasoning_fields(_model("magistral-medium-latest"), options) == {}

@@ -291,6 +291,7 @@ def test_recognize_request() -> None:
     assert unknown is not None and unknown.reasoning and unknown.provider == "mistral"
     assert recognize_request("POST", "https://api.openai.com/v1/chat/completions", body) is None
     assert recognize_request("GET", "https://api.mistral.ai/v1/chat/completions", body) is None
+    assert recognize_request("put", "https://api.mistral.ai/v1/chat/completions", body) is None
     assert recognize_request("POST", "https://api.mistral.ai/v1/embeddings", body) is None
     assert recognize_request("POST", "https://api.mistral.ai/v1/chat/completions", {}) is None
 

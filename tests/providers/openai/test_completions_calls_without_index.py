@@ -8,6 +8,7 @@ must give, on the fast path and on the general rules.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -20,7 +21,9 @@ MODEL = Model(id="m", api="openai-completions", provider="acme")
 
 
 def _delta(call: dict[str, Any]) -> dict[str, Any]:
-    return {"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+    # Through JSON, as a stream's chunks come: each id a string of its own, equal to the id of
+    # an earlier chunk but never the same object (a rule comparing ids by identity shows).
+    return json.loads(json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}))
 
 
 def _call(arguments: str, call_id: str | None = None, name: str | None = None) -> dict[str, Any]:
@@ -46,10 +49,20 @@ ROWS = [
         [("c1", "f", {}), ("c2", "g", {"b": 2})],
         id="new-id-opens-a-call",
     ),
+    pytest.param(  # a new id that sorts before the open one: a new call all the same
+        [_call("{}", "c2", "f"), _call('{"b":2}', "c1", "g")],
+        [("c2", "f", {}), ("c1", "g", {"b": 2})],
+        id="new-lower-id-opens-a-call",
+    ),
     pytest.param(  # back to the first id: its call again, the second one left as it was
         [_call('{"a"', "c1", "f"), _call("{}", "c2", "g"), _call(":1}", "c1")],
         [("c1", "f", {"a": 1}), ("c2", "g", {})],
         id="an-earlier-id-continues-its-call",
+    ),
+    pytest.param(  # the same, the call between them with an id that sorts before the first
+        [_call('{"a"', "c1", "f"), _call("{}", "c0", "g"), _call(":1}", "c1")],
+        [("c1", "f", {"a": 1}), ("c0", "g", {})],
+        id="an-earlier-id-continues-its-call-past-a-lower-id",
     ),
     pytest.param(  # no id and nothing open: a call of its own
         [_call('{"a":1}', name="f")],
@@ -100,3 +113,20 @@ def test_a_call_delta_with_nothing_to_add_changes_nothing(
     decoder.finish(saw_done=True)
     found = [b for b in builder.message.content if isinstance(b, ToolCall)]
     assert [(c.id, c.name, c.arguments) for c in found] == [("c1", "f", {"a": 1})]
+
+
+@pytest.mark.parametrize("general", [False, True])
+@pytest.mark.parametrize("second", ["c0", "c2"])
+def test_a_new_id_at_an_open_index_ends_that_call_and_opens_another(
+    general: bool, second: str
+) -> None:
+    decoder, builder, feed = started(Decoder, MODEL, general=general)
+    feed(_delta({"index": 0, "id": "c1", "function": {"name": "f", "arguments": "{}"}}))
+    feed(_delta({"index": 0, "id": second, "function": {"name": "g", "arguments": '{"b":2}'}}))
+    feed({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    decoder.finish(saw_done=True)
+    found = [b for b in builder.message.content if isinstance(b, ToolCall)]
+    assert [(c.id, c.name, c.arguments) for c in found] == [
+        ("c1", "f", {}),
+        (second, "g", {"b": 2}),
+    ]

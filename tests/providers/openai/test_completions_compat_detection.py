@@ -13,6 +13,7 @@ neutral flags, and where two servers match, the thinking format's order decides.
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 import pytest
@@ -199,7 +200,10 @@ def test_anthropic_cache_control_only_for_openrouters_anthropic_models(
     [
         ("groq", NEUTRAL_URL, "qwen/qwen3-32b", True),
         (NEUTRAL_PROVIDER, "https://api.groq.com/openai/v1", "qwen/qwen3-32b", True),
-        ("groq", NEUTRAL_URL, "qwen/qwen3-235b", False),
+        ("groq", NEUTRAL_URL, "qwen/qwen3-235b", False),  # another id sorting before it
+        ("groq", NEUTRAL_URL, "qwen/qwen3-32b-fast", False),  # and after it
+        ("groq", NEUTRAL_URL, "qwen/qwen3-coder", False),
+        ("groq", NEUTRAL_URL, json.loads('"qwen/qwen3-32b"'), True),  # an id read from JSON
         (NEUTRAL_PROVIDER, NEUTRAL_URL, "qwen/qwen3-32b", False),
     ],
 )

@@ -175,3 +175,22 @@ async def test_a_signal_aborted_before_the_fetch_sends_nothing(
     with pytest.raises(ListingError, match="^aborted$"):
         await _fetch(mock_listing, fake, signal=controller.signal)
     assert fake.requests == []
+
+
+async def test_a_models_api_read_from_a_config_file_lists_through_ollama(
+    mock_listing: list[FakeOllama],
+) -> None:
+    # A caller's settings come from JSON: equal to the literal "ollama", another string object.
+    models_api = json.loads('{"models_api": "ollama"}')["models_api"]
+    mock_listing.append(FakeOllama(["a", "b"]))
+    provider = openai_compatible_provider("ollama", f"{SERVER}/v1", models_api=models_api)
+    lister = provider.fetch_models
+    assert isinstance(lister, ModelLister)
+    fetched = await lister(FetchContext(provider=provider))
+    assert fetched.models is not None
+    assert [m.id for m in fetched.models] == ["a", "b"]
+    assert mock_listing[-1].requests == [
+        ("GET", f"{SERVER}/api/tags"),
+        ("POST", f"{SERVER}/api/show"),
+        ("POST", f"{SERVER}/api/show"),
+    ]

@@ -42,6 +42,9 @@ BROKEN: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "text not a string": (VALID[0], {"text": 1}),
     "signature not a string": (VALID[0], {"signature": 5}),
     "unknown type": (VALID[0], {"type": "reasoning.other"}),
+    # An unknown type that sorts before the known ones, carrying their fields.
+    "unknown type sorting first": (VALID[3], {"type": "reasoning.compressed"}),
+    "unknown type with a summary": (VALID[2], {"type": "reasoning.abridged"}),
 }
 
 
@@ -69,7 +72,15 @@ def test_a_signature_is_read_as_entries_only_when_it_is_a_list_of_them() -> None
 def test_the_older_single_encrypted_entry() -> None:
     entry = {"type": "reasoning.encrypted", "id": "tc1", "data": "opaque"}
     assert legacy_encrypted_detail(json.dumps(entry)) == entry
-    for change in ({"id": ""}, {"id": None}, {"data": ""}, {"type": "reasoning.summary"}):
+    # Another well-formed entry (a text or a summary carrying data too) is not the older form.
+    for change in (
+        {"id": ""},
+        {"id": None},
+        {"data": ""},
+        {"type": "reasoning.summary"},
+        {"type": "reasoning.summary", "summary": "s"},
+        {"type": "reasoning.text", "text": "t"},
+    ):
         assert legacy_encrypted_detail(json.dumps({**entry, **change})) is None
     assert legacy_encrypted_detail(json.dumps([entry])) is None
 
@@ -98,4 +109,20 @@ def test_streamed_pieces_merge_by_type_and_keep_the_first_ids() -> None:
         {"type": "reasoning.summary", "summary": "xy", "index": 3},
         {"type": "reasoning.encrypted", "data": "d1"},  # never merged: each is whole
         {"type": "reasoning.encrypted", "data": "d2"},
+    ]
+
+
+def test_pieces_of_another_type_are_never_merged_whichever_comes_first() -> None:
+    details: list[dict[str, Any]] = []
+    append_reasoning_detail(details, {"type": "reasoning.summary", "summary": "x"})
+    append_reasoning_detail(details, {"type": "reasoning.text", "text": "a"})
+    append_reasoning_detail(details, {"type": "reasoning.encrypted", "data": "d"})
+    append_reasoning_detail(details, {"type": "reasoning.text", "text": "b"})
+    append_reasoning_detail(details, {"type": "reasoning.summary", "summary": "y"})
+    assert details == [
+        {"type": "reasoning.summary", "summary": "x"},
+        {"type": "reasoning.text", "text": "a"},
+        {"type": "reasoning.encrypted", "data": "d"},
+        {"type": "reasoning.text", "text": "b"},
+        {"type": "reasoning.summary", "summary": "y"},
     ]

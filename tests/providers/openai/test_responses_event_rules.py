@@ -14,6 +14,7 @@ The decoder's rules for events that do not fit, each checked alone against a val
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -357,6 +358,20 @@ def test_a_refusal_only_in_the_done_item_ends_the_reply_as_an_error() -> None:
     assert (message.stop_reason, message.error_message) == ("error", "I can't help with that.")
 
 
+@pytest.mark.parametrize("kind", ["output_audio", "summary_text", "reasoning_text"])
+def test_a_part_of_another_type_carrying_a_refusal_field_is_no_refusal(kind: str) -> None:
+    # Part types sorting before and after "refusal" and "output_text": only those two are read.
+    parts = [
+        {"type": "output_text", "text": "Hi", "annotations": []},
+        {"type": kind, "text": "more", "refusal": "no"},
+    ]
+    message = decode(added(0, MESSAGE), done(0, {**MESSAGE, "content": parts}), completed())
+    assert (message.stop_reason, _content(message)) == (
+        "stop",
+        [TextContent(text="Hi", text_signature='{"v":1,"id":"msg_1"}')],
+    )
+
+
 WEB_SEARCH = {
     "id": "ws_1",
     "type": "web_search_call",
@@ -399,6 +414,9 @@ def test_a_built_in_tool_item_left_open_is_finished_from_the_completed_response(
         ("incomplete", None, "incomplete", "length"),
         ("incomplete", {"reason": 7}, "incomplete", "length"),
         ("completed", {"reason": "odd"}, "completed.odd", "stop"),
+        # Other statuses end normally, whichever way they sort beside "incomplete".
+        ("in_progress", None, "in_progress", "stop"),
+        ("queued", None, "queued", "stop"),
     ],
 )
 def test_the_raw_stop_reason_is_the_status_and_its_reason(
@@ -423,6 +441,7 @@ def test_a_failed_response_records_its_status_before_it_raises(status: str | Non
     [
         ("completed", "the response (completed) has no output items: nothing to return"),
         ("incomplete", None),  # cut by the token limit before any output: a length stop
+        ("queued", "the response (queued) has no output items: nothing to return"),
     ],
 )
 def test_a_response_without_output_items(status: str, error: str | None) -> None:
@@ -435,3 +454,71 @@ def test_a_response_without_output_items(status: str, error: str | None) -> None
     with pytest.raises(ProviderError) as caught:
         decoder.finish(saw_done=True)
     assert str(caught.value) == error
+
+
+def test_an_arguments_delta_naming_a_custom_tool_call_changes_nothing() -> None:
+    custom = {"id": "ct_1", "type": "custom_tool_call", "call_id": "call_9", "name": "g"}
+    decoder = Decoder(MessageBuilder(MODEL))
+    decoder.feed(added(0, {**custom, "input": ""}))
+    decoder.feed(event("custom_tool_call_input.delta", 0, delta="x"))
+    assert decoder.feed(event("function_call_arguments.delta", 0, delta='{"y"')) == []
+    decoder.feed(event("custom_tool_call_input.delta", 0, delta="z"))
+    decoder.feed(completed(output=[{**custom, "input": "xz"}]))
+    decoder.finish(saw_done=True)
+    expected = ToolCall(id="call_9|ct_1", name="g", arguments={"input": "xz"})
+    assert _content(decoder.builder.message) == [expected]
+
+
+def test_a_built_in_tool_item_is_not_finished_from_an_entry_of_another_built_in_type() -> None:
+    in_progress = {"id": "fs_1", "type": "file_search_call", "status": "in_progress"}
+    message = decode(
+        added(0, in_progress),
+        added(1, MESSAGE),
+        event("output_text.delta", 1, content_index=0, delta="Hi"),
+        done(1, {**MESSAGE, "content": [{"type": "output_text", "text": "Hi", "annotations": []}]}),
+        completed(output=[{**WEB_SEARCH, "id": "fs_1"}]),
+    )
+    assert [b for b in message.content if isinstance(b, ServerToolCall)] == []
+
+
+@pytest.mark.parametrize("kind", ["reasoning", "function_call", "web_search_call"])
+def test_an_open_item_is_not_finished_from_a_completed_output_entry_of_another_type(
+    kind: str,
+) -> None:
+    """The response's copy at the item's index is of another type: the item ends as streamed."""
+    other = {"id": "xx_9", "type": kind, "content": [{"type": "output_text", "text": "Other"}]}
+    message = decode(
+        added(0, MESSAGE),
+        event("output_text.delta", 0, content_index=0, delta="Hi"),
+        completed(output=[other]),
+    )
+    assert _content(message) == [TextContent(text="Hi")]
+
+
+def test_part_indexes_past_256_read_from_json_are_compared_by_value() -> None:
+    """Part indexes come parsed from JSON, each a new int object past CPython's small ints:
+    the same part on two events is the same part (its done text replaces only its own). The
+    items are left to the end of the stream (no done item overrides the text), and the
+    message's events name it by ``item_id`` (the general rules, not the fast path)."""
+    chunks = [
+        added(0, REASONING),
+        event("reasoning_summary_part.added", 0, summary_index=300),
+        event("reasoning_summary_text.delta", 0, summary_index=300, delta="O"),
+        event("reasoning_summary_text.delta", 0, summary_index=300, delta="n"),
+        event("reasoning_summary_text.done", 0, summary_index=300, text="One"),
+        event("reasoning_summary_part.added", 0, summary_index=301),
+        event("reasoning_summary_text.delta", 0, summary_index=301, delta="Tw"),
+        event("reasoning_summary_text.done", 0, summary_index=301, text="Two"),
+        added(1, MESSAGE),
+        event("output_text.delta", None, item_id="msg_1", content_index=300, delta="He"),
+        event("output_text.delta", None, item_id="msg_1", content_index=300, delta="l"),
+        event("output_text.done", None, item_id="msg_1", content_index=300, text="Hello"),
+        event("output_text.delta", None, item_id="msg_1", content_index=301, delta=" wor"),
+        event("output_text.done", None, item_id="msg_1", content_index=301, text=" world"),
+        completed(),
+    ]
+    message = decode(*(json.loads(json.dumps(c)) for c in chunks))
+    assert _content(message) == [
+        ThinkingContent(thinking="One\n\nTwo"),
+        TextContent(text="Hello world"),
+    ]

@@ -83,6 +83,8 @@ def _model(model_id: str = "o-x", **fields: Any) -> Model:
             None,
             {"reasoning": {"effort": "none"}, "include": INCLUDE},
         ),
+        # Another provider, whichever way its name sorts beside "xai": no include.
+        (_model("glm-x", provider="zai"), {}, None, None, {"reasoning": {"effort": "none"}}),
         (_model(reasoning=False), {"reasoning": "high"}, "auto", None, {}),
     ],
 )

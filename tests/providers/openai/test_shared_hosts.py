@@ -83,6 +83,7 @@ def test_a_recorded_request_names_its_model(recognize: Any, suffix: str, api: st
     assert model.base_url == "https://api.groq.com/openai/v1"
     for method, target, body in [
         ("GET", uri, {"model": "llama-x"}),
+        ("put", uri, {"model": "llama-x"}),  # a method sorting after POST too
         ("POST", uri, {}),
         ("POST", uri, ["model"]),
         ("POST", uri, {"model": ""}),

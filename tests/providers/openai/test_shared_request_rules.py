@@ -8,6 +8,7 @@ to 64 code points (pi-ai 1.6), ``None`` without one.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -64,3 +65,11 @@ def test_the_prompt_cache_key_is_the_session_id_cut_to_64(
     session_id: str | None, key: str | None
 ) -> None:
     assert prompt_cache_key(session_id) == key
+
+
+def test_off_set_on_the_options_after_they_were_made_is_no_effort() -> None:
+    # StreamOptions' fields are plain attributes: a caller may set the level read from a
+    # settings file afterwards, "off" included (equal to the literal, not the same object).
+    options = pi_sdk.StreamOptions()
+    options.reasoning = json.loads('"off"')
+    assert reasoning_effort(model(reasoning=True), options) is None
