@@ -860,3 +860,41 @@ async def test_events_whose_type_is_built_at_run_time_are_read_as_any_other() ->
     assert kinds(events) == kinds(plain)
     assert "message_update" in kinds(events, updates=True)
     assert roles(await stream.result()) == ["user", "assistant"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "first", "calls"),
+    [
+        ("pause_turn", "searching", 2),  # paused: the history goes back as it is
+        (built("pause_turn"), "searching", 2),  # as a vendor's decoded reply names it
+        ("end_turn", "searching", 1),
+        (None, "searching", 1),
+        ("pause_turn", two_calls("ping", "ping"), 2),  # the tool results need a request anyway
+    ],
+    ids=["paused", "paused-decoded", "ended", "no-raw-reason", "paused-with-calls"],
+)
+async def test_a_paused_reply_is_sent_back_as_it_is_for_the_model_to_go_on(
+    raw: str | None, first: Any, calls: int
+) -> None:
+    # Anthropic's pause_turn: a long server-tool turn stopped early; the same history sent
+    # again lets the vendor continue it. Only the raw reason tells it from an ordinary answer.
+    provider = ScriptedProvider([first, "the rest", "never"])
+
+    async def vendor(model: Any, context: Any, options: Any) -> Any:
+        async for event in pi_sdk.stream(provider.model, context, options):
+            if event.type == "done" and len(provider.calls) == 1:
+                event.message.raw_stop_reason = raw
+            yield event
+
+    context = AgentContext(tools=[ping])
+    stream = agent_loop([user("look it up")], context, config(provider), stream_fn=vendor)
+    events = await collect(stream)
+    assert len(provider.calls) == calls
+    assert kinds(events).count("turn_start") == calls
+    new = await stream.result()
+    if calls == 2 and isinstance(first, str):
+        assert roles(new) == ["user", "assistant", "assistant"]
+        assert provider.calls[1].context.messages == new[:2]  # nothing added in between
+        assert [text_of(m) for m in new[1:]] == ["searching", "the rest"]
+    elif calls == 1:
+        assert roles(new) == ["user", "assistant"] and new[1].raw_stop_reason == raw
