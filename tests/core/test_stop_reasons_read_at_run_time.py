@@ -102,10 +102,13 @@ async def test_a_failure_a_provider_reports_ends_the_call_as_that_failure(
 
 
 @MADE
-async def test_a_forced_answer_call_ends_as_stop_whatever_made_the_tool_use_reason(
+async def test_a_forced_answer_call_ends_as_stop_whatever_made_its_name_and_reason(
     make: Any,
 ) -> None:
-    call = ToolCall(id="c1", name="final_answer", arguments={"name": "Delhi"})
+    # The name decoded from a later chunk, as the Completions decoder sets it when the first
+    # chunk had none: equal to the answer tool's name, not the same object.
+    call = ToolCall(id="c1", name="", arguments={"name": "Delhi"})
+    call.name = make("final_answer")
 
     def ending(out: pi_sdk.AssistantMessage) -> AssistantMessageEvent:
         out.stop_reason = make("toolUse")  # pyright: ignore[reportAttributeAccessIssue]
