@@ -227,6 +227,18 @@ async def test_a_listener_failing_on_every_event_logs_one_traceback_per_run(capl
     assert len(records(logging.WARNING, "broken")) == 1
 
 
+async def test_the_state_says_streaming_from_the_first_event_until_agent_end():
+    agent, _ = agent_for(two_pings(), "done")
+    seen: list[tuple[str, bool]] = []
+    agent.subscribe(lambda event: seen.append((event.type, agent.state.is_streaming)))
+    assert not agent.state.is_streaming
+    await agent.prompt("x")
+    during = [streaming for kind, streaming in seen if kind != "agent_end"]
+    assert during == [True] * (len(seen) - 1) and len(seen) > 10  # every event of two turns
+    assert seen[0] == ("agent_start", True) and seen[-1] == ("agent_end", False)
+    assert not agent.state.is_streaming
+
+
 async def test_wait_for_idle_resolves_after_agent_end_listeners_finished():
     agent, _ = agent_for("done")
     release = asyncio.Event()
@@ -529,6 +541,12 @@ def test_reset_clears_transcript_queues_and_error_but_keeps_model_and_tools():
     assert agent.state.error == "x"
     agent.reset()
     assert agent.messages == [] and agent.state.error is None and not agent.has_queued_messages()
+    state = agent.state
+    assert (state.is_streaming, state.stream_message, state.pending_tool_calls) == (
+        False,
+        None,
+        frozenset(),
+    )
     assert agent.model is not None and agent.tools == [ping] and agent.system_prompt == "sp"
 
 

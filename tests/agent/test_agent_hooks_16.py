@@ -115,7 +115,12 @@ async def test_a_prepare_request_that_raises_ends_the_run_with_an_error_message(
 # --- finish_turn ----------------------------------------------------------------------------
 
 
-async def test_finish_turn_end_stops_after_the_turn_without_polling_queues() -> None:
+# A hook's answer may be read from a file or a form (equal to the literal, not the same object).
+MADE = pytest.mark.parametrize("made", [str, built], ids=["literal", "built"])
+
+
+@MADE
+async def test_finish_turn_end_stops_after_the_turn_without_polling_queues(made: Any) -> None:
     """pi's "should stop after the current turn" test, on finish_turn."""
     executed: list[str] = []
     provider = ScriptedProvider([ScriptedReply(content=[call("hello")]), "should not run"])
@@ -133,7 +138,7 @@ async def test_finish_turn_end_stops_after_the_turn_without_polling_queues() -> 
 
     def finish(turn: AgentTurnContext, signal: Any) -> str:
         turns.append(turn)
-        return "end"
+        return made("end")
 
     cfg = config(
         provider,
@@ -153,9 +158,12 @@ async def test_finish_turn_end_stops_after_the_turn_without_polling_queues() -> 
     assert [k for k in kinds(events) if k != "tool_execution_update"] == [*expected, "agent_end"]
 
 
-async def test_finish_turn_continue_makes_one_more_request_when_the_model_stopped() -> None:
+@MADE
+async def test_finish_turn_continue_makes_one_more_request_when_the_model_stopped(
+    made: Any,
+) -> None:
     provider = ScriptedProvider(["first answer", "second answer", "never"])
-    answers = iter(["continue", None])
+    answers = iter([made("continue"), None])
     cfg = config(provider, finish_turn=lambda turn, signal: next(answers))
     events = await collect(
         agent_loop([user("x")], AgentContext(), cfg, stream_fn=provider.stream_fn)
@@ -526,8 +534,10 @@ def _finishing_plugin(name: str, answer: str | None, asked: list[str]) -> object
         (None, ["continue"], True, True, "continue", ["p0"]),  # finish_turn sees it, in vain
     ],
 )
+@MADE
 async def test_the_turn_decision_combines_the_callable_the_plugins_and_the_alias(
     isolated_plugins: Any,  # noqa: F811
+    made: Any,
     callable_answer: str | None,
     plugin_answers: list[str | None],
     stop: bool | None,
@@ -539,6 +549,7 @@ async def test_the_turn_decision_combines_the_callable_the_plugins_and_the_alias
 
     seen: list[str] = []
     for index, answer in reversed(list(enumerate(plugin_answers))):  # pluggy asks the last first
+        answer = None if answer is None else made(answer)
         isolated_plugins.register(_finishing_plugin(f"p{index}", answer, seen), name=f"p{index}")
 
     def should_stop(turn: AgentTurnContext) -> bool:
@@ -547,7 +558,8 @@ async def test_the_turn_decision_combines_the_callable_the_plugins_and_the_alias
 
     options: dict[str, Any] = {}
     if callable_answer is not None:
-        options["finish_turn"] = lambda turn, signal: callable_answer
+        given = made(callable_answer)
+        options["finish_turn"] = lambda turn, signal: given
     if stop is not None:
         options["should_stop_after_turn"] = should_stop
     cfg = config(ScriptedProvider([]), **options)

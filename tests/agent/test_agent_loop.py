@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 from typing import Any, Literal
 
@@ -845,8 +846,6 @@ async def test_tool_details_in_event_dicts_use_the_models_json_names():
 async def test_events_whose_type_is_built_at_run_time_are_read_as_any_other() -> None:
     # A stream function that decodes events (from another process, from JSON) hands the loop
     # type names equal to the literals but not the same objects; the run must not notice.
-    import dataclasses
-
     provider = ScriptedProvider(["hello there"])
 
     async def decoded(model: Any, context: Any, options: Any) -> Any:
@@ -859,4 +858,67 @@ async def test_events_whose_type_is_built_at_run_time_are_read_as_any_other() ->
     events = await collect(stream)
     assert kinds(events) == kinds(plain)
     assert "message_update" in kinds(events, updates=True)
-    assert roles(await stream.result()) == ["user", "assistant"]
+    new = await stream.result()
+    assert roles(new) == ["user", "assistant"]
+    reply = new[1]
+    assert (reply.stop_reason, reply.error_message, text_of(reply)) == ("stop", None, "hello there")
+
+
+@pytest.mark.parametrize("failure", ["error", "aborted"])
+async def test_a_failed_reply_whose_event_type_is_built_at_run_time_ends_the_run(
+    failure: str,
+) -> None:
+    reply = ScriptedReply.text("partial", error="boom")
+    provider = ScriptedProvider([reply, "never"])
+
+    async def decoded(model: Any, context: Any, options: Any) -> Any:
+        async for event in pi_sdk.stream(provider.model, context, options):
+            if event.type == "error":
+                event.error.stop_reason = failure  # pyright: ignore[reportAttributeAccessIssue]
+                event = dataclasses.replace(event, reason=failure)
+            yield dataclasses.replace(event, type=built(event.type))
+
+    stream = agent_loop([user("hi")], AgentContext(), config(provider), stream_fn=decoded)
+    events = await collect(stream)
+    assert kinds(events)[-3:] == ["message_end", "turn_end", "agent_end"]
+    new = await stream.result()
+    assert [(m.role, m.stop_reason) for m in new[1:]] == [("assistant", failure)]  # type: ignore[union-attr]
+    assert new[1].error_message == "boom" and len(provider.calls) == 1  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("raw", "first", "calls"),
+    [
+        ("pause_turn", "searching", 2),  # paused: the history goes back as it is
+        (built("pause_turn"), "searching", 2),  # as a vendor's decoded reply names it
+        ("end_turn", "searching", 1),
+        (None, "searching", 1),
+        ("pause_turn", two_calls("ping", "ping"), 2),  # the tool results need a request anyway
+    ],
+    ids=["paused", "paused-decoded", "ended", "no-raw-reason", "paused-with-calls"],
+)
+async def test_a_paused_reply_is_sent_back_as_it_is_for_the_model_to_go_on(
+    raw: str | None, first: Any, calls: int
+) -> None:
+    # Anthropic's pause_turn: a long server-tool turn stopped early; the same history sent
+    # again lets the vendor continue it. Only the raw reason tells it from an ordinary answer.
+    provider = ScriptedProvider([first, "the rest", "never"])
+
+    async def vendor(model: Any, context: Any, options: Any) -> Any:
+        async for event in pi_sdk.stream(provider.model, context, options):
+            if event.type == "done" and len(provider.calls) == 1:
+                event.message.raw_stop_reason = raw
+            yield event
+
+    context = AgentContext(tools=[ping])
+    stream = agent_loop([user("look it up")], context, config(provider), stream_fn=vendor)
+    events = await collect(stream)
+    assert len(provider.calls) == calls
+    assert kinds(events).count("turn_start") == calls
+    new = await stream.result()
+    if calls == 2 and isinstance(first, str):
+        assert roles(new) == ["user", "assistant", "assistant"]
+        assert provider.calls[1].context.messages == new[:2]  # nothing added in between
+        assert [text_of(m) for m in new[1:]] == ["searching", "the rest"]
+    elif calls == 1:
+        assert roles(new) == ["user", "assistant"] and new[1].raw_stop_reason == raw

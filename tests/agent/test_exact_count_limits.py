@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from _support.agent import isolated_plugins  # noqa: F401
+from _support.strings import built
 
 import pi_sdk
 from pi_sdk import AgentToolResult, ToolCall
@@ -199,6 +200,9 @@ def _sync_seven(model: Any, context: Any, options: Any) -> int:
         (FakeCounter(5.0), None, "estimate"),
         (FakeCounter(None), None, "estimate"),
         (FakeCounter(pi_sdk.TokenCount(tokens=9, source="estimate")), None, "estimate"),
+        # a source read from a file or JSON: equal to the literal, another object
+        (FakeCounter(pi_sdk.TokenCount(tokens=9, source=built("estimate"))), None, "estimate"),
+        (FakeCounter(pi_sdk.TokenCount(tokens=9, source=built("vendor"))), 9, "vendor"),
     ],
 )
 async def test_only_a_whole_non_negative_vendor_count_is_taken(

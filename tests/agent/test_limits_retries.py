@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from _support.agent import collect, config, isolated_plugins, roles, user  # noqa: F401
+from _support.strings import built
 
 import pi_sdk
 from pi_sdk import AgentContext, AgentToolResult, ToolCall, agent_loop
@@ -329,8 +330,11 @@ def _aborted_reply() -> pi_sdk.AssistantMessage:
         (["ok"], 3, [], 1),
     ],
 )
+# A produce() that decodes its replies (a relay, a queue) hands stop reasons equal to the
+# literals but not the same objects: they are read the same.
+@pytest.mark.parametrize("make", [str, built], ids=["literal", "built"])
 async def test_retry_assistant_call_reports_how_the_retries_ended(
-    replies: list[str], max_retries: int, log: list[Any], calls: int
+    replies: list[str], max_retries: int, log: list[Any], calls: int, make: Any
 ) -> None:
     made = [
         _aborted_reply()
@@ -340,6 +344,8 @@ async def test_retry_assistant_call_reports_how_the_retries_ended(
         else _failure(r)
         for r in replies
     ]
+    for message in made:
+        message.stop_reason = make(message.stop_reason)
     produced: list[pi_sdk.AssistantMessage] = []
 
     async def produce() -> pi_sdk.AssistantMessage:

@@ -107,3 +107,21 @@ def test_what_counts_as_an_llm_message():
         False,
     ]
     assert convert_message_to_llm(mine) == [mine] and convert_message_to_llm(mine)[0] is mine
+
+
+def test_a_type_registered_again_for_its_role_replaces_the_old_one_for_good():
+    # The first type's role is read at run time (a type made from settings): equal to the
+    # second's literal, not the same object.
+    from _support.strings import built
+    from pydantic import create_model
+
+    old = create_model("MemoFromSettings", role=(str, built("piTestMemo")))
+
+    class Memo(BaseModel):
+        role: Literal["piTestMemo"] = "piTestMemo"
+
+    pi_sdk.register_message_type(old, lambda m: [])
+    pi_sdk.register_message_type(Memo, lambda m: [], replace=True)
+    assert pi_sdk.get_message_types() == {"piTestMemo": Memo}
+    pi_sdk.unregister_message_type(Memo)  # the old type does not come back
+    assert pi_sdk.get_message_types() == {}

@@ -518,3 +518,23 @@ def test_the_repr_shows_the_session_not_its_bookkeeping() -> None:
     assert "'s1'" in shown and "leaf_id='e2'" in shown and "truncated=False" in shown
     for private in ("_lines", "_sources", "_fixed", "line kept", "entry-source-id"):
         assert private not in shown
+
+
+@pytest.mark.parametrize("count", [3, 300], ids=["short", "past-256"])
+def test_a_continued_transcript_read_again_appends_only_its_new_messages(
+    tmp_path: Path, count: int
+) -> None:
+    # The transcript comes back as equal copies (an Agent's messages reloaded from a pi-sdk
+    # session file, a deep copy): messages equal to the base's are shared, whatever objects
+    # they are, however long the conversation (past CPython's cached small ints).
+    first = tmp_path / "first.jsonl"
+    talk = [UserMessage(content=f"message {i}", timestamp=1767225600000 + i) for i in range(count)]
+    base = export_pi_session(first, talk, cwd="/srv/app")
+    again = [m.model_copy(deep=True) for m in base.messages]
+    assert again == base.messages and again[0] is not base.messages[0]
+    more = UserMessage(content="one more", timestamp=1767225600000 + count)
+    written = export_pi_session(tmp_path / "continued.jsonl", [*again, more], base=base)
+    assert written.entries[:count] == base.entries
+    (added,) = written.entries[count:]
+    assert added["parentId"] == base.leaf_id and added["message"]["content"] == "one more"
+    assert written.messages == [*talk, more]

@@ -295,3 +295,24 @@ def test_a_wrong_type_is_named_in_json_terms(value: Any, name: str) -> None:
     assert describe_validation(caught.value, {"x": value}) == (
         f"x: Input should be a valid string (got {name})"
     )
+
+
+class _Tree(BaseModel):
+    """A custom message's recursive content: each level a branch or a list of them."""
+
+    v: int
+    child: _Tree | list[_Tree] | None = None
+
+
+@pytest.mark.parametrize("levels", [3, 140], ids=["shallow", "past-256-path-items"])
+def test_a_missing_field_deep_in_the_data_is_named_by_its_whole_path(levels: int) -> None:
+    # 140 levels make a path of 281 items and a pydantic location of about 560 (union labels
+    # between the levels): past the ints CPython keeps one object of.
+    from pi_sdk._agent.entry_errors import describe_validation
+
+    data: dict[str, Any] = {}  # the deepest level lacks "v"
+    for _ in range(levels):
+        data = {"v": 1, "child": [data]}
+    with pytest.raises(ValidationError) as caught:
+        _Tree.model_validate(data)
+    assert describe_validation(caught.value, data) == "child[0]." * levels + "v: Field required"

@@ -6,6 +6,7 @@ import threading
 from typing import Annotated, Any, Literal
 
 import pytest
+from _support.strings import built
 from pydantic import BaseModel, Field, field_validator
 
 import pi_sdk
@@ -365,11 +366,14 @@ def test_to_tool_result_keeps_results_and_serializes_models():
     assert converted.content[0].text == '{"city": "Rome", "zip_code": "00100"}'
 
 
-def test_validate_tool_call_finds_the_tool_by_exact_name():
+# A tool's name may be read at run time (an MCP server's list, a config file): equal to the
+# model's call, not the same object.
+@pytest.mark.parametrize("make", [str, built], ids=["literal", "built"])
+def test_validate_tool_call_finds_the_tool_by_exact_name(make: Any):
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
     tools = [
-        AgentTool(
-            name="Echo", parameters={"type": "object", "properties": {"n": {"type": "integer"}}}
-        )
+        AgentTool(name="Other", parameters={}),
+        AgentTool(name=make("Echo"), parameters=schema),
     ]
     assert validate_tool_call(tools, call("Echo", n="3")) == {"n": 3}
     with pytest.raises(LookupError, match='Tool "echo" not found'):

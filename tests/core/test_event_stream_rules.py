@@ -331,3 +331,24 @@ async def test_a_consumer_leaving_early_records_the_partial_as_aborted(
     estimated = said == "stop"
     assert bool(final.usage_estimated) is estimated
     assert final.usage.input == (1 if estimated else 0)
+
+
+@pytest.mark.parametrize("source", ["ended", "not-an-event"])
+async def test_a_consumer_leaving_at_the_start_the_core_gave_a_broken_source_is_estimated_too(
+    source: str,
+) -> None:
+    # The provider ended without any event, or yielded something that is no event: the core
+    # gives the start itself, then the error. A consumer that leaves at that start records
+    # the partial as aborted by it, the input the call cost estimated as after any start.
+    async def start() -> AsyncIterator[Any]:
+        if source == "not-an-event":
+            yield object()
+
+    stream = AssistantMessageEventStream(start, model=MODEL, context=CTX)
+    async for event in stream:
+        assert event.type == "start"
+        break
+    await stream.aclose()
+    final = await stream.result()
+    assert (final.stop_reason, final.error_message) == ("aborted", "stream closed by the consumer")
+    assert final.usage_estimated and final.usage.input == 1

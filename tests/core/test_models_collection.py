@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+from typing import Any
 
 import pi_sdk_anthropic
 import pi_sdk_openai
 import pytest
 from _support.loopback import LoopbackServer, text_reply
+from _support.strings import built
 
 import pi_sdk
 from pi_sdk.provider import ApiProvider, MessageBuilder, Provider, ProviderAuth
@@ -190,8 +192,10 @@ def test_a_model_whose_api_nobody_implements_fails_before_any_io():
         models.stream(models.get_model("p", "m"), CONTEXT)
 
 
-def test_an_exclusive_implementation_serves_only_its_own_provider():
-    own = ApiProvider(api="shared-api", stream=_never, exclusive=True)
+# An implementation's api may be read from settings (equal to the models' api, not the same).
+@pytest.mark.parametrize("make", [str, built], ids=["literal", "built"])
+def test_an_exclusive_implementation_serves_only_its_own_provider(make: Any):
+    own = ApiProvider(api=make("shared-api"), stream=_never, exclusive=True)
     common = ApiProvider(api="shared-api", stream=_never)
     models = pi_sdk.Models(
         [Provider(id="azure-like", apis=(own,)), Provider(id="openai-like", apis=(common,))]

@@ -47,3 +47,28 @@ def _case(name: str, cls: type) -> object:
 @pytest.mark.parametrize("cls", [_case(name, cls) for name, cls in _public_classes()])
 def test_a_public_class_s_annotations_resolve(cls: type) -> None:
     typing.get_type_hints(cls)
+
+
+def test_the_two_with_the_type_checkers_names_given_resolve_whole() -> None:
+    """``HttpCall`` and ``ApiProvider`` resolve once the names their module imports only for
+    the type checker are given (and ``StreamFunction``, a string alias at run time): every
+    other part of their annotations is a real type expression."""
+    import dataclasses
+
+    from pi_sdk._stream import contract
+    from pi_sdk._stream.builder import MessageBuilder
+    from pi_sdk._stream.provider_errors import ProviderError
+    from pi_sdk._stream.wire_decoder import Decoder, HttpResponse
+    from pi_sdk.events import AssistantMessageEvent
+
+    names: dict[str, object] = {
+        "MessageBuilder": MessageBuilder,
+        "ProviderError": ProviderError,
+        "Decoder": Decoder,
+        "HttpResponse": HttpResponse,
+        "AssistantMessageEvent": AssistantMessageEvent,
+        "StreamFunction": typing.Any,
+    }
+    for cls in (contract.HttpCall, contract.ApiProvider):
+        hints = typing.get_type_hints(cls, localns=names)
+        assert set(hints) == {field.name for field in dataclasses.fields(cls)}
