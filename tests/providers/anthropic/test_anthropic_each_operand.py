@@ -1,0 +1,64 @@
+"""Anthropic rules of two conditions, each condition shown holding alone (``and`` / ``or``).
+
+The strict-tools refusal needs both the 400 status and the ``invalid_request_error`` type; an
+earlier reply's effort counts only when both its API and its provider are the model's; a
+recorded request names its model with a non-empty string.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pi_sdk_anthropic.messages import recognize_request
+from pi_sdk_anthropic.messages._effort import managed
+from pi_sdk_anthropic.messages._tools import refused_strict
+
+from pi_sdk import AssistantMessage, Model
+from pi_sdk.provider import ProviderError
+
+LIMIT = "Too many strict tools (30 > 20)"
+
+
+@pytest.mark.parametrize(
+    ("status", "text", "diagnostic"),
+    [
+        (
+            400,
+            f"400 Bad Request: invalid_request_error: {LIMIT}",
+            "anthropic_strict_tools_fallback",
+        ),
+        (400, f"400 Bad Request: overloaded_error: {LIMIT}", None),  # the 400 alone
+        (500, f"500 Internal Server Error: invalid_request_error: {LIMIT}", None),  # type alone
+        (400, "400 Bad Request: invalid_request_error: prompt is too long", None),
+    ],
+)
+def test_a_strict_tools_refusal_needs_the_status_and_the_error_type(
+    status: int, text: str, diagnostic: str | None
+) -> None:
+    assert refused_strict(ProviderError(text, status=status)) == diagnostic
+
+
+MODEL = Model(id="claude-opus-4-6", api="anthropic-messages", provider="anthropic")
+
+
+@pytest.mark.parametrize(
+    ("api", "provider", "counts"),
+    [
+        ("anthropic-messages", "anthropic", True),
+        ("anthropic-messages", "github-copilot", False),  # same API, another provider
+        ("bedrock-converse-stream", "anthropic", False),  # same provider, another API
+        ("openai-responses", "openai", False),
+    ],
+)
+def test_an_earlier_replys_effort_counts_only_from_the_same_api_and_provider(
+    api: str, provider: str, counts: bool
+) -> None:
+    message = AssistantMessage(content=[], api=api, provider=provider, model="m")
+    assert managed(message, MODEL) is counts
+
+
+@pytest.mark.parametrize("model_id", ["", 5, None, ["claude-x"]])
+def test_a_recorded_request_without_a_model_name_is_not_recognized(model_id: Any) -> None:
+    uri = "https://api.anthropic.com/v1/messages"
+    assert recognize_request("POST", uri, {"model": model_id}) is None
