@@ -2,20 +2,23 @@
 
 The strict-tools refusal needs both the 400 status and the ``invalid_request_error`` type; an
 earlier reply's effort counts only when both its API and its provider are the model's; a
-recorded request names its model with a non-empty string.
+recorded request names its model with a non-empty string; a whole JSON answer is a
+``message`` with a content list.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from pi_sdk_anthropic.messages import recognize_request
+from pi_sdk_anthropic.messages._decode import Decoder
 from pi_sdk_anthropic.messages._effort import managed
 from pi_sdk_anthropic.messages._tools import refused_strict
 
-from pi_sdk import AssistantMessage, Model
-from pi_sdk.provider import ProviderError
+from pi_sdk import AssistantMessage, Context, Model
+from pi_sdk.provider import MessageBuilder, ProviderError
 
 LIMIT = "Too many strict tools (30 > 20)"
 
@@ -62,3 +65,19 @@ def test_an_earlier_replys_effort_counts_only_from_the_same_api_and_provider(
 def test_a_recorded_request_without_a_model_name_is_not_recognized(model_id: Any) -> None:
     uri = "https://api.anthropic.com/v1/messages"
     assert recognize_request("POST", uri, {"model": model_id}) is None
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"type": "message", "content": "hi"},  # a message whose content is no list
+        {"type": "message"},
+        {"type": "completion", "content": []},  # a list, but not a message
+    ],
+)
+def test_a_whole_answer_must_be_a_message_with_a_content_list(document: dict[str, Any]) -> None:
+    decoder = Decoder(MessageBuilder(MODEL), Context(messages=[]), oauth=False)
+    with pytest.raises(ProviderError) as refused:
+        decoder.feed_document(document)
+    excerpt = json.dumps(document)
+    assert str(refused.value) == f"unexpected JSON response (not a message): {excerpt!r}"

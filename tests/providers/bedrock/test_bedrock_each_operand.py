@@ -1,13 +1,18 @@
-"""Bedrock fallbacks shown one source at a time: the AWS profile, and the role of a whole
-Converse response read as stream events."""
+"""Bedrock fallbacks and rules of two conditions shown one operand at a time: the AWS profile,
+the role of a whole Converse response read as stream events, and ``toolResult`` deltas (a
+server result's, and a list)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from pi_sdk_bedrock._client import _profile  # pyright: ignore[reportPrivateUsage]
+from pi_sdk_bedrock.converse._decode import Decoder
 from pi_sdk_bedrock.converse._response_events import response_as_events
 
-from pi_sdk import StreamOptions
+from pi_sdk import Model, StreamOptions
+from pi_sdk.provider import MessageBuilder
 
 
 @pytest.mark.parametrize(
@@ -39,3 +44,49 @@ def test_a_whole_response_starts_as_the_assistants_message(role: str | None, sta
     message = {"content": []} if role is None else {"role": role, "content": []}
     events = list(response_as_events({"output": {"message": message}, "stopReason": "end_turn"}))
     assert events[0] == ("messageStart", {"role": start})
+
+
+def _reply(*events: tuple[str, dict[str, Any]]) -> list[Any]:
+    builder = MessageBuilder(
+        Model(id="m", api="bedrock-converse-stream", provider="amazon-bedrock")
+    )
+    builder.start()
+    decoder = Decoder(builder)
+    for kind, data in events:
+        decoder.feed(kind, data)
+    decoder.feed("metadata", {"usage": {}})
+    decoder.finish()
+    return builder.message.content
+
+
+RESULT = {"toolUseId": "tu_1", "type": "nova_code_interpreter_result", "status": "success"}
+
+
+def test_tool_result_pieces_only_extend_a_server_result_and_only_as_a_list() -> None:
+    pieces = [{"text": "4"}]
+    # pieces for a block that is no server result: not pi content, no error
+    assert (
+        _reply(
+            ("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"toolResult": pieces}}),
+            ("contentBlockStop", {"contentBlockIndex": 0}),
+        )
+        == []
+    )
+    start = ("contentBlockStart", {"contentBlockIndex": 0, "start": {"toolResult": RESULT}})
+    stop = ("contentBlockStop", {"contentBlockIndex": 0})
+    (alone,) = _reply(start, stop)
+    (odd,) = _reply(
+        start,
+        ("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"toolResult": {"text": "4"}}}),
+        stop,
+    )
+    assert odd == alone  # a piece that is not a list is not the result's content
+    (extended,) = _reply(
+        start,
+        ("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"toolResult": pieces}}),
+        stop,
+    )
+    assert (extended.content, extended.raw) == (
+        pieces,
+        {"toolResult": {**RESULT, "content": pieces}},
+    )
