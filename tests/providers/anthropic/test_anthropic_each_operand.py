@@ -15,8 +15,9 @@ import pytest
 from pi_sdk_anthropic.messages import recognize_request
 from pi_sdk_anthropic.messages._decode import Decoder
 from pi_sdk_anthropic.messages._effort import managed
-from pi_sdk_anthropic.messages._tools import refused_strict
+from pi_sdk_anthropic.messages._tools import refused_strict, sends_preferred_strict
 
+import pi_sdk
 from pi_sdk import AssistantMessage, Context, Model
 from pi_sdk.provider import MessageBuilder, ProviderError
 
@@ -81,3 +82,26 @@ def test_a_whole_answer_must_be_a_message_with_a_content_list(document: dict[str
         decoder.feed_document(document)
     excerpt = json.dumps(document)
     assert str(refused.value) == f"unexpected JSON response (not a message): {excerpt!r}"
+
+
+PREFER = pi_sdk.Tool(
+    name="t",
+    parameters={"type": "object", "properties": {}},
+    constrained_sampling={"type": "json_schema", "strict": "prefer"},
+)
+
+
+@pytest.mark.parametrize(
+    ("tools", "supported", "sent_strict"),
+    [
+        ([PREFER], True, True),
+        ([PREFER], False, False),  # a prefer tool, but the model takes no strict tools
+        ([pi_sdk.Tool(name="plain")], True, False),  # strict tools, but none preferred
+        ([], True, False),
+    ],
+)
+def test_preferred_strict_tools_need_both_a_prefer_tool_and_strict_support(
+    tools: list[pi_sdk.Tool], supported: bool, sent_strict: bool
+) -> None:
+    model = MODEL.model_copy(update={"compat": {"supportsStrictTools": supported}})
+    assert sends_preferred_strict(model, Context(messages=[], tools=tools)) is sent_strict
