@@ -18,7 +18,7 @@ from pi_sdk_anthropic.messages._effort import managed
 from pi_sdk_anthropic.messages._tools import refused_strict, sends_preferred_strict
 
 import pi_sdk
-from pi_sdk import AssistantMessage, Context, Model
+from pi_sdk import AssistantMessage, Context, Model, TextContent, ThinkingContent
 from pi_sdk.provider import MessageBuilder, ProviderError
 
 LIMIT = "Too many strict tools (30 > 20)"
@@ -105,3 +105,47 @@ def test_preferred_strict_tools_need_both_a_prefer_tool_and_strict_support(
 ) -> None:
     model = MODEL.model_copy(update={"compat": {"supportsStrictTools": supported}})
     assert sends_preferred_strict(model, Context(messages=[], tools=tools)) is sent_strict
+
+
+def _content(block: dict[str, Any], delta: dict[str, Any]) -> list[Any]:
+    """The content of a reply whose one block gets ``delta`` (all decoded from JSON)."""
+    builder = MessageBuilder(MODEL)
+    decoder = Decoder(builder, Context(messages=[]), oauth=False)
+    events: list[dict[str, Any]] = [
+        {"type": "message_start", "message": {"id": "m", "usage": {}}},
+        {"type": "content_block_start", "index": 0, "content_block": block},
+        {"type": "content_block_delta", "index": 0, "delta": delta},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {}},
+        {"type": "message_stop"},
+    ]
+    for event in events:
+        decoder.feed(json.loads(json.dumps(event)))
+    decoder.finish(saw_done=False)
+    return builder.message.content
+
+
+@pytest.mark.parametrize(
+    ("block", "delta", "content"),
+    [
+        (
+            {"type": "thinking", "thinking": "hm"},
+            {"type": "signature_delta", "signature": "sig"},
+            [ThinkingContent(thinking="hm", thinking_signature="sig")],
+        ),
+        (  # a signature for a text block: not kept
+            {"type": "text", "text": "hi"},
+            {"type": "signature_delta", "signature": "sig"},
+            [TextContent(text="hi")],
+        ),
+        (  # another delta type for a thinking block: ignored
+            {"type": "thinking", "thinking": "hm"},
+            {"type": "future_delta", "value": 1},
+            [ThinkingContent(thinking="hm")],
+        ),
+    ],
+)
+def test_a_signature_delta_signs_only_a_thinking_block(
+    block: dict[str, Any], delta: dict[str, Any], content: list[Any]
+) -> None:
+    assert _content(block, delta) == content
