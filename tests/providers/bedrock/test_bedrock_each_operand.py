@@ -11,7 +11,7 @@ from pi_sdk_bedrock._client import _profile  # pyright: ignore[reportPrivateUsag
 from pi_sdk_bedrock.converse._decode import Decoder
 from pi_sdk_bedrock.converse._response_events import response_as_events
 
-from pi_sdk import Model, StreamOptions
+from pi_sdk import Model, StreamOptions, TextContent, ToolCall
 from pi_sdk.provider import MessageBuilder
 
 
@@ -90,3 +90,26 @@ def test_tool_result_pieces_only_extend_a_server_result_and_only_as_a_list() -> 
         pieces,
         {"toolResult": {**RESULT, "content": pieces}},
     )
+
+
+def test_an_unknown_delta_leaves_an_open_block_open() -> None:
+    def text(piece: str) -> tuple[str, dict[str, Any]]:
+        return "contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": piece}}
+
+    future = ("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"future": {"x": 1}}})
+    stop = ("contentBlockStop", {"contentBlockIndex": 0})
+    assert _reply(text("a"), future, text("b"), stop) == [TextContent(text="ab")]
+    assert _reply(future, stop) == []  # on a block never opened: skipped, with its stop
+
+
+def test_an_unknown_delta_keeps_an_open_tool_calls_later_input() -> None:
+    start = {"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "t1", "name": "f"}}}
+    future = {"contentBlockIndex": 0, "delta": {"future": {"x": 1}}}
+    piece = {"contentBlockIndex": 0, "delta": {"toolUse": {"input": '{"a": 1}'}}}
+    content = _reply(
+        ("contentBlockStart", start),
+        ("contentBlockDelta", future),
+        ("contentBlockDelta", piece),
+        ("contentBlockStop", {"contentBlockIndex": 0}),
+    )
+    assert content == [ToolCall(id="t1", name="f", arguments={"a": 1})]
