@@ -149,3 +149,17 @@ def test_bad_headers_in_a_later_frame_name_that_frame():
     good = encode_frame(string(":event-type", "a"))
     with pytest.raises(ProviderError, match=r"frame #3: headers run past"):
         FrameReader().feed(good + good + encode_frame(header("v", 4, b"\x00")))
+
+
+@pytest.mark.parametrize(
+    ("total", "refused"), [(24 * 1024 * 1024, False), (24 * 1024 * 1024 + 1, True)]
+)
+def test_the_frame_cap_is_24_mib(total: int, refused: bool) -> None:
+    # AWS caps a message's payload at 16 MiB: 24 MiB leaves room for headers, and no more
+    prelude = struct.pack(">II", total, 0)
+    chunk = prelude + struct.pack(">I", zlib.crc32(prelude))
+    if refused:
+        with pytest.raises(ProviderError, match=r"frame #1: impossible lengths \(total 25165825,"):
+            FrameReader().feed(chunk)
+    else:
+        assert FrameReader().feed(chunk) == []

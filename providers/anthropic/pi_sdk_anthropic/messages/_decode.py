@@ -21,7 +21,7 @@ from ._usage import apply_usage
 
 __all__ = ["Decoder", "map_stop_reason", "message_as_events"]
 
-_STOP_REASONS: dict[str, Literal["stop", "length", "toolUse", "error", "aborted"]] = {
+_STOP_REASONS: dict[str, Literal["stop", "length", "toolUse", "error"]] = {
     "end_turn": "stop",
     "pause_turn": "stop",
     "stop_sequence": "stop",
@@ -39,7 +39,7 @@ _WHOLE_FIELDS: dict[Any, tuple[tuple[str, str], ...]] = {  # ``citations`` stay 
 """Per block type of a whole message: the fields streamed as deltas, and their delta types."""
 
 
-def map_stop_reason(reason: str) -> Literal["stop", "length", "toolUse", "error", "aborted"] | None:
+def map_stop_reason(reason: str) -> Literal["stop", "length", "toolUse", "error"] | None:
     """Map an Anthropic ``stop_reason`` to ours; ``None`` for a value this module does not know.
 
     ``end_turn``/``pause_turn``/``stop_sequence`` -> ``stop``, ``max_tokens`` -> ``length``,
@@ -332,7 +332,7 @@ class Decoder:
         if self._stop is not None:
             self._builder.message.raw_stop_reason = self._stop  # pi-ai 1.6 rawStopReason
             mapped = map_stop_reason(self._stop)
-            if mapped is None or mapped == "error" or mapped == "aborted":
+            if mapped is None or mapped == "error":
                 raise ProviderError(_stop_error_text(self._stop, self._details))
             stop = mapped
         return self._builder.done(stop)

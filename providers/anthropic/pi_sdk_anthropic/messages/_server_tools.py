@@ -35,14 +35,14 @@ _CALLS = frozenset({"server_tool_use", "mcp_tool_use"})
 
 
 def is_server_block(kind: Any) -> bool:
-    """True for a server tool's call or result block type."""
+    """True for a server tool's call or result block type.
+
+    A result's type ends in ``_tool_result`` (``mcp_tool_result`` too); a client tool's
+    ``tool_result`` does not (no underscore before ``tool``).
+    """
     if not isinstance(kind, str):
         return False
-    return (
-        kind in _CALLS
-        or kind == "mcp_tool_result"
-        or (kind.endswith("_tool_result") and kind != "tool_result")
-    )
+    return kind in _CALLS or kind.endswith("_tool_result")
 
 
 def _error_code(content: Any) -> str | None:
