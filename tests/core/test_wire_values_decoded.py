@@ -1,0 +1,161 @@
+"""The wire layer's rules on values decoded from JSON: equal to our literals, not the same object.
+
+A message read back from a session file, a proxy's stream or pi-mono's JSON carries strings the
+decoder made. Where such a string is compared with one of ours, these rows give the decoded
+value, so a rule that tests identity (``is``) where it means equality fails here; the literals
+of the other tests are interned and cannot show it.
+
+Two kinds of field are the same object whatever their source, and the first test pins that (the
+identity mutants of comparisons on them are listed as equivalent on its strength): a ``Literal``
+field (``role``, a block's ``type``) holds pydantic's own literal object after validation, and
+the identifier fields :func:`pi_sdk._wire.lean.compact` interns (``api``, ``provider``,
+``model``, ``name``, ``tool_name``, ``stop_reason``...).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from pydantic import TypeAdapter
+
+import pi_sdk
+from pi_sdk._wire.retry_policy import (
+    PROVIDER_ERROR_DIAGNOSTIC,
+    RetryPolicy,
+    is_retryable_assistant_error,
+    requested_retry_delay_ms,
+)
+from pi_sdk._wire.usage_limits import USAGE_LIMIT_DIAGNOSTIC
+from pi_sdk.types import Message
+
+USAGE = {
+    "input": 0,
+    "output": 0,
+    "cacheRead": 0,
+    "cacheWrite": 0,
+    "totalTokens": 0,
+    "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0},
+}
+
+
+def _assistant_json(**fields: Any) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": [],
+        "api": "anthropic-messages",
+        "provider": "anthropic",
+        "model": "claude-sonnet-4-5",
+        "usage": USAGE,
+        "stopReason": "stop",
+        "timestamp": 1,
+        **fields,
+    }
+
+
+PI_MONO_HISTORY = [
+    {"role": "user", "content": [{"type": "text", "text": "hi"}], "timestamp": 1},
+    _assistant_json(
+        content=[
+            {"type": "thinking", "thinking": "hm", "thinkingSignature": "sig"},
+            {"type": "text", "text": "ok"},
+            {"type": "toolCall", "id": "c1", "name": "get_weather", "arguments": {}},
+            {"type": "image", "data": "AAAA", "mimeType": "image/png"},
+        ],
+        stopReason="toolUse",
+    ),
+    {
+        "role": "toolResult",
+        "toolCallId": "c1",
+        "toolName": "get_weather",
+        "content": [{"type": "text", "text": "sunny"}],
+        "isError": False,
+        "timestamp": 2,
+    },
+]
+
+OURS = {
+    literal: literal
+    for literal in (
+        *("user", "assistant", "toolResult"),
+        *("text", "thinking", "toolCall", "image"),
+        *("toolUse", "anthropic", "get_weather"),
+    )
+}
+"""Our own string objects (literals of this module, interned as every identifier-like literal)."""
+
+DECODERS = {
+    "validate_json": lambda raw: TypeAdapter(Message).validate_json(raw),
+    "validate_python": lambda raw: TypeAdapter(Message).validate_python(json.loads(raw)),
+}
+
+
+@pytest.mark.parametrize("decode", DECODERS.values(), ids=list(DECODERS))
+@pytest.mark.parametrize("index", range(len(PI_MONO_HISTORY)))
+def test_decoded_roles_block_types_and_identifiers_are_our_own_string_objects(
+    decode: Any, index: int
+) -> None:
+    message = decode(json.dumps(PI_MONO_HISTORY[index]))
+    assert message.role is OURS[message.role]
+    for block in message.content:
+        assert block.type is OURS[block.type]
+    if isinstance(message, pi_sdk.AssistantMessage):
+        assert message.stop_reason is OURS[message.stop_reason]
+        assert message.provider is OURS[message.provider]
+        assert message.content[2].name is OURS[message.content[2].name]
+    if isinstance(message, pi_sdk.ToolResultMessage):
+        assert message.tool_name is OURS[message.tool_name]
+
+
+# --- the retry policy: diagnostics read back from JSON ------------------------------------------
+
+
+def _failed_from_json(text: str, *diagnostics: dict[str, Any]) -> pi_sdk.AssistantMessage:
+    raw = _assistant_json(stopReason="error", errorMessage=text, diagnostics=list(diagnostics))
+    message = pi_sdk.AssistantMessage.model_validate_json(json.dumps(raw))
+    ours = (PROVIDER_ERROR_DIAGNOSTIC, USAGE_LIMIT_DIAGNOSTIC)
+    assert not any(d.type is o for d in message.diagnostics or () for o in ours)  # decoded
+    return message
+
+
+def _provider_error(**details: Any) -> dict[str, Any]:
+    return {"type": "provider_error", "timestamp": 1, "details": details}
+
+
+@pytest.mark.parametrize(
+    ("diagnostic", "retryable"),
+    [
+        (_provider_error(retryable=False), False),
+        (_provider_error(retryable=True), True),
+        ({"type": "other", "timestamp": 1, "details": {"retryable": False}}, True),
+    ],
+)
+def test_a_decoded_provider_error_decides_whether_to_retry(
+    diagnostic: dict[str, Any], retryable: bool
+) -> None:
+    # "503 unavailable" alone is transient: only the provider_error diagnostic says otherwise.
+    message = _failed_from_json("503 unavailable", diagnostic)
+    assert is_retryable_assistant_error(message) is retryable
+    assert RetryPolicy().should_retry(message) is retryable
+    # a permanent text with a retryable diagnostic: the diagnostic decides too
+    permanent = _failed_from_json("403 forbidden", _provider_error(retryable=True))
+    assert is_retryable_assistant_error(permanent) is True
+
+
+def test_the_wait_a_decoded_provider_error_asked_for() -> None:
+    asked = _failed_from_json("429", _provider_error(retryAfterMs=2500))
+    assert requested_retry_delay_ms(asked) == 2500.0
+    assert RetryPolicy(base_delay_ms=100, jitter=0).delay_ms(1, asked) == 2500
+    other = _failed_from_json(
+        "429", {"type": "other", "timestamp": 1, "details": {"retryAfterMs": 5}}
+    )
+    assert requested_retry_delay_ms(other) is None
+
+
+def test_a_decoded_usage_limit_end_is_never_retried() -> None:
+    ended = _failed_from_json(
+        "503 unavailable", {"type": "usage_limit", "timestamp": 1, "details": {"limit": "requests"}}
+    )
+    assert is_retryable_assistant_error(ended) is True  # the text alone would be retried
+    assert RetryPolicy().should_retry(ended) is False
