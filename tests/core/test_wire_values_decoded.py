@@ -21,6 +21,8 @@ import pytest
 from pydantic import TypeAdapter
 
 import pi_sdk
+from pi_sdk._kit.output_request import output_tool
+from pi_sdk._wire.constrained_sampling import grammar_input_property, make_strict_json_schema
 from pi_sdk._wire.retry_policy import (
     PROVIDER_ERROR_DIAGNOSTIC,
     RetryPolicy,
@@ -28,6 +30,9 @@ from pi_sdk._wire.retry_policy import (
     requested_retry_delay_ms,
 )
 from pi_sdk._wire.usage_limits import USAGE_LIMIT_DIAGNOSTIC
+from pi_sdk._wire.validation import validate_arguments
+from pi_sdk.errors import ToolArgumentsError
+from pi_sdk.options import Output, parse_output
 from pi_sdk.types import Message
 
 USAGE = {
@@ -159,3 +164,106 @@ def test_a_decoded_usage_limit_end_is_never_retried() -> None:
     )
     assert is_retryable_assistant_error(ended) is True  # the text alone would be retried
     assert RetryPolicy().should_retry(ended) is False
+
+
+# --- tool arguments: an MCP server's schema and a model's arguments, both read from JSON ---------
+
+
+def _decoded_schema(prop: dict[str, Any]) -> dict[str, Any]:
+    schema = {"type": "object", "properties": {"a": prop}, "required": ["a"]}
+    return json.loads(json.dumps(schema))
+
+
+@pytest.mark.parametrize(
+    ("prop", "value", "expected"),
+    [
+        ({"type": ["null", "string"]}, None, None),  # already a null: kept
+        ({"type": ["boolean", "string"]}, True, True),  # already a boolean: kept
+        ({"type": ["integer", "string"]}, 5, 5),
+        ({"type": ["number", "string"]}, 2.5, 2.5),
+        ({"type": "string"}, 5, "5"),
+        ({"type": "number"}, "2.5", 2.5),
+        ({"type": "integer"}, "7", 7),
+        ({"type": "boolean"}, "true", True),
+        ({"type": "boolean"}, "false", False),
+        ({"type": "null"}, "", None),
+        ({"type": "null"}, 0.0, None),  # a JSON 0.0 is a zero too
+        ({"type": "null"}, False, None),
+    ],
+)
+def test_decoded_arguments_are_coerced_for_a_decoded_schema(
+    prop: dict[str, Any], value: Any, expected: Any
+) -> None:
+    arguments = json.loads(json.dumps({"a": value}))
+    coerced = validate_arguments("t", _decoded_schema(prop), arguments)
+    assert coerced == {"a": expected} and type(coerced["a"]) is type(expected)
+
+
+@pytest.mark.parametrize(
+    ("prop", "arguments", "line"),
+    [
+        ({"type": "integer"}, {"a": {"x": 1}}, "  - a: must be integer"),
+        ({"type": "integer"}, {}, "  - a: must have required property 'a'"),
+    ],
+)
+def test_a_decoded_schema_s_failures_are_worded_as_pi_mono_words_them(
+    prop: dict[str, Any], arguments: dict[str, Any], line: str
+) -> None:
+    with pytest.raises(ToolArgumentsError) as caught:
+        validate_arguments("t", _decoded_schema(prop), json.loads(json.dumps(arguments)))
+    received = json.dumps(arguments, indent=2)
+    assert str(caught.value) == (
+        f'Validation failed for tool "t":\n{line}\n\nReceived arguments:\n{received}'
+    )
+
+
+# --- schemas read from a file, and a forced answer's name set by a decoder ----------------------
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def test_a_decoded_schema_is_made_strict_as_its_literal_is() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "object"}}}
+    assert make_strict_json_schema(_json(schema)) == {
+        "type": "object",
+        "properties": {
+            "a": {
+                "anyOf": [
+                    {"type": "object", "required": [], "additionalProperties": False},
+                    {"type": "null"},
+                ]
+            }
+        },
+        "required": ["a"],
+        "additionalProperties": False,
+    }
+
+
+def test_a_decoded_grammar_schema_names_its_one_string_property() -> None:
+    schema = {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}}}
+    assert grammar_input_property(_json(schema)) == "code"
+
+
+def test_a_decoded_output_schema_is_closed_and_asked_for_with_the_forced_tool() -> None:
+    schema = {"type": "object", "properties": {"bare": {"type": "object"}}, "required": ["bare"]}
+    spec = Output(_json(schema))
+    assert spec.strict_schema == {
+        "type": "object",
+        "properties": {"bare": {"type": "object", "additionalProperties": False}},
+        "required": ["bare"],
+        "additionalProperties": False,
+    }
+    tool = output_tool(spec)
+    assert (tool.name, tool.parameters) == ("final_answer", spec.wire_schema)
+
+
+def test_a_forced_answer_whose_name_a_decoder_set_is_the_answer() -> None:
+    # The Chat Completions decoder sets a call's name when a later chunk brings it.
+    call = pi_sdk.ToolCall(id="c1", name="", arguments={"x": 1})
+    call.name = _json("final_answer")
+    message = pi_sdk.AssistantMessage.model_validate_json(json.dumps(_assistant_json()))
+    message.content = [call]
+    result = parse_output(message, {"type": "object"})
+    assert (result.value, result.raw, result.error) == ({"x": 1}, '{"x": 1}', None)
