@@ -5,11 +5,13 @@ decoder made. Where such a string is compared with one of ours, these rows give 
 value, so a rule that tests identity (``is``) where it means equality fails here; the literals
 of the other tests are interned and cannot show it.
 
-Two kinds of field are the same object whatever their source, and the first test pins that (the
-identity mutants of comparisons on them are listed as equivalent on its strength): a ``Literal``
-field (``role``, a block's ``type``) holds pydantic's own literal object after validation, and
-the identifier fields :func:`pi_sdk._wire.lean.compact` interns (``api``, ``provider``,
-``model``, ``name``, ``tool_name``, ``stop_reason``...).
+Two kinds of field hold our own object whatever the input once validated, and the first test
+pins that (the identity mutants of comparisons on a block's type are listed as equivalent on its
+strength): a ``Literal`` field (``role``, a block's ``type``, ``stop_reason``) holds pydantic's
+own literal object, and :func:`pi_sdk._wire.lean.compact` interns the identifier fields
+(``api``, ``provider``, ``model``, ``name``, ``tool_name``, ``stop_reason``...). A value
+assigned afterwards is the assigner's: the proxy client's decoder ends a reply with the server's
+stop reason as decoded, the Chat Completions decoder sets a late tool name; rows below use those.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from pydantic import TypeAdapter
 import pi_sdk
 from pi_sdk._kit.output_request import output_tool
 from pi_sdk._wire.constrained_sampling import grammar_input_property, make_strict_json_schema
+from pi_sdk._wire.invalid_arguments import invalid_arguments_text
+from pi_sdk._wire.overflow import is_context_overflow, is_recoverable_length
 from pi_sdk._wire.retry_policy import (
     PROVIDER_ERROR_DIAGNOSTIC,
     RetryPolicy,
@@ -86,6 +90,7 @@ OURS = {
         *("user", "assistant", "toolResult"),
         *("text", "thinking", "toolCall", "image"),
         *("toolUse", "anthropic", "get_weather"),
+        *("stop", "length", "error", "aborted"),
     )
 }
 """Our own string objects (literals of this module, interned as every identifier-like literal)."""
@@ -267,3 +272,47 @@ def test_a_forced_answer_whose_name_a_decoder_set_is_the_answer() -> None:
     message.content = [call]
     result = parse_output(message, {"type": "object"})
     assert (result.value, result.raw, result.error) == ({"x": 1}, '{"x": 1}', None)
+
+
+# --- stop reasons a decoder assigned as the server sent them ------------------------------------
+# The proxy client's decoder (pi_sdk._serve.decoder) ends a reply with the server's ``reason``
+# as decoded: until the finished message is made lean, its stop_reason is that decoded string.
+
+
+def _ended(reason: str, **fields: Any) -> pi_sdk.AssistantMessage:
+    message = pi_sdk.AssistantMessage.model_validate_json(json.dumps(_assistant_json(**fields)))
+    message.stop_reason = _json(reason)
+    assert message.stop_reason is not OURS.get(reason, reason)  # decoded, not ours
+    return message
+
+
+def test_a_decoded_length_stop_explains_a_cut_answer_and_a_cut_call() -> None:
+    cut = _ended("length", content=[{"type": "text", "text": '{"x": 1'}])
+    assert parse_output(cut, {"type": "object"}).error == (
+        "the reply stopped at max tokens before the answer was complete (not valid JSON:"
+        " Expecting ',' delimiter: line 1 column 8 (char 7); received: {\"x\": 1)"
+    )
+    call = pi_sdk.ToolCall(id="c1", name="f", arguments={}, invalid_arguments='{"a": ')
+    assert invalid_arguments_text(call, cut) == (
+        "arguments were cut off: the reply stopped at max tokens before the call was complete"
+    )
+
+
+def test_a_decoded_failure_is_raised_and_retried() -> None:
+    failed = _ended("error", errorMessage="503 unavailable")
+    assert is_retryable_assistant_error(failed) is True
+    assert RetryPolicy().should_retry(failed) is True
+    with pytest.raises(pi_sdk.AssistantError) as raised:
+        failed.raise_for_error()
+    assert type(raised.value) is pi_sdk.AssistantError
+    with pytest.raises(pi_sdk.AbortedError):
+        _ended("aborted", errorMessage="aborted").raise_for_error()
+
+
+def test_a_decoded_stop_reason_is_read_for_an_overflow() -> None:
+    said = _ended("error", errorMessage="prompt is too long: 300000 tokens > 200000 maximum")
+    assert is_context_overflow(said) is True
+    usage = {**USAGE, "input": 1000}
+    assert is_context_overflow(_ended("stop", usage=usage), 999) is True  # silent overflow
+    assert is_context_overflow(_ended("length", usage=usage), 1000) is True  # truncated input
+    assert is_recoverable_length(_ended("length", usage=usage), 10) is True
