@@ -33,6 +33,7 @@ from pi_sdk._wire.retry_policy import (
     is_retryable_assistant_error,
     requested_retry_delay_ms,
 )
+from pi_sdk._wire.transcript import resolve_transcript_tools
 from pi_sdk._wire.usage_limits import USAGE_LIMIT_DIAGNOSTIC
 from pi_sdk._wire.validation import validate_arguments
 from pi_sdk.errors import ToolArgumentsError
@@ -316,3 +317,31 @@ def test_a_decoded_stop_reason_is_read_for_an_overflow() -> None:
     assert is_context_overflow(_ended("stop", usage=usage), 999) is True  # silent overflow
     assert is_context_overflow(_ended("length", usage=usage), 1000) is True  # truncated input
     assert is_recoverable_length(_ended("length", usage=usage), 10) is True
+
+
+# --- a tool-support setting a provider read from its configuration -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("support", "names", "folded"),
+    [("none", ["a", "b"], 2), ("changes", [], 0), ("additions", ["a"], 1)],
+)
+def test_a_tool_support_read_at_run_time_resolves_like_its_literal(
+    support: str, names: list[str], folded: int
+) -> None:
+    transcript = TypeAdapter(list[Message]).validate_json(
+        json.dumps(
+            [
+                {
+                    "role": "system",
+                    "content": "Lead.",
+                    "toolsAdded": [{"name": "a"}],
+                    "timestamp": 1,
+                },
+                {"role": "user", "content": "hi", "timestamp": 2},
+                {"role": "system", "content": "", "toolsAdded": [{"name": "b"}], "timestamp": 3},
+            ]
+        )
+    )
+    tools, count = resolve_transcript_tools(transcript, "".join(list(support)))
+    assert ([t.name for t in tools], count) == (names, folded)
