@@ -106,7 +106,7 @@ class UsageLimits:
             if value is None:
                 continue
             number = isinstance(value, int | float) and not isinstance(value, bool)
-            if not number or not value > 0 or value != value or value == float("inf"):
+            if not number or not value > 0 or value == float("inf"):  # NaN > 0 is False
                 raise ValueError(
                     f"UsageLimits.{item.name} must be a positive number or None (no limit);"
                     f" got {value!r}"

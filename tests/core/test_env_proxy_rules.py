@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from _support.forward_proxy import clear_proxy_variables
+from _support.strings import built
 
 from pi_sdk._kit.env_proxy import EnvProxies
 
@@ -99,6 +100,7 @@ def test_the_repr_shows_no_proxy_password(monkeypatch: pytest.MonkeyPatch) -> No
         ("example.com:80", "http", "example.com", None, True),
         ("example.com:443", "http", "example.com", None, False),
         ("example.com:80", "https", "example.com", None, False),
+        ("example.com:443", "https", "example.com", None, True),  # https's is 443
         # An entry naming no domain covers nothing (``*`` alone turns proxies off, at read).
         (".", "https", "example.com", None, False),
         ("*.", "https", "example.com", None, False),
@@ -120,7 +122,9 @@ def test_no_proxy_host_forms_and_default_ports(
         monkeypatch, HTTPS_PROXY="http://p:1", HTTP_PROXY="http://p:1", NO_PROXY=no_proxy
     )
     assert proxies is not None
-    assert proxies.proxy_for(scheme, host, port) == (None if direct else "http://p:1")
+    # The scheme and host as a parsed URL hands them: equal to the literals, other objects.
+    found = proxies.proxy_for(built(scheme), built(host), port)
+    assert found == (None if direct else "http://p:1")
 
 
 def test_a_scheme_without_its_variable_or_all_proxy_connects_directly(

@@ -72,6 +72,8 @@ async def test_a_count_cancelled_inside_the_endpoint_is_not_an_estimate():
 
 def test_an_id_that_fits_is_kept_and_one_that_does_not_is_cut_with_a_hash():
     assert fit_id("call_1", "call_1", 40) == "call_1"
+    rebuilt = "CALL_1".lower()  # a normalizer's own equal copy (lower-cased, joined...)
+    assert fit_id("call_1", rebuilt, 40) == "call_1"
     long = "toolu_" + "x" * 60
     fitted = fit_id(long, long, 40)
     assert fitted == long[: 40 - 1 - len(short_hash(long))] + "_" + short_hash(long)

@@ -9,10 +9,12 @@ from typing import Any
 import pytest
 from _support.messages import assistant
 from _support.migration import DEEPSEEK
+from _support.strings import built
 from pi_sdk_anthropic.messages import normalize_tool_call_id as anthropic_ids
 from pi_sdk_google import normalize_tool_call_id as google_ids
 from pi_sdk_openai.completions import normalize_tool_call_id as normalize_completions_tool_call_id
 from pi_sdk_openai.responses import normalize_tool_call_id as normalize_responses_tool_call_id
+from pydantic import TypeAdapter
 
 import pi_sdk
 from pi_sdk import Message, Model, ThinkingContent, ToolCall, UserMessage
@@ -108,9 +110,12 @@ def responses_turn() -> list[Message]:
         ("drop", []),
     ],
 )
-def test_responses_reasoning_and_pipe_ids_to_anthropic(policy: Any, expected: list[Any]) -> None:
+@pytest.mark.parametrize("read", [str, built], ids=["literal", "read at run time"])
+def test_responses_reasoning_and_pipe_ids_to_anthropic(
+    policy: Any, expected: list[Any], read: Any
+) -> None:
     history = responses_turn()
-    out = transform(history, CLAUDE, foreign_reasoning=policy)
+    out = transform(history, CLAUDE, foreign_reasoning=read(policy))
     turn = out[1]
     assert isinstance(turn, pi_sdk.AssistantMessage)
     blocks = [b.model_dump(mode="json") for b in turn.content]
@@ -195,7 +200,8 @@ def test_gemini_idless_parallel_calls_to_openai(target: Model) -> None:
     assert all(len(i) <= limit and "|" not in i for i in (first.id, second.id))
 
 
-def test_repeated_ids_matched_by_tool_name_first() -> None:
+@pytest.mark.parametrize("read", [str, built], ids=["literal", "set at run time"])
+def test_repeated_ids_matched_by_tool_name_first(read: Any) -> None:
     history: list[Message] = [
         UserMessage(content="x"),
         assistant(
@@ -204,6 +210,8 @@ def test_repeated_ids_matched_by_tool_name_first() -> None:
         result("", name="b", text="from b"),
         result("", name="a", text="from a"),
     ]
+    for message in results(history):
+        message.tool_name = read(message.tool_name)  # a program may rename after validation
     out = transform(history, CLAUDE)
     call_a, call_b = calls(out)
     texts = {r.tool_call_id: r.content[0].text for r in results(out)}  # type: ignore[union-attr]
@@ -577,3 +585,55 @@ def test_a_made_block_has_the_constructor_s_fields_also_when_made_first() -> Non
         assert type(block) is type(want), kind
         assert block.model_dump(exclude_unset=True) == want.model_dump(exclude_unset=True), kind
         assert block.model_fields_set == want.model_fields_set, kind
+
+
+# --- a history read back from JSON, sent to a model configured at run time --------------------
+
+
+def decoded(history: list[Message]) -> list[Message]:
+    """``history`` as a session file gives it back: its strings made by the JSON decoder."""
+    return TypeAdapter(list[Message]).validate_python(json.loads(json.dumps(dump(history))))
+
+
+def configured(model: Model, **fields: str) -> Model:
+    """``model`` with its id, provider and API set from strings read at run time (settings)."""
+    update = {"id": model.id, "provider": model.provider, "api": model.api, **fields}
+    return model.model_copy(update={k: built(v) for k, v in update.items()})
+
+
+def _signed_turn() -> list[Message]:
+    turn = assistant(
+        CLAUDE,
+        ThinkingContent(thinking="why", thinking_signature="EqQBCkYI"),
+        pi_sdk.TextContent(text="calling", text_signature="ts"),
+        ToolCall(id="toolu_01", name="f", arguments={"a": 1}, thought_signature="th"),
+    )
+    return decoded([UserMessage(content="q"), turn, result("toolu_01", name="f")])
+
+
+def test_a_decoded_history_keeps_its_signatures_for_its_own_model_configured_at_run_time() -> None:
+    history = _signed_turn()
+    target = configured(CLAUDE)
+    assert is_same_source(history[1], target)  # type: ignore[arg-type]
+    out = transform_messages(history, target, foreign_reasoning="text")
+    assert dump(out) == dump(history)
+    assert all(a is b for a, b in zip(out, history, strict=True))  # nothing copied
+
+
+@pytest.mark.parametrize(
+    "other",
+    [{"id": "claude-opus-4-1"}, {"provider": "anthropic-eu"}, {"api": "anthropic-other"}],
+    ids=["id", "provider", "api"],
+)
+def test_a_decoded_history_sent_to_another_model_loses_its_signatures(
+    other: dict[str, str],
+) -> None:
+    history = _signed_turn()
+    target = configured(CLAUDE, **other)
+    assert not is_same_source(history[1], target)  # type: ignore[arg-type]
+    out = transform_messages(history, target, foreign_reasoning="text")
+    assert dump(out)[1]["content"] == [
+        {"type": "text", "text": "why"},
+        {"type": "text", "text": "calling"},
+        {"type": "toolCall", "id": "toolu_01", "name": "f", "arguments": {"a": 1}},
+    ]
