@@ -47,7 +47,10 @@ from _opcode_profile import OpcodeProfile
 from _wire_bodies import APIS, body
 from _workloads import Workload, workloads
 
-CONSUMERS: dict[str, Callable[[str, str], Run]] = {"floor": floor_consumer, "pi-sdk": pi_sdk_consumer}
+CONSUMERS: dict[str, Callable[[str, str], Run]] = {
+    "floor": floor_consumer,
+    "pi-sdk": pi_sdk_consumer,
+}
 ONE_DELTA = Workload("one-delta", text=["hi"])
 
 
