@@ -8,8 +8,7 @@ no unknown field and one of a handful of field-name sets, so :func:`compact` mak
 share one read-mostly set per distinct set of names and drop an empty extras dict (``None``,
 which pydantic treats as ``{}``: equality, ``model_extra``, serialization); it also interns the
 identifiers every message repeats (``api``, ``provider``, ``model``, tool names) and the tool call
-ids a transcript holds twice (a call's ``id``, its result's ``tool_call_id``), and makes every
-``0.0`` of a float field (a cost not incurred) one shared float.
+ids a transcript holds twice (a call's ``id``, its result's ``tool_call_id``).
 
 Nothing is lost: :class:`SharedFieldNames` is copied before anything could change it
 (:func:`own_fields_set`, and ``copy`` of it gives a plain ``set``, which is what pydantic's
@@ -22,7 +21,6 @@ A copy made with :func:`copy_with` (what :mod:`pi_sdk._wire.transform` uses inst
 
 from __future__ import annotations
 
-from math import copysign
 from sys import intern
 from typing import Any, TypeVar
 
@@ -52,15 +50,12 @@ _IDENTIFIERS = frozenset(
         "tool_name",
         "stop_reason",
         "mime_type",
-        "id",
+        "id",  # a tool call's, whose result names it again (``tool_call_id``)
         "tool_call_id",
     }
 )
 _IDENTIFIER_MAX = 64  # characters; longer values are text, not identifiers
-_atoms: dict[type[BaseModel], tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]] = {}
-"""Per class: its identifier fields and its ``float`` fields, or ``()`` when it has neither."""
-_ZERO = 0.0
-"""The one ``0.0`` every zero float field holds once compacted (a ``-0.0`` is left as it is)."""
+_identifiers: dict[type[BaseModel], tuple[str, ...]] = {}
 _Model = TypeVar("_Model", bound=BaseModel)
 
 
@@ -101,11 +96,10 @@ def _shared_names(names: set[str]) -> set[str]:
     return shared
 
 
-def _atom_fields(cls: type[BaseModel]) -> tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]:
-    declared = cls.__pydantic_fields__
-    identifiers = tuple(f for f in declared if f in _IDENTIFIERS)
-    floats = tuple(f for f, info in declared.items() if info.annotation is float)
-    fields = _atoms[cls] = (identifiers, floats) if identifiers or floats else ()
+def _identifier_fields(cls: type[BaseModel]) -> tuple[str, ...]:
+    fields = _identifiers.get(cls)
+    if fields is None:
+        fields = _identifiers[cls] = tuple(f for f in cls.__pydantic_fields__ if f in _IDENTIFIERS)
     return fields
 
 
@@ -113,27 +107,21 @@ def compact(model: BaseModel) -> None:
     """Share ``model``'s fields set with its equals and drop an empty extras dict (not nested).
 
     Identifier values repeated across a transcript (``api``, ``provider``, ``model``, a tool's
-    name, ``stop_reason``, a tool call's id...) are interned, so each is stored once, and a
-    float field's ``0.0`` becomes the one shared ``0.0`` (floats are immutable: equality,
-    assignment and JSON are unchanged). Runs after every validation of a wire type
-    (``WireModel.model_post_init``), so it is written for speed: measured at 0.3–0.7 µs per
-    call (was 0.5–1.0 µs), against about 1 µs for the construction itself.
+    name, ``stop_reason``, a tool call's id...) are interned, so each is stored once. Runs
+    after every validation of a wire type (``WireModel.model_post_init``), so it is written for
+    speed: measured at 0.3–0.7 µs per call (was 0.5–1.0 µs), against about 1 µs for the
+    construction itself.
     """
     cls = type(model)
-    fields = _atoms.get(cls)
+    fields = _identifiers.get(cls)
     if fields is None:
-        fields = _atom_fields(cls)
+        fields = _identifier_fields(cls)
     if fields:
-        identifiers, floats = fields
         values: dict[str, Any] = model.__dict__  # pyright: ignore[reportAssignmentType]
-        for field in identifiers:
+        for field in fields:
             value = values[field]
             if type(value) is str and len(value) <= _IDENTIFIER_MAX:
                 values[field] = intern(value)
-        for field in floats:
-            value = values[field]
-            if value == 0.0 and type(value) is float and copysign(1, value) > 0:  # not -0.0
-                values[field] = _ZERO
     names = model.__pydantic_fields_set__
     if type(names) is not SharedFieldNames:
         shared = _shared.get(frozenset(names))
