@@ -319,3 +319,18 @@ def test_identifiers_up_to_64_characters_are_interned_longer_ones_are_text(
     assert message.model == model and (message.model is canonical) is interned
     copied = copy_with(message.model_copy(update={"model": "x"}), {"model": "".join(model)})
     assert copied.model == model and (copied.model is canonical) is interned
+
+
+def test_a_tool_call_id_is_stored_once_for_the_call_and_its_result():
+    """Loaded from JSON, a call's ``id`` and its result's ``tool_call_id`` are one string;
+    equality, copies, assignment and the JSON are as with strings of their own."""
+    call, result = load(ASSISTANT).content[2], load(TOOL_RESULT)
+    assert result.tool_call_id == call.id == "toolu_1" and result.tool_call_id is call.id
+    renamed = copy_with(result, {"tool_call_id": "".join(["toolu_", "1"])})
+    assert renamed.tool_call_id is call.id and renamed == result
+    assert result.model_dump(exclude_unset=True) == TOOL_RESULT
+    assert copy.deepcopy(result) == result == result.model_copy() == load(TOOL_RESULT)
+    result.tool_call_id = "toolu_2"
+    assert call.id == "toolu_1" and result != renamed and "tool_call_id" in result.model_fields_set
+    assert json.loads(result.model_dump_json())["toolCallId"] == "toolu_2"
+    assert load(ASSISTANT).model_dump(mode="json", exclude_unset=True) == ASSISTANT
