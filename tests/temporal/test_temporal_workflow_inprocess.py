@@ -63,6 +63,8 @@ class FakeTemporal:
         self.described: list[list[Any]] = []
         self.described_with: list[dict[str, Any]] = []
         self.continued: list[AgentRunInput] = []
+        self.replaying = False
+        monkeypatch.setattr(workflow.unsafe, "is_replaying", lambda: self.replaying)
         monkeypatch.setattr(workflow, "execute_activity", self.execute)
         monkeypatch.setattr(workflow, "start_activity", self.start)
         monkeypatch.setattr(workflow, "wait_condition", self.wait)
@@ -298,3 +300,32 @@ async def test_the_result_says_aborted_only_when_the_last_answer_was(
     assert [m["role"] for m in result.messages.value] == ["user", "assistant"]
     assert result.messages.value[-1]["stopReason"] == stop
     assert result.aborted is aborted
+
+
+@pytest.mark.parametrize("replaying", [False, True])
+async def test_observers_see_a_live_run_outside_the_sandbox_and_nothing_of_a_replay(
+    monkeypatch: pytest.MonkeyPatch, plugin_manager: Any, replaying: bool
+) -> None:
+    """The workflow's gate: ``on_agent_event`` observers (pi-sdk-otel) are told each event of
+    a live run with the sandbox's restrictions lifted, and nothing while it replays."""
+    from pi_sdk.plugins import hookimpl
+
+    fake = FakeTemporal(monkeypatch, _answer(TextContent(text="hi"), stop="stop"))
+    fake.replaying = replaying
+    seen: list[tuple[str, bool]] = []
+
+    class Observer:
+        @hookimpl
+        def on_agent_event(self, event: Any) -> None:
+            seen.append((event.type, workflow.unsafe.is_sandbox_unrestricted()))
+
+    plugin_manager.register(Observer(), name="observer")
+    input_ = AgentRunInput(model="m", prompt=[_user("go", 1)])
+    result = await AgentWorkflow(input_).run(input_)
+    assert [m["role"] for m in result.messages.value] == ["user", "assistant"]  # run whole
+    if replaying:
+        assert seen == []
+    else:
+        assert [t for t, _ in seen][:2] == ["agent_start", "turn_start"]
+        assert seen[-1] == ("agent_end", True) and all(free for _, free in seen)
+    assert workflow.unsafe.is_sandbox_unrestricted() is False  # lifted for observers only
