@@ -148,11 +148,10 @@ def start_model_call(
         finish = _start(model, context, options, run_id, manager)
     if finish is None:
         return None
-    gated = finish
 
     def finish_gated(message: AssistantMessage) -> None:
         with gate() or nullcontext():
-            gated(message)
+            finish(message)
 
     return finish_gated
 
