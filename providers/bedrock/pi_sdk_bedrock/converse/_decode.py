@@ -104,17 +104,10 @@ class Decoder:
     def feed_bytes(self, chunk: bytes) -> Events:
         """Consume a chunk of an event-stream body: the events of the frames it completes.
 
-        Frames after the terminal ``metadata`` event are not read.
+        Frames after the terminal ``metadata`` event are not read. The events of
+        :meth:`iter_bytes`, all at once (the core reads that one).
         """
-        events: Events = []
-        for kind, name, payload, headers in self._frames.feed(chunk):
-            if events:
-                events += self.feed_frame(kind, name, payload, headers)
-            else:
-                events = self.feed_frame(kind, name, payload, headers)
-            if self.terminal:
-                break
-        return events
+        return list(self.iter_bytes(chunk))
 
     def iter_bytes(self, chunk: bytes) -> Iterator[AssistantMessageEvent]:
         """:meth:`feed_bytes`, lazily: a frame is decoded once the events before it were taken.
