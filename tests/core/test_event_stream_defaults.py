@@ -40,15 +40,16 @@ async def test_without_max_retries_a_retryable_failure_is_not_retried():
     assert calls == [1]
 
 
-@pytest.mark.parametrize("retry_after_ms", [60_000, 59_999])
-async def test_without_a_cap_given_a_retry_waits_up_to_60000_ms(retry_after_ms: int):
+async def _uncapped(retry_after_ms: int) -> tuple[Any, list[int], list[RetryNotice]]:
+    """One 429 asking for ``retry_after_ms``, one retry allowed, no delay cap given: the final
+    message, the calls made and the retry notices. A notice aborts the wait it announces."""
     calls: list[int] = []
     notices: list[RetryNotice] = []
     controller = pi_sdk.AbortController()
 
     def on_retry(notice: RetryNotice) -> None:
         notices.append(notice)
-        controller.abort()  # end the wait the notice announces
+        controller.abort()
 
     stream = AssistantMessageEventStream(
         _failing(calls, retry_after_ms),
@@ -57,7 +58,12 @@ async def test_without_a_cap_given_a_retry_waits_up_to_60000_ms(retry_after_ms: 
         signal=controller.signal,
         on_retry=on_retry,
     )
-    message = await stream.result()
+    return await stream.result(), calls, notices
+
+
+@pytest.mark.parametrize("retry_after_ms", [60_000, 59_999])
+async def test_without_a_cap_given_a_retry_waits_up_to_60000_ms(retry_after_ms: int):
+    message, calls, notices = await _uncapped(retry_after_ms)
     assert [(n.attempt, n.max_attempts, n.delay_ms) for n in notices] == [
         (1, 2, float(retry_after_ms))
     ]
@@ -69,22 +75,7 @@ async def test_without_a_cap_given_a_retry_waits_up_to_60000_ms(retry_after_ms: 
 async def test_without_a_cap_given_a_longer_requested_wait_fails_naming_60000(
     retry_after_ms: int,
 ):
-    calls: list[int] = []
-    notices: list[RetryNotice] = []
-    controller = pi_sdk.AbortController()
-
-    def on_retry(notice: RetryNotice) -> None:  # a retry would be wrong: end its wait at once
-        notices.append(notice)
-        controller.abort()
-
-    stream = AssistantMessageEventStream(
-        _failing(calls, retry_after_ms),
-        model=MODEL,
-        max_retries=1,
-        signal=controller.signal,
-        on_retry=on_retry,
-    )
-    message = await stream.result()
+    message, calls, notices = await _uncapped(retry_after_ms)  # a retry would be wrong
     assert message.stop_reason == "error"
     assert message.error_message == (
         f"429 Too Many Requests (the server asked to retry in {retry_after_ms} ms,"

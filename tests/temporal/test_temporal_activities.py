@@ -359,6 +359,25 @@ async def test_a_model_call_whose_work_is_cancelled_ends_cancelled_not_as_a_fail
 # --- run_with_heartbeats: whose cancellation it is -------------------------------------------
 
 
+async def _start_waiting_work(env: Any) -> tuple[asyncio.Future[str], list[str]]:
+    """Work that waits for its abort, running under heartbeats in ``env`` once it has started:
+    its future, and ``["cancelled"]`` once the work itself was cancelled."""
+    started, seen = asyncio.Event(), list[str]()
+
+    async def work(signal: AbortSignal) -> str:
+        started.set()
+        try:
+            await signal.wait()
+        except asyncio.CancelledError:
+            seen.append("cancelled")
+            raise
+        return f"aborted: {signal.reason}"
+
+    running = asyncio.ensure_future(env.run(run_with_heartbeats, work))
+    await started.wait()
+    return running, seen
+
+
 @pytest.mark.parametrize(
     ("details", "answered"),
     [
@@ -375,19 +394,7 @@ async def test_only_the_workflows_cancellation_aborts_the_work_and_keeps_its_ans
     details: ActivityCancellationDetails, answered: bool
 ) -> None:
     env = environment(heartbeat_timeout=timedelta(seconds=30))
-    started, seen = asyncio.Event(), list[str]()
-
-    async def work(signal: AbortSignal) -> str:
-        started.set()
-        try:
-            await signal.wait()
-        except asyncio.CancelledError:
-            seen.append("cancelled")
-            raise
-        return f"aborted: {signal.reason}"
-
-    running = asyncio.ensure_future(env.run(run_with_heartbeats, work))
-    await started.wait()
+    running, seen = await _start_waiting_work(env)
     env.cancel(details)
     if answered:
         assert await running == ("aborted: The run was aborted (Temporal cancelled the activity)")
@@ -401,19 +408,7 @@ async def test_only_the_workflows_cancellation_aborts_the_work_and_keeps_its_ans
 async def test_a_cancellation_temporal_gave_no_details_for_cancels_the_work() -> None:
     """The activity's task cancelled by someone else (no cancellation details): not an abort."""
     env = environment(heartbeat_timeout=timedelta(seconds=30))
-    started, seen = asyncio.Event(), list[str]()
-
-    async def work(signal: AbortSignal) -> str:
-        started.set()
-        try:
-            await signal.wait()
-        except asyncio.CancelledError:
-            seen.append("cancelled")
-            raise
-        return f"aborted: {signal.reason}"
-
-    running = asyncio.ensure_future(env.run(run_with_heartbeats, work))
-    await started.wait()
+    running, seen = await _start_waiting_work(env)
     running.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(running, 10)
