@@ -19,11 +19,8 @@ from __future__ import annotations
 
 import compileall
 import sys
-import tomllib
 from collections.abc import Iterable
 from pathlib import Path
-
-CONFIG = Path(__file__).resolve().parent / "config.toml"
 
 
 def cached_files(source: Path) -> list[Path]:
@@ -53,10 +50,7 @@ def refresh(folders: Iterable[str | Path]) -> bool:
     return ok
 
 
-def mutated_packages() -> list[str]:
-    """The packages cosmic-ray mutates (``config.toml``'s ``module-path``)."""
-    return list(tomllib.loads(CONFIG.read_text())["cosmic-ray"]["module-path"])
-
-
 if __name__ == "__main__":
-    sys.exit(0 if refresh(mutated_packages()) else 1)
+    from coverage_map import source_dirs  # the packages cosmic-ray mutates (config.toml)
+
+    sys.exit(0 if refresh(source_dirs()) else 1)

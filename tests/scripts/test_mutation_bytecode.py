@@ -90,9 +90,21 @@ def test_refreshing_rewrites_every_cache_from_the_sources(tmp_path: Path):
     assert bytecode.cached_files(source)
 
 
-def test_the_refresh_covers_every_package_cosmic_ray_mutates():
-    assert bytecode.mutated_packages()[:2] == ["pi_sdk", "providers/anthropic/pi_sdk_anthropic"]
-    assert len(bytecode.mutated_packages()) == 15
+def test_the_script_refreshes_every_package_cosmic_ray_mutates(tmp_path: Path):
+    """``python scripts/mutation/bytecode.py`` (the nox session's step) rewrites a stale cache
+    in each of the 15 packages of ``config.toml``, from the checkout it runs in."""
+    import coverage_map
+
+    assert coverage_map.source_dirs()[:2] == ["pi_sdk", "providers/anthropic/pi_sdk_anthropic"]
+    assert len(coverage_map.source_dirs()) == 15
+    script = ROOT / "scripts" / "mutation" / "bytecode.py"
+    for folder in coverage_map.source_dirs():
+        (tmp_path / folder).mkdir(parents=True)
+    package = tmp_path / "pi_sdk"
+    _mutant_cached_then_restored(package)
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert _value(package) == "True"
 
 
 def _mutated_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: object) -> Path:
